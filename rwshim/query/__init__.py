@@ -1,0 +1,1 @@
+"""Read path: binder, sqlglot translation, catalog views, PostgreSQL functions, result types."""

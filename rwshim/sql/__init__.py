@@ -1,0 +1,1 @@
+"""SQL front end: split, classify, pglast for PostgreSQL syntax, lark for grammar/, typed statements."""

@@ -1,0 +1,1 @@
+"""SQLite meta store: schema, transactions, recovery on open."""
