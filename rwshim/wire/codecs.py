@@ -939,10 +939,10 @@ def _numeric_from_bin(b: bytes) -> Decimal:
         raise CodecError("insufficient data left in message", "numeric")
     groups = struct.unpack_from(f"!{ndigits}H", b, 8)
     n = int("".join(f"{g:04d}" for g in groups) or "0")
-    d = Decimal(n).scaleb((weight - ndigits + 1) * 4)
-    ctx = Context(prec=max(ndigits * 4 + dscale + 10, 28))
+    ctx = Context(prec=(max(ndigits, weight + 1) + 1) * 4 + max(dscale, 0) + 10)
+    d = Decimal(n).scaleb((weight - ndigits + 1) * 4, context=ctx)
     d = d.quantize(Decimal(1).scaleb(-dscale), context=ctx)
-    return -d if sign == 0x4000 else d
+    return d.copy_negate() if sign == 0x4000 else d
 
 
 def _date_from_bin(b: bytes) -> dt.date:
@@ -1124,7 +1124,7 @@ _TEXT_IN: dict[int, Decoder] = {
     28: _oid_parse,
     30: _vector_parse,
     114: _json_parse,
-    700: _float_parse_of("real"),
+    700: lambda b: _float4_round(_float_parse_of("real")(b)),
     701: _float_parse_of("double precision"),
     1082: _date_parse,
     1083: _time_parse,

@@ -81,6 +81,8 @@ _REGULAR: dict[int, tuple[bool, bool]] = {
     ord("f"): (False, False),
 }
 _EXTENDED_TAGS = frozenset(t for t, (ext, _) in _REGULAR.items() if ext)
+# Accepted during COPY FROM STDIN: CopyData, CopyDone, CopyFail, Sync, Terminate.
+_COPY_TAGS = frozenset(b"dcfSX")
 
 _SYNC = ev.Sync()
 _FLUSH = ev.Flush()
@@ -311,6 +313,10 @@ class ServerConnection:
 
     def _decode(self, tag: int, body: bytes) -> ev.Event | object:
         state = self.state
+        if state is State.COPY_IN and tag not in _COPY_TAGS:
+            if tag == 0x48:  # H is ignored during COPY, as in PostgreSQL
+                return _SKIPPED
+            return _violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
         if tag == 0x51:  # Q
             if not body or body[-1] != 0:
                 raise _Malformed("invalid string in message")
@@ -346,10 +352,6 @@ class ServerConnection:
                 return _SKIPPED
             self.state = State.READY
             return ev.CopyFail(msg)
-        if state is State.COPY_IN:
-            if tag == 0x48:  # H is ignored during COPY, as in PostgreSQL
-                return _SKIPPED
-            return _violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
         r = _Reader(body)
         if tag == 0x50:  # P
             name = r.cstr()
