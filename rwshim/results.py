@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
+from rwshim import pgtypes
 from rwshim.errors import RwError
 from rwshim.wire import backend, codecs
 
@@ -57,8 +58,19 @@ def render_notice(text: str) -> bytes:
 
 
 def render_row_description(columns: Sequence[Column], formats: Sequence[int]) -> bytes:
+    """RowDescription; a column without a size gets its type's typlen (RisingWave's
+    PgFieldDescriptor carries the data type's length)."""
     return backend.row_description(
-        [(c.name, c.type_oid, c.type_size, c.type_modifier) for c in columns], formats
+        [
+            (
+                c.name,
+                c.type_oid,
+                c.type_size if c.type_size != -1 else pgtypes.type_size(c.type_oid),
+                c.type_modifier,
+            )
+            for c in columns
+        ],
+        formats,
     )
 
 

@@ -114,7 +114,18 @@ class Scram(Authenticator):
                 data = payload[end + 5 :]
                 if n != len(data):
                     raise AuthFailed("malformed SASLInitialResponse")
-                self._server.set_client_first(data.decode())
+                first = data.decode()
+                # libpq sends an empty SCRAM user name ("n=,"; PostgreSQL ignores it and
+                # uses the startup user) which scramp refuses.  Give scramp a placeholder
+                # name, then restore the bare message as sent, since the proofs are
+                # computed over it.
+                header_end = first.find(",", first.find(",") + 1) + 1
+                bare = first[header_end:]
+                if bare.startswith("n=,"):
+                    self._server.set_client_first(first[:header_end] + "n=*," + bare[3:])
+                    self._server.client_first_bare = bare
+                else:
+                    self._server.set_client_first(first)
                 self._stage = 1
                 return Step(
                     backend.auth_sasl_continue(self._server.get_server_first().encode()), False
