@@ -76,6 +76,18 @@ def _oid_of(name: str) -> int:
     return t.oid if t else pgtypes.TEXT
 
 
+_SAMPLES: dict[int, object] = {
+    pgtypes.INT2: 1,
+    pgtypes.INT4: 1,
+    pgtypes.INT8: 2**40,
+    pgtypes.FLOAT4: 1.5,
+    pgtypes.FLOAT8: 1.5,
+    pgtypes.NUMERIC: 1.5,
+    pgtypes.BOOL: 1,
+    pgtypes.BYTEA: b"a",
+}
+
+
 def _oid_of_value(v: object) -> int:
     if isinstance(v, bool):
         return pgtypes.BOOL
@@ -102,6 +114,7 @@ class Frontend:
     timezone: str = "UTC"
     _vars: dict[str, str] = field(default_factory=dict)
     _db: sqlite3.Connection = field(default_factory=lambda: sqlite3.connect(":memory:"))
+    _columns: dict[str, list[Column]] = field(default_factory=dict)
 
     def parse(self, sql: str) -> list[Statement]:
         """Split and parse a query string; raises RwError on bad syntax."""
@@ -136,8 +149,10 @@ class Frontend:
                 if o and i < len(oids):
                     oids[i] = o
             oids = [o or pgtypes.TEXT for o in oids]
+            # A trial run with sample parameters of the right types gives the column types.
+            samples = [_SAMPLES.get(o, "a") for o in oids]
             try:
-                cur = self._db.execute(sql, [None] * len(oids))
+                cur = self._db.execute(sql, samples)
                 row = cur.fetchone()
             except sqlite3.Error as e:
                 raise RwError(str(e)) from None
@@ -145,6 +160,7 @@ class Frontend:
                 Column(d[0], _oid_of_value(row[i]) if row else pgtypes.TEXT)
                 for i, d in enumerate(cur.description or ())
             ]
+            self._columns[stmt.text] = cols
             return Description(oids, cols)
         return Description(list(param_oids), None)
 
@@ -161,7 +177,7 @@ class Frontend:
                 rows = cur.fetchall()
             except sqlite3.Error as e:
                 raise RwError(str(e)) from None
-            cols = [
+            cols = self._columns.get(stmt.text) or [
                 Column(d[0], _oid_of_value(rows[0][i]) if rows else pgtypes.TEXT)
                 for i, d in enumerate(cur.description or ())
             ]
