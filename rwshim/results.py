@@ -6,6 +6,7 @@ module turns them, and ``RwError``s, into backend messages for the protocol path
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
@@ -84,9 +85,9 @@ def result_formats(codes: Sequence[int], ncols: int) -> list[int]:
 
 
 class RowEncoder:
-    """Encodes rows of one result into DataRow messages (the encoders are picked once)."""
+    """Encodes rows of one result shape into DataRow messages (encoders picked once)."""
 
-    __slots__ = ("_encoders", "_ncols")
+    __slots__ = ("_encoders", "_ncols", "row_description")
 
     def __init__(
         self, columns: Sequence[Column], formats: Sequence[int], tz: tzinfo | None = None
@@ -95,11 +96,18 @@ class RowEncoder:
             codecs.encoder(c.type_oid, f == 1, tz) for c, f in zip(columns, formats, strict=True)
         ]
         self._ncols = len(columns)
+        self.row_description = render_row_description(columns, formats)
 
     def encode(self, row: Sequence[object]) -> bytes:
         if len(row) != self._ncols:
             raise RwError(f"row has {len(row)} values for {self._ncols} columns")
         try:
+            if self._ncols == 1:
+                v = row[0]
+                if v is None:
+                    return _NULL_ROW
+                b = self._encoders[0](v)
+                return b"D" + _DATAROW1.pack(len(b) + 10, 1, len(b)) + b
             return backend.data_row(
                 [None if v is None else enc(v) for enc, v in zip(self._encoders, row, strict=False)]
             )
@@ -107,6 +115,25 @@ class RowEncoder:
             raise RwError(str(e)) from None
         except (TypeError, ValueError, AttributeError, OverflowError) as e:
             raise RwError(f"cannot encode value: {e}") from None
+
+
+_DATAROW1 = struct.Struct("!ihi")
+_NULL_ROW = backend.data_row([None])
+_SHAPES: dict[tuple[tuple[Column, ...], tuple[int, ...], tzinfo | None], RowEncoder] = {}
+
+
+def row_encoder(
+    columns: Sequence[Column], formats: Sequence[int], tz: tzinfo | None = None
+) -> RowEncoder:
+    """The RowEncoder of a result shape, cached: repeated queries reuse their encoders and
+    their RowDescription bytes."""
+    key = (tuple(columns), tuple(formats), tz)
+    enc = _SHAPES.get(key)
+    if enc is None:
+        if len(_SHAPES) > 4096:
+            _SHAPES.clear()
+        enc = _SHAPES[key] = RowEncoder(columns, formats, tz)
+    return enc
 
 
 def command_tag(outcome: Outcome, rows_sent: int) -> str:

@@ -327,13 +327,15 @@ class Server:
     ) -> None:
         next_event = conn.next_event
         handle = session.handle
+        transport = writer.transport
         while True:
             event = next_event()
             if event is None:
                 out = session.take_output()
                 if out:
                     writer.write(out)
-                    await writer.drain()
+                    if transport.get_write_buffer_size() > READ_SIZE:
+                        await writer.drain()  # the client reads slowly: wait for it
                 data = await reader.read(READ_SIZE)
                 conn.receive_data(data)
                 continue

@@ -36,6 +36,7 @@ from rwshim.results import (
     render_notice,
     render_row_description,
     result_formats,
+    row_encoder,
 )
 from rwshim.wire import backend, codecs
 from rwshim.wire import events as ev
@@ -104,7 +105,6 @@ class Session:
         self.process = process
         self._flush_cb = flush
         self._out: list[bytes] = []
-        self._out_size = 0
         self.flush_requested = False
         self._statements: dict[str, Prepared] = {}
         self._portals: dict[str, Portal] = {}
@@ -132,17 +132,17 @@ class Session:
 
     def send(self, data: bytes) -> None:
         self._out.append(data)
-        self._out_size += len(data)
 
     def take_output(self) -> bytes:
-        data = b"".join(self._out)
-        self._out.clear()
-        self._out_size = 0
+        out = self._out
+        data = out[0] if len(out) == 1 else b"".join(out)
+        out.clear()
         self.flush_requested = False
         return data
 
-    async def _maybe_flush(self) -> None:
-        if self._out_size >= FLUSH_THRESHOLD and self._flush_cb is not None:
+    async def _flush_now(self) -> None:
+        """A large result filled the buffer: hand it to the shell now (backpressure)."""
+        if self._flush_cb is not None:
             await self._flush_cb()
 
     def _error(self, err: RwError, envelope: str | None) -> None:
@@ -192,19 +192,19 @@ class Session:
     async def _run(self, awaitable: Awaitable[Outcome]) -> Outcome:
         """Await a frontend call so that ``cancel`` can interrupt it (-> 57014).
 
-        The call runs as its own task, so a cancel that races with its completion can never
-        hit the connection's task.
+        No task per statement (it would cost two loop turns per query): ``cancel`` cancels
+        the connection's task, which is only possible while it is suspended, and the only
+        suspension point between setting and clearing ``_task`` is inside ``awaitable`` -
+        so the CancelledError always lands here.
         """
-        task = asyncio.ensure_future(awaitable)
-        self._task = task
+        self._task = asyncio.current_task()
         self._cancel_requested = False
         try:
-            return await task
+            return await awaitable
         except asyncio.CancelledError:
-            me = asyncio.current_task()
-            if task.cancelled() and self._cancel_requested and not (me and me.cancelling()):
+            task = self._task
+            if self._cancel_requested and task is not None and task.uncancel() == 0:
                 raise errors.QueryCanceled() from None
-            task.cancel()
             raise
         finally:
             self._task = None
@@ -247,23 +247,30 @@ class Session:
         if not stmts:
             self.send(backend.EMPTY_QUERY)
             return
+        send = self._out.append
         for stmt in stmts:
             try:
                 outcome = await self._run(self.frontend.execute(stmt, []))
-                self._outcome_head(outcome)
-                if outcome.columns is not None:
-                    n = len(outcome.columns)
-                    encoder = RowEncoder(outcome.columns, [0] * n, self.tz)
-                    self.send(render_row_description(outcome.columns, [0] * n))
+                if outcome.notices or self.frontend.parameter_changes:
+                    self._outcome_head(outcome)
+                columns = outcome.columns
+                if columns is not None:
+                    encoder = row_encoder(columns, [0] * len(columns), self.tz)
+                    send(encoder.row_description)
+                    encode = encoder.encode
                     sent = 0
+                    size = 0
                     for row in outcome.rows:
-                        self.send(encoder.encode(row))
+                        data = encode(row)
+                        send(data)
                         sent += 1
-                        if self._out_size >= FLUSH_THRESHOLD:
-                            await self._maybe_flush()
-                    self.send(backend.command_complete(command_tag(outcome, sent)))
+                        size += len(data)
+                        if size >= FLUSH_THRESHOLD:
+                            await self._flush_now()
+                            size = 0
+                    send(backend.command_complete(command_tag(outcome, sent)))
                 else:
-                    self.send(backend.command_complete(command_tag(outcome, 0)))
+                    send(backend.command_complete(command_tag(outcome, 0)))
             except RwError as e:
                 self._error(e, errors.RUN_QUERY)
                 return
@@ -415,13 +422,14 @@ class Session:
                     self.send(backend.EMPTY_QUERY)
                     return True
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
-                self._outcome_head(outcome)
+                if outcome.notices or self.frontend.parameter_changes:
+                    self._outcome_head(outcome)
                 if outcome.columns is None:
                     self.send(backend.command_complete(command_tag(outcome, 0)))
                     return True
                 portal.outcome = outcome
                 portal.rows = iter(outcome.rows)
-                portal.encoder = RowEncoder(outcome.columns, portal.formats, self.tz)
+                portal.encoder = row_encoder(outcome.columns, portal.formats, self.tz)
             await self._send_rows(portal, msg.max_rows)
         except RwError as e:
             self._reset_portal(portal)
@@ -439,21 +447,20 @@ class Session:
         outcome = portal.outcome
         assert rows is not None and encoder is not None and outcome is not None
         sent = 0
-        if max_rows > 0:
-            for row in itertools.islice(rows, max_rows):
-                self.send(encoder.encode(row))
-                sent += 1
-                if self._out_size >= FLUSH_THRESHOLD:
-                    await self._maybe_flush()
-            if sent == max_rows:
-                self.send(backend.PORTAL_SUSPENDED)
-                return
-        else:
-            for row in rows:
-                self.send(encoder.encode(row))
-                sent += 1
-                if self._out_size >= FLUSH_THRESHOLD:
-                    await self._maybe_flush()
+        size = 0
+        send = self._out.append
+        encode = encoder.encode
+        for row in itertools.islice(rows, max_rows) if max_rows > 0 else rows:
+            data = encode(row)
+            send(data)
+            sent += 1
+            size += len(data)
+            if size >= FLUSH_THRESHOLD:
+                await self._flush_now()
+                size = 0
+        if max_rows > 0 and sent == max_rows:
+            send(backend.PORTAL_SUSPENDED)
+            return
         # Done: a later Execute of this portal runs the statement again, as in RisingWave
         # (the result cache is dropped, the portal kept: pg_protocol.rs:1126-1157).
         self._reset_portal(portal)

@@ -90,10 +90,6 @@ _TERMINATE = ev.Terminate()
 _COPY_DONE = ev.CopyDone()
 
 
-def _violation(message: str, sqlstate: str = "08P01") -> ev.ProtocolError:
-    return ev.ProtocolError(sqlstate, message)
-
-
 class _Reader:
     """Reads the fields of one message body, raising _Malformed past its end."""
 
@@ -176,7 +172,7 @@ class ServerConnection:
     def __init__(self, max_message_size: int = DEFAULT_LARGE_MESSAGE_LIMIT) -> None:
         self.state = State.STARTUP
         self.max_message_size = max_message_size
-        self._buf = bytearray()
+        self._buf: bytes | bytearray = b""
         self._pos = 0
         self._eof = False
         self._ssl_asked = False
@@ -190,13 +186,23 @@ class ServerConnection:
 
     def receive_data(self, data: bytes) -> None:
         """Feed bytes read from the socket; ``b""`` means end of input."""
-        if data:
-            if self._pos and self._pos == len(self._buf):
-                self._buf.clear()
-                self._pos = 0
-            self._buf += data
-        else:
+        if not data:
             self._eof = True
+            return
+        buf = self._buf
+        if self._pos >= len(buf):
+            # Nothing pending (the common case): keep the caller's bytes, no copy.
+            self._buf = data
+        elif isinstance(buf, bytearray):
+            if self._pos:
+                del buf[: self._pos]
+            buf += data
+        else:
+            # A partial frame is pending: accumulate in a bytearray (amortized appends).
+            rest = bytearray(buf[self._pos :])
+            rest += data
+            self._buf = rest
+        self._pos = 0
 
     @property
     def buffered(self) -> int:
@@ -205,70 +211,76 @@ class ServerConnection:
     def next_event(self) -> ev.Event | None:
         """The next complete frontend message, or ``NEED_DATA`` (None)."""
         while True:
-            if self.state is State.CLOSED:
+            state = self.state
+            if state is State.CLOSED:
                 return ev.ConnectionClosed() if self._eof else NEED_DATA
-            event = self._next_startup() if self.state is State.STARTUP else self._next_regular()
-            if event is _SKIPPED:
-                continue
-            if isinstance(event, ev.ProtocolError | ev.ConnectionClosed):
-                self.state = State.CLOSED
-                self._buf.clear()
-                self._pos = 0
-                self._eof = True
-            return event  # type: ignore[return-value]
+            event = self._next_startup() if state is State.STARTUP else self._next_regular()
+            if event is not _SKIPPED:
+                return event  # type: ignore[return-value]
+
+    def _violation(self, message: str, sqlstate: str = "08P01") -> ev.ProtocolError:
+        self._closed()
+        return ev.ProtocolError(sqlstate, message)
+
+    def _closed(self) -> ev.ConnectionClosed:
+        self.state = State.CLOSED
+        self._buf = b""
+        self._pos = 0
+        self._eof = True
+        return ev.ConnectionClosed()
 
     def _take(self, n: int) -> bytes:
         start = self._pos
         self._pos += n
-        return bytes(self._buf[start : self._pos])
+        return bytes(self._buf[start : self._pos])  # startup packets only
 
     def _next_startup(self) -> ev.Event | object | None:
         avail = len(self._buf) - self._pos
         if self._expect_nothing_buffered and avail:
             # CVE-2021-23214: bytes that came with the SSLRequest must not be trusted.
-            return _violation("received unencrypted data after SSL request")
+            return self._violation("received unencrypted data after SSL request")
         if avail < 4:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
         (length,) = _I.unpack_from(self._buf, self._pos)
         if length < 8 or length > MAX_STARTUP_PACKET:
-            return _violation("invalid length of startup packet")
+            return self._violation("invalid length of startup packet")
         if avail < length:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
         packet = self._take(length)
         (code,) = _I.unpack_from(packet, 4)
         body = packet[8:]
         if code in (SSL_REQUEST_CODE, GSSENC_REQUEST_CODE):
             if length != 8:
-                return _violation("invalid length of startup packet")
+                return self._violation("invalid length of startup packet")
             if code == SSL_REQUEST_CODE:
                 if self._ssl_asked:
-                    return _violation(_unsupported(code))
+                    return self._violation(_unsupported(code))
                 self._ssl_asked = True
                 self._expect_nothing_buffered = True
                 return ev.SSLRequest()
             if self._gss_asked:
-                return _violation(_unsupported(code))
+                return self._violation(_unsupported(code))
             self._gss_asked = True
             self._expect_nothing_buffered = True
             return ev.GSSENCRequest()
         self._expect_nothing_buffered = False
         if code == CANCEL_REQUEST_CODE:
             if len(body) != 8:
-                return _violation("invalid length of startup packet")
+                return self._violation("invalid length of startup packet")
             pid, key = _II.unpack(body)
             self.state = State.CLOSED
             return ev.CancelRequest(pid, key)
         major, minor = code >> 16, code & 0xFFFF
         if major != PROTOCOL_3:
-            return _violation(_unsupported(code), "0A000")
+            return self._violation(_unsupported(code), "0A000")
         try:
             params, unrecognized = _parse_startup_params(body)
         except _Malformed as e:
-            return _violation(str(e))
+            return self._violation(str(e))
         self.state = State.AUTH
         return ev.StartupMessage(params, minor, unrecognized)
 
@@ -282,26 +294,28 @@ class ServerConnection:
         avail = len(buf) - pos
         if avail < 5:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
         tag, length = _HDR.unpack_from(buf, pos)
         state = self.state
         if state is State.AUTH:
             if tag != 0x70:  # 'p'
-                return _violation(f"expected password response, got message type {tag}")
+                return self._violation(f"expected password response, got message type {tag}")
             limit = AUTH_MESSAGE_LIMIT
         else:
             kind = _REGULAR.get(tag)
             if kind is None:
-                return _violation(f"invalid frontend message type {tag}")
+                return self._violation(f"invalid frontend message type {tag}")
             limit = self.max_message_size if kind[1] else SMALL_MESSAGE_LIMIT
         if length < 4 or length - 4 > limit:
-            return _violation("invalid message length")
+            return self._violation("invalid message length")
         if avail < length + 1:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
-        body = bytes(buf[pos + 5 : pos + 1 + length])
+        body = buf[pos + 5 : pos + 1 + length]
+        if type(body) is not bytes:
+            body = bytes(body)
         self._pos = pos + 1 + length
         if state is State.SKIP and tag != 0x53 and tag != 0x58:  # not Sync / Terminate
             return _SKIPPED
@@ -309,14 +323,14 @@ class ServerConnection:
         try:
             return self._decode(tag, body)
         except _Malformed as e:
-            return _violation(str(e))
+            return self._violation(str(e))
 
     def _decode(self, tag: int, body: bytes) -> ev.Event | object:
         state = self.state
         if state is State.COPY_IN and tag not in _COPY_TAGS:
             if tag == 0x48:  # H is ignored during COPY, as in PostgreSQL
                 return _SKIPPED
-            return _violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
+            return self._violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
         if tag == 0x51:  # Q
             if not body or body[-1] != 0:
                 raise _Malformed("invalid string in message")
@@ -362,31 +376,8 @@ class ServerConnection:
             oids = tuple(r.int32() & 0xFFFFFFFF for _ in range(n))
             r.end()
             return ev.Parse(name, sql, oids)
-        if tag == 0x42:  # B
-            portal = r.cstr()
-            stmt = r.cstr()
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            pformats = tuple(r.int16() for _ in range(n))
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            params: list[bytes | None] = []
-            for _ in range(n):
-                ln = r.int32()
-                if ln == -1:
-                    params.append(None)
-                elif ln < 0:
-                    raise _Malformed("invalid message format")
-                else:
-                    params.append(r.raw(ln))
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            rformats = tuple(r.int16() for _ in range(n))
-            r.end()
-            return ev.Bind(portal, stmt, pformats, tuple(params), rformats)
+        if tag == 0x42:  # B: parsed inline, it is on every extended-protocol round trip
+            return _parse_bind(body)
         if tag == 0x44 or tag == 0x43:  # D, C
             kind = r.byte()
             name = r.cstr()
@@ -396,10 +387,17 @@ class ServerConnection:
                 raise _Malformed(f"invalid {what.upper()} message subtype {ord(kind)}")
             return ev.Describe(kind, name) if tag == 0x44 else ev.Close(kind, name)
         if tag == 0x45:  # E
-            portal = r.cstr()
-            max_rows = r.int32()
-            r.end()
-            return ev.Execute(portal, max_rows if max_rows > 0 else 0)
+            nul = body.find(b"\x00")
+            if nul < 0:
+                raise _Malformed("invalid string in message")
+            if len(body) != nul + 5:
+                raise _Malformed(
+                    "insufficient data left in message"
+                    if len(body) < nul + 5
+                    else "invalid message format"
+                )
+            (max_rows,) = _I.unpack_from(body, nul + 1)
+            return ev.Execute(_utf8(body[:nul]), max_rows if max_rows > 0 else 0)
         if tag == 0x48:  # H
             return _FLUSH
         raise _Malformed(f"invalid frontend message type {tag}")  # pragma: no cover
@@ -423,6 +421,59 @@ class ServerConnection:
 
     def close(self) -> None:
         self.state = State.CLOSED
+
+
+def _utf8(b: bytes) -> str:
+    try:
+        return b.decode()
+    except UnicodeDecodeError:
+        raise _Malformed('invalid byte sequence for encoding "UTF8"') from None
+
+
+def _parse_bind(body: bytes) -> ev.Bind:
+    try:
+        nul = body.index(b"\x00")
+        portal = _utf8(body[:nul])
+        pos = nul + 1
+        nul = body.index(b"\x00", pos)
+        stmt = _utf8(body[pos:nul])
+        pos = nul + 1
+        (n,) = _H.unpack_from(body, pos)
+        pos += 2
+        if n < 0:
+            raise _Malformed("invalid message format")
+        pformats = struct.unpack_from(f"!{n}h", body, pos) if n else ()
+        pos += 2 * n
+        (n,) = _H.unpack_from(body, pos)
+        pos += 2
+        if n < 0:
+            raise _Malformed("invalid message format")
+        params: list[bytes | None] = []
+        append = params.append
+        size = len(body)
+        for _ in range(n):
+            (ln,) = _I.unpack_from(body, pos)
+            pos += 4
+            if ln == -1:
+                append(None)
+            elif ln < 0 or pos + ln > size:
+                raise _Malformed("insufficient data left in message")
+            else:
+                append(body[pos : pos + ln])
+                pos += ln
+        (n,) = _H.unpack_from(body, pos)
+        pos += 2
+        if n < 0:
+            raise _Malformed("invalid message format")
+        rformats = struct.unpack_from(f"!{n}h", body, pos) if n else ()
+        pos += 2 * n
+    except ValueError:  # index() found no NUL
+        raise _Malformed("invalid string in message") from None
+    except struct.error:
+        raise _Malformed("insufficient data left in message") from None
+    if pos != size:
+        raise _Malformed("invalid message format")
+    return ev.Bind(portal, stmt, pformats, tuple(params), rformats)
 
 
 class _Skipped:
