@@ -120,19 +120,29 @@ class RowEncoder:
 _DATAROW1 = struct.Struct("!ihi")
 _NULL_ROW = backend.data_row([None])
 _SHAPES: dict[tuple[tuple[Column, ...], tuple[int, ...], tzinfo | None], RowEncoder] = {}
+_BY_ID: dict[int, tuple[Sequence[Column], tuple[int, ...], tzinfo | None, RowEncoder]] = {}
 
 
 def row_encoder(
     columns: Sequence[Column], formats: Sequence[int], tz: tzinfo | None = None
 ) -> RowEncoder:
     """The RowEncoder of a result shape, cached: repeated queries reuse their encoders and
-    their RowDescription bytes."""
-    key = (tuple(columns), tuple(formats), tz)
+    their RowDescription bytes.  A frontend that hands back the same ``columns`` object for
+    the same statement hits the cheap identity cache."""
+    fkey = tuple(formats)
+    hit = _BY_ID.get(id(columns))
+    if hit is not None and hit[0] is columns and hit[1] == fkey and hit[2] is tz:
+        return hit[3]
+    key = (tuple(columns), fkey, tz)
     enc = _SHAPES.get(key)
     if enc is None:
         if len(_SHAPES) > 4096:
             _SHAPES.clear()
         enc = _SHAPES[key] = RowEncoder(columns, formats, tz)
+    if len(_BY_ID) > 4096:
+        _BY_ID.clear()
+    # Holding ``columns`` keeps its id from being reused while the entry lives.
+    _BY_ID[id(columns)] = (columns, fkey, tz, enc)
     return enc
 
 

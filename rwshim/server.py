@@ -327,6 +327,7 @@ class Server:
     ) -> None:
         next_event = conn.next_event
         handle = session.handle
+        nowait = session.handle_nowait
         transport = writer.transport
         while True:
             event = next_event()
@@ -346,7 +347,10 @@ class Server:
                 log.info("protocol violation: %s", event.message)
                 self._fatal(writer, event)
                 return
-            if not await handle(event):
+            keep = nowait(event)
+            if keep is None:
+                keep = await handle(event)
+            if not keep:
                 out = session.take_output()
                 if out:
                     writer.write(out)

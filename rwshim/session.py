@@ -110,14 +110,13 @@ class Session:
         self._portals: dict[str, Portal] = {}
         self._task: asyncio.Task[Any] | None = None
         self._cancel_requested = False
-        self._tz_name = ""
+        self._tz_name = "UTC"
         self._tz: tzinfo = UTC
-        self._handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
-            ev.Query: self._on_query,
+        # Handlers that never wait run without a coroutine (most extended-protocol messages).
+        self._sync_handlers: dict[type, Callable[[Any], bool]] = {
             ev.Parse: self._on_parse,
             ev.Bind: self._on_bind,
             ev.Describe: self._on_describe,
-            ev.Execute: self._on_execute,
             ev.Close: self._on_close,
             ev.Sync: self._on_sync,
             ev.Flush: self._on_flush,
@@ -126,6 +125,10 @@ class Session:
             ev.CopyData: self._on_copy,
             ev.CopyDone: self._on_copy,
             ev.CopyFail: self._on_copy,
+        }
+        self._async_handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
+            ev.Query: self._on_query,
+            ev.Execute: self._on_execute,
         }
 
     # --- output --------------------------------------------------------------------------
@@ -162,7 +165,7 @@ class Session:
 
     @property
     def tz(self) -> tzinfo:
-        name = getattr(self.frontend, "timezone", "UTC")
+        name = self.frontend.timezone
         if name != self._tz_name:
             self._tz_name = name
             try:
@@ -175,10 +178,18 @@ class Session:
 
     async def handle(self, event: ev.Event) -> bool:
         """Handle one event; False when the connection is over."""
-        handler = self._handlers.get(type(event))
-        if handler is None:
+        handler = self._sync_handlers.get(type(event))
+        if handler is not None:
+            return handler(event)
+        ahandler = self._async_handlers.get(type(event))
+        if ahandler is None:
             return True
-        return await handler(event)
+        return await ahandler(event)
+
+    def handle_nowait(self, event: ev.Event) -> bool | None:
+        """Handle ``event`` if that needs no waiting (then like ``handle``), else None."""
+        handler = self._sync_handlers.get(type(event))
+        return handler(event) if handler is not None else None
 
     def cancel(self) -> bool:
         """Cancel the running statement (CancelRequest); False when nothing runs."""
@@ -287,7 +298,7 @@ class Session:
 
     # --- extended query ------------------------------------------------------------------
 
-    async def _on_parse(self, msg: ev.Parse) -> bool:
+    def _on_parse(self, msg: ev.Parse) -> bool:
         try:
             if msg.name:
                 if msg.name in self._statements:
@@ -329,7 +340,7 @@ class Session:
             raise RwError("unnamed portal not found")
         return portal
 
-    async def _on_bind(self, msg: ev.Bind) -> bool:
+    def _on_bind(self, msg: ev.Bind) -> bool:
         try:
             if msg.portal and msg.portal in self._portals:
                 raise RwError("Duplicated portal name")
@@ -387,7 +398,7 @@ class Session:
                 raise RwError(f"invalid parameter ${i + 1}: {e}") from None
         return out
 
-    async def _on_describe(self, msg: ev.Describe) -> bool:
+    def _on_describe(self, msg: ev.Describe) -> bool:
         try:
             if msg.kind == "S":
                 prepared = self._statement(msg.name)
@@ -405,7 +416,7 @@ class Session:
         if columns is None:
             self.send(backend.NO_DATA)
         else:
-            self.send(render_row_description(columns, formats))
+            self.send(row_encoder(columns, formats, self.tz).row_description)
         return True
 
     async def _on_execute(self, msg: ev.Execute) -> bool:
@@ -477,7 +488,7 @@ class Session:
         if portal is not None:
             portal.prepared.portals.discard(name)
 
-    async def _on_close(self, msg: ev.Close) -> bool:
+    def _on_close(self, msg: ev.Close) -> bool:
         if msg.kind == "S":
             prepared = self._statements.pop(msg.name, None)
             if prepared is not None:
@@ -488,18 +499,18 @@ class Session:
         self.send(backend.CLOSE_COMPLETE)
         return True
 
-    async def _on_sync(self, msg: ev.Sync) -> bool:
+    def _on_sync(self, msg: ev.Sync) -> bool:
         self._ready()
         return True
 
-    async def _on_flush(self, msg: ev.Flush) -> bool:
+    def _on_flush(self, msg: ev.Flush) -> bool:
         self.flush_requested = True
         return True
 
-    async def _on_terminate(self, msg: object) -> bool:
+    def _on_terminate(self, msg: object) -> bool:
         return False
 
-    async def _on_copy(self, msg: object) -> bool:
+    def _on_copy(self, msg: object) -> bool:
         # COPY FROM STDIN is not offered (no statement starts it), so the connection never
         # enters COPY mode and drops these messages before they get here.
         return True

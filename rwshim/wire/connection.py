@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import struct
+from collections.abc import Callable
 from typing import Final
 
 from rwshim.wire import events as ev
@@ -298,6 +299,29 @@ class ServerConnection:
             return NEED_DATA
         tag, length = _HDR.unpack_from(buf, pos)
         state = self.state
+        if state is State.READY:
+            # Fast path for the messages of every round trip.
+            fast = _FAST.get(tag)
+            if fast is not None:
+                large, extended, parse = fast
+                if length < 4 or length - 4 > (
+                    self.max_message_size if large else SMALL_MESSAGE_LIMIT
+                ):
+                    return self._violation("invalid message length")
+                if avail <= length:
+                    if self._eof:
+                        return self._closed()
+                    return NEED_DATA
+                end = pos + 1 + length
+                body = buf[pos + 5 : end]
+                if type(body) is not bytes:
+                    body = bytes(body)
+                self._pos = end
+                self.in_extended = extended
+                try:
+                    return parse(body)
+                except _Malformed as e:
+                    return self._violation(str(e))
         if state is State.AUTH:
             if tag != 0x70:  # 'p'
                 return self._violation(f"expected password response, got message type {tag}")
@@ -474,6 +498,79 @@ def _parse_bind(body: bytes) -> ev.Bind:
     if pos != size:
         raise _Malformed("invalid message format")
     return ev.Bind(portal, stmt, pformats, tuple(params), rformats)
+
+
+def _parse_query(body: bytes) -> ev.Query:
+    if not body or body[-1] != 0:
+        raise _Malformed("invalid string in message")
+    return ev.Query(_utf8(body[:-1]))
+
+
+def _parse_execute(body: bytes) -> ev.Execute:
+    nul = body.find(b"\x00")
+    if nul < 0:
+        raise _Malformed("invalid string in message")
+    if len(body) != nul + 5:
+        raise _Malformed(
+            "insufficient data left in message" if len(body) < nul + 5 else "invalid message format"
+        )
+    (max_rows,) = _I.unpack_from(body, nul + 1)
+    return ev.Execute(_utf8(body[:nul]), max_rows if max_rows > 0 else 0)
+
+
+def _parse_describe(body: bytes) -> ev.Describe:
+    if len(body) < 2 or body[-1] != 0 or body.find(b"\x00", 1) != len(body) - 1:
+        raise _Malformed(
+            "invalid message format" if body[-1:] == b"\x00" else "invalid string in message"
+        )
+    kind = chr(body[0])
+    if kind != "S" and kind != "P":
+        raise _Malformed(f"invalid DESCRIBE message subtype {body[0]}")
+    return ev.Describe(kind, _utf8(body[1:-1]))
+
+
+def _parse_close(body: bytes) -> ev.Close:
+    if len(body) < 2 or body[-1] != 0 or body.find(b"\x00", 1) != len(body) - 1:
+        raise _Malformed(
+            "invalid message format" if body[-1:] == b"\x00" else "invalid string in message"
+        )
+    kind = chr(body[0])
+    if kind != "S" and kind != "P":
+        raise _Malformed(f"invalid CLOSE message subtype {body[0]}")
+    return ev.Close(kind, _utf8(body[1:-1]))
+
+
+def _parse_parse(body: bytes) -> ev.Parse:
+    r = _Reader(body)
+    name = r.cstr()
+    sql = r.cstr()
+    n = r.int16()
+    if n < 0:
+        raise _Malformed("invalid message format")
+    oids = tuple(r.int32() & 0xFFFFFFFF for _ in range(n))
+    r.end()
+    return ev.Parse(name, sql, oids)
+
+
+def _sync(body: bytes) -> ev.Sync:
+    return _SYNC
+
+
+def _flush(body: bytes) -> ev.Flush:
+    return _FLUSH
+
+
+# READY-state fast path: tag -> (large size limit, extended protocol, parser).
+_FAST: dict[int, tuple[bool, bool, Callable[[bytes], ev.Event]]] = {
+    ord("Q"): (True, False, _parse_query),
+    ord("P"): (True, True, _parse_parse),
+    ord("B"): (True, True, lambda b: _parse_bind(b)),
+    ord("D"): (False, True, _parse_describe),
+    ord("E"): (False, True, _parse_execute),
+    ord("C"): (False, True, _parse_close),
+    ord("H"): (False, True, _flush),
+    ord("S"): (False, False, _sync),
+}
 
 
 class _Skipped:
