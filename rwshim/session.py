@@ -34,7 +34,6 @@ from rwshim.results import (
     command_tag,
     render_error,
     render_notice,
-    render_row_description,
     result_formats,
     row_encoder,
 )

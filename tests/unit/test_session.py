@@ -345,3 +345,20 @@ async def test_flush_and_terminate() -> None:
 
 def test_rwerror_report_shape_for_reference() -> None:
     assert RwError("a", "b").report(None) == "a\n\nCaused by:\n  b\n"
+
+
+async def test_large_results_are_flushed_while_streaming() -> None:
+    flushed: list[int] = []
+    s = make_session()
+
+    async def flush() -> None:
+        flushed.append(len(s.take_output()))
+
+    s._flush_cb = flush
+    sql = (
+        "with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000) "
+        "select x, 'padding-padding-padding' as p from c"
+    )
+    msgs = await run(s, fe.query(sql))
+    assert len(flushed) >= 2 and all(n >= 256 * 1024 for n in flushed)
+    assert msgs[-2].text() == "SELECT 50000"
