@@ -548,6 +548,15 @@ class SessionRegistry:
     def get(self, pid: int) -> Session | None:
         return self._sessions.get(pid)
 
+    def kill(self, pid: int) -> bool:
+        """KILL: cancel pid's running statement (RisingWave's handle_kill_local cancels the
+        session's queries, it does not close the connection); False if no such session."""
+        session = self._sessions.get(pid)
+        if session is None:
+            return False
+        session.cancel()
+        return True
+
     def cancel(self, pid: int, key: int) -> bool:
         """CancelRequest: cancel pid's running statement if the key matches."""
         session = self._sessions.get(pid)

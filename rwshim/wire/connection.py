@@ -178,7 +178,6 @@ class ServerConnection:
         self._eof = False
         self._ssl_asked = False
         self._gss_asked = False
-        self._expect_nothing_buffered = False
         # Whether the message being handled is an extended-protocol one (an error while
         # handling it starts skip-until-Sync).
         self.in_extended = False
@@ -237,9 +236,6 @@ class ServerConnection:
 
     def _next_startup(self) -> ev.Event | object | None:
         avail = len(self._buf) - self._pos
-        if self._expect_nothing_buffered and avail:
-            # CVE-2021-23214: bytes that came with the SSLRequest must not be trusted.
-            return self._violation("received unencrypted data after SSL request")
         if avail < 4:
             if self._eof:
                 return self._closed()
@@ -261,14 +257,16 @@ class ServerConnection:
                 if self._ssl_asked:
                     return self._violation(_unsupported(code))
                 self._ssl_asked = True
-                self._expect_nothing_buffered = True
-                return ev.SSLRequest()
-            if self._gss_asked:
-                return self._violation(_unsupported(code))
-            self._gss_asked = True
-            self._expect_nothing_buffered = True
-            return ev.GSSENCRequest()
-        self._expect_nothing_buffered = False
+            else:
+                if self._gss_asked:
+                    return self._violation(_unsupported(code))
+                self._gss_asked = True
+            if len(self._buf) > self._pos:
+                # CVE-2021-23214: bytes sent before the answer to an encryption request
+                # must not be trusted (they could be an injected plaintext message).
+                what = "SSL" if code == SSL_REQUEST_CODE else "GSSAPI encryption"
+                return self._violation(f"received unencrypted data after {what} request")
+            return ev.SSLRequest() if code == SSL_REQUEST_CODE else ev.GSSENCRequest()
         if code == CANCEL_REQUEST_CODE:
             if len(body) != 8:
                 return self._violation("invalid length of startup packet")
@@ -286,8 +284,9 @@ class ServerConnection:
         return ev.StartupMessage(params, minor, unrecognized)
 
     def ssl_negotiated(self) -> None:
-        """The shell answered the SSLRequest/GSSENCRequest (and maybe wrapped the socket)."""
-        self._expect_nothing_buffered = False
+        """The shell answered the SSLRequest/GSSENCRequest (and maybe wrapped the socket).
+
+        Nothing changes here today; the hook keeps the shell's calls explicit."""
 
     def _next_regular(self) -> ev.Event | object | None:
         buf = self._buf

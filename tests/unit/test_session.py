@@ -314,6 +314,11 @@ async def test_registry_cancel_checks_the_key() -> None:
     assert registry.cancel(s.process.pid, s.process.key)
     assert tags(await asyncio.wait_for(task, 5)) == "EZ"
     assert [p.pid for p in registry.processes()] == [s.process.pid]
+    task = asyncio.create_task(run(s, fe.query("select pg_sleep(30)")))
+    await asyncio.sleep(0.05)
+    assert registry.kill(s.process.pid)
+    assert not registry.kill(s.process.pid + 1)
+    assert tags(await asyncio.wait_for(task, 5)) == "EZ"
     registry.remove(s)
     assert len(registry) == 0
 

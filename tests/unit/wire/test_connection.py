@@ -279,3 +279,16 @@ def test_garbage_never_raises(data: bytes) -> None:
     conn = ready_conn()
     conn.receive_data(data)
     drain(conn)
+
+
+def test_data_pipelined_after_ssl_request_is_refused_even_if_answered() -> None:
+    conn = ServerConnection()
+    conn.receive_data(fe.ssl_request() + fe.startup({"user": "u"}))
+    assert conn.next_event() == ev.ProtocolError(
+        "08P01", "received unencrypted data after SSL request"
+    )
+    conn = ServerConnection()
+    conn.receive_data(fe.gssenc_request() + b"x")
+    assert conn.next_event() == ev.ProtocolError(
+        "08P01", "received unencrypted data after GSSAPI encryption request"
+    )
