@@ -350,6 +350,10 @@ class Server:
             keep = nowait(event)
             if keep is None:
                 keep = await handle(event)
+            if session.flush_requested:
+                # Sync, Flush and the end of a Query go out at once, even when more input is
+                # already buffered (a pipeline's later statements may take long).
+                writer.write(session.take_output())
             if not keep:
                 out = session.take_output()
                 if out:
