@@ -105,6 +105,8 @@ class Session:
         self._flush_cb = flush
         self._out: list[bytes] = []
         self.flush_requested = False
+        # Set after a FATAL error: the shell closes the connection.
+        self.closing = False
         self._statements: dict[str, Prepared] = {}
         self._portals: dict[str, Portal] = {}
         self._task: asyncio.Task[Any] | None = None
@@ -149,9 +151,15 @@ class Session:
 
     def _error(self, err: RwError, envelope: str | None) -> None:
         self.send(render_error(err, envelope))
+        if err.severity == "FATAL":
+            # A FatalError from the frontend ends the connection after this message.
+            self.closing = True
+            self.flush_requested = True
         self.conn.error_sent()
 
     def _ready(self) -> None:
+        if self.closing:  # no ReadyForQuery after a FATAL error
+            return
         self.send(backend.ready_for_query(self.frontend.txn_status))
         self.flush_requested = True
 
@@ -179,16 +187,18 @@ class Session:
         """Handle one event; False when the connection is over."""
         handler = self._sync_handlers.get(type(event))
         if handler is not None:
-            return handler(event)
+            return handler(event) and not self.closing
         ahandler = self._async_handlers.get(type(event))
         if ahandler is None:
             return True
-        return await ahandler(event)
+        return await ahandler(event) and not self.closing
 
     def handle_nowait(self, event: ev.Event) -> bool | None:
         """Handle ``event`` if that needs no waiting (then like ``handle``), else None."""
         handler = self._sync_handlers.get(type(event))
-        return handler(event) if handler is not None else None
+        if handler is None:
+            return None
+        return handler(event) and not self.closing
 
     def cancel(self) -> bool:
         """Cancel the running statement (CancelRequest); False when nothing runs."""

@@ -367,3 +367,26 @@ async def test_large_results_are_flushed_while_streaming() -> None:
     msgs = await run(s, fe.query(sql))
     assert len(flushed) >= 2 and all(n >= 256 * 1024 for n in flushed)
     assert msgs[-2].text() == "SELECT 50000"
+
+
+async def test_fatal_error_from_the_frontend_ends_the_connection() -> None:
+    from rwshim.errors import FatalError
+
+    class Fatal(Frontend):
+        async def execute(self, stmt: Statement, params: list[object]) -> Outcome:
+            raise FatalError(
+                "terminating connection due to administrator command", sqlstate="57P01"
+            )
+
+    s = make_session(Fatal("root", "dev"))
+    s.conn.receive_data(fe.query("select 1") + fe.query("select 2"))
+    event = s.conn.next_event()
+    assert event is not None
+    assert not await s.handle(event)
+    msgs = split(s.take_output())
+    assert tags(msgs) == "E"
+    assert error(msgs[0]) == {
+        "S": "FATAL",
+        "C": "57P01",
+        "M": "terminating connection due to administrator command",
+    }
