@@ -41,10 +41,6 @@ def default_frontend_factory(
     return Frontend(user, database, dict(options))
 
 
-class _Closed(Exception):
-    """The peer went away during startup."""
-
-
 def parse_options(options: str) -> dict[str, str]:
     """The startup ``options`` value: ``-c key=value`` and ``--key=value``, backslash
     escapes, ``-`` in keys read as ``_`` (RisingWave's parse_options, pg_protocol.rs:1602)."""
@@ -156,7 +152,7 @@ class Server:
                     )
                 )
             raise
-        except (ConnectionError, _Closed, ssl.SSLError, OSError) as e:
+        except (ConnectionError, ssl.SSLError, OSError) as e:
             log.debug("connection %s ended: %s", addr, e)
         except Exception:
             log.exception("connection %s failed", addr)
