@@ -43,6 +43,14 @@ from rwshim.wire.connection import ServerConnection
 
 log = logging.getLogger("rwshim.session")
 
+# Parameter type OIDs RisingWave accepts in Parse (DataType::from_oid, postgres_type.rs):
+# its base types, their arrays, and text/text[] (read as varchar).  0 means "infer".
+PARSE_PARAM_OIDS = frozenset(
+    {16, 17, 20, 21, 23, 700, 701, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 3802, 1307}
+    | {1000, 1001, 1016, 1005, 1007, 1021, 1022, 1015, 1182, 1183, 1115, 1185, 1187, 1231}
+    | {3807, 1308, 25, 1009}
+)
+
 # Flush to the socket once this much output is buffered inside one statement.
 FLUSH_THRESHOLD = 256 * 1024
 
@@ -317,6 +325,11 @@ class Session:
             stmts = self.frontend.parse(msg.sql)
             if len(stmts) > 1:
                 raise RwError("Only one statement is allowed in extended query mode")
+            for oid in msg.param_oids:
+                if oid and oid not in PARSE_PARAM_OIDS:
+                    # DataType::from_oid's UnsupportedOid (postgres_type.rs:85-114), which
+                    # prints the OID as the i32 it was read as.
+                    raise RwError(f"Unsupported oid {oid - 2**32 if oid >= 2**31 else oid}")
             if stmts:
                 stmt: Statement | None = stmts[0]
                 desc = self.frontend.describe(stmts[0], list(msg.param_oids))

@@ -184,6 +184,10 @@ async def test_parse_errors_use_prepare_envelope_and_skip_until_sync() -> None:
         "C": "XX000",
         "M": ENVELOPE_PREPARE + "Duplicated statement name\n",
     }
+    msgs = await run(s, fe.parse("", "select $1", [2950]) + fe.SYNC)
+    assert error(msgs[0])["M"] == ENVELOPE_PREPARE + "Unsupported oid 2950\n"
+    msgs = await run(s, fe.parse("", "select $1", [25, 0, 1009, -1]) + fe.SYNC)
+    assert error(msgs[0])["M"] == ENVELOPE_PREPARE + "Unsupported oid -1\n"
     msgs = await run(s, fe.parse("", "select 1; select 2") + fe.SYNC)
     assert error(msgs[0])["M"] == ENVELOPE_PREPARE + (
         "Only one statement is allowed in extended query mode\n"
