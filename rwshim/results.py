@@ -43,6 +43,9 @@ class Outcome:
     rows: Iterable[Sequence[object]] = ()
     count_rows: bool = False
     notices: list[str] = field(default_factory=list)
+    # COPY ... TO STDOUT: rows go out as CopyData (tab-separated text) between
+    # CopyOutResponse and CopyDone, then ``COPY n`` (pg_protocol.rs:889-910).
+    copy_out: bool = False
 
 
 # --- rendering into wire messages -----------------------------------------------------------
@@ -144,6 +147,22 @@ def row_encoder(
     # Holding ``columns`` keeps its id from being reused while the entry lives.
     _BY_ID[id(columns)] = (columns, fkey, tz, enc)
     return enc
+
+
+_COPY_ESCAPES = str.maketrans({"\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"})
+
+
+def copy_row(columns: Sequence[Column], row: Sequence[object], tz: tzinfo | None = None) -> bytes:
+    """One CopyData message as RisingWave writes it (pg_message.rs:767-818): text values
+    joined by tabs, ``\\t \\n \\r \\\\`` escaped, NULL as an empty field, newline-ended."""
+    fields = []
+    for c, v in zip(columns, row, strict=True):
+        if v is None:
+            fields.append("")
+        else:
+            text = codecs.encoder(c.type_oid, False, tz)(v).decode()
+            fields.append(text.translate(_COPY_ESCAPES))
+    return backend.copy_data(("\t".join(fields) + "\n").encode())
 
 
 def command_tag(outcome: Outcome, rows_sent: int) -> str:

@@ -32,6 +32,7 @@ from rwshim.results import (
     Outcome,
     RowEncoder,
     command_tag,
+    copy_row,
     render_error,
     render_notice,
     result_formats,
@@ -282,7 +283,9 @@ class Session:
                 if outcome.notices or self.frontend.parameter_changes:
                     self._outcome_head(outcome)
                 columns = outcome.columns
-                if columns is not None:
+                if outcome.copy_out:
+                    await self._copy_out(outcome)
+                elif columns is not None:
                     encoder = row_encoder(columns, [0] * len(columns), self.tz)
                     send(encoder.row_description)
                     encode = encoder.encode
@@ -305,6 +308,24 @@ class Session:
             except Exception as e:
                 self._error(self._internal(e), errors.RUN_QUERY)
                 return
+
+    async def _copy_out(self, outcome: Outcome) -> None:
+        """COPY ... TO STDOUT: every row, whatever Execute's row limit (pg_extended.rs:57-80)."""
+        columns = outcome.columns or []
+        tz = self.tz
+        send = self._out.append
+        send(backend.copy_out_response(len(columns)))
+        sent = size = 0
+        for row in outcome.rows:
+            data = copy_row(columns, row, tz)
+            send(data)
+            sent += 1
+            size += len(data)
+            if size >= FLUSH_THRESHOLD:
+                await self._flush_now()
+                size = 0
+        send(backend.COPY_DONE)
+        send(backend.command_complete(command_tag(outcome, sent)))
 
     def _outcome_head(self, outcome: Outcome) -> None:
         """Notices and ParameterStatus changes go out before the statement's rows and
@@ -457,6 +478,9 @@ class Session:
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
                 if outcome.notices or self.frontend.parameter_changes:
                     self._outcome_head(outcome)
+                if outcome.copy_out:
+                    await self._copy_out(outcome)
+                    return True
                 if outcome.columns is None:
                     self.send(backend.command_complete(command_tag(outcome, 0)))
                     return True

@@ -10,7 +10,7 @@ import pytest
 
 from rwshim import pgtypes
 from rwshim.errors import RwError
-from rwshim.frontend import Frontend, Statement
+from rwshim.frontend import Description, Frontend, Statement
 from rwshim.results import Column, Outcome
 from rwshim.session import ProcessInfo, Session, SessionRegistry
 from rwshim.wire.connection import ServerConnection
@@ -394,3 +394,26 @@ async def test_fatal_error_from_the_frontend_ends_the_connection() -> None:
         "C": "57P01",
         "M": "terminating connection due to administrator command",
     }
+
+
+async def test_copy_to_stdout_as_risingwave_writes_it() -> None:
+    class Copy(Frontend):
+        def parse(self, sql: str) -> list[Statement]:
+            return [Statement(sql)]
+
+        def describe(self, stmt: Statement, param_oids: list[int]) -> Description:
+            return Description([], [Column("a", pgtypes.INT4), Column("b", pgtypes.TEXT)])
+
+        async def execute(self, stmt: Statement, params: list[object]) -> Outcome:
+            cols = [Column("a", pgtypes.INT4), Column("b", pgtypes.TEXT)]
+            rows = [(1, "x\ty"), (None, "back\\slash\nnl")]
+            return Outcome("COPY", cols, rows, count_rows=True, copy_out=True)
+
+    s = make_session(Copy("root", "dev"))
+    msgs = await run(s, fe.query("copy t to stdout"))
+    assert tags(msgs) == "HddcCZ"
+    assert msgs[0].body == b"\x00\x00\x02\x00\x00\x00\x00"
+    assert [m.body for m in msgs[1:3]] == [b"1\tx\\ty\n", b"\tback\\\\slash\\nnl\n"]
+    assert msgs[4].text() == "COPY 2"
+    msgs = await run(s, fe.parse("", "copy t to stdout") + fe.bind("", "") + fe.execute("", 1))
+    assert tags(msgs) == "12HddcC"  # the row limit does not apply to COPY
