@@ -21,7 +21,9 @@ CLOSED         nothing                                      -
 Anything else is a ``ProtocolError`` event (FATAL 08P01, then the shell closes).  Frame
 lengths are checked against the limits *before* any body is buffered, so an oversized
 length prefix costs nothing.  The texts are PostgreSQL's (``src/backend/tcop/postgres.c``,
-``src/backend/postmaster/postmaster.c``), since RisingWave just drops such connections.
+``src/backend/postmaster/postmaster.c``), since RisingWave just drops such connections; an
+unknown startup code gets RisingWave's text (``pg_message.rs:401-406``).  In READY the
+messages of every round trip (Q P B D E C S H) are parsed by a per-tag fast path.
 """
 
 from __future__ import annotations
@@ -124,20 +126,6 @@ class _Reader:
         (v,) = _I.unpack_from(self.buf, self.pos)
         self.pos += 4
         return int(v)
-
-    def byte(self) -> str:
-        if self.pos >= len(self.buf):
-            raise _Malformed("insufficient data left in message")
-        b = self.buf[self.pos]
-        self.pos += 1
-        return chr(b)
-
-    def raw(self, n: int) -> bytes:
-        if n < 0 or self.pos + n > len(self.buf):
-            raise _Malformed("insufficient data left in message")
-        v = self.buf[self.pos : self.pos + n]
-        self.pos += n
-        return v
 
     def end(self) -> None:
         if self.pos != len(self.buf):
@@ -349,23 +337,17 @@ class ServerConnection:
             return self._violation(str(e))
 
     def _decode(self, tag: int, body: bytes) -> ev.Event | object:
+        """Messages outside the READY fast path: Terminate, Sync in SKIP/COPY, password
+        messages in AUTH, and the COPY sub-protocol."""
         state = self.state
         if state is State.COPY_IN and tag not in _COPY_TAGS:
             if tag == 0x48:  # H is ignored during COPY, as in PostgreSQL
                 return _SKIPPED
             return self._violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
-        if tag == 0x51:  # Q
-            if not body or body[-1] != 0:
-                raise _Malformed("invalid string in message")
-            try:
-                sql = body[:-1].decode()
-            except UnicodeDecodeError:
-                raise _Malformed('invalid byte sequence for encoding "UTF8"') from None
-            return ev.Query(sql)
         if tag == 0x53:  # S
             if state is State.SKIP:
                 self.state = State.READY
-            if state is State.COPY_IN:
+            elif state is State.COPY_IN:
                 return _SKIPPED
             return _SYNC
         if tag == 0x58:  # X
@@ -375,7 +357,7 @@ class ServerConnection:
             return ev.PasswordMessage(body)
         if tag == 0x64:  # d
             if state is not State.COPY_IN:
-                return _SKIPPED
+                return _SKIPPED  # outside COPY: ignored, as PostgreSQL does
             return ev.CopyData(body)
         if tag == 0x63:  # c
             if state is not State.COPY_IN:
@@ -383,46 +365,12 @@ class ServerConnection:
             self.state = State.READY
             return _COPY_DONE
         if tag == 0x66:  # f
-            r = _Reader(body)
-            msg = r.cstr()
+            msg = _Reader(body).cstr()
             if state is not State.COPY_IN:
                 return _SKIPPED
             self.state = State.READY
             return ev.CopyFail(msg)
-        r = _Reader(body)
-        if tag == 0x50:  # P
-            name = r.cstr()
-            sql = r.cstr()
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            oids = tuple(r.int32() & 0xFFFFFFFF for _ in range(n))
-            r.end()
-            return ev.Parse(name, sql, oids)
-        if tag == 0x42:  # B: parsed inline, it is on every extended-protocol round trip
-            return _parse_bind(body)
-        if tag == 0x44 or tag == 0x43:  # D, C
-            kind = r.byte()
-            name = r.cstr()
-            r.end()
-            if kind not in ("S", "P"):
-                what = "describe" if tag == 0x44 else "close"
-                raise _Malformed(f"invalid {what.upper()} message subtype {ord(kind)}")
-            return ev.Describe(kind, name) if tag == 0x44 else ev.Close(kind, name)
-        if tag == 0x45:  # E
-            nul = body.find(b"\x00")
-            if nul < 0:
-                raise _Malformed("invalid string in message")
-            if len(body) != nul + 5:
-                raise _Malformed(
-                    "insufficient data left in message"
-                    if len(body) < nul + 5
-                    else "invalid message format"
-                )
-            (max_rows,) = _I.unpack_from(body, nul + 1)
-            return ev.Execute(_utf8(body[:nul]), max_rows if max_rows > 0 else 0)
-        if tag == 0x48:  # H
-            return _FLUSH
+        # Only READY has the extended-protocol messages, and they take the fast path.
         raise _Malformed(f"invalid frontend message type {tag}")  # pragma: no cover
 
     # --- transitions driven by what the server sends -----------------------------------
