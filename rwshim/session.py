@@ -453,13 +453,14 @@ class Session:
                 portal = self._portal(msg.name)
                 columns = portal.prepared.description.columns
                 formats = portal.formats
+            if columns is None:
+                self.send(backend.NO_DATA)
+            else:
+                self.send(row_encoder(columns, formats, self.tz).row_description)
         except RwError as e:
             self._error(e, None)
-            return True
-        if columns is None:
-            self.send(backend.NO_DATA)
-        else:
-            self.send(row_encoder(columns, formats, self.tz).row_description)
+        except Exception as e:
+            self._error(self._internal(e), None)
         return True
 
     async def _on_execute(self, msg: ev.Execute) -> bool:
