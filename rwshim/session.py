@@ -52,6 +52,29 @@ PARSE_PARAM_OIDS = frozenset(
     | {3807, 1308, 25, 1009}
 )
 
+
+class _TextFormats(dict[int, tuple[int, ...]]):
+    """n -> (0,) * n, built once per column count (simple queries send text only)."""
+
+    def __missing__(self, n: int) -> tuple[int, ...]:
+        value = self[n] = (0,) * n
+        return value
+
+
+_TEXT_FORMATS = _TextFormats()
+_TAGS: dict[str, bytes] = {}
+
+
+def command_complete(tag: str) -> bytes:
+    """CommandComplete bytes, memoized per tag text (``SELECT 1`` recurs constantly)."""
+    msg = _TAGS.get(tag)
+    if msg is None:
+        if len(_TAGS) > 10000:
+            _TAGS.clear()
+        msg = _TAGS[tag] = backend.command_complete(tag)
+    return msg
+
+
 # Flush to the socket once this much output is buffered inside one statement.
 FLUSH_THRESHOLD = 256 * 1024
 
@@ -256,17 +279,21 @@ class Session:
     # --- simple query --------------------------------------------------------------------
 
     async def _on_query(self, msg: ev.Query) -> bool:
-        self._begin(msg.sql)
+        process = self.process
+        process.statement = msg.sql
+        process.statement_started = time.time()
+        process.active = True
         try:
             await self._simple_query(msg.sql)
         finally:
-            self._end()
+            process.active = False
         self._ready()
         return True
 
     async def _simple_query(self, sql: str) -> None:
+        frontend = self.frontend
         try:
-            stmts = self.frontend.parse(sql)
+            stmts = frontend.parse(sql)
         except RwError as e:
             self._error(e, errors.RUN_QUERY)
             return
@@ -279,14 +306,14 @@ class Session:
         send = self._out.append
         for stmt in stmts:
             try:
-                outcome = await self._run(self.frontend.execute(stmt, []))
-                if outcome.notices or self.frontend.parameter_changes:
+                outcome = await self._run(frontend.execute(stmt, []))
+                if outcome.notices or frontend.parameter_changes:
                     self._outcome_head(outcome)
                 columns = outcome.columns
                 if outcome.copy_out:
                     await self._copy_out(outcome)
                 elif columns is not None:
-                    encoder = row_encoder(columns, [0] * len(columns), self.tz)
+                    encoder = row_encoder(columns, _TEXT_FORMATS[len(columns)], self.tz)
                     send(encoder.row_description)
                     encode = encoder.encode
                     sent = 0
@@ -299,9 +326,9 @@ class Session:
                         if size >= FLUSH_THRESHOLD:
                             await self._flush_now()
                             size = 0
-                    send(backend.command_complete(command_tag(outcome, sent)))
+                    send(command_complete(command_tag(outcome, sent)))
                 else:
-                    send(backend.command_complete(command_tag(outcome, 0)))
+                    send(command_complete(command_tag(outcome, 0)))
             except RwError as e:
                 self._error(e, errors.RUN_QUERY)
                 return
@@ -325,7 +352,7 @@ class Session:
                 await self._flush_now()
                 size = 0
         send(backend.COPY_DONE)
-        send(backend.command_complete(command_tag(outcome, sent)))
+        send(command_complete(command_tag(outcome, sent)))
 
     def _outcome_head(self, outcome: Outcome) -> None:
         """Notices and ParameterStatus changes go out before the statement's rows and
@@ -483,7 +510,7 @@ class Session:
                     await self._copy_out(outcome)
                     return True
                 if outcome.columns is None:
-                    self.send(backend.command_complete(command_tag(outcome, 0)))
+                    self.send(command_complete(command_tag(outcome, 0)))
                     return True
                 portal.outcome = outcome
                 portal.rows = iter(outcome.rows)
@@ -522,7 +549,7 @@ class Session:
         # Done: a later Execute of this portal runs the statement again, as in RisingWave
         # (the result cache is dropped, the portal kept: pg_protocol.rs:1126-1157).
         self._reset_portal(portal)
-        self.send(backend.command_complete(command_tag(outcome, sent)))
+        self.send(command_complete(command_tag(outcome, sent)))
 
     @staticmethod
     def _reset_portal(portal: Portal) -> None:
