@@ -145,13 +145,14 @@ class Server:
                 self.registry.add(session)
                 await self._serve(conn, session, reader, writer)
         except asyncio.CancelledError:
+            # Server shutdown.  The connection task is the outermost frame: end it normally
+            # (re-raising only makes asyncio's stream callback log the cancellation).
             with contextlib.suppress(Exception):
                 writer.write(
                     backend.error_response(
                         "FATAL", "57P01", "terminating connection due to administrator command"
                     )
                 )
-            raise
         except (ConnectionError, ssl.SSLError, OSError) as e:
             log.debug("connection %s ended: %s", addr, e)
         except Exception:

@@ -101,3 +101,23 @@ async def test_transaction_follows_risingwaves_begin(rw_server: Running) -> None
         assert notices == ["NOTICE 00000"]
     finally:
         await conn.close()
+
+
+async def test_cursor_in_a_read_only_transaction(rw_server: Running) -> None:
+    """asyncpg cursors: a named portal fetched with row-limited Executes (PortalSuspended),
+    inside BEGIN READ ONLY (the only BEGIN that reports 'T' in RisingWave)."""
+    conn = await connect(rw_server)
+    try:
+        sql = (
+            "with recursive c(x) as (select 1 union all select x + 1 from c where x < 1000) "
+            "select x from c"
+        )
+        async with conn.transaction(readonly=True):
+            got = [r["x"] async for r in conn.cursor(sql, prefetch=64)]
+            cur = await conn.cursor(sql)
+            assert [r["x"] for r in await cur.fetch(3)] == [1, 2, 3]
+            assert (await cur.fetchrow())["x"] == 4
+        assert got == list(range(1, 1001))
+        assert len(await conn.fetch(sql)) == 1000
+    finally:
+        await conn.close()
