@@ -211,6 +211,19 @@ class Uncategorized(RwError):
 
 # --- SQL front end errors (rwshim/sql) ------------------------------------------------------
 
+
+class SqlParserError(RwError):
+    """`sql parser error: <msg>` (src/sqlparser/src/parser.rs:149-160).
+
+    For parser errors ``<msg>`` is ``expected <what>, found: <token>`` followed by the
+    ``LINE <n>: <line>`` context and a caret line (parser.rs:201-228); for tokenizer errors it is
+    ``<message> at line <l>, column <c>`` and the same context (tokenizer.rs:301-308, 741-752).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"sql parser error: {message}")
+
+
 # --- engine errors (rwshim/engine) ----------------------------------------------------------
 
 # --- read path errors (rwshim/query) --------------------------------------------------------

@@ -1,0 +1,1064 @@
+"""RisingWave's own statements: grammar/risingwave.lark over our tokens, to typed statements.
+
+The lark parser (LALR) is built once and cached.  Its lexer does not scan text: it walks the
+tokens of ``tokens.tokenize`` and, asking the parser which terminals the current state accepts,
+emits an unquoted word as a keyword only where that keyword is accepted (so keywords remain
+usable as names, as in RisingWave), a parenthesised group as one PARENS token, a query as one
+QUERY token and the remainder of a statement as REST where the grammar wants them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Transformer, Tree
+from lark import Token as LarkToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import Lexer, LexerState
+
+from rwshim.errors import SqlParserError
+from rwshim.sql import statements as st
+from rwshim.sql.errors_text import expected_error, expected_text, generic_expected, signature
+from rwshim.sql.tokens import Kind, Token
+
+_HERE = Path(__file__).resolve()
+
+
+def grammar_path() -> Path:
+    """Where risingwave.lark is: inside the wheel (rwshim/grammar) or in a checkout (grammar/)."""
+    for cand in (
+        _HERE.parents[1] / "grammar" / "risingwave.lark",
+        _HERE.parents[2] / "grammar" / "risingwave.lark",
+    ):
+        if cand.is_file():
+            return cand
+    raise FileNotFoundError("risingwave.lark not found beside rwshim/ nor in rwshim/grammar/")
+
+
+_PUNCT = {
+    "=": "EQ",
+    ",": "COMMA",
+    "(": "LPAR",
+    ")": "RPAR",
+    ".": "DOT",
+    "-": "MINUS",
+    "->": "ARROW",
+}
+_LITERAL_KIND = {
+    Kind.NUMBER: "NUMBER",
+    Kind.STRING: "STRING",
+    Kind.ESTRING: "ESTRING",
+    Kind.NSTRING: "NSTRING",
+    Kind.XSTRING: "XSTRING",
+    Kind.DOLLAR: "DOLLAR",
+    Kind.PARAM: "PARAM",
+}
+
+
+_NOT_KEYWORDS = {
+    "IDENT",
+    "NUMBER",
+    "STRING",
+    "ESTRING",
+    "NSTRING",
+    "XSTRING",
+    "DOLLAR",
+    "PARAM",
+    "EQ",
+    "COMMA",
+    "LPAR",
+    "RPAR",
+    "DOT",
+    "ARROW",
+    "OP",
+    "MINUS",
+    "QUERY",
+    "PARENS",
+    "REST",
+    "BAD",
+}
+
+
+class _Ident(str):
+    """A folded identifier that remembers its token (values need the text as written)."""
+
+    tok: Token
+
+
+class _Source(str):
+    """The statement handed to lark: its text plus the tokens the lexer walks."""
+
+    toks: list[Token]
+    stop: Token  # the token after the statement (`;` or EOF)
+    emitted: list[tuple[str, Token]]
+
+
+class _TokenLexer(Lexer):
+    """Feeds lark our tokens, choosing each token's terminal from the parser state."""
+
+    __future_interface__ = 2
+
+    def __init__(self, lexer_conf: Any) -> None:
+        self.keywords: set[str] = set()
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[LarkToken]:
+        src = lexer_state.text.text if hasattr(lexer_state.text, "text") else lexer_state.text
+        assert isinstance(src, _Source)
+        toks = src.toks
+        states = parser_state.parse_conf.parse_table.states
+        if not self.keywords:
+            # %declare'd terminals are not in the lexer configuration: take them from the table.
+            self.keywords = {k for acts in states.values() for k in acts} - _NOT_KEYWORDS
+            self.keywords.discard("$END")
+        i = 0
+        while i < len(toks):
+            accepts = states[parser_state.position]
+            tok = toks[i]
+            kind, end = self._classify(toks, i, accepts, parser_state)
+            last = toks[end - 1]
+            src.emitted.append((kind, tok))
+            value = src[tok.start - toks[0].start : last.end - toks[0].start]
+            yield LarkToken(
+                kind, value, start_pos=tok.start, line=tok.line, column=tok.col, end_pos=last.end
+            )
+            i = end
+
+    def _classify(
+        self, toks: list[Token], i: int, accepts: dict[str, Any], parser_state: Any
+    ) -> tuple[str, int]:
+        """The terminal for ``toks[i]`` (and how many tokens it covers).
+
+        Candidates in order of preference: the keyword, the token's own kind, then the
+        stretch terminals.  LALR states share look-aheads between contexts, so when several
+        candidates look acceptable each is tried on a copy of the parser state.
+        """
+        tok = toks[i]
+        up = tok.upper
+        cands: list[str] = []
+        if up and up in self.keywords:
+            cands.append(up)
+        if tok.kind is Kind.WORD:
+            cands.append("IDENT")
+        elif tok.kind in _LITERAL_KIND:
+            cands.append(_LITERAL_KIND[tok.kind])
+        else:
+            cands.append(_PUNCT.get(tok.value, "OP"))
+            if tok.value == "(":
+                cands.append("PARENS")
+        cands += ["QUERY", "REST"]
+        live = [c for c in cands if c in accepts]
+        if not live:
+            return cands[0], i + 1
+        if len(live) > 1:
+            live = [c for c in live if self._feeds(parser_state, c, tok)] or live
+        choice = live[0]
+        if choice == "QUERY":
+            return choice, _query_end(toks, i)
+        if choice == "PARENS":
+            return choice, _group_end(toks, i)
+        if choice == "REST":
+            return choice, len(toks)
+        return choice, i + 1
+
+    @staticmethod
+    def _feeds(parser_state: Any, terminal: str, tok: Token) -> bool:
+        trial = parser_state.copy(deepcopy_values=False)
+        try:
+            trial.feed_token(LarkToken(terminal, tok.value, start_pos=tok.start))
+        except UnexpectedToken:
+            return False
+        return True
+
+
+def _simple_accepted(tok: Token, accepts: dict[str, Any]) -> bool:
+    if tok.kind is Kind.WORD:
+        return "IDENT" in accepts
+    if tok.kind in _LITERAL_KIND:
+        return _LITERAL_KIND[tok.kind] in accepts
+    return _PUNCT.get(tok.value, "OP") in accepts
+
+
+def _group_end(toks: list[Token], i: int) -> int:
+    depth = 0
+    for j in range(i, len(toks)):
+        v = toks[j].value if toks[j].kind is Kind.OP else ""
+        if v in ("(", "["):
+            depth += 1
+        elif v in (")", "]"):
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(toks)
+
+
+def _query_end(toks: list[Token], i: int) -> int:
+    """A query runs to a top-level `WITH (` (sink options) or `EMIT ...`, else to the end."""
+    depth = 0
+    for j in range(i, len(toks)):
+        t = toks[j]
+        if t.kind is Kind.OP and t.value in ("(", "["):
+            depth += 1
+        elif t.kind is Kind.OP and t.value in (")", "]"):
+            depth -= 1
+        elif depth == 0 and j > i and j + 1 < len(toks):
+            nxt = toks[j + 1]
+            if t.upper == "WITH" and nxt.kind is Kind.OP and nxt.value == "(":
+                return j
+            if t.upper == "EMIT" and nxt.upper in ("IMMEDIATELY", "ON"):
+                return j
+    return len(toks)
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    """The LALR parser for grammar/risingwave.lark, built once."""
+    return Lark(
+        grammar_path().read_text(),
+        parser="lalr",
+        lexer=_TokenLexer,
+        start="start",
+        maybe_placeholders=True,
+        propagate_positions=False,
+    )
+
+
+def parse_rw(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statement:
+    """Parse one RisingWave statement (``toks``, without the `;`) of the query string ``sql``."""
+    src = _Source(text)
+    src.toks = toks
+    src.stop = stop
+    src.emitted = []
+    try:
+        tree = lark_parser().parse(src)
+    except UnexpectedToken as e:
+        raise _error(sql, src, e) from None
+    except UnexpectedInput as e:  # pragma: no cover - the lexer never fails on its own
+        raise SqlParserError(str(e)) from None
+    try:
+        out = _Build(sql, text, toks, stop).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, SqlParserError):
+            raise e.orig_exc from None
+        raise
+    assert isinstance(out, st.Statement)
+    return out
+
+
+def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
+    expected = set(e.expected)
+    if e.token.type == "$END":
+        found = src.stop
+        consumed = src.emitted
+    else:
+        found = next(t for t in src.toks if t.start == e.token.start_pos)
+        consumed = src.emitted[:-1]
+    sig = signature(consumed)
+    what = expected_text(sig, expected)
+    if what is False:
+        what = generic_expected(expected)
+    return expected_error(sql, found, what if isinstance(what, str) else None)
+
+
+# ---------------------------------------------------------------------------- tree -> statements
+
+
+def _fold(tok: Token) -> str:
+    return tok.value if tok.quoted else tok.value.lower()
+
+
+def _unquote_literal(tok: Token) -> str:
+    return tok.value
+
+
+class _Build(Transformer[Any, Any]):
+    """Turns the lark tree into statements; RisingWave-side value checks raise parse errors."""
+
+    def __init__(self, sql: str, text: str, toks: list[Token], stop: Token) -> None:
+        super().__init__()
+        self.sql = sql
+        self.text = text
+        self.toks = toks
+        self.stop = stop
+        self.by_start = {t.start: t for t in toks}
+
+    # -- helpers
+    def tok(self, lt: LarkToken) -> Token:
+        return self.by_start[lt.start_pos or 0]
+
+    def after(self, lt: LarkToken) -> Token:
+        t = self.tok(lt)
+        idx = self.toks.index(t)
+        return self.toks[idx + 1] if idx + 1 < len(self.toks) else self.stop
+
+    def err(self, at: Token, what: str | None) -> SqlParserError:
+        return expected_error(self.sql, at, what)
+
+    def _stmt_text(self) -> str:
+        return self.text
+
+    # -- names and values
+    def ident(self, c: list[LarkToken]) -> str:
+        t = self.tok(c[0])
+        out = _Ident(_fold(t))
+        out.tok = t
+        return out
+
+    def object_name(self, c: list[Any]) -> st.ObjectName:
+        return st.ObjectName(
+            tuple(
+                x
+                for x in c
+                if isinstance(x, str) and not (isinstance(x, LarkToken) and x.type == "DOT")
+            )
+        )
+
+    def object_names(self, c: list[Any]) -> tuple[st.ObjectName, ...]:
+        return tuple(x for x in c if isinstance(x, st.ObjectName))
+
+    def literal(self, c: list[LarkToken]) -> LarkToken:
+        return c[0]
+
+    def value_default(self, c: list[Any]) -> st.SetValue:
+        return st.SetValue("default")
+
+    def value_items(self, c: list[Any]) -> st.SetValue:
+        items = tuple(x for x in c if isinstance(x, str) and not isinstance(x, LarkToken))
+        return st.SetValue("single" if len(items) == 1 else "list", items)
+
+    def vs_literal(self, c: list[LarkToken]) -> str:
+        t = self.tok(c[0])
+        if t.kind is Kind.WORD:  # TRUE / FALSE / NULL print as written
+            return t.value
+        return _unquote_literal(t)
+
+    def vs_ident(self, c: list[Any]) -> str:
+        # A word written "like this" is read as a string literal first (parser.rs:4208-4210);
+        # `default` after a comma is rejected (parser.rs:4271-4273).
+        t = c[0].tok
+        if not t.quoted and t.value == "default":
+            raise self.err(t, "parameter list value")
+        return str(t.value)
+
+    def vs_raw(self, c: list[Any]) -> str:
+        name_tok = next(x for x in c if isinstance(x, _Ident)).tok.display()
+        args = [
+            self.tok(x).display()
+            for x in c
+            if isinstance(x, LarkToken) and x.type not in ("LPAR", "RPAR", "COMMA")
+        ]
+        return f"{name_tok}({', '.join(args)})"
+
+    def to_eq(self, c: list[Any]) -> None:
+        return None
+
+    def options(self, c: list[Any]) -> st.Options:
+        return tuple(x for x in c if isinstance(x, tuple))
+
+    def option(self, c: list[Any]) -> tuple[str, str]:
+        key = ".".join(c[0].parts)
+        return (key, c[2])
+
+    def ov_literal(self, c: list[Any]) -> str:
+        t = self.tok(c[0])
+        return t.value
+
+    def ov_secret(self, c: list[Any]) -> str:
+        return "secret " + str(c[1])
+
+    def ov_ident(self, c: list[Any]) -> str:
+        return str(c[0])
+
+    def ov_call(self, c: list[Any]) -> str:
+        start, end = c[0], c[-1]
+        del start, end
+        return self.text  # backfill_order = FIXED(a -> b): kept as the statement text
+
+    def rate_limit_kw(self, c: list[LarkToken]) -> str:
+        return c[0].type.removesuffix("_RATE_LIMIT")
+
+    def rate_value(self, c: list[LarkToken]) -> int:
+        lt = c[0]
+        if lt.type == "DEFAULT":
+            return -1
+        t = self.tok(lt)
+        try:
+            n = int(t.value)
+        except ValueError:
+            n = 1 << 40
+        if not (-(1 << 31) <= n < (1 << 31)):
+            raise self.err(self.after(lt), "number or DEFAULT")
+        return n
+
+    def rate_limit(self, c: list[Any]) -> tuple[str, int]:
+        return (c[0], c[2])
+
+    # -- ALTER
+    def alter(self, c: list[Any]) -> st.Statement:
+        out = c[1]
+        assert isinstance(out, st.Statement)
+        return out
+
+    def _alter(self, kind: str, name: st.ObjectName, op: Any) -> st.Statement:
+        text = self.text
+        if isinstance(op, Tree):
+            data = str(op.data)
+            ch: list[Any] = list(op.children)
+            if data == "op_parallelism":
+                return st.AlterParallelism(text, kind, name, ch[3], ch[4] is not None)
+            if data == "op_backfill_parallelism":
+                return st.AlterBackfillParallelism(text, kind, name, ch[3], ch[4] is not None)
+            if data == "op_rate_limit":
+                typ, n = ch[1]
+                return st.AlterRateLimit(text, kind, name, typ, n)
+            if data == "op_set_resource_group":
+                return st.AlterResourceGroup(text, kind, name, ch[3], ch[4] is not None)
+            if data == "op_reset_resource_group":
+                return st.AlterResourceGroup(text, kind, name, None, ch[2] is not None)
+            if data == "op_set_config":
+                return st.AlterSetConfig(text, kind, name, ch[2])
+            if data == "op_reset_config":
+                keys = tuple(".".join(n.parts) for n in ch[3])
+                return st.AlterResetConfig(text, kind, name, keys)
+            if data == "op_rename":
+                return st.AlterRename(text, kind, name, ch[2])
+            if data == "op_owner":
+                return st.AlterOwner(text, kind, name, ch[2])
+            if data == "op_set_schema":
+                return st.AlterSetSchema(text, kind, name, ch[2])
+            if data == "op_swap":
+                return st.AlterSwap(text, kind, name, ch[2])
+            if data == "op_unaligned":
+                return st.AlterStreamingOption(
+                    text, kind, name, "STREAMING_ENABLE_UNALIGNED_JOIN", ch[3].type == "TRUE"
+                )
+            if data == "op_as_query":
+                return st.AlterViewQuery(text, kind, name, str(ch[1]).strip())
+            if data == "op_retention":
+                return st.AlterSetConfig(text, kind, name, (("retention", self.tok(ch[3]).value),))
+            ops = {
+                "op_add": "ADD COLUMN",
+                "op_drop_connector": "DROP CONNECTOR",
+                "op_drop_column": "DROP COLUMN",
+                "op_rename_column": "RENAME COLUMN",
+                "op_alter_column": "ALTER COLUMN",
+                "op_connector": "CONNECTOR WITH",
+                "op_refresh_schema": "REFRESH SCHEMA",
+                "op_reset_source": "RESET",
+                "op_format": "FORMAT ENCODE",
+            }
+            if data in ops:
+                return st.AlterTableColumns(text, kind, name, ops[data])
+        raise AssertionError(f"unhandled ALTER operation {op!r}")  # pragma: no cover
+
+    def alter_table(self, c: list[Any]) -> st.Statement:
+        return self._alter("TABLE", c[2], c[3])
+
+    def alter_mv(self, c: list[Any]) -> st.Statement:
+        return self._alter("MATERIALIZED VIEW", c[2], c[3])
+
+    def alter_view(self, c: list[Any]) -> st.Statement:
+        return self._alter("VIEW", c[1], c[2])
+
+    def alter_index(self, c: list[Any]) -> st.Statement:
+        return self._alter("INDEX", c[1], c[2])
+
+    def alter_sink(self, c: list[Any]) -> st.Statement:
+        return self._alter("SINK", c[1], c[2])
+
+    def alter_source(self, c: list[Any]) -> st.Statement:
+        return self._alter("SOURCE", c[1], c[2])
+
+    def alter_schema(self, c: list[Any]) -> st.Statement:
+        return self._alter("SCHEMA", c[1], c[2])
+
+    def alter_subscription(self, c: list[Any]) -> st.Statement:
+        return self._alter("SUBSCRIPTION", c[1], c[2])
+
+    def alter_function(self, c: list[Any]) -> st.Statement:
+        return st.AlterTableColumns(self.text, "FUNCTION", c[1], "ALTER FUNCTION")
+
+    def alter_connection(self, c: list[Any]) -> st.Statement:
+        return st.AlterTableColumns(self.text, "CONNECTION", c[1], "ALTER CONNECTION")
+
+    def alter_secret(self, c: list[Any]) -> st.Statement:
+        return st.AlterTableColumns(self.text, "SECRET", c[1], "ALTER SECRET")
+
+    def alter_compaction(self, c: list[Any]) -> st.Statement:
+        raise self.err(self.tok(c[0]), "COMPACTION")  # pragma: no cover - see parse()
+
+    def alter_default_privileges(self, c: list[Any]) -> st.Statement:
+        return st.AlterTableColumns(
+            self.text, "SCHEMA", st.ObjectName(("",)), "ALTER DEFAULT PRIVILEGES"
+        )
+
+    def alter_database(self, c: list[Any]) -> st.Statement:
+        name, op = c[1], c[2]
+        data = str(op.data)
+        ch = op.children
+        if data == "op_pause":
+            return st.AlterDatabasePause(self.text, name, True)
+        if data == "op_resume":
+            return st.AlterDatabasePause(self.text, name, False)
+        if data == "op_db_param":
+            return st.AlterDatabaseParam(self.text, name, ch[1], ch[3])
+        if data == "op_db_set_resource_group":
+            return st.AlterResourceGroup(self.text, "DATABASE", name, ch[3], True)
+        if data == "op_db_reset_resource_group":
+            return st.AlterResourceGroup(self.text, "DATABASE", name, None, True)
+        return self._alter("DATABASE", name, op)
+
+    def alter_system(self, c: list[Any]) -> st.Statement:
+        op = c[1]
+        data = str(op.data)
+        if data == "op_pause":
+            return st.AlterSystemPause(self.text, True)
+        if data == "op_resume":
+            return st.AlterSystemPause(self.text, False)
+        return st.AlterSystem(self.text, op.children[1], op.children[3])
+
+    def fragment_ids(self, c: list[LarkToken]) -> tuple[int, ...]:
+        ids = []
+        for lt in c:
+            if lt.type != "NUMBER":
+                continue
+            t = self.tok(lt)
+            if not t.value.isdigit() or int(t.value) >= 1 << 32:
+                raise self.err(t, "literal integer")
+            ids.append(int(t.value))
+        return tuple(ids)
+
+    def alter_fragment(self, c: list[Any]) -> st.Statement:
+        ids, op = c[1], c[2]
+        data = str(op.data)
+        ch = op.children
+        if data == "op_fragment_parallelism":
+            return st.AlterFragmentParallelism(self.text, ids, ch[3])
+        if data == "op_fragment_rate_limit":
+            return st.AlterFragmentRateLimit(self.text, ids, ch[3])
+        return st.AlterFragmentRateLimit(self.text, ids, ch[1][1])
+
+    # -- CREATE
+    def create(self, c: list[Any]) -> st.Statement:
+        out = c[1]
+        assert isinstance(out, st.Statement)
+        return out
+
+    def if_not_exists(self, c: list[Any]) -> bool:
+        return True
+
+    def emit_immediately(self, c: list[Any]) -> bool:
+        return False
+
+    def emit_on_window_close(self, c: list[Any]) -> bool:
+        return True
+
+    def _columns(self, lt: Any) -> tuple[str, ...]:
+        if not isinstance(lt, LarkToken):
+            return ()
+        inner = str(lt).strip()[1:-1]
+        return tuple(p.strip() for p in _split_top(inner) if p.strip())
+
+    def create_mv(self, c: list[Any], or_replace: bool = False) -> st.Statement:
+        _mat, _view, ine, name, cols, _with, opts, _as, query, emit = c
+        return st.CreateMaterializedView(
+            self.text,
+            name,
+            str(query).strip(),
+            self._columns(cols),
+            opts or (),
+            bool(ine),
+            or_replace,
+            bool(emit),
+        )
+
+    def create_or_replace_mv(self, c: list[Any]) -> st.Statement:
+        return self.create_mv(c[2:], or_replace=True)
+
+    def create_view(self, c: list[Any], or_replace: bool = False) -> st.Statement:
+        _view, ine, name, cols, _with, _opts, _as, query = c
+        return st.CreateView(
+            self.text, name, str(query).strip(), self._columns(cols), bool(ine), or_replace
+        )
+
+    def create_or_replace_view(self, c: list[Any]) -> st.Statement:
+        return self.create_view(c[2:], or_replace=True)
+
+    def table_prefix(self, c: list[Any]) -> tuple[bool, bool]:
+        types = {x.type for x in c if isinstance(x, LarkToken)}
+        return ("REPLACE" in types, bool(types & {"TEMP", "TEMPORARY"}))
+
+    def create_table(self, c: list[Any]) -> st.Statement:
+        (or_replace, temporary), _table, ine, name, body = c
+        return st.CreateTable(
+            self.text,
+            name,
+            if_not_exists=bool(ine),
+            or_replace=or_replace,
+            temporary=temporary,
+            **body,
+        )
+
+    def table_body(self, c: list[Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"columns_text": None, "query": None}
+        include: list[str] = []
+        opts: list[tuple[str, str]] = []
+        if isinstance(c[0], LarkToken) and c[0].type == "PARENS":
+            out["columns_text"] = str(c[0])
+        for x in c:
+            if isinstance(x, LarkToken) and x.type == "QUERY":
+                out["query"] = str(x).strip()
+            elif isinstance(x, tuple) and x and x[0] == "clause":
+                key, val = x[1], x[2]
+                if key == "include":
+                    include.append(val)
+                elif key == "with":
+                    opts.extend(val)
+                else:
+                    out[key] = val
+        out["include"] = tuple(include)
+        out["with_options"] = tuple(opts)
+        return out
+
+    def tc_append_only(self, c: list[Any]) -> tuple[str, str, bool]:
+        return ("clause", "append_only", True)
+
+    def tc_on_conflict(self, c: list[Any]) -> tuple[str, str, str]:
+        return ("clause", "on_conflict", c[2])
+
+    def conflict_nothing(self, c: list[Any]) -> str:
+        return "DO NOTHING"
+
+    def conflict_update_full(self, c: list[Any]) -> str:
+        return "DO UPDATE FULL"
+
+    def conflict_overwrite(self, c: list[Any]) -> str:
+        return "OVERWRITE"
+
+    def conflict_update_if_not_null(self, c: list[Any]) -> str:
+        return "DO UPDATE IF NOT NULL"
+
+    def tc_version_column(self, c: list[Any]) -> tuple[str, str, None]:
+        return ("clause", "version", None)
+
+    def tc_include(self, c: list[Any]) -> tuple[str, str, str]:
+        return ("clause", "include", c[0])
+
+    def include_item(self, c: list[Any]) -> str:
+        return " ".join(str(x) for x in c if x is not None and not isinstance(x, LarkToken))
+
+    def include_list(self, c: list[Any]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def tc_with(self, c: list[Any]) -> tuple[str, str, st.Options]:
+        return ("clause", "with", c[1])
+
+    def tc_format(self, c: list[Any]) -> tuple[str, str, st.FormatEncode]:
+        return ("clause", "format_encode", c[0])
+
+    def tc_engine(self, c: list[Any]) -> tuple[str, str, str]:
+        return ("clause", "engine", c[2])
+
+    def format_encode(self, c: list[Any]) -> st.FormatEncode:
+        return st.FormatEncode(c[1].upper(), c[3].upper(), c[4] or ())
+
+    def create_source(self, c: list[Any]) -> st.Statement:
+        _src, ine, name, cols, include, _with, opts, fe = c
+        return st.CreateSource(
+            self.text,
+            name,
+            str(cols) if cols is not None else None,
+            bool(ine),
+            opts or (),
+            fe,
+            include or (),
+        )
+
+    def into_table(self, c: list[Any]) -> st.ObjectName:
+        return c[1]  # type: ignore[no-any-return]
+
+    def sink_from_name(self, c: list[Any]) -> tuple[str, Any]:
+        return ("from", c[1])
+
+    def sink_as_query(self, c: list[Any]) -> tuple[str, Any]:
+        return ("query", str(c[1]).strip())
+
+    def create_sink(self, c: list[Any]) -> st.Statement:
+        _sink, ine, name, into, (how, what), _emit, _with, opts, fe = c
+        if into is None and opts is None:
+            raise self.err(self.stop, "WITH")
+        return st.CreateSink(
+            self.text,
+            name,
+            what if how == "from" else None,
+            what if how == "query" else None,
+            into,
+            bool(ine),
+            opts or (),
+            fe,
+        )
+
+    def index_include(self, c: list[Any]) -> tuple[str, ...]:
+        return self._columns(c[1])
+
+    def index_distributed(self, c: list[Any]) -> tuple[str, ...]:
+        return self._columns(c[2])
+
+    def create_index(self, c: list[Any]) -> st.Statement:
+        unique, _idx, ine, name, _on, table, cols, inc, dist, _with, opts = c
+        return st.CreateIndex(
+            self.text,
+            name,
+            table,
+            self._columns(cols),
+            inc or (),
+            dist or (),
+            bool(ine),
+            unique is not None,
+            opts or (),
+        )
+
+    def create_subscription(self, c: list[Any]) -> st.Statement:
+        _sub, ine, name, _from, src, _with, opts = c
+        return st.CreateSubscription(self.text, name, src, bool(ine), opts or ())
+
+    def create_connection(self, c: list[Any]) -> st.Statement:
+        _conn, ine, name, _with, opts = c
+        return st.CreateConnection(self.text, name, bool(ine), opts or ())
+
+    def create_secret(self, c: list[Any]) -> st.Statement:
+        return st.CreateSecret(self.text, c[2], bool(c[1]))
+
+    def create_function(self, c: list[Any]) -> st.Statement:
+        return st.CreateFunction(self.text, c[2], bool(c[1]))
+
+    def create_or_replace_function(self, c: list[Any]) -> st.Statement:
+        return st.CreateFunction(self.text, c[4], bool(c[3]), or_replace=True)
+
+    def create_aggregate(self, c: list[Any]) -> st.Statement:
+        return st.CreateFunction(self.text, c[2], bool(c[1]), aggregate=True)
+
+    # -- DROP
+    def drop(self, c: list[Any]) -> st.Statement:
+        _drop, kind, if_, _exists, name, behaviour = c
+        return st.Drop(
+            self.text,
+            kind,
+            (name,),
+            if_ is not None,
+            behaviour is not None and behaviour.type == "CASCADE",
+        )
+
+    def drop_function(self, c: list[Any]) -> st.Statement:
+        return st.Drop(self.text, "FUNCTION", (), c[2] is not None)
+
+    def drop_aggregate(self, c: list[Any]) -> st.Statement:
+        return st.Drop(self.text, "AGGREGATE", (), c[2] is not None)
+
+    def dk_table(self, c: list[Any]) -> str:
+        return "TABLE"
+
+    def dk_materialized_view(self, c: list[Any]) -> str:
+        return "MATERIALIZED VIEW"
+
+    def dk_view(self, c: list[Any]) -> str:
+        return "VIEW"
+
+    def dk_index(self, c: list[Any]) -> str:
+        return "INDEX"
+
+    def dk_source(self, c: list[Any]) -> str:
+        return "SOURCE"
+
+    def dk_sink(self, c: list[Any]) -> str:
+        return "SINK"
+
+    def dk_subscription(self, c: list[Any]) -> str:
+        return "SUBSCRIPTION"
+
+    def dk_schema(self, c: list[Any]) -> str:
+        return "SCHEMA"
+
+    def dk_database(self, c: list[Any]) -> str:
+        return "DATABASE"
+
+    def dk_user(self, c: list[Any]) -> str:
+        return "USER"
+
+    def dk_connection(self, c: list[Any]) -> str:
+        return "CONNECTION"
+
+    def dk_secret(self, c: list[Any]) -> str:
+        return "SECRET"
+
+    # -- SET / SHOW
+    def set_stmt(self, c: list[Any]) -> st.Statement:
+        modifier, body = c[1], c[2]
+        local = modifier is not None and modifier.type == "LOCAL"
+        if isinstance(body, st.SetVariable):
+            return st.SetVariable(self.text, body.variable, body.value, local)
+        if isinstance(body, st.SetTimeZone):
+            return st.SetTimeZone(self.text, body.value, local)
+        assert isinstance(body, st.Statement)
+        return body
+
+    def set_variable(self, c: list[Any]) -> st.Statement:
+        name_tok = c[0]
+        value = c[2]
+        # A quoted name keeps its case; RisingWave's handler folds config names anyway.
+        return st.SetVariable(self.text, name_tok, value)
+
+    def set_time_zone(self, c: list[Any]) -> st.Statement:
+        return st.SetTimeZone(self.text, c[2])
+
+    def tz_value(self, c: list[Any]) -> str:
+        x = c[0]
+        if isinstance(x, LarkToken):
+            if x.type == "DEFAULT":
+                return "default"
+            if x.type == "LOCAL":
+                return "local"
+            if x.type == "INTERVAL":
+                t = self.tok(c[1])
+                if t.value != "+00:00":
+                    raise SqlParserError('only support "+00:00" ')
+                return "UTC"
+            return self.tok(x).value
+        return str(x)
+
+    def set_transaction(self, c: list[Any]) -> st.Statement:
+        return st.SetTransaction(self.text)
+
+    def show(self, c: list[Any]) -> st.Statement:
+        out = c[1]
+        assert isinstance(out, st.Statement)
+        return out
+
+    def from_schema(self, c: list[Any]) -> st.ObjectName:
+        return st.ObjectName((c[1],))
+
+    def filter_like(self, c: list[Any]) -> tuple[str, str]:
+        return ("like", self.tok(c[1]).value)
+
+    def filter_ilike(self, c: list[Any]) -> tuple[str, str]:
+        return ("ilike", self.tok(c[1]).value)
+
+    def filter_where(self, c: list[Any]) -> tuple[str, str]:
+        return ("where", str(c[1]).strip())
+
+    def _show(self, what: str, c: list[Any]) -> st.Statement:
+        schema = next((x for x in c if isinstance(x, st.ObjectName)), None)
+        flt = next((x for x in c if isinstance(x, tuple)), None)
+        kw: dict[str, str] = {flt[0]: flt[1]} if flt else {}
+        return st.ShowObjects(self.text, what, schema, **kw)
+
+    def show_tables(self, c: list[Any]) -> st.Statement:
+        return self._show("TABLES", c)
+
+    def show_internal_tables(self, c: list[Any]) -> st.Statement:
+        return self._show("INTERNAL TABLES", c)
+
+    def show_sources(self, c: list[Any]) -> st.Statement:
+        return self._show("SOURCES", c)
+
+    def show_sinks(self, c: list[Any]) -> st.Statement:
+        return self._show("SINKS", c)
+
+    def show_subscriptions(self, c: list[Any]) -> st.Statement:
+        return self._show("SUBSCRIPTIONS", c)
+
+    def show_databases(self, c: list[Any]) -> st.Statement:
+        return self._show("DATABASES", c)
+
+    def show_schemas(self, c: list[Any]) -> st.Statement:
+        return self._show("SCHEMAS", c)
+
+    def show_views(self, c: list[Any]) -> st.Statement:
+        return self._show("VIEWS", c)
+
+    def show_materialized_views(self, c: list[Any]) -> st.Statement:
+        return self._show("MATERIALIZED VIEWS", c)
+
+    def show_columns(self, c: list[Any]) -> st.Statement:
+        return self._show("COLUMNS", c)
+
+    def show_secrets(self, c: list[Any]) -> st.Statement:
+        return self._show("SECRETS", c)
+
+    def show_connections(self, c: list[Any]) -> st.Statement:
+        return self._show("CONNECTIONS", c)
+
+    def show_functions(self, c: list[Any]) -> st.Statement:
+        return self._show("FUNCTIONS", c)
+
+    def show_indexes(self, c: list[Any]) -> st.Statement:
+        return self._show("INDEXES", c)
+
+    def show_cluster(self, c: list[Any]) -> st.Statement:
+        return self._show("CLUSTER", c)
+
+    def show_jobs(self, c: list[Any]) -> st.Statement:
+        return self._show("JOBS", c)
+
+    def show_processlist(self, c: list[Any]) -> st.Statement:
+        return self._show("PROCESSLIST", c)
+
+    def show_cursors(self, c: list[Any]) -> st.Statement:
+        return self._show("CURSORS", c)
+
+    def show_subscription_cursors(self, c: list[Any]) -> st.Statement:
+        return self._show("SUBSCRIPTION CURSORS", c)
+
+    def show_isolation(self, c: list[Any]) -> st.Statement:
+        return st.ShowVariable(self.text, "transaction_isolation")
+
+    def show_create_kind(self, c: list[LarkToken]) -> str:
+        return " ".join(x.type for x in c)
+
+    def show_create(self, c: list[Any]) -> st.Statement:
+        return st.ShowCreate(self.text, c[1], c[2])
+
+    def show_variable(self, c: list[Any]) -> st.Statement:
+        # parse_identifiers (parser.rs:4521-4535): every word up to the end, other tokens skipped.
+        start = self.tok(c[0])
+        words = [_fold(t) for t in self.toks[self.toks.index(start) :] if t.kind is Kind.WORD]
+        return st.ShowVariable(self.text, " ".join(words))
+
+    # -- jobs and the rest
+    def cancel(self, c: list[Any]) -> st.Statement:
+        ids = []
+        for lt in c[2:]:
+            if lt.type == "NUMBER":
+                t = self.tok(lt)
+                if not t.value.isdigit() or int(t.value) >= 1 << 32:
+                    raise self.err(t, "literal integer")
+                ids.append(int(t.value))
+        return st.CancelJobs(self.text, tuple(ids))
+
+    def kill(self, c: list[Any]) -> st.Statement:
+        return st.Kill(self.text, self.tok(c[1]).value)
+
+    def wait(self, c: list[Any]) -> st.Statement:
+        if c[1] is None:
+            return st.Wait(self.text)
+        kind, name = c[1]
+        return st.Wait(self.text, kind, name)
+
+    def wait_table(self, c: list[Any]) -> tuple[str, Any]:
+        return ("TABLE", c[1])
+
+    def wait_mv(self, c: list[Any]) -> tuple[str, Any]:
+        return ("MATERIALIZED VIEW", c[2])
+
+    def wait_sink(self, c: list[Any]) -> tuple[str, Any]:
+        return ("SINK", c[1])
+
+    def wait_index(self, c: list[Any]) -> tuple[str, Any]:
+        return ("INDEX", c[1])
+
+    def flush(self, c: list[Any]) -> st.Statement:
+        return st.Flush(self.text)
+
+    def recover(self, c: list[Any]) -> st.Statement:
+        return st.Recover(self.text)
+
+    def backup(self, c: list[Any]) -> st.Statement:
+        return st.Statement(self.text)
+
+    def use(self, c: list[Any]) -> st.Statement:
+        return st.Use(self.text, c[1].name)
+
+    def refresh(self, c: list[Any]) -> st.Statement:
+        return st.AlterTableColumns(self.text, "TABLE", c[2], "REFRESH TABLE")
+
+    def describe(self, c: list[Any]) -> st.Statement:
+        return st.Describe(self.text, c[-1])
+
+    def describe_fragment(self, c: list[Any]) -> st.Statement:
+        t = self.tok(c[2])
+        return st.Describe(self.text, st.ObjectName((t.value,)))
+
+    def privileges_all(self, c: list[Any]) -> tuple[str, ...]:
+        return ("ALL",)
+
+    def privileges_list(self, c: list[Any]) -> tuple[str, ...]:
+        return tuple(x for x in c if isinstance(x, str) and not isinstance(x, LarkToken))
+
+    def privilege(self, c: list[Any]) -> str:
+        x = c[0]
+        return x.type if isinstance(x, LarkToken) else str(x).upper()
+
+    def grant_kind(self, c: list[LarkToken]) -> str:
+        return " ".join(x.type for x in c)
+
+    def grant_all_kind(self, c: list[LarkToken]) -> str:
+        return " ".join(x.type for x in c)
+
+    def grant_objects(self, c: list[Any]) -> tuple[str, tuple[st.ObjectName, ...]]:
+        return (c[0] or "TABLE", c[1])
+
+    def grant_all_in_schema(self, c: list[Any]) -> tuple[str, tuple[st.ObjectName, ...]]:
+        return (f"ALL {c[1]} IN SCHEMA", c[4])
+
+    def grantee(self, c: list[Any]) -> str:
+        return str(c[-1])
+
+    def grantees(self, c: list[Any]) -> tuple[str, ...]:
+        return tuple(x for x in c if isinstance(x, str) and not isinstance(x, LarkToken))
+
+    def grant(self, c: list[Any]) -> st.Statement:
+        kind, objs = c[3]
+        return st.Grant(self.text, c[1], kind, objs, c[5])
+
+    def revoke(self, c: list[Any]) -> st.Statement:
+        privs = next(
+            x
+            for x in c
+            if isinstance(x, tuple)
+            and all(isinstance(p, str) for p in x)
+            and x
+            and not isinstance(x[1] if len(x) > 1 else "", tuple)
+        )
+        kind, objs = next(
+            x
+            for x in c
+            if isinstance(x, tuple)
+            and len(x) == 2
+            and isinstance(x[1], tuple)
+            and x[1]
+            and isinstance(x[1][0], st.ObjectName)
+        )
+        grantees = [x for x in c if isinstance(x, tuple)][-1]
+        return st.Revoke(self.text, privs, kind, objs, grantees)
+
+    def start(self, c: list[Any]) -> st.Statement:
+        out = c[0]
+        assert isinstance(out, st.Statement)
+        return out
+
+
+def _split_top(s: str) -> list[str]:
+    """Split on commas outside parentheses and quotes."""
+    parts: list[str] = []
+    depth = 0
+    quote = ""
+    cur: list[str] = []
+    for ch in s:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return parts
