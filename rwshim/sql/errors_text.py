@@ -81,8 +81,8 @@ _RULES: list[tuple[str, str | None]] = [
     ),
     (rf"ALTER VIEW {_N}", "AS, RENAME, OWNER TO, SET, or SWAP after ALTER VIEW"),
     (
-        rf"ALTER (?:MATERIALIZED )?VIEW {_N} SET(?: PARALLELISM| BACKFILL_PARALLELISM"
-        rf"| RESOURCE_GROUP| CONFIG)?",
+        rf"ALTER (?:(?:MATERIALIZED )?VIEW {_N} SET|VIEW {_N} SET (?:PARALLELISM"
+        rf"|BACKFILL_PARALLELISM|RESOURCE_GROUP|CONFIG))",
         "SCHEMA/PARALLELISM/BACKFILL_PARALLELISM/BACKFILL_RATE_LIMIT/CONFIG after SET",
     ),
     (
@@ -173,6 +173,11 @@ _RULES: list[tuple[str, str | None]] = [
     (r"ALTER .* (?:RENAME|OWNER)", "TO after RENAME"),
     # ---- CREATE (parser.rs:1956-2002, statement.rs:528-572)
     (r"CREATE", "an object type after CREATE"),
+    (
+        r"CREATE MATERIALIZED SOURCE",
+        "!CREATE MATERIALIZED SOURCE has been deprecated, use CREATE TABLE instead",
+    ),
+    (r"CREATE OR REPLACE SINK", "!REPLACE SINK should be used instead of CREATE OR REPLACE SINK"),
     (
         r"CREATE OR REPLACE(?: TEMP| TEMPORARY)?",
         "[EXTERNAL] TABLE or [MATERIALIZED] VIEW or "

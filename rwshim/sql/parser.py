@@ -105,6 +105,10 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
     text = sql[first.start : toks[-1].end]
     up = first.upper
     second = toks[1].upper if len(toks) > 1 else ""
+    if up == "ABORT":  # RisingWave's own statement (parser.rs:317), not PostgreSQL's ROLLBACK
+        if len(toks) > 1:
+            raise expected_error(sql, toks[1], "end of statement")
+        return st.Abort(text)
     if up == "EXPLAIN":
         return _explain(sql, toks, stop, text)
     if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):

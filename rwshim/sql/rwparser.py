@@ -10,6 +10,7 @@ QUERY token and the remainder of a statement as REST where the grammar wants the
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,13 @@ from lark.lexer import Lexer, LexerState
 
 from rwshim.errors import SqlParserError
 from rwshim.sql import statements as st
-from rwshim.sql.errors_text import expected_error, expected_text, generic_expected, signature
+from rwshim.sql.errors_text import (
+    expected_error,
+    expected_text,
+    generic_expected,
+    located,
+    signature,
+)
 from rwshim.sql.tokens import Kind, Token
 
 _HERE = Path(__file__).resolve()
@@ -165,7 +172,9 @@ class _TokenLexer(Lexer):
 
     @staticmethod
     def _feeds(parser_state: Any, terminal: str, tok: Token) -> bool:
-        trial = parser_state.copy(deepcopy_values=False)
+        # Values are deep-copied: lark extends the first child's list in place when it
+        # reduces a repetition, which would otherwise leak into the real parse.
+        trial = parser_state.copy()
         try:
             trial.feed_token(LarkToken(terminal, tok.value, start_pos=tok.start))
         except UnexpectedToken:
@@ -248,7 +257,11 @@ def parse_rw(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statemen
 
 
 def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
+    # LALR states share look-aheads, so e.expected can name terminals this prefix cannot
+    # take; the interactive parser tries each one for the true set.
     expected = set(e.expected)
+    if e.interactive_parser is not None:
+        expected = set(e.interactive_parser.accepts()) or expected
     if e.token.type == "$END":
         found = src.stop
         consumed = src.emitted
@@ -256,10 +269,26 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
         found = next(t for t in src.toks if t.start == e.token.start_pos)
         consumed = src.emitted[:-1]
     sig = signature(consumed)
+    if _RATE_VALUE.fullmatch(sig):
+        return expected_error(sql, found, _value_expectation(found))
     what = expected_text(sig, expected)
+    if isinstance(what, str) and what.startswith("!"):
+        return located(sql, found, what[1:])
     if what is False:
         what = generic_expected(expected)
     return expected_error(sql, found, what if isinstance(what, str) else None)
+
+
+_RATE_VALUE = re.compile(r".* (?:SOURCE|BACKFILL|DML|SINK)?_?RATE_LIMIT (?:TO|=)")
+
+
+def _value_expectation(tok: Token) -> str:
+    """What parse_number_value says about a non-number (parser.rs:4197-4234, 4319-4325)."""
+    if tok.kind is Kind.WORD and not tok.quoted and tok.upper not in ("TRUE", "FALSE", "NULL"):
+        return "a concrete value"
+    if tok.kind in (Kind.WORD, Kind.STRING, Kind.ESTRING, Kind.NSTRING, Kind.XSTRING, Kind.DOLLAR):
+        return "literal number"
+    return "a value"
 
 
 # ---------------------------------------------------------------------------- tree -> statements
@@ -372,9 +401,10 @@ class _Build(Transformer[Any, Any]):
         return str(c[0])
 
     def ov_call(self, c: list[Any]) -> str:
-        start, end = c[0], c[-1]
-        del start, end
-        return self.text  # backfill_order = FIXED(a -> b): kept as the statement text
+        # backfill_order = FIXED(a -> b, ...) (parser.rs:4290-4316): kept as written.
+        start = c[0].tok.start
+        end = c[-1].end_pos
+        return self.sql[start:end]
 
     def rate_limit_kw(self, c: list[LarkToken]) -> str:
         return c[0].type.removesuffix("_RATE_LIMIT")
@@ -965,7 +995,7 @@ class _Build(Transformer[Any, Any]):
         return st.Recover(self.text)
 
     def backup(self, c: list[Any]) -> st.Statement:
-        return st.Statement(self.text)
+        return st.Backup(self.text)
 
     def use(self, c: list[Any]) -> st.Statement:
         return st.Use(self.text, c[1].name)

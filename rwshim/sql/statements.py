@@ -151,7 +151,7 @@ class DeclareCursor(Statement):
 class FetchCursor(Statement):
     cursor: str
     count: int | None  # None = ALL
-    TAG: ClassVar[str] = "FETCH"
+    TAG: ClassVar[str] = "FETCH_CURSOR"
     OWNER: ClassVar[Owner] = "read"
 
 
@@ -323,7 +323,16 @@ class Flush(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Recover(Statement):
+    """RECOVER: ad-hoc recovery (superuser only)."""
+
     TAG: ClassVar[str] = "RECOVER"
+
+
+@dataclass(frozen=True, slots=True)
+class Backup(Statement):
+    """BACKUP: a meta snapshot."""
+
+    TAG: ClassVar[str] = "BACKUP"
 
 
 # --- ALTER --------------------------------------------------------------------------------
