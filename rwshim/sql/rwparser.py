@@ -260,8 +260,9 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
     # LALR states share look-aheads, so e.expected can name terminals this prefix cannot
     # take; the interactive parser tries each one for the true set.
     expected = set(e.expected)
-    if e.interactive_parser is not None:
-        expected = set(e.interactive_parser.accepts()) or expected
+    ip: Any = e.interactive_parser
+    if ip is not None:
+        expected = set(ip.accepts()) or expected
     if e.token.type == "$END":
         found = src.stop
         consumed = src.emitted
