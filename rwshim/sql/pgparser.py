@@ -129,6 +129,8 @@ def build(node: Any, text: str) -> st.Statement:
         return st.CreateUser(text, n.role)
     if kind == "AlterRoleStmt":
         return st.AlterUser(text, n.role.rolename)
+    if kind == "RenameStmt" and n.renameType.name == "OBJECT_ROLE":
+        return st.AlterUser(text, n.subname)
     if kind == "VacuumStmt":
         return st.Vacuum(text) if n.is_vacuumcmd else st.Analyze(text)
     # A statement pglast accepts but RisingWave's grammar has no such form for.

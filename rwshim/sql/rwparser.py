@@ -269,6 +269,9 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
     else:
         found = next(t for t in src.toks if t.start == e.token.start_pos)
         consumed = src.emitted[:-1]
+    early = _early_error(sql, src, consumed)
+    if early is not None:
+        return early
     sig = signature(consumed)
     if _RATE_VALUE.fullmatch(sig):
         return expected_error(sql, found, _value_expectation(found))
@@ -281,6 +284,40 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
 
 
 _RATE_VALUE = re.compile(r".* (?:SOURCE|BACKFILL|DML|SINK)?_?RATE_LIMIT (?:TO|=)")
+
+
+def _early_error(
+    sql: str, src: _Source, consumed: list[tuple[str, Token]]
+) -> SqlParserError | None:
+    """A value check RisingWave makes as it reads, before the token lark stopped at.
+
+    The transformer makes these checks too, but only once the whole statement parsed.
+    """
+    kinds = [k for k, _ in consumed]
+    for i, (kind, tok) in enumerate(consumed):
+        # a rate limit must fit in i32 (parser.rs:3470-3483)
+        if (
+            kind == "NUMBER"
+            and i >= 2
+            and kinds[i - 1] in ("EQ", "TO")
+            and kinds[i - 2].endswith("RATE_LIMIT")
+            and not _fits_i32(tok.value)
+        ):
+            idx = src.toks.index(tok)
+            after = src.toks[idx + 1] if idx + 1 < len(src.toks) else src.stop
+            return expected_error(sql, after, "number or DEFAULT")
+        # `default` as a later list item (parser.rs:4271-4273)
+        if kind == "IDENT" and i >= 1 and kinds[i - 1] == "COMMA" and tok.value == "default":
+            if not tok.quoted:
+                return expected_error(sql, tok, "parameter list value")
+    return None
+
+
+def _fits_i32(text: str) -> bool:
+    try:
+        return -(2**31) <= int(text) < 2**31
+    except ValueError:
+        return False
 
 
 def _value_expectation(tok: Token) -> str:
@@ -548,7 +585,8 @@ class _Build(Transformer[Any, Any]):
             return st.AlterSystemPause(self.text, True)
         if data == "op_resume":
             return st.AlterSystemPause(self.text, False)
-        return st.AlterSystem(self.text, op.children[1], op.children[3])
+        # The name as written: RisingWave's notice prints the Ident (alter_system.rs:37-60).
+        return st.AlterSystem(self.text, op.children[1].tok.display(), op.children[3])
 
     def fragment_ids(self, c: list[LarkToken]) -> tuple[int, ...]:
         ids = []

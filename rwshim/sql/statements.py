@@ -174,7 +174,7 @@ class Truncate(Statement):
 
 @dataclass(frozen=True, slots=True)
 class SetVariable(Statement):
-    variable: str  # as typed (case kept; the session config folds it)
+    variable: str  # folded: unquoted lower-cased, quoted kept
     value: SetValue
     local: bool = False
     TAG: ClassVar[str] = "SET_VARIABLE"
@@ -484,7 +484,7 @@ class AlterSystemPause(Statement):
 class AlterSystem(Statement):
     """ALTER SYSTEM SET <param> {=|TO} <value>|DEFAULT (system parameter or session default)."""
 
-    param: str
+    param: str  # as written (its notice prints it so); fold it to look it up
     value: SetValue
     TAG: ClassVar[str] = "ALTER_SYSTEM"
 
