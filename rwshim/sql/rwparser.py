@@ -231,6 +231,7 @@ def lark_parser() -> Lark:
         start="start",
         maybe_placeholders=True,
         propagate_positions=False,
+        cache=True,
     )
 
 
@@ -307,9 +308,14 @@ def _early_error(
             after = src.toks[idx + 1] if idx + 1 < len(src.toks) else src.stop
             return expected_error(sql, after, "number or DEFAULT")
         # `default` as a later list item (parser.rs:4271-4273)
-        if kind == "IDENT" and i >= 1 and kinds[i - 1] == "COMMA" and tok.value == "default":
-            if not tok.quoted:
-                return expected_error(sql, tok, "parameter list value")
+        if (
+            kind == "IDENT"
+            and i >= 1
+            and kinds[i - 1] == "COMMA"
+            and tok.value == "default"
+            and not tok.quoted
+        ):
+            return expected_error(sql, tok, "parameter list value")
     return None
 
 
