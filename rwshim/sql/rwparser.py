@@ -875,7 +875,7 @@ class _Build(Transformer[Any, Any]):
         if isinstance(body, st.SetVariable):
             return st.SetVariable(self.text, body.variable, body.value, local)
         if isinstance(body, st.SetTimeZone):
-            return st.SetTimeZone(self.text, body.value, local)
+            return st.SetTimeZone(self.text, body.value, local, body.local_zone)
         assert isinstance(body, st.Statement)
         return body
 
@@ -886,15 +886,17 @@ class _Build(Transformer[Any, Any]):
         return st.SetVariable(self.text, name_tok, value)
 
     def set_time_zone(self, c: list[Any]) -> st.Statement:
+        if c[2] is None:
+            return st.SetTimeZone(self.text, "", local_zone=True)
         return st.SetTimeZone(self.text, c[2])
 
-    def tz_value(self, c: list[Any]) -> str:
+    def tz_value(self, c: list[Any]) -> str | None:
         x = c[0]
         if isinstance(x, LarkToken):
             if x.type == "DEFAULT":
-                return "default"
+                return "UTC"
             if x.type == "LOCAL":
-                return "local"
+                return None
             if x.type == "INTERVAL":
                 t = self.tok(c[1])
                 if t.value != "+00:00":
@@ -1046,7 +1048,7 @@ class _Build(Transformer[Any, Any]):
         return st.Use(self.text, c[1].name)
 
     def refresh(self, c: list[Any]) -> st.Statement:
-        return st.AlterTableColumns(self.text, "TABLE", c[2], "REFRESH TABLE")
+        return st.RefreshTable(self.text, c[2])
 
     def describe(self, c: list[Any]) -> st.Statement:
         return st.Describe(self.text, c[-1])

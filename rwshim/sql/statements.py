@@ -87,12 +87,16 @@ class Statement:
 
 @dataclass(frozen=True, slots=True)
 class Query(Statement):
+    """SELECT / VALUES / WITH / (query): the text, for the read path to translate."""
+
     TAG: ClassVar[str] = "SELECT"
     OWNER: ClassVar[Owner] = "read"
 
 
 @dataclass(frozen=True, slots=True)
 class Insert(Statement):
+    """INSERT INTO <table> ... [RETURNING ...]."""
+
     table: ObjectName
     returning: bool = False
     OWNER: ClassVar[Owner] = "read"
@@ -104,6 +108,8 @@ class Insert(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Update(Statement):
+    """UPDATE <table> SET ... [RETURNING ...]."""
+
     table: ObjectName
     returning: bool = False
     OWNER: ClassVar[Owner] = "read"
@@ -115,6 +121,8 @@ class Update(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Delete(Statement):
+    """DELETE FROM <table> ... [RETURNING ...]."""
+
     table: ObjectName
     returning: bool = False
     OWNER: ClassVar[Owner] = "read"
@@ -126,6 +134,8 @@ class Delete(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Copy(Statement):
+    """COPY <table> [(cols)] {FROM STDIN | TO STDOUT}."""
+
     table: ObjectName | None
     to_stdout: bool
     TAG: ClassVar[str] = "COPY"
@@ -134,6 +144,8 @@ class Copy(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Explain(Statement):
+    """EXPLAIN [ANALYZE] [VERBOSE] [(options)] <statement>."""
+
     inner: Statement
     TAG: ClassVar[str] = "EXPLAIN"
     OWNER: ClassVar[Owner] = "read"
@@ -141,6 +153,8 @@ class Explain(Statement):
 
 @dataclass(frozen=True, slots=True)
 class DeclareCursor(Statement):
+    """DECLARE <cursor> CURSOR FOR <query>."""
+
     cursor: str
     query: str
     TAG: ClassVar[str] = "DECLARE_CURSOR"
@@ -149,6 +163,8 @@ class DeclareCursor(Statement):
 
 @dataclass(frozen=True, slots=True)
 class FetchCursor(Statement):
+    """FETCH [FORWARD] {n | ALL} FROM <cursor>."""
+
     cursor: str
     count: int | None  # None = ALL
     TAG: ClassVar[str] = "FETCH_CURSOR"
@@ -157,6 +173,8 @@ class FetchCursor(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CloseCursor(Statement):
+    """CLOSE <cursor> | CLOSE ALL."""
+
     cursor: str | None  # None = ALL
     TAG: ClassVar[str] = "CLOSE_CURSOR"
     OWNER: ClassVar[Owner] = "read"
@@ -164,6 +182,8 @@ class CloseCursor(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Truncate(Statement):
+    """TRUNCATE [TABLE] <table>."""
+
     table: ObjectName
     TAG: ClassVar[str] = "OTHER"
     OWNER: ClassVar[Owner] = "read"
@@ -174,6 +194,8 @@ class Truncate(Statement):
 
 @dataclass(frozen=True, slots=True)
 class SetVariable(Statement):
+    """SET [SESSION | LOCAL] <name> {= | TO} {<value>[, ...] | DEFAULT}."""
+
     variable: str  # folded: unquoted lower-cased, quoted kept
     value: SetValue
     local: bool = False
@@ -183,20 +205,32 @@ class SetVariable(Statement):
 
 @dataclass(frozen=True, slots=True)
 class SetTimeZone(Statement):
-    value: str  # 'default', 'local' or the zone text
-    local: bool = False
+    """SET [SESSION|LOCAL] TIME ZONE {DEFAULT | LOCAL | 'zone' | zone | INTERVAL '+00:00' ...}.
+
+    ``value`` is what RisingWave's handler sets ``timezone`` to (handler/variable.rs:95-118):
+    DEFAULT gives ``UTC``, a name its real value, a literal its text.  ``LOCAL`` (the server's
+    own zone) leaves ``value`` empty with ``local_zone`` set: the server knows its zone.
+    """
+
+    value: str
+    local: bool = False  # SET LOCAL (ignored by RisingWave)
+    local_zone: bool = False
     TAG: ClassVar[str] = "SET_VARIABLE"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class SetTransaction(Statement):
+    """SET TRANSACTION ... / SET SESSION CHARACTERISTICS AS TRANSACTION ..."""
+
     TAG: ClassVar[str] = "SET_TRANSACTION"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class ShowVariable(Statement):
+    """SHOW <name> / SHOW ALL / SHOW PARAMETERS / SHOW TRANSACTION ISOLATION LEVEL."""
+
     variable: str  # e.g. "timezone", "all", "transaction_isolation"
     TAG: ClassVar[str] = "SHOW_VARIABLE"
     OWNER: ClassVar[Owner] = "session"
@@ -204,36 +238,48 @@ class ShowVariable(Statement):
 
 @dataclass(frozen=True, slots=True)
 class StartTransaction(Statement):
+    """START TRANSACTION [modes]."""
+
     TAG: ClassVar[str] = "START_TRANSACTION"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class Begin(Statement):
+    """BEGIN [TRANSACTION | WORK] [modes] (no transaction is opened, as in RisingWave)."""
+
     TAG: ClassVar[str] = "BEGIN"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class Commit(Statement):
+    """COMMIT [TRANSACTION | WORK]."""
+
     TAG: ClassVar[str] = "COMMIT"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class Rollback(Statement):
+    """ROLLBACK [TRANSACTION | WORK]."""
+
     TAG: ClassVar[str] = "ROLLBACK"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class Abort(Statement):
+    """ABORT."""
+
     TAG: ClassVar[str] = "ABORT"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class Prepare(Statement):
+    """PREPARE <name> [(types)] AS <statement>."""
+
     statement_name: str
     TAG: ClassVar[str] = "PREPARE"
     OWNER: ClassVar[Owner] = "session"
@@ -241,6 +287,8 @@ class Prepare(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Execute(Statement):
+    """EXECUTE <name> [(params)]."""
+
     statement_name: str
     TAG: ClassVar[str] = "OTHER"
     OWNER: ClassVar[Owner] = "session"
@@ -248,6 +296,8 @@ class Execute(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Deallocate(Statement):
+    """DEALLOCATE [PREPARE] {<name> | ALL}."""
+
     statement_name: str | None  # None = ALL
     TAG: ClassVar[str] = "DEALLOCATE"
     OWNER: ClassVar[Owner] = "session"
@@ -255,12 +305,16 @@ class Deallocate(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Statement):
+    """DISCARD ALL."""
+
     TAG: ClassVar[str] = "DISCARD"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class Use(Statement):
+    """USE <database>."""
+
     database: str
     TAG: ClassVar[str] = "USE"
     OWNER: ClassVar[Owner] = "session"
@@ -283,6 +337,10 @@ class ShowObjects(Statement):
 
 @dataclass(frozen=True, slots=True)
 class ShowCreate(Statement):
+    """SHOW CREATE {TABLE | MATERIALIZED VIEW | VIEW | INDEX | SOURCE | SINK | SUBSCRIPTION |
+    FUNCTION} <name>.
+    """
+
     object_type: str  # "TABLE", "MATERIALIZED VIEW", "VIEW", "INDEX", "SOURCE", "SINK", ...
     name: ObjectName
     TAG: ClassVar[str] = "SHOW_COMMAND"
@@ -290,6 +348,8 @@ class ShowCreate(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Describe(Statement):
+    """DESCRIBE [FRAGMENTS] <name> / DESCRIBE FRAGMENT <id>."""
+
     name: ObjectName
     TAG: ClassVar[str] = "DESCRIBE"
 
@@ -299,18 +359,24 @@ class Describe(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CancelJobs(Statement):
+    """CANCEL {JOBS | JOB} <id>[, ...]."""
+
     job_ids: tuple[int, ...]
     TAG: ClassVar[str] = "CANCEL_COMMAND"
 
 
 @dataclass(frozen=True, slots=True)
 class Kill(Statement):
+    """KILL '<process id>'."""
+
     process: str  # the worker:id text or number, as written (quotes stripped)
     TAG: ClassVar[str] = "KILL"
 
 
 @dataclass(frozen=True, slots=True)
 class Wait(Statement):
+    """WAIT [TABLE | MATERIALIZED VIEW | SINK | INDEX <name>]."""
+
     object_type: str | None = None  # None, "TABLE", "MATERIALIZED VIEW", "SINK", "INDEX"
     name: ObjectName | None = None
     TAG: ClassVar[str] = "WAIT"
@@ -318,6 +384,8 @@ class Wait(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Flush(Statement):
+    """FLUSH."""
+
     TAG: ClassVar[str] = "FLUSH"
 
 
@@ -326,6 +394,14 @@ class Recover(Statement):
     """RECOVER: ad-hoc recovery (superuser only)."""
 
     TAG: ClassVar[str] = "RECOVER"
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshTable(Statement):
+    """REFRESH TABLE <name> (refreshable tables)."""
+
+    table: ObjectName
+    TAG: ClassVar[str] = "REFRESH_TABLE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,21 +489,29 @@ class AlterResetConfig(_AlterObject):
 
 @dataclass(frozen=True, slots=True)
 class AlterRename(_AlterObject):
+    """ALTER <kind> <name> RENAME TO <new name>."""
+
     new_name: ObjectName = field(default_factory=lambda: ObjectName(("",)))
 
 
 @dataclass(frozen=True, slots=True)
 class AlterOwner(_AlterObject):
+    """ALTER <kind> <name> OWNER TO <user>."""
+
     new_owner: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class AlterSetSchema(_AlterObject):
+    """ALTER <kind> <name> SET SCHEMA <schema>."""
+
     new_schema: ObjectName = field(default_factory=lambda: ObjectName(("",)))
 
 
 @dataclass(frozen=True, slots=True)
 class AlterSwap(_AlterObject):
+    """ALTER <kind> <name> SWAP WITH <other>."""
+
     target: ObjectName = field(default_factory=lambda: ObjectName(("",)))
 
 
@@ -509,6 +593,8 @@ class AlterFragmentRateLimit(Statement):
 
 @dataclass(frozen=True, slots=True)
 class AlterUser(Statement):
+    """ALTER USER <name> [WITH] options / RENAME TO <new name>."""
+
     user: str
     TAG: ClassVar[str] = "UPDATE_USER"
 
@@ -518,6 +604,10 @@ class AlterUser(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateMaterializedView(Statement):
+    """CREATE [OR REPLACE] MATERIALIZED VIEW [IF NOT EXISTS] <name> [(cols)] [WITH (...)] AS
+    <query> [EMIT ...].
+    """
+
     name: ObjectName
     query: str
     columns: tuple[str, ...] = ()
@@ -530,6 +620,8 @@ class CreateMaterializedView(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateView(Statement):
+    """CREATE [OR REPLACE] VIEW [IF NOT EXISTS] <name> [(cols)] AS <query>."""
+
     name: ObjectName
     query: str
     columns: tuple[str, ...] = ()
@@ -547,6 +639,10 @@ class FormatEncode:
 
 @dataclass(frozen=True, slots=True)
 class CreateTable(Statement):
+    """CREATE TABLE ... [(cols)] [APPEND ONLY] [ON CONFLICT ...] [INCLUDE ...] [WITH (...)]
+    [FORMAT ... ENCODE ...] [AS <query>] [ENGINE = ...].
+    """
+
     name: ObjectName
     columns_text: str | None = None  # "(...)" as written, incl. constraints and watermarks
     query: str | None = None  # CREATE TABLE ... AS <query>
@@ -564,6 +660,10 @@ class CreateTable(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateSource(Statement):
+    """CREATE SOURCE [IF NOT EXISTS] <name> [(cols)] [INCLUDE ...] [WITH (...)] [FORMAT ...
+    ENCODE ...].
+    """
+
     name: ObjectName
     columns_text: str | None = None
     if_not_exists: bool = False
@@ -575,6 +675,10 @@ class CreateSource(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateSink(Statement):
+    """CREATE SINK [IF NOT EXISTS] <name> [INTO <table>] {FROM <name> | AS <query>} [WITH
+    (...)] [FORMAT ... ENCODE ...].
+    """
+
     name: ObjectName
     from_name: ObjectName | None = None
     query: str | None = None
@@ -587,6 +691,10 @@ class CreateSink(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateIndex(Statement):
+    """CREATE [UNIQUE] INDEX [IF NOT EXISTS] <name> ON <relation> (cols) [INCLUDE (...)]
+    [DISTRIBUTED BY (...)].
+    """
+
     name: ObjectName
     table: ObjectName
     columns: tuple[str, ...] = ()  # key expressions as written (ASC/DESC kept)
@@ -600,6 +708,8 @@ class CreateIndex(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateSubscription(Statement):
+    """CREATE SUBSCRIPTION [IF NOT EXISTS] <name> FROM <relation> WITH (...)."""
+
     name: ObjectName
     from_name: ObjectName
     if_not_exists: bool = False
@@ -609,6 +719,8 @@ class CreateSubscription(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateFunction(Statement):
+    """CREATE [OR REPLACE] {FUNCTION | AGGREGATE} [IF NOT EXISTS] <name> ... (body kept as text)."""
+
     name: ObjectName
     if_not_exists: bool = False
     or_replace: bool = False
@@ -621,6 +733,8 @@ class CreateFunction(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateConnection(Statement):
+    """CREATE CONNECTION [IF NOT EXISTS] <name> WITH (...)."""
+
     name: ObjectName
     if_not_exists: bool = False
     with_options: Options = ()
@@ -629,6 +743,8 @@ class CreateConnection(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateSecret(Statement):
+    """CREATE SECRET [IF NOT EXISTS] <name> ..."""
+
     name: ObjectName
     if_not_exists: bool = False
     TAG: ClassVar[str] = "CREATE_SECRET"
@@ -636,6 +752,8 @@ class CreateSecret(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateSchema(Statement):
+    """CREATE SCHEMA [IF NOT EXISTS] <name> [AUTHORIZATION <user>]."""
+
     name: ObjectName
     if_not_exists: bool = False
     owner: str | None = None
@@ -644,6 +762,8 @@ class CreateSchema(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateDatabase(Statement):
+    """CREATE DATABASE <name> ..."""
+
     name: ObjectName
     if_not_exists: bool = False
     TAG: ClassVar[str] = "CREATE_DATABASE"
@@ -651,6 +771,8 @@ class CreateDatabase(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateUser(Statement):
+    """CREATE USER <name> [WITH] options."""
+
     user: str
     TAG: ClassVar[str] = "CREATE_USER"
 
@@ -677,6 +799,8 @@ _DROP_TAGS = {
 
 @dataclass(frozen=True, slots=True)
 class Drop(Statement):
+    """DROP <kind> [IF EXISTS] <name> [CASCADE | RESTRICT]."""
+
     object_type: str  # a key of _DROP_TAGS
     names: tuple[ObjectName, ...]
     if_exists: bool = False
@@ -689,6 +813,8 @@ class Drop(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Grant(Statement):
+    """GRANT <privileges> ON [<kind>] <names> TO <users>."""
+
     privileges: tuple[str, ...]
     object_type: (
         str  # "TABLE", "MATERIALIZED VIEW", ..., "SCHEMA", "DATABASE", "ALL TABLES IN SCHEMA"
@@ -700,6 +826,8 @@ class Grant(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Revoke(Statement):
+    """REVOKE <privileges> ON [<kind>] <names> FROM <users>."""
+
     privileges: tuple[str, ...]
     object_type: str
     objects: tuple[ObjectName, ...]
@@ -709,6 +837,8 @@ class Revoke(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Comment(Statement):
+    """COMMENT ON <kind> <name> IS '<text>' | NULL."""
+
     object_type: str  # "TABLE", "COLUMN", ...
     target: ObjectName
     comment: str | None
@@ -717,12 +847,16 @@ class Comment(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Vacuum(Statement):
+    """VACUUM [FULL] <name>."""
+
     TAG: ClassVar[str] = "VACUUM"
     OWNER: ClassVar[Owner] = "session"
 
 
 @dataclass(frozen=True, slots=True)
 class Analyze(Statement):
+    """ANALYZE <table>."""
+
     TAG: ClassVar[str] = "OTHER"
     OWNER: ClassVar[Owner] = "session"
 
