@@ -14,11 +14,10 @@ NOTIFY, DO, CALL, LOCK, ...).
 from __future__ import annotations
 
 import functools
-import re
 
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
-from rwshim.sql.pgparser import build, check_pg
+from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg
 from rwshim.sql.rwparser import parse_rw
 from rwshim.sql.tokens import Kind, Token, tokenize
 
@@ -70,10 +69,6 @@ _PG_FIRST = {
 _PG_CREATE = {"SCHEMA", "DATABASE", "USER"}
 _PG_ALTER = {"USER"}
 
-# RisingWave-only query syntax PostgreSQL rejects; blanked (offsets kept) before pglast reads
-# the query.  Temporal joins: `FOR SYSTEM_TIME AS OF PROCTIME()` (parser.rs parse_table_factor).
-_RW_QUERY_ONLY = re.compile(r"(?i)\bFOR\s+SYSTEM_TIME\s+AS\s+OF\s+PROCTIME\s*\(\s*\)")
-
 
 def parse(text: str) -> list[st.Statement]:
     """Parse a query string into typed statements; raises SqlParserError as RisingWave would."""
@@ -114,17 +109,14 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
     if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):
         return _pg(sql, text, toks, stop)
     if up in _RW_FIRST:
-        stmt = parse_rw(sql, toks, stop, text)
-        _check_embedded(sql, stmt, toks, stop)
-        return stmt
+        return parse_rw(sql, toks, stop, text)
     if up in _PG_FIRST or (first.kind is Kind.OP and first.value == "("):
         return _pg(sql, text, toks, stop)
     raise expected_error(sql, first, "statement")
 
 
 def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
-    checked = _RW_QUERY_ONLY.sub(lambda m: " " * len(m.group(0)), text)
-    node = check_pg(sql, checked, toks, stop)
+    node = check_pg(sql, blank_rw_query_syntax(text), toks, stop)
     return build(node, text)
 
 
@@ -148,21 +140,3 @@ def _explain(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statemen
         raise expected_error(sql, stop, "statement")
     inner = _statement(sql, toks[i:], stop)
     return st.Explain(text, inner)
-
-
-def _check_embedded(sql: str, stmt: st.Statement, toks: list[Token], stop: Token) -> None:
-    """Queries inside RisingWave statements are PostgreSQL syntax: pglast checks them too."""
-    query = getattr(stmt, "query", None)
-    if not isinstance(query, str) or not query:
-        return
-    # Locate the query's tokens: it is the tail stretch whose text matches.
-    start = next((i for i, t in enumerate(toks) if sql[t.start :].startswith(query)), None)
-    if start is None:  # pragma: no cover - the query text is always a slice of the statement
-        return
-    end = start
-    while end < len(toks) and toks[end].end <= toks[start].start + len(query):
-        end += 1
-    qtoks = toks[start:end]
-    stop = toks[end] if end < len(toks) else stop
-    checked = _RW_QUERY_ONLY.sub(lambda m: " " * len(m.group(0)), query)
-    check_pg(sql, checked, qtoks, stop)

@@ -7,6 +7,7 @@ reported in RisingWave's form at the token PostgreSQL stopped at (see ``_pg_erro
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pglast import parse_sql
@@ -17,19 +18,33 @@ from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.tokens import Kind, Token
 
+# RisingWave-only query syntax PostgreSQL rejects; blanked (offsets kept) before pglast reads
+# a query.  Temporal joins: `FOR SYSTEM_TIME AS OF PROCTIME()` (parser.rs parse_table_factor).
+_RW_QUERY_ONLY = re.compile(r"(?i)\bFOR\s+SYSTEM_TIME\s+AS\s+OF\s+PROCTIME\s*\(\s*\)")
 
-def check_pg(sql: str, text: str, toks: list[Token], stop: Token) -> Any:
-    """Parse ``text`` (the statement made of ``toks``) with pglast; the one node, or raise."""
+
+def blank_rw_query_syntax(text: str) -> str:
+    """``text`` with RisingWave-only query constructs replaced by spaces (same length)."""
+    return _RW_QUERY_ONLY.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def check_pg(sql: str, text: str, toks: list[Token], stop: Token, query: bool = False) -> Any:
+    """Parse ``text`` (the statement made of ``toks``) with pglast; the one node, or raise.
+
+    ``query`` says the text stands where RisingWave parses a query (parse_query).
+    """
     try:
         nodes = parse_sql(text)
     except ParseError as e:
-        raise _pg_error(sql, toks, stop, e) from None
+        raise _pg_error(sql, toks, stop, e, query) from None
     if len(nodes) != 1:  # pragma: no cover - the splitter hands over one statement
         raise expected_error(sql, stop, "end of statement")
     return nodes[0].stmt
 
 
-def _pg_error(sql: str, toks: list[Token], stop: Token, e: ParseError) -> SqlParserError:
+def _pg_error(
+    sql: str, toks: list[Token], stop: Token, e: ParseError, query: bool = False
+) -> SqlParserError:
     """RisingWave's form of a failure PostgreSQL found.
 
     The token is the one PostgreSQL stopped at.  What RisingWave says it expected there
@@ -50,7 +65,9 @@ def _pg_error(sql: str, toks: list[Token], stop: Token, e: ParseError) -> SqlPar
     depth = sum(
         1 if t.value == "(" else -1 if t.value == ")" else 0 for t in prior if t.kind is Kind.OP
     )
-    if at is stop:
+    if query and at is toks[0]:
+        what = "SELECT, VALUES, or a subquery in the query body"  # parser.rs:4955
+    elif at is stop:
         what = ")" if depth > 0 else "an expression"
     elif depth > 0:
         what = ")"

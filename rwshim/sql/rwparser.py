@@ -29,6 +29,7 @@ from rwshim.sql.errors_text import (
     located,
     signature,
 )
+from rwshim.sql.pgparser import blank_rw_query_syntax, check_pg
 from rwshim.sql.tokens import Kind, Token
 
 _HERE = Path(__file__).resolve()
@@ -101,6 +102,7 @@ class _Source(str):
     toks: list[Token]
     stop: Token  # the token after the statement (`;` or EOF)
     emitted: list[tuple[str, Token]]
+    queries: list[tuple[int, int]]  # token index spans of the QUERY tokens emitted
 
 
 class _TokenLexer(Lexer):
@@ -127,6 +129,8 @@ class _TokenLexer(Lexer):
             kind, end = self._classify(toks, i, accepts, parser_state)
             last = toks[end - 1]
             src.emitted.append((kind, tok))
+            if kind == "QUERY":
+                src.queries.append((i, end))
             value = src[tok.start - toks[0].start : last.end - toks[0].start]
             yield LarkToken(
                 kind, value, start_pos=tok.start, line=tok.line, column=tok.col, end_pos=last.end
@@ -241,12 +245,14 @@ def parse_rw(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statemen
     src.toks = toks
     src.stop = stop
     src.emitted = []
+    src.queries = []
     try:
         tree = lark_parser().parse(src)
     except UnexpectedToken as e:
         raise _error(sql, src, e) from None
     except UnexpectedInput as e:  # pragma: no cover - the lexer never fails on its own
         raise SqlParserError(str(e)) from None
+    _check_queries(sql, src)
     try:
         out = _Build(sql, text, toks, stop).transform(tree)
     except VisitError as e:
@@ -270,6 +276,8 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
     else:
         found = next(t for t in src.toks if t.start == e.token.start_pos)
         consumed = src.emitted[:-1]
+    # RisingWave reads left to right: a bad query before the failure point fails first.
+    _check_queries(sql, src, found)
     early = _early_error(sql, src, consumed)
     if early is not None:
         return early
@@ -285,6 +293,17 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
 
 
 _RATE_VALUE = re.compile(r".* (?:SOURCE|BACKFILL|DML|SINK)?_?RATE_LIMIT (?:TO|=)")
+
+
+def _check_queries(sql: str, src: _Source, before: Token | None = None) -> None:
+    """pglast checks each query lark took as one QUERY token (those before ``before``)."""
+    for qs, qe in src.queries:
+        qtoks = src.toks[qs:qe]
+        if before is not None and before.start < qtoks[-1].end:
+            continue
+        qstop = src.toks[qe] if qe < len(src.toks) else src.stop
+        text = sql[qtoks[0].start : qtoks[-1].end]
+        check_pg(sql, blank_rw_query_syntax(text), qtoks, qstop, query=True)
 
 
 def _early_error(
@@ -689,6 +708,8 @@ class _Build(Transformer[Any, Any]):
                 key, val = x[1], x[2]
                 if key == "include":
                     include.append(val)
+                elif key == "cdc":
+                    out["cdc_source"], out["cdc_table"] = val
                 elif key == "with":
                     opts.extend(val)
                 else:
@@ -735,6 +756,9 @@ class _Build(Transformer[Any, Any]):
 
     def tc_engine(self, c: list[Any]) -> tuple[str, str, str]:
         return ("clause", "engine", c[2])
+
+    def tc_cdc(self, c: list[Any]) -> tuple[str, str, tuple[st.ObjectName, str]]:
+        return ("clause", "cdc", (c[1], self.tok(c[3]).value))
 
     def format_encode(self, c: list[Any]) -> st.FormatEncode:
         return st.FormatEncode(c[1].upper(), c[3].upper(), c[4] or ())
@@ -1055,7 +1079,9 @@ class _Build(Transformer[Any, Any]):
 
     def describe_fragment(self, c: list[Any]) -> st.Statement:
         t = self.tok(c[2])
-        return st.Describe(self.text, st.ObjectName((t.value,)))
+        if not t.value.isdigit() or int(t.value) >= 1 << 32:
+            raise self.err(t, "literal integer")
+        return st.DescribeFragment(self.text, int(t.value))
 
     def privileges_all(self, c: list[Any]) -> tuple[str, ...]:
         return ("ALL",)

@@ -347,6 +347,14 @@ class ShowCreate(Statement):
 
 
 @dataclass(frozen=True, slots=True)
+class DescribeFragment(Statement):
+    """DESCRIBE FRAGMENT <id>."""
+
+    fragment_id: int
+    TAG: ClassVar[str] = "DESCRIBE"
+
+
+@dataclass(frozen=True, slots=True)
 class Describe(Statement):
     """DESCRIBE [FRAGMENTS] <name> / DESCRIBE FRAGMENT <id>."""
 
@@ -655,6 +663,8 @@ class CreateTable(Statement):
     format_encode: FormatEncode | None = None
     include: tuple[str, ...] = ()
     engine: str | None = None
+    cdc_source: ObjectName | None = None  # FROM <source> TABLE '<external table>'
+    cdc_table: str | None = None
     TAG: ClassVar[str] = "CREATE_TABLE"
 
 

@@ -587,6 +587,7 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("SHOW SCHEMAS", st.ShowObjects, "SCHEMAS"),
     _p("SHOW CREATE MATERIALIZED VIEW m", st.ShowCreate, "MATERIALIZED VIEW", name("m")),
     _p("DESCRIBE s.t", st.Describe, name("s", "t")),
+    _p("DESCRIBE FRAGMENT 12", st.DescribeFragment, 12),
     _p("CANCEL JOBS 1, 2", st.CancelJobs, (1, 2)),
     _p("CANCEL JOB 5", st.CancelJobs, (5,)),
     _p("KILL '12'", st.Kill, "12"),
@@ -902,6 +903,13 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("CREATE SINK s x", "expected FROM or AS after CREATE SINK sink_name, found: x", 15),
     _eof("CREATE SINK s FROM m", "expected WITH, found: EOF"),
     _err("CREATE MATERIALIZED VIEW m SELECT 1", "expected AS, found: SELECT", 28),
+    _err(
+        "create materialized view m as selec 1",
+        "expected SELECT, VALUES, or a subquery in the query body, found: selec",
+        31,
+    ),
+    _eof("create view v as select * from t where", "expected an expression, found: EOF"),
+    _err("create sink s as select (1 with (connector = 'x')", "expected ), found: with", 28),
     # PostgreSQL syntax rejected (pglast) in RisingWave's form
     _err("select 1 2", "expected end of statement, found: 2", 10),
     _eof("select (1", "expected ), found: EOF"),
