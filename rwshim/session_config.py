@@ -1165,6 +1165,21 @@ class SessionConfig:
         var = self._var(name)
         self._assign(var, self.defaults.get(var.name, var.default))
 
+    def show(self, name: str) -> tuple[list[str], list[tuple[str, ...]]]:
+        """SHOW <name>: the column names and rows RisingWave returns (handler/variable.rs:150-230).
+
+        ``all`` gives Name/Setting/Description rows; ``parameters`` (system parameters, which
+        the engine owns) gives only its columns Name/Value/Description/Mutable here; any other
+        name is one ``Name`` column holding the value (``Mutable`` is boolean, the rest
+        varchar).
+        """
+        key = name.lower()
+        if key == "all":
+            return (["Name", "Setting", "Description"], list(self.show_all()))
+        if key == "parameters":
+            return (["Name", "Value", "Description", "Mutable"], [])
+        return (["Name"], [(self.get(name),)])
+
     def show_all(self) -> list[tuple[str, str, str]]:
         """SHOW ALL rows: (Name, Setting, Description)."""
         return [(v.name, self._values[v.name], v.doc) for v in _TABLE]

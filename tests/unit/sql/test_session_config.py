@@ -151,3 +151,18 @@ def test_startup_options() -> None:
         ("statement_timeout", "5s"),
         ("foo", "a b"),
     ]
+
+
+def test_show_columns_and_rows() -> None:
+    cfg = SessionConfig()
+    assert cfg.show("streaming_parallelism") == (["Name"], [("default",)])
+    assert cfg.show("transaction_isolation") == (["Name"], [("read committed",)])
+    cols, rows = cfg.show("ALL")
+    assert cols == ["Name", "Setting", "Description"] and rows == cfg.show_all()
+    assert cfg.show("parameters")[0] == ["Name", "Value", "Description", "Mutable"]
+    with pytest.raises(SessionConfigError) as info:
+        cfg.show("time zone")  # `SHOW TIME ZONE` reads an entry named "time zone"
+    assert info.value.chain == [
+        "Failed to get or set session config",
+        "Unrecognized config entry `time zone`",
+    ]
