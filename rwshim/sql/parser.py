@@ -17,7 +17,7 @@ import functools
 
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
-from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg
+from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg, rw_restrictions
 from rwshim.sql.rwparser import parse_rw
 from rwshim.sql.tokens import Kind, Token, tokenize
 
@@ -117,6 +117,7 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
 
 def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
     node = check_pg(sql, blank_rw_query_syntax(text), toks, stop)
+    rw_restrictions(sql, node, toks, stop)
     return build(node, text)
 
 

@@ -78,6 +78,56 @@ def _pg_error(
     return expected_error(sql, at, what)
 
 
+def rw_restrictions(sql: str, node: Any, toks: list[Token], stop: Token) -> None:
+    """Reject what PostgreSQL accepts but RisingWave's grammar does not, as RisingWave does.
+
+    DELETE is ``DELETE FROM <name> [WHERE ...] [RETURNING ...]`` (parser.rs:4641-4665) and
+    UPDATE is ``UPDATE <name> SET ... [WHERE ...] [RETURNING ...]`` (parser.rs:6005-6022): no
+    alias, USING or FROM.  INSERT has no ON CONFLICT (parser.rs:5970-6003).
+    """
+    kind = type(node).__name__
+    if kind not in ("DeleteStmt", "UpdateStmt", "InsertStmt"):
+        return
+    after_name = _after_relation(toks, node.relation)
+    if kind == "DeleteStmt":
+        if node.relation.alias is not None and after_name is not None:
+            raise expected_error(sql, after_name, "end of statement")
+        if node.usingClause:
+            raise expected_error(sql, _word(toks, "USING") or stop, "end of statement")
+    elif kind == "UpdateStmt":
+        if node.relation.alias is not None and after_name is not None:
+            raise expected_error(sql, after_name, "SET")
+        if node.fromClause:
+            raise expected_error(sql, _word(toks, "FROM") or stop, "end of statement")
+    elif node.onConflictClause is not None:
+        raise expected_error(sql, _word(toks, "ON") or stop, "end of statement")
+
+
+def _after_relation(toks: list[Token], rv: Any) -> Token | None:
+    """The token after a relation name (name parts joined by dots) starting at rv.location."""
+    base = toks[0].start
+    i = next((k for k, t in enumerate(toks) if t.start - base >= rv.location), len(toks))
+    while i < len(toks):
+        i += 1  # a name part
+        if i < len(toks) and toks[i].kind is Kind.OP and toks[i].value == ".":
+            i += 1
+            continue
+        break
+    return toks[i] if i < len(toks) else None
+
+
+def _word(toks: list[Token], word: str) -> Token | None:
+    depth = 0
+    for t in toks:
+        if t.kind is Kind.OP and t.value == "(":
+            depth += 1
+        elif t.kind is Kind.OP and t.value == ")":
+            depth -= 1
+        elif depth == 0 and t.upper == word:
+            return t
+    return None
+
+
 def _name(rv: Any) -> st.ObjectName:
     parts = [
         p

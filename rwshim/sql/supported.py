@@ -77,7 +77,9 @@ def render_supported_md() -> str:
         "",
         "Statements RisingWave's parser has no rule for fail with `expected statement, found:",
         "<word>`: among those clients send, `RESET`, `SAVEPOINT`, `RELEASE`, `LISTEN`,",
-        "`UNLISTEN`, `NOTIFY` and `DO`.",
+        "`UNLISTEN`, `NOTIFY` and `DO`. PostgreSQL DML forms RisingWave's grammar lacks",
+        "(`DELETE ... AS alias`, `DELETE ... USING`, `UPDATE ... AS alias`, `UPDATE ... FROM`,",
+        "`INSERT ... ON CONFLICT`) fail with RisingWave's `expected ..., found: ...` text.",
         "",
     ]
     return "\n".join(lines)

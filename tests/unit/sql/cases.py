@@ -616,7 +616,7 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("VALUES (1)", st.Query),
     _p("insert into s.t values (1) returning a", st.Insert, name("s", "t"), True),
     _p("update t set a = 1", st.Update, name("t")),
-    _p("delete from t as x where a in (select 1)", st.Delete, name("t")),
+    _p("delete from t where a in (select 1) returning a", st.Delete, name("t"), True),
     _p("copy pp (a, b) from stdin", st.Copy, name("pp"), False),
     _p("copy pp to stdout", st.Copy, name("pp"), True),
     _p(
@@ -914,6 +914,17 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("select 1 2", "expected end of statement, found: 2", 10),
     _eof("select (1", "expected ), found: EOF"),
     _eof("select 1 +", "expected an expression, found: EOF"),
+    # DML forms RisingWave's grammar lacks (parser.rs:4641-4665, 6005-6022)
+    _err("delete from s.t as x where a = 1", "expected end of statement, found: as", 17),
+    _err("DELETE FROM t x", "expected end of statement, found: x", 15),
+    _err("DELETE FROM t USING u WHERE t.a = u.a", "expected end of statement, found: USING", 15),
+    _err("UPDATE t AS x SET a = 1", "expected SET, found: AS", 10),
+    _err("UPDATE t SET a = u.a FROM u", "expected end of statement, found: FROM", 22),
+    _err(
+        "INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING",
+        "expected end of statement, found: ON",
+        26,
+    ),
     # tokenizer errors (tokenizer.rs)
     (
         "select 'abc",

@@ -22,7 +22,26 @@ def _stmt_err(word: str, line: str, lineno: int = 1) -> str:
 _DO1 = "do $$ begin raise exception 'boom' using detail='d1', hint='h1', errcode='22023'; end $$"
 _DO2 = "do $$ begin raise notice 'hello' using detail='nd'; end $$"
 _POOL = "SELECT pg_advisory_unlock_all();\nCLOSE ALL;\nUNLISTEN *;\nRESET ALL;"
+# dbt-risingwave 1.11's incremental delete aliases its target; RisingWave rejects that
+# (clients.md §7.2: "1.12 drops the target alias (RisingWave rejects it)").
+_DBT_DELETES = [
+    s for _, s in captured_statements() if "delete from" in s and "as DBT_INTERNAL_DEST" in s
+]
+
+
+def _alias_err(sql: str) -> str:
+    lineno = next(i for i, ln in enumerate(sql.split("\n"), 1) if "as DBT_INTERNAL_DEST" in ln)
+    line = sql.split("\n")[lineno - 1]
+    prefix = f"LINE {lineno}: "
+    col = line.index("as DBT_INTERNAL_DEST")
+    return (
+        f"sql parser error: expected end of statement, found: as\n{prefix}{line}\n"
+        f"{' ' * (len(prefix) + col)}^"
+    )
+
+
 REJECTED_BY_RISINGWAVE = {
+    **{sql: _alias_err(sql) for sql in _DBT_DELETES},
     _DO1: _stmt_err("do", _DO1),
     _DO2: _stmt_err("do", _DO2),
     _POOL: _stmt_err("UNLISTEN", "UNLISTEN *;", 3),
