@@ -163,7 +163,8 @@ _RULES: list[tuple[str, str | None]] = [
     ),
     (r"ALTER SYSTEM", "SET"),
     (r"ALTER SYSTEM SET <id>", "TO or = after ALTER SYSTEM SET"),
-    (r"ALTER FRAGMENT(?: <num> ,)*", "literal integer"),
+    # literal_u32 is a winnow parser: "invalid <label>", no "found" part (parser_v2/number.rs)
+    (r"ALTER FRAGMENT(?: <num> ,)*", "!invalid number"),
     (r"ALTER FRAGMENT <num>(?: , <num>)*", "SET after ALTER FRAGMENT"),
     (r"ALTER FRAGMENT <num>(?: , <num>)* SET", "expected rate limit after SET"),
     (
@@ -214,10 +215,10 @@ _RULES: list[tuple[str, str | None]] = [
     ),
     (r"SHOW CREATE MATERIALIZED", "VIEW after MATERIALIZED"),
     (r"CANCEL", "JOBS or JOB after CANCEL"),
-    (r"CANCEL (?:JOBS|JOB)(?: <num> ,)*", "literal integer"),
+    (r"CANCEL (?:JOBS|JOB)(?: <num> ,)*", "!invalid number"),
     (r"KILL", "literal string"),
     (r"WAIT MATERIALIZED", "VIEW"),
-    (r"DESCRIBE FRAGMENT", "literal integer"),
+    (r"DESCRIBE FRAGMENT", "!invalid number"),
     (r"REFRESH", "TABLE"),
     (
         r"DROP",
@@ -296,10 +297,13 @@ def generic_expected(expected: set[str]) -> str:
 def located(sql: str, tok: Token, message: str) -> SqlParserError:
     """RisingWave's parse error at ``tok`` in the whole query string ``sql`` (parser.rs:201-228)."""
     if tok.kind is Kind.EOF:
-        lines = sql.splitlines() if sql else []
-        # Rust's str::lines() drops one trailing empty line; so does splitlines().
+        # Rust's str::lines(): split on \n, a trailing empty piece dropped, \r\n's \r removed.
+        lines = sql.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
         line = max(len(lines), 1)
-        col = len((lines[-1] if lines else "").encode()) + 1
+        last = lines[-1].removesuffix("\r") if lines else ""
+        col = len(last.encode()) + 1
     else:
         line, col = tok.line, tok.col
     prefix = f"LINE {line}: "

@@ -388,6 +388,15 @@ class _Build(Transformer[Any, Any]):
     def err(self, at: Token, what: str | None) -> SqlParserError:
         return expected_error(self.sql, at, what)
 
+    def u32_error(self, t: Token) -> SqlParserError:
+        """literal_u32's failure on a number token: `invalid u32` and the Rust parse error."""
+        cause = (
+            "number too large to fit in target type"
+            if t.value.isdigit()
+            else "invalid digit found in string"
+        )
+        return located(self.sql, t, f"invalid u32\n{cause}")
+
     def _stmt_text(self) -> str:
         return self.text
 
@@ -620,7 +629,7 @@ class _Build(Transformer[Any, Any]):
                 continue
             t = self.tok(lt)
             if not t.value.isdigit() or int(t.value) >= 1 << 32:
-                raise self.err(t, "literal integer")
+                raise self.u32_error(t)
             ids.append(int(t.value))
         return tuple(ids)
 
@@ -1034,7 +1043,7 @@ class _Build(Transformer[Any, Any]):
             if lt.type == "NUMBER":
                 t = self.tok(lt)
                 if not t.value.isdigit() or int(t.value) >= 1 << 32:
-                    raise self.err(t, "literal integer")
+                    raise self.u32_error(t)
                 ids.append(int(t.value))
         return st.CancelJobs(self.text, tuple(ids))
 
@@ -1080,7 +1089,7 @@ class _Build(Transformer[Any, Any]):
     def describe_fragment(self, c: list[Any]) -> st.Statement:
         t = self.tok(c[2])
         if not t.value.isdigit() or int(t.value) >= 1 << 32:
-            raise self.err(t, "literal integer")
+            raise self.u32_error(t)
         return st.DescribeFragment(self.text, int(t.value))
 
     def privileges_all(self, c: list[Any]) -> tuple[str, ...]:

@@ -878,6 +878,11 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("alter table t set parallelism = 4 deferred x", "expected end of statement, found: x", 44),
     # jobs (§5.1)
     _err("CANCEL 1", "expected JOBS or JOB after CANCEL, found: 1", 8),
+    _err("CANCEL JOBS x", "invalid number", 13),
+    _err("CANCEL JOBS 1, 4294967296", "invalid u32: number too large to fit in target type", 16),
+    _err(
+        "ALTER FRAGMENT 1.5 SET PARALLELISM = 1", "invalid u32: invalid digit found in string", 16
+    ),
     _err("KILL 12", "expected literal string, found: 12", 6),
     _err("WAIT MATERIALIZED x", "expected VIEW, found: x", 19),
     _err("SHOW MATERIALIZED x", "expected VIEWS after MATERIALIZED, found: x", 19),
@@ -914,6 +919,11 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("select 1 2", "expected end of statement, found: 2", 10),
     _eof("select (1", "expected ), found: EOF"),
     _eof("select 1 +", "expected an expression, found: EOF"),
+    (
+        "ALTER SINK s SET PARALLELISM\n",
+        "sql parser error: expected TO or = after ALTER SINK SET "
+        "PARALLELISM, found: EOF\nLINE 1: ALTER SINK s SET PARALLELISM\n" + " " * 36 + "^",
+    ),
     # DML forms RisingWave's grammar lacks (parser.rs:4641-4665, 6005-6022)
     _err("delete from s.t as x where a = 1", "expected end of statement, found: as", 17),
     _err("DELETE FROM t x", "expected end of statement, found: x", 15),
