@@ -224,6 +224,15 @@ class SqlParserError(RwError):
         super().__init__(f"sql parser error: {message}")
 
 
+class StartupOptionError(FatalError):
+    """A bad StartupMessage ``options`` entry or value: ``Failed to start a new session`` and
+    its cause (src/utils/pgwire/src/error.rs:25-30; options parsing pg_protocol.rs:1590-1660,
+    applied at :742-755)."""
+
+    def __init__(self, *causes: str) -> None:
+        super().__init__("Failed to start a new session", *causes)
+
+
 # --- engine errors (rwshim/engine) ----------------------------------------------------------
 
 # --- read path errors (rwshim/query) --------------------------------------------------------

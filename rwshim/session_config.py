@@ -22,7 +22,7 @@ import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rwshim.errors import SessionConfigError
+from rwshim.errors import SessionConfigError, StartupOptionError
 
 LIST_SEP = ", "  # SESSION_CONFIG_LIST_SEP (mod.rs:50)
 VNODE_MAX_COUNT = 32768  # src/common/src/hash/consistent_hash/vnode.rs:79
@@ -1308,15 +1308,20 @@ class SessionConfig:
 
 
 def parse_startup_options(options: str) -> list[tuple[str, str]]:
-    """The ``-c name=value`` pairs of a StartupMessage ``options`` string (libpq's format:
-    words split on unescaped spaces, backslash escapes; ``--name=value`` also accepted)."""
+    """The settings in a StartupMessage ``options`` string, as RisingWave reads them
+    (pg_protocol.rs:1590-1660): words split on unescaped ASCII whitespace, backslash escapes
+    the next character (quotes are literal), ``-c key=value`` and ``--key=value`` pairs with
+    ``-`` in keys read as ``_``; other words are ignored.
+
+    Raises StartupOptionError (``invalid config format: <arg>`` / ``missing argument for -c``).
+    """
     words: list[str] = []
     cur: list[str] = []
     it = iter(options)
     for ch in it:
         if ch == "\\":
             cur.append(next(it, ""))
-        elif ch.isspace():
+        elif ch in " \t\n\r\x0c":
             if cur:
                 words.append("".join(cur))
                 cur = []
@@ -1328,16 +1333,31 @@ def parse_startup_options(options: str) -> list[tuple[str, str]]:
     i = 0
     while i < len(words):
         w = words[i]
-        if w == "-c" and i + 1 < len(words):
-            w = words[i + 1]
+        i += 1
+        if w == "-c":
+            if i >= len(words):
+                raise StartupOptionError("missing argument for -c")
+            w = words[i]
             i += 1
-        elif w.startswith("-c") or w.startswith("--"):
+        elif w.startswith("--"):
             w = w[2:]
         else:
-            i += 1
-            continue
-        if "=" in w:
-            k, v = w.split("=", 1)
-            pairs.append((k.replace("-", "_"), v))
-        i += 1
+            continue  # "ignoring unrecognized option for backward compatibility"
+        if "=" not in w:
+            raise StartupOptionError(f"invalid config format: {w}")
+        key, value = w.split("=", 1)
+        pairs.append((key.replace("-", "_"), value))
     return pairs
+
+
+def apply_startup(cfg: SessionConfig, options: str | None, application_name: str | None) -> None:
+    """Apply a StartupMessage's ``options`` then ``application_name`` (which wins), as
+    pg_protocol.rs:742-755 does; a bad value is a StartupOptionError over the config error."""
+    settings = parse_startup_options(options) if options else []
+    if application_name is not None:
+        settings.append(("application_name", application_name))
+    for key, value in settings:
+        try:
+            cfg.set(key, value)
+        except SessionConfigError as e:
+            raise StartupOptionError(*e.chain) from None

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim.errors import SessionConfigError
-from rwshim.session_config import SessionConfig, entry_name, parse_startup_options, variables
+from rwshim.errors import SessionConfigError, StartupOptionError
+from rwshim.session_config import (
+    SessionConfig,
+    apply_startup,
+    entry_name,
+    parse_startup_options,
+    variables,
+)
 from tests.unit.sql.session_cases import DEFAULTS, ERROR_CASES, SET_CASES
 
 
@@ -146,10 +152,38 @@ def test_application_name_reports_but_risingwave_does_not_resend_it() -> None:
 
 
 def test_startup_options() -> None:
-    assert parse_startup_options("-c search_path=s1 --statement-timeout=5s -cfoo=a\\ b") == [
-        ("search_path", "s1"),
-        ("statement_timeout", "5s"),
-        ("foo", "a b"),
+    # the cases of pg_protocol.rs's own test_parse_options
+    assert parse_startup_options("") == []
+    assert parse_startup_options("-c a=1 -c b=2") == [("a", "1"), ("b", "2")]
+    assert parse_startup_options("-c   key=value") == [("key", "value")]
+    assert parse_startup_options("-c key='value'") == [("key", "'value'")]
+    assert parse_startup_options(r"-c search_path=my\ schema") == [("search_path", "my schema")]
+    assert parse_startup_options("--foo=bar") == [("foo", "bar")]
+    assert parse_startup_options("-c a=1 --b-c=2 -cx=1") == [("a", "1"), ("b_c", "2")]
+    assert parse_startup_options("-c a=b\\") == [("a", "b")]  # unpaired trailing backslash
+    for bad, cause in [
+        ("-c", "missing argument for -c"),
+        ("-c foo", "invalid config format: foo"),
+        ("--foo", "invalid config format: foo"),
+    ]:
+        with pytest.raises(StartupOptionError) as info:
+            parse_startup_options(bad)
+        assert info.value.chain == ["Failed to start a new session", cause]
+        assert info.value.severity == "FATAL"
+
+
+def test_apply_startup() -> None:
+    cfg = SessionConfig()
+    apply_startup(cfg, "-c search_path=s1 -c application_name=x", "dbt")
+    assert cfg.get("search_path") == "s1"
+    assert cfg.get("application_name") == "dbt"
+    with pytest.raises(StartupOptionError) as info:
+        apply_startup(SessionConfig(), "-c rw_implicit_flush=maybe", None)
+    assert info.value.chain == [
+        "Failed to start a new session",
+        "Failed to get or set session config",
+        "Invalid value `maybe` for `implicit_flush`",
+        "Invalid bool",
     ]
 
 
