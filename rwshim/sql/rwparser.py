@@ -30,7 +30,7 @@ from rwshim.sql.errors_text import (
     signature,
 )
 from rwshim.sql.pgparser import blank_rw_query_syntax, check_pg
-from rwshim.sql.tokens import Kind, Token
+from rwshim.sql.tokens import Kind, Token, unescape_c_style
 
 _HERE = Path(__file__).resolve()
 
@@ -362,7 +362,8 @@ def _fold(tok: Token) -> str:
 
 
 def _unquote_literal(tok: Token) -> str:
-    return tok.value
+    """A literal's value: E'' strings unescaped (their token keeps the raw text)."""
+    return unescape_c_style(tok.value) if tok.kind is Kind.ESTRING else tok.value
 
 
 class _Build(Transformer[Any, Any]):
@@ -459,24 +460,33 @@ class _Build(Transformer[Any, Any]):
         return tuple(x for x in c if isinstance(x, tuple))
 
     def option(self, c: list[Any]) -> tuple[str, str]:
+        """``key = value``: a literal, ``SECRET name``, or for ``connection`` a name and for
+        ``backfill_order`` a strategy; any other word is `expected a concrete value`
+        (parser.rs:3046-3068, 4197-4234)."""
         key = ".".join(c[0].parts)
-        return (key, c[2])
+        value = c[2]
+        if isinstance(value, tuple):
+            form, text, tok = value
+            allowed = "connection" if form == "ident" else "backfill_order"
+            if key.lower() != allowed and not (form == "ident" and key.lower() == "backfill_order"):
+                raise self.err(tok, "a concrete value")
+            return (key, text)
+        return (key, value)
 
     def ov_literal(self, c: list[Any]) -> str:
-        t = self.tok(c[0])
-        return t.value
+        return _unquote_literal(self.tok(c[0]))
 
     def ov_secret(self, c: list[Any]) -> str:
         return "secret " + str(c[1])
 
-    def ov_ident(self, c: list[Any]) -> str:
-        return str(c[0])
+    def ov_ident(self, c: list[Any]) -> tuple[str, str, Token]:
+        return ("ident", str(c[0]), c[0].tok)
 
-    def ov_call(self, c: list[Any]) -> str:
+    def ov_call(self, c: list[Any]) -> tuple[str, str, Token]:
         # backfill_order = FIXED(a -> b, ...) (parser.rs:4290-4316): kept as written.
         start = c[0].tok.start
         end = c[-1].end_pos
-        return self.sql[start:end]
+        return ("call", self.sql[start:end], c[0].tok)
 
     def rate_limit_kw(self, c: list[LarkToken]) -> str:
         return c[0].type.removesuffix("_RATE_LIMIT")

@@ -251,10 +251,61 @@ def _estring(s: _Scanner) -> str:
                 s.next()
                 buf.append("\\'")
                 continue
-            return "".join(buf)
+            raw = "".join(buf)
+            try:
+                unescape_c_style(raw)
+            except ValueError as e:
+                raise s.error(str(e)) from None
+            return raw
         buf.append(c)
         if c == "\\" and s.peek() in ("'", "\\"):
             buf.append(s.next())
+
+
+def unescape_c_style(raw: str) -> str:
+    """The value of an E'' string (tokenizer.rs unescape_c_style); raises ValueError with
+    RisingWave's text for a bad escape."""
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        i += 1
+        if c != "\\":
+            out.append(c)
+            continue
+        if i >= n:
+            raise ValueError("unterminated escape sequence")
+        e = raw[i]
+        i += 1
+        simple = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+        if e in simple:
+            out.append(simple[e])
+        elif e in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[e]
+            j = i
+            while j < n and j - i < width and raw[j] in "0123456789abcdefABCDEF":
+                j += 1
+            digits = raw[i:j]
+            i = j
+            if e == "x":
+                out.append(chr(int(digits, 16)) if digits else "x")
+            elif len(digits) < width:
+                raise ValueError("invalid unicode sequence: must be \\uXXXX or \\UXXXXXXXX")
+            else:
+                try:
+                    out.append(chr(int(digits, 16)))
+                except ValueError:
+                    raise ValueError(f"invalid unicode sequence: {digits}") from None
+        elif e in "01234567":
+            j = i
+            while j < n and j - i < 2 and raw[j] in "01234567":
+                j += 1
+            out.append(chr(int(e + raw[i:j], 8) & 0xFF))
+            i = j
+        else:
+            out.append(e)
+    return "".join(out)
 
 
 def _number(s: _Scanner) -> None:

@@ -536,6 +536,21 @@ CREATE_CASES: list[tuple[str, object]] = [
     _p("create schema if not exists s", st.CreateSchema, name("s"), True),
     _p("CREATE DATABASE d", st.CreateDatabase, name("d")),
     _p("create user u with password 'x'", st.CreateUser, "u"),
+    _p(
+        "CREATE SINK s FROM m WITH (connector = 'kafka', connection = my_conn, "
+        "backfill_order = AUTO, n = 1, b = true, e = E'a\\nb')",
+        st.CreateSink,
+        name("s"),
+        name("m"),
+        with_options=(
+            ("connector", "kafka"),
+            ("connection", "my_conn"),
+            ("backfill_order", "auto"),
+            ("n", "1"),
+            ("b", "true"),
+            ("e", "a\nb"),
+        ),
+    ),
 ]
 
 # --- SET / SHOW / jobs / DROP / GRANT and PostgreSQL statements
@@ -909,6 +924,12 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _eof("CREATE SINK s FROM m", "expected WITH, found: EOF"),
     _err("CREATE MATERIALIZED VIEW m SELECT 1", "expected AS, found: SELECT", 28),
     _err(
+        "CREATE SINK s FROM m WITH (connector = kafka)",
+        "expected a concrete value, found: kafka",
+        40,
+    ),
+    _err("CREATE TABLE t (a int) WITH (x = f(a -> b))", "expected a concrete value, found: f", 34),
+    _err(
         "create materialized view m as selec 1",
         "expected SELECT, VALUES, or a subquery in the query body, found: selec",
         31,
@@ -961,4 +982,15 @@ PARSE_ERRORS: list[tuple[str, str]] = [
         "sql parser error: trailing junk after numeric literal at line 1, column 10\n"
         "LINE 1: select 12abc\n                 ^",
     ),
+    (
+        "select E'\\u12'",
+        "sql parser error: invalid unicode sequence: must be \\uXXXX or \\UXXXXXXXX at line 1, "
+        "column 15\nLINE 1: select E'\\u12'\n" + " " * 22 + "^",
+    ),
+    _err(
+        "CREATE SINK s FROM m WITH (connector = kafka)",
+        "expected a concrete value, found: kafka",
+        40,
+    ),
+    _err("CREATE TABLE t (a int) WITH (x = f(a -> b))", "expected a concrete value, found: f", 34),
 ]
