@@ -33,6 +33,7 @@ _RULES: list[tuple[str, str | None]] = [
         "SUBSCRIPTION, SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER",
     ),
     (r"ALTER MATERIALIZED", "VIEW"),
+    (r"ALTER COMPACTION", "GROUP after ALTER COMPACTION"),
     # rate limits (parser.rs:3470-3501), any object kind
     (rf"ALTER .* SET {_RATE}", "TO or = after rate limit"),
     # parallelism-like values (parser.rs:4250-4288): every "SET X {TO|=}" prefix

@@ -524,10 +524,25 @@ class AlterSwap(_AlterObject):
 
 
 @dataclass(frozen=True, slots=True)
-class AlterTableColumns(_AlterObject):
-    """ALTER TABLE ... ADD/DROP/RENAME/ALTER COLUMN, constraints, connector props, refresh."""
+class AlterOperation(_AlterObject):
+    """The other ALTER forms, kept as text: columns (ADD/DROP/RENAME/ALTER COLUMN), CONNECTOR
+    WITH, DROP CONNECTOR, REFRESH SCHEMA, FORMAT ... ENCODE, ALTER FUNCTION/CONNECTION/SECRET."""
 
     operation: str = ""  # "ADD COLUMN", "DROP COLUMN", "RENAME COLUMN", "ALTER COLUMN", ...
+
+
+@dataclass(frozen=True, slots=True)
+class AlterCompactionGroup(Statement):
+    """ALTER COMPACTION GROUP <id>[, ...] SET <param> = <value>[, ...]."""
+
+    TAG: ClassVar[str] = "ALTER_COMPACTION_GROUP"
+
+
+@dataclass(frozen=True, slots=True)
+class AlterDefaultPrivileges(Statement):
+    """ALTER DEFAULT PRIVILEGES ... {GRANT | REVOKE} ..."""
+
+    TAG: ClassVar[str] = "ALTER_DEFAULT_PRIVILEGES"
 
 
 @dataclass(frozen=True, slots=True)
