@@ -19,13 +19,26 @@ from rwshim.sql.errors_text import expected_error
 from rwshim.sql.tokens import Kind, Token
 
 # RisingWave-only query syntax PostgreSQL rejects; blanked (offsets kept) before pglast reads
-# a query.  Temporal joins: `FOR SYSTEM_TIME AS OF PROCTIME()` (parser.rs parse_table_factor).
-_RW_QUERY_ONLY = re.compile(r"(?i)\bFOR\s+SYSTEM_TIME\s+AS\s+OF\s+PROCTIME\s*\(\s*\)")
+# a query, so that the rest of the query is still checked (parser.rs parse_table_factor,
+# parse_join, parse_wildcard_or_expr):
+#   temporal joins   FOR SYSTEM_TIME AS OF PROCTIME() | NOW() | '<literal>' | <number>
+#   ASOF joins       ASOF [LEFT] JOIN
+#   * EXCEPT (cols)  a wildcard without some columns
+_RW_QUERY_ONLY = [
+    re.compile(
+        r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
+        r"(?:PROCTIME\s*\(\s*\)|NOW\s*\(\s*\)|'[^']*'|\d+)"
+    ),
+    re.compile(r"(?i)\bASOF(?=\s+(?:LEFT\s+)?JOIN\b)"),
+    re.compile(r"(?i)(?<=\*)\s*EXCEPT\s*\([^()]*\)"),
+]
 
 
 def blank_rw_query_syntax(text: str) -> str:
     """``text`` with RisingWave-only query constructs replaced by spaces (same length)."""
-    return _RW_QUERY_ONLY.sub(lambda m: " " * len(m.group(0)), text)
+    for rx in _RW_QUERY_ONLY:
+        text = rx.sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 def check_pg(sql: str, text: str, toks: list[Token], stop: Token, query: bool = False) -> Any:

@@ -551,6 +551,14 @@ CREATE_CASES: list[tuple[str, object]] = [
             ("e", "a\nb"),
         ),
     ),
+    _p(
+        "CREATE MATERIALIZED VIEW m AS SELECT * EXCEPT (b) FROM t ASOF LEFT JOIN u "
+        "ON t.k = u.k AND t.ts >= u.ts JOIN d FOR SYSTEM_TIME AS OF NOW() ON t.k = d.k",
+        st.CreateMaterializedView,
+        name("m"),
+        "SELECT * EXCEPT (b) FROM t ASOF LEFT JOIN u ON t.k = u.k AND t.ts >= u.ts JOIN d "
+        "FOR SYSTEM_TIME AS OF NOW() ON t.k = d.k",
+    ),
 ]
 
 # --- SET / SHOW / jobs / DROP / GRANT and PostgreSQL statements
