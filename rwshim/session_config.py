@@ -248,14 +248,20 @@ _PARSERS: dict[str, Callable[[str], str]] = {
 
 
 def _check_timezone(v: str) -> None:
-    if v.lower() not in _timezones():
+    zones = _timezones()
+    # Without a tz database on this host, accept what looks like a zone name rather than
+    # reject every zone but UTC.
+    known = v.lower() in zones if len(zones) > 3 else bool(_ZONE_LIKE.fullmatch(v))
+    if not known:
         raise _Invalid("Not a valid timezone")
 
 
+_ZONE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*")
 _TZ_CACHE: set[str] = set()
 
 
 def _timezones() -> set[str]:
+    """IANA zone names, lower-cased (chrono-tz's from_str_insensitive accepts any case)."""
     if not _TZ_CACHE:
         _TZ_CACHE.update(z.lower() for z in zoneinfo.available_timezones())
         _TZ_CACHE.update({"utc", "gmt", "etc/utc"})
