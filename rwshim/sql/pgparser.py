@@ -55,17 +55,20 @@ def check_pg(sql: str, text: str, toks: list[Token], stop: Token, query: bool = 
     return nodes[0].stmt
 
 
+_NAME_FOLLOWS = {"FROM", "JOIN", "INTO", "UPDATE", "TABLE"}
+
+
 def _pg_error(
     sql: str, toks: list[Token], stop: Token, e: ParseError, query: bool = False
 ) -> SqlParserError:
     """RisingWave's form of a failure PostgreSQL found.
 
     The token is the one PostgreSQL stopped at.  What RisingWave says it expected there
-    follows its parser's general habits: a missing closing parenthesis is ``)``, a statement
-    that ends too early expects ``an expression``, and a token after a complete construct is
-    not ``end of statement``-able inside parentheses, so it is reported as expecting ``)``
-    when a parenthesis is open and ``end of statement`` otherwise.
-    """
+    follows its parser's general habits: a query that does not start like one expects
+    ``SELECT, VALUES, or a subquery in the query body``; after FROM/JOIN/INTO/UPDATE/TABLE a
+    relation name (``identifier``); with a parenthesis open, ``)``; at the end, or after an
+    operator, ``an expression``; after a complete construct, ``end of statement``.
+    """"""
     offset = e.args[1] if len(e.args) > 1 else None
     base = toks[0].start
     at = stop
@@ -80,6 +83,10 @@ def _pg_error(
     )
     if query and at is toks[0]:
         what = "SELECT, VALUES, or a subquery in the query body"  # parser.rs:4955
+    elif (
+        prior and prior[-1].upper in _NAME_FOLLOWS and not (at.kind is Kind.OP and at.value == "(")
+    ):
+        what = "identifier"  # a relation name is due (parse_object_name, parser.rs:4538-4544)
     elif at is stop:
         what = ")" if depth > 0 else "an expression"
     elif depth > 0:

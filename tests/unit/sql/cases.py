@@ -957,6 +957,8 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("select 1 2", "expected end of statement, found: 2", 10),
     _eof("select (1", "expected ), found: EOF"),
     _eof("select 1 +", "expected an expression, found: EOF"),
+    _eof("SELECT * FROM", "expected identifier, found: EOF"),
+    _err("select * from t join ;", "expected identifier, found: ;", 22),
     (
         "ALTER SINK s SET PARALLELISM\n",
         "sql parser error: expected TO or = after ALTER SINK SET "
