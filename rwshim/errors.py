@@ -246,6 +246,28 @@ class TooManyConnections(FatalError):
 
 # --- SQL front end errors (rwshim/sql) ------------------------------------------------------
 
+
+class SqlParserError(RwError):
+    """`sql parser error: <msg>` (src/sqlparser/src/parser.rs:149-160).
+
+    For parser errors ``<msg>`` is ``expected <what>, found: <token>`` followed by the
+    ``LINE <n>: <line>`` context and a caret line (parser.rs:201-228); for tokenizer errors it is
+    ``<message> at line <l>, column <c>`` and the same context (tokenizer.rs:301-308, 741-752).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"sql parser error: {message}")
+
+
+class StartupOptionError(FatalError):
+    """A bad StartupMessage ``options`` entry or value: ``Failed to start a new session`` and
+    its cause (src/utils/pgwire/src/error.rs:25-30; options parsing pg_protocol.rs:1590-1660,
+    applied at :742-755)."""
+
+    def __init__(self, *causes: str) -> None:
+        super().__init__("Failed to start a new session", *causes)
+
+
 # --- engine errors (rwshim/engine) ----------------------------------------------------------
 
 # --- read path errors (rwshim/query) --------------------------------------------------------
