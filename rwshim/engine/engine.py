@@ -60,6 +60,9 @@ from rwshim.results import Column
 from rwshim.store.schema import data_table
 from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS, Store
 
+# Tables, materialized views and indexes share one namespace in RisingWave's frontend.
+TABLE_NAMESPACE = ("table", "materialized view", "index")
+
 # Relation kinds that are streaming jobs (a source only when shared).
 STREAMING_KINDS = ("table", "materialized view", "index", "sink")
 
@@ -1789,9 +1792,11 @@ class Engine:
         Finds creating jobs too; dropping one cancels it.  Dependents make a RESTRICT drop fail
         with meta's PermissionDenied (controller/utils.rs:814-990); indexes go with their table.
         """
-        rel = self._lookup(ctx, name)
+        namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
+        rel = self._lookup(ctx, name, namespace)
         if rel is None or rel.kind != kind:
-            if rel is not None and rel.kind in DROP_HINT and kind != "view":
+            if rel is not None:
+                # table_catalog.rs:389-400
                 raise InvalidInputSyntax(DROP_HINT[rel.kind])
             if if_exists:
                 return Result([f'{kind} "{name.name}" does not exist, skipping'])
@@ -1810,6 +1815,8 @@ class Engine:
             ]
             blocking = [d for d in dependents if d is not None and d.kind != "index"]
             if blocking:
+                order = ("table", "materialized view", "sink", "view", "source")
+                blocking.sort(key=lambda d: (order.index(d.kind) if d.kind in order else 9, d.id))
                 obj_type = {"materialized view": "table", "index": "index"}.get(rel.kind, rel.kind)
                 details = []
                 for d in blocking:
@@ -1834,11 +1841,9 @@ class Engine:
     def _resolve_job(self, ctx: Context, kind: str, name: ObjectName, what: str) -> Rel:
         """alter_utils.rs:27-110: resolve the object of an ALTER on a streaming job."""
         if kind in ("table", "materialized view", "index"):
-            rel = self._lookup(ctx, name, ("table", "materialized view", "index"))
-            if rel is None or (kind == "table" and rel.status != "CREATED" and rel.kind == "table"):
-                raise CatalogNotFound("table", name.name)
-            if kind == "table" and rel.status != "CREATED":
-                # ALTER TABLE looks among created tables first (mod.rs:1690-1725).
+            rel = self._lookup(ctx, name, TABLE_NAMESPACE)
+            # ALTER TABLE first looks among created tables only (mod.rs:1690-1725).
+            if rel is None or (kind == "table" and rel.status != "CREATED"):
                 raise CatalogNotFound("table", name.name)
             if rel.kind != kind:
                 raise InvalidInputSyntax(
