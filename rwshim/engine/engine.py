@@ -1439,6 +1439,7 @@ class Engine:
             (epoch, job_id),
         )
         self._render_job(job_id)
+        self._store_progress(job_id)
         scans = self._val(
             "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
             (job_id,),
@@ -1531,6 +1532,8 @@ class Engine:
             all_done = all_done and finished
         if all_done:
             self._finish_job(job_id)
+        else:
+            self._store_progress(job_id)
 
     def _finish_job(self, job_id: int) -> None:
         """finish_streaming_job, then the post-backfill parallelism restore (scale.rs:1505-1577)."""
@@ -2297,6 +2300,14 @@ class Engine:
             return "Snapshot finished" if done else f"Snapshot [{text}]"
         return text
 
+    def _store_progress(self, job_id: int) -> None:
+        row = self._q1("SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,))
+        if row is not None:
+            text = self._progress_text(job_id, str(row[0]), str(row[1]))
+            self.conn.execute(
+                "UPDATE streaming_job SET progress = ? WHERE job_id = ?", (text, job_id)
+            )
+
     def ddl_progress(self) -> list[tuple[int, str, str, str, str, bool, str]]:
         """rw_ddl_progress rows: (ddl_id, ddl_statement, create_type, progress, initialized_at,
         is_serverless_backfill, backfill_type) for INITIAL/CREATING tables, MVs, indexes and
@@ -2492,37 +2503,72 @@ class Engine:
         return Result(columns=cols, rows=rows)
 
     def alter_system_set(self, ctx: Context, name: str, value: str | None) -> Result:
-        """ALTER SYSTEM SET <system param> (alter_system.rs:25-80); None = DEFAULT."""
+        """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:25-80; meta
+        set_system_param, src/common/src/system_param/mod.rs:325-372).  Session parameters
+        are the session's business (``set_session_default``)."""
         if not self._is_super(ctx):
             raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
+        call = "/meta.SystemParamsService/SetSystemParam"
         p = sysparams.BY_NAME.get(name)
         if p is None:
             raise MetaRpcError(
-                "/meta.SystemParamsService/SetSystemParam",
-                f"unrecognized system parameter {name:?}"
-                if False
-                else f'unrecognized system parameter "{name}"',
+                call, f"System parameters error: unrecognized system parameter {json.dumps(name)}"
             )
         if not p.mutable:
-            raise MetaRpcError("/meta.SystemParamsService/SetSystemParam", f"{name} is immutable")
+            raise MetaRpcError(call, f"System parameters error: {json.dumps(name)} is immutable")
         text = p.default if value is None else value
-        if p.kind in ("u32", "u64"):
-            if not text.isdigit():
-                raise MetaRpcError(
-                    "/meta.SystemParamsService/SetSystemParam",
-                    "cannot parse parameter value: invalid digit found in string",
-                )
-        elif p.kind == "bool":
-            try:
-                text = "true" if par.parse_bool(text) else "false"
-            except par.ParseError:
-                raise MetaRpcError(
-                    "/meta.SystemParamsService/SetSystemParam",
-                    "cannot parse parameter value: provided string was not `true` or `false`",
-                ) from None
+        try:
+            if p.kind == "u32" or p.kind == "u64":
+                n = int(par.parse_u64(text))
+                if p.kind == "u32" and n > 0xFFFFFFFF:
+                    raise par.ParseError("number too large to fit in target type")
+                text = str(n)
+            elif p.kind == "bool":
+                if text not in ("true", "false"):  # Rust's bool::from_str
+                    raise par.ParseError("provided string was not `true` or `false`")
+            elif p.kind == "f64":
+                text = str(float(text))
+        except (par.ParseError, ValueError) as e:
+            msg = str(e).removeprefix("Parse error: ")
+            if isinstance(e, ValueError):
+                msg = "invalid float literal"
+            raise MetaRpcError(
+                call, f"System parameters error: cannot parse parameter value: {msg}"
+            ) from None
         with self.store.transaction():
             self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
-        return Result()
+        notices = []
+        interval = int(self.system_param("barrier_interval_ms") or 1000)
+        frequency = int(self.system_param("checkpoint_frequency") or 1)
+        if interval >= 300000:
+            notices.append(
+                f"Barrier interval is set to {interval} ms >= 300000 ms. This can hurt freshness "
+                "and potentially cause OOM."
+            )
+        if frequency >= 60:
+            notices.append(
+                f"Checkpoint frequency is set to {frequency} >= 60. This can hurt freshness and "
+                "potentially cause OOM."
+            )
+        return Result(notices)
+
+    def session_defaults(self) -> dict[str, str]:
+        """Session-variable defaults set with ALTER SYSTEM SET (a new session starts here)."""
+        return {
+            str(k): str(v)
+            for k, v in self.conn.execute("SELECT name, value FROM session_parameter")
+        }
+
+    def set_session_default(self, name: str, value: str | None) -> None:
+        """Persist ALTER SYSTEM SET <session variable> (None = back to RisingWave's default)."""
+        with self.store.transaction():
+            if value is None:
+                self.conn.execute("DELETE FROM session_parameter WHERE name = ?", (name,))
+            else:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
+                    (name, value),
+                )
 
     def alter_database_param(
         self, ctx: Context, database: str, param: str, value: str | None

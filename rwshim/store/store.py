@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rwshim.errors import StoreUnusable
+from rwshim.store import functions
 from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
 
 FILE_NAME = "meta.db"
@@ -54,6 +55,7 @@ class Store:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=OFF")
+        functions.register(conn)
         store = cls(conn, path, created=False)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:

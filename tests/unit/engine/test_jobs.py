@@ -222,3 +222,23 @@ def test_batch_refresh_checks() -> None:
         "Permission denied: creating streaming jobs on batch refresh materialized views is not "
         "supported"
     ]
+
+
+def test_progress_column_follows_the_barriers() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=100)
+    mv(e, "m", [t], bg())
+    m = rel_id(e, "m")
+
+    def stored() -> str:
+        return str(
+            e.conn.execute("SELECT progress FROM streaming_job WHERE job_id = ?", (m,)).fetchone()[
+                0
+            ]
+        )
+
+    assert stored() == "Snapshot [0.00% (0/100)]"
+    e.tick()
+    assert stored() == "Snapshot [4.00% (4/100)]" == e.show_jobs().rows[0][3]
+    run_until_created(e, m)
+    assert e.ddl_progress() == []

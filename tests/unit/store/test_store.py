@@ -64,20 +64,43 @@ def test_refuses_a_file_that_is_not_a_store_and_leaves_it_alone(tmp_path: Path) 
     c.close()
 
 
-def test_refuses_a_newer_store_and_migrates_an_older_one(tmp_path: Path) -> None:
+def test_refuses_a_newer_store(tmp_path: Path) -> None:
     s = Store.open(tmp_path)
     s.conn.execute(f"PRAGMA user_version={schema.SCHEMA_VERSION + 1}")
     s.close()
     with pytest.raises(StoreUnusable) as ex:
         Store.open(tmp_path)
     assert "newer rwshim" in ex.value.compact()
-    # An older version runs the migrations after it (none yet beyond 1: the version is kept).
-    s = Store(sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None), None, False)
-    s.conn.execute(f"PRAGMA user_version={schema.SCHEMA_VERSION}")
-    s.close()
-    assert Store.open(tmp_path).conn.execute("PRAGMA user_version").fetchone() == (
-        schema.SCHEMA_VERSION,
+
+
+def test_a_version_1_store_is_migrated_and_keeps_its_rows(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / FILE_NAME)
+    conn.executescript(schema.MIGRATIONS[0][1])
+    conn.execute(f"PRAGMA application_id={schema.APPLICATION_ID}")
+    conn.execute("PRAGMA user_version=1")
+    conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    conn.execute(
+        "INSERT INTO streaming_job(job_id, database_id, job_status, create_type,"
+        " parallelism_kind, max_parallelism) VALUES (6, 1, 'CREATED', 'FOREGROUND', 'Adaptive',"
+        " 256)"
     )
+    conn.commit()
+    conn.close()
+    s = Store.open(tmp_path)
+    assert s.conn.execute("PRAGMA user_version").fetchone() == (schema.SCHEMA_VERSION,)
+    assert s.meta_value("schema_version") == str(schema.SCHEMA_VERSION)
+    assert s.conn.execute("SELECT job_id, progress FROM streaming_job").fetchall() == [(6, "0.0%")]
+
+
+def test_render_parallelism_function_for_the_catalog_views() -> None:
+    s = Store.open()
+    rows = s.conn.execute(
+        "SELECT rw_render_parallelism('Fixed', 4, NULL), rw_render_parallelism('Adaptive', NULL,"
+        " 'AUTO'), rw_render_parallelism('Adaptive', NULL, 'BOUNDED(64)'),"
+        " rw_render_parallelism('Adaptive', NULL, 'RATIO(0.5)'),"
+        " rw_render_parallelism('Custom', NULL, NULL), rw_render_parallelism(NULL, NULL, NULL)"
+    ).fetchone()
+    assert rows == ("4", "adaptive", "bounded(64)", "ratio(0.5)", "custom", "unknown")
 
 
 def _dump(conn: sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
