@@ -105,6 +105,27 @@ MV_WITH_KEYS = {
     "cloud.serverless_backfill_enabled",
     "backfill_order",
 }
+# FragmentTypeFlag order (src/common/src/catalog/mod.rs:320-342): rw_fragments lists flags so.
+FLAG_ORDER = (
+    "SOURCE",
+    "MVIEW",
+    "SINK",
+    "NOW",
+    "STREAM_SCAN",
+    "BARRIER_RECV",
+    "VALUES",
+    "DML",
+    "CDC_FILTER",
+    "SKIPPED1",
+    "SOURCE_SCAN",
+    "SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "FS_FETCH",
+    "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "STREAM_CDC_SCAN",
+    "VECTOR_INDEX_WRITE",
+    "UPSTREAM_SINK_UNION",
+    "LOCALITY_PROVIDER",
+)
 SCAN_FLAG = {
     "SnapshotBackfill": "SNAPSHOT_BACKFILL_STREAM_SCAN",
     "CrossDbSnapshotBackfill": "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
@@ -1130,7 +1151,10 @@ class Engine:
         specific = par.parse_config_parallelism(ctx.var(f"streaming_parallelism_for_{var_kind}"))
         global_ = par.parse_config_parallelism(ctx.var("streaming_parallelism"))
         target = par.resolve_creation(spec.kind, specific, global_)
-        has_backfill = bool(table_inputs or shared_sources)
+        # has_any_backfill (stream_fragmenter/mod.rs:465-520): every scan but UpstreamOnly.
+        has_backfill = bool(shared_sources) or any(
+            not (spec.kind == "sink" and scan_type == "UpstreamOnly") for _ in table_inputs
+        )
         backfill: par.Target | None = None
         if has_backfill:
             backfill = par.parse_config_parallelism(ctx.var("streaming_parallelism_for_backfill"))
@@ -1227,9 +1251,12 @@ class Engine:
             )
 
     def _output_fragment(self, relation_id: int) -> int | None:
+        """The fragment downstream jobs read from: the Materialize fragment of a table, MV or
+        index; the Source fragment of a shared source."""
         row = self._q1(
             "SELECT fragment_id FROM fragment WHERE job_id = ? AND (flags LIKE '%\"MVIEW\"%'"
-            " OR flags LIKE '%\"SOURCE\"%') ORDER BY fragment_id DESC",
+            " OR flags LIKE '%\"SOURCE\"%')"
+            " ORDER BY (flags LIKE '%\"MVIEW\"%') DESC, fragment_id",
             (relation_id,),
         )
         return None if row is None else int(row[0])
@@ -1250,12 +1277,17 @@ class Engine:
         backfill_rl = self._rate(spec.options, ctx, "backfill_rate_limit")
         source_rl = self._rate(spec.options, ctx, "source_rate_limit")
         if spec.kind == "table":
-            dml = _FragSpec(0, ["DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit"))
+            # A table: Materialize + UpstreamSinkUnion at the root, and the DML fragment with
+            # the table's (possibly connector-less) Source node feeding it
+            # (e2e_test/source_legacy/cdc/cdc.share_stream.slt:126-131).
+            root = _FragSpec(0, ["MVIEW", "UPSTREAM_SINK_UNION"], "HASH", owns_job_table=True)
+            dml = _FragSpec(
+                1, ["SOURCE", "DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit")
+            )
             if spec.extra.get("connector"):
-                dml.flags.insert(0, "SOURCE")
                 dml.state_kinds.append("source")
-            frags = [dml, _FragSpec(1, ["MVIEW"], "HASH", owns_job_table=True)]
-            internal_edges = [(0, 1, "Hash")]
+            frags = [root, dml]
+            internal_edges = [(1, 0, "Hash")]
         elif spec.kind == "source":
             frags = [_FragSpec(0, ["SOURCE"], "HASH", state_kinds=["source"], rate_limit=source_rl)]
         else:
@@ -1285,10 +1317,11 @@ class Engine:
                         if rel.database_id == ctx.database_id
                         else "CrossDbSnapshotBackfill"
                     )
+                    scan_flags = ["STREAM_SCAN"] + ([SCAN_FLAG[st]] if st in SCAN_FLAG else [])
                     ins.append(
                         _FragSpec(
                             0,
-                            [SCAN_FLAG.get(st, "STREAM_SCAN")],
+                            scan_flags,
                             "HASH",
                             scan_type=st,
                             scan_relation_id=rel.id,
@@ -1311,15 +1344,14 @@ class Engine:
                     f.rate_limit = sink_rl
                 frags = [f]
             else:
-                for i, f in enumerate(ins):
+                # The root fragment takes the first fragment id, its inputs the next ones.
+                top = _FragSpec(0, top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl)
+                for i, f in enumerate(ins, start=1):
                     f.key = i
-                top = _FragSpec(
-                    len(ins), top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl
-                )
-                frags = [*ins, top]
-                internal_edges = [(i, len(ins), "Hash") for i in range(len(ins))]
-        for i, f in enumerate(frags):
-            f.key = i
+                frags = [top, *ins]
+                internal_edges = [(i, 0, "Hash") for i in range(1, len(ins) + 1)]
+        for f in frags:
+            f.flags = sorted(set(f.flags), key=FLAG_ORDER.index)
         ids: dict[int, int] = {}
         vnode = int(
             self._val("SELECT max_parallelism FROM streaming_job WHERE job_id = ?", (job_id,))

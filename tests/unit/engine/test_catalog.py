@@ -259,3 +259,27 @@ def test_parameters() -> None:
     with pytest.raises(RwError) as ex:
         e.alter_database_param(ctx(), "dev", "foo", "1")
     assert ex.value.chain == ["Invalid input syntax: Unsupported database config parameter: foo"]
+
+
+def test_table_fragments_and_the_mv_reads_the_materialize_fragment() -> None:
+    e = make_engine()
+    t = table(e, "t")
+    rows = e.conn.execute(
+        "SELECT fragment_id, flags, distribution_type, state_table_ids FROM fragment"
+        " WHERE job_id = ? ORDER BY fragment_id",
+        (t,),
+    ).fetchall()
+    assert [r[1:] for r in rows] == [
+        ('["MVIEW", "UPSTREAM_SINK_UNION"]', "HASH", f"[{t}]"),
+        ('["SOURCE", "DML"]', "HASH", "[]"),
+    ]
+    mview_fragment = rows[0][0]
+    mv(e, "m", [t])
+    m = rel_id(e, "m")
+    assert e.conn.execute(
+        "SELECT r.source_fragment_id, f.flags, r.dispatcher_type FROM fragment_relation r"
+        " JOIN fragment f ON f.fragment_id = r.target_fragment_id WHERE f.job_id = ?",
+        (m,),
+    ).fetchall() == [
+        (mview_fragment, '["MVIEW", "STREAM_SCAN", "SNAPSHOT_BACKFILL_STREAM_SCAN"]', "Hash")
+    ]
