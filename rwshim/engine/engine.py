@@ -53,6 +53,7 @@ from rwshim.errors import (
     RescheduleBlocked,
     RescheduleRejectedAtBarrier,
     RwError,
+    SessionConfigError,
     SnapshotBackfillWhenPaused,
     Uncategorized,
 )
@@ -826,7 +827,7 @@ class Engine:
             return self._if_not_exists_result(existing, if_not_exists)
         options = dict(with_options)
         connector = options.get("connector")
-        shared = connector == "kafka" and par.parse_bool(ctx.var("streaming_use_shared_source"))
+        shared = connector == "kafka" and self._bool_var(ctx, "streaming_use_shared_source")
         extra: dict[str, object] = {
             "connector": connector,
             "is_shared": int(shared),
@@ -1057,6 +1058,26 @@ class Engine:
         return [out[k] for k in sorted(out)]
 
     @staticmethod
+    def _parallelism_var(ctx: Context, name: str) -> par.Target | None:
+        """A parallelism session variable; the session validated it, but a bad text still gets
+        RisingWave's session-config error rather than a traceback."""
+        text = ctx.var(name)
+        try:
+            return par.parse_config_parallelism(text)
+        except par.ParseError as e:
+            raise SessionConfigError(f"Invalid value `{text}` for `{name}`", str(e)) from None
+
+    @staticmethod
+    def _bool_var(ctx: Context, name: str) -> bool:
+        text = ctx.var(name)
+        try:
+            return par.parse_bool(text)
+        except par.ParseError:
+            raise SessionConfigError(
+                f"Invalid value `{text}` for `{name}`", "Invalid bool"
+            ) from None
+
+    @staticmethod
     def _rate(options: dict[str, str], ctx: Context, key: str) -> int | None:
         """A rate limit from WITH (overriding the session variable); negative = none
         (overwrite_options.rs:29-87)."""
@@ -1079,7 +1100,7 @@ class Engine:
                 )
         shared_sources = [r for r in inputs if r.kind == "source" and r.is_shared]
         table_inputs = [r for r in inputs if r.kind in ("table", "materialized view", "index")]
-        snapshot_on = par.parse_bool(ctx.var("streaming_use_snapshot_backfill"))
+        snapshot_on = self._bool_var(ctx, "streaming_use_snapshot_backfill")
 
         # Backfill type (optimizer/mod.rs:633-639, :1264-1305, :1329-1349).
         forbid: str | None = None
@@ -1136,7 +1157,7 @@ class Engine:
         # Background (stream_materialize.rs:135-142, utils.rs:471-499).
         background = (
             spec.kind in ("materialized view", "sink", "index")
-            and par.parse_bool(ctx.var("background_ddl"))
+            and self._bool_var(ctx, "background_ddl")
             and not spec.has_values
         )
 
@@ -1148,8 +1169,8 @@ class Engine:
             "sink": "sink",
             "index": "index",
         }[spec.kind]
-        specific = par.parse_config_parallelism(ctx.var(f"streaming_parallelism_for_{var_kind}"))
-        global_ = par.parse_config_parallelism(ctx.var("streaming_parallelism"))
+        specific = self._parallelism_var(ctx, f"streaming_parallelism_for_{var_kind}")
+        global_ = self._parallelism_var(ctx, "streaming_parallelism")
         target = par.resolve_creation(spec.kind, specific, global_)
         # has_any_backfill (stream_fragmenter/mod.rs:465-520): every scan but UpstreamOnly.
         has_backfill = bool(shared_sources) or any(
@@ -1157,8 +1178,15 @@ class Engine:
         )
         backfill: par.Target | None = None
         if has_backfill:
-            backfill = par.parse_config_parallelism(ctx.var("streaming_parallelism_for_backfill"))
-        max_parallelism = int(ctx.var("streaming_max_parallelism"))
+            backfill = self._parallelism_var(ctx, "streaming_parallelism_for_backfill")
+        try:
+            max_parallelism = int(ctx.var("streaming_max_parallelism"))
+        except ValueError:
+            raise SessionConfigError(
+                f"Invalid value `{ctx.var('streaming_max_parallelism')}` for "
+                "`streaming_max_parallelism`",
+                "invalid digit found in string",
+            ) from None
         resource_group = spec.options.get("resource_group")
 
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
@@ -2197,9 +2225,11 @@ class Engine:
             )
         ]
 
-    def _set_paused(self, databases: Iterable[int], paused: bool) -> None:
+    def _set_paused(self, databases: Iterable[int], paused: bool, *, create: bool = False) -> None:
         with self.store.transaction():
             for db in databases:
+                if create:
+                    self._ensure_barrier_state(db)
                 if self._val("SELECT 1 FROM barrier_state WHERE database_id = ?", (db,)) is None:
                     continue  # no checkpoint control: Pause/Resume are no-ops (control.rs)
                 self.conn.execute(
@@ -2215,9 +2245,13 @@ class Engine:
             raise PermissionDenied("must be superuser to pause or resume streaming")
 
     def pause_database(self, ctx: Context, name: str) -> Result:
-        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database)."""
+        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database).
+
+        Unlike the cluster-wide pause it also pauses a database that has no streaming job yet
+        (its barrier state is created paused), so the next job created there starts paused.
+        """
         self._require_super_for_pause(ctx)
-        self._set_paused([self.database_id(name)], True)
+        self._set_paused([self.database_id(name)], True, create=True)
         return Result()
 
     def resume_database(self, ctx: Context, name: str) -> Result:
@@ -2621,6 +2655,30 @@ class Engine:
         return Result()
 
     # ------------------------------------------------------------------ test control
+
+    def restart(self) -> Engine:
+        """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
+        recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
+        Sessions waiting on this engine are gone with it: their waits fail."""
+        for waiters in self._job_waiters.values():
+            for w, call in waiters:
+                w.complete(MetaRpcError(call, "meta node restarted"))
+        for w, _ in self._wait_all:
+            w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
+        self._job_waiters.clear()
+        self._wait_all.clear()
+        if self.store.path is None:
+            self.recover(bootstrap=True)
+            return self
+        data_dir = self.store.path.parent
+        self.store.close()
+        return Engine(
+            Store.open(data_dir),
+            self.clock,
+            row_count=None if self.row_count == self._default_row_count else self.row_count,
+            streaming_slots=self.streaming_slots,
+            backfill_rows_per_second=self.backfill_rows_per_second,
+        )
 
     def hold_backfill(self, job_id: int, held: bool = True) -> None:
         """Test control: stop (or let go) a creating job's backfill progress."""

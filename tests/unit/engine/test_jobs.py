@@ -242,3 +242,48 @@ def test_progress_column_follows_the_barriers() -> None:
     assert stored() == "Snapshot [4.00% (4/100)]" == e.show_jobs().rows[0][3]
     run_until_created(e, m)
     assert e.ddl_progress() == []
+
+
+def test_restart_of_a_file_store_and_the_waits_of_lost_sessions(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from rwshim.store.store import Store
+
+    assert isinstance(tmp_path, Path)
+    e = make_engine(Store.open(tmp_path))
+    t = table(e, "t", rows=100)
+    r = mv(e, "m", [t], ctx(backfill_rate_limit="1"))
+    assert r.wait is not None
+    e2 = e.restart()
+    assert e2 is not e
+    assert r.wait.done and r.wait.error is not None
+    m = rel_id(e2, "m")
+    assert e2.job_status(m) == "CREATING"  # foreground jobs survive recovery too
+    e2.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
+    e2.tick()
+    assert e2.job_status(m) == "CREATED"
+
+
+def test_alter_database_pause_on_a_database_without_jobs_pauses_its_first_job() -> None:
+    e = make_engine()
+    e.pause_database(ctx(), "dev")
+    t = table(e, "t", rows=10)  # a table is a Normal job: admitted, starts paused
+    assert e.is_paused(1)
+    with pytest.raises(RwError) as ex:
+        mv(e, "m", [t])
+    assert ex.value.chain[-1] == "cannot create streaming job with snapshot backfill when paused"
+    # The cluster-wide pause, like risectl, leaves a database without jobs alone.
+    e.create_database(ctx(), "empty")
+    e.pause_all(ctx())
+    assert not e.is_paused(e.database_id("empty"))
+
+
+def test_bad_session_variable_text_is_a_session_config_error() -> None:
+    e = make_engine()
+    with pytest.raises(RwError) as ex:
+        table(e, "t", c=ctx(streaming_parallelism="lots"))
+    assert ex.value.chain == [
+        "Failed to get or set session config",
+        "Invalid value `lots` for `streaming_parallelism`",
+        "Parse error: invalid digit found in string",
+    ]
