@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from dataclasses import dataclass
 
 from rwshim.errors import InvalidInputSyntax
@@ -44,14 +45,16 @@ class Target:
         return Target("Adaptive", None, strategy)
 
 
+def _as_f32(r: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", r))[0])
+
+
 def _rust_f32(r: float) -> str:
     """Rust's Display of an f32: shortest round-trip text, no trailing '.0'."""
-    import struct
-
-    f = struct.unpack("f", struct.pack("f", r))[0]
+    f = _as_f32(r)
     for digits in range(1, 10):
         text = f"{f:.{digits}g}"
-        if struct.unpack("f", struct.pack("f", float(text)))[0] == f:
+        if _as_f32(float(text)) == f:
             break
     if "e" in text:
         text = repr(float(text))
@@ -67,23 +70,22 @@ def parse_strategy(s: str) -> str:
     Raises ``ParseError`` with RisingWave's text, or ``LookupError`` for an unsupported
     strategy (callers then try an integer).
     """
-    low = s.strip().lower()
-    if low in ("auto", "adaptive"):
+    low = s.lower()
+    if low == "auto":
         return "AUTO"
     if low == "full":
         return "FULL"
     m = re.fullmatch(r"bounded\((\d+)\)", low)
     if m:
-        try:
-            n = int(m.group(1))
-        except ValueError as e:  # pragma: no cover - \d+ always parses
-            raise ParseError(str(e)) from None
-        if n < 1 or n > U64_MAX:
+        n = int(m.group(1))
+        if n > U64_MAX:
+            raise ParseError("Parse error: number too large to fit in target type")
+        if n < 1:
             raise ParseError("Invalid value for Bounded strategy: must be positive integer")
         return f"BOUNDED({n})"
     m = re.fullmatch(r"ratio\(([+-]?\d+(?:\.\d+)?)\)", low)
     if m:
-        r = float(m.group(1))
+        r = _as_f32(float(m.group(1)))
         if not 0.0 <= r <= 1.0:
             raise ParseError("Invalid value for Ratio strategy: must be between 0.0 and 1.0")
         return f"RATIO({_rust_f32(r)})"
