@@ -210,7 +210,8 @@ class _FragSpec:
     scan_relation_id: int | None = None
     state_kinds: list[str] = field(default_factory=list)
     owns_job_table: bool = False
-    rate_limit: int | None = None
+    rate_limit: int | None = None  # the Source / Sink / DML node
+    backfill_rate_limit: int | None = None  # the StreamScan / SourceBackfill node
 
 
 @dataclass
@@ -1330,7 +1331,7 @@ class Engine:
                             "HASH",
                             scan_relation_id=rel.id,
                             state_kinds=["sourcebackfill"],
-                            rate_limit=backfill_rl,
+                            backfill_rate_limit=backfill_rl,
                         )
                     )
                 elif rel.kind == "source":
@@ -1354,7 +1355,7 @@ class Engine:
                             scan_type=st,
                             scan_relation_id=rel.id,
                             state_kinds=["streamscan"],
-                            rate_limit=backfill_rl,
+                            backfill_rate_limit=backfill_rl,
                         )
                     )
             sink_rl = (
@@ -1368,7 +1369,7 @@ class Engine:
                 f = ins[0]
                 f.flags = top_flags + f.flags
                 f.owns_job_table = owns
-                if spec.kind == "sink" and f.rate_limit is None:
+                if spec.kind == "sink":
                     f.rate_limit = sink_rl
                 frags = [f]
             else:
@@ -1412,8 +1413,9 @@ class Engine:
                 )
             self.conn.execute(
                 "INSERT INTO fragment(fragment_id, job_id, flags, distribution_type, scan_type,"
-                " scan_relation_id, state_table_ids, vnode_count, rate_limit)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " scan_relation_id, state_table_ids, vnode_count, rate_limit,"
+                " backfill_rate_limit)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     fid,
                     job_id,
@@ -1424,6 +1426,7 @@ class Engine:
                     json.dumps(state_ids),
                     1 if f.distribution == "SINGLE" else vnode,
                     f.rate_limit,
+                    f.backfill_rate_limit,
                 ),
             )
         for a, b, d in internal_edges:
@@ -1559,7 +1562,7 @@ class Engine:
     def _progress(self, job_id: int, interval_ms: int) -> None:
         all_done = True
         for fid, scan_rel, flags, rate, consumed, done in self.conn.execute(
-            "SELECT fragment_id, scan_relation_id, flags, rate_limit, backfill_consumed,"
+            "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed,"
             " backfill_done FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
             (job_id,),
         ).fetchall():
@@ -2188,8 +2191,12 @@ class Engine:
                 (rel.id,),
             ).fetchall():
                 fl = json.loads(flags)
-                hit = scan_rel is not None if flag is None else flag in fl
-                if hit:
+                if flag is None and scan_rel is not None:
+                    self.conn.execute(
+                        "UPDATE fragment SET backfill_rate_limit = ? WHERE fragment_id = ?",
+                        (value, fid),
+                    )
+                elif flag is not None and flag in fl:
                     self.conn.execute(
                         "UPDATE fragment SET rate_limit = ? WHERE fragment_id = ?", (value, fid)
                     )
@@ -2199,17 +2206,31 @@ class Engine:
         return Result()
 
     def alter_fragment_rate_limit(
-        self, ctx: Context, fragment_ids: Sequence[int], value: int | None
+        self,
+        ctx: Context,
+        fragment_ids: Sequence[int],
+        value: int | None,
+        rate_kind: str = "backfill",
     ) -> Result:
-        """ALTER FRAGMENT id SET RATE_LIMIT (mod.rs:1607-1621; tag SET_VARIABLE)."""
+        """ALTER FRAGMENT id SET {RATE_LIMIT | <KIND>_RATE_LIMIT} (mod.rs:1603-1622; the
+        session answers tag SET_VARIABLE).  ``RATE_LIMIT`` alone means backfill."""
         if len(fragment_ids) != 1:
             raise InvalidInputSyntax(
                 "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
             )
+        column = "backfill_rate_limit" if rate_kind == "backfill" else "rate_limit"
         with self.store.transaction():
             self.conn.execute(
-                "UPDATE fragment SET rate_limit = ? WHERE fragment_id = ?", (value, fragment_ids[0])
+                f"UPDATE fragment SET {column} = ? WHERE fragment_id = ?", (value, fragment_ids[0])
             )
+            db = self._val(
+                "SELECT j.database_id FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id"
+                " WHERE f.fragment_id = ?",
+                (fragment_ids[0],),
+            )
+            if db is not None:
+                self._barrier(int(db))
+        self._commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ pause / resume / recover

@@ -355,9 +355,23 @@ SCHEMA_V2: Final = """
 ALTER TABLE streaming_job ADD COLUMN progress TEXT NOT NULL DEFAULT '0.0%';
 """
 
+# Version 3: a fragment can hold two rate-limited nodes (e.g. a sink's Sink and StreamScan).
+SCHEMA_V3: Final = """
+-- fragment.backfill_rate_limit: the rate limit of the fragment's StreamScan / SourceBackfill
+-- node (rows/s per actor; NULL = unlimited, 0 = stopped).  From this version on
+-- fragment.rate_limit holds only the Source, Sink or DML node's limit.
+ALTER TABLE fragment ADD COLUMN backfill_rate_limit INTEGER;
+UPDATE fragment SET backfill_rate_limit = rate_limit, rate_limit = NULL
+    WHERE scan_relation_id IS NOT NULL;
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
-MIGRATIONS: Final[tuple[tuple[int, str], ...]] = ((1, SCHEMA_V1), (2, SCHEMA_V2))
+MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
+    (1, SCHEMA_V1),
+    (2, SCHEMA_V2),
+    (3, SCHEMA_V3),
+)
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
 

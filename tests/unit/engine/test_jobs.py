@@ -287,3 +287,39 @@ def test_bad_session_variable_text_is_a_session_config_error() -> None:
         "Invalid value `lots` for `streaming_parallelism`",
         "Parse error: invalid digit found in string",
     ]
+
+
+def test_sink_keeps_its_sink_and_backfill_rate_limits_apart() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=100)
+    e.create_sink(
+        bg(sink_rate_limit="7"),
+        ObjectName("s"),
+        [],
+        definition="CREATE SINK s FROM t WITH (connector = 'blackhole')",
+        upstream_ids=[t],
+        with_options=[("connector", "blackhole")],
+    )
+    s = rel_id(e, "s")
+
+    def limits() -> list[tuple[object, ...]]:
+        return e.conn.execute(
+            "SELECT rate_limit, backfill_rate_limit FROM fragment WHERE job_id = ?", (s,)
+        ).fetchall()
+
+    assert limits() == [(7, 1)]
+    e.alter_rate_limit(ctx(), "sink", ObjectName("s"), "sink", None)
+    assert limits() == [(None, 1)]
+    fid = e.conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (s,)).fetchone()[0]
+    e.alter_fragment_rate_limit(ctx(), [fid], 0)
+    assert limits() == [(None, 0)]
+    with pytest.raises(RwError) as ex:
+        e.alter_fragment_rate_limit(ctx(), [fid, fid + 1], 0)
+    assert ex.value.chain == [
+        "Invalid input syntax: ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
+    ]
+    with pytest.raises(RwError) as ex:
+        e.alter_rate_limit(ctx(), "sink", ObjectName("s"), "dml", 1)
+    assert ex.value.chain == [
+        "Invalid input syntax: ALTER SINK SET DML_RATE_LIMIT is not supported"
+    ]
