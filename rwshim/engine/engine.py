@@ -422,6 +422,13 @@ class Engine:
                 return _rel(row)
         return None
 
+    def lookup(
+        self, ctx: Context, name: ObjectName, kinds: Iterable[str] | None = None
+    ) -> Rel | None:
+        """A relation visible to the frontend (creating ones included, INITIAL ones not) by
+        name through the session's search path; a missing explicit schema raises 42704."""
+        return self._lookup(ctx, name, kinds)
+
     def relation(self, relation_id: int) -> Rel | None:
         row = self._q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))
         return None if row is None else _rel(row)
@@ -1491,6 +1498,14 @@ class Engine:
             self.conn.execute(
                 "INSERT OR IGNORE INTO fragment_relation VALUES (?, ?, ?)", (up, fid, disp)
             )
+            if scan_type == "UpstreamOnly":
+                # No backfill: reads only new changes from its first barrier on.
+                self.conn.execute(
+                    "UPDATE fragment SET backfill_total = 0, backfill_done = 1"
+                    " WHERE fragment_id = ?",
+                    (fid,),
+                )
+                continue
             total = self.row_count(int(scan_rel))
             self.conn.execute(
                 "UPDATE fragment SET backfill_total = ? WHERE fragment_id = ?", (total, fid)
@@ -1501,10 +1516,12 @@ class Engine:
             "UPDATE streaming_job SET job_status = 'CREATING', creating_epoch = ? WHERE job_id = ?",
             (epoch, job_id),
         )
-        self._render_job(job_id)
+        # A new job takes its NoShuffle upstreams' current layout (no re-render of theirs).
+        self._render_job(job_id, with_ensembles=False)
         self._store_progress(job_id)
         scans = self._val(
-            "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
+            "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
+            " AND backfill_done = 0",
             (job_id,),
         )
         if not scans:
@@ -1830,10 +1847,11 @@ class Engine:
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
             if kind == "table":
                 self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
-            for w, call in self._job_waiters.pop(rid, []):
+            for w, waiter_call in self._job_waiters.pop(rid, []):
+                call = waiter_call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView")
                 if status == "CREATING":
                     err: RwError = MetaRpcError(
-                        call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView"),
+                        call,
                         "failed to wait streaming job finish: streaming job aborted Cancelled: "
                         f"streaming job {rid} is cancelled",
                     )
@@ -1895,6 +1913,13 @@ class Engine:
                     details.append(f"{word} {schema}.{d.name} depends on it")
                 raise DropDependedOn(obj_type, details)
             ids = [rel.id] + [d.id for d in dependents if d is not None and d.kind == "index"]
+            # Sinks into a dropped table go with it (drop_op.rs:98-140).
+            ids += [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT relation_id FROM relation WHERE target_table_id = ?", (rel.id,)
+                )
+            ]
         with self.store.transaction():
             self._remove_relations(ids)
             if rel.is_job:

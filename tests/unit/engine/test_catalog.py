@@ -283,3 +283,24 @@ def test_table_fragments_and_the_mv_reads_the_materialize_fragment() -> None:
     ).fetchall() == [
         (mview_fragment, '["MVIEW", "STREAM_SCAN", "SNAPSHOT_BACKFILL_STREAM_SCAN"]', "Hash")
     ]
+
+
+def test_sink_into_table_goes_with_the_table() -> None:
+    e = make_engine()
+    t = table(e, "t")
+    u = table(e, "u")
+    e.create_sink(
+        ctx(),
+        ObjectName("s"),
+        [],
+        definition="CREATE SINK s INTO u FROM t",
+        upstream_ids=[t],
+        into_table=ObjectName("u"),
+    )
+    s = rel_id(e, "s")
+    assert e.conn.execute(
+        "SELECT job_type FROM streaming_job WHERE job_id = ?", (s,)
+    ).fetchone() == ("SinkIntoTable",)
+    e.drop_relation(ctx(), "table", ObjectName("u"))
+    assert e.relation(s) is None and e.relation(u) is None
+    assert e.lookup(ctx(), ObjectName("t")) is not None

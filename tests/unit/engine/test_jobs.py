@@ -323,3 +323,20 @@ def test_sink_keeps_its_sink_and_backfill_rate_limits_apart() -> None:
     assert ex.value.chain == [
         "Invalid input syntax: ALTER SINK SET DML_RATE_LIMIT is not supported"
     ]
+
+
+def test_upstream_only_sink_has_no_backfill_and_follows_its_upstream() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=100)
+    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+    e.create_sink(
+        ctx(),
+        ObjectName("s"),
+        [],
+        definition="CREATE SINK s FROM t WITH (connector = 'blackhole', snapshot = 'false')",
+        upstream_ids=[t],
+        with_options=[("connector", "blackhole"), ("snapshot", "false")],
+    )
+    s = rel_id(e, "s")
+    assert e.job_status(s) == "CREATED"  # created at its first barrier, like a table
+    assert set(e.rendered_parallelism(s).values()) == {2}
