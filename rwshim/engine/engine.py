@@ -521,7 +521,9 @@ class Engine:
         if owner_admin and not is_admin:
             raise PermissionDenied("only admin users can drop databases created by admin users")
         if not is_super and owner_id != ctx.user_id:
-            raise PermissionDenied("must be owner of database " + name)
+            raise PermissionDenied(  # privilege.rs:148-157
+                "Only the owner, and superuser can drop or alter a schema or database."
+            )
         with self.store.transaction():
             ids = [
                 int(r[0])
@@ -575,7 +577,9 @@ class Engine:
             raise CatalogNotFound("schema", name)
         owner = self._val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
         if not self._is_super(ctx) and owner != ctx.user_id:
-            raise PermissionDenied("must be owner of schema " + name)
+            raise PermissionDenied(  # privilege.rs:148-157
+                "Only the owner, and superuser can drop or alter a schema or database."
+            )
         ids = [
             int(r[0])
             for r in self.conn.execute(
@@ -2046,6 +2050,10 @@ class Engine:
             return set()
         rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
         if rejected:
+            # The catalog already holds the new value; recovery will apply it.
+            self.conn.execute(
+                "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
+            )
             return rejected
         self._render_job(job_id)
         self.conn.execute(

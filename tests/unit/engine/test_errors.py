@@ -218,3 +218,37 @@ def test_sqlstates_of_catalog_errors() -> None:
     with pytest.raises(RwError) as ex:
         e.database_id("nodb")
     assert ex.value.code == "3D000"
+
+
+def test_the_issue_scenario_end_to_end() -> None:
+    """Background MV on a table with rows and a rate limit; ALTERs while it is creating fail,
+    DEFERRED succeeds; once created the same ALTERs succeed; pause rejects a snapshot-backfill
+    create, resume lets the same statement through."""
+    e = make_engine()
+    t = table(e, "t", rows=20)
+    mv(e, "m", [t], bg())
+    for fn in (
+        lambda: e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
+        lambda: e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
+    ):
+        with pytest.raises(RwError):
+            fn()
+    r = e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
+    assert len(r.notices) == 1 and r.notices[0].startswith("DEFERRED is used")
+    for _ in range(10):
+        e.tick()
+    m = rel_id(e, "m")
+    assert e.job_status(m) == "CREATED"
+    assert e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "3").notices == []
+    assert (
+        e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2").notices == []
+    )
+    e.pause_database(ctx(), "dev")
+    with pytest.raises(RwError) as ex:
+        mv(e, "m2", [t])
+    assert ex.value.chain[-1] == "cannot create streaming job with snapshot backfill when paused"
+    e.resume_database(ctx(), "dev")
+    r = mv(e, "m2", [t])
+    assert r.wait is not None
+    e.tick()
+    assert r.wait.done and r.wait.error is None
