@@ -340,3 +340,25 @@ def test_upstream_only_sink_has_no_backfill_and_follows_its_upstream() -> None:
     s = rel_id(e, "s")
     assert e.job_status(s) == "CREATED"  # created at its first barrier, like a table
     assert set(e.rendered_parallelism(s).values()) == {2}
+
+
+def test_hold_backfill_and_the_barrier_schedule() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=50)
+    mv(e, "m", [t], bg(backfill_rate_limit="-1"))
+    m = rel_id(e, "m")
+    e.hold_backfill(m)
+    e.tick()
+    assert e.job_status(m) == "CREATING"
+    e.hold_backfill(m, False)
+    e.tick()
+    assert e.job_status(m) == "CREATED"
+    assert e.due_databases() == [(1, 1000)]
+    e.clock.advance(400)  # type: ignore[attr-defined]
+    assert e.due_databases() == [(1, 600)]
+    e.alter_database_param(ctx(), "dev", "barrier_interval_ms", "100")
+    assert e.due_databases() == [(1, 0)]
+    epoch = e.conn.execute("SELECT epoch FROM barrier_state").fetchone()[0]
+    e.tick(1)
+    new_epoch = e.conn.execute("SELECT epoch FROM barrier_state").fetchone()[0]
+    assert new_epoch > epoch and new_epoch >> 16 == e.clock.now_ms() - 1_617_235_200_000
