@@ -295,6 +295,21 @@ class RescheduleRejectedAtBarrier(MetaRpcError):
         )
 
 
+class CreateCancelled(RwError):
+    """A CREATE whose job was cancelled (CANCEL JOBS, DROP of the creating job) while its
+    session waited: meta returns `MetaError::cancelled("create")`
+    (src/meta/src/stream/stream_manager.rs:522-523), gRPC Cancelled, which the frontend makes a
+    SchedulerError (src/frontend/src/error.rs:222); tonic describes the code as "The operation
+    was cancelled"."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(
+            "Scheduler error",
+            f"gRPC request to meta service (call `{call}`) failed: The operation was cancelled",
+            "Cancelled: create",
+        )
+
+
 class MetaPermissionDenied(PermissionDenied):
     """A meta `MetaError::permission_denied` (gRPC PermissionDenied) shown by the frontend as
     `Permission denied: <message>` (src/meta/src/error.rs:201-216,

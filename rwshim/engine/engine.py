@@ -40,6 +40,7 @@ from rwshim.errors import (
     BindError,
     CatalogDuplicated,
     CatalogNotFound,
+    CreateCancelled,
     CreateParallelismExceedsMax,
     DropDependedOn,
     InvalidInputSyntax,
@@ -1812,7 +1813,7 @@ class Engine:
             )
         return out
 
-    def _remove_relations(self, ids: Iterable[int]) -> None:
+    def _remove_relations(self, ids: Iterable[int], *, cancelled: bool = True) -> None:
         """Delete relations with everything they own (inside a transaction).  Foreground
         creates waiting on a removed job fail as RisingWave's do (streaming_job.rs:1059-1076)."""
         for rid in ids:
@@ -1853,8 +1854,10 @@ class Engine:
                 self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
             for w, waiter_call in self._job_waiters.pop(rid, []):
                 call = waiter_call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView")
-                if status == "CREATING":
-                    err: RwError = MetaRpcError(
+                if cancelled:
+                    err: RwError = CreateCancelled(call)
+                elif status == "CREATING":
+                    err = MetaRpcError(
                         call,
                         "failed to wait streaming job finish: streaming job aborted Cancelled: "
                         f"streaming job {rid} is cancelled",
@@ -2354,7 +2357,7 @@ class Engine:
                     " AND f.flags LIKE '%\"VALUES\"%'"
                 )
             ]
-            self._remove_relations(initial + unrecoverable)
+            self._remove_relations(initial + unrecoverable, cancelled=False)
             pause = bootstrap and par.parse_bool(
                 self.system_param("pause_on_next_bootstrap") or "false"
             )

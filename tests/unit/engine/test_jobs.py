@@ -120,10 +120,10 @@ def test_cancel_jobs_returns_the_cancelled_ids_and_fails_the_waiting_create() ->
     assert r.wait.done and r.wait.error is not None
     assert r.wait.error.report() == (
         "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
-        "  1: gRPC request to meta service (call "
-        "`/ddl_service.DdlService/CreateMaterializedView`) failed: Internal error\n"
-        f"  2: failed to wait streaming job finish: streaming job aborted Cancelled: "
-        f"streaming job {m} is cancelled\n"
+        "  1: Scheduler error\n"
+        "  2: gRPC request to meta service (call "
+        "`/ddl_service.DdlService/CreateMaterializedView`) failed: The operation was cancelled\n"
+        "  3: Cancelled: create\n"
     )
     assert e._lookup(ctx(), ObjectName("m")) is None
 
