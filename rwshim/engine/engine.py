@@ -232,6 +232,25 @@ class _JobSpec:
     has_temporal_join: bool = False
 
 
+@dataclass
+class _Pending:
+    """A create between its INITIAL catalog row and its first barrier (maybe waiting for the
+    creation permit)."""
+
+    job_id: int
+    spec: _JobSpec
+    ctx: Context
+    inputs: list[Rel]
+    scan_type: str
+    batch_refresh: bool
+    call: str
+    background: bool
+    target: par.Target
+    backfill: par.Target | None
+    max_parallelism: int
+    waiter: Waiter = field(default_factory=Waiter)
+
+
 def _quote_ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -271,6 +290,8 @@ class Engine:
         self._job_waiters: dict[int, list[tuple[Waiter, str]]] = {}
         self._wait_all: list[tuple[Waiter, int | None]] = []
         self._after_commit: list[Callable[[], None]] = []
+        self._permit_holders: set[int] = set()
+        self._queue: list[_Pending] = []
         self._ensure_defaults()
         self.recover(bootstrap=True)
 
@@ -1246,23 +1267,56 @@ class Engine:
         if self.faults.crash_after_catalog_write:
             raise SimulatedCrash(f"meta crashed after writing job {job_id}")
         del now
+        pending = _Pending(
+            job_id,
+            spec,
+            ctx,
+            inputs,
+            scan_type,
+            refresh_sec is not None,
+            call,
+            background,
+            target,
+            backfill,
+            max_parallelism,
+        )
+        if len(self._permit_holders) >= self._permits():
+            # The creation permit (ddl_controller.rs:1200-1208) is held by foreground creates
+            # until they finish: this create waits, its job INITIAL (SHOW JOBS lists it).
+            self._queue.append(pending)
+            return Result(notices, wait=pending.waiter)
+        self._start_job(pending)
+        return Result(notices, wait=None if pending.waiter.done else pending.waiter)
+
+    def _permits(self) -> int:
+        """max_concurrent_creating_streaming_jobs; 0 means unlimited (ddl_controller.rs:305-315)."""
+        try:
+            n = int(self.system_param("max_concurrent_creating_streaming_jobs") or "1")
+        except ValueError:
+            n = 1
+        return n if n > 0 else 1 << 30
+
+    def _start_job(self, p: _Pending) -> None:
+        """The part of a create that runs with the permit: validation, fragments, the barrier.
+        Raises the RwError after aborting the INITIAL job."""
+        job_id, spec, ctx, call = p.job_id, p.spec, p.ctx, p.call
         try:
             with self.store.transaction():
                 # validate_specified_parallelism (ddl_controller.rs:363-388)
-                if target.kind == "Fixed" and (target.fixed or 0) > max_parallelism:
+                if p.target.kind == "Fixed" and (p.target.fixed or 0) > p.max_parallelism:
                     raise CreateParallelismExceedsMax(
-                        target.fixed or 0, max_parallelism, backfill=False
+                        p.target.fixed or 0, p.max_parallelism, backfill=False
                     )
                 if (
-                    backfill is not None
-                    and backfill.kind == "Fixed"
-                    and (backfill.fixed or 0) > max_parallelism
+                    p.backfill is not None
+                    and p.backfill.kind == "Fixed"
+                    and (p.backfill.fixed or 0) > p.max_parallelism
                 ):
                     raise CreateParallelismExceedsMax(
-                        backfill.fixed or 0, max_parallelism, backfill=True
+                        p.backfill.fixed or 0, p.max_parallelism, backfill=True
                     )
                 job_type = self._build_fragments(
-                    job_id, spec, ctx, inputs, scan_type, refresh_sec is not None
+                    job_id, spec, ctx, p.inputs, p.scan_type, p.batch_refresh
                 )
                 if spec.kind == "table":
                     self._create_data_table(job_id)
@@ -1272,11 +1326,29 @@ class Engine:
             raise
         self._commit_actions()
         status = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
-        if status == "CREATED" or background:
-            return Result(notices)
-        w = Waiter()
-        self._job_waiters.setdefault(job_id, []).append((w, call))
-        return Result(notices, wait=w)
+        if status is None:
+            p.waiter.complete(CreateCancelled(call))
+        elif status == "CREATED" or p.background:
+            p.waiter.complete()
+        else:
+            self._permit_holders.add(job_id)
+            self._job_waiters.setdefault(job_id, []).append((p.waiter, call))
+
+    def _release_permit(self, job_id: int) -> None:
+        if job_id in self._permit_holders:
+            self._permit_holders.discard(job_id)
+            self._after_commit.append(self._drain_queue)
+
+    def _drain_queue(self) -> None:
+        while self._queue and len(self._permit_holders) < self._permits():
+            p = self._queue.pop(0)
+            if self.job_status(p.job_id) != "INITIAL":
+                p.waiter.complete(CreateCancelled(p.call))
+                continue
+            try:
+                self._start_job(p)
+            except RwError as e:
+                p.waiter.complete(e)
 
     def _create_data_table(self, table_id: int) -> None:
         cols = self._columns(table_id)
@@ -1644,6 +1716,7 @@ class Engine:
                 self.conn.execute(
                     "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
                 )
+        self._release_permit(job_id)
         waiters = self._job_waiters.pop(job_id, [])
         for w, _ in waiters:
             self._after_commit.append(lambda w=w: w.complete())  # type: ignore[misc]
@@ -1852,6 +1925,7 @@ class Engine:
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
             if kind == "table":
                 self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
+            self._release_permit(rid)
             for w, waiter_call in self._job_waiters.pop(rid, []):
                 call = waiter_call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView")
                 if cancelled:
@@ -2660,6 +2734,7 @@ class Engine:
             ) from None
         with self.store.transaction():
             self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
+        self._drain_queue()
         notices = []
         interval = int(self.system_param("barrier_interval_ms") or 1000)
         frequency = int(self.system_param("checkpoint_frequency") or 1)
@@ -2722,8 +2797,12 @@ class Engine:
                 w.complete(MetaRpcError(call, "meta node restarted"))
         for w, _ in self._wait_all:
             w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
+        for p in self._queue:
+            p.waiter.complete(MetaRpcError(p.call, "meta node restarted"))
         self._job_waiters.clear()
         self._wait_all.clear()
+        self._queue.clear()
+        self._permit_holders.clear()
         if self.store.path is None:
             self.recover(bootstrap=True)
             return self

@@ -362,3 +362,45 @@ def test_hold_backfill_and_the_barrier_schedule() -> None:
     e.tick(1)
     new_epoch = e.conn.execute("SELECT epoch FROM barrier_state").fetchone()[0]
     assert new_epoch > epoch and new_epoch >> 16 == e.clock.now_ms() - 1_617_235_200_000
+
+
+def test_a_foreground_create_holds_the_creation_permit() -> None:
+    """max_concurrent_creating_streaming_jobs = 1 (default): while a foreground create runs,
+    the next create waits with its job INITIAL (ddl_controller.rs:1200-1208)."""
+    e = make_engine()
+    t = table(e, "t", rows=8)
+    first = mv(e, "m", [t], ctx(backfill_rate_limit="1"))
+    m = rel_id(e, "m")
+    assert first.wait is not None and not first.wait.done
+    second = e.create_table(ctx(), ObjectName("u"), [], definition="CREATE TABLE u")
+    assert second.wait is not None and not second.wait.done
+    assert e.lookup(ctx(), ObjectName("u")) is None  # INITIAL: invisible to the frontend
+    u = e.conn.execute("SELECT relation_id FROM relation WHERE name = 'u'").fetchone()[0]
+    assert [r[0::3] for r in e.show_jobs().rows] == [(m, "Snapshot [0.00% (0/8)]"), (u, "0.0%")]
+    run_until_created(e, m)
+    assert first.wait.done and second.wait.done and second.wait.error is None
+    assert e.job_status(u) == "CREATED"
+    # Background creates return after their first barrier and hold no permit.
+    mv(e, "b1", [t], bg())
+    assert mv(e, "b2", [t], bg()).wait is None
+    # 0 means unlimited.
+    e.alter_system_set(ctx(), "max_concurrent_creating_streaming_jobs", "0")
+    mv(e, "f1", [t], ctx(backfill_rate_limit="1"))
+    assert e.lookup(ctx(), ObjectName("f1")) is not None
+    r = e.create_table(ctx(), ObjectName("w"), [], definition="CREATE TABLE w")
+    assert r.wait is None and e.lookup(ctx(), ObjectName("w")) is not None
+
+
+def test_a_queued_create_fails_with_the_error_it_meets_when_it_starts() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=8)
+    mv(e, "m", [t], ctx(backfill_rate_limit="1"))
+    queued = mv(e, "snap", [t])
+    assert queued.wait is not None and not queued.wait.done
+    e.pause_database(ctx(), "dev")  # m is a snapshot-backfill job: it keeps running
+    run_until_created(e, rel_id(e, "m"))
+    assert queued.wait.done and queued.wait.error is not None
+    assert queued.wait.error.chain[-1] == (
+        "cannot create streaming job with snapshot backfill when paused"
+    )
+    assert e.conn.execute("SELECT count(*) FROM relation WHERE name = 'snap'").fetchone() == (0,)
