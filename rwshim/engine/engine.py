@@ -45,6 +45,7 @@ from rwshim.errors import (
     DropDependedOn,
     InvalidInputSyntax,
     InvalidParameterValue,
+    MetaCatalogDuplicated,
     MetaPermissionDenied,
     MetaRpcError,
     NotImplementedError_,
@@ -230,6 +231,7 @@ class _JobSpec:
     extra: dict[str, object] = field(default_factory=dict)
     has_values: bool = False
     has_temporal_join: bool = False
+    if_not_exists: bool = False
 
 
 @dataclass
@@ -802,6 +804,7 @@ class Engine:
         notices = ["APPEND ONLY TABLE is currently an experimental feature."] if append_only else []
         spec = _JobSpec(
             kind="table",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=cols,
@@ -873,6 +876,7 @@ class Engine:
         if shared:
             spec = _JobSpec(
                 kind="source",
+                if_not_exists=if_not_exists,
                 name=name.name,
                 schema_id=schema_id,
                 columns=list(columns),
@@ -917,6 +921,7 @@ class Engine:
         options = self._check_with_options(with_options, MV_WITH_KEYS)
         spec = _JobSpec(
             kind="materialized view",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=list(columns),
@@ -963,6 +968,7 @@ class Engine:
         cols = [base_cols[i] for i in key_pos + inc_pos]
         spec = _JobSpec(
             kind="index",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=cols,
@@ -1009,6 +1015,7 @@ class Engine:
             sink_type = "force-append-only"
         spec = _JobSpec(
             kind="sink",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=list(columns),
@@ -1222,6 +1229,23 @@ class Engine:
                 "invalid digit found in string",
             ) from None
         resource_group = spec.options.get("resource_group")
+
+        # Meta's duplicate check also sees INITIAL jobs (controller/utils.rs:717-783).
+        hidden = self._q1(
+            "SELECT r.relation_id, r.kind, j.create_type FROM relation r JOIN streaming_job j"
+            " ON j.job_id = r.relation_id WHERE r.schema_id = ? AND r.name = ?"
+            " AND j.job_status = 'INITIAL'",
+            (spec.schema_id, spec.name),
+        )
+        if hidden is not None:
+            if spec.if_not_exists:
+                if not background:
+                    w = Waiter()
+                    self._job_waiters.setdefault(int(hidden[0]), []).append((w, call))
+                    return Result(notices, wait=w)
+                return Result(notices)
+            word = {"materialized view": "table"}.get(str(hidden[1]), str(hidden[1]))
+            raise MetaCatalogDuplicated(call, word, spec.name)
 
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
         now = self._now()

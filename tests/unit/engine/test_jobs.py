@@ -404,3 +404,28 @@ def test_a_queued_create_fails_with_the_error_it_meets_when_it_starts() -> None:
         "cannot create streaming job with snapshot backfill when paused"
     )
     assert e.conn.execute("SELECT count(*) FROM relation WHERE name = 'snap'").fetchone() == (0,)
+
+
+def test_meta_sees_initial_jobs_in_its_duplicate_check() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=8)
+    mv(e, "m", [t], ctx(backfill_rate_limit="1"))  # holds the permit
+    queued = mv(e, "q", [t])
+    with pytest.raises(RwError) as ex:
+        mv(e, "q", [t])
+    assert ex.value.report() == (
+        "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n"
+        "  2: gRPC request to meta service (call `/ddl_service.DdlService/CreateMaterializedView`)"
+        " failed: Some entity that we attempted to create (e.g., file or directory) already "
+        "exists\n"
+        "  3: table named q already exists and is still being created\n"
+    )
+    again = e.create_materialized_view(
+        ctx(), ObjectName("q"), [], definition="x", upstream_ids=[t], if_not_exists=True
+    )
+    assert again.wait is not None and not again.wait.done
+    run_until_created(e, rel_id(e, "m"))
+    q = rel_id(e, "q")
+    run_until_created(e, q)
+    assert queued.wait is not None and queued.wait.done and again.wait.done
