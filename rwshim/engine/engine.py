@@ -702,13 +702,18 @@ class Engine:
 
     # ------------------------------------------------------------------ relations: creation
 
-    def _if_not_exists_result(self, existing: Rel, if_not_exists: bool) -> Result:
+    def _if_not_exists_result(
+        self, existing: Rel, if_not_exists: bool, background: bool = False
+    ) -> Result:
+        """A name clash found by the frontend (session.rs:1055-1105).  ``background``: whether
+        the new statement would be a background job."""
         if not if_not_exists:
             raise self._duplicate_error(existing)
         if existing.status is not None and existing.status != "CREATED":
-            # Meta answers OK for a job still being created: a foreground create waits for it,
-            # a background one returns (ddl_controller.rs:1145-1182).
-            if existing.create_type == "FOREGROUND":
+            # The frontend defers to meta, which answers OK for a job still being created: a
+            # foreground create waits for that job, a background one returns
+            # (ddl_controller.rs:1145-1182).
+            if not background:
                 w = Waiter()
                 self._job_waiters.setdefault(existing.id, []).append((w, ""))
                 return Result(wait=w)
@@ -917,7 +922,8 @@ class Engine:
         schema_id, _ = self._creation_schema(ctx, name)
         existing = self._check_duplicate(schema_id, name.name)
         if existing is not None:
-            return self._if_not_exists_result(existing, if_not_exists)
+            bg = self._bool_var(ctx, "background_ddl") and not has_values
+            return self._if_not_exists_result(existing, if_not_exists, bg)
         options = self._check_with_options(with_options, MV_WITH_KEYS)
         spec = _JobSpec(
             kind="materialized view",
@@ -950,7 +956,9 @@ class Engine:
         schema_id, _ = self._creation_schema(ctx, ObjectName(name.name, table.schema))
         existing = self._check_duplicate(schema_id, name.name)
         if existing is not None:
-            return self._if_not_exists_result(existing, if_not_exists)
+            return self._if_not_exists_result(
+                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+            )
         base = self._lookup(ctx, table, ("table", "materialized view"))
         if base is None:
             raise CatalogNotFound("table", table.name)
@@ -1002,7 +1010,9 @@ class Engine:
         schema_id, _ = self._creation_schema(ctx, name)
         existing = self._check_duplicate(schema_id, name.name)
         if existing is not None:
-            return self._if_not_exists_result(existing, if_not_exists)
+            return self._if_not_exists_result(
+                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+            )
         options = dict(with_options)
         target_id: int | None = None
         if into_table is not None:

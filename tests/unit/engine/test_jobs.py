@@ -179,11 +179,17 @@ def test_duplicate_names_while_creating_and_if_not_exists() -> None:
         "Catalog error",
         "materialized view named m already exists and is still being created",
     ]
+    # Still creating: meta answers; a background statement returns, a foreground one waits.
+    r = e.create_materialized_view(
+        bg(), ObjectName("m"), [], definition="x", upstream_ids=[t], if_not_exists=True
+    )
+    assert r.notices == [] and r.wait is None
     r = e.create_materialized_view(
         ctx(), ObjectName("m"), [], definition="x", upstream_ids=[t], if_not_exists=True
     )
-    assert r.notices == [] and r.wait is None  # background job still creating: meta says OK
+    assert r.notices == [] and r.wait is not None and not r.wait.done
     run_until_created(e, rel_id(e, "m"))
+    assert r.wait.done and r.wait.error is None
     r = e.create_materialized_view(
         ctx(), ObjectName("m"), [], definition="x", upstream_ids=[t], if_not_exists=True
     )
