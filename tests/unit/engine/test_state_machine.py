@@ -84,8 +84,10 @@ class EngineMachine(RuleBasedStateMachine):
             self.e.create_table(ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name}")
         except RwError:
             return
-        rel = self.e._lookup(ctx(), ObjectName(name))
-        assert rel is not None
+        rel = self.e.lookup(ctx(), ObjectName(name))
+        if rel is None:  # waiting for the creation permit
+            assert any(p.spec.name == name for p in self.e._queue)
+            return
         with self.e.store.transaction():
             self.e.conn.executemany(
                 f"INSERT INTO rel_{rel.id}(v) VALUES (?)", [(i,) for i in range(rows)]
@@ -213,7 +215,9 @@ class EngineMachine(RuleBasedStateMachine):
             "fragment without job": "SELECT fragment_id FROM fragment WHERE job_id NOT IN"
             " (SELECT job_id FROM streaming_job)",
             "job without fragment": "SELECT job_id FROM streaming_job WHERE job_id NOT IN"
-            " (SELECT job_id FROM fragment)",
+            " (SELECT job_id FROM fragment) AND job_status != 'INITIAL'",
+            "INITIAL job with fragments": "SELECT DISTINCT f.job_id FROM fragment f JOIN"
+            " streaming_job j ON j.job_id = f.job_id WHERE j.job_status = 'INITIAL'",
             "dangling edge": "SELECT * FROM fragment_relation WHERE source_fragment_id NOT IN"
             " (SELECT fragment_id FROM fragment) OR target_fragment_id NOT IN"
             " (SELECT fragment_id FROM fragment)",
