@@ -293,6 +293,8 @@ class Engine:
         self._wait_all: list[tuple[Waiter, int | None]] = []
         self._after_commit: list[Callable[[], None]] = []
         self._permit_holders: set[int] = set()
+        # When each foreground create began waiting for its job (the 30 s early-failure rule).
+        self._fg_started: dict[int, int] = {}
         self._queue: list[_Pending] = []
         self._ensure_defaults()
         self.recover(bootstrap=True)
@@ -1366,9 +1368,11 @@ class Engine:
             p.waiter.complete()
         else:
             self._permit_holders.add(job_id)
+            self._fg_started[job_id] = self.clock.now_ms()
             self._job_waiters.setdefault(job_id, []).append((p.waiter, call))
 
     def _release_permit(self, job_id: int) -> None:
+        self._fg_started.pop(job_id, None)
         if job_id in self._permit_holders:
             self._permit_holders.discard(job_id)
             self._after_commit.append(self._drain_queue)
@@ -2465,7 +2469,21 @@ class Engine:
                     " AND f.flags LIKE '%\"VALUES\"%'"
                 )
             ]
-            self._remove_relations(initial + unrecoverable, cancelled=False)
+            # Recovery fails every finish wait (worker.rs:1113-1119); a foreground create that
+            # began waiting less than 30 s ago cancels its job and returns the error
+            # (stream_manager.rs:77, :416-450); later ones wait again.
+            reason = "bootstrap" if bootstrap else "adhoc recovery"
+            now = self.clock.now_ms()
+            early = [
+                jid
+                for jid, started in self._fg_started.items()
+                if now - started < 30_000 and self.job_status(jid) == "CREATING"
+            ]
+            for jid in early:
+                for w, call in self._job_waiters.pop(jid, []):
+                    err = MetaRpcError(call, f"failed to wait streaming job finish: {reason}")
+                    self._after_commit.append(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+            self._remove_relations(initial + unrecoverable + early, cancelled=False)
             pause = bootstrap and par.parse_bool(
                 self.system_param("pause_on_next_bootstrap") or "false"
             )

@@ -435,3 +435,23 @@ def test_meta_sees_initial_jobs_in_its_duplicate_check() -> None:
     q = rel_id(e, "q")
     run_until_created(e, q)
     assert queued.wait is not None and queued.wait.done and again.wait.done
+
+
+def test_recover_fails_a_young_foreground_create_and_keeps_an_old_one() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=100)
+    young = mv(e, "young", [t], ctx(backfill_rate_limit="1"))
+    y = rel_id(e, "young")
+    e.adhoc_recover(ctx())
+    assert young.wait is not None and young.wait.done and young.wait.error is not None
+    assert young.wait.error.chain[-1] == "failed to wait streaming job finish: adhoc recovery"
+    assert e.relation(y) is None  # cancelled with the create
+    old = mv(e, "old", [t], ctx(backfill_rate_limit="1"))
+    o = rel_id(e, "old")
+    e.clock.advance(31_000)  # type: ignore[attr-defined]
+    e.adhoc_recover(ctx())
+    assert old.wait is not None and not old.wait.done
+    assert e.job_status(o) == "CREATING"
+    e.alter_rate_limit(ctx(), "materialized view", ObjectName("old"), "backfill", None)
+    e.tick()
+    assert old.wait.done and old.wait.error is None
