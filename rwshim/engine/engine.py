@@ -1320,9 +1320,9 @@ class Engine:
             # The creation permit (ddl_controller.rs:1200-1208) is held by foreground creates
             # until they finish: this create waits, its job INITIAL (SHOW JOBS lists it).
             self._queue.append(pending)
-            return Result(notices, wait=pending.waiter)
+            return Result(notices, wait=pending.waiter, job_id=job_id)
         self._start_job(pending)
-        return Result(notices, wait=None if pending.waiter.done else pending.waiter)
+        return Result(notices, wait=None if pending.waiter.done else pending.waiter, job_id=job_id)
 
     def _permits(self) -> int:
         """max_concurrent_creating_streaming_jobs; 0 means unlimited (ddl_controller.rs:305-315)."""

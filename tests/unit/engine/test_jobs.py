@@ -455,3 +455,12 @@ def test_recover_fails_a_young_foreground_create_and_keeps_an_old_one() -> None:
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("old"), "backfill", None)
     e.tick()
     assert old.wait.done and old.wait.error is None
+
+
+def test_create_result_names_its_job_for_a_session_cancel() -> None:
+    e = make_engine()
+    t = table(e, "t", rows=100)
+    r = mv(e, "m", [t], ctx(backfill_rate_limit="1"))
+    assert r.job_id == rel_id(e, "m")
+    assert e.cancel_jobs(ctx(), [r.job_id]).rows == [(str(r.job_id),)]
+    assert r.wait is not None and r.wait.done and r.wait.error is not None
