@@ -1260,7 +1260,6 @@ class Engine:
             raise MetaCatalogDuplicated(call, word, spec.name)
 
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
-        now = self._now()
         with self.store.transaction():
             job_id = self.store.next_id("object")
             self._insert_relation(
@@ -1302,7 +1301,6 @@ class Engine:
             )
         if self.faults.crash_after_catalog_write:
             raise SimulatedCrash(f"meta crashed after writing job {job_id}")
-        del now
         pending = _Pending(
             job_id,
             spec,
