@@ -955,15 +955,17 @@ class Engine:
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
         backfill)."""
-        schema_id, _ = self._creation_schema(ctx, ObjectName(name.name, table.schema))
+        # resolve_index_schema (create_index.rs:62-81): the created table first, then the
+        # duplicate check in that table's schema.
+        base = self._lookup(ctx, table, ("table", "materialized view"))
+        if base is None or base.status != "CREATED":
+            raise CatalogNotFound("table", table.name)
+        schema_id = base.schema_id
         existing = self._check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(
                 existing, if_not_exists, self._bool_var(ctx, "background_ddl")
             )
-        base = self._lookup(ctx, table, ("table", "materialized view"))
-        if base is None:
-            raise CatalogNotFound("table", table.name)
         base_cols = self._columns(base.id)
         by_name = {c.name: (i, c) for i, c in enumerate(base_cols)}
         key_pos: list[int] = []
