@@ -1860,12 +1860,20 @@ class Engine:
             if with_ensembles
             else set(graph.fragments_of(job_id))
         )
-        jobs = {graph.fragments[f].job_id for f in fragments}
+        self._render_jobs({graph.fragments[f].job_id for f in fragments})
+
+    def _render_jobs(self, jobs: set[int]) -> None:
+        """Re-render the actors of the given jobs where their planned count changed."""
         counts = self._planned_actor_counts(jobs)
+        current = {
+            int(f): int(n)
+            for f, n in self.conn.execute(
+                "SELECT fragment_id, count(*) FROM actor GROUP BY fragment_id"
+            )
+        }
         worker = int(self._val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
         for fid, n in sorted(counts.items()):
-            current = int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
-            if current == n:
+            if current.get(fid, 0) == n:
                 continue
             self.conn.execute("DELETE FROM actor WHERE fragment_id = ?", (fid,))
             first = self.store.next_id("actor", n)
@@ -2498,10 +2506,9 @@ class Engine:
                     "UPDATE system_parameter SET value = 'false'"
                     " WHERE name = 'pause_on_next_bootstrap'"
                 )
-            for (jid,) in self.conn.execute(
-                "SELECT job_id FROM streaming_job ORDER BY job_id"
-            ).fetchall():
-                self._render_job(int(jid), with_ensembles=False)
+            self._render_jobs(
+                {int(r[0]) for r in self.conn.execute("SELECT job_id FROM streaming_job")}
+            )
             self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
             for (db,) in self.conn.execute("SELECT database_id FROM barrier_state").fetchall():
                 self._barrier(int(db))
