@@ -2753,9 +2753,12 @@ class Engine:
             Column("Description", pgtypes.VARCHAR),
             Column("Mutable", pgtypes.BOOL, 1),
         ]
-        rows: list[tuple[object, ...]] = [
-            (p.name, self.system_param(p.name), p.description, p.mutable) for p in sysparams.PARAMS
-        ]
+        rows: list[tuple[object, ...]] = []
+        for p in sysparams.PARAMS:
+            value = self.system_param(p.name)
+            if p.name == "license_key" and value not in ("", "<default>"):
+                value = "<redacted>"
+            rows.append((p.name, value, p.description, p.mutable))
         return Result(columns=cols, rows=rows)
 
     def alter_system_set(self, ctx: Context, name: str, value: str | None) -> Result:

@@ -304,3 +304,27 @@ def test_sink_into_table_goes_with_the_table() -> None:
     e.drop_relation(ctx(), "table", ObjectName("u"))
     assert e.relation(s) is None and e.relation(u) is None
     assert e.lookup(ctx(), ObjectName("t")) is not None
+
+
+def test_license_key_is_never_shown() -> None:
+    e = make_engine()
+
+    def shown() -> object:
+        return next(r[1] for r in e.show_parameters().rows if r[0] == "license_key")
+
+    assert shown() == "<default>"
+    e.alter_system_set(ctx(), "license_key", "secret-key")
+    assert shown() == "<redacted>"
+    with pytest.raises(RwError) as ex:
+        e.alter_system_set(ctx(), "nope", "1")
+    assert ex.value.chain[-1] == 'System parameters error: unrecognized system parameter "nope"'
+    with pytest.raises(RwError) as ex:
+        e.alter_system_set(ctx(), "state_store", "x")
+    assert ex.value.chain[-1] == 'System parameters error: "state_store" is immutable'
+    with pytest.raises(RwError) as ex:
+        e.alter_system_set(ctx(), "barrier_interval_ms", "fast")
+    assert ex.value.chain == [
+        "gRPC request to meta service (call `/meta.SystemParamsService/SetSystemParam`) failed: "
+        "Internal error",
+        "System parameters error: cannot parse parameter value: invalid digit found in string",
+    ]
