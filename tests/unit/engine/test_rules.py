@@ -241,3 +241,18 @@ def test_frontend_resolution_errors_of_alter_parallelism() -> None:
         "Invalid input syntax: target parallelism must be a valid number, adaptive, bounded(n), "
         "or ratio(r): Invalid value for Bounded strategy: must be positive integer"
     ]
+
+
+def test_deferred_on_a_creating_job_without_backfill_override_waits_for_recovery() -> None:
+    """§2.8 note: completion restores only a backfill override; a DEFERRED target without one
+    is applied at the next recovery."""
+    e = make_engine()
+    t = table(e, "t", rows=20)
+    mv(e, "m", [t], bg())
+    m = rel_id(e, "m")
+    e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
+    run_until_created(e, m)
+    assert e.catalog_parallelism(m) == "2"
+    assert set(e.rendered_parallelism(m).values()) == {4}
+    e.adhoc_recover(ctx())
+    assert set(e.rendered_parallelism(m).values()) == {2}
