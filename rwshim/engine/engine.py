@@ -1633,6 +1633,7 @@ class Engine:
         )
         # A new job takes its NoShuffle upstreams' current layout (no re-render of theirs).
         self._render_job(job_id, with_ensembles=False)
+        self._store_policies([job_id])
         self._store_progress(job_id)
         scans = self._val(
             "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
@@ -1861,6 +1862,30 @@ class Engine:
             else set(graph.fragments_of(job_id))
         )
         self._render_jobs({graph.fragments[f].job_id for f in fragments})
+
+    def _store_policies(self, jobs: Iterable[int]) -> None:
+        """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog."""
+        graph = g.Graph.load(self.conn)
+        for jid in jobs:
+            row = self._q1(
+                "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"
+                " FROM streaming_job WHERE job_id = ?",
+                (jid,),
+            )
+            job = None if row is None else par.Target(str(row[0]), row[1], row[2])
+            for fid, dist, okind, ofixed in self.conn.execute(
+                "SELECT fragment_id, distribution_type, parallelism_override_kind,"
+                " parallelism_override_fixed FROM fragment WHERE job_id = ?",
+                (jid,),
+            ).fetchall():
+                override = None if okind is None else par.Target(str(okind), ofixed, None)
+                policy = par.parallelism_policy(
+                    str(dist), override, job, g.ensemble_roots(graph, int(fid))
+                )
+                self.conn.execute(
+                    "UPDATE fragment SET parallelism_policy = ? WHERE fragment_id = ?",
+                    (policy, fid),
+                )
 
     def _render_jobs(self, jobs: set[int]) -> None:
         """Re-render the actors of the given jobs where their planned count changed."""
@@ -2139,6 +2164,7 @@ class Engine:
                     "UPDATE streaming_job SET specific_resource_group = ? WHERE job_id = ?",
                     (group or None, job_id),
                 )
+            self._store_policies([job_id])
         # Step 7: run the reschedule command through the barrier (not for DEFERRED).
         with self.store.transaction():
             if deferred:
@@ -2283,6 +2309,7 @@ class Engine:
                         fid,
                     ),
                 )
+            self._store_policies(jobs)
             for jid in sorted(jobs):
                 self._render_job(jid)
                 db = self._val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))

@@ -246,3 +246,46 @@ def parse_bool(text: str) -> bool:
     if t in ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n"):
         return False
     raise ParseError("Invalid bool")
+
+
+def _format_strategy(strategy: str | None) -> str | None:
+    if strategy is None:
+        return None
+    try:
+        canonical = parse_strategy(strategy)
+    except (LookupError, ParseError):
+        return None
+    if canonical in ("AUTO", "FULL"):
+        return "adaptive"
+    return canonical.lower()
+
+
+def format_streaming_parallelism(kind: str, fixed: int | None, strategy: str | None) -> str:
+    """format_streaming_parallelism (fragment.rs:1529-1544)."""
+    if kind == "Fixed":
+        return str(fixed)
+    shown = _format_strategy(strategy)
+    if shown is not None:
+        return shown
+    return "custom" if kind == "Custom" else "adaptive"
+
+
+def parallelism_policy(
+    distribution: str,
+    override: Target | None,
+    job: Target | None,
+    roots: list[int],
+) -> str:
+    """format_fragment_parallelism_policy (fragment.rs:1496-1527)."""
+    if distribution == "SINGLE":
+        return "single"
+    job_strategy = None if job is None else job.strategy
+    if override is not None:
+        return (
+            f"override({format_streaming_parallelism(override.kind, override.fixed, job_strategy)})"
+        )
+    if roots:
+        return f"upstream_fragment([{', '.join(str(r) for r in sorted(set(roots)))}])"
+    if job is None:
+        return "inherit(unknown)"
+    return f"inherit({format_streaming_parallelism(job.kind, job.fixed, job_strategy)})"

@@ -365,12 +365,22 @@ UPDATE fragment SET backfill_rate_limit = rate_limit, rate_limit = NULL
     WHERE scan_relation_id IS NOT NULL;
 """
 
+# Version 4: rw_fragments.parallelism_policy, kept by the engine.
+SCHEMA_V4: Final = """
+-- fragment.parallelism_policy: how the fragment's parallelism is decided, as rw_fragments
+-- prints it (src/meta/src/controller/fragment.rs:1496-1553): 'single', 'override(<p>)',
+-- 'upstream_fragment([<root ids>])', 'inherit(<p>)' with <p> a number, 'adaptive',
+-- 'bounded(n)', 'ratio(r)', 'custom' or 'unknown'.
+ALTER TABLE fragment ADD COLUMN parallelism_policy TEXT NOT NULL DEFAULT 'unknown';
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
     (3, SCHEMA_V3),
+    (4, SCHEMA_V4),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

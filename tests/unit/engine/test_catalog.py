@@ -328,3 +328,47 @@ def test_license_key_is_never_shown() -> None:
         "Internal error",
         "System parameters error: cannot parse parameter value: invalid digit found in string",
     ]
+
+
+def test_parallelism_policy_of_fragments() -> None:
+    e = make_engine()
+    t = table(e, "t")
+
+    def policies(job: int) -> list[str]:
+        return [
+            r[0]
+            for r in e.conn.execute(
+                "SELECT parallelism_policy FROM fragment WHERE job_id = ? ORDER BY fragment_id",
+                (job,),
+            )
+        ]
+
+    assert policies(t) == ["inherit(bounded(4))", "inherit(bounded(4))"]
+    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+    assert policies(t) == ["inherit(2)", "inherit(2)"]
+    e.create_materialized_view(
+        ctx(),
+        ObjectName("k"),
+        V,
+        definition="CREATE MATERIALIZED VIEW k AS SELECT 1",
+        upstream_ids=[],
+        has_values=True,
+    )
+    assert policies(rel_id(e, "k")) == ["single"]
+    e.create_source(
+        ctx(), ObjectName("src"), [], definition="", with_options=[("connector", "kafka")]
+    )
+    src = rel_id(e, "src")
+    mv(e, "m", [src])
+    e.tick()
+    m = rel_id(e, "m")
+    src_fragment = e.conn.execute(
+        "SELECT fragment_id FROM fragment WHERE job_id = ?", (src,)
+    ).fetchone()[0]
+    assert policies(m) == [f"upstream_fragment([{src_fragment}])"]
+    assert policies(src) == ["inherit(bounded(4))"]
+    mf = e.conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (m,)).fetchone()[0]
+    e.alter_fragment_parallelism(ctx(), [mf], "3")
+    assert policies(m) == ["override(3)"]
+    e.alter_fragment_parallelism(ctx(), [mf], "adaptive", is_ident=True)
+    assert policies(m) == ["override(bounded(64))"]  # Adaptive shows the job's strategy
