@@ -225,10 +225,10 @@ WITH RECURSIVE up(fragment_id, ancestor) AS (
         SELECT 1 FROM fragment_relation e WHERE e.target_fragment_id = up.ancestor
         AND e.dispatcher_type = 'NoShuffle')
 )
-SELECT f.fragment_id, f.job_id, f.distribution_type, f.state_table_ids,
+SELECT f.fragment_id, f.job_id, f.distribution_type, json(f.state_table_ids),
        (SELECT json_group_array(src) FROM (SELECT e.source_fragment_id AS src
         FROM fragment_relation e WHERE e.target_fragment_id = f.fragment_id ORDER BY src)),
-       f.flags,
+       json(f.flags),
        (SELECT count(*) FROM actor a WHERE a.fragment_id = f.fragment_id),
        f.vnode_count,
        CASE WHEN f.distribution_type = 'SINGLE' THEN 'single'
@@ -380,7 +380,7 @@ _NODE_NAME = """CASE WHEN f.flags LIKE '%STREAM_SCAN"%' THEN 'STREAM_SCAN'
             WHEN f.flags LIKE '%"SOURCE"%' THEN 'SOURCE' WHEN f.flags LIKE '%"SINK"%' THEN 'SINK'
             END"""
 SQL["rw_rate_limit"] = f"""
-SELECT f.fragment_id, f.flags, {_NODE_NAME}, f.job_id, f.rate_limit
+SELECT f.fragment_id, json(f.flags), {_NODE_NAME}, f.job_id, f.rate_limit
 FROM fragment f WHERE f.rate_limit IS NOT NULL AND {_NODE_NAME} IS NOT NULL
 ORDER BY f.fragment_id"""
 
