@@ -111,11 +111,15 @@ class Store:
         names = ", ".join(cols)
         marks = ", ".join("?" for _ in cols)
         self.conn.execute(f"INSERT INTO relation ({names}) VALUES ({marks})", tuple(cols.values()))
+        # RisingWave's column ids: the hidden _row_id is 0, user columns count from 1.
+        next_column_id = 1
         for pos, (cname, oid, rw_type) in enumerate(columns):
+            column_id = 0 if cname == "_row_id" else next_column_id
+            next_column_id += cname != "_row_id"
             self.conn.execute(
                 "INSERT INTO relation_column (relation_id, position, column_id, name, type_oid, "
                 "rw_type, is_hidden, is_nullable, pk_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (rid, pos, pos, cname, oid, rw_type, int(pos in hidden), 1,
+                (rid, pos, column_id, cname, oid, rw_type, int(pos in hidden), 1,
                  list(pk).index(pos) if pos in pk else None),
             )  # fmt: skip
         return rid

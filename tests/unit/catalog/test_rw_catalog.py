@@ -351,13 +351,15 @@ def test_depend_description_system_tables(store: Store) -> None:
     rw_tables_id = store.rows("rw_catalog.rw_system_tables", "name = 'rw_tables'")[0][0]
     assert store.rows("rw_catalog.rw_description") == [
         (ids["t"], rw_tables_id, None, "the table"),
+        (ids["t"], rw_tables_id, 1, None),
+        (ids["t"], rw_tables_id, 2, "second"),
         (ids["t"], rw_tables_id, 0, None),
-        (ids["t"], rw_tables_id, 1, "second"),
-        (ids["t"], rw_tables_id, 2, None),
     ]
+    store.conn.execute("INSERT INTO comment VALUES (?, 3, 'row id')", (ids["t"],))
     assert store.rows("pg_catalog.pg_description") == [
         (ids["t"], rw_tables_id, 0, "the table"),
-        (ids["t"], rw_tables_id, 1, "second"),
+        (ids["t"], rw_tables_id, 2, "second"),
+        (ids["t"], rw_tables_id, -1, "row id"),
     ]
     assert store.rows("rw_catalog.rw_system_tables", "name = 'rw_tables'") == [
         (rw_tables_id, "rw_tables", 5, 1, None, SUPER_ACL_READ)
