@@ -95,7 +95,7 @@ def test_namespace_database_roles_type(store: Store) -> None:
     ]  # fmt: skip
     assert types[0] == (16, "bool", 0, 1000, "boolin", 0, 0, -1, 0, 0, 3, "b", ",", 0, None,
                         None, None)  # fmt: skip
-    assert (1015, "_varchar", 1043, 0, "array_in") == types[25][:5]
+    assert types[25][:5] == (1015, "_varchar", 1043, 0, "array_in")
 
 
 def test_matviews_tables_views(store: Store) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from rwshim import pgtypes
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.catalog.static import type_rows

@@ -104,7 +104,8 @@ def test_show_objects(store: Store) -> None:
     other = store.schema("my_schema")
     store.relation("table", "t4", [("v1", t.INT4, "integer")], schema_id=other)
     assert show.show_objects(store.conn, CTX, "tables") == (
-        show.OBJECT_COLUMNS, [("public.t",), ("public.t3",)]
+        show.OBJECT_COLUMNS,
+        [("public.t",), ("public.t3",)],
     )
     ctx = ShowContext(1, 1, "root", search_path="my_schema, public")
     assert show.show_objects(store.conn, ctx, "tables")[1] == [
