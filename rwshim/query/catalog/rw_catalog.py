@@ -143,7 +143,9 @@ SELECT r.relation_id, r.name, r.schema_id, r.owner_job_id, r.owner_id, r.definit
 FROM {_rel("internal")} ORDER BY r.relation_id"""
 
 # rw_columns.rs: views, sinks, system tables and views, tables/MVs/indexes, and sources without
-# an associated table; data_type is DataType's Display, udt_type its pg_name.
+# an associated table; data_type is DataType's Display, udt_type its pg_name.  The store keeps no
+# distribution key: tables and MVs are distributed by their primary (stream) key and an index
+# by its first key column, RisingWave's defaults.
 _UDT = """COALESCE(CASE WHEN c.rw_type = 'serial' THEN 'serial' END, t.udt,
     CASE c.type_oid WHEN 2249 THEN 'struct' WHEN 1303 THEN 'map' END,
     CASE WHEN c.rw_type LIKE '%[]' THEN 'list' END, c.rw_type)"""
@@ -151,7 +153,10 @@ _LEN = "COALESCE(CASE WHEN c.rw_type = 'serial' THEN 8 END, t.typlen, -1)"
 SQL["rw_columns"] = f"""
 SELECT c.relation_id, c.name, c.position + 1, c.is_hidden,
        CASE WHEN r.kind = 'view' THEN 0 ELSE c.pk_position IS NOT NULL END,
-       0, c.generated_expr IS NOT NULL AND r.kind <> 'view', c.is_nullable,
+       CASE WHEN r.kind = 'index' THEN c.position = 0
+            WHEN r.kind IN ('table', 'materialized view') THEN c.pk_position IS NOT NULL
+            ELSE 0 END,
+       c.generated_expr IS NOT NULL AND r.kind <> 'view', c.is_nullable,
        CASE WHEN r.kind <> 'view' THEN c.generated_expr END,
        c.rw_type, c.type_oid, {_LEN}, {_UDT}
 FROM visible_relation r JOIN relation_column c ON c.relation_id = r.relation_id
@@ -249,29 +254,35 @@ SQL["rw_actor_infos"] = """
 SELECT a.actor_id, a.fragment_id, 'null', 'null' FROM actor a ORDER BY a.actor_id"""
 
 # rw_ddl_progress.rs over GlobalBarrierManager::get_ddl_progress: INITIAL and CREATING jobs of
-# every database; progress as barrier/progress.rs:246-296 renders it.
-_SCAN = "f.job_id = j.job_id AND f.backfill_total IS NOT NULL"
+# every database except shared sources; progress as barrier/progress.rs:246-296 renders it, and
+# creating_job/mod.rs:757-793 for snapshot backfill (the same rules as Engine._progress_text).
+_SCAN = "f.job_id = j.job_id AND f.scan_relation_id IS NOT NULL"
 _MV_SCAN = f"{_SCAN} AND f.flags NOT LIKE '%\"SOURCE_SCAN\"%'"
 _SRC_SCAN = f"{_SCAN} AND f.flags LIKE '%\"SOURCE_SCAN\"%'"
 _MV_PROGRESS = f"""(SELECT CASE WHEN count(*) = 0 THEN NULL
-        WHEN sum(f.backfill_total) = 0 THEN '99.99%'
-        ELSE printf('%.2f%% (%d/%d)', min(1.0 * sum(f.backfill_consumed) / sum(f.backfill_total),
-             0.9999) * 100, sum(f.backfill_consumed), sum(f.backfill_total)) END
+        WHEN sum(COALESCE(f.backfill_total, 0)) = 0 THEN '99.99%'
+        ELSE printf('%.2f%% (%d/%d)', min(1.0 * sum(f.backfill_consumed)
+             / sum(COALESCE(f.backfill_total, 0)), 0.9999) * 100, sum(f.backfill_consumed),
+             sum(COALESCE(f.backfill_total, 0))) END
      FROM fragment f WHERE {_MV_SCAN})"""
 _SRC_PROGRESS = f"""(SELECT CASE WHEN count(*) = 0 THEN NULL
         ELSE sum(f.backfill_consumed) || ' rows consumed' END FROM fragment f WHERE {_SRC_SCAN})"""
-PROGRESS = f"""CASE
-    WHEN j.job_status = 'INITIAL' THEN '0.0%'
-    WHEN NOT EXISTS (SELECT 1 FROM fragment f WHERE {_SCAN} AND NOT f.backfill_done) THEN '100%'
+_DONE = f"NOT EXISTS (SELECT 1 FROM fragment f WHERE {_SCAN} AND NOT f.backfill_done)"
+_TEXT = f"""CASE
+    WHEN {_DONE} THEN '100%'
     WHEN {_MV_PROGRESS} IS NOT NULL AND {_SRC_PROGRESS} IS NOT NULL
     THEN 'MView Backfill: ' || {_MV_PROGRESS} || ', Source Backfill: ' || {_SRC_PROGRESS}
     ELSE COALESCE({_MV_PROGRESS}, {_SRC_PROGRESS}, 'Unknown') END"""
+PROGRESS = f"""CASE
+    WHEN j.job_status = 'INITIAL' THEN '0.0%'
+    WHEN j.job_type IN ('SnapshotBackfill', 'BatchRefresh') AND {_DONE} THEN 'Snapshot finished'
+    WHEN j.job_type IN ('SnapshotBackfill', 'BatchRefresh') THEN 'Snapshot [' || {_TEXT} || ']'
+    ELSE {_TEXT} END"""
 SQL["rw_ddl_progress"] = f"""
 SELECT j.job_id, r.definition, j.create_type, {PROGRESS}, r.initialized_at,
-       j.is_serverless_backfill,
-       CASE WHEN j.job_status = 'INITIAL' THEN 'NORMAL_BACKFILL' ELSE j.backfill_type END
+       j.is_serverless_backfill, j.backfill_type
 FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id
-WHERE j.job_status IN ('INITIAL', 'CREATING') ORDER BY j.job_id"""
+WHERE j.job_status <> 'CREATED' AND r.kind <> 'source' ORDER BY j.job_id"""
 
 # rw_worker_nodes.rs: sorted by id; is_streaming / is_serving / resource_group only for compute
 # nodes.

@@ -252,7 +252,7 @@ def test_rw_columns_user_and_system(store: Store) -> None:
     assert store.rows("rw_catalog.rw_columns", "relation_id = ?", (ids["t"],)) == [
         (ids["t"], "v1", 1, 0, 0, 0, 0, 1, None, "integer", 23, 4, "int4"),
         (ids["t"], "v2", 2, 0, 0, 0, 0, 1, None, "character varying", 1043, -1, "varchar"),
-        (ids["t"], "_row_id", 3, 1, 1, 0, 0, 1, None, "serial", 20, 8, "serial"),
+        (ids["t"], "_row_id", 3, 1, 1, 1, 0, 1, None, "serial", 20, 8, "serial"),
     ]
     rw_tables = store.rows("rw_catalog.rw_columns", "relation_id = (SELECT id FROM "
                            "rw_catalog__rw_system_tables WHERE name = 'rw_tables')")  # fmt: skip
