@@ -406,3 +406,56 @@ SELECT f.job_id, f.fragment_id,
        CASE WHEN f.flags LIKE '%SNAPSHOT_BACKFILL_STREAM_SCAN%' THEN j.creating_epoch ELSE 0 END
 FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id
 WHERE j.job_status = 'CREATING' AND f.scan_relation_id IS NOT NULL ORDER BY f.fragment_id"""
+
+# rw_relation_info.rs: per schema, created MVs, tables, sinks and indexes that have fragments,
+# then every source (fragments only for a shared one).  ``fragments`` is the job's fragments as
+# JSON keyed by fragment id; rwshim has no stream plans, so each fragment carries its id,
+# distribution, flags, state tables, upstreams and actor ids only.
+_FRAGMENTS_JSON = """(SELECT json_group_object(CAST(f.fragment_id AS TEXT), json_object(
+        'fragmentId', f.fragment_id, 'distributionType', f.distribution_type,
+        'fragmentTypeFlags', json(f.flags), 'stateTableIds', json(f.state_table_ids),
+        'upstreamFragmentIds', (SELECT json_group_array(e.source_fragment_id)
+            FROM fragment_relation e WHERE e.target_fragment_id = f.fragment_id),
+        'actors', (SELECT json_group_array(json_object('actorId', a.actor_id))
+                   FROM actor a WHERE a.fragment_id = f.fragment_id)))
+     FROM fragment f WHERE f.job_id = r.relation_id)"""
+_HAS_FRAGMENTS = "EXISTS (SELECT 1 FROM fragment f WHERE f.job_id = r.relation_id)"
+_RELINFO = """SELECT s.name AS c1, r.name AS c2, r.owner_id AS c3, r.definition AS c4,
+       '{label}' AS c5, r.relation_id AS c6, {tz} AS c7, {frags} AS c8, r.initialized_at AS c9,
+       r.created_at AS c10, r.initialized_at_cluster_version AS c11,
+       r.created_at_cluster_version AS c12, s.schema_id AS s_order, {order} AS k_order
+FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id
+LEFT JOIN streaming_job j ON j.job_id = r.relation_id
+WHERE r.database_id = {db} AND r.kind = '{kind}' AND {visible}{cond}"""
+
+
+def _relinfo(kind: str, label: str, order: int, cond: str, shared_only: bool = False) -> str:
+    tz = "COALESCE(j.timezone, 'UTC')"
+    frags = _FRAGMENTS_JSON
+    if shared_only:
+        tz = f"CASE WHEN r.is_shared AND {_HAS_FRAGMENTS} THEN {tz} ELSE '' END"
+        frags = f"CASE WHEN r.is_shared AND {_HAS_FRAGMENTS} THEN {frags} END"
+    return _RELINFO.format(
+        label=label, tz=tz, frags=frags, order=order, db=CURRENT_DB, kind=kind,
+        visible=can_see("r.relation_id", "r.owner_id"), cond=cond,
+    )  # fmt: skip
+
+
+SQL["rw_relation_info"] = (
+    "SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12 FROM ("
+    + " UNION ALL ".join(
+        [
+            _relinfo(
+                "materialized view",
+                "MATERIALIZED VIEW",
+                0,
+                f" AND j.job_status = 'CREATED' AND {_HAS_FRAGMENTS}",
+            ),
+            _relinfo("table", "TABLE", 1, f" AND {_HAS_FRAGMENTS}"),
+            _relinfo("sink", "SINK", 2, f" AND {_HAS_FRAGMENTS}"),
+            _relinfo("index", "INDEX", 3, f" AND {_HAS_FRAGMENTS}"),
+            _relinfo("source", "SOURCE", 4, "", shared_only=True),
+        ]
+    )
+    + ") ORDER BY s_order, k_order, c6"
+)

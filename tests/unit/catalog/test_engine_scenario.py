@@ -4,6 +4,7 @@ engine's SHOW JOBS rows at every step."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 
@@ -98,6 +99,14 @@ def test_background_mv_lifecycle(env: Env) -> None:
         (mv, '["MVIEW","SNAPSHOT_BACKFILL_STREAM_SCAN"]', 4, "inherit(bounded(64))"),
     ]
     assert frags[2][4] == f"[{frags[1][0]}]"
+    info = env.rows("rw_catalog.rw_relation_info")
+    assert [r[:7] for r in info] == [
+        ("public", "mv", 1, "CREATE MATERIALIZED VIEW mv AS SELECT v1 FROM t", "MATERIALIZED VIEW",
+         mv, "UTC"),
+        ("public", "t", 1, "CREATE TABLE t (v1 INT PRIMARY KEY, v2 CHARACTER VARYING)", "TABLE",
+         tid, "UTC"),
+    ]  # fmt: skip
+    assert list(json.loads(str(info[0][7]))) == [str(frags[2][0])]
     assert env.rows("rw_catalog.rw_depend") == [(mv, tid)]
     internal = env.rows("rw_catalog.rw_internal_tables")
     assert [(r[3], r[9]) for r in internal] == [(mv, CLUSTER_VERSION)]
