@@ -142,37 +142,76 @@ SELECT r.relation_id, r.name, r.schema_id, r.owner_job_id, r.owner_id, r.definit
        r.initialized_at_cluster_version, r.created_at_cluster_version
 FROM {_rel("internal")} ORDER BY r.relation_id"""
 
-# rw_columns.rs: views, sinks, system tables and views, tables/MVs/indexes, and sources without
-# an associated table; data_type is DataType's Display, udt_type its pg_name.  The store keeps no
-# distribution key: tables and MVs are distributed by their primary (stream) key and an index
-# by its first key column, RisingWave's defaults.
 _UDT = """COALESCE(CASE WHEN c.rw_type = 'serial' THEN 'serial' END, t.udt,
     CASE c.type_oid WHEN 2249 THEN 'struct' WHEN 1303 THEN 'map' END,
     CASE WHEN c.rw_type LIKE '%[]' THEN 'list' END, c.rw_type)"""
 _LEN = "COALESCE(CASE WHEN c.rw_type = 'serial' THEN 8 END, t.typlen, -1)"
-SQL["rw_columns"] = f"""
-SELECT c.relation_id, c.name, c.position + 1, c.is_hidden,
-       CASE WHEN r.kind = 'view' THEN 0 ELSE c.pk_position IS NOT NULL END,
-       CASE WHEN r.kind = 'index' THEN c.position = 0
+
+# The column facts of rw_columns for user relations and for the builtin catalogs, by name, so
+# that information_schema.columns can select them next to the relation and schema names.
+USER_COLUMN = {
+    "relation_id": "c.relation_id",
+    "name": "c.name",
+    "position": "c.position + 1",
+    "is_hidden": "c.is_hidden",
+    "is_primary_key": "CASE WHEN r.kind = 'view' THEN 0 ELSE c.pk_position IS NOT NULL END",
+    "is_distribution_key": """CASE WHEN r.kind = 'index' THEN c.position = 0
             WHEN r.kind IN ('table', 'materialized view') THEN c.pk_position IS NOT NULL
-            ELSE 0 END,
-       c.generated_expr IS NOT NULL AND r.kind <> 'view', c.is_nullable,
-       CASE WHEN r.kind <> 'view' THEN c.generated_expr END,
-       c.rw_type, c.type_oid, {_LEN}, {_UDT}
-FROM visible_relation r JOIN relation_column c ON c.relation_id = r.relation_id
+            ELSE 0 END""",
+    "is_generated": "c.generated_expr IS NOT NULL AND r.kind <> 'view'",
+    "is_nullable": "c.is_nullable",
+    "generation_expression": "CASE WHEN r.kind <> 'view' THEN c.generated_expr END",
+    "data_type": "c.rw_type",
+    "type_oid": "c.type_oid",
+    "type_len": _LEN,
+    "udt_type": _UDT,
+    "relation_name": "r.name",
+    "schema_name": "s.name",
+}
+USER_COLUMN_FROM = f"""
+FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id
+JOIN relation_column c ON c.relation_id = r.relation_id
 LEFT JOIN rwshim_type t ON t.oid = c.type_oid
 WHERE r.database_id = {CURRENT_DB} AND r.kind IN ('view', 'sink', 'table', 'materialized view',
       'index', 'source') AND {can_see("r.relation_id", "r.owner_id")}
   AND NOT (r.kind = 'source' AND EXISTS (SELECT 1 FROM visible_relation a
-           WHERE a.kind = 'table' AND a.primary_table_id = r.relation_id))
-UNION ALL
-SELECT c.relation_id, c.name, c.position, 0, c.is_pk AND v.kind = 'table', 0, 0, 1, NULL,
-       COALESCE(t.display,
-                (SELECT e.display || '[]' FROM rwshim_type e WHERE e.typarray = c.type_oid)),
-       c.type_oid, COALESCE(t.typlen, -1), COALESCE(t.udt, 'list')
+           WHERE a.kind = 'table' AND a.primary_table_id = r.relation_id))"""
+SYSTEM_COLUMN = {
+    "relation_id": "c.relation_id",
+    "name": "c.name",
+    "position": "c.position",
+    "is_hidden": "0",
+    "is_primary_key": "c.is_pk AND v.kind = 'table'",
+    "is_distribution_key": "0",
+    "is_generated": "0",
+    "is_nullable": "1",
+    "generation_expression": "NULL",
+    "data_type": """COALESCE(t.display,
+                (SELECT e.display || '[]' FROM rwshim_type e WHERE e.typarray = c.type_oid))""",
+    "type_oid": "c.type_oid",
+    "type_len": "COALESCE(t.typlen, -1)",
+    "udt_type": "COALESCE(t.udt, 'list')",
+    "relation_name": "v.name",
+    "schema_name": "s.name",
+}
+SYSTEM_COLUMN_FROM = f"""
 FROM rwshim_sys_relation v JOIN schema s ON s.name = v.schema_name
 JOIN rwshim_sys_column c ON c.relation_id = v.id LEFT JOIN rwshim_type t ON t.oid = c.type_oid
-WHERE s.database_id = {CURRENT_DB}"""
+WHERE s.database_id = {CURRENT_DB} AND (v.kind = 'table' OR {can_see("v.id", "1")})"""
+
+_RW_COLUMNS = ("relation_id", "name", "position", "is_hidden", "is_primary_key",
+               "is_distribution_key", "is_generated", "is_nullable", "generation_expression",
+               "data_type", "type_oid", "type_len", "udt_type")  # fmt: skip
+
+# rw_columns.rs: views, sinks, system tables and views, tables/MVs/indexes, and sources without
+# an associated table; data_type is DataType's Display, udt_type its pg_name.  The store keeps no
+# distribution key: tables and MVs are distributed by their primary (stream) key and an index
+# by its first key column, RisingWave's defaults.
+SQL["rw_columns"] = (
+    "SELECT " + ", ".join(USER_COLUMN[k] for k in _RW_COLUMNS) + USER_COLUMN_FROM
+    + "\nUNION ALL\nSELECT " + ", ".join(SYSTEM_COLUMN[k] for k in _RW_COLUMNS)
+    + SYSTEM_COLUMN_FROM
+)  # fmt: skip
 
 # rw_depend.rs: object dependencies (all databases).
 SQL["rw_depend"] = "SELECT dependent_id, referenced_id FROM dependency"
