@@ -31,16 +31,19 @@ class ShowContext:
     database_id: int
     user_id: int
     user_name: str
-    # The search_path session variable as RisingWave prints it, e.g. '"$user", public'.
-    search_path: str = '"$user", public'
+    # The search_path session variable: RisingWave's text ('"$user", public') or the query
+    # core's list form (("$user", "public")).
+    search_path: str | tuple[str, ...] = '"$user", public'
 
     def real_path(self) -> list[str]:
         """SearchPath::real_path with ``"$user"`` replaced by the user name (show.rs:168-186)."""
+        sp = self.search_path
+        items = sp.split(",") if isinstance(sp, str) else list(sp)
         out = []
-        for p in self.search_path.split(","):
+        for p in items:
             p = p.strip()
             if p:
-                out.append(self.user_name if p == USER_NAME_WILD_CARD else p)
+                out.append(self.user_name if p in (USER_NAME_WILD_CARD, "$user") else p)
         return out
 
     def lookup_path(self) -> list[str]:

@@ -111,6 +111,11 @@ def test_show_objects(store: Store) -> None:
     assert show.show_objects(store.conn, ctx, "tables")[1] == [
         ("my_schema.t4",), ("public.t",), ("public.t3",),
     ]  # fmt: skip
+    # The query core's list form, and "$user" resolving to a schema named after the user.
+    store.schema("root")
+    ctx = ShowContext(1, 1, "root", search_path=("$user", "my_schema"))
+    assert ctx.real_path() == ["root", "my_schema"]
+    assert show.show_objects(store.conn, ctx, "tables")[1] == [("my_schema.t4",)]
     assert show.show_objects(store.conn, CTX, "tables", schema="public", like="t_")[1] == [
         ("public.t3",)
     ]
