@@ -8,6 +8,7 @@ objects of INITIAL jobs (``visible_relation``), as the frontend never sees them.
 
 from __future__ import annotations
 
+from rwshim import pgtypes as t
 from rwshim.query.catalog._sql import (
     CURRENT_DB,
     MODES_DATABASE,
@@ -207,8 +208,22 @@ _RW_COLUMNS = ("relation_id", "name", "position", "is_hidden", "is_primary_key",
 # an associated table; data_type is DataType's Display, udt_type its pg_name.  The store keeps no
 # distribution key: tables and MVs are distributed by their primary (stream) key and an index
 # by its first key column, RisingWave's defaults.
+# Every table, MV and index also lists the hidden system column ``_rw_timestamp`` last: the
+# frontend appends it to each TableCatalog it loads, never persisted (table_catalog.rs:815-820,
+# ColumnCatalog::rw_timestamp_column, column id -1).
+RW_TIMESTAMP_KINDS = ("table", "materialized view", "index")
+_RW_TIMESTAMP_ROWS = f"""
+SELECT r.relation_id, '_rw_timestamp',
+       (SELECT count(*) + 1 FROM relation_column n WHERE n.relation_id = r.relation_id),
+       1, 0, 0, 0, 1, NULL, 'timestamp with time zone', {t.TIMESTAMPTZ}, 8, 'timestamptz'
+FROM visible_relation r
+WHERE r.database_id = {CURRENT_DB} AND r.kind IN {RW_TIMESTAMP_KINDS!r}
+  AND {can_see("r.relation_id", "r.owner_id")}
+  AND NOT EXISTS (SELECT 1 FROM relation_column n WHERE n.relation_id = r.relation_id
+                  AND n.name = '_rw_timestamp')"""
 SQL["rw_columns"] = (
     "SELECT " + ", ".join(USER_COLUMN[k] for k in _RW_COLUMNS) + USER_COLUMN_FROM
+    + "\nUNION ALL" + _RW_TIMESTAMP_ROWS
     + "\nUNION ALL\nSELECT " + ", ".join(SYSTEM_COLUMN[k] for k in _RW_COLUMNS)
     + SYSTEM_COLUMN_FROM
 )  # fmt: skip
@@ -230,7 +245,13 @@ SELECT r.relation_id, (SELECT id FROM rwshim_sys_relation WHERE schema_name = 'r
        (SELECT description FROM comment m WHERE m.object_id = r.relation_id
         AND m.objsubid = c.position + 1)
 FROM visible_relation r JOIN relation_column c ON c.relation_id = r.relation_id
-WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'"""
+WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'
+UNION ALL
+SELECT r.relation_id, (SELECT id FROM rwshim_sys_relation WHERE schema_name = 'rw_catalog'
+       AND name = 'rw_tables'), -1, NULL
+FROM visible_relation r WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'
+  AND NOT EXISTS (SELECT 1 FROM relation_column n WHERE n.relation_id = r.relation_id
+                  AND n.name = '_rw_timestamp')"""
 
 # rw_types.rs: RW_TYPE_DATA.
 SQL["rw_types"] = "SELECT oid, typname, typinput, typelem, typarray FROM rwshim_type ORDER BY ord"

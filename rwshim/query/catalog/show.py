@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from rwshim import pgtypes
 from rwshim.errors import CatalogNotFound, InvalidInputSyntax, NotImplementedError_
 from rwshim.query.catalog import CatalogColumn
+from rwshim.query.catalog.rw_catalog import RW_TIMESTAMP_KINDS
 
 Row = tuple[object, ...]
 Result = tuple[tuple[CatalogColumn, ...], list[Row]]
@@ -363,7 +364,11 @@ def _columns(conn: sqlite3.Connection, found: _Found) -> list[_Column]:
     ).fetchall()
     if found.kind == "view":
         return [_Column(n, ty, False, None, None) for n, ty, _h, _d, _p in rows]
-    return [_Column(n, ty, bool(h), d or None, p) for n, ty, h, d, p in rows]
+    cols = [_Column(n, ty, bool(h), d or None, p) for n, ty, h, d, p in rows]
+    if found.kind in RW_TIMESTAMP_KINDS and all(c.name != "_rw_timestamp" for c in cols):
+        # The frontend's hidden system column (table_catalog.rs:815-820).
+        cols.append(_Column("_rw_timestamp", "timestamp with time zone", True, None, None))
+    return cols
 
 
 def _index_display(conn: sqlite3.Connection, index_id: int) -> tuple[str, str, str, str]:

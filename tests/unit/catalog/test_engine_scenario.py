@@ -148,6 +148,7 @@ def test_index_view_and_describe(env: Env) -> None:
         ("v2", "integer", "false", None),
         ("v3", "integer", "false", None),
         ("_row_id", "serial", "true", None),
+        ("_rw_timestamp", "timestamp with time zone", "true", None),
         ("primary key", "_row_id", None, None),
         ("distribution key", "_row_id", None, None),
         ("idx1", "index(v1 ASC, v2 ASC) include(v3) distributed by(v1)", None, None),

@@ -253,6 +253,12 @@ def test_rw_columns_user_and_system(store: Store) -> None:
         (ids["t"], "v1", 1, 0, 0, 0, 0, 1, None, "integer", 23, 4, "int4"),
         (ids["t"], "v2", 2, 0, 0, 0, 0, 1, None, "character varying", 1043, -1, "varchar"),
         (ids["t"], "_row_id", 3, 1, 1, 1, 0, 1, None, "serial", 20, 8, "serial"),
+        (ids["t"], "_rw_timestamp", 4, 1, 0, 0, 0, 1, None, "timestamp with time zone", 1184, 8,
+         "timestamptz"),
+    ]  # fmt: skip
+    # Views, sinks and sources have no _rw_timestamp.
+    assert store.rows("rw_catalog.rw_columns", "relation_id = ?", (ids["v"],)) == [
+        (ids["v"], "v2", 1, 0, 0, 0, 0, 1, None, "character varying", 1043, -1, "varchar"),
     ]
     rw_tables = store.rows("rw_catalog.rw_columns", "relation_id = (SELECT id FROM "
                            "rw_catalog__rw_system_tables WHERE name = 'rw_tables')")  # fmt: skip
@@ -354,6 +360,7 @@ def test_depend_description_system_tables(store: Store) -> None:
         (ids["t"], rw_tables_id, 1, None),
         (ids["t"], rw_tables_id, 2, "second"),
         (ids["t"], rw_tables_id, 0, None),
+        (ids["t"], rw_tables_id, -1, None),
     ]
     store.conn.execute("INSERT INTO comment VALUES (?, 3, 'row id')", (ids["t"],))
     assert store.rows("pg_catalog.pg_description") == [

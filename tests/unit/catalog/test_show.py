@@ -53,6 +53,7 @@ def test_describe_table(store: Store) -> None:
         ("v2", "integer", "false", "Lorem ipsum dolor sit amet"),
         ("v3", "integer", "false", None),
         ("_row_id", "serial", "true", "consectetur"),
+        ("_rw_timestamp", "timestamp with time zone", "true", None),
         ("primary key", "_row_id", None, None),
         ("distribution key", "_row_id", None, None),
         ("idx1", "index(v1 ASC, v2 ASC) include(v3) distributed by(v1)", None, None),
@@ -67,6 +68,7 @@ def test_show_columns_and_indexes(store: Store) -> None:
         ("v2", "integer", "false", "Lorem ipsum dolor sit amet"),
         ("v3", "integer", "false", None),
         ("_row_id", "serial", "true", "consectetur"),
+        ("_rw_timestamp", "timestamp with time zone", "true", None),
     ]
     result = show.show_indexes(store.conn, CTX, ["t3"])
     assert [c.name for c in result[0]] == ["Name", "On", "Key", "Include", "Distributed By"]
