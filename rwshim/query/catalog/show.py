@@ -207,6 +207,38 @@ def show_schemas(conn: sqlite3.Connection, ctx: ShowContext) -> Result:
     return _cols("Name"), [tuple(r) for r in rows]
 
 
+def show_cluster(conn: sqlite3.Connection, ctx: ShowContext) -> Result:
+    """SHOW CLUSTER (show.rs ShowClusterRow): every worker sorted by id."""
+    columns = (
+        CatalogColumn("Id", pgtypes.INT4),
+        CatalogColumn("Addr", pgtypes.VARCHAR),
+        CatalogColumn("Type", pgtypes.VARCHAR),
+        CatalogColumn("State", pgtypes.VARCHAR),
+        CatalogColumn("Parallelism", pgtypes.INT4),
+        CatalogColumn("Is Streaming", pgtypes.BOOL),
+        CatalogColumn("Is Serving", pgtypes.BOOL),
+        CatalogColumn("Started At", pgtypes.TIMESTAMPTZ),
+    )
+    rows = conn.execute(
+        "SELECT worker_id, host || ':' || port, worker_type, state,"
+        " CASE WHEN worker_type = 'WORKER_TYPE_COMPUTE_NODE' THEN parallelism END,"
+        " is_streaming, is_serving, started_at FROM worker ORDER BY worker_id"
+    ).fetchall()
+    return columns, [(i, a, ty, st, p, bool(s), bool(v), ts) for i, a, ty, st, p, s, v, ts in rows]
+
+
+def show_functions(conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None) -> Result:
+    """SHOW FUNCTIONS: rwshim has no user-defined functions, so no row."""
+    return _cols("Name", "Arguments", "Return Type", "Language", "Link"), []
+
+
+def show_connections(
+    conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None
+) -> Result:
+    """SHOW CONNECTIONS: rwshim has no connections, so no row."""
+    return _cols("Name", "Type", "Properties"), []
+
+
 # --- relation lookup ------------------------------------------------------------------------
 
 

@@ -167,3 +167,17 @@ def test_index_view_and_describe(env: Env) -> None:
         ("public.v", "CREATE VIEW v AS SELECT v1 FROM t3")
     ]
     assert env.rows("information_schema.columns", "table_name = 'v'")[0][3] == "v1"
+
+
+def test_show_cluster(env: Env) -> None:
+    cols, rows = show.show_cluster(env.conn, SHOW_CTX)
+    assert [(c.name, c.type_oid) for c in cols] == [
+        ("Id", t.INT4), ("Addr", t.VARCHAR), ("Type", t.VARCHAR), ("State", t.VARCHAR),
+        ("Parallelism", t.INT4), ("Is Streaming", t.BOOL), ("Is Serving", t.BOOL),
+        ("Started At", t.TIMESTAMPTZ),
+    ]  # fmt: skip
+    started = "2026-01-01 00:00:00.000000+00:00"
+    assert rows == [
+        (1, "127.0.0.1:4566", "WORKER_TYPE_FRONTEND", "RUNNING", None, False, False, started),
+        (2, "127.0.0.1:5688", "WORKER_TYPE_COMPUTE_NODE", "RUNNING", 4, True, True, started),
+    ]
