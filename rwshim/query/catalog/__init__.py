@@ -35,6 +35,10 @@ from rwshim.query.catalog.system_catalogs import SYSTEM_CATALOGS
 class CatalogColumn:
     name: str
     type_oid: int
+    # True for a PostgreSQL column RisingWave's relation lacks (pg_catalog.EXTRA, PG_ONLY):
+    # clients name it, but RisingWave's ``SELECT *`` would not show it, so the binder should
+    # leave it out of ``*`` expansion.
+    extension: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +70,14 @@ def _build() -> dict[tuple[str, str], CatalogRelation]:
     for schema, name, kind, cols, _pk, _view_sql, _file in SYSTEM_CATALOGS:
         columns = [CatalogColumn(c, oid) for c, oid in cols]
         if schema == "pg_catalog":
-            columns += [CatalogColumn(c, oid) for c, oid in pg_catalog.EXTRA.get(name, ())]
+            extra = pg_catalog.EXTRA.get(name, ())
+            columns += [CatalogColumn(c, oid, extension=True) for c, oid in extra]
         sql = _SQL_BY_SCHEMA[schema].get(name) or empty_select(len(columns))
         rels[(schema, name)] = CatalogRelation(
             schema, name, tuple(columns), sql, system_catalog_id(schema, name), kind == "table"
         )
     for name, pg_cols in pg_catalog.PG_ONLY.items():
-        columns = [CatalogColumn(c, oid) for c, oid in pg_cols]
+        columns = [CatalogColumn(c, oid, extension=True) for c, oid in pg_cols]
         rels[("pg_catalog", name)] = CatalogRelation(
             "pg_catalog", name, tuple(columns), empty_select(len(columns))
         )

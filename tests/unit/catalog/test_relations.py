@@ -102,3 +102,14 @@ def test_every_view_runs_with_its_declared_width(store: Store) -> None:
         cur = store.conn.execute(f'SELECT * FROM "{rel.sqlite_name}"')
         cur.fetchall()
         assert [d[0] for d in cur.description] == [c.name for c in rel.columns], rel.name
+
+
+def test_postgres_only_columns_are_marked_as_extensions() -> None:
+    pg_class = RELATIONS[("pg_catalog", "pg_class")].columns
+    assert [c.name for c in pg_class if not c.extension] == [
+        "oid", "relname", "relnamespace", "relowner", "relpersistence", "relkind", "relpages",
+        "relam", "reltablespace", "reloptions", "relispartition", "relpartbound",
+    ]  # fmt: skip
+    assert {c.name for c in pg_class if c.extension} >= {"relhasindex", "relchecks", "reltype"}
+    assert all(c.extension for c in RELATIONS[("pg_catalog", "pg_policy")].columns)
+    assert not any(c.extension for c in RELATIONS[("rw_catalog", "rw_tables")].columns)
