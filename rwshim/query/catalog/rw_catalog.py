@@ -458,7 +458,8 @@ ORDER BY f.fragment_id"""
 # rw_backfill_info.rs: scan fragments of creating jobs.
 SQL["rw_backfill_info"] = """
 SELECT f.job_id, f.fragment_id,
-       COALESCE((SELECT value FROM json_each(f.state_table_ids) LIMIT 1), 0),
+       COALESCE((SELECT i.relation_id FROM relation i WHERE i.kind = 'internal'
+                 AND i.fragment_id = f.fragment_id ORDER BY i.relation_id LIMIT 1), 0),
        f.scan_relation_id,
        CASE WHEN f.flags LIKE '%"SOURCE_SCAN"%' THEN 'Source'
             WHEN f.flags LIKE '%SNAPSHOT_BACKFILL_STREAM_SCAN%' THEN 'SnapshotBackfill'

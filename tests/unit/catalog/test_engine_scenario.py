@@ -78,6 +78,11 @@ def test_background_mv_lifecycle(env: Env) -> None:
 
     assert mv_status() == [("mv", False, 1, "Creating")]
     assert progress() == ["Snapshot [0.00% (0/100)]"]
+    (internal,) = env.conn.execute(
+        "SELECT relation_id FROM relation WHERE kind = 'internal' AND owner_job_id = ?", (mv,)
+    ).fetchone()
+    scan = env.rows("rw_catalog.rw_backfill_info")
+    assert [(r[0], r[2], r[3], r[4]) for r in scan] == [(mv, internal, tid, "SnapshotBackfill")]
     assert show.show_objects(env.conn, SHOW_CTX, "materialized views")[1] == []
     env.tick()
     assert progress() == ["Snapshot [40.00% (40/100)]"]
