@@ -53,12 +53,16 @@ from rwshim.errors import (
     RescheduleBlocked,
     RescheduleRejectedAtBarrier,
     RwError,
+    SessionConfigError,
     SnapshotBackfillWhenPaused,
     Uncategorized,
 )
 from rwshim.results import Column
 from rwshim.store.schema import data_table
 from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS, Store
+
+# Tables, materialized views and indexes share one namespace in RisingWave's frontend.
+TABLE_NAMESPACE = ("table", "materialized view", "index")
 
 # Relation kinds that are streaming jobs (a source only when shared).
 STREAMING_KINDS = ("table", "materialized view", "index", "sink")
@@ -102,6 +106,27 @@ MV_WITH_KEYS = {
     "cloud.serverless_backfill_enabled",
     "backfill_order",
 }
+# FragmentTypeFlag order (src/common/src/catalog/mod.rs:320-342): rw_fragments lists flags so.
+FLAG_ORDER = (
+    "SOURCE",
+    "MVIEW",
+    "SINK",
+    "NOW",
+    "STREAM_SCAN",
+    "BARRIER_RECV",
+    "VALUES",
+    "DML",
+    "CDC_FILTER",
+    "SKIPPED1",
+    "SOURCE_SCAN",
+    "SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "FS_FETCH",
+    "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "STREAM_CDC_SCAN",
+    "VECTOR_INDEX_WRITE",
+    "UPSTREAM_SINK_UNION",
+    "LOCALITY_PROVIDER",
+)
 SCAN_FLAG = {
     "SnapshotBackfill": "SNAPSHOT_BACKFILL_STREAM_SCAN",
     "CrossDbSnapshotBackfill": "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
@@ -802,7 +827,7 @@ class Engine:
             return self._if_not_exists_result(existing, if_not_exists)
         options = dict(with_options)
         connector = options.get("connector")
-        shared = connector == "kafka" and par.parse_bool(ctx.var("streaming_use_shared_source"))
+        shared = connector == "kafka" and self._bool_var(ctx, "streaming_use_shared_source")
         extra: dict[str, object] = {
             "connector": connector,
             "is_shared": int(shared),
@@ -1033,6 +1058,26 @@ class Engine:
         return [out[k] for k in sorted(out)]
 
     @staticmethod
+    def _parallelism_var(ctx: Context, name: str) -> par.Target | None:
+        """A parallelism session variable; the session validated it, but a bad text still gets
+        RisingWave's session-config error rather than a traceback."""
+        text = ctx.var(name)
+        try:
+            return par.parse_config_parallelism(text)
+        except par.ParseError as e:
+            raise SessionConfigError(f"Invalid value `{text}` for `{name}`", str(e)) from None
+
+    @staticmethod
+    def _bool_var(ctx: Context, name: str) -> bool:
+        text = ctx.var(name)
+        try:
+            return par.parse_bool(text)
+        except par.ParseError:
+            raise SessionConfigError(
+                f"Invalid value `{text}` for `{name}`", "Invalid bool"
+            ) from None
+
+    @staticmethod
     def _rate(options: dict[str, str], ctx: Context, key: str) -> int | None:
         """A rate limit from WITH (overriding the session variable); negative = none
         (overwrite_options.rs:29-87)."""
@@ -1055,7 +1100,7 @@ class Engine:
                 )
         shared_sources = [r for r in inputs if r.kind == "source" and r.is_shared]
         table_inputs = [r for r in inputs if r.kind in ("table", "materialized view", "index")]
-        snapshot_on = par.parse_bool(ctx.var("streaming_use_snapshot_backfill"))
+        snapshot_on = self._bool_var(ctx, "streaming_use_snapshot_backfill")
 
         # Backfill type (optimizer/mod.rs:633-639, :1264-1305, :1329-1349).
         forbid: str | None = None
@@ -1112,7 +1157,7 @@ class Engine:
         # Background (stream_materialize.rs:135-142, utils.rs:471-499).
         background = (
             spec.kind in ("materialized view", "sink", "index")
-            and par.parse_bool(ctx.var("background_ddl"))
+            and self._bool_var(ctx, "background_ddl")
             and not spec.has_values
         )
 
@@ -1124,14 +1169,24 @@ class Engine:
             "sink": "sink",
             "index": "index",
         }[spec.kind]
-        specific = par.parse_config_parallelism(ctx.var(f"streaming_parallelism_for_{var_kind}"))
-        global_ = par.parse_config_parallelism(ctx.var("streaming_parallelism"))
+        specific = self._parallelism_var(ctx, f"streaming_parallelism_for_{var_kind}")
+        global_ = self._parallelism_var(ctx, "streaming_parallelism")
         target = par.resolve_creation(spec.kind, specific, global_)
-        has_backfill = bool(table_inputs or shared_sources)
+        # has_any_backfill (stream_fragmenter/mod.rs:465-520): every scan but UpstreamOnly.
+        has_backfill = bool(shared_sources) or any(
+            not (spec.kind == "sink" and scan_type == "UpstreamOnly") for _ in table_inputs
+        )
         backfill: par.Target | None = None
         if has_backfill:
-            backfill = par.parse_config_parallelism(ctx.var("streaming_parallelism_for_backfill"))
-        max_parallelism = int(ctx.var("streaming_max_parallelism"))
+            backfill = self._parallelism_var(ctx, "streaming_parallelism_for_backfill")
+        try:
+            max_parallelism = int(ctx.var("streaming_max_parallelism"))
+        except ValueError:
+            raise SessionConfigError(
+                f"Invalid value `{ctx.var('streaming_max_parallelism')}` for "
+                "`streaming_max_parallelism`",
+                "invalid digit found in string",
+            ) from None
         resource_group = spec.options.get("resource_group")
 
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
@@ -1224,9 +1279,12 @@ class Engine:
             )
 
     def _output_fragment(self, relation_id: int) -> int | None:
+        """The fragment downstream jobs read from: the Materialize fragment of a table, MV or
+        index; the Source fragment of a shared source."""
         row = self._q1(
             "SELECT fragment_id FROM fragment WHERE job_id = ? AND (flags LIKE '%\"MVIEW\"%'"
-            " OR flags LIKE '%\"SOURCE\"%') ORDER BY fragment_id DESC",
+            " OR flags LIKE '%\"SOURCE\"%')"
+            " ORDER BY (flags LIKE '%\"MVIEW\"%') DESC, fragment_id",
             (relation_id,),
         )
         return None if row is None else int(row[0])
@@ -1247,12 +1305,17 @@ class Engine:
         backfill_rl = self._rate(spec.options, ctx, "backfill_rate_limit")
         source_rl = self._rate(spec.options, ctx, "source_rate_limit")
         if spec.kind == "table":
-            dml = _FragSpec(0, ["DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit"))
+            # A table: Materialize + UpstreamSinkUnion at the root, and the DML fragment with
+            # the table's (possibly connector-less) Source node feeding it
+            # (e2e_test/source_legacy/cdc/cdc.share_stream.slt:126-131).
+            root = _FragSpec(0, ["MVIEW", "UPSTREAM_SINK_UNION"], "HASH", owns_job_table=True)
+            dml = _FragSpec(
+                1, ["SOURCE", "DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit")
+            )
             if spec.extra.get("connector"):
-                dml.flags.insert(0, "SOURCE")
                 dml.state_kinds.append("source")
-            frags = [dml, _FragSpec(1, ["MVIEW"], "HASH", owns_job_table=True)]
-            internal_edges = [(0, 1, "Hash")]
+            frags = [root, dml]
+            internal_edges = [(1, 0, "Hash")]
         elif spec.kind == "source":
             frags = [_FragSpec(0, ["SOURCE"], "HASH", state_kinds=["source"], rate_limit=source_rl)]
         else:
@@ -1282,10 +1345,11 @@ class Engine:
                         if rel.database_id == ctx.database_id
                         else "CrossDbSnapshotBackfill"
                     )
+                    scan_flags = ["STREAM_SCAN"] + ([SCAN_FLAG[st]] if st in SCAN_FLAG else [])
                     ins.append(
                         _FragSpec(
                             0,
-                            [SCAN_FLAG.get(st, "STREAM_SCAN")],
+                            scan_flags,
                             "HASH",
                             scan_type=st,
                             scan_relation_id=rel.id,
@@ -1308,15 +1372,14 @@ class Engine:
                     f.rate_limit = sink_rl
                 frags = [f]
             else:
-                for i, f in enumerate(ins):
+                # The root fragment takes the first fragment id, its inputs the next ones.
+                top = _FragSpec(0, top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl)
+                for i, f in enumerate(ins, start=1):
                     f.key = i
-                top = _FragSpec(
-                    len(ins), top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl
-                )
-                frags = [*ins, top]
-                internal_edges = [(i, len(ins), "Hash") for i in range(len(ins))]
-        for i, f in enumerate(frags):
-            f.key = i
+                frags = [top, *ins]
+                internal_edges = [(i, 0, "Hash") for i in range(1, len(ins) + 1)]
+        for f in frags:
+            f.flags = sorted(set(f.flags), key=FLAG_ORDER.index)
         ids: dict[int, int] = {}
         vnode = int(
             self._val("SELECT max_parallelism FROM streaming_job WHERE job_id = ?", (job_id,))
@@ -1436,6 +1499,7 @@ class Engine:
             (epoch, job_id),
         )
         self._render_job(job_id)
+        self._store_progress(job_id)
         scans = self._val(
             "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
             (job_id,),
@@ -1528,6 +1592,8 @@ class Engine:
             all_done = all_done and finished
         if all_done:
             self._finish_job(job_id)
+        else:
+            self._store_progress(job_id)
 
     def _finish_job(self, job_id: int) -> None:
         """finish_streaming_job, then the post-backfill parallelism restore (scale.rs:1505-1577)."""
@@ -1789,9 +1855,11 @@ class Engine:
         Finds creating jobs too; dropping one cancels it.  Dependents make a RESTRICT drop fail
         with meta's PermissionDenied (controller/utils.rs:814-990); indexes go with their table.
         """
-        rel = self._lookup(ctx, name)
+        namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
+        rel = self._lookup(ctx, name, namespace)
         if rel is None or rel.kind != kind:
-            if rel is not None and rel.kind in DROP_HINT and kind != "view":
+            if rel is not None:
+                # table_catalog.rs:389-400
                 raise InvalidInputSyntax(DROP_HINT[rel.kind])
             if if_exists:
                 return Result([f'{kind} "{name.name}" does not exist, skipping'])
@@ -1810,6 +1878,8 @@ class Engine:
             ]
             blocking = [d for d in dependents if d is not None and d.kind != "index"]
             if blocking:
+                order = ("table", "materialized view", "sink", "view", "source")
+                blocking.sort(key=lambda d: (order.index(d.kind) if d.kind in order else 9, d.id))
                 obj_type = {"materialized view": "table", "index": "index"}.get(rel.kind, rel.kind)
                 details = []
                 for d in blocking:
@@ -1834,11 +1904,9 @@ class Engine:
     def _resolve_job(self, ctx: Context, kind: str, name: ObjectName, what: str) -> Rel:
         """alter_utils.rs:27-110: resolve the object of an ALTER on a streaming job."""
         if kind in ("table", "materialized view", "index"):
-            rel = self._lookup(ctx, name, ("table", "materialized view", "index"))
-            if rel is None or (kind == "table" and rel.status != "CREATED" and rel.kind == "table"):
-                raise CatalogNotFound("table", name.name)
-            if kind == "table" and rel.status != "CREATED":
-                # ALTER TABLE looks among created tables first (mod.rs:1690-1725).
+            rel = self._lookup(ctx, name, TABLE_NAMESPACE)
+            # ALTER TABLE first looks among created tables only (mod.rs:1690-1725).
+            if rel is None or (kind == "table" and rel.status != "CREATED"):
                 raise CatalogNotFound("table", name.name)
             if rel.kind != kind:
                 raise InvalidInputSyntax(
@@ -2157,9 +2225,11 @@ class Engine:
             )
         ]
 
-    def _set_paused(self, databases: Iterable[int], paused: bool) -> None:
+    def _set_paused(self, databases: Iterable[int], paused: bool, *, create: bool = False) -> None:
         with self.store.transaction():
             for db in databases:
+                if create:
+                    self._ensure_barrier_state(db)
                 if self._val("SELECT 1 FROM barrier_state WHERE database_id = ?", (db,)) is None:
                     continue  # no checkpoint control: Pause/Resume are no-ops (control.rs)
                 self.conn.execute(
@@ -2175,9 +2245,13 @@ class Engine:
             raise PermissionDenied("must be superuser to pause or resume streaming")
 
     def pause_database(self, ctx: Context, name: str) -> Result:
-        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database)."""
+        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database).
+
+        Unlike the cluster-wide pause it also pauses a database that has no streaming job yet
+        (its barrier state is created paused), so the next job created there starts paused.
+        """
         self._require_super_for_pause(ctx)
-        self._set_paused([self.database_id(name)], True)
+        self._set_paused([self.database_id(name)], True, create=True)
         return Result()
 
     def resume_database(self, ctx: Context, name: str) -> Result:
@@ -2291,6 +2365,14 @@ class Engine:
         if job_type in ("SnapshotBackfill", "BatchRefresh"):
             return "Snapshot finished" if done else f"Snapshot [{text}]"
         return text
+
+    def _store_progress(self, job_id: int) -> None:
+        row = self._q1("SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,))
+        if row is not None:
+            text = self._progress_text(job_id, str(row[0]), str(row[1]))
+            self.conn.execute(
+                "UPDATE streaming_job SET progress = ? WHERE job_id = ?", (text, job_id)
+            )
 
     def ddl_progress(self) -> list[tuple[int, str, str, str, str, bool, str]]:
         """rw_ddl_progress rows: (ddl_id, ddl_statement, create_type, progress, initialized_at,
@@ -2487,37 +2569,72 @@ class Engine:
         return Result(columns=cols, rows=rows)
 
     def alter_system_set(self, ctx: Context, name: str, value: str | None) -> Result:
-        """ALTER SYSTEM SET <system param> (alter_system.rs:25-80); None = DEFAULT."""
+        """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:25-80; meta
+        set_system_param, src/common/src/system_param/mod.rs:325-372).  Session parameters
+        are the session's business (``set_session_default``)."""
         if not self._is_super(ctx):
             raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
+        call = "/meta.SystemParamsService/SetSystemParam"
         p = sysparams.BY_NAME.get(name)
         if p is None:
             raise MetaRpcError(
-                "/meta.SystemParamsService/SetSystemParam",
-                f"unrecognized system parameter {name:?}"
-                if False
-                else f'unrecognized system parameter "{name}"',
+                call, f"System parameters error: unrecognized system parameter {json.dumps(name)}"
             )
         if not p.mutable:
-            raise MetaRpcError("/meta.SystemParamsService/SetSystemParam", f"{name} is immutable")
+            raise MetaRpcError(call, f"System parameters error: {json.dumps(name)} is immutable")
         text = p.default if value is None else value
-        if p.kind in ("u32", "u64"):
-            if not text.isdigit():
-                raise MetaRpcError(
-                    "/meta.SystemParamsService/SetSystemParam",
-                    "cannot parse parameter value: invalid digit found in string",
-                )
-        elif p.kind == "bool":
-            try:
-                text = "true" if par.parse_bool(text) else "false"
-            except par.ParseError:
-                raise MetaRpcError(
-                    "/meta.SystemParamsService/SetSystemParam",
-                    "cannot parse parameter value: provided string was not `true` or `false`",
-                ) from None
+        try:
+            if p.kind == "u32" or p.kind == "u64":
+                n = int(par.parse_u64(text))
+                if p.kind == "u32" and n > 0xFFFFFFFF:
+                    raise par.ParseError("number too large to fit in target type")
+                text = str(n)
+            elif p.kind == "bool":
+                if text not in ("true", "false"):  # Rust's bool::from_str
+                    raise par.ParseError("provided string was not `true` or `false`")
+            elif p.kind == "f64":
+                text = str(float(text))
+        except (par.ParseError, ValueError) as e:
+            msg = str(e).removeprefix("Parse error: ")
+            if isinstance(e, ValueError):
+                msg = "invalid float literal"
+            raise MetaRpcError(
+                call, f"System parameters error: cannot parse parameter value: {msg}"
+            ) from None
         with self.store.transaction():
             self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
-        return Result()
+        notices = []
+        interval = int(self.system_param("barrier_interval_ms") or 1000)
+        frequency = int(self.system_param("checkpoint_frequency") or 1)
+        if interval >= 300000:
+            notices.append(
+                f"Barrier interval is set to {interval} ms >= 300000 ms. This can hurt freshness "
+                "and potentially cause OOM."
+            )
+        if frequency >= 60:
+            notices.append(
+                f"Checkpoint frequency is set to {frequency} >= 60. This can hurt freshness and "
+                "potentially cause OOM."
+            )
+        return Result(notices)
+
+    def session_defaults(self) -> dict[str, str]:
+        """Session-variable defaults set with ALTER SYSTEM SET (a new session starts here)."""
+        return {
+            str(k): str(v)
+            for k, v in self.conn.execute("SELECT name, value FROM session_parameter")
+        }
+
+    def set_session_default(self, name: str, value: str | None) -> None:
+        """Persist ALTER SYSTEM SET <session variable> (None = back to RisingWave's default)."""
+        with self.store.transaction():
+            if value is None:
+                self.conn.execute("DELETE FROM session_parameter WHERE name = ?", (name,))
+            else:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
+                    (name, value),
+                )
 
     def alter_database_param(
         self, ctx: Context, database: str, param: str, value: str | None
@@ -2538,6 +2655,30 @@ class Engine:
         return Result()
 
     # ------------------------------------------------------------------ test control
+
+    def restart(self) -> Engine:
+        """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
+        recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
+        Sessions waiting on this engine are gone with it: their waits fail."""
+        for waiters in self._job_waiters.values():
+            for w, call in waiters:
+                w.complete(MetaRpcError(call, "meta node restarted"))
+        for w, _ in self._wait_all:
+            w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
+        self._job_waiters.clear()
+        self._wait_all.clear()
+        if self.store.path is None:
+            self.recover(bootstrap=True)
+            return self
+        data_dir = self.store.path.parent
+        self.store.close()
+        return Engine(
+            Store.open(data_dir),
+            self.clock,
+            row_count=None if self.row_count == self._default_row_count else self.row_count,
+            streaming_slots=self.streaming_slots,
+            backfill_rows_per_second=self.backfill_rows_per_second,
+        )
 
     def hold_backfill(self, job_id: int, held: bool = True) -> None:
         """Test control: stop (or let go) a creating job's backfill progress."""

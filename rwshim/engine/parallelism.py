@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from rwshim.errors import InvalidInputSyntax
+from rwshim.store.functions import render_parallelism
 
 U64_MAX = 2**64 - 1
 
@@ -89,7 +90,7 @@ def parse_strategy(s: str) -> str:
     raise LookupError(s)
 
 
-def _parse_u64(s: str) -> int:
+def parse_u64(s: str) -> int:
     """Rust's ``str::parse::<u64>`` with its error texts (prefixed 'Parse error: ')."""
     if s == "":
         raise ParseError("Parse error: cannot parse integer from empty string")
@@ -115,7 +116,7 @@ def parse_config_parallelism(s: str) -> Target | None:
     try:
         strategy = parse_strategy(s)
     except LookupError:
-        n = _parse_u64(s)
+        n = parse_u64(s)
         return Target.adaptive() if n == 0 else Target.of_fixed(n)
     if strategy == "FULL":
         return Target.adaptive()
@@ -126,14 +127,7 @@ def render(target: Target | None) -> str:
     """How system catalogs print a parallelism (system_catalog/mod.rs:223-254)."""
     if target is None:
         return "unknown"
-    if target.kind == "Fixed":
-        return str(target.fixed)
-    if target.kind == "Custom":
-        return "custom"
-    strategy = target.strategy or "AUTO"
-    if strategy in ("AUTO", "FULL"):
-        return "adaptive"
-    return strategy.lower()
+    return render_parallelism(target.kind, target.fixed, target.strategy)
 
 
 def render_config(target: Target | None) -> str:

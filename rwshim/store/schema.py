@@ -345,9 +345,19 @@ WHERE NOT EXISTS (
 );
 """
 
+# Version 2: what SHOW JOBS / rw_ddl_progress print, kept current at every barrier so the
+# catalog views can read it.
+SCHEMA_V2: Final = """
+-- streaming_job.progress: the job's progress text as of its last barrier, in RisingWave's
+-- formats (src/meta/src/barrier/progress.rs:246-296, creating_job/mod.rs:757-793): '0.0%'
+-- before tracking, '12.34% (c/t)', '99.99%', '100%', 'n rows consumed',
+-- 'MView Backfill: .., Source Backfill: ..', 'Snapshot [..]', 'Snapshot finished'.
+ALTER TABLE streaming_job ADD COLUMN progress TEXT NOT NULL DEFAULT '0.0%';
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
-MIGRATIONS: Final[tuple[tuple[int, str], ...]] = ((1, SCHEMA_V1),)
+MIGRATIONS: Final[tuple[tuple[int, str], ...]] = ((1, SCHEMA_V1), (2, SCHEMA_V2))
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
 
