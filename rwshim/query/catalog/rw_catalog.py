@@ -261,15 +261,25 @@ SQL["rw_types"] = "SELECT oid, typname, typinput, typelem, typarray FROM rwshim_
 _JOB_PARALLELISM = parallelism_text(
     "j.parallelism_kind", "j.parallelism_fixed", "j.adaptive_parallelism_strategy"
 )
+# list_streaming_job_states shows the backfill override while a job is not CREATED
+# (effective_streaming_job_parallelism, src/meta/service/src/stream_service.rs:87-102).
+_BACKFILLING = "j.job_status <> 'CREATED' AND j.backfill_parallelism_kind IS NOT NULL"
+_EFFECTIVE_PARALLELISM = parallelism_text(
+    f"CASE WHEN {_BACKFILLING} THEN j.backfill_parallelism_kind ELSE j.parallelism_kind END",
+    f"CASE WHEN {_BACKFILLING} THEN j.backfill_parallelism_fixed ELSE j.parallelism_fixed END",
+    "CASE WHEN j.job_status <> 'CREATED' THEN COALESCE("
+    "j.backfill_adaptive_parallelism_strategy, j.adaptive_parallelism_strategy) "
+    "ELSE j.adaptive_parallelism_strategy END",
+)
 _JOB_NAME = "(SELECT r.name FROM relation r WHERE r.relation_id = j.job_id)"
 SQL["rw_streaming_jobs"] = f"""
-SELECT j.job_id, {_JOB_NAME}, j.database_id, j.job_status, {_JOB_PARALLELISM},
+SELECT j.job_id, {_JOB_NAME}, j.database_id, j.job_status, {_EFFECTIVE_PARALLELISM},
        j.max_parallelism,
        COALESCE(j.specific_resource_group, (SELECT d.resource_group FROM database d
                 WHERE d.database_id = j.database_id), 'default')
 FROM streaming_job j ORDER BY j.job_id"""
 SQL["rw_table_fragments"] = f"""
-SELECT j.job_id, j.job_status, {_JOB_PARALLELISM}, j.max_parallelism
+SELECT j.job_id, j.job_status, {_EFFECTIVE_PARALLELISM}, j.max_parallelism
 FROM streaming_job j ORDER BY j.job_id"""
 
 # rw_fragments.rs; parallelism_policy per fragment.rs:1496-1553 (single, override(p),
@@ -314,32 +324,10 @@ SQL["rw_actor_infos"] = """
 SELECT a.actor_id, a.fragment_id, 'null', 'null' FROM actor a ORDER BY a.actor_id"""
 
 # rw_ddl_progress.rs over GlobalBarrierManager::get_ddl_progress: INITIAL and CREATING jobs of
-# every database except shared sources; progress as barrier/progress.rs:246-296 renders it, and
-# creating_job/mod.rs:757-793 for snapshot backfill (the same rules as Engine._progress_text).
-_SCAN = "f.job_id = j.job_id AND f.scan_relation_id IS NOT NULL"
-_MV_SCAN = f"{_SCAN} AND f.flags NOT LIKE '%\"SOURCE_SCAN\"%'"
-_SRC_SCAN = f"{_SCAN} AND f.flags LIKE '%\"SOURCE_SCAN\"%'"
-_MV_PROGRESS = f"""(SELECT CASE WHEN count(*) = 0 THEN NULL
-        WHEN sum(COALESCE(f.backfill_total, 0)) = 0 THEN '99.99%'
-        ELSE printf('%.2f%% (%d/%d)', min(1.0 * sum(f.backfill_consumed)
-             / sum(COALESCE(f.backfill_total, 0)), 0.9999) * 100, sum(f.backfill_consumed),
-             sum(COALESCE(f.backfill_total, 0))) END
-     FROM fragment f WHERE {_MV_SCAN})"""
-_SRC_PROGRESS = f"""(SELECT CASE WHEN count(*) = 0 THEN NULL
-        ELSE sum(f.backfill_consumed) || ' rows consumed' END FROM fragment f WHERE {_SRC_SCAN})"""
-_DONE = f"NOT EXISTS (SELECT 1 FROM fragment f WHERE {_SCAN} AND NOT f.backfill_done)"
-_TEXT = f"""CASE
-    WHEN {_DONE} THEN '100%'
-    WHEN {_MV_PROGRESS} IS NOT NULL AND {_SRC_PROGRESS} IS NOT NULL
-    THEN 'MView Backfill: ' || {_MV_PROGRESS} || ', Source Backfill: ' || {_SRC_PROGRESS}
-    ELSE COALESCE({_MV_PROGRESS}, {_SRC_PROGRESS}, 'Unknown') END"""
-PROGRESS = f"""CASE
-    WHEN j.job_status = 'INITIAL' THEN '0.0%'
-    WHEN j.job_type IN ('SnapshotBackfill', 'BatchRefresh') AND {_DONE} THEN 'Snapshot finished'
-    WHEN j.job_type IN ('SnapshotBackfill', 'BatchRefresh') THEN 'Snapshot [' || {_TEXT} || ']'
-    ELSE {_TEXT} END"""
-SQL["rw_ddl_progress"] = f"""
-SELECT j.job_id, r.definition, j.create_type, {PROGRESS}, r.initialized_at,
+# every database except shared sources, with the progress text the engine keeps at every
+# barrier (streaming_job.progress, barrier/progress.rs:246-296, creating_job/mod.rs:757-793).
+SQL["rw_ddl_progress"] = """
+SELECT j.job_id, r.definition, j.create_type, j.progress, r.initialized_at,
        j.is_serverless_backfill, j.backfill_type
 FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id
 WHERE j.job_status <> 'CREATED' AND r.kind <> 'source' ORDER BY j.job_id"""

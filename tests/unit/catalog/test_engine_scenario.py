@@ -95,15 +95,16 @@ def test_background_mv_lifecycle(env: Env) -> None:
         (tid, "t", 1, "CREATED", "bounded(4)", 256, "default"),
         (mv, "mv", 1, "CREATED", "bounded(64)", 256, "default"),
     ]
-    # Fragments: the table's DML and materialize fragments, the MV's scan fragment reading the
-    # table's materialize fragment; parallelism is the actor count.
+    # Fragments: the table's root (materialize) fragment and its source/DML fragment, the MV's
+    # scan fragment reading the table's materialize fragment; parallelism is the actor count.
     frags = env.rows("rw_catalog.rw_fragments")
     assert [(f[1], f[5], f[6], f[8]) for f in frags] == [
-        (tid, '["DML"]', 4, "inherit(bounded(4))"),
-        (tid, '["MVIEW"]', 4, "inherit(bounded(4))"),
-        (mv, '["MVIEW","SNAPSHOT_BACKFILL_STREAM_SCAN"]', 4, "inherit(bounded(64))"),
+        (tid, '["MVIEW","UPSTREAM_SINK_UNION"]', 4, "inherit(bounded(4))"),
+        (tid, '["SOURCE","DML"]', 4, "inherit(bounded(4))"),
+        (mv, '["MVIEW","STREAM_SCAN","SNAPSHOT_BACKFILL_STREAM_SCAN"]', 4, "inherit(bounded(64))"),
     ]
-    assert frags[2][4] == f"[{frags[1][0]}]"
+    assert frags[0][4] == f"[{frags[1][0]}]"
+    assert frags[2][4] == f"[{frags[0][0]}]"
     info = env.rows("rw_catalog.rw_relation_info")
     assert [r[:7] for r in info] == [
         ("public", "mv", 1, "CREATE MATERIALIZED VIEW mv AS SELECT v1 FROM t", "MATERIALIZED VIEW",
@@ -112,6 +113,7 @@ def test_background_mv_lifecycle(env: Env) -> None:
          tid, "UTC"),
     ]  # fmt: skip
     assert list(json.loads(str(info[0][7]))) == [str(frags[2][0])]
+    assert sorted(json.loads(str(info[1][7]))) == sorted([str(frags[0][0]), str(frags[1][0])])
     assert env.rows("rw_catalog.rw_depend") == [(mv, tid)]
     internal = env.rows("rw_catalog.rw_internal_tables")
     assert [(r[3], r[9]) for r in internal] == [(mv, CLUSTER_VERSION)]

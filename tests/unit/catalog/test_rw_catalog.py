@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from rwshim import pgtypes as t
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID
@@ -185,39 +183,49 @@ def test_fragments_and_policies(store: Store) -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("fragments", "progress"),
-    [
-        ([], "100%"),
-        ([("MVIEW", 10, 40, 0)], "25.00% (10/40)"),
-        ([("MVIEW", 1, 3, 0), ("MVIEW", 1, 3, 0)], "33.33% (2/6)"),
-        ([("MVIEW", 0, 0, 0)], "99.99%"),
-        ([("MVIEW", 50, 40, 0)], "99.99% (50/40)"),
-        ([("MVIEW", 40, 40, 1)], "100%"),
-        ([("SOURCE_SCAN", 7, 0, 0)], "7 rows consumed"),
-        ([("MVIEW", 1, 4, 0), ("SOURCE_SCAN", 7, 0, 0)],
-         "MView Backfill: 25.00% (1/4), Source Backfill: 7 rows consumed"),
-    ],
-)  # fmt: skip
-def test_ddl_progress_strings(
-    store: Store, fragments: list[tuple[str, int, int, int]], progress: str
-) -> None:
-    rid = store.relation("materialized view", "m", [("a", *INT)], created=False,
-                         definition="CREATE MATERIALIZED VIEW m AS SELECT a FROM t")  # fmt: skip
-    store.job(rid, status="CREATING", create_type="BACKGROUND")
-    for flag, consumed, total, done in fragments:
-        store.fragment(rid, [flag, "STREAM_SCAN"] if flag == "MVIEW" else [flag],
-                       backfill_consumed=consumed, backfill_total=total, backfill_done=done,
-                       scan_relation_id=2)  # fmt: skip
+def test_ddl_progress_rows(store: Store) -> None:
+    ids = scenario(store)
+    store.conn.execute(
+        "UPDATE streaming_job SET progress = 'Snapshot [25.00% (1/4)]', "
+        "backfill_type = 'SNAPSHOT_BACKFILL', create_type = 'BACKGROUND' WHERE job_id = ?",
+        (ids["mv2"],),
+    )
+    shared = store.relation("source", "s2", [("k", *INT)], created=False, is_shared=1)
+    store.job(shared, status="CREATING")
     assert columns("rw_catalog.rw_ddl_progress") == [
         ("ddl_id", t.INT8), ("ddl_statement", t.VARCHAR), ("create_type", t.VARCHAR),
         ("progress", t.VARCHAR), ("initialized_at", t.TIMESTAMPTZ),
         ("is_serverless_backfill", t.BOOL), ("backfill_type", t.VARCHAR),
     ]  # fmt: skip
+    # Created jobs and shared sources are not listed (list_op.rs:99-145).
     assert store.rows("rw_catalog.rw_ddl_progress") == [
-        (rid, "CREATE MATERIALIZED VIEW m AS SELECT a FROM t", "BACKGROUND", progress, TS, 0,
-         "NORMAL_BACKFILL"),
+        (ids["mv2"], "CREATE MATERIALIZED VIEW mv2 AS SELECT count(*) AS n FROM t", "BACKGROUND",
+         "Snapshot [25.00% (1/4)]", TS, 0, "SNAPSHOT_BACKFILL"),
     ]  # fmt: skip
+
+
+def test_creating_jobs_show_their_backfill_parallelism(store: Store) -> None:
+    rid = store.relation("materialized view", "m", [("a", *INT)], created=False)
+    store.job(rid, status="CREATING", strategy="BOUNDED(64)")
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "bounded(64)"
+    store.conn.execute(
+        "UPDATE streaming_job SET backfill_parallelism_kind = 'Fixed', "
+        "backfill_parallelism_fixed = 2 WHERE job_id = ?",
+        (rid,),
+    )
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "2"
+    assert store.rows("rw_catalog.rw_table_fragments")[0][2] == "2"
+    store.conn.execute(
+        "UPDATE streaming_job SET backfill_parallelism_kind = 'Adaptive', "
+        "backfill_parallelism_fixed = NULL, backfill_adaptive_parallelism_strategy = "
+        "'RATIO(0.5)' WHERE job_id = ?",
+        (rid,),
+    )
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "ratio(0.5)"
+    # Once created, the catalog target again (stream_service.rs:87-102); fragments always
+    # inherit the catalog target.
+    store.conn.execute("UPDATE streaming_job SET job_status = 'CREATED' WHERE job_id = ?", (rid,))
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "bounded(64)"
 
 
 def test_rw_relations_lists_every_kind_and_system_catalogs(store: Store) -> None:
