@@ -8,7 +8,10 @@ Contract between the catalog definitions (this package) and the query core (rwsh
   store's connection (TEMP so that a durable store never keeps views of an older version).
 - The views may call SQLite functions that the query core registers and that read the context
   of the statement being run: ``rw_current_database_id()``, ``rw_current_user_id()``,
-  ``rw_current_schema()``; and any helper this package registers in ``install``.
+  ``rw_current_schema()``, and ``rw_session_settings()`` (a JSON array of
+  ``[name, setting, description]`` for the session's variables, read by pg_settings; an empty
+  default is registered here when the query core has not registered it); and any helper this
+  package registers in ``install``.
 
 Every builtin catalog of RisingWave at the reference commit is here (``system_catalogs.py``,
 121 relations, RisingWave's columns in its order); those this package has no rows for return
@@ -90,6 +93,12 @@ RELATIONS: dict[tuple[str, str], CatalogRelation] = _build()
 def install(conn: sqlite3.Connection) -> None:
     """Create every catalog relation as a TEMP view on ``conn`` (and the static tables)."""
     install_static(conn)
+    try:
+        conn.execute("SELECT rw_session_settings()").fetchone()
+    except sqlite3.OperationalError:
+        # No session to read from yet: pg_settings lists the system parameters only.  The query
+        # core's own registration (before or after this) is the one that counts.
+        conn.create_function("rw_session_settings", 0, lambda: "[]")
     for rel in RELATIONS.values():
         cols = ", ".join(f'"{c.name}"' for c in rel.columns)
         conn.execute(f'CREATE TEMP VIEW IF NOT EXISTS "{rel.sqlite_name}" ({cols}) AS {rel.sql}')

@@ -160,9 +160,18 @@ SELECT oid, typname, typelem, typarray, typinput, 0, 0, -1, 0, 0,
         AND s.name = 'pg_catalog'), 'b', ',', 0, NULL, NULL, NULL
 FROM rwshim_type ORDER BY ord"""
 
-# pg_settings.rs: session variables then system parameters.  rwshim reads the system
-# parameters only (the session's variables are not in the store).
-SQL["pg_settings"] = "SELECT name, value, '', 'postmaster' FROM system_parameter ORDER BY name"
+# pg_settings.rs: the session's variables (context 'user'), then the system parameters
+# ('postmaster'; the store keeps neither their descriptions nor their mutability, so the
+# description is empty and every parameter reads as mutable).  The session's variables come
+# from ``rw_session_settings()``: a JSON array of [name, setting, description] that the query
+# core registers (``install`` registers an empty default when it has not).
+SQL["pg_settings"] = """
+SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+       COALESCE(json_extract(value, '$[2]'), ''), 'user'
+FROM json_each(rw_session_settings())
+UNION ALL
+SELECT name, value, '', 'postmaster'
+FROM (SELECT name, value FROM system_parameter ORDER BY name)"""
 
 # pg_proc.rs is an empty view; pgcli's completion refresher reads these too.
 EXTRA["pg_proc"] = (

@@ -172,3 +172,24 @@ def test_system_views_show_risingwaves_definition(store: Store) -> None:
         "amname, NULL::integer AS amhandler, NULL::character varying AS amtype WHERE 1 != 1"
     )
     assert json.loads(row[5])[0] == "root=arwd/root"
+
+
+def test_pg_settings_session_variables_then_system_parameters(store: Store) -> None:
+    assert [c.name for c in RELATIONS[("pg_catalog", "pg_settings")].columns] == [
+        "name", "setting", "short_desc", "context",
+    ]  # fmt: skip
+    store.conn.execute("DELETE FROM system_parameter")
+    store.conn.execute("INSERT INTO system_parameter VALUES ('barrier_interval_ms', '1000')")
+    assert store.rows("pg_catalog.pg_settings") == [
+        ("barrier_interval_ms", "1000", "", "postmaster")
+    ]
+    store.conn.create_function(
+        "rw_session_settings", 0,
+        lambda: json.dumps([["rw_implicit_flush", "false", "If set to true, ..."],
+                            ["search_path", '"$user", public', None]]),
+    )  # fmt: skip
+    assert store.rows("pg_catalog.pg_settings") == [
+        ("rw_implicit_flush", "false", "If set to true, ...", "user"),
+        ("search_path", '"$user", public', "", "user"),
+        ("barrier_interval_ms", "1000", "", "postmaster"),
+    ]
