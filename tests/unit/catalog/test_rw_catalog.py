@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rwshim import pgtypes as t
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID
@@ -379,3 +381,73 @@ def test_depend_description_system_tables(store: Store) -> None:
     assert store.rows("rw_catalog.rw_system_tables", "name = 'rw_tables'") == [
         (rw_tables_id, "rw_tables", 5, 1, None, SUPER_ACL_READ)
     ]
+
+
+def test_views_workers_rate_limits_actor_infos(store: Store) -> None:
+    ids = scenario(store)
+    assert store.rows("rw_catalog.rw_views", "schema_id = 2") == [
+        (ids["v"], "v", 2, 1, "CREATE VIEW v AS SELECT v2 FROM t", SUPER_ACL_TABLE, TS2, VERSION),
+    ]
+    store.conn.execute("DELETE FROM worker")
+    store.conn.execute(
+        "INSERT INTO worker VALUES (2, 'WORKER_TYPE_COMPUTE_NODE', 'h', 5688, 'RUNNING', 4, "
+        "NULL, 1, 1, ?), (1, 'WORKER_TYPE_FRONTEND', 'h', 4566, 'RUNNING', 0, NULL, 0, 0, ?)",
+        (TS, TS),
+    )
+    assert store.rows("rw_catalog.rw_worker_nodes") == [
+        (1, "h", "4566", "WORKER_TYPE_FRONTEND", "RUNNING", None, None, None, "h:4566", None,
+         None, None, TS, None, None),
+        (2, "h", "5688", "WORKER_TYPE_COMPUTE_NODE", "RUNNING", 4, 1, 1, "h:5688", None, None,
+         None, TS, "default", None),
+    ]  # fmt: skip
+    f_scan = store.fragment(ids["mv"], ["MVIEW", "STREAM_SCAN"], actors=2, rate_limit=0)
+    f_sink = store.fragment(ids["sink"], ["SINK"], rate_limit=100)
+    store.fragment(ids["t"], ["SOURCE", "DML"], rate_limit=5)  # DML limits are not listed
+    assert columns("rw_catalog.rw_rate_limit") == [
+        ("fragment_id", t.INT4), ("fragment_type", t.VARCHAR_ARRAY), ("node_name", t.VARCHAR),
+        ("table_id", t.INT4), ("rate_limit", t.INT4),
+    ]  # fmt: skip
+    assert store.rows("rw_catalog.rw_rate_limit") == [
+        (f_scan, '["MVIEW","STREAM_SCAN"]', "STREAM_SCAN", ids["mv"], 0),
+        (f_sink, '["SINK"]', "SINK", ids["sink"], 100),
+        (f_sink + 1, '["SOURCE","DML"]', "SOURCE", ids["t"], 5),
+    ]
+    assert store.rows("rw_catalog.rw_actor_infos") == [
+        (1, f_scan, "null", "null"), (2, f_scan, "null", "null"), (3, f_sink, "null", "null"),
+        (4, f_sink + 1, "null", "null"),
+    ]  # fmt: skip
+    assert store.rows("rw_catalog.rw_actor_id_to_ddl", "fragment_id = ?", (f_sink,)) == [
+        (3, f_sink, ids["sink"], 2, "sink", "sink")
+    ]
+    store.conn.execute("UPDATE actor SET worker_id = 2")
+    assert store.rows("rw_catalog.rw_worker_actor_count") == [(2, 4, 4)]
+
+
+def test_types_and_internal_table_info(store: Store) -> None:
+    ids = scenario(store)
+    types = store.rows("rw_catalog.rw_types")
+    assert types[:2] == [(16, "bool", "boolin", 0, 1000), (17, "bytea", "byteain", 0, 1001)]
+    assert (25, "text", "textin", 0, 1009) in types
+    assert (1000, "_bool", "array_in", 16, 0) in types
+    internal = store.relation(
+        "internal", "__internal_mv_3_materialize_9", [("a", *INT)], owner_job_id=ids["mv"]
+    )
+    assert store.rows("rw_catalog.rw_internal_table_info") == [
+        (internal, "__internal_mv_3_materialize_9", ids["mv"], "mv", "materialized view",
+         "public", "root"),
+    ]  # fmt: skip
+    # Internal tables are not relations users see.
+    assert store.rows("rw_catalog.rw_relations", "id = ?", (internal,)) == []
+    assert store.rows("pg_catalog.pg_class", "oid = ?", (internal,)) == []
+
+
+@pytest.mark.parametrize(
+    "relation",
+    ["pg_catalog.pg_am", "pg_catalog.pg_proc", "pg_catalog.pg_collation", "pg_catalog.pg_enum",
+     "pg_catalog.pg_inherits", "pg_catalog.pg_attrdef", "pg_catalog.pg_policy",
+     "pg_catalog.pg_publication", "pg_catalog.pg_statistic_ext", "rw_catalog.rw_functions",
+     "rw_catalog.rw_secrets", "rw_catalog.rw_connections", "rw_catalog.rw_subscriptions"],
+)  # fmt: skip
+def test_relations_rwshim_has_nothing_for_are_empty(store: Store, relation: str) -> None:
+    scenario(store)
+    assert store.rows(relation) == []
