@@ -21,11 +21,16 @@ from rwshim.query.catalog._sql import (
 )
 
 
-def _rel(kind: str, alias: str = "r") -> str:
+def _visible(kind: str) -> str:
+    """Relations ``r`` of ``kind`` in the current database that the user may see."""
     return (
-        f"visible_relation {alias} WHERE {alias}.database_id = {CURRENT_DB} "
-        f"AND {alias}.kind = '{kind}' AND {can_see(f'{alias}.relation_id', f'{alias}.owner_id')}"
+        f"r.database_id = {CURRENT_DB} AND r.kind = '{kind}' "
+        f"AND {can_see('r.relation_id', 'r.owner_id')}"
     )
+
+
+def _rel(kind: str) -> str:
+    return f"visible_relation r WHERE {_visible(kind)}"
 
 
 def _props(options: str) -> str:
@@ -73,7 +78,7 @@ SELECT r.relation_id, r.name, r.schema_id, s.name, r.owner_id, r.definition, r.a
        r.initialized_at_cluster_version, r.created_at_cluster_version,
        COALESCE(j.create_type = 'BACKGROUND', 0), {_STATUS_TITLE}
 FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id {_JOB_STATUS}
-WHERE {_rel("materialized view").split(" WHERE ", 1)[1]} ORDER BY r.relation_id"""
+WHERE {_visible("materialized view")} ORDER BY r.relation_id"""
 
 # rw_views.rs: user views and the builtin views of the current database's system schemas
 # (root_catalog.rs create_schema registers them as views with ids >= SYS_CATALOG_START_ID).
@@ -98,7 +103,7 @@ SELECT r.relation_id, r.name, r.primary_table_id,
        r.initialized_at_cluster_version, r.created_at_cluster_version,
        COALESCE(j.create_type = 'BACKGROUND', 0)
 FROM visible_relation r {_JOB_STATUS}
-WHERE {_rel("index").split(" WHERE ", 1)[1]} ORDER BY r.relation_id"""
+WHERE {_visible("index")} ORDER BY r.relation_id"""
 
 # rw_sources.rs: connector upper-cased; format / encode as the prost enum names.
 SQL["rw_sources"] = f"""
@@ -126,9 +131,10 @@ SELECT r.relation_id, r.name, r.schema_id, r.owner_id, upper(COALESCE(r.connecto
        {acl("r.relation_id", MODES_READONLY)}, r.initialized_at, r.created_at,
        r.initialized_at_cluster_version, r.created_at_cluster_version,
        COALESCE(j.create_type = 'BACKGROUND', 0), {_props("r.with_options")},
-       CASE WHEN r.format IS NULL THEN 'null' ELSE {_props("r.format_encode_options")} END
+       CASE WHEN r.format IS NULL AND r.format_encode_options = '{{}}' THEN 'null'
+            ELSE {_props("r.format_encode_options")} END
 FROM visible_relation r {_JOB_STATUS}
-WHERE {_rel("sink").split(" WHERE ", 1)[1]} ORDER BY r.relation_id"""
+WHERE {_visible("sink")} ORDER BY r.relation_id"""
 
 # rw_system_tables.rs: builtin tables in the current database's system schemas.
 SQL["rw_system_tables"] = f"""
