@@ -179,6 +179,13 @@ def show_objects(
         if store_kind == "materialized view":
             sql += " AND COALESCE(j.job_status, 'CREATED') = 'CREATED'"
         objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
+        if store_kind == "view":
+            # The builtin views of a system schema on the path are views too (owner root).
+            objects += conn.execute(
+                "SELECT id, name, 1 FROM rwshim_sys_relation WHERE kind = 'view' "
+                "AND schema_name = ? ORDER BY name",
+                (name,),
+            ).fetchall()
         for obj_id, obj_name, owner in objects:
             if not _can_see(conn, ctx, obj_id, owner):
                 continue

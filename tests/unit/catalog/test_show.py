@@ -131,6 +131,13 @@ def test_show_objects(store: Store) -> None:
     assert show.show_objects(store.conn, CTX, "sources")[1] == [("public.src",)]
     assert show.show_objects(store.conn, CTX, "sinks")[1] == [("public.sink",)]
     assert show.show_objects(store.conn, CTX, "tables", schema="nosuch")[1] == []
+    assert show.show_objects(store.conn, CTX, "views", schema="pg_catalog", like="pg_ma%")[1] == [
+        ("pg_catalog.pg_matviews",)
+    ]
+    assert show.show_objects(store.conn, CTX, "tables", schema="pg_catalog") == (
+        show.OBJECT_COLUMNS,
+        [],
+    )
     assert ids["t3"] > 0
 
 
