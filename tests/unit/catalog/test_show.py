@@ -220,3 +220,32 @@ def test_qualified_name_errors(store: Store) -> None:
     assert err.value.compact() == (
         "Invalid input syntax: improper qualified name (too many dotted names): a.b.c.d"
     )
+
+
+def test_describe_mv_index_source(store: Store) -> None:
+    scenario(store)
+    assert show.describe(store.conn, CTX, ["mv"])[1] == [
+        ("v1", "integer", "false", None),
+        ("_row_id", "serial", "true", None),
+        ("_rw_timestamp", "timestamp with time zone", "true", None),
+        ("primary key", "_row_id", None, None),
+        ("distribution key", "_row_id", None, None),
+        ("table description", "mv", None, None),
+    ]
+    assert show.describe(store.conn, CTX, ["public", "idx"])[1] == [
+        ("v1", "integer", "false", None),
+        ("v2", "character varying", "false", None),
+        ("_row_id", "serial", "false", None),
+        ("_rw_timestamp", "timestamp with time zone", "true", None),
+        ("primary key", "v1, _row_id", None, None),
+        ("distribution key", "v1", None, None),
+        ("table description", "idx", None, None),
+    ]
+    assert show.describe(store.conn, CTX, ["src"])[1] == [
+        ("k", "integer", "false", None),
+        ("table description", "src", None, None),
+    ]
+    # A creating MV cannot be described yet.
+    with pytest.raises(RwError) as err:
+        show.describe(store.conn, CTX, ["mv2"])
+    assert err.value.compact() == "Catalog error: table, source, sink or view not found: mv2"
