@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from rwshim.query.catalog import information_schema, pg_catalog, rw_catalog
 from rwshim.query.catalog._sql import empty_select
-from rwshim.query.catalog.static import install_static, system_catalog_id
+from rwshim.query.catalog.static import install_functions, install_static, system_catalog_id
 from rwshim.query.catalog.system_catalogs import SYSTEM_CATALOGS
 
 
@@ -93,6 +93,7 @@ RELATIONS: dict[tuple[str, str], CatalogRelation] = _build()
 def install(conn: sqlite3.Connection) -> None:
     """Create every catalog relation as a TEMP view on ``conn`` (and the static tables)."""
     install_static(conn)
+    install_functions(conn)
     try:
         conn.execute("SELECT rw_session_settings()").fetchone()
     except sqlite3.OperationalError:

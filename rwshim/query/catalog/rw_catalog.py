@@ -514,3 +514,10 @@ SQL["rw_relation_info"] = (
     )
     + ") ORDER BY s_order, k_order, c6"
 )
+
+# rw_streaming_job_config.rs: each job's config override (TOML) flattened to dot-separated keys.
+SQL["rw_streaming_job_config"] = f"""
+SELECT j.job_id, {_JOB_NAME}, j.database_id, json_extract(kv.value, '$[0]'),
+       json_extract(kv.value, '$[1]')
+FROM streaming_job j, json_each(rw_toml_flatten(j.config_override)) kv
+ORDER BY j.job_id, kv.key"""

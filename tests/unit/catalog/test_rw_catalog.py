@@ -451,3 +451,20 @@ def test_types_and_internal_table_info(store: Store) -> None:
 def test_relations_rwshim_has_nothing_for_are_empty(store: Store, relation: str) -> None:
     scenario(store)
     assert store.rows(relation) == []
+
+
+def test_streaming_job_config_flattens_the_override(store: Store) -> None:
+    ids = scenario(store)
+    store.conn.execute(
+        "UPDATE streaming_job SET config_override = ? WHERE job_id = ?",
+        ('[streaming.developer]\nchunk_size = 8\nname = "x"\n[streaming]\nflag = true\n',
+         ids["mv"]),
+    )  # fmt: skip
+    store.conn.execute(
+        "UPDATE streaming_job SET config_override = 'not toml [' WHERE job_id = ?", (ids["t"],)
+    )
+    assert store.rows("rw_catalog.rw_streaming_job_config") == [
+        (ids["mv"], "mv", 1, "streaming.developer.chunk_size", "8"),
+        (ids["mv"], "mv", 1, "streaming.developer.name", '"x"'),
+        (ids["mv"], "mv", 1, "streaming.flag", "true"),
+    ]
