@@ -521,3 +521,26 @@ SELECT j.job_id, {_JOB_NAME}, j.database_id, json_extract(kv.value, '$[0]'),
        json_extract(kv.value, '$[1]')
 FROM streaming_job j, json_each(rw_toml_flatten(j.config_override)) kv
 ORDER BY j.job_id, kv.key"""
+
+# rw_resource_groups.rs (view).
+SQL["rw_resource_groups"] = """
+WITH all_groups AS (
+    SELECT DISTINCT resource_group FROM (
+        SELECT resource_group FROM rw_catalog__rw_worker_nodes WHERE is_streaming
+        UNION ALL SELECT resource_group FROM rw_catalog__rw_databases
+        UNION ALL SELECT resource_group FROM rw_catalog__rw_streaming_jobs) t),
+worker_node_stats AS (
+    SELECT resource_group, count(*) AS streaming_workers, sum(parallelism) AS parallelism
+    FROM rw_catalog__rw_worker_nodes WHERE is_streaming GROUP BY resource_group),
+database_stats AS (
+    SELECT resource_group, count(*) AS databases FROM rw_catalog__rw_databases
+    GROUP BY resource_group),
+streaming_job_stats AS (
+    SELECT resource_group, count(*) AS streaming_jobs FROM rw_catalog__rw_streaming_jobs
+    GROUP BY resource_group)
+SELECT ag.resource_group, COALESCE(w.streaming_workers, 0), COALESCE(w.parallelism, 0),
+       COALESCE(d.databases, 0), COALESCE(j.streaming_jobs, 0)
+FROM all_groups ag
+LEFT JOIN worker_node_stats w ON ag.resource_group = w.resource_group
+LEFT JOIN database_stats d ON ag.resource_group = d.resource_group
+LEFT JOIN streaming_job_stats j ON ag.resource_group = j.resource_group"""

@@ -188,3 +188,12 @@ def test_show_cluster(env: Env) -> None:
         (1, "127.0.0.1:4566", "WORKER_TYPE_FRONTEND", "RUNNING", None, False, False, started),
         (2, "127.0.0.1:5688", "WORKER_TYPE_COMPUTE_NODE", "RUNNING", 4, True, True, started),
     ]
+
+
+def test_resource_groups(env: Env) -> None:
+    env.engine.create_table(CTX, ObjectName("t"), [ColumnSpec("v1", t.INT4, "integer")],
+                            definition="CREATE TABLE t (v1 INT)")  # fmt: skip
+    assert [c.name for c in catalog.RELATIONS[("rw_catalog", "rw_resource_groups")].columns] == [
+        "name", "streaming_workers", "parallelism", "databases", "streaming_jobs",
+    ]  # fmt: skip
+    assert env.rows("rw_catalog.rw_resource_groups") == [("default", 1, 4, 1, 1)]
