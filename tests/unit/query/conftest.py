@@ -1,0 +1,122 @@
+"""Fixtures: a store-shaped SQLite connection with user tables, and the relations over it.
+
+``Catalog`` is the smallest holder of user relations the query core reads through
+``RelationSource``; it creates ``rel_<id>`` tables the way the store lays them out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from dataclasses import dataclass, field, replace
+
+import pytest
+
+from rwshim import pgtypes
+from rwshim.query.context import QueryContext
+from rwshim.query.engine import QueryEngine
+from rwshim.query.relations import Relation, RelColumn, RelKind
+from rwshim.query.types import sqlite_affinity
+
+
+@dataclass
+class Catalog:
+    conn: sqlite3.Connection
+    schemas: dict[int, set[str]] = field(default_factory=lambda: {1: {"public"}})
+    rels: dict[tuple[int, str, str], Relation] = field(default_factory=dict)
+    next_id: int = 1000
+    databases: dict[str, int] = field(default_factory=lambda: {"dev": 1})
+
+    def database_id(self, name: str) -> int | None:
+        return self.databases.get(name)
+
+    def schema_exists(self, database_id: int, schema: str) -> bool:
+        return schema in self.schemas.get(database_id, set())
+
+    def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
+        return self.rels.get((database_id, schema, name))
+
+    def table(
+        self,
+        name: str,
+        cols: list[tuple[str, int]],
+        pk: tuple[str, ...] = (),
+        schema: str = "public",
+        db: int = 1,
+        append_only: bool = False,
+    ) -> Relation:
+        self.next_id += 1
+        columns = [RelColumn(n, t) for n, t in cols]
+        if not pk:
+            columns.append(RelColumn("_row_id", pgtypes.INT8, hidden=True))
+        decl = ", ".join(f'"{c.name}" {sqlite_affinity(c.type_oid)}' for c in columns)
+        self.conn.execute(f'CREATE TABLE "rel_{self.next_id}" ({decl})')
+        rel = Relation(
+            self.next_id,
+            schema,
+            name,
+            RelKind.TABLE,
+            tuple(columns),
+            storage=f"rel_{self.next_id}",
+            primary_key=pk,
+            append_only=append_only,
+        )
+        self.rels[(db, schema, name)] = rel
+        return rel
+
+    def view(
+        self,
+        name: str,
+        query: str,
+        cols: list[tuple[str, int]],
+        kind: RelKind = RelKind.MATERIALIZED_VIEW,
+        created: bool = True,
+        schema: str = "public",
+        db: int = 1,
+    ) -> Relation:
+        self.next_id += 1
+        rel = Relation(
+            self.next_id,
+            schema,
+            name,
+            kind,
+            tuple(RelColumn(n, t) for n, t in cols),
+            created=created,
+            definition=query,
+        )
+        self.rels[(db, schema, name)] = rel
+        return rel
+
+    def set_created(self, name: str, schema: str = "public", db: int = 1) -> None:
+        key = (db, schema, name)
+        self.rels[key] = replace(self.rels[key], created=True)
+
+
+@pytest.fixture
+def conn() -> sqlite3.Connection:
+    c = sqlite3.connect(":memory:")
+    return c
+
+
+@pytest.fixture
+def catalog(conn: sqlite3.Connection) -> Catalog:
+    return Catalog(conn)
+
+
+FIXED_NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def engine(conn: sqlite3.Connection, catalog: Catalog) -> QueryEngine:
+    return QueryEngine(conn, catalog, clock=lambda: FIXED_NOW)
+
+
+@pytest.fixture
+def ctx() -> QueryContext:
+    return QueryContext(
+        database_id=1,
+        database="dev",
+        user_id=1,
+        user="root",
+        variables={"timezone": "UTC", "jit": "off"},
+    )
