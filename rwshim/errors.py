@@ -213,6 +213,113 @@ class Uncategorized(RwError):
 
 # --- engine errors (rwshim/engine) ----------------------------------------------------------
 
+# gRPC paths of the meta calls whose failures the engine reports (proto/ddl_service.proto:747-802;
+# the path is recorded by src/rpc_client/src/channel.rs:56-68).
+DDL = "/ddl_service.DdlService/"
+
+
+class RescheduleBlocked(MetaRpcError):
+    """Error 1: `Cannot alter the job {id} because it is blocked by creating unreschedulable
+    backfill jobs` (src/meta/src/stream/stream_manager.rs:935-938)."""
+
+    def __init__(self, call: str, job_id: int) -> None:
+        super().__init__(
+            call,
+            f"Cannot alter the job {job_id} because it is blocked by creating "
+            "unreschedulable backfill jobs",
+        )
+
+
+class BackfillNotOnlineReschedulable(MetaRpcError):
+    """Error 2: the creating job's backfill scan cannot be rescheduled online
+    (src/meta/src/stream/stream_manager.rs:977-981)."""
+
+    def __init__(self, job_id: int) -> None:
+        super().__init__(
+            DDL + "AlterBackfillParallelism",
+            f"Cannot alter the job {job_id} because its creating backfill contains a scan "
+            "type that does not support online rescheduling",
+        )
+
+
+class SnapshotBackfillWhenPaused(MetaRpcError):
+    """Error 3: a snapshot-backfill or batch-refresh create reaches the barrier of a paused
+    database (src/meta/src/barrier/checkpoint/control.rs:1285-1300)."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(call, "cannot create streaming job with snapshot backfill when paused")
+
+
+class BatchRefreshWhenPaused(MetaRpcError):
+    """Error 5: the apply-time check of a batch-refresh create
+    (src/meta/src/barrier/checkpoint/state.rs:650-660)."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(call, "cannot create batch refresh job while database barrier is paused")
+
+
+class AlterParallelismExceedsMax(MetaRpcError):
+    """Error 4, ALTER origin: a plain `bail!` in ScaleController::reschedule_inplace
+    (src/meta/src/stream/scale.rs:243-249) or, for backfill, :304-310."""
+
+    def __init__(self, n: int, max_parallelism: int, *, backfill: bool) -> None:
+        what = "backfill parallelism" if backfill else "parallelism"
+        call = DDL + ("AlterBackfillParallelism" if backfill else "AlterParallelism")
+        super().__init__(
+            call, f"specified {what} {n} should not exceed max parallelism {max_parallelism}"
+        )
+
+
+class CreateParallelismExceedsMax(MetaInvalidParameter):
+    """Error 4, CREATE origin: `bail_invalid_parameter!` in validate_specified_parallelism
+    (src/meta/src/rpc/ddl_controller.rs:368-385)."""
+
+    def __init__(self, n: int, max_parallelism: int, *, backfill: bool) -> None:
+        what = "backfill parallelism" if backfill else "parallelism"
+        super().__init__(
+            f"specified {what} {n} should not exceed max parallelism {max_parallelism}"
+        )
+
+
+class RescheduleRejectedAtBarrier(MetaRpcError):
+    """Error 6: the barrier worker rejects a resolved reschedule touching jobs blocked by
+    in-flight snapshot-backfill jobs (src/meta/src/barrier/checkpoint/control.rs:1247-1262);
+    the set prints as Rust's Debug of a HashSet of ids (here sorted)."""
+
+    def __init__(self, call: str, job_ids: list[int]) -> None:
+        ids = ", ".join(str(i) for i in sorted(job_ids))
+        super().__init__(
+            call,
+            f"cannot reschedule jobs {{{ids}}} when creating jobs with unreschedulable "
+            "backfill fragments",
+        )
+
+
+class MetaPermissionDenied(PermissionDenied):
+    """A meta `MetaError::permission_denied` (gRPC PermissionDenied) shown by the frontend as
+    `Permission denied: <message>` (src/meta/src/error.rs:201-216,
+    src/frontend/src/error.rs:213-226)."""
+
+
+class DropDependedOn(MetaPermissionDenied):
+    """DROP without CASCADE of an object others depend on
+    (src/meta/src/controller/utils.rs:975-990)."""
+
+    def __init__(self, object_type: str, details: list[str], *, hint: str | None = None) -> None:
+        hint = hint or "HINT:  Use DROP ... CASCADE to drop the dependent objects too."
+        super().__init__(
+            f"{object_type} used by {len(details)} other objects. \nDETAIL: "
+            + "\n".join(details)
+            + "\n"
+            + hint
+        )
+
+
+class StoreUnusable(FatalError):
+    """rwshim only (no RisingWave counterpart): the data directory holds a file that is not an
+    rwshim meta store, or one written by a newer rwshim.  Raised at startup, never overwritten."""
+
+
 # --- read path errors (rwshim/query) --------------------------------------------------------
 
 

@@ -1,1 +1,2 @@
-"""Catalog and barrier engine: RisingWave's streaming-job control plane (synchronous, clock injected)."""
+"""Catalog and barrier engine: RisingWave's streaming-job control plane (synchronous, clock
+injected)."""
