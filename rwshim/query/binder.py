@@ -108,7 +108,12 @@ def parse(sql: str) -> exp.Expr:
         raise RwError("sql parser error: " + detail) from None
     if len(trees) != 1:
         raise RwError("sql parser error: expected exactly one statement")
-    return trees[0]
+    tree = trees[0]
+    # PostgreSQL folds unquoted identifiers to lower case
+    for ident in tree.find_all(exp.Identifier):
+        if not ident.quoted and isinstance(ident.this, str):
+            ident.set("this", ident.this.lower())
+    return tree
 
 
 _DIALECT: sqlglot.Dialect | None = None
@@ -560,10 +565,8 @@ class Binder:
                 inner = definition_query(rel.definition)
                 sub = Binder(self.ctx, self.relations, self.system)
                 sub._expanding = self._expanding
+                # upstreams are the relations named directly (RisingWave's dependencies)
                 sub.query(inner, None)
-                for u in sub.upstreams:
-                    if u not in self.upstreams:
-                        self.upstreams.append(u)
             finally:
                 self._expanding.pop()
             _rename_outputs(inner, [c.name for c in rel.visible_columns])
@@ -810,7 +813,10 @@ class Binder:
             else:
                 name = derive_alias(item)
                 expr = item
-            new, oid = tx.bind_top(expr)
+            if _is_srf(expr):
+                new, oid = self._srf(node, expr, scope, tx)
+            else:
+                new, oid = tx.bind_top(expr)
             out_name = name if name is not None else UNNAMED_COLUMN
             items.append(exp.Alias(this=new, alias=_ident(out_name)))
             cols.append(OutColumn(out_name, _literal_default(oid)))
@@ -833,6 +839,39 @@ class Binder:
             self._distinct_on(node, scope, tx)
         self._order_limit(node, scope)
         return cols
+
+    def _srf(
+        self, node: exp.Select, fn: exp.Expr, scope: _Scope, tx: _Expr
+    ) -> tuple[exp.Expr, int]:
+        """A set-returning function in the select list (unnest, generate_series,
+        generate_subscripts) as a ``json_each`` joined to the FROM items: one output row per
+        element, as PostgreSQL's ProjectSet gives for a single SRF."""
+        name = _func_name(fn)
+        args = _func_args(fn)
+        bound = [tx.bind_top(a) for a in args]
+        alias = f"__srf{len(node.args.get('joins') or [])}_{len(scope.sources)}"
+        if name == "generate_series":
+            source: exp.Expr = _call("rw_series", *[b[0] for b in bound])
+            col: exp.Expr = exp.Column(this=_ident("value"), table=_ident(alias))
+            oid = bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4
+        elif name == "generate_subscripts":
+            source = bound[0][0]
+            col = exp.Add(
+                this=exp.Column(this=_ident("key"), table=_ident(alias)),
+                expression=exp.Literal.number(1),
+            )
+            oid = pgtypes.INT4
+        else:
+            source = bound[0][0]
+            col = exp.Column(this=_ident("value"), table=_ident(alias))
+            oid = types.element_of(bound[0][1]) or pgtypes.VARCHAR
+        table = exp.Table(this=_call("json_each", source), alias=exp.TableAlias(this=_ident(alias)))
+        if node.args.get("from_") is None:
+            node.set("from_", exp.From(this=table))
+        else:
+            node.append("joins", exp.Join(this=table))
+        scope.sources.append(_Source(alias, []))
+        return col, oid
 
     def _distinct_on(self, node: exp.Select, scope: _Scope, tx: _Expr) -> None:
         """``DISTINCT ON (k)`` as a row_number() window over k, keeping the first row."""
@@ -913,15 +952,18 @@ class Binder:
         return out
 
     def _order_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
-        """ORDER BY / GROUP BY item: an output ordinal, an output name, or an expression."""
+        """ORDER BY / GROUP BY item: an output ordinal, an output name, or an expression.
+
+        A bare name matching an output column means that column, before any input column
+        (RisingWave's bind_group_by_expr_in_select and ORDER BY binding); it becomes the
+        ordinal so SQLite cannot resolve it to an input column instead.
+        """
         if isinstance(e, exp.Literal) and not e.is_string:
             return e
-        if isinstance(e, exp.Column) and not e.table:
-            name = e.name
-            if not any(name in (c.name for c in s.columns) for s in scope.sources) and any(
-                c.name == name for c in scope.outputs
-            ):
-                return exp.Column(this=_ident(name))
+        if isinstance(e, exp.Column) and not e.table and not isinstance(e.this, exp.Star):
+            for i, c in enumerate(scope.outputs):
+                if c.name == e.name:
+                    return exp.Literal.number(i + 1)
         return tx.bind_top(e)[0]
 
     def _order_limit(self, node: exp.Expr, scope: _Scope) -> None:
@@ -1097,7 +1139,8 @@ class _Expr:
         n = _param_number(node)
         assert n is not None
         self.b.max_param = max(self.b.max_param, n)
-        return exp.Placeholder(this=str(n)), self.b.params.get(n, UNKNOWN)
+        # SQLite's numbered form (sqlglot would print ":n", which SQLite numbers by position)
+        return exp.Var(this=f"?{n}"), self.b.params.get(n, UNKNOWN)
 
     # --- operators -----------------------------------------------------------------------
 
@@ -1707,6 +1750,13 @@ class NoOperator(RwError):
 class NoFunction(RwError):
     def __init__(self, name: str) -> None:
         super().__init__(f"function {name} does not exist")
+
+
+_SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})
+
+
+def _is_srf(node: exp.Expr) -> bool:
+    return isinstance(node, exp.Func) and _func_name(node) in _SRF_NAMES
 
 
 def _param_number(node: exp.Expr | None) -> int | None:

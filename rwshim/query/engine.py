@@ -17,6 +17,7 @@ primary key).
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from rwshim.query.relations import Relation, RelationSource, RelKind
 from rwshim.results import Column, Outcome
 
 ROW_ID = "_row_id"
+_BIND_RE = re.compile(r"\?(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,8 @@ class _Prepared:
     sql: str
     columns: list[bnd.OutColumn]
     param_oids: list[int]
+    # how many parameters the SQLite text binds (its highest ?n)
+    nbind: int = 0
     decoders: list[Callable[[object], object]] = field(default_factory=list)
     # DML
     target: Relation | None = None
@@ -208,7 +212,7 @@ class QueryEngine:
             )
         self._begin(ctx)
         if prep.kind == "select":
-            cur = self._run(prep.sql, args)
+            cur = self._run(prep.sql, args[: prep.nbind])
             return Outcome(
                 "SELECT",
                 [column_of(c) for c in prep.columns],
@@ -250,6 +254,7 @@ class QueryEngine:
         else:
             raise NotImplementedError_(f"statement {type(tree).__name__} on the read path")
         prep.decoders = [_decoder(c.type_oid) for c in prep.columns]
+        prep.nbind = max((int(m) for m in _BIND_RE.findall(prep.sql)), default=0)
         if len(self._cache) > 2048:
             self._cache.clear()
         self._cache[key] = prep
@@ -473,7 +478,7 @@ class QueryEngine:
         assert rel is not None
         ret_cols = [column_of(c) for c in prep.columns] if prep.returning_sql else None
         if prep.kind in ("update", "delete"):
-            cur = self._run(prep.sql, args)
+            cur = self._run(prep.sql, args[: prep.nbind])
             if prep.returning_sql:
                 rows = [
                     tuple(d(v) for d, v in zip(prep.decoders, r, strict=True))
@@ -486,7 +491,7 @@ class QueryEngine:
             tag = f"{prep.kind.upper()} {n}"
             return Outcome(tag, ret_cols, rows)
         # INSERT: evaluate the source, cast to the column types, upsert by primary key
-        cur = self._run(prep.sql, args)
+        cur = self._run(prep.sql, args[: prep.nbind])
         try:
             source_rows = cur.fetchall()
         except sqlite3.Error as e:

@@ -13,8 +13,9 @@ from rwshim.query.relations import RelKind
 from .conftest import Catalog
 
 
-def rows(engine: QueryEngine, ctx: QueryContext, sql: str, params: tuple[object, ...] = ()
-         ) -> list[tuple[object, ...]]:
+def rows(
+    engine: QueryEngine, ctx: QueryContext, sql: str, params: tuple[object, ...] = ()
+) -> list[tuple[object, ...]]:
     return [tuple(r) for r in engine.execute(sql, params, ctx).rows]
 
 
@@ -32,8 +33,7 @@ def test_insert_values_tag_counts_rows(engine: QueryEngine, ctx: QueryContext) -
 
 
 @pytest.mark.usefixtures("t")
-def test_insert_on_existing_primary_key_overwrites(engine: QueryEngine, ctx: QueryContext
-                                                   ) -> None:
+def test_insert_on_existing_primary_key_overwrites(engine: QueryEngine, ctx: QueryContext) -> None:
     engine.execute("INSERT INTO t VALUES (1, 'a')", (), ctx)
     out = engine.execute("INSERT INTO t VALUES (1, 'b')", (), ctx)
     assert out.tag == "INSERT 0 1"
@@ -51,8 +51,9 @@ def test_table_without_primary_key_keeps_duplicates_and_hides_row_id(
 
 
 @pytest.mark.usefixtures("t")
-def test_insert_select_and_column_list(engine: QueryEngine, ctx: QueryContext,
-                                       catalog: Catalog) -> None:
+def test_insert_select_and_column_list(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
     catalog.table("u", [("id", pgtypes.INT4), ("v", pgtypes.VARCHAR)], pk=("id",))
     engine.execute("INSERT INTO t (v, id) VALUES ('x', 7)", (), ctx)
     out = engine.execute("INSERT INTO u SELECT id + 1, v || '!' FROM t", (), ctx)
@@ -71,7 +72,9 @@ def test_insert_returning(engine: QueryEngine, ctx: QueryContext) -> None:
     out = engine.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b') RETURNING id * 10, v", (), ctx)
     assert out.tag == "INSERT 0 2"
     assert [(c.name, c.type_oid) for c in out.columns or []] == [
-        ("?column?", pgtypes.INT4), ("v", pgtypes.VARCHAR)]
+        ("?column?", pgtypes.INT4),
+        ("v", pgtypes.VARCHAR),
+    ]
     assert list(out.rows) == [(10, "a"), (20, "b")]
 
 
@@ -87,8 +90,7 @@ def test_update_and_delete_tags(engine: QueryEngine, ctx: QueryContext) -> None:
 
 
 @pytest.mark.usefixtures("t")
-def test_update_with_parameters_infers_their_types(engine: QueryEngine, ctx: QueryContext
-                                                   ) -> None:
+def test_update_with_parameters_infers_their_types(engine: QueryEngine, ctx: QueryContext) -> None:
     engine.execute("INSERT INTO t VALUES (1, 'a')", (), ctx)
     d = engine.describe("UPDATE t SET v = $1 WHERE id = $2", [0, 0], ctx)
     assert d.param_oids == [pgtypes.VARCHAR, pgtypes.INT4]
@@ -105,14 +107,16 @@ def _err(engine: QueryEngine, ctx: QueryContext, sql: str) -> RwError:
 
 
 @pytest.mark.usefixtures("t")
-def test_dml_on_materialized_view_is_refused(engine: QueryEngine, ctx: QueryContext,
-                                             catalog: Catalog) -> None:
+def test_dml_on_materialized_view_is_refused(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
     catalog.view("mv", "SELECT id FROM t", [("id", pgtypes.INT4)])
     for sql in ("INSERT INTO mv VALUES (1)", "DELETE FROM mv", "UPDATE mv SET id = 1"):
         e = _err(engine, ctx, sql)
         assert e.report() == (
             "Failed to run the query\n\nCaused by:\n  "
-            'Invalid input syntax: cannot change materialized view "mv"\n')
+            'Invalid input syntax: cannot change materialized view "mv"\n'
+        )
 
 
 @pytest.mark.usefixtures("t")
@@ -127,45 +131,58 @@ def test_dml_on_view_source_or_catalog_is_table_not_found(
     assert e.chain == ["Catalog error", "table not found: rw_tables"]
 
 
-def test_dml_on_creating_table_is_table_not_found(engine: QueryEngine, ctx: QueryContext,
-                                                  catalog: Catalog) -> None:
+def test_dml_on_creating_table_is_table_not_found(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
     catalog.table("t", [("id", pgtypes.INT4)], pk=("id",))
     from dataclasses import replace
 
     catalog.rels[(1, "public", "t")] = replace(catalog.rels[(1, "public", "t")], created=False)
     assert _err(engine, ctx, "INSERT INTO t VALUES (1)").chain == [
-        "Catalog error", "table not found: t"]
+        "Catalog error",
+        "table not found: t",
+    ]
 
 
-def test_append_only_table_refuses_update_and_delete(engine: QueryEngine, ctx: QueryContext,
-                                                     catalog: Catalog) -> None:
+def test_append_only_table_refuses_update_and_delete(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
     catalog.table("ao", [("x", pgtypes.INT4)], append_only=True)
     assert engine.execute("INSERT INTO ao VALUES (1)", (), ctx).tag == "INSERT 0 1"
     for sql in ("UPDATE ao SET x = 2", "DELETE FROM ao"):
         assert _err(engine, ctx, sql).chain == [
-            "Bind error: append-only table does not support update or delete"]
+            "Bind error: append-only table does not support update or delete"
+        ]
 
 
 @pytest.mark.usefixtures("t")
 def test_insert_column_errors(engine: QueryEngine, ctx: QueryContext) -> None:
     assert _err(engine, ctx, "INSERT INTO t (nope) VALUES (1)").chain == [
-        "Bind error: Column nope not found in table t"]
+        "Bind error: Column nope not found in table t"
+    ]
     assert _err(engine, ctx, "INSERT INTO t (id, id) VALUES (1, 2)").chain == [
-        "Bind error: Column specified more than once"]
+        "Bind error: Column specified more than once"
+    ]
     assert _err(engine, ctx, "INSERT INTO t VALUES (1, 'a', 3)").chain == [
-        "Bind error: INSERT has more expressions than target columns"]
+        "Bind error: INSERT has more expressions than target columns"
+    ]
     assert _err(engine, ctx, "INSERT INTO t (id, v) VALUES (1)").chain == [
-        "Bind error: INSERT has more target columns than expressions"]
+        "Bind error: INSERT has more target columns than expressions"
+    ]
 
 
 @pytest.mark.usefixtures("t")
 def test_update_of_primary_key_is_refused(engine: QueryEngine, ctx: QueryContext) -> None:
     assert _err(engine, ctx, "UPDATE t SET id = 2").chain == [
-        "Bind error: update modifying the PK column is unsupported"]
+        "Bind error: update modifying the PK column is unsupported"
+    ]
 
 
 @pytest.mark.usefixtures("t")
 def test_insert_bad_text_for_integer_column(engine: QueryEngine, ctx: QueryContext) -> None:
     e = _err(engine, ctx, "INSERT INTO t VALUES ('foo', 'x')")
-    assert e.chain == ["Expr error", "error while evaluating expression `str_parse('foo')`",
-                       "Parse error: integer invalid digit found in string"]
+    assert e.chain == [
+        "Expr error",
+        "error while evaluating expression `str_parse('foo')`",
+        "Parse error: integer invalid digit found in string",
+    ]
