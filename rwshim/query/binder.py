@@ -1366,8 +1366,9 @@ class _Expr:
         # by name at run time: through pg_class of the visible schemas
         path = ", ".join(f"'{s}'" for s in self.b.ctx.resolved_path())
         sub = sqlglot.parse_one(
-            "SELECT c.oid FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n "
-            f"ON n.oid = c.relnamespace WHERE c.relname = ? AND n.nspname IN ({path}) LIMIT 1",
+            "SELECT __rw_c.oid FROM pg_catalog.pg_class AS __rw_c "
+            "JOIN pg_catalog.pg_namespace AS __rw_n ON __rw_n.oid = __rw_c.relnamespace "
+            f"WHERE __rw_c.relname = ? AND __rw_n.nspname IN ({path}) LIMIT 1",
             read="postgres",
         )
         sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
@@ -1390,7 +1391,8 @@ class _Expr:
 
     def _regnamespace(self, new: exp.Expr) -> exp.Expr:
         sub = sqlglot.parse_one(
-            "SELECT n.oid FROM pg_catalog.pg_namespace AS n WHERE n.nspname = ?", read="postgres"
+            "SELECT __rw_n.oid FROM pg_catalog.pg_namespace AS __rw_n WHERE __rw_n.nspname = ?",
+            read="postgres",
         )
         sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
         self.b.query(sub, self.scope)
@@ -1398,7 +1400,8 @@ class _Expr:
 
     def _nspname(self, new: exp.Expr) -> exp.Expr:
         sub = sqlglot.parse_one(
-            "SELECT n.nspname FROM pg_catalog.pg_namespace AS n WHERE n.oid = ?", read="postgres"
+            "SELECT __rw_n.nspname FROM pg_catalog.pg_namespace AS __rw_n WHERE __rw_n.oid = ?",
+            read="postgres",
         )
         sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
         self.b.query(sub, self.scope)
@@ -1686,34 +1689,40 @@ class _Expr:
         name = _func_name(node)
         args = [self.bind(a)[0] for a in _func_args(node)]
         path = ", ".join(f"'{s}'" for s in self.b.ctx.resolved_path())
+        # aliases are prefixed so they never capture the caller's correlated names
         templates = {
+            # RisingWave: system catalogs are always visible, others when their schema is on
+            # the search path, else NULL (expr/function_impl/pg_table_is_visible.rs:33-70)
             "pg_table_is_visible": (
-                "SELECT COALESCE((SELECT 1 FROM pg_catalog.pg_class AS c JOIN "
-                "pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace WHERE c.oid = ? AND "
-                f"n.nspname IN ({path}) LIMIT 1), 0)",
+                "SELECT 1 FROM pg_catalog.pg_class AS __rw_c JOIN "
+                "pg_catalog.pg_namespace AS __rw_n ON __rw_n.oid = __rw_c.relnamespace "
+                "WHERE __rw_c.oid = ? AND __rw_n.nspname IN "
+                f"({path}, 'information_schema') LIMIT 1",
                 pgtypes.BOOL,
             ),
             "pg_get_userbyid": (
-                "SELECT COALESCE((SELECT r.rolname FROM pg_catalog.pg_roles AS r WHERE "
-                "r.oid = ? LIMIT 1), 'unknown (OID=' || ? || ')')",
+                "SELECT COALESCE((SELECT __rw_r.rolname FROM pg_catalog.pg_roles AS __rw_r "
+                "WHERE __rw_r.oid = ? LIMIT 1), 'unknown (OID=' || ? || ')')",
                 pgtypes.VARCHAR,
             ),
             "obj_description": (
-                "SELECT d.description FROM pg_catalog.pg_description AS d WHERE d.objoid = ? "
-                "AND d.objsubid = 0 LIMIT 1",
+                "SELECT __rw_d.description FROM pg_catalog.pg_description AS __rw_d "
+                "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = 0 LIMIT 1",
                 pgtypes.VARCHAR,
             ),
             "col_description": (
-                "SELECT d.description FROM pg_catalog.pg_description AS d WHERE d.objoid = ? "
-                "AND d.objsubid = ? LIMIT 1",
+                "SELECT __rw_d.description FROM pg_catalog.pg_description AS __rw_d "
+                "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = ? LIMIT 1",
                 pgtypes.VARCHAR,
             ),
             "pg_get_viewdef": (
-                "SELECT r.definition FROM rw_catalog.rw_relations AS r WHERE r.id = ? LIMIT 1",
+                "SELECT __rw_r.definition FROM rw_catalog.rw_relations AS __rw_r "
+                "WHERE __rw_r.id = ? LIMIT 1",
                 pgtypes.VARCHAR,
             ),
             "pg_get_indexdef": (
-                "SELECT r.definition FROM rw_catalog.rw_relations AS r WHERE r.id = ? LIMIT 1",
+                "SELECT __rw_r.definition FROM rw_catalog.rw_relations AS __rw_r "
+                "WHERE __rw_r.id = ? LIMIT 1",
                 pgtypes.VARCHAR,
             ),
         }

@@ -120,3 +120,83 @@ def ctx() -> QueryContext:
         user="root",
         variables={"timezone": "UTC", "jit": "off"},
     )
+
+
+@dataclass
+class World:
+    """A real meta store driven by the engine, the catalog views, and a QueryEngine over it."""
+
+    store: object
+    engine: object
+    query: QueryEngine
+    ctx: QueryContext
+
+    def table(
+        self,
+        name: str,
+        cols: list[tuple[str, int, str]],
+        pk: tuple[str, ...] = (),
+        schema: str | None = None,
+    ) -> None:
+        from rwshim.engine.types import ColumnSpec, Context, ObjectName
+
+        self.engine.create_table(  # type: ignore[attr-defined]
+            Context(),
+            ObjectName(name, schema),
+            [ColumnSpec(*c) for c in cols],
+            definition=f"CREATE TABLE {name} (...)",
+            primary_key=list(pk),
+        )
+        self.query.invalidate()
+
+    def mv(self, name: str, query: str, schema: str | None = None) -> None:
+        from rwshim.engine.types import ColumnSpec, Context, ObjectName
+
+        an = self.query.check_mv_columns(query, self.ctx)
+        self.engine.create_materialized_view(  # type: ignore[attr-defined]
+            Context(),
+            ObjectName(name, schema),
+            [ColumnSpec(c.name, c.type_oid, "x") for c in an.columns],
+            definition=f"CREATE MATERIALIZED VIEW {name} AS {query}",
+            upstream_ids=an.upstreams,
+        )
+        for _ in range(20):
+            self.engine.tick()  # type: ignore[attr-defined]
+        self.query.invalidate()
+
+    def view(self, name: str, query: str) -> None:
+        from rwshim.engine.types import ColumnSpec, Context, ObjectName
+
+        an = self.query.analyze(query, self.ctx)
+        self.engine.create_view(  # type: ignore[attr-defined]
+            Context(),
+            ObjectName(name),
+            [ColumnSpec(c.name, c.type_oid, "x") for c in an.columns],
+            definition=f"CREATE VIEW {name} AS {query}",
+            upstream_ids=an.upstreams,
+        )
+        self.query.invalidate()
+
+    def rows(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        return [tuple(r) for r in self.query.execute(sql, params, self.ctx).rows]
+
+
+@pytest.fixture
+def world() -> World:
+    from rwshim.engine.engine import Engine
+    from rwshim.query import catalog as catalog_views
+    from rwshim.query.store_source import StoreRelations
+    from rwshim.store.store import Store
+
+    store = Store.open(None, now="2026-11-29 23:00:00.000000+00:00")
+    eng = Engine(store)
+    catalog_views.install(store.conn)
+    qe = QueryEngine(store.conn, StoreRelations(store.conn), clock=lambda: FIXED_NOW)
+    ctx = QueryContext(
+        database_id=1,
+        database="dev",
+        user_id=1,
+        user="root",
+        variables={"timezone": "UTC", "jit": "off"},
+    )
+    return World(store, eng, qe, ctx)
