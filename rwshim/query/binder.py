@@ -837,6 +837,8 @@ class Binder:
         distinct = node.args.get("distinct")
         if distinct is not None and distinct.args.get("on") is not None:
             self._distinct_on(node, scope, tx)
+            self._order_limit(node, scope, order=False)
+            return cols
         self._order_limit(node, scope)
         return cols
 
@@ -874,41 +876,54 @@ class Binder:
         return col, oid
 
     def _distinct_on(self, node: exp.Select, scope: _Scope, tx: _Expr) -> None:
-        """``DISTINCT ON (k)`` as a row_number() window over k, keeping the first row."""
+        """``DISTINCT ON (k) ... ORDER BY o`` as ``row_number() OVER (PARTITION BY k ORDER BY
+        o)`` in a derived table, keeping row 1 of each partition, then ordered by o."""
         distinct = node.args["distinct"]
         keys = [tx.bind_top(k)[0] for k in distinct.args["on"].expressions]
+        names = [c.name for c in scope.outputs]
+        outputs = [it.this for it in node.expressions]
         order = node.args.get("order")
-        order_sql = ""
+        ordered: list[tuple[exp.Expr, bool]] = []
         if order is not None:
             for o in order.expressions:
-                o.set("this", self._order_ref(o.this, scope, tx))
-            order_sql = " ORDER BY " + ", ".join(o.sql(dialect="sqlite") for o in order.expressions)
-        node.set("distinct", None)
-        part = ", ".join(k.sql(dialect="sqlite") for k in keys)
-        rn = sqlglot.parse_one(f"row_number() OVER (PARTITION BY {part}{order_sql})", read="sqlite")
-        node.expressions.append(exp.Alias(this=rn, alias=_ident("__rw_rn")))
-        limit, offset = node.args.get("limit"), node.args.get("offset")
-        node.set("order", None)
-        node.set("limit", None)
-        node.set("offset", None)
+                ref = self._order_ref(o.this, scope, tx)
+                if isinstance(ref, exp.Literal) and not ref.is_string:
+                    ref = outputs[int(ref.this) - 1].copy()
+                ordered.append((ref, bool(o.args.get("desc"))))
         inner = node.copy()
-        names = [c.name for c in scope.outputs]
-        outer_sel = exp.Select(
-            expressions=[exp.Column(this=_ident(f"__c{i}")) for i in range(len(names))]
+        inner.set("distinct", None)
+        for key in ("order", "limit", "offset"):
+            inner.set(key, None)
+        items = [exp.Alias(this=e.copy(), alias=_ident(f"__c{i}")) for i, e in enumerate(outputs)]
+        items += [
+            exp.Alias(this=e.copy(), alias=_ident(f"__o{j}")) for j, (e, _) in enumerate(ordered)
+        ]
+        window = exp.Window(
+            this=exp.RowNumber(),
+            partition_by=[k.copy() for k in keys],
+            order=exp.Order(
+                expressions=[exp.Ordered(this=e.copy(), desc=d, nulls_first=d) for e, d in ordered]
+            )
+            if ordered
+            else None,
         )
-        for i, it in enumerate(inner.expressions[: len(names)]):
-            it.set("alias", _ident(f"__c{i}"))
-        outer_sel = exp.Select(
-            expressions=[
+        items.append(exp.Alias(this=window, alias=_ident("__rw_rn")))
+        inner.set("expressions", items)
+        limit, offset = node.args.get("limit"), node.args.get("offset")
+        for key in list(node.args):
+            node.set(key, None)
+        node.set(
+            "expressions",
+            [
                 exp.Alias(this=exp.Column(this=_ident(f"__c{i}")), alias=_ident(n))
                 for i, n in enumerate(names)
-            ]
+            ],
         )
-        outer_sel.set(
+        node.set(
             "from_",
             exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=_ident("__rw_d")))),
         )
-        outer_sel.set(
+        node.set(
             "where",
             exp.Where(
                 this=exp.EQ(
@@ -916,27 +931,18 @@ class Binder:
                 )
             ),
         )
-        if order is not None:
-            outer_sel.set(
+        if ordered:
+            node.set(
                 "order",
                 exp.Order(
                     expressions=[
-                        exp.Ordered(this=exp.Literal.number(i + 1), desc=o.args.get("desc"))
-                        for i, o in enumerate(order.expressions)
-                        if isinstance(o.this, exp.Column)
-                        and o.this.name
-                        in [
-                            it.this.name
-                            for it in inner.expressions
-                            if isinstance(it.this, exp.Column)
-                        ]
+                        exp.Ordered(this=exp.Column(this=_ident(f"__o{j}")), desc=d, nulls_first=d)
+                        for j, (_, d) in enumerate(ordered)
                     ]
-                )
-                or None,
+                ),
             )
-        outer_sel.set("limit", limit)
-        outer_sel.set("offset", offset)
-        node.replace(outer_sel)
+        node.set("limit", limit)
+        node.set("offset", offset)
 
     def _expand_star(self, scope: _Scope, qualifier: str | None) -> list[tuple[_Source, OutColumn]]:
         out: list[tuple[_Source, OutColumn]] = []
@@ -966,12 +972,12 @@ class Binder:
                     return exp.Literal.number(i + 1)
         return tx.bind_top(e)[0]
 
-    def _order_limit(self, node: exp.Expr, scope: _Scope) -> None:
+    def _order_limit(self, node: exp.Expr, scope: _Scope, order: bool = True) -> None:
         tx = _Expr(self, scope)
-        order = node.args.get("order")
-        if order is not None:
+        order_node = node.args.get("order") if order else None
+        if order_node is not None:
             set_op = isinstance(node, (exp.Union, exp.Except, exp.Intersect))
-            for o in order.expressions:
+            for o in order_node.expressions:
                 if set_op and isinstance(o.this, exp.Column):
                     o.set("this", exp.Column(this=_ident(o.this.name)))
                 else:
@@ -1182,6 +1188,10 @@ class _Expr:
 
     def _compare(self, node: exp.Binary) -> tuple[exp.Expr, int]:
         right = node.expression
+        if isinstance(right, exp.Anonymous) and right.name.upper() in ("ALL", "ANY", "SOME"):
+            quant = exp.All if right.name.upper() == "ALL" else exp.Any
+            right = quant(this=right.expressions[0])
+            node.set("expression", right)
         if isinstance(right, (exp.Any, exp.All)):
             return self._any(node)
         lo, ro = self._binary_operands(node)
@@ -1331,7 +1341,9 @@ class _Expr:
     def _cast(self, node: exp.Cast) -> tuple[exp.Expr, int]:
         to = type_oid_of(node.args["to"])
         inner = node.this
-        self.hint_param(inner, types.external(to))
+        # a parameter cast to a reg* type is sent as the object's name
+        reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or _is_regclass(node.args["to"])
+        self.hint_param(inner, pgtypes.VARCHAR if reg else types.external(to))
         if to == pgtypes.INT4 and _is_regclass(node.args["to"]):
             return self._regclass(inner)
         new, frm = self.bind(inner)
@@ -1438,7 +1450,13 @@ class _Expr:
     def _bracket(self, node: exp.Bracket) -> tuple[exp.Expr, int]:
         new, oid = self.bind(node.this)
         idx, _ = self.bind(node.expressions[0])
-        return _call("rw_array_get", new, idx), types.element_of(oid) or pgtypes.VARCHAR
+        # sqlglot stores PostgreSQL's 1-based subscript 0-based
+        one_based: exp.Expr = (
+            exp.Literal.number(int(idx.this) + 1)
+            if isinstance(idx, exp.Literal) and not idx.is_string
+            else exp.Add(this=idx, expression=exp.Literal.number(1))
+        )
+        return _call("rw_array_get", new, one_based), types.element_of(oid) or pgtypes.VARCHAR
 
     def _subquery(self, node: exp.Subquery) -> tuple[exp.Expr, int]:
         cols = self.b.query(node.this, self.scope)

@@ -110,6 +110,7 @@ class QueryEngine:
             self.state.version = version
         if clock is not None:
             self.state.now = clock
+        self.state.schema_exists = relations.schema_exists
         install(conn, self.state)
         conn.execute("PRAGMA case_sensitive_like = ON")
         self._cache: dict[tuple[object, ...], _Prepared] = {}

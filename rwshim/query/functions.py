@@ -46,6 +46,19 @@ class FunctionState:
     statement_time: dt.datetime | None = None
     # set_config(name, value, is_local) calls of the current statement, for the session.
     settings: list[tuple[str, str]] = field(default_factory=list)
+    # whether a schema exists in a database (current_schema skips missing ones)
+    schema_exists: Callable[[int, str], bool] = field(default=lambda db, s: True)
+
+    def current_schema(self) -> str | None:
+        """``current_schema()``: the first schema of the search path that exists."""
+        ctx = self.ctx
+        if ctx is None:
+            return None
+        for s in ctx.search_path:
+            name = ctx.user if s == "$user" else s
+            if self.schema_exists(ctx.database_id, name):
+                return name
+        return None
 
 
 def _guard(state: FunctionState, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -604,18 +617,19 @@ def install(conn: Any, state: FunctionState) -> None:
     # statement context
     reg("rw_current_database_id", 0, lambda: ctx().database_id, False)
     reg("rw_current_user_id", 0, lambda: ctx().user_id, False)
-    reg("rw_current_schema", 0, lambda: ctx().current_schema(), False)
+    reg("rw_current_schema", 0, state.current_schema, False)
     reg("rw_current_user", 0, lambda: ctx().user, False)
     reg("rw_current_database", 0, lambda: ctx().database, False)
     reg(
         "rw_current_schemas",
         1,
         lambda implicit: _json_arr(
-            list(
-                ctx().resolved_path()
-                if implicit
-                else [s for s in ctx().resolved_path() if s not in ("pg_catalog", "rw_catalog")]
-            )
+            [
+                s
+                for s in ctx().resolved_path()
+                if (implicit or s not in ("pg_catalog", "rw_catalog"))
+                and (s in ("pg_catalog", "rw_catalog") or state.schema_exists(ctx().database_id, s))
+            ]
         ),
         False,
     )

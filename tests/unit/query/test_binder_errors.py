@@ -1,0 +1,170 @@
+"""Binder and catalog errors in RisingWave's words, checked as the whole client text."""
+
+from __future__ import annotations
+
+import pytest
+
+from rwshim import pgtypes
+from rwshim.errors import RwError
+from rwshim.query.context import QueryContext
+from rwshim.query.engine import QueryEngine
+from rwshim.query.relations import RelKind
+
+from .conftest import Catalog
+
+
+def report(engine: QueryEngine, ctx: QueryContext, sql: str) -> str:
+    with pytest.raises(RwError) as info:
+        out = engine.execute(sql, (), ctx)
+        list(out.rows)
+    return info.value.report()
+
+
+@pytest.fixture
+def t(catalog: Catalog) -> None:
+    catalog.table("t", [("v1", pgtypes.INT4), ("v2", pgtypes.INT4)])
+    catalog.table("u", [("v1", pgtypes.INT4), ("w", pgtypes.VARCHAR)])
+
+
+def test_unknown_column_without_from(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/error_ui/simple/main.slt:36-43
+    assert report(engine, ctx, "select v1 + v2 = v3;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: v1 + v2 = v3\n"
+        "  2: Item not found: Invalid column: v1\n"
+    )
+
+
+@pytest.mark.usefixtures("t")
+def test_unknown_column_in_where(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT v1 FROM t WHERE nope > 1") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: nope > 1\n"
+        "  2: Item not found: Invalid column: nope\n"
+    )
+
+
+def test_unknown_relation(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/source_inline/connection/drop_connection_cascade.slt:64-72
+    assert report(engine, ctx, "select * from t_cascade;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n"
+        "  2: table or source not found: t_cascade\n"
+    )
+
+
+def test_unknown_relation_in_named_schema(engine: QueryEngine, ctx: QueryContext) -> None:
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT * FROM nosuch.t", (), ctx)
+    assert info.value.chain == ["Catalog error", "table or source not found: t"]
+    assert info.value.code == "42704"
+
+
+@pytest.mark.usefixtures("t")
+def test_ambiguous_and_qualified_columns(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT v1 FROM t, u") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: v1\n"
+        "  2: internal error: Ambiguous column name: v1\n"
+    )
+    assert report(engine, ctx, "SELECT x.v1 FROM t") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: x.v1\n"
+        '  2: Item not found: missing FROM-clause entry for table "x"\n'
+    )
+    assert report(engine, ctx, "SELECT t.w FROM t, u") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: t.w\n"
+        '  2: Item not found: missing FROM-clause entry for table "t"\n'
+    )
+
+
+def test_creating_materialized_view_is_not_readable(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    """A job still being created is skipped by the binder (table_or_source.rs:169-176)."""
+    catalog.table("base", [("a", pgtypes.INT4)])
+    catalog.view("mv", "SELECT a FROM base", [("a", pgtypes.INT4)], created=False)
+    assert report(engine, ctx, "SELECT * FROM mv") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n"
+        "  2: table or source not found: mv\n"
+    )
+    catalog.set_created("mv")
+    engine.invalidate()
+    assert list(engine.execute("SELECT * FROM mv", (), ctx).rows) == []
+
+
+def test_system_schema_relation_missing(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT * FROM pg_catalog.nosuch") == (
+        "Failed to run the query\n\n"
+        "Caused by:\n"
+        "  Feature is not yet implemented: pg_catalog.nosuch is not supported, please use "
+        "`SHOW` commands for now.\n`SHOW TABLES`,\n`SHOW MATERIALIZED VIEWS`,\n"
+        "`DESCRIBE <table>`,\n`SHOW COLUMNS FROM [table]`\n\n"
+        "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/1695\n"
+    )
+
+
+def test_division_by_zero(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/error_ui/simple/main.slt:46-55
+    assert report(engine, ctx, "select 1/0;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Expr error\n"
+        "  2: error while evaluating expression `general_div('1', '0')`\n"
+        "  3: Division by zero\n"
+    )
+
+
+def test_overflow_and_bad_cast(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/error_ui/simple/expr.slt:24-46
+    assert report(engine, ctx, "select 11111111444 * 51444444444444444;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Expr error\n"
+        "  2: error while evaluating expression "
+        "`general_mul('11111111444', '51444444444444444')`\n"
+        "  3: Numeric out of range\n"
+    )
+    assert report(engine, ctx, "select 'foo'::bigint;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Expr error\n"
+        "  2: error while evaluating expression `str_parse('foo')`\n"
+        "  3: Parse error: bigint invalid digit found in string\n"
+    )
+
+
+def test_mv_alias_rules(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
+    """create_mv.rs:80-98 and its test_no_alias (create_mv.rs:495-535)."""
+    catalog.table("t", [("x", pgtypes.VARCHAR)])
+    assert [c.name for c in engine.check_mv_columns("select count(x) from t", ctx).columns] == [
+        "count"
+    ]
+    with pytest.raises(RwError) as info:
+        engine.check_mv_columns("select count(x), count(*) from t", ctx)
+    assert str(info.value) == 'Invalid input syntax: column "count" specified more than once'
+    for sql in ("select 1", "select x is null from t"):
+        with pytest.raises(RwError) as info:
+            engine.check_mv_columns(sql, ctx)
+        assert str(info.value) == (
+            "Bind error: An alias must be specified for the 1st "
+            "expression (counting from 1) in result relation"
+        )
+
+
+def test_view_reads_through_to_its_definition(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    catalog.table("t", [("a", pgtypes.INT4)])
+    catalog.view("v", "SELECT a * 2 AS d FROM t", [("d", pgtypes.INT4)], kind=RelKind.VIEW)
+    engine.execute("INSERT INTO t VALUES (1), (2)", (), ctx)
+    assert sorted(engine.execute("SELECT d FROM v", (), ctx).rows) == [(2,), (4,)]  # type: ignore[type-var]
