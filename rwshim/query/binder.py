@@ -475,12 +475,30 @@ class Binder:
         self.max_param = len(param_oids or [])
         self.upstreams: list[int] = []
         self._expanding: list[int] = []
+        # catalog views read by a SELECT, computed once per statement as MATERIALIZED CTEs
+        # (a view joined or probed per row would otherwise be re-evaluated per row)
+        self.materialize: dict[str, str] | None = None
 
     # --- statements ---------------------------------------------------------------------
 
     def bind_select(self, tree: exp.Expr) -> Bound:
         """Bind a query (SELECT / VALUES / WITH / set operation) and generate its SQLite."""
+        self.materialize = {}
         cols = self.query(tree, None)
+        if self.materialize:
+            ctes = [
+                exp.CTE(
+                    this=exp.Select(expressions=[exp.Star()]).from_(exp.Table(this=_ident(view))),
+                    alias=exp.TableAlias(this=_ident(name)),
+                    materialized=True,
+                )
+                for view, name in self.materialize.items()
+            ]
+            with_ = tree.args.get("with_")
+            if with_ is None:
+                tree.set("with_", exp.With(expressions=ctes))
+            else:
+                with_.set("expressions", ctes + list(with_.expressions))
         sql = tree.sql(dialect="sqlite")
         return Bound(sql, cols, self.param_list(), self.upstreams)
 
@@ -545,7 +563,10 @@ class Binder:
                 return _Source(alias, cols)
         rel = self.resolve_relation(db, schema, name)
         if isinstance(rel, SystemRelation):
-            new = exp.Table(this=_ident(rel.sqlite_name), alias=exp.TableAlias(this=_ident(alias)))
+            target = rel.sqlite_name
+            if self.materialize is not None and isinstance(node.parent, (exp.From, exp.Join)):
+                target = self.materialize.setdefault(rel.sqlite_name, f"__m_{rel.sqlite_name}")
+            new = exp.Table(this=_ident(target), alias=exp.TableAlias(this=_ident(alias)))
             node.replace(new)
             return _Source(alias, _rename(list(rel.columns), alias_cols), rel.schema)
         return self._user_source(node, rel, alias, alias_cols)
@@ -565,6 +586,7 @@ class Binder:
                 inner = definition_query(rel.definition)
                 sub = Binder(self.ctx, self.relations, self.system)
                 sub._expanding = self._expanding
+                sub.materialize = self.materialize
                 # upstreams are the relations named directly (RisingWave's dependencies)
                 sub.query(inner, None)
             finally:
@@ -1712,10 +1734,9 @@ class _Expr:
             # RisingWave: system catalogs are always visible, others when their schema is on
             # the search path, else NULL (expr/function_impl/pg_table_is_visible.rs:33-70)
             "pg_table_is_visible": (
-                "SELECT 1 FROM pg_catalog.pg_class AS __rw_c JOIN "
+                "SELECT __rw_c.oid FROM pg_catalog.pg_class AS __rw_c JOIN "
                 "pg_catalog.pg_namespace AS __rw_n ON __rw_n.oid = __rw_c.relnamespace "
-                "WHERE __rw_c.oid = ? AND __rw_n.nspname IN "
-                f"({path}, 'information_schema') LIMIT 1",
+                f"WHERE __rw_n.nspname IN ({path}, 'information_schema')",
                 pgtypes.BOOL,
             ),
             "pg_get_userbyid": (
@@ -1755,6 +1776,12 @@ class _Expr:
             for hole in holes[len(args) :]:
                 hole.replace(exp.Null())
             self.b.query(sub, self.scope)
+            if name == "pg_table_is_visible":
+                # an uncorrelated IN list SQLite builds once per statement, not once per row
+                visible = exp.In(this=args[0], query=exp.Subquery(this=sub))
+                return exp.Case(
+                    ifs=[exp.If(this=visible, true=exp.Literal.number(1))], default=exp.Null()
+                ), oid
         except (CatalogNotFound, NotImplementedError_):
             # the catalog relation it needs is not installed: PostgreSQL's neutral answer
             return (exp.Null() if oid == pgtypes.VARCHAR else exp.Literal.number(1)), oid
