@@ -35,6 +35,7 @@ from rwshim.errors import (
     InternalError,
     InvalidReference,
     ItemNotFound,
+    NoFunction,
     NotImplementedError_,
     RwError,
 )
@@ -290,6 +291,9 @@ _RENAMED: dict[str, str] = {
     "round": "rw_round",
     "date_part": "date_part",
     "string_agg": "rw_string_agg",
+    # LEFT and RIGHT are join keywords in SQLite
+    "left": "rw_left",
+    "right": "rw_right",
     "array_agg": "rw_array_agg",
 }
 
@@ -464,8 +468,11 @@ class Binder:
         relations: RelationSource,
         system: Callable[[str, str], SystemRelation | None],
         param_oids: list[int] | None = None,
+        functions: frozenset[str] | None = None,
     ) -> None:
         self.ctx = ctx
+        # names SQLite can call (builtins and registered); None = do not check
+        self.functions = functions
         self.relations = relations
         self.system = system
         self.params: dict[int, int] = {}
@@ -584,7 +591,7 @@ class Binder:
             self._expanding.append(rel.id)
             try:
                 inner = definition_query(rel.definition)
-                sub = Binder(self.ctx, self.relations, self.system)
+                sub = Binder(self.ctx, self.relations, self.system, functions=self.functions)
                 sub._expanding = self._expanding
                 sub.materialize = self.materialize
                 # upstreams are the relations named directly (RisingWave's dependencies)
@@ -1297,7 +1304,13 @@ class _Expr:
                 expressions=[_lit_str("+" if op == "+" else "-"), b, _lit_str(" days")]
             )
             return _call("date", a, days), pgtypes.DATE
-        raise NoOperator(op, lo, ro)
+        from rwshim.query.casts import DISPLAY
+
+        fname = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus"}[op]
+        raise NoFunction(
+            f"{fname}({DISPLAY.get(types.external(lo), 'unknown')}, "
+            f"{DISPLAY.get(types.external(ro), 'unknown')})"
+        )
 
     def _concat(self, node: exp.DPipe) -> tuple[exp.Expr, int]:
         lo, ro = self._binary_operands(node)
@@ -1602,7 +1615,13 @@ class _Expr:
         rtype = _FUNC_TYPES.get(name)
         oid = _result_type(rtype, oids)
         if isinstance(node, exp.Anonymous):
-            node.set("this", _RENAMED.get(name, name))
+            target = _RENAMED.get(name, name)
+            if self.b.functions is not None and target not in self.b.functions:
+                from rwshim.query.casts import DISPLAY
+
+                sig = ", ".join(DISPLAY.get(types.external(o), "unknown") for o in oids)
+                raise NoFunction(f"{name}({sig})")
+            node.set("this", target)
             node.set("expressions", new_args)
             return node, oid
         if name in _RENAMED:
@@ -1789,21 +1808,6 @@ class _Expr:
 
     def _generate_subscripts(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         raise NotImplementedError_("generate_subscripts outside FROM")
-
-
-class NoOperator(RwError):
-    def __init__(self, op: str, lo: int, ro: int) -> None:
-        from rwshim.query.casts import DISPLAY
-
-        super().__init__(
-            f"Bind error: operator does not exist: {DISPLAY.get(lo, 'unknown')} {op} "
-            f"{DISPLAY.get(ro, 'unknown')}"
-        )
-
-
-class NoFunction(RwError):
-    def __init__(self, name: str) -> None:
-        super().__init__(f"function {name} does not exist")
 
 
 _SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})

@@ -113,6 +113,9 @@ class QueryEngine:
         self.state.schema_exists = relations.schema_exists
         install(conn, self.state)
         conn.execute("PRAGMA case_sensitive_like = ON")
+        self._functions = frozenset(
+            str(r[0]).lower() for r in conn.execute("PRAGMA function_list").fetchall()
+        )
         self._cache: dict[tuple[object, ...], _Prepared] = {}
         self._system: dict[tuple[str, str], bnd.SystemRelation] = {}
         self._load_system()
@@ -231,7 +234,9 @@ class QueryEngine:
         self.state.statement_time = self.state.now()
 
     def _binder(self, ctx: QueryContext, param_oids: list[int]) -> bnd.Binder:
-        return bnd.Binder(ctx, self.relations, self._system_relation, param_oids)
+        return bnd.Binder(
+            ctx, self.relations, self._system_relation, param_oids, functions=self._functions
+        )
 
     def _prepare(self, sql_text: str, param_oids: list[int], ctx: QueryContext) -> _Prepared:
         key = (sql_text, ctx.cache_key, tuple(param_oids))

@@ -775,12 +775,12 @@ def install(conn: Any, state: FunctionState) -> None:
         ),
     )
     reg(
-        "left",
+        "rw_left",
         2,
         lambda s, n: None if s is None or n is None else str(s)[: int(n)],
     )
     reg(
-        "right",
+        "rw_right",
         2,
         lambda s, n: (
             None

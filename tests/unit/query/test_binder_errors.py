@@ -168,3 +168,16 @@ def test_view_reads_through_to_its_definition(
     catalog.view("v", "SELECT a * 2 AS d FROM t", [("d", pgtypes.INT4)], kind=RelKind.VIEW)
     engine.execute("INSERT INTO t VALUES (1), (2)", (), ctx)
     assert sorted(engine.execute("SELECT d FROM v", (), ctx).rows) == [(2,), (4,)]  # type: ignore[type-var]
+
+
+def test_unknown_function(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/udf/tests/language_specific/sql.slt:325-335
+    with pytest.raises(RwError) as info:
+        engine.execute("select 1 + non_existent(1) + 1", (), ctx)
+    assert info.value.report() == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: 1 + non_existent(1) + 1\n"
+        "  2: function non_existent(integer) does not exist\n"
+    )
+    assert info.value.code == "42883"
