@@ -1060,7 +1060,7 @@ def definition_query(definition: str) -> exp.Expr:
 
 def expr_text(node: exp.Expr) -> str:
     """An expression as RisingWave's Display prints it in error messages (close to its SQL)."""
-    return node.sql(dialect="postgres")
+    return node.sql(dialect="postgres", normalize_functions="lower")
 
 
 class _Expr:
