@@ -11,6 +11,18 @@ SYSTEM_SCHEMAS: frozenset[str] = frozenset({"pg_catalog", "information_schema", 
 USER_WILDCARD = "$user"
 
 
+def parse_search_path(text: str) -> tuple[str, ...]:
+    """The ``search_path`` variable's text (``"$user", public``) as a tuple of schema names."""
+    out = []
+    for part in text.split(","):
+        p = part.strip()
+        if len(p) >= 2 and p[0] == p[-1] == '"':
+            p = p[1:-1].replace('""', '"')
+        if p:
+            out.append(p)
+    return tuple(out)
+
+
 @dataclass(frozen=True, slots=True)
 class QueryContext:
     """What a statement runs under; the session builds one per call.
