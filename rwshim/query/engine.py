@@ -479,6 +479,16 @@ class QueryEngine:
             sql += " RETURNING " + ret_sql
         return _Prepared("delete", sql, ret_cols, b.param_list(), target=rel, returning_sql=ret_sql)
 
+    def _default_value(self, expr_text: str, type_oid: int) -> object:
+        """A column DEFAULT evaluated as RisingWave does at insert time, in storage form."""
+        ctx = self.state.ctx
+        assert ctx is not None
+        b = self._binder(ctx, [])
+        bound = b.bind_select(bnd.parse(f"SELECT {expr_text}"))
+        row = self._run(bound.sql, []).fetchone()
+        value = row[0] if row else None
+        return casts.cast(value, bound.columns[0].type_oid, type_oid)
+
     def _dml(self, prep: _Prepared, args: list[object]) -> Outcome:
         rel = prep.target
         assert rel is not None
@@ -505,14 +515,20 @@ class QueryEngine:
         storage = rel.storage or f"rel_{rel.id}"
         by_name = {c.name: c for c in rel.columns}
         cols = list(prep.insert_columns)
+        # columns the statement leaves out take their DEFAULT (evaluated once per statement)
+        defaults: list[tuple[str, object]] = []
+        for c in rel.columns:
+            if c.name not in cols and not c.hidden and c.default_expr:
+                dcol = self._default_value(c.default_expr, c.type_oid)
+                defaults.append((c.name, dcol))
         has_row_id = ROW_ID in by_name and by_name[ROW_ID].hidden and ROW_ID not in cols
-        all_cols = cols + ([ROW_ID] if has_row_id else [])
+        all_cols = cols + [d[0] for d in defaults] + ([ROW_ID] if has_row_id else [])
         placeholders = ", ".join("?" for _ in all_cols)
         col_list = ", ".join(f'"{c}"' for c in all_cols)
         insert_sql = f'INSERT INTO "{storage}" ({col_list}) VALUES ({placeholders})'
         if prep.returning_sql:
             insert_sql += " RETURNING " + prep.returning_sql
-        pk = [c for c in rel.primary_key if c in cols]
+        pk = [c for c in rel.primary_key if c in all_cols]
         delete_sql = ""
         if pk and len(pk) == len(rel.primary_key):
             cond = " AND ".join(f'"{c}" = ?' for c in pk)
@@ -523,24 +539,31 @@ class QueryEngine:
             next_row_id = int(r[0]) if r else 0
         out_rows: list[tuple[object, ...]] = []
         self.state.error = None
-        for raw in source_rows:
-            values: list[object] = []
-            for i, (cname, v) in enumerate(zip(cols, raw, strict=False)):
-                try:
-                    values.append(casts.cast(v, prep.source_oids[i], by_name[cname].type_oid))
-                except RwError:
-                    raise
-            if has_row_id:
-                next_row_id += 1
-                values.append(next_row_id)
-            if delete_sql:
-                self._run(delete_sql, [values[cols.index(c)] for c in pk])
-            c2 = self._run(insert_sql, values)
-            if prep.returning_sql:
-                out_rows.extend(
-                    tuple(d(v) for d, v in zip(prep.decoders, r, strict=True))
-                    for r in c2.fetchall()
-                )
+        # one statement is all or nothing
+        self.conn.execute("SAVEPOINT rw_dml")
+        try:
+            for raw in source_rows:
+                values: list[object] = [
+                    casts.cast(v, prep.source_oids[i], by_name[cname].type_oid)
+                    for i, (cname, v) in enumerate(zip(cols, raw, strict=False))
+                ]
+                values.extend(d[1] for d in defaults)
+                if has_row_id:
+                    next_row_id += 1
+                    values.append(next_row_id)
+                if delete_sql:
+                    self._run(delete_sql, [values[all_cols.index(c)] for c in pk])
+                c2 = self._run(insert_sql, values)
+                if prep.returning_sql:
+                    out_rows.extend(
+                        tuple(d(v) for d, v in zip(prep.decoders, r, strict=True))
+                        for r in c2.fetchall()
+                    )
+        except BaseException:
+            self.conn.execute("ROLLBACK TO rw_dml")
+            self.conn.execute("RELEASE rw_dml")
+            raise
+        self.conn.execute("RELEASE rw_dml")
         return Outcome(f"INSERT 0 {len(source_rows)}", ret_cols, out_rows)
 
 

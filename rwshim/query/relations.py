@@ -31,6 +31,7 @@ class RelColumn:
     name: str
     type_oid: int
     hidden: bool = False
+    default_expr: str | None = None  # DEFAULT expression text, as written
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ class StoreRelations:
         rid, kind_text, definition, append_only, status = row
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
-            "SELECT name, type_oid, is_hidden, pk_position FROM relation_column "
+            "SELECT name, type_oid, is_hidden, pk_position, default_expr FROM relation_column "
             "WHERE relation_id = ? ORDER BY position",
             (rid,),
         ).fetchall()
@@ -71,7 +71,7 @@ class StoreRelations:
             schema=schema,
             name=name,
             kind=kind,
-            columns=tuple(RelColumn(c[0], int(c[1]), bool(c[2])) for c in cols),
+            columns=tuple(RelColumn(c[0], int(c[1]), bool(c[2]), c[4]) for c in cols),
             created=status is None or status == "CREATED",
             definition=definition_query_text(definition) if is_view and definition else None,
             storage=storage,

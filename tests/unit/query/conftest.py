@@ -44,9 +44,10 @@ class Catalog:
         schema: str = "public",
         db: int = 1,
         append_only: bool = False,
+        defaults: dict[str, str] | None = None,
     ) -> Relation:
         self.next_id += 1
-        columns = [RelColumn(n, t) for n, t in cols]
+        columns = [RelColumn(n, t, default_expr=(defaults or {}).get(n)) for n, t in cols]
         if not pk:
             columns.append(RelColumn("_row_id", pgtypes.INT8, hidden=True))
         decl = ", ".join(f'"{c.name}" {sqlite_affinity(c.type_oid)}' for c in columns)

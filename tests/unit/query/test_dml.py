@@ -186,3 +186,28 @@ def test_insert_bad_text_for_integer_column(engine: QueryEngine, ctx: QueryConte
         "error while evaluating expression `str_parse('foo')`",
         "Parse error: integer invalid digit found in string",
     ]
+
+
+def test_omitted_columns_take_their_default(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    catalog.table(
+        "d",
+        [("id", pgtypes.INT4), ("n", pgtypes.INT4), ("at", pgtypes.TIMESTAMPTZ)],
+        pk=("id",),
+        defaults={"n": "40 + 2", "at": "now()"},
+    )
+    engine.execute("INSERT INTO d (id) VALUES (1)", (), ctx)
+    engine.execute("INSERT INTO d VALUES (2, 7)", (), ctx)
+    from .conftest import FIXED_NOW
+
+    assert rows(engine, ctx, "SELECT * FROM d ORDER BY id") == [
+        (1, 42, FIXED_NOW),
+        (2, 7, FIXED_NOW),
+    ]
+
+
+@pytest.mark.usefixtures("t")
+def test_failed_insert_leaves_no_row(engine: QueryEngine, ctx: QueryContext) -> None:
+    _err(engine, ctx, "INSERT INTO t VALUES (1, 'a'), ('x', 'b')")
+    assert rows(engine, ctx, "SELECT count(*) FROM t") == [(0,)]
