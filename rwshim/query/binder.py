@@ -1681,15 +1681,23 @@ class _Expr:
         return node, pgtypes.INT8
 
     def _sum_avg(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        new, oid = self.bind(node.this)
-        node.set("this", new)
-        if isinstance(node, exp.Avg):
-            return node, pgtypes.FLOAT8 if oid in types.FLOAT_OIDS else pgtypes.NUMERIC
-        if oid in (pgtypes.INT2, pgtypes.INT4):
+        inner = node.this
+        distinct = isinstance(inner, exp.Distinct)
+        if distinct:
+            inner = inner.expressions[0]
+        new, oid = self.bind(inner)
+        if distinct:
+            node.set("this", exp.Distinct(expressions=[new]))
+        else:
+            node.set("this", new)
+        is_avg = isinstance(node, exp.Avg)
+        if oid in types.FLOAT_OIDS:
+            return node, pgtypes.FLOAT8 if is_avg else oid
+        if not is_avg and oid in (pgtypes.INT2, pgtypes.INT4):
             return node, pgtypes.INT8
-        if oid == pgtypes.INT8:
-            return node, pgtypes.NUMERIC
-        return node, oid
+        # numeric results are computed in decimal, as RisingWave's rust_decimal does
+        arg: exp.Expr = exp.Distinct(expressions=[new]) if distinct else new
+        return _call("rw_avg_dec" if is_avg else "rw_sum_dec", arg), pgtypes.NUMERIC
 
     def _extract(self, node: exp.Extract) -> tuple[exp.Expr, int]:
         unit = node.this.name.lower() if node.this is not None else ""

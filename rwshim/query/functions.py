@@ -10,6 +10,7 @@ Function names starting with ``rw_`` are rwshim's own helpers that translation t
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import functools
 import hashlib
 import json
@@ -246,6 +247,55 @@ class _StringAgg(_ArrayAgg):
         if not self.rows:
             return None
         return (self.sep or "").join(str(v) for v in self._ordered())
+
+
+_DEC_CTX = decimal.Context(prec=60)
+_RW_MAX_MANTISSA = 2**96 - 1
+
+
+def rw_decimal(d: Decimal) -> Decimal:
+    """A decimal as RisingWave's rust_decimal holds it: at most 28 fractional digits and a
+    96-bit mantissa, trailing zeros dropped."""
+    if not d.is_finite():
+        return d
+    scale = min(28, max(0, -d.as_tuple().exponent))  # type: ignore[operator]
+    q = d.quantize(Decimal(1).scaleb(-scale), context=_DEC_CTX, rounding=decimal.ROUND_HALF_EVEN)
+    while scale > 0 and abs(int(q.scaleb(scale, context=_DEC_CTX))) > _RW_MAX_MANTISSA:
+        scale -= 1
+        q = d.quantize(
+            Decimal(1).scaleb(-scale), context=_DEC_CTX, rounding=decimal.ROUND_HALF_EVEN
+        )
+    n = q.normalize(context=_DEC_CTX)
+    return n if n.as_tuple().exponent <= 0 else n.quantize(Decimal(1))  # type: ignore[operator]
+
+
+def _dec(v: object) -> Decimal:
+    return Decimal(repr(v)) if isinstance(v, float) else Decimal(str(v))
+
+
+class _SumDec:
+    """sum() of numeric/int8 in decimal arithmetic (result as decimal text)."""
+
+    def __init__(self) -> None:
+        self.total: Decimal | None = None
+        self.n = 0
+
+    def step(self, x: object) -> None:
+        if x is None:
+            return
+        d = _dec(x)
+        self.total = d if self.total is None else _DEC_CTX.add(self.total, d)
+        self.n += 1
+
+    def finalize(self) -> str | None:
+        return None if self.total is None else str(rw_decimal(self.total))
+
+
+class _AvgDec(_SumDec):
+    def finalize(self) -> str | None:
+        if self.total is None:
+            return None
+        return str(rw_decimal(_DEC_CTX.divide(self.total, Decimal(self.n))))
 
 
 class _BoolAnd:
@@ -828,6 +878,8 @@ def install(conn: Any, state: FunctionState) -> None:
 
     conn.create_aggregate("rw_array_agg", -1, _ArrayAgg)
     conn.create_aggregate("rw_string_agg", -1, _StringAgg)
+    conn.create_aggregate("rw_sum_dec", 1, _SumDec)
+    conn.create_aggregate("rw_avg_dec", 1, _AvgDec)
     conn.create_aggregate("bool_and", 1, _BoolAnd)
     conn.create_aggregate("every", 1, _BoolAnd)
     conn.create_aggregate("bool_or", 1, _BoolOr)

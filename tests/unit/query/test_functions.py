@@ -123,3 +123,15 @@ def test_aggregates_on_empty_input(engine: QueryEngine, ctx: QueryContext) -> No
         "FROM generate_series(1, 0) AS g(x)"
     )
     assert list(engine.execute(sql, (), ctx).rows) == [(0, None, None, None, None)]
+
+
+def test_numeric_sum_and_avg_are_decimal(engine: QueryEngine, ctx: QueryContext) -> None:
+    """rust_decimal: 28 fractional digits at most, trailing zeros dropped."""
+    sql = "SELECT sum(x), avg(x), avg(DISTINCT x) FROM (VALUES (0.1), (0.2), (0.2)) AS v(x)"
+    assert list(engine.execute(sql, (), ctx).rows) == [
+        (Decimal("0.5"), Decimal("0.1666666666666666666666666667"), Decimal("0.15"))
+    ]
+    assert one(engine, ctx, "SELECT avg(x) FROM (VALUES (1), (2)) AS v(x)") == Decimal("1.5")
+    assert one(
+        engine, ctx, "SELECT sum(x) FROM (VALUES (9223372036854775807::int8), (1::int8)) AS v(x)"
+    ) == Decimal("9223372036854775808")
