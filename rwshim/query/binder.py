@@ -518,12 +518,16 @@ class Binder:
     def resolve_relation(
         self, db: str | None, schema: str | None, name: str
     ) -> Relation | SystemRelation:
-        """Find a relation as RisingWave's bind_catalog_relation_by_name does; only created
-        jobs are visible (table_or_source.rs:169-176)."""
+        """Find a relation as RisingWave's bind_catalog_relation_by_name does
+        (table_or_source.rs:92-260): a named database must exist (and is read across), a
+        system schema holds system catalogs, and a table catalog (table, materialized view,
+        index) is visible only once created; sinks are not relations a query reads."""
+        db_id = self.ctx.database_id
         if db is not None and db != self.ctx.database:
-            if self.relations.database_id(db) is None:
+            found = self.relations.database_id(db)
+            if found is None:
                 raise CatalogNotFound("database", db)
-            raise NotImplementedError_(f'cross-database references are not implemented: "{db}"')
+            db_id = found
         if schema is not None:
             if schema in SYSTEM_SCHEMAS:
                 sysrel = self.system(schema, name)
@@ -535,8 +539,8 @@ class Binder:
                     "`SHOW COLUMNS FROM [table]`\n",
                     "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/1695",
                 )
-            rel = self.relations.relation(self.ctx.database_id, schema, name)
-            if rel is not None and (rel.created or rel.kind in (RelKind.SOURCE, RelKind.VIEW)):
+            rel = self.relations.relation(db_id, schema, name)
+            if rel is not None and _readable(rel):
                 return rel
             raise CatalogNotFound("table or source", name)
         for path in self.ctx.resolved_path():
@@ -545,10 +549,10 @@ class Binder:
                 if sysrel is not None:
                     return sysrel
                 continue
-            if not self.relations.schema_exists(self.ctx.database_id, path):
+            if not self.relations.schema_exists(db_id, path):
                 continue
-            rel = self.relations.relation(self.ctx.database_id, path, name)
-            if rel is not None and (rel.created or rel.kind in (RelKind.SOURCE, RelKind.VIEW)):
+            rel = self.relations.relation(db_id, path, name)
+            if rel is not None and _readable(rel):
                 return rel
         raise CatalogNotFound("table or source", name)
 
@@ -1816,6 +1820,14 @@ class _Expr:
 
     def _generate_subscripts(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         raise NotImplementedError_("generate_subscripts outside FROM")
+
+
+def _readable(rel: Relation) -> bool:
+    if rel.kind in (RelKind.SINK, RelKind.INTERNAL):
+        return False
+    if rel.kind in (RelKind.SOURCE, RelKind.VIEW):
+        return True
+    return rel.created
 
 
 _SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})

@@ -181,3 +181,24 @@ def test_unknown_function(engine: QueryEngine, ctx: QueryContext) -> None:
         "  2: function non_existent(integer) does not exist\n"
     )
     assert info.value.code == "42883"
+
+
+def test_database_qualified_names(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
+    catalog.databases["other"] = 2
+    catalog.schemas[2] = {"public"}
+    catalog.table("far", [("a", pgtypes.INT4)], db=2)
+    catalog.table("near", [("a", pgtypes.INT4)])
+    engine.execute("INSERT INTO near VALUES (1)", (), ctx)
+    assert list(engine.execute("SELECT a FROM dev.public.near", (), ctx).rows) == [(1,)]
+    assert list(engine.execute("SELECT a FROM other.public.far", (), ctx).rows) == []
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT * FROM nodb.public.t", (), ctx)
+    assert info.value.chain == ["Catalog error", "database not found: nodb"]
+    assert info.value.code == "3D000"
+
+
+def test_sink_is_not_readable(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
+    catalog.view("snk", "SELECT 1 AS a", [("a", pgtypes.INT4)], kind=RelKind.SINK)
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT * FROM snk", (), ctx)
+    assert info.value.chain == ["Catalog error", "table or source not found: snk"]
