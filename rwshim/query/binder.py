@@ -78,6 +78,8 @@ class _Scope:
     ctes: dict[str, list[OutColumn]] = field(default_factory=dict)
     sources: list[_Source] = field(default_factory=list)
     outputs: list[OutColumn] = field(default_factory=list)  # for ORDER BY / GROUP BY aliases
+    # USING / NATURAL join columns: name -> alias of the left source that provides it
+    using: dict[str, str] = field(default_factory=dict)
 
     def find_cte(self, name: str) -> list[OutColumn] | None:
         s: _Scope | None = self
@@ -307,8 +309,20 @@ _KEYWORD_FUNCS = {
 }
 
 
+# sqlglot models these operators as functions; RisingWave names them like any operator
+_OPERATOR_FUNCS = (
+    exp.JSONExtract,
+    exp.JSONExtractScalar,
+    exp.ArrayContainsAll,
+    exp.ArrayContainedBy,
+    exp.SimilarTo,
+)
+
+
 def derive_alias(node: exp.Expr) -> str | None:
     """RisingWave's name for an unaliased select item (binder/select.rs:706-724)."""
+    if isinstance(node, _OPERATOR_FUNCS):
+        return None
     if isinstance(node, exp.Column):
         if isinstance(node.this, exp.Star):
             return None
@@ -422,6 +436,7 @@ _CLASS_NAMES: dict[type[exp.Expr], str] = {
     exp.LastValue: "last_value",
     exp.Rand: "random",
     exp.UnixToTime: "to_timestamp",
+    exp.TimeToStr: "to_char",
     exp.JSONObject: "json_build_object",
 }
 
@@ -700,6 +715,24 @@ class Binder:
             items.append(j.this)
         for item in items:
             scope.sources.append(self._from_item(item, scope))
+        for i, j in enumerate(joins):
+            right = scope.sources[i + 1]
+            left = scope.sources[: i + 1]
+            if j.args.get("using"):
+                names = [u.name for u in j.args["using"]]
+            elif str(j.args.get("method") or "").upper() == "NATURAL":
+                left_names = {c.name for src in left for c in src.columns}
+                names = [c.name for c in right.columns if c.name in left_names]
+            else:
+                names = []
+            for n in names:
+                src = next((x for x in left if any(c.name == n for c in x.columns)), None)
+                if src is None or not any(c.name == n for c in right.columns):
+                    raise ItemNotFound(
+                        f'column "{n}" specified in USING clause does not exist in '
+                        f"{'left' if src is None else 'right'} table"
+                    )
+                scope.using.setdefault(n, src.alias)
         for j in joins:
             on = j.args.get("on")
             if on is not None:
@@ -982,10 +1015,20 @@ class Binder:
         if not scope.sources:
             raise RwError("Bind error: SELECT * with no tables specified is not valid")
         found = False
+        if qualifier is None and scope.using:
+            # PostgreSQL: the USING/NATURAL columns once, first, then the others
+            by_alias = {x.alias: x for x in scope.sources}
+            for n, alias in scope.using.items():
+                src = by_alias[alias]
+                out.extend((src, c) for c in src.columns if c.name == n)
         for src in scope.sources:
             if qualifier is None or src.alias == qualifier:
                 found = True
-                out.extend((src, c) for c in src.columns)
+                out.extend(
+                    (src, c)
+                    for c in src.columns
+                    if qualifier is not None or c.name not in scope.using
+                )
         if not found:
             raise ItemNotFound(f'missing FROM-clause entry for table "{qualifier}"')
         return out
@@ -1562,6 +1605,33 @@ class _Expr:
             return exp.Not(this=call), pgtypes.BOOL
         return call, pgtypes.BOOL
 
+    def _json_get(self, node: exp.Expr) -> tuple[exp.Expr, int]:
+        """``->`` / ``->>``: sqlglot already turned the key into SQLite's JSON path."""
+        new, _ = self.bind(node.this)
+        node.set("this", new)
+        if isinstance(node, exp.JSONExtractScalar):
+            return node, pgtypes.VARCHAR
+        return node, pgtypes.JSONB
+
+    def _contains_all(self, node: exp.Expr) -> tuple[exp.Expr, int]:
+        a, ao = self.bind(node.this)
+        b, bo = self.bind(node.expression)
+        if types.is_array(ao) or types.is_array(bo):
+            return _call("rw_array_contains_all", a, b), pgtypes.BOOL
+        return _call("rw_jsonb_contains", a, b), pgtypes.BOOL
+
+    def _contained_by(self, node: exp.Expr) -> tuple[exp.Expr, int]:
+        a, ao = self.bind(node.this)
+        b, bo = self.bind(node.expression)
+        if types.is_array(ao) or types.is_array(bo):
+            return _call("rw_array_contains_all", b, a), pgtypes.BOOL
+        return _call("rw_jsonb_contains", b, a), pgtypes.BOOL
+
+    def _similar_to(self, node: exp.Expr) -> tuple[exp.Expr, int]:
+        a, _ = self.bind(node.this)
+        b, _ = self.bind(node.expression)
+        return _call("rw_similar", a, b), pgtypes.BOOL
+
     def _interval(self, node: exp.Interval) -> tuple[exp.Expr, int]:
         text = node.this.name if node.this is not None else ""
         unit = node.args.get("unit")
@@ -1923,6 +1993,9 @@ def _lookup(
     found = [(s, c) for s in scope.sources for c in s.columns if c.name == name]
     if not found:
         raise ItemNotFound(f"Invalid column: {name}")
+    if name in scope.using:
+        # a USING/NATURAL join column: one column, taken from the left side
+        return next(f for f in found if f[0].alias == scope.using[name])
     if len(found) > 1:
         raise InternalError(f"Ambiguous column name: {name}")
     return found[0]
@@ -1967,7 +2040,12 @@ _HANDLERS: dict[type[exp.Expr], Callable[[_Expr, exp.Expr], tuple[exp.Expr, int]
     exp.Not: _Expr._not,  # type: ignore[dict-item]
     exp.NullSafeEQ: _Expr._distinct_from,  # type: ignore[dict-item]
     exp.NullSafeNEQ: _Expr._distinct_from,  # type: ignore[dict-item]
-    exp.Interval: _Expr._interval,  # type: ignore[dict-item]
+    exp.Interval: _Expr._interval,
+    exp.JSONExtract: _Expr._json_get,
+    exp.JSONExtractScalar: _Expr._json_get,
+    exp.ArrayContainsAll: _Expr._contains_all,
+    exp.ArrayContainedBy: _Expr._contained_by,
+    exp.SimilarTo: _Expr._similar_to,  # type: ignore[dict-item]
     exp.ByteString: _Expr._bytestring,
     exp.Dot: _Expr._dot,  # type: ignore[dict-item]
     exp.Window: _Expr._window,  # type: ignore[dict-item]

@@ -287,13 +287,25 @@ class _SumDec:
         self.total = d if self.total is None else _DEC_CTX.add(self.total, d)
         self.n += 1
 
-    def finalize(self) -> str | None:
+    def inverse(self, x: object) -> None:
+        # a row leaving a window frame
+        if x is None or self.total is None:
+            return
+        self.total = _DEC_CTX.subtract(self.total, _dec(x))
+        self.n -= 1
+        if self.n == 0:
+            self.total = None
+
+    def value(self) -> str | None:
         return None if self.total is None else str(rw_decimal(self.total))
+
+    def finalize(self) -> str | None:
+        return self.value()
 
 
 class _AvgDec(_SumDec):
-    def finalize(self) -> str | None:
-        if self.total is None:
+    def value(self) -> str | None:
+        if self.total is None or self.n == 0:
             return None
         return str(rw_decimal(_DEC_CTX.divide(self.total, Decimal(self.n))))
 
@@ -626,6 +638,41 @@ def _json_value(v: object) -> object:
     return v
 
 
+def _jsonb_contains(a: object, b: object) -> int | None:
+    """``jsonb @> jsonb`` (PostgreSQL's containment)."""
+    if a is None or b is None:
+        return None
+    return 1 if _contains(json.loads(str(a)), json.loads(str(b)), True) else 0
+
+
+def _contains(a: Any, b: Any, top: bool) -> bool:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return all(k in a and _contains(a[k], v, False) for k, v in b.items())
+    if isinstance(a, list):
+        if isinstance(b, list):
+            return all(any(_contains(x, y, False) for x in a) for y in b)
+        return top and any(_contains(x, b, False) for x in a)
+    return bool(a == b)
+
+
+def _array_contains_all(a: object, b: object) -> int | None:
+    items, wanted = _arr(a), _arr(b)
+    if items is None or wanted is None:
+        return None
+    have = {str(x) for x in items if x is not None}
+    return 1 if all(x is not None and str(x) in have for x in wanted) else 0
+
+
+def _similar(s: object, pattern: object) -> int | None:
+    """``SIMILAR TO``: SQL regular expressions (% and _ wildcards, whole-string match)."""
+    if s is None or pattern is None:
+        return None
+    rx = []
+    for c in str(pattern):
+        rx.append(".*" if c == "%" else "." if c == "_" else "\\." if c == "." else c)
+    return 1 if _compile("".join(rx), re.DOTALL).fullmatch(str(s)) else 0
+
+
 def _greatest(*args: object) -> object:
     vals = [a for a in args if a is not None]
     return max(vals, key=_cmp_key) if vals else None
@@ -711,6 +758,9 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("rw_arith", 4, arith)
     reg("rw_any_eq", 2, lambda v, arr: _array_contains(arr, v))
     reg("rw_array", -1, lambda *xs: _json_arr(list(xs)))
+    reg("rw_jsonb_contains", 2, _jsonb_contains)
+    reg("rw_array_contains_all", 2, _array_contains_all)
+    reg("rw_similar", 2, _similar)
     reg(
         "rw_array_cat",
         2,
@@ -878,8 +928,9 @@ def install(conn: Any, state: FunctionState) -> None:
 
     conn.create_aggregate("rw_array_agg", -1, _ArrayAgg)
     conn.create_aggregate("rw_string_agg", -1, _StringAgg)
-    conn.create_aggregate("rw_sum_dec", 1, _SumDec)
-    conn.create_aggregate("rw_avg_dec", 1, _AvgDec)
+    # also usable with OVER (...)
+    conn.create_window_function("rw_sum_dec", 1, _SumDec)
+    conn.create_window_function("rw_avg_dec", 1, _AvgDec)
     conn.create_aggregate("bool_and", 1, _BoolAnd)
     conn.create_aggregate("every", 1, _BoolAnd)
     conn.create_aggregate("bool_or", 1, _BoolOr)

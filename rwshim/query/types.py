@@ -275,7 +275,8 @@ def _to_interval(v: object) -> dt.timedelta:
 
 
 def _to_json(v: object) -> str:
-    return str(v)
+    # RisingWave prints jsonb with a space after ':' and ',' (as json.dumps does)
+    return json.dumps(json.loads(str(v)))
 
 
 _DECODERS: dict[int, Callable[[object], object]] = {

@@ -195,3 +195,64 @@ def test_catalog_functions(world: World) -> None:
     assert world.rows("SELECT current_schemas(true), current_schemas(false)") == [
         (["pg_catalog", "rw_catalog", "public"], ["public"])
     ]
+
+
+def test_json_operators(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
+    catalog.table("j", [("id", pgtypes.INT4), ("doc", pgtypes.JSONB)], pk=("id",))
+    engine.execute("""INSERT INTO j VALUES (1, '{"k": 1, "l": [1, 2]}'), (2, NULL)""", (), ctx)
+    out = engine.execute(
+        "SELECT doc -> 'l', doc ->> 'k', doc @> '{\"k\": 1}', "
+        "'{\"k\": 1}'::jsonb <@ doc FROM j ORDER BY id",
+        (),
+        ctx,
+    )
+    assert [(c.name, c.type_oid) for c in out.columns or []] == [
+        ("?column?", pgtypes.JSONB),
+        ("?column?", pgtypes.VARCHAR),
+        ("?column?", pgtypes.BOOL),
+        ("?column?", pgtypes.BOOL),
+    ]
+    assert list(out.rows) == [("[1, 2]", "1", True, True), (None, None, None, None)]
+
+
+def test_window_functions_including_decimal_sum(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    catalog.table(
+        "w", [("id", pgtypes.INT4), ("g", pgtypes.VARCHAR), ("v", pgtypes.NUMERIC)], pk=("id",)
+    )
+    engine.execute("INSERT INTO w VALUES (1, 'a', 1.5), (2, 'a', 2), (3, 'b', 4)", (), ctx)
+    out = engine.execute(
+        "SELECT id, row_number() OVER (PARTITION BY g ORDER BY id), "
+        "sum(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM w ORDER BY id",
+        (),
+        ctx,
+    )
+    assert [(c.name, c.type_oid) for c in out.columns or []] == [
+        ("id", pgtypes.INT4),
+        ("row_number", pgtypes.INT8),
+        ("sum", pgtypes.NUMERIC),
+    ]
+    assert list(out.rows) == [(1, 1, Decimal("1.5")), (2, 2, Decimal("3.5")), (3, 1, Decimal("6"))]
+
+
+def test_using_and_natural_joins_merge_the_join_columns(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    catalog.table("l", [("id", pgtypes.INT4), ("a", pgtypes.VARCHAR)], pk=("id",))
+    catalog.table("r", [("id", pgtypes.INT4), ("b", pgtypes.VARCHAR)], pk=("id",))
+    engine.execute("INSERT INTO l VALUES (1, 'x'), (2, 'y')", (), ctx)
+    engine.execute("INSERT INTO r VALUES (1, 'p')", (), ctx)
+    for sql in ("SELECT * FROM l JOIN r USING (id)", "SELECT * FROM l NATURAL JOIN r"):
+        out = engine.execute(sql, (), ctx)
+        assert [c.name for c in out.columns or []] == ["id", "a", "b"]
+        assert list(out.rows) == [(1, "x", "p")]
+    assert list(engine.execute("SELECT id FROM l JOIN r USING (id)", (), ctx).rows) == [(1,)]
+
+
+def test_similar_to_and_to_char(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert one(engine, ctx, "SELECT 'abc' SIMILAR TO 'a(b|c)%'") is True
+    assert one(engine, ctx, "SELECT 'abc' SIMILAR TO 'b%'") is False
+    out = engine.execute("SELECT to_char('2024-03-05 00:00:00'::timestamp, 'YYYY-MM-DD')", (), ctx)
+    assert [c.name for c in out.columns or []] == ["to_char"]
+    assert list(out.rows) == [("2024-03-05",)]
