@@ -2040,12 +2040,12 @@ _HANDLERS: dict[type[exp.Expr], Callable[[_Expr, exp.Expr], tuple[exp.Expr, int]
     exp.Not: _Expr._not,  # type: ignore[dict-item]
     exp.NullSafeEQ: _Expr._distinct_from,  # type: ignore[dict-item]
     exp.NullSafeNEQ: _Expr._distinct_from,  # type: ignore[dict-item]
-    exp.Interval: _Expr._interval,
+    exp.Interval: _Expr._interval,  # type: ignore[dict-item]
     exp.JSONExtract: _Expr._json_get,
     exp.JSONExtractScalar: _Expr._json_get,
     exp.ArrayContainsAll: _Expr._contains_all,
     exp.ArrayContainedBy: _Expr._contained_by,
-    exp.SimilarTo: _Expr._similar_to,  # type: ignore[dict-item]
+    exp.SimilarTo: _Expr._similar_to,
     exp.ByteString: _Expr._bytestring,
     exp.Dot: _Expr._dot,  # type: ignore[dict-item]
     exp.Window: _Expr._window,  # type: ignore[dict-item]
