@@ -408,3 +408,58 @@ class StoreUnusable(FatalError):
 
 
 # --- read path errors (rwshim/query) --------------------------------------------------------
+
+
+class BindExprError(RwError):
+    """`Failed to bind expression: <expr>` over its cause (ErrorCode::BindErrorRoot,
+    src/frontend/src/error.rs:123-129, attached by Binder::bind_expr at
+    src/frontend/src/binder/expr/mod.rs:57-64).  ``cause`` is the inner RwError."""
+
+    def __init__(self, expr: str, cause: RwError) -> None:
+        super().__init__(f"Failed to bind expression: {expr}", *cause.chain, sqlstate=cause.code)
+        self.cause = cause
+
+
+class ItemNotFound(RwError):
+    """`Item not found: <s>` (src/frontend/src/error.rs:156), e.g. `Invalid column: v1`
+    (src/frontend/src/binder/bind_context.rs:247) or `missing FROM-clause entry for table "t"`
+    (bind_context.rs:446-449)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"Item not found: {detail}")
+
+
+class InvalidReference(RwError):
+    """`Invalid reference: <s>` (src/frontend/src/error.rs:154), e.g. `column reference "a" is
+    ambiguous` (src/frontend/src/binder/bind_context.rs:484-487)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"Invalid reference: {detail}")
+
+
+class InternalError(RwError):
+    """`internal error: <s>` (src/frontend/src/error.rs:44), e.g. `Ambiguous column name: a`
+    (src/frontend/src/binder/bind_context.rs:262-265)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"internal error: {detail}")
+
+
+class ExprError(RwError):
+    """`Expr error` over `error while evaluating expression `<f>('<a>', '<b>')`` and the cause
+    (src/frontend/src/error.rs:72-77; src/expr/core/src/error.rs:58-68; shown in
+    e2e_test/error_ui/simple/main.slt:46-55), e.g. `Division by zero`,
+    `Numeric out of range`."""
+
+    def __init__(self, evaluating: str, cause: str) -> None:
+        super().__init__("Expr error", f"error while evaluating expression `{evaluating}`", cause)
+
+
+class NoFunction(RwError):
+    """`function <sig> does not exist` (src/frontend/src/error.rs NoFunction, rendered by
+    src/frontend/src/expr/type_inference/func.rs) under Failed to bind expression."""
+
+    sqlstate: ClassVar[str] = "42883"
+
+    def __init__(self, signature: str) -> None:
+        super().__init__(f"function {signature} does not exist")
