@@ -68,7 +68,7 @@ def _pg_error(
     ``SELECT, VALUES, or a subquery in the query body``; after FROM/JOIN/INTO/UPDATE/TABLE a
     relation name (``identifier``); with a parenthesis open, ``)``; at the end, or after an
     operator, ``an expression``; after a complete construct, ``end of statement``.
-    """"""
+    """
     offset = e.args[1] if len(e.args) > 1 else None
     base = toks[0].start
     at = stop
