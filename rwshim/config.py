@@ -29,6 +29,8 @@ class Config:
     # Seconds a client has to finish startup and authentication.
     startup_timeout: float = 60.0
     use_uvloop: bool = True
+    # Manual clock: no barrier loop; barriers only when a test (or `rwshim ctl tick`) steps them.
+    manual_clock: bool = False
     server_version: str = "13.14.0"
     # Startup ParameterStatus values beyond the per-session ones (clients.md §1 item 4).
     extra_parameters: dict[str, str] = field(default_factory=dict)
