@@ -204,7 +204,7 @@ class Session:
 
     @property
     def tz(self) -> tzinfo:
-        name = self.frontend.timezone
+        name = getattr(self.frontend, "timezone", "UTC")
         if name != self._tz_name:
             self._tz_name = name
             try:
