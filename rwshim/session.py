@@ -23,7 +23,7 @@ import zoneinfo
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
-from typing import Any
+from typing import Any, TypeVar
 
 from rwshim import errors
 from rwshim.errors import RwError
@@ -43,6 +43,7 @@ from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 
 log = logging.getLogger("rwshim.session")
+T = TypeVar("T")
 
 # Parameter type OIDs RisingWave accepts in Parse (DataType::from_oid, postgres_type.rs):
 # its base types, their arrays, and text/text[] (read as varchar).  0 means "infer".
@@ -177,9 +178,10 @@ class Session:
         return data
 
     async def _flush_now(self) -> None:
-        """A large result filled the buffer: hand it to the shell now (backpressure)."""
+        """A large result filled the buffer: hand it to the shell now (backpressure).  A
+        CancelRequest while the client is slow to read cancels the statement here."""
         if self._flush_cb is not None:
-            await self._flush_cb()
+            await self._run(self._flush_cb())
 
     def _error(self, err: RwError, envelope: str | None) -> None:
         self.send(render_error(err, envelope))
@@ -241,7 +243,7 @@ class Session:
         task.cancel()
         return True
 
-    async def _run(self, awaitable: Awaitable[Outcome]) -> Outcome:
+    async def _run(self, awaitable: Awaitable[T]) -> T:
         """Await a frontend call so that ``cancel`` can interrupt it (-> 57014).
 
         No task per statement (it would cost two loop turns per query): ``cancel`` cancels
