@@ -421,13 +421,9 @@ class Session:
                 if code not in (0, 1):
                     raise RwError(f"Unknown format code: {code}")
             params = self._decode_params(prepared, msg)
-            ncols = len(prepared.description.columns or ())
-            formats = result_formats(msg.result_formats, ncols)
-            if prepared.description.columns is not None and len(formats) != ncols:
-                raise RwError(
-                    f"format codes length {len(msg.result_formats)} is not 0, 1 or equal to "
-                    f"actual length {ncols}"
-                )
+            # A wrong number of result format codes is not a Bind error in RisingWave: it
+            # fails when rows are converted at Execute (handler/util.rs:208-209).
+            formats = result_formats(msg.result_formats, len(prepared.description.columns or ()))
         except RwError as e:
             self._error(e, None)
             return True
@@ -482,6 +478,8 @@ class Session:
                 portal = self._portal(msg.name)
                 columns = portal.prepared.description.columns
                 formats = portal.formats
+                if columns is not None and len(formats) != len(columns):
+                    formats = result_formats((), len(columns))
             if columns is None:
                 self.send(backend.NO_DATA)
             else:
@@ -516,7 +514,16 @@ class Session:
                     return True
                 portal.outcome = outcome
                 portal.rows = iter(outcome.rows)
-                portal.encoder = row_encoder(outcome.columns, portal.formats, self.tz)
+                formats = portal.formats
+                if len(formats) != len(outcome.columns):
+                    rows = portal.rows
+                    if next(rows, None) is not None:
+                        raise RwError(
+                            f"internal error: format codes length {len(formats)} is not 0, 1 "
+                            f"or equal to actual length {len(outcome.columns)}"
+                        )
+                    formats = result_formats((), len(outcome.columns))
+                portal.encoder = row_encoder(outcome.columns, formats, self.tz)
             await self._send_rows(portal, msg.max_rows)
         except RwError as e:
             self._reset_portal(portal)

@@ -439,3 +439,13 @@ async def test_cancel_while_the_client_reads_a_large_result_slowly() -> None:
     msgs = await asyncio.wait_for(task, 5)
     assert tags(msgs)[-2:] == "EZ"
     assert error(msgs[-2])["C"] == "57014"
+
+
+async def test_wrong_number_of_result_formats_fails_at_execute() -> None:
+    s = make_session()
+    data = fe.parse("", "select 1, 2") + fe.bind("", "", result_formats=[1, 1, 1])
+    msgs = await run(s, data + fe.execute("") + fe.SYNC)
+    assert tags(msgs) == "12EZ"
+    assert error(msgs[2])["M"] == ENVELOPE_EXECUTE + (
+        "internal error: format codes length 3 is not 0, 1 or equal to actual length 2\n"
+    )
