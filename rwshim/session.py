@@ -202,6 +202,8 @@ class Session:
         if changes:
             for name, value in changes:
                 self.send(backend.parameter_status(name, value))
+                if name == "application_name":
+                    self.process.application_name = value
             changes.clear()
 
     @property

@@ -104,6 +104,7 @@ async def test_parameter_status_follows_set_application_name() -> None:
     assert tags(msgs) == "SCZ"
     assert msgs[0].parameter() == ("application_name", "x1")
     assert msgs[1].text() == "SET_VARIABLE"
+    assert s.process.application_name == "x1"  # SHOW PROCESSLIST sees the new name
 
 
 async def test_extended_binary_parameters_and_results() -> None:
