@@ -266,6 +266,11 @@ class Server:
     ) -> Session | None:
         cfg = self.config
         params = startup.params
+        if cfg.tls_required and not writer.get_extra_info("ssl_object"):
+            # RisingWave's RW_SSL_ENFORCE check (pg_protocol.rs:716-724).
+            cause = RwError("SSL connection is required but not established")
+            self._fatal(writer, errors.StartupFailed(cause))
+            return None
         user = params.get("user") or cfg.user
         database = params.get("database") or cfg.database
         out: list[bytes] = []

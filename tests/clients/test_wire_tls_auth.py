@@ -109,3 +109,17 @@ def test_psql_password_prompt_reconnect(
     )  # fmt: skip
     assert r.returncode == 2
     assert "no password supplied" in r.stderr
+
+
+def test_tls_required_refuses_plain_connections(
+    rw_thread_server_factory: Callable[..., ThreadRunning], cert: tuple[Path, Path]
+) -> None:
+    server = rw_thread_server_factory(tls_cert=cert[0], tls_key=cert[1], tls_required=True)
+    with pytest.raises(psycopg.OperationalError) as info:
+        psycopg.connect(server.dsn(sslmode="disable"))
+    assert (
+        "FATAL:  Failed to start a new session: SSL connection is required but not established"
+        in str(info.value)
+    )
+    with psycopg.connect(server.dsn(sslmode="require")) as conn:
+        assert conn.pgconn.ssl_in_use
