@@ -32,6 +32,17 @@ def _unquote_literal(tok: Token) -> str:
     return unescape_c_style(tok.value) if tok.kind is Kind.ESTRING else tok.value
 
 
+def _value_display(t: Token) -> str:
+    """A literal as RisingWave's ``Value`` prints it (ast/value.rs:55-115)."""
+    if t.kind is Kind.STRING:
+        return "'" + t.value.replace("'", "''") + "'"
+    if t.kind is Kind.WORD:
+        if t.quoted:
+            return '"' + t.value + '"'
+        return {"TRUE": "true", "FALSE": "false"}.get(t.upper, "NULL")
+    return t.display()
+
+
 class Build(Transformer[Any, Any]):
     """Turns the lark tree into statements; RisingWave-side value checks raise parse errors."""
 
@@ -97,10 +108,12 @@ class Build(Transformer[Any, Any]):
         return st.SetValue("single" if len(items) == 1 else "list", items)
 
     def vs_literal(self, c: list[LarkToken]) -> str:
+        # SetVariableValueSingle::to_string_unquoted (ast/mod.rs:3869-3878): quoted strings
+        # lose their quotes, every other literal prints as its Value Display.
         t = self.tok(c[0])
-        if t.kind is Kind.WORD:  # TRUE / FALSE / NULL print as written
+        if t.kind is Kind.STRING:
             return t.value
-        return _unquote_literal(t)
+        return _value_display(t)
 
     def vs_ident(self, c: list[Any]) -> str:
         # A word written "like this" is read as a string literal first (parser.rs:4208-4210);
@@ -113,7 +126,7 @@ class Build(Transformer[Any, Any]):
     def vs_raw(self, c: list[Any]) -> str:
         name_tok = next(x for x in c if isinstance(x, _Ident)).tok.display()
         args = [
-            self.tok(x).display()
+            _value_display(self.tok(x))
             for x in c
             if isinstance(x, LarkToken) and x.type not in ("LPAR", "RPAR", "COMMA")
         ]

@@ -154,6 +154,12 @@ PARALLELISM_CASES: list[tuple[str, object]] = [
         one("bounded('4')"),
     ),
     _p(
+        "SET x = TRUE, Null, E'a\\n', $$d$$, 'it''s', f(FALSE, 'a''b', 1.5)",
+        st.SetVariable,
+        "x",
+        many("true", "NULL", "E'a\\n'", "$$d$$", "it's", "f(false, 'a''b', 1.5)"),
+    ),
+    _p(
         "ALTER MATERIALIZED VIEW m SET PARALLELISM = true",
         st.AlterParallelism,
         MV,
