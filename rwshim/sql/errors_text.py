@@ -233,9 +233,6 @@ _RULES: list[tuple[str, str | None]] = [
 ]
 _COMPILED = [(re.compile(p), m) for p, m in _RULES]
 
-# What an identifier-expecting state says (parse_identifier, parser.rs:4538-4544).
-_IDENT_ONLY = {"IDENT"}
-
 
 def signature(kinds: list[tuple[str, Token]]) -> str:
     """The signature of a consumed prefix: keywords as themselves, other tokens as placeholders."""
@@ -275,7 +272,10 @@ def expected_text(sig: str, expected: set[str]) -> str | bool | None:
 
 def generic_expected(expected: set[str]) -> str:
     """A general rule for a failure no table entry names: what the grammar would accept."""
-    if expected <= _IDENT_ONLY | {"DOT"} or ("IDENT" in expected and len(expected) <= 2):
+    if "QUERY" in expected:
+        return "SELECT, VALUES, or a subquery in the query body"  # parse_query, parser.rs:4955
+    if "IDENT" in expected:
+        # RisingWave's optional keywords fall through to a name (parse_object_name)
         return "identifier"
     if {"NUMBER", "STRING"} <= expected:
         return "a value"

@@ -629,6 +629,8 @@ class Build(Transformer[Any, Any]):
         return st.SetTransaction(self.text)
 
     def show(self, c: list[Any]) -> st.Statement:
+        if c[1] is None:
+            return st.ShowVariable(self.text, "")
         out = c[1]
         assert isinstance(out, st.Statement)
         return out

@@ -203,7 +203,8 @@ def _group_end(toks: list[Token], i: int) -> int:
 
 
 def _query_end(toks: list[Token], i: int) -> int:
-    """A query runs to a top-level `WITH (` (sink options) or `EMIT ...`, else to the end."""
+    """A query runs to a top-level `WITH (` (sink options) or `EMIT ...` (an EMIT clause, or a
+    trailing EMIT), else to the end."""
     depth = 0
     for j in range(i, len(toks)):
         t = toks[j]
@@ -217,6 +218,8 @@ def _query_end(toks: list[Token], i: int) -> int:
                 return j
             if t.upper == "EMIT" and nxt.upper in ("IMMEDIATELY", "ON"):
                 return j
+        elif depth == 0 and j > i and t.upper == "EMIT":
+            return j  # a trailing EMIT: the emit clause, incomplete
     return len(toks)
 
 

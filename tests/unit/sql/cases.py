@@ -599,6 +599,7 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("SHOW streaming_parallelism", st.ShowVariable, "streaming_parallelism"),
     _p("show time zone", st.ShowVariable, "time zone"),
     _p("SHOW ALL", st.ShowVariable, "all"),
+    _p("SHOW", st.ShowVariable, ""),
     _p("SHOW PARAMETERS", st.ShowVariable, "parameters"),
     _p("show transaction isolation level", st.ShowVariable, "transaction_isolation"),
     _p("SHOW JOBS", st.ShowObjects, "JOBS"),
@@ -964,6 +965,16 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _eof("select (1", "expected ), found: EOF"),
     _eof("select 1 +", "expected an expression, found: EOF"),
     _eof("SELECT * FROM", "expected identifier, found: EOF"),
+    _eof(
+        "CREATE MATERIALIZED VIEW m AS",
+        "expected SELECT, VALUES, or a subquery in the query body, found: EOF",
+    ),
+    _eof(
+        "CREATE MATERIALIZED VIEW m AS SELECT 1 EMIT",
+        "expected IMMEDIATELY or ON WINDOW CLOSE after EMIT, found: EOF",
+    ),
+    _eof("DESCRIBE", "expected identifier, found: EOF"),
+    _err("GRANT SELECT t TO u", "expected ON, found: t", 14),
     _err("select * from t join ;", "expected identifier, found: ;", 22),
     (
         "ALTER SINK s SET PARALLELISM\n",
