@@ -282,6 +282,8 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
     sig = signature(consumed)
     if _RATE_VALUE.fullmatch(sig):
         return expected_error(sql, found, _value_expectation(found))
+    if _OPTION_VALUE.fullmatch(sig):
+        return expected_error(sql, found, "a value")  # parse_value_and_obj_ref, parser.rs:4233
     what = expected_text(sig, expected)
     if isinstance(what, str) and what.startswith("!"):
         return located(sql, found, what[1:])
@@ -290,6 +292,7 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
     return expected_error(sql, found, what if isinstance(what, str) else None)
 
 
+_OPTION_VALUE = re.compile(r".*[(,] <id>(?: \. <id>)* =")
 _RATE_VALUE = re.compile(r".* (?:SOURCE|BACKFILL|DML|SINK)?_?RATE_LIMIT (?:TO|=)")
 
 
