@@ -974,7 +974,7 @@ PARSE_ERRORS: list[tuple[str, str]] = [
         "expected IMMEDIATELY or ON WINDOW CLOSE after EMIT, found: EOF",
     ),
     _eof("DESCRIBE", "expected identifier, found: EOF"),
-    _err("CREATE MATERIALIZED VIEW m WITH (a.b = ) AS SELECT 1", "expected a value, found: )", 39),
+    _err("CREATE MATERIALIZED VIEW m WITH (a.b = ) AS SELECT 1", "expected a value, found: )", 40),
     _err("CREATE MATERIALIZED VIEW m WITH (a) AS SELECT 1", "expected =, found: )", 35),
     _err("GRANT SELECT t TO u", "expected ON, found: t", 14),
     _err("select * from t join ;", "expected identifier, found: ;", 22),
