@@ -985,6 +985,14 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     ),
     # DML forms RisingWave's grammar lacks (parser.rs:4641-4665, 6005-6022)
     _err("delete from s.t as x where a = 1", "expected end of statement, found: as", 17),
+    _err("COMMIT PREPARED 'x'", "expected end of statement, found: PREPARED", 8),
+    _err("ROLLBACK WORK TO SAVEPOINT x", "expected end of statement, found: TO", 15),
+    _err("ALTER USER u SET x = 1", "expected end of statement, found: SET", 14),
+    _err(
+        "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x",
+        "expected SELECT, VALUES, or a subquery in the query body, found: INSERT",
+        22,
+    ),
     _err("DELETE FROM t x", "expected end of statement, found: x", 15),
     _err("DELETE FROM t USING u WHERE t.a = u.a", "expected end of statement, found: USING", 15),
     _err("UPDATE t AS x SET a = 1", "expected SET, found: AS", 10),
