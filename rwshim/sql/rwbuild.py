@@ -773,7 +773,7 @@ class Build(Transformer[Any, Any]):
         return st.RefreshTable(self.text, c[2])
 
     def describe(self, c: list[Any]) -> st.Statement:
-        return st.Describe(self.text, c[-1])
+        return st.Describe(self.text, c[-1], c[1] is not None)
 
     def describe_fragment(self, c: list[Any]) -> st.Statement:
         t = self.tok(c[2])

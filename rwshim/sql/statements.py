@@ -356,9 +356,10 @@ class DescribeFragment(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Describe(Statement):
-    """DESCRIBE [FRAGMENTS] <name> / DESCRIBE FRAGMENT <id>."""
+    """DESCRIBE [FRAGMENTS] <name>."""
 
     name: ObjectName
+    fragments: bool = False
     TAG: ClassVar[str] = "DESCRIBE"
 
 

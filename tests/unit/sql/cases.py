@@ -617,6 +617,7 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("SHOW SCHEMAS", st.ShowObjects, "SCHEMAS"),
     _p("SHOW CREATE MATERIALIZED VIEW m", st.ShowCreate, "MATERIALIZED VIEW", name("m")),
     _p("DESCRIBE s.t", st.Describe, name("s", "t")),
+    _p("DESCRIBE FRAGMENTS m", st.Describe, name("m"), True),
     _p("DESCRIBE FRAGMENT 12", st.DescribeFragment, 12),
     _p("CANCEL JOBS 1, 2", st.CancelJobs, (1, 2)),
     _p("CANCEL JOB 5", st.CancelJobs, (5,)),
