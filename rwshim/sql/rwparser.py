@@ -279,6 +279,10 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
     early = _early_error(sql, src, consumed)
     if early is not None:
         return early
+    backtracked = _backtrack(consumed)
+    if backtracked is not None:
+        consumed, found = backtracked
+        expected = set()
     sig = signature(consumed)
     if _RATE_VALUE.fullmatch(sig):
         return expected_error(sql, found, _value_expectation(found))
@@ -294,6 +298,29 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
 
 _OPTION_VALUE = re.compile(r".*[(,] <id>(?: \. <id>)* =")
 _RATE_VALUE = re.compile(r".* (?:SOURCE|BACKFILL|DML|SINK)?_?RATE_LIMIT (?:TO|=)")
+
+
+# Keyword pairs RisingWave reads with parse_keywords: all or nothing, so a failure after the
+# first word is reported at that word, by the rule for what came before it.
+_ATOMIC = [
+    ("OWNER", "TO"),
+    ("SWAP", "WITH"),
+    ("REFRESH", "SCHEMA"),
+    ("UNIQUE", "INDEX"),
+    ("DEFAULT", "PRIVILEGES"),
+]
+
+
+def _backtrack(consumed: list[tuple[str, Token]]) -> tuple[list[tuple[str, Token]], Token] | None:
+    if not consumed:
+        return None
+    last = consumed[-1][0]
+    pairs = list(_ATOMIC)
+    if consumed[0][0] in ("ALTER", "CREATE", "DROP"):
+        pairs.append(("MATERIALIZED", "VIEW"))
+    if any(last == first for first, _ in pairs):
+        return consumed[:-1], consumed[-1][1]
+    return None
 
 
 def _check_queries(sql: str, src: _Source, before: Token | None = None) -> None:

@@ -886,6 +886,33 @@ PARSE_ERRORS: list[tuple[str, str]] = [
         27,
     ),
     _err("ALTER SYSTEM FOO", "expected SET, found: FOO", 14),
+    _err(
+        "ALTER SINK s OWNER x",
+        "expected RENAME or OWNER TO or SET or RESET or CONNECTOR WITH after ALTER SINK, "
+        "found: OWNER",
+        14,
+    ),
+    _err(
+        "ALTER SCHEMA s SWAP x",
+        "expected RENAME, OWNER TO, OR SWAP WITH after ALTER SCHEMA, found: SWAP",
+        16,
+    ),
+    _err("ALTER SCHEMA s RENAME x", "expected TO, found: x", 23),
+    _err("ALTER TABLE t RENAME a", "expected TO, found: EOF", 23),
+    _err(
+        "ALTER MATERIALIZED x",
+        "expected COMPACTION, DATABASE, FRAGMENT, SCHEMA, TABLE, INDEX, MATERIALIZED, VIEW, "
+        "SINK, SUBSCRIPTION, SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER, "
+        "found: MATERIALIZED",
+        7,
+    ),
+    _err("CREATE MATERIALIZED x", "expected an object type after CREATE, found: MATERIALIZED", 8),
+    _err(
+        "DROP MATERIALIZED x",
+        "expected TABLE, VIEW, INDEX, MATERIALIZED VIEW, SOURCE, SINK, SUBSCRIPTION, SCHEMA, "
+        "DATABASE, USER, SECRET or CONNECTION after DROP, found: MATERIALIZED",
+        6,
+    ),
     _err("ALTER SYSTEM SET x 1", "expected TO or = after ALTER SYSTEM SET, found: 1", 20),
     # rate limits (§3.1, §6 row 40)
     _eof(
