@@ -481,9 +481,19 @@ class Build(Transformer[Any, Any]):
         return ("query", str(c[1]).strip())
 
     def create_sink(self, c: list[Any]) -> st.Statement:
+        _sink, ine, name, (how, what), _emit, _with, opts, fe = c
+        if not opts:
+            # statement.rs:567-569: parser_err! at the token after the WITH (...) list
+            raise located(self.sql, self._after_with_options(), "sink properties not provided")
+        return self._sink(name, how, what, None, ine, opts, fe)
+
+    def create_sink_into(self, c: list[Any]) -> st.Statement:
         _sink, ine, name, into, (how, what), _emit, _with, opts, fe = c
-        if into is None and opts is None:
-            raise self.err(self.stop, "WITH")
+        return self._sink(name, how, what, into, ine, opts or (), fe)
+
+    def _sink(
+        self, name: Any, how: str, what: Any, into: Any, ine: Any, opts: Any, fe: Any
+    ) -> st.Statement:
         return st.CreateSink(
             self.text,
             name,
@@ -491,9 +501,27 @@ class Build(Transformer[Any, Any]):
             what if how == "query" else None,
             into,
             bool(ine),
-            opts or (),
+            opts,
             fe,
         )
+
+    def _after_with_options(self) -> Token:
+        toks = self.toks
+        depth = 0
+        for i, t in enumerate(toks):
+            v = t.value if t.kind is Kind.OP else ""
+            if v == "(":
+                depth += 1
+            elif v == ")":
+                depth -= 1
+            elif (
+                depth == 0 and t.upper == "WITH" and i + 1 < len(toks) and toks[i + 1].value == "("
+            ):
+                j = i + 2
+                while j < len(toks) and not (toks[j].kind is Kind.OP and toks[j].value == ")"):
+                    j += 1
+                return toks[j + 1] if j + 1 < len(toks) else self.stop
+        return self.stop
 
     def index_include(self, c: list[Any]) -> tuple[str, ...]:
         return self._columns(c[1])
