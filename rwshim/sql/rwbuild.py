@@ -139,33 +139,52 @@ class Build(Transformer[Any, Any]):
         return tuple(x for x in c if isinstance(x, tuple))
 
     def option(self, c: list[Any]) -> tuple[str, str]:
-        """``key = value``: a literal, ``SECRET name``, or for ``connection`` a name and for
+        """``key = value`` (parser.rs:3046-3068): a literal or ``SECRET name``; for the key
+        ``connection`` a connection name (anything else is `expected identifier`), for
         ``backfill_order`` a strategy; any other word is `expected a concrete value`
-        (parser.rs:3046-3068, 4197-4234)."""
+        (parser.rs:4197-4234)."""
         key = ".".join(c[0].parts)
-        value = c[2]
-        if isinstance(value, tuple):
-            form, text, tok = value
-            allowed = "connection" if form == "ident" else "backfill_order"
-            if key.lower() != allowed and not (form == "ident" and key.lower() == "backfill_order"):
-                raise self.err(tok, "a concrete value")
-            return (key, text)
+        form, value, tok = c[2]
+        low = key.lower()
+        if low == "connection" and form != "ident":
+            raise self.err(tok, "identifier")
+        if form == "ident" and low not in ("connection", "backfill_order"):
+            raise self.err(tok, "a concrete value")
+        if form == "call" and low != "backfill_order":
+            raise self.err(tok, "a concrete value")
+        if form == "ident":
+            value = st.OptionValue(value, "connection" if low == "connection" else "backfill_order")
         return (key, value)
 
-    def ov_literal(self, c: list[Any]) -> str:
-        return _unquote_literal(self.tok(c[0]))
+    def ov_literal(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
+        t = self.tok(c[0])
+        kinds = {
+            Kind.STRING: "string",
+            Kind.ESTRING: "string",
+            Kind.NUMBER: "number",
+            Kind.DOLLAR: "dollar",
+            Kind.NSTRING: "nstring",
+            Kind.XSTRING: "xstring",
+        }
+        if t.kind is Kind.WORD:
+            if t.upper == "NULL":
+                return ("literal", st.OptionValue("NULL", "null"), t)
+            return ("literal", st.OptionValue(t.value.lower(), "bool"), t)
+        return ("literal", st.OptionValue(_unquote_literal(t), kinds.get(t.kind, "string")), t)
 
-    def ov_secret(self, c: list[Any]) -> str:
-        return "secret " + str(c[1])
+    def ov_secret(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
+        name = c[1]
+        text = ".".join(name.parts) + (" AS FILE" if c[2] is not None else "")
+        return ("secret", st.OptionValue(text, "secret"), self.tok(c[0]))
 
-    def ov_ident(self, c: list[Any]) -> tuple[str, str, Token]:
-        return ("ident", str(c[0]), c[0].tok)
+    def ov_ident(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
+        return ("ident", st.OptionValue(str(c[0]), "connection"), c[0].tok)
 
-    def ov_call(self, c: list[Any]) -> tuple[str, str, Token]:
+    def ov_call(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
         # backfill_order = FIXED(a -> b, ...) (parser.rs:4290-4316): kept as written.
         start = c[0].tok.start
         end = c[-1].end_pos
-        return ("call", self.sql[start:end], c[0].tok)
+        return ("call", st.OptionValue(self.sql[start:end], "backfill_order"), c[0].tok)
 
     def rate_limit_kw(self, c: list[LarkToken]) -> str:
         return c[0].type.removesuffix("_RATE_LIMIT")
@@ -368,9 +387,15 @@ class Build(Transformer[Any, Any]):
         return self.create_mv(c[2:], or_replace=True)
 
     def create_view(self, c: list[Any], or_replace: bool = False) -> st.Statement:
-        _view, ine, name, cols, _with, _opts, _as, query = c
+        _view, ine, name, cols, _with, opts, _as, query = c
         return st.CreateView(
-            self.text, name, str(query).strip(), self._columns(cols), bool(ine), or_replace
+            self.text,
+            name,
+            str(query).strip(),
+            self._columns(cols),
+            bool(ine),
+            or_replace,
+            opts or (),
         )
 
     def create_or_replace_view(self, c: list[Any]) -> st.Statement:

@@ -975,6 +975,7 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("CREATE SINK s x", "expected FROM or AS after CREATE SINK sink_name, found: x", 15),
     _eof("CREATE SINK s FROM m", "expected WITH, found: EOF"),
     _err("CREATE SINK s FROM m FORMAT PLAIN ENCODE JSON", "expected WITH, found: FORMAT", 22),
+    _err("CREATE SINK s FROM m WITH (connection = 'c')", "expected identifier, found: 'c'", 41),
     _err(
         "CREATE SINK s AS SELECT 1 WITH () FORMAT PLAIN ENCODE JSON",
         "sink properties not provided",
