@@ -1227,9 +1227,6 @@ class SessionConfig:
 
     # -- typed accessors for the engine and the read path
 
-    def _parallelism(self, name: str) -> str:
-        return self._values[name]
-
     @property
     def streaming_parallelism(self) -> str:
         return self._values["streaming_parallelism"]

@@ -75,9 +75,6 @@ class Build(Transformer[Any, Any]):
         )
         return located(self.sql, t, f"invalid u32\n{cause}")
 
-    def _stmt_text(self) -> str:
-        return self.text
-
     # -- names and values
     def ident(self, c: list[LarkToken]) -> str:
         t = self.tok(c[0])

@@ -181,14 +181,6 @@ class _TokenLexer(Lexer):
         return True
 
 
-def _simple_accepted(tok: Token, accepts: dict[str, Any]) -> bool:
-    if tok.kind is Kind.WORD:
-        return "IDENT" in accepts
-    if tok.kind in _LITERAL_KIND:
-        return _LITERAL_KIND[tok.kind] in accepts
-    return _PUNCT.get(tok.value, "OP") in accepts
-
-
 def _group_end(toks: list[Token], i: int) -> int:
     depth = 0
     for j in range(i, len(toks)):
