@@ -21,6 +21,7 @@ import struct
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from rwshim.errors import SessionConfigError, StartupOptionError
 
@@ -86,16 +87,18 @@ def _bool(s: str) -> str:
 
 
 def _f32_display(x: float) -> str:
-    """Rust's Display of an f32: the shortest decimal that reads back as the same f32."""
+    """Rust's Display of an f32: the shortest decimal that reads back as the same f32, never
+    in exponent form (``1`` for 1.0, ``0.5``, ``-0`` for negative zero)."""
     f = struct.unpack("f", struct.pack("f", x))[0]
-    if f == int(f) and abs(f) < 1e16:
-        return str(int(f))
+    if f == 0:
+        return "-0" if math.copysign(1.0, f) < 0 else "0"
+    cand = repr(f)
     for prec in range(1, 10):
         cand = f"{f:.{prec}g}"
         if struct.unpack("f", struct.pack("f", float(cand)))[0] == f:
             break
-    text = f"{float(cand):f}".rstrip("0").rstrip(".")
-    return text if "e" not in cand else format(float(cand), "f").rstrip("0").rstrip(".")
+    text = format(Decimal(cand), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 _BOUNDED = re.compile(r"^bounded\((\d+)\)$")
