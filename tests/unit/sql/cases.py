@@ -631,6 +631,8 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("FLUSH", st.Flush),
     _p("drop materialized view if exists a.b cascade", st.Drop, MV, (name("a", "b"),), True, True),
     _p("DROP SINK s", st.Drop, SINK, (name("s"),)),
+    _p("DROP TABLE if", st.Drop, TBL, (name("if"),)),
+    _p("CREATE TABLE IF (a int)", st.CreateTable, name("if"), "(a int)"),
     _p("drop function if exists f", st.Drop, "FUNCTION", (), True),
     _p(
         'grant select on materialized view "dev"."s"."m" to pwuser',
@@ -975,6 +977,7 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("CREATE SINK s x", "expected FROM or AS after CREATE SINK sink_name, found: x", 15),
     _eof("CREATE SINK s FROM m", "expected WITH, found: EOF"),
     _err("CREATE SINK s FROM m FORMAT PLAIN ENCODE JSON", "expected WITH, found: FORMAT", 22),
+    _err("DROP TABLE IF x", "expected end of statement, found: x", 15),
     _err("CREATE SINK s FROM m WITH (connection = 'c')", "expected identifier, found: 'c'", 41),
     _err(
         "CREATE SINK s AS SELECT 1 WITH () FORMAT PLAIN ENCODE JSON",
