@@ -88,7 +88,7 @@ _SHOW_OBJECT_KINDS = {
 # Object words of ALTER/DROP/WAIT -> the engine's relation kinds.
 _KINDS = {
     "TABLE": "table",
-    "MATERIALIZED VIEW": "materialized_view",
+    "MATERIALIZED VIEW": "materialized view",
     "VIEW": "view",
     "INDEX": "index",
     "SOURCE": "source",
@@ -567,7 +567,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: fn(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), value, deferred=stmt.deferred
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), value, deferred=stmt.deferred
             ),
         )
 
@@ -576,7 +576,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.alter_rate_limit(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.rate_limit_type, value
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.rate_limit_type.lower(), value
             ),
         )
 
@@ -587,7 +587,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.alter_resource_group(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), group, deferred=stmt.deferred
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), group, deferred=stmt.deferred
             ),
         )
 
@@ -595,7 +595,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.rename(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.new_name.name
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_name.name
             ),
         )
 
@@ -603,7 +603,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.swap(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), _engine_name(stmt.target)
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), _engine_name(stmt.target)
             ),
         )
 
@@ -611,7 +611,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.alter_owner(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.new_owner
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_owner
             ),
         )
 
@@ -619,7 +619,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.set_schema(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.new_schema.name
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_schema.name
             ),
         )
 
@@ -880,7 +880,7 @@ class Frontend:
             elif stmt.object_type in _KINDS:
                 fn = lambda n=name: engine.drop_relation(  # noqa: E731
                     ctx,
-                    stmt.object_type,
+                    _KINDS[stmt.object_type],
                     _engine_name(n),
                     if_exists=stmt.if_exists,
                     cascade=stmt.cascade,
