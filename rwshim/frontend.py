@@ -177,6 +177,7 @@ class Frontend:
             except RwError:
                 pass
         self._variables = _Variables(self.config)
+        self._qctx_cache: QueryContext | None = None
         self._handlers: dict[type[st.Statement], Callable[..., Any]] = self._handler_table()
 
     def _database_id(self, name: str) -> int:
@@ -205,15 +206,19 @@ class Frontend:
         return Context(self.database_id, self.user_id, self._variables)
 
     def _qctx(self) -> QueryContext:
-        return QueryContext(
-            self.database_id,
-            self.database,
-            self.user_id,
-            self.user,
-            parse_search_path(self.config.get("search_path")),
-            dict(self._variables.items()),
-            self.is_superuser,
-        )
+        # Built once per change of the session's variables: it is on the per-query path.
+        ctx = self._qctx_cache
+        if ctx is None:
+            ctx = self._qctx_cache = QueryContext(
+                self.database_id,
+                self.database,
+                self.user_id,
+                self.user,
+                parse_search_path(self.config.get("search_path")),
+                dict(self._variables.items()),
+                self.is_superuser,
+            )
+        return ctx
 
     def _sctx(self) -> show.ShowContext:
         self.instance.query.state.ctx = self._qctx()
@@ -372,12 +377,14 @@ class Frontend:
     def _set_variable(self, stmt: st.SetVariable, params: list[object]) -> Outcome:
         value = None if stmt.value.kind == "default" else list(stmt.value.items)
         notices = self.config.set(stmt.variable, value)
+        self._qctx_cache = None
         self.parameter_changes.extend(self.config.parameter_status_changes())
         return Outcome(stmt.tag, notices=notices)
 
     def _set_time_zone(self, stmt: st.SetTimeZone, params: list[object]) -> Outcome:
         value = stmt.value or "UTC"
         self.config.set("timezone", value)
+        self._qctx_cache = None
         return Outcome(stmt.tag)
 
     def _show_variable(self, stmt: st.ShowVariable, params: list[object]) -> Outcome:
