@@ -134,6 +134,13 @@ class QueryEngine:
     def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
         return self._system.get((schema, name))
 
+    def take_settings(self) -> list[tuple[str, str]]:
+        """``set_config(name, value, is_local)`` calls of the last statement, for the session
+        to apply to its variables (then forgotten)."""
+        out = list(self.state.settings)
+        self.state.settings.clear()
+        return out
+
     def invalidate(self) -> None:
         """Forget cached translations (call after any catalog change)."""
         self._cache.clear()
