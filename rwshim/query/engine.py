@@ -117,6 +117,10 @@ class QueryEngine:
             str(r[0]).lower() for r in conn.execute("PRAGMA function_list").fetchall()
         )
         self._cache: dict[tuple[object, ...], _Prepared] = {}
+        # catalog changes invalidate the cache even if nobody calls invalidate(): checked
+        # (with the source's fingerprint, when it has one) whenever the connection has written
+        self._seen_changes = -1
+        self._fingerprint: object = None
         self._system: dict[tuple[str, str], bnd.SystemRelation] = {}
         self._load_system()
 
@@ -245,7 +249,21 @@ class QueryEngine:
             ctx, self.relations, self._system_relation, param_oids, functions=self._functions
         )
 
+    def _check_catalog(self) -> None:
+        changes = self.conn.total_changes
+        if changes == self._seen_changes:
+            return
+        self._seen_changes = changes
+        fingerprint = getattr(self.relations, "fingerprint", None)
+        if fingerprint is None:
+            return
+        current = fingerprint()
+        if current != self._fingerprint:
+            self._fingerprint = current
+            self._cache.clear()
+
     def _prepare(self, sql_text: str, param_oids: list[int], ctx: QueryContext) -> _Prepared:
+        self._check_catalog()
         key = (sql_text, ctx.cache_key, tuple(param_oids))
         prep = self._cache.get(key)
         if prep is not None:

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from rwshim import pgtypes
+from rwshim.errors import RwError
 
 from .conftest import World
 
@@ -100,3 +101,16 @@ def test_mv_dependencies_are_direct_upstreams(shop: World) -> None:
     ids = dict(shop.rows("SELECT name, id FROM rw_relations WHERE name IN ('m1', 'orders')"))
     assert sorted(an.upstreams) == sorted([ids["m1"], ids["orders"]])
     assert [c.name for c in an.columns] == ["id", "oid"]
+
+
+def test_cached_translation_follows_catalog_changes_without_invalidate(world: World) -> None:
+    from rwshim.engine.types import Context, ObjectName
+
+    world.table("a", [("x", pgtypes.INT4, "integer")])
+    world.query.execute("INSERT INTO a VALUES (1)", (), world.ctx)
+    world.mv("m", "SELECT x FROM a")
+    assert world.rows("SELECT * FROM m") == [(1,)]
+    world.engine.drop_relation(Context(), "materialized view", ObjectName("m"))  # type: ignore[attr-defined]
+    with pytest.raises(RwError) as info:
+        world.rows("SELECT * FROM m")
+    assert info.value.chain == ["Catalog error", "table or source not found: m"]
