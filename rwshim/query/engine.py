@@ -10,8 +10,8 @@ DML follows RisingWave's binder: only created tables accept it
 (``get_created_table_by_name``, src/frontend/src/catalog/root_catalog.rs:732-739), a
 materialized view or index is refused by ``check_for_dml``
 (src/frontend/src/binder/relation/table_or_source.rs:706-737), and a table with a primary key
-overwrites the row with the same key (the default ``ON CONFLICT OVERWRITE`` of a table with a
-primary key).
+overwrites the row with the same key (``on_conflict.unwrap_or(OnConflict::UpdateFull)`` =>
+``ConflictBehavior::Overwrite``, src/frontend/src/handler/create_table.rs:696-697).
 """
 
 from __future__ import annotations
@@ -137,6 +137,11 @@ class QueryEngine:
 
     def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
         return self._system.get((schema, name))
+
+    def use_context(self, ctx: QueryContext) -> None:
+        """Set the context the catalog views' functions read, for callers that query the
+        views directly on the connection (SHOW / DESCRIBE)."""
+        self.state.ctx = ctx
 
     def take_settings(self) -> list[tuple[str, str]]:
         """``set_config(name, value, is_local)`` calls of the last statement, for the session
