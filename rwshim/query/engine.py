@@ -623,8 +623,8 @@ def encode_param(value: object, oid: int) -> object:
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
-            return value.astimezone(dt.UTC).isoformat(sep=" ")
-        return value.isoformat(sep=" ")
+            return value.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
+        return value.isoformat(sep=" ", timespec="microseconds")
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, dt.timedelta):

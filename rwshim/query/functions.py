@@ -386,7 +386,7 @@ def _date_trunc(unit: object, v: object) -> str | None:
         raise ExprError(
             f"date_trunc('{unit}', '{v}')", f'Invalid parameter field: unsupported unit "{unit}"'
         )
-    return d.isoformat(sep=" ")
+    return d.isoformat(sep=" ", timespec="microseconds")
 
 
 def _extract(field_: object, v: object) -> float | int | None:
@@ -437,9 +437,9 @@ def _ts_add(v: object, interval: object, sign: int) -> str | None:
     s = str(v)
     td = types.parse_interval(str(interval)) * sign
     if len(s) == 10:
-        return (dt.datetime.fromisoformat(s) + td).isoformat(sep=" ")
+        return (dt.datetime.fromisoformat(s) + td).isoformat(sep=" ", timespec="microseconds")
     d = dt.datetime.fromisoformat(s)
-    return (d + td).isoformat(sep=" ")
+    return (d + td).isoformat(sep=" ", timespec="microseconds")
 
 
 def _ts_diff(a: object, b: object) -> str | None:
@@ -709,7 +709,7 @@ def install(conn: Any, state: FunctionState) -> None:
 
     def now() -> str:
         t = state.statement_time or state.now()
-        return t.astimezone(dt.UTC).isoformat(sep=" ")
+        return t.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
 
     # statement context
     reg("rw_current_database_id", 0, lambda: ctx().database_id, False)
@@ -922,7 +922,11 @@ def install(conn: Any, state: FunctionState) -> None:
         "to_timestamp",
         1,
         lambda x: (
-            None if x is None else dt.datetime.fromtimestamp(float(x), dt.UTC).isoformat(sep=" ")
+            None
+            if x is None
+            else dt.datetime.fromtimestamp(float(x), dt.UTC).isoformat(
+                sep=" ", timespec="microseconds"
+            )
         ),
     )
 
