@@ -30,6 +30,7 @@ from sqlglot import exp
 
 from rwshim import pgtypes
 from rwshim.errors import (
+    BindError,
     BindExprError,
     CatalogNotFound,
     InternalError,
@@ -894,7 +895,7 @@ class Binder:
         group = node.args.get("group")
         if group is not None:
             for i, g in enumerate(list(group.expressions)):
-                group.expressions[i] = self._order_ref(g, scope, tx)
+                group.expressions[i] = self._group_ref(g, scope, tx)
                 group.expressions[i].parent = group
         having = node.args.get("having")
         if having is not None:
@@ -1032,6 +1033,23 @@ class Binder:
         if not found:
             raise ItemNotFound(f'missing FROM-clause entry for table "{qualifier}"')
         return out
+
+    def _group_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
+        """GROUP BY item as RisingWave binds it (select.rs:448-490): an ordinal, else the
+        expression over the input, and only if that fails a bare name of an output column."""
+        if isinstance(e, exp.Literal) and not e.is_string:
+            n = int(e.this)
+            if not 1 <= n <= len(scope.outputs):
+                raise BindError(f"GROUP BY position {n} is not in select list")
+            return e
+        try:
+            return tx.bind_top(e.copy())[0]
+        except RwError:
+            if isinstance(e, exp.Column) and not e.table:
+                for i, c in enumerate(scope.outputs):
+                    if c.name == e.name:
+                        return exp.Literal.number(i + 1)
+            raise
 
     def _order_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
         """ORDER BY / GROUP BY item: an output ordinal, an output name, or an expression.

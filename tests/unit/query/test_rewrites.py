@@ -256,3 +256,20 @@ def test_similar_to_and_to_char(engine: QueryEngine, ctx: QueryContext) -> None:
     out = engine.execute("SELECT to_char('2024-03-05 00:00:00'::timestamp, 'YYYY-MM-DD')", (), ctx)
     assert [c.name for c in out.columns or []] == ["to_char"]
     assert list(out.rows) == [("2024-03-05",)]
+
+
+@pytest.mark.usefixtures("t")
+def test_group_by_prefers_input_columns_order_by_output_names(
+    engine: QueryEngine, ctx: QueryContext
+) -> None:
+    # GROUP BY id: the input column (3 groups), not the output named id
+    out = engine.execute("SELECT id % 2 AS id, count(*) FROM t GROUP BY id ORDER BY 1", (), ctx)
+    assert sorted(out.rows) == [(0, 1), (1, 1), (1, 1)]  # type: ignore[type-var]
+    # a name that is no input column is the output column
+    out = engine.execute(
+        "SELECT id % 2 AS parity, count(*) FROM t GROUP BY parity ORDER BY parity", (), ctx
+    )
+    assert list(out.rows) == [(0, 1), (1, 2)]
+    # ORDER BY a bare name means the output column first
+    out = engine.execute("SELECT -id AS id FROM t ORDER BY id", (), ctx)
+    assert list(out.rows) == [(-3,), (-2,), (-1,)]
