@@ -34,6 +34,7 @@ from rwshim.errors import (
     BindExprError,
     CatalogNotFound,
     InternalError,
+    InvalidInputSyntax,
     InvalidReference,
     ItemNotFound,
     NoFunction,
@@ -901,6 +902,7 @@ class Binder:
         if having is not None:
             new, _ = tx.bind_top(having.this)
             having.set("this", new)
+        _check_grouping(node, scope)
         distinct = node.args.get("distinct")
         if distinct is not None and distinct.args.get("on") is not None:
             self._distinct_on(node, scope, tx)
@@ -1908,6 +1910,75 @@ class _Expr:
 
     def _generate_subscripts(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         raise NotImplementedError_("generate_subscripts outside FROM")
+
+
+_AGG_HELPERS = frozenset(
+    {
+        "rw_array_agg",
+        "rw_string_agg",
+        "bool_and",
+        "bool_or",
+        "every",
+        "rw_sum_dec",
+        "rw_avg_dec",
+        "count",
+        "sum",
+        "avg",
+        "min",
+        "max",
+        "total",
+        "group_concat",
+    }
+)
+
+
+def _is_agg(node: exp.Expr) -> bool:
+    if isinstance(node, exp.AggFunc):
+        return True
+    return isinstance(node, exp.Anonymous) and node.name.lower() in _AGG_HELPERS
+
+
+def _has_agg(node: exp.Expr) -> bool:
+    """An aggregate call at this query level (not inside a subquery or a window)."""
+    if _is_agg(node):
+        return True
+    if isinstance(node, (exp.Subquery, exp.Select, exp.Window, exp.Exists)):
+        return False
+    return any(_has_agg(c) for c in node.iter_expressions())
+
+
+def _check_grouping(node: exp.Select, scope: _Scope) -> None:
+    """RisingWave's planner check (optimizer/plan_node/logical_agg.rs:1040-1060): in a grouped
+    query every column outside an aggregate must be a GROUP BY expression."""
+    group = node.args.get("group")
+    items = [it.this if isinstance(it, exp.Alias) else it for it in node.expressions]
+    having = node.args.get("having")
+    roots = items + ([having.this] if having is not None else [])
+    if group is None and not any(_has_agg(r) for r in roots):
+        return
+    keys: set[str] = set()
+    for g in group.expressions if group is not None else []:
+        if isinstance(g, exp.Literal) and not g.is_string:
+            g = items[int(g.this) - 1]
+        keys.add(g.sql(dialect="sqlite"))
+    local = {src.alias for src in scope.sources}
+
+    def check(e: exp.Expr) -> None:
+        if (
+            e.sql(dialect="sqlite") in keys
+            or _is_agg(e)
+            or isinstance(e, (exp.Window, exp.Subquery, exp.Select, exp.Exists))
+        ):
+            return
+        if isinstance(e, exp.Column) and e.table in local:
+            raise InvalidInputSyntax(
+                "column must appear in the GROUP BY clause or be used in an aggregate function"
+            )
+        for child in e.iter_expressions():
+            check(child)
+
+    for r in roots:
+        check(r)
 
 
 def _readable(rel: Relation) -> bool:

@@ -202,3 +202,27 @@ def test_sink_is_not_readable(engine: QueryEngine, ctx: QueryContext, catalog: C
     with pytest.raises(RwError) as info:
         engine.execute("SELECT * FROM snk", (), ctx)
     assert info.value.chain == ["Catalog error", "table or source not found: snk"]
+
+
+@pytest.mark.usefixtures("t")
+def test_ungrouped_column_is_refused(engine: QueryEngine, ctx: QueryContext) -> None:
+    """optimizer/plan_node/logical_agg.rs:1040-1060; planner_test agg.yaml:83."""
+    for sql in (
+        "SELECT v1, count(*) FROM t",
+        "SELECT v2 FROM t GROUP BY v1",
+        "SELECT v1 FROM t GROUP BY v1 HAVING v2 > 1",
+    ):
+        with pytest.raises(RwError) as info:
+            engine.execute(sql, (), ctx)
+        assert info.value.chain == [
+            "Invalid input syntax: column must appear in the GROUP BY clause or be used in an "
+            "aggregate function"
+        ]
+    for sql in (
+        "SELECT v1 + 1, count(*) FROM t GROUP BY v1",
+        "SELECT v1 + v2 AS s FROM t GROUP BY v1 + v2",
+        "SELECT count(*), max(v2) FROM t",
+        "SELECT v1, rank() OVER (ORDER BY count(*)) FROM t GROUP BY 1",
+        "SELECT v1 AS k FROM t GROUP BY k",
+    ):
+        engine.execute(sql, (), ctx)
