@@ -138,6 +138,27 @@ class QueryEngine:
     def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
         return self._system.get((schema, name))
 
+    def row_count(self, relation_id: int) -> int:
+        """Rows a relation holds now (a materialized view or view: rows of its query), for
+        the engine's backfill model (``Engine(row_count=...)``); 0 if it cannot be read."""
+        locate = getattr(self.relations, "locate", None)
+        found = locate(relation_id) if locate is not None else None
+        if found is None:
+            return 0
+        db_id, schema, name = found
+        ident = '"' + name.replace('"', '""') + '"'
+        sch = '"' + schema.replace('"', '""') + '"'
+        ctx = QueryContext(db_id, "", 0, "", search_path=(schema,))
+        saved = self.state.ctx
+        try:
+            out = self.execute(f"SELECT count(*) FROM {sch}.{ident}", (), ctx)
+            rows = list(out.rows)
+        except RwError:
+            return 0
+        finally:
+            self.state.ctx = saved
+        return int(rows[0][0]) if rows else 0  # type: ignore[call-overload]
+
     def use_context(self, ctx: QueryContext) -> None:
         """Set the context the catalog views' functions read, for callers that query the
         views directly on the connection (SHOW / DESCRIBE)."""

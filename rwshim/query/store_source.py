@@ -58,6 +58,15 @@ class StoreRelations:
         ).fetchone()
         return row is not None
 
+    def locate(self, relation_id: int) -> tuple[int, str, str] | None:
+        """(database id, schema name, relation name) of a relation id, or None."""
+        row = self.conn.execute(
+            "SELECT r.database_id, s.name, r.name FROM relation r "
+            "JOIN schema s ON s.schema_id = r.schema_id WHERE r.relation_id = ?",
+            (relation_id,),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
+
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status "

@@ -114,3 +114,11 @@ def test_cached_translation_follows_catalog_changes_without_invalidate(world: Wo
     with pytest.raises(RwError) as info:
         world.rows("SELECT * FROM m")
     assert info.value.chain == ["Catalog error", "table or source not found: m"]
+
+
+def test_row_count_for_the_backfill_model(shop: World) -> None:
+    shop.mv("big", "SELECT o.oid FROM orders o JOIN customers c ON c.id = o.cid")
+    ids = dict(shop.rows("SELECT name, id FROM rw_relations WHERE name IN ('big', 'orders')"))
+    assert shop.query.row_count(ids["orders"]) == 3
+    assert shop.query.row_count(ids["big"]) == 3
+    assert shop.query.row_count(999_999) == 0
