@@ -606,7 +606,7 @@ class Binder:
             self.upstreams.append(rel.id)
         visible = [OutColumn(c.name, c.type_oid) for c in rel.visible_columns]
         cols = _rename(visible, alias_cols)
-        if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW) and rel.definition:
+        if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:
                 raise RwError(f'infinite recursion detected in rules for relation "{rel.name}"')
             self._expanding.append(rel.id)

@@ -122,3 +122,21 @@ def test_row_count_for_the_backfill_model(shop: World) -> None:
     assert shop.query.row_count(ids["orders"]) == 3
     assert shop.query.row_count(ids["big"]) == 3
     assert shop.query.row_count(999_999) == 0
+
+
+def test_index_reads_as_its_columns_of_the_table(shop: World) -> None:
+    from rwshim.engine.types import Context, ObjectName
+
+    shop.engine.create_index(  # type: ignore[attr-defined]
+        Context(),
+        ObjectName("idx_region"),
+        ObjectName("customers"),
+        definition="CREATE INDEX idx_region ON customers(region)",
+        key_columns=["region"],
+    )
+    for _ in range(20):
+        shop.engine.tick()  # type: ignore[attr-defined]
+    out = shop.query.execute("SELECT * FROM idx_region ORDER BY id", (), shop.ctx)
+    names = [c.name for c in out.columns or []]
+    assert names[0] == "region" and "id" in names
+    assert [r[0] for r in out.rows] == ["eu", "us", "eu"]
