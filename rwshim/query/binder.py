@@ -738,6 +738,7 @@ class Binder:
         for j in joins:
             on = j.args.get("on")
             if on is not None:
+                _no_aggregate(on, "Join On")
                 tx = _Expr(self, scope)
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
@@ -891,6 +892,7 @@ class Binder:
         node.set("expressions", items)
         scope.outputs = cols
         if where is not None:
+            _no_aggregate(where.this, "Where")
             new, _ = tx.bind_top(where.this)
             where.set("this", new)
         group = node.args.get("group")
@@ -1945,6 +1947,15 @@ def _has_agg(node: exp.Expr) -> bool:
     if isinstance(node, (exp.Subquery, exp.Select, exp.Window, exp.Exists)):
         return False
     return any(_has_agg(c) for c in node.iter_expressions())
+
+
+def _no_aggregate(node: exp.Expr, clause: str) -> None:
+    """binder/expr/function/aggregate.rs:28-46 (clause names in TITLE CASE, bind_context.rs:64)."""
+    if _has_agg(node):
+        raise BindExprError(
+            expr_text(node),
+            InvalidInputSyntax(f"aggregate functions are not allowed in {clause}"),
+        )
 
 
 def _check_grouping(node: exp.Select, scope: _Scope) -> None:

@@ -226,3 +226,13 @@ def test_ungrouped_column_is_refused(engine: QueryEngine, ctx: QueryContext) -> 
         "SELECT v1 AS k FROM t GROUP BY k",
     ):
         engine.execute(sql, (), ctx)
+
+
+@pytest.mark.usefixtures("t")
+def test_aggregate_in_where(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT v1 FROM t WHERE count(*) > 1") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: count(*) > 1\n"
+        "  2: Invalid input syntax: aggregate functions are not allowed in Where\n"
+    )
