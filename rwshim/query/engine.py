@@ -39,6 +39,7 @@ from rwshim.errors import (
 from rwshim.query import binder as bnd
 from rwshim.query import casts, types
 from rwshim.query.catalog import RELATIONS
+from rwshim.query.catalog import install as install_catalog_views
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
 from rwshim.query.functions import FunctionState, install
 from rwshim.query.relations import Relation, RelationSource, RelKind
@@ -102,6 +103,7 @@ class QueryEngine:
         *,
         version: str | None = None,
         clock: Callable[[], dt.datetime] | None = None,
+        install_catalog: bool = True,
     ) -> None:
         self.conn = conn
         self.relations = relations
@@ -112,6 +114,9 @@ class QueryEngine:
             self.state.now = clock
         self.state.schema_exists = relations.schema_exists
         install(conn, self.state)
+        if install_catalog:
+            # the catalog relations as TEMP views (they call the functions registered above)
+            install_catalog_views(conn)
         conn.execute("PRAGMA case_sensitive_like = ON")
         self._functions = frozenset(
             str(r[0]).lower() for r in conn.execute("PRAGMA function_list").fetchall()
