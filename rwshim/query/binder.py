@@ -655,7 +655,11 @@ class Binder:
             left = self.query(node.this, scope)
             right = self.query(node.expression, scope)
             if len(left) != len(right):
-                raise RwError("Bind error: each UNION query must have the same number of columns")
+                # set_expr.rs:167-172
+                op = {exp.Union: "UNION", exp.Except: "EXCEPT", exp.Intersect: "INTERSECT"}[
+                    type(node)
+                ]
+                raise InvalidInputSyntax(f"each {op} query must have the same number of columns")
             cols = [
                 OutColumn(a.name, a.type_oid if a.type_oid != UNKNOWN else b.type_oid)
                 for a, b in zip(left, right, strict=True)
@@ -1018,7 +1022,7 @@ class Binder:
     def _expand_star(self, scope: _Scope, qualifier: str | None) -> list[tuple[_Source, OutColumn]]:
         out: list[tuple[_Source, OutColumn]] = []
         if not scope.sources:
-            raise RwError("Bind error: SELECT * with no tables specified is not valid")
+            raise BindError("SELECT * with no tables specified is not valid")
         found = False
         if qualifier is None and scope.using:
             # PostgreSQL: the USING/NATURAL columns once, first, then the others

@@ -236,3 +236,15 @@ def test_aggregate_in_where(engine: QueryEngine, ctx: QueryContext) -> None:
         "  1: Failed to bind expression: count(*) > 1\n"
         "  2: Invalid input syntax: aggregate functions are not allowed in Where\n"
     )
+
+
+def test_set_operation_and_star_errors(engine: QueryEngine, ctx: QueryContext) -> None:
+    """set_expr.rs:167-172 and select.rs:382-386."""
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT 1, 2 EXCEPT SELECT 1", (), ctx)
+    assert info.value.chain == [
+        "Invalid input syntax: each EXCEPT query must have the same number of columns"
+    ]
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT *", (), ctx)
+    assert info.value.chain == ["Bind error: SELECT * with no tables specified is not valid"]
