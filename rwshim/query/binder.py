@@ -1060,18 +1060,20 @@ class Binder:
             raise
 
     def _order_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
-        """ORDER BY / GROUP BY item: an output ordinal, an output name, or an expression.
-
-        A bare name matching an output column means that column, before any input column
-        (RisingWave's bind_group_by_expr_in_select and ORDER BY binding); it becomes the
-        ordinal so SQLite cannot resolve it to an input column instead.
-        """
+        """ORDER BY item as RisingWave binds it (binder/query.rs:302-360): an output ordinal,
+        a bare name of an output column (before any input column), or an expression.  A bare
+        output name becomes the ordinal so SQLite cannot resolve it to an input column."""
         if isinstance(e, exp.Literal) and not e.is_string:
+            n = int(e.this) if e.this.isdigit() else 0
+            if not 1 <= n <= len(scope.outputs):
+                raise InvalidInputSyntax(f"Invalid ordinal number in ORDER BY: {e.this}")
             return e
         if isinstance(e, exp.Column) and not e.table and not isinstance(e.this, exp.Star):
-            for i, c in enumerate(scope.outputs):
-                if c.name == e.name:
-                    return exp.Literal.number(i + 1)
+            hits = [i for i, c in enumerate(scope.outputs) if c.name == e.name]
+            if len(hits) > 1:
+                raise BindError(f'ORDER BY "{e.name}" is ambiguous')
+            if hits:
+                return exp.Literal.number(hits[0] + 1)
         return tx.bind_top(e)[0]
 
     def _order_limit(self, node: exp.Expr, scope: _Scope, order: bool = True) -> None:

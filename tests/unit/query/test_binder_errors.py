@@ -248,3 +248,14 @@ def test_set_operation_and_star_errors(engine: QueryEngine, ctx: QueryContext) -
     with pytest.raises(RwError) as info:
         engine.execute("SELECT *", (), ctx)
     assert info.value.chain == ["Bind error: SELECT * with no tables specified is not valid"]
+
+
+@pytest.mark.usefixtures("t")
+def test_order_by_errors(engine: QueryEngine, ctx: QueryContext) -> None:
+    """binder/query.rs:326-347."""
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT v1 FROM t ORDER BY 2", (), ctx)
+    assert info.value.chain == ["Invalid input syntax: Invalid ordinal number in ORDER BY: 2"]
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT v1, v2 AS v1 FROM t ORDER BY v1", (), ctx)
+    assert info.value.chain == ['Bind error: ORDER BY "v1" is ambiguous']
