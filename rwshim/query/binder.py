@@ -364,14 +364,26 @@ def derive_alias(node: exp.Expr) -> str | None:
 
 
 def _type_alias(to: exp.Expr) -> str | None:
-    oid = type_oid_of(to)
-    if types.is_array(oid):
-        oid = types.element_of(oid) or oid
-    if isinstance(to, exp.DataType) and to.this == exp.DataType.Type.TEXT:
-        return "text"
+    """RisingWave's data_type_to_alias (binder/select.rs:728-770): the type as written for
+    char/varchar/text/uuid/custom names, else the PostgreSQL type name; arrays by element."""
+    while isinstance(to, exp.DataType) and to.this == exp.DataType.Type.ARRAY and to.expressions:
+        to = to.expressions[0]
     if isinstance(to, exp.ObjectIdentifier):
         return to.name.lower()
-    t = pgtypes.BY_OID.get(oid)
+    if isinstance(to, exp.DataType):
+        written = {
+            exp.DataType.Type.CHAR: "bpchar",
+            exp.DataType.Type.NCHAR: "bpchar",
+            exp.DataType.Type.TEXT: "text",
+            exp.DataType.Type.UUID: "uuid",
+            exp.DataType.Type.NAME: "name",
+        }.get(to.this)
+        if written is not None:
+            return written
+        if to.this == exp.DataType.Type.USERDEFINED:
+            kind = to.args.get("kind")
+            return kind.name if isinstance(kind, exp.Expr) else str(kind or "") or None
+    t = pgtypes.BY_OID.get(type_oid_of(to))
     return t.name if t is not None else None
 
 
