@@ -535,7 +535,7 @@ class Binder:
                 tree.set("with_", exp.With(expressions=ctes))
             else:
                 with_.set("expressions", ctes + list(with_.expressions))
-        sql = tree.sql(dialect="sqlite")
+        sql = to_sqlite(tree)
         return Bound(sql, cols, self.param_list(), self.upstreams)
 
     def param_list(self) -> list[int]:
@@ -768,7 +768,9 @@ class Binder:
         if isinstance(item, exp.Unnest):
             return self._unnest(item, scope)
         if isinstance(item, exp.Subquery):
-            alias = item.alias or "?subquery?"
+            alias = item.alias or f"__rw_subquery{len(scope.sources)}"
+            if not item.alias:
+                item.set("alias", exp.TableAlias(this=_ident(alias)))
             lateral_scope = scope if item.args.get("lateral") else scope.parent
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
@@ -780,7 +782,7 @@ class Binder:
             return _Source(alias, cols)
         if isinstance(item, exp.Values):
             cols = self._values(item, scope.parent)
-            alias = item.alias or "?values?"
+            alias = item.alias or f"__rw_values{len(scope.sources)}"
             names = [c.name for c in cols]
             sub = exp.Select(
                 expressions=[
@@ -1132,6 +1134,12 @@ def _rename_outputs(q: exp.Expr, names: list[str]) -> None:
         for item, n in zip(q.expressions, names, strict=False):
             if isinstance(item, exp.Alias):
                 item.set("alias", _ident(n))
+
+
+def to_sqlite(node: exp.Expr) -> str:
+    """SQLite text of a rewritten tree; a construct SQLite cannot express is an error rather
+    than silently dropped (sqlglot's default is to warn and drop it)."""
+    return node.sql(dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE)
 
 
 def definition_query(definition: str) -> exp.Expr:
@@ -1953,7 +1961,7 @@ _AGG_HELPERS = frozenset(
 
 
 def _is_agg(node: exp.Expr) -> bool:
-    if isinstance(node, exp.AggFunc):
+    if isinstance(node, (exp.AggFunc, exp.WithinGroup)):
         return True
     return isinstance(node, exp.Anonymous) and node.name.lower() in _AGG_HELPERS
 

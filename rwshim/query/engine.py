@@ -22,6 +22,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar
 
 import sqlglot
 from sqlglot import exp
@@ -183,7 +184,9 @@ class QueryEngine:
 
     # --- public API ------------------------------------------------------------------------
 
-    def describe(self, sql_text: str, param_oids: Sequence[int], ctx: QueryContext) -> Description:
+    def _describe_impl(
+        self, sql_text: str, param_oids: Sequence[int], ctx: QueryContext
+    ) -> Description:
         """Parameter types (unknown ones inferred) and result columns of a statement."""
         prep = self._prepare(sql_text, list(param_oids), ctx)
         cols = (
@@ -195,7 +198,7 @@ class QueryEngine:
             cols = None
         return Description([types.external(o) for o in prep.param_oids], cols)
 
-    def analyze(self, query_text: str, ctx: QueryContext) -> Analysis:
+    def _analyze_impl(self, query_text: str, ctx: QueryContext) -> Analysis:
         """Bind the query of CREATE MATERIALIZED VIEW/VIEW/SINK AS/TABLE AS (``query_text`` is
         the query alone); output names follow RisingWave, unnamed expressions are None-free
         ``?column?``.  Use ``check_mv_columns`` for the MV alias rule."""
@@ -204,7 +207,7 @@ class QueryEngine:
         cols = b.query(tree, None)
         return Analysis(cols, b.upstreams)
 
-    def check_mv_columns(
+    def _check_mv_columns_impl(
         self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()
     ) -> Analysis:
         """``analyze`` plus RisingWave's CREATE MATERIALIZED VIEW naming rules: every select
@@ -240,7 +243,7 @@ class QueryEngine:
             seen.add(c.name)
         return Analysis(cols, analysis.upstreams)
 
-    def execute(
+    def _execute_impl(
         self,
         sql_text: str,
         params: Sequence[object],
@@ -266,6 +269,34 @@ class QueryEngine:
                 count_rows=True,
             )
         return self._dml(prep, args)
+
+    # --- public entry points: every failure is an RwError ------------------------------
+
+    def describe(self, sql_text: str, param_oids: Sequence[int], ctx: QueryContext) -> Description:
+        """Parameter types (unknown ones inferred) and result columns of a statement."""
+        return _guarded(lambda: self._describe_impl(sql_text, param_oids, ctx))
+
+    def analyze(self, query_text: str, ctx: QueryContext) -> Analysis:
+        """Output columns and upstream relation ids of the query of CREATE MATERIALIZED VIEW /
+        VIEW / SINK AS / TABLE AS (``query_text`` is the query alone)."""
+        return _guarded(lambda: self._analyze_impl(query_text, ctx))
+
+    def check_mv_columns(
+        self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()
+    ) -> Analysis:
+        """``analyze`` plus CREATE MATERIALIZED VIEW's naming rules (see _check_mv_columns)."""
+        return _guarded(lambda: self._check_mv_columns_impl(query_text, ctx, column_names))
+
+    def execute(
+        self,
+        sql_text: str,
+        params: Sequence[object],
+        ctx: QueryContext,
+        param_oids: Sequence[int] = (),
+    ) -> Outcome:
+        """Run a statement; rows are decoded lazily into Python values for their OIDs (an
+        error while rows are produced is raised, as an RwError, by the row iterator)."""
+        return _guarded(lambda: self._execute_impl(sql_text, params, ctx, param_oids))
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -393,7 +424,7 @@ class QueryEngine:
         # RETURNING may only name the modified table's columns, without qualifier
         for c in sel.find_all(exp.Column):
             c.set("table", None)
-        items = ", ".join(e.sql(dialect="sqlite") for e in sel.expressions)
+        items = ", ".join(bnd.to_sqlite(e) for e in sel.expressions)
         return items, cols
 
     def _prepare_insert(
@@ -431,7 +462,7 @@ class QueryEngine:
             raise BindError("INSERT has more target columns than expressions")
         cols = cols[: len(src_cols)]
         ret_sql, ret_cols = self._returning(tree, rel, b)
-        sql = source.sql(dialect="sqlite")
+        sql = bnd.to_sqlite(source)
         return _Prepared(
             "insert",
             sql,
@@ -484,16 +515,18 @@ class QueryEngine:
                 oid == bnd.UNKNOWN and not isinstance(new, exp.Null)
             ):
                 new = bnd._cast_call(new, oid, target_oid)
-            sets.append(f'"{cname}" = {new.sql(dialect="sqlite")}')
+            sets.append(f'"{cname}" = {bnd.to_sqlite(new)}')
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + new.sql(dialect="sqlite")
+            where_sql = " WHERE " + new.sql(
+                dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE
+            )
         from_sql = ""
         joins = sel.args.get("joins") or []
         if joins:
-            from_sql = " FROM " + ", ".join(j.this.sql(dialect="sqlite") for j in joins)
+            from_sql = " FROM " + ", ".join(bnd.to_sqlite(j.this) for j in joins)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'UPDATE "{storage}" AS "{alias}" SET {", ".join(sets)}{from_sql}{where_sql}'
@@ -527,7 +560,9 @@ class QueryEngine:
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + new.sql(dialect="sqlite")
+            where_sql = " WHERE " + new.sql(
+                dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE
+            )
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'DELETE FROM "{storage}" AS "{alias}"{where_sql}'
@@ -621,6 +656,26 @@ class QueryEngine:
             raise
         self.conn.execute("RELEASE rw_dml")
         return Outcome(f"INSERT 0 {len(source_rows)}", ret_cols, out_rows)
+
+
+_T = TypeVar("_T")
+
+
+def _guarded(fn: Callable[[], _T]) -> _T:
+    """Run ``fn``; a failure that is not already RisingWave's becomes RisingWave's internal
+    error instead of a Python traceback or a SQLite message (error.rs:44)."""
+    try:
+        return fn()
+    except RwError:
+        raise
+    except sqlite3.Error as e:
+        raise sqlite_error(e) from None
+    except RecursionError:
+        raise RwError("internal error: the query is too deeply nested") from None
+    except Exception as e:
+        raise RwError(
+            f"internal error: the query could not be translated ({type(e).__name__})"
+        ) from None
 
 
 def _is_table_catalog(rel: Relation) -> bool:
