@@ -520,9 +520,7 @@ class QueryEngine:
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + new.sql(
-                dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE
-            )
+            where_sql = " WHERE " + bnd.to_sqlite(new)
         from_sql = ""
         joins = sel.args.get("joins") or []
         if joins:
@@ -560,9 +558,7 @@ class QueryEngine:
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + new.sql(
-                dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE
-            )
+            where_sql = " WHERE " + bnd.to_sqlite(new)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'DELETE FROM "{storage}" AS "{alias}"{where_sql}'
