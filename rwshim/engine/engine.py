@@ -11,6 +11,7 @@ switches).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -251,6 +252,23 @@ class _Pending:
     backfill: par.Target | None
     max_parallelism: int
     waiter: Waiter = field(default_factory=Waiter)
+
+
+_CREATE_NAME = re.compile(
+    r"^(\s*CREATE\s+(?:MATERIALIZED\s+VIEW|TABLE|VIEW|INDEX|SINK|SOURCE|SUBSCRIPTION)\s+"
+    r"(?:IF\s+NOT\s+EXISTS\s+)?(?:(?:\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)\.)*)"
+    r"(\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)",
+    re.IGNORECASE,
+)
+
+
+def rename_in_definition(definition: str, new_name: str) -> str:
+    """alter_relation_rename (src/meta/src/controller/rename.rs:31-67): the last part of the
+    created object's name becomes ``new_name`` (printed unquoted, as Ident::new_unchecked)."""
+    m = _CREATE_NAME.match(definition)
+    if m is None:
+        return definition
+    return definition[: m.start(2)] + new_name + definition[m.end(2) :]
 
 
 def _quote_ident(name: str) -> str:
@@ -2695,7 +2713,8 @@ class Engine:
             raise self._duplicate_error(existing)
         with self.store.transaction():
             self.conn.execute(
-                "UPDATE relation SET name = ? WHERE relation_id = ?", (new_name, rel.id)
+                "UPDATE relation SET name = ?, definition = ? WHERE relation_id = ?",
+                (new_name, rename_in_definition(rel.definition, new_name), rel.id),
             )
         return Result()
 
@@ -2705,12 +2724,12 @@ class Engine:
         b = self._resolve_for_alter(ctx, kind, other)
         with self.store.transaction():
             self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ? WHERE relation_id = ?",
-                (b.name, b.schema_id, a.id),
+                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
+                (b.name, b.schema_id, rename_in_definition(a.definition, b.name), a.id),
             )
             self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ? WHERE relation_id = ?",
-                (a.name, a.schema_id, b.id),
+                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
+                (a.name, a.schema_id, rename_in_definition(b.definition, a.name), b.id),
             )
         return Result()
 
