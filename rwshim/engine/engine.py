@@ -1375,6 +1375,13 @@ class Engine:
                 if spec.kind == "table":
                     self._create_data_table(job_id)
                 self._admit_and_start(ctx.database_id, job_id, job_type, call)
+        except BatchRefreshWhenPaused:
+            # The failed apply also fails the barrier injection (control.rs:1311-1330): the
+            # database goes through its own recovery, which comes back unpaused
+            # (checkpoint/recovery.rs:419).
+            self._abort_job(job_id)
+            self._database_recovery(ctx.database_id)
+            raise
         except RwError:
             self._abort_job(job_id)
             raise
@@ -2557,6 +2564,23 @@ class Engine:
             self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
             for (db,) in self.conn.execute("SELECT database_id FROM barrier_state").fetchall():
                 self._barrier(int(db))
+        self._commit_actions()
+
+    def _database_recovery(self, database_id: int) -> None:
+        """Per-database recovery: unpaused, jobs of the database re-rendered from the catalog."""
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE barrier_state SET is_paused = 0 WHERE database_id = ?", (database_id,)
+            )
+            self._render_jobs(
+                {
+                    int(r[0])
+                    for r in self.conn.execute(
+                        "SELECT job_id FROM streaming_job WHERE database_id = ?", (database_id,)
+                    )
+                }
+            )
+            self._barrier(database_id)
         self._commit_actions()
 
     def adhoc_recover(self, ctx: Context) -> Result:
