@@ -295,6 +295,36 @@ class RescheduleRejectedAtBarrier(MetaRpcError):
         )
 
 
+class CreateCancelled(RwError):
+    """A CREATE whose job was cancelled (CANCEL JOBS, DROP of the creating job) while its
+    session waited: meta returns `MetaError::cancelled("create")`
+    (src/meta/src/stream/stream_manager.rs:522-523), gRPC Cancelled, which the frontend makes a
+    SchedulerError (src/frontend/src/error.rs:222); tonic describes the code as "The operation
+    was cancelled"."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(
+            "Scheduler error",
+            f"gRPC request to meta service (call `{call}`) failed: The operation was cancelled",
+            "Cancelled: create",
+        )
+
+
+class MetaCatalogDuplicated(RwError):
+    """Meta's own duplicate check (src/meta/src/controller/utils.rs:717-783) catching a job the
+    frontend could not see (INITIAL): `MetaError::catalog_under_creation`, gRPC AlreadyExists,
+    which the frontend wraps as a CatalogError (src/frontend/src/error.rs:221); the type word is
+    meta's ObjectType (`table` also for a materialized view)."""
+
+    def __init__(self, call: str, object_type: str, name: str) -> None:
+        super().__init__(
+            "Catalog error",
+            f"gRPC request to meta service (call `{call}`) failed: Some entity that we attempted "
+            "to create (e.g., file or directory) already exists",
+            f"{object_type} named {name} already exists and is still being created",
+        )
+
+
 class MetaPermissionDenied(PermissionDenied):
     """A meta `MetaError::permission_denied` (gRPC PermissionDenied) shown by the frontend as
     `Permission denied: <message>` (src/meta/src/error.rs:201-216,

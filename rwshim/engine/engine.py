@@ -11,6 +11,7 @@ switches).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,10 +41,12 @@ from rwshim.errors import (
     BindError,
     CatalogDuplicated,
     CatalogNotFound,
+    CreateCancelled,
     CreateParallelismExceedsMax,
     DropDependedOn,
     InvalidInputSyntax,
     InvalidParameterValue,
+    MetaCatalogDuplicated,
     MetaPermissionDenied,
     MetaRpcError,
     NotImplementedError_,
@@ -53,12 +56,16 @@ from rwshim.errors import (
     RescheduleBlocked,
     RescheduleRejectedAtBarrier,
     RwError,
+    SessionConfigError,
     SnapshotBackfillWhenPaused,
     Uncategorized,
 )
 from rwshim.results import Column
 from rwshim.store.schema import data_table
 from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS, Store
+
+# Tables, materialized views and indexes share one namespace in RisingWave's frontend.
+TABLE_NAMESPACE = ("table", "materialized view", "index")
 
 # Relation kinds that are streaming jobs (a source only when shared).
 STREAMING_KINDS = ("table", "materialized view", "index", "sink")
@@ -102,6 +109,27 @@ MV_WITH_KEYS = {
     "cloud.serverless_backfill_enabled",
     "backfill_order",
 }
+# FragmentTypeFlag order (src/common/src/catalog/mod.rs:320-342): rw_fragments lists flags so.
+FLAG_ORDER = (
+    "SOURCE",
+    "MVIEW",
+    "SINK",
+    "NOW",
+    "STREAM_SCAN",
+    "BARRIER_RECV",
+    "VALUES",
+    "DML",
+    "CDC_FILTER",
+    "SKIPPED1",
+    "SOURCE_SCAN",
+    "SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "FS_FETCH",
+    "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "STREAM_CDC_SCAN",
+    "VECTOR_INDEX_WRITE",
+    "UPSTREAM_SINK_UNION",
+    "LOCALITY_PROVIDER",
+)
 SCAN_FLAG = {
     "SnapshotBackfill": "SNAPSHOT_BACKFILL_STREAM_SCAN",
     "CrossDbSnapshotBackfill": "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
@@ -185,7 +213,8 @@ class _FragSpec:
     scan_relation_id: int | None = None
     state_kinds: list[str] = field(default_factory=list)
     owns_job_table: bool = False
-    rate_limit: int | None = None
+    rate_limit: int | None = None  # the Source / Sink / DML node
+    backfill_rate_limit: int | None = None  # the StreamScan / SourceBackfill node
 
 
 @dataclass
@@ -203,6 +232,43 @@ class _JobSpec:
     extra: dict[str, object] = field(default_factory=dict)
     has_values: bool = False
     has_temporal_join: bool = False
+    if_not_exists: bool = False
+
+
+@dataclass
+class _Pending:
+    """A create between its INITIAL catalog row and its first barrier (maybe waiting for the
+    creation permit)."""
+
+    job_id: int
+    spec: _JobSpec
+    ctx: Context
+    inputs: list[Rel]
+    scan_type: str
+    batch_refresh: bool
+    call: str
+    background: bool
+    target: par.Target
+    backfill: par.Target | None
+    max_parallelism: int
+    waiter: Waiter = field(default_factory=Waiter)
+
+
+_CREATE_NAME = re.compile(
+    r"^(\s*CREATE\s+(?:MATERIALIZED\s+VIEW|TABLE|VIEW|INDEX|SINK|SOURCE|SUBSCRIPTION)\s+"
+    r"(?:IF\s+NOT\s+EXISTS\s+)?(?:(?:\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)\.)*)"
+    r"(\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)",
+    re.IGNORECASE,
+)
+
+
+def rename_in_definition(definition: str, new_name: str) -> str:
+    """alter_relation_rename (src/meta/src/controller/rename.rs:31-67): the last part of the
+    created object's name becomes ``new_name`` (printed unquoted, as Ident::new_unchecked)."""
+    m = _CREATE_NAME.match(definition)
+    if m is None:
+        return definition
+    return definition[: m.start(2)] + new_name + definition[m.end(2) :]
 
 
 def _quote_ident(name: str) -> str:
@@ -244,6 +310,10 @@ class Engine:
         self._job_waiters: dict[int, list[tuple[Waiter, str]]] = {}
         self._wait_all: list[tuple[Waiter, int | None]] = []
         self._after_commit: list[Callable[[], None]] = []
+        self._permit_holders: set[int] = set()
+        # When each foreground create began waiting for its job (the 30 s early-failure rule).
+        self._fg_started: dict[int, int] = {}
+        self._queue: list[_Pending] = []
         self._ensure_defaults()
         self.recover(bootstrap=True)
 
@@ -396,6 +466,13 @@ class Engine:
                 return _rel(row)
         return None
 
+    def lookup(
+        self, ctx: Context, name: ObjectName, kinds: Iterable[str] | None = None
+    ) -> Rel | None:
+        """A relation visible to the frontend (creating ones included, INITIAL ones not) by
+        name through the session's search path; a missing explicit schema raises 42704."""
+        return self._lookup(ctx, name, kinds)
+
     def relation(self, relation_id: int) -> Rel | None:
         row = self._q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))
         return None if row is None else _rel(row)
@@ -488,7 +565,9 @@ class Engine:
         if owner_admin and not is_admin:
             raise PermissionDenied("only admin users can drop databases created by admin users")
         if not is_super and owner_id != ctx.user_id:
-            raise PermissionDenied("must be owner of database " + name)
+            raise PermissionDenied(  # privilege.rs:148-157
+                "Only the owner, and superuser can drop or alter a schema or database."
+            )
         with self.store.transaction():
             ids = [
                 int(r[0])
@@ -542,7 +621,9 @@ class Engine:
             raise CatalogNotFound("schema", name)
         owner = self._val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
         if not self._is_super(ctx) and owner != ctx.user_id:
-            raise PermissionDenied("must be owner of schema " + name)
+            raise PermissionDenied(  # privilege.rs:148-157
+                "Only the owner, and superuser can drop or alter a schema or database."
+            )
         ids = [
             int(r[0])
             for r in self.conn.execute(
@@ -641,13 +722,18 @@ class Engine:
 
     # ------------------------------------------------------------------ relations: creation
 
-    def _if_not_exists_result(self, existing: Rel, if_not_exists: bool) -> Result:
+    def _if_not_exists_result(
+        self, existing: Rel, if_not_exists: bool, background: bool = False
+    ) -> Result:
+        """A name clash found by the frontend (session.rs:1055-1105).  ``background``: whether
+        the new statement would be a background job."""
         if not if_not_exists:
             raise self._duplicate_error(existing)
         if existing.status is not None and existing.status != "CREATED":
-            # Meta answers OK for a job still being created: a foreground create waits for it,
-            # a background one returns (ddl_controller.rs:1145-1182).
-            if existing.create_type == "FOREGROUND":
+            # The frontend defers to meta, which answers OK for a job still being created: a
+            # foreground create waits for that job, a background one returns
+            # (ddl_controller.rs:1145-1182).
+            if not background:
                 w = Waiter()
                 self._job_waiters.setdefault(existing.id, []).append((w, ""))
                 return Result(wait=w)
@@ -743,6 +829,7 @@ class Engine:
         notices = ["APPEND ONLY TABLE is currently an experimental feature."] if append_only else []
         spec = _JobSpec(
             kind="table",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=cols,
@@ -802,7 +889,7 @@ class Engine:
             return self._if_not_exists_result(existing, if_not_exists)
         options = dict(with_options)
         connector = options.get("connector")
-        shared = connector == "kafka" and par.parse_bool(ctx.var("streaming_use_shared_source"))
+        shared = connector == "kafka" and self._bool_var(ctx, "streaming_use_shared_source")
         extra: dict[str, object] = {
             "connector": connector,
             "is_shared": int(shared),
@@ -814,6 +901,7 @@ class Engine:
         if shared:
             spec = _JobSpec(
                 kind="source",
+                if_not_exists=if_not_exists,
                 name=name.name,
                 schema_id=schema_id,
                 columns=list(columns),
@@ -854,10 +942,12 @@ class Engine:
         schema_id, _ = self._creation_schema(ctx, name)
         existing = self._check_duplicate(schema_id, name.name)
         if existing is not None:
-            return self._if_not_exists_result(existing, if_not_exists)
+            bg = self._bool_var(ctx, "background_ddl") and not has_values
+            return self._if_not_exists_result(existing, if_not_exists, bg)
         options = self._check_with_options(with_options, MV_WITH_KEYS)
         spec = _JobSpec(
             kind="materialized view",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=list(columns),
@@ -883,13 +973,17 @@ class Engine:
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
         backfill)."""
-        schema_id, _ = self._creation_schema(ctx, ObjectName(name.name, table.schema))
+        # resolve_index_schema (create_index.rs:62-81): the created table first, then the
+        # duplicate check in that table's schema.
+        base = self._lookup(ctx, table, ("table", "materialized view"))
+        if base is None or base.status != "CREATED":
+            raise CatalogNotFound("table", table.name)
+        schema_id = base.schema_id
         existing = self._check_duplicate(schema_id, name.name)
         if existing is not None:
-            return self._if_not_exists_result(existing, if_not_exists)
-        base = self._lookup(ctx, table, ("table", "materialized view"))
-        if base is None:
-            raise CatalogNotFound("table", table.name)
+            return self._if_not_exists_result(
+                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+            )
         base_cols = self._columns(base.id)
         by_name = {c.name: (i, c) for i, c in enumerate(base_cols)}
         key_pos: list[int] = []
@@ -904,6 +998,7 @@ class Engine:
         cols = [base_cols[i] for i in key_pos + inc_pos]
         spec = _JobSpec(
             kind="index",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=cols,
@@ -937,7 +1032,9 @@ class Engine:
         schema_id, _ = self._creation_schema(ctx, name)
         existing = self._check_duplicate(schema_id, name.name)
         if existing is not None:
-            return self._if_not_exists_result(existing, if_not_exists)
+            return self._if_not_exists_result(
+                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+            )
         options = dict(with_options)
         target_id: int | None = None
         if into_table is not None:
@@ -950,6 +1047,7 @@ class Engine:
             sink_type = "force-append-only"
         spec = _JobSpec(
             kind="sink",
+            if_not_exists=if_not_exists,
             name=name.name,
             schema_id=schema_id,
             columns=list(columns),
@@ -1033,6 +1131,26 @@ class Engine:
         return [out[k] for k in sorted(out)]
 
     @staticmethod
+    def _parallelism_var(ctx: Context, name: str) -> par.Target | None:
+        """A parallelism session variable; the session validated it, but a bad text still gets
+        RisingWave's session-config error rather than a traceback."""
+        text = ctx.var(name)
+        try:
+            return par.parse_config_parallelism(text)
+        except par.ParseError as e:
+            raise SessionConfigError(f"Invalid value `{text}` for `{name}`", str(e)) from None
+
+    @staticmethod
+    def _bool_var(ctx: Context, name: str) -> bool:
+        text = ctx.var(name)
+        try:
+            return par.parse_bool(text)
+        except par.ParseError:
+            raise SessionConfigError(
+                f"Invalid value `{text}` for `{name}`", "Invalid bool"
+            ) from None
+
+    @staticmethod
     def _rate(options: dict[str, str], ctx: Context, key: str) -> int | None:
         """A rate limit from WITH (overriding the session variable); negative = none
         (overwrite_options.rs:29-87)."""
@@ -1055,7 +1173,7 @@ class Engine:
                 )
         shared_sources = [r for r in inputs if r.kind == "source" and r.is_shared]
         table_inputs = [r for r in inputs if r.kind in ("table", "materialized view", "index")]
-        snapshot_on = par.parse_bool(ctx.var("streaming_use_snapshot_backfill"))
+        snapshot_on = self._bool_var(ctx, "streaming_use_snapshot_backfill")
 
         # Backfill type (optimizer/mod.rs:633-639, :1264-1305, :1329-1349).
         forbid: str | None = None
@@ -1112,7 +1230,7 @@ class Engine:
         # Background (stream_materialize.rs:135-142, utils.rs:471-499).
         background = (
             spec.kind in ("materialized view", "sink", "index")
-            and par.parse_bool(ctx.var("background_ddl"))
+            and self._bool_var(ctx, "background_ddl")
             and not spec.has_values
         )
 
@@ -1124,18 +1242,44 @@ class Engine:
             "sink": "sink",
             "index": "index",
         }[spec.kind]
-        specific = par.parse_config_parallelism(ctx.var(f"streaming_parallelism_for_{var_kind}"))
-        global_ = par.parse_config_parallelism(ctx.var("streaming_parallelism"))
+        specific = self._parallelism_var(ctx, f"streaming_parallelism_for_{var_kind}")
+        global_ = self._parallelism_var(ctx, "streaming_parallelism")
         target = par.resolve_creation(spec.kind, specific, global_)
-        has_backfill = bool(table_inputs or shared_sources)
+        # has_any_backfill (stream_fragmenter/mod.rs:465-520): every scan but UpstreamOnly.
+        has_backfill = bool(shared_sources) or any(
+            not (spec.kind == "sink" and scan_type == "UpstreamOnly") for _ in table_inputs
+        )
         backfill: par.Target | None = None
         if has_backfill:
-            backfill = par.parse_config_parallelism(ctx.var("streaming_parallelism_for_backfill"))
-        max_parallelism = int(ctx.var("streaming_max_parallelism"))
+            backfill = self._parallelism_var(ctx, "streaming_parallelism_for_backfill")
+        try:
+            max_parallelism = int(ctx.var("streaming_max_parallelism"))
+        except ValueError:
+            raise SessionConfigError(
+                f"Invalid value `{ctx.var('streaming_max_parallelism')}` for "
+                "`streaming_max_parallelism`",
+                "invalid digit found in string",
+            ) from None
         resource_group = spec.options.get("resource_group")
 
+        # Meta's duplicate check also sees INITIAL jobs (controller/utils.rs:717-783).
+        hidden = self._q1(
+            "SELECT r.relation_id, r.kind, j.create_type FROM relation r JOIN streaming_job j"
+            " ON j.job_id = r.relation_id WHERE r.schema_id = ? AND r.name = ?"
+            " AND j.job_status = 'INITIAL'",
+            (spec.schema_id, spec.name),
+        )
+        if hidden is not None:
+            if spec.if_not_exists:
+                if not background:
+                    w = Waiter()
+                    self._job_waiters.setdefault(int(hidden[0]), []).append((w, call))
+                    return Result(notices, wait=w)
+                return Result(notices)
+            word = {"materialized view": "table"}.get(str(hidden[1]), str(hidden[1]))
+            raise MetaCatalogDuplicated(call, word, spec.name)
+
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
-        now = self._now()
         with self.store.transaction():
             job_id = self.store.next_id("object")
             self._insert_relation(
@@ -1177,38 +1321,97 @@ class Engine:
             )
         if self.faults.crash_after_catalog_write:
             raise SimulatedCrash(f"meta crashed after writing job {job_id}")
-        del now
+        pending = _Pending(
+            job_id,
+            spec,
+            ctx,
+            inputs,
+            scan_type,
+            refresh_sec is not None,
+            call,
+            background,
+            target,
+            backfill,
+            max_parallelism,
+        )
+        if len(self._permit_holders) >= self._permits():
+            # The creation permit (ddl_controller.rs:1200-1208) is held by foreground creates
+            # until they finish: this create waits, its job INITIAL (SHOW JOBS lists it).
+            self._queue.append(pending)
+            return Result(notices, wait=pending.waiter, job_id=job_id)
+        self._start_job(pending)
+        return Result(notices, wait=None if pending.waiter.done else pending.waiter, job_id=job_id)
+
+    def _permits(self) -> int:
+        """max_concurrent_creating_streaming_jobs; 0 means unlimited (ddl_controller.rs:305-315)."""
+        try:
+            n = int(self.system_param("max_concurrent_creating_streaming_jobs") or "1")
+        except ValueError:
+            n = 1
+        return n if n > 0 else 1 << 30
+
+    def _start_job(self, p: _Pending) -> None:
+        """The part of a create that runs with the permit: validation, fragments, the barrier.
+        Raises the RwError after aborting the INITIAL job."""
+        job_id, spec, ctx, call = p.job_id, p.spec, p.ctx, p.call
         try:
             with self.store.transaction():
                 # validate_specified_parallelism (ddl_controller.rs:363-388)
-                if target.kind == "Fixed" and (target.fixed or 0) > max_parallelism:
+                if p.target.kind == "Fixed" and (p.target.fixed or 0) > p.max_parallelism:
                     raise CreateParallelismExceedsMax(
-                        target.fixed or 0, max_parallelism, backfill=False
+                        p.target.fixed or 0, p.max_parallelism, backfill=False
                     )
                 if (
-                    backfill is not None
-                    and backfill.kind == "Fixed"
-                    and (backfill.fixed or 0) > max_parallelism
+                    p.backfill is not None
+                    and p.backfill.kind == "Fixed"
+                    and (p.backfill.fixed or 0) > p.max_parallelism
                 ):
                     raise CreateParallelismExceedsMax(
-                        backfill.fixed or 0, max_parallelism, backfill=True
+                        p.backfill.fixed or 0, p.max_parallelism, backfill=True
                     )
                 job_type = self._build_fragments(
-                    job_id, spec, ctx, inputs, scan_type, refresh_sec is not None
+                    job_id, spec, ctx, p.inputs, p.scan_type, p.batch_refresh
                 )
                 if spec.kind == "table":
                     self._create_data_table(job_id)
                 self._admit_and_start(ctx.database_id, job_id, job_type, call)
+        except BatchRefreshWhenPaused:
+            # The failed apply also fails the barrier injection (control.rs:1311-1330): the
+            # database goes through its own recovery, which comes back unpaused
+            # (checkpoint/recovery.rs:419).
+            self._abort_job(job_id)
+            self._database_recovery(ctx.database_id)
+            raise
         except RwError:
             self._abort_job(job_id)
             raise
         self._commit_actions()
         status = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
-        if status == "CREATED" or background:
-            return Result(notices)
-        w = Waiter()
-        self._job_waiters.setdefault(job_id, []).append((w, call))
-        return Result(notices, wait=w)
+        if status is None:
+            p.waiter.complete(CreateCancelled(call))
+        elif status == "CREATED" or p.background:
+            p.waiter.complete()
+        else:
+            self._permit_holders.add(job_id)
+            self._fg_started[job_id] = self.clock.now_ms()
+            self._job_waiters.setdefault(job_id, []).append((p.waiter, call))
+
+    def _release_permit(self, job_id: int) -> None:
+        self._fg_started.pop(job_id, None)
+        if job_id in self._permit_holders:
+            self._permit_holders.discard(job_id)
+            self._after_commit.append(self._drain_queue)
+
+    def _drain_queue(self) -> None:
+        while self._queue and len(self._permit_holders) < self._permits():
+            p = self._queue.pop(0)
+            if self.job_status(p.job_id) != "INITIAL":
+                p.waiter.complete(CreateCancelled(p.call))
+                continue
+            try:
+                self._start_job(p)
+            except RwError as e:
+                p.waiter.complete(e)
 
     def _create_data_table(self, table_id: int) -> None:
         cols = self._columns(table_id)
@@ -1224,9 +1427,12 @@ class Engine:
             )
 
     def _output_fragment(self, relation_id: int) -> int | None:
+        """The fragment downstream jobs read from: the Materialize fragment of a table, MV or
+        index; the Source fragment of a shared source."""
         row = self._q1(
             "SELECT fragment_id FROM fragment WHERE job_id = ? AND (flags LIKE '%\"MVIEW\"%'"
-            " OR flags LIKE '%\"SOURCE\"%') ORDER BY fragment_id DESC",
+            " OR flags LIKE '%\"SOURCE\"%')"
+            " ORDER BY (flags LIKE '%\"MVIEW\"%') DESC, fragment_id",
             (relation_id,),
         )
         return None if row is None else int(row[0])
@@ -1247,12 +1453,17 @@ class Engine:
         backfill_rl = self._rate(spec.options, ctx, "backfill_rate_limit")
         source_rl = self._rate(spec.options, ctx, "source_rate_limit")
         if spec.kind == "table":
-            dml = _FragSpec(0, ["DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit"))
+            # A table: Materialize + UpstreamSinkUnion at the root, and the DML fragment with
+            # the table's (possibly connector-less) Source node feeding it
+            # (e2e_test/source_legacy/cdc/cdc.share_stream.slt:126-131).
+            root = _FragSpec(0, ["MVIEW", "UPSTREAM_SINK_UNION"], "HASH", owns_job_table=True)
+            dml = _FragSpec(
+                1, ["SOURCE", "DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit")
+            )
             if spec.extra.get("connector"):
-                dml.flags.insert(0, "SOURCE")
                 dml.state_kinds.append("source")
-            frags = [dml, _FragSpec(1, ["MVIEW"], "HASH", owns_job_table=True)]
-            internal_edges = [(0, 1, "Hash")]
+            frags = [root, dml]
+            internal_edges = [(1, 0, "Hash")]
         elif spec.kind == "source":
             frags = [_FragSpec(0, ["SOURCE"], "HASH", state_kinds=["source"], rate_limit=source_rl)]
         else:
@@ -1267,7 +1478,7 @@ class Engine:
                             "HASH",
                             scan_relation_id=rel.id,
                             state_kinds=["sourcebackfill"],
-                            rate_limit=backfill_rl,
+                            backfill_rate_limit=backfill_rl,
                         )
                     )
                 elif rel.kind == "source":
@@ -1282,15 +1493,16 @@ class Engine:
                         if rel.database_id == ctx.database_id
                         else "CrossDbSnapshotBackfill"
                     )
+                    scan_flags = ["STREAM_SCAN"] + ([SCAN_FLAG[st]] if st in SCAN_FLAG else [])
                     ins.append(
                         _FragSpec(
                             0,
-                            [SCAN_FLAG.get(st, "STREAM_SCAN")],
+                            scan_flags,
                             "HASH",
                             scan_type=st,
                             scan_relation_id=rel.id,
                             state_kinds=["streamscan"],
-                            rate_limit=backfill_rl,
+                            backfill_rate_limit=backfill_rl,
                         )
                     )
             sink_rl = (
@@ -1304,19 +1516,18 @@ class Engine:
                 f = ins[0]
                 f.flags = top_flags + f.flags
                 f.owns_job_table = owns
-                if spec.kind == "sink" and f.rate_limit is None:
+                if spec.kind == "sink":
                     f.rate_limit = sink_rl
                 frags = [f]
             else:
-                for i, f in enumerate(ins):
+                # The root fragment takes the first fragment id, its inputs the next ones.
+                top = _FragSpec(0, top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl)
+                for i, f in enumerate(ins, start=1):
                     f.key = i
-                top = _FragSpec(
-                    len(ins), top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl
-                )
-                frags = [*ins, top]
-                internal_edges = [(i, len(ins), "Hash") for i in range(len(ins))]
-        for i, f in enumerate(frags):
-            f.key = i
+                frags = [top, *ins]
+                internal_edges = [(i, 0, "Hash") for i in range(1, len(ins) + 1)]
+        for f in frags:
+            f.flags = sorted(set(f.flags), key=FLAG_ORDER.index)
         ids: dict[int, int] = {}
         vnode = int(
             self._val("SELECT max_parallelism FROM streaming_job WHERE job_id = ?", (job_id,))
@@ -1349,8 +1560,9 @@ class Engine:
                 )
             self.conn.execute(
                 "INSERT INTO fragment(fragment_id, job_id, flags, distribution_type, scan_type,"
-                " scan_relation_id, state_table_ids, vnode_count, rate_limit)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " scan_relation_id, state_table_ids, vnode_count, rate_limit,"
+                " backfill_rate_limit)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     fid,
                     job_id,
@@ -1361,6 +1573,7 @@ class Engine:
                     json.dumps(state_ids),
                     1 if f.distribution == "SINGLE" else vnode,
                     f.rate_limit,
+                    f.backfill_rate_limit,
                 ),
             )
         for a, b, d in internal_edges:
@@ -1425,6 +1638,14 @@ class Engine:
             self.conn.execute(
                 "INSERT OR IGNORE INTO fragment_relation VALUES (?, ?, ?)", (up, fid, disp)
             )
+            if scan_type == "UpstreamOnly":
+                # No backfill: reads only new changes from its first barrier on.
+                self.conn.execute(
+                    "UPDATE fragment SET backfill_total = 0, backfill_done = 1"
+                    " WHERE fragment_id = ?",
+                    (fid,),
+                )
+                continue
             total = self.row_count(int(scan_rel))
             self.conn.execute(
                 "UPDATE fragment SET backfill_total = ? WHERE fragment_id = ?", (total, fid)
@@ -1435,9 +1656,13 @@ class Engine:
             "UPDATE streaming_job SET job_status = 'CREATING', creating_epoch = ? WHERE job_id = ?",
             (epoch, job_id),
         )
-        self._render_job(job_id)
+        # A new job takes its NoShuffle upstreams' current layout (no re-render of theirs).
+        self._render_job(job_id, with_ensembles=False)
+        self._store_policies([job_id])
+        self._store_progress(job_id)
         scans = self._val(
-            "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
+            "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
+            " AND backfill_done = 0",
             (job_id,),
         )
         if not scans:
@@ -1495,7 +1720,7 @@ class Engine:
     def _progress(self, job_id: int, interval_ms: int) -> None:
         all_done = True
         for fid, scan_rel, flags, rate, consumed, done in self.conn.execute(
-            "SELECT fragment_id, scan_relation_id, flags, rate_limit, backfill_consumed,"
+            "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed,"
             " backfill_done FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
             (job_id,),
         ).fetchall():
@@ -1528,6 +1753,8 @@ class Engine:
             all_done = all_done and finished
         if all_done:
             self._finish_job(job_id)
+        else:
+            self._store_progress(job_id)
 
     def _finish_job(self, job_id: int) -> None:
         """finish_streaming_job, then the post-backfill parallelism restore (scale.rs:1505-1577)."""
@@ -1553,6 +1780,7 @@ class Engine:
                 self.conn.execute(
                     "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
                 )
+        self._release_permit(job_id)
         waiters = self._job_waiters.pop(job_id, [])
         for w, _ in waiters:
             self._after_commit.append(lambda w=w: w.complete())  # type: ignore[misc]
@@ -1658,12 +1886,44 @@ class Engine:
             if with_ensembles
             else set(graph.fragments_of(job_id))
         )
-        jobs = {graph.fragments[f].job_id for f in fragments}
+        self._render_jobs({graph.fragments[f].job_id for f in fragments})
+
+    def _store_policies(self, jobs: Iterable[int]) -> None:
+        """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog."""
+        graph = g.Graph.load(self.conn)
+        for jid in jobs:
+            row = self._q1(
+                "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"
+                " FROM streaming_job WHERE job_id = ?",
+                (jid,),
+            )
+            job = None if row is None else par.Target(str(row[0]), row[1], row[2])
+            for fid, dist, okind, ofixed in self.conn.execute(
+                "SELECT fragment_id, distribution_type, parallelism_override_kind,"
+                " parallelism_override_fixed FROM fragment WHERE job_id = ?",
+                (jid,),
+            ).fetchall():
+                override = None if okind is None else par.Target(str(okind), ofixed, None)
+                policy = par.parallelism_policy(
+                    str(dist), override, job, g.ensemble_roots(graph, int(fid))
+                )
+                self.conn.execute(
+                    "UPDATE fragment SET parallelism_policy = ? WHERE fragment_id = ?",
+                    (policy, fid),
+                )
+
+    def _render_jobs(self, jobs: set[int]) -> None:
+        """Re-render the actors of the given jobs where their planned count changed."""
         counts = self._planned_actor_counts(jobs)
+        current = {
+            int(f): int(n)
+            for f, n in self.conn.execute(
+                "SELECT fragment_id, count(*) FROM actor GROUP BY fragment_id"
+            )
+        }
         worker = int(self._val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
         for fid, n in sorted(counts.items()):
-            current = int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
-            if current == n:
+            if current.get(fid, 0) == n:
                 continue
             self.conn.execute("DELETE FROM actor WHERE fragment_id = ?", (fid,))
             first = self.store.next_id("actor", n)
@@ -1722,7 +1982,7 @@ class Engine:
             )
         return out
 
-    def _remove_relations(self, ids: Iterable[int]) -> None:
+    def _remove_relations(self, ids: Iterable[int], *, cancelled: bool = True) -> None:
         """Delete relations with everything they own (inside a transaction).  Foreground
         creates waiting on a removed job fail as RisingWave's do (streaming_job.rs:1059-1076)."""
         for rid in ids:
@@ -1761,10 +2021,14 @@ class Engine:
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
             if kind == "table":
                 self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
-            for w, call in self._job_waiters.pop(rid, []):
-                if status == "CREATING":
-                    err: RwError = MetaRpcError(
-                        call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView"),
+            self._release_permit(rid)
+            for w, waiter_call in self._job_waiters.pop(rid, []):
+                call = waiter_call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView")
+                if cancelled:
+                    err: RwError = CreateCancelled(call)
+                elif status == "CREATING":
+                    err = MetaRpcError(
+                        call,
                         "failed to wait streaming job finish: streaming job aborted Cancelled: "
                         f"streaming job {rid} is cancelled",
                     )
@@ -1789,9 +2053,11 @@ class Engine:
         Finds creating jobs too; dropping one cancels it.  Dependents make a RESTRICT drop fail
         with meta's PermissionDenied (controller/utils.rs:814-990); indexes go with their table.
         """
-        rel = self._lookup(ctx, name)
+        namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
+        rel = self._lookup(ctx, name, namespace)
         if rel is None or rel.kind != kind:
-            if rel is not None and rel.kind in DROP_HINT and kind != "view":
+            if rel is not None:
+                # table_catalog.rs:389-400
                 raise InvalidInputSyntax(DROP_HINT[rel.kind])
             if if_exists:
                 return Result([f'{kind} "{name.name}" does not exist, skipping'])
@@ -1810,6 +2076,8 @@ class Engine:
             ]
             blocking = [d for d in dependents if d is not None and d.kind != "index"]
             if blocking:
+                order = ("table", "materialized view", "sink", "view", "source")
+                blocking.sort(key=lambda d: (order.index(d.kind) if d.kind in order else 9, d.id))
                 obj_type = {"materialized view": "table", "index": "index"}.get(rel.kind, rel.kind)
                 details = []
                 for d in blocking:
@@ -1822,6 +2090,13 @@ class Engine:
                     details.append(f"{word} {schema}.{d.name} depends on it")
                 raise DropDependedOn(obj_type, details)
             ids = [rel.id] + [d.id for d in dependents if d is not None and d.kind == "index"]
+            # Sinks into a dropped table go with it (drop_op.rs:98-140).
+            ids += [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT relation_id FROM relation WHERE target_table_id = ?", (rel.id,)
+                )
+            ]
         with self.store.transaction():
             self._remove_relations(ids)
             if rel.is_job:
@@ -1834,11 +2109,9 @@ class Engine:
     def _resolve_job(self, ctx: Context, kind: str, name: ObjectName, what: str) -> Rel:
         """alter_utils.rs:27-110: resolve the object of an ALTER on a streaming job."""
         if kind in ("table", "materialized view", "index"):
-            rel = self._lookup(ctx, name, ("table", "materialized view", "index"))
-            if rel is None or (kind == "table" and rel.status != "CREATED" and rel.kind == "table"):
-                raise CatalogNotFound("table", name.name)
-            if kind == "table" and rel.status != "CREATED":
-                # ALTER TABLE looks among created tables first (mod.rs:1690-1725).
+            rel = self._lookup(ctx, name, TABLE_NAMESPACE)
+            # ALTER TABLE first looks among created tables only (mod.rs:1690-1725).
+            if rel is None or (kind == "table" and rel.status != "CREATED"):
                 raise CatalogNotFound("table", name.name)
             if rel.kind != kind:
                 raise InvalidInputSyntax(
@@ -1916,6 +2189,7 @@ class Engine:
                     "UPDATE streaming_job SET specific_resource_group = ? WHERE job_id = ?",
                     (group or None, job_id),
                 )
+            self._store_policies([job_id])
         # Step 7: run the reschedule command through the barrier (not for DEFERRED).
         with self.store.transaction():
             if deferred:
@@ -1950,6 +2224,10 @@ class Engine:
             return set()
         rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
         if rejected:
+            # The catalog already holds the new value; recovery will apply it.
+            self.conn.execute(
+                "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
+            )
             return rejected
         self._render_job(job_id)
         self.conn.execute(
@@ -2056,6 +2334,7 @@ class Engine:
                         fid,
                     ),
                 )
+            self._store_policies(jobs)
             for jid in sorted(jobs):
                 self._render_job(jid)
                 db = self._val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))
@@ -2120,8 +2399,12 @@ class Engine:
                 (rel.id,),
             ).fetchall():
                 fl = json.loads(flags)
-                hit = scan_rel is not None if flag is None else flag in fl
-                if hit:
+                if flag is None and scan_rel is not None:
+                    self.conn.execute(
+                        "UPDATE fragment SET backfill_rate_limit = ? WHERE fragment_id = ?",
+                        (value, fid),
+                    )
+                elif flag is not None and flag in fl:
                     self.conn.execute(
                         "UPDATE fragment SET rate_limit = ? WHERE fragment_id = ?", (value, fid)
                     )
@@ -2131,17 +2414,31 @@ class Engine:
         return Result()
 
     def alter_fragment_rate_limit(
-        self, ctx: Context, fragment_ids: Sequence[int], value: int | None
+        self,
+        ctx: Context,
+        fragment_ids: Sequence[int],
+        value: int | None,
+        rate_kind: str = "backfill",
     ) -> Result:
-        """ALTER FRAGMENT id SET RATE_LIMIT (mod.rs:1607-1621; tag SET_VARIABLE)."""
+        """ALTER FRAGMENT id SET {RATE_LIMIT | <KIND>_RATE_LIMIT} (mod.rs:1603-1622; the
+        session answers tag SET_VARIABLE).  ``RATE_LIMIT`` alone means backfill."""
         if len(fragment_ids) != 1:
             raise InvalidInputSyntax(
                 "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
             )
+        column = "backfill_rate_limit" if rate_kind == "backfill" else "rate_limit"
         with self.store.transaction():
             self.conn.execute(
-                "UPDATE fragment SET rate_limit = ? WHERE fragment_id = ?", (value, fragment_ids[0])
+                f"UPDATE fragment SET {column} = ? WHERE fragment_id = ?", (value, fragment_ids[0])
             )
+            db = self._val(
+                "SELECT j.database_id FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id"
+                " WHERE f.fragment_id = ?",
+                (fragment_ids[0],),
+            )
+            if db is not None:
+                self._barrier(int(db))
+        self._commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ pause / resume / recover
@@ -2157,9 +2454,11 @@ class Engine:
             )
         ]
 
-    def _set_paused(self, databases: Iterable[int], paused: bool) -> None:
+    def _set_paused(self, databases: Iterable[int], paused: bool, *, create: bool = False) -> None:
         with self.store.transaction():
             for db in databases:
+                if create:
+                    self._ensure_barrier_state(db)
                 if self._val("SELECT 1 FROM barrier_state WHERE database_id = ?", (db,)) is None:
                     continue  # no checkpoint control: Pause/Resume are no-ops (control.rs)
                 self.conn.execute(
@@ -2175,9 +2474,13 @@ class Engine:
             raise PermissionDenied("must be superuser to pause or resume streaming")
 
     def pause_database(self, ctx: Context, name: str) -> Result:
-        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database)."""
+        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database).
+
+        Unlike the cluster-wide pause it also pauses a database that has no streaming job yet
+        (its barrier state is created paused), so the next job created there starts paused.
+        """
         self._require_super_for_pause(ctx)
-        self._set_paused([self.database_id(name)], True)
+        self._set_paused([self.database_id(name)], True, create=True)
         return Result()
 
     def resume_database(self, ctx: Context, name: str) -> Result:
@@ -2226,7 +2529,21 @@ class Engine:
                     " AND f.flags LIKE '%\"VALUES\"%'"
                 )
             ]
-            self._remove_relations(initial + unrecoverable)
+            # Recovery fails every finish wait (worker.rs:1113-1119); a foreground create that
+            # began waiting less than 30 s ago cancels its job and returns the error
+            # (stream_manager.rs:77, :416-450); later ones wait again.
+            reason = "bootstrap" if bootstrap else "adhoc recovery"
+            now = self.clock.now_ms()
+            early = [
+                jid
+                for jid, started in self._fg_started.items()
+                if now - started < 30_000 and self.job_status(jid) == "CREATING"
+            ]
+            for jid in early:
+                for w, call in self._job_waiters.pop(jid, []):
+                    err = MetaRpcError(call, f"failed to wait streaming job finish: {reason}")
+                    self._after_commit.append(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+            self._remove_relations(initial + unrecoverable + early, cancelled=False)
             pause = bootstrap and par.parse_bool(
                 self.system_param("pause_on_next_bootstrap") or "false"
             )
@@ -2241,13 +2558,29 @@ class Engine:
                     "UPDATE system_parameter SET value = 'false'"
                     " WHERE name = 'pause_on_next_bootstrap'"
                 )
-            for (jid,) in self.conn.execute(
-                "SELECT job_id FROM streaming_job ORDER BY job_id"
-            ).fetchall():
-                self._render_job(int(jid), with_ensembles=False)
+            self._render_jobs(
+                {int(r[0]) for r in self.conn.execute("SELECT job_id FROM streaming_job")}
+            )
             self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
             for (db,) in self.conn.execute("SELECT database_id FROM barrier_state").fetchall():
                 self._barrier(int(db))
+        self._commit_actions()
+
+    def _database_recovery(self, database_id: int) -> None:
+        """Per-database recovery: unpaused, jobs of the database re-rendered from the catalog."""
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE barrier_state SET is_paused = 0 WHERE database_id = ?", (database_id,)
+            )
+            self._render_jobs(
+                {
+                    int(r[0])
+                    for r in self.conn.execute(
+                        "SELECT job_id FROM streaming_job WHERE database_id = ?", (database_id,)
+                    )
+                }
+            )
+            self._barrier(database_id)
         self._commit_actions()
 
     def adhoc_recover(self, ctx: Context) -> Result:
@@ -2291,6 +2624,14 @@ class Engine:
         if job_type in ("SnapshotBackfill", "BatchRefresh"):
             return "Snapshot finished" if done else f"Snapshot [{text}]"
         return text
+
+    def _store_progress(self, job_id: int) -> None:
+        row = self._q1("SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,))
+        if row is not None:
+            text = self._progress_text(job_id, str(row[0]), str(row[1]))
+            self.conn.execute(
+                "UPDATE streaming_job SET progress = ? WHERE job_id = ?", (text, job_id)
+            )
 
     def ddl_progress(self) -> list[tuple[int, str, str, str, str, bool, str]]:
         """rw_ddl_progress rows: (ddl_id, ddl_statement, create_type, progress, initialized_at,
@@ -2396,7 +2737,8 @@ class Engine:
             raise self._duplicate_error(existing)
         with self.store.transaction():
             self.conn.execute(
-                "UPDATE relation SET name = ? WHERE relation_id = ?", (new_name, rel.id)
+                "UPDATE relation SET name = ?, definition = ? WHERE relation_id = ?",
+                (new_name, rename_in_definition(rel.definition, new_name), rel.id),
             )
         return Result()
 
@@ -2406,12 +2748,12 @@ class Engine:
         b = self._resolve_for_alter(ctx, kind, other)
         with self.store.transaction():
             self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ? WHERE relation_id = ?",
-                (b.name, b.schema_id, a.id),
+                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
+                (b.name, b.schema_id, rename_in_definition(a.definition, b.name), a.id),
             )
             self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ? WHERE relation_id = ?",
-                (a.name, a.schema_id, b.id),
+                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
+                (a.name, a.schema_id, rename_in_definition(b.definition, a.name), b.id),
             )
         return Result()
 
@@ -2481,43 +2823,82 @@ class Engine:
             Column("Description", pgtypes.VARCHAR),
             Column("Mutable", pgtypes.BOOL, 1),
         ]
-        rows: list[tuple[object, ...]] = [
-            (p.name, self.system_param(p.name), p.description, p.mutable) for p in sysparams.PARAMS
-        ]
+        rows: list[tuple[object, ...]] = []
+        for p in sysparams.PARAMS:
+            value = self.system_param(p.name)
+            if p.name == "license_key" and value not in ("", "<default>"):
+                value = "<redacted>"
+            rows.append((p.name, value, p.description, p.mutable))
         return Result(columns=cols, rows=rows)
 
     def alter_system_set(self, ctx: Context, name: str, value: str | None) -> Result:
-        """ALTER SYSTEM SET <system param> (alter_system.rs:25-80); None = DEFAULT."""
+        """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:25-80; meta
+        set_system_param, src/common/src/system_param/mod.rs:325-372).  Session parameters
+        are the session's business (``set_session_default``)."""
         if not self._is_super(ctx):
             raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
+        call = "/meta.SystemParamsService/SetSystemParam"
         p = sysparams.BY_NAME.get(name)
         if p is None:
             raise MetaRpcError(
-                "/meta.SystemParamsService/SetSystemParam",
-                f"unrecognized system parameter {name:?}"
-                if False
-                else f'unrecognized system parameter "{name}"',
+                call, f"System parameters error: unrecognized system parameter {json.dumps(name)}"
             )
         if not p.mutable:
-            raise MetaRpcError("/meta.SystemParamsService/SetSystemParam", f"{name} is immutable")
+            raise MetaRpcError(call, f"System parameters error: {json.dumps(name)} is immutable")
         text = p.default if value is None else value
-        if p.kind in ("u32", "u64"):
-            if not text.isdigit():
-                raise MetaRpcError(
-                    "/meta.SystemParamsService/SetSystemParam",
-                    "cannot parse parameter value: invalid digit found in string",
-                )
-        elif p.kind == "bool":
-            try:
-                text = "true" if par.parse_bool(text) else "false"
-            except par.ParseError:
-                raise MetaRpcError(
-                    "/meta.SystemParamsService/SetSystemParam",
-                    "cannot parse parameter value: provided string was not `true` or `false`",
-                ) from None
+        try:
+            if p.kind == "u32" or p.kind == "u64":
+                n = int(par.parse_u64(text))
+                if p.kind == "u32" and n > 0xFFFFFFFF:
+                    raise par.ParseError("number too large to fit in target type")
+                text = str(n)
+            elif p.kind == "bool":
+                if text not in ("true", "false"):  # Rust's bool::from_str
+                    raise par.ParseError("provided string was not `true` or `false`")
+            elif p.kind == "f64":
+                text = str(float(text))
+        except (par.ParseError, ValueError) as e:
+            msg = str(e).removeprefix("Parse error: ")
+            if isinstance(e, ValueError):
+                msg = "invalid float literal"
+            raise MetaRpcError(
+                call, f"System parameters error: cannot parse parameter value: {msg}"
+            ) from None
         with self.store.transaction():
             self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
-        return Result()
+        self._drain_queue()
+        notices = []
+        interval = int(self.system_param("barrier_interval_ms") or 1000)
+        frequency = int(self.system_param("checkpoint_frequency") or 1)
+        if interval >= 300000:
+            notices.append(
+                f"Barrier interval is set to {interval} ms >= 300000 ms. This can hurt freshness "
+                "and potentially cause OOM."
+            )
+        if frequency >= 60:
+            notices.append(
+                f"Checkpoint frequency is set to {frequency} >= 60. This can hurt freshness and "
+                "potentially cause OOM."
+            )
+        return Result(notices)
+
+    def session_defaults(self) -> dict[str, str]:
+        """Session-variable defaults set with ALTER SYSTEM SET (a new session starts here)."""
+        return {
+            str(k): str(v)
+            for k, v in self.conn.execute("SELECT name, value FROM session_parameter")
+        }
+
+    def set_session_default(self, name: str, value: str | None) -> None:
+        """Persist ALTER SYSTEM SET <session variable> (None = back to RisingWave's default)."""
+        with self.store.transaction():
+            if value is None:
+                self.conn.execute("DELETE FROM session_parameter WHERE name = ?", (name,))
+            else:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
+                    (name, value),
+                )
 
     def alter_database_param(
         self, ctx: Context, database: str, param: str, value: str | None
@@ -2538,6 +2919,34 @@ class Engine:
         return Result()
 
     # ------------------------------------------------------------------ test control
+
+    def restart(self) -> Engine:
+        """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
+        recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
+        Sessions waiting on this engine are gone with it: their waits fail."""
+        for waiters in self._job_waiters.values():
+            for w, call in waiters:
+                w.complete(MetaRpcError(call, "meta node restarted"))
+        for w, _ in self._wait_all:
+            w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
+        for p in self._queue:
+            p.waiter.complete(MetaRpcError(p.call, "meta node restarted"))
+        self._job_waiters.clear()
+        self._wait_all.clear()
+        self._queue.clear()
+        self._permit_holders.clear()
+        if self.store.path is None:
+            self.recover(bootstrap=True)
+            return self
+        data_dir = self.store.path.parent
+        self.store.close()
+        return Engine(
+            Store.open(data_dir),
+            self.clock,
+            row_count=None if self.row_count == self._default_row_count else self.row_count,
+            streaming_slots=self.streaming_slots,
+            backfill_rows_per_second=self.backfill_rows_per_second,
+        )
 
     def hold_backfill(self, job_id: int, held: bool = True) -> None:
         """Test control: stop (or let go) a creating job's backfill progress."""

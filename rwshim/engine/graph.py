@@ -162,3 +162,17 @@ def barrier_rejected_jobs(graph: Graph, database_id: int, fragments: set[int]) -
         affected |= {d for d in graph.downstream(f) if graph.edges[(f, d)] != "NoShuffle"}
     owners = {o for f in affected if (o := graph.owner(f)) is not None and o not in independent_set}
     return owners & blocked
+
+
+def ensemble_roots(graph: Graph, fragment_id: int) -> list[int]:
+    """The entry fragments of the NoShuffle ensemble a fragment belongs to, empty when the
+    fragment is itself an entry or has no ensemble (fragment.rs:1467-1493)."""
+    component = graph.no_shuffle_closure({fragment_id})
+    if len(component) == 1:
+        return []
+    roots = sorted(
+        f
+        for f in component
+        if not any(graph.edges.get((u, f)) == "NoShuffle" for u in graph.upstream(f))
+    )
+    return [] if fragment_id in roots else roots

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from dataclasses import dataclass
 
 from rwshim.errors import InvalidInputSyntax
+from rwshim.store.functions import render_parallelism
 
 U64_MAX = 2**64 - 1
 
@@ -43,14 +45,16 @@ class Target:
         return Target("Adaptive", None, strategy)
 
 
+def _as_f32(r: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", r))[0])
+
+
 def _rust_f32(r: float) -> str:
     """Rust's Display of an f32: shortest round-trip text, no trailing '.0'."""
-    import struct
-
-    f = struct.unpack("f", struct.pack("f", r))[0]
+    f = _as_f32(r)
     for digits in range(1, 10):
         text = f"{f:.{digits}g}"
-        if struct.unpack("f", struct.pack("f", float(text)))[0] == f:
+        if _as_f32(float(text)) == f:
             break
     if "e" in text:
         text = repr(float(text))
@@ -66,30 +70,29 @@ def parse_strategy(s: str) -> str:
     Raises ``ParseError`` with RisingWave's text, or ``LookupError`` for an unsupported
     strategy (callers then try an integer).
     """
-    low = s.strip().lower()
-    if low in ("auto", "adaptive"):
+    low = s.lower()
+    if low == "auto":
         return "AUTO"
     if low == "full":
         return "FULL"
     m = re.fullmatch(r"bounded\((\d+)\)", low)
     if m:
-        try:
-            n = int(m.group(1))
-        except ValueError as e:  # pragma: no cover - \d+ always parses
-            raise ParseError(str(e)) from None
-        if n < 1 or n > U64_MAX:
+        n = int(m.group(1))
+        if n > U64_MAX:
+            raise ParseError("Parse error: number too large to fit in target type")
+        if n < 1:
             raise ParseError("Invalid value for Bounded strategy: must be positive integer")
         return f"BOUNDED({n})"
     m = re.fullmatch(r"ratio\(([+-]?\d+(?:\.\d+)?)\)", low)
     if m:
-        r = float(m.group(1))
+        r = _as_f32(float(m.group(1)))
         if not 0.0 <= r <= 1.0:
             raise ParseError("Invalid value for Ratio strategy: must be between 0.0 and 1.0")
         return f"RATIO({_rust_f32(r)})"
     raise LookupError(s)
 
 
-def _parse_u64(s: str) -> int:
+def parse_u64(s: str) -> int:
     """Rust's ``str::parse::<u64>`` with its error texts (prefixed 'Parse error: ')."""
     if s == "":
         raise ParseError("Parse error: cannot parse integer from empty string")
@@ -115,7 +118,7 @@ def parse_config_parallelism(s: str) -> Target | None:
     try:
         strategy = parse_strategy(s)
     except LookupError:
-        n = _parse_u64(s)
+        n = parse_u64(s)
         return Target.adaptive() if n == 0 else Target.of_fixed(n)
     if strategy == "FULL":
         return Target.adaptive()
@@ -126,14 +129,7 @@ def render(target: Target | None) -> str:
     """How system catalogs print a parallelism (system_catalog/mod.rs:223-254)."""
     if target is None:
         return "unknown"
-    if target.kind == "Fixed":
-        return str(target.fixed)
-    if target.kind == "Custom":
-        return "custom"
-    strategy = target.strategy or "AUTO"
-    if strategy in ("AUTO", "FULL"):
-        return "adaptive"
-    return strategy.lower()
+    return render_parallelism(target.kind, target.fixed, target.strategy)
 
 
 def render_config(target: Target | None) -> str:
@@ -250,3 +246,46 @@ def parse_bool(text: str) -> bool:
     if t in ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n"):
         return False
     raise ParseError("Invalid bool")
+
+
+def _format_strategy(strategy: str | None) -> str | None:
+    if strategy is None:
+        return None
+    try:
+        canonical = parse_strategy(strategy)
+    except (LookupError, ParseError):
+        return None
+    if canonical in ("AUTO", "FULL"):
+        return "adaptive"
+    return canonical.lower()
+
+
+def format_streaming_parallelism(kind: str, fixed: int | None, strategy: str | None) -> str:
+    """format_streaming_parallelism (fragment.rs:1529-1544)."""
+    if kind == "Fixed":
+        return str(fixed)
+    shown = _format_strategy(strategy)
+    if shown is not None:
+        return shown
+    return "custom" if kind == "Custom" else "adaptive"
+
+
+def parallelism_policy(
+    distribution: str,
+    override: Target | None,
+    job: Target | None,
+    roots: list[int],
+) -> str:
+    """format_fragment_parallelism_policy (fragment.rs:1496-1527)."""
+    if distribution == "SINGLE":
+        return "single"
+    job_strategy = None if job is None else job.strategy
+    if override is not None:
+        return (
+            f"override({format_streaming_parallelism(override.kind, override.fixed, job_strategy)})"
+        )
+    if roots:
+        return f"upstream_fragment([{', '.join(str(r) for r in sorted(set(roots)))}])"
+    if job is None:
+        return "inherit(unknown)"
+    return f"inherit({format_streaming_parallelism(job.kind, job.fixed, job_strategy)})"

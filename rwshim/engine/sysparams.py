@@ -74,7 +74,15 @@ PARAMS: tuple[SystemParam, ...] = (
     SystemParam(
         "use_new_object_prefix_strategy", "true", False, "Whether to split object prefix.", "bool"
     ),
-    SystemParam("license_key", "", True, "The license key to activate enterprise features.", "str"),
+    # The built-in key prints as "<default>", any other non-empty key as "<redacted>"
+    # (src/license/src/key.rs:98-118).
+    SystemParam(
+        "license_key",
+        "<default>",
+        True,
+        "The license key to activate enterprise features.",
+        "str",
+    ),
     SystemParam(
         "time_travel_retention_ms",
         "600000",

@@ -154,3 +154,5 @@ class Result:
     columns: list[Column] | None = None
     rows: list[tuple[object, ...]] = field(default_factory=list)
     wait: Waiter | None = None
+    # The streaming job a CREATE made (to cancel it when its session is cancelled); else None.
+    job_id: int | None = None

@@ -345,9 +345,43 @@ WHERE NOT EXISTS (
 );
 """
 
+# Version 2: what SHOW JOBS / rw_ddl_progress print, kept current at every barrier so the
+# catalog views can read it.
+SCHEMA_V2: Final = """
+-- streaming_job.progress: the job's progress text as of its last barrier, in RisingWave's
+-- formats (src/meta/src/barrier/progress.rs:246-296, creating_job/mod.rs:757-793): '0.0%'
+-- before tracking, '12.34% (c/t)', '99.99%', '100%', 'n rows consumed',
+-- 'MView Backfill: .., Source Backfill: ..', 'Snapshot [..]', 'Snapshot finished'.
+ALTER TABLE streaming_job ADD COLUMN progress TEXT NOT NULL DEFAULT '0.0%';
+"""
+
+# Version 3: a fragment can hold two rate-limited nodes (e.g. a sink's Sink and StreamScan).
+SCHEMA_V3: Final = """
+-- fragment.backfill_rate_limit: the rate limit of the fragment's StreamScan / SourceBackfill
+-- node (rows/s per actor; NULL = unlimited, 0 = stopped).  From this version on
+-- fragment.rate_limit holds only the Source, Sink or DML node's limit.
+ALTER TABLE fragment ADD COLUMN backfill_rate_limit INTEGER;
+UPDATE fragment SET backfill_rate_limit = rate_limit, rate_limit = NULL
+    WHERE scan_relation_id IS NOT NULL;
+"""
+
+# Version 4: rw_fragments.parallelism_policy, kept by the engine.
+SCHEMA_V4: Final = """
+-- fragment.parallelism_policy: how the fragment's parallelism is decided, as rw_fragments
+-- prints it (src/meta/src/controller/fragment.rs:1496-1553): 'single', 'override(<p>)',
+-- 'upstream_fragment([<root ids>])', 'inherit(<p>)' with <p> a number, 'adaptive',
+-- 'bounded(n)', 'ratio(r)', 'custom' or 'unknown'.
+ALTER TABLE fragment ADD COLUMN parallelism_policy TEXT NOT NULL DEFAULT 'unknown';
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
-MIGRATIONS: Final[tuple[tuple[int, str], ...]] = ((1, SCHEMA_V1),)
+MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
+    (1, SCHEMA_V1),
+    (2, SCHEMA_V2),
+    (3, SCHEMA_V3),
+    (4, SCHEMA_V4),
+)
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
 

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from rwshim.errors import StoreUnusable
+from rwshim.store import functions
 from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
 
 FILE_NAME = "meta.db"
@@ -48,11 +49,13 @@ class Store:
         else:
             path = Path(data_dir) / FILE_NAME
             path.parent.mkdir(parents=True, exist_ok=True)
-            _refuse_foreign(path)
+            _refuse_foreign_file(path)
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            _refuse_foreign_database(conn, path)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=OFF")
+        functions.register(conn)
         store = cls(conn, path, created=False)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
@@ -165,16 +168,28 @@ class Store:
         self.conn.close()
 
 
-def _refuse_foreign(path: Path) -> None:
-    """Raise unless ``path`` is absent, empty, or an rwshim store."""
+def _refuse_foreign_file(path: Path) -> None:
+    """Raise if ``path`` holds something other than a SQLite database (checked on the bytes,
+    so the file is never touched)."""
     if not path.exists() or path.stat().st_size == 0:
         return
     with path.open("rb") as f:
-        header = f.read(100)
-    if not header.startswith(b"SQLite format 3\x00"):
+        header = f.read(16)
+    if header != b"SQLite format 3\x00":
         raise StoreUnusable(f"{path} exists and is not an rwshim meta store (not a SQLite file)")
-    app_id = int.from_bytes(header[68:72], "big")
-    if app_id != APPLICATION_ID:
+
+
+def _refuse_foreign_database(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise (and close) unless the database is empty or an rwshim store.  Reads through the
+    WAL, so a store killed before its first checkpoint is recognised."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise StoreUnusable(f"{path} exists and is not an rwshim meta store ({e})") from None
+    if app_id != APPLICATION_ID and (app_id != 0 or objects):
+        conn.close()
         raise StoreUnusable(f"{path} exists and is not an rwshim meta store")
 
 
