@@ -9,20 +9,37 @@ visibility rule of ``_sql.can_see``.
 from __future__ import annotations
 
 from rwshim.query.catalog._sql import CURRENT_DB_NAME, can_see
+from rwshim.query.catalog.rw_catalog import (
+    SYSTEM_COLUMN,
+    SYSTEM_COLUMN_FROM,
+    USER_COLUMN,
+    USER_COLUMN_FROM,
+)
 
 SQL: dict[str, str] = {}
 
-# columns.rs
-SQL["columns"] = f"""
-SELECT {CURRENT_DB_NAME}, s.name, r.name, c.name, NULL, NULL, NULL, NULL, NULL, NULL,
-       c.position, CASE WHEN c.is_nullable THEN 'YES' ELSE 'NO' END,
-       CASE WHEN c.data_type = 'varchar' THEN 'character varying' ELSE c.data_type END,
-       {CURRENT_DB_NAME}, 'pg_catalog', c.udt_type, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+
+# columns.rs, with rw_columns' facts joined to the relation and schema names directly (one
+# branch for user relations, one for the builtin catalogs) so that a filter on the table name
+# reaches the store's index instead of computing every relation's ACL first.
+def _columns(c: dict[str, str], from_sql: str) -> str:
+    return f"""
+SELECT {CURRENT_DB_NAME}, {c["schema_name"]}, {c["relation_name"]}, {c["name"]}, NULL, NULL,
+       NULL, NULL, NULL, NULL, {c["position"]},
+       CASE WHEN {c["is_nullable"]} THEN 'YES' ELSE 'NO' END,
+       CASE WHEN {c["data_type"]} = 'varchar' THEN 'character varying' ELSE {c["data_type"]} END,
+       {CURRENT_DB_NAME}, 'pg_catalog', {c["udt_type"]}, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
        NULL, NULL, NULL, NULL, NULL, 'NO', NULL, NULL, NULL, NULL, NULL, NULL,
-       CASE WHEN c.is_generated THEN 'ALWAYS' ELSE 'NEVER' END, c.generation_expression, NULL
-FROM rw_catalog__rw_columns c LEFT JOIN rw_catalog__rw_relations r ON c.relation_id = r.id
-JOIN rw_catalog__rw_schemas s ON s.id = r.schema_id
-WHERE NOT c.is_hidden"""
+       CASE WHEN {c["is_generated"]} THEN 'ALWAYS' ELSE 'NEVER' END,
+       {c["generation_expression"]}, NULL
+{from_sql} AND NOT ({c["is_hidden"]})"""
+
+
+SQL["columns"] = (
+    _columns(USER_COLUMN, USER_COLUMN_FROM)
+    + "\nUNION ALL"
+    + _columns(SYSTEM_COLUMN, SYSTEM_COLUMN_FROM)
+)
 
 # tables.rs
 SQL["tables"] = f"""

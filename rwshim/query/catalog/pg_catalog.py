@@ -46,17 +46,26 @@ EXTRA["pg_class"] = (
     ("relreplident", t.VARCHAR),
     ("relacl", t.VARCHAR_ARRAY),
 )
-_CLASS_EXTRA = """0, 0, 0,
-       EXISTS (SELECT 1 FROM pg_catalog__pg_index i WHERE i.indrelid = {oid}), 0,
-       (SELECT count(*) FROM pg_catalog__pg_attribute a WHERE a.attrelid = {oid}),
+# relhasindex: an index on it, or (tables) the primary-key pseudo index of pg_index.
+_USER_CLASS_EXTRA = """0, 0, 0,
+       EXISTS (SELECT 1 FROM visible_relation i WHERE i.kind = 'index'
+               AND i.primary_table_id = r.relation_id)
+       OR (r.kind = 'table' AND EXISTS (SELECT 1 FROM relation_column k
+           WHERE k.relation_id = r.relation_id AND k.pk_position IS NOT NULL
+           AND NOT k.is_hidden)), 0,
+       (SELECT count(*) FROM relation_column a WHERE a.relation_id = r.relation_id
+        AND NOT a.is_hidden),
+       0, 0, 0, 0, 0, 0, 1, 'd', NULL"""
+_SYS_CLASS_EXTRA = """0, 0, 0, 0, 0,
+       (SELECT count(*) FROM rwshim_sys_column a WHERE a.relation_id = v.id),
        0, 0, 0, 0, 0, 0, 1, 'd', NULL"""
 SQL["pg_class"] = f"""
 SELECT r.relation_id, r.name, r.schema_id, r.owner_id, 'p', {_KIND}, 0, 0, 0, '[]', 0, NULL,
-       {_CLASS_EXTRA.format(oid="r.relation_id")}
+       {_USER_CLASS_EXTRA}
 FROM visible_relation r WHERE r.database_id = {CURRENT_DB} AND r.kind <> 'internal'
 UNION ALL
 SELECT v.id, v.name, s.schema_id, 1, 'p', CASE v.kind WHEN 'table' THEN 'r' ELSE 'v' END,
-       0, 0, 0, '[]', 0, NULL, {_CLASS_EXTRA.format(oid="v.id")}
+       0, 0, 0, '[]', 0, NULL, {_SYS_CLASS_EXTRA}
 FROM rwshim_sys_relation v JOIN schema s ON s.name = v.schema_name
 WHERE s.database_id = {CURRENT_DB}"""
 
@@ -151,9 +160,18 @@ SELECT oid, typname, typelem, typarray, typinput, 0, 0, -1, 0, 0,
         AND s.name = 'pg_catalog'), 'b', ',', 0, NULL, NULL, NULL
 FROM rwshim_type ORDER BY ord"""
 
-# pg_settings.rs: session variables then system parameters.  rwshim reads the system
-# parameters only (the session's variables are not in the store).
-SQL["pg_settings"] = "SELECT name, value, '', 'postmaster' FROM system_parameter ORDER BY name"
+# pg_settings.rs: the session's variables (context 'user'), then the system parameters
+# ('postmaster'; the store keeps neither their descriptions nor their mutability, so the
+# description is empty and every parameter reads as mutable).  The session's variables come
+# from ``rw_session_settings()``: a JSON array of [name, setting, description] that the query
+# core registers (``install`` registers an empty default when it has not).
+SQL["pg_settings"] = """
+SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'),
+       COALESCE(json_extract(value, '$[2]'), ''), 'user'
+FROM json_each(rw_session_settings())
+UNION ALL
+SELECT name, value, '', 'postmaster'
+FROM (SELECT name, value FROM system_parameter ORDER BY name)"""
 
 # pg_proc.rs is an empty view; pgcli's completion refresher reads these too.
 EXTRA["pg_proc"] = (

@@ -8,6 +8,7 @@ objects of INITIAL jobs (``visible_relation``), as the frontend never sees them.
 
 from __future__ import annotations
 
+from rwshim import pgtypes as t
 from rwshim.query.catalog._sql import (
     CURRENT_DB,
     MODES_DATABASE,
@@ -20,11 +21,16 @@ from rwshim.query.catalog._sql import (
 )
 
 
-def _rel(kind: str, alias: str = "r") -> str:
+def _visible(kind: str) -> str:
+    """Relations ``r`` of ``kind`` in the current database that the user may see."""
     return (
-        f"visible_relation {alias} WHERE {alias}.database_id = {CURRENT_DB} "
-        f"AND {alias}.kind = '{kind}' AND {can_see(f'{alias}.relation_id', f'{alias}.owner_id')}"
+        f"r.database_id = {CURRENT_DB} AND r.kind = '{kind}' "
+        f"AND {can_see('r.relation_id', 'r.owner_id')}"
     )
+
+
+def _rel(kind: str) -> str:
+    return f"visible_relation r WHERE {_visible(kind)}"
 
 
 def _props(options: str) -> str:
@@ -72,7 +78,7 @@ SELECT r.relation_id, r.name, r.schema_id, s.name, r.owner_id, r.definition, r.a
        r.initialized_at_cluster_version, r.created_at_cluster_version,
        COALESCE(j.create_type = 'BACKGROUND', 0), {_STATUS_TITLE}
 FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id {_JOB_STATUS}
-WHERE {_rel("materialized view").split(" WHERE ", 1)[1]} ORDER BY r.relation_id"""
+WHERE {_visible("materialized view")} ORDER BY r.relation_id"""
 
 # rw_views.rs: user views and the builtin views of the current database's system schemas
 # (root_catalog.rs create_schema registers them as views with ids >= SYS_CATALOG_START_ID).
@@ -97,7 +103,7 @@ SELECT r.relation_id, r.name, r.primary_table_id,
        r.initialized_at_cluster_version, r.created_at_cluster_version,
        COALESCE(j.create_type = 'BACKGROUND', 0)
 FROM visible_relation r {_JOB_STATUS}
-WHERE {_rel("index").split(" WHERE ", 1)[1]} ORDER BY r.relation_id"""
+WHERE {_visible("index")} ORDER BY r.relation_id"""
 
 # rw_sources.rs: connector upper-cased; format / encode as the prost enum names.
 SQL["rw_sources"] = f"""
@@ -125,9 +131,10 @@ SELECT r.relation_id, r.name, r.schema_id, r.owner_id, upper(COALESCE(r.connecto
        {acl("r.relation_id", MODES_READONLY)}, r.initialized_at, r.created_at,
        r.initialized_at_cluster_version, r.created_at_cluster_version,
        COALESCE(j.create_type = 'BACKGROUND', 0), {_props("r.with_options")},
-       CASE WHEN r.format IS NULL THEN 'null' ELSE {_props("r.format_encode_options")} END
+       CASE WHEN r.format IS NULL AND r.format_encode_options = '{{}}' THEN 'null'
+            ELSE {_props("r.format_encode_options")} END
 FROM visible_relation r {_JOB_STATUS}
-WHERE {_rel("sink").split(" WHERE ", 1)[1]} ORDER BY r.relation_id"""
+WHERE {_visible("sink")} ORDER BY r.relation_id"""
 
 # rw_system_tables.rs: builtin tables in the current database's system schemas.
 SQL["rw_system_tables"] = f"""
@@ -142,32 +149,90 @@ SELECT r.relation_id, r.name, r.schema_id, r.owner_job_id, r.owner_id, r.definit
        r.initialized_at_cluster_version, r.created_at_cluster_version
 FROM {_rel("internal")} ORDER BY r.relation_id"""
 
-# rw_columns.rs: views, sinks, system tables and views, tables/MVs/indexes, and sources without
-# an associated table; data_type is DataType's Display, udt_type its pg_name.
 _UDT = """COALESCE(CASE WHEN c.rw_type = 'serial' THEN 'serial' END, t.udt,
     CASE c.type_oid WHEN 2249 THEN 'struct' WHEN 1303 THEN 'map' END,
     CASE WHEN c.rw_type LIKE '%[]' THEN 'list' END, c.rw_type)"""
 _LEN = "COALESCE(CASE WHEN c.rw_type = 'serial' THEN 8 END, t.typlen, -1)"
-SQL["rw_columns"] = f"""
-SELECT c.relation_id, c.name, c.position + 1, c.is_hidden,
-       CASE WHEN r.kind = 'view' THEN 0 ELSE c.pk_position IS NOT NULL END,
-       0, c.generated_expr IS NOT NULL AND r.kind <> 'view', c.is_nullable,
-       CASE WHEN r.kind <> 'view' THEN c.generated_expr END,
-       c.rw_type, c.type_oid, {_LEN}, {_UDT}
-FROM visible_relation r JOIN relation_column c ON c.relation_id = r.relation_id
+
+# The column facts of rw_columns for user relations and for the builtin catalogs, by name, so
+# that information_schema.columns can select them next to the relation and schema names.
+USER_COLUMN = {
+    "relation_id": "c.relation_id",
+    "name": "c.name",
+    "position": "c.position + 1",
+    "is_hidden": "c.is_hidden",
+    "is_primary_key": "CASE WHEN r.kind = 'view' THEN 0 ELSE c.pk_position IS NOT NULL END",
+    "is_distribution_key": """CASE WHEN r.kind = 'index' THEN c.position = 0
+            WHEN r.kind IN ('table', 'materialized view') THEN c.pk_position IS NOT NULL
+            ELSE 0 END""",
+    "is_generated": "c.generated_expr IS NOT NULL AND r.kind <> 'view'",
+    "is_nullable": "c.is_nullable",
+    "generation_expression": "CASE WHEN r.kind <> 'view' THEN c.generated_expr END",
+    "data_type": "c.rw_type",
+    "type_oid": "c.type_oid",
+    "type_len": _LEN,
+    "udt_type": _UDT,
+    "relation_name": "r.name",
+    "schema_name": "s.name",
+}
+USER_COLUMN_FROM = f"""
+FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id
+JOIN relation_column c ON c.relation_id = r.relation_id
 LEFT JOIN rwshim_type t ON t.oid = c.type_oid
 WHERE r.database_id = {CURRENT_DB} AND r.kind IN ('view', 'sink', 'table', 'materialized view',
       'index', 'source') AND {can_see("r.relation_id", "r.owner_id")}
   AND NOT (r.kind = 'source' AND EXISTS (SELECT 1 FROM visible_relation a
-           WHERE a.kind = 'table' AND a.primary_table_id = r.relation_id))
-UNION ALL
-SELECT c.relation_id, c.name, c.position, 0, c.is_pk AND v.kind = 'table', 0, 0, 1, NULL,
-       COALESCE(t.display,
-                (SELECT e.display || '[]' FROM rwshim_type e WHERE e.typarray = c.type_oid)),
-       c.type_oid, COALESCE(t.typlen, -1), COALESCE(t.udt, 'list')
+           WHERE a.kind = 'table' AND a.primary_table_id = r.relation_id))"""
+SYSTEM_COLUMN = {
+    "relation_id": "c.relation_id",
+    "name": "c.name",
+    "position": "c.position",
+    "is_hidden": "0",
+    "is_primary_key": "c.is_pk AND v.kind = 'table'",
+    "is_distribution_key": "0",
+    "is_generated": "0",
+    "is_nullable": "1",
+    "generation_expression": "NULL",
+    "data_type": """COALESCE(t.display,
+                (SELECT e.display || '[]' FROM rwshim_type e WHERE e.typarray = c.type_oid))""",
+    "type_oid": "c.type_oid",
+    "type_len": "COALESCE(t.typlen, -1)",
+    "udt_type": "COALESCE(t.udt, 'list')",
+    "relation_name": "v.name",
+    "schema_name": "s.name",
+}
+SYSTEM_COLUMN_FROM = f"""
 FROM rwshim_sys_relation v JOIN schema s ON s.name = v.schema_name
 JOIN rwshim_sys_column c ON c.relation_id = v.id LEFT JOIN rwshim_type t ON t.oid = c.type_oid
-WHERE s.database_id = {CURRENT_DB}"""
+WHERE s.database_id = {CURRENT_DB} AND (v.kind = 'table' OR {can_see("v.id", "1")})"""
+
+_RW_COLUMNS = ("relation_id", "name", "position", "is_hidden", "is_primary_key",
+               "is_distribution_key", "is_generated", "is_nullable", "generation_expression",
+               "data_type", "type_oid", "type_len", "udt_type")  # fmt: skip
+
+# rw_columns.rs: views, sinks, system tables and views, tables/MVs/indexes, and sources without
+# an associated table; data_type is DataType's Display, udt_type its pg_name.  The store keeps no
+# distribution key: tables and MVs are distributed by their primary (stream) key and an index
+# by its first key column, RisingWave's defaults.
+# Every table, MV and index also lists the hidden system column ``_rw_timestamp`` last: the
+# frontend appends it to each TableCatalog it loads, never persisted (table_catalog.rs:815-820,
+# ColumnCatalog::rw_timestamp_column, column id -1).
+RW_TIMESTAMP_KINDS = ("table", "materialized view", "index")
+_RW_TIMESTAMP_ROWS = f"""
+SELECT r.relation_id, '_rw_timestamp',
+       (SELECT count(*) + 1 FROM relation_column n WHERE n.relation_id = r.relation_id),
+       1, 0, 0, 0, 1, NULL, 'timestamp with time zone', {t.TIMESTAMPTZ}, 8, 'timestamptz'
+FROM visible_relation r
+WHERE r.database_id = {CURRENT_DB} AND r.kind IN {RW_TIMESTAMP_KINDS!r}
+  AND {can_see("r.relation_id", "r.owner_id")}
+  AND NOT EXISTS (SELECT 1 FROM relation_column n WHERE n.relation_id = r.relation_id
+                  AND n.name = '_rw_timestamp')"""
+SQL["rw_columns"] = (
+    "SELECT " + ", ".join(USER_COLUMN[k] for k in _RW_COLUMNS) + USER_COLUMN_FROM
+    + "\nUNION ALL" + _RW_TIMESTAMP_ROWS
+    + "\nUNION ALL\nSELECT " + ", ".join(SYSTEM_COLUMN[k] for k in _RW_COLUMNS)
+    + SYSTEM_COLUMN_FROM
+)  # fmt: skip
 
 # rw_depend.rs: object dependencies (all databases).
 SQL["rw_depend"] = "SELECT dependent_id, referenced_id FROM dependency"
@@ -186,7 +251,13 @@ SELECT r.relation_id, (SELECT id FROM rwshim_sys_relation WHERE schema_name = 'r
        (SELECT description FROM comment m WHERE m.object_id = r.relation_id
         AND m.objsubid = c.position + 1)
 FROM visible_relation r JOIN relation_column c ON c.relation_id = r.relation_id
-WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'"""
+WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'
+UNION ALL
+SELECT r.relation_id, (SELECT id FROM rwshim_sys_relation WHERE schema_name = 'rw_catalog'
+       AND name = 'rw_tables'), -1, NULL
+FROM visible_relation r WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'
+  AND NOT EXISTS (SELECT 1 FROM relation_column n WHERE n.relation_id = r.relation_id
+                  AND n.name = '_rw_timestamp')"""
 
 # rw_types.rs: RW_TYPE_DATA.
 SQL["rw_types"] = "SELECT oid, typname, typinput, typelem, typarray FROM rwshim_type ORDER BY ord"
@@ -196,15 +267,25 @@ SQL["rw_types"] = "SELECT oid, typname, typinput, typelem, typarray FROM rwshim_
 _JOB_PARALLELISM = parallelism_text(
     "j.parallelism_kind", "j.parallelism_fixed", "j.adaptive_parallelism_strategy"
 )
+# list_streaming_job_states shows the backfill override while a job is not CREATED
+# (effective_streaming_job_parallelism, src/meta/service/src/stream_service.rs:87-102).
+_BACKFILLING = "j.job_status <> 'CREATED' AND j.backfill_parallelism_kind IS NOT NULL"
+_EFFECTIVE_PARALLELISM = parallelism_text(
+    f"CASE WHEN {_BACKFILLING} THEN j.backfill_parallelism_kind ELSE j.parallelism_kind END",
+    f"CASE WHEN {_BACKFILLING} THEN j.backfill_parallelism_fixed ELSE j.parallelism_fixed END",
+    "CASE WHEN j.job_status <> 'CREATED' THEN COALESCE("
+    "j.backfill_adaptive_parallelism_strategy, j.adaptive_parallelism_strategy) "
+    "ELSE j.adaptive_parallelism_strategy END",
+)
 _JOB_NAME = "(SELECT r.name FROM relation r WHERE r.relation_id = j.job_id)"
 SQL["rw_streaming_jobs"] = f"""
-SELECT j.job_id, {_JOB_NAME}, j.database_id, j.job_status, {_JOB_PARALLELISM},
+SELECT j.job_id, {_JOB_NAME}, j.database_id, j.job_status, {_EFFECTIVE_PARALLELISM},
        j.max_parallelism,
        COALESCE(j.specific_resource_group, (SELECT d.resource_group FROM database d
                 WHERE d.database_id = j.database_id), 'default')
 FROM streaming_job j ORDER BY j.job_id"""
 SQL["rw_table_fragments"] = f"""
-SELECT j.job_id, j.job_status, {_JOB_PARALLELISM}, j.max_parallelism
+SELECT j.job_id, j.job_status, {_EFFECTIVE_PARALLELISM}, j.max_parallelism
 FROM streaming_job j ORDER BY j.job_id"""
 
 # rw_fragments.rs; parallelism_policy per fragment.rs:1496-1553 (single, override(p),
@@ -249,29 +330,13 @@ SQL["rw_actor_infos"] = """
 SELECT a.actor_id, a.fragment_id, 'null', 'null' FROM actor a ORDER BY a.actor_id"""
 
 # rw_ddl_progress.rs over GlobalBarrierManager::get_ddl_progress: INITIAL and CREATING jobs of
-# every database; progress as barrier/progress.rs:246-296 renders it.
-_SCAN = "f.job_id = j.job_id AND f.backfill_total IS NOT NULL"
-_MV_SCAN = f"{_SCAN} AND f.flags NOT LIKE '%\"SOURCE_SCAN\"%'"
-_SRC_SCAN = f"{_SCAN} AND f.flags LIKE '%\"SOURCE_SCAN\"%'"
-_MV_PROGRESS = f"""(SELECT CASE WHEN count(*) = 0 THEN NULL
-        WHEN sum(f.backfill_total) = 0 THEN '99.99%'
-        ELSE printf('%.2f%% (%d/%d)', min(1.0 * sum(f.backfill_consumed) / sum(f.backfill_total),
-             0.9999) * 100, sum(f.backfill_consumed), sum(f.backfill_total)) END
-     FROM fragment f WHERE {_MV_SCAN})"""
-_SRC_PROGRESS = f"""(SELECT CASE WHEN count(*) = 0 THEN NULL
-        ELSE sum(f.backfill_consumed) || ' rows consumed' END FROM fragment f WHERE {_SRC_SCAN})"""
-PROGRESS = f"""CASE
-    WHEN j.job_status = 'INITIAL' THEN '0.0%'
-    WHEN NOT EXISTS (SELECT 1 FROM fragment f WHERE {_SCAN} AND NOT f.backfill_done) THEN '100%'
-    WHEN {_MV_PROGRESS} IS NOT NULL AND {_SRC_PROGRESS} IS NOT NULL
-    THEN 'MView Backfill: ' || {_MV_PROGRESS} || ', Source Backfill: ' || {_SRC_PROGRESS}
-    ELSE COALESCE({_MV_PROGRESS}, {_SRC_PROGRESS}, 'Unknown') END"""
-SQL["rw_ddl_progress"] = f"""
-SELECT j.job_id, r.definition, j.create_type, {PROGRESS}, r.initialized_at,
-       j.is_serverless_backfill,
-       CASE WHEN j.job_status = 'INITIAL' THEN 'NORMAL_BACKFILL' ELSE j.backfill_type END
+# every database except shared sources, with the progress text the engine keeps at every
+# barrier (streaming_job.progress, barrier/progress.rs:246-296, creating_job/mod.rs:757-793).
+SQL["rw_ddl_progress"] = """
+SELECT j.job_id, r.definition, j.create_type, j.progress, r.initialized_at,
+       j.is_serverless_backfill, j.backfill_type
 FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id
-WHERE j.job_status IN ('INITIAL', 'CREATING') ORDER BY j.job_id"""
+WHERE j.job_status <> 'CREATED' AND r.kind <> 'source' ORDER BY j.job_id"""
 
 # rw_worker_nodes.rs: sorted by id; is_streaming / is_serving / resource_group only for compute
 # nodes.
@@ -387,7 +452,8 @@ ORDER BY f.fragment_id"""
 # rw_backfill_info.rs: scan fragments of creating jobs.
 SQL["rw_backfill_info"] = """
 SELECT f.job_id, f.fragment_id,
-       COALESCE((SELECT value FROM json_each(f.state_table_ids) LIMIT 1), 0),
+       COALESCE((SELECT i.relation_id FROM relation i WHERE i.kind = 'internal'
+                 AND i.fragment_id = f.fragment_id ORDER BY i.relation_id LIMIT 1), 0),
        f.scan_relation_id,
        CASE WHEN f.flags LIKE '%"SOURCE_SCAN"%' THEN 'Source'
             WHEN f.flags LIKE '%SNAPSHOT_BACKFILL_STREAM_SCAN%' THEN 'SnapshotBackfill'
@@ -395,3 +461,86 @@ SELECT f.job_id, f.fragment_id,
        CASE WHEN f.flags LIKE '%SNAPSHOT_BACKFILL_STREAM_SCAN%' THEN j.creating_epoch ELSE 0 END
 FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id
 WHERE j.job_status = 'CREATING' AND f.scan_relation_id IS NOT NULL ORDER BY f.fragment_id"""
+
+# rw_relation_info.rs: per schema, created MVs, tables, sinks and indexes that have fragments,
+# then every source (fragments only for a shared one).  ``fragments`` is the job's fragments as
+# JSON keyed by fragment id; rwshim has no stream plans, so each fragment carries its id,
+# distribution, flags, state tables, upstreams and actor ids only.
+_FRAGMENTS_JSON = """(SELECT json_group_object(CAST(f.fragment_id AS TEXT), json_object(
+        'fragmentId', f.fragment_id, 'distributionType', f.distribution_type,
+        'fragmentTypeFlags', json(f.flags), 'stateTableIds', json(f.state_table_ids),
+        'upstreamFragmentIds', (SELECT json_group_array(e.source_fragment_id)
+            FROM fragment_relation e WHERE e.target_fragment_id = f.fragment_id),
+        'actors', (SELECT json_group_array(json_object('actorId', a.actor_id))
+                   FROM actor a WHERE a.fragment_id = f.fragment_id)))
+     FROM fragment f WHERE f.job_id = r.relation_id)"""
+_HAS_FRAGMENTS = "EXISTS (SELECT 1 FROM fragment f WHERE f.job_id = r.relation_id)"
+_RELINFO = """SELECT s.name AS c1, r.name AS c2, r.owner_id AS c3, r.definition AS c4,
+       '{label}' AS c5, r.relation_id AS c6, {tz} AS c7, {frags} AS c8, r.initialized_at AS c9,
+       r.created_at AS c10, r.initialized_at_cluster_version AS c11,
+       r.created_at_cluster_version AS c12, s.schema_id AS s_order, {order} AS k_order
+FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id
+LEFT JOIN streaming_job j ON j.job_id = r.relation_id
+WHERE r.database_id = {db} AND r.kind = '{kind}' AND {visible}{cond}"""
+
+
+def _relinfo(kind: str, label: str, order: int, cond: str, shared_only: bool = False) -> str:
+    tz = "COALESCE(j.timezone, 'UTC')"
+    frags = _FRAGMENTS_JSON
+    if shared_only:
+        tz = f"CASE WHEN r.is_shared AND {_HAS_FRAGMENTS} THEN {tz} ELSE '' END"
+        frags = f"CASE WHEN r.is_shared AND {_HAS_FRAGMENTS} THEN {frags} END"
+    return _RELINFO.format(
+        label=label, tz=tz, frags=frags, order=order, db=CURRENT_DB, kind=kind,
+        visible=can_see("r.relation_id", "r.owner_id"), cond=cond,
+    )  # fmt: skip
+
+
+SQL["rw_relation_info"] = (
+    "SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12 FROM ("
+    + " UNION ALL ".join(
+        [
+            _relinfo(
+                "materialized view",
+                "MATERIALIZED VIEW",
+                0,
+                f" AND j.job_status = 'CREATED' AND {_HAS_FRAGMENTS}",
+            ),
+            _relinfo("table", "TABLE", 1, f" AND {_HAS_FRAGMENTS}"),
+            _relinfo("sink", "SINK", 2, f" AND {_HAS_FRAGMENTS}"),
+            _relinfo("index", "INDEX", 3, f" AND {_HAS_FRAGMENTS}"),
+            _relinfo("source", "SOURCE", 4, "", shared_only=True),
+        ]
+    )
+    + ") ORDER BY s_order, k_order, c6"
+)
+
+# rw_streaming_job_config.rs: each job's config override (TOML) flattened to dot-separated keys.
+SQL["rw_streaming_job_config"] = f"""
+SELECT j.job_id, {_JOB_NAME}, j.database_id, json_extract(kv.value, '$[0]'),
+       json_extract(kv.value, '$[1]')
+FROM streaming_job j, json_each(rw_toml_flatten(j.config_override)) kv
+ORDER BY j.job_id, kv.key"""
+
+# rw_resource_groups.rs (view).
+SQL["rw_resource_groups"] = """
+WITH all_groups AS (
+    SELECT DISTINCT resource_group FROM (
+        SELECT resource_group FROM rw_catalog__rw_worker_nodes WHERE is_streaming
+        UNION ALL SELECT resource_group FROM rw_catalog__rw_databases
+        UNION ALL SELECT resource_group FROM rw_catalog__rw_streaming_jobs) t),
+worker_node_stats AS (
+    SELECT resource_group, count(*) AS streaming_workers, sum(parallelism) AS parallelism
+    FROM rw_catalog__rw_worker_nodes WHERE is_streaming GROUP BY resource_group),
+database_stats AS (
+    SELECT resource_group, count(*) AS databases FROM rw_catalog__rw_databases
+    GROUP BY resource_group),
+streaming_job_stats AS (
+    SELECT resource_group, count(*) AS streaming_jobs FROM rw_catalog__rw_streaming_jobs
+    GROUP BY resource_group)
+SELECT ag.resource_group, COALESCE(w.streaming_workers, 0), COALESCE(w.parallelism, 0),
+       COALESCE(d.databases, 0), COALESCE(j.streaming_jobs, 0)
+FROM all_groups ag
+LEFT JOIN worker_node_stats w ON ag.resource_group = w.resource_group
+LEFT JOIN database_stats d ON ag.resource_group = d.resource_group
+LEFT JOIN streaming_job_stats j ON ag.resource_group = j.resource_group"""

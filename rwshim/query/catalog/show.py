@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from rwshim import pgtypes
 from rwshim.errors import CatalogNotFound, InvalidInputSyntax, NotImplementedError_
 from rwshim.query.catalog import CatalogColumn
+from rwshim.query.catalog.rw_catalog import RW_TIMESTAMP_KINDS
 
 Row = tuple[object, ...]
 Result = tuple[tuple[CatalogColumn, ...], list[Row]]
@@ -31,16 +32,19 @@ class ShowContext:
     database_id: int
     user_id: int
     user_name: str
-    # The search_path session variable as RisingWave prints it, e.g. '"$user", public'.
-    search_path: str = '"$user", public'
+    # The search_path session variable: RisingWave's text ('"$user", public') or the query
+    # core's list form (("$user", "public")).
+    search_path: str | tuple[str, ...] = '"$user", public'
 
     def real_path(self) -> list[str]:
         """SearchPath::real_path with ``"$user"`` replaced by the user name (show.rs:168-186)."""
+        sp = self.search_path
+        items = sp.split(",") if isinstance(sp, str) else list(sp)
         out = []
-        for p in self.search_path.split(","):
+        for p in items:
             p = p.strip()
             if p:
-                out.append(self.user_name if p == USER_NAME_WILD_CARD else p)
+                out.append(self.user_name if p in (USER_NAME_WILD_CARD, "$user") else p)
         return out
 
     def lookup_path(self) -> list[str]:
@@ -175,6 +179,13 @@ def show_objects(
         if store_kind == "materialized view":
             sql += " AND COALESCE(j.job_status, 'CREATED') = 'CREATED'"
         objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
+        if store_kind == "view":
+            # The builtin views of a system schema on the path are views too (owner root).
+            objects += conn.execute(
+                "SELECT id, name, 1 FROM rwshim_sys_relation WHERE kind = 'view' "
+                "AND schema_name = ? ORDER BY name",
+                (name,),
+            ).fetchall()
         for obj_id, obj_name, owner in objects:
             if not _can_see(conn, ctx, obj_id, owner):
                 continue
@@ -201,6 +212,38 @@ def show_schemas(conn: sqlite3.Connection, ctx: ShowContext) -> Result:
         "SELECT name FROM schema WHERE database_id = ? ORDER BY schema_id", (ctx.database_id,)
     ).fetchall()
     return _cols("Name"), [tuple(r) for r in rows]
+
+
+def show_cluster(conn: sqlite3.Connection, ctx: ShowContext) -> Result:
+    """SHOW CLUSTER (show.rs ShowClusterRow): every worker sorted by id."""
+    columns = (
+        CatalogColumn("Id", pgtypes.INT4),
+        CatalogColumn("Addr", pgtypes.VARCHAR),
+        CatalogColumn("Type", pgtypes.VARCHAR),
+        CatalogColumn("State", pgtypes.VARCHAR),
+        CatalogColumn("Parallelism", pgtypes.INT4),
+        CatalogColumn("Is Streaming", pgtypes.BOOL),
+        CatalogColumn("Is Serving", pgtypes.BOOL),
+        CatalogColumn("Started At", pgtypes.TIMESTAMPTZ),
+    )
+    rows = conn.execute(
+        "SELECT worker_id, host || ':' || port, worker_type, state,"
+        " CASE WHEN worker_type = 'WORKER_TYPE_COMPUTE_NODE' THEN parallelism END,"
+        " is_streaming, is_serving, started_at FROM worker ORDER BY worker_id"
+    ).fetchall()
+    return columns, [(i, a, ty, st, p, bool(s), bool(v), ts) for i, a, ty, st, p, s, v, ts in rows]
+
+
+def show_functions(conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None) -> Result:
+    """SHOW FUNCTIONS: rwshim has no user-defined functions, so no row."""
+    return _cols("Name", "Arguments", "Return Type", "Language", "Link"), []
+
+
+def show_connections(
+    conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None
+) -> Result:
+    """SHOW CONNECTIONS: rwshim has no connections, so no row."""
+    return _cols("Name", "Type", "Properties"), []
 
 
 # --- relation lookup ------------------------------------------------------------------------
@@ -360,7 +403,11 @@ def _columns(conn: sqlite3.Connection, found: _Found) -> list[_Column]:
     ).fetchall()
     if found.kind == "view":
         return [_Column(n, ty, False, None, None) for n, ty, _h, _d, _p in rows]
-    return [_Column(n, ty, bool(h), d or None, p) for n, ty, h, d, p in rows]
+    cols = [_Column(n, ty, bool(h), d or None, p) for n, ty, h, d, p in rows]
+    if found.kind in RW_TIMESTAMP_KINDS and all(c.name != "_rw_timestamp" for c in cols):
+        # The frontend's hidden system column (table_catalog.rs:815-820).
+        cols.append(_Column("_rw_timestamp", "timestamp with time zone", True, None, None))
+    return cols
 
 
 def _index_display(conn: sqlite3.Connection, index_id: int) -> tuple[str, str, str, str]:

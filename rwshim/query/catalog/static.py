@@ -14,7 +14,10 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import tomllib
+from typing import Any
 
 from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID, SYSTEM_CATALOGS
 
@@ -106,3 +109,43 @@ def install_static(conn: sqlite3.Connection) -> None:
         "INSERT INTO rwshim_type VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(r[0], r[1], r[2], r[3], r[4], i, r[5], r[6], r[7]) for i, r in enumerate(type_rows())],
     )
+
+
+def _toml_value(v: Any) -> str:
+    """A TOML value as the toml crate's ``Value::to_string`` prints it."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    return str(v)
+
+
+def toml_flatten(text: str | None) -> str:
+    """``rw_toml_flatten(text)``: a per-job config override (TOML) as a JSON array of
+    [dot.separated.key, value] pairs in key order (rw_streaming_job_config.rs collect_config_kv);
+    an empty array when absent or unparsable."""
+    if not text:
+        return "[]"
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return "[]"
+    out: list[list[str]] = []
+
+    def walk(prefix: list[str], t: dict[str, Any]) -> None:
+        for k in sorted(t):
+            v = t[k]
+            if isinstance(v, dict):
+                walk([*prefix, k], v)
+            else:
+                out.append([".".join([*prefix, k]), _toml_value(v)])
+
+    walk([], table)
+    return json.dumps(out)
+
+
+def install_functions(conn: sqlite3.Connection) -> None:
+    """The helper functions the views call (pure, no context)."""
+    conn.create_function("rw_toml_flatten", 1, toml_flatten, deterministic=True)

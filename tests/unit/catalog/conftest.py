@@ -1,9 +1,9 @@
-"""A real meta store (rwshim/store/schema.py) filled with raw INSERTs, with the catalog views.
+"""A real meta store (rwshim/store) filled with raw INSERTs, with the catalog views.
 
-The engine's API is not merged yet, so the scenarios write the store's rows the way the schema
-documents them: RisingWave's initial users, database and schemas, then relations, columns,
-streaming jobs, fragments and actors.  The context functions the query core registers are
-registered here over a mutable ``Ctx``.
+These scenarios write the store's rows the way rwshim/store/schema.py documents them
+(relations, columns, streaming jobs, fragments, actors), to reach states the engine's DDL does
+not produce on demand (test_engine_scenario.py drives the engine itself).  The context
+functions the query core registers are registered here over a mutable ``Ctx``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from rwshim.query import catalog
-from rwshim.store.schema import SCHEMA_V1
+from rwshim.store.store import Store as MetaStore
 
 TS = "2026-11-29 23:00:00.000000+00:00"
 TS2 = "2026-11-29 23:00:05.000000+00:00"
@@ -111,11 +111,15 @@ class Store:
         names = ", ".join(cols)
         marks = ", ".join("?" for _ in cols)
         self.conn.execute(f"INSERT INTO relation ({names}) VALUES ({marks})", tuple(cols.values()))
+        # RisingWave's column ids: the hidden _row_id is 0, user columns count from 1.
+        next_column_id = 1
         for pos, (cname, oid, rw_type) in enumerate(columns):
+            column_id = 0 if cname == "_row_id" else next_column_id
+            next_column_id += cname != "_row_id"
             self.conn.execute(
                 "INSERT INTO relation_column (relation_id, position, column_id, name, type_oid, "
                 "rw_type, is_hidden, is_nullable, pk_position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (rid, pos, pos, cname, oid, rw_type, int(pos in hidden), 1,
+                (rid, pos, column_id, cname, oid, rw_type, int(pos in hidden), 1,
                  list(pk).index(pos) if pos in pk else None),
             )  # fmt: skip
         return rid
@@ -179,26 +183,11 @@ class Store:
 
 
 def make_store() -> Store:
-    conn = sqlite3.connect(":memory:")
-    conn.executescript(SCHEMA_V1)
-    # RisingWave's initial users, database and schemas (store/schema.py docstring).
-    for uid, name in ((1, "root"), (2, "postgres"), (3, "rwadmin")):
-        conn.execute(
-            "INSERT INTO rw_user (user_id, name, is_super, can_create_db, can_create_user, "
-            "can_login, is_admin, created_at) VALUES (?, ?, 1, 1, 1, 1, ?, ?)",
-            (uid, name, int(name == "rwadmin"), TS),
-        )
-    conn.execute(
-        "INSERT INTO database (database_id, name, owner_id, created_at) VALUES (1, 'dev', 1, ?)",
-        (TS,),
-    )
-    for sid, name in ((2, "public"), (3, "pg_catalog"), (4, "information_schema"),
-                      (5, "rw_catalog")):  # fmt: skip
-        conn.execute(
-            "INSERT INTO schema (schema_id, name, database_id, owner_id, created_at) "
-            "VALUES (?, ?, 1, 1, ?)",
-            (sid, name, TS),
-        )
+    # The store as rwshim creates it: every migration applied, RisingWave's initial users
+    # (root, postgres, rwadmin), database dev and its schemas public, pg_catalog,
+    # information_schema, rw_catalog.
+    meta = MetaStore.open(now=TS)
+    conn = meta.conn
     store = Store(conn)
     conn.create_function("rw_current_database_id", 0, lambda: store.ctx.database_id)
     conn.create_function("rw_current_user_id", 0, lambda: store.ctx.user_id)

@@ -185,39 +185,49 @@ def test_fragments_and_policies(store: Store) -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("fragments", "progress"),
-    [
-        ([], "100%"),
-        ([("MVIEW", 10, 40, 0)], "25.00% (10/40)"),
-        ([("MVIEW", 1, 3, 0), ("MVIEW", 1, 3, 0)], "33.33% (2/6)"),
-        ([("MVIEW", 0, 0, 0)], "99.99%"),
-        ([("MVIEW", 50, 40, 0)], "99.99% (50/40)"),
-        ([("MVIEW", 40, 40, 1)], "100%"),
-        ([("SOURCE_SCAN", 7, 0, 0)], "7 rows consumed"),
-        ([("MVIEW", 1, 4, 0), ("SOURCE_SCAN", 7, 0, 0)],
-         "MView Backfill: 25.00% (1/4), Source Backfill: 7 rows consumed"),
-    ],
-)  # fmt: skip
-def test_ddl_progress_strings(
-    store: Store, fragments: list[tuple[str, int, int, int]], progress: str
-) -> None:
-    rid = store.relation("materialized view", "m", [("a", *INT)], created=False,
-                         definition="CREATE MATERIALIZED VIEW m AS SELECT a FROM t")  # fmt: skip
-    store.job(rid, status="CREATING", create_type="BACKGROUND")
-    for flag, consumed, total, done in fragments:
-        store.fragment(rid, [flag, "STREAM_SCAN"] if flag == "MVIEW" else [flag],
-                       backfill_consumed=consumed, backfill_total=total, backfill_done=done,
-                       scan_relation_id=2)  # fmt: skip
+def test_ddl_progress_rows(store: Store) -> None:
+    ids = scenario(store)
+    store.conn.execute(
+        "UPDATE streaming_job SET progress = 'Snapshot [25.00% (1/4)]', "
+        "backfill_type = 'SNAPSHOT_BACKFILL', create_type = 'BACKGROUND' WHERE job_id = ?",
+        (ids["mv2"],),
+    )
+    shared = store.relation("source", "s2", [("k", *INT)], created=False, is_shared=1)
+    store.job(shared, status="CREATING")
     assert columns("rw_catalog.rw_ddl_progress") == [
         ("ddl_id", t.INT8), ("ddl_statement", t.VARCHAR), ("create_type", t.VARCHAR),
         ("progress", t.VARCHAR), ("initialized_at", t.TIMESTAMPTZ),
         ("is_serverless_backfill", t.BOOL), ("backfill_type", t.VARCHAR),
     ]  # fmt: skip
+    # Created jobs and shared sources are not listed (list_op.rs:99-145).
     assert store.rows("rw_catalog.rw_ddl_progress") == [
-        (rid, "CREATE MATERIALIZED VIEW m AS SELECT a FROM t", "BACKGROUND", progress, TS, 0,
-         "NORMAL_BACKFILL"),
+        (ids["mv2"], "CREATE MATERIALIZED VIEW mv2 AS SELECT count(*) AS n FROM t", "BACKGROUND",
+         "Snapshot [25.00% (1/4)]", TS, 0, "SNAPSHOT_BACKFILL"),
     ]  # fmt: skip
+
+
+def test_creating_jobs_show_their_backfill_parallelism(store: Store) -> None:
+    rid = store.relation("materialized view", "m", [("a", *INT)], created=False)
+    store.job(rid, status="CREATING", strategy="BOUNDED(64)")
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "bounded(64)"
+    store.conn.execute(
+        "UPDATE streaming_job SET backfill_parallelism_kind = 'Fixed', "
+        "backfill_parallelism_fixed = 2 WHERE job_id = ?",
+        (rid,),
+    )
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "2"
+    assert store.rows("rw_catalog.rw_table_fragments")[0][2] == "2"
+    store.conn.execute(
+        "UPDATE streaming_job SET backfill_parallelism_kind = 'Adaptive', "
+        "backfill_parallelism_fixed = NULL, backfill_adaptive_parallelism_strategy = "
+        "'RATIO(0.5)' WHERE job_id = ?",
+        (rid,),
+    )
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "ratio(0.5)"
+    # Once created, the catalog target again (stream_service.rs:87-102); fragments always
+    # inherit the catalog target.
+    store.conn.execute("UPDATE streaming_job SET job_status = 'CREATED' WHERE job_id = ?", (rid,))
+    assert store.rows("rw_catalog.rw_streaming_jobs")[0][4] == "bounded(64)"
 
 
 def test_rw_relations_lists_every_kind_and_system_catalogs(store: Store) -> None:
@@ -252,7 +262,13 @@ def test_rw_columns_user_and_system(store: Store) -> None:
     assert store.rows("rw_catalog.rw_columns", "relation_id = ?", (ids["t"],)) == [
         (ids["t"], "v1", 1, 0, 0, 0, 0, 1, None, "integer", 23, 4, "int4"),
         (ids["t"], "v2", 2, 0, 0, 0, 0, 1, None, "character varying", 1043, -1, "varchar"),
-        (ids["t"], "_row_id", 3, 1, 1, 0, 0, 1, None, "serial", 20, 8, "serial"),
+        (ids["t"], "_row_id", 3, 1, 1, 1, 0, 1, None, "serial", 20, 8, "serial"),
+        (ids["t"], "_rw_timestamp", 4, 1, 0, 0, 0, 1, None, "timestamp with time zone", 1184, 8,
+         "timestamptz"),
+    ]  # fmt: skip
+    # Views, sinks and sources have no _rw_timestamp.
+    assert store.rows("rw_catalog.rw_columns", "relation_id = ?", (ids["v"],)) == [
+        (ids["v"], "v2", 1, 0, 0, 0, 0, 1, None, "character varying", 1043, -1, "varchar"),
     ]
     rw_tables = store.rows("rw_catalog.rw_columns", "relation_id = (SELECT id FROM "
                            "rw_catalog__rw_system_tables WHERE name = 'rw_tables')")  # fmt: skip
@@ -351,14 +367,104 @@ def test_depend_description_system_tables(store: Store) -> None:
     rw_tables_id = store.rows("rw_catalog.rw_system_tables", "name = 'rw_tables'")[0][0]
     assert store.rows("rw_catalog.rw_description") == [
         (ids["t"], rw_tables_id, None, "the table"),
+        (ids["t"], rw_tables_id, 1, None),
+        (ids["t"], rw_tables_id, 2, "second"),
         (ids["t"], rw_tables_id, 0, None),
-        (ids["t"], rw_tables_id, 1, "second"),
-        (ids["t"], rw_tables_id, 2, None),
+        (ids["t"], rw_tables_id, -1, None),
     ]
+    store.conn.execute("INSERT INTO comment VALUES (?, 3, 'row id')", (ids["t"],))
     assert store.rows("pg_catalog.pg_description") == [
         (ids["t"], rw_tables_id, 0, "the table"),
-        (ids["t"], rw_tables_id, 1, "second"),
+        (ids["t"], rw_tables_id, 2, "second"),
+        (ids["t"], rw_tables_id, -1, "row id"),
     ]
     assert store.rows("rw_catalog.rw_system_tables", "name = 'rw_tables'") == [
         (rw_tables_id, "rw_tables", 5, 1, None, SUPER_ACL_READ)
+    ]
+
+
+def test_views_workers_rate_limits_actor_infos(store: Store) -> None:
+    ids = scenario(store)
+    assert store.rows("rw_catalog.rw_views", "schema_id = 2") == [
+        (ids["v"], "v", 2, 1, "CREATE VIEW v AS SELECT v2 FROM t", SUPER_ACL_TABLE, TS2, VERSION),
+    ]
+    store.conn.execute("DELETE FROM worker")
+    store.conn.execute(
+        "INSERT INTO worker VALUES (2, 'WORKER_TYPE_COMPUTE_NODE', 'h', 5688, 'RUNNING', 4, "
+        "NULL, 1, 1, ?), (1, 'WORKER_TYPE_FRONTEND', 'h', 4566, 'RUNNING', 0, NULL, 0, 0, ?)",
+        (TS, TS),
+    )
+    assert store.rows("rw_catalog.rw_worker_nodes") == [
+        (1, "h", "4566", "WORKER_TYPE_FRONTEND", "RUNNING", None, None, None, "h:4566", None,
+         None, None, TS, None, None),
+        (2, "h", "5688", "WORKER_TYPE_COMPUTE_NODE", "RUNNING", 4, 1, 1, "h:5688", None, None,
+         None, TS, "default", None),
+    ]  # fmt: skip
+    f_scan = store.fragment(ids["mv"], ["MVIEW", "STREAM_SCAN"], actors=2, rate_limit=0)
+    f_sink = store.fragment(ids["sink"], ["SINK"], rate_limit=100)
+    store.fragment(ids["t"], ["SOURCE", "DML"], rate_limit=5)  # DML limits are not listed
+    assert columns("rw_catalog.rw_rate_limit") == [
+        ("fragment_id", t.INT4), ("fragment_type", t.VARCHAR_ARRAY), ("node_name", t.VARCHAR),
+        ("table_id", t.INT4), ("rate_limit", t.INT4),
+    ]  # fmt: skip
+    assert store.rows("rw_catalog.rw_rate_limit") == [
+        (f_scan, '["MVIEW","STREAM_SCAN"]', "STREAM_SCAN", ids["mv"], 0),
+        (f_sink, '["SINK"]', "SINK", ids["sink"], 100),
+        (f_sink + 1, '["SOURCE","DML"]', "SOURCE", ids["t"], 5),
+    ]
+    assert store.rows("rw_catalog.rw_actor_infos") == [
+        (1, f_scan, "null", "null"), (2, f_scan, "null", "null"), (3, f_sink, "null", "null"),
+        (4, f_sink + 1, "null", "null"),
+    ]  # fmt: skip
+    assert store.rows("rw_catalog.rw_actor_id_to_ddl", "fragment_id = ?", (f_sink,)) == [
+        (3, f_sink, ids["sink"], 2, "sink", "sink")
+    ]
+    store.conn.execute("UPDATE actor SET worker_id = 2")
+    assert store.rows("rw_catalog.rw_worker_actor_count") == [(2, 4, 4)]
+
+
+def test_types_and_internal_table_info(store: Store) -> None:
+    ids = scenario(store)
+    types = store.rows("rw_catalog.rw_types")
+    assert types[:2] == [(16, "bool", "boolin", 0, 1000), (17, "bytea", "byteain", 0, 1001)]
+    assert (25, "text", "textin", 0, 1009) in types
+    assert (1000, "_bool", "array_in", 16, 0) in types
+    internal = store.relation(
+        "internal", "__internal_mv_3_materialize_9", [("a", *INT)], owner_job_id=ids["mv"]
+    )
+    assert store.rows("rw_catalog.rw_internal_table_info") == [
+        (internal, "__internal_mv_3_materialize_9", ids["mv"], "mv", "materialized view",
+         "public", "root"),
+    ]  # fmt: skip
+    # Internal tables are not relations users see.
+    assert store.rows("rw_catalog.rw_relations", "id = ?", (internal,)) == []
+    assert store.rows("pg_catalog.pg_class", "oid = ?", (internal,)) == []
+
+
+@pytest.mark.parametrize(
+    "relation",
+    ["pg_catalog.pg_am", "pg_catalog.pg_proc", "pg_catalog.pg_collation", "pg_catalog.pg_enum",
+     "pg_catalog.pg_inherits", "pg_catalog.pg_attrdef", "pg_catalog.pg_policy",
+     "pg_catalog.pg_publication", "pg_catalog.pg_statistic_ext", "rw_catalog.rw_functions",
+     "rw_catalog.rw_secrets", "rw_catalog.rw_connections", "rw_catalog.rw_subscriptions"],
+)  # fmt: skip
+def test_relations_rwshim_has_nothing_for_are_empty(store: Store, relation: str) -> None:
+    scenario(store)
+    assert store.rows(relation) == []
+
+
+def test_streaming_job_config_flattens_the_override(store: Store) -> None:
+    ids = scenario(store)
+    store.conn.execute(
+        "UPDATE streaming_job SET config_override = ? WHERE job_id = ?",
+        ('[streaming.developer]\nchunk_size = 8\nname = "x"\n[streaming]\nflag = true\n',
+         ids["mv"]),
+    )  # fmt: skip
+    store.conn.execute(
+        "UPDATE streaming_job SET config_override = 'not toml [' WHERE job_id = ?", (ids["t"],)
+    )
+    assert store.rows("rw_catalog.rw_streaming_job_config") == [
+        (ids["mv"], "mv", 1, "streaming.developer.chunk_size", "8"),
+        (ids["mv"], "mv", 1, "streaming.developer.name", '"x"'),
+        (ids["mv"], "mv", 1, "streaming.flag", "true"),
     ]
