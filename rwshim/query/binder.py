@@ -21,6 +21,7 @@ inlined as their translated defining query).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,6 +73,15 @@ class _Source:
     alias: str
     columns: list[OutColumn]
     schema: str | None = None  # for schema-qualified column references
+    # columns exposed under another name than the SQLite column (json_each's value/key)
+    refs: dict[str, Callable[[], exp.Expr]] = field(default_factory=dict)
+
+    def ref(self, name: str) -> exp.Expr:
+        """The SQLite expression reading column ``name`` of this source."""
+        make = self.refs.get(name)
+        if make is not None:
+            return make()
+        return exp.Column(this=_ident(name), table=_ident(self.alias))
 
 
 @dataclass(slots=True)
@@ -104,8 +114,14 @@ class Bound:
     aliases: list[str | None] = field(default_factory=list)
 
 
+_EMIT_ON_CLOSE = re.compile(r"\s+EMIT\s+ON\s+WINDOW\s+CLOSE\s*;?\s*$", re.IGNORECASE)
+
+
 def parse(sql: str) -> exp.Expr:
-    """Parse one PostgreSQL-dialect statement with sqlglot; RwError on failure."""
+    """Parse one PostgreSQL-dialect statement with sqlglot; RwError on failure.  A trailing
+    ``EMIT ON WINDOW CLOSE`` (RisingWave's streaming emit mode) does not change what a batch
+    read of the query returns, so it is set aside."""
+    sql = _EMIT_ON_CLOSE.sub("", sql)
     try:
         trees = [t for t in sqlglot.parse(sql, read=_dialect()) if t is not None]
     except sqlglot.errors.ParseError as e:
@@ -277,6 +293,9 @@ _FUNC_TYPES: dict[str, int | str] = {
     "json_build_object": pgtypes.JSONB,
     "jsonb_build_object": pgtypes.JSONB,
     "generate_subscripts": pgtypes.INT4,
+    "tumble_start": "arg0",
+    "rw_hop_starts": "array",
+    "rw_ts_add": "arg0",
     "unnest": "elem",
     "generate_series": "arg0",
     "pg_advisory_unlock_all": pgtypes.VARCHAR,
@@ -826,7 +845,56 @@ class Binder:
                 a for a in (fn.expressions or [fn.this]) if isinstance(a, exp.Expr)
             ]
             return self._unnest_args(item, fargs, alias, col_names, False, None, scope)
+        if name in ("tumble", "hop"):
+            return self._time_window(item, fn, name, alias, col_names, scope)
         raise NotImplementedError_(f"table function {name}")
+
+    def _time_window(
+        self,
+        item: exp.Table,
+        fn: exp.Expr,
+        name: str,
+        alias: str,
+        col_names: list[str],
+        scope: _Scope,
+    ) -> _Source:
+        """RisingWave's TUMBLE(t, ts, size [, offset]) and HOP(t, ts, hop, size [, offset]):
+        the relation's columns plus window_start and window_end (of the time column's type),
+        one row per row (TUMBLE) or per window containing it (HOP)."""
+        args = list(fn.expressions)
+        if len(args) < 3 or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
+            raise NotImplementedError_(f"{name} with these arguments")
+        rel_sql = args[0].sql(dialect="postgres")
+        ts = args[1]
+        if isinstance(ts, exp.Column):
+            ts = exp.Column(this=ts.this, table=_ident("__rw_w"))
+        ts_sql = ts.sql(dialect="postgres")
+        rest = [a.sql(dialect="postgres") for a in args[2:]]
+        if name == "tumble":
+            size = rest[0]
+            offset = f", {rest[1]}" if len(rest) > 1 else ""
+            text = (
+                f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
+                f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
+                f"FROM {rel_sql} AS __rw_w"
+            )
+        else:
+            if len(rest) < 2:
+                raise NotImplementedError_("hop with these arguments")
+            hop, size = rest[0], rest[1]
+            offset = f", {rest[2]}" if len(rest) > 2 else ""
+            text = (
+                f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
+                f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
+                f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
+            )
+        sub = parse(text)
+        cols = self.query(sub, scope.parent)
+        cols = _rename(cols, col_names)
+        if col_names:
+            _rename_outputs(sub, [c.name for c in cols])
+        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
+        return _Source(alias, cols)
 
     def _unnest(self, item: exp.Unnest, scope: _Scope) -> _Source:
         alias_node = item.args.get("alias")
@@ -858,17 +926,22 @@ class Binder:
         elem = types.element_of(oid) or pgtypes.VARCHAR
         cname = col_names[0] if col_names else ("unnest" if alias == "unnest" else alias)
         cols = [OutColumn(cname, elem)]
-        extra = ""
+        # json_each straight in FROM (not a derived table) so its argument may read the FROM
+        # items before it, as a function in PostgreSQL's FROM implicitly LATERAL does
+        refs: dict[str, Callable[[], exp.Expr]] = {
+            cname: lambda: exp.Column(this=_ident("value"), table=_ident(alias))
+        }
         if ordinality:
             oname = col_names[1] if len(col_names) > 1 else (ord_name or "ordinality")
-            extra = f', CAST(key AS INTEGER) + 1 AS "{oname}"'
             cols.append(OutColumn(oname, pgtypes.INT8))
-        sub = sqlglot.parse_one(
-            f'SELECT value AS "{cname}"{extra} FROM json_each(?)', read="sqlite"
+            refs[oname] = lambda: exp.Add(
+                this=exp.Column(this=_ident("key"), table=_ident(alias)),
+                expression=exp.Literal.number(1),
+            )
+        item.replace(
+            exp.Table(this=_call("json_each", new), alias=exp.TableAlias(this=_ident(alias)))
         )
-        sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
-        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-        return _Source(alias, cols)
+        return _Source(alias, cols, refs=refs)
 
     def _select(self, node: exp.Select, outer: _Scope | None) -> list[OutColumn]:
         scope = _Scope(outer)
@@ -888,7 +961,7 @@ class Binder:
                 for src, c in expanded:
                     items.append(
                         exp.Alias(
-                            this=exp.Column(this=_ident(c.name), table=_ident(src.alias)),
+                            this=src.ref(c.name),
                             alias=_ident(c.name),
                         )
                     )
@@ -1230,7 +1303,7 @@ class _Expr:
         while scope is not None:
             try:
                 src, col = _lookup(scope, schema, table, name)
-                return exp.Column(this=_ident(col.name), table=_ident(src.alias)), col.type_oid
+                return src.ref(col.name), col.type_oid
             except RwError as e:
                 if err is None or isinstance(err, ItemNotFound):
                     err = e

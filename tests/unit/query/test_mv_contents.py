@@ -140,3 +140,47 @@ def test_index_reads_as_its_columns_of_the_table(shop: World) -> None:
     names = [c.name for c in out.columns or []]
     assert names[0] == "region" and "id" in names
     assert [r[0] for r in out.rows] == ["eu", "us", "eu"]
+
+
+def test_tumble_and_hop_windows(world: World) -> None:
+    world.table(
+        "ev", [("id", pgtypes.INT4, "integer"), ("ts", pgtypes.TIMESTAMP, "timestamp")], pk=("id",)
+    )
+    world.query.execute(
+        "INSERT INTO ev VALUES (1, '2024-01-01 00:00:30'), "
+        "(2, '2024-01-01 00:01:10'), (3, '2024-01-01 00:01:50')",
+        (),
+        world.ctx,
+    )
+    import datetime as dt
+
+    m = dt.datetime(2024, 1, 1, 0, 0)
+    world.mv(
+        "per_minute",
+        "SELECT window_start, count(*) AS n "
+        "FROM TUMBLE(ev, ts, INTERVAL '1 minute') GROUP BY window_start",
+    )
+    assert world.rows("SELECT * FROM per_minute ORDER BY 1") == [
+        (m, 1),
+        (m + dt.timedelta(minutes=1), 2),
+    ]
+    out = world.query.execute(
+        "SELECT * FROM tumble(ev, ts, INTERVAL '1 minute') WHERE id = 1", (), world.ctx
+    )
+    assert [(c.name, c.type_oid) for c in out.columns or []] == [
+        ("id", pgtypes.INT4),
+        ("ts", pgtypes.TIMESTAMP),
+        ("window_start", pgtypes.TIMESTAMP),
+        ("window_end", pgtypes.TIMESTAMP),
+    ]
+    assert list(out.rows) == [
+        (1, dt.datetime(2024, 1, 1, 0, 0, 30), m, m + dt.timedelta(minutes=1))
+    ]
+    hop = world.rows(
+        "SELECT window_start, window_end FROM hop(ev, ts, INTERVAL '1 minute', "
+        "INTERVAL '2 minutes') WHERE id = 2 ORDER BY 1"
+    )
+    assert hop == [
+        (m, m + dt.timedelta(minutes=2)),
+        (m + dt.timedelta(minutes=1), m + dt.timedelta(minutes=3)),
+    ]

@@ -273,3 +273,21 @@ def test_group_by_prefers_input_columns_order_by_output_names(
     # ORDER BY a bare name means the output column first
     out = engine.execute("SELECT -id AS id FROM t ORDER BY id", (), ctx)
     assert list(out.rows) == [(-3,), (-2,), (-1,)]
+
+
+def test_function_in_from_reads_earlier_items(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    catalog.table("arrs", [("id", pgtypes.INT4), ("xs", pgtypes.INT4_ARRAY)], pk=("id",))
+    engine.execute("INSERT INTO arrs VALUES (1, ARRAY[10, 20]), (2, ARRAY[30])", (), ctx)
+    out = engine.execute(
+        "SELECT a.id, u.x, u.n FROM arrs a, unnest(a.xs) WITH ORDINALITY AS u(x, n) ORDER BY 1, 3",
+        (),
+        ctx,
+    )
+    assert list(out.rows) == [(1, 10, 1), (1, 20, 2), (2, 30, 1)]
+
+
+def test_emit_on_window_close_is_set_aside(engine: QueryEngine, ctx: QueryContext) -> None:
+    an = engine.analyze("SELECT 1 AS a EMIT ON WINDOW CLOSE", ctx)
+    assert [c.name for c in an.columns] == ["a"]
