@@ -104,7 +104,8 @@ def test_multi_value_scalars(engine: QueryEngine, ctx: QueryContext) -> None:
 
 def test_set_config_is_reported_to_the_session(engine: QueryEngine, ctx: QueryContext) -> None:
     one(engine, ctx, "SELECT set_config('jit', $1, false)", ("off",))
-    assert engine.state.settings == [("jit", "off")]
+    assert engine.take_settings() == [("jit", "off")]
+    assert engine.take_settings() == []
 
 
 def test_current_setting_unknown(engine: QueryEngine, ctx: QueryContext) -> None:
