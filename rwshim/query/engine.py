@@ -362,6 +362,9 @@ class QueryEngine:
         cols = user_cols or [c.name for c in visible]
         b = self._binder(ctx, param_oids)
         source = tree.expression
+        # INSERT INTO t (cols) (SELECT ...): the parentheses are not part of the query SQLite runs
+        while isinstance(source, exp.Subquery) and not source.args.get("alias"):
+            source = source.this
         if isinstance(source, exp.Values):
             for row in source.expressions:
                 for item, cname in zip(row.expressions, cols, strict=False):
