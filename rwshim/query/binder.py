@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlglot
+from pglast.parser import scan as pg_scan
 from sqlglot import exp
 
 from rwshim import pgtypes
@@ -105,10 +106,12 @@ class Bound:
 def parse(sql: str) -> exp.Expr:
     """Parse one PostgreSQL-dialect statement with sqlglot; RwError on failure."""
     try:
-        trees = [t for t in sqlglot.parse(sql, read=_dialect()) if t is not None]
+        trees = [t for t in sqlglot.parse(_space_params(sql), read=_dialect()) if t is not None]
     except sqlglot.errors.ParseError as e:
         detail = str(e.errors[0]["description"]) if e.errors else str(e)
         raise RwError("sql parser error: " + detail) from None
+    except sqlglot.errors.TokenError as e:
+        raise RwError("sql parser error: " + str(e)) from None
     if len(trees) != 1:
         raise RwError("sql parser error: expected exactly one statement")
     tree = trees[0]
@@ -117,6 +120,27 @@ def parse(sql: str) -> exp.Expr:
         if not ident.quoted and isinstance(ident.this, str):
             ident.set("this", ident.this.lower())
     return tree
+
+
+def _space_params(sql: str) -> str:
+    """``$1,$2`` with a space after each parameter: sqlglot reads ``$1,$`` as the opening tag of
+    a dollar-quoted string (PostgreSQL's tags cannot start with a digit). pglast's scanner finds
+    the parameters, so string literals and dollar-quoted bodies are left alone."""
+    if "$" not in sql:
+        return sql
+    try:
+        tokens = pg_scan(sql)
+    except Exception:  # the statement's own parse reports what is wrong with it
+        return sql
+    # pglast's offsets count characters; ``end`` is inclusive
+    cuts = [
+        t.end + 1
+        for t in tokens
+        if t.name == "PARAM" and t.end + 1 < len(sql) and not sql[t.end + 1].isspace()
+    ]
+    if not cuts:
+        return sql
+    return " ".join(sql[a:b] for a, b in zip([0, *cuts], [*cuts, len(sql)], strict=True))
 
 
 _DIALECT: sqlglot.Dialect | None = None

@@ -9,7 +9,7 @@ import pytest
 
 from rwshim import pgtypes
 from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
+from rwshim.query.engine import QueryEngine, encode_param
 
 from .conftest import Catalog, World
 
@@ -256,3 +256,18 @@ def test_similar_to_and_to_char(engine: QueryEngine, ctx: QueryContext) -> None:
     out = engine.execute("SELECT to_char('2024-03-05 00:00:00'::timestamp, 'YYYY-MM-DD')", (), ctx)
     assert [c.name for c in out.columns or []] == ["to_char"]
     assert list(out.rows) == [("2024-03-05",)]
+
+
+def test_parameters_without_spaces_are_not_dollar_quotes(
+    engine: QueryEngine, ctx: QueryContext
+) -> None:
+    # asyncpg users write "$1,$2"; sqlglot alone reads "$1,$" as a dollar-quote tag
+    out = engine.execute("SELECT $1::int4,$2::varchar,'$1,$2' AS s,$$a$1,$$ AS d", (7, "x"), ctx)
+    assert [tuple(r) for r in out.rows] == [(7, "x", "$1,$2", "a$1,")]
+
+
+def test_binary_interval_parameter(engine: QueryEngine, ctx: QueryContext) -> None:
+    # the binary codec hands intervals over as pgtypes.Interval (months, days, microseconds)
+    param = encode_param(pgtypes.Interval(1, 2, 3_000_007), pgtypes.INTERVAL)
+    out = engine.execute("SELECT $1::interval", (param,), ctx)
+    assert [tuple(r) for r in out.rows] == [(dt.timedelta(days=32, seconds=3, microseconds=7),)]
