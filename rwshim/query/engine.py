@@ -602,6 +602,11 @@ def encode_param(value: object, oid: int) -> object:
         return value.isoformat()
     if isinstance(value, dt.timedelta):
         return types.format_interval(value)
+    if isinstance(value, pgtypes.Interval):
+        # a binary interval parameter; the read path keeps intervals as 30-day months
+        return types.format_interval(
+            dt.timedelta(days=value.months * 30 + value.days, microseconds=value.microseconds)
+        )
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, str) and oid in types.INTEGER_OIDS:
