@@ -305,6 +305,7 @@ _FUNC_TYPES: dict[str, int | str] = {
     "current_schemas": pgtypes.VARCHAR_ARRAY,
     "rw_current_database_id": pgtypes.INT4,
     "rw_current_user_id": pgtypes.INT4,
+    "rw_view_query": pgtypes.VARCHAR,
 }
 
 # Functions whose pg_catalog-qualified or bare PostgreSQL name maps to a registered helper.
@@ -1879,9 +1880,12 @@ class _Expr:
                 "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = ? LIMIT 1",
                 pgtypes.VARCHAR,
             ),
+            # RisingWave answers with the query of a view or materialized view (handler
+            # pg_get_viewdef.rs), not the whole CREATE statement
             "pg_get_viewdef": (
-                "SELECT __rw_r.definition FROM rw_catalog.rw_relations AS __rw_r "
-                "WHERE __rw_r.id = ? LIMIT 1",
+                "SELECT rw_view_query(__rw_r.definition) FROM rw_catalog.rw_relations AS __rw_r "
+                "WHERE __rw_r.id = ? "
+                "AND __rw_r.relation_type IN ('view', 'materialized view') LIMIT 1",
                 pgtypes.VARCHAR,
             ),
             "pg_get_indexdef": (
