@@ -1431,9 +1431,13 @@ class _Expr:
         new_l, _ = self.bind(node.this)
         new_r, _ = self.bind(node.expression)
         esc = self.bind(escape)[0] if escape is not None else exp.Null()
+        res: exp.Expr
         if not ci and escape is None and isinstance(new_r, exp.Literal) and "\\" not in new_r.this:
-            return exp.Like(this=new_l, expression=new_r), pgtypes.BOOL
-        return _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0)), pgtypes.BOOL
+            res = exp.Like(this=new_l, expression=new_r)
+        else:
+            res = _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0))
+        # sqlglot keeps NOT LIKE / NOT ILIKE as the predicate's ``negate`` flag
+        return (exp.Not(this=res) if node.args.get("negate") else res), pgtypes.BOOL
 
     def _escape(self, node: exp.Escape) -> tuple[exp.Expr, int]:
         inner = node.this
