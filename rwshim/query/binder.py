@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlglot
+from pglast.parser import scan as pg_scan
 from sqlglot import exp
 
 from rwshim import pgtypes
@@ -123,10 +124,12 @@ def parse(sql: str) -> exp.Expr:
     read of the query returns, so it is set aside."""
     sql = _EMIT_ON_CLOSE.sub("", sql)
     try:
-        trees = [t for t in sqlglot.parse(sql, read=_dialect()) if t is not None]
+        trees = [t for t in sqlglot.parse(_space_params(sql), read=_dialect()) if t is not None]
     except sqlglot.errors.ParseError as e:
         detail = str(e.errors[0]["description"]) if e.errors else str(e)
         raise RwError("sql parser error: " + detail) from None
+    except sqlglot.errors.TokenError as e:
+        raise RwError("sql parser error: " + str(e)) from None
     if len(trees) != 1:
         raise RwError("sql parser error: expected exactly one statement")
     tree = trees[0]
@@ -135,6 +138,27 @@ def parse(sql: str) -> exp.Expr:
         if not ident.quoted and isinstance(ident.this, str):
             ident.set("this", ident.this.lower())
     return tree
+
+
+def _space_params(sql: str) -> str:
+    """``$1,$2`` with a space after each parameter: sqlglot reads ``$1,$`` as the opening tag of
+    a dollar-quoted string (PostgreSQL's tags cannot start with a digit). pglast's scanner finds
+    the parameters, so string literals and dollar-quoted bodies are left alone."""
+    if "$" not in sql:
+        return sql
+    try:
+        tokens = pg_scan(sql)
+    except Exception:  # the statement's own parse reports what is wrong with it
+        return sql
+    # pglast's offsets count characters; ``end`` is inclusive
+    cuts = [
+        t.end + 1
+        for t in tokens
+        if t.name == "PARAM" and t.end + 1 < len(sql) and not sql[t.end + 1].isspace()
+    ]
+    if not cuts:
+        return sql
+    return " ".join(sql[a:b] for a, b in zip([0, *cuts], [*cuts, len(sql)], strict=True))
 
 
 _DIALECT: sqlglot.Dialect | None = None
@@ -302,6 +326,7 @@ _FUNC_TYPES: dict[str, int | str] = {
     "current_schemas": pgtypes.VARCHAR_ARRAY,
     "rw_current_database_id": pgtypes.INT4,
     "rw_current_user_id": pgtypes.INT4,
+    "rw_view_query": pgtypes.VARCHAR,
 }
 
 # Functions whose pg_catalog-qualified or bare PostgreSQL name maps to a registered helper.
@@ -1527,9 +1552,13 @@ class _Expr:
         new_l, _ = self.bind(node.this)
         new_r, _ = self.bind(node.expression)
         esc = self.bind(escape)[0] if escape is not None else exp.Null()
+        res: exp.Expr
         if not ci and escape is None and isinstance(new_r, exp.Literal) and "\\" not in new_r.this:
-            return exp.Like(this=new_l, expression=new_r), pgtypes.BOOL
-        return _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0)), pgtypes.BOOL
+            res = exp.Like(this=new_l, expression=new_r)
+        else:
+            res = _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0))
+        # sqlglot keeps NOT LIKE / NOT ILIKE as the predicate's ``negate`` flag
+        return (exp.Not(this=res) if node.args.get("negate") else res), pgtypes.BOOL
 
     def _escape(self, node: exp.Escape) -> tuple[exp.Expr, int]:
         inner = node.this
@@ -1976,9 +2005,12 @@ class _Expr:
                 "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = ? LIMIT 1",
                 pgtypes.VARCHAR,
             ),
+            # RisingWave answers with the query of a view or materialized view (handler
+            # pg_get_viewdef.rs), not the whole CREATE statement
             "pg_get_viewdef": (
-                "SELECT __rw_r.definition FROM rw_catalog.rw_relations AS __rw_r "
-                "WHERE __rw_r.id = ? LIMIT 1",
+                "SELECT rw_view_query(__rw_r.definition) FROM rw_catalog.rw_relations AS __rw_r "
+                "WHERE __rw_r.id = ? "
+                "AND __rw_r.relation_type IN ('view', 'materialized view') LIMIT 1",
                 pgtypes.VARCHAR,
             ),
             "pg_get_indexdef": (

@@ -449,6 +449,9 @@ class QueryEngine:
         cols = user_cols or [c.name for c in visible]
         b = self._binder(ctx, param_oids)
         source = tree.expression
+        # INSERT INTO t (cols) (SELECT ...): the parentheses are not part of the query SQLite runs
+        while isinstance(source, exp.Subquery) and not source.args.get("alias"):
+            source = source.this
         if isinstance(source, exp.Values):
             for row in source.expressions:
                 for item, cname in zip(row.expressions, cols, strict=False):
@@ -706,6 +709,11 @@ def encode_param(value: object, oid: int) -> object:
         return value.isoformat()
     if isinstance(value, dt.timedelta):
         return types.format_interval(value)
+    if isinstance(value, pgtypes.Interval):
+        # a binary interval parameter; the read path keeps intervals as 30-day months
+        return types.format_interval(
+            dt.timedelta(days=value.months * 30 + value.days, microseconds=value.microseconds)
+        )
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, str) and oid in types.INTEGER_OIDS:

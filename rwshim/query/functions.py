@@ -743,6 +743,25 @@ def _round(x: object, digits: object = 0) -> object:
     return int(d) if isinstance(x, int) else float(d)
 
 
+def _view_query(definition: object) -> str | None:
+    """The query of ``CREATE [MATERIALIZED] VIEW name [(cols)] [WITH (...)] AS query``: what
+    follows the first ``AS`` outside parentheses (pglast's scanner skips strings and comments)."""
+    if definition is None:
+        return None
+    text = str(definition)
+    from pglast.parser import scan
+
+    depth = 0
+    for tok in scan(text):
+        if tok.name == "ASCII_40":
+            depth += 1
+        elif tok.name == "ASCII_41":
+            depth -= 1
+        elif tok.name == "AS" and depth == 0:
+            return text[tok.end + 1 :].strip()
+    return text
+
+
 def install(conn: Any, state: FunctionState) -> None:
     """Register every function on ``conn`` (a sqlite3.Connection)."""
 
@@ -757,6 +776,7 @@ def install(conn: Any, state: FunctionState) -> None:
         t = state.statement_time or state.now()
         return t.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
 
+    reg("rw_view_query", 1, _view_query)
     # statement context
     reg("rw_current_database_id", 0, lambda: ctx().database_id, False)
     reg("rw_current_user_id", 0, lambda: ctx().user_id, False)

@@ -9,7 +9,7 @@ import pytest
 
 from rwshim import pgtypes
 from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
+from rwshim.query.engine import QueryEngine, encode_param
 
 from .conftest import Catalog, World
 
@@ -50,6 +50,10 @@ def t(catalog: Catalog, engine: QueryEngine, ctx: QueryContext) -> None:
         ("SELECT count(*) FROM t WHERE s LIKE 'a\\_c'", 0),
         ("SELECT count(*) FROM t WHERE s LIKE 'a#%' ESCAPE '#'", 0),
         ("SELECT count(*) FROM t WHERE s NOT LIKE 'a%'", 1),
+        ("SELECT count(*) FROM t WHERE s NOT LIKE '%'", 0),
+        ("SELECT count(*) FROM t WHERE s NOT LIKE 'x%'", 2),
+        ("SELECT count(*) FROM t WHERE s NOT ILIKE 'a%'", 0),
+        ("SELECT count(*) FROM t WHERE s NOT LIKE 'x#%' ESCAPE '#'", 2),
         ("SELECT count(*) FROM t WHERE id = ANY(ARRAY[1, 3])", 2),
         ("SELECT count(*) FROM t WHERE id = ANY('{1,2}'::int[])", 2),
         ("SELECT count(*) FROM t WHERE id <> ALL(ARRAY[1, 3])", 1),
@@ -291,3 +295,18 @@ def test_function_in_from_reads_earlier_items(
 def test_emit_on_window_close_is_set_aside(engine: QueryEngine, ctx: QueryContext) -> None:
     an = engine.analyze("SELECT 1 AS a EMIT ON WINDOW CLOSE", ctx)
     assert [c.name for c in an.columns] == ["a"]
+
+
+def test_parameters_without_spaces_are_not_dollar_quotes(
+    engine: QueryEngine, ctx: QueryContext
+) -> None:
+    # asyncpg users write "$1,$2"; sqlglot alone reads "$1,$" as a dollar-quote tag
+    out = engine.execute("SELECT $1::int4,$2::varchar,'$1,$2' AS s,$$a$1,$$ AS d", (7, "x"), ctx)
+    assert [tuple(r) for r in out.rows] == [(7, "x", "$1,$2", "a$1,")]
+
+
+def test_binary_interval_parameter(engine: QueryEngine, ctx: QueryContext) -> None:
+    # the binary codec hands intervals over as pgtypes.Interval (months, days, microseconds)
+    param = encode_param(pgtypes.Interval(1, 2, 3_000_007), pgtypes.INTERVAL)
+    out = engine.execute("SELECT $1::interval", (param,), ctx)
+    assert [tuple(r) for r in out.rows] == [(dt.timedelta(days=32, seconds=3, microseconds=7),)]
