@@ -125,7 +125,8 @@ class Server:
         )
         sock = self._server.sockets[0].getsockname()
         self.host, self.port = sock[0], sock[1]
-        if self.instance is not None and not self.instance.manual:
+        if self.instance is not None:
+            # Always running: a manual clock only makes it idle (RWSHIM CLOCK switches modes).
             self._barriers = asyncio.get_running_loop().create_task(self._barrier_loop())
         log.info("rwshim ready on %s:%d", self.host, self.port)
 
@@ -133,6 +134,9 @@ class Server:
         """Inject a barrier into each database at its barrier interval (decision 6)."""
         assert self.instance is not None
         while True:
+            if self.instance.manual:
+                await asyncio.sleep(0.05)
+                continue
             engine = self.instance.engine
             due = engine.due_databases()
             ready = [db for db, ms in due if ms <= 0]
