@@ -233,6 +233,8 @@ class Frontend:
                 return Description([], [Column("pg_sleep", pgtypes.VOID, 4)])
             d = self.instance.query.describe(stmt.text, param_oids, self._qctx())
             return Description(list(d.param_oids), d.columns)
+        if type(stmt).OWNER == "control":
+            return Description(list(param_oids), ctl.columns(stmt))
         if isinstance(stmt, st.FetchCursor):
             cur = self._cursors.get(stmt.cursor)
             return Description(list(param_oids), cur.columns if cur else None)
