@@ -20,7 +20,7 @@ import ssl
 from collections.abc import Callable
 from typing import Any
 
-from rwshim import errors
+from rwshim import errors, logfmt
 from rwshim.config import Config
 from rwshim.errors import RwError
 from rwshim.frontend import Frontend
@@ -190,6 +190,13 @@ class Server:
                 return
             if session is not None:
                 self.registry.add(session)
+                p = session.process
+                log.info(
+                    logfmt.line(
+                        "connection", addr=addr, pid=p.pid, user=p.user, db=p.database,
+                        app=p.application_name,
+                    )
+                )  # fmt: skip
                 await self._serve(conn, session, reader, writer)
         except asyncio.CancelledError:
             # Server shutdown.  The connection task is the outermost frame: end it normally
@@ -207,6 +214,7 @@ class Server:
         finally:
             if session is not None:
                 self.registry.remove(session)
+                log.info(logfmt.line("disconnection", addr=addr, pid=session.process.pid))
                 with contextlib.suppress(Exception):
                     session.close()
             with contextlib.suppress(Exception):

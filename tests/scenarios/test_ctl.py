@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import subprocess
 import sys
 import time
@@ -324,3 +326,39 @@ def test_ctl_jobs_once_and_rendering() -> None:
     assert ctl.render_jobs([table]) == "no streaming jobs\n"
     assert ctl.progress_bar(0, 0, 4) == "[####] 100.0% 0/0"
     assert ctl.progress_bar(None, None, 4) == "[????]"
+
+
+# --- logging ---------------------------------------------------------------------------------
+
+
+def test_log_lines(rw_thread_server: ThreadRunning, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="rwshim")
+    with _connect(rw_thread_server) as conn:
+        conn.execute("CREATE TABLE t (v int)")
+        with pytest.raises(psycopg.Error):
+            conn.execute("SELECT nope FROM t")
+        pid = conn.info.backend_pid
+    deadline = time.monotonic() + 5
+    while not any(r.message.startswith("disconnection") for r in caplog.records):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    by_logger: dict[str, list[str]] = {}
+    for r in caplog.records:
+        by_logger.setdefault(r.name, []).append(f"{r.levelname} {r.message}")
+    conn_lines = [m for m in by_logger["rwshim.server"] if "connection" in m]
+    assert conn_lines[0].startswith("INFO connection addr=127.0.0.1:")
+    assert conn_lines[0].endswith(f' pid={pid} user=root db=dev app=""')
+    assert conn_lines[-1].startswith("INFO disconnection addr=127.0.0.1:")
+    stmts = [re.sub(r" ms=[0-9.]+ ", " ms=* ", m) for m in by_logger["rwshim.statement"]]
+    assert stmts[-2:] == [
+        f"DEBUG statement pid={pid} user=root db=dev kind=CreateTable ok=True tag=CREATE_TABLE"
+        ' ms=* sql="CREATE TABLE t (v int)"',
+        f"DEBUG statement pid={pid} user=root db=dev kind=Query ok=False sqlstate=XX000"
+        ' ms=* sql="SELECT nope FROM t"',
+    ]
+
+
+def test_logfmt_quoting() -> None:
+    from rwshim.logfmt import line
+
+    assert line("e", a=1, b="x y", c="", d='q"\n') == 'e a=1 b="x y" c="" d="q\\"\\n"'
