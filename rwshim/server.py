@@ -20,7 +20,7 @@ import ssl
 from collections.abc import Callable
 from typing import Any
 
-from rwshim import errors
+from rwshim import errors, logfmt
 from rwshim.config import Config
 from rwshim.errors import RwError
 from rwshim.frontend import Frontend
@@ -125,7 +125,8 @@ class Server:
         )
         sock = self._server.sockets[0].getsockname()
         self.host, self.port = sock[0], sock[1]
-        if self.instance is not None and not self.instance.manual:
+        if self.instance is not None:
+            # Always running: a manual clock only makes it idle (RWSHIM CLOCK switches modes).
             self._barriers = asyncio.get_running_loop().create_task(self._barrier_loop())
         log.info("rwshim ready on %s:%d", self.host, self.port)
 
@@ -133,6 +134,9 @@ class Server:
         """Inject a barrier into each database at its barrier interval (decision 6)."""
         assert self.instance is not None
         while True:
+            if self.instance.manual:
+                await asyncio.sleep(0.05)
+                continue
             engine = self.instance.engine
             due = engine.due_databases()
             ready = [db for db, ms in due if ms <= 0]
@@ -186,6 +190,13 @@ class Server:
                 return
             if session is not None:
                 self.registry.add(session)
+                p = session.process
+                log.info(
+                    logfmt.line(
+                        "connection", addr=addr, pid=p.pid, user=p.user, db=p.database,
+                        app=p.application_name,
+                    )
+                )  # fmt: skip
                 await self._serve(conn, session, reader, writer)
         except asyncio.CancelledError:
             # Server shutdown.  The connection task is the outermost frame: end it normally
@@ -203,6 +214,7 @@ class Server:
         finally:
             if session is not None:
                 self.registry.remove(session)
+                log.info(logfmt.line("disconnection", addr=addr, pid=session.process.pid))
                 with contextlib.suppress(Exception):
                     session.close()
             with contextlib.suppress(Exception):
