@@ -43,6 +43,7 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.instance import Instance
+from rwshim.passwords import encrypted_password
 from rwshim.query.catalog import show
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.results import Column, Outcome
@@ -890,6 +891,8 @@ class Frontend:
 
     async def _create_user(self, stmt: st.CreateUser, params: list[object]) -> Outcome:
         opts = _user_options(stmt.text)
+        password = opts.get("password")
+        stored = encrypted_password(stmt.user, password) if isinstance(password, str) else None
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.create_user(
@@ -899,8 +902,8 @@ class Frontend:
                 create_db=opts.get("createdb", False) is True,
                 create_user=opts.get("createuser", False) is True,
                 login=opts.get("login", True) is True,
-                auth_type="plaintext" if isinstance(opts.get("password"), str) else None,
-                auth_value=opts.get("password") if isinstance(opts.get("password"), str) else None,  # type: ignore[arg-type]
+                auth_type=stored.auth_type if stored else None,
+                auth_value=stored.value if stored else None,
             ),
         )
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import RwError
+from rwshim.passwords import StoredPassword
 from rwshim.query import catalog
 from rwshim.query.context import QueryContext
 from rwshim.query.engine import QueryEngine
@@ -86,6 +87,16 @@ class Instance:
             return int(count) if isinstance(count, int) else 0
         except RwError:
             return 0
+
+    def user_password(self, name: str) -> StoredPassword | None:
+        """The password stored for user ``name`` by CREATE USER ... PASSWORD (None when the
+        user has none or does not exist: the server's ``--password`` applies then)."""
+        row = self.conn.execute(
+            "SELECT auth_type, auth_value FROM rw_user WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None or row[0] is None or row[1] is None:
+            return None
+        return StoredPassword(str(row[0]), str(row[1]))
 
     def tick(self, database_id: int | None = None) -> None:
         """One barrier (all databases when None); the catalog may have changed."""
