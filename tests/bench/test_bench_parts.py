@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench import pgbench
+from bench.profile import summarize
 from bench.report import Probe, Report, Series, WorkloadResult, format_text
 from bench.servers import BenchError
 
@@ -106,3 +107,21 @@ def test_text_report_shows_reasons_for_missing_figures() -> None:
         in text
     )
     assert "start-up to first SELECT 1: median 250 ms (runs, ms: 200, 250, 300)" in text
+
+
+# py-spy 0.4 `record --format raw` output of a small busy loop.
+PYSPY_RAW = """\
+<module> (busy.py:10);outer (busy.py:8) 1
+<module> (busy.py:10);outer (busy.py:9);inner (busy.py:5) 3
+<module> (busy.py:10);outer (busy.py:9);inner (busy.py:4) 129
+<module> (/usr/lib/python3.11/busy.py:10);outer (busy.py:9) 14
+"""
+
+
+def test_profile_summary_shares_per_function() -> None:
+    prof = summarize(PYSPY_RAW, top=5)
+    assert prof.samples == 147
+    assert prof.self_pct[0] == ("inner (busy.py)", pytest.approx(100 * 132 / 147))
+    assert dict(prof.self_pct)["outer (busy.py)"] == pytest.approx(100 * 15 / 147)
+    assert dict(prof.total_pct)["<module> (busy.py)"] == pytest.approx(100.0)
+    assert dict(prof.total_pct)["outer (busy.py)"] == pytest.approx(100.0)
