@@ -121,7 +121,8 @@ PYSPY_RAW = """\
 def test_profile_summary_shares_per_function() -> None:
     prof = summarize(PYSPY_RAW, top=5)
     assert prof.samples == 147
-    assert prof.self_pct[0] == ("inner (busy.py)", pytest.approx(100 * 132 / 147))
+    assert prof.self_pct[0][0] == "inner (busy.py)"
+    assert prof.self_pct[0][1] == pytest.approx(100 * 132 / 147)
     assert dict(prof.self_pct)["outer (busy.py)"] == pytest.approx(100 * 15 / 147)
     assert dict(prof.total_pct)["<module> (busy.py)"] == pytest.approx(100.0)
     assert dict(prof.total_pct)["outer (busy.py)"] == pytest.approx(100.0)
