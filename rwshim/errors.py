@@ -209,6 +209,41 @@ class Uncategorized(RwError):
         super().__init__(message)
 
 
+# --- wire server errors (rwshim/wire, session.py, server.py) --------------------------------
+
+
+class InvalidPassword(FatalError):
+    """`Invalid password`: RisingWave's PsqlError::PasswordError text
+    (src/utils/pgwire/src/error.rs:33-34), sent FATAL (pg_protocol.rs:514-526).  RisingWave
+    attaches no SQLSTATE (so XX000); rwshim sends PostgreSQL's 28P01 so that drivers raise
+    their invalid-password exception (asyncpg InvalidPasswordError, psycopg
+    OperationalError with sqlstate 28P01)."""
+
+    sqlstate: ClassVar[str] = "28P01"
+
+    def __init__(self) -> None:
+        super().__init__("Invalid password")
+
+
+class StartupFailed(FatalError):
+    """`Failed to start a new session: <cause>`: PsqlError::StartupError
+    (src/utils/pgwire/src/error.rs:25-30), sent FATAL with the compact report (the cause
+    chain joined by ': ', pg_protocol.rs:514-526); the SQLSTATE is the cause's."""
+
+    def __init__(self, cause: RwError) -> None:
+        super().__init__("Failed to start a new session", *cause.chain, sqlstate=cause.code)
+
+
+class TooManyConnections(FatalError):
+    """PostgreSQL's `sorry, too many clients already` (53300) when --max-connections is
+    reached (RisingWave has no such limit; PostgreSQL's text is what clients know)."""
+
+    sqlstate: ClassVar[str] = "53300"
+
+    def __init__(self) -> None:
+        super().__init__("sorry, too many clients already")
+
+
 # --- SQL front end errors (rwshim/sql) ------------------------------------------------------
 
 # --- engine errors (rwshim/engine) ----------------------------------------------------------

@@ -75,10 +75,61 @@ BOOL, BYTEA, CHAR, NAME, INT8, INT2, INT4, TEXT, OID = 16, 17, 18, 19, 20, 21, 2
 JSON, FLOAT4, FLOAT8, UNKNOWN, BPCHAR, VARCHAR = 114, 700, 701, 705, 1042, 1043
 DATE, TIME, TIMESTAMP, TIMESTAMPTZ, INTERVAL, NUMERIC = 1082, 1083, 1114, 1184, 1186, 1700
 REGCLASS, REGTYPE, UUID, JSONB, REGNAMESPACE = 2205, 2206, 2950, 3802, 4089
-TEXT_ARRAY, INT4_ARRAY, INT2_ARRAY, INT8_ARRAY, OID_ARRAY, NAME_ARRAY = 1009, 1007, 1005, 1016, 1028, 1003
+TEXT_ARRAY, INT4_ARRAY, INT2_ARRAY, INT8_ARRAY, OID_ARRAY, NAME_ARRAY = (
+    1009,
+    1007,
+    1005,
+    1016,
+    1028,
+    1003,
+)
 VARCHAR_ARRAY, CHAR_ARRAY, BOOL_ARRAY, FLOAT8_ARRAY = 1015, 1002, 1000, 1022
 
 
 def type_size(oid: int) -> int:
     t = BY_OID.get(oid)
     return t.size if t else -1
+
+
+# --- value types the wire codecs understand (added by the wire server) ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A PostgreSQL interval: months, days and microseconds are kept apart, as PostgreSQL
+    does (``1 mon`` is not ``30 days``).  ``datetime.timedelta`` is accepted too."""
+
+    months: int = 0
+    days: int = 0
+    microseconds: int = 0
+
+
+class RegOid(int):
+    """An OID of a reg* type (regclass, regtype, regproc, regnamespace) that also knows its
+    name: text output shows the name, binary output the number, as PostgreSQL does."""
+
+    name: str
+
+    def __new__(cls, oid: int, name: str) -> RegOid:
+        self = super().__new__(cls, oid)
+        self.name = name
+        return self
+
+    def __repr__(self) -> str:
+        return f"RegOid({int(self)}, {self.name!r})"
+
+    def __str__(self) -> str:
+        return int.__repr__(self)
+
+
+TIMETZ, INT2VECTOR, OIDVECTOR, REGPROC, XID, REGPROC_ARRAY = 1266, 22, 30, 24, 28, 1008
+JSONB_ARRAY, JSON_ARRAY, UUID_ARRAY, NUMERIC_ARRAY, BYTEA_ARRAY = 3807, 199, 2951, 1231, 1001
+FLOAT4_ARRAY, DATE_ARRAY, TIMESTAMP_ARRAY, TIMESTAMPTZ_ARRAY, INTERVAL_ARRAY = (
+    1021,
+    1182,
+    1115,
+    1185,
+    1187,
+)
+TIME_ARRAY, BPCHAR_ARRAY, REGCLASS_ARRAY, REGTYPE_ARRAY = 1183, 1014, 2210, 2211
+VOID, RECORD, CSTRING = 2278, 2249, 2275

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import tzinfo
+
+from rwshim import pgtypes
+from rwshim.errors import RwError
+from rwshim.wire import backend, codecs
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,3 +42,76 @@ class Outcome:
     rows: Iterable[Sequence[object]] = ()
     count_rows: bool = False
     notices: list[str] = field(default_factory=list)
+
+
+# --- rendering into wire messages -----------------------------------------------------------
+
+
+def render_error(err: RwError, envelope: str | None) -> bytes:
+    """ErrorResponse with RisingWave's three fields: S, C and the pretty report as M
+    (pg_message.rs:731-745, error_or_notice.rs:35-53)."""
+    return backend.error_response(err.severity, err.code, err.report(envelope))
+
+
+def render_notice(text: str) -> bytes:
+    return backend.notice_response(text)
+
+
+def render_row_description(columns: Sequence[Column], formats: Sequence[int]) -> bytes:
+    """RowDescription; a column without a size gets its type's typlen (RisingWave's
+    PgFieldDescriptor carries the data type's length)."""
+    return backend.row_description(
+        [
+            (
+                c.name,
+                c.type_oid,
+                c.type_size if c.type_size != -1 else pgtypes.type_size(c.type_oid),
+                c.type_modifier,
+            )
+            for c in columns
+        ],
+        formats,
+    )
+
+
+def result_formats(codes: Sequence[int], ncols: int) -> list[int]:
+    """Bind's result format codes expanded to one per column (none = text, one = all)."""
+    if not codes:
+        return [0] * ncols
+    if len(codes) == 1:
+        return [codes[0]] * ncols
+    return list(codes)
+
+
+class RowEncoder:
+    """Encodes rows of one result into DataRow messages (the encoders are picked once)."""
+
+    __slots__ = ("_encoders", "_ncols")
+
+    def __init__(
+        self, columns: Sequence[Column], formats: Sequence[int], tz: tzinfo | None = None
+    ) -> None:
+        self._encoders = [
+            codecs.encoder(c.type_oid, f == 1, tz) for c, f in zip(columns, formats, strict=True)
+        ]
+        self._ncols = len(columns)
+
+    def encode(self, row: Sequence[object]) -> bytes:
+        if len(row) != self._ncols:
+            raise RwError(f"row has {len(row)} values for {self._ncols} columns")
+        try:
+            return backend.data_row(
+                [None if v is None else enc(v) for enc, v in zip(self._encoders, row, strict=False)]
+            )
+        except codecs.CodecError as e:
+            raise RwError(str(e)) from None
+        except (TypeError, ValueError, AttributeError, OverflowError) as e:
+            raise RwError(f"cannot encode value: {e}") from None
+
+
+def command_tag(outcome: Outcome, rows_sent: int) -> str:
+    """The CommandComplete tag: ``SELECT n`` / ``FETCH n`` when rows are counted, else the
+    tag as the statement gave it (pg_message.rs:566-589)."""
+    if outcome.count_rows:
+        return f"{outcome.tag} {rows_sent}"
+    return outcome.tag

@@ -1,0 +1,45 @@
+"""Server settings: listen address, authentication, TLS, data directory, limits, logging."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+AUTH_METHODS = ("scram", "md5", "cleartext", "trust")
+
+
+@dataclass(slots=True)
+class Config:
+    """Settings of one rwshim server (defaults: RisingWave's port, user and database)."""
+
+    host: str = "127.0.0.1"
+    port: int = 4566
+    user: str = "root"
+    database: str = "dev"
+    data_dir: Path | None = None
+    # When set, every user must give this password, checked with ``auth``.
+    password: str | None = None
+    auth: str = "scram"
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    log_level: str = "INFO"
+    max_connections: int = 1000
+    # Largest Query/Parse/Bind/CopyData body accepted; a larger length prefix is FATAL 08P01.
+    max_message_size: int = 64 * 1024 * 1024
+    # Seconds a client has to finish startup and authentication.
+    startup_timeout: float = 60.0
+    use_uvloop: bool = True
+    server_version: str = "13.14.0"
+    # Startup ParameterStatus values beyond the per-session ones (clients.md §1 item 4).
+    extra_parameters: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.auth not in AUTH_METHODS:
+            raise ValueError(f"auth must be one of {', '.join(AUTH_METHODS)}")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("--tls-cert and --tls-key must be given together")
+
+    @property
+    def auth_method(self) -> str:
+        """The method actually used: trust when no password is configured."""
+        return "trust" if self.password is None else self.auth

@@ -1,0 +1,381 @@
+"""The asyncio shell: accept connections, TLS, startup and authentication, cancel keys,
+buffered writes, graceful shutdown.  All protocol decisions are made by ``wire/`` and
+``session.py``; this module only moves bytes and keeps the registry of live sessions.
+
+Startup follows RisingWave's ``process_startup_msg`` (src/utils/pgwire/src/pg_protocol.rs:
+715-812): ``user`` defaults to root and ``database`` to dev, ``options`` is parsed like
+``parse_options`` (:1602-1658) and ``application_name`` wins over it.  Deviation: rwshim
+always sends BackendKeyData (RisingWave omits it after a password login) so that
+cancellation works for every session, and sends the full ParameterStatus set that clients
+read (clients.md §1 item 4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import ssl
+from collections.abc import Callable
+from typing import Any
+
+from rwshim import errors
+from rwshim.config import Config
+from rwshim.errors import RwError
+from rwshim.frontend import Frontend
+from rwshim.session import ProcessInfo, Session, SessionRegistry
+from rwshim.wire import auth, backend
+from rwshim.wire import events as ev
+from rwshim.wire.connection import ServerConnection
+
+log = logging.getLogger("rwshim.server")
+
+FrontendFactory = Callable[[str, str, dict[str, str], ProcessInfo], Frontend]
+READ_SIZE = 256 * 1024
+
+
+def default_frontend_factory(
+    user: str, database: str, options: dict[str, str], process: ProcessInfo
+) -> Frontend:
+    return Frontend(user, database, dict(options))
+
+
+class _Closed(Exception):
+    """The peer went away during startup."""
+
+
+def parse_options(options: str) -> dict[str, str]:
+    """The startup ``options`` value: ``-c key=value`` and ``--key=value``, backslash
+    escapes, ``-`` in keys read as ``_`` (RisingWave's parse_options, pg_protocol.rs:1602)."""
+    args: list[str] = []
+    cur: list[str] = []
+    chars = iter(options)
+    for c in chars:
+        if c == "\\":
+            nxt = next(chars, None)
+            if nxt is not None:
+                cur.append(nxt)
+        elif c.isspace() and c.isascii():
+            if cur:
+                args.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+    if cur:
+        args.append("".join(cur))
+    config: dict[str, str] = {}
+    it = iter(args)
+    for arg in it:
+        if arg == "-c":
+            item = next(it, None)
+            if item is None:
+                raise RwError("missing argument for -c")
+            if "=" not in item:
+                raise RwError(f"invalid config format: {item}")
+        elif arg.startswith("--"):
+            item = arg[2:]
+            if "=" not in item:
+                raise RwError(f"invalid config format: {item}")
+        else:
+            log.warning("ignoring unrecognized option %r for backward compatibility", arg)
+            continue
+        key, value = item.split("=", 1)
+        config[key.replace("-", "_")] = value
+    return config
+
+
+class Server:
+    """An rwshim server: ``await start()``, then ``.port``; ``await stop()`` to end."""
+
+    def __init__(self, config: Config, frontend_factory: FrontendFactory | None = None) -> None:
+        self.config = config
+        self.frontend_factory = frontend_factory or default_frontend_factory
+        self.registry = SessionRegistry()
+        self.port: int = config.port
+        self.host: str = config.host
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ssl: ssl.SSLContext | None = None
+        if config.tls_cert is not None and config.tls_key is not None:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(str(config.tls_cert), str(config.tls_key))
+            self._ssl = ctx
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(
+            self._on_connect, self.config.host, self.config.port, limit=READ_SIZE
+        )
+        sock = self._server.sockets[0].getsockname()
+        self.host, self.port = sock[0], sock[1]
+        log.info("rwshim ready on %s:%d", self.host, self.port)
+
+    async def stop(self) -> None:
+        """Stop accepting, then end every connection (FATAL 57P01, as PostgreSQL does)."""
+        if self._server is not None:
+            self._server.close()
+        tasks = list(self._tasks)
+        for t in tasks:
+            t.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if self._server is not None:
+            await self._server.wait_closed()
+            self._server = None
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None
+        await self._server.serve_forever()
+
+    # --- one connection ------------------------------------------------------------------
+
+    async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        peer = writer.get_extra_info("peername")
+        addr = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer or "")
+        conn = ServerConnection(self.config.max_message_size)
+        session: Session | None = None
+        try:
+            try:
+                session = await asyncio.wait_for(
+                    self._startup(conn, reader, writer, addr), self.config.startup_timeout
+                )
+            except TimeoutError:
+                log.info("startup timeout for %s", addr)
+                return
+            if session is not None:
+                self.registry.add(session)
+                await self._serve(conn, session, reader, writer)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                writer.write(
+                    backend.error_response(
+                        "FATAL", "57P01", "terminating connection due to administrator command"
+                    )
+                )
+            raise
+        except (ConnectionError, _Closed, ssl.SSLError, OSError) as e:
+            log.debug("connection %s ended: %s", addr, e)
+        except Exception:
+            log.exception("connection %s failed", addr)
+        finally:
+            if session is not None:
+                self.registry.remove(session)
+                with contextlib.suppress(Exception):
+                    session.close()
+            with contextlib.suppress(Exception):
+                writer.close()
+            self._tasks.discard(task)
+
+    async def _read(self, conn: ServerConnection, reader: asyncio.StreamReader) -> ev.Event:
+        while True:
+            event = conn.next_event()
+            if event is not None:
+                return event
+            conn.receive_data(await reader.read(READ_SIZE))
+
+    @staticmethod
+    def _fatal(writer: asyncio.StreamWriter, err: RwError | ev.ProtocolError) -> None:
+        if isinstance(err, ev.ProtocolError):
+            writer.write(backend.error_response("FATAL", err.sqlstate, err.message))
+        else:
+            writer.write(backend.error_response("FATAL", err.code, err.report(None)))
+
+    async def _startup(
+        self,
+        conn: ServerConnection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        addr: str,
+    ) -> Session | None:
+        while True:
+            event = await self._read(conn, reader)
+            if isinstance(event, ev.SSLRequest):
+                if self._ssl is not None and not writer.get_extra_info("ssl_object"):
+                    writer.write(backend.SSL_YES)
+                    await writer.drain()
+                    await writer.start_tls(self._ssl)
+                else:
+                    writer.write(backend.SSL_NO)
+                conn.ssl_negotiated()
+            elif isinstance(event, ev.GSSENCRequest):
+                writer.write(backend.SSL_NO)
+                conn.ssl_negotiated()
+            elif isinstance(event, ev.CancelRequest):
+                # Answer nothing and close (PostgreSQL and RisingWave both do).
+                self.registry.cancel(event.pid, event.key)
+                return None
+            elif isinstance(event, ev.ProtocolError):
+                log.info("protocol violation from %s: %s", addr, event.message)
+                self._fatal(writer, event)
+                return None
+            elif isinstance(event, ev.StartupMessage):
+                return await self._login(conn, reader, writer, addr, event)
+            else:
+                return None
+
+    async def _login(
+        self,
+        conn: ServerConnection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        addr: str,
+        startup: ev.StartupMessage,
+    ) -> Session | None:
+        cfg = self.config
+        params = startup.params
+        user = params.get("user") or cfg.user
+        database = params.get("database") or cfg.database
+        out: list[bytes] = []
+        if startup.minor > 0 or startup.unrecognized:
+            out.append(backend.negotiate_protocol_version(0, startup.unrecognized))
+        try:
+            options = parse_options(params.get("options", ""))
+        except RwError as e:
+            self._fatal(writer, errors.StartupFailed(e))
+            return None
+        app = params.get("application_name")
+        if app is not None:
+            options["application_name"] = app
+        if len(self.registry) >= cfg.max_connections:
+            writer.write(b"".join(out))
+            self._fatal(writer, errors.TooManyConnections())
+            return None
+        authenticator = auth.make_authenticator(cfg.auth_method, user, cfg.password)
+        first = authenticator.start()
+        if first is not None:
+            out.append(first)
+            writer.write(b"".join(out))
+            out = []
+            while True:
+                event = await self._read(conn, reader)
+                if isinstance(event, ev.ProtocolError):
+                    self._fatal(writer, event)
+                    return None
+                if not isinstance(event, ev.PasswordMessage):
+                    return None  # the client left (psql does, to prompt for a password)
+                try:
+                    step = authenticator.step(event.payload)
+                except auth.AuthFailed as e:
+                    if e.sqlstate == "28P01":
+                        self._fatal(writer, errors.InvalidPassword())
+                    else:
+                        self._fatal(writer, ev.ProtocolError(e.sqlstate, str(e)))
+                    return None
+                if step.reply:
+                    writer.write(step.reply)
+                if step.done:
+                    break
+        out.append(backend.AUTH_OK)
+        conn.authenticated()
+        process = self.registry.new_process(
+            user, database, addr, options.get("application_name", "")
+        )
+        try:
+            frontend = self.frontend_factory(user, database, options, process)
+        except RwError as e:
+            writer.write(b"".join(out))
+            fatal = e if isinstance(e, errors.StartupFailed) else errors.StartupFailed(e)
+            self._fatal(writer, fatal)
+            return None
+        except Exception as e:
+            log.exception("frontend factory failed")
+            writer.write(b"".join(out))
+            self._fatal(writer, errors.StartupFailed(RwError(f"internal error: {e}")))
+            return None
+        out.append(backend.backend_key_data(process.pid, process.key))
+        for name, value in self._parameters(frontend, user, options):
+            out.append(backend.parameter_status(name, value))
+        out.append(backend.ready_for_query(frontend.txn_status))
+        writer.write(b"".join(out))
+
+        async def flush() -> None:
+            writer.write(session.take_output())
+            await writer.drain()
+
+        session = Session(conn, frontend, process, flush)
+        return session
+
+    def _parameters(
+        self, frontend: Frontend, user: str, options: dict[str, str]
+    ) -> list[tuple[str, str]]:
+        superuser = getattr(frontend, "is_superuser", True)
+        params = {
+            "application_name": options.get("application_name", ""),
+            "client_encoding": "UTF8",
+            "DateStyle": "ISO, MDY",
+            "integer_datetimes": "on",
+            "IntervalStyle": "postgres",
+            "is_superuser": "on" if superuser else "off",
+            "server_encoding": "UTF8",
+            "server_version": self.config.server_version,
+            "session_authorization": user,
+            "standard_conforming_strings": "on",
+            "TimeZone": getattr(frontend, "timezone", "UTC"),
+        }
+        params.update(self.config.extra_parameters)
+        return list(params.items())
+
+    async def _serve(
+        self,
+        conn: ServerConnection,
+        session: Session,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+    ) -> None:
+        next_event = conn.next_event
+        handle = session.handle
+        while True:
+            event = next_event()
+            if event is None:
+                out = session.take_output()
+                if out:
+                    writer.write(out)
+                    await writer.drain()
+                data = await reader.read(READ_SIZE)
+                conn.receive_data(data)
+                continue
+            if isinstance(event, ev.ProtocolError):
+                out = session.take_output()
+                if out:
+                    writer.write(out)
+                log.info("protocol violation: %s", event.message)
+                self._fatal(writer, event)
+                return
+            if not await handle(event):
+                out = session.take_output()
+                if out:
+                    writer.write(out)
+                return
+
+
+async def serve(config: Config, frontend_factory: FrontendFactory | None = None) -> None:
+    """Run a server until SIGINT/SIGTERM, then shut down cleanly."""
+    server = Server(config, frontend_factory)
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        log.info("rwshim shutting down")
+        await server.stop()
+
+
+def run(config: Config, frontend_factory: FrontendFactory | None = None) -> None:
+    """Run ``serve`` on a fresh event loop (uvloop when installed and not disabled)."""
+    loop_factory = None
+    if config.use_uvloop:
+        try:
+            import uvloop
+
+            loop_factory = uvloop.new_event_loop
+        except ImportError:
+            pass
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
+        runner.run(serve(config, frontend_factory))

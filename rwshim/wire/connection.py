@@ -1,0 +1,437 @@
+"""The server side of one PostgreSQL v3 connection, without I/O (in the manner of h11).
+
+Bytes go in through ``receive_data``; decoded frontend messages come out of ``next_event``
+(``NEED_DATA`` when a frame is incomplete).  The connection keeps the protocol state and
+rejects messages that are out of place for it:
+
+=============  ===========================================  ==================================
+state          accepted                                     left by
+=============  ===========================================  ==================================
+STARTUP        SSLRequest, GSSENCRequest (once each),        StartupMessage -> AUTH,
+               CancelRequest, StartupMessage (untyped)      CancelRequest -> CLOSED
+AUTH           'p' (password / SASL messages)               ``authenticated()`` -> READY
+READY          Q P B D E C S H X, and d c f (ignored         error in an extended message
+               outside COPY, as PostgreSQL does)            -> SKIP; ``copy_in_started()``
+SKIP           everything is read and dropped except Sync   Sync -> READY
+               (and Terminate / end of input)
+COPY_IN        d c f (H and S are ignored)                  c, f -> READY
+CLOSED         nothing                                      -
+=============  ===========================================  ==================================
+
+Anything else is a ``ProtocolError`` event (FATAL 08P01, then the shell closes).  Frame
+lengths are checked against the limits *before* any body is buffered, so an oversized
+length prefix costs nothing.  The texts are PostgreSQL's (``src/backend/tcop/postgres.c``,
+``src/backend/postmaster/postmaster.c``), since RisingWave just drops such connections.
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from typing import Final
+
+from rwshim.wire import events as ev
+
+NEED_DATA: Final = None
+
+SSL_REQUEST_CODE = 80877103
+GSSENC_REQUEST_CODE = 80877104
+CANCEL_REQUEST_CODE = 80877102
+PROTOCOL_3 = 3
+
+# PostgreSQL's limits (src/include/libpq/libpq.h, pqcomm.h).
+MAX_STARTUP_PACKET = 10000
+SMALL_MESSAGE_LIMIT = 10000
+AUTH_MESSAGE_LIMIT = 65535
+DEFAULT_LARGE_MESSAGE_LIMIT = 64 * 1024 * 1024
+
+_I = struct.Struct("!i")
+_HDR = struct.Struct("!BI")
+_II = struct.Struct("!ii")
+_H = struct.Struct("!h")
+
+
+class State(enum.Enum):
+    STARTUP = "startup"
+    AUTH = "auth"
+    READY = "ready"
+    SKIP = "skip until Sync"
+    COPY_IN = "copy in"
+    CLOSED = "closed"
+
+
+class _Malformed(Exception):
+    """A frame whose body does not parse."""
+
+
+# Tag -> whether the message is part of the extended protocol (an error while handling it
+# starts skip-until-Sync), and which size limit applies ("small" or "large").
+_REGULAR: dict[int, tuple[bool, bool]] = {
+    ord("Q"): (False, True),
+    ord("P"): (True, True),
+    ord("B"): (True, True),
+    ord("D"): (True, False),
+    ord("E"): (True, False),
+    ord("C"): (True, False),
+    ord("H"): (True, False),
+    ord("S"): (False, False),
+    ord("X"): (False, False),
+    ord("d"): (False, True),
+    ord("c"): (False, False),
+    ord("f"): (False, False),
+}
+_EXTENDED_TAGS = frozenset(t for t, (ext, _) in _REGULAR.items() if ext)
+# Accepted during COPY FROM STDIN: CopyData, CopyDone, CopyFail, Sync, Terminate.
+_COPY_TAGS = frozenset(b"dcfSX")
+
+_SYNC = ev.Sync()
+_FLUSH = ev.Flush()
+_TERMINATE = ev.Terminate()
+_COPY_DONE = ev.CopyDone()
+
+
+def _violation(message: str, sqlstate: str = "08P01") -> ev.ProtocolError:
+    return ev.ProtocolError(sqlstate, message)
+
+
+class _Reader:
+    """Reads the fields of one message body, raising _Malformed past its end."""
+
+    __slots__ = ("buf", "pos")
+
+    def __init__(self, buf: bytes) -> None:
+        self.buf = buf
+        self.pos = 0
+
+    def cstr(self) -> str:
+        end = self.buf.find(b"\x00", self.pos)
+        if end < 0:
+            raise _Malformed("invalid string in message")
+        s = self.buf[self.pos : end]
+        self.pos = end + 1
+        try:
+            return s.decode()
+        except UnicodeDecodeError:
+            raise _Malformed('invalid byte sequence for encoding "UTF8"') from None
+
+    def int16(self) -> int:
+        if self.pos + 2 > len(self.buf):
+            raise _Malformed("insufficient data left in message")
+        (v,) = _H.unpack_from(self.buf, self.pos)
+        self.pos += 2
+        return int(v)
+
+    def int32(self) -> int:
+        if self.pos + 4 > len(self.buf):
+            raise _Malformed("insufficient data left in message")
+        (v,) = _I.unpack_from(self.buf, self.pos)
+        self.pos += 4
+        return int(v)
+
+    def byte(self) -> str:
+        if self.pos >= len(self.buf):
+            raise _Malformed("insufficient data left in message")
+        b = self.buf[self.pos]
+        self.pos += 1
+        return chr(b)
+
+    def raw(self, n: int) -> bytes:
+        if n < 0 or self.pos + n > len(self.buf):
+            raise _Malformed("insufficient data left in message")
+        v = self.buf[self.pos : self.pos + n]
+        self.pos += n
+        return v
+
+    def end(self) -> None:
+        if self.pos != len(self.buf):
+            raise _Malformed("invalid message format")
+
+
+def _parse_startup_params(body: bytes) -> tuple[dict[str, str], tuple[str, ...]]:
+    if not body or body[-1] != 0:
+        raise _Malformed("invalid startup packet layout: expected terminator as last byte")
+    content = body[:-1]
+    if content and content[-1] != 0:
+        raise _Malformed("invalid startup packet layout: expected terminator as last byte")
+    try:
+        parts = content[:-1].decode().split("\x00") if content else []
+    except UnicodeDecodeError:
+        raise _Malformed('invalid byte sequence for encoding "UTF8"') from None
+    if len(parts) % 2:
+        raise _Malformed("invalid startup packet layout: expected terminator as last byte")
+    params: dict[str, str] = {}
+    unrecognized: list[str] = []
+    for i in range(0, len(parts), 2):
+        key, value = parts[i], parts[i + 1]
+        if key.startswith("_pq_."):
+            unrecognized.append(key)
+        else:
+            params[key] = value
+    return params, tuple(unrecognized)
+
+
+class ServerConnection:
+    """Protocol state and framing of one client connection (no I/O)."""
+
+    def __init__(self, max_message_size: int = DEFAULT_LARGE_MESSAGE_LIMIT) -> None:
+        self.state = State.STARTUP
+        self.max_message_size = max_message_size
+        self._buf = bytearray()
+        self._pos = 0
+        self._eof = False
+        self._ssl_asked = False
+        self._gss_asked = False
+        self._expect_nothing_buffered = False
+        # Whether the message being handled is an extended-protocol one (an error while
+        # handling it starts skip-until-Sync).
+        self.in_extended = False
+
+    # --- input ------------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> None:
+        """Feed bytes read from the socket; ``b""`` means end of input."""
+        if data:
+            if self._pos and self._pos == len(self._buf):
+                self._buf.clear()
+                self._pos = 0
+            self._buf += data
+        else:
+            self._eof = True
+
+    @property
+    def buffered(self) -> int:
+        return len(self._buf) - self._pos
+
+    def next_event(self) -> ev.Event | None:
+        """The next complete frontend message, or ``NEED_DATA`` (None)."""
+        while True:
+            if self.state is State.CLOSED:
+                return ev.ConnectionClosed() if self._eof else NEED_DATA
+            event = self._next_startup() if self.state is State.STARTUP else self._next_regular()
+            if event is _SKIPPED:
+                continue
+            if isinstance(event, ev.ProtocolError | ev.ConnectionClosed):
+                self.state = State.CLOSED
+                self._buf.clear()
+                self._pos = 0
+                self._eof = True
+            return event  # type: ignore[return-value]
+
+    def _take(self, n: int) -> bytes:
+        start = self._pos
+        self._pos += n
+        return bytes(self._buf[start : self._pos])
+
+    def _next_startup(self) -> ev.Event | object | None:
+        avail = len(self._buf) - self._pos
+        if self._expect_nothing_buffered and avail:
+            # CVE-2021-23214: bytes that came with the SSLRequest must not be trusted.
+            return _violation("received unencrypted data after SSL request")
+        if avail < 4:
+            if self._eof:
+                return ev.ConnectionClosed()
+            return NEED_DATA
+        (length,) = _I.unpack_from(self._buf, self._pos)
+        if length < 8 or length > MAX_STARTUP_PACKET:
+            return _violation("invalid length of startup packet")
+        if avail < length:
+            if self._eof:
+                return ev.ConnectionClosed()
+            return NEED_DATA
+        packet = self._take(length)
+        (code,) = _I.unpack_from(packet, 4)
+        body = packet[8:]
+        if code in (SSL_REQUEST_CODE, GSSENC_REQUEST_CODE):
+            if length != 8:
+                return _violation("invalid length of startup packet")
+            if code == SSL_REQUEST_CODE:
+                if self._ssl_asked:
+                    return _violation(_unsupported(code))
+                self._ssl_asked = True
+                self._expect_nothing_buffered = True
+                return ev.SSLRequest()
+            if self._gss_asked:
+                return _violation(_unsupported(code))
+            self._gss_asked = True
+            self._expect_nothing_buffered = True
+            return ev.GSSENCRequest()
+        self._expect_nothing_buffered = False
+        if code == CANCEL_REQUEST_CODE:
+            if len(body) != 8:
+                return _violation("invalid length of startup packet")
+            pid, key = _II.unpack(body)
+            self.state = State.CLOSED
+            return ev.CancelRequest(pid, key)
+        major, minor = code >> 16, code & 0xFFFF
+        if major != PROTOCOL_3:
+            return _violation(_unsupported(code), "0A000")
+        try:
+            params, unrecognized = _parse_startup_params(body)
+        except _Malformed as e:
+            return _violation(str(e))
+        self.state = State.AUTH
+        return ev.StartupMessage(params, minor, unrecognized)
+
+    def ssl_negotiated(self) -> None:
+        """The shell answered the SSLRequest/GSSENCRequest (and maybe wrapped the socket)."""
+        self._expect_nothing_buffered = False
+
+    def _next_regular(self) -> ev.Event | object | None:
+        buf = self._buf
+        pos = self._pos
+        avail = len(buf) - pos
+        if avail < 5:
+            if self._eof:
+                return ev.ConnectionClosed()
+            return NEED_DATA
+        tag, length = _HDR.unpack_from(buf, pos)
+        state = self.state
+        if state is State.AUTH:
+            if tag != 0x70:  # 'p'
+                return _violation(f"expected password response, got message type {tag}")
+            limit = AUTH_MESSAGE_LIMIT
+        else:
+            kind = _REGULAR.get(tag)
+            if kind is None:
+                return _violation(f"invalid frontend message type {tag}")
+            limit = self.max_message_size if kind[1] else SMALL_MESSAGE_LIMIT
+        if length < 4 or length - 4 > limit:
+            return _violation("invalid message length")
+        if avail < length + 1:
+            if self._eof:
+                return ev.ConnectionClosed()
+            return NEED_DATA
+        body = bytes(buf[pos + 5 : pos + 1 + length])
+        self._pos = pos + 1 + length
+        if state is State.SKIP and tag != 0x53 and tag != 0x58:  # not Sync / Terminate
+            return _SKIPPED
+        self.in_extended = tag in _EXTENDED_TAGS
+        try:
+            return self._decode(tag, body)
+        except _Malformed as e:
+            return _violation(str(e))
+
+    def _decode(self, tag: int, body: bytes) -> ev.Event | object:
+        state = self.state
+        if state is State.COPY_IN and tag not in _COPY_TAGS:
+            if tag == 0x48:  # H is ignored during COPY, as in PostgreSQL
+                return _SKIPPED
+            return _violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
+        if tag == 0x51:  # Q
+            if not body or body[-1] != 0:
+                raise _Malformed("invalid string in message")
+            try:
+                sql = body[:-1].decode()
+            except UnicodeDecodeError:
+                raise _Malformed('invalid byte sequence for encoding "UTF8"') from None
+            return ev.Query(sql)
+        if tag == 0x53:  # S
+            if state is State.SKIP:
+                self.state = State.READY
+            if state is State.COPY_IN:
+                return _SKIPPED
+            return _SYNC
+        if tag == 0x58:  # X
+            self.state = State.CLOSED
+            return _TERMINATE
+        if tag == 0x70:  # p (only reachable in AUTH)
+            return ev.PasswordMessage(body)
+        if tag == 0x64:  # d
+            if state is not State.COPY_IN:
+                return _SKIPPED
+            return ev.CopyData(body)
+        if tag == 0x63:  # c
+            if state is not State.COPY_IN:
+                return _SKIPPED
+            self.state = State.READY
+            return _COPY_DONE
+        if tag == 0x66:  # f
+            r = _Reader(body)
+            msg = r.cstr()
+            if state is not State.COPY_IN:
+                return _SKIPPED
+            self.state = State.READY
+            return ev.CopyFail(msg)
+        r = _Reader(body)
+        if tag == 0x50:  # P
+            name = r.cstr()
+            sql = r.cstr()
+            n = r.int16()
+            if n < 0:
+                raise _Malformed("invalid message format")
+            oids = tuple(r.int32() & 0xFFFFFFFF for _ in range(n))
+            r.end()
+            return ev.Parse(name, sql, oids)
+        if tag == 0x42:  # B
+            portal = r.cstr()
+            stmt = r.cstr()
+            n = r.int16()
+            if n < 0:
+                raise _Malformed("invalid message format")
+            pformats = tuple(r.int16() for _ in range(n))
+            n = r.int16()
+            if n < 0:
+                raise _Malformed("invalid message format")
+            params: list[bytes | None] = []
+            for _ in range(n):
+                ln = r.int32()
+                if ln == -1:
+                    params.append(None)
+                elif ln < 0:
+                    raise _Malformed("invalid message format")
+                else:
+                    params.append(r.raw(ln))
+            n = r.int16()
+            if n < 0:
+                raise _Malformed("invalid message format")
+            rformats = tuple(r.int16() for _ in range(n))
+            r.end()
+            return ev.Bind(portal, stmt, pformats, tuple(params), rformats)
+        if tag == 0x44 or tag == 0x43:  # D, C
+            kind = r.byte()
+            name = r.cstr()
+            r.end()
+            if kind not in ("S", "P"):
+                what = "describe" if tag == 0x44 else "close"
+                raise _Malformed(f"invalid {what.upper()} message subtype {ord(kind)}")
+            return ev.Describe(kind, name) if tag == 0x44 else ev.Close(kind, name)
+        if tag == 0x45:  # E
+            portal = r.cstr()
+            max_rows = r.int32()
+            r.end()
+            return ev.Execute(portal, max_rows if max_rows > 0 else 0)
+        if tag == 0x48:  # H
+            return _FLUSH
+        raise _Malformed(f"invalid frontend message type {tag}")  # pragma: no cover
+
+    # --- transitions driven by what the server sends -----------------------------------
+
+    def authenticated(self) -> None:
+        """AuthenticationOk was sent: regular messages from now on."""
+        if self.state is State.AUTH:
+            self.state = State.READY
+
+    def error_sent(self) -> None:
+        """An ErrorResponse answered the message being handled: skip until Sync if that
+        message belongs to the extended protocol."""
+        if self.in_extended and self.state is State.READY:
+            self.state = State.SKIP
+
+    def copy_in_started(self) -> None:
+        """CopyInResponse was sent: CopyData/CopyDone/CopyFail expected."""
+        self.state = State.COPY_IN
+
+    def close(self) -> None:
+        self.state = State.CLOSED
+
+
+class _Skipped:
+    """Marker for a message that was read and dropped."""
+
+
+_SKIPPED = _Skipped()
+
+
+def _unsupported(code: int) -> str:
+    """RisingWave's text for an unknown startup code (pg_message.rs:401-406)."""
+    return f"Unsupported protocol number in start up msg {code}"

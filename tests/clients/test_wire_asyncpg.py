@@ -1,0 +1,103 @@
+"""asyncpg against rwshim: simple and prepared queries, binary results, cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import asyncpg
+import pytest
+
+from tests.conftest import Running
+
+
+async def connect(server: Running, **kw: object) -> asyncpg.Connection:
+    return await asyncpg.connect(
+        host=server.host, port=server.port, user="root", database="dev", **kw
+    )
+
+
+async def test_simple_and_multi_statement_execute(rw_server: Running) -> None:
+    conn = await connect(rw_server)
+    try:
+        # asyncpg reads "13.14.0" as major 13, micro 14 (clients.md §2.4)
+        assert conn.get_server_version()[:3] == (13, 0, 14)
+        assert await conn.execute("select 1; select 2") == "SELECT 1"
+        assert await conn.execute("set application_name = 'a1'") == "SET_VARIABLE"
+        assert conn.get_settings().application_name == "a1"
+    finally:
+        await conn.close()
+
+
+async def test_prepared_with_parameters_and_binary_results(rw_server: Running) -> None:
+    conn = await connect(rw_server)
+    try:
+        assert await conn.fetchval("select 1") == 1
+        row = await conn.fetchrow(
+            "select $1::int8 * 2 as n, $2::text || '!' as t, $3::float8 as f", 21, "hi", 0.5
+        )
+        assert dict(row) == {"n": 42, "t": "hi!", "f": 0.5}
+        stmt = await conn.prepare("select $1::int4 + 1 as x")
+        assert [a.name for a in stmt.get_parameters()] == ["int4"]
+        assert [await stmt.fetchval(i) for i in range(3)] == [1, 2, 3]
+        rows = await conn.fetch("select 1 as a union all select 2 union all select 3")
+        assert [r["a"] for r in rows] == [1, 2, 3]
+        with pytest.raises(asyncpg.PostgresError) as info:
+            await conn.fetch("selet 1")
+        assert info.value.sqlstate == "XX000"
+        assert str(info.value) == (
+            "Failed to prepare the statement\n\nCaused by:\n"
+            "  sql parser error: expected statement, found: selet\nLINE 1: selet 1\n        ^\n"
+        )
+        assert await conn.fetchval("select 'still fine'") == "still fine"
+    finally:
+        await conn.close()
+
+
+async def test_statement_cache_off_uses_unnamed_statements(rw_server: Running) -> None:
+    conn = await connect(rw_server, statement_cache_size=0)
+    try:
+        for i in range(3):
+            assert await conn.fetchval("select $1::int4", i) == i
+    finally:
+        await conn.close()
+
+
+async def test_cancel_a_long_statement(rw_server: Running) -> None:
+    conn = await connect(rw_server)
+    try:
+        start = time.monotonic()
+        with pytest.raises(asyncio.TimeoutError):
+            await conn.execute("select pg_sleep(20)", timeout=0.3)
+        assert time.monotonic() - start < 5
+        # asyncpg waited for 57014 + ReadyForQuery; the connection is usable again.
+        assert await conn.fetchval("select 7") == 7
+        with pytest.raises(asyncpg.QueryCanceledError) as info:
+            task = asyncio.create_task(conn.fetchval("select pg_sleep(20)"))
+            await asyncio.sleep(0.2)
+            procs = rw_server.server.registry.processes()
+            assert [p.statement for p in procs if p.active] == ["select pg_sleep(20)"]
+            assert rw_server.server.registry.cancel(procs[0].pid, procs[0].key)
+            await task
+        assert (info.value.sqlstate, str(info.value)) == (
+            "57014",
+            "canceling statement due to user request",
+        )
+    finally:
+        await conn.close()
+
+
+async def test_transaction_follows_risingwaves_begin(rw_server: Running) -> None:
+    conn = await connect(rw_server)
+    try:
+        notices: list[str] = []
+        conn.add_log_listener(lambda _c, m: notices.append(f"{m.severity} {m.sqlstate}"))
+        await conn.execute("BEGIN")
+        assert not conn.is_in_transaction()  # RisingWave's plain BEGIN starts nothing
+        await conn.execute("BEGIN READ ONLY")
+        assert conn.is_in_transaction()
+        await conn.execute("COMMIT")
+        await asyncio.sleep(0.05)
+        assert notices == ["NOTICE 00000"]
+    finally:
+        await conn.close()

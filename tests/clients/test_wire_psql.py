@@ -1,0 +1,57 @@
+"""psql against a real rwshim server (simple protocol; libpq's startup and error display)."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+
+from tests.conftest import ThreadRunning
+
+
+def psql(server: ThreadRunning, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["psql", "-X", "-v", "ON_ERROR_STOP=1", *args],
+        env=server.env(**env),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+def test_psql_select_1(rw_thread_server: ThreadRunning) -> None:
+    r = psql(rw_thread_server, "-At", "-c", "SELECT 1")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "1\n", "")
+
+
+def test_psql_several_statements_in_one_c(rw_thread_server: ThreadRunning) -> None:
+    r = psql(rw_thread_server, "-c", "select 1 as a; select 'x' as b, 2 as c")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == " a \n---\n 1\n(1 row)\n\n b | c \n---+---\n x | 2\n(1 row)\n\n"
+
+
+def test_psql_error_shows_risingwaves_envelope(rw_thread_server: ThreadRunning) -> None:
+    r = psql(rw_thread_server, "-c", "selet 1")
+    assert r.returncode == 1
+    assert r.stderr == (
+        "ERROR:  Failed to run the query\n\nCaused by:\n"
+        "  sql parser error: expected statement, found: selet\nLINE 1: selet 1\n        ^\n\n"
+    )
+
+
+def test_psql_begin_notice_and_show(rw_thread_server: ThreadRunning) -> None:
+    r = psql(rw_thread_server, "-At", "-c", "begin", "-c", "show timezone", "-c", "commit")
+    assert r.returncode == 0
+    assert r.stdout == "BEGIN\nUTC\nCOMMIT\n"
+    assert r.stderr.startswith("NOTICE:  Read-write transaction is not supported yet.")
+
+
+def test_psql_parameter_status(rw_thread_server: ThreadRunning) -> None:
+    script = "\\echo :SERVER_VERSION_NAME :SERVER_VERSION_NUM\nselect 1;\n"
+    r = psql(rw_thread_server, "-At", "-c", script.splitlines()[0], PGAPPNAME="probe")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "13.14.0 131400\n"
+    # psql has left: its session leaves the registry once its Terminate is read.
+    deadline = time.monotonic() + 5
+    while rw_thread_server.thread.call(lambda: len(rw_thread_server.server.registry)):  # type: ignore[union-attr]
+        assert time.monotonic() < deadline
+        time.sleep(0.01)

@@ -1,0 +1,135 @@
+"""Shared fixtures: a real rwshim ``Server`` on 127.0.0.1 with an OS-chosen port.
+
+- ``rw_server`` / ``rw_server_factory`` (async): the server runs on the test's own event loop;
+  use them with asyncio clients (asyncpg, psycopg's AsyncConnection, raw asyncio sockets).
+- ``rw_thread_server`` / ``rw_thread_server_factory`` (sync): the server runs on its own
+  loop in a background thread; use them with blocking clients (psycopg, psycopg2, psql,
+  pgbench) that would otherwise block the loop the server needs.
+
+Both yield a ``Running`` with ``host``, ``port``, ``dsn(...)``, ``env(...)`` (PG* variables for
+psql/pgbench) and ``server`` (the ``rwshim.server.Server``, for its session registry).
+Factories take ``Config`` field overrides (``password=``, ``auth=``, ``tls_cert=`` ...) and a
+``frontend_factory=``; every server is stopped at teardown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from rwshim.config import Config
+from rwshim.server import Server
+
+
+@dataclass
+class Running:
+    server: Server
+    host: str
+    port: int
+
+    def dsn(self, user: str = "root", database: str = "dev", **params: str) -> str:
+        extra = "".join(f" {k}={v}" for k, v in params.items())
+        return f"host={self.host} port={self.port} user={user} dbname={database}{extra}"
+
+    def url(self, user: str = "root", database: str = "dev", password: str | None = None) -> str:
+        auth = f"{user}:{password}" if password is not None else user
+        return f"postgresql://{auth}@{self.host}:{self.port}/{database}"
+
+    def env(self, user: str = "root", database: str = "dev", **extra: str) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            PGHOST=self.host,
+            PGPORT=str(self.port),
+            PGUSER=user,
+            PGDATABASE=database,
+            PGCONNECT_TIMEOUT="10",
+        )
+        env.pop("PGPASSWORD", None)
+        env.update(extra)
+        return env
+
+
+def _config(overrides: dict[str, Any]) -> tuple[Config, Any]:
+    overrides = dict(overrides)
+    factory = overrides.pop("frontend_factory", None)
+    overrides.setdefault("host", "127.0.0.1")
+    overrides.setdefault("port", 0)
+    overrides.setdefault("log_level", "WARNING")
+    return Config(**overrides), factory
+
+
+@pytest.fixture
+async def rw_server_factory() -> AsyncIterator[Callable[..., Awaitable[Running]]]:
+    servers: list[Server] = []
+
+    async def make(**overrides: Any) -> Running:
+        config, factory = _config(overrides)
+        server = Server(config, factory)
+        await server.start()
+        servers.append(server)
+        return Running(server, server.host, server.port)
+
+    yield make
+    for s in servers:
+        await s.stop()
+
+
+@pytest.fixture
+async def rw_server(rw_server_factory: Callable[..., Awaitable[Running]]) -> Running:
+    return await rw_server_factory()
+
+
+class ThreadServer:
+    """A Server on its own event loop in a daemon thread (for blocking clients)."""
+
+    def __init__(self, config: Config, factory: Any) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.server = Server(config, factory)
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.start(), self.loop).result(10)
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` on the server's loop and return its result (to read server state)."""
+
+        async def run() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.stop(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+        self.loop.close()
+
+
+@dataclass
+class ThreadRunning(Running):
+    thread: ThreadServer | None = None
+
+
+@pytest.fixture
+def rw_thread_server_factory() -> Iterator[Callable[..., ThreadRunning]]:
+    servers: list[ThreadServer] = []
+
+    def make(**overrides: Any) -> ThreadRunning:
+        config, factory = _config(overrides)
+        ts = ThreadServer(config, factory)
+        servers.append(ts)
+        return ThreadRunning(ts.server, ts.server.host, ts.server.port, ts)
+
+    yield make
+    for ts in servers:
+        ts.stop()
+
+
+@pytest.fixture
+def rw_thread_server(rw_thread_server_factory: Callable[..., ThreadRunning]) -> ThreadRunning:
+    return rw_thread_server_factory()

@@ -1,0 +1,281 @@
+"""The sans-I/O connection: framing, the state table, limits and hostile input (no sockets)."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rwshim.wire import events as ev
+from rwshim.wire.connection import NEED_DATA, ServerConnection, State
+from tests import wirekit as fe
+
+
+def drain(conn: ServerConnection) -> list[ev.Event]:
+    out: list[ev.Event] = []
+    while (e := conn.next_event()) is not NEED_DATA:
+        out.append(e)
+        if isinstance(e, ev.ConnectionClosed | ev.ProtocolError):
+            break
+    return out
+
+
+def ready_conn() -> ServerConnection:
+    conn = ServerConnection()
+    conn.receive_data(fe.startup({"user": "root"}))
+    assert isinstance(conn.next_event(), ev.StartupMessage)
+    conn.authenticated()
+    return conn
+
+
+EXTENDED_BATCH = (
+    fe.parse("s1", "select $1", [23])
+    + fe.bind("p1", "s1", [b"\x00\x00\x00\x07", None], [1], [1, 0])
+    + fe.describe("S", "s1")
+    + fe.describe("P", "p1")
+    + fe.execute("p1", 5)
+    + fe.close("P", "p1")
+    + fe.close("S", "s1")
+    + fe.FLUSH
+    + fe.SYNC
+    + fe.query("select 'é'; select 2")
+    + fe.TERMINATE
+)
+EXPECTED = [
+    ev.Parse("s1", "select $1", (23,)),
+    ev.Bind("p1", "s1", (1,), (b"\x00\x00\x00\x07", None), (1, 0)),
+    ev.Describe("S", "s1"),
+    ev.Describe("P", "p1"),
+    ev.Execute("p1", 5),
+    ev.Close("P", "p1"),
+    ev.Close("S", "s1"),
+    ev.Flush(),
+    ev.Sync(),
+    ev.Query("select 'é'; select 2"),
+    ev.Terminate(),
+]
+
+
+def test_regular_messages_decode() -> None:
+    conn = ready_conn()
+    conn.receive_data(EXTENDED_BATCH)
+    assert drain(conn) == EXPECTED
+    assert conn.state is State.CLOSED
+
+
+def test_every_message_fed_one_byte_at_a_time() -> None:
+    conn = ServerConnection()
+    data = fe.ssl_request()
+    events: list[ev.Event] = []
+    for i in range(len(data)):
+        conn.receive_data(data[i : i + 1])
+        events += drain(conn)
+    assert events == [ev.SSLRequest()]
+    conn.ssl_negotiated()
+    data = fe.startup({"user": "u", "database": "d", "application_name": "psql"})
+    for i in range(len(data)):
+        conn.receive_data(data[i : i + 1])
+        events += drain(conn)
+    assert events[-1] == ev.StartupMessage(
+        {"user": "u", "database": "d", "application_name": "psql"}
+    )
+    data = fe.password("secret")
+    for i in range(len(data)):
+        conn.receive_data(data[i : i + 1])
+        events += drain(conn)
+    assert events[-1] == ev.PasswordMessage(b"secret\x00")
+    conn.authenticated()
+    got: list[ev.Event] = []
+    for i in range(len(EXTENDED_BATCH)):
+        assert conn.state is not State.CLOSED or i == len(EXTENDED_BATCH)
+        conn.receive_data(EXTENDED_BATCH[i : i + 1])
+        got += drain(conn)
+    assert got == EXPECTED
+
+
+@given(st.lists(st.integers(min_value=1, max_value=40), max_size=30))
+def test_any_chunking_gives_the_same_events(cuts: list[int]) -> None:
+    conn = ready_conn()
+    data = EXTENDED_BATCH
+    got: list[ev.Event] = []
+    pos = 0
+    for n in cuts:
+        if data[pos : pos + n]:  # b"" would mean end of input
+            conn.receive_data(data[pos : pos + n])
+            got += drain(conn)
+        pos += n
+    if data[pos:]:
+        conn.receive_data(data[pos:])
+        got += drain(conn)
+    assert got == EXPECTED
+
+
+def test_cancel_request_and_gssenc() -> None:
+    conn = ServerConnection()
+    conn.receive_data(fe.gssenc_request())
+    assert drain(conn) == [ev.GSSENCRequest()]
+    conn.ssl_negotiated()
+    conn.receive_data(fe.ssl_request())
+    assert drain(conn) == [ev.SSLRequest()]
+    conn.ssl_negotiated()
+    conn.receive_data(fe.cancel_request(7, -5))
+    assert drain(conn) == [ev.CancelRequest(7, -5)]
+    assert conn.state is State.CLOSED
+
+
+def test_protocol_3_2_is_negotiated_down_with_unknown_options_listed() -> None:
+    conn = ServerConnection()
+    conn.receive_data(fe.startup({"user": "u", "_pq_.foo": "1"}, version=(3 << 16) | 2))
+    assert drain(conn) == [ev.StartupMessage({"user": "u"}, 2, ("_pq_.foo",))]
+
+
+@pytest.mark.parametrize(
+    ("data", "sqlstate", "message"),
+    [
+        (
+            fe.startup({"user": "u"}, version=(2 << 16)),
+            "0A000",
+            "Unsupported protocol number in start up msg 131072",
+        ),
+        (struct.pack("!ii", 8, 1234), "0A000", "Unsupported protocol number in start up msg 1234"),
+        (struct.pack("!i", 3) + b"xxxx", "08P01", "invalid length of startup packet"),
+        (
+            struct.pack("!i", 1_000_000) + b"\x00\x03\x00\x00",
+            "08P01",
+            "invalid length of startup packet",
+        ),
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "08P01", "invalid length of startup packet"),
+        (
+            struct.pack("!ii", 12, 196608) + b"user",
+            "08P01",
+            "invalid startup packet layout: expected terminator as last byte",
+        ),
+        (
+            fe.ssl_request() + b"\x16\x03\x01",
+            "08P01",
+            "received unencrypted data after SSL request",
+        ),
+    ],
+)
+def test_hostile_startup_packets(data: bytes, sqlstate: str, message: str) -> None:
+    conn = ServerConnection()
+    conn.receive_data(data)
+    events = drain(conn)
+    assert events[-1] == ev.ProtocolError(sqlstate, message)
+    assert conn.state is State.CLOSED
+    assert conn.next_event() == ev.ConnectionClosed()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (fe.raw(b"Z", b""), "invalid frontend message type 90"),
+        (b"Q\x00\x00\x00\x02", "invalid message length"),
+        (fe.raw(b"Q", b"select 1"), "invalid string in message"),
+        (fe.raw(b"Q", b"\xff\xfe\x00"), 'invalid byte sequence for encoding "UTF8"'),
+        (fe.raw(b"P", b"s\x00select 1\x00\x00"), "insufficient data left in message"),
+        (
+            fe.raw(b"B", b"\x00\x00\x00\x00\x00\x01\x00\x00\x00\x09ab\x00\x00"),
+            "insufficient data left in message",
+        ),
+        (fe.raw(b"E", b"\x00\x00\x00\x00\x00\x00"), "invalid message format"),
+        (fe.raw(b"D", b"X\x00"), "invalid DESCRIBE message subtype 88"),
+        (fe.raw(b"p", b"pw\x00"), "invalid frontend message type 112"),
+        # Sync has a small limit: a big length prefix is refused before any body arrives.
+        (b"S" + struct.pack("!i", 20_000), "invalid message length"),
+    ],
+)
+def test_hostile_regular_frames(data: bytes, message: str) -> None:
+    conn = ready_conn()
+    conn.receive_data(data)
+    assert drain(conn) == [ev.ProtocolError("08P01", message)]
+    assert conn.state is State.CLOSED
+
+
+def test_oversized_length_prefix_is_refused_before_the_body() -> None:
+    conn = ServerConnection(max_message_size=1000)
+    conn.receive_data(fe.startup({"user": "u"}))
+    drain(conn)
+    conn.authenticated()
+    conn.receive_data(b"Q" + struct.pack("!i", 0x7FFFFFFF))  # only the header has arrived
+    assert conn.next_event() == ev.ProtocolError("08P01", "invalid message length")
+    # A message exactly at the limit is fine.
+    conn = ServerConnection(max_message_size=1000)
+    conn.receive_data(fe.startup({"user": "u"}))
+    drain(conn)
+    conn.authenticated()
+    sql = "x" * 999
+    conn.receive_data(fe.query(sql))
+    assert conn.next_event() == ev.Query(sql)
+
+
+def test_auth_state_accepts_only_password_messages() -> None:
+    conn = ServerConnection()
+    conn.receive_data(fe.startup({"user": "u"}))
+    drain(conn)
+    assert conn.state is State.AUTH
+    conn.receive_data(fe.query("select 1"))
+    assert drain(conn) == [
+        ev.ProtocolError("08P01", "expected password response, got message type 81")
+    ]
+
+
+def test_error_in_extended_message_skips_until_sync() -> None:
+    conn = ready_conn()
+    conn.receive_data(fe.parse("", "bad") + fe.bind("", "") + fe.execute("") + fe.query("x"))
+    assert conn.next_event() == ev.Parse("", "bad", ())
+    conn.error_sent()  # the session answered Parse with an ErrorResponse
+    assert conn.state is State.SKIP
+    assert conn.next_event() is NEED_DATA  # Bind, Execute and Query were dropped
+    conn.receive_data(fe.SYNC + fe.execute(""))
+    assert conn.next_event() == ev.Sync()
+    assert conn.state is State.READY
+    assert conn.next_event() == ev.Execute("", 0)
+
+
+def test_error_in_simple_query_does_not_skip() -> None:
+    conn = ready_conn()
+    conn.receive_data(fe.query("bad") + fe.query("good"))
+    assert conn.next_event() == ev.Query("bad")
+    conn.error_sent()
+    assert conn.state is State.READY
+    assert conn.next_event() == ev.Query("good")
+
+
+def test_copy_messages_outside_copy_are_dropped_and_copy_in_flow() -> None:
+    conn = ready_conn()
+    conn.receive_data(fe.raw(b"d", b"1\t2\n") + fe.raw(b"c", b"") + fe.query("q"))
+    assert drain(conn) == [ev.Query("q")]
+    conn.copy_in_started()
+    conn.receive_data(fe.raw(b"d", b"1\n") + fe.FLUSH + fe.raw(b"c", b"") + fe.SYNC)
+    assert drain(conn) == [ev.CopyData(b"1\n"), ev.CopyDone(), ev.Sync()]
+    conn.copy_in_started()
+    conn.receive_data(fe.raw(b"f", b"boom\x00"))
+    assert drain(conn) == [ev.CopyFail("boom")]
+    assert conn.state is State.READY
+    conn.copy_in_started()
+    conn.receive_data(fe.query("q"))
+    assert drain(conn) == [
+        ev.ProtocolError("08P01", "unexpected message type 0x51 during COPY from stdin")
+    ]
+
+
+def test_end_of_input_mid_frame_is_connection_closed() -> None:
+    conn = ready_conn()
+    conn.receive_data(fe.query("select 1")[:6])
+    assert conn.next_event() is NEED_DATA
+    conn.receive_data(b"")
+    assert conn.next_event() == ev.ConnectionClosed()
+
+
+@given(st.binary(max_size=200))
+def test_garbage_never_raises(data: bytes) -> None:
+    conn = ServerConnection()
+    conn.receive_data(data)
+    for e in drain(conn):
+        assert isinstance(e, ev.Event.__args__)  # type: ignore[attr-defined]
+    conn = ready_conn()
+    conn.receive_data(data)
+    drain(conn)
