@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 
-from bench.servers import BenchError, Target
+from bench.servers import BenchError, Target, one_line
 
 _TPS = re.compile(r"^tps = ([0-9.]+) ", re.M)
 _LAT = re.compile(r"^latency average = ([0-9.]+) ms", re.M)
@@ -39,9 +39,16 @@ def pgbench_path() -> str:
 
 def error_text(stderr: str, stdout: str) -> str:
     """The server's error (or pgbench's own) from a failed run, on one line."""
-    for line in stderr.splitlines():
+    lines = stderr.splitlines()
+    for i, line in enumerate(lines):
         if "ERROR:" in line:
-            return line.split("ERROR:", 1)[1].strip()
+            # The message goes on until libpq's position lines or pgbench's next message.
+            message = [line.split("ERROR:", 1)[1]]
+            for more in lines[i + 1 :]:
+                if more.startswith(("pgbench:", "LINE ", "CONTEXT:")):
+                    break
+                message.append(more)
+            return one_line("\n".join(message))
     for line in stderr.splitlines():
         if line.startswith("pgbench: error:"):
             return line.removeprefix("pgbench: error:").strip()

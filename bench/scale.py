@@ -15,7 +15,7 @@ import psycopg
 
 from bench import pgbench
 from bench.report import MemoryResult, Population, Probe, ScaleResult, Series
-from bench.servers import BenchError, Rwshim, Target, first_line, rss_kib
+from bench.servers import BenchError, Rwshim, Target, one_line, rss_kib
 
 SCALE_MV = "bench_scale_mv_{}"
 
@@ -67,8 +67,8 @@ SCALE_SETUP = (
 def sql_error(e: Exception) -> str:
     """The server's message of a failed statement, on one line."""
     if isinstance(e, psycopg.Error) and e.diag.message_primary:
-        return first_line(e.diag.message_primary)
-    return first_line(str(e)) or type(e).__name__
+        return one_line(e.diag.message_primary)
+    return one_line(str(e)) or type(e).__name__
 
 
 def execute(target: Target, statements: list[str] | tuple[str, ...]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -67,12 +68,23 @@ class Target:
         return psycopg.connect(self.conninfo(), autocommit=True)
 
 
-def first_line(text: str) -> str:
-    """The first non-empty line of an error text, for one-line 'not available' reports."""
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()
-    return text.strip()
+_CAUSE_HEADERS = ("Caused by:", "Caused by these errors (recent errors listed first):")
+_NUMBERED = re.compile(r"^\d+: ")
+
+
+def one_line(text: str) -> str:
+    """An error text on one line, for 'not available' reports.
+
+    RisingWave's errors are multi-line reports ("Failed to run the query", then "Caused by:" and
+    indented, maybe numbered, causes): the chain is joined with ': ' as in its compact form.
+    """
+    parts: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line in _CAUSE_HEADERS:
+            continue
+        parts.append(_NUMBERED.sub("", line))
+    return ": ".join(parts)
 
 
 class Rwshim:
@@ -121,7 +133,7 @@ class Rwshim:
                 self.startup_s = time.perf_counter() - t0
                 return self.startup_s
             except psycopg.OperationalError as e:
-                last = first_line(str(e))
+                last = one_line(str(e))
             if time.perf_counter() > deadline:
                 raise BenchError(f"rwshim did not answer SELECT 1 in {self.ready_timeout}s: {last}")
             time.sleep(0.002)
@@ -211,7 +223,7 @@ class Postgres:
 
     def _check(self, what: str, res: subprocess.CompletedProcess[str]) -> None:
         if res.returncode != 0:
-            raise BenchError(f"{what} failed: {first_line(res.stderr or res.stdout)}")
+            raise BenchError(f"{what} failed: {one_line(res.stderr or res.stdout)}")
 
     def start(self) -> None:
         if self.os_user:

@@ -7,7 +7,7 @@ import pytest
 from bench import pgbench
 from bench.profile import summarize
 from bench.report import Probe, Report, Series, WorkloadResult, format_text
-from bench.servers import BenchError
+from bench.servers import BenchError, one_line
 
 # Verbatim output of pgbench 15.18 (Debian) with -r.
 OK_OUTPUT = """\
@@ -126,3 +126,32 @@ def test_profile_summary_shares_per_function() -> None:
     assert dict(prof.self_pct)["outer (busy.py)"] == pytest.approx(100 * 15 / 147)
     assert dict(prof.total_pct)["<module> (busy.py)"] == pytest.approx(100.0)
     assert dict(prof.total_pct)["outer (busy.py)"] == pytest.approx(100.0)
+
+
+def test_risingwave_report_is_joined_on_one_line() -> None:
+    # pgbench's stderr for a RisingWave error report (envelope, "Caused by:", indented cause).
+    stderr = (
+        "pgbench: error: client 0 script 0 aborted in command 0 query 0: "
+        "ERROR:  Failed to run the query\n"
+        "\n"
+        "Caused by:\n"
+        "  Feature is not yet implemented: CREATE MATERIALIZED VIEW\n"
+        "pgbench: error: Run was aborted; the above results are incomplete.\n"
+    )
+    with pytest.raises(BenchError) as e:
+        pgbench.parse(2, ABORTED_STDOUT, stderr)
+    assert str(e.value) == (
+        "Failed to run the query: Feature is not yet implemented: CREATE MATERIALIZED VIEW"
+    )
+
+
+def test_numbered_causes_are_joined_in_order() -> None:
+    text = (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: gRPC request to meta service failed\n"
+        "  2: the job is blocked\n"
+    )
+    assert one_line(text) == (
+        "Failed to run the query: gRPC request to meta service failed: the job is blocked"
+    )
