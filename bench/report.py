@@ -133,6 +133,8 @@ class Report:
     scale: ScaleResult | None = None
     memory: MemoryResult | None = None
     startup: Series = field(default_factory=Series)
+    # The same measure for a bare `python -c pass`: the floor no Python server can go under.
+    interpreter_s: Series = field(default_factory=Series)
     notes: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
 
@@ -147,6 +149,7 @@ class Report:
             "scale": self.scale.to_json() if self.scale else None,
             "memory": asdict(self.memory) if self.memory else None,
             "startup_s": self.startup.to_json(),
+            "interpreter_start_s": self.interpreter_s.to_json(),
             "notes": self.notes,
             "elapsed_s": self.elapsed_s,
         }
@@ -171,8 +174,14 @@ def machine(pg_version: str = "") -> dict[str, str]:
         mem = f"{mem_kib / 1024 / 1024:.1f} GiB"
     except (OSError, StopIteration, ValueError):
         mem = "unknown"
+    try:
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        load = "unknown"
     return {
         "nproc": str(os.cpu_count() or 0),
+        # Other work on the machine moves absolute figures; ratios within one run hold better.
+        "loadavg_at_start": load,
         "cpu": cpu,
         "memory": mem,
         "kernel": platform.release(),
@@ -197,7 +206,8 @@ def format_text(rep: Report) -> str:
     m = rep.machine
     out = [
         f"rwshim vs PostgreSQL {m.get('postgres', '')} - {rep.mode} mode, {rep.date}",
-        f"machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']}, Python {m['python']}",
+        f"machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']}, Python {m['python']}, "
+        f"load average at start {m.get('loadavg_at_start', '?')}",
         f"pgbench: {rep.rounds} round(s) A B per workload, {rep.seconds:g} s per run, medians",
         "",
         f"{'workload':<22} {'unit':<14} {'rwshim':>10} {'postgres':>10} {'ratio':>7}",
@@ -251,6 +261,9 @@ def format_text(rep: Report) -> str:
     )
     if st.error:
         out.append(f"    {_why(st.error)}")
+    base = rep.interpreter_s.median
+    if base is not None:
+        out.append(f"bare interpreter start (python -c pass): median {base * 1000:.0f} ms")
     out += [f"note: {n}" for n in rep.notes]
     out.append(f"elapsed: {rep.elapsed_s:.0f} s")
     return "\n".join(out)

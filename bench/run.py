@@ -19,7 +19,7 @@ if __package__ in (None, ""):
 
 from bench import pgbench
 from bench.report import Report, Series, WorkloadResult, format_text, machine
-from bench.scale import execute, run_memory, run_scale, run_startup
+from bench.scale import execute, run_interpreter, run_memory, run_scale, run_startup
 from bench.servers import BenchError, Postgres, Rwshim, Target
 from bench.workloads import POSTGRES, RWSHIM, SERVERS, Workload, all_workloads
 
@@ -154,6 +154,7 @@ def run(s: Settings, only: str | None, scale: bool) -> Report:
     if scale:
         log("start-up runs")
         report.startup = run_startup(s.startups)
+        report.interpreter_s = run_interpreter(s.startups)
         with Rwshim() as srv:
             try:
                 srv.start()

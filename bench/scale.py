@@ -7,6 +7,8 @@ how the *catalog* size weighs on it, not the fan-out of a shared upstream.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -202,6 +204,16 @@ def run_memory(server: Rwshim, connections: int) -> MemoryResult:
         for c in conns:
             c.close()
     return mem
+
+
+def run_interpreter(times: int) -> Series:
+    """Seconds to spawn and finish `python -c pass` with the Python that runs rwshim."""
+    series = Series()
+    for _ in range(times):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        series.runs.append(time.perf_counter() - t0)
+    return series
 
 
 def run_startup(times: int) -> Series:
