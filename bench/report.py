@@ -137,6 +137,7 @@ class Report:
     interpreter_s: Series = field(default_factory=Series)
     notes: list[str] = field(default_factory=list)
     elapsed_s: float = 0.0
+    rwshim_args: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -150,6 +151,7 @@ class Report:
             "memory": asdict(self.memory) if self.memory else None,
             "startup_s": self.startup.to_json(),
             "interpreter_start_s": self.interpreter_s.to_json(),
+            "rwshim_args": self.rwshim_args,
             "notes": self.notes,
             "elapsed_s": self.elapsed_s,
         }
@@ -208,7 +210,8 @@ def format_text(rep: Report) -> str:
         f"rwshim vs PostgreSQL {m.get('postgres', '')} - {rep.mode} mode, {rep.date}",
         f"machine: {m['nproc']} CPUs ({m['cpu']}), {m['memory']}, Python {m['python']}, "
         f"load average at start {m.get('loadavg_at_start', '?')}",
-        f"pgbench: {rep.rounds} round(s) A B per workload, {rep.seconds:g} s per run, medians",
+        f"pgbench: {rep.rounds} round(s) A B per workload, {rep.seconds:g} s per run, medians"
+        + (f"; rwshim started with {' '.join(rep.rwshim_args)}" if rep.rwshim_args else ""),
         "",
         f"{'workload':<22} {'unit':<14} {'rwshim':>10} {'postgres':>10} {'ratio':>7}",
     ]
@@ -255,10 +258,11 @@ def format_text(rep: Report) -> str:
     st = rep.startup
     runs = ", ".join(f"{r * 1000:.0f}" for r in st.runs)
     med = st.median
-    out.append(
-        f"start-up to first SELECT 1: median {_num(med * 1000 if med else None, ' ms')} "
-        f"(runs, ms: {runs or '-'})"
-    )
+    if st.runs or st.error:
+        out.append(
+            f"start-up to first SELECT 1: median {_num(med * 1000 if med else None, ' ms')} "
+            f"(runs, ms: {runs or '-'})"
+        )
     if st.error:
         out.append(f"    {_why(st.error)}")
     base = rep.interpreter_s.median

@@ -121,7 +121,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write the figures to this file")
     ap.add_argument("--only", help="run only workloads whose name contains this text")
     ap.add_argument("--no-scale", action="store_true", help="skip the scale/memory/start-up runs")
+    ap.add_argument(
+        "--rwshim-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="pass ARG to every rwshim started (repeatable), e.g. --rwshim-arg=--no-uvloop",
+    )
     args = ap.parse_args(argv)
+    Rwshim.extra_args = tuple(args.rwshim_arg)
     try:
         report = run(QUICK if args.quick else FULL, args.only, not args.no_scale)
     except BenchError as e:

@@ -90,6 +90,9 @@ def one_line(text: str) -> str:
 class Rwshim:
     """rwshim started as `python -m rwshim --host 127.0.0.1 --port N` (in-memory meta store)."""
 
+    # Extra command-line arguments for every rwshim the harness starts (--rwshim-arg).
+    extra_args: tuple[str, ...] = ()
+
     def __init__(self, python: str = sys.executable, ready_timeout: float = 20.0) -> None:
         self.python = python
         self.ready_timeout = ready_timeout
@@ -115,6 +118,7 @@ class Rwshim:
         # The package is run from this checkout, installed or not.
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
         cmd = [self.python, "-m", "rwshim", "--host", "127.0.0.1", "--port", str(self.port)]
+        cmd += self.extra_args
         self._log.seek(0)
         self._log.truncate()
         t0 = time.perf_counter()
