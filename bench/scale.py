@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -116,13 +117,21 @@ def populate(
             raise BenchError(f"population stopped at {hi} MVs: over its time budget")
 
 
-def wait_background(conn: psycopg.Connection[tuple[object, ...]]) -> str:
-    """Wait for background jobs (RisingWave's WAIT); return how, for the report."""
+def wait_background(conn: psycopg.Connection[tuple[object, ...]], budget_s: float) -> str:
+    """Wait for background jobs (RisingWave's WAIT); return how, for the report.
+
+    A WAIT still running when the budget is spent is cancelled (CancelRequest), so a slow
+    backfill cannot hang the harness.
+    """
+    timer = threading.Timer(max(budget_s, 0.1), conn.cancel_safe)
+    timer.start()
     try:
         conn.execute(b"WAIT")
         return "background DDL + WAIT"
     except psycopg.Error as e:
         return f"background DDL, WAIT failed: {sql_error(e)}"
+    finally:
+        timer.cancel()
 
 
 def run_scale(
@@ -158,7 +167,10 @@ def run_scale(
             t0 = time.perf_counter()
             try:
                 populate(conn, done + 1, n, batch, deadline)
-                how = wait_background(conn) if strategy.startswith("background") else "foreground"
+                if strategy.startswith("background"):
+                    how = wait_background(conn, deadline - time.perf_counter())
+                else:
+                    how = "foreground"
             except BenchError as e:
                 result.error = str(e)
                 break
