@@ -115,6 +115,8 @@ class Frontend:
     _vars: dict[str, str] = field(default_factory=dict)
     _db: sqlite3.Connection = field(default_factory=lambda: sqlite3.connect(":memory:"))
     _columns: dict[str, list[Column]] = field(default_factory=dict)
+    _translations: dict[str, tuple[str, list[int]]] = field(default_factory=dict)
+    _descriptions: dict[tuple[str, tuple[int, ...]], Description] = field(default_factory=dict)
 
     def parse(self, sql: str) -> list[Statement]:
         """Split and parse a query string; raises RwError on bad syntax."""
@@ -131,11 +133,15 @@ class Frontend:
         return stmts
 
     def _sqlite(self, stmt: Statement) -> tuple[str, list[int]]:
+        hit = self._translations.get(stmt.text)
+        if hit is not None:
+            return hit[0], list(hit[1])
         casts = {int(n): _oid_of(t) for n, t in _PARAM_CAST.findall(stmt.text)}
         nparams = max((int(n) for n in _PARAM.findall(stmt.text)), default=0)
         oids = [casts.get(i + 1, 0) for i in range(nparams)]
         sql = _PARAM.sub(lambda m: "?" + m.group(1), _CAST.sub("", stmt.text))
-        return sql, oids
+        self._translations[stmt.text] = (sql, oids)
+        return sql, list(oids)
 
     def describe(self, stmt: Statement, param_oids: list[int]) -> Description:
         low = stmt.text.lower()
@@ -144,6 +150,10 @@ class Frontend:
         if low.startswith("show"):
             return Description([], [Column(stmt.text.split()[1], pgtypes.VARCHAR)])
         if low.startswith(("select", "values", "with")):
+            key = (stmt.text, tuple(param_oids))
+            hit = self._descriptions.get(key)
+            if hit is not None:
+                return hit
             sql, oids = self._sqlite(stmt)
             for i, o in enumerate(param_oids):
                 if o and i < len(oids):
@@ -161,7 +171,8 @@ class Frontend:
                 for i, d in enumerate(cur.description or ())
             ]
             self._columns[stmt.text] = cols
-            return Description(oids, cols)
+            self._descriptions[key] = Description(oids, cols)
+            return self._descriptions[key]
         return Description(list(param_oids), None)
 
     async def execute(self, stmt: Statement, params: list[object]) -> Outcome:

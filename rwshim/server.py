@@ -41,10 +41,6 @@ def default_frontend_factory(
     return Frontend(user, database, dict(options))
 
 
-class _Closed(Exception):
-    """The peer went away during startup."""
-
-
 def parse_options(options: str) -> dict[str, str]:
     """The startup ``options`` value: ``-c key=value`` and ``--key=value``, backslash
     escapes, ``-`` in keys read as ``_`` (RisingWave's parse_options, pg_protocol.rs:1602)."""
@@ -156,7 +152,7 @@ class Server:
                     )
                 )
             raise
-        except (ConnectionError, _Closed, ssl.SSLError, OSError) as e:
+        except (ConnectionError, ssl.SSLError, OSError) as e:
             log.debug("connection %s ended: %s", addr, e)
         except Exception:
             log.exception("connection %s failed", addr)
@@ -327,13 +323,16 @@ class Server:
     ) -> None:
         next_event = conn.next_event
         handle = session.handle
+        nowait = session.handle_nowait
+        transport = writer.transport
         while True:
             event = next_event()
             if event is None:
                 out = session.take_output()
                 if out:
                     writer.write(out)
-                    await writer.drain()
+                    if transport.get_write_buffer_size() > READ_SIZE:
+                        await writer.drain()  # the client reads slowly: wait for it
                 data = await reader.read(READ_SIZE)
                 conn.receive_data(data)
                 continue
@@ -344,7 +343,14 @@ class Server:
                 log.info("protocol violation: %s", event.message)
                 self._fatal(writer, event)
                 return
-            if not await handle(event):
+            keep = nowait(event)
+            if keep is None:
+                keep = await handle(event)
+            if session.flush_requested:
+                # Sync, Flush and the end of a Query go out at once, even when more input is
+                # already buffered (a pipeline's later statements may take long).
+                writer.write(session.take_output())
+            if not keep:
                 out = session.take_output()
                 if out:
                     writer.write(out)

@@ -32,16 +32,48 @@ from rwshim.results import (
     Outcome,
     RowEncoder,
     command_tag,
+    copy_row,
     render_error,
     render_notice,
-    render_row_description,
     result_formats,
+    row_encoder,
 )
 from rwshim.wire import backend, codecs
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 
 log = logging.getLogger("rwshim.session")
+
+# Parameter type OIDs RisingWave accepts in Parse (DataType::from_oid, postgres_type.rs):
+# its base types, their arrays, and text/text[] (read as varchar).  0 means "infer".
+PARSE_PARAM_OIDS = frozenset(
+    {16, 17, 20, 21, 23, 700, 701, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 3802, 1307}
+    | {1000, 1001, 1016, 1005, 1007, 1021, 1022, 1015, 1182, 1183, 1115, 1185, 1187, 1231}
+    | {3807, 1308, 25, 1009}
+)
+
+
+class _TextFormats(dict[int, tuple[int, ...]]):
+    """n -> (0,) * n, built once per column count (simple queries send text only)."""
+
+    def __missing__(self, n: int) -> tuple[int, ...]:
+        value = self[n] = (0,) * n
+        return value
+
+
+_TEXT_FORMATS = _TextFormats()
+_TAGS: dict[str, bytes] = {}
+
+
+def command_complete(tag: str) -> bytes:
+    """CommandComplete bytes, memoized per tag text (``SELECT 1`` recurs constantly)."""
+    msg = _TAGS.get(tag)
+    if msg is None:
+        if len(_TAGS) > 10000:
+            _TAGS.clear()
+        msg = _TAGS[tag] = backend.command_complete(tag)
+    return msg
+
 
 # Flush to the socket once this much output is buffered inside one statement.
 FLUSH_THRESHOLD = 256 * 1024
@@ -104,20 +136,20 @@ class Session:
         self.process = process
         self._flush_cb = flush
         self._out: list[bytes] = []
-        self._out_size = 0
         self.flush_requested = False
+        # Set after a FATAL error: the shell closes the connection.
+        self.closing = False
         self._statements: dict[str, Prepared] = {}
         self._portals: dict[str, Portal] = {}
         self._task: asyncio.Task[Any] | None = None
         self._cancel_requested = False
-        self._tz_name = ""
+        self._tz_name = "UTC"
         self._tz: tzinfo = UTC
-        self._handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
-            ev.Query: self._on_query,
+        # Handlers that never wait run without a coroutine (most extended-protocol messages).
+        self._sync_handlers: dict[type, Callable[[Any], bool]] = {
             ev.Parse: self._on_parse,
             ev.Bind: self._on_bind,
             ev.Describe: self._on_describe,
-            ev.Execute: self._on_execute,
             ev.Close: self._on_close,
             ev.Sync: self._on_sync,
             ev.Flush: self._on_flush,
@@ -127,29 +159,39 @@ class Session:
             ev.CopyDone: self._on_copy,
             ev.CopyFail: self._on_copy,
         }
+        self._async_handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
+            ev.Query: self._on_query,
+            ev.Execute: self._on_execute,
+        }
 
     # --- output --------------------------------------------------------------------------
 
     def send(self, data: bytes) -> None:
         self._out.append(data)
-        self._out_size += len(data)
 
     def take_output(self) -> bytes:
-        data = b"".join(self._out)
-        self._out.clear()
-        self._out_size = 0
+        out = self._out
+        data = out[0] if len(out) == 1 else b"".join(out)
+        out.clear()
         self.flush_requested = False
         return data
 
-    async def _maybe_flush(self) -> None:
-        if self._out_size >= FLUSH_THRESHOLD and self._flush_cb is not None:
+    async def _flush_now(self) -> None:
+        """A large result filled the buffer: hand it to the shell now (backpressure)."""
+        if self._flush_cb is not None:
             await self._flush_cb()
 
     def _error(self, err: RwError, envelope: str | None) -> None:
         self.send(render_error(err, envelope))
+        if err.severity == "FATAL":
+            # A FatalError from the frontend ends the connection after this message.
+            self.closing = True
+            self.flush_requested = True
         self.conn.error_sent()
 
     def _ready(self) -> None:
+        if self.closing:  # no ReadyForQuery after a FATAL error
+            return
         self.send(backend.ready_for_query(self.frontend.txn_status))
         self.flush_requested = True
 
@@ -162,7 +204,7 @@ class Session:
 
     @property
     def tz(self) -> tzinfo:
-        name = getattr(self.frontend, "timezone", "UTC")
+        name = self.frontend.timezone
         if name != self._tz_name:
             self._tz_name = name
             try:
@@ -175,10 +217,20 @@ class Session:
 
     async def handle(self, event: ev.Event) -> bool:
         """Handle one event; False when the connection is over."""
-        handler = self._handlers.get(type(event))
-        if handler is None:
+        handler = self._sync_handlers.get(type(event))
+        if handler is not None:
+            return handler(event) and not self.closing
+        ahandler = self._async_handlers.get(type(event))
+        if ahandler is None:
             return True
-        return await handler(event)
+        return await ahandler(event) and not self.closing
+
+    def handle_nowait(self, event: ev.Event) -> bool | None:
+        """Handle ``event`` if that needs no waiting (then like ``handle``), else None."""
+        handler = self._sync_handlers.get(type(event))
+        if handler is None:
+            return None
+        return handler(event) and not self.closing
 
     def cancel(self) -> bool:
         """Cancel the running statement (CancelRequest); False when nothing runs."""
@@ -192,19 +244,19 @@ class Session:
     async def _run(self, awaitable: Awaitable[Outcome]) -> Outcome:
         """Await a frontend call so that ``cancel`` can interrupt it (-> 57014).
 
-        The call runs as its own task, so a cancel that races with its completion can never
-        hit the connection's task.
+        No task per statement (it would cost two loop turns per query): ``cancel`` cancels
+        the connection's task, which is only possible while it is suspended, and the only
+        suspension point between setting and clearing ``_task`` is inside ``awaitable`` -
+        so the CancelledError always lands here.
         """
-        task = asyncio.ensure_future(awaitable)
-        self._task = task
+        self._task = asyncio.current_task()
         self._cancel_requested = False
         try:
-            return await task
+            return await awaitable
         except asyncio.CancelledError:
-            me = asyncio.current_task()
-            if task.cancelled() and self._cancel_requested and not (me and me.cancelling()):
+            task = self._task
+            if self._cancel_requested and task is not None and task.uncancel() == 0:
                 raise errors.QueryCanceled() from None
-            task.cancel()
             raise
         finally:
             self._task = None
@@ -227,17 +279,21 @@ class Session:
     # --- simple query --------------------------------------------------------------------
 
     async def _on_query(self, msg: ev.Query) -> bool:
-        self._begin(msg.sql)
+        process = self.process
+        process.statement = msg.sql
+        process.statement_started = time.time()
+        process.active = True
         try:
             await self._simple_query(msg.sql)
         finally:
-            self._end()
+            process.active = False
         self._ready()
         return True
 
     async def _simple_query(self, sql: str) -> None:
+        frontend = self.frontend
         try:
-            stmts = self.frontend.parse(sql)
+            stmts = frontend.parse(sql)
         except RwError as e:
             self._error(e, errors.RUN_QUERY)
             return
@@ -247,29 +303,56 @@ class Session:
         if not stmts:
             self.send(backend.EMPTY_QUERY)
             return
+        send = self._out.append
         for stmt in stmts:
             try:
-                outcome = await self._run(self.frontend.execute(stmt, []))
-                self._outcome_head(outcome)
-                if outcome.columns is not None:
-                    n = len(outcome.columns)
-                    encoder = RowEncoder(outcome.columns, [0] * n, self.tz)
-                    self.send(render_row_description(outcome.columns, [0] * n))
+                outcome = await self._run(frontend.execute(stmt, []))
+                if outcome.notices or frontend.parameter_changes:
+                    self._outcome_head(outcome)
+                columns = outcome.columns
+                if outcome.copy_out:
+                    await self._copy_out(outcome)
+                elif columns is not None:
+                    encoder = row_encoder(columns, _TEXT_FORMATS[len(columns)], self.tz)
+                    send(encoder.row_description)
+                    encode = encoder.encode
                     sent = 0
+                    size = 0
                     for row in outcome.rows:
-                        self.send(encoder.encode(row))
+                        data = encode(row)
+                        send(data)
                         sent += 1
-                        if self._out_size >= FLUSH_THRESHOLD:
-                            await self._maybe_flush()
-                    self.send(backend.command_complete(command_tag(outcome, sent)))
+                        size += len(data)
+                        if size >= FLUSH_THRESHOLD:
+                            await self._flush_now()
+                            size = 0
+                    send(command_complete(command_tag(outcome, sent)))
                 else:
-                    self.send(backend.command_complete(command_tag(outcome, 0)))
+                    send(command_complete(command_tag(outcome, 0)))
             except RwError as e:
                 self._error(e, errors.RUN_QUERY)
                 return
             except Exception as e:
                 self._error(self._internal(e), errors.RUN_QUERY)
                 return
+
+    async def _copy_out(self, outcome: Outcome) -> None:
+        """COPY ... TO STDOUT: every row, whatever Execute's row limit (pg_extended.rs:57-80)."""
+        columns = outcome.columns or []
+        tz = self.tz
+        send = self._out.append
+        send(backend.copy_out_response(len(columns)))
+        sent = size = 0
+        for row in outcome.rows:
+            data = copy_row(columns, row, tz)
+            send(data)
+            sent += 1
+            size += len(data)
+            if size >= FLUSH_THRESHOLD:
+                await self._flush_now()
+                size = 0
+        send(backend.COPY_DONE)
+        send(command_complete(command_tag(outcome, sent)))
 
     def _outcome_head(self, outcome: Outcome) -> None:
         """Notices and ParameterStatus changes go out before the statement's rows and
@@ -280,7 +363,7 @@ class Session:
 
     # --- extended query ------------------------------------------------------------------
 
-    async def _on_parse(self, msg: ev.Parse) -> bool:
+    def _on_parse(self, msg: ev.Parse) -> bool:
         try:
             if msg.name:
                 if msg.name in self._statements:
@@ -290,6 +373,11 @@ class Session:
             stmts = self.frontend.parse(msg.sql)
             if len(stmts) > 1:
                 raise RwError("Only one statement is allowed in extended query mode")
+            for oid in msg.param_oids:
+                if oid and oid not in PARSE_PARAM_OIDS:
+                    # DataType::from_oid's UnsupportedOid (postgres_type.rs:85-114), which
+                    # prints the OID as the i32 it was read as.
+                    raise RwError(f"Unsupported oid {oid - 2**32 if oid >= 2**31 else oid}")
             if stmts:
                 stmt: Statement | None = stmts[0]
                 desc = self.frontend.describe(stmts[0], list(msg.param_oids))
@@ -322,7 +410,7 @@ class Session:
             raise RwError("unnamed portal not found")
         return portal
 
-    async def _on_bind(self, msg: ev.Bind) -> bool:
+    def _on_bind(self, msg: ev.Bind) -> bool:
         try:
             if msg.portal and msg.portal in self._portals:
                 raise RwError("Duplicated portal name")
@@ -380,7 +468,7 @@ class Session:
                 raise RwError(f"invalid parameter ${i + 1}: {e}") from None
         return out
 
-    async def _on_describe(self, msg: ev.Describe) -> bool:
+    def _on_describe(self, msg: ev.Describe) -> bool:
         try:
             if msg.kind == "S":
                 prepared = self._statement(msg.name)
@@ -392,13 +480,14 @@ class Session:
                 portal = self._portal(msg.name)
                 columns = portal.prepared.description.columns
                 formats = portal.formats
+            if columns is None:
+                self.send(backend.NO_DATA)
+            else:
+                self.send(row_encoder(columns, formats, self.tz).row_description)
         except RwError as e:
             self._error(e, None)
-            return True
-        if columns is None:
-            self.send(backend.NO_DATA)
-        else:
-            self.send(render_row_description(columns, formats))
+        except Exception as e:
+            self._error(self._internal(e), None)
         return True
 
     async def _on_execute(self, msg: ev.Execute) -> bool:
@@ -415,13 +504,17 @@ class Session:
                     self.send(backend.EMPTY_QUERY)
                     return True
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
-                self._outcome_head(outcome)
+                if outcome.notices or self.frontend.parameter_changes:
+                    self._outcome_head(outcome)
+                if outcome.copy_out:
+                    await self._copy_out(outcome)
+                    return True
                 if outcome.columns is None:
-                    self.send(backend.command_complete(command_tag(outcome, 0)))
+                    self.send(command_complete(command_tag(outcome, 0)))
                     return True
                 portal.outcome = outcome
                 portal.rows = iter(outcome.rows)
-                portal.encoder = RowEncoder(outcome.columns, portal.formats, self.tz)
+                portal.encoder = row_encoder(outcome.columns, portal.formats, self.tz)
             await self._send_rows(portal, msg.max_rows)
         except RwError as e:
             self._reset_portal(portal)
@@ -439,25 +532,24 @@ class Session:
         outcome = portal.outcome
         assert rows is not None and encoder is not None and outcome is not None
         sent = 0
-        if max_rows > 0:
-            for row in itertools.islice(rows, max_rows):
-                self.send(encoder.encode(row))
-                sent += 1
-                if self._out_size >= FLUSH_THRESHOLD:
-                    await self._maybe_flush()
-            if sent == max_rows:
-                self.send(backend.PORTAL_SUSPENDED)
-                return
-        else:
-            for row in rows:
-                self.send(encoder.encode(row))
-                sent += 1
-                if self._out_size >= FLUSH_THRESHOLD:
-                    await self._maybe_flush()
+        size = 0
+        send = self._out.append
+        encode = encoder.encode
+        for row in itertools.islice(rows, max_rows) if max_rows > 0 else rows:
+            data = encode(row)
+            send(data)
+            sent += 1
+            size += len(data)
+            if size >= FLUSH_THRESHOLD:
+                await self._flush_now()
+                size = 0
+        if max_rows > 0 and sent == max_rows:
+            send(backend.PORTAL_SUSPENDED)
+            return
         # Done: a later Execute of this portal runs the statement again, as in RisingWave
         # (the result cache is dropped, the portal kept: pg_protocol.rs:1126-1157).
         self._reset_portal(portal)
-        self.send(backend.command_complete(command_tag(outcome, sent)))
+        self.send(command_complete(command_tag(outcome, sent)))
 
     @staticmethod
     def _reset_portal(portal: Portal) -> None:
@@ -470,7 +562,7 @@ class Session:
         if portal is not None:
             portal.prepared.portals.discard(name)
 
-    async def _on_close(self, msg: ev.Close) -> bool:
+    def _on_close(self, msg: ev.Close) -> bool:
         if msg.kind == "S":
             prepared = self._statements.pop(msg.name, None)
             if prepared is not None:
@@ -481,18 +573,18 @@ class Session:
         self.send(backend.CLOSE_COMPLETE)
         return True
 
-    async def _on_sync(self, msg: ev.Sync) -> bool:
+    def _on_sync(self, msg: ev.Sync) -> bool:
         self._ready()
         return True
 
-    async def _on_flush(self, msg: ev.Flush) -> bool:
+    def _on_flush(self, msg: ev.Flush) -> bool:
         self.flush_requested = True
         return True
 
-    async def _on_terminate(self, msg: object) -> bool:
+    def _on_terminate(self, msg: object) -> bool:
         return False
 
-    async def _on_copy(self, msg: object) -> bool:
+    def _on_copy(self, msg: object) -> bool:
         # COPY FROM STDIN is not offered (no statement starts it), so the connection never
         # enters COPY mode and drops these messages before they get here.
         return True
@@ -530,6 +622,15 @@ class SessionRegistry:
 
     def get(self, pid: int) -> Session | None:
         return self._sessions.get(pid)
+
+    def kill(self, pid: int) -> bool:
+        """KILL: cancel pid's running statement (RisingWave's handle_kill_local cancels the
+        session's queries, it does not close the connection); False if no such session."""
+        session = self._sessions.get(pid)
+        if session is None:
+            return False
+        session.cancel()
+        return True
 
     def cancel(self, pid: int, key: int) -> bool:
         """CancelRequest: cancel pid's running statement if the key matches."""

@@ -6,8 +6,10 @@
   loop in a background thread; use them with blocking clients (psycopg, psycopg2, psql,
   pgbench) that would otherwise block the loop the server needs.
 
-Both yield a ``Running`` with ``host``, ``port``, ``dsn(...)``, ``env(...)`` (PG* variables for
-psql/pgbench) and ``server`` (the ``rwshim.server.Server``, for its session registry).
+Both yield a ``Running`` with ``host``, ``port``, ``dsn(...)``, ``url(...)``, ``env(...)`` (PG*
+variables for psql/pgbench), ``psql(*args)`` and ``server`` (the ``rwshim.server.Server``, for
+its session registry).  ``ThreadRunning.thread.call(fn)`` runs ``fn`` on the server's loop
+(read server state from the test thread safely).
 Factories take ``Config`` field overrides (``password=``, ``auth=``, ``tls_cert=`` ...) and a
 ``frontend_factory=``; every server is stopped at teardown.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -40,6 +43,19 @@ class Running:
     def url(self, user: str = "root", database: str = "dev", password: str | None = None) -> str:
         auth = f"{user}:{password}" if password is not None else user
         return f"postgresql://{auth}@{self.host}:{self.port}/{database}"
+
+    def psql(
+        self, *args: str, user: str = "root", database: str = "dev", **env: str
+    ) -> subprocess.CompletedProcess[str]:
+        """Run ``psql -X -v ON_ERROR_STOP=1 <args>`` against this server (blocking: use it
+        with the thread server)."""
+        return subprocess.run(
+            ["psql", "-X", "-v", "ON_ERROR_STOP=1", *args],
+            env=self.env(user, database, **env),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
     def env(self, user: str = "root", database: str = "dev", **extra: str) -> dict[str, str]:
         env = dict(os.environ)

@@ -325,6 +325,18 @@ def _void_text(v: Any) -> bytes:
     return b""
 
 
+def _lsn_int(v: Any) -> int:
+    if isinstance(v, int):
+        return v
+    hi, _, lo = str(v).partition("/")
+    return (int(hi, 16) << 32) | int(lo, 16)
+
+
+def _lsn_text(v: Any) -> bytes:
+    n = _lsn_int(v)
+    return f"{n >> 32:X}/{n & 0xFFFFFFFF:X}".encode()
+
+
 _ARRAY_SPECIAL = re.compile(r'[{}",\\\s]')
 
 
@@ -1072,6 +1084,7 @@ _TEXT_OUT: dict[int, Encoder] = {
     2205: _reg_text,
     2206: _reg_text,
     2278: _void_text,
+    3220: _lsn_text,
     2950: _uuid_text,
     3802: _json_text,
     4089: _reg_text,
@@ -1109,6 +1122,9 @@ _BIN_OUT: dict[int, Encoder] = {
     4089: _oid_bin,
     2275: _str_text,
     1790: _str_text,
+    194: _str_text,  # pg_node_tree sends its text
+    2278: _void_text,
+    3220: lambda v: _q.pack(_lsn_int(v)),
 }
 
 _TEXT_IN: dict[int, Decoder] = {

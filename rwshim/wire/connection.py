@@ -21,13 +21,16 @@ CLOSED         nothing                                      -
 Anything else is a ``ProtocolError`` event (FATAL 08P01, then the shell closes).  Frame
 lengths are checked against the limits *before* any body is buffered, so an oversized
 length prefix costs nothing.  The texts are PostgreSQL's (``src/backend/tcop/postgres.c``,
-``src/backend/postmaster/postmaster.c``), since RisingWave just drops such connections.
+``src/backend/postmaster/postmaster.c``), since RisingWave just drops such connections; an
+unknown startup code gets RisingWave's text (``pg_message.rs:401-406``).  In READY the
+messages of every round trip (Q P B D E C S H) are parsed by a per-tag fast path.
 """
 
 from __future__ import annotations
 
 import enum
 import struct
+from collections.abc import Callable
 from typing import Final
 
 from rwshim.wire import events as ev
@@ -90,10 +93,6 @@ _TERMINATE = ev.Terminate()
 _COPY_DONE = ev.CopyDone()
 
 
-def _violation(message: str, sqlstate: str = "08P01") -> ev.ProtocolError:
-    return ev.ProtocolError(sqlstate, message)
-
-
 class _Reader:
     """Reads the fields of one message body, raising _Malformed past its end."""
 
@@ -127,20 +126,6 @@ class _Reader:
         (v,) = _I.unpack_from(self.buf, self.pos)
         self.pos += 4
         return int(v)
-
-    def byte(self) -> str:
-        if self.pos >= len(self.buf):
-            raise _Malformed("insufficient data left in message")
-        b = self.buf[self.pos]
-        self.pos += 1
-        return chr(b)
-
-    def raw(self, n: int) -> bytes:
-        if n < 0 or self.pos + n > len(self.buf):
-            raise _Malformed("insufficient data left in message")
-        v = self.buf[self.pos : self.pos + n]
-        self.pos += n
-        return v
 
     def end(self) -> None:
         if self.pos != len(self.buf):
@@ -176,12 +161,11 @@ class ServerConnection:
     def __init__(self, max_message_size: int = DEFAULT_LARGE_MESSAGE_LIMIT) -> None:
         self.state = State.STARTUP
         self.max_message_size = max_message_size
-        self._buf = bytearray()
+        self._buf: bytes | bytearray = b""
         self._pos = 0
         self._eof = False
         self._ssl_asked = False
         self._gss_asked = False
-        self._expect_nothing_buffered = False
         # Whether the message being handled is an extended-protocol one (an error while
         # handling it starts skip-until-Sync).
         self.in_extended = False
@@ -190,13 +174,23 @@ class ServerConnection:
 
     def receive_data(self, data: bytes) -> None:
         """Feed bytes read from the socket; ``b""`` means end of input."""
-        if data:
-            if self._pos and self._pos == len(self._buf):
-                self._buf.clear()
-                self._pos = 0
-            self._buf += data
-        else:
+        if not data:
             self._eof = True
+            return
+        buf = self._buf
+        if self._pos >= len(buf):
+            # Nothing pending (the common case): keep the caller's bytes, no copy.
+            self._buf = data
+        elif isinstance(buf, bytearray):
+            if self._pos:
+                del buf[: self._pos]
+            buf += data
+        else:
+            # A partial frame is pending: accumulate in a bytearray (amortized appends).
+            rest = bytearray(buf[self._pos :])
+            rest += data
+            self._buf = rest
+        self._pos = 0
 
     @property
     def buffered(self) -> int:
@@ -205,76 +199,82 @@ class ServerConnection:
     def next_event(self) -> ev.Event | None:
         """The next complete frontend message, or ``NEED_DATA`` (None)."""
         while True:
-            if self.state is State.CLOSED:
+            state = self.state
+            if state is State.CLOSED:
                 return ev.ConnectionClosed() if self._eof else NEED_DATA
-            event = self._next_startup() if self.state is State.STARTUP else self._next_regular()
-            if event is _SKIPPED:
-                continue
-            if isinstance(event, ev.ProtocolError | ev.ConnectionClosed):
-                self.state = State.CLOSED
-                self._buf.clear()
-                self._pos = 0
-                self._eof = True
-            return event  # type: ignore[return-value]
+            event = self._next_startup() if state is State.STARTUP else self._next_regular()
+            if event is not _SKIPPED:
+                return event  # type: ignore[return-value]
+
+    def _violation(self, message: str, sqlstate: str = "08P01") -> ev.ProtocolError:
+        self._closed()
+        return ev.ProtocolError(sqlstate, message)
+
+    def _closed(self) -> ev.ConnectionClosed:
+        self.state = State.CLOSED
+        self._buf = b""
+        self._pos = 0
+        self._eof = True
+        return ev.ConnectionClosed()
 
     def _take(self, n: int) -> bytes:
         start = self._pos
         self._pos += n
-        return bytes(self._buf[start : self._pos])
+        return bytes(self._buf[start : self._pos])  # startup packets only
 
     def _next_startup(self) -> ev.Event | object | None:
         avail = len(self._buf) - self._pos
-        if self._expect_nothing_buffered and avail:
-            # CVE-2021-23214: bytes that came with the SSLRequest must not be trusted.
-            return _violation("received unencrypted data after SSL request")
         if avail < 4:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
         (length,) = _I.unpack_from(self._buf, self._pos)
         if length < 8 or length > MAX_STARTUP_PACKET:
-            return _violation("invalid length of startup packet")
+            return self._violation("invalid length of startup packet")
         if avail < length:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
         packet = self._take(length)
         (code,) = _I.unpack_from(packet, 4)
         body = packet[8:]
         if code in (SSL_REQUEST_CODE, GSSENC_REQUEST_CODE):
             if length != 8:
-                return _violation("invalid length of startup packet")
+                return self._violation("invalid length of startup packet")
             if code == SSL_REQUEST_CODE:
                 if self._ssl_asked:
-                    return _violation(_unsupported(code))
+                    return self._violation(_unsupported(code))
                 self._ssl_asked = True
-                self._expect_nothing_buffered = True
-                return ev.SSLRequest()
-            if self._gss_asked:
-                return _violation(_unsupported(code))
-            self._gss_asked = True
-            self._expect_nothing_buffered = True
-            return ev.GSSENCRequest()
-        self._expect_nothing_buffered = False
+            else:
+                if self._gss_asked:
+                    return self._violation(_unsupported(code))
+                self._gss_asked = True
+            if len(self._buf) > self._pos:
+                # CVE-2021-23214: bytes sent before the answer to an encryption request
+                # must not be trusted (they could be an injected plaintext message).
+                what = "SSL" if code == SSL_REQUEST_CODE else "GSSAPI encryption"
+                return self._violation(f"received unencrypted data after {what} request")
+            return ev.SSLRequest() if code == SSL_REQUEST_CODE else ev.GSSENCRequest()
         if code == CANCEL_REQUEST_CODE:
             if len(body) != 8:
-                return _violation("invalid length of startup packet")
+                return self._violation("invalid length of startup packet")
             pid, key = _II.unpack(body)
             self.state = State.CLOSED
             return ev.CancelRequest(pid, key)
         major, minor = code >> 16, code & 0xFFFF
         if major != PROTOCOL_3:
-            return _violation(_unsupported(code), "0A000")
+            return self._violation(_unsupported(code), "0A000")
         try:
             params, unrecognized = _parse_startup_params(body)
         except _Malformed as e:
-            return _violation(str(e))
+            return self._violation(str(e))
         self.state = State.AUTH
         return ev.StartupMessage(params, minor, unrecognized)
 
     def ssl_negotiated(self) -> None:
-        """The shell answered the SSLRequest/GSSENCRequest (and maybe wrapped the socket)."""
-        self._expect_nothing_buffered = False
+        """The shell answered the SSLRequest/GSSENCRequest (and maybe wrapped the socket).
+
+        Nothing changes here today; the hook keeps the shell's calls explicit."""
 
     def _next_regular(self) -> ev.Event | object | None:
         buf = self._buf
@@ -282,26 +282,51 @@ class ServerConnection:
         avail = len(buf) - pos
         if avail < 5:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
         tag, length = _HDR.unpack_from(buf, pos)
         state = self.state
+        if state is State.READY:
+            # Fast path for the messages of every round trip.
+            fast = _FAST.get(tag)
+            if fast is not None:
+                large, extended, parse = fast
+                if length < 4 or length - 4 > (
+                    self.max_message_size if large else SMALL_MESSAGE_LIMIT
+                ):
+                    return self._violation("invalid message length")
+                if avail <= length:
+                    if self._eof:
+                        return self._closed()
+                    return NEED_DATA
+                end = pos + 1 + length
+                body = buf[pos + 5 : end]
+                if type(body) is not bytes:
+                    body = bytes(body)
+                self._pos = end
+                self.in_extended = extended
+                try:
+                    return parse(body)
+                except _Malformed as e:
+                    return self._violation(str(e))
         if state is State.AUTH:
             if tag != 0x70:  # 'p'
-                return _violation(f"expected password response, got message type {tag}")
+                return self._violation(f"expected password response, got message type {tag}")
             limit = AUTH_MESSAGE_LIMIT
         else:
             kind = _REGULAR.get(tag)
             if kind is None:
-                return _violation(f"invalid frontend message type {tag}")
+                return self._violation(f"invalid frontend message type {tag}")
             limit = self.max_message_size if kind[1] else SMALL_MESSAGE_LIMIT
         if length < 4 or length - 4 > limit:
-            return _violation("invalid message length")
+            return self._violation("invalid message length")
         if avail < length + 1:
             if self._eof:
-                return ev.ConnectionClosed()
+                return self._closed()
             return NEED_DATA
-        body = bytes(buf[pos + 5 : pos + 1 + length])
+        body = buf[pos + 5 : pos + 1 + length]
+        if type(body) is not bytes:
+            body = bytes(body)
         self._pos = pos + 1 + length
         if state is State.SKIP and tag != 0x53 and tag != 0x58:  # not Sync / Terminate
             return _SKIPPED
@@ -309,26 +334,20 @@ class ServerConnection:
         try:
             return self._decode(tag, body)
         except _Malformed as e:
-            return _violation(str(e))
+            return self._violation(str(e))
 
     def _decode(self, tag: int, body: bytes) -> ev.Event | object:
+        """Messages outside the READY fast path: Terminate, Sync in SKIP/COPY, password
+        messages in AUTH, and the COPY sub-protocol."""
         state = self.state
         if state is State.COPY_IN and tag not in _COPY_TAGS:
             if tag == 0x48:  # H is ignored during COPY, as in PostgreSQL
                 return _SKIPPED
-            return _violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
-        if tag == 0x51:  # Q
-            if not body or body[-1] != 0:
-                raise _Malformed("invalid string in message")
-            try:
-                sql = body[:-1].decode()
-            except UnicodeDecodeError:
-                raise _Malformed('invalid byte sequence for encoding "UTF8"') from None
-            return ev.Query(sql)
+            return self._violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
         if tag == 0x53:  # S
             if state is State.SKIP:
                 self.state = State.READY
-            if state is State.COPY_IN:
+            elif state is State.COPY_IN:
                 return _SKIPPED
             return _SYNC
         if tag == 0x58:  # X
@@ -338,7 +357,7 @@ class ServerConnection:
             return ev.PasswordMessage(body)
         if tag == 0x64:  # d
             if state is not State.COPY_IN:
-                return _SKIPPED
+                return _SKIPPED  # outside COPY: ignored, as PostgreSQL does
             return ev.CopyData(body)
         if tag == 0x63:  # c
             if state is not State.COPY_IN:
@@ -346,62 +365,12 @@ class ServerConnection:
             self.state = State.READY
             return _COPY_DONE
         if tag == 0x66:  # f
-            r = _Reader(body)
-            msg = r.cstr()
+            msg = _Reader(body).cstr()
             if state is not State.COPY_IN:
                 return _SKIPPED
             self.state = State.READY
             return ev.CopyFail(msg)
-        r = _Reader(body)
-        if tag == 0x50:  # P
-            name = r.cstr()
-            sql = r.cstr()
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            oids = tuple(r.int32() & 0xFFFFFFFF for _ in range(n))
-            r.end()
-            return ev.Parse(name, sql, oids)
-        if tag == 0x42:  # B
-            portal = r.cstr()
-            stmt = r.cstr()
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            pformats = tuple(r.int16() for _ in range(n))
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            params: list[bytes | None] = []
-            for _ in range(n):
-                ln = r.int32()
-                if ln == -1:
-                    params.append(None)
-                elif ln < 0:
-                    raise _Malformed("invalid message format")
-                else:
-                    params.append(r.raw(ln))
-            n = r.int16()
-            if n < 0:
-                raise _Malformed("invalid message format")
-            rformats = tuple(r.int16() for _ in range(n))
-            r.end()
-            return ev.Bind(portal, stmt, pformats, tuple(params), rformats)
-        if tag == 0x44 or tag == 0x43:  # D, C
-            kind = r.byte()
-            name = r.cstr()
-            r.end()
-            if kind not in ("S", "P"):
-                what = "describe" if tag == 0x44 else "close"
-                raise _Malformed(f"invalid {what.upper()} message subtype {ord(kind)}")
-            return ev.Describe(kind, name) if tag == 0x44 else ev.Close(kind, name)
-        if tag == 0x45:  # E
-            portal = r.cstr()
-            max_rows = r.int32()
-            r.end()
-            return ev.Execute(portal, max_rows if max_rows > 0 else 0)
-        if tag == 0x48:  # H
-            return _FLUSH
+        # Only READY has the extended-protocol messages, and they take the fast path.
         raise _Malformed(f"invalid frontend message type {tag}")  # pragma: no cover
 
     # --- transitions driven by what the server sends -----------------------------------
@@ -423,6 +392,132 @@ class ServerConnection:
 
     def close(self) -> None:
         self.state = State.CLOSED
+
+
+def _utf8(b: bytes) -> str:
+    try:
+        return b.decode()
+    except UnicodeDecodeError:
+        raise _Malformed('invalid byte sequence for encoding "UTF8"') from None
+
+
+def _parse_bind(body: bytes) -> ev.Bind:
+    try:
+        nul = body.index(b"\x00")
+        portal = _utf8(body[:nul])
+        pos = nul + 1
+        nul = body.index(b"\x00", pos)
+        stmt = _utf8(body[pos:nul])
+        pos = nul + 1
+        (n,) = _H.unpack_from(body, pos)
+        pos += 2
+        if n < 0:
+            raise _Malformed("invalid message format")
+        pformats = struct.unpack_from(f"!{n}h", body, pos) if n else ()
+        pos += 2 * n
+        (n,) = _H.unpack_from(body, pos)
+        pos += 2
+        if n < 0:
+            raise _Malformed("invalid message format")
+        params: list[bytes | None] = []
+        append = params.append
+        size = len(body)
+        for _ in range(n):
+            (ln,) = _I.unpack_from(body, pos)
+            pos += 4
+            if ln == -1:
+                append(None)
+            elif ln < 0 or pos + ln > size:
+                raise _Malformed("insufficient data left in message")
+            else:
+                append(body[pos : pos + ln])
+                pos += ln
+        (n,) = _H.unpack_from(body, pos)
+        pos += 2
+        if n < 0:
+            raise _Malformed("invalid message format")
+        rformats = struct.unpack_from(f"!{n}h", body, pos) if n else ()
+        pos += 2 * n
+    except ValueError:  # index() found no NUL
+        raise _Malformed("invalid string in message") from None
+    except struct.error:
+        raise _Malformed("insufficient data left in message") from None
+    if pos != size:
+        raise _Malformed("invalid message format")
+    return ev.Bind(portal, stmt, pformats, tuple(params), rformats)
+
+
+def _parse_query(body: bytes) -> ev.Query:
+    if not body or body[-1] != 0:
+        raise _Malformed("invalid string in message")
+    return ev.Query(_utf8(body[:-1]))
+
+
+def _parse_execute(body: bytes) -> ev.Execute:
+    nul = body.find(b"\x00")
+    if nul < 0:
+        raise _Malformed("invalid string in message")
+    if len(body) != nul + 5:
+        raise _Malformed(
+            "insufficient data left in message" if len(body) < nul + 5 else "invalid message format"
+        )
+    (max_rows,) = _I.unpack_from(body, nul + 1)
+    return ev.Execute(_utf8(body[:nul]), max_rows if max_rows > 0 else 0)
+
+
+def _parse_describe(body: bytes) -> ev.Describe:
+    if len(body) < 2 or body[-1] != 0 or body.find(b"\x00", 1) != len(body) - 1:
+        raise _Malformed(
+            "invalid message format" if body[-1:] == b"\x00" else "invalid string in message"
+        )
+    kind = chr(body[0])
+    if kind != "S" and kind != "P":
+        raise _Malformed(f"invalid DESCRIBE message subtype {body[0]}")
+    return ev.Describe(kind, _utf8(body[1:-1]))
+
+
+def _parse_close(body: bytes) -> ev.Close:
+    if len(body) < 2 or body[-1] != 0 or body.find(b"\x00", 1) != len(body) - 1:
+        raise _Malformed(
+            "invalid message format" if body[-1:] == b"\x00" else "invalid string in message"
+        )
+    kind = chr(body[0])
+    if kind != "S" and kind != "P":
+        raise _Malformed(f"invalid CLOSE message subtype {body[0]}")
+    return ev.Close(kind, _utf8(body[1:-1]))
+
+
+def _parse_parse(body: bytes) -> ev.Parse:
+    r = _Reader(body)
+    name = r.cstr()
+    sql = r.cstr()
+    n = r.int16()
+    if n < 0:
+        raise _Malformed("invalid message format")
+    oids = tuple(r.int32() & 0xFFFFFFFF for _ in range(n))
+    r.end()
+    return ev.Parse(name, sql, oids)
+
+
+def _sync(body: bytes) -> ev.Sync:
+    return _SYNC
+
+
+def _flush(body: bytes) -> ev.Flush:
+    return _FLUSH
+
+
+# READY-state fast path: tag -> (large size limit, extended protocol, parser).
+_FAST: dict[int, tuple[bool, bool, Callable[[bytes], ev.Event]]] = {
+    ord("Q"): (True, False, _parse_query),
+    ord("P"): (True, True, _parse_parse),
+    ord("B"): (True, True, lambda b: _parse_bind(b)),
+    ord("D"): (False, True, _parse_describe),
+    ord("E"): (False, True, _parse_execute),
+    ord("C"): (False, True, _parse_close),
+    ord("H"): (False, True, _flush),
+    ord("S"): (False, False, _sync),
+}
 
 
 class _Skipped:

@@ -250,3 +250,18 @@ async def test_stop_terminates_sessions(rw_server_factory: Callable[..., object]
         "C": "57P01",
         "M": "terminating connection due to administrator command",
     }
+
+
+async def test_startup_timeout_closes_silent_clients(
+    rw_server_factory: Callable[..., object],
+) -> None:
+    server: Running = await rw_server_factory(startup_timeout=0.2)  # type: ignore[misc]
+    c = await Raw.open(server)
+    await c.send(struct.pack("!i", 100))  # a length prefix, then nothing
+    assert await c.closed()
+    c = await Raw.open(server)
+    assert (await c.login())[-1].tag == "Z"  # the timeout covers startup only
+    await asyncio.sleep(0.3)
+    await c.send(fe.query("select 1"))
+    assert tags(await c.until("Z")) == "TDCZ"
+    c.close()

@@ -9,13 +9,7 @@ from tests.conftest import ThreadRunning
 
 
 def psql(server: ThreadRunning, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["psql", "-X", "-v", "ON_ERROR_STOP=1", *args],
-        env=server.env(**env),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    return server.psql(*args, **env)
 
 
 def test_psql_select_1(rw_thread_server: ThreadRunning) -> None:

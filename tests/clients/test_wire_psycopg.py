@@ -79,3 +79,18 @@ def test_cancel_safe(rw_thread_server: ThreadRunning) -> None:
         timer.join()
         assert info.value.diag.message_primary == "canceling statement due to user request"
         assert conn.execute("select 6").fetchone() == (6,)
+
+
+def test_uuid_and_json_parameters_fail_as_in_risingwave(rw_thread_server: ThreadRunning) -> None:
+    """psycopg sends UUID as OID 2950 and Json as 114; RisingWave's Parse refuses both."""
+    import uuid
+
+    from psycopg.types.json import Json
+
+    with psycopg.connect(rw_thread_server.dsn(), autocommit=True) as conn:
+        for value, oid in ((uuid.UUID(int=1), 2950), (Json({"a": 1}), 114)):
+            with pytest.raises(psycopg.errors.InternalError_) as info:
+                conn.execute("select %s", [value])
+            assert info.value.diag.message_primary == (
+                f"Failed to prepare the statement\n\nCaused by:\n  Unsupported oid {oid}\n"
+            )

@@ -10,7 +10,7 @@ import pytest
 
 from rwshim import pgtypes
 from rwshim.errors import RwError
-from rwshim.frontend import Frontend, Statement
+from rwshim.frontend import Description, Frontend, Statement
 from rwshim.results import Column, Outcome
 from rwshim.session import ProcessInfo, Session, SessionRegistry
 from rwshim.wire.connection import ServerConnection
@@ -184,6 +184,10 @@ async def test_parse_errors_use_prepare_envelope_and_skip_until_sync() -> None:
         "C": "XX000",
         "M": ENVELOPE_PREPARE + "Duplicated statement name\n",
     }
+    msgs = await run(s, fe.parse("", "select $1", [2950]) + fe.SYNC)
+    assert error(msgs[0])["M"] == ENVELOPE_PREPARE + "Unsupported oid 2950\n"
+    msgs = await run(s, fe.parse("", "select $1", [25, 0, 1009, -1]) + fe.SYNC)
+    assert error(msgs[0])["M"] == ENVELOPE_PREPARE + "Unsupported oid -1\n"
     msgs = await run(s, fe.parse("", "select 1; select 2") + fe.SYNC)
     assert error(msgs[0])["M"] == ENVELOPE_PREPARE + (
         "Only one statement is allowed in extended query mode\n"
@@ -314,6 +318,11 @@ async def test_registry_cancel_checks_the_key() -> None:
     assert registry.cancel(s.process.pid, s.process.key)
     assert tags(await asyncio.wait_for(task, 5)) == "EZ"
     assert [p.pid for p in registry.processes()] == [s.process.pid]
+    task = asyncio.create_task(run(s, fe.query("select pg_sleep(30)")))
+    await asyncio.sleep(0.05)
+    assert registry.kill(s.process.pid)
+    assert not registry.kill(s.process.pid + 1)
+    assert tags(await asyncio.wait_for(task, 5)) == "EZ"
     registry.remove(s)
     assert len(registry) == 0
 
@@ -345,3 +354,66 @@ async def test_flush_and_terminate() -> None:
 
 def test_rwerror_report_shape_for_reference() -> None:
     assert RwError("a", "b").report(None) == "a\n\nCaused by:\n  b\n"
+
+
+async def test_large_results_are_flushed_while_streaming() -> None:
+    flushed: list[int] = []
+    s = make_session()
+
+    async def flush() -> None:
+        flushed.append(len(s.take_output()))
+
+    s._flush_cb = flush
+    sql = (
+        "with recursive c(x) as (select 1 union all select x + 1 from c where x < 50000) "
+        "select x, 'padding-padding-padding' as p from c"
+    )
+    msgs = await run(s, fe.query(sql))
+    assert len(flushed) >= 2 and all(n >= 256 * 1024 for n in flushed)
+    assert msgs[-2].text() == "SELECT 50000"
+
+
+async def test_fatal_error_from_the_frontend_ends_the_connection() -> None:
+    from rwshim.errors import FatalError
+
+    class Fatal(Frontend):
+        async def execute(self, stmt: Statement, params: list[object]) -> Outcome:
+            raise FatalError(
+                "terminating connection due to administrator command", sqlstate="57P01"
+            )
+
+    s = make_session(Fatal("root", "dev"))
+    s.conn.receive_data(fe.query("select 1") + fe.query("select 2"))
+    event = s.conn.next_event()
+    assert event is not None
+    assert not await s.handle(event)
+    msgs = split(s.take_output())
+    assert tags(msgs) == "E"
+    assert error(msgs[0]) == {
+        "S": "FATAL",
+        "C": "57P01",
+        "M": "terminating connection due to administrator command",
+    }
+
+
+async def test_copy_to_stdout_as_risingwave_writes_it() -> None:
+    class Copy(Frontend):
+        def parse(self, sql: str) -> list[Statement]:
+            return [Statement(sql)]
+
+        def describe(self, stmt: Statement, param_oids: list[int]) -> Description:
+            return Description([], [Column("a", pgtypes.INT4), Column("b", pgtypes.TEXT)])
+
+        async def execute(self, stmt: Statement, params: list[object]) -> Outcome:
+            cols = [Column("a", pgtypes.INT4), Column("b", pgtypes.TEXT)]
+            rows = [(1, "x\ty"), (None, "back\\slash\nnl")]
+            return Outcome("COPY", cols, rows, count_rows=True, copy_out=True)
+
+    s = make_session(Copy("root", "dev"))
+    msgs = await run(s, fe.query("copy t to stdout"))
+    assert tags(msgs) == "HddcCZ"
+    assert msgs[0].body == b"\x00\x00\x02\x00\x00\x00\x00"
+    assert [m.body for m in msgs[1:3]] == [b"1\tx\\ty\n", b"\tback\\\\slash\\nnl\n"]
+    assert msgs[4].text() == "COPY 2"
+    msgs = await run(s, fe.parse("", "copy t to stdout") + fe.bind("", "") + fe.execute("", 1))
+    assert tags(msgs) == "12HddcC"  # the row limit does not apply to COPY

@@ -279,3 +279,70 @@ def test_garbage_never_raises(data: bytes) -> None:
     conn = ready_conn()
     conn.receive_data(data)
     drain(conn)
+
+
+def test_data_pipelined_after_ssl_request_is_refused_even_if_answered() -> None:
+    conn = ServerConnection()
+    conn.receive_data(fe.ssl_request() + fe.startup({"user": "u"}))
+    assert conn.next_event() == ev.ProtocolError(
+        "08P01", "received unencrypted data after SSL request"
+    )
+    conn = ServerConnection()
+    conn.receive_data(fe.gssenc_request() + b"x")
+    assert conn.next_event() == ev.ProtocolError(
+        "08P01", "received unencrypted data after GSSAPI encryption request"
+    )
+
+
+_name = st.text(st.characters(exclude_characters="\x00", exclude_categories=("Cs",)), max_size=20)
+_message = st.one_of(
+    st.builds(ev.Query, _name),
+    st.builds(
+        ev.Parse,
+        _name,
+        _name,
+        st.lists(st.integers(0, 2**32 - 1), max_size=5).map(tuple),
+    ),
+    st.builds(
+        ev.Bind,
+        _name,
+        _name,
+        st.lists(st.sampled_from([0, 1]), max_size=4).map(tuple),
+        st.lists(st.one_of(st.none(), st.binary(max_size=30)), max_size=5).map(tuple),
+        st.lists(st.sampled_from([0, 1]), max_size=4).map(tuple),
+    ),
+    st.builds(ev.Describe, st.sampled_from(["S", "P"]), _name),
+    st.builds(ev.Close, st.sampled_from(["S", "P"]), _name),
+    st.builds(ev.Execute, _name, st.integers(0, 2**31 - 1)),
+    st.just(ev.Sync()),
+    st.just(ev.Flush()),
+)
+
+
+def _encode(m: ev.Event) -> bytes:
+    if isinstance(m, ev.Query):
+        return fe.query(m.sql)
+    if isinstance(m, ev.Parse):
+        return fe.parse(m.name, m.sql, [o - 2**32 if o >= 2**31 else o for o in m.param_oids])
+    if isinstance(m, ev.Bind):
+        return fe.bind(m.portal, m.statement, m.params, m.param_formats, m.result_formats)
+    if isinstance(m, ev.Describe):
+        return fe.describe(m.kind, m.name)
+    if isinstance(m, ev.Close):
+        return fe.close(m.kind, m.name)
+    if isinstance(m, ev.Execute):
+        return fe.execute(m.portal, m.max_rows)
+    return fe.SYNC if isinstance(m, ev.Sync) else fe.FLUSH
+
+
+@given(st.lists(_message, max_size=12), st.integers(1, 64))
+def test_message_round_trip(messages: list[ev.Event], chunk: int) -> None:
+    """Frontend messages encoded by an independent encoder decode to the same events,
+    whatever the chunking."""
+    conn = ready_conn()
+    data = b"".join(_encode(m) for m in messages)
+    got: list[ev.Event] = []
+    for i in range(0, len(data), chunk):
+        conn.receive_data(data[i : i + chunk])
+        got += drain(conn)
+    assert got == messages
