@@ -24,6 +24,7 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--tls-cert", type=Path, help="PEM certificate: answer SSLRequest with S")
     p.add_argument("--tls-key", type=Path, help="PEM private key for --tls-cert")
+    p.add_argument("--tls-required", action="store_true", help="refuse connections without TLS")
     p.add_argument("--log-level", default=d.log_level, help="DEBUG, INFO, WARNING, ERROR")
     p.add_argument("--max-connections", type=int, default=d.max_connections)
     p.add_argument(
@@ -54,6 +55,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         auth=args.auth,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
+        tls_required=args.tls_required,
         log_level=args.log_level.upper(),
         max_connections=args.max_connections,
         max_message_size=args.max_message_size,

@@ -22,6 +22,8 @@ class Config:
     auth: str = "scram"
     tls_cert: Path | None = None
     tls_key: Path | None = None
+    # Refuse plain connections (RisingWave's RW_SSL_ENFORCE).
+    tls_required: bool = False
     log_level: str = "INFO"
     max_connections: int = 1000
     # Largest Query/Parse/Bind/CopyData body accepted; a larger length prefix is FATAL 08P01.
@@ -29,6 +31,8 @@ class Config:
     # Seconds a client has to finish startup and authentication.
     startup_timeout: float = 60.0
     use_uvloop: bool = True
+    # Manual clock: no barrier loop; barriers only when a test (or `rwshim ctl tick`) steps them.
+    manual_clock: bool = False
     server_version: str = "13.14.0"
     # Startup ParameterStatus values beyond the per-session ones (clients.md §1 item 4).
     extra_parameters: dict[str, str] = field(default_factory=dict)
@@ -38,6 +42,8 @@ class Config:
             raise ValueError(f"auth must be one of {', '.join(AUTH_METHODS)}")
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("--tls-cert and --tls-key must be given together")
+        if self.tls_required and self.tls_cert is None:
+            raise ValueError("--tls-required needs --tls-cert and --tls-key")
 
     @property
     def auth_method(self) -> str:

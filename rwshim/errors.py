@@ -246,6 +246,220 @@ class TooManyConnections(FatalError):
 
 # --- SQL front end errors (rwshim/sql) ------------------------------------------------------
 
+
+class SqlParserError(RwError):
+    """`sql parser error: <msg>` (src/sqlparser/src/parser.rs:149-160).
+
+    For parser errors ``<msg>`` is ``expected <what>, found: <token>`` followed by the
+    ``LINE <n>: <line>`` context and a caret line (parser.rs:201-228); for tokenizer errors it is
+    ``<message> at line <l>, column <c>`` and the same context (tokenizer.rs:301-308, 741-752).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"sql parser error: {message}")
+
+
+class StartupOptionError(FatalError):
+    """A bad StartupMessage ``options`` entry or value: ``Failed to start a new session`` and
+    its cause (src/utils/pgwire/src/error.rs:25-30; options parsing pg_protocol.rs:1590-1660,
+    applied at :742-755)."""
+
+    def __init__(self, *causes: str) -> None:
+        super().__init__("Failed to start a new session", *causes)
+
+
 # --- engine errors (rwshim/engine) ----------------------------------------------------------
 
+# gRPC paths of the meta calls whose failures the engine reports (proto/ddl_service.proto:747-802;
+# the path is recorded by src/rpc_client/src/channel.rs:56-68).
+DDL = "/ddl_service.DdlService/"
+
+
+class RescheduleBlocked(MetaRpcError):
+    """Error 1: `Cannot alter the job {id} because it is blocked by creating unreschedulable
+    backfill jobs` (src/meta/src/stream/stream_manager.rs:935-938)."""
+
+    def __init__(self, call: str, job_id: int) -> None:
+        super().__init__(
+            call,
+            f"Cannot alter the job {job_id} because it is blocked by creating "
+            "unreschedulable backfill jobs",
+        )
+
+
+class BackfillNotOnlineReschedulable(MetaRpcError):
+    """Error 2: the creating job's backfill scan cannot be rescheduled online
+    (src/meta/src/stream/stream_manager.rs:977-981)."""
+
+    def __init__(self, job_id: int) -> None:
+        super().__init__(
+            DDL + "AlterBackfillParallelism",
+            f"Cannot alter the job {job_id} because its creating backfill contains a scan "
+            "type that does not support online rescheduling",
+        )
+
+
+class SnapshotBackfillWhenPaused(MetaRpcError):
+    """Error 3: a snapshot-backfill or batch-refresh create reaches the barrier of a paused
+    database (src/meta/src/barrier/checkpoint/control.rs:1285-1300)."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(call, "cannot create streaming job with snapshot backfill when paused")
+
+
+class BatchRefreshWhenPaused(MetaRpcError):
+    """Error 5: the apply-time check of a batch-refresh create
+    (src/meta/src/barrier/checkpoint/state.rs:650-660)."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(call, "cannot create batch refresh job while database barrier is paused")
+
+
+class AlterParallelismExceedsMax(MetaRpcError):
+    """Error 4, ALTER origin: a plain `bail!` in ScaleController::reschedule_inplace
+    (src/meta/src/stream/scale.rs:243-249) or, for backfill, :304-310."""
+
+    def __init__(self, n: int, max_parallelism: int, *, backfill: bool) -> None:
+        what = "backfill parallelism" if backfill else "parallelism"
+        call = DDL + ("AlterBackfillParallelism" if backfill else "AlterParallelism")
+        super().__init__(
+            call, f"specified {what} {n} should not exceed max parallelism {max_parallelism}"
+        )
+
+
+class CreateParallelismExceedsMax(MetaInvalidParameter):
+    """Error 4, CREATE origin: `bail_invalid_parameter!` in validate_specified_parallelism
+    (src/meta/src/rpc/ddl_controller.rs:368-385)."""
+
+    def __init__(self, n: int, max_parallelism: int, *, backfill: bool) -> None:
+        what = "backfill parallelism" if backfill else "parallelism"
+        super().__init__(
+            f"specified {what} {n} should not exceed max parallelism {max_parallelism}"
+        )
+
+
+class RescheduleRejectedAtBarrier(MetaRpcError):
+    """Error 6: the barrier worker rejects a resolved reschedule touching jobs blocked by
+    in-flight snapshot-backfill jobs (src/meta/src/barrier/checkpoint/control.rs:1247-1262);
+    the set prints as Rust's Debug of a HashSet of ids (here sorted)."""
+
+    def __init__(self, call: str, job_ids: list[int]) -> None:
+        ids = ", ".join(str(i) for i in sorted(job_ids))
+        super().__init__(
+            call,
+            f"cannot reschedule jobs {{{ids}}} when creating jobs with unreschedulable "
+            "backfill fragments",
+        )
+
+
+class CreateCancelled(RwError):
+    """A CREATE whose job was cancelled (CANCEL JOBS, DROP of the creating job) while its
+    session waited: meta returns `MetaError::cancelled("create")`
+    (src/meta/src/stream/stream_manager.rs:522-523), gRPC Cancelled, which the frontend makes a
+    SchedulerError (src/frontend/src/error.rs:222); tonic describes the code as "The operation
+    was cancelled"."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(
+            "Scheduler error",
+            f"gRPC request to meta service (call `{call}`) failed: The operation was cancelled",
+            "Cancelled: create",
+        )
+
+
+class MetaCatalogDuplicated(RwError):
+    """Meta's own duplicate check (src/meta/src/controller/utils.rs:717-783) catching a job the
+    frontend could not see (INITIAL): `MetaError::catalog_under_creation`, gRPC AlreadyExists,
+    which the frontend wraps as a CatalogError (src/frontend/src/error.rs:221); the type word is
+    meta's ObjectType (`table` also for a materialized view)."""
+
+    def __init__(self, call: str, object_type: str, name: str) -> None:
+        super().__init__(
+            "Catalog error",
+            f"gRPC request to meta service (call `{call}`) failed: Some entity that we attempted "
+            "to create (e.g., file or directory) already exists",
+            f"{object_type} named {name} already exists and is still being created",
+        )
+
+
+class MetaPermissionDenied(PermissionDenied):
+    """A meta `MetaError::permission_denied` (gRPC PermissionDenied) shown by the frontend as
+    `Permission denied: <message>` (src/meta/src/error.rs:201-216,
+    src/frontend/src/error.rs:213-226)."""
+
+
+class DropDependedOn(MetaPermissionDenied):
+    """DROP without CASCADE of an object others depend on
+    (src/meta/src/controller/utils.rs:975-990)."""
+
+    def __init__(self, object_type: str, details: list[str], *, hint: str | None = None) -> None:
+        hint = hint or "HINT:  Use DROP ... CASCADE to drop the dependent objects too."
+        super().__init__(
+            f"{object_type} used by {len(details)} other objects. \nDETAIL: "
+            + "\n".join(details)
+            + "\n"
+            + hint
+        )
+
+
+class StoreUnusable(FatalError):
+    """rwshim only (no RisingWave counterpart): the data directory holds a file that is not an
+    rwshim meta store, or one written by a newer rwshim.  Raised at startup, never overwritten."""
+
+
 # --- read path errors (rwshim/query) --------------------------------------------------------
+
+
+class BindExprError(RwError):
+    """`Failed to bind expression: <expr>` over its cause (ErrorCode::BindErrorRoot,
+    src/frontend/src/error.rs:123-129, attached by Binder::bind_expr at
+    src/frontend/src/binder/expr/mod.rs:57-64).  ``cause`` is the inner RwError."""
+
+    def __init__(self, expr: str, cause: RwError) -> None:
+        super().__init__(f"Failed to bind expression: {expr}", *cause.chain, sqlstate=cause.code)
+        self.cause = cause
+
+
+class ItemNotFound(RwError):
+    """`Item not found: <s>` (src/frontend/src/error.rs:156), e.g. `Invalid column: v1`
+    (src/frontend/src/binder/bind_context.rs:247) or `missing FROM-clause entry for table "t"`
+    (bind_context.rs:446-449)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"Item not found: {detail}")
+
+
+class InvalidReference(RwError):
+    """`Invalid reference: <s>` (src/frontend/src/error.rs:154), e.g. `column reference "a" is
+    ambiguous` (src/frontend/src/binder/bind_context.rs:484-487)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"Invalid reference: {detail}")
+
+
+class InternalError(RwError):
+    """`internal error: <s>` (src/frontend/src/error.rs:44), e.g. `Ambiguous column name: a`
+    (src/frontend/src/binder/bind_context.rs:262-265)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"internal error: {detail}")
+
+
+class ExprError(RwError):
+    """`Expr error` over `error while evaluating expression `<f>('<a>', '<b>')`` and the cause
+    (src/frontend/src/error.rs:72-77; src/expr/core/src/error.rs:58-68; shown in
+    e2e_test/error_ui/simple/main.slt:46-55), e.g. `Division by zero`,
+    `Numeric out of range`."""
+
+    def __init__(self, evaluating: str, cause: str) -> None:
+        super().__init__("Expr error", f"error while evaluating expression `{evaluating}`", cause)
+
+
+class NoFunction(RwError):
+    """`function <sig> does not exist` (src/frontend/src/error.rs NoFunction, rendered by
+    src/frontend/src/expr/type_inference/func.rs) under Failed to bind expression."""
+
+    sqlstate: ClassVar[str] = "42883"
+
+    def __init__(self, signature: str) -> None:
+        super().__init__(f"function {signature} does not exist")

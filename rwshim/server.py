@@ -24,6 +24,7 @@ from rwshim import errors
 from rwshim.config import Config
 from rwshim.errors import RwError
 from rwshim.frontend import Frontend
+from rwshim.instance import Instance
 from rwshim.session import ProcessInfo, Session, SessionRegistry
 from rwshim.wire import auth, backend
 from rwshim.wire import events as ev
@@ -35,10 +36,15 @@ FrontendFactory = Callable[[str, str, dict[str, str], ProcessInfo], Frontend]
 READ_SIZE = 256 * 1024
 
 
-def default_frontend_factory(
-    user: str, database: str, options: dict[str, str], process: ProcessInfo
-) -> Frontend:
-    return Frontend(user, database, dict(options))
+def instance_frontend_factory(instance: Instance) -> FrontendFactory:
+    """Frontends over one shared instance (catalog, engine, read path)."""
+
+    def factory(
+        user: str, database: str, options: dict[str, str], process: ProcessInfo
+    ) -> Frontend:
+        return Frontend(instance, user, database, options, process)
+
+    return factory
 
 
 def parse_options(options: str) -> dict[str, str]:
@@ -84,10 +90,25 @@ def parse_options(options: str) -> dict[str, str]:
 class Server:
     """An rwshim server: ``await start()``, then ``.port``; ``await stop()`` to end."""
 
-    def __init__(self, config: Config, frontend_factory: FrontendFactory | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        frontend_factory: FrontendFactory | None = None,
+        *,
+        instance: Instance | None = None,
+    ) -> None:
         self.config = config
-        self.frontend_factory = frontend_factory or default_frontend_factory
         self.registry = SessionRegistry()
+        if instance is None and frontend_factory is None:
+            instance = Instance(config.data_dir, manual_clock=config.manual_clock)
+        self.instance = instance
+        if instance is not None:
+            instance.registry = self.registry
+        if frontend_factory is None:
+            assert instance is not None
+            frontend_factory = instance_frontend_factory(instance)
+        self.frontend_factory = frontend_factory
+        self._barriers: asyncio.Task[None] | None = None
         self.port: int = config.port
         self.host: str = config.host
         self._server: asyncio.Server | None = None
@@ -104,10 +125,32 @@ class Server:
         )
         sock = self._server.sockets[0].getsockname()
         self.host, self.port = sock[0], sock[1]
+        if self.instance is not None and not self.instance.manual:
+            self._barriers = asyncio.get_running_loop().create_task(self._barrier_loop())
         log.info("rwshim ready on %s:%d", self.host, self.port)
+
+    async def _barrier_loop(self) -> None:
+        """Inject a barrier into each database at its barrier interval (decision 6)."""
+        assert self.instance is not None
+        while True:
+            engine = self.instance.engine
+            due = engine.due_databases()
+            ready = [db for db, ms in due if ms <= 0]
+            for db in ready:
+                try:
+                    self.instance.tick(db)
+                except Exception:
+                    log.exception("barrier of database %d failed", db)
+            wait_ms = min((ms for _, ms in due if ms > 0), default=100)
+            await asyncio.sleep(max(wait_ms, 1) / 1000)
 
     async def stop(self) -> None:
         """Stop accepting, then end every connection (FATAL 57P01, as PostgreSQL does)."""
+        if self._barriers is not None:
+            self._barriers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._barriers
+            self._barriers = None
         if self._server is not None:
             self._server.close()
         tasks = list(self._tasks)
@@ -145,13 +188,14 @@ class Server:
                 self.registry.add(session)
                 await self._serve(conn, session, reader, writer)
         except asyncio.CancelledError:
+            # Server shutdown.  The connection task is the outermost frame: end it normally
+            # (re-raising only makes asyncio's stream callback log the cancellation).
             with contextlib.suppress(Exception):
                 writer.write(
                     backend.error_response(
                         "FATAL", "57P01", "terminating connection due to administrator command"
                     )
                 )
-            raise
         except (ConnectionError, ssl.SSLError, OSError) as e:
             log.debug("connection %s ended: %s", addr, e)
         except Exception:
@@ -222,6 +266,11 @@ class Server:
     ) -> Session | None:
         cfg = self.config
         params = startup.params
+        if cfg.tls_required and not writer.get_extra_info("ssl_object"):
+            # RisingWave's RW_SSL_ENFORCE check (pg_protocol.rs:716-724).
+            cause = RwError("SSL connection is required but not established")
+            self._fatal(writer, errors.StartupFailed(cause))
+            return None
         user = params.get("user") or cfg.user
         database = params.get("database") or cfg.database
         out: list[bytes] = []

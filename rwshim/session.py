@@ -23,7 +23,7 @@ import zoneinfo
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
-from typing import Any
+from typing import Any, TypeVar
 
 from rwshim import errors
 from rwshim.errors import RwError
@@ -43,6 +43,7 @@ from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 
 log = logging.getLogger("rwshim.session")
+T = TypeVar("T")
 
 # Parameter type OIDs RisingWave accepts in Parse (DataType::from_oid, postgres_type.rs):
 # its base types, their arrays, and text/text[] (read as varchar).  0 means "infer".
@@ -177,9 +178,10 @@ class Session:
         return data
 
     async def _flush_now(self) -> None:
-        """A large result filled the buffer: hand it to the shell now (backpressure)."""
+        """A large result filled the buffer: hand it to the shell now (backpressure).  A
+        CancelRequest while the client is slow to read cancels the statement here."""
         if self._flush_cb is not None:
-            await self._flush_cb()
+            await self._run(self._flush_cb())
 
     def _error(self, err: RwError, envelope: str | None) -> None:
         self.send(render_error(err, envelope))
@@ -200,11 +202,13 @@ class Session:
         if changes:
             for name, value in changes:
                 self.send(backend.parameter_status(name, value))
+                if name == "application_name":
+                    self.process.application_name = value
             changes.clear()
 
     @property
     def tz(self) -> tzinfo:
-        name = self.frontend.timezone
+        name = getattr(self.frontend, "timezone", "UTC")
         if name != self._tz_name:
             self._tz_name = name
             try:
@@ -241,7 +245,7 @@ class Session:
         task.cancel()
         return True
 
-    async def _run(self, awaitable: Awaitable[Outcome]) -> Outcome:
+    async def _run(self, awaitable: Awaitable[T]) -> T:
         """Await a frontend call so that ``cancel`` can interrupt it (-> 57014).
 
         No task per statement (it would cost two loop turns per query): ``cancel`` cancels
@@ -419,13 +423,9 @@ class Session:
                 if code not in (0, 1):
                     raise RwError(f"Unknown format code: {code}")
             params = self._decode_params(prepared, msg)
-            ncols = len(prepared.description.columns or ())
-            formats = result_formats(msg.result_formats, ncols)
-            if prepared.description.columns is not None and len(formats) != ncols:
-                raise RwError(
-                    f"format codes length {len(msg.result_formats)} is not 0, 1 or equal to "
-                    f"actual length {ncols}"
-                )
+            # A wrong number of result format codes is not a Bind error in RisingWave: it
+            # fails when rows are converted at Execute (handler/util.rs:208-209).
+            formats = result_formats(msg.result_formats, len(prepared.description.columns or ()))
         except RwError as e:
             self._error(e, None)
             return True
@@ -480,6 +480,8 @@ class Session:
                 portal = self._portal(msg.name)
                 columns = portal.prepared.description.columns
                 formats = portal.formats
+                if columns is not None and len(formats) != len(columns):
+                    formats = result_formats((), len(columns))
             if columns is None:
                 self.send(backend.NO_DATA)
             else:
@@ -514,7 +516,16 @@ class Session:
                     return True
                 portal.outcome = outcome
                 portal.rows = iter(outcome.rows)
-                portal.encoder = row_encoder(outcome.columns, portal.formats, self.tz)
+                formats = portal.formats
+                if len(formats) != len(outcome.columns):
+                    rows = portal.rows
+                    if next(rows, None) is not None:
+                        raise RwError(
+                            f"internal error: format codes length {len(formats)} is not 0, 1 "
+                            f"or equal to actual length {len(outcome.columns)}"
+                        )
+                    formats = result_formats((), len(outcome.columns))
+                portal.encoder = row_encoder(outcome.columns, formats, self.tz)
             await self._send_rows(portal, msg.max_rows)
         except RwError as e:
             self._reset_portal(portal)

@@ -1,1 +1,27 @@
-"""SQL front end: split, classify, pglast for PostgreSQL syntax, lark for grammar/, typed statements."""
+"""SQL front end: split, classify, pglast for PostgreSQL syntax, lark for grammar/, statements.
+
+Entry points:
+- ``parse(text) -> list[Statement]``: the one front door (cached by text); raises
+  ``rwshim.errors.SqlParserError`` with RisingWave's parser text.
+- ``rwshim.sql.statements``: the statement classes (``stmt.tag``, ``type(stmt).OWNER``).
+- ``table_schema(columns_text)``: columns, types, keys and watermarks of CREATE TABLE/SOURCE.
+- ``supported_table()`` / ``render_supported_md()``: what SUPPORTED.md lists.
+- ``lark_parser()`` / ``grammar_path()``: the grammar loader (built once, cached on disk).
+"""
+
+from rwshim.sql.columns import ColumnDef, TableSchema, table_schema
+from rwshim.sql.parser import parse, parse_cache_clear
+from rwshim.sql.rwparser import grammar_path, lark_parser
+from rwshim.sql.supported import render_supported_md, supported_table
+
+__all__ = [
+    "ColumnDef",
+    "TableSchema",
+    "grammar_path",
+    "lark_parser",
+    "parse",
+    "parse_cache_clear",
+    "render_supported_md",
+    "supported_table",
+    "table_schema",
+]

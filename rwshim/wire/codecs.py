@@ -17,1046 +17,99 @@ pick the function once per column; a value that cannot be converted raises ``Cod
 from __future__ import annotations
 
 import datetime as dt
-import json
-import math
-import re
-import struct
 import uuid
-from collections.abc import Callable
-from decimal import Context, Decimal, InvalidOperation
 from typing import Any
 
 from rwshim import pgtypes
-from rwshim.pgtypes import Interval, RegOid
-
-Encoder = Callable[[Any], bytes]
-Decoder = Callable[[bytes], Any]
-
-
-class CodecError(ValueError):
-    """A value that cannot be encoded, or bytes that cannot be decoded, for a type.
-
-    ``type_name`` is the PostgreSQL type name; ``text`` the offending input (for decoding).
-    """
-
-    def __init__(self, message: str, type_name: str = "", text: str = "") -> None:
-        super().__init__(message)
-        self.type_name = type_name
-        self.text = text
-
-
-_h = struct.Struct("!h")
-_i = struct.Struct("!i")
-_I = struct.Struct("!I")
-_q = struct.Struct("!q")
-_f = struct.Struct("!f")
-_d = struct.Struct("!d")
-_qii = struct.Struct("!qii")
-_qi = struct.Struct("!qi")
-
-PG_EPOCH_DATE = dt.date(2000, 1, 1)
-PG_EPOCH_ORDINAL = PG_EPOCH_DATE.toordinal()
-PG_EPOCH = dt.datetime(2000, 1, 1)
-PG_EPOCH_TZ = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
-USECS_PER_DAY = 86_400_000_000
-USECS_PER_HOUR = 3_600_000_000
-USECS_PER_MINUTE = 60_000_000
-USECS_PER_SEC = 1_000_000
-
-
-def _type_name(oid: int) -> str:
-    t = pgtypes.BY_OID.get(oid)
-    return t.display if t else str(oid)
-
-
-# --- text output ---------------------------------------------------------------------------
-
-
-def _bool_text(v: Any) -> bytes:
-    return b"t" if v else b"f"
-
-
-def _int_text(v: Any) -> bytes:
-    return str(int(v)).encode()
-
-
-def _float_shortest(v: float, fixed_max_exp: int) -> str:
-    """PostgreSQL's float output (shortest exact digits, ``src/common/d2s.c``): fixed notation
-    when the decimal exponent is in [-4, fixed_max_exp], else ``d.ddde+XX``."""
-    if v != v:
-        return "NaN"
-    if v == math.inf:
-        return "Infinity"
-    if v == -math.inf:
-        return "-Infinity"
-    if v == 0:
-        return "-0" if math.copysign(1.0, v) < 0 else "0"
-    return _format_digits(repr(v), fixed_max_exp)
-
-
-def _format_digits(shortest: str, fixed_max_exp: int) -> str:
-    sign, digits, exp = Decimal(shortest).as_tuple()
-    ds = "".join(map(str, digits)).rstrip("0") or "0"
-    exp += len(digits) - len(ds)  # type: ignore[operator]
-    e10 = len(ds) + int(exp) - 1  # exponent of the leading digit
-    neg = "-" if sign else ""
-    if -4 <= e10 <= fixed_max_exp:
-        if e10 < 0:
-            return f"{neg}0.{'0' * (-e10 - 1)}{ds}"
-        if len(ds) <= e10 + 1:
-            return f"{neg}{ds}{'0' * (e10 + 1 - len(ds))}"
-        return f"{neg}{ds[: e10 + 1]}.{ds[e10 + 1 :]}"
-    mant = ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
-    return f"{neg}{mant}e{'-' if e10 < 0 else '+'}{abs(e10):02d}"
-
-
-def _float8_text(v: Any) -> bytes:
-    return _float_shortest(float(v), 14).encode()
-
-
-def _float4_round(v: float) -> float:
-    try:
-        return float(_f.unpack(_f.pack(v))[0])
-    except OverflowError:
-        return math.inf if v > 0 else -math.inf
-
-
-def _float4_repr(v: float) -> str:
-    for p in range(1, 10):
-        s = f"{v:.{p}g}"
-        if _float4_round(float(s)) == v:
-            return s
-    return repr(v)  # pragma: no cover
-
-
-def _float4_text(v: Any) -> bytes:
-    x = _float4_round(float(v))
-    if x != x or math.isinf(x) or x == 0:
-        return _float_shortest(x, 5).encode()
-    return _format_digits(_float4_repr(x), 5).encode()
-
-
-def _numeric_text(v: Any) -> bytes:
-    if isinstance(v, bool):
-        v = int(v)
-    if isinstance(v, int):
-        return str(v).encode()
-    if isinstance(v, float):
-        if v != v:
-            return b"NaN"
-        if math.isinf(v):
-            return b"Infinity" if v > 0 else b"-Infinity"
-        v = Decimal(repr(v))
-    d = v if isinstance(v, Decimal) else Decimal(str(v))
-    if d.is_nan():
-        return b"NaN"
-    if d.is_infinite():
-        return b"-Infinity" if d < 0 else b"Infinity"
-    s = format(d, "f")
-    if d == 0 and s.startswith("-"):
-        s = s[1:]
-    return s.encode()
-
-
-def _str_text(v: Any) -> bytes:
-    if isinstance(v, str):
-        return v.encode()
-    if isinstance(v, bytes):
-        return v
-    return str(v).encode()
-
-
-def _bytea_text(v: Any) -> bytes:
-    return b"\\x" + bytes(v).hex().encode()
-
-
-def _frac(us: int) -> str:
-    return ("." + f"{us:06d}".rstrip("0")) if us else ""
-
-
-def _date_str(d: dt.date) -> str:
-    return f"{d.year:04d}-{d.month:02d}-{d.day:02d}"
-
-
-def _date_text(v: Any) -> bytes:
-    return _date_str(v).encode()
-
-
-def _time_str(t: dt.time | dt.datetime) -> str:
-    return f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}{_frac(t.microsecond)}"
-
-
-def _time_text(v: Any) -> bytes:
-    if isinstance(v, dt.timedelta):
-        us = _td_usecs(v)
-        h, rem = divmod(us, USECS_PER_HOUR)
-        m, rem = divmod(rem, USECS_PER_MINUTE)
-        s, us = divmod(rem, USECS_PER_SEC)
-        return f"{h:02d}:{m:02d}:{s:02d}{_frac(us)}".encode()
-    return _time_str(v).encode()
-
-
-def _offset_str(off: dt.timedelta | None) -> str:
-    secs = int(off.total_seconds()) if off is not None else 0
-    sign = "-" if secs < 0 else "+"
-    secs = abs(secs)
-    h, rem = divmod(secs, 3600)
-    m, s = divmod(rem, 60)
-    out = f"{sign}{h:02d}"
-    if m or s:
-        out += f":{m:02d}"
-    if s:
-        out += f":{s:02d}"
-    return out
-
-
-def _timetz_text(v: Any) -> bytes:
-    return (_time_str(v) + _offset_str(v.utcoffset())).encode()
-
-
-def _timestamp_text(v: Any) -> bytes:
-    if isinstance(v, dt.datetime):
-        return f"{_date_str(v)} {_time_str(v)}".encode()
-    return f"{_date_str(v)} 00:00:00".encode()
-
-
-def _timestamptz_text_in(tz: dt.tzinfo) -> Encoder:
-    def enc(v: Any) -> bytes:
-        if not isinstance(v, dt.datetime):
-            v = dt.datetime(v.year, v.month, v.day)
-        if v.tzinfo is None:
-            v = v.replace(tzinfo=dt.UTC)
-        local = v.astimezone(tz)
-        return f"{_date_str(local)} {_time_str(local)}{_offset_str(local.utcoffset())}".encode()
-
-    return enc
-
-
-def _td_usecs(v: dt.timedelta) -> int:
-    return (v.days * 86400 + v.seconds) * USECS_PER_SEC + v.microseconds
-
-
-def as_interval(v: Any) -> Interval:
-    if isinstance(v, Interval):
-        return v
-    if isinstance(v, dt.timedelta):
-        return Interval(0, v.days, v.seconds * USECS_PER_SEC + v.microseconds)
-    raise CodecError(f"cannot encode {type(v).__name__} as interval", "interval")
-
-
-def _ctrunc(a: int, b: int) -> int:
-    """C integer division (truncates toward zero)."""
-    q = abs(a) // b
-    return q if a >= 0 else -q
-
-
-def interval_str(iv: Interval) -> str:
-    """IntervalStyle postgres (EncodeInterval, src/backend/utils/adt/datetime.c)."""
-    year = _ctrunc(iv.months, 12)
-    mon = iv.months - year * 12
-    mday = iv.days
-    t = iv.microseconds
-    hour = _ctrunc(t, USECS_PER_HOUR)
-    t -= hour * USECS_PER_HOUR
-    minute = _ctrunc(t, USECS_PER_MINUTE)
-    t -= minute * USECS_PER_MINUTE
-    sec = _ctrunc(t, USECS_PER_SEC)
-    fsec = t - sec * USECS_PER_SEC
-    out = ""
-    is_zero = True
-    is_before = False
-    for value, unit in ((year, "year"), (mon, "mon"), (mday, "day")):
-        if value == 0:
-            continue
-        out += f"{'' if is_zero else ' '}{'+' if is_before and value > 0 else ''}{value} {unit}"
-        out += "s" if value != 1 else ""
-        is_before = value < 0
-        is_zero = False
-    if is_zero or hour or minute or sec or fsec:
-        minus = hour < 0 or minute < 0 or sec < 0 or fsec < 0
-        out += (
-            f"{'' if is_zero else ' '}{'-' if minus else ('+' if is_before else '')}"
-            f"{abs(hour):02d}:{abs(minute):02d}:{abs(sec):02d}{_frac(abs(fsec))}"
-        )
-    return out
-
-
-def _interval_text(v: Any) -> bytes:
-    return interval_str(as_interval(v)).encode()
-
-
-def _json_str(v: Any) -> str:
-    if isinstance(v, str):
-        return v
-    if isinstance(v, bytes):
-        return v.decode()
-    return json.dumps(v)
-
-
-def _json_text(v: Any) -> bytes:
-    return _json_str(v).encode()
-
-
-def _uuid_text(v: Any) -> bytes:
-    return str(v if isinstance(v, uuid.UUID) else uuid.UUID(str(v))).encode()
-
-
-def _reg_text(v: Any) -> bytes:
-    if isinstance(v, RegOid):
-        return v.name.encode()
-    if isinstance(v, str):
-        return v.encode()
-    return str(int(v)).encode()
-
-
-def _char_text(v: Any) -> bytes:
-    if isinstance(v, int):
-        return bytes([v]) if v else b""
-    return str(v).encode()[:1] if v else b""
-
-
-def _vector_text(v: Any) -> bytes:
-    if isinstance(v, str):
-        return v.encode()
-    return " ".join(str(int(x)) for x in v).encode()
-
-
-def _void_text(v: Any) -> bytes:
-    return b""
-
-
-def _lsn_int(v: Any) -> int:
-    if isinstance(v, int):
-        return v
-    hi, _, lo = str(v).partition("/")
-    return (int(hi, 16) << 32) | int(lo, 16)
-
-
-def _lsn_text(v: Any) -> bytes:
-    n = _lsn_int(v)
-    return f"{n >> 32:X}/{n & 0xFFFFFFFF:X}".encode()
-
-
-_ARRAY_SPECIAL = re.compile(r'[{}",\\\s]')
-
-
-def _quote_array_elem(s: str) -> str:
-    if s == "" or s.upper() == "NULL" or _ARRAY_SPECIAL.search(s):
-        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return s
-
-
-def _array_text_of(elem: Encoder) -> Encoder:
-    def fmt(v: Any) -> str:
-        if isinstance(v, str):
-            return v  # already in array text form
-        items = []
-        for x in v:
-            if x is None:
-                items.append("NULL")
-            elif isinstance(x, list | tuple):
-                items.append(fmt(x))
-            else:
-                items.append(_quote_array_elem(elem(x).decode()))
-        return "{" + ",".join(items) + "}"
-
-    def enc(v: Any) -> bytes:
-        return fmt(v).encode()
-
-    return enc
-
-
-# --- binary output -------------------------------------------------------------------------
-
-
-def _bool_bin(v: Any) -> bytes:
-    return b"\x01" if v else b"\x00"
-
-
-def _packer(s: struct.Struct, name: str) -> Encoder:
-    pack = s.pack
-
-    def enc(v: Any) -> bytes:
-        try:
-            return pack(v)
-        except struct.error:
-            raise CodecError(f"{name} out of range", name) from None
-
-    return enc
-
-
-def _oid_bin(v: Any) -> bytes:
-    try:
-        return _I.pack(int(v))
-    except struct.error:
-        raise CodecError("OID out of range", "oid") from None
-
-
-def _float4_bin(v: Any) -> bytes:
-    return _f.pack(_float4_round(float(v)))
-
-
-def _float8_bin(v: Any) -> bytes:
-    return _d.pack(float(v))
-
-
-_NUMERIC_NAN = struct.pack("!hhHh", 0, 0, 0xC000, 0)
-_NUMERIC_PINF = struct.pack("!hhHh", 0, 0, 0xD000, 0)
-_NUMERIC_NINF = struct.pack("!hhHh", 0, 0, 0xF000, 0)
-
-
-def _numeric_bin(v: Any) -> bytes:
-    if isinstance(v, bool):
-        v = int(v)
-    if isinstance(v, float):
-        if v != v:
-            return _NUMERIC_NAN
-        if math.isinf(v):
-            return _NUMERIC_PINF if v > 0 else _NUMERIC_NINF
-        v = Decimal(repr(v))
-    d = v if isinstance(v, Decimal) else Decimal(v)
-    if d.is_nan():
-        return _NUMERIC_NAN
-    if d.is_infinite():
-        return _NUMERIC_NINF if d < 0 else _NUMERIC_PINF
-    sign, digits, exp = d.as_tuple()
-    exp = int(exp)
-    dscale = max(0, -exp)
-    ds = "".join(map(str, digits))
-    if exp >= 0:
-        ipart, fpart = ds + "0" * exp, ""
-    elif len(ds) > -exp:
-        ipart, fpart = ds[:exp], ds[exp:]
-    else:
-        ipart, fpart = "", ds.rjust(-exp, "0")
-    ipart = ipart.lstrip("0")
-    ipart = ipart.rjust((len(ipart) + 3) // 4 * 4, "0")
-    fpart = fpart.ljust((len(fpart) + 3) // 4 * 4, "0")
-    groups = [int(ipart[i : i + 4]) for i in range(0, len(ipart), 4)]
-    groups += [int(fpart[i : i + 4]) for i in range(0, len(fpart), 4)]
-    weight = len(ipart) // 4 - 1
-    start = 0
-    while start < len(groups) and groups[start] == 0:
-        start += 1
-        weight -= 1
-    groups = groups[start:]
-    while groups and groups[-1] == 0:
-        groups.pop()
-    if not groups:
-        weight = 0
-    flag = 0x4000 if sign and groups else 0
-    head = struct.pack("!hhHh", len(groups), weight, flag, dscale)
-    return head + struct.pack(f"!{len(groups)}H", *groups)
-
-
-def _bytes_bin(v: Any) -> bytes:
-    return bytes(v)
-
-
-def _date_bin(v: Any) -> bytes:
-    if v == dt.date.max:
-        return _i.pack(0x7FFFFFFF)
-    if v == dt.date.min:
-        return _i.pack(-0x80000000)
-    return _i.pack(v.toordinal() - PG_EPOCH_ORDINAL)
-
-
-def _time_usecs(t: dt.time) -> int:
-    return ((t.hour * 60 + t.minute) * 60 + t.second) * USECS_PER_SEC + t.microsecond
-
-
-def _time_bin(v: Any) -> bytes:
-    if isinstance(v, dt.timedelta):
-        return _q.pack(_td_usecs(v))
-    return _q.pack(_time_usecs(v))
-
-
-def _timetz_bin(v: Any) -> bytes:
-    off = v.utcoffset()
-    secs = int(off.total_seconds()) if off is not None else 0
-    return _qi.pack(_time_usecs(v), -secs)
-
-
-def _timestamp_bin(v: Any) -> bytes:
-    if not isinstance(v, dt.datetime):
-        v = dt.datetime(v.year, v.month, v.day)
-    if v.tzinfo is not None:
-        v = v.replace(tzinfo=None)
-    return _q.pack(_td_usecs(v - PG_EPOCH))
-
-
-def _timestamptz_bin(v: Any) -> bytes:
-    if not isinstance(v, dt.datetime):
-        v = dt.datetime(v.year, v.month, v.day)
-    if v.tzinfo is None:
-        v = v.replace(tzinfo=dt.UTC)
-    return _q.pack(_td_usecs(v - PG_EPOCH_TZ))
-
-
-def _interval_bin(v: Any) -> bytes:
-    iv = as_interval(v)
-    return _qii.pack(iv.microseconds, iv.days, iv.months)
-
-
-def _json_bin(v: Any) -> bytes:
-    return _json_str(v).encode()
-
-
-def _jsonb_bin(v: Any) -> bytes:
-    return b"\x01" + _json_str(v).encode()
-
-
-def _uuid_bin(v: Any) -> bytes:
-    return (v if isinstance(v, uuid.UUID) else uuid.UUID(str(v))).bytes
-
-
-def _char_bin(v: Any) -> bytes:
-    return _char_text(v)
-
-
-def _array_shape(v: Any) -> list[int]:
-    dims: list[int] = []
-    cur = v
-    while isinstance(cur, list | tuple):
-        dims.append(len(cur))
-        if not cur:
-            break
-        cur = cur[0]
-    return dims
-
-
-def _array_bin_of(elem_oid: int, elem: Encoder) -> Encoder:
-    def enc(v: Any) -> bytes:
-        dims = _array_shape(v)
-        if not dims or dims[0] == 0:
-            return struct.pack("!iii", 0, 0, elem_oid)
-        parts: list[bytes] = []
-        has_null = False
-
-        def walk(x: Any, depth: int) -> None:
-            nonlocal has_null
-            if depth < len(dims):
-                if not isinstance(x, list | tuple) or len(x) != dims[depth]:
-                    raise CodecError(
-                        "multidimensional arrays must have array expressions with matching "
-                        "dimensions",
-                        "array",
-                    )
-                for y in x:
-                    walk(y, depth + 1)
-            elif x is None:
-                has_null = True
-                parts.append(b"\xff\xff\xff\xff")
-            else:
-                b = elem(x)
-                parts.append(_i.pack(len(b)))
-                parts.append(b)
-
-        walk(v, 0)
-        head = struct.pack("!iii", len(dims), 1 if has_null else 0, elem_oid)
-        head += b"".join(struct.pack("!ii", n, 1) for n in dims)
-        return head + b"".join(parts)
-
-    return enc
-
-
-# --- text input ----------------------------------------------------------------------------
-
-
-def _syntax(type_name: str, text: str) -> CodecError:
-    return CodecError(f'invalid input syntax for type {type_name}: "{text}"', type_name, text)
-
-
-_TRUE = {"t", "true", "y", "yes", "on", "1"}
-_FALSE = {"f", "false", "n", "no", "off", "0"}
-
-
-def _bool_parse(b: bytes) -> bool:
-    s = b.decode().strip().lower()
-    if s in _TRUE or (len(s) > 1 and "true".startswith(s)) or (s and "yes".startswith(s)):
-        return True
-    if s in _FALSE or (len(s) > 1 and "false".startswith(s)) or (s and "no".startswith(s)):
-        return False
-    raise _syntax("boolean", b.decode())
-
-
-def _int_parse_of(name: str, lo: int, hi: int) -> Decoder:
-    def dec(b: bytes) -> int:
-        s = b.decode()
-        try:
-            v = int(s.strip())
-        except ValueError:
-            raise _syntax(name, s) from None
-        if not lo <= v <= hi:
-            raise CodecError(f'value "{s}" is out of range for type {name}', name, s)
-        return v
-
-    return dec
-
-
-_FLOAT_WORDS = {
-    "nan": math.nan,
-    "infinity": math.inf,
-    "+infinity": math.inf,
-    "-infinity": -math.inf,
-    "inf": math.inf,
-    "+inf": math.inf,
-    "-inf": -math.inf,
-}
-
-
-def _float_parse_of(name: str) -> Decoder:
-    def dec(b: bytes) -> float:
-        s = b.decode()
-        t = s.strip().lower()
-        if t in _FLOAT_WORDS:
-            return _FLOAT_WORDS[t]
-        try:
-            return float(t)
-        except ValueError:
-            raise _syntax(name, s) from None
-
-    return dec
-
-
-def _numeric_parse(b: bytes) -> Decimal:
-    s = b.decode()
-    t = s.strip()
-    low = t.lower()
-    if low in ("nan", "infinity", "+infinity", "-infinity", "inf", "+inf", "-inf"):
-        return Decimal(low.replace("inf", "Infinity").replace("Infinityinity", "Infinity"))
-    try:
-        d = Decimal(t)
-    except InvalidOperation:
-        raise _syntax("numeric", s) from None
-    if d.is_nan() or d.is_infinite():
-        raise _syntax("numeric", s)
-    return d
-
-
-def _str_parse(b: bytes) -> str:
-    return b.decode()
-
-
-def _bytea_parse(b: bytes) -> bytes:
-    s = b.decode()
-    if s.startswith("\\x"):
-        try:
-            return bytes.fromhex(s[2:])
-        except ValueError:
-            raise CodecError("invalid hexadecimal data: odd number of digits", "bytea", s) from None
-    out = bytearray()
-    i = 0
-    while i < len(b):
-        c = b[i]
-        if c == 0x5C:  # backslash
-            if b[i + 1 : i + 2] == b"\\":
-                out.append(0x5C)
-                i += 2
-                continue
-            oct_ = b[i + 1 : i + 4]
-            if len(oct_) == 3 and all(0x30 <= x <= 0x37 for x in oct_):
-                out.append(int(oct_, 8))
-                i += 4
-                continue
-            raise _syntax("bytea", s)
-        out.append(c)
-        i += 1
-    return bytes(out)
-
-
-def _date_parse(b: bytes) -> dt.date:
-    s = b.decode().strip()
-    low = s.lower()
-    if low == "infinity":
-        return dt.date.max
-    if low == "-infinity":
-        return dt.date.min
-    try:
-        return dt.date.fromisoformat(s)
-    except ValueError:
-        raise _syntax("date", s) from None
-
-
-def _time_parse(b: bytes) -> dt.time:
-    s = b.decode().strip()
-    try:
-        return dt.time.fromisoformat(s)
-    except ValueError:
-        raise _syntax("time without time zone", s) from None
-
-
-def _fix_offset(s: str) -> str:
-    # PostgreSQL writes "+05" / "+05:30"; fromisoformat wants "+05:00".
-    m = re.search(r"([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?$", s)
-    if not m or (":" not in s[: m.start()] and " " not in s[: m.start()] and "T" not in s):
-        return s
-    hh, mm, ss = m.group(2), m.group(3) or "00", m.group(4)
-    return s[: m.start()] + f"{m.group(1)}{hh}:{mm}" + (f":{ss}" if ss else "")
-
-
-def _timetz_parse(b: bytes) -> dt.time:
-    s = b.decode().strip()
-    try:
-        return dt.time.fromisoformat(_fix_offset(s))
-    except ValueError:
-        raise _syntax("time with time zone", s) from None
-
-
-def _timestamp_parse(b: bytes) -> dt.datetime:
-    s = b.decode().strip()
-    low = s.lower()
-    if low == "infinity":
-        return dt.datetime.max
-    if low == "-infinity":
-        return dt.datetime.min
-    try:
-        return dt.datetime.fromisoformat(s)
-    except ValueError:
-        raise _syntax("timestamp", s) from None
-
-
-def _timestamptz_parse(b: bytes) -> dt.datetime:
-    s = b.decode().strip()
-    low = s.lower()
-    if low == "infinity":
-        return dt.datetime.max.replace(tzinfo=dt.UTC)
-    if low == "-infinity":
-        return dt.datetime.min.replace(tzinfo=dt.UTC)
-    try:
-        v = dt.datetime.fromisoformat(_fix_offset(s))
-    except ValueError:
-        raise _syntax("timestamp with time zone", s) from None
-    return v if v.tzinfo is not None else v.replace(tzinfo=dt.UTC)
-
-
-_IV_UNITS: dict[str, tuple[int, int, int]] = {}
-for _names, _val in (
-    (("millennium", "millennia", "millenniums"), (12000, 0, 0)),
-    (("century", "centuries"), (1200, 0, 0)),
-    (("decade", "decades"), (120, 0, 0)),
-    (("year", "years", "y", "yr", "yrs"), (12, 0, 0)),
-    (("month", "months", "mon", "mons"), (1, 0, 0)),
-    (("week", "weeks", "w"), (0, 7, 0)),
-    (("day", "days", "d"), (0, 1, 0)),
-    (("hour", "hours", "h", "hr", "hrs"), (0, 0, USECS_PER_HOUR)),
-    (("minute", "minutes", "m", "min", "mins"), (0, 0, USECS_PER_MINUTE)),
-    (("second", "seconds", "s", "sec", "secs"), (0, 0, USECS_PER_SEC)),
-    (("millisecond", "milliseconds", "ms", "msec", "msecs"), (0, 0, 1000)),
-    (("microsecond", "microseconds", "us", "usec", "usecs"), (0, 0, 1)),
-):
-    for _n in _names:
-        _IV_UNITS[_n] = _val
-
-_IV_TOKEN = re.compile(
-    r"\s*(?:(?P<clock>[+-]?\d+:\d{1,2}(?::\d{1,2}(?:\.\d*)?)?)"
-    r"|(?P<num>[+-]?\d+(?:\.\d*)?|[+-]?\.\d+)\s*(?P<unit>[a-z]+)?|(?P<ago>ago))",
+from rwshim.wire.codec_base import (
+    _I,
+    CodecError,
+    Decoder,
+    Encoder,
+    _d,
+    _f,
+    _h,
+    _i,
+    _q,
+    _type_name,
 )
-
-
-def parse_interval(s: str) -> Interval:
-    """PostgreSQL interval input in the forms clients send: ``1 day 02:00:00``,
-    ``-1 days +02:00:00``, ``3 mons``, ``1.5 hours``, ``00:00:01.5``, ``... ago``."""
-    text = s
-    t = s.strip().lower()
-    if t.startswith("@"):
-        t = t[1:]
-    months = days = usecs = 0
-    pos = 0
-    seen = False
-    ago = False
-    while pos < len(t):
-        m = _IV_TOKEN.match(t, pos)
-        if not m or m.end() == pos:
-            if t[pos:].strip() == "":
-                break
-            raise _syntax("interval", text)
-        pos = m.end()
-        seen = True
-        if m.group("ago"):
-            ago = True
-        elif m.group("clock"):
-            c = m.group("clock")
-            neg = c.startswith("-")
-            parts = c.lstrip("+-").split(":")
-            h = int(parts[0])
-            mi = int(parts[1])
-            sec = Decimal(parts[2]) if len(parts) > 2 else Decimal(0)
-            total = h * USECS_PER_HOUR + mi * USECS_PER_MINUTE + int(sec * USECS_PER_SEC)
-            usecs += -total if neg else total
-        else:
-            num = Decimal(m.group("num"))
-            unit = m.group("unit") or "second"
-            if unit not in _IV_UNITS:
-                raise _syntax("interval", text)
-            mo, dd, us = _IV_UNITS[unit]
-            if mo:
-                whole = int(num * mo)
-                months += whole
-                frac_days = (num * mo - whole) * 30
-                days += int(frac_days)
-                usecs += int((frac_days - int(frac_days)) * USECS_PER_DAY)
-            elif dd:
-                whole = int(num * dd)
-                days += whole
-                usecs += int((num * dd - whole) * USECS_PER_DAY)
-            else:
-                usecs += int(num * us)
-    if not seen:
-        raise _syntax("interval", text)
-    if ago:
-        months, days, usecs = -months, -days, -usecs
-    return Interval(months, days, usecs)
-
-
-def _interval_parse(b: bytes) -> Interval:
-    return parse_interval(b.decode())
-
-
-def _uuid_parse(b: bytes) -> uuid.UUID:
-    s = b.decode()
-    try:
-        return uuid.UUID(s.strip())
-    except ValueError:
-        raise _syntax("uuid", s) from None
-
-
-def _json_parse(b: bytes) -> str:
-    s = b.decode()
-    try:
-        json.loads(s)
-    except ValueError:
-        raise _syntax("json", s) from None
-    return s
-
-
-def _oid_parse(b: bytes) -> int:
-    s = b.decode()
-    try:
-        v = int(s.strip())
-    except ValueError:
-        raise _syntax("oid", s) from None
-    if not -0x80000000 <= v <= 0xFFFFFFFF:
-        raise CodecError(f'value "{s}" is out of range for type oid', "oid", s)
-    return v & 0xFFFFFFFF
-
-
-def _char_parse(b: bytes) -> str:
-    return b.decode()[:1]
-
-
-def _vector_parse(b: bytes) -> list[int]:
-    return [int(x) for x in b.decode().split()]
-
-
-def parse_array_text(s: str, elem: Decoder) -> list[Any]:
-    """PostgreSQL array input (``{1,2}``, ``{{a,b},{c,d}}``, quoted elements, NULL)."""
-    text = s
-    s = s.strip()
-    if s.startswith("["):  # explicit bounds "[1:2]={...}": the bounds are dropped
-        eq = s.find("=")
-        if eq < 0:
-            raise _syntax("array", text)
-        s = s[eq + 1 :].strip()
-    if not s.startswith("{"):
-        raise CodecError(f'malformed array literal: "{text}"', "array", text)
-    pos = 0
-
-    def parse_level() -> list[Any]:
-        nonlocal pos
-        assert s[pos] == "{"
-        pos += 1
-        items: list[Any] = []
-        expect_item = True
-        while pos < len(s):
-            c = s[pos]
-            if c.isspace():
-                pos += 1
-            elif c == "}":
-                pos += 1
-                return items
-            elif c == ",":
-                if expect_item:
-                    raise CodecError(f'malformed array literal: "{text}"', "array", text)
-                expect_item = True
-                pos += 1
-            elif c == "{":
-                items.append(parse_level())
-                expect_item = False
-            elif c == '"':
-                pos += 1
-                buf = []
-                while pos < len(s) and s[pos] != '"':
-                    if s[pos] == "\\":
-                        pos += 1
-                    if pos < len(s):
-                        buf.append(s[pos])
-                    pos += 1
-                if pos >= len(s):
-                    raise CodecError(f'malformed array literal: "{text}"', "array", text)
-                pos += 1
-                items.append(elem("".join(buf).encode()))
-                expect_item = False
-            else:
-                start = pos
-                buf = []
-                while pos < len(s) and s[pos] not in ",}":
-                    if s[pos] == "\\":
-                        pos += 1
-                    if pos < len(s):
-                        buf.append(s[pos])
-                    pos += 1
-                raw = s[start:pos].strip()
-                word = "".join(buf).strip()
-                items.append(None if raw.upper() == "NULL" else elem(word.encode()))
-                expect_item = False
-        raise CodecError(f'malformed array literal: "{text}"', "array", text)
-
-    result = parse_level()
-    if s[pos:].strip():
-        raise CodecError(f'malformed array literal: "{text}"', "array", text)
-    return result
-
-
-def _array_parse_of(elem: Decoder) -> Decoder:
-    def dec(b: bytes) -> list[Any]:
-        return parse_array_text(b.decode(), elem)
-
-    return dec
-
-
-# --- binary input --------------------------------------------------------------------------
-
-
-def _fixed(size: int, name: str, unpack: Callable[[bytes], Any]) -> Decoder:
-    def dec(b: bytes) -> Any:
-        if len(b) != size:
-            raise CodecError("incorrect binary data format in bind parameter", name)
-        return unpack(b)
-
-    return dec
-
-
-def _numeric_from_bin(b: bytes) -> Decimal:
-    if len(b) < 8:
-        raise CodecError("insufficient data left in message", "numeric")
-    ndigits, weight, sign, dscale = struct.unpack_from("!hhHh", b)
-    if sign == 0xC000:
-        return Decimal("NaN")
-    if sign == 0xD000:
-        return Decimal("Infinity")
-    if sign == 0xF000:
-        return Decimal("-Infinity")
-    if len(b) != 8 + 2 * ndigits or ndigits < 0:
-        raise CodecError("insufficient data left in message", "numeric")
-    groups = struct.unpack_from(f"!{ndigits}H", b, 8)
-    n = int("".join(f"{g:04d}" for g in groups) or "0")
-    ctx = Context(prec=(max(ndigits, weight + 1) + 1) * 4 + max(dscale, 0) + 10)
-    d = Decimal(n).scaleb((weight - ndigits + 1) * 4, context=ctx)
-    d = d.quantize(Decimal(1).scaleb(-dscale), context=ctx)
-    return d.copy_negate() if sign == 0x4000 else d
-
-
-def _date_from_bin(b: bytes) -> dt.date:
-    (days,) = _i.unpack(b)
-    if days == 0x7FFFFFFF:
-        return dt.date.max
-    if days == -0x80000000:
-        return dt.date.min
-    try:
-        return dt.date.fromordinal(days + PG_EPOCH_ORDINAL)
-    except (ValueError, OverflowError):
-        raise CodecError("date out of range", "date") from None
-
-
-def _usecs_time(us: int) -> dt.time:
-    if not 0 <= us <= USECS_PER_DAY:
-        raise CodecError("time out of range", "time")
-    if us == USECS_PER_DAY:
-        return dt.time(23, 59, 59, 999999)
-    h, rem = divmod(us, USECS_PER_HOUR)
-    m, rem = divmod(rem, USECS_PER_MINUTE)
-    s, us = divmod(rem, USECS_PER_SEC)
-    return dt.time(h, m, s, us)
-
-
-def _time_from_bin(b: bytes) -> dt.time:
-    (us,) = _q.unpack(b)
-    return _usecs_time(us)
-
-
-def _timetz_from_bin(b: bytes) -> dt.time:
-    us, zone = _qi.unpack(b)
-    return _usecs_time(us).replace(tzinfo=dt.timezone(dt.timedelta(seconds=-zone)))
-
-
-def _timestamp_from_bin(b: bytes) -> dt.datetime:
-    (us,) = _q.unpack(b)
-    if us == 0x7FFFFFFFFFFFFFFF:
-        return dt.datetime.max
-    if us == -0x8000000000000000:
-        return dt.datetime.min
-    try:
-        return PG_EPOCH + dt.timedelta(microseconds=us)
-    except OverflowError:
-        raise CodecError("timestamp out of range", "timestamp") from None
-
-
-def _timestamptz_from_bin(b: bytes) -> dt.datetime:
-    v = _timestamp_from_bin(b)
-    return v.replace(tzinfo=dt.UTC)
-
-
-def _interval_from_bin(b: bytes) -> Interval:
-    us, days, months = _qii.unpack(b)
-    return Interval(months, days, us)
-
-
-def _jsonb_from_bin(b: bytes) -> str:
-    if not b or b[0] != 1:
-        raise CodecError("unsupported jsonb version number", "jsonb")
-    return _json_parse(b[1:])
-
-
-def _array_from_bin_of(elem_oid: int) -> Decoder:
-    def dec(b: bytes) -> list[Any]:
-        try:
-            ndim, _flags, oid = struct.unpack_from("!iii", b)
-            if ndim < 0 or ndim > 6:
-                raise CodecError("invalid number of dimensions", "array")
-            if ndim == 0:
-                return []
-            dims = [struct.unpack_from("!ii", b, 12 + 8 * i)[0] for i in range(ndim)]
-            pos = 12 + 8 * ndim
-            edec = decoder(oid or elem_oid, True)
-
-            def build(depth: int) -> list[Any]:
-                nonlocal pos
-                out: list[Any] = []
-                for _ in range(dims[depth]):
-                    if depth + 1 < ndim:
-                        out.append(build(depth + 1))
-                        continue
-                    (ln,) = _i.unpack_from(b, pos)
-                    pos += 4
-                    if ln == -1:
-                        out.append(None)
-                    else:
-                        if ln < 0 or pos + ln > len(b):
-                            raise CodecError("insufficient data left in message", "array")
-                        out.append(edec(b[pos : pos + ln]))
-                        pos += ln
-                return out
-
-            result = build(0)
-        except struct.error:
-            raise CodecError("insufficient data left in message", "array") from None
-        if pos != len(b):
-            raise CodecError("incorrect binary data format in bind parameter", "array")
-        return result
-
-    return dec
-
+from rwshim.wire.codec_binary import (
+    _array_bin_of,
+    _array_from_bin_of,
+    _bool_bin,
+    _bytes_bin,
+    _char_bin,
+    _date_bin,
+    _date_from_bin,
+    _fixed,
+    _float4_bin,
+    _float8_bin,
+    _interval_bin,
+    _interval_from_bin,
+    _json_bin,
+    _jsonb_bin,
+    _jsonb_from_bin,
+    _numeric_bin,
+    _numeric_from_bin,
+    _oid_bin,
+    _packer,
+    _time_bin,
+    _time_from_bin,
+    _timestamp_bin,
+    _timestamp_from_bin,
+    _timestamptz_bin,
+    _timestamptz_from_bin,
+    _timetz_bin,
+    _timetz_from_bin,
+    _uuid_bin,
+)
+from rwshim.wire.codec_text import (
+    _array_parse_of,
+    _array_text_of,
+    _bool_parse,
+    _bool_text,
+    _bytea_parse,
+    _bytea_text,
+    _char_parse,
+    _char_text,
+    _date_parse,
+    _date_text,
+    _float4_round,
+    _float4_text,
+    _float8_text,
+    _float_parse_of,
+    _int_parse_of,
+    _int_text,
+    _interval_parse,
+    _interval_text,
+    _json_parse,
+    _json_text,
+    _lsn_int,
+    _lsn_text,
+    _numeric_parse,
+    _numeric_text,
+    _oid_parse,
+    _reg_text,
+    _str_parse,
+    _str_text,
+    _time_parse,
+    _time_text,
+    _timestamp_parse,
+    _timestamp_text,
+    _timestamptz_parse,
+    _timestamptz_text_in,
+    _timetz_parse,
+    _timetz_text,
+    _uuid_parse,
+    _uuid_text,
+    _vector_parse,
+    _vector_text,
+    _void_text,
+    as_interval,
+    interval_str,
+    parse_array_text,
+    parse_interval,
+)
 
 # --- tables --------------------------------------------------------------------------------
 
@@ -1238,9 +291,9 @@ def decoder(oid: int, binary: bool = False) -> Decoder:
             return dec
         elem = _elem_oid(oid)
         if elem:
-            return _array_from_bin_of(elem)
+            return _array_from_bin_of(elem, _binary_decoder)
         if oid in (22, 30):
-            return _array_from_bin_of(21 if oid == 22 else 26)
+            return _array_from_bin_of(21 if oid == 22 else 26, _binary_decoder)
         name = _type_name(oid)
 
         def no_binary(_b: bytes) -> Any:
@@ -1254,3 +307,20 @@ def decoder(oid: int, binary: bool = False) -> Decoder:
     if elem:
         return _array_parse_of(decoder(elem, False))
     return _str_parse
+
+
+def _binary_decoder(oid: int) -> Decoder:
+    return decoder(oid, True)
+
+
+__all__ = [
+    "CodecError",
+    "Decoder",
+    "Encoder",
+    "as_interval",
+    "decoder",
+    "encoder",
+    "interval_str",
+    "parse_array_text",
+    "parse_interval",
+]

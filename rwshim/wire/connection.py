@@ -63,6 +63,18 @@ class State(enum.Enum):
     CLOSED = "closed"
 
 
+# Module-level aliases: a global lookup is cheaper than an Enum class attribute, and these
+# comparisons run for every message.
+_STARTUP, _AUTH, _READY, _SKIP, _COPY_IN, _CLOSED = (
+    State.STARTUP,
+    State.AUTH,
+    State.READY,
+    State.SKIP,
+    State.COPY_IN,
+    State.CLOSED,
+)
+
+
 class _Malformed(Exception):
     """A frame whose body does not parse."""
 
@@ -159,7 +171,7 @@ class ServerConnection:
     """Protocol state and framing of one client connection (no I/O)."""
 
     def __init__(self, max_message_size: int = DEFAULT_LARGE_MESSAGE_LIMIT) -> None:
-        self.state = State.STARTUP
+        self.state = _STARTUP
         self.max_message_size = max_message_size
         self._buf: bytes | bytearray = b""
         self._pos = 0
@@ -200,9 +212,9 @@ class ServerConnection:
         """The next complete frontend message, or ``NEED_DATA`` (None)."""
         while True:
             state = self.state
-            if state is State.CLOSED:
+            if state is _CLOSED:
                 return ev.ConnectionClosed() if self._eof else NEED_DATA
-            event = self._next_startup() if state is State.STARTUP else self._next_regular()
+            event = self._next_startup() if state is _STARTUP else self._next_regular()
             if event is not _SKIPPED:
                 return event  # type: ignore[return-value]
 
@@ -211,7 +223,7 @@ class ServerConnection:
         return ev.ProtocolError(sqlstate, message)
 
     def _closed(self) -> ev.ConnectionClosed:
-        self.state = State.CLOSED
+        self.state = _CLOSED
         self._buf = b""
         self._pos = 0
         self._eof = True
@@ -259,7 +271,7 @@ class ServerConnection:
             if len(body) != 8:
                 return self._violation("invalid length of startup packet")
             pid, key = _II.unpack(body)
-            self.state = State.CLOSED
+            self.state = _CLOSED
             return ev.CancelRequest(pid, key)
         major, minor = code >> 16, code & 0xFFFF
         if major != PROTOCOL_3:
@@ -268,7 +280,7 @@ class ServerConnection:
             params, unrecognized = _parse_startup_params(body)
         except _Malformed as e:
             return self._violation(str(e))
-        self.state = State.AUTH
+        self.state = _AUTH
         return ev.StartupMessage(params, minor, unrecognized)
 
     def ssl_negotiated(self) -> None:
@@ -286,7 +298,7 @@ class ServerConnection:
             return NEED_DATA
         tag, length = _HDR.unpack_from(buf, pos)
         state = self.state
-        if state is State.READY:
+        if state is _READY:
             # Fast path for the messages of every round trip.
             fast = _FAST.get(tag)
             if fast is not None:
@@ -309,7 +321,7 @@ class ServerConnection:
                     return parse(body)
                 except _Malformed as e:
                     return self._violation(str(e))
-        if state is State.AUTH:
+        if state is _AUTH:
             if tag != 0x70:  # 'p'
                 return self._violation(f"expected password response, got message type {tag}")
             limit = AUTH_MESSAGE_LIMIT
@@ -328,7 +340,7 @@ class ServerConnection:
         if type(body) is not bytes:
             body = bytes(body)
         self._pos = pos + 1 + length
-        if state is State.SKIP and tag != 0x53 and tag != 0x58:  # not Sync / Terminate
+        if state is _SKIP and tag != 0x53 and tag != 0x58:  # not Sync / Terminate
             return _SKIPPED
         self.in_extended = tag in _EXTENDED_TAGS
         try:
@@ -340,35 +352,35 @@ class ServerConnection:
         """Messages outside the READY fast path: Terminate, Sync in SKIP/COPY, password
         messages in AUTH, and the COPY sub-protocol."""
         state = self.state
-        if state is State.COPY_IN and tag not in _COPY_TAGS:
+        if state is _COPY_IN and tag not in _COPY_TAGS:
             if tag == 0x48:  # H is ignored during COPY, as in PostgreSQL
                 return _SKIPPED
             return self._violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
         if tag == 0x53:  # S
-            if state is State.SKIP:
-                self.state = State.READY
-            elif state is State.COPY_IN:
+            if state is _SKIP:
+                self.state = _READY
+            elif state is _COPY_IN:
                 return _SKIPPED
             return _SYNC
         if tag == 0x58:  # X
-            self.state = State.CLOSED
+            self.state = _CLOSED
             return _TERMINATE
         if tag == 0x70:  # p (only reachable in AUTH)
             return ev.PasswordMessage(body)
         if tag == 0x64:  # d
-            if state is not State.COPY_IN:
+            if state is not _COPY_IN:
                 return _SKIPPED  # outside COPY: ignored, as PostgreSQL does
             return ev.CopyData(body)
         if tag == 0x63:  # c
-            if state is not State.COPY_IN:
+            if state is not _COPY_IN:
                 return _SKIPPED
-            self.state = State.READY
+            self.state = _READY
             return _COPY_DONE
         if tag == 0x66:  # f
             msg = _Reader(body).cstr()
-            if state is not State.COPY_IN:
+            if state is not _COPY_IN:
                 return _SKIPPED
-            self.state = State.READY
+            self.state = _READY
             return ev.CopyFail(msg)
         # Only READY has the extended-protocol messages, and they take the fast path.
         raise _Malformed(f"invalid frontend message type {tag}")  # pragma: no cover
@@ -377,21 +389,21 @@ class ServerConnection:
 
     def authenticated(self) -> None:
         """AuthenticationOk was sent: regular messages from now on."""
-        if self.state is State.AUTH:
-            self.state = State.READY
+        if self.state is _AUTH:
+            self.state = _READY
 
     def error_sent(self) -> None:
         """An ErrorResponse answered the message being handled: skip until Sync if that
         message belongs to the extended protocol."""
-        if self.in_extended and self.state is State.READY:
-            self.state = State.SKIP
+        if self.in_extended and self.state is _READY:
+            self.state = _SKIP
 
     def copy_in_started(self) -> None:
         """CopyInResponse was sent: CopyData/CopyDone/CopyFail expected."""
-        self.state = State.COPY_IN
+        self.state = _COPY_IN
 
     def close(self) -> None:
-        self.state = State.CLOSED
+        self.state = _CLOSED
 
 
 def _utf8(b: bytes) -> str:

@@ -4,6 +4,10 @@ Each class is one frontend message of the PostgreSQL v3 protocol
 (https://www.postgresql.org/docs/15/protocol-message-formats.html).  Byte strings that name
 statements and portals are decoded as UTF-8; SQL text too.  ``ConnectionClosed`` is the event
 for end of input.
+
+The classes are plain (not frozen) slotted dataclasses because a frozen dataclass costs a
+``object.__setattr__`` call per field on construction, on every message; treat them as
+immutable all the same.
 """
 
 from __future__ import annotations
@@ -11,17 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SSLRequest:
     """Untyped packet 80877103: the client asks for TLS."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GSSENCRequest:
     """Untyped packet 80877104: the client asks for GSSAPI encryption."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CancelRequest:
     """Untyped packet 80877102: cancel the statement running on connection (pid, key)."""
 
@@ -29,7 +33,7 @@ class CancelRequest:
     key: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StartupMessage:
     """Untyped packet with protocol 3.x: connection parameters.
 
@@ -42,21 +46,21 @@ class StartupMessage:
     unrecognized: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PasswordMessage:
     """'p': PasswordMessage, SASLInitialResponse or SASLResponse; the payload is raw."""
 
     payload: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Query:
     """'Q': a simple query string (possibly several statements)."""
 
     sql: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Parse:
     """'P': prepare ``sql`` as statement ``name`` with parameter type OIDs (0 = unspecified)."""
 
@@ -65,7 +69,7 @@ class Parse:
     param_oids: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Bind:
     """'B': bind parameters to statement ``statement`` as portal ``portal``.
 
@@ -80,7 +84,7 @@ class Bind:
     result_formats: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Describe:
     """'D': describe a statement (kind 'S') or a portal (kind 'P')."""
 
@@ -88,7 +92,7 @@ class Describe:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Execute:
     """'E': run portal ``portal``, returning at most ``max_rows`` rows (0 = all)."""
 
@@ -96,7 +100,7 @@ class Execute:
     max_rows: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Close:
     """'C': close a statement (kind 'S') or a portal (kind 'P')."""
 
@@ -104,46 +108,46 @@ class Close:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Sync:
     """'S': end of an extended-protocol batch; answer ReadyForQuery."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Flush:
     """'H': send what is buffered now."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Terminate:
     """'X': the client is leaving."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CopyData:
     """'d': a chunk of COPY FROM STDIN data."""
 
     data: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CopyDone:
     """'c': end of COPY FROM STDIN data."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CopyFail:
     """'f': the client aborts COPY FROM STDIN."""
 
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ConnectionClosed:
     """End of input from the client (EOF), whether or not a Terminate came first."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ProtocolError:
     """The input broke the protocol; the connection must send ``fatal`` and close.
 

@@ -24,7 +24,10 @@ async def test_simple_and_multi_statement_execute(rw_server: Running) -> None:
         assert conn.get_server_version()[:3] == (13, 0, 14)
         assert await conn.execute("select 1; select 2") == "SELECT 1"
         assert await conn.execute("set application_name = 'a1'") == "SET_VARIABLE"
-        assert conn.get_settings().application_name == "a1"
+        assert await conn.fetchval("show application_name") == "a1"
+        # RisingWave re-reports only a key equal to "APPLICATION_NAME" while the config reports
+        # "application_name" (handler/variable.rs:62-68), so no ParameterStatus follows SET.
+        assert conn.get_settings().application_name == ""
     finally:
         await conn.close()
 
@@ -99,5 +102,25 @@ async def test_transaction_follows_risingwaves_begin(rw_server: Running) -> None
         await conn.execute("COMMIT")
         await asyncio.sleep(0.05)
         assert notices == ["NOTICE 00000"]
+    finally:
+        await conn.close()
+
+
+async def test_cursor_in_a_read_only_transaction(rw_server: Running) -> None:
+    """asyncpg cursors: a named portal fetched with row-limited Executes (PortalSuspended),
+    inside BEGIN READ ONLY (the only BEGIN that reports 'T' in RisingWave)."""
+    conn = await connect(rw_server)
+    try:
+        sql = (
+            "with recursive c(x) as (select 1 union all select x + 1 from c where x < 1000) "
+            "select x from c"
+        )
+        async with conn.transaction(readonly=True):
+            got = [r["x"] async for r in conn.cursor(sql, prefetch=64)]
+            cur = await conn.cursor(sql)
+            assert [r["x"] for r in await cur.fetch(3)] == [1, 2, 3]
+            assert (await cur.fetchrow())["x"] == 4
+        assert got == list(range(1, 1001))
+        assert len(await conn.fetch(sql)) == 1000
     finally:
         await conn.close()

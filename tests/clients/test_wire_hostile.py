@@ -176,7 +176,9 @@ async def test_truncated_frame_then_disconnect(rw_server: Running) -> None:
     bad.close()
     await asyncio.sleep(0.1)
     assert len(rw_server.server.registry) == 0
-    conn = await asyncpg.connect(host=rw_server.host, port=rw_server.port, user="root")
+    conn = await asyncpg.connect(
+        host=rw_server.host, port=rw_server.port, user="root", database="dev"
+    )
     assert await conn.fetchval("select 1") == 1
     await conn.close()
 
@@ -191,15 +193,8 @@ async def test_oversized_message_limit(rw_server_factory: Callable[..., object])
     assert await c.closed()
 
 
-async def test_frontend_factory_can_refuse(rw_server_factory: Callable[..., object]) -> None:
-    def factory(user: str, database: str, options: dict[str, str], p: ProcessInfo) -> Frontend:
-        if database != "dev":
-            raise CatalogNotFound("database", database)
-        assert options == {"search_path": "s1", "application_name": "app"}
-        return Frontend(user, database, options)
-
-    server: Running = await rw_server_factory(frontend_factory=factory)  # type: ignore[misc]
-    c = await Raw.open(server)
+async def test_unknown_database_is_refused_at_startup(rw_server: Running) -> None:
+    c = await Raw.open(rw_server)
     await c.send(fe.startup({"user": "root", "database": "nope"}))
     msgs = await c.until("E")
     assert tags(msgs) == "RE"
@@ -209,7 +204,7 @@ async def test_frontend_factory_can_refuse(rw_server_factory: Callable[..., obje
         "M": "Failed to start a new session: Catalog error: database not found: nope",
     }
     assert await c.closed()
-    c = await Raw.open(server)
+    c = await Raw.open(rw_server)
     msgs = await c.login(options="-c search_path=s1 --application-name=x", application_name="app")
     assert msgs[-1].tag == "Z"
     c.close()

@@ -47,7 +47,9 @@ async def test_tls_with_asyncpg(
     ctx = ssl.create_default_context()
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
-    conn = await asyncpg.connect(host=server.host, port=server.port, user="root", ssl=ctx)
+    conn = await asyncpg.connect(
+        host=server.host, port=server.port, user="root", database="dev", ssl=ctx
+    )
     try:
         assert await conn.fetchval("select $1::int4", 3) == 3
     finally:
@@ -80,14 +82,14 @@ async def test_password_logins_with_asyncpg(
 ) -> None:
     server: Running = await rw_server_factory(password="s3cret", auth=method)  # type: ignore[misc]
     conn = await asyncpg.connect(
-        host=server.host, port=server.port, user="alice", password="s3cret"
+        host=server.host, port=server.port, user="root", database="dev", password="s3cret"
     )
     try:
         assert await conn.fetchval("select 1") == 1
     finally:
         await conn.close()
     with pytest.raises(asyncpg.InvalidPasswordError) as info:
-        await asyncpg.connect(host=server.host, port=server.port, user="alice", password="nope")
+        await asyncpg.connect(host=server.host, port=server.port, user="root", database="dev", password="nope")
     assert (info.value.sqlstate, str(info.value)) == ("28P01", "Invalid password")
 
 
@@ -107,3 +109,17 @@ def test_psql_password_prompt_reconnect(
     )  # fmt: skip
     assert r.returncode == 2
     assert "no password supplied" in r.stderr
+
+
+def test_tls_required_refuses_plain_connections(
+    rw_thread_server_factory: Callable[..., ThreadRunning], cert: tuple[Path, Path]
+) -> None:
+    server = rw_thread_server_factory(tls_cert=cert[0], tls_key=cert[1], tls_required=True)
+    with pytest.raises(psycopg.OperationalError) as info:
+        psycopg.connect(server.dsn(sslmode="disable"))
+    assert (
+        "FATAL:  Failed to start a new session: SSL connection is required but not established"
+        in str(info.value)
+    )
+    with psycopg.connect(server.dsn(sslmode="require")) as conn:
+        assert conn.pgconn.ssl_in_use

@@ -104,6 +104,7 @@ async def test_parameter_status_follows_set_application_name() -> None:
     assert tags(msgs) == "SCZ"
     assert msgs[0].parameter() == ("application_name", "x1")
     assert msgs[1].text() == "SET_VARIABLE"
+    assert s.process.application_name == "x1"  # SHOW PROCESSLIST sees the new name
 
 
 async def test_extended_binary_parameters_and_results() -> None:
@@ -417,3 +418,35 @@ async def test_copy_to_stdout_as_risingwave_writes_it() -> None:
     assert msgs[4].text() == "COPY 2"
     msgs = await run(s, fe.parse("", "copy t to stdout") + fe.bind("", "") + fe.execute("", 1))
     assert tags(msgs) == "12HddcC"  # the row limit does not apply to COPY
+
+
+async def test_cancel_while_the_client_reads_a_large_result_slowly() -> None:
+    s = make_session()
+    blocked = asyncio.Event()
+
+    async def slow_client_flush() -> None:
+        s.take_output()
+        blocked.set()
+        await asyncio.sleep(30)  # the client does not read
+
+    s._flush_cb = slow_client_flush
+    sql = (
+        "with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) "
+        "select x, 'padding-padding' from c"
+    )
+    task = asyncio.create_task(run(s, fe.query(sql)))
+    await asyncio.wait_for(blocked.wait(), 5)
+    assert s.cancel()
+    msgs = await asyncio.wait_for(task, 5)
+    assert tags(msgs)[-2:] == "EZ"
+    assert error(msgs[-2])["C"] == "57014"
+
+
+async def test_wrong_number_of_result_formats_fails_at_execute() -> None:
+    s = make_session()
+    data = fe.parse("", "select 1, 2") + fe.bind("", "", result_formats=[1, 1, 1])
+    msgs = await run(s, data + fe.execute("") + fe.SYNC)
+    assert tags(msgs) == "12EZ"
+    assert error(msgs[2])["M"] == ENVELOPE_EXECUTE + (
+        "internal error: format codes length 3 is not 0, 1 or equal to actual length 2\n"
+    )

@@ -8,7 +8,19 @@ Contract between the catalog definitions (this package) and the query core (rwsh
   store's connection (TEMP so that a durable store never keeps views of an older version).
 - The views may call SQLite functions that the query core registers and that read the context
   of the statement being run: ``rw_current_database_id()``, ``rw_current_user_id()``,
-  ``rw_current_schema()``; and any helper this package registers in ``install``.
+  ``rw_current_schema()``, and ``rw_session_settings()`` (a JSON array of
+  ``[name, setting, description]`` for the session's variables, read by pg_settings; an empty
+  default is registered here when the query core has not registered it); and any helper this
+  package registers in ``install``.
+
+Every builtin catalog of RisingWave at the reference commit is here (``system_catalogs.py``,
+121 relations, RisingWave's columns in its order); those this package has no rows for return
+no row, as RisingWave's dummy views do.  pg_catalog relations carry, after RisingWave's
+columns, the PostgreSQL columns clients read (``pg_catalog.EXTRA``), and a few PostgreSQL-only
+relations psql reads exist empty (``pg_catalog.PG_ONLY``).
+
+Value conventions in the views (the query core decodes by the declared OID): booleans are
+0/1, arrays and jsonb are JSON text, timestamptz is ISO text ``YYYY-MM-DD HH:MM:SS.ffffff+00:00``.
 """
 
 from __future__ import annotations
@@ -16,11 +28,20 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from rwshim.query.catalog import information_schema, pg_catalog, rw_catalog
+from rwshim.query.catalog._sql import empty_select
+from rwshim.query.catalog.static import install_functions, install_static, system_catalog_id
+from rwshim.query.catalog.system_catalogs import SYSTEM_CATALOGS
+
 
 @dataclass(frozen=True, slots=True)
 class CatalogColumn:
     name: str
     type_oid: int
+    # True for a PostgreSQL column RisingWave's relation lacks (pg_catalog.EXTRA, PG_ONLY):
+    # clients name it, but RisingWave's ``SELECT *`` would not show it, so the binder should
+    # leave it out of ``*`` expansion.
+    extension: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,17 +50,56 @@ class CatalogRelation:
     name: str
     columns: tuple[CatalogColumn, ...]
     sql: str
+    # RisingWave's id for the relation (SYS_CATALOG_START_ID + rank); 0 for the
+    # PostgreSQL-only relations RisingWave lacks.
+    oid: int = 0
+    # True when RisingWave defines it as a table (rw_system_tables), False for a view.
+    is_table: bool = False
 
     @property
     def sqlite_name(self) -> str:
         return f"{self.schema}__{self.name}"
 
 
-RELATIONS: dict[tuple[str, str], CatalogRelation] = {}
+_SQL_BY_SCHEMA: dict[str, dict[str, str]] = {
+    "rw_catalog": rw_catalog.SQL,
+    "pg_catalog": pg_catalog.SQL,
+    "information_schema": information_schema.SQL,
+}
+
+
+def _build() -> dict[tuple[str, str], CatalogRelation]:
+    rels: dict[tuple[str, str], CatalogRelation] = {}
+    for schema, name, kind, cols, _pk, _view_sql, _file in SYSTEM_CATALOGS:
+        columns = [CatalogColumn(c, oid) for c, oid in cols]
+        if schema == "pg_catalog":
+            extra = pg_catalog.EXTRA.get(name, ())
+            columns += [CatalogColumn(c, oid, extension=True) for c, oid in extra]
+        sql = _SQL_BY_SCHEMA[schema].get(name) or empty_select(len(columns))
+        rels[(schema, name)] = CatalogRelation(
+            schema, name, tuple(columns), sql, system_catalog_id(schema, name), kind == "table"
+        )
+    for name, pg_cols in pg_catalog.PG_ONLY.items():
+        columns = [CatalogColumn(c, oid, extension=True) for c, oid in pg_cols]
+        rels[("pg_catalog", name)] = CatalogRelation(
+            "pg_catalog", name, tuple(columns), empty_select(len(columns))
+        )
+    return rels
+
+
+RELATIONS: dict[tuple[str, str], CatalogRelation] = _build()
 
 
 def install(conn: sqlite3.Connection) -> None:
-    """Create every catalog relation as a TEMP view on ``conn``."""
+    """Create every catalog relation as a TEMP view on ``conn`` (and the static tables)."""
+    install_static(conn)
+    install_functions(conn)
+    try:
+        conn.execute("SELECT rw_session_settings()").fetchone()
+    except sqlite3.OperationalError:
+        # No session to read from yet: pg_settings lists the system parameters only.  The query
+        # core's own registration (before or after this) is the one that counts.
+        conn.create_function("rw_session_settings", 0, lambda: "[]")
     for rel in RELATIONS.values():
         cols = ", ".join(f'"{c.name}"' for c in rel.columns)
         conn.execute(f'CREATE TEMP VIEW IF NOT EXISTS "{rel.sqlite_name}" ({cols}) AS {rel.sql}')

@@ -1,0 +1,82 @@
+"""Column types of CREATE TABLE / CREATE SOURCE: the type as written -> PostgreSQL OID and the
+name RisingWave prints for it, with RisingWave's binder rules (``bind_data_type``,
+src/frontend/src/binder/expr/mod.rs:1066-1160).
+"""
+
+from __future__ import annotations
+
+from rwshim import pgtypes
+from rwshim.errors import NotImplementedError_, NotSupported
+
+# pglast's canonical names (and the spellings RisingWave's parser keeps) -> (OID, RW name).
+_BASE: dict[str, tuple[int, str]] = {
+    "bool": (pgtypes.BOOL, "boolean"),
+    "boolean": (pgtypes.BOOL, "boolean"),
+    "int2": (pgtypes.INT2, "smallint"),
+    "smallint": (pgtypes.INT2, "smallint"),
+    "int4": (pgtypes.INT4, "integer"),
+    "int": (pgtypes.INT4, "integer"),
+    "integer": (pgtypes.INT4, "integer"),
+    "int8": (pgtypes.INT8, "bigint"),
+    "bigint": (pgtypes.INT8, "bigint"),
+    "float4": (pgtypes.FLOAT4, "real"),
+    "real": (pgtypes.FLOAT4, "real"),
+    "float8": (pgtypes.FLOAT8, "double precision"),
+    "double precision": (pgtypes.FLOAT8, "double precision"),
+    "float": (pgtypes.FLOAT8, "double precision"),
+    "numeric": (pgtypes.NUMERIC, "numeric"),
+    "decimal": (pgtypes.NUMERIC, "numeric"),
+    "varchar": (pgtypes.VARCHAR, "character varying"),
+    "character varying": (pgtypes.VARCHAR, "character varying"),
+    "text": (pgtypes.VARCHAR, "character varying"),
+    "string": (pgtypes.VARCHAR, "character varying"),
+    "date": (pgtypes.DATE, "date"),
+    "time": (pgtypes.TIME, "time without time zone"),
+    "time without time zone": (pgtypes.TIME, "time without time zone"),
+    "timestamp": (pgtypes.TIMESTAMP, "timestamp without time zone"),
+    "timestamp without time zone": (pgtypes.TIMESTAMP, "timestamp without time zone"),
+    "timestamptz": (pgtypes.TIMESTAMPTZ, "timestamp with time zone"),
+    "timestamp with time zone": (pgtypes.TIMESTAMPTZ, "timestamp with time zone"),
+    "interval": (pgtypes.INTERVAL, "interval"),
+    "bytea": (pgtypes.BYTEA, "bytea"),
+    "jsonb": (pgtypes.JSONB, "jsonb"),
+}
+
+
+def bind_column_type(type_name: str, type_text: str, array_dims: int = 0) -> tuple[int, str]:
+    """(OID, RisingWave type name) of a column type, or RisingWave's binder error."""
+    key = type_name.lower().strip()
+    if key.startswith("pg_catalog."):
+        key = key.removeprefix("pg_catalog.")
+    if key in ("bpchar", "char", "character"):
+        # bind_data_type: AstDataType::Char (expr/mod.rs:1084-1086)
+        raise NotImplementedError_("CHAR is not supported, please use VARCHAR instead")
+    if key == "serial":
+        raise NotSupported("Column type SERIAL is not supported", "Please remove the SERIAL column")
+    base = _BASE.get(key)
+    if base is None or (key in ("numeric", "decimal") and "(" in type_text):
+        raise NotImplementedError_(f"unsupported data type: {type_text.strip()}")
+    oid, rw_name = base
+    for _ in range(array_dims):
+        t = pgtypes.BY_OID[oid]
+        if not t.array_oid:
+            raise NotImplementedError_(f"unsupported data type: {type_text.strip()}")
+        oid, rw_name = t.array_oid, rw_name + "[]"
+    return oid, rw_name
+
+
+_RW_NAME: dict[int, str] = {oid: rw for oid, rw in _BASE.values()}
+
+
+def rw_type_name(oid: int) -> str:
+    """The name RisingWave prints for a column of this OID (query output columns)."""
+    name = _RW_NAME.get(oid)
+    if name is not None:
+        return name
+    t = pgtypes.BY_OID.get(oid)
+    if t is not None and t.elem_oid:
+        return rw_type_name(t.elem_oid) + "[]"
+    if oid in (pgtypes.OID, pgtypes.REGCLASS, pgtypes.REGTYPE, pgtypes.REGNAMESPACE):
+        return "integer"
+    # text, name, "char", unknown: RisingWave has one string type.
+    return "character varying"

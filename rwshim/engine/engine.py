@@ -1,0 +1,2934 @@
+"""The Engine: RisingWave's catalog + meta node in one synchronous object (clock injected, no I/O).
+
+Every DDL method takes plain values (a ``Context``, names, definition text, columns, upstream
+relation ids, WITH options as pairs) and returns a ``Result`` or raises the ``RwError`` that
+RisingWave would send.  Time moves only through ``tick()`` (a periodic barrier) and through
+commands, which get their barrier at once, as in RisingWave.  State lives in the ``Store``; the
+in-memory part is only what a restart loses in RisingWave too (waiting sessions, fault
+switches).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from rwshim import pgtypes
+from rwshim.engine import graph as g
+from rwshim.engine import parallelism as par
+from rwshim.engine import sysparams
+from rwshim.engine.types import (
+    EPOCH_SHIFT,
+    RISINGWAVE_DATE_EPOCH_MS,
+    Clock,
+    ColumnSpec,
+    Context,
+    ManualClock,
+    ObjectName,
+    Result,
+    Waiter,
+)
+from rwshim.errors import (
+    DDL,
+    AlterParallelismExceedsMax,
+    BackfillNotOnlineReschedulable,
+    BatchRefreshWhenPaused,
+    BindError,
+    CatalogDuplicated,
+    CatalogNotFound,
+    CreateCancelled,
+    CreateParallelismExceedsMax,
+    DropDependedOn,
+    InvalidInputSyntax,
+    InvalidParameterValue,
+    MetaCatalogDuplicated,
+    MetaPermissionDenied,
+    MetaRpcError,
+    NotImplementedError_,
+    NotSupported,
+    PermissionDenied,
+    ProtocolError,
+    RescheduleBlocked,
+    RescheduleRejectedAtBarrier,
+    RwError,
+    SessionConfigError,
+    SnapshotBackfillWhenPaused,
+    Uncategorized,
+)
+from rwshim.results import Column
+from rwshim.store.schema import data_table
+from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS, Store
+
+# Tables, materialized views and indexes share one namespace in RisingWave's frontend.
+TABLE_NAMESPACE = ("table", "materialized view", "index")
+
+# Relation kinds that are streaming jobs (a source only when shared).
+STREAMING_KINDS = ("table", "materialized view", "index", "sink")
+
+CREATE_CALL = {
+    "materialized view": DDL + "CreateMaterializedView",
+    "table": DDL + "CreateTable",
+    "index": DDL + "CreateIndex",
+    "sink": DDL + "CreateSink",
+    "source": DDL + "CreateSource",
+}
+
+# proto names of table types (proto/catalog.proto:405-412) and statement types.
+PROTO_KIND = {"table": "TABLE", "materialized view": "MATERIALIZED_VIEW", "index": "INDEX"}
+STMT_KIND = {
+    "table": "ALTER_TABLE",
+    "materialized view": "ALTER_MATERIALIZED_VIEW",
+    "index": "ALTER_INDEX",
+    "sink": "ALTER_SINK",
+    "source": "ALTER_SOURCE",
+}
+DROP_HINT = {
+    "table": "Use `DROP TABLE` to drop a table.",
+    "materialized view": "Use `DROP MATERIALIZED VIEW` to drop a materialized view.",
+    "index": "Use `DROP INDEX` to drop an index.",
+    "sink": "Use `DROP SINK` to drop a sink.",
+    "source": "Use `DROP SOURCE` to drop a source.",
+    "view": "Use `DROP VIEW` to drop a view.",
+}
+DEFERRED_NOTICE = (
+    "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
+    "meta, otherwise, the alter will not take effect."
+)
+MV_WITH_KEYS = {
+    "backfill_rate_limit",
+    "source_rate_limit",
+    "dml_rate_limit",
+    "sink_rate_limit",
+    "refresh.interval.sec",
+    "resource_group",
+    "cloud.serverless_backfill_enabled",
+    "backfill_order",
+}
+# FragmentTypeFlag order (src/common/src/catalog/mod.rs:320-342): rw_fragments lists flags so.
+FLAG_ORDER = (
+    "SOURCE",
+    "MVIEW",
+    "SINK",
+    "NOW",
+    "STREAM_SCAN",
+    "BARRIER_RECV",
+    "VALUES",
+    "DML",
+    "CDC_FILTER",
+    "SKIPPED1",
+    "SOURCE_SCAN",
+    "SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "FS_FETCH",
+    "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "STREAM_CDC_SCAN",
+    "VECTOR_INDEX_WRITE",
+    "UPSTREAM_SINK_UNION",
+    "LOCALITY_PROVIDER",
+)
+SCAN_FLAG = {
+    "SnapshotBackfill": "SNAPSHOT_BACKFILL_STREAM_SCAN",
+    "CrossDbSnapshotBackfill": "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
+}
+
+
+@dataclass(slots=True)
+class Rel:
+    """A relation row joined with its streaming job (if any)."""
+
+    id: int
+    kind: str
+    name: str
+    schema_id: int
+    database_id: int
+    owner_id: int
+    definition: str
+    is_shared: bool
+    status: str | None
+    create_type: str | None
+    job_type: str | None
+    connector: str | None
+    target_table_id: int | None
+
+    @property
+    def is_job(self) -> bool:
+        return self.status is not None
+
+
+_REL_SELECT = (
+    "SELECT r.relation_id, r.kind, r.name, r.schema_id, r.database_id, r.owner_id, r.definition,"
+    " r.is_shared, j.job_status, j.create_type, j.job_type, r.connector, r.target_table_id"
+    " FROM relation r LEFT JOIN streaming_job j ON j.job_id = r.relation_id"
+)
+
+
+def _rel(row: Sequence[Any]) -> Rel:
+    return Rel(
+        int(row[0]),
+        str(row[1]),
+        str(row[2]),
+        int(row[3]),
+        int(row[4]),
+        int(row[5]),
+        str(row[6]),
+        bool(row[7]),
+        None if row[8] is None else str(row[8]),
+        None if row[9] is None else str(row[9]),
+        None if row[10] is None else str(row[10]),
+        None if row[11] is None else str(row[11]),
+        None if row[12] is None else int(row[12]),
+    )
+
+
+@dataclass
+class Faults:
+    """Documented fault switches for tests and ``rwshim ctl``.
+
+    ``skip_batch_refresh_admission``: the barrier worker skips its admission check for
+    batch-refresh creates (control.rs:1285-1300), so a batch-refresh MV created while paused
+    reaches the apply-time check and fails with error 5 (state.rs:650-660) instead of error 3.
+    ``crash_after_catalog_write``: a CREATE of a streaming job stops (raises
+    ``SimulatedCrash``) after its INITIAL catalog row is committed and before its first
+    barrier, as a meta node killed at that point; recovery then deletes the job.
+    """
+
+    skip_batch_refresh_admission: bool = False
+    crash_after_catalog_write: bool = False
+
+
+class SimulatedCrash(Exception):
+    """Raised by the ``crash_after_catalog_write`` fault (never reaches a client)."""
+
+
+@dataclass
+class _FragSpec:
+    key: int
+    flags: list[str]
+    distribution: str
+    scan_type: str | None = None
+    scan_relation_id: int | None = None
+    state_kinds: list[str] = field(default_factory=list)
+    owns_job_table: bool = False
+    rate_limit: int | None = None  # the Source / Sink / DML node
+    backfill_rate_limit: int | None = None  # the StreamScan / SourceBackfill node
+
+
+@dataclass
+class _JobSpec:
+    """A streaming job to create, as the handlers hand it to the shared create path."""
+
+    kind: str
+    name: str
+    schema_id: int
+    columns: list[ColumnSpec]
+    primary_key: list[int]
+    definition: str
+    upstream_ids: list[int]
+    options: dict[str, str]
+    extra: dict[str, object] = field(default_factory=dict)
+    has_values: bool = False
+    has_temporal_join: bool = False
+    if_not_exists: bool = False
+
+
+@dataclass
+class _Pending:
+    """A create between its INITIAL catalog row and its first barrier (maybe waiting for the
+    creation permit)."""
+
+    job_id: int
+    spec: _JobSpec
+    ctx: Context
+    inputs: list[Rel]
+    scan_type: str
+    batch_refresh: bool
+    call: str
+    background: bool
+    target: par.Target
+    backfill: par.Target | None
+    max_parallelism: int
+    waiter: Waiter = field(default_factory=Waiter)
+
+
+def _quote_ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _sqlite_affinity(type_oid: int) -> str:
+    if type_oid in (pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, pgtypes.BOOL):
+        return "INTEGER"
+    if type_oid in (pgtypes.FLOAT4, pgtypes.FLOAT8):
+        return "REAL"
+    if type_oid == pgtypes.NUMERIC:
+        return "NUMERIC"
+    if type_oid == pgtypes.BYTEA:
+        return "BLOB"
+    return "TEXT"
+
+
+class Engine:
+    """RisingWave's control plane over a ``Store``.  Construction runs bootstrap recovery."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        *,
+        row_count: Callable[[int], int] | None = None,
+        streaming_slots: int = 4,
+        backfill_rows_per_second: int = 1_000_000,
+    ) -> None:
+        self.store = store
+        self.conn: sqlite3.Connection = store.conn
+        self.clock: Clock = clock or ManualClock()
+        self.row_count: Callable[[int], int] = row_count or self._default_row_count
+        self.streaming_slots = streaming_slots
+        # Rows one unthrottled backfill actor reads per second of barrier interval.
+        self.backfill_rows_per_second = backfill_rows_per_second
+        self.faults = Faults()
+        self._job_waiters: dict[int, list[tuple[Waiter, str]]] = {}
+        self._wait_all: list[tuple[Waiter, int | None]] = []
+        self._after_commit: list[Callable[[], None]] = []
+        self._permit_holders: set[int] = set()
+        # When each foreground create began waiting for its job (the 30 s early-failure rule).
+        self._fg_started: dict[int, int] = {}
+        self._queue: list[_Pending] = []
+        self._ensure_defaults()
+        self.recover(bootstrap=True)
+
+    # ------------------------------------------------------------------ basics
+
+    def _now(self) -> str:
+        ms = self.clock.now_ms()
+        return datetime.fromtimestamp(ms / 1000, UTC).isoformat(sep=" ", timespec="microseconds")
+
+    def _q1(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None:
+        row = self.conn.execute(sql, tuple(args)).fetchone()
+        return None if row is None else tuple(row)
+
+    def _val(self, sql: str, args: Sequence[object] = ()) -> Any:
+        row = self._q1(sql, args)
+        return None if row is None else row[0]
+
+    def _ensure_defaults(self) -> None:
+        with self.store.transaction():
+            for p in sysparams.PARAMS:
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO system_parameter(name, value) VALUES (?, ?)",
+                    (p.name, p.default),
+                )
+            if self._val("SELECT count(*) FROM worker") == 0:
+                now = self._now()
+                self.conn.execute(
+                    "INSERT INTO worker(worker_id, worker_type, host, port, parallelism,"
+                    " resource_group, is_streaming, is_serving, started_at) VALUES"
+                    " (1, 'WORKER_TYPE_FRONTEND', '127.0.0.1', 4566, 0, NULL, 0, 0, ?),"
+                    " (2, 'WORKER_TYPE_COMPUTE_NODE', '127.0.0.1', 5688, ?, 'default', 1, 1, ?)",
+                    (now, self.streaming_slots, now),
+                )
+
+    def _commit_actions(self) -> None:
+        actions, self._after_commit = self._after_commit, []
+        for a in actions:
+            a()
+
+    def _default_row_count(self, relation_id: int) -> int:
+        exists = self._val(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+            (data_table(relation_id),),
+        )
+        if not exists:
+            return 0
+        return int(self._val(f"SELECT count(*) FROM {data_table(relation_id)}"))
+
+    def system_param(self, name: str) -> str:
+        v = self._val("SELECT value FROM system_parameter WHERE name = ?", (name,))
+        return "" if v is None else str(v)
+
+    def barrier_interval_ms(self, database_id: int) -> int:
+        v = self._val(
+            "SELECT barrier_interval_ms FROM database WHERE database_id = ?", (database_id,)
+        )
+        if v is None:
+            return int(self.system_param("barrier_interval_ms") or 1000)
+        return int(v)
+
+    # ------------------------------------------------------------------ users & privileges
+
+    def _user(self, user_id: int) -> tuple[str, bool, bool, bool, bool]:
+        row = self._q1(
+            "SELECT name, is_super, can_create_db, can_create_user, is_admin FROM rw_user"
+            " WHERE user_id = ?",
+            (user_id,),
+        )
+        if row is None:
+            raise PermissionDenied("Session user is invalid")
+        return str(row[0]), bool(row[1]), bool(row[2]), bool(row[3]), bool(row[4])
+
+    def _is_super(self, ctx: Context) -> bool:
+        return self._user(ctx.user_id)[1]
+
+    def _check_drop_alter(self, ctx: Context, rel: Rel) -> None:
+        """privilege.rs:113-138."""
+        if self._is_super(ctx) or rel.owner_id == ctx.user_id:
+            return
+        schema_owner = self._val(
+            "SELECT owner_id FROM schema WHERE schema_id = ?", (rel.schema_id,)
+        )
+        if schema_owner == ctx.user_id:
+            return
+        raise PermissionDenied(
+            "Only the relation owner, the schema owner, and superuser can drop or alter a relation."
+        )
+
+    # ------------------------------------------------------------------ name resolution
+
+    def _search_path(self, ctx: Context) -> list[str]:
+        user = self._user(ctx.user_id)[0]
+        out = []
+        for part in ctx.var("search_path").split(","):
+            name = part.strip()
+            if name.startswith('"') and name.endswith('"'):
+                name = name[1:-1].replace('""', '"')
+            if name == "$user":
+                name = user
+            if name:
+                out.append(name)
+        return out
+
+    def _schema_id(self, database_id: int, name: str) -> int | None:
+        v = self._val(
+            "SELECT schema_id FROM schema WHERE database_id = ? AND name = ?", (database_id, name)
+        )
+        return None if v is None else int(v)
+
+    def _creation_schema(self, ctx: Context, name: ObjectName) -> tuple[int, str]:
+        if name.schema is not None:
+            sid = self._schema_id(ctx.database_id, name.schema)
+            if sid is None:
+                raise CatalogNotFound("schema", name.schema)
+            return sid, name.schema
+        for s in self._search_path(ctx):
+            sid = self._schema_id(ctx.database_id, s)
+            if sid is not None:
+                return sid, s
+        # root_catalog.rs:682-685
+        raise CatalogNotFound("first valid schema", "no schema has been selected to create in")
+
+    def _lookup(
+        self, ctx: Context, name: ObjectName, kinds: Iterable[str] | None = None
+    ) -> Rel | None:
+        """Find a visible relation by (qualified) name; an explicit missing schema raises."""
+        kind_list = list(kinds) if kinds is not None else None
+        if name.schema is not None:
+            sid = self._schema_id(ctx.database_id, name.schema)
+            if sid is None:
+                raise CatalogNotFound("schema", name.schema)
+            schemas = [sid]
+        else:
+            schemas = [
+                s
+                for s in (self._schema_id(ctx.database_id, n) for n in self._search_path(ctx))
+                if s is not None
+            ]
+        for sid in schemas:
+            sql = (
+                _REL_SELECT + " WHERE r.schema_id = ? AND r.name = ? AND r.kind != 'internal'"
+                " AND (j.job_status IS NULL OR j.job_status != 'INITIAL')"
+            )
+            args: list[object] = [sid, name.name]
+            if kind_list is not None:
+                sql += f" AND r.kind IN ({','.join('?' * len(kind_list))})"
+                args += kind_list
+            row = self._q1(sql + " ORDER BY r.relation_id", args)
+            if row is not None:
+                return _rel(row)
+        return None
+
+    def lookup(
+        self, ctx: Context, name: ObjectName, kinds: Iterable[str] | None = None
+    ) -> Rel | None:
+        """A relation visible to the frontend (creating ones included, INITIAL ones not) by
+        name through the session's search path; a missing explicit schema raises 42704."""
+        return self._lookup(ctx, name, kinds)
+
+    def relation(self, relation_id: int) -> Rel | None:
+        row = self._q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))
+        return None if row is None else _rel(row)
+
+    def _check_duplicate(self, schema_id: int, name: str) -> Rel | None:
+        """check_relation_name_duplicated (root_catalog.rs:1063-1112): the existing visible
+        relation of that name, if any."""
+        row = self._q1(
+            _REL_SELECT + " WHERE r.schema_id = ? AND r.name = ? AND r.kind != 'internal'"
+            " AND (j.job_status IS NULL OR j.job_status != 'INITIAL') ORDER BY r.relation_id",
+            (schema_id, name),
+        )
+        return None if row is None else _rel(row)
+
+    @staticmethod
+    def _duplicate_error(rel: Rel) -> CatalogDuplicated:
+        creating = rel.status is not None and rel.status != "CREATED"
+        if rel.kind in ("source", "view"):
+            creating = False
+        suffix = " and is still being created" if creating else ""
+        return CatalogDuplicated(f"{rel.kind} named {rel.name} already exists{suffix}")
+
+    # ------------------------------------------------------------------ databases, schemas, users
+
+    def create_database(
+        self,
+        ctx: Context,
+        name: str,
+        *,
+        if_not_exists: bool = False,
+        owner: str | None = None,
+        barrier_interval_ms: int | None = None,
+        checkpoint_frequency: int | None = None,
+    ) -> Result:
+        """create_database.rs:30-110."""
+        _, is_super, can_db, _, _ = self._user(ctx.user_id)
+        if not can_db and not is_super:
+            raise PermissionDenied("permission denied to create database")
+        if self._val("SELECT 1 FROM database WHERE name = ?", (name,)):
+            if if_not_exists:
+                return Result([f'database "{name}" exists, skipping'])
+            raise CatalogDuplicated(f"database named {name} already exists")
+        owner_id = ctx.user_id
+        if owner is not None:
+            v = self._val("SELECT user_id FROM rw_user WHERE name = ?", (owner,))
+            if v is None:
+                raise CatalogNotFound("user", owner)
+            owner_id = int(v)
+        now = self._now()
+        with self.store.transaction():
+            db_id = self.store.next_id("object")
+            self.conn.execute(
+                "INSERT INTO database(database_id, name, owner_id, barrier_interval_ms,"
+                " checkpoint_frequency, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (db_id, name, owner_id, barrier_interval_ms, checkpoint_frequency, now),
+            )
+            for s in ("public", "pg_catalog", "information_schema", "rw_catalog"):
+                sid = self.store.next_id("object")
+                self.conn.execute(
+                    "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (sid, s, db_id, owner_id, now),
+                )
+        return Result()
+
+    def database_id(self, name: str) -> int:
+        """The id of a database by name; 3D000 ``database not found`` otherwise."""
+        v = self._val("SELECT database_id FROM database WHERE name = ?", (name,))
+        if v is None:
+            raise CatalogNotFound("database", name)
+        return int(v)
+
+    def user_id(self, name: str) -> int | None:
+        v = self._val("SELECT user_id FROM rw_user WHERE name = ?", (name,))
+        return None if v is None else int(v)
+
+    def drop_database(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
+        """drop_database.rs:28-90; databases always drop in cascade mode."""
+        current = self._val("SELECT name FROM database WHERE database_id = ?", (ctx.database_id,))
+        if current == name:
+            raise PermissionDenied("cannot drop the currently open database")
+        v = self._q1("SELECT database_id, owner_id FROM database WHERE name = ?", (name,))
+        if v is None:
+            if if_exists:
+                return Result([f'database "{name}" does not exist, skipping'])
+            raise CatalogNotFound("database", name)
+        db_id, owner_id = int(v[0]), int(v[1])
+        _, is_super, _, _, is_admin = self._user(ctx.user_id)
+        owner_admin = bool(self._val("SELECT is_admin FROM rw_user WHERE user_id = ?", (owner_id,)))
+        if owner_admin and not is_admin:
+            raise PermissionDenied("only admin users can drop databases created by admin users")
+        if not is_super and owner_id != ctx.user_id:
+            raise PermissionDenied(  # privilege.rs:148-157
+                "Only the owner, and superuser can drop or alter a schema or database."
+            )
+        with self.store.transaction():
+            ids = [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT relation_id FROM relation WHERE database_id = ? AND kind != 'internal'",
+                    (db_id,),
+                )
+            ]
+            self._remove_relations(ids)
+            self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
+            self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
+            self.conn.execute("DELETE FROM database WHERE database_id = ?", (db_id,))
+        self._commit_actions()
+        return Result()
+
+    def create_schema(
+        self, ctx: Context, name: str, *, if_not_exists: bool = False, owner: str | None = None
+    ) -> Result:
+        """create_schema.rs:30-90."""
+        if self._schema_id(ctx.database_id, name) is not None:
+            if if_not_exists:
+                return Result([f'schema "{name}" exists, skipping'])
+            raise CatalogDuplicated(f"schema named {name} already exists")
+        owner_id = ctx.user_id
+        if owner is not None:
+            oid = self.user_id(owner)
+            if oid is None:
+                raise CatalogNotFound("user", owner)
+            owner_id = oid
+        with self.store.transaction():
+            sid = self.store.next_id("object")
+            self.conn.execute(
+                "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (sid, name, ctx.database_id, owner_id, self._now()),
+            )
+        return Result()
+
+    def drop_schema(
+        self, ctx: Context, name: str, *, if_exists: bool = False, cascade: bool = False
+    ) -> Result:
+        """drop_schema.rs:28-75; meta ensure_schema_empty (controller/utils.rs:1012-1022)."""
+        if name in SYSTEM_SCHEMAS:
+            raise ProtocolError(
+                f"cannot drop schema {name} because it is required by the database system"
+            )
+        sid = self._schema_id(ctx.database_id, name)
+        if sid is None:
+            if if_exists:
+                return Result([f'schema "{name}" does not exist, skipping'])
+            raise CatalogNotFound("schema", name)
+        owner = self._val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
+        if not self._is_super(ctx) and owner != ctx.user_id:
+            raise PermissionDenied(  # privilege.rs:148-157
+                "Only the owner, and superuser can drop or alter a schema or database."
+            )
+        ids = [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT relation_id FROM relation WHERE schema_id = ? AND kind != 'internal'",
+                (sid,),
+            )
+        ]
+        if ids and not cascade:
+            raise MetaPermissionDenied("schema is not empty")
+        with self.store.transaction():
+            self._remove_relations(self._cascade_closure(ids))
+            self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
+        self._commit_actions()
+        return Result()
+
+    def create_user(
+        self,
+        ctx: Context,
+        name: str,
+        *,
+        superuser: bool = False,
+        create_db: bool = False,
+        create_user: bool = False,
+        login: bool = True,
+        admin: bool = False,
+        auth_type: str | None = None,
+        auth_value: str | None = None,
+    ) -> Result:
+        """create_user.rs:40-140 (the permission checks and the duplicate check)."""
+        if self.user_id(name) is not None:
+            raise CatalogDuplicated(f"user named {name} already exists")
+        _, is_super, _, can_create_user, is_admin = self._user(ctx.user_id)
+        if not is_super:
+            if superuser:
+                raise PermissionDenied("must be superuser to create superusers")
+            if not can_create_user:
+                raise PermissionDenied("permission denied to create user")
+        if admin and not is_admin:
+            raise PermissionDenied("only admin users can create admin users")
+        with self.store.transaction():
+            uid = self.store.next_id("user")
+            self.conn.execute(
+                "INSERT INTO rw_user(user_id, name, is_super, can_create_db, can_create_user,"
+                " can_login, is_admin, auth_type, auth_value, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    uid,
+                    name,
+                    int(superuser),
+                    int(create_db),
+                    int(create_user),
+                    int(login),
+                    int(admin),
+                    auth_type,
+                    auth_value,
+                    self._now(),
+                ),
+            )
+        return Result()
+
+    def drop_user(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
+        """drop_user.rs:30-95."""
+        row = self._q1("SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,))
+        if row is None:
+            if if_exists:
+                return Result([f'user "{name}" does not exist, skipping'])
+            raise CatalogNotFound("user", name)
+        uid, target_super, target_admin = int(row[0]), bool(row[1]), bool(row[2])
+        if uid == ctx.user_id:
+            raise PermissionDenied("current user cannot be dropped")
+        _, is_super, _, can_create_user, is_admin = self._user(ctx.user_id)
+        if not is_super:
+            if target_super:
+                raise PermissionDenied("must be superuser to drop superusers")
+            if not can_create_user:
+                raise PermissionDenied("permission denied to drop user")
+        if target_admin and not is_admin:
+            raise PermissionDenied("only admin users can drop admin users")
+        owns = int(
+            self._val(
+                "SELECT (SELECT count(*) FROM relation WHERE owner_id = ?)"
+                " + (SELECT count(*) FROM schema WHERE owner_id = ?)"
+                " + (SELECT count(*) FROM database WHERE owner_id = ?)",
+                (uid, uid, uid),
+            )
+        )
+        if owns:
+            # src/meta/src/controller/user.rs:181-190
+            raise MetaPermissionDenied(
+                f"drop user {name} is not allowed, because it owns {owns} objects"
+            )
+        with self.store.transaction():
+            self.conn.execute("DELETE FROM privilege WHERE user_id = ?", (uid,))
+            self.conn.execute("DELETE FROM rw_user WHERE user_id = ?", (uid,))
+        return Result()
+
+    # ------------------------------------------------------------------ relations: creation
+
+    def _if_not_exists_result(
+        self, existing: Rel, if_not_exists: bool, background: bool = False
+    ) -> Result:
+        """A name clash found by the frontend (session.rs:1055-1105).  ``background``: whether
+        the new statement would be a background job."""
+        if not if_not_exists:
+            raise self._duplicate_error(existing)
+        if existing.status is not None and existing.status != "CREATED":
+            # The frontend defers to meta, which answers OK for a job still being created: a
+            # foreground create waits for that job, a background one returns
+            # (ddl_controller.rs:1145-1182).
+            if not background:
+                w = Waiter()
+                self._job_waiters.setdefault(existing.id, []).append((w, ""))
+                return Result(wait=w)
+            return Result()
+        return Result([f'relation "{existing.name}" already exists, skipping'])
+
+    def _insert_relation(
+        self,
+        rid: int,
+        kind: str,
+        name: str,
+        schema_id: int,
+        ctx: Context,
+        definition: str,
+        columns: Sequence[ColumnSpec],
+        primary_key: Sequence[int] = (),
+        created: bool = True,
+        extra: Mapping[str, object] | None = None,
+    ) -> None:
+        now = self._now()
+        cols = ["relation_id", "kind", "name", "schema_id", "database_id", "owner_id"]
+        vals: list[object] = [rid, kind, name, schema_id, ctx.database_id, ctx.user_id]
+        cols += ["definition", "initialized_at", "initialized_at_cluster_version"]
+        vals += [definition, now, CLUSTER_VERSION]
+        if created:
+            cols += ["created_at", "created_at_cluster_version"]
+            vals += [now, CLUSTER_VERSION]
+        for k, v in (extra or {}).items():
+            cols.append(k)
+            vals.append(v)
+        self.conn.execute(
+            f"INSERT INTO relation({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+            vals,
+        )
+        pk_pos = {p: i for i, p in enumerate(primary_key)}
+        for pos, c in enumerate(columns):
+            column_id = 0 if (c.is_hidden and c.name == "_row_id") else pos + 1
+            self.conn.execute(
+                "INSERT INTO relation_column(relation_id, position, column_id, name, type_oid,"
+                " rw_type, is_hidden, is_nullable, pk_position, default_expr, generated_expr)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    rid,
+                    pos,
+                    column_id,
+                    c.name,
+                    c.type_oid,
+                    c.rw_type,
+                    int(c.is_hidden),
+                    int(c.is_nullable),
+                    pk_pos.get(pos),
+                    c.default_expr,
+                    c.generated_expr,
+                ),
+            )
+
+    def create_table(
+        self,
+        ctx: Context,
+        name: ObjectName,
+        columns: Sequence[ColumnSpec],
+        *,
+        definition: str,
+        primary_key: Sequence[str] = (),
+        if_not_exists: bool = False,
+        append_only: bool = False,
+        with_options: Sequence[tuple[str, str]] = (),
+        connector: str | None = None,
+    ) -> Result:
+        """CREATE TABLE (create_table.rs): a streaming job without backfill, always foreground;
+        its rows live in ``rel_<id>``.  A table without primary key gets the hidden ``_row_id``
+        (serial) as its last column and key (create_table.rs:437-446)."""
+        schema_id, _ = self._creation_schema(ctx, name)
+        existing = self._check_duplicate(schema_id, name.name)
+        if existing is not None:
+            return self._if_not_exists_result(existing, if_not_exists)
+        cols = list(columns)
+        seen: set[str] = set()
+        for c in cols:
+            if c.name in seen:
+                raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
+            seen.add(c.name)
+        names = [c.name for c in cols]
+        pk: list[int] = []
+        for k in primary_key:
+            if k not in names:
+                raise BindError(f'column "{k}" named in key does not exist')
+            pk.append(names.index(k))
+        if not pk:
+            cols.append(ColumnSpec("_row_id", pgtypes.INT8, "serial", is_hidden=True))
+            pk = [len(cols) - 1]
+        options = dict(with_options)
+        notices = ["APPEND ONLY TABLE is currently an experimental feature."] if append_only else []
+        spec = _JobSpec(
+            kind="table",
+            if_not_exists=if_not_exists,
+            name=name.name,
+            schema_id=schema_id,
+            columns=cols,
+            primary_key=pk,
+            definition=definition,
+            upstream_ids=[],
+            options=options,
+            extra={
+                "append_only": int(append_only),
+                "connector": connector,
+                "with_options": json.dumps(options, sort_keys=True),
+            },
+        )
+        result = self._create_job(ctx, spec)
+        result.notices[:0] = notices
+        return result
+
+    def create_view(
+        self,
+        ctx: Context,
+        name: ObjectName,
+        columns: Sequence[ColumnSpec],
+        *,
+        definition: str,
+        upstream_ids: Sequence[int] = (),
+        if_not_exists: bool = False,
+    ) -> Result:
+        """CREATE VIEW: catalog only (meta CreateView), no streaming job."""
+        schema_id, _ = self._creation_schema(ctx, name)
+        existing = self._check_duplicate(schema_id, name.name)
+        if existing is not None:
+            return self._if_not_exists_result(existing, if_not_exists)
+        with self.store.transaction():
+            rid = self.store.next_id("object")
+            self._insert_relation(rid, "view", name.name, schema_id, ctx, definition, columns)
+            self._insert_dependencies(rid, upstream_ids)
+        return Result()
+
+    def create_source(
+        self,
+        ctx: Context,
+        name: ObjectName,
+        columns: Sequence[ColumnSpec],
+        *,
+        definition: str,
+        with_options: Sequence[tuple[str, str]] = (),
+        format: str | None = None,
+        row_encode: str | None = None,
+        format_encode_options: Sequence[tuple[str, str]] = (),
+        if_not_exists: bool = False,
+    ) -> Result:
+        """CREATE SOURCE.  A Kafka source is shared (its own streaming job) when the session
+        has ``streaming_use_shared_source`` on (create_source.rs); others are catalog only."""
+        schema_id, _ = self._creation_schema(ctx, name)
+        existing = self._check_duplicate(schema_id, name.name)
+        if existing is not None:
+            return self._if_not_exists_result(existing, if_not_exists)
+        options = dict(with_options)
+        connector = options.get("connector")
+        shared = connector == "kafka" and self._bool_var(ctx, "streaming_use_shared_source")
+        extra: dict[str, object] = {
+            "connector": connector,
+            "is_shared": int(shared),
+            "format": format,
+            "row_encode": row_encode,
+            "with_options": json.dumps(options, sort_keys=True),
+            "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+        }
+        if shared:
+            spec = _JobSpec(
+                kind="source",
+                if_not_exists=if_not_exists,
+                name=name.name,
+                schema_id=schema_id,
+                columns=list(columns),
+                primary_key=[],
+                definition=definition,
+                upstream_ids=[],
+                options=options,
+                extra=extra,
+            )
+            return self._create_job(ctx, spec)
+        with self.store.transaction():
+            rid = self.store.next_id("object")
+            self._insert_relation(
+                rid, "source", name.name, schema_id, ctx, definition, columns, extra=extra
+            )
+        return Result()
+
+    def create_materialized_view(
+        self,
+        ctx: Context,
+        name: ObjectName,
+        columns: Sequence[ColumnSpec],
+        *,
+        definition: str,
+        upstream_ids: Sequence[int],
+        if_not_exists: bool = False,
+        with_options: Sequence[tuple[str, str]] = (),
+        has_values: bool = False,
+        has_temporal_join: bool = False,
+        primary_key: Sequence[int] = (),
+    ) -> Result:
+        """CREATE MATERIALIZED VIEW (create_mv.rs:186-420 and meta's create path).
+
+        ``upstream_ids``: the relations the query reads (views included; the engine follows
+        views to their streaming inputs).  ``has_values``: the plan has a VALUES leaf (not
+        recoverable: never background).  ``has_temporal_join``: forbids snapshot backfill.
+        """
+        schema_id, _ = self._creation_schema(ctx, name)
+        existing = self._check_duplicate(schema_id, name.name)
+        if existing is not None:
+            bg = self._bool_var(ctx, "background_ddl") and not has_values
+            return self._if_not_exists_result(existing, if_not_exists, bg)
+        options = self._check_with_options(with_options, MV_WITH_KEYS)
+        spec = _JobSpec(
+            kind="materialized view",
+            if_not_exists=if_not_exists,
+            name=name.name,
+            schema_id=schema_id,
+            columns=list(columns),
+            primary_key=list(primary_key),
+            definition=definition,
+            upstream_ids=list(upstream_ids),
+            options=options,
+            has_values=has_values,
+            has_temporal_join=has_temporal_join,
+        )
+        return self._create_job(ctx, spec)
+
+    def create_index(
+        self,
+        ctx: Context,
+        name: ObjectName,
+        table: ObjectName,
+        *,
+        definition: str,
+        key_columns: Sequence[str],
+        include_columns: Sequence[str] | None = None,
+        if_not_exists: bool = False,
+    ) -> Result:
+        """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
+        backfill)."""
+        # resolve_index_schema (create_index.rs:62-81): the created table first, then the
+        # duplicate check in that table's schema.
+        base = self._lookup(ctx, table, ("table", "materialized view"))
+        if base is None or base.status != "CREATED":
+            raise CatalogNotFound("table", table.name)
+        schema_id = base.schema_id
+        existing = self._check_duplicate(schema_id, name.name)
+        if existing is not None:
+            return self._if_not_exists_result(
+                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+            )
+        base_cols = self._columns(base.id)
+        by_name = {c.name: (i, c) for i, c in enumerate(base_cols)}
+        key_pos: list[int] = []
+        for k in key_columns:
+            if k not in by_name:
+                raise BindError(f"Failed to bind expression: {k}")
+            key_pos.append(by_name[k][0])
+        if include_columns is None:
+            inc_pos = [i for i, c in enumerate(base_cols) if not c.is_hidden and i not in key_pos]
+        else:
+            inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
+        cols = [base_cols[i] for i in key_pos + inc_pos]
+        spec = _JobSpec(
+            kind="index",
+            if_not_exists=if_not_exists,
+            name=name.name,
+            schema_id=schema_id,
+            columns=cols,
+            primary_key=list(range(len(key_pos))),
+            definition=definition,
+            upstream_ids=[base.id],
+            options={},
+            extra={
+                "primary_table_id": base.id,
+                "index_key_columns": json.dumps(key_pos),
+                "index_include_columns": json.dumps(inc_pos),
+            },
+        )
+        return self._create_job(ctx, spec)
+
+    def create_sink(
+        self,
+        ctx: Context,
+        name: ObjectName,
+        columns: Sequence[ColumnSpec],
+        *,
+        definition: str,
+        upstream_ids: Sequence[int],
+        with_options: Sequence[tuple[str, str]] = (),
+        format_encode_options: Sequence[tuple[str, str]] = (),
+        into_table: ObjectName | None = None,
+        if_not_exists: bool = False,
+    ) -> Result:
+        """CREATE SINK (create_sink.rs).  ``snapshot = 'false'`` makes an UpstreamOnly sink;
+        a sink INTO a table is a SinkIntoTable job with ArrangementBackfill."""
+        schema_id, _ = self._creation_schema(ctx, name)
+        existing = self._check_duplicate(schema_id, name.name)
+        if existing is not None:
+            return self._if_not_exists_result(
+                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+            )
+        options = dict(with_options)
+        target_id: int | None = None
+        if into_table is not None:
+            target = self._lookup(ctx, into_table, ("table",))
+            if target is None:
+                raise CatalogNotFound("table", into_table.name)
+            target_id = target.id
+        sink_type = options.get("type")
+        if sink_type == "append-only" and options.get("force_append_only") == "true":
+            sink_type = "force-append-only"
+        spec = _JobSpec(
+            kind="sink",
+            if_not_exists=if_not_exists,
+            name=name.name,
+            schema_id=schema_id,
+            columns=list(columns),
+            primary_key=[],
+            definition=definition,
+            upstream_ids=list(upstream_ids),
+            options=options,
+            extra={
+                "connector": options.get("connector") if into_table is None else None,
+                "sink_type": sink_type or ("append-only" if into_table is None else "upsert"),
+                "target_table_id": target_id,
+                "with_options": json.dumps(options, sort_keys=True),
+                "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+            },
+        )
+        return self._create_job(ctx, spec)
+
+    @staticmethod
+    def _check_with_options(pairs: Sequence[tuple[str, str]], allowed: set[str]) -> dict[str, str]:
+        """Duplicate keys (with_options.rs:584-590) and unknown MV keys (create_mv.rs:358-371)."""
+        out: dict[str, str] = {}
+        for k, v in pairs:
+            if k in out:
+                raise InvalidParameterValue(f"Duplicated option: {k}")
+            out[k] = v
+        unknown = sorted(k for k in out if k not in allowed)
+        if unknown:
+            keys = ", ".join(json.dumps(k) for k in unknown)
+            raise ProtocolError(f"unexpected options in WITH clause: [{keys}]")
+        return out
+
+    def _columns(self, relation_id: int) -> list[ColumnSpec]:
+        return [
+            ColumnSpec(
+                str(r[0]),
+                int(r[1]),
+                str(r[2]),
+                bool(r[3]),
+                bool(r[4]),
+                None if r[5] is None else str(r[5]),
+                None if r[6] is None else str(r[6]),
+            )
+            for r in self.conn.execute(
+                "SELECT name, type_oid, rw_type, is_hidden, is_nullable, default_expr,"
+                " generated_expr FROM relation_column WHERE relation_id = ? ORDER BY position",
+                (relation_id,),
+            )
+        ]
+
+    def _insert_dependencies(self, dependent: int, referenced: Iterable[int]) -> None:
+        for r in set(referenced):
+            self.conn.execute(
+                "INSERT OR IGNORE INTO dependency(referenced_id, dependent_id) VALUES (?, ?)",
+                (r, dependent),
+            )
+
+    # ------------------------------------------------------------------ the create pipeline
+
+    def _streaming_inputs(self, ids: Iterable[int]) -> list[Rel]:
+        """Follow views to the relations a query actually streams from."""
+        out: dict[int, Rel] = {}
+        stack = list(ids)
+        seen: set[int] = set()
+        while stack:
+            rid = stack.pop()
+            if rid in seen:
+                continue
+            seen.add(rid)
+            rel = self.relation(rid)
+            if rel is None:
+                continue
+            if rel.kind == "view":
+                stack.extend(
+                    int(r[0])
+                    for r in self.conn.execute(
+                        "SELECT referenced_id FROM dependency WHERE dependent_id = ?", (rid,)
+                    )
+                )
+            else:
+                out[rid] = rel
+        return [out[k] for k in sorted(out)]
+
+    @staticmethod
+    def _parallelism_var(ctx: Context, name: str) -> par.Target | None:
+        """A parallelism session variable; the session validated it, but a bad text still gets
+        RisingWave's session-config error rather than a traceback."""
+        text = ctx.var(name)
+        try:
+            return par.parse_config_parallelism(text)
+        except par.ParseError as e:
+            raise SessionConfigError(f"Invalid value `{text}` for `{name}`", str(e)) from None
+
+    @staticmethod
+    def _bool_var(ctx: Context, name: str) -> bool:
+        text = ctx.var(name)
+        try:
+            return par.parse_bool(text)
+        except par.ParseError:
+            raise SessionConfigError(
+                f"Invalid value `{text}` for `{name}`", "Invalid bool"
+            ) from None
+
+    @staticmethod
+    def _rate(options: dict[str, str], ctx: Context, key: str) -> int | None:
+        """A rate limit from WITH (overriding the session variable); negative = none
+        (overwrite_options.rs:29-87)."""
+        text = options.get(key, ctx.var(key))
+        try:
+            n = int(text)
+        except ValueError:
+            n = -1
+        return None if n < 0 else n
+
+    def _create_job(self, ctx: Context, spec: _JobSpec) -> Result:
+        notices: list[str] = []
+        call = CREATE_CALL[spec.kind]
+        inputs = self._streaming_inputs(spec.upstream_ids)
+        for up in inputs:
+            if up.job_type == "BatchRefresh":
+                # streaming_job.rs:449-462 (PermissionDenied from meta)
+                raise MetaPermissionDenied(
+                    "creating streaming jobs on batch refresh materialized views is not supported"
+                )
+        shared_sources = [r for r in inputs if r.kind == "source" and r.is_shared]
+        table_inputs = [r for r in inputs if r.kind in ("table", "materialized view", "index")]
+        snapshot_on = self._bool_var(ctx, "streaming_use_snapshot_backfill")
+
+        # Backfill type (optimizer/mod.rs:633-639, :1264-1305, :1329-1349).
+        forbid: str | None = None
+        if spec.has_temporal_join:
+            forbid = "snapshot backfill disabled due to temporal join"
+        elif shared_sources:
+            forbid = (
+                "snapshot backfill disabled due to using shared source "
+                f"Some({json.dumps(shared_sources[0].name)})"
+            )
+        refresh = spec.options.get("refresh.interval.sec")
+        refresh_sec: int | None = None
+        if refresh is not None:
+            try:
+                refresh_sec = int(refresh)
+                if refresh_sec < 0:
+                    raise ValueError
+            except ValueError:
+                raise InvalidParameterValue(
+                    f"`refresh.interval.sec` must be a positive integer, but got: {refresh} "
+                    "(error: invalid digit found in string)"
+                ) from None
+            if refresh_sec == 0:
+                raise InvalidParameterValue(
+                    "`refresh.interval.sec` must be larger than 0, but got: 0"
+                )
+            if not snapshot_on:
+                raise NotSupported(
+                    "Batch refresh materialized view requires snapshot backfill",
+                    "Please enable snapshot backfill or remove `refresh.interval.sec` from the "
+                    "WITH clause.",
+                )
+            if forbid is not None:
+                raise NotSupported(
+                    f"Batch refresh materialized view requires snapshot backfill, but {forbid}",
+                    "Please rewrite the query to avoid operators that forbid snapshot backfill.",
+                )
+        if spec.kind == "materialized view":
+            use_snapshot = snapshot_on and forbid is None
+            if snapshot_on and forbid is not None:
+                notices.append(forbid)
+            scan_type = "SnapshotBackfill" if use_snapshot else "ArrangementBackfill"
+        elif spec.kind == "sink":
+            snap_opt = spec.options.get("snapshot", "true").lower()
+            if snap_opt == "false":
+                scan_type = "UpstreamOnly"
+            elif spec.extra.get("target_table_id") is None and snapshot_on and forbid is None:
+                scan_type = "SnapshotBackfill"
+            else:
+                scan_type = "ArrangementBackfill"
+        else:
+            scan_type = "ArrangementBackfill"
+
+        # Background (stream_materialize.rs:135-142, utils.rs:471-499).
+        background = (
+            spec.kind in ("materialized view", "sink", "index")
+            and self._bool_var(ctx, "background_ddl")
+            and not spec.has_values
+        )
+
+        # Parallelism (stream_fragmenter/parallelism.rs, mod.rs:205-240).
+        var_kind = {
+            "materialized view": "materialized_view",
+            "table": "table",
+            "source": "source",
+            "sink": "sink",
+            "index": "index",
+        }[spec.kind]
+        specific = self._parallelism_var(ctx, f"streaming_parallelism_for_{var_kind}")
+        global_ = self._parallelism_var(ctx, "streaming_parallelism")
+        target = par.resolve_creation(spec.kind, specific, global_)
+        # has_any_backfill (stream_fragmenter/mod.rs:465-520): every scan but UpstreamOnly.
+        has_backfill = bool(shared_sources) or any(
+            not (spec.kind == "sink" and scan_type == "UpstreamOnly") for _ in table_inputs
+        )
+        backfill: par.Target | None = None
+        if has_backfill:
+            backfill = self._parallelism_var(ctx, "streaming_parallelism_for_backfill")
+        try:
+            max_parallelism = int(ctx.var("streaming_max_parallelism"))
+        except ValueError:
+            raise SessionConfigError(
+                f"Invalid value `{ctx.var('streaming_max_parallelism')}` for "
+                "`streaming_max_parallelism`",
+                "invalid digit found in string",
+            ) from None
+        resource_group = spec.options.get("resource_group")
+
+        # Meta's duplicate check also sees INITIAL jobs (controller/utils.rs:717-783).
+        hidden = self._q1(
+            "SELECT r.relation_id, r.kind, j.create_type FROM relation r JOIN streaming_job j"
+            " ON j.job_id = r.relation_id WHERE r.schema_id = ? AND r.name = ?"
+            " AND j.job_status = 'INITIAL'",
+            (spec.schema_id, spec.name),
+        )
+        if hidden is not None:
+            if spec.if_not_exists:
+                if not background:
+                    w = Waiter()
+                    self._job_waiters.setdefault(int(hidden[0]), []).append((w, call))
+                    return Result(notices, wait=w)
+                return Result(notices)
+            word = {"materialized view": "table"}.get(str(hidden[1]), str(hidden[1]))
+            raise MetaCatalogDuplicated(call, word, spec.name)
+
+        # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
+        with self.store.transaction():
+            job_id = self.store.next_id("object")
+            self._insert_relation(
+                job_id,
+                spec.kind,
+                spec.name,
+                spec.schema_id,
+                ctx,
+                spec.definition,
+                spec.columns,
+                spec.primary_key,
+                created=False,
+                extra=spec.extra,
+            )
+            self._insert_dependencies(job_id, spec.upstream_ids)
+            self.conn.execute(
+                "INSERT INTO streaming_job(job_id, database_id, job_status, create_type,"
+                " job_type, backfill_type, parallelism_kind, parallelism_fixed,"
+                " adaptive_parallelism_strategy, backfill_parallelism_kind,"
+                " backfill_parallelism_fixed, backfill_adaptive_parallelism_strategy,"
+                " max_parallelism, specific_resource_group, refresh_interval_sec, timezone)"
+                " VALUES (?, ?, 'INITIAL', ?, 'Normal', 'NORMAL_BACKFILL', ?, ?, ?, ?, ?, ?, ?,"
+                " ?, ?, ?)",
+                (
+                    job_id,
+                    ctx.database_id,
+                    "BACKGROUND" if background else "FOREGROUND",
+                    target.kind,
+                    target.fixed,
+                    target.strategy,
+                    None if backfill is None else backfill.kind,
+                    None if backfill is None else backfill.fixed,
+                    None if backfill is None else backfill.strategy,
+                    max_parallelism,
+                    resource_group,
+                    refresh_sec,
+                    ctx.var("timezone"),
+                ),
+            )
+        if self.faults.crash_after_catalog_write:
+            raise SimulatedCrash(f"meta crashed after writing job {job_id}")
+        pending = _Pending(
+            job_id,
+            spec,
+            ctx,
+            inputs,
+            scan_type,
+            refresh_sec is not None,
+            call,
+            background,
+            target,
+            backfill,
+            max_parallelism,
+        )
+        if len(self._permit_holders) >= self._permits():
+            # The creation permit (ddl_controller.rs:1200-1208) is held by foreground creates
+            # until they finish: this create waits, its job INITIAL (SHOW JOBS lists it).
+            self._queue.append(pending)
+            return Result(notices, wait=pending.waiter, job_id=job_id)
+        self._start_job(pending)
+        return Result(notices, wait=None if pending.waiter.done else pending.waiter, job_id=job_id)
+
+    def _permits(self) -> int:
+        """max_concurrent_creating_streaming_jobs; 0 means unlimited (ddl_controller.rs:305-315)."""
+        try:
+            n = int(self.system_param("max_concurrent_creating_streaming_jobs") or "1")
+        except ValueError:
+            n = 1
+        return n if n > 0 else 1 << 30
+
+    def _start_job(self, p: _Pending) -> None:
+        """The part of a create that runs with the permit: validation, fragments, the barrier.
+        Raises the RwError after aborting the INITIAL job."""
+        job_id, spec, ctx, call = p.job_id, p.spec, p.ctx, p.call
+        try:
+            with self.store.transaction():
+                # validate_specified_parallelism (ddl_controller.rs:363-388)
+                if p.target.kind == "Fixed" and (p.target.fixed or 0) > p.max_parallelism:
+                    raise CreateParallelismExceedsMax(
+                        p.target.fixed or 0, p.max_parallelism, backfill=False
+                    )
+                if (
+                    p.backfill is not None
+                    and p.backfill.kind == "Fixed"
+                    and (p.backfill.fixed or 0) > p.max_parallelism
+                ):
+                    raise CreateParallelismExceedsMax(
+                        p.backfill.fixed or 0, p.max_parallelism, backfill=True
+                    )
+                job_type = self._build_fragments(
+                    job_id, spec, ctx, p.inputs, p.scan_type, p.batch_refresh
+                )
+                if spec.kind == "table":
+                    self._create_data_table(job_id)
+                self._admit_and_start(ctx.database_id, job_id, job_type, call)
+        except RwError:
+            self._abort_job(job_id)
+            raise
+        self._commit_actions()
+        status = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
+        if status is None:
+            p.waiter.complete(CreateCancelled(call))
+        elif status == "CREATED" or p.background:
+            p.waiter.complete()
+        else:
+            self._permit_holders.add(job_id)
+            self._fg_started[job_id] = self.clock.now_ms()
+            self._job_waiters.setdefault(job_id, []).append((p.waiter, call))
+
+    def _release_permit(self, job_id: int) -> None:
+        self._fg_started.pop(job_id, None)
+        if job_id in self._permit_holders:
+            self._permit_holders.discard(job_id)
+            self._after_commit.append(self._drain_queue)
+
+    def _drain_queue(self) -> None:
+        while self._queue and len(self._permit_holders) < self._permits():
+            p = self._queue.pop(0)
+            if self.job_status(p.job_id) != "INITIAL":
+                p.waiter.complete(CreateCancelled(p.call))
+                continue
+            try:
+                self._start_job(p)
+            except RwError as e:
+                p.waiter.complete(e)
+
+    def _create_data_table(self, table_id: int) -> None:
+        cols = self._columns(table_id)
+        defs = []
+        for c in cols:
+            if c.is_hidden and c.name == "_row_id":
+                defs.append(f"{_quote_ident(c.name)} INTEGER PRIMARY KEY")
+            else:
+                defs.append(f"{_quote_ident(c.name)} {_sqlite_affinity(c.type_oid)}")
+        with self.store.transaction():
+            self.conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {data_table(table_id)} ({', '.join(defs)})"
+            )
+
+    def _output_fragment(self, relation_id: int) -> int | None:
+        """The fragment downstream jobs read from: the Materialize fragment of a table, MV or
+        index; the Source fragment of a shared source."""
+        row = self._q1(
+            "SELECT fragment_id FROM fragment WHERE job_id = ? AND (flags LIKE '%\"MVIEW\"%'"
+            " OR flags LIKE '%\"SOURCE\"%')"
+            " ORDER BY (flags LIKE '%\"MVIEW\"%') DESC, fragment_id",
+            (relation_id,),
+        )
+        return None if row is None else int(row[0])
+
+    def _build_fragments(
+        self,
+        job_id: int,
+        spec: _JobSpec,
+        ctx: Context,
+        inputs: list[Rel],
+        scan_type: str,
+        batch_refresh: bool,
+    ) -> str:
+        """Insert the job's fragments and job-internal edges (prepare_stream_job_fragments);
+        return the barrier job type (stream_manager.rs:669-725)."""
+        frags: list[_FragSpec] = []
+        internal_edges: list[tuple[int, int, str]] = []
+        backfill_rl = self._rate(spec.options, ctx, "backfill_rate_limit")
+        source_rl = self._rate(spec.options, ctx, "source_rate_limit")
+        if spec.kind == "table":
+            # A table: Materialize + UpstreamSinkUnion at the root, and the DML fragment with
+            # the table's (possibly connector-less) Source node feeding it
+            # (e2e_test/source_legacy/cdc/cdc.share_stream.slt:126-131).
+            root = _FragSpec(0, ["MVIEW", "UPSTREAM_SINK_UNION"], "HASH", owns_job_table=True)
+            dml = _FragSpec(
+                1, ["SOURCE", "DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit")
+            )
+            if spec.extra.get("connector"):
+                dml.state_kinds.append("source")
+            frags = [root, dml]
+            internal_edges = [(1, 0, "Hash")]
+        elif spec.kind == "source":
+            frags = [_FragSpec(0, ["SOURCE"], "HASH", state_kinds=["source"], rate_limit=source_rl)]
+        else:
+            top_flags = ["SINK"] if spec.kind == "sink" else ["MVIEW"]
+            ins: list[_FragSpec] = []
+            for rel in inputs:
+                if rel.kind == "source" and rel.is_shared:
+                    ins.append(
+                        _FragSpec(
+                            0,
+                            ["SOURCE_SCAN"],
+                            "HASH",
+                            scan_relation_id=rel.id,
+                            state_kinds=["sourcebackfill"],
+                            backfill_rate_limit=backfill_rl,
+                        )
+                    )
+                elif rel.kind == "source":
+                    ins.append(
+                        _FragSpec(
+                            0, ["SOURCE"], "HASH", state_kinds=["source"], rate_limit=source_rl
+                        )
+                    )
+                else:
+                    st = (
+                        scan_type
+                        if rel.database_id == ctx.database_id
+                        else "CrossDbSnapshotBackfill"
+                    )
+                    scan_flags = ["STREAM_SCAN"] + ([SCAN_FLAG[st]] if st in SCAN_FLAG else [])
+                    ins.append(
+                        _FragSpec(
+                            0,
+                            scan_flags,
+                            "HASH",
+                            scan_type=st,
+                            scan_relation_id=rel.id,
+                            state_kinds=["streamscan"],
+                            backfill_rate_limit=backfill_rl,
+                        )
+                    )
+            sink_rl = (
+                self._rate(spec.options, ctx, "sink_rate_limit") if spec.kind == "sink" else None
+            )
+            owns = spec.kind != "sink"
+            if not ins:
+                flags = top_flags + (["VALUES"] if spec.has_values else [])
+                frags = [_FragSpec(0, flags, "SINGLE", owns_job_table=owns, rate_limit=sink_rl)]
+            elif len(ins) == 1:
+                f = ins[0]
+                f.flags = top_flags + f.flags
+                f.owns_job_table = owns
+                if spec.kind == "sink":
+                    f.rate_limit = sink_rl
+                frags = [f]
+            else:
+                # The root fragment takes the first fragment id, its inputs the next ones.
+                top = _FragSpec(0, top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl)
+                for i, f in enumerate(ins, start=1):
+                    f.key = i
+                frags = [top, *ins]
+                internal_edges = [(i, 0, "Hash") for i in range(1, len(ins) + 1)]
+        for f in frags:
+            f.flags = sorted(set(f.flags), key=FLAG_ORDER.index)
+        ids: dict[int, int] = {}
+        vnode = int(
+            self._val("SELECT max_parallelism FROM streaming_job WHERE job_id = ?", (job_id,))
+        )
+        for f in frags:
+            fid = self.store.next_id("fragment")
+            ids[f.key] = fid
+            state_ids: list[int] = [job_id] if f.owns_job_table else []
+            for kind in f.state_kinds:
+                tid = self.store.next_id("object")
+                state_ids.append(tid)
+                self.conn.execute(
+                    "INSERT INTO relation(relation_id, kind, name, schema_id, database_id,"
+                    " owner_id, owner_job_id, fragment_id, initialized_at, created_at,"
+                    " initialized_at_cluster_version, created_at_cluster_version)"
+                    " VALUES (?, 'internal', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        tid,
+                        f"__internal_{spec.name}_{fid}_{kind}_{tid}",
+                        spec.schema_id,
+                        ctx.database_id,
+                        ctx.user_id,
+                        job_id,
+                        fid,
+                        self._now(),
+                        self._now(),
+                        CLUSTER_VERSION,
+                        CLUSTER_VERSION,
+                    ),
+                )
+            self.conn.execute(
+                "INSERT INTO fragment(fragment_id, job_id, flags, distribution_type, scan_type,"
+                " scan_relation_id, state_table_ids, vnode_count, rate_limit,"
+                " backfill_rate_limit)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    fid,
+                    job_id,
+                    json.dumps(f.flags),
+                    f.distribution,
+                    f.scan_type,
+                    f.scan_relation_id,
+                    json.dumps(state_ids),
+                    1 if f.distribution == "SINGLE" else vnode,
+                    f.rate_limit,
+                    f.backfill_rate_limit,
+                ),
+            )
+        for a, b, d in internal_edges:
+            self.conn.execute("INSERT INTO fragment_relation VALUES (?, ?, ?)", (ids[a], ids[b], d))
+        has_snapshot = any(f.scan_type == "SnapshotBackfill" for f in frags)
+        if batch_refresh:
+            if not has_snapshot:
+                raise MetaRpcError(
+                    CREATE_CALL[spec.kind],
+                    "batch refresh materialized view must have snapshot backfill upstream",
+                )
+            src = [ids[f.key] for f in frags if {"SOURCE", "SOURCE_SCAN"} & set(f.flags)]
+            if src:
+                raise MetaRpcError(
+                    CREATE_CALL[spec.kind],
+                    "batch refresh materialized views must not depend on sources directly; "
+                    f"fragment {src[0]} has source/source-backfill nodes",
+                )
+            job_type = "BatchRefresh"
+        elif has_snapshot:
+            job_type = "SnapshotBackfill"
+        elif spec.kind == "sink" and spec.extra.get("target_table_id") is not None:
+            job_type = "SinkIntoTable"
+        else:
+            job_type = "Normal"
+        self.conn.execute(
+            "UPDATE streaming_job SET job_type = ?, backfill_type = ? WHERE job_id = ?",
+            (
+                job_type,
+                "SNAPSHOT_BACKFILL" if has_snapshot else "NORMAL_BACKFILL",
+                job_id,
+            ),
+        )
+        return job_type
+
+    def _admit_and_start(self, database_id: int, job_id: int, job_type: str, call: str) -> None:
+        """The create command reaching the barrier worker (control.rs:1191-1330): admission,
+        apply (state.rs:650-660), then the first barrier, which makes the job CREATING and
+        inserts the upstream edges (post_collect_job_fragments, streaming_job.rs:1204-1230)."""
+        self._ensure_barrier_state(database_id)
+        paused = bool(
+            self._val("SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,))
+        )
+        if paused and job_type in ("SnapshotBackfill", "BatchRefresh"):
+            if job_type == "BatchRefresh" and self.faults.skip_batch_refresh_admission:
+                raise BatchRefreshWhenPaused(call)
+            raise SnapshotBackfillWhenPaused(call)
+        for fid, scan_type, scan_rel, flags in self.conn.execute(
+            "SELECT fragment_id, scan_type, scan_relation_id, flags FROM fragment"
+            " WHERE job_id = ? AND scan_relation_id IS NOT NULL",
+            (job_id,),
+        ).fetchall():
+            if scan_type == "CrossDbSnapshotBackfill":
+                continue
+            up = self._output_fragment(int(scan_rel))
+            if up is None:
+                continue
+            if "SOURCE_SCAN" in json.loads(flags) or scan_type in ("UpstreamOnly", *g.LEGACY):
+                disp = "NoShuffle"
+            else:
+                disp = "Hash"
+            self.conn.execute(
+                "INSERT OR IGNORE INTO fragment_relation VALUES (?, ?, ?)", (up, fid, disp)
+            )
+            if scan_type == "UpstreamOnly":
+                # No backfill: reads only new changes from its first barrier on.
+                self.conn.execute(
+                    "UPDATE fragment SET backfill_total = 0, backfill_done = 1"
+                    " WHERE fragment_id = ?",
+                    (fid,),
+                )
+                continue
+            total = self.row_count(int(scan_rel))
+            self.conn.execute(
+                "UPDATE fragment SET backfill_total = ? WHERE fragment_id = ?", (total, fid)
+            )
+        self._barrier(database_id)
+        epoch = self._val("SELECT epoch FROM barrier_state WHERE database_id = ?", (database_id,))
+        self.conn.execute(
+            "UPDATE streaming_job SET job_status = 'CREATING', creating_epoch = ? WHERE job_id = ?",
+            (epoch, job_id),
+        )
+        # A new job takes its NoShuffle upstreams' current layout (no re-render of theirs).
+        self._render_job(job_id, with_ensembles=False)
+        self._store_policies([job_id])
+        self._store_progress(job_id)
+        scans = self._val(
+            "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
+            " AND backfill_done = 0",
+            (job_id,),
+        )
+        if not scans:
+            self._finish_job(job_id)
+
+    def _abort_job(self, job_id: int) -> None:
+        """try_abort_creating_streaming_job: remove an INITIAL job entirely."""
+        with self.store.transaction():
+            self._remove_relations([job_id])
+        self._commit_actions()
+
+    # ------------------------------------------------------------------ barriers and backfill
+
+    def _ensure_barrier_state(self, database_id: int) -> None:
+        self.conn.execute(
+            "INSERT OR IGNORE INTO barrier_state(database_id, is_paused, epoch, barrier_count,"
+            " last_barrier_ms) VALUES (?, 0, 0, 0, ?)",
+            (database_id, self.clock.now_ms()),
+        )
+
+    def _next_epoch(self, prev: int) -> int:
+        physical = max(self.clock.now_ms() - RISINGWAVE_DATE_EPOCH_MS, 0) << EPOCH_SHIFT
+        return physical if physical > prev else prev + 1
+
+    def _barrier(self, database_id: int) -> None:
+        """One barrier on a database (inside a transaction): a new epoch, and every creating
+        job of the database reads its share of upstream rows."""
+        self._ensure_barrier_state(database_id)
+        row = self._q1(
+            "SELECT epoch, is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
+        )
+        assert row is not None
+        epoch = self._next_epoch(int(row[0]))
+        paused = bool(row[1])
+        self.conn.execute(
+            "UPDATE barrier_state SET epoch = ?, barrier_count = barrier_count + 1,"
+            " last_barrier_ms = ? WHERE database_id = ?",
+            (epoch, self.clock.now_ms(), database_id),
+        )
+        interval = self.barrier_interval_ms(database_id)
+        for jid, jtype, held in self.conn.execute(
+            "SELECT job_id, job_type, backfill_held FROM streaming_job"
+            " WHERE database_id = ? AND job_status = 'CREATING' ORDER BY job_id",
+            (database_id,),
+        ).fetchall():
+            if held:
+                continue
+            # Normal jobs' actors honour the pause; snapshot-backfill jobs run in their own
+            # never-paused partial graph (creating_job/mod.rs:201-207).
+            if paused and jtype not in ("SnapshotBackfill", "BatchRefresh"):
+                continue
+            self._progress(int(jid), interval)
+        self._check_wait_all()
+
+    def _progress(self, job_id: int, interval_ms: int) -> None:
+        all_done = True
+        for fid, scan_rel, flags, rate, consumed, done in self.conn.execute(
+            "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed,"
+            " backfill_done FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
+            (job_id,),
+        ).fetchall():
+            if done:
+                continue
+            is_source = "SOURCE_SCAN" in json.loads(flags)
+            actors = max(
+                int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))),
+                1,
+            )
+            per_second = self.backfill_rows_per_second if rate is None else int(rate)
+            if per_second == 0:
+                all_done = False
+                continue
+            budget = max(per_second * actors * interval_ms // 1000, 1)
+            if is_source:
+                # A fresh shared source's backfill catches up at once (nothing buffered).
+                self.conn.execute(
+                    "UPDATE fragment SET backfill_done = 1 WHERE fragment_id = ?", (fid,)
+                )
+                continue
+            total = self.row_count(int(scan_rel))
+            new = min(total, int(consumed) + budget)
+            finished = new >= total
+            self.conn.execute(
+                "UPDATE fragment SET backfill_consumed = ?, backfill_total = ?, backfill_done = ?"
+                " WHERE fragment_id = ?",
+                (new, total, int(finished), fid),
+            )
+            all_done = all_done and finished
+        if all_done:
+            self._finish_job(job_id)
+        else:
+            self._store_progress(job_id)
+
+    def _finish_job(self, job_id: int) -> None:
+        """finish_streaming_job, then the post-backfill parallelism restore (scale.rs:1505-1577)."""
+        db = self._val("SELECT database_id FROM streaming_job WHERE job_id = ?", (job_id,))
+        epoch = self._val("SELECT epoch FROM barrier_state WHERE database_id = ?", (db,))
+        self.conn.execute(
+            "UPDATE streaming_job SET job_status = 'CREATED', created_epoch = ? WHERE job_id = ?",
+            (epoch, job_id),
+        )
+        self.conn.execute(
+            "UPDATE relation SET created_at = ?, created_at_cluster_version = ?"
+            " WHERE relation_id = ?",
+            (self._now(), CLUSTER_VERSION, job_id),
+        )
+        row = self._q1(
+            "SELECT backfill_parallelism_kind FROM streaming_job WHERE job_id = ?", (job_id,)
+        )
+        if row is not None and row[0] is not None:
+            graph = g.Graph.load(self.conn)
+            creating = graph.creating_jobs()
+            if job_id not in g.blocked_jobs(graph, creating, online=True):
+                self._render_job(job_id)
+                self.conn.execute(
+                    "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
+                )
+        self._release_permit(job_id)
+        waiters = self._job_waiters.pop(job_id, [])
+        for w, _ in waiters:
+            self._after_commit.append(lambda w=w: w.complete())  # type: ignore[misc]
+
+    def _check_wait_all(self) -> None:
+        if not self._wait_all:
+            return
+        keep: list[tuple[Waiter, int | None]] = []
+        for w, target in self._wait_all:
+            if target is None:
+                pending = self._val(
+                    "SELECT count(*) FROM streaming_job WHERE job_status != 'CREATED'"
+                )
+            else:
+                pending = self._val(
+                    "SELECT count(*) FROM streaming_job WHERE job_id = ? AND job_status !="
+                    " 'CREATED'",
+                    (target,),
+                )
+            if pending:
+                keep.append((w, target))
+            else:
+                self._after_commit.append(lambda w=w: w.complete())  # type: ignore[misc]
+        self._wait_all = keep
+
+    def _slots(self, resource_group: str) -> int:
+        v = self._val(
+            "SELECT sum(parallelism) FROM worker WHERE is_streaming = 1 AND state = 'RUNNING'"
+            " AND coalesce(resource_group, 'default') = ?",
+            (resource_group,),
+        )
+        return int(v) if v else 0
+
+    def _job_target(self, job_id: int) -> tuple[par.Target, int, str]:
+        """Effective parallelism (scale.rs:1146-1181): the backfill override while not
+        CREATED; plus max parallelism and resource group."""
+        row = self._q1(
+            "SELECT j.job_status, j.parallelism_kind, j.parallelism_fixed,"
+            " j.adaptive_parallelism_strategy, j.backfill_parallelism_kind,"
+            " j.backfill_parallelism_fixed, j.backfill_adaptive_parallelism_strategy,"
+            " j.max_parallelism, coalesce(j.specific_resource_group, d.resource_group)"
+            " FROM streaming_job j JOIN database d ON d.database_id = j.database_id"
+            " WHERE j.job_id = ?",
+            (job_id,),
+        )
+        assert row is not None
+        status = str(row[0])
+        target = par.Target(str(row[1]), row[2], row[3])
+        if status != "CREATED" and row[4] is not None:
+            target = par.Target(str(row[4]), row[5], row[6])
+        return target, int(row[7]), str(row[8])
+
+    def _planned_actor_counts(self, job_ids: Iterable[int]) -> dict[int, int]:
+        """Actor count per fragment of the given jobs, as a re-render would place them."""
+        out: dict[int, int] = {}
+        jobs = set(job_ids)
+        frag_rows = self.conn.execute(
+            "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
+            " parallelism_override_fixed, vnode_count FROM fragment"
+        ).fetchall()
+        frags = {int(r[0]): r for r in frag_rows}
+        no_shuffle_up: dict[int, int] = {}
+        for s, t in self.conn.execute(
+            "SELECT source_fragment_id, target_fragment_id FROM fragment_relation"
+            " WHERE dispatcher_type = 'NoShuffle'"
+        ):
+            no_shuffle_up[int(t)] = int(s)
+        targets: dict[int, tuple[par.Target, int, str]] = {}
+
+        def count(fid: int, depth: int = 0) -> int:
+            if fid in out:
+                return out[fid]
+            r = frags[fid]
+            jid = int(r[1])
+            if jid not in jobs:
+                current = int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
+                return current
+            if r[2] == "SINGLE":
+                n = 1
+            elif fid in no_shuffle_up and depth < 64 and no_shuffle_up[fid] in frags:
+                n = count(no_shuffle_up[fid], depth + 1)
+            else:
+                if jid not in targets:
+                    targets[jid] = self._job_target(jid)
+                target, max_p, group = targets[jid]
+                if r[3] is not None:
+                    target = par.Target(str(r[3]), r[4], "AUTO" if r[3] == "Adaptive" else None)
+                slots = self._slots(group) or self.streaming_slots
+                n = min(par.slots_for(target, slots), int(r[5]), max_p)
+            out[fid] = max(n, 1)
+            return out[fid]
+
+        for fid, r in frags.items():
+            if int(r[1]) in jobs:
+                count(fid)
+        return out
+
+    def _render_job(self, job_id: int, *, with_ensembles: bool = True) -> None:
+        """Re-render the actors of a job (and of its NoShuffle ensembles) from the catalog."""
+        graph = g.Graph.load(self.conn)
+        fragments = (
+            g.reschedule_fragments(graph, job_id)
+            if with_ensembles
+            else set(graph.fragments_of(job_id))
+        )
+        self._render_jobs({graph.fragments[f].job_id for f in fragments})
+
+    def _store_policies(self, jobs: Iterable[int]) -> None:
+        """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog."""
+        graph = g.Graph.load(self.conn)
+        for jid in jobs:
+            row = self._q1(
+                "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"
+                " FROM streaming_job WHERE job_id = ?",
+                (jid,),
+            )
+            job = None if row is None else par.Target(str(row[0]), row[1], row[2])
+            for fid, dist, okind, ofixed in self.conn.execute(
+                "SELECT fragment_id, distribution_type, parallelism_override_kind,"
+                " parallelism_override_fixed FROM fragment WHERE job_id = ?",
+                (jid,),
+            ).fetchall():
+                override = None if okind is None else par.Target(str(okind), ofixed, None)
+                policy = par.parallelism_policy(
+                    str(dist), override, job, g.ensemble_roots(graph, int(fid))
+                )
+                self.conn.execute(
+                    "UPDATE fragment SET parallelism_policy = ? WHERE fragment_id = ?",
+                    (policy, fid),
+                )
+
+    def _render_jobs(self, jobs: set[int]) -> None:
+        """Re-render the actors of the given jobs where their planned count changed."""
+        counts = self._planned_actor_counts(jobs)
+        current = {
+            int(f): int(n)
+            for f, n in self.conn.execute(
+                "SELECT fragment_id, count(*) FROM actor GROUP BY fragment_id"
+            )
+        }
+        worker = int(self._val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
+        for fid, n in sorted(counts.items()):
+            if current.get(fid, 0) == n:
+                continue
+            self.conn.execute("DELETE FROM actor WHERE fragment_id = ?", (fid,))
+            first = self.store.next_id("actor", n)
+            self.conn.executemany(
+                "INSERT INTO actor(actor_id, fragment_id, worker_id) VALUES (?, ?, ?)",
+                [(first + i, fid, worker) for i in range(n)],
+            )
+
+    def tick(self, database_id: int | None = None) -> None:
+        """A periodic barrier on one database (or on every database with streaming jobs)."""
+        with self.store.transaction():
+            if database_id is None:
+                dbs = [
+                    int(r[0])
+                    for r in self.conn.execute(
+                        "SELECT database_id FROM barrier_state ORDER BY database_id"
+                    )
+                ]
+            else:
+                dbs = [database_id]
+            for db in dbs:
+                self._barrier(db)
+        self._commit_actions()
+
+    def due_databases(self) -> list[tuple[int, int]]:
+        """(database id, ms until its next periodic barrier) for the server's barrier loop."""
+        now = self.clock.now_ms()
+        out = []
+        for db, last in self.conn.execute(
+            "SELECT database_id, last_barrier_ms FROM barrier_state ORDER BY database_id"
+        ).fetchall():
+            out.append((int(db), max(int(last) + self.barrier_interval_ms(int(db)) - now, 0)))
+        return out
+
+    # ------------------------------------------------------------------ removal
+
+    def _cascade_closure(self, ids: Iterable[int]) -> list[int]:
+        """The objects plus everything that (transitively) depends on them, and sinks into
+        them (get_referring_objects_cascade, controller/utils.rs:478-520)."""
+        out: list[int] = []
+        stack = list(ids)
+        seen: set[int] = set()
+        while stack:
+            rid = stack.pop()
+            if rid in seen:
+                continue
+            seen.add(rid)
+            out.append(rid)
+            stack.extend(
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT dependent_id FROM dependency WHERE referenced_id = ?"
+                    " UNION SELECT relation_id FROM relation WHERE target_table_id = ?",
+                    (rid, rid),
+                )
+            )
+        return out
+
+    def _remove_relations(self, ids: Iterable[int], *, cancelled: bool = True) -> None:
+        """Delete relations with everything they own (inside a transaction).  Foreground
+        creates waiting on a removed job fail as RisingWave's do (streaming_job.rs:1059-1076)."""
+        for rid in ids:
+            kind = self._val("SELECT kind FROM relation WHERE relation_id = ?", (rid,))
+            if kind is None:
+                continue
+            frag_ids = [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT fragment_id FROM fragment WHERE job_id = ?", (rid,)
+                )
+            ]
+            for fid in frag_ids:
+                self.conn.execute("DELETE FROM actor WHERE fragment_id = ?", (fid,))
+                self.conn.execute(
+                    "DELETE FROM fragment_relation WHERE source_fragment_id = ?"
+                    " OR target_fragment_id = ?",
+                    (fid, fid),
+                )
+            internal = [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT relation_id FROM relation WHERE owner_job_id = ?", (rid,)
+                )
+            ]
+            for iid in [*internal, rid]:
+                self.conn.execute("DELETE FROM relation_column WHERE relation_id = ?", (iid,))
+                self.conn.execute("DELETE FROM comment WHERE object_id = ?", (iid,))
+                self.conn.execute("DELETE FROM privilege WHERE object_id = ?", (iid,))
+                self.conn.execute("DELETE FROM relation WHERE relation_id = ?", (iid,))
+            self.conn.execute("DELETE FROM fragment WHERE job_id = ?", (rid,))
+            self.conn.execute(
+                "DELETE FROM dependency WHERE referenced_id = ? OR dependent_id = ?", (rid, rid)
+            )
+            status = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (rid,))
+            self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
+            if kind == "table":
+                self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
+            self._release_permit(rid)
+            for w, waiter_call in self._job_waiters.pop(rid, []):
+                call = waiter_call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView")
+                if cancelled:
+                    err: RwError = CreateCancelled(call)
+                elif status == "CREATING":
+                    err = MetaRpcError(
+                        call,
+                        "failed to wait streaming job finish: streaming job aborted Cancelled: "
+                        f"streaming job {rid} is cancelled",
+                    )
+                else:
+                    err = MetaRpcError(call, f"streaming job {rid} failed")
+                self._after_commit.append(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+        self._check_wait_all()
+
+    # ------------------------------------------------------------------ DROP
+
+    def drop_relation(
+        self,
+        ctx: Context,
+        kind: str,
+        name: ObjectName,
+        *,
+        if_exists: bool = False,
+        cascade: bool = False,
+    ) -> Result:
+        """DROP TABLE | MATERIALIZED VIEW | VIEW | INDEX | SOURCE | SINK (drop_*.rs).
+
+        Finds creating jobs too; dropping one cancels it.  Dependents make a RESTRICT drop fail
+        with meta's PermissionDenied (controller/utils.rs:814-990); indexes go with their table.
+        """
+        namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
+        rel = self._lookup(ctx, name, namespace)
+        if rel is None or rel.kind != kind:
+            if rel is not None:
+                # table_catalog.rs:389-400
+                raise InvalidInputSyntax(DROP_HINT[rel.kind])
+            if if_exists:
+                return Result([f'{kind} "{name.name}" does not exist, skipping'])
+            raise CatalogNotFound(kind, name.name)
+        self._check_drop_alter(ctx, rel)
+        if cascade:
+            ids = self._cascade_closure([rel.id])
+        else:
+            dependents = [
+                self.relation(int(r[0]))
+                for r in self.conn.execute(
+                    "SELECT dependent_id FROM dependency WHERE referenced_id = ?"
+                    " ORDER BY dependent_id",
+                    (rel.id,),
+                )
+            ]
+            blocking = [d for d in dependents if d is not None and d.kind != "index"]
+            if blocking:
+                order = ("table", "materialized view", "sink", "view", "source")
+                blocking.sort(key=lambda d: (order.index(d.kind) if d.kind in order else 9, d.id))
+                obj_type = {"materialized view": "table", "index": "index"}.get(rel.kind, rel.kind)
+                details = []
+                for d in blocking:
+                    schema = self._val(
+                        "SELECT name FROM schema WHERE schema_id = ?", (d.schema_id,)
+                    )
+                    word = (
+                        "materialized view" if d.kind in ("table", "materialized view") else d.kind
+                    )
+                    details.append(f"{word} {schema}.{d.name} depends on it")
+                raise DropDependedOn(obj_type, details)
+            ids = [rel.id] + [d.id for d in dependents if d is not None and d.kind == "index"]
+            # Sinks into a dropped table go with it (drop_op.rs:98-140).
+            ids += [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT relation_id FROM relation WHERE target_table_id = ?", (rel.id,)
+                )
+            ]
+        with self.store.transaction():
+            self._remove_relations(ids)
+            if rel.is_job:
+                self._barrier(rel.database_id)
+        self._commit_actions()
+        return Result()
+
+    # ------------------------------------------------------------------ job resolution for ALTER
+
+    def _resolve_job(self, ctx: Context, kind: str, name: ObjectName, what: str) -> Rel:
+        """alter_utils.rs:27-110: resolve the object of an ALTER on a streaming job."""
+        if kind in ("table", "materialized view", "index"):
+            rel = self._lookup(ctx, name, TABLE_NAMESPACE)
+            # ALTER TABLE first looks among created tables only (mod.rs:1690-1725).
+            if rel is None or (kind == "table" and rel.status != "CREATED"):
+                raise CatalogNotFound("table", name.name)
+            if rel.kind != kind:
+                raise InvalidInputSyntax(
+                    f"cannot alter {what} of {PROTO_KIND[rel.kind]} {rel.name} by {STMT_KIND[kind]}"
+                )
+        elif kind == "sink":
+            rel = self._lookup(ctx, name, ("sink",))
+            if rel is None:
+                raise CatalogNotFound("sink", name.name)
+        elif kind == "source":
+            rel = self._lookup(ctx, name, ("source",))
+            if rel is None:
+                raise CatalogNotFound("source", name.name)
+            if not rel.is_shared:
+                raise InvalidInputSyntax(
+                    f"cannot alter {what} of non-shared source.\nUse `ALTER MATERIALIZED VIEW` to "
+                    "alter the materialized view using the source instead."
+                )
+        else:
+            raise InvalidInputSyntax(f"cannot alter {what} of {kind}")
+        self._check_drop_alter(ctx, rel)
+        return rel
+
+    # ------------------------------------------------------------------ reschedule
+
+    def alter_parallelism(
+        self,
+        ctx: Context,
+        kind: str,
+        name: ObjectName,
+        value: str | None,
+        *,
+        deferred: bool = False,
+    ) -> Result:
+        """ALTER <kind> <name> SET PARALLELISM {TO|=} <value> [DEFERRED].
+
+        ``value`` is the value's unquoted text (None for DEFAULT).  Rules: rw-engine-semantics
+        §2.3 (error 1, error 4b, error 6, the DEFERRED notice)."""
+        rel = self._resolve_job(ctx, kind, name, "parallelism")
+        target = par.parse_alter_value(value)
+        self._reschedule(rel.id, target, deferred, DDL + "AlterParallelism")
+        return Result([DEFERRED_NOTICE] if deferred else [])
+
+    def _reschedule(
+        self,
+        job_id: int,
+        target: par.Target,
+        deferred: bool,
+        call: str,
+        *,
+        group: str | None = None,
+    ) -> None:
+        graph = g.Graph.load(self.conn)
+        creating = graph.creating_jobs()
+        if creating and job_id in g.blocked_jobs(graph, creating, online=not deferred):
+            raise RescheduleBlocked(call, job_id)
+        row = self._q1(
+            "SELECT max_parallelism, database_id FROM streaming_job WHERE job_id = ?", (job_id,)
+        )
+        if row is None:
+            raise Uncategorized(f"table id not found: {job_id}")
+        max_p, db = int(row[0]), int(row[1])
+        if group is None and target.kind == "Fixed" and (target.fixed or 0) > max_p:
+            raise AlterParallelismExceedsMax(target.fixed or 0, max_p, backfill=False)
+        rejected: set[int] = set()
+        with self.store.transaction():
+            if group is None:
+                self.conn.execute(
+                    "UPDATE streaming_job SET parallelism_kind = ?, parallelism_fixed = ?,"
+                    " adaptive_parallelism_strategy = ? WHERE job_id = ?",
+                    (target.kind, target.fixed, target.strategy, job_id),
+                )
+            else:
+                self.conn.execute(
+                    "UPDATE streaming_job SET specific_resource_group = ? WHERE job_id = ?",
+                    (group or None, job_id),
+                )
+            self._store_policies([job_id])
+        # Step 7: run the reschedule command through the barrier (not for DEFERRED).
+        with self.store.transaction():
+            if deferred:
+                self.conn.execute(
+                    "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
+                )
+            else:
+                rejected = self._apply_reschedule(db, job_id)
+                if not rejected:
+                    self._barrier(db)
+        self._commit_actions()
+        if rejected:
+            raise RescheduleRejectedAtBarrier(call, sorted(rejected))
+
+    def _apply_reschedule(self, database_id: int, job_id: int) -> set[int]:
+        """Resolve the intent against the live layout: identical -> no-op; else the
+        barrier-level check (control.rs:1238-1266); else re-render.  Returns rejected jobs."""
+        graph = g.Graph.load(self.conn)
+        fragments = g.reschedule_fragments(graph, job_id)
+        jobs = {graph.fragments[f].job_id for f in fragments}
+        planned = self._planned_actor_counts(jobs)
+        changed = {
+            f
+            for f in fragments
+            if planned.get(f)
+            != int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (f,)))
+        }
+        if not changed:
+            self.conn.execute(
+                "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
+            )
+            return set()
+        rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
+        if rejected:
+            # The catalog already holds the new value; recovery will apply it.
+            self.conn.execute(
+                "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
+            )
+            return rejected
+        self._render_job(job_id)
+        self.conn.execute(
+            "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
+        )
+        return set()
+
+    def alter_backfill_parallelism(
+        self,
+        ctx: Context,
+        kind: str,
+        name: ObjectName,
+        value: str | None,
+        *,
+        deferred: bool = False,
+    ) -> Result:
+        """ALTER <kind> <name> SET BACKFILL_PARALLELISM ... (rw-engine-semantics §2.3: error 2,
+        error 4c); DEFAULT (None) clears the override."""
+        rel = self._resolve_job(ctx, kind, name, "backfill_parallelism")
+        target = par.parse_alter_backfill_value(value)
+        call = DDL + "AlterBackfillParallelism"
+        job_id = rel.id
+        if not deferred:
+            graph = g.Graph.load(self.conn)
+            creating = graph.creating_jobs()
+            if creating and job_id in g.online_unreschedulable_jobs(graph, creating):
+                raise BackfillNotOnlineReschedulable(job_id)
+        row = self._q1(
+            "SELECT max_parallelism, database_id, job_status FROM streaming_job WHERE job_id = ?",
+            (job_id,),
+        )
+        if row is None:
+            raise Uncategorized(f"table id not found: {job_id}")
+        max_p, db, status = int(row[0]), int(row[1]), str(row[2])
+        if target is not None and target.kind == "Fixed" and (target.fixed or 0) > max_p:
+            raise AlterParallelismExceedsMax(target.fixed or 0, max_p, backfill=True)
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE streaming_job SET backfill_parallelism_kind = ?,"
+                " backfill_parallelism_fixed = ?, backfill_adaptive_parallelism_strategy = ?"
+                " WHERE job_id = ?",
+                (
+                    None if target is None else target.kind,
+                    None if target is None else target.fixed,
+                    None if target is None else target.strategy,
+                    job_id,
+                ),
+            )
+        rejected: set[int] = set()
+        with self.store.transaction():
+            if not deferred and status != "CREATED":
+                rejected = self._apply_reschedule(db, job_id)
+                if not rejected:
+                    self._barrier(db)
+        self._commit_actions()
+        if rejected:
+            raise RescheduleRejectedAtBarrier(call, sorted(rejected))
+        return Result([DEFERRED_NOTICE] if deferred else [])
+
+    def alter_resource_group(
+        self,
+        ctx: Context,
+        kind: str,
+        name: ObjectName,
+        group: str | None,
+        *,
+        deferred: bool = False,
+    ) -> Result:
+        """ALTER <kind> <name> SET RESOURCE_GROUP ... (ddl_service.rs:1653-1670): the same
+        reschedule path as SET PARALLELISM, call AlterResourceGroup; None resets it."""
+        rel = self._resolve_job(ctx, kind, name, "resource_group")
+        self._reschedule(
+            rel.id, par.Target.adaptive(), deferred, DDL + "AlterResourceGroup", group=group or ""
+        )
+        return Result([DEFERRED_NOTICE] if deferred else [])
+
+    def alter_fragment_parallelism(
+        self,
+        ctx: Context,
+        fragment_ids: Sequence[int],
+        value: str | None,
+        *,
+        is_ident: bool = False,
+    ) -> Result:
+        """ALTER FRAGMENT id[, ...] SET PARALLELISM (alter_parallelism.rs:107-122, :181-244)."""
+        target = par.parse_fragment_value(value, is_ident=is_ident)
+        if not fragment_ids:
+            raise InvalidParameterValue("at least one fragment id must be provided")
+        jobs: set[int] = set()
+        with self.store.transaction():
+            for fid in fragment_ids:
+                row = self._q1("SELECT job_id FROM fragment WHERE fragment_id = ?", (fid,))
+                if row is None:
+                    raise MetaRpcError(
+                        DDL + "AlterFragmentParallelism", f"fragment {fid} not found"
+                    )
+                jobs.add(int(row[0]))
+                self.conn.execute(
+                    "UPDATE fragment SET parallelism_override_kind = ?,"
+                    " parallelism_override_fixed = ? WHERE fragment_id = ?",
+                    (
+                        None if target is None else target.kind,
+                        None if target is None else target.fixed,
+                        fid,
+                    ),
+                )
+            self._store_policies(jobs)
+            for jid in sorted(jobs):
+                self._render_job(jid)
+                db = self._val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))
+                self._barrier(int(db))
+        self._commit_actions()
+        return Result()
+
+    # ------------------------------------------------------------------ rate limits
+
+    RATE_KINDS = ("source", "backfill", "dml", "sink")
+
+    def alter_rate_limit(
+        self, ctx: Context, kind: str, name: ObjectName, rate_kind: str, value: int | None
+    ) -> Result:
+        """ALTER <kind> <name> SET <RATE>_RATE_LIMIT {TO|=} {n|DEFAULT}
+        (handler/mod.rs:141-155, alter_streaming_rate_limit.rs).  ``rate_kind`` is 'source',
+        'backfill', 'dml' or 'sink'; None removes the limit; 0 stops the node."""
+        allowed = {
+            "table": ("source", "backfill", "dml"),
+            "materialized view": ("backfill",),
+            "sink": ("sink", "backfill"),
+            "source": ("source",),
+        }
+        target_word = {
+            "table": "TABLE",
+            "materialized view": "MATERIALIZED VIEW",
+            "sink": "SINK",
+            "source": "SOURCE",
+            "view": "VIEW",
+            "index": "INDEX",
+        }[kind]
+        if rate_kind not in allowed.get(kind, ()):
+            if kind == "view" and rate_kind == "backfill":
+                raise NotImplementedError_("ALTER VIEW SET BACKFILL RATE LIMIT")
+            raise InvalidInputSyntax(
+                f"ALTER {target_word} SET {rate_kind.upper()}_RATE_LIMIT is not supported"
+            )
+        lookup_kinds = {
+            "table": ("table", "materialized view", "index"),
+            "materialized view": ("table", "materialized view", "index"),
+            "sink": ("sink",),
+            "source": ("source",),
+        }[kind]
+        rel = self._lookup(ctx, name, lookup_kinds)
+        if rel is None:
+            raise CatalogNotFound({"materialized view": "table"}.get(kind, kind), name.name)
+        if kind == "table" and rel.kind != "table":
+            raise InvalidInputSyntax(f'"{name.name}" is not a TABLE')
+        if kind == "materialized view" and rel.kind != "materialized view":
+            raise InvalidInputSyntax(f'"{name}" is not a materialized view')
+        self._check_drop_alter(ctx, rel)
+        if kind == "table" and rate_kind == "source" and not rel.connector:
+            raise Uncategorized("ALTER SOURCE_RATE_LIMIT is not for table without source")
+        if kind == "table" and rate_kind == "backfill":
+            raise InvalidInputSyntax(f'"{name.name}" is not a CDC table')
+        if kind == "sink" and rate_kind == "sink" and rel.target_table_id is not None:
+            raise Uncategorized("ALTER SINK_RATE_LIMIT is not for sink into table")
+        flag = {"source": "SOURCE", "backfill": None, "dml": "DML", "sink": "SINK"}[rate_kind]
+        with self.store.transaction():
+            for fid, flags, scan_rel in self.conn.execute(
+                "SELECT fragment_id, flags, scan_relation_id FROM fragment WHERE job_id = ?",
+                (rel.id,),
+            ).fetchall():
+                fl = json.loads(flags)
+                if flag is None and scan_rel is not None:
+                    self.conn.execute(
+                        "UPDATE fragment SET backfill_rate_limit = ? WHERE fragment_id = ?",
+                        (value, fid),
+                    )
+                elif flag is not None and flag in fl:
+                    self.conn.execute(
+                        "UPDATE fragment SET rate_limit = ? WHERE fragment_id = ?", (value, fid)
+                    )
+            if rel.is_job:
+                self._barrier(rel.database_id)
+        self._commit_actions()
+        return Result()
+
+    def alter_fragment_rate_limit(
+        self,
+        ctx: Context,
+        fragment_ids: Sequence[int],
+        value: int | None,
+        rate_kind: str = "backfill",
+    ) -> Result:
+        """ALTER FRAGMENT id SET {RATE_LIMIT | <KIND>_RATE_LIMIT} (mod.rs:1603-1622; the
+        session answers tag SET_VARIABLE).  ``RATE_LIMIT`` alone means backfill."""
+        if len(fragment_ids) != 1:
+            raise InvalidInputSyntax(
+                "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
+            )
+        column = "backfill_rate_limit" if rate_kind == "backfill" else "rate_limit"
+        with self.store.transaction():
+            self.conn.execute(
+                f"UPDATE fragment SET {column} = ? WHERE fragment_id = ?", (value, fragment_ids[0])
+            )
+            db = self._val(
+                "SELECT j.database_id FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id"
+                " WHERE f.fragment_id = ?",
+                (fragment_ids[0],),
+            )
+            if db is not None:
+                self._barrier(int(db))
+        self._commit_actions()
+        return Result()
+
+    # ------------------------------------------------------------------ pause / resume / recover
+
+    def _active_databases(self) -> list[int]:
+        """list_active_database_ids: databases owning at least one fragment
+        (metadata.rs:318-326)."""
+        return [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT DISTINCT j.database_id FROM fragment f JOIN streaming_job j"
+                " ON j.job_id = f.job_id ORDER BY 1"
+            )
+        ]
+
+    def _set_paused(self, databases: Iterable[int], paused: bool, *, create: bool = False) -> None:
+        with self.store.transaction():
+            for db in databases:
+                if create:
+                    self._ensure_barrier_state(db)
+                if self._val("SELECT 1 FROM barrier_state WHERE database_id = ?", (db,)) is None:
+                    continue  # no checkpoint control: Pause/Resume are no-ops (control.rs)
+                self.conn.execute(
+                    "UPDATE barrier_state SET is_paused = ? WHERE database_id = ?",
+                    (int(paused), db),
+                )
+                self._barrier(db)
+        self._commit_actions()
+
+    def _require_super_for_pause(self, ctx: Context) -> None:
+        if not self._is_super(ctx):
+            # rwshim extension: pausing needs what risectl needs (meta access).
+            raise PermissionDenied("must be superuser to pause or resume streaming")
+
+    def pause_database(self, ctx: Context, name: str) -> Result:
+        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database).
+
+        Unlike the cluster-wide pause it also pauses a database that has no streaming job yet
+        (its barrier state is created paused), so the next job created there starts paused.
+        """
+        self._require_super_for_pause(ctx)
+        self._set_paused([self.database_id(name)], True, create=True)
+        return Result()
+
+    def resume_database(self, ctx: Context, name: str) -> Result:
+        """ALTER DATABASE <name> RESUME (rwshim extension)."""
+        self._require_super_for_pause(ctx)
+        self._set_paused([self.database_id(name)], False)
+        return Result()
+
+    def pause_all(self, ctx: Context | None = None) -> Result:
+        """ALTER SYSTEM PAUSE (rwshim extension) = risectl meta pause: every active database
+        (stream_service.rs:168-184).  ``ctx`` None is the test-control path."""
+        if ctx is not None:
+            self._require_super_for_pause(ctx)
+        self._set_paused(self._active_databases(), True)
+        return Result()
+
+    def resume_all(self, ctx: Context | None = None) -> Result:
+        """ALTER SYSTEM RESUME (rwshim extension) = risectl meta resume."""
+        if ctx is not None:
+            self._require_super_for_pause(ctx)
+        self._set_paused(self._active_databases(), False)
+        return Result()
+
+    def is_paused(self, database_id: int) -> bool:
+        return bool(
+            self._val("SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,))
+        )
+
+    def recover(self, *, bootstrap: bool = False) -> None:
+        """RisingWave's recovery (rw-engine-semantics §1.1, §3, §2.7): INITIAL jobs deleted,
+        CREATING jobs with a VALUES fragment deleted, the others resume; every database
+        unpaused (bootstrap: paused if ``pause_on_next_bootstrap``, which is then reset);
+        every job re-rendered from the catalog, which applies DEFERRED parallelism."""
+        with self.store.transaction():
+            initial = [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT job_id FROM streaming_job WHERE job_status = 'INITIAL'"
+                )
+            ]
+            unrecoverable = [
+                int(r[0])
+                for r in self.conn.execute(
+                    "SELECT DISTINCT j.job_id FROM streaming_job j JOIN fragment f"
+                    " ON f.job_id = j.job_id WHERE j.job_status = 'CREATING'"
+                    " AND f.flags LIKE '%\"VALUES\"%'"
+                )
+            ]
+            # Recovery fails every finish wait (worker.rs:1113-1119); a foreground create that
+            # began waiting less than 30 s ago cancels its job and returns the error
+            # (stream_manager.rs:77, :416-450); later ones wait again.
+            reason = "bootstrap" if bootstrap else "adhoc recovery"
+            now = self.clock.now_ms()
+            early = [
+                jid
+                for jid, started in self._fg_started.items()
+                if now - started < 30_000 and self.job_status(jid) == "CREATING"
+            ]
+            for jid in early:
+                for w, call in self._job_waiters.pop(jid, []):
+                    err = MetaRpcError(call, f"failed to wait streaming job finish: {reason}")
+                    self._after_commit.append(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+            self._remove_relations(initial + unrecoverable + early, cancelled=False)
+            pause = bootstrap and par.parse_bool(
+                self.system_param("pause_on_next_bootstrap") or "false"
+            )
+            self.conn.execute("UPDATE barrier_state SET is_paused = 0")
+            if pause:
+                for db in self._active_databases():
+                    self._ensure_barrier_state(db)
+                    self.conn.execute(
+                        "UPDATE barrier_state SET is_paused = 1 WHERE database_id = ?", (db,)
+                    )
+                self.conn.execute(
+                    "UPDATE system_parameter SET value = 'false'"
+                    " WHERE name = 'pause_on_next_bootstrap'"
+                )
+            self._render_jobs(
+                {int(r[0]) for r in self.conn.execute("SELECT job_id FROM streaming_job")}
+            )
+            self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
+            for (db,) in self.conn.execute("SELECT database_id FROM barrier_state").fetchall():
+                self._barrier(int(db))
+        self._commit_actions()
+
+    def adhoc_recover(self, ctx: Context) -> Result:
+        """RECOVER (recover.rs:22-30): superuser only."""
+        if not self._is_super(ctx):
+            raise PermissionDenied("only superusers can trigger adhoc recovery")
+        self.recover()
+        return Result()
+
+    # ------------------------------------------------------------------ job statements
+
+    def _progress_text(self, job_id: int, status: str, job_type: str) -> str:
+        """progress.rs:246-296 and creating_job/mod.rs:757-793."""
+        if status == "INITIAL":
+            return "0.0%"
+        rows = self.conn.execute(
+            "SELECT flags, backfill_consumed, backfill_total, backfill_done FROM fragment"
+            " WHERE job_id = ? AND scan_relation_id IS NOT NULL",
+            (job_id,),
+        ).fetchall()
+        mv = [r for r in rows if "SOURCE_SCAN" not in json.loads(r[0])]
+        src = [r for r in rows if "SOURCE_SCAN" in json.loads(r[0])]
+        done = all(r[3] for r in rows)
+        if done or not rows:
+            text = "100%"
+        else:
+            mv_text: str | None = None
+            if mv:
+                consumed = sum(int(r[1]) for r in mv)
+                total = sum(int(r[2] or 0) for r in mv)
+                if total == 0:
+                    mv_text = "99.99%"
+                else:
+                    p = min(consumed / total, 0.9999) if consumed <= total else 0.9999
+                    mv_text = f"{p * 100:.2f}% ({consumed}/{total})"
+            src_text = f"{sum(int(r[1]) for r in src)} rows consumed" if src else None
+            if mv_text and src_text:
+                text = f"MView Backfill: {mv_text}, Source Backfill: {src_text}"
+            else:
+                text = mv_text or src_text or "Unknown"
+        if job_type in ("SnapshotBackfill", "BatchRefresh"):
+            return "Snapshot finished" if done else f"Snapshot [{text}]"
+        return text
+
+    def _store_progress(self, job_id: int) -> None:
+        row = self._q1("SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,))
+        if row is not None:
+            text = self._progress_text(job_id, str(row[0]), str(row[1]))
+            self.conn.execute(
+                "UPDATE streaming_job SET progress = ? WHERE job_id = ?", (text, job_id)
+            )
+
+    def ddl_progress(self) -> list[tuple[int, str, str, str, str, bool, str]]:
+        """rw_ddl_progress rows: (ddl_id, ddl_statement, create_type, progress, initialized_at,
+        is_serverless_backfill, backfill_type) for INITIAL/CREATING tables, MVs, indexes and
+        sinks in all databases (manager.rs:59-104, list_op.rs:99-145)."""
+        out = []
+        for jid, defn, ctype, status, jtype, init, serverless, btype in self.conn.execute(
+            "SELECT j.job_id, r.definition, j.create_type, j.job_status, j.job_type,"
+            " r.initialized_at, j.is_serverless_backfill, j.backfill_type FROM streaming_job j"
+            " JOIN relation r ON r.relation_id = j.job_id WHERE j.job_status != 'CREATED'"
+            " AND r.kind != 'source' ORDER BY j.job_id"
+        ).fetchall():
+            out.append(
+                (
+                    int(jid),
+                    str(defn),
+                    str(ctype),
+                    self._progress_text(int(jid), str(status), str(jtype)),
+                    str(init),
+                    bool(serverless),
+                    str(btype),
+                )
+            )
+        return out
+
+    def show_jobs(self) -> Result:
+        """SHOW JOBS (show.rs:413-420, :789-799): Id, Statement, Create Type, Progress."""
+        cols = [
+            Column("Id", pgtypes.INT8, 8),
+            Column("Statement", pgtypes.VARCHAR),
+            Column("Create Type", pgtypes.VARCHAR),
+            Column("Progress", pgtypes.VARCHAR),
+        ]
+        rows: list[tuple[object, ...]] = [(r[0], r[1], r[2], r[3]) for r in self.ddl_progress()]
+        return Result(columns=cols, rows=rows)
+
+    def cancel_jobs(self, ctx: Context, job_ids: Sequence[int]) -> Result:
+        """CANCEL JOBS id, ... (cancel_job.rs:26-65): one varchar column Id, one row per job
+        actually cancelled; unknown or created ids are ignored."""
+        cancelled: list[int] = []
+        with self.store.transaction():
+            for jid in job_ids:
+                row = self._q1(
+                    "SELECT database_id FROM streaming_job WHERE job_id = ? AND job_status !="
+                    " 'CREATED'",
+                    (jid,),
+                )
+                if row is None or jid in cancelled:
+                    continue
+                cancelled.append(jid)
+                self._remove_relations(self._cascade_closure([jid]))
+                self._barrier(int(row[0]))
+        self._commit_actions()
+        return Result(columns=[Column("Id", pgtypes.VARCHAR)], rows=[(str(j),) for j in cancelled])
+
+    def wait(self, ctx: Context, kind: str | None = None, name: ObjectName | None = None) -> Result:
+        """WAIT [TABLE|MATERIALIZED VIEW|SINK|INDEX name] (wait.rs:26-90): completes when no job
+        (or the named one) is creating."""
+        target: int | None = None
+        if kind is not None and name is not None:
+            lookup = {
+                "table": ("table", "materialized view", "index"),
+                "materialized view": ("table", "materialized view", "index"),
+                "index": ("table", "materialized view", "index"),
+                "sink": ("sink",),
+            }[kind]
+            rel = self._lookup(ctx, name, lookup)
+            if rel is None:
+                raise CatalogNotFound({"materialized view": "table"}.get(kind, kind), name.name)
+            if rel.kind != kind:
+                raise InvalidInputSyntax(DROP_HINT[rel.kind])
+            target = rel.id
+        w = Waiter()
+        self._wait_all.append((w, target))
+        self._check_wait_all()
+        self._commit_actions()
+        return Result(wait=w)
+
+    def flush(self, ctx: Context) -> Result:
+        """FLUSH: a checkpoint barrier on the session's database."""
+        with self.store.transaction():
+            if self._val("SELECT 1 FROM barrier_state WHERE database_id = ?", (ctx.database_id,)):
+                self._barrier(ctx.database_id)
+        self._commit_actions()
+        return Result()
+
+    # ------------------------------------------------------------------ rename, swap, owner, schema
+
+    def _resolve_for_alter(self, ctx: Context, kind: str, name: ObjectName) -> Rel:
+        rel = self._lookup(ctx, name)
+        if rel is None or rel.kind != kind:
+            raise CatalogNotFound(
+                {"materialized view": "table", "index": "index"}.get(kind, kind), name.name
+            )
+        self._check_drop_alter(ctx, rel)
+        return rel
+
+    def rename(self, ctx: Context, kind: str, name: ObjectName, new_name: str) -> Result:
+        """ALTER <kind> <name> RENAME TO <new> (meta AlterName)."""
+        rel = self._resolve_for_alter(ctx, kind, name)
+        existing = self._check_duplicate(rel.schema_id, new_name)
+        if existing is not None:
+            raise self._duplicate_error(existing)
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE relation SET name = ? WHERE relation_id = ?", (new_name, rel.id)
+            )
+        return Result()
+
+    def swap(self, ctx: Context, kind: str, name: ObjectName, other: ObjectName) -> Result:
+        """ALTER <kind> <a> SWAP WITH <b> (meta AlterSwapRename): the two exchange names."""
+        a = self._resolve_for_alter(ctx, kind, name)
+        b = self._resolve_for_alter(ctx, kind, other)
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE relation SET name = ?, schema_id = ? WHERE relation_id = ?",
+                (b.name, b.schema_id, a.id),
+            )
+            self.conn.execute(
+                "UPDATE relation SET name = ?, schema_id = ? WHERE relation_id = ?",
+                (a.name, a.schema_id, b.id),
+            )
+        return Result()
+
+    def alter_owner(self, ctx: Context, kind: str, name: ObjectName, owner: str) -> Result:
+        """ALTER <kind> <name> OWNER TO <user>."""
+        rel = self._resolve_for_alter(ctx, kind, name)
+        uid = self.user_id(owner)
+        if uid is None:
+            raise CatalogNotFound("user", owner)
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE relation SET owner_id = ? WHERE relation_id = ? OR owner_job_id = ?",
+                (uid, rel.id, rel.id),
+            )
+        return Result()
+
+    def set_schema(self, ctx: Context, kind: str, name: ObjectName, schema: str) -> Result:
+        """ALTER <kind> <name> SET SCHEMA <schema>."""
+        rel = self._resolve_for_alter(ctx, kind, name)
+        sid = self._schema_id(ctx.database_id, schema)
+        if sid is None:
+            raise CatalogNotFound("schema", schema)
+        existing = self._check_duplicate(sid, rel.name)
+        if existing is not None:
+            raise self._duplicate_error(existing)
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE relation SET schema_id = ? WHERE relation_id = ? OR owner_job_id = ?",
+                (sid, rel.id, rel.id),
+            )
+        return Result()
+
+    def comment_on(
+        self, ctx: Context, relation_id: int, column: str | None, text: str | None
+    ) -> Result:
+        """COMMENT ON TABLE/COLUMN (meta CommentOn); None removes the comment."""
+        objsubid = 0
+        if column is not None:
+            pos = self._val(
+                "SELECT position FROM relation_column WHERE relation_id = ? AND name = ?",
+                (relation_id, column),
+            )
+            if pos is None:
+                raise CatalogNotFound("column", column)
+            objsubid = int(pos) + 1
+        with self.store.transaction():
+            if text is None:
+                self.conn.execute(
+                    "DELETE FROM comment WHERE object_id = ? AND objsubid = ?",
+                    (relation_id, objsubid),
+                )
+            else:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO comment(object_id, objsubid, description)"
+                    " VALUES (?, ?, ?)",
+                    (relation_id, objsubid, text),
+                )
+        return Result()
+
+    # ------------------------------------------------------------------ parameters
+
+    def show_parameters(self) -> Result:
+        """SHOW PARAMETERS: Name, Value, Description, Mutable."""
+        cols = [
+            Column("Name", pgtypes.VARCHAR),
+            Column("Value", pgtypes.VARCHAR),
+            Column("Description", pgtypes.VARCHAR),
+            Column("Mutable", pgtypes.BOOL, 1),
+        ]
+        rows: list[tuple[object, ...]] = []
+        for p in sysparams.PARAMS:
+            value = self.system_param(p.name)
+            if p.name == "license_key" and value not in ("", "<default>"):
+                value = "<redacted>"
+            rows.append((p.name, value, p.description, p.mutable))
+        return Result(columns=cols, rows=rows)
+
+    def alter_system_set(self, ctx: Context, name: str, value: str | None) -> Result:
+        """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:25-80; meta
+        set_system_param, src/common/src/system_param/mod.rs:325-372).  Session parameters
+        are the session's business (``set_session_default``)."""
+        if not self._is_super(ctx):
+            raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
+        call = "/meta.SystemParamsService/SetSystemParam"
+        p = sysparams.BY_NAME.get(name)
+        if p is None:
+            raise MetaRpcError(
+                call, f"System parameters error: unrecognized system parameter {json.dumps(name)}"
+            )
+        if not p.mutable:
+            raise MetaRpcError(call, f"System parameters error: {json.dumps(name)} is immutable")
+        text = p.default if value is None else value
+        try:
+            if p.kind == "u32" or p.kind == "u64":
+                n = int(par.parse_u64(text))
+                if p.kind == "u32" and n > 0xFFFFFFFF:
+                    raise par.ParseError("number too large to fit in target type")
+                text = str(n)
+            elif p.kind == "bool":
+                if text not in ("true", "false"):  # Rust's bool::from_str
+                    raise par.ParseError("provided string was not `true` or `false`")
+            elif p.kind == "f64":
+                text = str(float(text))
+        except (par.ParseError, ValueError) as e:
+            msg = str(e).removeprefix("Parse error: ")
+            if isinstance(e, ValueError):
+                msg = "invalid float literal"
+            raise MetaRpcError(
+                call, f"System parameters error: cannot parse parameter value: {msg}"
+            ) from None
+        with self.store.transaction():
+            self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
+        self._drain_queue()
+        notices = []
+        interval = int(self.system_param("barrier_interval_ms") or 1000)
+        frequency = int(self.system_param("checkpoint_frequency") or 1)
+        if interval >= 300000:
+            notices.append(
+                f"Barrier interval is set to {interval} ms >= 300000 ms. This can hurt freshness "
+                "and potentially cause OOM."
+            )
+        if frequency >= 60:
+            notices.append(
+                f"Checkpoint frequency is set to {frequency} >= 60. This can hurt freshness and "
+                "potentially cause OOM."
+            )
+        return Result(notices)
+
+    def session_defaults(self) -> dict[str, str]:
+        """Session-variable defaults set with ALTER SYSTEM SET (a new session starts here)."""
+        return {
+            str(k): str(v)
+            for k, v in self.conn.execute("SELECT name, value FROM session_parameter")
+        }
+
+    def set_session_default(self, name: str, value: str | None) -> None:
+        """Persist ALTER SYSTEM SET <session variable> (None = back to RisingWave's default)."""
+        with self.store.transaction():
+            if value is None:
+                self.conn.execute("DELETE FROM session_parameter WHERE name = ?", (name,))
+            else:
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
+                    (name, value),
+                )
+
+    def alter_database_param(
+        self, ctx: Context, database: str, param: str, value: str | None
+    ) -> Result:
+        """ALTER DATABASE <db> SET barrier_interval_ms | checkpoint_frequency (mod.rs:767-828);
+        None (DEFAULT) falls back to the system parameter."""
+        if param not in ("barrier_interval_ms", "checkpoint_frequency"):
+            raise InvalidInputSyntax(f"Unsupported database config parameter: {param}")
+        db = self.database_id(database)
+        n: int | None = None
+        if value is not None:
+            try:
+                n = int(value)
+            except ValueError:
+                raise InvalidInputSyntax(f"Invalid value for {param}: {value}") from None
+        with self.store.transaction():
+            self.conn.execute(f"UPDATE database SET {param} = ? WHERE database_id = ?", (n, db))
+        return Result()
+
+    # ------------------------------------------------------------------ test control
+
+    def restart(self) -> Engine:
+        """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
+        recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
+        Sessions waiting on this engine are gone with it: their waits fail."""
+        for waiters in self._job_waiters.values():
+            for w, call in waiters:
+                w.complete(MetaRpcError(call, "meta node restarted"))
+        for w, _ in self._wait_all:
+            w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
+        for p in self._queue:
+            p.waiter.complete(MetaRpcError(p.call, "meta node restarted"))
+        self._job_waiters.clear()
+        self._wait_all.clear()
+        self._queue.clear()
+        self._permit_holders.clear()
+        if self.store.path is None:
+            self.recover(bootstrap=True)
+            return self
+        data_dir = self.store.path.parent
+        self.store.close()
+        return Engine(
+            Store.open(data_dir),
+            self.clock,
+            row_count=None if self.row_count == self._default_row_count else self.row_count,
+            streaming_slots=self.streaming_slots,
+            backfill_rows_per_second=self.backfill_rows_per_second,
+        )
+
+    def hold_backfill(self, job_id: int, held: bool = True) -> None:
+        """Test control: stop (or let go) a creating job's backfill progress."""
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE streaming_job SET backfill_held = ? WHERE job_id = ?", (int(held), job_id)
+            )
+
+    def job_status(self, job_id: int) -> str | None:
+        v = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
+        return None if v is None else str(v)
+
+    def rendered_parallelism(self, job_id: int) -> dict[int, int]:
+        """Actor count per fragment of a job as currently rendered."""
+        return {
+            int(r[0]): int(r[1])
+            for r in self.conn.execute(
+                "SELECT f.fragment_id, count(a.actor_id) FROM fragment f LEFT JOIN actor a"
+                " ON a.fragment_id = f.fragment_id WHERE f.job_id = ? GROUP BY f.fragment_id",
+                (job_id,),
+            )
+        }
+
+    def catalog_parallelism(self, job_id: int) -> str:
+        """rw_streaming_jobs.parallelism: the effective value, rendered
+        (stream_service.rs:87-102)."""
+        target, _, _ = self._job_target(job_id)
+        return par.render(target)

@@ -1,0 +1,178 @@
+"""The fragment graph and RisingWave's blocked-job rules over it (rw-engine-semantics §2.1, §2.2,
+§2.6): which jobs a creating unreschedulable backfill blocks, and whether a reschedule is
+rejected at the barrier.  Pure functions over a snapshot read from the store."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+ONLINE_UNRESCHEDULABLE = {"SnapshotBackfill"}
+LEGACY = {"Backfill", "Chain", "Rearrange"}
+
+
+def reschedulable(scan_type: str, online: bool) -> bool:
+    """src/prost/src/lib.rs:556-573."""
+    if scan_type in ("UpstreamOnly", "ArrangementBackfill", "CrossDbSnapshotBackfill"):
+        return True
+    if scan_type == "SnapshotBackfill":
+        return not online
+    return False
+
+
+@dataclass
+class Fragment:
+    fragment_id: int
+    job_id: int
+    scan_type: str | None
+    distribution: str
+
+
+@dataclass
+class Graph:
+    fragments: dict[int, Fragment] = field(default_factory=dict)
+    # (source, target) -> dispatcher type
+    edges: dict[tuple[int, int], str] = field(default_factory=dict)
+    job_status: dict[int, str] = field(default_factory=dict)
+    job_type: dict[int, str] = field(default_factory=dict)
+    job_database: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, conn: sqlite3.Connection) -> Graph:
+        g = cls()
+        for fid, jid, scan, dist in conn.execute(
+            "SELECT fragment_id, job_id, scan_type, distribution_type FROM fragment"
+        ):
+            g.fragments[fid] = Fragment(fid, jid, scan, dist)
+        for s, t, d in conn.execute(
+            "SELECT source_fragment_id, target_fragment_id, dispatcher_type FROM fragment_relation"
+        ):
+            g.edges[(s, t)] = d
+        for jid, status, jtype, db in conn.execute(
+            "SELECT job_id, job_status, job_type, database_id FROM streaming_job"
+        ):
+            g.job_status[jid] = status
+            g.job_type[jid] = jtype
+            g.job_database[jid] = db
+        return g
+
+    def fragments_of(self, job_id: int) -> list[int]:
+        return sorted(f.fragment_id for f in self.fragments.values() if f.job_id == job_id)
+
+    def upstream(self, fragment_id: int) -> list[int]:
+        return sorted(s for (s, t) in self.edges if t == fragment_id)
+
+    def downstream(self, fragment_id: int) -> list[int]:
+        return sorted(t for (s, t) in self.edges if s == fragment_id)
+
+    def no_shuffle_closure(self, seeds: set[int]) -> set[int]:
+        """Seeds plus every fragment in a NoShuffle component touching them (both directions)."""
+        adj: dict[int, set[int]] = defaultdict(set)
+        for (s, t), d in self.edges.items():
+            if d == "NoShuffle":
+                adj[s].add(t)
+                adj[t].add(s)
+        out = set(seeds)
+        stack = list(seeds)
+        while stack:
+            f = stack.pop()
+            for n in adj[f]:
+                if n not in out:
+                    out.add(n)
+                    stack.append(n)
+        return out
+
+    def creating_jobs(self) -> list[int]:
+        """Jobs with status exactly CREATING (metadata.rs:357-365)."""
+        return sorted(j for j, s in self.job_status.items() if s == "CREATING")
+
+    def owner(self, fragment_id: int) -> int | None:
+        f = self.fragments.get(fragment_id)
+        return None if f is None else f.job_id
+
+    def unreschedulable_fragments(self, job_id: int, online: bool) -> set[int]:
+        return {
+            f.fragment_id
+            for f in self.fragments.values()
+            if f.job_id == job_id
+            and f.scan_type is not None
+            and not reschedulable(f.scan_type, online)
+        }
+
+
+def blocked_jobs(graph: Graph, creating: list[int], online: bool) -> set[int]:
+    """collect_reschedule_blocked_jobs_for_creating_jobs (metadata.rs:727-790)."""
+    seed: set[int] = set()
+    for j in creating:
+        seed |= graph.unreschedulable_fragments(j, online)
+    if not seed:
+        return set()
+    seed |= {u for f in list(seed) for u in graph.upstream(f)}
+    blocked = graph.no_shuffle_closure(seed)
+    return {o for f in blocked if (o := graph.owner(f)) is not None}
+
+
+def online_unreschedulable_jobs(graph: Graph, creating: list[int]) -> set[int]:
+    """collect_online_unreschedulable_backfill_jobs (metadata.rs:704-725)."""
+    return {j for j in creating if graph.unreschedulable_fragments(j, online=True)}
+
+
+def independent_inflight(graph: Graph, database_id: int) -> list[int]:
+    """Snapshot-backfill / batch-refresh jobs still creating in a database: they run in their
+    own partial graph (control.rs:743-770)."""
+    return sorted(
+        j
+        for j, s in graph.job_status.items()
+        if s == "CREATING"
+        and graph.job_database.get(j) == database_id
+        and graph.job_type.get(j) in ("SnapshotBackfill", "BatchRefresh")
+    )
+
+
+def reschedule_fragments(graph: Graph, job_id: int) -> set[int]:
+    """The fragments a reschedule of a job touches: its fragments and their NoShuffle
+    ensembles (scale.rs:456-503)."""
+    return graph.no_shuffle_closure(set(graph.fragments_of(job_id)))
+
+
+def barrier_rejected_jobs(graph: Graph, database_id: int, fragments: set[int]) -> set[int]:
+    """The barrier-level check of a resolved reschedule (control.rs:64-89, 866-966): the jobs
+    among the reschedule's affected fragments that in-flight independent jobs block."""
+    independent = independent_inflight(graph, database_id)
+    if not independent:
+        return set()
+    independent_set = set(independent)
+    seed: set[int] = set()
+    for j in independent:
+        own = graph.unreschedulable_fragments(j, online=True)
+        seed |= own
+        seed |= {u for f in own for u in graph.upstream(f)}
+    blocked_fr = graph.no_shuffle_closure(seed)
+    blocked = {
+        o
+        for f in blocked_fr
+        if (o := graph.owner(f)) is not None
+        and o not in independent_set
+        and graph.job_database.get(o) == database_id
+    }
+    affected = set(fragments)
+    for f in fragments:
+        affected |= {u for u in graph.upstream(f) if graph.edges[(u, f)] != "NoShuffle"}
+        affected |= {d for d in graph.downstream(f) if graph.edges[(f, d)] != "NoShuffle"}
+    owners = {o for f in affected if (o := graph.owner(f)) is not None and o not in independent_set}
+    return owners & blocked
+
+
+def ensemble_roots(graph: Graph, fragment_id: int) -> list[int]:
+    """The entry fragments of the NoShuffle ensemble a fragment belongs to, empty when the
+    fragment is itself an entry or has no ensemble (fragment.rs:1467-1493)."""
+    component = graph.no_shuffle_closure({fragment_id})
+    if len(component) == 1:
+        return []
+    roots = sorted(
+        f
+        for f in component
+        if not any(graph.edges.get((u, f)) == "NoShuffle" for u in graph.upstream(f))
+    )
+    return [] if fragment_id in roots else roots

@@ -1,0 +1,291 @@
+"""Parallelism values: parsing (session variables and ALTER values), resolution at creation, and
+placement (how many actors a job or fragment gets).
+
+RisingWave sources: ``src/common/src/session_config/parallelism.rs`` (ConfigParallelism),
+``src/common/src/system_param/adaptive_parallelism_strategy.rs`` (strategies),
+``src/frontend/src/stream_fragmenter/parallelism.rs`` (creation defaults),
+``src/frontend/src/handler/alter_parallelism.rs`` (ALTER values),
+``src/meta/src/controller/scale.rs:1146-1181`` (effective parallelism).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass
+
+from rwshim.errors import InvalidInputSyntax
+from rwshim.store.functions import render_parallelism
+
+U64_MAX = 2**64 - 1
+
+
+class ParseError(Exception):
+    """A parse failure; ``str()`` is the compact report RisingWave prints as the cause."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A parallelism as the catalog stores it: Fixed(n) or Adaptive(strategy).
+
+    ``strategy`` is 'AUTO', 'BOUNDED(n)' or 'RATIO(r)' for Adaptive, None for Fixed.
+    """
+
+    kind: str  # 'Fixed' | 'Adaptive' | 'Custom'
+    fixed: int | None = None
+    strategy: str | None = None
+
+    @staticmethod
+    def of_fixed(n: int) -> Target:
+        return Target("Fixed", n, None)
+
+    @staticmethod
+    def adaptive(strategy: str = "AUTO") -> Target:
+        return Target("Adaptive", None, strategy)
+
+
+def _as_f32(r: float) -> float:
+    return float(struct.unpack("f", struct.pack("f", r))[0])
+
+
+def _rust_f32(r: float) -> str:
+    """Rust's Display of an f32: shortest round-trip text, no trailing '.0'."""
+    f = _as_f32(r)
+    for digits in range(1, 10):
+        text = f"{f:.{digits}g}"
+        if _as_f32(float(text)) == f:
+            break
+    if "e" in text:
+        text = repr(float(text))
+    if text.endswith(".0"):
+        text = text[:-2]
+    return text
+
+
+def parse_strategy(s: str) -> str:
+    """Parse an adaptive strategy (adaptive_parallelism_strategy.rs:94-144); returns its
+    canonical upper-case form ('AUTO', 'FULL', 'BOUNDED(n)', 'RATIO(r)').
+
+    Raises ``ParseError`` with RisingWave's text, or ``LookupError`` for an unsupported
+    strategy (callers then try an integer).
+    """
+    low = s.lower()
+    if low == "auto":
+        return "AUTO"
+    if low == "full":
+        return "FULL"
+    m = re.fullmatch(r"bounded\((\d+)\)", low)
+    if m:
+        n = int(m.group(1))
+        if n > U64_MAX:
+            raise ParseError("Parse error: number too large to fit in target type")
+        if n < 1:
+            raise ParseError("Invalid value for Bounded strategy: must be positive integer")
+        return f"BOUNDED({n})"
+    m = re.fullmatch(r"ratio\(([+-]?\d+(?:\.\d+)?)\)", low)
+    if m:
+        r = _as_f32(float(m.group(1)))
+        if not 0.0 <= r <= 1.0:
+            raise ParseError("Invalid value for Ratio strategy: must be between 0.0 and 1.0")
+        return f"RATIO({_rust_f32(r)})"
+    raise LookupError(s)
+
+
+def parse_u64(s: str) -> int:
+    """Rust's ``str::parse::<u64>`` with its error texts (prefixed 'Parse error: ')."""
+    if s == "":
+        raise ParseError("Parse error: cannot parse integer from empty string")
+    body = s[1:] if s.startswith("+") else s
+    if body == "" or not body.isascii() or not body.isdigit():
+        raise ParseError("Parse error: invalid digit found in string")
+    n = int(body)
+    if n > U64_MAX:
+        raise ParseError("Parse error: number too large to fit in target type")
+    return n
+
+
+def parse_config_parallelism(s: str) -> Target | None:
+    """ConfigParallelism::from_str (session_config/parallelism.rs:65-94).
+
+    Returns None for 'default', else a Target (0/adaptive/auto/full -> Adaptive AUTO).
+    """
+    low = s.lower()
+    if low == "default":
+        return None
+    if low in ("adaptive", "auto"):
+        return Target.adaptive()
+    try:
+        strategy = parse_strategy(s)
+    except LookupError:
+        n = parse_u64(s)
+        return Target.adaptive() if n == 0 else Target.of_fixed(n)
+    if strategy == "FULL":
+        return Target.adaptive()
+    return Target.adaptive(strategy)
+
+
+def render(target: Target | None) -> str:
+    """How system catalogs print a parallelism (system_catalog/mod.rs:223-254)."""
+    if target is None:
+        return "unknown"
+    return render_parallelism(target.kind, target.fixed, target.strategy)
+
+
+def render_config(target: Target | None) -> str:
+    """ConfigParallelism's Display (what check-hook errors and SHOW print)."""
+    if target is None:
+        return "default"
+    return render(target)
+
+
+def parse_alter_value(value: str | None) -> Target:
+    """The value of ``ALTER ... SET PARALLELISM`` (alter_parallelism.rs:143-180).
+
+    ``value`` is the value's unquoted text, or None for DEFAULT (which means adaptive here).
+    """
+    if value is None:
+        return Target.adaptive()
+    try:
+        parsed = parse_config_parallelism(value)
+    except ParseError as e:
+        raise InvalidInputSyntax(
+            f"target parallelism must be a valid number, adaptive, bounded(n), or ratio(r): {e}"
+        ) from None
+    if parsed is None:
+        return Target.adaptive()
+    if parsed.kind == "Fixed" and parsed.fixed is not None:
+        # alter_parallelism.rs:168 casts to u32 (truncation), as RisingWave does.
+        truncated = parsed.fixed & 0xFFFFFFFF
+        return Target.adaptive() if truncated == 0 else Target.of_fixed(truncated)
+    return parsed
+
+
+def parse_alter_backfill_value(value: str | None) -> Target | None:
+    """``ALTER ... SET BACKFILL_PARALLELISM``: DEFAULT clears the override (None)."""
+    if value is None:
+        return None
+    try:
+        parsed = parse_config_parallelism(value)
+    except ParseError as e:
+        raise InvalidInputSyntax(
+            f"target parallelism must be a valid number, adaptive, bounded(n), or ratio(r): {e}"
+        ) from None
+    if parsed is None:
+        return None
+    if parsed.kind == "Fixed" and parsed.fixed is not None:
+        truncated = parsed.fixed & 0xFFFFFFFF
+        return Target.adaptive() if truncated == 0 else Target.of_fixed(truncated)
+    return parsed
+
+
+def parse_fragment_value(value: str | None, *, is_ident: bool) -> Target | None:
+    """``ALTER FRAGMENT ... SET PARALLELISM`` (alter_parallelism.rs:181-244): DEFAULT -> None,
+    bare identifier ``adaptive`` -> Adaptive, u32 number (0 = adaptive), else an error."""
+    if value is None:
+        return None
+    if is_ident:
+        if value.lower() == "adaptive":
+            return Target.adaptive()
+        raise InvalidInputSyntax("target parallelism must be a valid number or adaptive")
+    if not value.isascii() or not value.isdigit():
+        raise InvalidInputSyntax("target parallelism must be a valid number or adaptive")
+    n = int(value)
+    if n > 0xFFFFFFFF:
+        raise InvalidInputSyntax(
+            "target parallelism must be a valid number or adaptive: "
+            "number too large to fit in target type"
+        )
+    return Target.adaptive() if n == 0 else Target.of_fixed(n)
+
+
+# Creation defaults (session_config/parallelism.rs:39-41).
+DEFAULT_GLOBAL = Target.adaptive("BOUNDED(64)")
+DEFAULT_TABLE_SOURCE = Target.adaptive("BOUNDED(4)")
+DEFAULT_SINK = Target.adaptive("BOUNDED(8)")
+
+
+def resolve_creation(job_kind: str, specific: Target | None, global_: Target | None) -> Target:
+    """derive_parallelism (stream_fragmenter/parallelism.rs:30-88).
+
+    job_kind: 'table', 'source', 'sink', 'materialized view', 'index'.
+    """
+    if specific is not None:
+        return specific
+    if global_ is None:
+        if job_kind in ("table", "source"):
+            return DEFAULT_TABLE_SOURCE
+        if job_kind == "sink":
+            return DEFAULT_SINK
+        return DEFAULT_GLOBAL
+    return global_
+
+
+def slots_for(target: Target, slots: int) -> int:
+    """Actors for a target given the group's total slots
+    (adaptive_parallelism_strategy.rs:81-92)."""
+    if target.kind == "Fixed" and target.fixed is not None:
+        return target.fixed
+    strategy = target.strategy or "AUTO"
+    if strategy in ("AUTO", "FULL"):
+        return slots
+    m = re.fullmatch(r"BOUNDED\((\d+)\)", strategy)
+    if m:
+        return min(int(m.group(1)), slots)
+    m = re.fullmatch(r"RATIO\(([\d.]+)\)", strategy)
+    if m:
+        return max(math.floor(slots * float(m.group(1))), 1)
+    return slots
+
+
+def parse_bool(text: str) -> bool:
+    """RisingWave's bool literal parse (src/common/src/cast/mod.rs:28-49)."""
+    t = text.strip().lower()
+    if t in ("true", "tru", "tr", "t", "on", "1", "yes", "ye", "y"):
+        return True
+    if t in ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n"):
+        return False
+    raise ParseError("Invalid bool")
+
+
+def _format_strategy(strategy: str | None) -> str | None:
+    if strategy is None:
+        return None
+    try:
+        canonical = parse_strategy(strategy)
+    except (LookupError, ParseError):
+        return None
+    if canonical in ("AUTO", "FULL"):
+        return "adaptive"
+    return canonical.lower()
+
+
+def format_streaming_parallelism(kind: str, fixed: int | None, strategy: str | None) -> str:
+    """format_streaming_parallelism (fragment.rs:1529-1544)."""
+    if kind == "Fixed":
+        return str(fixed)
+    shown = _format_strategy(strategy)
+    if shown is not None:
+        return shown
+    return "custom" if kind == "Custom" else "adaptive"
+
+
+def parallelism_policy(
+    distribution: str,
+    override: Target | None,
+    job: Target | None,
+    roots: list[int],
+) -> str:
+    """format_fragment_parallelism_policy (fragment.rs:1496-1527)."""
+    if distribution == "SINGLE":
+        return "single"
+    job_strategy = None if job is None else job.strategy
+    if override is not None:
+        return (
+            f"override({format_streaming_parallelism(override.kind, override.fixed, job_strategy)})"
+        )
+    if roots:
+        return f"upstream_fragment([{', '.join(str(r) for r in sorted(set(roots)))}])"
+    if job is None:
+        return "inherit(unknown)"
+    return f"inherit({format_streaming_parallelism(job.kind, job.fixed, job_strategy)})"

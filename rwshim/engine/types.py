@@ -1,0 +1,158 @@
+"""Plain values the engine takes and returns: session context, names, columns, results, waits,
+and the injected clock."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from rwshim.errors import RwError
+from rwshim.results import Column
+
+# RisingWave epochs: physical ms since 2021-04-01T00:00:00Z, shifted left 16 bits
+# (src/common/src/util/epoch.rs:23-40).
+RISINGWAVE_DATE_EPOCH_MS = 1_617_235_200_000
+EPOCH_SHIFT = 16
+
+
+class Clock(Protocol):
+    """Milliseconds since the Unix epoch."""
+
+    def now_ms(self) -> int: ...
+
+
+class SystemClock:
+    """Wall time (the server's clock)."""
+
+    def now_ms(self) -> int:
+        return time.time_ns() // 1_000_000
+
+
+class ManualClock:
+    """A clock that only moves when told (tests, manual mode)."""
+
+    def __init__(self, start_ms: int = 1_767_225_600_000) -> None:  # 2026-01-01T00:00:00Z
+        self._ms = start_ms
+
+    def now_ms(self) -> int:
+        return self._ms
+
+    def advance(self, ms: int) -> None:
+        self._ms += ms
+
+
+# Session variables the engine reads, with RisingWave's defaults
+# (src/common/src/session_config/mod.rs).
+VARIABLE_DEFAULTS: Mapping[str, str] = {
+    "streaming_parallelism": "default",
+    "streaming_parallelism_for_table": "default",
+    "streaming_parallelism_for_source": "default",
+    "streaming_parallelism_for_sink": "default",
+    "streaming_parallelism_for_index": "default",
+    "streaming_parallelism_for_materialized_view": "default",
+    "streaming_parallelism_for_backfill": "default",
+    "streaming_max_parallelism": "256",
+    "background_ddl": "false",
+    "streaming_use_snapshot_backfill": "true",
+    "streaming_use_shared_source": "true",
+    "backfill_rate_limit": "-1",
+    "source_rate_limit": "-1",
+    "dml_rate_limit": "-1",
+    "sink_rate_limit": "-1",
+    "search_path": '"$user", public',
+    "timezone": "UTC",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Who runs a statement, where, and with which session variables.
+
+    ``variables`` maps RisingWave variable names (lower case) to their value texts as SHOW
+    prints them; missing names take RisingWave's default.
+    """
+
+    database_id: int = 1
+    user_id: int = 1
+    variables: Mapping[str, str] = field(default_factory=dict)
+
+    def var(self, name: str) -> str:
+        v = self.variables.get(name)
+        return VARIABLE_DEFAULTS.get(name, "") if v is None else v
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectName:
+    """A possibly schema-qualified name, as written (identifiers already case-folded)."""
+
+    name: str
+    schema: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.schema}.{self.name}" if self.schema else self.name
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnSpec:
+    """A column of a relation being created."""
+
+    name: str
+    type_oid: int
+    rw_type: str
+    is_hidden: bool = False
+    is_nullable: bool = True
+    default_expr: str | None = None
+    generated_expr: str | None = None
+
+
+class Waiter:
+    """Completion of a foreground DDL, WAIT or FLUSH: completed by ``Engine.tick()``.
+
+    ``done`` turns true once; then ``error`` is None (success) or the RwError to report.
+    """
+
+    def __init__(self) -> None:
+        self.done = False
+        self.error: RwError | None = None
+        self._callbacks: list[Callable[[Waiter], None]] = []
+
+    def add_done_callback(self, fn: Callable[[Waiter], None]) -> None:
+        if self.done:
+            fn(self)
+        else:
+            self._callbacks.append(fn)
+
+    def complete(self, error: RwError | None = None) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.error = error
+        callbacks, self._callbacks = self._callbacks, []
+        for fn in callbacks:
+            fn(self)
+
+    def result(self) -> None:
+        """Raise the error if the wait failed (call once done)."""
+        if self.error is not None:
+            raise self.error
+
+
+def done_waiter(error: RwError | None = None) -> Waiter:
+    w = Waiter()
+    w.complete(error)
+    return w
+
+
+@dataclass(slots=True)
+class Result:
+    """What an engine operation produced: notices (in order), rows for statements that return
+    rows, and for a foreground create / WAIT a waiter the session awaits before replying."""
+
+    notices: list[str] = field(default_factory=list)
+    columns: list[Column] | None = None
+    rows: list[tuple[object, ...]] = field(default_factory=list)
+    wait: Waiter | None = None
+    # The streaming job a CREATE made (to cancel it when its session is cancelled); else None.
+    job_id: int | None = None

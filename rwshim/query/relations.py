@@ -1,0 +1,73 @@
+"""What the read path needs to know about user relations, and the interface that supplies it.
+
+The query core does not own the catalog: the meta store does.  ``RelationSource`` is the
+narrow read interface the binder resolves names through (implemented over the store's
+tables by ``store_source.StoreRelations`` once the store schema is in place, and by any
+other catalog holder).  Catalog relations (``rw_catalog``/``pg_catalog``/
+``information_schema``) come from ``rwshim.query.catalog.RELATIONS`` instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+
+class RelKind(Enum):
+    """Relation kinds as ``rw_relations.relation_type`` names them."""
+
+    TABLE = "table"
+    MATERIALIZED_VIEW = "materialized view"
+    VIEW = "view"
+    SOURCE = "source"
+    SINK = "sink"
+    INDEX = "index"
+    INTERNAL = "internal"
+
+
+@dataclass(frozen=True, slots=True)
+class RelColumn:
+    name: str
+    type_oid: int
+    hidden: bool = False
+    default_expr: str | None = None  # DEFAULT expression text, as written
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """One user relation as the binder sees it.
+
+    ``storage`` is the SQLite table holding the rows (tables; ``rel_<id>``), ``definition``
+    the defining query text for materialized views and views (read as that query).
+    ``created`` is False while the job is still being created.
+    """
+
+    id: int
+    schema: str
+    name: str
+    kind: RelKind
+    columns: tuple[RelColumn, ...]
+    created: bool = True
+    definition: str | None = None
+    storage: str | None = None
+    primary_key: tuple[str, ...] = ()
+    append_only: bool = False
+
+    @property
+    def visible_columns(self) -> tuple[RelColumn, ...]:
+        return tuple(c for c in self.columns if not c.hidden)
+
+
+class RelationSource(Protocol):
+    """Read access to the user catalog of one rwshim instance."""
+
+    def database_id(self, name: str) -> int | None:
+        """The id of the database called ``name``, or None."""
+        ...
+
+    def schema_exists(self, database_id: int, schema: str) -> bool: ...
+
+    def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
+        """The relation ``schema.name`` in the database, created or not, or None."""
+        ...

@@ -1,0 +1,80 @@
+"""``RelationSource`` over the meta store's tables (rwshim/store/schema.py).
+
+Reads ``visible_relation`` (relations of INITIAL jobs are invisible to the frontend), its
+columns and streaming-job status; rows of a user table live in ``rel_<id>``.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from rwshim.query.relations import Relation, RelColumn, RelKind
+from rwshim.store.schema import data_table
+
+_KINDS = {k.value: k for k in RelKind}
+
+# The query of a stored CREATE MATERIALIZED VIEW / VIEW definition: what follows the first AS
+# that introduces a query (the definition may carry a column list or WITH options first).
+_QUERY_AFTER_AS = re.compile(r"\bAS\s+((?:SELECT|WITH|VALUES|TABLE|\()[\s\S]*)$", re.IGNORECASE)
+
+
+def definition_query_text(definition: str) -> str:
+    """The query part of a stored definition (the definition itself if it is a query)."""
+    if not re.match(r"\s*CREATE\b", definition, re.IGNORECASE):
+        return definition
+    m = _QUERY_AFTER_AS.search(definition)
+    return m.group(1) if m else definition
+
+
+class StoreRelations:
+    """User relations as the binder reads them, straight from the store's connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def database_id(self, name: str) -> int | None:
+        row = self.conn.execute(
+            "SELECT database_id FROM database WHERE name = ?", (name,)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def schema_exists(self, database_id: int, schema: str) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM schema WHERE database_id = ? AND name = ?", (database_id, schema)
+        ).fetchone()
+        return row is not None
+
+    def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
+        row = self.conn.execute(
+            "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status "
+            "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
+            "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
+            "WHERE r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
+            "ORDER BY r.relation_id LIMIT 1",
+            (database_id, schema, name),
+        ).fetchone()
+        if row is None:
+            return None
+        rid, kind_text, definition, append_only, status = row
+        kind = _KINDS.get(kind_text, RelKind.TABLE)
+        cols = self.conn.execute(
+            "SELECT name, type_oid, is_hidden, pk_position, default_expr FROM relation_column "
+            "WHERE relation_id = ? ORDER BY position",
+            (rid,),
+        ).fetchall()
+        pk = tuple(c[0] for c in sorted((c for c in cols if c[3] is not None), key=lambda c: c[3]))
+        storage = data_table(rid) if kind == RelKind.TABLE else None
+        is_view = kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW)
+        return Relation(
+            id=int(rid),
+            schema=schema,
+            name=name,
+            kind=kind,
+            columns=tuple(RelColumn(c[0], int(c[1]), bool(c[2]), c[4]) for c in cols),
+            created=status is None or status == "CREATED",
+            definition=definition_query_text(definition) if is_view and definition else None,
+            storage=storage,
+            primary_key=pk if kind == RelKind.TABLE else (),
+            append_only=bool(append_only),
+        )

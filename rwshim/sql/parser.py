@@ -1,0 +1,143 @@
+"""The front door: ``parse(text) -> list[Statement]``.
+
+Like RisingWave's ``Parser::parse_sql`` (src/sqlparser/src/parser.rs:196-290) the whole query
+string is tokenized first (so a tokenizer error wins), then split at `;` and read statement by
+statement; the first failure is the error of the whole string, located in the whole string.
+
+Each statement is routed by its first words: RisingWave's own statements go to the lark
+grammar (rwparser), PostgreSQL syntax to pglast (pgparser).  A first word that starts no
+statement RisingWave knows is ``expected statement, found: <word>`` (parser.rs:276-354): that
+includes PostgreSQL statements RisingWave lacks (RESET, SAVEPOINT, RELEASE, LISTEN, UNLISTEN,
+NOTIFY, DO, CALL, LOCK, ...).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from rwshim.sql import statements as st
+from rwshim.sql.errors_text import expected_error
+from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg, rw_restrictions
+from rwshim.sql.rwparser import parse_rw
+from rwshim.sql.tokens import Kind, Token, tokenize
+
+# First words RisingWave's parse_statement dispatches on (parser.rs:276-354), by who reads them.
+_RW_FIRST = {
+    "ALTER",
+    "CREATE",
+    "DROP",
+    "SET",
+    "SHOW",
+    "CANCEL",
+    "KILL",
+    "WAIT",
+    "FLUSH",
+    "RECOVER",
+    "DESCRIBE",
+    "GRANT",
+    "REVOKE",
+    "USE",
+    "BACKUP",
+    "REFRESH",
+}
+_PG_FIRST = {
+    "SELECT",
+    "WITH",
+    "VALUES",
+    "DECLARE",
+    "FETCH",
+    "CLOSE",
+    "TRUNCATE",
+    "DELETE",
+    "INSERT",
+    "UPDATE",
+    "COPY",
+    "START",
+    "ABORT",
+    "BEGIN",
+    "COMMIT",
+    "ROLLBACK",
+    "DEALLOCATE",
+    "EXECUTE",
+    "PREPARE",
+    "COMMENT",
+    "DISCARD",
+    "VACUUM",
+    "ANALYZE",
+}
+# CREATE/ALTER forms that are PostgreSQL syntax (pglast reads them).
+_PG_CREATE = {"SCHEMA", "DATABASE", "USER"}
+_PG_ALTER = {"USER"}
+
+
+def parse(text: str) -> list[st.Statement]:
+    """Parse a query string into typed statements; raises SqlParserError as RisingWave would."""
+    return list(_parse_cached(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> tuple[st.Statement, ...]:
+    toks = tokenize(text)
+    out: list[st.Statement] = []
+    group: list[Token] = []
+    for tok in toks:
+        if tok.kind is Kind.EOF or (tok.kind is Kind.OP and tok.value == ";"):
+            if group:
+                out.append(_statement(text, group, tok))
+            group = []
+        else:
+            group.append(tok)
+    return tuple(out)
+
+
+def parse_cache_clear() -> None:
+    """Forget cached parses (tests measuring cold parses use it)."""
+    _parse_cached.cache_clear()
+
+
+def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
+    first = toks[0]
+    text = sql[first.start : toks[-1].end]
+    up = first.upper
+    second = toks[1].upper if len(toks) > 1 else ""
+    if up == "ABORT":  # RisingWave's own statement (parser.rs:317), not PostgreSQL's ROLLBACK
+        if len(toks) > 1:
+            raise expected_error(sql, toks[1], "end of statement")
+        return st.Abort(text)
+    if up == "EXPLAIN":
+        return _explain(sql, toks, stop, text)
+    if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):
+        return _pg(sql, text, toks, stop)
+    if up in _RW_FIRST:
+        return parse_rw(sql, toks, stop, text)
+    if up in _PG_FIRST or (first.kind is Kind.OP and first.value == "("):
+        return _pg(sql, text, toks, stop)
+    raise expected_error(sql, first, "statement")
+
+
+def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
+    node = check_pg(sql, blank_rw_query_syntax(text), toks, stop)
+    rw_restrictions(sql, node, toks, stop)
+    return build(node, text)
+
+
+def _explain(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statement:
+    # EXPLAIN [ANALYZE] [VERBOSE] [(options)] <statement> (parser.rs:4690-4770)
+    i = 1
+    while i < len(toks) and toks[i].upper in ("ANALYZE", "VERBOSE"):
+        i += 1
+    if i < len(toks) and toks[i].kind is Kind.OP and toks[i].value == "(":
+        depth = 0
+        while i < len(toks):
+            if toks[i].value == "(" and toks[i].kind is Kind.OP:
+                depth += 1
+            elif toks[i].value == ")" and toks[i].kind is Kind.OP:
+                depth -= 1
+                if depth == 0:
+                    i += 1
+                    break
+            i += 1
+    if i >= len(toks):
+        raise expected_error(sql, stop, "statement")
+    inner = _statement(sql, toks[i:], stop)
+    return st.Explain(text, inner)

@@ -1,0 +1,224 @@
+"""PostgreSQL-syntax statements: checked with pglast, turned into typed statements.
+
+pglast (PostgreSQL's own parser) validates the statement; the node it returns decides the
+statement kind and gives the target relation.  When pglast rejects a statement, the error is
+reported in RisingWave's form at the token PostgreSQL stopped at (see ``_pg_error``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pglast import parse_sql
+from pglast.parser import ParseError
+
+from rwshim.errors import SqlParserError
+from rwshim.sql import statements as st
+from rwshim.sql.errors_text import expected_error
+from rwshim.sql.tokens import Kind, Token
+
+# RisingWave-only query syntax PostgreSQL rejects; blanked (offsets kept) before pglast reads
+# a query, so that the rest of the query is still checked (parser.rs parse_table_factor,
+# parse_join, parse_wildcard_or_expr):
+#   temporal joins   FOR SYSTEM_TIME AS OF PROCTIME() | NOW() | '<literal>' | <number>
+#   ASOF joins       ASOF [LEFT] JOIN
+#   * EXCEPT (cols)  a wildcard without some columns
+_RW_QUERY_ONLY = [
+    re.compile(
+        r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
+        r"(?:PROCTIME\s*\(\s*\)|NOW\s*\(\s*\)|'[^']*'|\d+)"
+    ),
+    re.compile(r"(?i)\bASOF(?=\s+(?:LEFT\s+)?JOIN\b)"),
+    re.compile(r"(?i)(?<=\*)\s*EXCEPT\s*\([^()]*\)"),
+]
+
+
+def blank_rw_query_syntax(text: str) -> str:
+    """``text`` with RisingWave-only query constructs replaced by spaces (same length)."""
+    for rx in _RW_QUERY_ONLY:
+        text = rx.sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
+def check_pg(sql: str, text: str, toks: list[Token], stop: Token, query: bool = False) -> Any:
+    """Parse ``text`` (the statement made of ``toks``) with pglast; the one node, or raise.
+
+    ``query`` says the text stands where RisingWave parses a query (parse_query).
+    """
+    try:
+        nodes = parse_sql(text)
+    except ParseError as e:
+        raise _pg_error(sql, toks, stop, e, query) from None
+    if len(nodes) != 1:  # pragma: no cover - the splitter hands over one statement
+        raise expected_error(sql, stop, "end of statement")
+    return nodes[0].stmt
+
+
+_NAME_FOLLOWS = {"FROM", "JOIN", "INTO", "UPDATE", "TABLE"}
+
+
+def _pg_error(
+    sql: str, toks: list[Token], stop: Token, e: ParseError, query: bool = False
+) -> SqlParserError:
+    """RisingWave's form of a failure PostgreSQL found.
+
+    The token is the one PostgreSQL stopped at.  What RisingWave says it expected there
+    follows its parser's general habits: a query that does not start like one expects
+    ``SELECT, VALUES, or a subquery in the query body``; after FROM/JOIN/INTO/UPDATE/TABLE a
+    relation name (``identifier``); with a parenthesis open, ``)``; at the end, or after an
+    operator, ``an expression``; after a complete construct, ``end of statement``.
+    """
+    offset = e.args[1] if len(e.args) > 1 else None
+    base = toks[0].start
+    at = stop
+    if offset is not None:
+        for t in toks:
+            if t.start - base >= offset:
+                at = t
+                break
+    prior = [t for t in toks if t.start < at.start] if at is not stop else toks
+    depth = sum(
+        1 if t.value == "(" else -1 if t.value == ")" else 0 for t in prior if t.kind is Kind.OP
+    )
+    if query and at is toks[0]:
+        what = "SELECT, VALUES, or a subquery in the query body"  # parser.rs:4955
+    elif (
+        prior and prior[-1].upper in _NAME_FOLLOWS and not (at.kind is Kind.OP and at.value == "(")
+    ):
+        what = "identifier"  # a relation name is due (parse_object_name, parser.rs:4538-4544)
+    elif at is stop:
+        what = ")" if depth > 0 else "an expression"
+    elif depth > 0:
+        what = ")"
+    elif prior and prior[-1].kind is Kind.OP and prior[-1].value not in (")", "]"):
+        what = "an expression"
+    else:
+        what = "end of statement"
+    return expected_error(sql, at, what)
+
+
+def rw_restrictions(sql: str, node: Any, toks: list[Token], stop: Token) -> None:
+    """Reject what PostgreSQL accepts but RisingWave's grammar does not, as RisingWave does.
+
+    DELETE is ``DELETE FROM <name> [WHERE ...] [RETURNING ...]`` (parser.rs:4641-4665) and
+    UPDATE is ``UPDATE <name> SET ... [WHERE ...] [RETURNING ...]`` (parser.rs:6005-6022): no
+    alias, USING or FROM.  INSERT has no ON CONFLICT (parser.rs:5970-6003).
+    """
+    kind = type(node).__name__
+    if kind not in ("DeleteStmt", "UpdateStmt", "InsertStmt"):
+        return
+    after_name = _after_relation(toks, node.relation)
+    if kind == "DeleteStmt":
+        if node.relation.alias is not None and after_name is not None:
+            raise expected_error(sql, after_name, "end of statement")
+        if node.usingClause:
+            raise expected_error(sql, _word(toks, "USING") or stop, "end of statement")
+    elif kind == "UpdateStmt":
+        if node.relation.alias is not None and after_name is not None:
+            raise expected_error(sql, after_name, "SET")
+        if node.fromClause:
+            raise expected_error(sql, _word(toks, "FROM") or stop, "end of statement")
+    elif node.onConflictClause is not None:
+        raise expected_error(sql, _word(toks, "ON") or stop, "end of statement")
+
+
+def _after_relation(toks: list[Token], rv: Any) -> Token | None:
+    """The token after a relation name (name parts joined by dots) starting at rv.location."""
+    base = toks[0].start
+    i = next((k for k, t in enumerate(toks) if t.start - base >= rv.location), len(toks))
+    while i < len(toks):
+        i += 1  # a name part
+        if i < len(toks) and toks[i].kind is Kind.OP and toks[i].value == ".":
+            i += 1
+            continue
+        break
+    return toks[i] if i < len(toks) else None
+
+
+def _word(toks: list[Token], word: str) -> Token | None:
+    depth = 0
+    for t in toks:
+        if t.kind is Kind.OP and t.value == "(":
+            depth += 1
+        elif t.kind is Kind.OP and t.value == ")":
+            depth -= 1
+        elif depth == 0 and t.upper == word:
+            return t
+    return None
+
+
+def _name(rv: Any) -> st.ObjectName:
+    parts = [
+        p
+        for p in (getattr(rv, "catalogname", None), getattr(rv, "schemaname", None), rv.relname)
+        if p
+    ]
+    return st.ObjectName(tuple(parts))
+
+
+def _strings(seq: Any) -> tuple[str, ...]:
+    return tuple(getattr(x, "sval", str(x)) for x in (seq or ()))
+
+
+def build(node: Any, text: str) -> st.Statement:
+    """The typed statement for a pglast node (dispatched on the node's class name)."""
+    kind = type(node).__name__
+    n: Any = node
+    if kind == "SelectStmt":
+        return st.Query(text)
+    if kind in ("InsertStmt", "UpdateStmt", "DeleteStmt"):
+        cls = {"InsertStmt": st.Insert, "UpdateStmt": st.Update, "DeleteStmt": st.Delete}[kind]
+        return cls(text, _name(n.relation), n.returningClause is not None)
+    if kind == "CopyStmt":
+        return st.Copy(text, _name(n.relation) if n.relation else None, not n.is_from)
+    if kind == "DeclareCursorStmt":
+        idx = text.lower().find(" for ")
+        return st.DeclareCursor(text, n.portalname, text[idx + 5 :].strip() if idx >= 0 else "")
+    if kind == "FetchStmt":
+        many = int(n.howMany)
+        return st.FetchCursor(text, n.portalname, None if many >= 2**63 - 1 else many)
+    if kind == "ClosePortalStmt":
+        return st.CloseCursor(text, n.portalname)
+    if kind == "TruncateStmt":
+        return st.Truncate(text, _name(n.relations[0]))
+    if kind == "TransactionStmt":
+        tk = n.kind.name
+        if tk == "TRANS_STMT_BEGIN":
+            return st.Begin(text)
+        if tk == "TRANS_STMT_START":
+            return st.StartTransaction(text)
+        if tk == "TRANS_STMT_COMMIT":
+            return st.Commit(text)
+        if tk == "TRANS_STMT_ROLLBACK":
+            return st.Rollback(text)
+    if kind == "PrepareStmt":
+        return st.Prepare(text, n.name)
+    if kind == "ExecuteStmt":
+        return st.Execute(text, n.name)
+    if kind == "DeallocateStmt":
+        return st.Deallocate(text, n.name)
+    if kind == "DiscardStmt":
+        return st.Discard(text)
+    if kind == "CommentStmt":
+        obj = n.object
+        parts = _strings(obj) if isinstance(obj, tuple) else _strings(getattr(obj, "names", ()))
+        objtype = n.objtype.name.removeprefix("OBJECT_").replace("_", " ")
+        return st.Comment(text, objtype, st.ObjectName(parts or ("",)), n.comment)
+    if kind == "CreateSchemaStmt":
+        owner = n.authrole.rolename if n.authrole else None
+        return st.CreateSchema(
+            text, st.ObjectName((n.schemaname or owner or "",)), bool(n.if_not_exists), owner
+        )
+    if kind == "CreatedbStmt":
+        return st.CreateDatabase(text, st.ObjectName((n.dbname,)))
+    if kind == "CreateRoleStmt":
+        return st.CreateUser(text, n.role)
+    if kind == "AlterRoleStmt":
+        return st.AlterUser(text, n.role.rolename)
+    if kind == "RenameStmt" and n.renameType.name == "OBJECT_ROLE":
+        return st.AlterUser(text, n.subname)
+    if kind == "VacuumStmt":
+        return st.Vacuum(text) if n.is_vacuumcmd else st.Analyze(text)
+    # A statement pglast accepts but RisingWave's grammar has no such form for.
+    raise NotImplementedError(kind)

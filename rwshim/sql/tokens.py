@@ -1,0 +1,394 @@
+"""RisingWave's SQL tokenizer, as far as rwshim needs it: tokens with their source positions.
+
+It mirrors ``src/sqlparser/src/tokenizer.rs`` (448c657): the same token kinds, the same
+``Display`` of each token (what a parse error prints after ``found:``), the same 1-based
+line/column locations (a column counts characters), and the same tokenizer error texts.
+Whitespace and comments are dropped; each token keeps its character span in the input so
+that statements can be cut out of a multi-statement string verbatim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from rwshim.errors import SqlParserError
+
+
+class Kind(Enum):
+    WORD = "word"  # keyword or identifier, possibly "quoted"
+    NUMBER = "number"
+    STRING = "string"  # '...'
+    ESTRING = "estring"  # E'...'
+    NSTRING = "nstring"  # N'...'
+    XSTRING = "xstring"  # X'...'
+    DOLLAR = "dollar"  # $$...$$ / $tag$...$tag$
+    PARAM = "param"  # $1
+    OP = "op"  # operators and punctuation
+    EOF = "eof"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: Kind
+    value: str  # identifier without quotes / string contents / operator text
+    start: int  # character offsets in the input
+    end: int
+    line: int
+    col: int
+    quoted: bool = False
+    raw: str = ""  # source text of the token
+
+    def display(self) -> str:
+        """The token as RisingWave's ``Display for Token`` prints it (tokenizer.rs:109-150)."""
+        k = self.kind
+        if k is Kind.EOF:
+            return "EOF"
+        if k is Kind.WORD:
+            return '"' + self.value.replace('"', '""') + '"' if self.quoted else self.value
+        if k is Kind.STRING:
+            return f"'{self.value}'"
+        if k is Kind.ESTRING:
+            return f"E'{self.value}'"
+        if k is Kind.NSTRING:
+            return f"N'{self.value}'"
+        if k is Kind.XSTRING:
+            return f"X'{self.value}'"
+        if k is Kind.PARAM:
+            return "$" + self.value
+        return self.raw if k is Kind.DOLLAR else self.value
+
+    @property
+    def upper(self) -> str:
+        """The keyword this token would be, or '' for quoted words and non-words."""
+        return self.value.upper() if self.kind is Kind.WORD and not self.quoted else ""
+
+    def is_kw(self, *words: str) -> bool:
+        return self.upper in words
+
+
+_OP_CHARS = set("+-*/<>=~!@#%^&|`?")
+_OP_EXT = set("~!@#%^&|`?")
+_SINGLE = {
+    "(": "(",
+    ")": ")",
+    ",": ",",
+    ";": ";",
+    "\\": "\\",
+    "[": "[",
+    "]": "]",
+    "{": "{",
+    "}": "}",
+}
+
+
+def _ident_start(ch: str) -> bool:
+    return ch.isascii() and (ch.isalpha() or ch == "_")
+
+
+def _ident_part(ch: str) -> bool:
+    return ch != "" and ch.isascii() and (ch.isalnum() or ch in "$_")
+
+
+class _Scanner:
+    def __init__(self, sql: str) -> None:
+        self.sql = sql
+        self.pos = 0
+        self.line = 1
+        self.col = 1
+
+    def peek(self, k: int = 0) -> str:
+        i = self.pos + k
+        return self.sql[i] if i < len(self.sql) else ""
+
+    def next(self) -> str:
+        ch = self.peek()
+        if ch:
+            self.pos += 1
+            if ch == "\n":
+                self.line += 1
+                self.col = 1
+            else:
+                self.col += 1
+        return ch
+
+    def error(self, message: str) -> SqlParserError:
+        prefix = f"LINE {self.line}: "
+        lines = self.sql.split("\n")
+        sql_line = lines[self.line - 1] if self.line - 1 < len(lines) else ""
+        cursor = " " * (len(prefix) + self.col - 1)
+        return SqlParserError(
+            f"{message} at line {self.line}, column {self.col}\n{prefix}{sql_line}\n{cursor}^"
+        )
+
+
+def tokenize(sql: str) -> list[Token]:
+    """Tokens of ``sql`` (comments and whitespace dropped), ending with an EOF token.
+
+    Raises SqlParserError with RisingWave's tokenizer texts (tokenizer.rs:653-1003).
+    """
+    s = _Scanner(sql)
+    out: list[Token] = []
+    while True:
+        ch = s.peek()
+        if not ch:
+            break
+        if ch in " \t\n\r":
+            s.next()
+            continue
+        start, line, col = s.pos, s.line, s.col
+
+        def emit(
+            kind: Kind,
+            value: str,
+            quoted: bool = False,
+            start: int = start,
+            at: tuple[int, int] = (line, col),
+        ) -> None:
+            out.append(Token(kind, value, start, s.pos, at[0], at[1], quoted, sql[start : s.pos]))
+
+        nxt = s.peek(1)
+        if ch in "NEeXx" and nxt == "'":
+            s.next()
+            if ch in "Ee":
+                emit(Kind.ESTRING, _estring(s))
+            else:
+                emit(Kind.NSTRING if ch == "N" else Kind.XSTRING, _string(s))
+        elif _ident_start(ch):
+            s.next()
+            while _ident_part(s.peek()):
+                s.next()
+            emit(Kind.WORD, sql[start : s.pos])
+        elif ch == "'":
+            emit(Kind.STRING, _string(s))
+        elif ch == '"':
+            s.next()
+            buf = []
+            while True:
+                c = s.next()
+                if not c:
+                    raise s.error("Expected close delimiter '\"' before EOF.")
+                if c == '"':
+                    if s.peek() == '"':
+                        s.next()
+                        buf.append('"')
+                        continue
+                    break
+                buf.append(c)
+            emit(Kind.WORD, "".join(buf), quoted=True)
+        elif ch.isdigit() or ch == ".":
+            _number(s)
+            text = sql[start : s.pos]
+            emit(Kind.OP if text == "." else Kind.NUMBER, text)
+        elif ch == ":":
+            s.next()
+            if s.peek() == ":":
+                s.next()
+            emit(Kind.OP, sql[start : s.pos])
+        elif ch == "$":
+            kind, value = _dollar(s)
+            emit(kind, value)
+        elif ch in _SINGLE:
+            s.next()
+            emit(Kind.OP, ch)
+        elif ch in _OP_CHARS:
+            j = s.pos
+            while j < len(sql) and sql[j] in _OP_CHARS:
+                j += 1
+            taken = sql[s.pos : j]
+            cut = min(
+                (p for p in (taken.find("/*"), taken.find("--")) if p >= 0), default=len(taken)
+            )
+            op = taken[:cut]
+            if not op:
+                if taken.startswith("--"):
+                    while s.peek() and s.peek() != "\n":
+                        s.next()
+                    s.next()
+                else:
+                    _block_comment(s)
+                continue
+            if len(op) > 1 and op[-1] in "+-" and not (set(op) & _OP_EXT):
+                op = op.rstrip("+-") or taken[:1]
+            for _ in op:
+                s.next()
+            emit(Kind.OP, "<>" if op == "!=" else op)
+        else:
+            s.next()
+            emit(Kind.OP, ch)
+    out.append(Token(Kind.EOF, "", len(sql), len(sql), s.line, s.col))
+    return out
+
+
+def _string(s: _Scanner) -> str:
+    s.next()
+    buf = []
+    while True:
+        c = s.peek()
+        if not c:
+            raise s.error("Unterminated string literal")
+        s.next()
+        if c == "'":
+            if s.peek() == "'":
+                s.next()
+                buf.append("'")
+                continue
+            return "".join(buf)
+        buf.append(c)
+
+
+def _estring(s: _Scanner) -> str:
+    # The Display of an E'' token prints its raw text (escapes kept).
+    s.next()
+    buf = []
+    while True:
+        c = s.peek()
+        if not c:
+            raise s.error("Unterminated string literal")
+        s.next()
+        if c == "'":
+            if s.peek() == "'":
+                s.next()
+                buf.append("\\'")
+                continue
+            raw = "".join(buf)
+            try:
+                unescape_c_style(raw)
+            except ValueError as e:
+                raise s.error(str(e)) from None
+            return raw
+        buf.append(c)
+        if c == "\\" and s.peek() in ("'", "\\"):
+            buf.append(s.next())
+
+
+def unescape_c_style(raw: str) -> str:
+    """The value of an E'' string (tokenizer.rs unescape_c_style); raises ValueError with
+    RisingWave's text for a bad escape."""
+    out: list[str] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        i += 1
+        if c != "\\":
+            out.append(c)
+            continue
+        if i >= n:
+            raise ValueError("unterminated escape sequence")
+        e = raw[i]
+        i += 1
+        simple = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+        if e in simple:
+            out.append(simple[e])
+        elif e in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[e]
+            j = i
+            while j < n and j - i < width and raw[j] in "0123456789abcdefABCDEF":
+                j += 1
+            digits = raw[i:j]
+            i = j
+            if e == "x":
+                out.append(chr(int(digits, 16)) if digits else "x")
+            elif len(digits) < width:
+                raise ValueError("invalid unicode sequence: must be \\uXXXX or \\UXXXXXXXX")
+            else:
+                try:
+                    out.append(chr(int(digits, 16)))
+                except ValueError:
+                    raise ValueError(f"invalid unicode sequence: {digits}") from None
+        elif e in "01234567":
+            j = i
+            while j < n and j - i < 2 and raw[j] in "01234567":
+                j += 1
+            out.append(chr(int(e + raw[i:j], 8) & 0xFF))
+            i = j
+        else:
+            out.append(e)
+    return "".join(out)
+
+
+def _number(s: _Scanner) -> None:
+    def digits(base: int = 10) -> str:
+        out = ""
+        while s.peek() != "" and s.peek().lower() in "0123456789abcdef"[:base]:
+            out += s.next()
+        return out
+
+    start = s.pos
+    first = digits()
+    if first == "0" and s.peek().lower() in ("x", "o", "b"):
+        radix = s.next().lower()
+        if not digits({"x": 16, "o": 8, "b": 2}[radix]):
+            raise s.error("incomplete integer literal")
+        _reject_junk(s)
+        return
+    if s.peek() == ".":
+        s.next()
+        digits()
+    if s.sql[start : s.pos] == ".":
+        return  # a lone period (tokenizer.rs: `No number -> Token::Period`)
+    if s.peek() in ("e", "E"):
+        s.next()
+        if s.peek() == "-":
+            s.next()
+        digits()
+    _reject_junk(s)
+
+
+def _reject_junk(s: _Scanner) -> None:
+    if _ident_start(s.peek()):
+        raise s.error("trailing junk after numeric literal")
+
+
+def _dollar(s: _Scanner) -> tuple[Kind, str]:
+    s.next()
+    if s.peek() == "$":
+        s.next()
+        body_start = s.pos
+        while s.peek():
+            if s.sql.startswith("$$", s.pos):
+                body = s.sql[body_start : s.pos]
+                s.next()
+                s.next()
+                return Kind.DOLLAR, body
+            s.next()
+        raise s.error("Unterminated dollar-quoted string")
+    tag = ""
+    while s.peek() and (s.peek().isascii() and (s.peek().isalnum() or s.peek() == "_")):
+        tag += s.next()
+    if s.peek() != "$":
+        return Kind.PARAM, tag
+    if not (tag and (tag[0].isalpha() or tag[0] == "_")):
+        raise s.error(f'Invalid dollar-quoted string tag "{tag}"')
+    s.next()
+    delim = f"${tag}$"
+    body_start = s.pos
+    while s.peek():
+        if s.sql.startswith(delim, s.pos):
+            body = s.sql[body_start : s.pos]
+            for _ in delim:
+                s.next()
+            return Kind.DOLLAR, body
+        s.next()
+    raise s.error(f'Unterminated dollar-quoted string at or near "{tag}"')
+
+
+def _block_comment(s: _Scanner) -> None:
+    s.next()
+    s.next()
+    depth = 1
+    last = " "
+    while True:
+        c = s.next()
+        if not c:
+            raise s.error("Unexpected EOF while in a multi-line comment")
+        if last == "/" and c == "*":
+            depth += 1
+            c = " "
+        elif last == "*" and c == "/":
+            depth -= 1
+            if depth == 0:
+                return
+            c = " "
+        last = c

@@ -1,0 +1,208 @@
+"""The SQLite meta store: opening (new, existing, migrated or refused), transactions, id sequences.
+
+One ``sqlite3.Connection`` holds the catalog, the job state and the user tables' rows.  In
+memory by default; in a data directory it is ``meta.db`` in WAL mode with ``synchronous=FULL``
+so that a committed DDL survives kill -9.  RisingWave's recovery rules run on top of this, in
+the engine (``Engine.__init__``), because they are engine semantics.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from rwshim.errors import StoreUnusable
+from rwshim.store import functions
+from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
+
+FILE_NAME = "meta.db"
+CLUSTER_VERSION = "2.6.0"  # the RisingWave version rwshim reports in catalogs
+
+# RisingWave's initial catalog (src/meta/model/migration/src/m20230908_072257_init.rs:908-972).
+_INITIAL_USERS = ((1, "root", 0), (2, "postgres", 0), (3, "rwadmin", 1))
+_INITIAL_SCHEMAS = ((2, "public"), (3, "pg_catalog"), (4, "information_schema"), (5, "rw_catalog"))
+SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "rw_catalog")
+
+
+class Store:
+    """The meta store.  Use ``Store.open()``; write only inside ``transaction()``."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | None, created: bool) -> None:
+        self.conn = conn
+        self.path = path
+        self.created = created  # True when this open created a fresh store
+        self._depth = 0
+
+    @classmethod
+    def open(cls, data_dir: str | Path | None = None, *, now: str = "") -> Store:
+        """Open (or create) the store; ``data_dir`` None keeps it in memory.
+
+        Raises ``StoreUnusable`` for a file that is not an rwshim store or is newer than this
+        rwshim; the file is left untouched.
+        """
+        path: Path | None = None
+        if data_dir is None:
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        else:
+            path = Path(data_dir) / FILE_NAME
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _refuse_foreign_file(path)
+            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            _refuse_foreign_database(conn, path)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=OFF")
+        functions.register(conn)
+        store = cls(conn, path, created=False)
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            store._create(now)
+            store.created = True
+        elif version > SCHEMA_VERSION:
+            conn.close()
+            raise StoreUnusable(
+                f"the meta store {path} was written by a newer rwshim (schema version "
+                f"{version}, this rwshim knows up to {SCHEMA_VERSION})"
+            )
+        elif version < SCHEMA_VERSION:
+            store._migrate(version)
+        return store
+
+    def _create(self, now: str) -> None:
+        with self.transaction():
+            for _, sql in MIGRATIONS:
+                self._script(sql)
+            c = self.conn
+            c.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            c.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            c.executemany(
+                "INSERT INTO meta(key, value) VALUES (?, ?)",
+                [
+                    ("magic", MAGIC),
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("cluster_id", str(uuid.uuid4())),
+                    ("created_at", now),
+                ],
+            )
+            c.executemany(
+                "INSERT INTO sequence(name, next_id) VALUES (?, ?)",
+                [("object", 6), ("user", 4), ("fragment", 1), ("actor", 1)],
+            )
+            for uid, name, admin in _INITIAL_USERS:
+                c.execute(
+                    "INSERT INTO rw_user(user_id, name, is_super, can_create_db, can_create_user,"
+                    " can_login, is_admin, created_at) VALUES (?, ?, 1, 1, 1, 1, ?, ?)",
+                    (uid, name, admin, now),
+                )
+            c.execute(
+                "INSERT INTO database(database_id, name, owner_id, created_at)"
+                " VALUES (1, 'dev', 1, ?)",
+                (now,),
+            )
+            for sid, name in _INITIAL_SCHEMAS:
+                c.execute(
+                    "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
+                    " VALUES (?, ?, 1, 1, ?)",
+                    (sid, name, now),
+                )
+
+    def _script(self, sql: str) -> None:
+        # executescript would COMMIT the open transaction; run statement by statement.
+        for stmt in _split_sql(sql):
+            self.conn.execute(stmt)
+
+    def _migrate(self, version: int) -> None:
+        with self.transaction():
+            for v, sql in MIGRATIONS:
+                if v > version:
+                    self._script(sql)
+            self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self.conn.execute(
+                "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
+            )
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (nested calls join the outer one).  Rolls back on error."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.conn
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.conn
+        except BaseException:
+            self._depth = 0
+            self.conn.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        self.conn.execute("COMMIT")
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    def next_id(self, sequence: str, count: int = 1) -> int:
+        """Take ``count`` consecutive ids from a sequence; returns the first."""
+        row = self.conn.execute(
+            "SELECT next_id FROM sequence WHERE name = ?", (sequence,)
+        ).fetchone()
+        first = int(row[0])
+        self.conn.execute(
+            "UPDATE sequence SET next_id = ? WHERE name = ?", (first + count, sequence)
+        )
+        return first
+
+    def meta_value(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _refuse_foreign_file(path: Path) -> None:
+    """Raise if ``path`` holds something other than a SQLite database (checked on the bytes,
+    so the file is never touched)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as f:
+        header = f.read(16)
+    if header != b"SQLite format 3\x00":
+        raise StoreUnusable(f"{path} exists and is not an rwshim meta store (not a SQLite file)")
+
+
+def _refuse_foreign_database(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise (and close) unless the database is empty or an rwshim store.  Reads through the
+    WAL, so a store killed before its first checkpoint is recognised."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise StoreUnusable(f"{path} exists and is not an rwshim meta store ({e})") from None
+    if app_id != APPLICATION_ID and (app_id != 0 or objects):
+        conn.close()
+        raise StoreUnusable(f"{path} exists and is not an rwshim meta store")
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a schema script into statements (complete per sqlite3.complete_statement)."""
+    out: list[str] = []
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out

@@ -1,0 +1,67 @@
+"""Shared helpers for engine tests: an in-memory engine with a manual clock and short-hands
+for the statements a session would run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rwshim import pgtypes
+from rwshim.engine.engine import Engine
+from rwshim.engine.types import ColumnSpec, Context, ManualClock, ObjectName, Result
+from rwshim.store.store import Store
+
+V = [ColumnSpec("v", pgtypes.INT4, "integer")]
+
+
+def ctx(**variables: str) -> Context:
+    return Context(database_id=1, user_id=1, variables=variables)
+
+
+def make_engine(store: Store | None = None, **kw: int) -> Engine:
+    return Engine(store or Store.open(), ManualClock(), **kw)
+
+
+def rel_id(e: Engine, name: str, c: Context | None = None) -> int:
+    rel = e._lookup(c or ctx(), ObjectName(name))
+    assert rel is not None, name
+    return rel.id
+
+
+def table(e: Engine, name: str, rows: int = 0, c: Context | None = None) -> int:
+    e.create_table(c or ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name} (v INT)")
+    tid = rel_id(e, name, c)
+    if rows:
+        with e.store.transaction():
+            e.conn.executemany(f"INSERT INTO rel_{tid}(v) VALUES (?)", [(i,) for i in range(rows)])
+    return tid
+
+
+def mv(
+    e: Engine,
+    name: str,
+    upstream: Sequence[int],
+    c: Context | None = None,
+    with_options: Sequence[tuple[str, str]] = (),
+) -> Result:
+    return e.create_materialized_view(
+        c or ctx(),
+        ObjectName(name),
+        V,
+        definition=f"CREATE MATERIALIZED VIEW {name} AS SELECT * FROM up",
+        upstream_ids=list(upstream),
+        with_options=with_options,
+    )
+
+
+def bg(**extra: str) -> Context:
+    """A session with background_ddl on and a backfill rate limit of 1 row/s per actor."""
+    variables: Mapping[str, str] = {"background_ddl": "true", "backfill_rate_limit": "1", **extra}
+    return Context(variables=variables)
+
+
+def run_until_created(e: Engine, job_id: int, limit: int = 1000) -> int:
+    for n in range(limit):
+        if e.job_status(job_id) == "CREATED":
+            return n
+        e.tick()
+    raise AssertionError(f"job {job_id} still {e.job_status(job_id)}")

@@ -1,0 +1,203 @@
+"""Fixtures: a store-shaped SQLite connection with user tables, and the relations over it.
+
+``Catalog`` is the smallest holder of user relations the query core reads through
+``RelationSource``; it creates ``rel_<id>`` tables the way the store lays them out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from dataclasses import dataclass, field, replace
+
+import pytest
+
+from rwshim import pgtypes
+from rwshim.query.context import QueryContext
+from rwshim.query.engine import QueryEngine
+from rwshim.query.relations import Relation, RelColumn, RelKind
+from rwshim.query.types import sqlite_affinity
+
+
+@dataclass
+class Catalog:
+    conn: sqlite3.Connection
+    schemas: dict[int, set[str]] = field(default_factory=lambda: {1: {"public"}})
+    rels: dict[tuple[int, str, str], Relation] = field(default_factory=dict)
+    next_id: int = 1000
+    databases: dict[str, int] = field(default_factory=lambda: {"dev": 1})
+
+    def database_id(self, name: str) -> int | None:
+        return self.databases.get(name)
+
+    def schema_exists(self, database_id: int, schema: str) -> bool:
+        return schema in self.schemas.get(database_id, set())
+
+    def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
+        return self.rels.get((database_id, schema, name))
+
+    def table(
+        self,
+        name: str,
+        cols: list[tuple[str, int]],
+        pk: tuple[str, ...] = (),
+        schema: str = "public",
+        db: int = 1,
+        append_only: bool = False,
+        defaults: dict[str, str] | None = None,
+    ) -> Relation:
+        self.next_id += 1
+        columns = [RelColumn(n, t, default_expr=(defaults or {}).get(n)) for n, t in cols]
+        if not pk:
+            columns.append(RelColumn("_row_id", pgtypes.INT8, hidden=True))
+        decl = ", ".join(f'"{c.name}" {sqlite_affinity(c.type_oid)}' for c in columns)
+        self.conn.execute(f'CREATE TABLE "rel_{self.next_id}" ({decl})')
+        rel = Relation(
+            self.next_id,
+            schema,
+            name,
+            RelKind.TABLE,
+            tuple(columns),
+            storage=f"rel_{self.next_id}",
+            primary_key=pk,
+            append_only=append_only,
+        )
+        self.rels[(db, schema, name)] = rel
+        return rel
+
+    def view(
+        self,
+        name: str,
+        query: str,
+        cols: list[tuple[str, int]],
+        kind: RelKind = RelKind.MATERIALIZED_VIEW,
+        created: bool = True,
+        schema: str = "public",
+        db: int = 1,
+    ) -> Relation:
+        self.next_id += 1
+        rel = Relation(
+            self.next_id,
+            schema,
+            name,
+            kind,
+            tuple(RelColumn(n, t) for n, t in cols),
+            created=created,
+            definition=query,
+        )
+        self.rels[(db, schema, name)] = rel
+        return rel
+
+    def set_created(self, name: str, schema: str = "public", db: int = 1) -> None:
+        key = (db, schema, name)
+        self.rels[key] = replace(self.rels[key], created=True)
+
+
+@pytest.fixture
+def conn() -> sqlite3.Connection:
+    c = sqlite3.connect(":memory:")
+    return c
+
+
+@pytest.fixture
+def catalog(conn: sqlite3.Connection) -> Catalog:
+    return Catalog(conn)
+
+
+FIXED_NOW = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def engine(conn: sqlite3.Connection, catalog: Catalog) -> QueryEngine:
+    return QueryEngine(conn, catalog, clock=lambda: FIXED_NOW)
+
+
+@pytest.fixture
+def ctx() -> QueryContext:
+    return QueryContext(
+        database_id=1,
+        database="dev",
+        user_id=1,
+        user="root",
+        variables={"timezone": "UTC", "jit": "off"},
+    )
+
+
+@dataclass
+class World:
+    """A real meta store driven by the engine, the catalog views, and a QueryEngine over it."""
+
+    store: object
+    engine: object
+    query: QueryEngine
+    ctx: QueryContext
+
+    def table(
+        self,
+        name: str,
+        cols: list[tuple[str, int, str]],
+        pk: tuple[str, ...] = (),
+        schema: str | None = None,
+    ) -> None:
+        from rwshim.engine.types import ColumnSpec, Context, ObjectName
+
+        self.engine.create_table(  # type: ignore[attr-defined]
+            Context(),
+            ObjectName(name, schema),
+            [ColumnSpec(*c) for c in cols],
+            definition=f"CREATE TABLE {name} (...)",
+            primary_key=list(pk),
+        )
+        self.query.invalidate()
+
+    def mv(self, name: str, query: str, schema: str | None = None) -> None:
+        from rwshim.engine.types import ColumnSpec, Context, ObjectName
+
+        an = self.query.check_mv_columns(query, self.ctx)
+        self.engine.create_materialized_view(  # type: ignore[attr-defined]
+            Context(),
+            ObjectName(name, schema),
+            [ColumnSpec(c.name, c.type_oid, "x") for c in an.columns],
+            definition=f"CREATE MATERIALIZED VIEW {name} AS {query}",
+            upstream_ids=an.upstreams,
+        )
+        for _ in range(20):
+            self.engine.tick()  # type: ignore[attr-defined]
+        self.query.invalidate()
+
+    def view(self, name: str, query: str) -> None:
+        from rwshim.engine.types import ColumnSpec, Context, ObjectName
+
+        an = self.query.analyze(query, self.ctx)
+        self.engine.create_view(  # type: ignore[attr-defined]
+            Context(),
+            ObjectName(name),
+            [ColumnSpec(c.name, c.type_oid, "x") for c in an.columns],
+            definition=f"CREATE VIEW {name} AS {query}",
+            upstream_ids=an.upstreams,
+        )
+        self.query.invalidate()
+
+    def rows(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        return [tuple(r) for r in self.query.execute(sql, params, self.ctx).rows]
+
+
+@pytest.fixture
+def world() -> World:
+    from rwshim.engine.engine import Engine
+    from rwshim.query import catalog as catalog_views
+    from rwshim.query.store_source import StoreRelations
+    from rwshim.store.store import Store
+
+    store = Store.open(None, now="2026-11-29 23:00:00.000000+00:00")
+    eng = Engine(store)
+    catalog_views.install(store.conn)
+    qe = QueryEngine(store.conn, StoreRelations(store.conn), clock=lambda: FIXED_NOW)
+    ctx = QueryContext(
+        database_id=1,
+        database="dev",
+        user_id=1,
+        user="root",
+        variables={"timezone": "UTC", "jit": "off"},
+    )
+    return World(store, eng, qe, ctx)

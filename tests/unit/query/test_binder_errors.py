@@ -1,0 +1,204 @@
+"""Binder and catalog errors in RisingWave's words, checked as the whole client text."""
+
+from __future__ import annotations
+
+import pytest
+
+from rwshim import pgtypes
+from rwshim.errors import RwError
+from rwshim.query.context import QueryContext
+from rwshim.query.engine import QueryEngine
+from rwshim.query.relations import RelKind
+
+from .conftest import Catalog
+
+
+def report(engine: QueryEngine, ctx: QueryContext, sql: str) -> str:
+    with pytest.raises(RwError) as info:
+        out = engine.execute(sql, (), ctx)
+        list(out.rows)
+    return info.value.report()
+
+
+@pytest.fixture
+def t(catalog: Catalog) -> None:
+    catalog.table("t", [("v1", pgtypes.INT4), ("v2", pgtypes.INT4)])
+    catalog.table("u", [("v1", pgtypes.INT4), ("w", pgtypes.VARCHAR)])
+
+
+def test_unknown_column_without_from(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/error_ui/simple/main.slt:36-43
+    assert report(engine, ctx, "select v1 + v2 = v3;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: v1 + v2 = v3\n"
+        "  2: Item not found: Invalid column: v1\n"
+    )
+
+
+@pytest.mark.usefixtures("t")
+def test_unknown_column_in_where(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT v1 FROM t WHERE nope > 1") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: nope > 1\n"
+        "  2: Item not found: Invalid column: nope\n"
+    )
+
+
+def test_unknown_relation(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/source_inline/connection/drop_connection_cascade.slt:64-72
+    assert report(engine, ctx, "select * from t_cascade;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n"
+        "  2: table or source not found: t_cascade\n"
+    )
+
+
+def test_unknown_relation_in_named_schema(engine: QueryEngine, ctx: QueryContext) -> None:
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT * FROM nosuch.t", (), ctx)
+    assert info.value.chain == ["Catalog error", "table or source not found: t"]
+    assert info.value.code == "42704"
+
+
+@pytest.mark.usefixtures("t")
+def test_ambiguous_and_qualified_columns(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT v1 FROM t, u") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: v1\n"
+        "  2: internal error: Ambiguous column name: v1\n"
+    )
+    assert report(engine, ctx, "SELECT x.v1 FROM t") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: x.v1\n"
+        '  2: Item not found: missing FROM-clause entry for table "x"\n'
+    )
+    assert report(engine, ctx, "SELECT t.w FROM t, u") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: t.w\n"
+        '  2: Item not found: missing FROM-clause entry for table "t"\n'
+    )
+
+
+def test_creating_materialized_view_is_not_readable(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    """A job still being created is skipped by the binder (table_or_source.rs:169-176)."""
+    catalog.table("base", [("a", pgtypes.INT4)])
+    catalog.view("mv", "SELECT a FROM base", [("a", pgtypes.INT4)], created=False)
+    assert report(engine, ctx, "SELECT * FROM mv") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n"
+        "  2: table or source not found: mv\n"
+    )
+    catalog.set_created("mv")
+    engine.invalidate()
+    assert list(engine.execute("SELECT * FROM mv", (), ctx).rows) == []
+
+
+def test_system_schema_relation_missing(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT * FROM pg_catalog.nosuch") == (
+        "Failed to run the query\n\n"
+        "Caused by:\n"
+        "  Feature is not yet implemented: pg_catalog.nosuch is not supported, please use "
+        "`SHOW` commands for now.\n`SHOW TABLES`,\n`SHOW MATERIALIZED VIEWS`,\n"
+        "`DESCRIBE <table>`,\n`SHOW COLUMNS FROM [table]`\n\n"
+        "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/1695\n"
+    )
+
+
+def test_division_by_zero(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/error_ui/simple/main.slt:46-55
+    assert report(engine, ctx, "select 1/0;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Expr error\n"
+        "  2: error while evaluating expression `general_div('1', '0')`\n"
+        "  3: Division by zero\n"
+    )
+
+
+def test_overflow_and_bad_cast(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/error_ui/simple/expr.slt:24-46
+    assert report(engine, ctx, "select 11111111444 * 51444444444444444;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Expr error\n"
+        "  2: error while evaluating expression "
+        "`general_mul('11111111444', '51444444444444444')`\n"
+        "  3: Numeric out of range\n"
+    )
+    assert report(engine, ctx, "select 'foo'::bigint;") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Expr error\n"
+        "  2: error while evaluating expression `str_parse('foo')`\n"
+        "  3: Parse error: bigint invalid digit found in string\n"
+    )
+
+
+def test_mv_alias_rules(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
+    """create_mv.rs:80-98 and its test_no_alias (create_mv.rs:495-535)."""
+    catalog.table("t", [("x", pgtypes.VARCHAR)])
+    assert [c.name for c in engine.check_mv_columns("select count(x) from t", ctx).columns] == [
+        "count"
+    ]
+    with pytest.raises(RwError) as info:
+        engine.check_mv_columns("select count(x), count(*) from t", ctx)
+    assert str(info.value) == 'Invalid input syntax: column "count" specified more than once'
+    for sql in ("select 1", "select x is null from t"):
+        with pytest.raises(RwError) as info:
+            engine.check_mv_columns(sql, ctx)
+        assert str(info.value) == (
+            "Bind error: An alias must be specified for the 1st "
+            "expression (counting from 1) in result relation"
+        )
+
+
+def test_view_reads_through_to_its_definition(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    catalog.table("t", [("a", pgtypes.INT4)])
+    catalog.view("v", "SELECT a * 2 AS d FROM t", [("d", pgtypes.INT4)], kind=RelKind.VIEW)
+    engine.execute("INSERT INTO t VALUES (1), (2)", (), ctx)
+    assert sorted(engine.execute("SELECT d FROM v", (), ctx).rows) == [(2,), (4,)]  # type: ignore[type-var]
+
+
+def test_unknown_function(engine: QueryEngine, ctx: QueryContext) -> None:
+    # e2e_test/udf/tests/language_specific/sql.slt:325-335
+    with pytest.raises(RwError) as info:
+        engine.execute("select 1 + non_existent(1) + 1", (), ctx)
+    assert info.value.report() == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: 1 + non_existent(1) + 1\n"
+        "  2: function non_existent(integer) does not exist\n"
+    )
+    assert info.value.code == "42883"
+
+
+def test_database_qualified_names(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
+    catalog.databases["other"] = 2
+    catalog.schemas[2] = {"public"}
+    catalog.table("far", [("a", pgtypes.INT4)], db=2)
+    catalog.table("near", [("a", pgtypes.INT4)])
+    engine.execute("INSERT INTO near VALUES (1)", (), ctx)
+    assert list(engine.execute("SELECT a FROM dev.public.near", (), ctx).rows) == [(1,)]
+    assert list(engine.execute("SELECT a FROM other.public.far", (), ctx).rows) == []
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT * FROM nodb.public.t", (), ctx)
+    assert info.value.chain == ["Catalog error", "database not found: nodb"]
+    assert info.value.code == "3D000"
+
+
+def test_sink_is_not_readable(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
+    catalog.view("snk", "SELECT 1 AS a", [("a", pgtypes.INT4)], kind=RelKind.SINK)
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT * FROM snk", (), ctx)
+    assert info.value.chain == ["Catalog error", "table or source not found: snk"]
