@@ -229,13 +229,18 @@ def run_interpreter(times: int) -> Series:
 
 
 def run_startup(times: int) -> Series:
-    """Seconds from spawning rwshim to its first answered SELECT 1, over `times` fresh starts."""
+    """Seconds from spawning rwshim to its first answered SELECT 1, over `times` fresh starts.
+
+    One uncounted start comes first, so every counted one finds the bytecode cache written.
+    """
     series = Series()
-    for _ in range(times):
+    for i in range(times + 1):
         with Rwshim() as srv:
             try:
-                series.runs.append(srv.start())
+                took = srv.start()
             except BenchError as e:
                 series.fail(str(e))
                 break
+        if i > 0:
+            series.runs.append(took)
     return series

@@ -7,6 +7,7 @@ default settings (fsync and synchronous_commit on), so the comparison is honest.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import pwd
@@ -92,6 +93,9 @@ class Rwshim:
 
     # Extra command-line arguments for every rwshim the harness starts (--rwshim-arg).
     extra_args: tuple[str, ...] = ()
+    # Bytecode of the checkout, kept outside it for the harness's run: rwshim starts as an
+    # installed package does (from .pyc files), even where PYTHONDONTWRITEBYTECODE is set.
+    pycache: Path | None = None
 
     def __init__(self, python: str = sys.executable, ready_timeout: float = 20.0) -> None:
         self.python = python
@@ -117,6 +121,11 @@ class Rwshim:
         env = dict(os.environ)
         # The package is run from this checkout, installed or not.
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
+        if Rwshim.pycache is None:
+            Rwshim.pycache = Path(tempfile.mkdtemp(prefix="rwshim-bench-pycache-"))
+            atexit.register(shutil.rmtree, Rwshim.pycache, True)
+        env["PYTHONPYCACHEPREFIX"] = str(Rwshim.pycache)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         cmd = [self.python, "-m", "rwshim", "--host", "127.0.0.1", "--port", str(self.port)]
         cmd += self.extra_args
         self._log.seek(0)
