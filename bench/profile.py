@@ -1,4 +1,4 @@
-"""Where rwshim spends a pgbench workload: `python bench/profile.py [--mode M] [--clients N]`.
+"""Where rwshim spends a pgbench workload: `python bench/profile.py [--mode M] [--sql S] [--mvs N]`.
 
 Starts rwshim, attaches py-spy (sampling, non-blocking) for the length of one pgbench run, and
 prints the functions with the largest share of busy samples: self (the frame on top of the stack)
@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import pgbench
+from bench.scale import execute, grow, use_background_ddl
 from bench.servers import BenchError, Rwshim
 
 
@@ -73,12 +75,16 @@ def summarize(collapsed: str, top: int = 20) -> Profile:
     return Profile(total, pct(own), pct(anywhere))
 
 
-def profile(mode: str, clients: int, seconds: int, rate: int, script: str) -> Profile:
+def profile(mode: str, clients: int, seconds: int, rate: int, script: str, mvs: int = 0) -> Profile:
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
         raise BenchError("py-spy not found (pip install py-spy)")
     with Rwshim() as rw, tempfile.TemporaryDirectory() as tmp:
         rw.start()
+        if mvs:
+            execute(rw.target, ["CREATE TABLE bench_base (v int)"])
+            with rw.target.connect() as conn:
+                grow(conn, use_background_ddl(conn), 1, mvs, 250, time.perf_counter() + 600)
         out = Path(tmp) / "stacks.txt"
         cmd = [spy, "record", "--pid", str(rw.pid), "--rate", str(rate), "--nonblocking"]
         cmd += ["--format", "raw", "--duration", str(seconds + 1), "-o", str(out)]
@@ -102,9 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate", type=int, default=1000, help="py-spy samples per second")
     ap.add_argument("--sql", default="SELECT 1;", help="the pgbench script (one statement)")
     ap.add_argument("--top", type=int, default=20)
+    ap.add_argument(
+        "--mvs", type=int, default=0, help="create this many MVs (bench_scale_mv_<i>) first"
+    )
     args = ap.parse_args(argv)
     try:
-        prof = profile(args.mode, args.clients, args.seconds, args.rate, args.sql + "\n")
+        script = args.sql + "\n"
+        prof = profile(args.mode, args.clients, args.seconds, args.rate, script, args.mvs)
     except BenchError as e:
         print(f"profile: {e}", file=sys.stderr)
         return 2

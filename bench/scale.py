@@ -134,6 +134,31 @@ def wait_background(conn: psycopg.Connection[tuple[object, ...]], budget_s: floa
         timer.cancel()
 
 
+def use_background_ddl(conn: psycopg.Connection[tuple[object, ...]]) -> bool:
+    """Background DDL makes CREATE return without waiting for backfill, when rwshim has it."""
+    try:
+        conn.execute(b"SET background_ddl = true")
+        return True
+    except psycopg.Error:
+        return False
+
+
+def grow(
+    conn: psycopg.Connection[tuple[object, ...]],
+    background: bool,
+    start: int,
+    end: int,
+    batch: int,
+    deadline: float,
+) -> str:
+    """Create MVs start..end and wait until they are created; return how, for the report."""
+    populate(conn, start, end, batch, deadline)
+    how = f"{batch} CREATEs per Query; "
+    if not background:
+        return how + "foreground DDL"
+    return how + wait_background(conn, deadline - time.perf_counter())
+
+
 def run_scale(
     server: Rwshim,
     counts: list[int],
@@ -157,25 +182,16 @@ def run_scale(
     deadline = time.perf_counter() + budget_s
     done = 0
     with target.connect() as conn:
-        try:
-            conn.execute(b"SET background_ddl = true")
-            strategy = "background DDL"
-        except psycopg.Error:
-            strategy = "foreground DDL"
-        strategy += f", {batch} CREATEs per Query"
+        background = use_background_ddl(conn)
         for n in counts:
             t0 = time.perf_counter()
             try:
-                populate(conn, done + 1, n, batch, deadline)
-                if strategy.startswith("background"):
-                    how = wait_background(conn, deadline - time.perf_counter())
-                else:
-                    how = "foreground"
+                how = grow(conn, background, done + 1, n, batch, deadline)
             except BenchError as e:
                 result.error = str(e)
                 break
             done = n
-            result.population.append(Population(n, time.perf_counter() - t0, f"{strategy}; {how}"))
+            result.population.append(Population(n, time.perf_counter() - t0, how))
             result.rss_kib[n] = rss_kib(server.pid)
             log(f"scale: {n:,} MVs (+{result.population[-1].seconds:.1f} s)")
             for spec in PROBES:
