@@ -20,6 +20,7 @@ Interface the session relies on:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
@@ -88,7 +89,7 @@ _SHOW_OBJECT_KINDS = {
 # Object words of ALTER/DROP/WAIT -> the engine's relation kinds.
 _KINDS = {
     "TABLE": "table",
-    "MATERIALIZED VIEW": "materialized_view",
+    "MATERIALIZED VIEW": "materialized view",
     "VIEW": "view",
     "INDEX": "index",
     "SOURCE": "source",
@@ -164,19 +165,17 @@ class Frontend:
             raise FatalError("Catalog error", f"Role {user} does not exist", sqlstate="28000")
         self.user_id = uid
         self.config = SessionConfig(defaults=dict(engine.session_defaults()))
-        for key, value in (options or {}).items():
-            if key in ("application_name",):
-                continue
+        # pg_protocol.rs:742-755: `options` entries, then application_name (which wins); any
+        # failure is a startup error.
+        opts = dict(options or {})
+        app = opts.pop("application_name", None)
+        for key, value in [*opts.items(), *([("application_name", app)] if app else [])]:
             try:
                 self.config.set(key, value)
             except RwError as e:
                 raise StartupOptionError(*e.chain) from None
-        if options and "application_name" in options:
-            try:
-                self.config.set("application_name", options["application_name"])
-            except RwError:
-                pass
         self._variables = _Variables(self.config)
+        self._qctx_cache: QueryContext | None = None
         self._handlers: dict[type[st.Statement], Callable[..., Any]] = self._handler_table()
 
     def _database_id(self, name: str) -> int:
@@ -205,15 +204,19 @@ class Frontend:
         return Context(self.database_id, self.user_id, self._variables)
 
     def _qctx(self) -> QueryContext:
-        return QueryContext(
-            self.database_id,
-            self.database,
-            self.user_id,
-            self.user,
-            parse_search_path(self.config.get("search_path")),
-            dict(self._variables.items()),
-            self.is_superuser,
-        )
+        # Built once per change of the session's variables: it is on the per-query path.
+        ctx = self._qctx_cache
+        if ctx is None:
+            ctx = self._qctx_cache = QueryContext(
+                self.database_id,
+                self.database,
+                self.user_id,
+                self.user,
+                parse_search_path(self.config.get("search_path")),
+                dict(self._variables.items()),
+                self.is_superuser,
+            )
+        return ctx
 
     def _sctx(self) -> show.ShowContext:
         self.instance.query.state.ctx = self._qctx()
@@ -346,10 +349,8 @@ class Frontend:
                 # A cancelled foreground CREATE cancels its job, as RisingWave's
                 # cancel_queries_in_session + creating_streaming_job_tracker do.
                 if job_id is not None and self.instance.engine.job_status(job_id) is not None:
-                    try:
+                    with contextlib.suppress(RwError):
                         self.instance.engine.cancel_jobs(self._ctx(), [job_id])
-                    except RwError:
-                        pass
                     self.instance.query.invalidate()
                 raise
         waiter.result()
@@ -372,12 +373,14 @@ class Frontend:
     def _set_variable(self, stmt: st.SetVariable, params: list[object]) -> Outcome:
         value = None if stmt.value.kind == "default" else list(stmt.value.items)
         notices = self.config.set(stmt.variable, value)
+        self._qctx_cache = None
         self.parameter_changes.extend(self.config.parameter_status_changes())
         return Outcome(stmt.tag, notices=notices)
 
     def _set_time_zone(self, stmt: st.SetTimeZone, params: list[object]) -> Outcome:
         value = stmt.value or "UTC"
         self.config.set("timezone", value)
+        self._qctx_cache = None
         return Outcome(stmt.tag)
 
     def _show_variable(self, stmt: st.ShowVariable, params: list[object]) -> Outcome:
@@ -418,7 +421,9 @@ class Frontend:
         if what == "PROCESSLIST":
             return Outcome(stmt.tag, *self._processlist())
         if what == "CURSORS":
-            return Outcome(stmt.tag, [Column("Name", pgtypes.VARCHAR)], [(n,) for n in self._cursors])
+            return Outcome(
+                stmt.tag, [Column("Name", pgtypes.VARCHAR)], [(n,) for n in self._cursors]
+            )
         sctx = self._sctx()
         schema = stmt.schema
         if what in _SHOW_OBJECT_KINDS:
@@ -499,7 +504,7 @@ class Frontend:
         cur = self._cursors.get(stmt.cursor)
         if cur is None:
             # src/frontend/src/session/cursor_manager.rs: "Cursor {} does not exist"
-            raise Uncategorized(f"cursor \"{stmt.cursor}\" does not exist")
+            raise Uncategorized(f'cursor "{stmt.cursor}" does not exist')
         rows: list[Sequence[object]] = []
         for row in cur.rows:
             rows.append(row)
@@ -567,7 +572,11 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: fn(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), value, deferred=stmt.deferred
+                self._ctx(),
+                stmt.kind.lower(),
+                _engine_name(stmt.name),
+                value,
+                deferred=stmt.deferred,
             ),
         )
 
@@ -576,7 +585,11 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.alter_rate_limit(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.rate_limit_type, value
+                self._ctx(),
+                stmt.kind.lower(),
+                _engine_name(stmt.name),
+                stmt.rate_limit_type.lower(),
+                value,
             ),
         )
 
@@ -587,7 +600,11 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.alter_resource_group(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), group, deferred=stmt.deferred
+                self._ctx(),
+                stmt.kind.lower(),
+                _engine_name(stmt.name),
+                group,
+                deferred=stmt.deferred,
             ),
         )
 
@@ -595,7 +612,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.rename(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.new_name.name
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_name.name
             ),
         )
 
@@ -603,7 +620,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.swap(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), _engine_name(stmt.target)
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), _engine_name(stmt.target)
             ),
         )
 
@@ -611,7 +628,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.alter_owner(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.new_owner
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_owner
             ),
         )
 
@@ -619,7 +636,7 @@ class Frontend:
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.set_schema(
-                self._ctx(), stmt.kind, _engine_name(stmt.name), stmt.new_schema.name
+                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_schema.name
             ),
         )
 
@@ -863,33 +880,31 @@ class Frontend:
     # --- DROP / COMMENT -------------------------------------------------------------------------
 
     async def _drop(self, stmt: st.Drop, params: list[object]) -> Outcome:
-        engine = self.instance.engine
-        ctx = self._ctx()
         notices: list[str] = []
         for name in stmt.names:
-            if stmt.object_type == "DATABASE":
-                fn: Callable[[], Result] = lambda n=name: engine.drop_database(  # noqa: E731
-                    ctx, n.name, if_exists=stmt.if_exists
-                )
-            elif stmt.object_type == "SCHEMA":
-                fn = lambda n=name: engine.drop_schema(  # noqa: E731
-                    ctx, n.name, if_exists=stmt.if_exists, cascade=stmt.cascade
-                )
-            elif stmt.object_type == "USER":
-                fn = lambda n=name: engine.drop_user(ctx, n.name, if_exists=stmt.if_exists)  # noqa: E731
-            elif stmt.object_type in _KINDS:
-                fn = lambda n=name: engine.drop_relation(  # noqa: E731
-                    ctx,
-                    stmt.object_type,
-                    _engine_name(n),
-                    if_exists=stmt.if_exists,
-                    cascade=stmt.cascade,
-                )
-            else:
-                raise NotImplementedError_(f"DROP {stmt.object_type}")
-            out = await self._engine(stmt.tag, fn)
+            out = await self._engine(stmt.tag, lambda n=name: self._drop_one(stmt, n))  # type: ignore[misc]
             notices.extend(out.notices)
         return Outcome(stmt.tag, notices=notices)
+
+    def _drop_one(self, stmt: st.Drop, name: st.ObjectName) -> Result:
+        engine, ctx = self.instance.engine, self._ctx()
+        if stmt.object_type == "DATABASE":
+            return engine.drop_database(ctx, name.name, if_exists=stmt.if_exists)
+        if stmt.object_type == "SCHEMA":
+            return engine.drop_schema(
+                ctx, name.name, if_exists=stmt.if_exists, cascade=stmt.cascade
+            )
+        if stmt.object_type == "USER":
+            return engine.drop_user(ctx, name.name, if_exists=stmt.if_exists)
+        if stmt.object_type in _KINDS:
+            return engine.drop_relation(
+                ctx,
+                _KINDS[stmt.object_type],
+                _engine_name(name),
+                if_exists=stmt.if_exists,
+                cascade=stmt.cascade,
+            )
+        raise NotImplementedError_(f"DROP {stmt.object_type}")
 
     async def _comment(self, stmt: st.Comment, params: list[object]) -> Outcome:
         target = stmt.target

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
-from rwshim.query import catalog
 from rwshim.errors import RwError
+from rwshim.query import catalog
 from rwshim.query.context import QueryContext
 from rwshim.query.engine import QueryEngine
 from rwshim.query.store_source import StoreRelations
@@ -62,13 +62,17 @@ class Instance:
             return 0
         if rel.kind == "table":
             try:
-                row = self.conn.execute(f'SELECT count(*) FROM "{data_table(relation_id)}"').fetchone()
+                row = self.conn.execute(
+                    f'SELECT count(*) FROM "{data_table(relation_id)}"'
+                ).fetchone()
             except sqlite3.Error:
                 return 0
             return int(row[0]) if row else 0
         names = self.conn.execute(
-            "SELECT d.name, s.name, u.name FROM relation r JOIN schema s ON s.schema_id = r.schema_id"
-            " JOIN database d ON d.database_id = r.database_id JOIN rw_user u ON u.user_id = r.owner_id"
+            "SELECT d.name, s.name, u.name FROM relation r"
+            " JOIN schema s ON s.schema_id = r.schema_id"
+            " JOIN database d ON d.database_id = r.database_id"
+            " JOIN rw_user u ON u.user_id = r.owner_id"
             " WHERE r.relation_id = ?",
             (relation_id,),
         ).fetchone()
@@ -78,7 +82,8 @@ class Instance:
         ctx = QueryContext(rel.database_id, db, rel.owner_id, owner)
         try:
             out = self.query.execute(f'SELECT count(*) FROM "{schema}"."{rel.name}"', [], ctx)
-            return int(next(iter(out.rows))[0])  # type: ignore[call-overload]
+            count = next(iter(out.rows))[0]
+            return int(count) if isinstance(count, int) else 0
         except RwError:
             return 0
 

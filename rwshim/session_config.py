@@ -21,6 +21,7 @@ import struct
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from rwshim.errors import SessionConfigError, StartupOptionError
 
@@ -28,12 +29,19 @@ LIST_SEP = ", "  # SESSION_CONFIG_LIST_SEP (mod.rs:50)
 VNODE_MAX_COUNT = 32768  # src/common/src/hash/consistent_hash/vnode.rs:79
 
 
-class _Invalid(Exception):
-    """A value that does not parse or pass a check: the causes below `Invalid value ...`."""
+class InvalidValue(Exception):
+    """A value that does not parse or pass a check: the causes below `Invalid value ...`.
+
+    ``compact()`` is the one-line form RisingWave's handlers embed, e.g. the ALTER ... SET
+    PARALLELISM error ``... or ratio(r): Parse error: invalid digit found in string``.
+    """
 
     def __init__(self, *causes: str, checked: bool = False) -> None:
         super().__init__(*causes)
         self.causes = list(causes)
+
+    def compact(self) -> str:
+        return ": ".join(self.causes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +60,7 @@ class Var:
 
 # ---------------------------------------------------------------------------- value parsing
 # Each parser takes the raw text and returns the display of the parsed value, or raises
-# _Invalid with the error chain RisingWave's FromStr gives.
+# InvalidValue with the error chain RisingWave's FromStr gives.
 
 _I32 = (-(2**31), 2**31 - 1)
 _U32 = (0, 2**32 - 1)
@@ -62,17 +70,17 @@ _U64 = (0, 2**64 - 1)
 def _rust_int(s: str, lo: int, hi: int) -> int:
     """Rust's ``str::parse`` for integers, with its ParseIntError texts."""
     if s == "":
-        raise _Invalid("cannot parse integer from empty string")
+        raise InvalidValue("cannot parse integer from empty string")
     body = s[1:] if s[0] in "+-" else s
     if s[0] == "-" and lo == 0:
-        raise _Invalid("invalid digit found in string")
+        raise InvalidValue("invalid digit found in string")
     if body == "" or not body.isascii() or not body.isdigit():
-        raise _Invalid("invalid digit found in string")
+        raise InvalidValue("invalid digit found in string")
     n = int(s)
     if n > hi:
-        raise _Invalid("number too large to fit in target type")
+        raise InvalidValue("number too large to fit in target type")
     if n < lo:
-        raise _Invalid("number too small to fit in target type")
+        raise InvalidValue("number too small to fit in target type")
     return n
 
 
@@ -82,20 +90,22 @@ def _bool(s: str) -> str:
         return "true"
     if t in ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n"):
         return "false"
-    raise _Invalid("Invalid bool")
+    raise InvalidValue("Invalid bool")
 
 
 def _f32_display(x: float) -> str:
-    """Rust's Display of an f32: the shortest decimal that reads back as the same f32."""
+    """Rust's Display of an f32: the shortest decimal that reads back as the same f32, never
+    in exponent form (``1`` for 1.0, ``0.5``, ``-0`` for negative zero)."""
     f = struct.unpack("f", struct.pack("f", x))[0]
-    if f == int(f) and abs(f) < 1e16:
-        return str(int(f))
+    if f == 0:
+        return "-0" if math.copysign(1.0, f) < 0 else "0"
+    cand = repr(f)
     for prec in range(1, 10):
         cand = f"{f:.{prec}g}"
         if struct.unpack("f", struct.pack("f", float(cand)))[0] == f:
             break
-    text = f"{float(cand):f}".rstrip("0").rstrip(".")
-    return text if "e" not in cand else format(float(cand), "f").rstrip("0").rstrip(".")
+    text = format(Decimal(cand), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 _BOUNDED = re.compile(r"^bounded\((\d+)\)$")
@@ -103,7 +113,9 @@ _RATIO = re.compile(r"^ratio\(([+-]?\d+(?:\.\d+)?)\)$")
 
 
 def parallelism(s: str) -> str:
-    """ConfigParallelism (session_config/parallelism.rs:65-94); returns its Display."""
+    """ConfigParallelism (session_config/parallelism.rs:65-94); returns its Display
+    (``default``, ``adaptive``, ``n``, ``bounded(n)``, ``ratio(r)``) or raises InvalidValue.
+    The engine reads ALTER ... SET PARALLELISM values with it too."""
     low = s.lower()
     if low == "default":
         return "default"
@@ -113,22 +125,22 @@ def parallelism(s: str) -> str:
     if m:
         try:
             n = _rust_int(m.group(1), 0, 2**64 - 1)
-        except _Invalid as e:
-            raise _Invalid("Parse error", *e.causes) from None
+        except InvalidValue as e:
+            raise InvalidValue("Parse error", *e.causes) from None
         if n == 0:
-            raise _Invalid("Invalid value for Bounded strategy: must be positive integer")
+            raise InvalidValue("Invalid value for Bounded strategy: must be positive integer")
         return f"bounded({n})"
     m = _RATIO.match(low)
     if m:
         r = float(m.group(1))
         r32 = struct.unpack("f", struct.pack("f", r))[0]
         if not (0.0 <= r32 <= 1.0) or math.isnan(r32):
-            raise _Invalid("Invalid value for Ratio strategy: must be between 0.0 and 1.0")
+            raise InvalidValue("Invalid value for Ratio strategy: must be between 0.0 and 1.0")
         return f"ratio({_f32_display(r32)})"
     try:
         n = _rust_int(s, *_U64)
-    except _Invalid as e:
-        raise _Invalid("Parse error", *e.causes) from None
+    except InvalidValue as e:
+        raise InvalidValue("Parse error", *e.causes) from None
     return "adaptive" if n == 0 else str(n)
 
 
@@ -138,7 +150,7 @@ def _enum(
     def parse(s: str) -> str:
         key = fold(s)
         if key not in options:
-            raise _Invalid(err)
+            raise InvalidValue(err)
         return options[key]
 
     return parse
@@ -159,13 +171,13 @@ def _statement_timeout(s: str) -> str:
     val, unit = (s, "ms") if idx is None else (s[:idx], s[idx:])
     try:
         n = _rust_int(val, *_U32)
-    except _Invalid:
-        raise _Invalid(f'parsing u32 failed: "{val}"') from None
+    except InvalidValue:
+        raise InvalidValue(f'parsing u32 failed: "{val}"') from None
     mul = {"ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}.get(unit.strip())
     if mul is None:
-        raise _Invalid(f'invalid time unit: "{unit}"')
+        raise InvalidValue(f'invalid time unit: "{unit}"')
     if n * mul > _U32[1]:
-        raise _Invalid("overflow")
+        raise InvalidValue("overflow")
     return f"{n * mul}ms"
 
 
@@ -244,7 +256,7 @@ _PARSERS: dict[str, Callable[[str], str]] = {
 
 
 # ---------------------------------------------------------------------------- check hooks
-# (session_config/mod.rs:555-620); each raises _Invalid with its message.
+# (session_config/mod.rs:555-620); each raises InvalidValue with its message.
 
 
 def _check_timezone(v: str) -> None:
@@ -253,7 +265,7 @@ def _check_timezone(v: str) -> None:
     # reject every zone but UTC.
     known = v.lower() in zones if len(zones) > 3 else bool(_ZONE_LIKE.fullmatch(v))
     if not known:
-        raise _Invalid("Not a valid timezone")
+        raise InvalidValue("Not a valid timezone")
 
 
 _ZONE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*")
@@ -270,25 +282,27 @@ def _timezones() -> set[str]:
 
 def _check_client_encoding(v: str) -> None:
     if re.sub(r"[^A-Za-z0-9]", "", v).upper() != "UTF8":
-        raise _Invalid("Only support 'UTF8' for CLIENT_ENCODING")
+        raise InvalidValue("Only support 'UTF8' for CLIENT_ENCODING")
 
 
 def _check_bytea_output(v: str) -> None:
     if v != "hex":
-        raise _Invalid("Only support 'hex' for BYTEA_OUTPUT")
+        raise InvalidValue("Only support 'hex' for BYTEA_OUTPUT")
 
 
 def _check_streaming_max_parallelism(v: str) -> None:
     n = int(v)
     if n in (0, 1):
-        raise _Invalid("STREAMING_MAX_PARALLELISM must be greater than 1")
+        raise InvalidValue("STREAMING_MAX_PARALLELISM must be greater than 1")
     if n > VNODE_MAX_COUNT:
-        raise _Invalid(f"STREAMING_MAX_PARALLELISM must be less than or equal to {VNODE_MAX_COUNT}")
+        raise InvalidValue(
+            f"STREAMING_MAX_PARALLELISM must be less than or equal to {VNODE_MAX_COUNT}"
+        )
 
 
 def _check_streaming_parallelism_for_backfill(v: str) -> None:
     if v != "default" and not v.isdigit():
-        raise _Invalid(
+        raise InvalidValue(
             "Only `default` or fixed backfill parallelism is supported here; adaptive backfill "
             "strategy is deferred to a later change."
         )
@@ -296,7 +310,7 @@ def _check_streaming_parallelism_for_backfill(v: str) -> None:
 
 def _check_iceberg_engine_connection(v: str) -> None:
     if v and len(v.split(".")) != 2:
-        raise _Invalid(
+        raise InvalidValue(
             "Invalid iceberg engine connection format, Should be set to this format: "
             "schema_name.connection_name."
         )
@@ -1151,12 +1165,12 @@ class SessionConfig:
         var = self._var(name)
         try:
             shown = _PARSERS[var.kind](raw)
-        except _Invalid as e:
+        except InvalidValue as e:
             raise SessionConfigError(f"Invalid value `{raw}` for `{var.name}`", *e.causes) from None
         if var.check:
             try:
                 _CHECKS[var.check](shown)
-            except _Invalid as e:
+            except InvalidValue as e:
                 raise SessionConfigError(
                     f"Invalid value `{shown}` for `{var.name}`", *e.causes
                 ) from None
@@ -1226,9 +1240,6 @@ class SessionConfig:
         return entry_name(name) in _BY_NAME
 
     # -- typed accessors for the engine and the read path
-
-    def _parallelism(self, name: str) -> str:
-        return self._values[name]
 
     @property
     def streaming_parallelism(self) -> str:

@@ -5,6 +5,7 @@ Entry points:
   ``rwshim.errors.SqlParserError`` with RisingWave's parser text.
 - ``rwshim.sql.statements``: the statement classes (``stmt.tag``, ``type(stmt).OWNER``).
 - ``table_schema(columns_text)``: columns, types, keys and watermarks of CREATE TABLE/SOURCE.
+- ``check_with_options(stmt)``: RisingWave's WITH-clause check, run before a statement executes.
 - ``supported_table()`` / ``render_supported_md()``: what SUPPORTED.md lists.
 - ``lark_parser()`` / ``grammar_path()``: the grammar loader (built once, cached on disk).
 """
@@ -13,10 +14,12 @@ from rwshim.sql.columns import ColumnDef, TableSchema, table_schema
 from rwshim.sql.parser import parse, parse_cache_clear
 from rwshim.sql.rwparser import grammar_path, lark_parser
 from rwshim.sql.supported import render_supported_md, supported_table
+from rwshim.sql.with_options import check_with_options
 
 __all__ = [
     "ColumnDef",
     "TableSchema",
+    "check_with_options",
     "grammar_path",
     "lark_parser",
     "parse",

@@ -23,8 +23,10 @@ _SETTABLE = r"(?:PARALLELISM|BACKFILL_PARALLELISM|RESOURCE_GROUP)"
 _RATE = r"(?:SOURCE_RATE_LIMIT|BACKFILL_RATE_LIMIT|DML_RATE_LIMIT|SINK_RATE_LIMIT|RATE_LIMIT)"
 
 # (regex over the signature of the consumed prefix, what RisingWave says it expected).
-# The first rule whose regex matches the whole signature wins.  "{found}" is appended by
-# the caller; rules whose text is None print no "found" part (winnow's `expect` contexts).
+# The first rule whose regex matches the whole signature wins.  Keyword pairs RisingWave reads
+# all-or-nothing (OWNER TO, SWAP WITH, MATERIALIZED VIEW, ...) are backtracked by the caller.
+# The caller appends ", found: <token>"; rules whose text is None print no "found" part
+# (winnow's `expect` contexts), and a text starting with "!" is a whole message.
 _RULES: list[tuple[str, str | None]] = [
     # ---- ALTER (parser.rs:3180-3215)
     (
@@ -32,7 +34,6 @@ _RULES: list[tuple[str, str | None]] = [
         "COMPACTION, DATABASE, FRAGMENT, SCHEMA, TABLE, INDEX, MATERIALIZED, VIEW, SINK, "
         "SUBSCRIPTION, SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER",
     ),
-    (r"ALTER MATERIALIZED", "VIEW"),
     (r"ALTER COMPACTION", "GROUP after ALTER COMPACTION"),
     # rate limits (parser.rs:3470-3501), any object kind
     (rf"ALTER .* SET {_RATE}", "TO or = after rate limit"),
@@ -61,7 +62,7 @@ _RULES: list[tuple[str, str | None]] = [
         "TO or = after ALTER TABLE SET BACKFILL_PARALLELISM",
     ),
     (rf"ALTER TABLE (?:ONLY )?{_N} RESET", "CONFIG after RESET"),
-    (rf"ALTER TABLE (?:ONLY )?{_N} (?:OWNER|SWAP|RENAME <id>|RENAME COLUMN <id>)", "TO"),
+    (rf"ALTER TABLE (?:ONLY )?{_N} (?:RENAME <id>|RENAME COLUMN <id>)", "TO"),
     # ---- ALTER INDEX (parser.rs:3503-3585)
     (rf"ALTER INDEX {_N}", "RENAME, SET, or RESET after ALTER INDEX"),
     (
@@ -156,12 +157,7 @@ _RULES: list[tuple[str, str | None]] = [
     ),
     (rf"ALTER DATABASE {_N} SET <id>", "'=' or 'TO' after config parameter"),
     (rf"ALTER SCHEMA {_N}", "RENAME, OWNER TO, OR SWAP WITH after ALTER SCHEMA"),
-    (rf"ALTER SCHEMA {_N} (?:RENAME|OWNER)", "TO"),
-    (
-        rf"ALTER (?:SCHEMA|TABLE (?:ONLY )?|MATERIALIZED VIEW|VIEW|SINK|SOURCE|SUBSCRIPTION) ?"
-        rf"{_N} SWAP",
-        "WITH",
-    ),
+    (rf"ALTER SCHEMA {_N} RENAME", "TO"),
     (r"ALTER SYSTEM", "SET"),
     (r"ALTER SYSTEM SET <id>", "TO or = after ALTER SYSTEM SET"),
     # literal_u32 is a winnow parser: "invalid <label>", no "found" part (parser_v2/number.rs)
@@ -172,7 +168,7 @@ _RULES: list[tuple[str, str | None]] = [
         r"ALTER FRAGMENT <num>(?: , <num>)* SET PARALLELISM",
         "TO or = after ALTER FRAGMENT SET PARALLELISM",
     ),
-    (r"ALTER .* (?:RENAME|OWNER)", "TO after RENAME"),
+    (r"ALTER .* RENAME", "TO after RENAME"),
     # ---- CREATE (parser.rs:1956-2002, statement.rs:528-572)
     (r"CREATE", "an object type after CREATE"),
     (
@@ -185,7 +181,6 @@ _RULES: list[tuple[str, str | None]] = [
         "[EXTERNAL] TABLE or [MATERIALIZED] VIEW or "
         "[MATERIALIZED] SOURCE or SINK or FUNCTION after CREATE OR REPLACE",
     ),
-    (r"CREATE (?:OR REPLACE )?MATERIALIZED", "VIEW"),
     (
         rf"CREATE SINK (?:IF NOT EXISTS )?{_N}(?: INTO {_N}(?: <parens>)?)?",
         "FROM or AS after CREATE SINK sink_name",
@@ -223,18 +218,14 @@ _RULES: list[tuple[str, str | None]] = [
     (r"REFRESH", "TABLE"),
     (
         r"DROP",
-        "TABLE, VIEW, INDEX, MATERIALIZED VIEW, SOURCE, SINK, SUBSCRIPTION, SCHEMA, "
-        "DATABASE, USER, SECRET, CONNECTION, FUNCTION or AGGREGATE after DROP",
+        "TABLE, VIEW, INDEX, MATERIALIZED VIEW, SOURCE, SINK, SUBSCRIPTION, SCHEMA, DATABASE, "
+        "USER, SECRET or CONNECTION after DROP",
     ),
-    (r"DROP MATERIALIZED", "VIEW"),
     (r"GRANT .* ON .*", "TO"),
     (r"REVOKE .* ON .*", "FROM"),
     (r"(?:GRANT|REVOKE) .*", "ON"),
 ]
 _COMPILED = [(re.compile(p), m) for p, m in _RULES]
-
-# What an identifier-expecting state says (parse_identifier, parser.rs:4538-4544).
-_IDENT_ONLY = {"IDENT"}
 
 
 def signature(kinds: list[tuple[str, Token]]) -> str:
@@ -275,7 +266,10 @@ def expected_text(sig: str, expected: set[str]) -> str | bool | None:
 
 def generic_expected(expected: set[str]) -> str:
     """A general rule for a failure no table entry names: what the grammar would accept."""
-    if expected <= _IDENT_ONLY | {"DOT"} or ("IDENT" in expected and len(expected) <= 2):
+    if "QUERY" in expected:
+        return "SELECT, VALUES, or a subquery in the query body"  # parse_query, parser.rs:4955
+    if "IDENT" in expected:
+        # RisingWave's optional keywords fall through to a name (parse_object_name)
         return "identifier"
     if {"NUMBER", "STRING"} <= expected:
         return "a value"

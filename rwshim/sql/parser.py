@@ -118,7 +118,19 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
 def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
     node = check_pg(sql, blank_rw_query_syntax(text), toks, stop)
     rw_restrictions(sql, node, toks, stop)
-    return build(node, text)
+    try:
+        return build(node, text)
+    except NotImplementedError:
+        # PostgreSQL accepts a form RisingWave's parser stops short of (COMMIT PREPARED,
+        # ROLLBACK TO SAVEPOINT, ALTER USER ... SET, ...): RisingWave reads the statement
+        # keyword (and TRANSACTION/WORK) and then finds no end of statement there.
+        i = 1
+        while i < len(toks) and toks[i].upper in ("TRANSACTION", "WORK"):
+            i += 1
+        at = toks[i] if i < len(toks) else stop
+        if toks[0].upper == "ALTER":
+            at = next((t for t in toks if t.upper in ("SET", "RESET")), at)
+        raise expected_error(sql, at, "end of statement") from None
 
 
 def _explain(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statement:

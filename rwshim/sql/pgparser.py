@@ -103,9 +103,15 @@ def rw_restrictions(sql: str, node: Any, toks: list[Token], stop: Token) -> None
 
     DELETE is ``DELETE FROM <name> [WHERE ...] [RETURNING ...]`` (parser.rs:4641-4665) and
     UPDATE is ``UPDATE <name> SET ... [WHERE ...] [RETURNING ...]`` (parser.rs:6005-6022): no
-    alias, USING or FROM.  INSERT has no ON CONFLICT (parser.rs:5970-6003).
+    alias, USING or FROM.  INSERT has no ON CONFLICT (parser.rs:5970-6003).  A statement
+    that starts with WITH is a query.
     """
     kind = type(node).__name__
+    if toks[0].upper == "WITH" and kind != "SelectStmt":
+        # WITH starts a query in RisingWave (parser.rs:287-290): its body must be a query.
+        verbs = [_word(toks, w) for w in ("INSERT", "UPDATE", "DELETE")]
+        verb = min((t for t in verbs if t is not None), key=lambda t: t.start, default=stop)
+        raise expected_error(sql, verb, "SELECT, VALUES, or a subquery in the query body")
     if kind not in ("DeleteStmt", "UpdateStmt", "InsertStmt"):
         return
     after_name = _after_relation(toks, node.relation)

@@ -32,6 +32,17 @@ def _unquote_literal(tok: Token) -> str:
     return unescape_c_style(tok.value) if tok.kind is Kind.ESTRING else tok.value
 
 
+def _value_display(t: Token) -> str:
+    """A literal as RisingWave's ``Value`` prints it (ast/value.rs:55-115)."""
+    if t.kind is Kind.STRING:
+        return "'" + t.value.replace("'", "''") + "'"
+    if t.kind is Kind.WORD:
+        if t.quoted:
+            return '"' + t.value + '"'
+        return {"TRUE": "true", "FALSE": "false"}.get(t.upper, "NULL")
+    return t.display()
+
+
 class Build(Transformer[Any, Any]):
     """Turns the lark tree into statements; RisingWave-side value checks raise parse errors."""
 
@@ -64,9 +75,6 @@ class Build(Transformer[Any, Any]):
         )
         return located(self.sql, t, f"invalid u32\n{cause}")
 
-    def _stmt_text(self) -> str:
-        return self.text
-
     # -- names and values
     def ident(self, c: list[LarkToken]) -> str:
         t = self.tok(c[0])
@@ -97,10 +105,12 @@ class Build(Transformer[Any, Any]):
         return st.SetValue("single" if len(items) == 1 else "list", items)
 
     def vs_literal(self, c: list[LarkToken]) -> str:
+        # SetVariableValueSingle::to_string_unquoted (ast/mod.rs:3869-3878): quoted strings
+        # lose their quotes, every other literal prints as its Value Display.
         t = self.tok(c[0])
-        if t.kind is Kind.WORD:  # TRUE / FALSE / NULL print as written
+        if t.kind is Kind.STRING:
             return t.value
-        return _unquote_literal(t)
+        return _value_display(t)
 
     def vs_ident(self, c: list[Any]) -> str:
         # A word written "like this" is read as a string literal first (parser.rs:4208-4210);
@@ -113,7 +123,7 @@ class Build(Transformer[Any, Any]):
     def vs_raw(self, c: list[Any]) -> str:
         name_tok = next(x for x in c if isinstance(x, _Ident)).tok.display()
         args = [
-            self.tok(x).display()
+            _value_display(self.tok(x))
             for x in c
             if isinstance(x, LarkToken) and x.type not in ("LPAR", "RPAR", "COMMA")
         ]
@@ -126,33 +136,52 @@ class Build(Transformer[Any, Any]):
         return tuple(x for x in c if isinstance(x, tuple))
 
     def option(self, c: list[Any]) -> tuple[str, str]:
-        """``key = value``: a literal, ``SECRET name``, or for ``connection`` a name and for
+        """``key = value`` (parser.rs:3046-3068): a literal or ``SECRET name``; for the key
+        ``connection`` a connection name (anything else is `expected identifier`), for
         ``backfill_order`` a strategy; any other word is `expected a concrete value`
-        (parser.rs:3046-3068, 4197-4234)."""
+        (parser.rs:4197-4234)."""
         key = ".".join(c[0].parts)
-        value = c[2]
-        if isinstance(value, tuple):
-            form, text, tok = value
-            allowed = "connection" if form == "ident" else "backfill_order"
-            if key.lower() != allowed and not (form == "ident" and key.lower() == "backfill_order"):
-                raise self.err(tok, "a concrete value")
-            return (key, text)
+        form, value, tok = c[2]
+        low = key.lower()
+        if low == "connection" and form != "ident":
+            raise self.err(tok, "identifier")
+        if form == "ident" and low not in ("connection", "backfill_order"):
+            raise self.err(tok, "a concrete value")
+        if form == "call" and low != "backfill_order":
+            raise self.err(tok, "a concrete value")
+        if form == "ident":
+            value = st.OptionValue(value, "connection" if low == "connection" else "backfill_order")
         return (key, value)
 
-    def ov_literal(self, c: list[Any]) -> str:
-        return _unquote_literal(self.tok(c[0]))
+    def ov_literal(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
+        t = self.tok(c[0])
+        kinds = {
+            Kind.STRING: "string",
+            Kind.ESTRING: "string",
+            Kind.NUMBER: "number",
+            Kind.DOLLAR: "dollar",
+            Kind.NSTRING: "nstring",
+            Kind.XSTRING: "xstring",
+        }
+        if t.kind is Kind.WORD:
+            if t.upper == "NULL":
+                return ("literal", st.OptionValue("NULL", "null"), t)
+            return ("literal", st.OptionValue(t.value.lower(), "bool"), t)
+        return ("literal", st.OptionValue(_unquote_literal(t), kinds.get(t.kind, "string")), t)
 
-    def ov_secret(self, c: list[Any]) -> str:
-        return "secret " + str(c[1])
+    def ov_secret(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
+        name = c[1]
+        text = ".".join(name.parts) + (" AS FILE" if c[2] is not None else "")
+        return ("secret", st.OptionValue(text, "secret"), self.tok(c[0]))
 
-    def ov_ident(self, c: list[Any]) -> tuple[str, str, Token]:
-        return ("ident", str(c[0]), c[0].tok)
+    def ov_ident(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
+        return ("ident", st.OptionValue(str(c[0]), "connection"), c[0].tok)
 
-    def ov_call(self, c: list[Any]) -> tuple[str, str, Token]:
+    def ov_call(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
         # backfill_order = FIXED(a -> b, ...) (parser.rs:4290-4316): kept as written.
         start = c[0].tok.start
         end = c[-1].end_pos
-        return ("call", self.sql[start:end], c[0].tok)
+        return ("call", st.OptionValue(self.sql[start:end], "backfill_order"), c[0].tok)
 
     def rate_limit_kw(self, c: list[LarkToken]) -> str:
         return c[0].type.removesuffix("_RATE_LIMIT")
@@ -355,9 +384,15 @@ class Build(Transformer[Any, Any]):
         return self.create_mv(c[2:], or_replace=True)
 
     def create_view(self, c: list[Any], or_replace: bool = False) -> st.Statement:
-        _view, ine, name, cols, _with, _opts, _as, query = c
+        _view, ine, name, cols, _with, opts, _as, query = c
         return st.CreateView(
-            self.text, name, str(query).strip(), self._columns(cols), bool(ine), or_replace
+            self.text,
+            name,
+            str(query).strip(),
+            self._columns(cols),
+            bool(ine),
+            or_replace,
+            opts or (),
         )
 
     def create_or_replace_view(self, c: list[Any]) -> st.Statement:
@@ -468,9 +503,19 @@ class Build(Transformer[Any, Any]):
         return ("query", str(c[1]).strip())
 
     def create_sink(self, c: list[Any]) -> st.Statement:
+        _sink, ine, name, (how, what), _emit, _with, opts, fe = c
+        if not opts:
+            # statement.rs:567-569: parser_err! at the token after the WITH (...) list
+            raise located(self.sql, self._after_with_options(), "sink properties not provided")
+        return self._sink(name, how, what, None, ine, opts, fe)
+
+    def create_sink_into(self, c: list[Any]) -> st.Statement:
         _sink, ine, name, into, (how, what), _emit, _with, opts, fe = c
-        if into is None and opts is None:
-            raise self.err(self.stop, "WITH")
+        return self._sink(name, how, what, into, ine, opts or (), fe)
+
+    def _sink(
+        self, name: Any, how: str, what: Any, into: Any, ine: Any, opts: Any, fe: Any
+    ) -> st.Statement:
         return st.CreateSink(
             self.text,
             name,
@@ -478,9 +523,27 @@ class Build(Transformer[Any, Any]):
             what if how == "query" else None,
             into,
             bool(ine),
-            opts or (),
+            opts,
             fe,
         )
+
+    def _after_with_options(self) -> Token:
+        toks = self.toks
+        depth = 0
+        for i, t in enumerate(toks):
+            v = t.value if t.kind is Kind.OP else ""
+            if v == "(":
+                depth += 1
+            elif v == ")":
+                depth -= 1
+            elif (
+                depth == 0 and t.upper == "WITH" and i + 1 < len(toks) and toks[i + 1].value == "("
+            ):
+                j = i + 2
+                while j < len(toks) and not (toks[j].kind is Kind.OP and toks[j].value == ")"):
+                    j += 1
+                return toks[j + 1] if j + 1 < len(toks) else self.stop
+        return self.stop
 
     def index_include(self, c: list[Any]) -> tuple[str, ...]:
         return self._columns(c[1])
@@ -616,6 +679,8 @@ class Build(Transformer[Any, Any]):
         return st.SetTransaction(self.text)
 
     def show(self, c: list[Any]) -> st.Statement:
+        if c[1] is None:
+            return st.ShowVariable(self.text, "")
         out = c[1]
         assert isinstance(out, st.Statement)
         return out
@@ -758,7 +823,7 @@ class Build(Transformer[Any, Any]):
         return st.RefreshTable(self.text, c[2])
 
     def describe(self, c: list[Any]) -> st.Statement:
-        return st.Describe(self.text, c[-1])
+        return st.Describe(self.text, c[-1], c[1] is not None)
 
     def describe_fragment(self, c: list[Any]) -> st.Statement:
         t = self.tok(c[2])

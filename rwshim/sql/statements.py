@@ -66,6 +66,22 @@ class SetValue:
         return "default" if self.kind == "default" else ", ".join(self.items)
 
 
+class OptionValue(str):
+    """A WITH option's value text, remembering what it was written as.
+
+    ``kind`` is ``string`` ('' or E''), ``number``, ``bool``, ``null``, ``dollar``,
+    ``nstring``, ``xstring``, ``secret`` (SECRET name), ``connection`` (a connection name) or
+    ``backfill_order``; the handlers accept only some (rwshim.sql.with_options).
+    """
+
+    kind: str
+
+    def __new__(cls, text: str, kind: str = "string") -> OptionValue:
+        obj = super().__new__(cls, text)
+        obj.kind = kind
+        return obj
+
+
 Options = tuple[tuple[str, str], ...]
 
 
@@ -356,9 +372,10 @@ class DescribeFragment(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Describe(Statement):
-    """DESCRIBE [FRAGMENTS] <name> / DESCRIBE FRAGMENT <id>."""
+    """DESCRIBE [FRAGMENTS] <name>."""
 
     name: ObjectName
+    fragments: bool = False
     TAG: ClassVar[str] = "DESCRIBE"
 
 
@@ -650,6 +667,7 @@ class CreateView(Statement):
     columns: tuple[str, ...] = ()
     if_not_exists: bool = False
     or_replace: bool = False
+    with_options: Options = ()
     TAG: ClassVar[str] = "CREATE_VIEW"
 
 

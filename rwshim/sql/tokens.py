@@ -9,6 +9,8 @@ that statements can be cut out of a multi-statement string verbatim.
 
 from __future__ import annotations
 
+import bisect
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -28,8 +30,11 @@ class Kind(Enum):
     EOF = "eof"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Token:
+    """One token.  Not frozen (building frozen dataclasses is slow on this hot path); treat
+    tokens as immutable.  Compared by identity."""
+
     kind: Kind
     value: str  # identifier without quotes / string contents / operator text
     start: int  # character offsets in the input
@@ -67,6 +72,16 @@ class Token:
         return self.upper in words
 
 
+_NEWLINE = re.compile(r"\n")
+_FAST = re.compile(
+    r"(?P<ws>[ \t\n\r]+)"
+    r"|(?P<comment>--[^\n]*\n?)"
+    r"|(?P<word>[A-Za-z_][A-Za-z0-9_$]*)"
+    r"|(?P<number>[0-9]+(?:\.[0-9]*)?(?![.eExXoObB0-9]))"
+    r"|(?P<string>'(?:[^']|'')*')"
+    r"|(?P<qident>\"(?:[^\"]|\"\")*\")"
+    r"|(?P<punct>[(),;\[\]{}]|::?|\.(?![0-9]))"
+)
 _OP_CHARS = set("+-*/<>=~!@#%^&|`?")
 _OP_EXT = set("~!@#%^&|`?")
 _SINGLE = {
@@ -94,8 +109,21 @@ class _Scanner:
     def __init__(self, sql: str) -> None:
         self.sql = sql
         self.pos = 0
-        self.line = 1
-        self.col = 1
+        # Offsets where lines start: a location is computed from an offset when needed
+        # (RisingWave counts lines at \n and columns in characters).
+        self.starts = [0] + [m.end() for m in _NEWLINE.finditer(sql)]
+
+    def loc(self, pos: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, pos)
+        return line, pos - self.starts[line - 1] + 1
+
+    @property
+    def line(self) -> int:
+        return self.loc(self.pos)[0]
+
+    @property
+    def col(self) -> int:
+        return self.loc(self.pos)[1]
 
     def peek(self, k: int = 0) -> str:
         i = self.pos + k
@@ -105,11 +133,6 @@ class _Scanner:
         ch = self.peek()
         if ch:
             self.pos += 1
-            if ch == "\n":
-                self.line += 1
-                self.col = 1
-            else:
-                self.col += 1
         return ch
 
     def error(self, message: str) -> SqlParserError:
@@ -129,14 +152,69 @@ def tokenize(sql: str) -> list[Token]:
     """
     s = _Scanner(sql)
     out: list[Token] = []
+    n = len(sql)
     while True:
+        # Fast path: whitespace, plain words, plain numbers, '' strings, "" identifiers and
+        # -- comments by regex; everything else below, character by character.
+        m = _FAST.match(sql, s.pos)
+        if m is not None:
+            group = m.lastgroup
+            end = m.end()
+            if group == "ws" or group == "comment":
+                s.pos = end
+                continue
+            if not (
+                group == "word"
+                and end - s.pos == 1
+                and sql[s.pos] in "NEeXx"
+                and end < n
+                and sql[end] == "'"
+            ):
+                if group == "number" and end < n and _ident_start(sql[end]):
+                    pass  # trailing junk, or 0x...: the slow path reports or reads it
+                else:
+                    start = s.pos
+                    line, col = s.loc(start)
+                    text = m.group(0)
+                    if group == "word":
+                        out.append(Token(Kind.WORD, text, start, end, line, col, False, text))
+                    elif group == "number":
+                        out.append(Token(Kind.NUMBER, text, start, end, line, col, False, text))
+                    elif group == "string":
+                        out.append(
+                            Token(
+                                Kind.STRING,
+                                text[1:-1].replace("''", "'"),
+                                start,
+                                end,
+                                line,
+                                col,
+                                False,
+                                text,
+                            )
+                        )
+                    elif group == "qident":
+                        out.append(
+                            Token(
+                                Kind.WORD,
+                                text[1:-1].replace('""', '"'),
+                                start,
+                                end,
+                                line,
+                                col,
+                                True,
+                                text,
+                            )
+                        )
+                    else:
+                        out.append(Token(Kind.OP, text, start, end, line, col, False, text))
+                    s.pos = end
+                    continue
         ch = s.peek()
         if not ch:
             break
-        if ch in " \t\n\r":
-            s.next()
-            continue
-        start, line, col = s.pos, s.line, s.col
+        start = s.pos
+        line, col = s.loc(start)
 
         def emit(
             kind: Kind,
@@ -186,8 +264,8 @@ def tokenize(sql: str) -> list[Token]:
                 s.next()
             emit(Kind.OP, sql[start : s.pos])
         elif ch == "$":
-            kind, value = _dollar(s)
-            emit(kind, value)
+            dkind, value = _dollar(s)
+            emit(dkind, value)
         elif ch in _SINGLE:
             s.next()
             emit(Kind.OP, ch)
@@ -216,7 +294,8 @@ def tokenize(sql: str) -> list[Token]:
         else:
             s.next()
             emit(Kind.OP, ch)
-    out.append(Token(Kind.EOF, "", len(sql), len(sql), s.line, s.col))
+    eof_line, eof_col = s.loc(len(sql))
+    out.append(Token(Kind.EOF, "", len(sql), len(sql), eof_line, eof_col))
     return out
 
 

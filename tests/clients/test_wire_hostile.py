@@ -10,9 +10,6 @@ from collections.abc import Callable
 import asyncpg
 import pytest
 
-from rwshim.errors import CatalogNotFound
-from rwshim.frontend import Frontend
-from rwshim.session import ProcessInfo
 from tests import wirekit as fe
 from tests.conftest import Running
 from tests.wirekit import Msg, split, tags

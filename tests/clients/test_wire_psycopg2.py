@@ -8,6 +8,7 @@ from collections.abc import Callable
 import psycopg2
 
 from rwshim.frontend import Frontend, Statement
+from rwshim.instance import Instance
 from rwshim.results import Outcome
 from rwshim.session import ProcessInfo
 from tests.conftest import ThreadRunning
@@ -23,8 +24,10 @@ def test_psycopg2_connects_without_datestyle_fixup(
             seen.append(stmt.text)
             return await Frontend.execute(self, stmt, params)
 
+    instance = Instance()
+
     def factory(user: str, db: str, options: dict[str, str], p: ProcessInfo) -> Frontend:
-        return Recording(user, db, options)
+        return Recording(instance, user, db, options, p)
 
     server = rw_thread_server_factory(frontend_factory=factory)
     conn = psycopg2.connect(server.dsn())

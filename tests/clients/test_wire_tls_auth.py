@@ -89,7 +89,9 @@ async def test_password_logins_with_asyncpg(
     finally:
         await conn.close()
     with pytest.raises(asyncpg.InvalidPasswordError) as info:
-        await asyncpg.connect(host=server.host, port=server.port, user="root", database="dev", password="nope")
+        await asyncpg.connect(
+            host=server.host, port=server.port, user="root", database="dev", password="nope"
+        )
     assert (info.value.sqlstate, str(info.value)) == ("28P01", "Invalid password")
 
 

@@ -1,4 +1,4 @@
-"""The protocol session over the placeholder Frontend, driven with bytes (no sockets)."""
+"""The protocol session over the real Frontend, driven with bytes (no sockets)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from rwshim import pgtypes
 from rwshim.errors import RwError
 from rwshim.frontend import Description, Frontend, Statement
+from rwshim.instance import Instance
 from rwshim.results import Column, Outcome
 from rwshim.session import ProcessInfo, Session, SessionRegistry
 from rwshim.wire.connection import ServerConnection
@@ -29,7 +30,7 @@ def make_session(frontend: Frontend | None = None) -> Session:
     conn.authenticated()
     registry = SessionRegistry()
     process = registry.new_process("root", "dev", "test", "")
-    return Session(conn, frontend or Frontend("root", "dev"), process)
+    return Session(conn, frontend or Frontend(Instance(), "root", "dev"), process)
 
 
 async def run(session: Session, data: bytes) -> list[Msg]:
@@ -76,7 +77,11 @@ async def test_syntax_error_is_risingwaves_envelope_and_stops_the_rest() -> None
     }
     msgs = await run(s, fe.query("select 1; select nosuchcolumn; select 3"))
     assert tags(msgs) == "TDCEZ"
-    assert error(msgs[3])["M"] == ENVELOPE_RUN + "no such column: nosuchcolumn\n"
+    assert error(msgs[3])["M"] == (
+        "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: nosuchcolumn\n"
+        "  2: Item not found: Invalid column: nosuchcolumn\n"
+    )
 
 
 async def test_begin_sends_risingwaves_notice_and_stays_idle() -> None:
@@ -98,13 +103,14 @@ async def test_begin_sends_risingwaves_notice_and_stays_idle() -> None:
     assert (msgs[0].text(), msgs[-1].body) == ("COMMIT", b"I")
 
 
-async def test_parameter_status_follows_set_application_name() -> None:
+async def test_set_application_name_sends_no_parameter_status() -> None:
+    # RisingWave's reporter compares the key with "APPLICATION_NAME" while the config reports
+    # "application_name" (handler/variable.rs:62-68), so nothing is re-reported.
     s = make_session()
-    msgs = await run(s, fe.query("set application_name = 'x1'"))
-    assert tags(msgs) == "SCZ"
-    assert msgs[0].parameter() == ("application_name", "x1")
-    assert msgs[1].text() == "SET_VARIABLE"
-    assert s.process.application_name == "x1"  # SHOW PROCESSLIST sees the new name
+    msgs = await run(s, fe.query("set application_name = 'x1'; show application_name"))
+    assert tags(msgs) == "CTDCZ"
+    assert msgs[0].text() == "SET_VARIABLE"
+    assert msgs[2].row() == [b"x1"]
 
 
 async def test_extended_binary_parameters_and_results() -> None:
@@ -119,7 +125,8 @@ async def test_extended_binary_parameters_and_results() -> None:
     )
     msgs = await run(s, data)
     assert tags(msgs) == "1tT2TDCZ"
-    assert msgs[1].param_oids() == [pgtypes.INT4, pgtypes.TEXT]
+    # RisingWave has one string type: `::text` parameters are described as varchar.
+    assert msgs[1].param_oids() == [pgtypes.INT4, pgtypes.VARCHAR]
     assert [c[6] for c in msgs[2].columns()] == [0, 0]  # Describe S: text formats
     assert [c[6] for c in msgs[4].columns()] == [1, 1]  # Describe P: the Bind's formats
     assert msgs[5].row() == [struct.pack("!i", 42), b"hi"]
@@ -152,7 +159,7 @@ class LazyFrontend(Frontend):
 
 
 async def test_row_limited_execute_suspends_and_pulls_lazily() -> None:
-    s = make_session(LazyFrontend("root", "dev"))
+    s = make_session(LazyFrontend(Instance(), "root", "dev"))
     LazyFrontend.pulled = 0
     msgs = await run(s, fe.parse("", "select n") + fe.bind("p", "") + fe.execute("p", 2) + fe.SYNC)
     assert tags(msgs) == "12DDsZ"
@@ -258,7 +265,7 @@ class BrokenFrontend(Frontend):
 
 
 async def test_unexpected_exception_is_an_error_not_a_dropped_connection() -> None:
-    s = make_session(BrokenFrontend("root", "dev"))
+    s = make_session(BrokenFrontend(Instance(), "root", "dev"))
     msgs = await run(s, fe.query("select 'boom'") + fe.query("select 1"))
     assert tags(msgs) == "EZTDCZ"
     assert error(msgs[0]) == {
@@ -278,7 +285,7 @@ async def test_errors_carry_their_sqlstate() -> None:
 
             raise CatalogNotFound("table", "t")
 
-    s = make_session(NotFound("root", "dev"))
+    s = make_session(NotFound(Instance(), "root", "dev"))
     msgs = await run(s, fe.query("select 1"))
     assert error(msgs[0]) == {
         "S": "ERROR",
@@ -333,7 +340,7 @@ async def test_rows_that_cannot_be_encoded_are_errors() -> None:
         async def execute(self, stmt: Statement, params: list[object]) -> Outcome:
             return Outcome("SELECT", [Column("n", pgtypes.INT2)], [(1,), (70000,)], count_rows=True)
 
-    s = make_session(BadRows("root", "dev"))
+    s = make_session(BadRows(Instance(), "root", "dev"))
     msgs = await run(
         s, fe.parse("", "select 1") + fe.bind("", "", result_formats=[1]) + fe.execute("") + fe.SYNC
     )
@@ -383,7 +390,7 @@ async def test_fatal_error_from_the_frontend_ends_the_connection() -> None:
                 "terminating connection due to administrator command", sqlstate="57P01"
             )
 
-    s = make_session(Fatal("root", "dev"))
+    s = make_session(Fatal(Instance(), "root", "dev"))
     s.conn.receive_data(fe.query("select 1") + fe.query("select 2"))
     event = s.conn.next_event()
     assert event is not None
@@ -410,7 +417,7 @@ async def test_copy_to_stdout_as_risingwave_writes_it() -> None:
             rows = [(1, "x\ty"), (None, "back\\slash\nnl")]
             return Outcome("COPY", cols, rows, count_rows=True, copy_out=True)
 
-    s = make_session(Copy("root", "dev"))
+    s = make_session(Copy(Instance(), "root", "dev"))
     msgs = await run(s, fe.query("copy t to stdout"))
     assert tags(msgs) == "HddcCZ"
     assert msgs[0].body == b"\x00\x00\x02\x00\x00\x00\x00"

@@ -154,6 +154,12 @@ PARALLELISM_CASES: list[tuple[str, object]] = [
         one("bounded('4')"),
     ),
     _p(
+        "SET x = TRUE, Null, E'a\\n', $$d$$, 'it''s', f(FALSE, 'a''b', 1.5)",
+        st.SetVariable,
+        "x",
+        many("true", "NULL", "E'a\\n'", "$$d$$", "it's", "f(false, 'a''b', 1.5)"),
+    ),
+    _p(
         "ALTER MATERIALIZED VIEW m SET PARALLELISM = true",
         st.AlterParallelism,
         MV,
@@ -593,6 +599,7 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("SHOW streaming_parallelism", st.ShowVariable, "streaming_parallelism"),
     _p("show time zone", st.ShowVariable, "time zone"),
     _p("SHOW ALL", st.ShowVariable, "all"),
+    _p("SHOW", st.ShowVariable, ""),
     _p("SHOW PARAMETERS", st.ShowVariable, "parameters"),
     _p("show transaction isolation level", st.ShowVariable, "transaction_isolation"),
     _p("SHOW JOBS", st.ShowObjects, "JOBS"),
@@ -610,6 +617,7 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("SHOW SCHEMAS", st.ShowObjects, "SCHEMAS"),
     _p("SHOW CREATE MATERIALIZED VIEW m", st.ShowCreate, "MATERIALIZED VIEW", name("m")),
     _p("DESCRIBE s.t", st.Describe, name("s", "t")),
+    _p("DESCRIBE FRAGMENTS m", st.Describe, name("m"), True),
     _p("DESCRIBE FRAGMENT 12", st.DescribeFragment, 12),
     _p("CANCEL JOBS 1, 2", st.CancelJobs, (1, 2)),
     _p("CANCEL JOB 5", st.CancelJobs, (5,)),
@@ -623,6 +631,8 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("FLUSH", st.Flush),
     _p("drop materialized view if exists a.b cascade", st.Drop, MV, (name("a", "b"),), True, True),
     _p("DROP SINK s", st.Drop, SINK, (name("s"),)),
+    _p("DROP TABLE if", st.Drop, TBL, (name("if"),)),
+    _p("CREATE TABLE IF (a int)", st.CreateTable, name("if"), "(a int)"),
     _p("drop function if exists f", st.Drop, "FUNCTION", (), True),
     _p(
         'grant select on materialized view "dev"."s"."m" to pwuser',
@@ -878,6 +888,33 @@ PARSE_ERRORS: list[tuple[str, str]] = [
         27,
     ),
     _err("ALTER SYSTEM FOO", "expected SET, found: FOO", 14),
+    _err(
+        "ALTER SINK s OWNER x",
+        "expected RENAME or OWNER TO or SET or RESET or CONNECTOR WITH after ALTER SINK, "
+        "found: OWNER",
+        14,
+    ),
+    _err(
+        "ALTER SCHEMA s SWAP x",
+        "expected RENAME, OWNER TO, OR SWAP WITH after ALTER SCHEMA, found: SWAP",
+        16,
+    ),
+    _err("ALTER SCHEMA s RENAME x", "expected TO, found: x", 23),
+    _err("ALTER TABLE t RENAME a", "expected TO, found: EOF", 23),
+    _err(
+        "ALTER MATERIALIZED x",
+        "expected COMPACTION, DATABASE, FRAGMENT, SCHEMA, TABLE, INDEX, MATERIALIZED, VIEW, "
+        "SINK, SUBSCRIPTION, SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER, "
+        "found: MATERIALIZED",
+        7,
+    ),
+    _err("CREATE MATERIALIZED x", "expected an object type after CREATE, found: MATERIALIZED", 8),
+    _err(
+        "DROP MATERIALIZED x",
+        "expected TABLE, VIEW, INDEX, MATERIALIZED VIEW, SOURCE, SINK, SUBSCRIPTION, SCHEMA, "
+        "DATABASE, USER, SECRET or CONNECTION after DROP, found: MATERIALIZED",
+        6,
+    ),
     _err("ALTER SYSTEM SET x 1", "expected TO or = after ALTER SYSTEM SET, found: 1", 20),
     # rate limits (§3.1, §6 row 40)
     _eof(
@@ -939,6 +976,14 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("CREATE FOO", "expected an object type after CREATE, found: FOO", 8),
     _err("CREATE SINK s x", "expected FROM or AS after CREATE SINK sink_name, found: x", 15),
     _eof("CREATE SINK s FROM m", "expected WITH, found: EOF"),
+    _err("CREATE SINK s FROM m FORMAT PLAIN ENCODE JSON", "expected WITH, found: FORMAT", 22),
+    _err("DROP TABLE IF x", "expected end of statement, found: x", 15),
+    _err("CREATE SINK s FROM m WITH (connection = 'c')", "expected identifier, found: 'c'", 41),
+    _err(
+        "CREATE SINK s AS SELECT 1 WITH () FORMAT PLAIN ENCODE JSON",
+        "sink properties not provided",
+        35,
+    ),
     _err("CREATE MATERIALIZED VIEW m SELECT 1", "expected AS, found: SELECT", 28),
     _err(
         "CREATE SINK s FROM m WITH (connector = kafka)",
@@ -958,6 +1003,18 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _eof("select (1", "expected ), found: EOF"),
     _eof("select 1 +", "expected an expression, found: EOF"),
     _eof("SELECT * FROM", "expected identifier, found: EOF"),
+    _eof(
+        "CREATE MATERIALIZED VIEW m AS",
+        "expected SELECT, VALUES, or a subquery in the query body, found: EOF",
+    ),
+    _eof(
+        "CREATE MATERIALIZED VIEW m AS SELECT 1 EMIT",
+        "expected IMMEDIATELY or ON WINDOW CLOSE after EMIT, found: EOF",
+    ),
+    _eof("DESCRIBE", "expected identifier, found: EOF"),
+    _err("CREATE MATERIALIZED VIEW m WITH (a.b = ) AS SELECT 1", "expected a value, found: )", 40),
+    _err("CREATE MATERIALIZED VIEW m WITH (a) AS SELECT 1", "expected =, found: )", 35),
+    _err("GRANT SELECT t TO u", "expected ON, found: t", 14),
     _err("select * from t join ;", "expected identifier, found: ;", 22),
     (
         "ALTER SINK s SET PARALLELISM\n",
@@ -966,6 +1023,14 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     ),
     # DML forms RisingWave's grammar lacks (parser.rs:4641-4665, 6005-6022)
     _err("delete from s.t as x where a = 1", "expected end of statement, found: as", 17),
+    _err("COMMIT PREPARED 'x'", "expected end of statement, found: PREPARED", 8),
+    _err("ROLLBACK WORK TO SAVEPOINT x", "expected end of statement, found: TO", 15),
+    _err("ALTER USER u SET x = 1", "expected end of statement, found: SET", 14),
+    _err(
+        "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x",
+        "expected SELECT, VALUES, or a subquery in the query body, found: INSERT",
+        22,
+    ),
     _err("DELETE FROM t x", "expected end of statement, found: x", 15),
     _err("DELETE FROM t USING u WHERE t.a = u.a", "expected end of statement, found: USING", 15),
     _err("UPDATE t AS x SET a = 1", "expected SET, found: AS", 10),

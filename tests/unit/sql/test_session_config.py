@@ -6,9 +6,11 @@ import pytest
 
 from rwshim.errors import SessionConfigError, StartupOptionError
 from rwshim.session_config import (
+    InvalidValue,
     SessionConfig,
     apply_startup,
     entry_name,
+    parallelism,
     parse_startup_options,
     variables,
 )
@@ -200,3 +202,11 @@ def test_show_columns_and_rows() -> None:
         "Failed to get or set session config",
         "Unrecognized config entry `time zone`",
     ]
+
+
+def test_parallelism_parser_for_alter() -> None:
+    assert parallelism("BOUNDED(4)") == "bounded(4)"
+    assert parallelism("0") == "adaptive"
+    with pytest.raises(InvalidValue) as info:
+        parallelism("bounded(4, 5)")
+    assert info.value.compact() == "Parse error: invalid digit found in string"
