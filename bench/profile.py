@@ -1,6 +1,6 @@
 """Where rwshim spends a pgbench workload: `python bench/profile.py [--mode M] [--sql S] [--mvs N]`.
 
-Starts rwshim, attaches py-spy (sampling, non-blocking) for the length of one pgbench run, and
+Starts rwshim, attaches py-spy (sampling) for the length of one pgbench run, and
 prints the functions with the largest share of busy samples: self (the frame on top of the stack)
 and inclusive (anywhere on the stack).  Samples of an idle event loop are not counted (py-spy
 leaves out idle threads), so the percentages are shares of the time rwshim was working.
@@ -86,7 +86,9 @@ def profile(mode: str, clients: int, seconds: int, rate: int, script: str, mvs: 
             with rw.target.connect() as conn:
                 grow(conn, use_background_ddl(conn), 1, mvs, 250, time.perf_counter() + 600)
         out = Path(tmp) / "stacks.txt"
-        cmd = [spy, "record", "--pid", str(rw.pid), "--rate", str(rate), "--nonblocking"]
+        # Blocking sampling: py-spy stops rwshim for each sample, so stacks are whole (without
+        # it, stacks read from a running process come out truncated and inclusive shares lie).
+        cmd = [spy, "record", "--pid", str(rw.pid), "--rate", str(rate)]
         cmd += ["--format", "raw", "--duration", str(seconds + 1), "-o", str(out)]
         spy_proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
@@ -105,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mode", default="simple", choices=("simple", "extended", "prepared"))
     ap.add_argument("--clients", type=int, default=1)
     ap.add_argument("--seconds", type=int, default=5)
-    ap.add_argument("--rate", type=int, default=1000, help="py-spy samples per second")
+    ap.add_argument("--rate", type=int, default=250, help="py-spy samples per second")
     ap.add_argument("--sql", default="SELECT 1;", help="the pgbench script (one statement)")
     ap.add_argument("--top", type=int, default=20)
     ap.add_argument(
