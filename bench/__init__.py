@@ -1,0 +1,1 @@
+"""Side-by-side benchmarks of rwshim against PostgreSQL (see README.md)."""

@@ -1,0 +1,140 @@
+"""The side-by-side workloads: one pgbench script per server, with set-up and tear-down SQL.
+
+Where rwshim and PostgreSQL differ (the catalog query, the DDL cycle) each gets the nearest
+equivalent statement; README.md says which.  `core` marks the workloads that need only the wire
+server's `SELECT 1` path: the quick-mode test requires those to produce figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+RWSHIM = "rwshim"
+POSTGRES = "postgres"
+SERVERS = (RWSHIM, POSTGRES)
+
+CATALOG_MVS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    name: str
+    title: str
+    scripts: dict[str, str]
+    clients: int = 1
+    mode: str = "simple"
+    connect_each: bool = False
+    unit: str = "tps"
+    core: bool = False
+    # Run once before the rounds, after them, and before each pgbench run.
+    setup: dict[str, list[str]] = field(default_factory=dict)
+    teardown: dict[str, list[str]] = field(default_factory=dict)
+    reset: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _same(sql: str) -> dict[str, str]:
+    return {RWSHIM: sql, POSTGRES: sql}
+
+
+def _catalog_setup() -> list[str]:
+    stmts = ["CREATE TABLE bench_cat_t (v int)"]
+    stmts += [
+        f"CREATE MATERIALIZED VIEW bench_cat_mv_{i} AS SELECT v FROM bench_cat_t"
+        for i in range(1, CATALOG_MVS + 1)
+    ]
+    return stmts
+
+
+def _catalog_teardown() -> list[str]:
+    stmts = [
+        f"DROP MATERIALIZED VIEW IF EXISTS bench_cat_mv_{i}" for i in range(1, CATALOG_MVS + 1)
+    ]
+    return [*stmts, "DROP TABLE IF EXISTS bench_cat_t"]
+
+
+CATALOG_SQL = {
+    RWSHIM: (
+        "SELECT id, name, status, parallelism FROM rw_catalog.rw_streaming_jobs "
+        "WHERE name = 'bench_cat_mv_5';\n"
+    ),
+    POSTGRES: (
+        "SELECT oid, relname, relkind, relpersistence FROM pg_catalog.pg_class "
+        "WHERE relname = 'bench_cat_mv_5';\n"
+    ),
+}
+
+# One cycle is a pgbench transaction.  PostgreSQL has no parallelism to alter: its nearest
+# statement sets the matview's `parallel_workers` storage parameter (a catalog update too).
+_T = "bench_ddl_t_:client_id"
+_MV = "bench_ddl_mv_:client_id"
+
+
+def _cycle(alter: str) -> str:
+    return "".join(
+        f"{stmt};\n"
+        for stmt in (
+            f"CREATE TABLE {_T} (v int)",
+            f"CREATE MATERIALIZED VIEW {_MV} AS SELECT v FROM {_T}",
+            f"ALTER MATERIALIZED VIEW {_MV} {alter}",
+            f"DROP MATERIALIZED VIEW {_MV}",
+            f"DROP TABLE {_T}",
+        )
+    )
+
+
+DDL_CYCLE = {RWSHIM: _cycle("SET PARALLELISM = 2"), POSTGRES: _cycle("SET (parallel_workers = 2)")}
+DDL_CLEANUP = [
+    "DROP MATERIALIZED VIEW IF EXISTS bench_ddl_mv_0",
+    "DROP TABLE IF EXISTS bench_ddl_t_0",
+]
+
+
+def all_workloads() -> list[Workload]:
+    out: list[Workload] = []
+    for clients in (1, 8):
+        for mode in ("simple", "extended", "prepared"):
+            out.append(
+                Workload(
+                    name=f"select1-{mode}-c{clients}",
+                    title=f"SELECT 1, {mode} protocol, {clients} client(s)",
+                    scripts=_same("SELECT 1;\n"),
+                    clients=clients,
+                    mode=mode,
+                    core=True,
+                )
+            )
+    for mode in ("simple", "extended"):
+        out.append(
+            Workload(
+                name=f"catalog-{mode}-c1",
+                title=f"catalog lookup by name ({CATALOG_MVS} MVs), {mode} protocol, 1 client",
+                scripts=CATALOG_SQL,
+                mode=mode,
+                setup={RWSHIM: _catalog_setup(), POSTGRES: _catalog_setup()},
+                teardown={RWSHIM: _catalog_teardown(), POSTGRES: _catalog_teardown()},
+            )
+        )
+    out.append(
+        Workload(
+            name="ddl-cycle-c1",
+            title="DDL cycle (create table, create MV, alter parallelism, drop, drop), 1 client",
+            scripts=DDL_CYCLE,
+            unit="cycles/s",
+            # A run that failed mid-cycle must leave no objects for the next run.
+            reset={RWSHIM: DDL_CLEANUP, POSTGRES: DDL_CLEANUP},
+            teardown={RWSHIM: DDL_CLEANUP, POSTGRES: DDL_CLEANUP},
+        )
+    )
+    for clients in (1, 8):
+        out.append(
+            Workload(
+                name=f"connect-c{clients}",
+                title=f"connection set-up + SELECT 1 (pgbench -C), {clients} client(s)",
+                scripts=_same("SELECT 1;\n"),
+                clients=clients,
+                connect_each=True,
+                unit="connections/s",
+                core=True,
+            )
+        )
+    return out
