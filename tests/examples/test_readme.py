@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ThreadRunning
+from tests.plugin.test_plugin import plugin_load_args
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -68,7 +69,7 @@ def test_pytest_quickstart(tmp_path: Path) -> None:
     (tmp_path / "test_quickstart.py").write_text(code)
     out = subprocess.run(
         [
-            sys.executable, "-m", "pytest", "-p", "rwshim.testing", "-p", "no:cacheprovider",
+            sys.executable, "-m", "pytest", *plugin_load_args(), "-p", "no:cacheprovider",
             "-q", "--rootdir", str(tmp_path), "-c", "/dev/null", str(tmp_path),
         ],
         capture_output=True,
