@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 import subprocess
@@ -362,3 +363,27 @@ def test_logfmt_quoting() -> None:
     from rwshim.logfmt import line
 
     assert line("e", a=1, b="x y", c="", d='q"\n') == 'e a=1 b="x y" c="" d="q\\"\\n"'
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctl_jobs_redraws_in_place_on_a_terminal(rw_thread_server: ThreadRunning) -> None:
+    with _connect(rw_thread_server) as conn:
+        conn.execute("CREATE TABLE t (v int)")
+        conn.execute("CREATE MATERIALIZED VIEW m AS SELECT * FROM t")
+        out = _Terminal()
+        ctl.watch_jobs(conn, out, once=False, interval=0.1, until_done=True, include_tables=False)
+    text = out.getvalue()
+    assert text.startswith("\x1b[H\x1b[2Jrwshim jobs  ")
+    assert text.count("\x1b[H\x1b[2J") == 1  # nothing was creating: one frame, then done
+    title, blank, head, row, end = text.split("\n")
+    assert title.endswith("  (Ctrl-C to stop)")
+    assert (blank, head.split()[:3], row.split()[:5], end) == (
+        "",
+        ["ID", "DATABASE", "NAME"],
+        ["7", "dev", "m", "materialized", "view"],
+        "",
+    )

@@ -100,3 +100,12 @@ async def test_superuser_only(fe: Frontend) -> None:
             "Permission denied: must be superuser to use rwshim control statements"
         )
     assert fe.instance.manual is True
+
+
+@pytest.mark.parametrize("count", [0, 100_001])
+async def test_tick_count_is_bounded(fe: Frontend, count: int) -> None:
+    with pytest.raises(RwError) as info:
+        await run(fe, f"RWSHIM TICK {count}")
+    assert info.value.report(None) == (
+        "Invalid parameter value: tick count must be between 1 and 100000"
+    )
