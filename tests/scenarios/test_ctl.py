@@ -338,6 +338,8 @@ def test_log_lines(rw_thread_server: ThreadRunning, caplog: pytest.LogCaptureFix
         conn.execute("CREATE TABLE t (v int)")
         with pytest.raises(psycopg.Error):
             conn.execute("SELECT nope FROM t")
+        with pytest.raises(psycopg.Error):
+            conn.execute("SELEC 1")
         pid = conn.info.backend_pid
     deadline = time.monotonic() + 5
     while not any(r.message.startswith("disconnection") for r in caplog.records):
@@ -351,11 +353,13 @@ def test_log_lines(rw_thread_server: ThreadRunning, caplog: pytest.LogCaptureFix
     assert conn_lines[0].endswith(f' pid={pid} user=root db=dev app=""')
     assert conn_lines[-1].startswith("INFO disconnection addr=127.0.0.1:")
     stmts = [re.sub(r" ms=[0-9.]+ ", " ms=* ", m) for m in by_logger["rwshim.statement"]]
-    assert stmts[-2:] == [
+    assert stmts[-3:] == [
         f"DEBUG statement pid={pid} user=root db=dev kind=CreateTable ok=True tag=CREATE_TABLE"
         ' ms=* sql="CREATE TABLE t (v int)"',
         f"DEBUG statement pid={pid} user=root db=dev kind=Query ok=False sqlstate=XX000"
         ' ms=* sql="SELECT nope FROM t"',
+        f"DEBUG statement pid={pid} user=root db=dev kind=unparsed ok=False sqlstate=XX000"
+        ' sql="SELEC 1"',
     ]
 
 
