@@ -10,7 +10,9 @@ too, over objects like the capture's.
 from __future__ import annotations
 
 import ast
+import os
 import re
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,3 +168,100 @@ def test_completion_rows(pgcli_server: ThreadRunning) -> None:
         assert rows(run(conn, find("FROM pg_catalog.pg_database d\n        ORDER BY 1"))) == [
             ("dev",)
         ]
+
+
+# pgcli itself, run non-interactively (-c / -l / --ping). It lives in its own virtualenv:
+# RWSHIM_PGCLI or <repo>/.venv-pgcli/bin/pgcli; the test fails, never skips, without it.
+REPO = Path(__file__).resolve().parents[2]
+
+
+def pgcli_executable() -> str:
+    exe = os.environ.get("RWSHIM_PGCLI") or str(REPO / ".venv-pgcli" / "bin" / "pgcli")
+    assert Path(exe).is_file(), (
+        f"pgcli not found at {exe}: install it with `python -m venv .venv-pgcli && "
+        ".venv-pgcli/bin/pip install pgcli==4.7.1` or point RWSHIM_PGCLI at it"
+    )
+    return exe
+
+
+def pgcli(
+    server: ThreadRunning, home: Path, *args: str, rc: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    cmd = [pgcli_executable(), "-h", server.host, "-p", str(server.port), "-U", "root", "-w"]
+    if rc is not None:
+        (home / "pgclirc").write_text(rc)
+        cmd += ["--pgclirc", str(home / "pgclirc")]
+    env = dict(os.environ, HOME=str(home), TERM="dumb", LANG="C.UTF-8", PGCONNECT_TIMEOUT="10")
+    r = subprocess.run(
+        [*cmd, "--less-chatty", *args, "dev"], env=env, capture_output=True, text=True, timeout=60
+    )
+    # pgcli times every statement; the figure varies
+    r.stdout = re.sub(r"^Time: \d+\.\d+s.*\n", "", r.stdout, flags=re.M)
+    return r
+
+
+# pgcli 4.3+ sends SHOW TIME ZONE at start-up unless use_local_timezone is off, and does not
+# catch its failure; RisingWave (and rwshim) has no variable named "time zone".
+NO_LOCAL_TZ = "[main]\nuse_local_timezone = False\n"
+
+
+def test_pgcli_default_start_up_fails_on_show_time_zone(
+    pgcli_server: ThreadRunning, tmp_path: Path
+) -> None:
+    r = pgcli(pgcli_server, tmp_path, "-c", "select 1")
+    assert r.returncode == 1
+    assert r.stderr.endswith(
+        "psycopg.errors.InternalError_: Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to get or set session config\n"
+        "  2: Unrecognized config entry `time zone`\n"
+    )
+
+
+def test_pgcli_runs_commands(pgcli_server: ThreadRunning, tmp_path: Path) -> None:
+    def ok(*args: str) -> str:
+        r = pgcli(pgcli_server, tmp_path, *args, rc=NO_LOCAL_TZ)
+        assert (r.returncode, r.stderr) == (0, ""), r.stderr
+        return r.stdout
+
+    assert ok("--ping") == "PONG\n"
+    assert ok("-c", "select 1 as x, 'a' as y") == (
+        "+---+---+\n| x | y |\n|---+---|\n| 1 | a |\n+---+---+\nSELECT 1\n"
+    )
+    assert ok("-t", "-c", "select count(*) from t1") == "0\n"
+    assert ok("-c", "\\dn") == (
+        "+------------+-------+\n"
+        "| Name       | Owner |\n"
+        "|------------+-------|\n"
+        "| public     | root  |\n"
+        "| rw_catalog | root  |\n"
+        "+------------+-------+\n"
+        "SELECT 2\n"
+    )
+    assert ok("-c", "\\dv v1") == (
+        "+--------+------+------+-------+\n"
+        "| Schema | Name | Type | Owner |\n"
+        "|--------+------+------+-------|\n"
+        "| public | v1   | view | root  |\n"
+        "+--------+------+------+-------+\n"
+        "SELECT 1\n"
+    )
+    assert ok("-c", "\\d t2") == (
+        "+--------+-------------------+-----------+\n"
+        "| Column | Type              | Modifiers |\n"
+        "|--------+-------------------+-----------|\n"
+        "| a      | integer           |           |\n"
+        "| b      | character varying |           |\n"
+        "+--------+-------------------+-----------+\n"
+    )
+    assert ok("-l") == (
+        "List of databases\n"
+        "+------+-------+----------+---------+-------+-------------------+\n"
+        "| Name | Owner | Encoding | Collate | Ctype | Access privileges |\n"
+        "+------+-------+----------+---------+-------+-------------------+\n"
+        "| dev  | root  | UTF8     | C       | C     | root=Cc/root      |\n"
+        "|      |       |          |         |       | postgres=Cc/root  |\n"
+        "|      |       |          |         |       | rwadmin=Cc/root   |\n"
+        "+------+-------+----------+---------+-------+-------------------+\n"
+        "SELECT 1\n"
+    )
