@@ -284,3 +284,8 @@ def test_unnest_without_ordinality_has_one_column(engine: QueryEngine, ctx: Quer
     out = engine.execute("SELECT * FROM unnest(ARRAY[3, 4]) WITH ORDINALITY", (), ctx)
     assert [c.name for c in out.columns or []] == ["unnest", "ordinality"]
     assert [tuple(r) for r in out.rows] == [(3, 1), (4, 2)]
+
+
+def test_numeric_arithmetic_past_64_bits(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert one(engine, ctx, "SELECT 1e20::numeric + 1") == Decimal("1E+20")
+    assert one(engine, ctx, "SELECT 99999999999999999999::numeric * 10") == Decimal("1E+21")
