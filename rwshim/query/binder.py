@@ -1731,7 +1731,9 @@ class _Expr:
         new, _ = self.bind(node.this)
         node.set("this", new)
         if isinstance(node, exp.JSONExtractScalar):
-            return node, pgtypes.VARCHAR
+            # ->> of an object or array is its jsonb text, spaced as RisingWave prints it
+            as_json = exp.JSONExtract(**{k: v for k, v in node.args.items()})
+            return _call("rw_json_text", as_json), pgtypes.VARCHAR
         return node, pgtypes.JSONB
 
     def _contains_all(self, node: exp.Expr) -> tuple[exp.Expr, int]:
