@@ -38,7 +38,9 @@ from rwshim.errors import (
     RwError,
 )
 from rwshim.query import binder as bnd
-from rwshim.query import casts, types
+from rwshim.query import casts, names, parsing, types
+from rwshim.query import expressions as exprs
+from rwshim.query import scope as scp
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.catalog import install as install_catalog_views
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
@@ -62,7 +64,7 @@ class Description:
 class Analysis:
     """The output columns of a CREATE ... AS query and the user relations it reads."""
 
-    columns: list[bnd.OutColumn]
+    columns: list[scp.OutColumn]
     upstreams: list[int]
 
 
@@ -70,7 +72,7 @@ class Analysis:
 class _Prepared:
     kind: str  # "select" or "insert"/"update"/"delete"
     sql: str
-    columns: list[bnd.OutColumn]
+    columns: list[scp.OutColumn]
     param_oids: list[int]
     # how many parameters the SQLite text binds (its highest ?n)
     nbind: int = 0
@@ -82,7 +84,7 @@ class _Prepared:
     returning_sql: str = ""
 
 
-def column_of(c: bnd.OutColumn) -> Column:
+def column_of(c: scp.OutColumn) -> Column:
     oid = types.external(c.type_oid)
     return Column(c.name, oid, pgtypes.type_size(oid))
 
@@ -127,21 +129,21 @@ class QueryEngine:
         # (with the source's fingerprint, when it has one) whenever the connection has written
         self._seen_changes = -1
         self._fingerprint: object = None
-        self._system: dict[tuple[str, str], bnd.SystemRelation] = {}
+        self._system: dict[tuple[str, str], scp.SystemRelation] = {}
         self._load_system()
 
     def _load_system(self) -> None:
         self._system = {
-            key: bnd.SystemRelation(
+            key: scp.SystemRelation(
                 rel.schema,
                 rel.name,
                 rel.sqlite_name,
-                tuple(bnd.OutColumn(c.name, c.type_oid) for c in rel.columns),
+                tuple(scp.OutColumn(c.name, c.type_oid) for c in rel.columns),
             )
             for key, rel in RELATIONS.items()
         }
 
-    def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
+    def _system_relation(self, schema: str, name: str) -> scp.SystemRelation | None:
         return self._system.get((schema, name))
 
     def row_count(self, relation_id: int) -> int:
@@ -202,7 +204,7 @@ class QueryEngine:
         """Bind the query of CREATE MATERIALIZED VIEW/VIEW/SINK AS/TABLE AS (``query_text`` is
         the query alone); output names follow RisingWave, unnamed expressions are None-free
         ``?column?``.  Use ``check_mv_columns`` for the MV alias rule."""
-        tree = bnd.parse(query_text)
+        tree = parsing.parse(query_text)
         b = self._binder(ctx, [])
         cols = b.query(tree, None)
         return Analysis(cols, b.upstreams)
@@ -213,7 +215,7 @@ class QueryEngine:
         """``analyze`` plus RisingWave's CREATE MATERIALIZED VIEW naming rules: every select
         item without a derivable name needs an alias (create_mv.rs:80-98) and names must be
         unique (``column "<n>" specified more than once``)."""
-        tree = bnd.parse(query_text)
+        tree = parsing.parse(query_text)
         first = tree
         while isinstance(first, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
             first = first.this
@@ -223,7 +225,7 @@ class QueryEngine:
                     isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
                 ):
                     continue
-                if bnd.derive_alias(item) is None:
+                if names.derive_alias(item) is None:
                     raise BindError(
                         f"An alias must be specified for the {_ordinal(i + 1)} expression "
                         "(counting from 1) in result relation"
@@ -235,7 +237,7 @@ class QueryEngine:
                 raise BindError(
                     f"too many column names were specified: {len(column_names)} > {len(cols)}"
                 )
-            cols = bnd._rename(cols, list(column_names))
+            cols = scp.rename(cols, list(column_names))
         seen: set[str] = set()
         for c in cols:
             if c.name in seen:
@@ -331,7 +333,7 @@ class QueryEngine:
         if prep is not None:
             return prep
         self.state.ctx = ctx
-        tree = bnd.parse(sql_text)
+        tree = parsing.parse(sql_text)
         if isinstance(tree, exp.Insert):
             prep = self._prepare_insert(tree, param_oids, ctx)
         elif isinstance(tree, exp.Update):
@@ -412,19 +414,20 @@ class QueryEngine:
 
     def _returning(
         self, tree: exp.Expr, rel: Relation, b: bnd.Binder
-    ) -> tuple[str, list[bnd.OutColumn]]:
+    ) -> tuple[str, list[scp.OutColumn]]:
         ret = tree.args.get("returning")
         if ret is None:
             return "", []
         sel = exp.Select(expressions=list(ret.expressions))
         sel.set(
-            "from_", exp.From(this=exp.Table(this=bnd._ident(rel.name), db=bnd._ident(rel.schema)))
+            "from_",
+            exp.From(this=exp.Table(this=scp.ident(rel.name), db=scp.ident(rel.schema))),
         )
         cols = b.query(sel, None)
         # RETURNING may only name the modified table's columns, without qualifier
         for c in sel.find_all(exp.Column):
             c.set("table", None)
-        items = ", ".join(bnd.to_sqlite(e) for e in sel.expressions)
+        items = ", ".join(parsing.to_sqlite(e) for e in sel.expressions)
         return items, cols
 
     def _prepare_insert(
@@ -452,7 +455,7 @@ class QueryEngine:
         if isinstance(source, exp.Values):
             for row in source.expressions:
                 for item, cname in zip(row.expressions, cols, strict=False):
-                    pn = bnd._param_number(item)
+                    pn = exprs.param_number(item)
                     if pn is not None and pn not in b.params:
                         b.params[pn] = types.external(by_name[cname].type_oid)
         src_cols = b.query(source, None)
@@ -462,7 +465,7 @@ class QueryEngine:
             raise BindError("INSERT has more target columns than expressions")
         cols = cols[: len(src_cols)]
         ret_sql, ret_cols = self._returning(tree, rel, b)
-        sql = bnd.to_sqlite(source)
+        sql = parsing.to_sqlite(source)
         return _Prepared(
             "insert",
             sql,
@@ -486,9 +489,9 @@ class QueryEngine:
         sel = exp.Select(expressions=[exp.Literal.number(1)])
         from_items: list[exp.Expr] = [
             exp.Table(
-                this=bnd._ident(rel.name),
-                db=bnd._ident(rel.schema),
-                alias=exp.TableAlias(this=bnd._ident(alias)),
+                this=scp.ident(rel.name),
+                db=scp.ident(rel.schema),
+                alias=exp.TableAlias(this=scp.ident(alias)),
             )
         ]
         frm = tree.args.get("from_")
@@ -497,34 +500,36 @@ class QueryEngine:
         sel.set("from_", exp.From(this=from_items[0]))
         if len(from_items) > 1:
             sel.set("joins", [exp.Join(this=x) for x in from_items[1:]])
-        scope = bnd._Scope(None)
+        scope = scp.Scope(None)
         b._from_items(sel, scope)
-        tx = bnd._Expr(b, scope)
+        tx = exprs.ExprBinder(b, scope)
         sets = []
         for assign in tree.expressions:
             col = assign.this
             cname = col.name
             if cname not in by_name:
-                raise BindExprError(bnd.expr_text(col), ItemNotFound(f"Invalid column: {cname}"))
+                raise BindExprError(
+                    parsing.expr_text(col), ItemNotFound(f"Invalid column: {cname}")
+                )
             if cname in rel.primary_key:
                 raise BindError("update modifying the PK column is unsupported")
             target_oid = by_name[cname].type_oid
             tx.hint_param(assign.expression, types.external(target_oid))
             new, oid = tx.bind_top(assign.expression)
-            if (oid != target_oid and oid != bnd.UNKNOWN) or (
-                oid == bnd.UNKNOWN and not isinstance(new, exp.Null)
+            if (oid != target_oid and oid != scp.UNKNOWN) or (
+                oid == scp.UNKNOWN and not isinstance(new, exp.Null)
             ):
-                new = bnd._cast_call(new, oid, target_oid)
-            sets.append(f'"{cname}" = {bnd.to_sqlite(new)}')
+                new = scp.cast_call(new, oid, target_oid)
+            sets.append(f'"{cname}" = {parsing.to_sqlite(new)}')
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + bnd.to_sqlite(new)
+            where_sql = " WHERE " + parsing.to_sqlite(new)
         from_sql = ""
         joins = sel.args.get("joins") or []
         if joins:
-            from_sql = " FROM " + ", ".join(bnd.to_sqlite(j.this) for j in joins)
+            from_sql = " FROM " + ", ".join(parsing.to_sqlite(j.this) for j in joins)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'UPDATE "{storage}" AS "{alias}" SET {", ".join(sets)}{from_sql}{where_sql}'
@@ -545,20 +550,20 @@ class QueryEngine:
             "from_",
             exp.From(
                 this=exp.Table(
-                    this=bnd._ident(rel.name),
-                    db=bnd._ident(rel.schema),
-                    alias=exp.TableAlias(this=bnd._ident(alias)),
+                    this=scp.ident(rel.name),
+                    db=scp.ident(rel.schema),
+                    alias=exp.TableAlias(this=scp.ident(alias)),
                 )
             ),
         )
-        scope = bnd._Scope(None)
+        scope = scp.Scope(None)
         b._from_items(sel, scope)
-        tx = bnd._Expr(b, scope)
+        tx = exprs.ExprBinder(b, scope)
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + bnd.to_sqlite(new)
+            where_sql = " WHERE " + parsing.to_sqlite(new)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'DELETE FROM "{storage}" AS "{alias}"{where_sql}'
@@ -571,7 +576,7 @@ class QueryEngine:
         ctx = self.state.ctx
         assert ctx is not None
         b = self._binder(ctx, [])
-        bound = b.bind_select(bnd.parse(f"SELECT {expr_text}"))
+        bound = b.bind_select(parsing.parse(f"SELECT {expr_text}"))
         row = self._run(bound.sql, []).fetchone()
         value = row[0] if row else None
         return casts.cast(value, bound.columns[0].type_oid, type_oid)
