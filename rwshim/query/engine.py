@@ -38,9 +38,7 @@ from rwshim.errors import (
     RwError,
 )
 from rwshim.query import binder as bnd
-from rwshim.query import casts, names, parsing, types
-from rwshim.query import expressions as exprs
-from rwshim.query import scope as scp
+from rwshim.query import casts, types
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.catalog import install as install_catalog_views
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
@@ -64,7 +62,7 @@ class Description:
 class Analysis:
     """The output columns of a CREATE ... AS query and the user relations it reads."""
 
-    columns: list[scp.OutColumn]
+    columns: list[bnd.OutColumn]
     upstreams: list[int]
 
 
@@ -72,7 +70,7 @@ class Analysis:
 class _Prepared:
     kind: str  # "select" or "insert"/"update"/"delete"
     sql: str
-    columns: list[scp.OutColumn]
+    columns: list[bnd.OutColumn]
     param_oids: list[int]
     # how many parameters the SQLite text binds (its highest ?n)
     nbind: int = 0
@@ -84,7 +82,7 @@ class _Prepared:
     returning_sql: str = ""
 
 
-def column_of(c: scp.OutColumn) -> Column:
+def column_of(c: bnd.OutColumn) -> Column:
     oid = types.external(c.type_oid)
     return Column(c.name, oid, pgtypes.type_size(oid))
 
@@ -129,21 +127,21 @@ class QueryEngine:
         # (with the source's fingerprint, when it has one) whenever the connection has written
         self._seen_changes = -1
         self._fingerprint: object = None
-        self._system: dict[tuple[str, str], scp.SystemRelation] = {}
+        self._system: dict[tuple[str, str], bnd.SystemRelation] = {}
         self._load_system()
 
     def _load_system(self) -> None:
         self._system = {
-            key: scp.SystemRelation(
+            key: bnd.SystemRelation(
                 rel.schema,
                 rel.name,
                 rel.sqlite_name,
-                tuple(scp.OutColumn(c.name, c.type_oid) for c in rel.columns),
+                tuple(bnd.OutColumn(c.name, c.type_oid) for c in rel.columns),
             )
             for key, rel in RELATIONS.items()
         }
 
-    def _system_relation(self, schema: str, name: str) -> scp.SystemRelation | None:
+    def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
         return self._system.get((schema, name))
 
     def row_count(self, relation_id: int) -> int:
@@ -204,7 +202,7 @@ class QueryEngine:
         """Bind the query of CREATE MATERIALIZED VIEW/VIEW/SINK AS/TABLE AS (``query_text`` is
         the query alone); output names follow RisingWave, unnamed expressions are None-free
         ``?column?``.  Use ``check_mv_columns`` for the MV alias rule."""
-        tree = parsing.parse(query_text)
+        tree = bnd.parse(query_text)
         b = self._binder(ctx, [])
         cols = b.query(tree, None)
         return Analysis(cols, b.upstreams)
@@ -215,7 +213,7 @@ class QueryEngine:
         """``analyze`` plus RisingWave's CREATE MATERIALIZED VIEW naming rules: every select
         item without a derivable name needs an alias (create_mv.rs:80-98) and names must be
         unique (``column "<n>" specified more than once``)."""
-        tree = parsing.parse(query_text)
+        tree = bnd.parse(query_text)
         first = tree
         while isinstance(first, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
             first = first.this
@@ -225,7 +223,7 @@ class QueryEngine:
                     isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
                 ):
                     continue
-                if names.derive_alias(item) is None:
+                if bnd.derive_alias(item) is None:
                     raise BindError(
                         f"An alias must be specified for the {_ordinal(i + 1)} expression "
                         "(counting from 1) in result relation"
@@ -237,7 +235,7 @@ class QueryEngine:
                 raise BindError(
                     f"too many column names were specified: {len(column_names)} > {len(cols)}"
                 )
-            cols = scp.rename(cols, list(column_names))
+            cols = bnd._rename(cols, list(column_names))
         seen: set[str] = set()
         for c in cols:
             if c.name in seen:
@@ -333,7 +331,7 @@ class QueryEngine:
         if prep is not None:
             return prep
         self.state.ctx = ctx
-        tree = parsing.parse(sql_text)
+        tree = bnd.parse(sql_text)
         if isinstance(tree, exp.Insert):
             prep = self._prepare_insert(tree, param_oids, ctx)
         elif isinstance(tree, exp.Update):
@@ -414,20 +412,19 @@ class QueryEngine:
 
     def _returning(
         self, tree: exp.Expr, rel: Relation, b: bnd.Binder
-    ) -> tuple[str, list[scp.OutColumn]]:
+    ) -> tuple[str, list[bnd.OutColumn]]:
         ret = tree.args.get("returning")
         if ret is None:
             return "", []
         sel = exp.Select(expressions=list(ret.expressions))
         sel.set(
-            "from_",
-            exp.From(this=exp.Table(this=scp.ident(rel.name), db=scp.ident(rel.schema))),
+            "from_", exp.From(this=exp.Table(this=bnd._ident(rel.name), db=bnd._ident(rel.schema)))
         )
         cols = b.query(sel, None)
         # RETURNING may only name the modified table's columns, without qualifier
         for c in sel.find_all(exp.Column):
             c.set("table", None)
-        items = ", ".join(parsing.to_sqlite(e) for e in sel.expressions)
+        items = ", ".join(bnd.to_sqlite(e) for e in sel.expressions)
         return items, cols
 
     def _prepare_insert(
@@ -455,7 +452,7 @@ class QueryEngine:
         if isinstance(source, exp.Values):
             for row in source.expressions:
                 for item, cname in zip(row.expressions, cols, strict=False):
-                    pn = exprs.param_number(item)
+                    pn = bnd._param_number(item)
                     if pn is not None and pn not in b.params:
                         b.params[pn] = types.external(by_name[cname].type_oid)
         src_cols = b.query(source, None)
@@ -465,7 +462,7 @@ class QueryEngine:
             raise BindError("INSERT has more target columns than expressions")
         cols = cols[: len(src_cols)]
         ret_sql, ret_cols = self._returning(tree, rel, b)
-        sql = parsing.to_sqlite(source)
+        sql = bnd.to_sqlite(source)
         return _Prepared(
             "insert",
             sql,
@@ -489,9 +486,9 @@ class QueryEngine:
         sel = exp.Select(expressions=[exp.Literal.number(1)])
         from_items: list[exp.Expr] = [
             exp.Table(
-                this=scp.ident(rel.name),
-                db=scp.ident(rel.schema),
-                alias=exp.TableAlias(this=scp.ident(alias)),
+                this=bnd._ident(rel.name),
+                db=bnd._ident(rel.schema),
+                alias=exp.TableAlias(this=bnd._ident(alias)),
             )
         ]
         frm = tree.args.get("from_")
@@ -500,36 +497,34 @@ class QueryEngine:
         sel.set("from_", exp.From(this=from_items[0]))
         if len(from_items) > 1:
             sel.set("joins", [exp.Join(this=x) for x in from_items[1:]])
-        scope = scp.Scope(None)
+        scope = bnd._Scope(None)
         b._from_items(sel, scope)
-        tx = exprs.ExprBinder(b, scope)
+        tx = bnd._Expr(b, scope)
         sets = []
         for assign in tree.expressions:
             col = assign.this
             cname = col.name
             if cname not in by_name:
-                raise BindExprError(
-                    parsing.expr_text(col), ItemNotFound(f"Invalid column: {cname}")
-                )
+                raise BindExprError(bnd.expr_text(col), ItemNotFound(f"Invalid column: {cname}"))
             if cname in rel.primary_key:
                 raise BindError("update modifying the PK column is unsupported")
             target_oid = by_name[cname].type_oid
             tx.hint_param(assign.expression, types.external(target_oid))
             new, oid = tx.bind_top(assign.expression)
-            if (oid != target_oid and oid != scp.UNKNOWN) or (
-                oid == scp.UNKNOWN and not isinstance(new, exp.Null)
+            if (oid != target_oid and oid != bnd.UNKNOWN) or (
+                oid == bnd.UNKNOWN and not isinstance(new, exp.Null)
             ):
-                new = scp.cast_call(new, oid, target_oid)
-            sets.append(f'"{cname}" = {parsing.to_sqlite(new)}')
+                new = bnd._cast_call(new, oid, target_oid)
+            sets.append(f'"{cname}" = {bnd.to_sqlite(new)}')
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + parsing.to_sqlite(new)
+            where_sql = " WHERE " + bnd.to_sqlite(new)
         from_sql = ""
         joins = sel.args.get("joins") or []
         if joins:
-            from_sql = " FROM " + ", ".join(parsing.to_sqlite(j.this) for j in joins)
+            from_sql = " FROM " + ", ".join(bnd.to_sqlite(j.this) for j in joins)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'UPDATE "{storage}" AS "{alias}" SET {", ".join(sets)}{from_sql}{where_sql}'
@@ -550,20 +545,20 @@ class QueryEngine:
             "from_",
             exp.From(
                 this=exp.Table(
-                    this=scp.ident(rel.name),
-                    db=scp.ident(rel.schema),
-                    alias=exp.TableAlias(this=scp.ident(alias)),
+                    this=bnd._ident(rel.name),
+                    db=bnd._ident(rel.schema),
+                    alias=exp.TableAlias(this=bnd._ident(alias)),
                 )
             ),
         )
-        scope = scp.Scope(None)
+        scope = bnd._Scope(None)
         b._from_items(sel, scope)
-        tx = exprs.ExprBinder(b, scope)
+        tx = bnd._Expr(b, scope)
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + parsing.to_sqlite(new)
+            where_sql = " WHERE " + bnd.to_sqlite(new)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'DELETE FROM "{storage}" AS "{alias}"{where_sql}'
@@ -576,7 +571,7 @@ class QueryEngine:
         ctx = self.state.ctx
         assert ctx is not None
         b = self._binder(ctx, [])
-        bound = b.bind_select(parsing.parse(f"SELECT {expr_text}"))
+        bound = b.bind_select(bnd.parse(f"SELECT {expr_text}"))
         row = self._run(bound.sql, []).fetchone()
         value = row[0] if row else None
         return casts.cast(value, bound.columns[0].type_oid, type_oid)
