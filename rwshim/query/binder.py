@@ -1132,7 +1132,9 @@ class Binder:
     def _group_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
         """GROUP BY item as RisingWave binds it (select.rs:448-490): an ordinal, else the
         expression over the input, and only if that fails a bare name of an output column."""
-        if isinstance(e, exp.Literal) and not e.is_string:
+        if isinstance(e, exp.Literal):
+            if e.is_string or not e.this.isdigit():
+                raise BindError("non-integer constant in GROUP BY")
             n = int(e.this)
             if not 1 <= n <= len(scope.outputs):
                 raise BindError(f"GROUP BY position {n} is not in select list")
