@@ -1394,11 +1394,13 @@ class _Expr:
         if isinstance(right, (exp.Any, exp.All)):
             return self._any(node)
         lo, ro = self._binary_operands(node)
-        if pgtypes.BOOL in (lo, ro):
-            for side, other in (("this", ro), ("expression", lo)):
-                val = node.args[side]
-                if isinstance(val, exp.Literal) and val.is_string and other == pgtypes.BOOL:
-                    node.set(side, _cast_call(val, UNKNOWN, pgtypes.BOOL))
+        # an untyped string literal takes the other side's type (PostgreSQL's unknown
+        # resolution), so it compares as a boolean, instant or interval rather than as text
+        coerced = types.TEMPORAL_OIDS | {pgtypes.BOOL}
+        for side, other in (("this", ro), ("expression", lo)):
+            val = node.args[side]
+            if isinstance(val, exp.Literal) and val.is_string and other in coerced:
+                node.set(side, _cast_call(val, UNKNOWN, other))
         return node, pgtypes.BOOL
 
     def _any(self, node: exp.Binary) -> tuple[exp.Expr, int]:
