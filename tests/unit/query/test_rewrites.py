@@ -294,22 +294,3 @@ def test_function_in_from_reads_earlier_items(
 def test_emit_on_window_close_is_set_aside(engine: QueryEngine, ctx: QueryContext) -> None:
     an = engine.analyze("SELECT 1 AS a EMIT ON WINDOW CLOSE", ctx)
     assert [c.name for c in an.columns] == ["a"]
-
-
-def test_string_literal_compared_to_an_instant_is_an_instant(
-    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
-) -> None:
-    catalog.table(
-        "ts", [("id", pgtypes.INT4), ("at", pgtypes.TIMESTAMPTZ), ("d", pgtypes.DATE)], pk=("id",)
-    )
-    engine.execute(
-        "INSERT INTO ts VALUES (1, '2024-01-01 00:00:00+00:00', '2024-01-01'), "
-        "(2, '2024-01-01 00:00:01+00:00', '2024-01-02')",
-        (),
-        ctx,
-    )
-    assert list(engine.execute("SELECT id FROM ts WHERE at > '2024-01-01'", (), ctx).rows) == [(2,)]
-    assert list(
-        engine.execute("SELECT id FROM ts WHERE at = '2024-01-01 00:00:00+00'", (), ctx).rows
-    ) == [(1,)]
-    assert list(engine.execute("SELECT id FROM ts WHERE d <= '2024-01-01'", (), ctx).rows) == [(1,)]
