@@ -952,6 +952,12 @@ class Binder:
         # RisingWave binds the select list before WHERE (binder/select.rs bind_select)
         items: list[exp.Expr] = []
         cols: list[OutColumn] = []
+        srfs = [
+            e
+            for e in (it.this if isinstance(it, exp.Alias) else it for it in node.expressions)
+            if _is_srf(e)
+        ]
+        zipped = self._srf_zip(node, srfs, scope, tx) if len(srfs) > 1 else {}
         for item in node.expressions:
             if isinstance(item, exp.Star) or (
                 isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
@@ -973,7 +979,9 @@ class Binder:
             else:
                 name = derive_alias(item)
                 expr = item
-            if _is_srf(expr):
+            if id(expr) in zipped:
+                new, oid = zipped[id(expr)]
+            elif _is_srf(expr):
                 new, oid = self._srf(node, expr, scope, tx)
             else:
                 new, oid = tx.bind_top(expr)
@@ -1003,6 +1011,46 @@ class Binder:
             return cols
         self._order_limit(node, scope)
         return cols
+
+    def _srf_zip(
+        self, node: exp.Select, fns: list[exp.Expr], scope: _Scope, tx: _Expr
+    ) -> dict[int, tuple[exp.Expr, int]]:
+        """Several set-returning functions in one select list run in lockstep, as in
+        PostgreSQL 10+: as many rows as the longest, the shorter ones padded with NULL."""
+        arrays: list[exp.Expr] = []
+        oids: list[int] = []
+        for fn in fns:
+            name = _func_name(fn)
+            bound = [tx.bind_top(a) for a in _func_args(fn)]
+            if name == "generate_series":
+                arrays.append(_call("rw_series", *[b[0] for b in bound]))
+                oids.append(bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4)
+            elif name == "generate_subscripts":
+                arrays.append(
+                    _call("rw_series", exp.Literal.number(1), _call("cardinality", bound[0][0]))
+                )
+                oids.append(pgtypes.INT4)
+            else:
+                arrays.append(bound[0][0])
+                oids.append(types.element_of(bound[0][1]) or pgtypes.VARCHAR)
+        alias = f"__srfzip{len(scope.sources)}"
+        table = exp.Table(
+            this=_call("json_each", _call("rw_zip_index", *arrays)),
+            alias=exp.TableAlias(this=_ident(alias)),
+        )
+        if node.args.get("from_") is None:
+            node.set("from_", exp.From(this=table))
+        else:
+            node.append("joins", exp.Join(this=table))
+        scope.sources.append(_Source(alias, []))
+        out: dict[int, tuple[exp.Expr, int]] = {}
+        for fn, arr, oid in zip(fns, arrays, oids, strict=True):
+            index = exp.Add(
+                this=exp.Column(this=_ident("value"), table=_ident(alias)),
+                expression=exp.Literal.number(1),
+            )
+            out[id(fn)] = (_call("rw_array_get", arr.copy(), index), oid)
+        return out
 
     def _srf(
         self, node: exp.Select, fn: exp.Expr, scope: _Scope, tx: _Expr

@@ -816,6 +816,11 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("rw_arith", 4, arith)
     reg("rw_any_eq", 2, lambda v, arr: _array_contains(arr, v))
     reg("rw_array", -1, lambda *xs: _json_arr(list(xs)))
+    reg(
+        "rw_zip_index",
+        -1,
+        lambda *arrs: _json_arr(list(range(max((len(_arr(a) or []) for a in arrs), default=0)))),
+    )
     reg("rw_jsonb_contains", 2, _jsonb_contains)
     reg("rw_json_text", 1, _json_text)
     reg("rw_array_contains_all", 2, _array_contains_all)
