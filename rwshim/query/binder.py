@@ -979,6 +979,12 @@ class Binder:
         # RisingWave binds the select list before WHERE (binder/select.rs bind_select)
         items: list[exp.Expr] = []
         cols: list[OutColumn] = []
+        srfs = [
+            e
+            for e in (it.this if isinstance(it, exp.Alias) else it for it in node.expressions)
+            if _is_srf(e)
+        ]
+        zipped = self._srf_zip(node, srfs, scope, tx) if len(srfs) > 1 else {}
         for item in node.expressions:
             if isinstance(item, exp.Star) or (
                 isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
@@ -1000,7 +1006,9 @@ class Binder:
             else:
                 name = derive_alias(item)
                 expr = item
-            if _is_srf(expr):
+            if id(expr) in zipped:
+                new, oid = zipped[id(expr)]
+            elif _is_srf(expr):
                 new, oid = self._srf(node, expr, scope, tx)
             else:
                 new, oid = tx.bind_top(expr)
@@ -1030,6 +1038,46 @@ class Binder:
             return cols
         self._order_limit(node, scope)
         return cols
+
+    def _srf_zip(
+        self, node: exp.Select, fns: list[exp.Expr], scope: _Scope, tx: _Expr
+    ) -> dict[int, tuple[exp.Expr, int]]:
+        """Several set-returning functions in one select list run in lockstep, as in
+        PostgreSQL 10+: as many rows as the longest, the shorter ones padded with NULL."""
+        arrays: list[exp.Expr] = []
+        oids: list[int] = []
+        for fn in fns:
+            name = _func_name(fn)
+            bound = [tx.bind_top(a) for a in _func_args(fn)]
+            if name == "generate_series":
+                arrays.append(_call("rw_series", *[b[0] for b in bound]))
+                oids.append(bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4)
+            elif name == "generate_subscripts":
+                arrays.append(
+                    _call("rw_series", exp.Literal.number(1), _call("cardinality", bound[0][0]))
+                )
+                oids.append(pgtypes.INT4)
+            else:
+                arrays.append(bound[0][0])
+                oids.append(types.element_of(bound[0][1]) or pgtypes.VARCHAR)
+        alias = f"__srfzip{len(scope.sources)}"
+        table = exp.Table(
+            this=_call("json_each", _call("rw_zip_index", *arrays)),
+            alias=exp.TableAlias(this=_ident(alias)),
+        )
+        if node.args.get("from_") is None:
+            node.set("from_", exp.From(this=table))
+        else:
+            node.append("joins", exp.Join(this=table))
+        scope.sources.append(_Source(alias, []))
+        out: dict[int, tuple[exp.Expr, int]] = {}
+        for fn, arr, oid in zip(fns, arrays, oids, strict=True):
+            index = exp.Add(
+                this=exp.Column(this=_ident("value"), table=_ident(alias)),
+                expression=exp.Literal.number(1),
+            )
+            out[id(fn)] = (_call("rw_array_get", arr.copy(), index), oid)
+        return out
 
     def _srf(
         self, node: exp.Select, fn: exp.Expr, scope: _Scope, tx: _Expr
@@ -1159,7 +1207,9 @@ class Binder:
     def _group_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
         """GROUP BY item as RisingWave binds it (select.rs:448-490): an ordinal, else the
         expression over the input, and only if that fails a bare name of an output column."""
-        if isinstance(e, exp.Literal) and not e.is_string:
+        if isinstance(e, exp.Literal):
+            if e.is_string or not e.this.isdigit():
+                raise BindError("non-integer constant in GROUP BY")
             n = int(e.this)
             if not 1 <= n <= len(scope.outputs):
                 raise BindError(f"GROUP BY position {n} is not in select list")
@@ -1419,11 +1469,13 @@ class _Expr:
         if isinstance(right, (exp.Any, exp.All)):
             return self._any(node)
         lo, ro = self._binary_operands(node)
-        if pgtypes.BOOL in (lo, ro):
-            for side, other in (("this", ro), ("expression", lo)):
-                val = node.args[side]
-                if isinstance(val, exp.Literal) and val.is_string and other == pgtypes.BOOL:
-                    node.set(side, _cast_call(val, UNKNOWN, pgtypes.BOOL))
+        # an untyped string literal takes the other side's type (PostgreSQL's unknown
+        # resolution), so it compares as a boolean, instant or interval rather than as text
+        coerced = types.TEMPORAL_OIDS | {pgtypes.BOOL}
+        for side, other in (("this", ro), ("expression", lo)):
+            val = node.args[side]
+            if isinstance(val, exp.Literal) and val.is_string and other in coerced:
+                node.set(side, _cast_call(val, UNKNOWN, other))
         return node, pgtypes.BOOL
 
     def _any(self, node: exp.Binary) -> tuple[exp.Expr, int]:
@@ -1762,7 +1814,9 @@ class _Expr:
         new, _ = self.bind(node.this)
         node.set("this", new)
         if isinstance(node, exp.JSONExtractScalar):
-            return node, pgtypes.VARCHAR
+            # ->> of an object or array is its jsonb text, spaced as RisingWave prints it
+            as_json = exp.JSONExtract(**{k: v for k, v in node.args.items()})
+            return _call("rw_json_text", as_json), pgtypes.VARCHAR
         return node, pgtypes.JSONB
 
     def _contains_all(self, node: exp.Expr) -> tuple[exp.Expr, int]:

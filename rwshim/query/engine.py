@@ -284,7 +284,9 @@ class QueryEngine:
     def check_mv_columns(
         self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()
     ) -> Analysis:
-        """``analyze`` plus CREATE MATERIALIZED VIEW's naming rules (see _check_mv_columns)."""
+        """``analyze`` plus CREATE MATERIALIZED VIEW's naming rules: an alias for every item
+        without a derivable name (create_mv.rs:80-98), no name twice; ``column_names`` is the
+        optional column list of the CREATE."""
         return _guarded(lambda: self._check_mv_columns_impl(query_text, ctx, column_names))
 
     def execute(

@@ -720,6 +720,18 @@ def _similar(s: object, pattern: object) -> int | None:
     return 1 if _compile("".join(rx), re.DOTALL).fullmatch(str(s)) else 0
 
 
+def _json_text(v: object) -> str | None:
+    """``->>``: a JSON string unquoted, null as NULL, anything else as jsonb text."""
+    if v is None:
+        return None
+    loaded = json.loads(str(v))
+    if loaded is None:
+        return None
+    if isinstance(loaded, str):
+        return loaded
+    return json.dumps(loaded)
+
+
 def _greatest(*args: object) -> object:
     vals = [a for a in args if a is not None]
     return max(vals, key=_cmp_key) if vals else None
@@ -825,7 +837,13 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("rw_arith", 4, arith)
     reg("rw_any_eq", 2, lambda v, arr: _array_contains(arr, v))
     reg("rw_array", -1, lambda *xs: _json_arr(list(xs)))
+    reg(
+        "rw_zip_index",
+        -1,
+        lambda *arrs: _json_arr(list(range(max((len(_arr(a) or []) for a in arrs), default=0)))),
+    )
     reg("rw_jsonb_contains", 2, _jsonb_contains)
+    reg("rw_json_text", 1, _json_text)
     reg("rw_array_contains_all", 2, _array_contains_all)
     reg("rw_similar", 2, _similar)
     reg(

@@ -259,3 +259,16 @@ def test_order_by_errors(engine: QueryEngine, ctx: QueryContext) -> None:
     with pytest.raises(RwError) as info:
         engine.execute("SELECT v1, v2 AS v1 FROM t ORDER BY v1", (), ctx)
     assert info.value.chain == ['Bind error: ORDER BY "v1" is ambiguous']
+
+
+@pytest.mark.usefixtures("t")
+def test_group_by_constants(engine: QueryEngine, ctx: QueryContext) -> None:
+    """select.rs:458-472."""
+    for sql, text in (
+        ("SELECT v1 FROM t GROUP BY 2", "GROUP BY position 2 is not in select list"),
+        ("SELECT v1 FROM t GROUP BY 1.5", "non-integer constant in GROUP BY"),
+        ("SELECT v1 FROM t GROUP BY 'a'", "non-integer constant in GROUP BY"),
+    ):
+        with pytest.raises(RwError) as info:
+            engine.execute(sql, (), ctx)
+        assert info.value.chain == [f"Bind error: {text}"]

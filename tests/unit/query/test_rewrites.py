@@ -217,6 +217,9 @@ def test_json_operators(engine: QueryEngine, ctx: QueryContext, catalog: Catalog
         ("?column?", pgtypes.BOOL),
     ]
     assert list(out.rows) == [("[1, 2]", "1", True, True), (None, None, None, None)]
+    assert list(engine.execute("SELECT doc ->> 'l' FROM j WHERE id = 1", (), ctx).rows) == [
+        ("[1, 2]",)
+    ]
 
 
 def test_window_functions_including_decimal_sum(
