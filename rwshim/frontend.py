@@ -221,7 +221,7 @@ class Frontend:
         return ctx
 
     def _sctx(self) -> show.ShowContext:
-        self.instance.query.state.ctx = self._qctx()
+        self.instance.query.use_context(self._qctx())
         return show.ShowContext(
             self.database_id, self.user_id, self.user, self.config.get("search_path")
         )

@@ -13,13 +13,9 @@ from pathlib import Path
 
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
-from rwshim.errors import RwError
 from rwshim.passwords import StoredPassword
-from rwshim.query import catalog
-from rwshim.query.context import QueryContext
 from rwshim.query.engine import QueryEngine
 from rwshim.query.store_source import StoreRelations
-from rwshim.store.schema import data_table
 from rwshim.store.store import Store
 
 # version() at the reference commit: PostgreSQL 13.14.0-RisingWave-<cargo version> (<git sha>)
@@ -46,7 +42,6 @@ class Instance:
         conn = self.store.conn
         self.relations = StoreRelations(conn)
         self.query = QueryEngine(conn, self.relations, version=RW_VERSION, clock=self._now)
-        catalog.install(conn)
 
     def _now(self) -> dt.datetime:
         return dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, tz=dt.UTC)
@@ -56,37 +51,9 @@ class Instance:
         return self.store.conn
 
     def row_count(self, relation_id: int) -> int:
-        """Rows a backfill of ``relation_id`` reads: a table's stored rows, or the rows of a
+        """Rows a backfill of ``relation_id`` reads: a table's rows, or the rows of a
         materialized view's defining query (it reads as that query, decision 4)."""
-        rel = self.engine.relation(relation_id)
-        if rel is None:
-            return 0
-        if rel.kind == "table":
-            try:
-                row = self.conn.execute(
-                    f'SELECT count(*) FROM "{data_table(relation_id)}"'
-                ).fetchone()
-            except sqlite3.Error:
-                return 0
-            return int(row[0]) if row else 0
-        names = self.conn.execute(
-            "SELECT d.name, s.name, u.name FROM relation r"
-            " JOIN schema s ON s.schema_id = r.schema_id"
-            " JOIN database d ON d.database_id = r.database_id"
-            " JOIN rw_user u ON u.user_id = r.owner_id"
-            " WHERE r.relation_id = ?",
-            (relation_id,),
-        ).fetchone()
-        if names is None:
-            return 0
-        db, schema, owner = (str(x) for x in names)
-        ctx = QueryContext(rel.database_id, db, rel.owner_id, owner)
-        try:
-            out = self.query.execute(f'SELECT count(*) FROM "{schema}"."{rel.name}"', [], ctx)
-            count = next(iter(out.rows))[0]
-            return int(count) if isinstance(count, int) else 0
-        except RwError:
-            return 0
+        return self.query.row_count(relation_id)
 
     def user_password(self, name: str) -> StoredPassword | None:
         """The password stored for user ``name`` by CREATE USER ... PASSWORD (None when the
