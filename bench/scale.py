@@ -92,9 +92,10 @@ def populate(
     end: int,
     batch: int,
     deadline: float,
-) -> None:
+) -> int:
     """Create MVs start..end (inclusive), `batch` CREATEs per simple-protocol Query message.
 
+    Returns the last index created: `end`, or less when the deadline passed first.
     IF NOT EXISTS keeps a batch idempotent: when a multi-statement batch fails, it is retried one
     statement at a time, and only an error of a single statement is reported.
     """
@@ -114,16 +115,17 @@ def populate(
                 except psycopg.Error as e:
                     raise BenchError(f"creating MV {i}: {sql_error(e)}") from e
         if time.perf_counter() > deadline:
-            raise BenchError(f"population stopped at {hi} MVs: over its time budget")
+            return hi
+    return end
 
 
 def wait_background(conn: psycopg.Connection[tuple[object, ...]], budget_s: float) -> str:
     """Wait for background jobs (RisingWave's WAIT); return how, for the report.
 
-    A WAIT still running when the budget is spent is cancelled (CancelRequest), so a slow
-    backfill cannot hang the harness.
+    A WAIT still running when the budget is spent (at least 30 s are granted) is cancelled
+    (CancelRequest), so a slow backfill cannot hang the harness.
     """
-    timer = threading.Timer(max(budget_s, 0.1), conn.cancel_safe)
+    timer = threading.Timer(max(budget_s, 30.0), conn.cancel_safe)
     timer.start()
     try:
         conn.execute(b"WAIT")
@@ -150,13 +152,17 @@ def grow(
     end: int,
     batch: int,
     deadline: float,
-) -> str:
-    """Create MVs start..end and wait until they are created; return how, for the report."""
-    populate(conn, start, end, batch, deadline)
+) -> tuple[int, str]:
+    """Create MVs start..end and wait until they are created.
+
+    Returns the last index created (less than `end` when the deadline passed) and how, for the
+    report.
+    """
+    reached = populate(conn, start, end, batch, deadline)
     how = f"{batch} CREATEs per Query; "
     if not background:
-        return how + "foreground DDL"
-    return how + wait_background(conn, deadline - time.perf_counter())
+        return reached, how + "foreground DDL"
+    return reached, how + wait_background(conn, deadline - time.perf_counter())
 
 
 def run_scale(
@@ -167,8 +173,12 @@ def run_scale(
     budget_s: float,
     log: Callable[[str], None],
 ) -> ScaleResult:
-    """Grow the catalog to each count and measure every probe there (pgbench -r, 1 client)."""
-    result = ScaleResult(counts=list(counts))
+    """Grow the catalog to each count and measure every probe there (pgbench -r, 1 client).
+
+    When the population budget runs out, the probes run once more at the size reached, and the
+    run ends there.
+    """
+    result = ScaleResult(requested=list(counts))
     probes = {p.name: Probe(p.name, p.statement) for p in PROBES}
     result.probes = list(probes.values())
     target = server.target
@@ -186,11 +196,17 @@ def run_scale(
         for n in counts:
             t0 = time.perf_counter()
             try:
-                how = grow(conn, background, done + 1, n, batch, deadline)
+                reached, how = grow(conn, background, done + 1, n, batch, deadline)
             except BenchError as e:
                 result.error = str(e)
                 break
-            done = n
+            if reached < n:
+                result.error = (
+                    f"population stopped at {reached:,} of {n:,} MVs: "
+                    f"over its {budget_s:.0f} s budget"
+                )
+            done = n = reached
+            result.counts.append(n)
             result.population.append(Population(n, time.perf_counter() - t0, how))
             result.rss_kib[n] = rss_kib(server.pid)
             log(f"scale: {n:,} MVs (+{result.population[-1].seconds:.1f} s)")
@@ -210,6 +226,8 @@ def run_scale(
                     probe.error = f"pgbench reported no latency for {spec.statement!r}"
                 else:
                     probe.latency_ms[n] = lat
+            if result.error is not None:
+                break
     return result
 
 
