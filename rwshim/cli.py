@@ -1,4 +1,5 @@
-"""The ``rwshim`` command: ``rwshim`` / ``rwshim serve`` run a server (``ctl`` comes later)."""
+"""The ``rwshim`` command: ``rwshim`` / ``rwshim serve`` run a server, ``rwshim ctl ...``
+controls a running one (``rwshim.ctl``)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="run the server (the default)")
     _add_serve_options(serve)
+    from rwshim import ctl
+
+    ctl.add_parser(sub)
     return parser
 
 
@@ -66,6 +70,10 @@ def config_from_args(args: argparse.Namespace) -> Config:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "ctl":
+        from rwshim import ctl
+
+        return ctl.run(args)
     try:
         config = config_from_args(args)
     except ValueError as e:

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rwshim import coltypes, pgtypes
+from rwshim import coltypes, logfmt, pgtypes
 from rwshim import control as ctl
 from rwshim.engine import ColumnSpec, Context, Waiter
 from rwshim.engine import ObjectName as EngineName
@@ -42,6 +43,7 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.instance import Instance
+from rwshim.passwords import encrypted_password
 from rwshim.query.catalog import show
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.results import Column, Outcome
@@ -236,6 +238,8 @@ class Frontend:
                 return Description([], [Column("pg_sleep", pgtypes.VOID, 4)])
             d = self.instance.query.describe(stmt.text, param_oids, self._qctx())
             return Description(list(d.param_oids), d.columns)
+        if type(stmt).OWNER == "control":
+            return Description(list(param_oids), ctl.columns(stmt))
         if isinstance(stmt, st.FetchCursor):
             cur = self._cursors.get(stmt.cursor)
             return Description(list(param_oids), cur.columns if cur else None)
@@ -246,6 +250,30 @@ class Frontend:
         return Description(list(param_oids), None)
 
     async def execute(self, stmt: Statement, params: list[object]) -> Outcome:
+        if not logfmt.statement_log.isEnabledFor(logging.DEBUG):
+            return await self._execute(stmt, params)
+        started = time.perf_counter()
+        fields: dict[str, object] = {
+            "pid": getattr(self.process, "pid", 0),
+            "user": self.user,
+            "db": self.database,
+            "kind": type(stmt).__name__,
+        }
+        try:
+            out = await self._execute(stmt, params)
+        except RwError as e:
+            fields.update(ok=False, sqlstate=e.code)
+            raise
+        else:
+            fields.update(ok=True, tag=out.tag)
+            return out
+        finally:
+            ms = (time.perf_counter() - started) * 1000
+            logfmt.statement_log.debug(
+                logfmt.line("statement", **fields, ms=f"{ms:.2f}", sql=stmt.text[:500])
+            )
+
+    async def _execute(self, stmt: Statement, params: list[object]) -> Outcome:
         handler = self._handlers.get(type(stmt))
         if handler is None:
             raise NotImplementedError_(type(stmt).__name__)
@@ -863,6 +891,8 @@ class Frontend:
 
     async def _create_user(self, stmt: st.CreateUser, params: list[object]) -> Outcome:
         opts = _user_options(stmt.text)
+        password = opts.get("password")
+        stored = encrypted_password(stmt.user, password) if isinstance(password, str) else None
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.create_user(
@@ -872,8 +902,8 @@ class Frontend:
                 create_db=opts.get("createdb", False) is True,
                 create_user=opts.get("createuser", False) is True,
                 login=opts.get("login", True) is True,
-                auth_type="plaintext" if isinstance(opts.get("password"), str) else None,
-                auth_value=opts.get("password") if isinstance(opts.get("password"), str) else None,  # type: ignore[arg-type]
+                auth_type=stored.auth_type if stored else None,
+                auth_value=stored.value if stored else None,
             ),
         )
 

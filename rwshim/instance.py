@@ -14,6 +14,7 @@ from pathlib import Path
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import RwError
+from rwshim.passwords import StoredPassword
 from rwshim.query import catalog
 from rwshim.query.context import QueryContext
 from rwshim.query.engine import QueryEngine
@@ -87,12 +88,48 @@ class Instance:
         except RwError:
             return 0
 
+    def user_password(self, name: str) -> StoredPassword | None:
+        """The password stored for user ``name`` by CREATE USER ... PASSWORD (None when the
+        user has none or does not exist: the server's ``--password`` applies then)."""
+        row = self.conn.execute(
+            "SELECT auth_type, auth_value FROM rw_user WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None or row[0] is None or row[1] is None:
+            return None
+        return StoredPassword(str(row[0]), str(row[1]))
+
     def tick(self, database_id: int | None = None) -> None:
         """One barrier (all databases when None); the catalog may have changed."""
         self.engine.tick(database_id)
         self.query.invalidate()
         for fn in list(self.on_tick):
             fn()
+
+    def set_manual(self, manual: bool) -> None:
+        """Take the clock (no periodic barriers; time moves only with ``step``) or give it back
+        to the wall clock.  The server's barrier loop reads ``manual`` before every barrier."""
+        if manual == self.manual:
+            return
+        self.manual = manual
+        # A manual clock starts where the wall clock is, so epochs and timestamps keep rising.
+        self.clock = ManualClock(SystemClock().now_ms()) if manual else SystemClock()
+        self.engine.clock = self.clock
+
+    def step(self, count: int = 1, database_id: int | None = None) -> None:
+        """``count`` barriers now; a manual clock first advances by the barrier interval, so
+        each barrier carries one interval of backfill progress, as a periodic one does."""
+        for _ in range(count):
+            if isinstance(self.clock, ManualClock):
+                self.clock.advance(self._interval_ms(database_id))
+            self.tick(database_id)
+
+    def _interval_ms(self, database_id: int | None) -> int:
+        if database_id is not None:
+            return self.engine.barrier_interval_ms(database_id)
+        due = self.engine.due_databases()
+        if not due:
+            return int(self.engine.system_param("barrier_interval_ms") or 1000)
+        return min(self.engine.barrier_interval_ms(db) for db, _ in due)
 
     def restart(self) -> None:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""

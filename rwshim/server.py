@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import signal
 import ssl
 from collections.abc import Callable
 from typing import Any
 
-from rwshim import errors
+from rwshim import errors, logfmt
 from rwshim.config import Config
 from rwshim.errors import RwError
 from rwshim.frontend import Frontend
@@ -87,6 +88,17 @@ def parse_options(options: str) -> dict[str, str]:
     return config
 
 
+def _reach(host: str) -> str:
+    """Who can connect, for the start-up line: loopback unless told otherwise."""
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if loopback:
+        return "loopback only; --host to listen elsewhere"
+    return "reachable from other hosts"
+
+
 class Server:
     """An rwshim server: ``await start()``, then ``.port``; ``await stop()`` to end."""
 
@@ -125,14 +137,18 @@ class Server:
         )
         sock = self._server.sockets[0].getsockname()
         self.host, self.port = sock[0], sock[1]
-        if self.instance is not None and not self.instance.manual:
+        if self.instance is not None:
+            # Always running: a manual clock only makes it idle (RWSHIM CLOCK switches modes).
             self._barriers = asyncio.get_running_loop().create_task(self._barrier_loop())
-        log.info("rwshim ready on %s:%d", self.host, self.port)
+        log.info("rwshim ready on %s:%d (%s)", self.host, self.port, _reach(self.host))
 
     async def _barrier_loop(self) -> None:
         """Inject a barrier into each database at its barrier interval (decision 6)."""
         assert self.instance is not None
         while True:
+            if self.instance.manual:
+                await asyncio.sleep(0.05)
+                continue
             engine = self.instance.engine
             due = engine.due_databases()
             ready = [db for db, ms in due if ms <= 0]
@@ -186,6 +202,13 @@ class Server:
                 return
             if session is not None:
                 self.registry.add(session)
+                p = session.process
+                log.info(
+                    logfmt.line(
+                        "connection", addr=addr, pid=p.pid, user=p.user, db=p.database,
+                        app=p.application_name,
+                    )
+                )  # fmt: skip
                 await self._serve(conn, session, reader, writer)
         except asyncio.CancelledError:
             # Server shutdown.  The connection task is the outermost frame: end it normally
@@ -203,6 +226,7 @@ class Server:
         finally:
             if session is not None:
                 self.registry.remove(session)
+                log.info(logfmt.line("disconnection", addr=addr, pid=session.process.pid))
                 with contextlib.suppress(Exception):
                     session.close()
             with contextlib.suppress(Exception):
@@ -288,7 +312,11 @@ class Server:
             writer.write(b"".join(out))
             self._fatal(writer, errors.TooManyConnections())
             return None
-        authenticator = auth.make_authenticator(cfg.auth_method, user, cfg.password)
+        try:
+            authenticator = self._authenticator(user)
+        except auth.AuthFailed as e:
+            self._fatal(writer, ev.ProtocolError(e.sqlstate, str(e)))
+            return None
         first = authenticator.start()
         if first is not None:
             out.append(first)
@@ -342,6 +370,23 @@ class Server:
 
         session = Session(conn, frontend, process, flush)
         return session
+
+    def _authenticator(self, user: str) -> auth.Authenticator:
+        """The user's own password when CREATE USER gave one (RisingWave picks the exchange
+        from the stored form, session.rs:1700-1733: md5 challenge for an md5 hash,
+        cleartext for plaintext); otherwise ``--password`` for everyone, checked by
+        ``--auth``; no password anywhere is trust."""
+        cfg = self.config
+        stored = self.instance.user_password(user) if self.instance is not None else None
+        if stored is None:
+            return auth.make_authenticator(cfg.auth_method, user, cfg.password)
+        if stored.auth_type == "md5":
+            return auth.Md5(user, stored=stored.value)
+        if stored.auth_type == "plaintext":
+            return auth.Cleartext(stored.value)
+        # session.rs:1724-1729 bail_protocol_error!("Unsupported auth type: {}")
+        kind = {"sha256": "SHA256"}.get(stored.auth_type, stored.auth_type.upper())
+        raise auth.AuthFailed(f"Unsupported auth type: {kind}")
 
     def _parameters(
         self, frontend: Frontend, user: str, options: dict[str, str]

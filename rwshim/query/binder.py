@@ -21,18 +21,22 @@ inlined as their translated defining query).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlglot
+from pglast.parser import scan as pg_scan
 from sqlglot import exp
 
 from rwshim import pgtypes
 from rwshim.errors import (
+    BindError,
     BindExprError,
     CatalogNotFound,
     InternalError,
+    InvalidInputSyntax,
     InvalidReference,
     ItemNotFound,
     NoFunction,
@@ -70,6 +74,15 @@ class _Source:
     alias: str
     columns: list[OutColumn]
     schema: str | None = None  # for schema-qualified column references
+    # columns exposed under another name than the SQLite column (json_each's value/key)
+    refs: dict[str, Callable[[], exp.Expr]] = field(default_factory=dict)
+
+    def ref(self, name: str) -> exp.Expr:
+        """The SQLite expression reading column ``name`` of this source."""
+        make = self.refs.get(name)
+        if make is not None:
+            return make()
+        return exp.Column(this=_ident(name), table=_ident(self.alias))
 
 
 @dataclass(slots=True)
@@ -102,13 +115,21 @@ class Bound:
     aliases: list[str | None] = field(default_factory=list)
 
 
+_EMIT_ON_CLOSE = re.compile(r"\s+EMIT\s+ON\s+WINDOW\s+CLOSE\s*;?\s*$", re.IGNORECASE)
+
+
 def parse(sql: str) -> exp.Expr:
-    """Parse one PostgreSQL-dialect statement with sqlglot; RwError on failure."""
+    """Parse one PostgreSQL-dialect statement with sqlglot; RwError on failure.  A trailing
+    ``EMIT ON WINDOW CLOSE`` (RisingWave's streaming emit mode) does not change what a batch
+    read of the query returns, so it is set aside."""
+    sql = _EMIT_ON_CLOSE.sub("", sql)
     try:
-        trees = [t for t in sqlglot.parse(sql, read=_dialect()) if t is not None]
+        trees = [t for t in sqlglot.parse(_space_params(sql), read=_dialect()) if t is not None]
     except sqlglot.errors.ParseError as e:
         detail = str(e.errors[0]["description"]) if e.errors else str(e)
         raise RwError("sql parser error: " + detail) from None
+    except sqlglot.errors.TokenError as e:
+        raise RwError("sql parser error: " + str(e)) from None
     if len(trees) != 1:
         raise RwError("sql parser error: expected exactly one statement")
     tree = trees[0]
@@ -117,6 +138,27 @@ def parse(sql: str) -> exp.Expr:
         if not ident.quoted and isinstance(ident.this, str):
             ident.set("this", ident.this.lower())
     return tree
+
+
+def _space_params(sql: str) -> str:
+    """``$1,$2`` with a space after each parameter: sqlglot reads ``$1,$`` as the opening tag of
+    a dollar-quoted string (PostgreSQL's tags cannot start with a digit). pglast's scanner finds
+    the parameters, so string literals and dollar-quoted bodies are left alone."""
+    if "$" not in sql:
+        return sql
+    try:
+        tokens = pg_scan(sql)
+    except Exception:  # the statement's own parse reports what is wrong with it
+        return sql
+    # pglast's offsets count characters; ``end`` is inclusive
+    cuts = [
+        t.end + 1
+        for t in tokens
+        if t.name == "PARAM" and t.end + 1 < len(sql) and not sql[t.end + 1].isspace()
+    ]
+    if not cuts:
+        return sql
+    return " ".join(sql[a:b] for a, b in zip([0, *cuts], [*cuts, len(sql)], strict=True))
 
 
 _DIALECT: sqlglot.Dialect | None = None
@@ -275,12 +317,16 @@ _FUNC_TYPES: dict[str, int | str] = {
     "json_build_object": pgtypes.JSONB,
     "jsonb_build_object": pgtypes.JSONB,
     "generate_subscripts": pgtypes.INT4,
+    "tumble_start": "arg0",
+    "rw_hop_starts": "array",
+    "rw_ts_add": "arg0",
     "unnest": "elem",
     "generate_series": "arg0",
     "pg_advisory_unlock_all": pgtypes.VARCHAR,
     "current_schemas": pgtypes.VARCHAR_ARRAY,
     "rw_current_database_id": pgtypes.INT4,
     "rw_current_user_id": pgtypes.INT4,
+    "rw_view_query": pgtypes.VARCHAR,
 }
 
 # Functions whose pg_catalog-qualified or bare PostgreSQL name maps to a registered helper.
@@ -362,14 +408,26 @@ def derive_alias(node: exp.Expr) -> str | None:
 
 
 def _type_alias(to: exp.Expr) -> str | None:
-    oid = type_oid_of(to)
-    if types.is_array(oid):
-        oid = types.element_of(oid) or oid
-    if isinstance(to, exp.DataType) and to.this == exp.DataType.Type.TEXT:
-        return "text"
+    """RisingWave's data_type_to_alias (binder/select.rs:728-770): the type as written for
+    char/varchar/text/uuid/custom names, else the PostgreSQL type name; arrays by element."""
+    while isinstance(to, exp.DataType) and to.this == exp.DataType.Type.ARRAY and to.expressions:
+        to = to.expressions[0]
     if isinstance(to, exp.ObjectIdentifier):
         return to.name.lower()
-    t = pgtypes.BY_OID.get(oid)
+    if isinstance(to, exp.DataType):
+        written = {
+            exp.DataType.Type.CHAR: "bpchar",
+            exp.DataType.Type.NCHAR: "bpchar",
+            exp.DataType.Type.TEXT: "text",
+            exp.DataType.Type.UUID: "uuid",
+            exp.DataType.Type.NAME: "name",
+        }.get(to.this)
+        if written is not None:
+            return written
+        if to.this == exp.DataType.Type.USERDEFINED:
+            kind = to.args.get("kind")
+            return kind.name if isinstance(kind, exp.Expr) else str(kind or "") or None
+    t = pgtypes.BY_OID.get(type_oid_of(to))
     return t.name if t is not None else None
 
 
@@ -521,7 +579,7 @@ class Binder:
                 tree.set("with_", exp.With(expressions=ctes))
             else:
                 with_.set("expressions", ctes + list(with_.expressions))
-        sql = tree.sql(dialect="sqlite")
+        sql = to_sqlite(tree)
         return Bound(sql, cols, self.param_list(), self.upstreams)
 
     def param_list(self) -> list[int]:
@@ -604,7 +662,7 @@ class Binder:
             self.upstreams.append(rel.id)
         visible = [OutColumn(c.name, c.type_oid) for c in rel.visible_columns]
         cols = _rename(visible, alias_cols)
-        if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW) and rel.definition:
+        if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:
                 raise RwError(f'infinite recursion detected in rules for relation "{rel.name}"')
             self._expanding.append(rel.id)
@@ -653,7 +711,11 @@ class Binder:
             left = self.query(node.this, scope)
             right = self.query(node.expression, scope)
             if len(left) != len(right):
-                raise RwError("Bind error: each UNION query must have the same number of columns")
+                # set_expr.rs:167-172
+                op = {exp.Union: "UNION", exp.Except: "EXCEPT", exp.Intersect: "INTERSECT"}[
+                    type(node)
+                ]
+                raise InvalidInputSyntax(f"each {op} query must have the same number of columns")
             cols = [
                 OutColumn(a.name, a.type_oid if a.type_oid != UNKNOWN else b.type_oid)
                 for a, b in zip(left, right, strict=True)
@@ -736,6 +798,7 @@ class Binder:
         for j in joins:
             on = j.args.get("on")
             if on is not None:
+                _no_aggregate(on, "Join On")
                 tx = _Expr(self, scope)
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
@@ -749,7 +812,9 @@ class Binder:
         if isinstance(item, exp.Unnest):
             return self._unnest(item, scope)
         if isinstance(item, exp.Subquery):
-            alias = item.alias or "?subquery?"
+            alias = item.alias or f"__rw_subquery{len(scope.sources)}"
+            if not item.alias:
+                item.set("alias", exp.TableAlias(this=_ident(alias)))
             lateral_scope = scope if item.args.get("lateral") else scope.parent
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
@@ -761,7 +826,7 @@ class Binder:
             return _Source(alias, cols)
         if isinstance(item, exp.Values):
             cols = self._values(item, scope.parent)
-            alias = item.alias or "?values?"
+            alias = item.alias or f"__rw_values{len(scope.sources)}"
             names = [c.name for c in cols]
             sub = exp.Select(
                 expressions=[
@@ -805,7 +870,56 @@ class Binder:
                 a for a in (fn.expressions or [fn.this]) if isinstance(a, exp.Expr)
             ]
             return self._unnest_args(item, fargs, alias, col_names, False, None, scope)
+        if name in ("tumble", "hop"):
+            return self._time_window(item, fn, name, alias, col_names, scope)
         raise NotImplementedError_(f"table function {name}")
+
+    def _time_window(
+        self,
+        item: exp.Table,
+        fn: exp.Expr,
+        name: str,
+        alias: str,
+        col_names: list[str],
+        scope: _Scope,
+    ) -> _Source:
+        """RisingWave's TUMBLE(t, ts, size [, offset]) and HOP(t, ts, hop, size [, offset]):
+        the relation's columns plus window_start and window_end (of the time column's type),
+        one row per row (TUMBLE) or per window containing it (HOP)."""
+        args = list(fn.expressions)
+        if len(args) < 3 or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
+            raise NotImplementedError_(f"{name} with these arguments")
+        rel_sql = args[0].sql(dialect="postgres")
+        ts = args[1]
+        if isinstance(ts, exp.Column):
+            ts = exp.Column(this=ts.this, table=_ident("__rw_w"))
+        ts_sql = ts.sql(dialect="postgres")
+        rest = [a.sql(dialect="postgres") for a in args[2:]]
+        if name == "tumble":
+            size = rest[0]
+            offset = f", {rest[1]}" if len(rest) > 1 else ""
+            text = (
+                f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
+                f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
+                f"FROM {rel_sql} AS __rw_w"
+            )
+        else:
+            if len(rest) < 2:
+                raise NotImplementedError_("hop with these arguments")
+            hop, size = rest[0], rest[1]
+            offset = f", {rest[2]}" if len(rest) > 2 else ""
+            text = (
+                f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
+                f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
+                f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
+            )
+        sub = parse(text)
+        cols = self.query(sub, scope.parent)
+        cols = _rename(cols, col_names)
+        if col_names:
+            _rename_outputs(sub, [c.name for c in cols])
+        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
+        return _Source(alias, cols)
 
     def _unnest(self, item: exp.Unnest, scope: _Scope) -> _Source:
         alias_node = item.args.get("alias")
@@ -837,17 +951,22 @@ class Binder:
         elem = types.element_of(oid) or pgtypes.VARCHAR
         cname = col_names[0] if col_names else ("unnest" if alias == "unnest" else alias)
         cols = [OutColumn(cname, elem)]
-        extra = ""
+        # json_each straight in FROM (not a derived table) so its argument may read the FROM
+        # items before it, as a function in PostgreSQL's FROM implicitly LATERAL does
+        refs: dict[str, Callable[[], exp.Expr]] = {
+            cname: lambda: exp.Column(this=_ident("value"), table=_ident(alias))
+        }
         if ordinality:
             oname = col_names[1] if len(col_names) > 1 else (ord_name or "ordinality")
-            extra = f', CAST(key AS INTEGER) + 1 AS "{oname}"'
             cols.append(OutColumn(oname, pgtypes.INT8))
-        sub = sqlglot.parse_one(
-            f'SELECT value AS "{cname}"{extra} FROM json_each(?)', read="sqlite"
+            refs[oname] = lambda: exp.Add(
+                this=exp.Column(this=_ident("key"), table=_ident(alias)),
+                expression=exp.Literal.number(1),
+            )
+        item.replace(
+            exp.Table(this=_call("json_each", new), alias=exp.TableAlias(this=_ident(alias)))
         )
-        sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
-        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-        return _Source(alias, cols)
+        return _Source(alias, cols, refs=refs)
 
     def _select(self, node: exp.Select, outer: _Scope | None) -> list[OutColumn]:
         scope = _Scope(outer)
@@ -867,7 +986,7 @@ class Binder:
                 for src, c in expanded:
                     items.append(
                         exp.Alias(
-                            this=exp.Column(this=_ident(c.name), table=_ident(src.alias)),
+                            this=src.ref(c.name),
                             alias=_ident(c.name),
                         )
                     )
@@ -889,17 +1008,19 @@ class Binder:
         node.set("expressions", items)
         scope.outputs = cols
         if where is not None:
+            _no_aggregate(where.this, "Where")
             new, _ = tx.bind_top(where.this)
             where.set("this", new)
         group = node.args.get("group")
         if group is not None:
             for i, g in enumerate(list(group.expressions)):
-                group.expressions[i] = self._order_ref(g, scope, tx)
+                group.expressions[i] = self._group_ref(g, scope, tx)
                 group.expressions[i].parent = group
         having = node.args.get("having")
         if having is not None:
             new, _ = tx.bind_top(having.this)
             having.set("this", new)
+        _check_grouping(node, scope)
         distinct = node.args.get("distinct")
         if distinct is not None and distinct.args.get("on") is not None:
             self._distinct_on(node, scope, tx)
@@ -1013,7 +1134,7 @@ class Binder:
     def _expand_star(self, scope: _Scope, qualifier: str | None) -> list[tuple[_Source, OutColumn]]:
         out: list[tuple[_Source, OutColumn]] = []
         if not scope.sources:
-            raise RwError("Bind error: SELECT * with no tables specified is not valid")
+            raise BindError("SELECT * with no tables specified is not valid")
         found = False
         if qualifier is None and scope.using:
             # PostgreSQL: the USING/NATURAL columns once, first, then the others
@@ -1033,19 +1154,38 @@ class Binder:
             raise ItemNotFound(f'missing FROM-clause entry for table "{qualifier}"')
         return out
 
-    def _order_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
-        """ORDER BY / GROUP BY item: an output ordinal, an output name, or an expression.
-
-        A bare name matching an output column means that column, before any input column
-        (RisingWave's bind_group_by_expr_in_select and ORDER BY binding); it becomes the
-        ordinal so SQLite cannot resolve it to an input column instead.
-        """
+    def _group_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
+        """GROUP BY item as RisingWave binds it (select.rs:448-490): an ordinal, else the
+        expression over the input, and only if that fails a bare name of an output column."""
         if isinstance(e, exp.Literal) and not e.is_string:
+            n = int(e.this)
+            if not 1 <= n <= len(scope.outputs):
+                raise BindError(f"GROUP BY position {n} is not in select list")
+            return e
+        try:
+            return tx.bind_top(e.copy())[0]
+        except RwError:
+            if isinstance(e, exp.Column) and not e.table:
+                for i, c in enumerate(scope.outputs):
+                    if c.name == e.name:
+                        return exp.Literal.number(i + 1)
+            raise
+
+    def _order_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
+        """ORDER BY item as RisingWave binds it (binder/query.rs:302-360): an output ordinal,
+        a bare name of an output column (before any input column), or an expression.  A bare
+        output name becomes the ordinal so SQLite cannot resolve it to an input column."""
+        if isinstance(e, exp.Literal) and not e.is_string:
+            n = int(e.this) if e.this.isdigit() else 0
+            if not 1 <= n <= len(scope.outputs):
+                raise InvalidInputSyntax(f"Invalid ordinal number in ORDER BY: {e.this}")
             return e
         if isinstance(e, exp.Column) and not e.table and not isinstance(e.this, exp.Star):
-            for i, c in enumerate(scope.outputs):
-                if c.name == e.name:
-                    return exp.Literal.number(i + 1)
+            hits = [i for i, c in enumerate(scope.outputs) if c.name == e.name]
+            if len(hits) > 1:
+                raise BindError(f'ORDER BY "{e.name}" is ambiguous')
+            if hits:
+                return exp.Literal.number(hits[0] + 1)
         return tx.bind_top(e)[0]
 
     def _order_limit(self, node: exp.Expr, scope: _Scope, order: bool = True) -> None:
@@ -1092,6 +1232,12 @@ def _rename_outputs(q: exp.Expr, names: list[str]) -> None:
         for item, n in zip(q.expressions, names, strict=False):
             if isinstance(item, exp.Alias):
                 item.set("alias", _ident(n))
+
+
+def to_sqlite(node: exp.Expr) -> str:
+    """SQLite text of a rewritten tree; a construct SQLite cannot express is an error rather
+    than silently dropped (sqlglot's default is to warn and drop it)."""
+    return node.sql(dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE)
 
 
 def definition_query(definition: str) -> exp.Expr:
@@ -1182,7 +1328,7 @@ class _Expr:
         while scope is not None:
             try:
                 src, col = _lookup(scope, schema, table, name)
-                return exp.Column(this=_ident(col.name), table=_ident(src.alias)), col.type_oid
+                return src.ref(col.name), col.type_oid
             except RwError as e:
                 if err is None or isinstance(err, ItemNotFound):
                     err = e
@@ -1406,9 +1552,13 @@ class _Expr:
         new_l, _ = self.bind(node.this)
         new_r, _ = self.bind(node.expression)
         esc = self.bind(escape)[0] if escape is not None else exp.Null()
+        res: exp.Expr
         if not ci and escape is None and isinstance(new_r, exp.Literal) and "\\" not in new_r.this:
-            return exp.Like(this=new_l, expression=new_r), pgtypes.BOOL
-        return _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0)), pgtypes.BOOL
+            res = exp.Like(this=new_l, expression=new_r)
+        else:
+            res = _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0))
+        # sqlglot keeps NOT LIKE / NOT ILIKE as the predicate's ``negate`` flag
+        return (exp.Not(this=res) if node.args.get("negate") else res), pgtypes.BOOL
 
     def _escape(self, node: exp.Escape) -> tuple[exp.Expr, int]:
         inner = node.this
@@ -1855,9 +2005,12 @@ class _Expr:
                 "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = ? LIMIT 1",
                 pgtypes.VARCHAR,
             ),
+            # RisingWave answers with the query of a view or materialized view (handler
+            # pg_get_viewdef.rs), not the whole CREATE statement
             "pg_get_viewdef": (
-                "SELECT __rw_r.definition FROM rw_catalog.rw_relations AS __rw_r "
-                "WHERE __rw_r.id = ? LIMIT 1",
+                "SELECT rw_view_query(__rw_r.definition) FROM rw_catalog.rw_relations AS __rw_r "
+                "WHERE __rw_r.id = ? "
+                "AND __rw_r.relation_type IN ('view', 'materialized view') LIMIT 1",
                 pgtypes.VARCHAR,
             ),
             "pg_get_indexdef": (
@@ -1890,6 +2043,84 @@ class _Expr:
 
     def _generate_subscripts(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         raise NotImplementedError_("generate_subscripts outside FROM")
+
+
+_AGG_HELPERS = frozenset(
+    {
+        "rw_array_agg",
+        "rw_string_agg",
+        "bool_and",
+        "bool_or",
+        "every",
+        "rw_sum_dec",
+        "rw_avg_dec",
+        "count",
+        "sum",
+        "avg",
+        "min",
+        "max",
+        "total",
+        "group_concat",
+    }
+)
+
+
+def _is_agg(node: exp.Expr) -> bool:
+    if isinstance(node, (exp.AggFunc, exp.WithinGroup)):
+        return True
+    return isinstance(node, exp.Anonymous) and node.name.lower() in _AGG_HELPERS
+
+
+def _has_agg(node: exp.Expr) -> bool:
+    """An aggregate call at this query level (not inside a subquery or a window)."""
+    if _is_agg(node):
+        return True
+    if isinstance(node, (exp.Subquery, exp.Select, exp.Window, exp.Exists)):
+        return False
+    return any(_has_agg(c) for c in node.iter_expressions())
+
+
+def _no_aggregate(node: exp.Expr, clause: str) -> None:
+    """binder/expr/function/aggregate.rs:28-46 (clause names in TITLE CASE, bind_context.rs:64)."""
+    if _has_agg(node):
+        raise BindExprError(
+            expr_text(node),
+            InvalidInputSyntax(f"aggregate functions are not allowed in {clause}"),
+        )
+
+
+def _check_grouping(node: exp.Select, scope: _Scope) -> None:
+    """RisingWave's planner check (optimizer/plan_node/logical_agg.rs:1040-1060): in a grouped
+    query every column outside an aggregate must be a GROUP BY expression."""
+    group = node.args.get("group")
+    items = [it.this if isinstance(it, exp.Alias) else it for it in node.expressions]
+    having = node.args.get("having")
+    roots = items + ([having.this] if having is not None else [])
+    if group is None and not any(_has_agg(r) for r in roots):
+        return
+    keys: set[str] = set()
+    for g in group.expressions if group is not None else []:
+        if isinstance(g, exp.Literal) and not g.is_string:
+            g = items[int(g.this) - 1]
+        keys.add(g.sql(dialect="sqlite"))
+    local = {src.alias for src in scope.sources}
+
+    def check(e: exp.Expr) -> None:
+        if (
+            e.sql(dialect="sqlite") in keys
+            or _is_agg(e)
+            or isinstance(e, (exp.Window, exp.Subquery, exp.Select, exp.Exists))
+        ):
+            return
+        if isinstance(e, exp.Column) and e.table in local:
+            raise InvalidInputSyntax(
+                "column must appear in the GROUP BY clause or be used in an aggregate function"
+            )
+        for child in e.iter_expressions():
+            check(child)
+
+    for r in roots:
+        check(r)
 
 
 def _readable(rel: Relation) -> bool:

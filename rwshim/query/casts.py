@@ -215,10 +215,10 @@ def _to_temporal(value: object, from_oid: int, to_oid: int) -> str:
         if to_oid == pgtypes.TIMESTAMP:
             if d.tzinfo is not None and from_oid == pgtypes.TIMESTAMPTZ:
                 d = d.astimezone(dt.UTC)
-            return d.replace(tzinfo=None).isoformat(sep=" ")
+            return d.replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
         if d.tzinfo is None:
             d = d.replace(tzinfo=dt.UTC)
-        return d.astimezone(dt.UTC).isoformat(sep=" ")
+        return d.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
     except ValueError:
         raise _parse_error(value, to_oid, "invalid input syntax") from None
 

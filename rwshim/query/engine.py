@@ -10,8 +10,8 @@ DML follows RisingWave's binder: only created tables accept it
 (``get_created_table_by_name``, src/frontend/src/catalog/root_catalog.rs:732-739), a
 materialized view or index is refused by ``check_for_dml``
 (src/frontend/src/binder/relation/table_or_source.rs:706-737), and a table with a primary key
-overwrites the row with the same key (the default ``ON CONFLICT OVERWRITE`` of a table with a
-primary key).
+overwrites the row with the same key (``on_conflict.unwrap_or(OnConflict::UpdateFull)`` =>
+``ConflictBehavior::Overwrite``, src/frontend/src/handler/create_table.rs:696-697).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TypeVar
 
 import sqlglot
 from sqlglot import exp
@@ -39,6 +40,7 @@ from rwshim.errors import (
 from rwshim.query import binder as bnd
 from rwshim.query import casts, types
 from rwshim.query.catalog import RELATIONS
+from rwshim.query.catalog import install as install_catalog_views
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
 from rwshim.query.functions import FunctionState, install
 from rwshim.query.relations import Relation, RelationSource, RelKind
@@ -102,6 +104,7 @@ class QueryEngine:
         *,
         version: str | None = None,
         clock: Callable[[], dt.datetime] | None = None,
+        install_catalog: bool = True,
     ) -> None:
         self.conn = conn
         self.relations = relations
@@ -112,11 +115,18 @@ class QueryEngine:
             self.state.now = clock
         self.state.schema_exists = relations.schema_exists
         install(conn, self.state)
+        if install_catalog:
+            # the catalog relations as TEMP views (they call the functions registered above)
+            install_catalog_views(conn)
         conn.execute("PRAGMA case_sensitive_like = ON")
         self._functions = frozenset(
             str(r[0]).lower() for r in conn.execute("PRAGMA function_list").fetchall()
         )
         self._cache: dict[tuple[object, ...], _Prepared] = {}
+        # catalog changes invalidate the cache even if nobody calls invalidate(): checked
+        # (with the source's fingerprint, when it has one) whenever the connection has written
+        self._seen_changes = -1
+        self._fingerprint: object = None
         self._system: dict[tuple[str, str], bnd.SystemRelation] = {}
         self._load_system()
 
@@ -134,6 +144,39 @@ class QueryEngine:
     def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
         return self._system.get((schema, name))
 
+    def row_count(self, relation_id: int) -> int:
+        """Rows a relation holds now (a materialized view or view: rows of its query), for
+        the engine's backfill model (``Engine(row_count=...)``); 0 if it cannot be read."""
+        locate = getattr(self.relations, "locate", None)
+        found = locate(relation_id) if locate is not None else None
+        if found is None:
+            return 0
+        db_id, schema, name = found
+        ident = '"' + name.replace('"', '""') + '"'
+        sch = '"' + schema.replace('"', '""') + '"'
+        ctx = QueryContext(db_id, "", 0, "", search_path=(schema,))
+        saved = self.state.ctx
+        try:
+            out = self.execute(f"SELECT count(*) FROM {sch}.{ident}", (), ctx)
+            rows = list(out.rows)
+        except RwError:
+            return 0
+        finally:
+            self.state.ctx = saved
+        return int(rows[0][0]) if rows else 0  # type: ignore[call-overload]
+
+    def use_context(self, ctx: QueryContext) -> None:
+        """Set the context the catalog views' functions read, for callers that query the
+        views directly on the connection (SHOW / DESCRIBE)."""
+        self.state.ctx = ctx
+
+    def take_settings(self) -> list[tuple[str, str]]:
+        """``set_config(name, value, is_local)`` calls of the last statement, for the session
+        to apply to its variables (then forgotten)."""
+        out = list(self.state.settings)
+        self.state.settings.clear()
+        return out
+
     def invalidate(self) -> None:
         """Forget cached translations (call after any catalog change)."""
         self._cache.clear()
@@ -141,7 +184,9 @@ class QueryEngine:
 
     # --- public API ------------------------------------------------------------------------
 
-    def describe(self, sql_text: str, param_oids: Sequence[int], ctx: QueryContext) -> Description:
+    def _describe_impl(
+        self, sql_text: str, param_oids: Sequence[int], ctx: QueryContext
+    ) -> Description:
         """Parameter types (unknown ones inferred) and result columns of a statement."""
         prep = self._prepare(sql_text, list(param_oids), ctx)
         cols = (
@@ -153,7 +198,7 @@ class QueryEngine:
             cols = None
         return Description([types.external(o) for o in prep.param_oids], cols)
 
-    def analyze(self, query_text: str, ctx: QueryContext) -> Analysis:
+    def _analyze_impl(self, query_text: str, ctx: QueryContext) -> Analysis:
         """Bind the query of CREATE MATERIALIZED VIEW/VIEW/SINK AS/TABLE AS (``query_text`` is
         the query alone); output names follow RisingWave, unnamed expressions are None-free
         ``?column?``.  Use ``check_mv_columns`` for the MV alias rule."""
@@ -162,7 +207,7 @@ class QueryEngine:
         cols = b.query(tree, None)
         return Analysis(cols, b.upstreams)
 
-    def check_mv_columns(
+    def _check_mv_columns_impl(
         self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()
     ) -> Analysis:
         """``analyze`` plus RisingWave's CREATE MATERIALIZED VIEW naming rules: every select
@@ -198,7 +243,7 @@ class QueryEngine:
             seen.add(c.name)
         return Analysis(cols, analysis.upstreams)
 
-    def execute(
+    def _execute_impl(
         self,
         sql_text: str,
         params: Sequence[object],
@@ -225,6 +270,34 @@ class QueryEngine:
             )
         return self._dml(prep, args)
 
+    # --- public entry points: every failure is an RwError ------------------------------
+
+    def describe(self, sql_text: str, param_oids: Sequence[int], ctx: QueryContext) -> Description:
+        """Parameter types (unknown ones inferred) and result columns of a statement."""
+        return _guarded(lambda: self._describe_impl(sql_text, param_oids, ctx))
+
+    def analyze(self, query_text: str, ctx: QueryContext) -> Analysis:
+        """Output columns and upstream relation ids of the query of CREATE MATERIALIZED VIEW /
+        VIEW / SINK AS / TABLE AS (``query_text`` is the query alone)."""
+        return _guarded(lambda: self._analyze_impl(query_text, ctx))
+
+    def check_mv_columns(
+        self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()
+    ) -> Analysis:
+        """``analyze`` plus CREATE MATERIALIZED VIEW's naming rules (see _check_mv_columns)."""
+        return _guarded(lambda: self._check_mv_columns_impl(query_text, ctx, column_names))
+
+    def execute(
+        self,
+        sql_text: str,
+        params: Sequence[object],
+        ctx: QueryContext,
+        param_oids: Sequence[int] = (),
+    ) -> Outcome:
+        """Run a statement; rows are decoded lazily into Python values for their OIDs (an
+        error while rows are produced is raised, as an RwError, by the row iterator)."""
+        return _guarded(lambda: self._execute_impl(sql_text, params, ctx, param_oids))
+
     # --- internals ---------------------------------------------------------------------------
 
     def _begin(self, ctx: QueryContext) -> None:
@@ -238,7 +311,21 @@ class QueryEngine:
             ctx, self.relations, self._system_relation, param_oids, functions=self._functions
         )
 
+    def _check_catalog(self) -> None:
+        changes = self.conn.total_changes
+        if changes == self._seen_changes:
+            return
+        self._seen_changes = changes
+        fingerprint = getattr(self.relations, "fingerprint", None)
+        if fingerprint is None:
+            return
+        current = fingerprint()
+        if current != self._fingerprint:
+            self._fingerprint = current
+            self._cache.clear()
+
     def _prepare(self, sql_text: str, param_oids: list[int], ctx: QueryContext) -> _Prepared:
+        self._check_catalog()
         key = (sql_text, ctx.cache_key, tuple(param_oids))
         prep = self._cache.get(key)
         if prep is not None:
@@ -337,7 +424,7 @@ class QueryEngine:
         # RETURNING may only name the modified table's columns, without qualifier
         for c in sel.find_all(exp.Column):
             c.set("table", None)
-        items = ", ".join(e.sql(dialect="sqlite") for e in sel.expressions)
+        items = ", ".join(bnd.to_sqlite(e) for e in sel.expressions)
         return items, cols
 
     def _prepare_insert(
@@ -362,6 +449,9 @@ class QueryEngine:
         cols = user_cols or [c.name for c in visible]
         b = self._binder(ctx, param_oids)
         source = tree.expression
+        # INSERT INTO t (cols) (SELECT ...): the parentheses are not part of the query SQLite runs
+        while isinstance(source, exp.Subquery) and not source.args.get("alias"):
+            source = source.this
         if isinstance(source, exp.Values):
             for row in source.expressions:
                 for item, cname in zip(row.expressions, cols, strict=False):
@@ -375,7 +465,7 @@ class QueryEngine:
             raise BindError("INSERT has more target columns than expressions")
         cols = cols[: len(src_cols)]
         ret_sql, ret_cols = self._returning(tree, rel, b)
-        sql = source.sql(dialect="sqlite")
+        sql = bnd.to_sqlite(source)
         return _Prepared(
             "insert",
             sql,
@@ -428,16 +518,16 @@ class QueryEngine:
                 oid == bnd.UNKNOWN and not isinstance(new, exp.Null)
             ):
                 new = bnd._cast_call(new, oid, target_oid)
-            sets.append(f'"{cname}" = {new.sql(dialect="sqlite")}')
+            sets.append(f'"{cname}" = {bnd.to_sqlite(new)}')
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + new.sql(dialect="sqlite")
+            where_sql = " WHERE " + bnd.to_sqlite(new)
         from_sql = ""
         joins = sel.args.get("joins") or []
         if joins:
-            from_sql = " FROM " + ", ".join(j.this.sql(dialect="sqlite") for j in joins)
+            from_sql = " FROM " + ", ".join(bnd.to_sqlite(j.this) for j in joins)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'UPDATE "{storage}" AS "{alias}" SET {", ".join(sets)}{from_sql}{where_sql}'
@@ -471,7 +561,7 @@ class QueryEngine:
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + new.sql(dialect="sqlite")
+            where_sql = " WHERE " + bnd.to_sqlite(new)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'DELETE FROM "{storage}" AS "{alias}"{where_sql}'
@@ -567,6 +657,26 @@ class QueryEngine:
         return Outcome(f"INSERT 0 {len(source_rows)}", ret_cols, out_rows)
 
 
+_T = TypeVar("_T")
+
+
+def _guarded(fn: Callable[[], _T]) -> _T:
+    """Run ``fn``; a failure that is not already RisingWave's becomes RisingWave's internal
+    error instead of a Python traceback or a SQLite message (error.rs:44)."""
+    try:
+        return fn()
+    except RwError:
+        raise
+    except sqlite3.Error as e:
+        raise sqlite_error(e) from None
+    except RecursionError:
+        raise RwError("internal error: the query is too deeply nested") from None
+    except Exception as e:
+        raise RwError(
+            f"internal error: the query could not be translated ({type(e).__name__})"
+        ) from None
+
+
 def _is_table_catalog(rel: Relation) -> bool:
     """Relations RisingWave keeps as TableCatalog (tables, MVs, indexes, internal tables)."""
     return rel.kind in (RelKind.TABLE, RelKind.MATERIALIZED_VIEW, RelKind.INDEX, RelKind.INTERNAL)
@@ -593,12 +703,17 @@ def encode_param(value: object, oid: int) -> object:
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
-            return value.astimezone(dt.UTC).isoformat(sep=" ")
-        return value.isoformat(sep=" ")
+            return value.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
+        return value.isoformat(sep=" ", timespec="microseconds")
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, dt.timedelta):
         return types.format_interval(value)
+    if isinstance(value, pgtypes.Interval):
+        # a binary interval parameter; the read path keeps intervals as 30-day months
+        return types.format_interval(
+            dt.timedelta(days=value.months * 30 + value.days, microseconds=value.microseconds)
+        )
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     if isinstance(value, str) and oid in types.INTEGER_OIDS:

@@ -386,7 +386,7 @@ def _date_trunc(unit: object, v: object) -> str | None:
         raise ExprError(
             f"date_trunc('{unit}', '{v}')", f'Invalid parameter field: unsupported unit "{unit}"'
         )
-    return d.isoformat(sep=" ")
+    return d.isoformat(sep=" ", timespec="microseconds")
 
 
 def _extract(field_: object, v: object) -> float | int | None:
@@ -437,9 +437,55 @@ def _ts_add(v: object, interval: object, sign: int) -> str | None:
     s = str(v)
     td = types.parse_interval(str(interval)) * sign
     if len(s) == 10:
-        return (dt.datetime.fromisoformat(s) + td).isoformat(sep=" ")
+        return (dt.datetime.fromisoformat(s) + td).isoformat(sep=" ", timespec="microseconds")
     d = dt.datetime.fromisoformat(s)
-    return (d + td).isoformat(sep=" ")
+    return (d + td).isoformat(sep=" ", timespec="microseconds")
+
+
+_EPOCH = dt.datetime(1970, 1, 1)
+
+
+def _window_start(v: object, size: object, offset: object = None) -> dt.datetime | None:
+    """RisingWave's tumble_start: the start of the ``size`` window (aligned on the Unix
+    epoch, shifted by ``offset``) that holds ``v``."""
+    if v is None or size is None:
+        return None
+    d = dt.datetime.fromisoformat(str(v))
+    tz = d.tzinfo
+    naive = d.astimezone(dt.UTC).replace(tzinfo=None) if tz is not None else d
+    size_us = _interval_us(size)
+    off_us = _interval_us(offset) if offset is not None else 0
+    if size_us <= 0:
+        raise ExprError(
+            f"tumble_start('{v}', '{size}')", "Invalid parameter window: window must be positive"
+        )
+    us = (naive - _EPOCH) // dt.timedelta(microseconds=1) - off_us
+    start = naive - dt.timedelta(microseconds=us % size_us)
+    return start.replace(tzinfo=dt.UTC) if tz is not None else start
+
+
+def _interval_us(v: object) -> int:
+    return types.parse_interval(str(v)) // dt.timedelta(microseconds=1)
+
+
+def _ts_text(d: dt.datetime) -> str:
+    return d.isoformat(sep=" ", timespec="microseconds")
+
+
+def _tumble_start(v: object, size: object, offset: object = None) -> str | None:
+    d = _window_start(v, size, offset)
+    return None if d is None else _ts_text(d)
+
+
+def _hop_starts(v: object, hop: object, size: object, offset: object = None) -> str | None:
+    """Starts of every HOP window (``hop`` apart, ``size`` long) that holds ``v``."""
+    last = _window_start(v, hop, offset)
+    if last is None or size is None:
+        return None
+    hop_td = dt.timedelta(microseconds=_interval_us(hop))
+    n = max(1, _interval_us(size) // max(1, _interval_us(hop)))
+    starts = [last - hop_td * k for k in reversed(range(n))]
+    return _json_arr([_ts_text(x) for x in starts])
 
 
 def _ts_diff(a: object, b: object) -> str | None:
@@ -697,6 +743,25 @@ def _round(x: object, digits: object = 0) -> object:
     return int(d) if isinstance(x, int) else float(d)
 
 
+def _view_query(definition: object) -> str | None:
+    """The query of ``CREATE [MATERIALIZED] VIEW name [(cols)] [WITH (...)] AS query``: what
+    follows the first ``AS`` outside parentheses (pglast's scanner skips strings and comments)."""
+    if definition is None:
+        return None
+    text = str(definition)
+    from pglast.parser import scan
+
+    depth = 0
+    for tok in scan(text):
+        if tok.name == "ASCII_40":
+            depth += 1
+        elif tok.name == "ASCII_41":
+            depth -= 1
+        elif tok.name == "AS" and depth == 0:
+            return text[tok.end + 1 :].strip()
+    return text
+
+
 def install(conn: Any, state: FunctionState) -> None:
     """Register every function on ``conn`` (a sqlite3.Connection)."""
 
@@ -709,8 +774,9 @@ def install(conn: Any, state: FunctionState) -> None:
 
     def now() -> str:
         t = state.statement_time or state.now()
-        return t.astimezone(dt.UTC).isoformat(sep=" ")
+        return t.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
 
+    reg("rw_view_query", 1, _view_query)
     # statement context
     reg("rw_current_database_id", 0, lambda: ctx().database_id, False)
     reg("rw_current_user_id", 0, lambda: ctx().user_id, False)
@@ -780,6 +846,10 @@ def install(conn: Any, state: FunctionState) -> None:
     )
     reg("rw_ts_add", 3, lambda v, iv, sign: _ts_add(v, iv, int(sign)))
     reg("rw_ts_diff", 2, _ts_diff)
+    reg("tumble_start", 2, _tumble_start)
+    reg("tumble_start", 3, _tumble_start)
+    reg("rw_hop_starts", 3, _hop_starts)
+    reg("rw_hop_starts", 4, _hop_starts)
     reg("rw_series", 2, _series)
     reg("rw_series", 3, _series)
     reg(
@@ -922,7 +992,11 @@ def install(conn: Any, state: FunctionState) -> None:
         "to_timestamp",
         1,
         lambda x: (
-            None if x is None else dt.datetime.fromtimestamp(float(x), dt.UTC).isoformat(sep=" ")
+            None
+            if x is None
+            else dt.datetime.fromtimestamp(float(x), dt.UTC).isoformat(
+                sep=" ", timespec="microseconds"
+            )
         ),
     )
 

@@ -27,11 +27,28 @@ def definition_query_text(definition: str) -> str:
     return m.group(1) if m else definition
 
 
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
 class StoreRelations:
     """User relations as the binder reads them, straight from the store's connection."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """Changes whenever anything the binder reads changes (relations, their names, kinds,
+        columns, job states, schemas, databases): cached translations are checked against it."""
+        row = self.conn.execute(
+            "SELECT (SELECT group_concat(relation_id || kind || name || schema_id, ',') "
+            "FROM relation), "
+            "(SELECT group_concat(job_id || job_status, ',') FROM streaming_job), "
+            "(SELECT count(*) || ':' || total(length(name)) FROM relation_column), "
+            "(SELECT group_concat(schema_id || name, ',') FROM schema), "
+            "(SELECT group_concat(database_id || name, ',') FROM database)"
+        ).fetchone()
+        return tuple(row)
 
     def database_id(self, name: str) -> int | None:
         row = self.conn.execute(
@@ -45,9 +62,19 @@ class StoreRelations:
         ).fetchone()
         return row is not None
 
+    def locate(self, relation_id: int) -> tuple[int, str, str] | None:
+        """(database id, schema name, relation name) of a relation id, or None."""
+        row = self.conn.execute(
+            "SELECT r.database_id, s.name, r.name FROM relation r "
+            "JOIN schema s ON s.schema_id = r.schema_id WHERE r.relation_id = ?",
+            (relation_id,),
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
+
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         row = self.conn.execute(
-            "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status "
+            "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "
+            "r.primary_table_id "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
             "WHERE r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
@@ -56,7 +83,7 @@ class StoreRelations:
         ).fetchone()
         if row is None:
             return None
-        rid, kind_text, definition, append_only, status = row
+        rid, kind_text, definition, append_only, status, primary_id = row
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
             "SELECT name, type_oid, is_hidden, pk_position, default_expr FROM relation_column "
@@ -66,6 +93,15 @@ class StoreRelations:
         pk = tuple(c[0] for c in sorted((c for c in cols if c[3] is not None), key=lambda c: c[3]))
         storage = data_table(rid) if kind == RelKind.TABLE else None
         is_view = kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW)
+        query: str | None = None
+        if is_view and definition:
+            query = definition_query_text(definition)
+        elif kind == RelKind.INDEX and primary_id is not None:
+            # an index reads as its columns of the indexed relation
+            primary = self.locate(int(primary_id))
+            if primary is not None:
+                names = ", ".join(_quote(c[0]) for c in cols if not c[2])
+                query = f"SELECT {names} FROM {_quote(primary[1])}.{_quote(primary[2])}"
         return Relation(
             id=int(rid),
             schema=schema,
@@ -73,7 +109,7 @@ class StoreRelations:
             kind=kind,
             columns=tuple(RelColumn(c[0], int(c[1]), bool(c[2]), c[4]) for c in cols),
             created=status is None or status == "CREATED",
-            definition=definition_query_text(definition) if is_view and definition else None,
+            definition=query,
             storage=storage,
             primary_key=pk if kind == RelKind.TABLE else (),
             append_only=bool(append_only),

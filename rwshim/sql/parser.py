@@ -39,6 +39,8 @@ _RW_FIRST = {
     "USE",
     "BACKUP",
     "REFRESH",
+    # rwshim's test-control extension (grammar/risingwave.lark `rwshim`).
+    "RWSHIM",
 }
 _PG_FIRST = {
     "SELECT",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-Owner = Literal["engine", "read", "session"]
+Owner = Literal["engine", "read", "session", "control"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -902,6 +902,72 @@ class Analyze(Statement):
 
     TAG: ClassVar[str] = "OTHER"
     OWNER: ClassVar[Owner] = "session"
+
+
+# --- rwshim's test-control extension (rwshim/control.py) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ControlTick(Statement):
+    """RWSHIM TICK [n] [DATABASE name]: inject n barriers now (extension)."""
+
+    count: int = 1
+    database: str | None = None
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlClock(Statement):
+    """RWSHIM CLOCK {MANUAL | AUTO}: stop or restart the periodic barriers (extension)."""
+
+    manual: bool = True
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlBackfill(Statement):
+    """RWSHIM {HOLD | RELEASE} BACKFILL job_id: stop or let go a job's backfill (extension)."""
+
+    job_id: int = 0
+    hold: bool = True
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlFault(Statement):
+    """RWSHIM FAULT name {ON | OFF}: switch a documented fault (extension)."""
+
+    name: str = ""
+    on: bool = True
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlFaults(Statement):
+    """RWSHIM FAULTS: the fault switches and their state (extension)."""
+
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRestart(Statement):
+    """RWSHIM RESTART: restart the meta node, running recovery (extension)."""
+
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlJobs(Statement):
+    """RWSHIM JOBS: every streaming job with state, parallelism and backfill (extension)."""
+
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
 
 
 def all_statement_classes() -> list[type[Statement]]:

@@ -14,6 +14,7 @@ _OWNERS = {
     "engine": "engine (issue 4)",
     "read": "read path (issue 5)",
     "session": "session (issue 3)",
+    "control": "control (rwshim extension)",
 }
 
 # Statement kinds whose tag depends on the object kind or the form.
@@ -72,6 +73,9 @@ def render_supported_md() -> str:
         "",
         "- `ALTER DATABASE <name> PAUSE` / `ALTER DATABASE <name> RESUME` (tag `ALTER_DATABASE`)",
         "- `ALTER SYSTEM PAUSE` / `ALTER SYSTEM RESUME` (tag `ALTER_SYSTEM`)",
+        "- Test control, superuser only (tag `RWSHIM`): `RWSHIM TICK [n] [DATABASE name]`,",
+        "  `RWSHIM CLOCK {MANUAL | AUTO}`, `RWSHIM {HOLD | RELEASE} BACKFILL <job id>`,",
+        "  `RWSHIM FAULT <name> {ON | OFF}`, `RWSHIM FAULTS`, `RWSHIM RESTART`, `RWSHIM JOBS`",
         "",
         "## Rejected as RisingWave rejects them",
         "",

@@ -72,9 +72,22 @@ class Cleartext(Authenticator):
 
 
 class Md5(Authenticator):
-    def __init__(self, user: str, password: str, salt: bytes | None = None) -> None:
+    """md5 challenge; ``stored`` is a user's stored hash (``md5`` + 32 hex of
+    md5(password + user)), used instead of ``password`` when given."""
+
+    def __init__(
+        self,
+        user: str,
+        password: str | None = None,
+        salt: bytes | None = None,
+        *,
+        stored: str | None = None,
+    ) -> None:
         self._salt = salt if salt is not None else os.urandom(4)
-        inner = hashlib.md5((password + user).encode()).hexdigest().encode()
+        if stored is not None:
+            inner = (stored[3:] if stored.startswith("md5") else stored).encode()
+        else:
+            inner = hashlib.md5(((password or "") + user).encode()).hexdigest().encode()
         self._expected = b"md5" + hashlib.md5(inner + self._salt).hexdigest().encode()
 
     def start(self) -> bytes | None:

@@ -51,7 +51,7 @@ def test_serve_and_shut_down(sig: signal.Signals) -> None:
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
-        m = re.search(r"rwshim ready on 127\.0\.0\.1:(\d+)$", line.strip())
+        m = re.search(r"rwshim ready on 127\.0\.0\.1:(\d+) \(loopback only", line.strip())
         assert m, line
         r = subprocess.run(
             ["psql", "-X", "-At", "-h", "127.0.0.1", "-p", m.group(1), "-U", "root", "-d", "dev",

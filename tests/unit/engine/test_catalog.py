@@ -372,3 +372,33 @@ def test_parallelism_policy_of_fragments() -> None:
     assert policies(m) == ["override(3)"]
     e.alter_fragment_parallelism(ctx(), [mf], "adaptive", is_ident=True)
     assert policies(m) == ["override(bounded(64))"]  # Adaptive shows the job's strategy
+
+
+@pytest.mark.parametrize(
+    ("definition", "renamed"),
+    [
+        (
+            "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t",
+            "CREATE MATERIALIZED VIEW zz AS SELECT * FROM t",
+        ),
+        ("CREATE TABLE public.t (v INT)", "CREATE TABLE public.zz (v INT)"),
+        ('CREATE TABLE "My T" (v INT)', "CREATE TABLE zz (v INT)"),
+        ("CREATE INDEX i ON t(v)", "CREATE INDEX zz ON t(v)"),
+        ("", ""),
+    ],
+)
+def test_rename_rewrites_the_created_name(definition: str, renamed: str) -> None:
+    from rwshim.engine.engine import rename_in_definition
+
+    assert rename_in_definition(definition, "zz") == renamed
+
+
+def test_rename_and_swap_update_definitions() -> None:
+    e = make_engine()
+    e.create_table(ctx(), ObjectName("a"), V, definition="CREATE TABLE a (v INT)")
+    e.create_table(ctx(), ObjectName("b"), V, definition="CREATE TABLE b (v INT, w INT)")
+    e.rename(ctx(), "table", ObjectName("a"), "c")
+    assert e.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT)"  # type: ignore[union-attr]
+    e.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))
+    assert e.relation(rel_id(e, "b")).definition == "CREATE TABLE b (v INT)"  # type: ignore[union-attr]
+    assert e.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT, w INT)"  # type: ignore[union-attr]

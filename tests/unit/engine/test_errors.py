@@ -112,6 +112,8 @@ def test_error_3_text_also_for_batch_refresh_and_error_5_with_the_fault() -> Non
     assert ex.value.report() == grpc(
         "CreateMaterializedView", "cannot create batch refresh job while database barrier is paused"
     )
+    # The failed injection sends the database through recovery: it comes back unpaused.
+    assert not e.is_paused(1)
 
 
 def test_error_4_alter_origin_both_variants() -> None:

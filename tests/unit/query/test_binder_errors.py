@@ -202,3 +202,60 @@ def test_sink_is_not_readable(engine: QueryEngine, ctx: QueryContext, catalog: C
     with pytest.raises(RwError) as info:
         engine.execute("SELECT * FROM snk", (), ctx)
     assert info.value.chain == ["Catalog error", "table or source not found: snk"]
+
+
+@pytest.mark.usefixtures("t")
+def test_ungrouped_column_is_refused(engine: QueryEngine, ctx: QueryContext) -> None:
+    """optimizer/plan_node/logical_agg.rs:1040-1060; planner_test agg.yaml:83."""
+    for sql in (
+        "SELECT v1, count(*) FROM t",
+        "SELECT v2 FROM t GROUP BY v1",
+        "SELECT v1 FROM t GROUP BY v1 HAVING v2 > 1",
+    ):
+        with pytest.raises(RwError) as info:
+            engine.execute(sql, (), ctx)
+        assert info.value.chain == [
+            "Invalid input syntax: column must appear in the GROUP BY clause or be used in an "
+            "aggregate function"
+        ]
+    for sql in (
+        "SELECT v1 + 1, count(*) FROM t GROUP BY v1",
+        "SELECT v1 + v2 AS s FROM t GROUP BY v1 + v2",
+        "SELECT count(*), max(v2) FROM t",
+        "SELECT v1, rank() OVER (ORDER BY count(*)) FROM t GROUP BY 1",
+        "SELECT v1 AS k FROM t GROUP BY k",
+    ):
+        engine.execute(sql, (), ctx)
+
+
+@pytest.mark.usefixtures("t")
+def test_aggregate_in_where(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert report(engine, ctx, "SELECT v1 FROM t WHERE count(*) > 1") == (
+        "Failed to run the query\n\n"
+        "Caused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: count(*) > 1\n"
+        "  2: Invalid input syntax: aggregate functions are not allowed in Where\n"
+    )
+
+
+def test_set_operation_and_star_errors(engine: QueryEngine, ctx: QueryContext) -> None:
+    """set_expr.rs:167-172 and select.rs:382-386."""
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT 1, 2 EXCEPT SELECT 1", (), ctx)
+    assert info.value.chain == [
+        "Invalid input syntax: each EXCEPT query must have the same number of columns"
+    ]
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT *", (), ctx)
+    assert info.value.chain == ["Bind error: SELECT * with no tables specified is not valid"]
+
+
+@pytest.mark.usefixtures("t")
+def test_order_by_errors(engine: QueryEngine, ctx: QueryContext) -> None:
+    """binder/query.rs:326-347."""
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT v1 FROM t ORDER BY 2", (), ctx)
+    assert info.value.chain == ["Invalid input syntax: Invalid ordinal number in ORDER BY: 2"]
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT v1, v2 AS v1 FROM t ORDER BY v1", (), ctx)
+    assert info.value.chain == ['Bind error: ORDER BY "v1" is ambiguous']

@@ -174,3 +174,24 @@ def test_dml_without_returning_describes_no_rows(
     assert d.columns is None
     d = engine.describe("DELETE FROM d WHERE a = $1 RETURNING a", [0], ctx)
     assert [(c.name, c.type_oid) for c in d.columns or []] == [("a", pgtypes.INT4)]
+
+
+@pytest.mark.parametrize(
+    ("sql", "name"),
+    [
+        ("SELECT 1::int", "int4"),
+        ("SELECT 'a'::char", "bpchar"),
+        ("SELECT 'a'::text", "text"),
+        ("SELECT 'a'::varchar", "varchar"),
+        ("SELECT 1::bigint", "int8"),
+        ("SELECT 1.0::double precision", "float8"),
+        ("SELECT '1'::numeric", "numeric"),
+        ("SELECT 'a'::name", "name"),
+        ("SELECT '{1}'::int[]", "int4"),
+        ("SELECT now()::timestamptz", "now"),
+        ("SELECT '1 day'::interval", "interval"),
+    ],
+)
+def test_cast_column_names(engine: QueryEngine, ctx: QueryContext, sql: str, name: str) -> None:
+    """binder/select.rs:706-770: derive_alias, then data_type_to_alias."""
+    assert [c[0] for c in cols(engine, ctx, sql)] == [name]

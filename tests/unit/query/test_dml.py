@@ -211,3 +211,17 @@ def test_omitted_columns_take_their_default(
 def test_failed_insert_leaves_no_row(engine: QueryEngine, ctx: QueryContext) -> None:
     _err(engine, ctx, "INSERT INTO t VALUES (1, 'a'), ('x', 'b')")
     assert rows(engine, ctx, "SELECT count(*) FROM t") == [(0,)]
+
+
+@pytest.mark.usefixtures("t")
+def test_insert_parenthesized_select_as_dbt_sends_it(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    # dbt's incremental insert: INSERT INTO t ("a", "b") ( SELECT "a", "b" FROM tmp )
+    catalog.table("u", [("id", pgtypes.INT4), ("v", pgtypes.VARCHAR)], pk=("id",))
+    engine.execute("INSERT INTO t VALUES (1, 'a'), (2, 'b')", (), ctx)
+    out = engine.execute('INSERT INTO u ("id", "v") ( SELECT "id", "v" FROM t )', (), ctx)
+    assert out.tag == "INSERT 0 2"
+    out = engine.execute("INSERT INTO u ((SELECT id + 10, v FROM t WHERE id = 1))", (), ctx)
+    assert out.tag == "INSERT 0 1"
+    assert rows(engine, ctx, "SELECT id, v FROM u ORDER BY id") == [(1, "a"), (2, "b"), (11, "a")]

@@ -104,7 +104,8 @@ def test_multi_value_scalars(engine: QueryEngine, ctx: QueryContext) -> None:
 
 def test_set_config_is_reported_to_the_session(engine: QueryEngine, ctx: QueryContext) -> None:
     one(engine, ctx, "SELECT set_config('jit', $1, false)", ("off",))
-    assert engine.state.settings == [("jit", "off")]
+    assert engine.take_settings() == [("jit", "off")]
+    assert engine.take_settings() == []
 
 
 def test_current_setting_unknown(engine: QueryEngine, ctx: QueryContext) -> None:
@@ -135,3 +136,15 @@ def test_numeric_sum_and_avg_are_decimal(engine: QueryEngine, ctx: QueryContext)
     assert one(
         engine, ctx, "SELECT sum(x) FROM (VALUES (9223372036854775807::int8), (1::int8)) AS v(x)"
     ) == Decimal("9223372036854775808")
+
+
+def test_view_query_is_the_query_after_as() -> None:
+    # pg_get_viewdef answers the query, as RisingWave's pg_get_viewdef.rs does
+    from rwshim.query.functions import _view_query
+
+    assert _view_query("CREATE MATERIALIZED VIEW mv AS SELECT 1") == "SELECT 1"
+    assert (
+        _view_query("create view v (a, b) with (x = 'as') as select 'as' as a, 2 as b")
+        == "select 'as' as a, 2 as b"
+    )
+    assert _view_query(None) is None

@@ -9,7 +9,7 @@ import pytest
 
 from rwshim import pgtypes
 from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
+from rwshim.query.engine import QueryEngine, encode_param
 
 from .conftest import Catalog, World
 
@@ -50,6 +50,10 @@ def t(catalog: Catalog, engine: QueryEngine, ctx: QueryContext) -> None:
         ("SELECT count(*) FROM t WHERE s LIKE 'a\\_c'", 0),
         ("SELECT count(*) FROM t WHERE s LIKE 'a#%' ESCAPE '#'", 0),
         ("SELECT count(*) FROM t WHERE s NOT LIKE 'a%'", 1),
+        ("SELECT count(*) FROM t WHERE s NOT LIKE '%'", 0),
+        ("SELECT count(*) FROM t WHERE s NOT LIKE 'x%'", 2),
+        ("SELECT count(*) FROM t WHERE s NOT ILIKE 'a%'", 0),
+        ("SELECT count(*) FROM t WHERE s NOT LIKE 'x#%' ESCAPE '#'", 2),
         ("SELECT count(*) FROM t WHERE id = ANY(ARRAY[1, 3])", 2),
         ("SELECT count(*) FROM t WHERE id = ANY('{1,2}'::int[])", 2),
         ("SELECT count(*) FROM t WHERE id <> ALL(ARRAY[1, 3])", 1),
@@ -256,3 +260,53 @@ def test_similar_to_and_to_char(engine: QueryEngine, ctx: QueryContext) -> None:
     out = engine.execute("SELECT to_char('2024-03-05 00:00:00'::timestamp, 'YYYY-MM-DD')", (), ctx)
     assert [c.name for c in out.columns or []] == ["to_char"]
     assert list(out.rows) == [("2024-03-05",)]
+
+
+@pytest.mark.usefixtures("t")
+def test_group_by_prefers_input_columns_order_by_output_names(
+    engine: QueryEngine, ctx: QueryContext
+) -> None:
+    # GROUP BY id: the input column (3 groups), not the output named id
+    out = engine.execute("SELECT id % 2 AS id, count(*) FROM t GROUP BY id ORDER BY 1", (), ctx)
+    assert sorted(out.rows) == [(0, 1), (1, 1), (1, 1)]  # type: ignore[type-var]
+    # a name that is no input column is the output column
+    out = engine.execute(
+        "SELECT id % 2 AS parity, count(*) FROM t GROUP BY parity ORDER BY parity", (), ctx
+    )
+    assert list(out.rows) == [(0, 1), (1, 2)]
+    # ORDER BY a bare name means the output column first
+    out = engine.execute("SELECT -id AS id FROM t ORDER BY id", (), ctx)
+    assert list(out.rows) == [(-3,), (-2,), (-1,)]
+
+
+def test_function_in_from_reads_earlier_items(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    catalog.table("arrs", [("id", pgtypes.INT4), ("xs", pgtypes.INT4_ARRAY)], pk=("id",))
+    engine.execute("INSERT INTO arrs VALUES (1, ARRAY[10, 20]), (2, ARRAY[30])", (), ctx)
+    out = engine.execute(
+        "SELECT a.id, u.x, u.n FROM arrs a, unnest(a.xs) WITH ORDINALITY AS u(x, n) ORDER BY 1, 3",
+        (),
+        ctx,
+    )
+    assert list(out.rows) == [(1, 10, 1), (1, 20, 2), (2, 30, 1)]
+
+
+def test_emit_on_window_close_is_set_aside(engine: QueryEngine, ctx: QueryContext) -> None:
+    an = engine.analyze("SELECT 1 AS a EMIT ON WINDOW CLOSE", ctx)
+    assert [c.name for c in an.columns] == ["a"]
+
+
+def test_parameters_without_spaces_are_not_dollar_quotes(
+    engine: QueryEngine, ctx: QueryContext
+) -> None:
+    # asyncpg users write "$1,$2"; sqlglot alone reads "$1,$" as a dollar-quote tag
+    out = engine.execute("SELECT $1::int4,$2::varchar,'$1,$2' AS s,$$a$1,$$ AS d", (7, "x"), ctx)
+    assert [tuple(r) for r in out.rows] == [(7, "x", "$1,$2", "a$1,")]
+
+
+def test_binary_interval_parameter(engine: QueryEngine, ctx: QueryContext) -> None:
+    # the binary codec hands intervals over as pgtypes.Interval (months, days, microseconds)
+    param = encode_param(pgtypes.Interval(1, 2, 3_000_007), pgtypes.INTERVAL)
+    out = engine.execute("SELECT $1::interval", (param,), ctx)
+    assert [tuple(r) for r in out.rows] == [(dt.timedelta(days=32, seconds=3, microseconds=7),)]

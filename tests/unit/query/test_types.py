@@ -53,7 +53,7 @@ def test_decode(stored: object, oid: int, value: object) -> None:
         (
             dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=dt.UTC),
             pgtypes.TIMESTAMPTZ,
-            "2024-01-02 03:04:05+00:00",
+            "2024-01-02 03:04:05.000000+00:00",
         ),
         (dt.date(2024, 1, 2), pgtypes.DATE, "2024-01-02"),
         (dt.timedelta(hours=1), pgtypes.INTERVAL, "01:00:00"),

@@ -1,0 +1,104 @@
+"""Error 1, with asyncpg: ALTER ... SET PARALLELISM while a snapshot-backfill job is Creating.
+
+    Cannot alter the job <id> because it is blocked by creating unreschedulable backfill jobs
+
+A background materialized view over a table with rows, its backfill throttled, is Creating for
+a long time; altering its parallelism (or its upstream table's) fails until it is Created.
+The pattern that avoids it: read `status` in rw_catalog.rw_materialized_views (or
+rw_streaming_jobs) before altering, and wait (WAIT, or poll) until the job is Created.
+
+Run: RWSHIM_DSN='host=127.0.0.1 port=4566 user=root dbname=dev' python 01_alter_while_creating.py
+Exits 0 only when the error and the fix both behaved as described.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+
+import asyncpg
+
+DSN = os.environ.get("RWSHIM_DSN", "host=127.0.0.1 port=4566 user=root dbname=dev")
+EXPECTED = (
+    "Failed to run the query\n\n"
+    "Caused by these errors (recent errors listed first):\n"
+    "  1: gRPC request to meta service (call `/ddl_service.DdlService/AlterParallelism`) failed: "
+    "Internal error\n"
+    "  2: Cannot alter the job {job} because it is blocked by creating unreschedulable backfill "
+    "jobs\n"
+)
+
+
+def connect_args(dsn: str) -> dict[str, str]:
+    """asyncpg takes URLs or keywords: turn a libpq key=value string into keywords."""
+    if "://" in dsn:
+        return {"dsn": dsn}
+    args = dict(item.split("=", 1) for item in dsn.split())
+    if "dbname" in args:
+        args["database"] = args.pop("dbname")
+    return args
+
+
+async def main() -> int:
+    conn = await asyncpg.connect(**connect_args(DSN))
+    try:
+        await conn.execute("DROP MATERIALIZED VIEW IF EXISTS ex1_totals")
+        await conn.execute("DROP TABLE IF EXISTS ex1_orders")
+        await conn.execute("CREATE TABLE ex1_orders (id int, amount int)")
+        await conn.execute("INSERT INTO ex1_orders SELECT g, g % 7 FROM generate_series(1, 1000) g")
+        # A background create returns at once; a backfill rate limit keeps it Creating.
+        await conn.execute("SET background_ddl = true")
+        await conn.execute("SET backfill_rate_limit = 1")
+        await conn.execute("CREATE MATERIALIZED VIEW ex1_totals AS SELECT * FROM ex1_orders")
+        job = await conn.fetchval(
+            "SELECT id FROM rw_catalog.rw_materialized_views WHERE name = 'ex1_totals'"
+        )
+
+        # 1. The error: the job is still backfilling.
+        try:
+            await conn.execute("ALTER MATERIALIZED VIEW ex1_totals SET PARALLELISM = 2")
+        except asyncpg.PostgresError as e:
+            got = (e.sqlstate, str(e))
+            if got != ("XX000", EXPECTED.format(job=job)):
+                print(f"unexpected error: {got!r}")
+                return 1
+            print(f"reproduced error 1:\n{str(e).rstrip()}\n")
+        else:
+            print("the ALTER succeeded while the job was Creating: error 1 not reproduced")
+            return 1
+
+        # 2. The pattern: check the status, let the backfill finish, poll until Created.
+        status = await conn.fetchval(
+            "SELECT status FROM rw_catalog.rw_materialized_views WHERE id = $1", job
+        )
+        print(f"status before altering: {status}")
+        if status != "Creating":
+            return 1
+        await conn.execute("ALTER MATERIALIZED VIEW ex1_totals SET BACKFILL_RATE_LIMIT = DEFAULT")
+        deadline = time.monotonic() + 30
+        while status != "Created":
+            if time.monotonic() > deadline:
+                print("the job did not finish")
+                return 1
+            await asyncio.sleep(0.2)
+            status = await conn.fetchval(
+                "SELECT status FROM rw_catalog.rw_materialized_views WHERE id = $1", job
+            )
+        result = await conn.execute("ALTER MATERIALIZED VIEW ex1_totals SET PARALLELISM = 2")
+        parallelism = await conn.fetchval(
+            "SELECT parallelism FROM rw_catalog.rw_streaming_jobs WHERE id = $1", job
+        )
+        print(f"once Created: {result}, parallelism now {parallelism}")
+        if (result, parallelism) != ("ALTER_MATERIALIZED_VIEW", "2"):
+            return 1
+        await conn.execute("DROP MATERIALIZED VIEW ex1_totals")
+        await conn.execute("DROP TABLE ex1_orders")
+        return 0
+    finally:
+        await conn.close()
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
