@@ -29,6 +29,10 @@ class ProbeSpec:
     statement: str  # the line of the script whose latency is the figure
     script: str
     reset: tuple[str, ...] = ()
+    # Run a fixed number of transactions instead of for a duration: pgbench -T may end a
+    # script between its statements, and a CREATE that takes a barrier (~1 s) would leave the
+    # DROP after it unmeasured.
+    fixed_count: bool = False
 
 
 PROBES = (
@@ -50,6 +54,7 @@ PROBES = (
         "CREATE MATERIALIZED VIEW bench_probe_new AS SELECT v FROM bench_probe_t;\n"
         "DROP MATERIALIZED VIEW bench_probe_new;\n",
         ("DROP MATERIALIZED VIEW IF EXISTS bench_probe_new",),
+        fixed_count=True,
     ),
     ProbeSpec(
         "drop_mv",
@@ -57,6 +62,7 @@ PROBES = (
         "CREATE MATERIALIZED VIEW bench_probe_new AS SELECT v FROM bench_probe_t;\n"
         "DROP MATERIALIZED VIEW bench_probe_new;\n",
         ("DROP MATERIALIZED VIEW IF EXISTS bench_probe_new",),
+        fixed_count=True,
     ),
 )
 
@@ -216,13 +222,19 @@ def run_scale(
                     continue
                 try:
                     execute(target, spec.reset)
-                    res = pgbench.run(target, spec.script, seconds=seconds, per_statement=True)
+                    res = pgbench.run(
+                        target,
+                        spec.script,
+                        seconds=seconds,
+                        transactions=max(2, round(seconds)) if spec.fixed_count else None,
+                        per_statement=True,
+                    )
                     execute(target, spec.reset)
                 except BenchError as e:
                     probe.error = str(e)
                     continue
                 lat = res.statements.get(spec.statement)
-                if lat is None:
+                if not lat:
                     probe.error = f"pgbench reported no latency for {spec.statement!r}"
                 else:
                     probe.latency_ms[n] = lat
