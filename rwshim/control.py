@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from rwshim.instance import Instance
 
 TAG = "RWSHIM"
+MAX_TICKS = 100_000
 
 # RWSHIM JOBS: what rwshim ctl jobs shows, one row per streaming job of every database.
 JOB_COLUMNS = [
@@ -145,6 +146,9 @@ def handlers(frontend: Any) -> dict[type, Callable[..., Any]]:
 
     def tick(stmt: st.ControlTick, params: list[object]) -> Outcome:
         require_super()
+        if not 1 <= stmt.count <= MAX_TICKS:
+            # Barriers run on the server's loop: a huge count would stall every session.
+            raise InvalidParameterValue(f"tick count must be between 1 and {MAX_TICKS}")
         db = None if stmt.database is None else instance.engine.database_id(stmt.database)
         instance.step(stmt.count, db)
         return Outcome(TAG)

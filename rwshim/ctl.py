@@ -196,6 +196,7 @@ def watch_jobs(
         frame = render_jobs(jobs, include_tables=include_tables)
         if tty and not once:
             out.write("\x1b[H\x1b[2J")  # home and clear: the table is redrawn in place
+            out.write(f"rwshim jobs  {time.strftime('%H:%M:%S')}  (Ctrl-C to stop)\n\n")
         out.write(frame)
         if not tty and not once:
             out.write("\n")

@@ -230,7 +230,18 @@ class Frontend:
 
     def parse(self, sql: str) -> list[Statement]:
         """Split and parse a query string; raises RwError on bad syntax."""
-        return sql_parse(sql)
+        try:
+            return sql_parse(sql)
+        except RwError as e:
+            if logfmt.statement_log.isEnabledFor(logging.DEBUG):
+                logfmt.statement_log.debug(
+                    logfmt.line(
+                        "statement", pid=getattr(self.process, "pid", 0), user=self.user,
+                        db=self.database, kind="unparsed", ok=False, sqlstate=e.code,
+                        sql=sql[:500],
+                    )
+                )  # fmt: skip
+            raise
 
     def describe(self, stmt: Statement, param_oids: list[int]) -> Description:
         if isinstance(stmt, (st.Query, st.Insert, st.Update, st.Delete)):

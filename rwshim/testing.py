@@ -50,7 +50,13 @@ class RwShim:
         self._thread.start()
         config = Config(host="127.0.0.1", port=0, log_level="WARNING", manual_clock=manual)
         self.server = Server(config)
-        asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(30)
+        try:
+            asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(30)
+        except BaseException:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(30)
+            self._loop.close()
+            raise
 
     # --- addresses -----------------------------------------------------------------------
 

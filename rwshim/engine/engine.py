@@ -2022,6 +2022,13 @@ class Engine:
             if kind == "table":
                 self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
             self._release_permit(rid)
+            for p in [p for p in self._queue if p.job_id == rid]:
+                # A create still waiting for the permit: answer its session now, as the
+                # queue drain would once a permit frees (it finds the job gone).
+                self._queue.remove(p)
+                self._after_commit.append(
+                    lambda w=p.waiter, call=p.call: w.complete(CreateCancelled(call))  # type: ignore[misc]
+                )
             for w, waiter_call in self._job_waiters.pop(rid, []):
                 call = waiter_call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView")
                 if cancelled:

@@ -930,7 +930,9 @@ class Binder:
             else []
         )
         offset = item.args.get("offset")
-        ordinality = offset is not None
+        # sqlglot marks WITH ORDINALITY as offset=True (an alias node when named), and plain
+        # unnest(...) as offset=False
+        ordinality = offset is not None and offset is not False
         ord_name = offset.name if isinstance(offset, exp.Expr) and offset.name else ("ordinality")
         return self._unnest_args(
             item, list(item.expressions), alias, col_names, ordinality, ord_name, scope

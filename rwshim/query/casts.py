@@ -182,7 +182,13 @@ def _to_numeric(value: object, to_oid: int) -> int | float | str:
         d = Decimal(s)
     except InvalidOperation:
         raise _parse_error(value, to_oid, "Invalid decimal literal") from None
-    if d == d.to_integral_value() and "." not in s and "e" not in s.lower():
+    # integers beyond 64 bits are stored as REAL: sqlite3 cannot bind them
+    if (
+        d == d.to_integral_value()
+        and "." not in s
+        and "e" not in s.lower()
+        and -(2**63) <= d < 2**63
+    ):
         return int(d)
     return float(d)
 

@@ -700,7 +700,11 @@ def encode_param(value: object, oid: int) -> object:
         if isinstance(value, (list, tuple)):
             return types.to_array_json([encode_param(v, types.element_of(oid) or 0) for v in value])
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
+        # numerics are SQLite numbers: integers that fit 64 bits, otherwise REAL (as the
+        # read path's casts store them); a larger integer must not overflow sqlite3
+        if value == value.to_integral_value() and -(2**63) <= value < 2**63:
+            return int(value)
+        return float(value)
     if isinstance(value, dt.datetime):
         if value.tzinfo is not None:
             return value.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")

@@ -179,7 +179,8 @@ def arith(op: str, result_oid: int, a: object, b: object) -> object:
         dr = {"+": dx + dy, "-": dx - dy, "*": dx * dy}.get(op)
         if dr is None:
             dr = dx / dy if op == "/" else dx % dy
-        if dr == dr.to_integral_value() and op != "/":
+        # a SQLite function cannot return an integer past 64 bits: those are REAL, as stored
+        if dr == dr.to_integral_value() and op != "/" and -(2**63) <= dr < 2**63:
             return int(dr)
         return float(dr)
     fx, fy = float(x), float(y)

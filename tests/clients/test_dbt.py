@@ -10,7 +10,8 @@ default delete+insert strategy (which dbt-risingwave 1.11.16 uses) sends
 ``delete from <rel> as DBT_INTERNAL_DEST ...`` and RisingWave's ``parse_delete``
 (src/sqlparser/src/parser.rs:4641) takes no alias. rwshim answers as RisingWave does, and the test
 checks that exact failure; a third run, with the incremental model switched to the ``append``
-strategy (insert only), then succeeds for every model.
+strategy (insert only) and zero-downtime rebuilds on, then succeeds for every model.
+``dbt docs generate`` runs after ``dbt test``.
 """
 
 from __future__ import annotations
@@ -118,6 +119,23 @@ def test_dbt_seed_run_test_run(rw_thread_server: ThreadRunning, tmp_path: Path) 
     assert set(statuses.values()) == {"pass"} and len(statuses) == 3, statuses
     assert "test.rwproj.no_neg" in statuses
 
+    # docs generate reads the catalog (pg_class, pg_attribute, pg_description ...)
+    r = dbt(project, "docs", "generate")
+    assert r.returncode == 0, ok(r)
+    catalog = json.loads((project / "target" / "catalog.json").read_text())
+    mv = catalog["nodes"]["model.rwproj.mv_model"]
+    # persist_docs sent COMMENT ON for the MV and its column, but RisingWave's rw_description
+    # (hence pg_description) lists user tables only (rw_catalog/rw_description.rs)
+    assert (mv["metadata"]["type"], mv["metadata"]["comment"]) == ("MATERIALIZED VIEW", None)
+    assert {c: v["type"] for c, v in mv["columns"].items()} == {
+        "id": "integer",
+        "name": "character varying",
+        "c": "bigint",
+    }
+    assert mv["columns"]["id"]["comment"] is None
+    tbl = catalog["nodes"]["model.rwproj.tbl_model"]["metadata"]
+    assert (tbl["type"], tbl["owner"]) == ("BASE TABLE", "postgres")
+
     # What the first run built, read back through the server.
     assert fetch(server, "SELECT id, name FROM dbt_test.tbl_model ORDER BY id") == [
         (1, "alice"),
@@ -174,9 +192,14 @@ def test_dbt_seed_run_test_run(rw_thread_server: ThreadRunning, tmp_path: Path) 
             "unique_key='id'", "unique_key='id', incremental_strategy='append'"
         )
     )
-    r = dbt(project, "run")
+    # (with zero-downtime on, mv_zd is rebuilt beside the old one and swapped in)
+    r = dbt(project, "run", "--vars", "{zero_downtime: true}")
     assert r.returncode == 0, ok(r)
     assert results(project) == dict.fromkeys(MODELS, "success")
+    assert fetch(server, "SELECT id, name FROM dbt_test.mv_zd ORDER BY id") == [
+        (1, "alice"),
+        (2, "bob"),
+    ]
     assert fetch(server, "SELECT id, name FROM dbt_test.incr_model ORDER BY id") == [
         (1, "alice"),
         (2, "bob"),

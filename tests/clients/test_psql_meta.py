@@ -20,11 +20,13 @@ import pytest
 
 from tests.conftest import ThreadRunning, ThreadServer, _config
 
+# Written in RisingWave's normalised form (its AST display): RisingWave shows definitions that way
+# whatever the user typed, and rwshim keeps the text as given, so the two agree here.
 SETUP = (
-    "create table t1 (id int primary key, name varchar, v double precision); "
-    "create index i1 on t1(name); "
-    "create materialized view mv1 as select id, count(*) as n from t1 group by id; "
-    "create view v1 as select id from t1;"
+    "CREATE TABLE t1 (id INT PRIMARY KEY, name CHARACTER VARYING, v DOUBLE PRECISION); "
+    "CREATE INDEX i1 ON t1(name); "
+    "CREATE MATERIALIZED VIEW mv1 AS SELECT id, count(*) AS n FROM t1 GROUP BY id; "
+    "CREATE VIEW v1 AS SELECT id FROM t1;"
 )
 
 EXPECTED = {
@@ -180,8 +182,8 @@ EXPECTED = {
             " name   | character varying |           |          | ",
             " v      | double precision  |           |          | ",
             "Indexes:",
-            '    "t1" PRIMARY KEY, create table t1 (id int primary key, name varchar, v double precision)',
-            '    "i1" create index i1 on t1(name)',
+            '    "t1" PRIMARY KEY, CREATE TABLE t1 (id INT PRIMARY KEY, name CHARACTER VARYING, v DOUBLE PRECISION)',
+            '    "i1" CREATE INDEX i1 ON t1(name)',
             "",
             "",
         ]
@@ -205,7 +207,29 @@ EXPECTED = {
             " id     | integer |           |          |         | plain   |              | ",
             " n      | bigint  |           |          |         | plain   |              | ",
             "View definition:",
-            "select id, count(*) as n from t1 group by id",
+            "SELECT id, count(*) AS n FROM t1 GROUP BY id",
+            "",
+            "",
+        ]
+    ),
+    "\\d v1": "\n".join(
+        [
+            '                 View "public.v1"',
+            " Column |  Type   | Collation | Nullable | Default ",
+            "--------+---------+-----------+----------+---------",
+            " id     | integer |           |          | ",
+            "",
+            "",
+        ]
+    ),
+    "\\d+ v1": "\n".join(
+        [
+            '                             View "public.v1"',
+            " Column |  Type   | Collation | Nullable | Default | Storage | Description ",
+            "--------+---------+-----------+----------+---------+---------+-------------",
+            " id     | integer |           |          |         | plain   | ",
+            "View definition:",
+            "SELECT id FROM t1",
             "",
             "",
         ]

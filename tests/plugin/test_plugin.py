@@ -11,9 +11,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def test_fixture_only_file_passes(tmp_path: Path) -> None:
+def plugin_load_args() -> list[str]:
+    """Nothing when the installed package's entry point loads the plugin (adding ``-p`` then
+    would register it twice), else ``-p rwshim.testing``."""
     installed = any(ep.value == "rwshim.testing" for ep in entry_points(group="pytest11"))
-    load = [] if installed else ["-p", "rwshim.testing"]
+    return [] if installed else ["-p", "rwshim.testing"]
+
+
+def test_fixture_only_file_passes(tmp_path: Path) -> None:
+    load = plugin_load_args()
     out = subprocess.run(
         [
             sys.executable,

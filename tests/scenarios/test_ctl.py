@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 import subprocess
@@ -337,6 +338,8 @@ def test_log_lines(rw_thread_server: ThreadRunning, caplog: pytest.LogCaptureFix
         conn.execute("CREATE TABLE t (v int)")
         with pytest.raises(psycopg.Error):
             conn.execute("SELECT nope FROM t")
+        with pytest.raises(psycopg.Error):
+            conn.execute("SELEC 1")
         pid = conn.info.backend_pid
     deadline = time.monotonic() + 5
     while not any(r.message.startswith("disconnection") for r in caplog.records):
@@ -350,11 +353,13 @@ def test_log_lines(rw_thread_server: ThreadRunning, caplog: pytest.LogCaptureFix
     assert conn_lines[0].endswith(f' pid={pid} user=root db=dev app=""')
     assert conn_lines[-1].startswith("INFO disconnection addr=127.0.0.1:")
     stmts = [re.sub(r" ms=[0-9.]+ ", " ms=* ", m) for m in by_logger["rwshim.statement"]]
-    assert stmts[-2:] == [
+    assert stmts[-3:] == [
         f"DEBUG statement pid={pid} user=root db=dev kind=CreateTable ok=True tag=CREATE_TABLE"
         ' ms=* sql="CREATE TABLE t (v int)"',
         f"DEBUG statement pid={pid} user=root db=dev kind=Query ok=False sqlstate=XX000"
         ' ms=* sql="SELECT nope FROM t"',
+        f"DEBUG statement pid={pid} user=root db=dev kind=unparsed ok=False sqlstate=XX000"
+        ' sql="SELEC 1"',
     ]
 
 
@@ -362,3 +367,27 @@ def test_logfmt_quoting() -> None:
     from rwshim.logfmt import line
 
     assert line("e", a=1, b="x y", c="", d='q"\n') == 'e a=1 b="x y" c="" d="q\\"\\n"'
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctl_jobs_redraws_in_place_on_a_terminal(rw_thread_server: ThreadRunning) -> None:
+    with _connect(rw_thread_server) as conn:
+        conn.execute("CREATE TABLE t (v int)")
+        conn.execute("CREATE MATERIALIZED VIEW m AS SELECT * FROM t")
+        out = _Terminal()
+        ctl.watch_jobs(conn, out, once=False, interval=0.1, until_done=True, include_tables=False)
+    text = out.getvalue()
+    assert text.startswith("\x1b[H\x1b[2Jrwshim jobs  ")
+    assert text.count("\x1b[H\x1b[2J") == 1  # nothing was creating: one frame, then done
+    title, blank, head, row, end = text.split("\n")
+    assert title.endswith("  (Ctrl-C to stop)")
+    assert (blank, head.split()[:3], row.split()[:5], end) == (
+        "",
+        ["ID", "DATABASE", "NAME"],
+        ["7", "dev", "m", "materialized", "view"],
+        "",
+    )

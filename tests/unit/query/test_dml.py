@@ -225,3 +225,24 @@ def test_insert_parenthesized_select_as_dbt_sends_it(
     out = engine.execute("INSERT INTO u ((SELECT id + 10, v FROM t WHERE id = 1))", (), ctx)
     assert out.tag == "INSERT 0 1"
     assert rows(engine, ctx, "SELECT id, v FROM u ORDER BY id") == [(1, "a"), (2, "b"), (11, "a")]
+
+
+def test_numeric_beyond_64_bits_is_stored_not_overflowed(
+    engine: QueryEngine, ctx: QueryContext, catalog: Catalog
+) -> None:
+    # numerics are SQLite numbers in this read path; an integer past int64 becomes REAL
+    # instead of failing inside sqlite3 with OverflowError
+    from decimal import Decimal
+
+    from rwshim.query.engine import encode_param
+
+    catalog.table("num", [("k", pgtypes.INT4), ("x", pgtypes.NUMERIC)], pk=("k",))
+    big = Decimal("123456789012345678901234567")
+    out = engine.execute(
+        "INSERT INTO num VALUES (1, $1), (2, 99999999999999999999)",
+        (encode_param(big, pgtypes.NUMERIC),),
+        ctx,
+    )
+    assert out.tag == "INSERT 0 2"
+    got = rows(engine, ctx, "SELECT x FROM num ORDER BY k")
+    assert [float(v[0]) for v in got] == [float(big), 1e20]  # type: ignore[arg-type]

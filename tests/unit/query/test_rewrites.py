@@ -310,3 +310,17 @@ def test_binary_interval_parameter(engine: QueryEngine, ctx: QueryContext) -> No
     param = encode_param(pgtypes.Interval(1, 2, 3_000_007), pgtypes.INTERVAL)
     out = engine.execute("SELECT $1::interval", (param,), ctx)
     assert [tuple(r) for r in out.rows] == [(dt.timedelta(days=32, seconds=3, microseconds=7),)]
+
+
+def test_unnest_without_ordinality_has_one_column(engine: QueryEngine, ctx: QueryContext) -> None:
+    out = engine.execute("SELECT * FROM unnest(ARRAY[3, 4])", (), ctx)
+    assert [c.name for c in out.columns or []] == ["unnest"]
+    assert [tuple(r) for r in out.rows] == [(3,), (4,)]
+    out = engine.execute("SELECT * FROM unnest(ARRAY[3, 4]) WITH ORDINALITY", (), ctx)
+    assert [c.name for c in out.columns or []] == ["unnest", "ordinality"]
+    assert [tuple(r) for r in out.rows] == [(3, 1), (4, 2)]
+
+
+def test_numeric_arithmetic_past_64_bits(engine: QueryEngine, ctx: QueryContext) -> None:
+    assert one(engine, ctx, "SELECT 1e20::numeric + 1") == Decimal("1E+20")
+    assert one(engine, ctx, "SELECT 99999999999999999999::numeric * 10") == Decimal("1E+21")
