@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import collections
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -102,6 +104,10 @@ def profile(mode: str, clients: int, seconds: int, rate: int, script: str, mvs: 
         return prof
 
 
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="profile rwshim under a pgbench workload")
     ap.add_argument("--mode", default="simple", choices=("simple", "extended", "prepared"))
@@ -114,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         "--mvs", type=int, default=0, help="create this many MVs (bench_scale_mv_<i>) first"
     )
     args = ap.parse_args(argv)
+    # SIGTERM unwinds like Ctrl-C, so the servers are stopped and their directories deleted.
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         script = args.sql + "\n"
         prof = profile(args.mode, args.clients, args.seconds, args.rate, script, args.mvs)

@@ -98,7 +98,9 @@ class Population:
 
 @dataclass(slots=True)
 class ScaleResult:
-    counts: list[int]
+    # The catalog sizes asked for, and those reached and measured.
+    requested: list[int]
+    counts: list[int] = field(default_factory=list)
     probes: list[Probe] = field(default_factory=list)
     population: list[Population] = field(default_factory=list)
     rss_kib: dict[int, int] = field(default_factory=dict)
@@ -106,6 +108,7 @@ class ScaleResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "requested": self.requested,
             "counts": self.counts,
             "probes": {p.name: p.to_json() for p in self.probes},
             "population": [asdict(p) for p in self.population],

@@ -8,10 +8,12 @@ and start-up runs.  A figure rwshim cannot produce yet is reported as "not avail
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 if __package__ in (None, ""):
     # Run as a script: make `bench` importable from the checkout.
@@ -113,6 +115,10 @@ class Runner:
             series.fail(str(e))
 
 
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     g = ap.add_mutually_exclusive_group()
@@ -129,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         help="pass ARG to every rwshim started (repeatable), e.g. --rwshim-arg=--no-uvloop",
     )
     args = ap.parse_args(argv)
+    # SIGTERM unwinds like Ctrl-C, so the servers are stopped and their directories deleted.
+    signal.signal(signal.SIGTERM, _terminate)
     Rwshim.extra_args = tuple(args.rwshim_arg)
     try:
         report = run(QUICK if args.quick else FULL, args.only, not args.no_scale)

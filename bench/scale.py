@@ -29,6 +29,10 @@ class ProbeSpec:
     statement: str  # the line of the script whose latency is the figure
     script: str
     reset: tuple[str, ...] = ()
+    # Run a fixed number of transactions instead of for a duration: pgbench -T may end a
+    # script between its statements, and a CREATE that takes a barrier (~1 s) would leave the
+    # DROP after it unmeasured.
+    fixed_count: bool = False
 
 
 PROBES = (
@@ -50,6 +54,7 @@ PROBES = (
         "CREATE MATERIALIZED VIEW bench_probe_new AS SELECT v FROM bench_probe_t;\n"
         "DROP MATERIALIZED VIEW bench_probe_new;\n",
         ("DROP MATERIALIZED VIEW IF EXISTS bench_probe_new",),
+        fixed_count=True,
     ),
     ProbeSpec(
         "drop_mv",
@@ -57,6 +62,7 @@ PROBES = (
         "CREATE MATERIALIZED VIEW bench_probe_new AS SELECT v FROM bench_probe_t;\n"
         "DROP MATERIALIZED VIEW bench_probe_new;\n",
         ("DROP MATERIALIZED VIEW IF EXISTS bench_probe_new",),
+        fixed_count=True,
     ),
 )
 
@@ -92,9 +98,10 @@ def populate(
     end: int,
     batch: int,
     deadline: float,
-) -> None:
+) -> int:
     """Create MVs start..end (inclusive), `batch` CREATEs per simple-protocol Query message.
 
+    Returns the last index created: `end`, or less when the deadline passed first.
     IF NOT EXISTS keeps a batch idempotent: when a multi-statement batch fails, it is retried one
     statement at a time, and only an error of a single statement is reported.
     """
@@ -114,16 +121,17 @@ def populate(
                 except psycopg.Error as e:
                     raise BenchError(f"creating MV {i}: {sql_error(e)}") from e
         if time.perf_counter() > deadline:
-            raise BenchError(f"population stopped at {hi} MVs: over its time budget")
+            return hi
+    return end
 
 
 def wait_background(conn: psycopg.Connection[tuple[object, ...]], budget_s: float) -> str:
     """Wait for background jobs (RisingWave's WAIT); return how, for the report.
 
-    A WAIT still running when the budget is spent is cancelled (CancelRequest), so a slow
-    backfill cannot hang the harness.
+    A WAIT still running when the budget is spent (at least 30 s are granted) is cancelled
+    (CancelRequest), so a slow backfill cannot hang the harness.
     """
-    timer = threading.Timer(max(budget_s, 0.1), conn.cancel_safe)
+    timer = threading.Timer(max(budget_s, 30.0), conn.cancel_safe)
     timer.start()
     try:
         conn.execute(b"WAIT")
@@ -150,13 +158,17 @@ def grow(
     end: int,
     batch: int,
     deadline: float,
-) -> str:
-    """Create MVs start..end and wait until they are created; return how, for the report."""
-    populate(conn, start, end, batch, deadline)
+) -> tuple[int, str]:
+    """Create MVs start..end and wait until they are created.
+
+    Returns the last index created (less than `end` when the deadline passed) and how, for the
+    report.
+    """
+    reached = populate(conn, start, end, batch, deadline)
     how = f"{batch} CREATEs per Query; "
     if not background:
-        return how + "foreground DDL"
-    return how + wait_background(conn, deadline - time.perf_counter())
+        return reached, how + "foreground DDL"
+    return reached, how + wait_background(conn, deadline - time.perf_counter())
 
 
 def run_scale(
@@ -167,8 +179,12 @@ def run_scale(
     budget_s: float,
     log: Callable[[str], None],
 ) -> ScaleResult:
-    """Grow the catalog to each count and measure every probe there (pgbench -r, 1 client)."""
-    result = ScaleResult(counts=list(counts))
+    """Grow the catalog to each count and measure every probe there (pgbench -r, 1 client).
+
+    When the population budget runs out, the probes run once more at the size reached, and the
+    run ends there.
+    """
+    result = ScaleResult(requested=list(counts))
     probes = {p.name: Probe(p.name, p.statement) for p in PROBES}
     result.probes = list(probes.values())
     target = server.target
@@ -186,11 +202,17 @@ def run_scale(
         for n in counts:
             t0 = time.perf_counter()
             try:
-                how = grow(conn, background, done + 1, n, batch, deadline)
+                reached, how = grow(conn, background, done + 1, n, batch, deadline)
             except BenchError as e:
                 result.error = str(e)
                 break
-            done = n
+            if reached < n:
+                result.error = (
+                    f"population stopped at {reached:,} of {n:,} MVs: "
+                    f"over its {budget_s:.0f} s budget"
+                )
+            done = n = reached
+            result.counts.append(n)
             result.population.append(Population(n, time.perf_counter() - t0, how))
             result.rss_kib[n] = rss_kib(server.pid)
             log(f"scale: {n:,} MVs (+{result.population[-1].seconds:.1f} s)")
@@ -200,16 +222,24 @@ def run_scale(
                     continue
                 try:
                     execute(target, spec.reset)
-                    res = pgbench.run(target, spec.script, seconds=seconds, per_statement=True)
+                    res = pgbench.run(
+                        target,
+                        spec.script,
+                        seconds=seconds,
+                        transactions=max(2, round(seconds)) if spec.fixed_count else None,
+                        per_statement=True,
+                    )
                     execute(target, spec.reset)
                 except BenchError as e:
                     probe.error = str(e)
                     continue
                 lat = res.statements.get(spec.statement)
-                if lat is None:
+                if not lat:
                     probe.error = f"pgbench reported no latency for {spec.statement!r}"
                 else:
                     probe.latency_ms[n] = lat
+            if result.error is not None:
+                break
     return result
 
 
