@@ -47,6 +47,10 @@ class Client(Protocol):
     async def rows(self, sql: str) -> list[tuple[Any, ...]]:
         """Execute one query; return its rows as tuples."""
 
+    async def simple(self, sql: str) -> str:
+        """Execute through the simple query protocol whatever the driver; return the tag (for
+        statements RisingWave describes as NoData although they return rows: CANCEL JOBS)."""
+
     async def fail(self, sql: str) -> Failure:
         """Execute one statement that must fail; return the error."""
 
@@ -76,6 +80,9 @@ class PsycopgClient:
     async def rows(self, sql: str) -> list[tuple[Any, ...]]:
         cur = await self.conn.execute(sql)
         return [tuple(r) for r in await cur.fetchall()]
+
+    async def simple(self, sql: str) -> str:
+        return await self.run(sql)
 
     async def fail(self, sql: str) -> Failure:
         try:
@@ -112,6 +119,9 @@ class AsyncpgClient:
     async def rows(self, sql: str) -> list[tuple[Any, ...]]:
         stmt = await self.conn.prepare(sql)
         return [tuple(r) for r in await stmt.fetch()]
+
+    async def simple(self, sql: str) -> str:
+        return str(await self.conn.execute(sql))
 
     async def fail(self, sql: str) -> Failure:
         try:
