@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import cast
 
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
-from rwshim.query import catalog
 from rwshim.errors import RwError
+from rwshim.query import catalog
 from rwshim.query.context import QueryContext
 from rwshim.query.engine import QueryEngine
 from rwshim.query.store_source import StoreRelations
@@ -34,8 +35,10 @@ class Instance:
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
-        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        # The read path first: opening an existing store runs recovery, whose first barrier
+        # moves creating jobs and so counts upstream rows through it.
         self._attach_read_path()
+        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
         # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
         self.registry: object | None = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
@@ -57,28 +60,32 @@ class Instance:
     def row_count(self, relation_id: int) -> int:
         """Rows a backfill of ``relation_id`` reads: a table's stored rows, or the rows of a
         materialized view's defining query (it reads as that query, decision 4)."""
-        rel = self.engine.relation(relation_id)
-        if rel is None:
-            return 0
-        if rel.kind == "table":
-            try:
-                row = self.conn.execute(f'SELECT count(*) FROM "{data_table(relation_id)}"').fetchone()
-            except sqlite3.Error:
-                return 0
-            return int(row[0]) if row else 0
-        names = self.conn.execute(
-            "SELECT d.name, s.name, u.name FROM relation r JOIN schema s ON s.schema_id = r.schema_id"
-            " JOIN database d ON d.database_id = r.database_id JOIN rw_user u ON u.user_id = r.owner_id"
-            " WHERE r.relation_id = ?",
+        # Read from the store, not through the engine: this runs while an Engine is being
+        # constructed (its recovery barrier).
+        row = self.conn.execute(
+            "SELECT r.kind, r.name, r.database_id, r.owner_id, d.name, s.name, u.name"
+            " FROM relation r JOIN schema s ON s.schema_id = r.schema_id"
+            " JOIN database d ON d.database_id = r.database_id"
+            " JOIN rw_user u ON u.user_id = r.owner_id WHERE r.relation_id = ?",
             (relation_id,),
         ).fetchone()
-        if names is None:
+        if row is None:
             return 0
-        db, schema, owner = (str(x) for x in names)
-        ctx = QueryContext(rel.database_id, db, rel.owner_id, owner)
+        kind, name, database_id, owner_id = str(row[0]), str(row[1]), int(row[2]), int(row[3])
+        if kind == "table":
+            try:
+                count = self.conn.execute(
+                    f'SELECT count(*) FROM "{data_table(relation_id)}"'
+                ).fetchone()
+            except sqlite3.Error:
+                return 0
+            return int(count[0]) if count else 0
+        db, schema, owner = (str(x) for x in row[4:7])
+        ctx = QueryContext(database_id, db, owner_id, owner)
         try:
-            out = self.query.execute(f'SELECT count(*) FROM "{schema}"."{rel.name}"', [], ctx)
-            return int(next(iter(out.rows))[0])  # type: ignore[call-overload]
+            out = self.query.execute(f'SELECT count(*) FROM "{schema}"."{name}"', [], ctx)
+            first: Sequence[object] = next(iter(out.rows))
+            return int(cast(int, first[0]))
         except RwError:
             return 0
 
@@ -91,9 +98,14 @@ class Instance:
 
     def restart(self) -> None:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""
-        self.engine = self.engine.restart()
-        self.store = self.engine.store
-        self._attach_read_path()
+        self.engine = self.engine.restart(on_open=self._reopened)
+        self._reopened(self.engine.store)
+
+    def _reopened(self, store: Store) -> None:
+        """The store was reopened: the read path follows it (before recovery counts rows)."""
+        if store is not self.store:
+            self.store = store
+            self._attach_read_path()
 
     def close(self) -> None:
         self.store.conn.close()

@@ -2904,10 +2904,11 @@ class Engine:
 
     # ------------------------------------------------------------------ test control
 
-    def restart(self) -> Engine:
+    def restart(self, on_open: Callable[[Store], None] | None = None) -> Engine:
         """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
         recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
-        Sessions waiting on this engine are gone with it: their waits fail."""
+        Sessions waiting on this engine are gone with it: their waits fail.  ``on_open`` is
+        called with a reopened store before recovery runs on it (so ``row_count`` can follow)."""
         for waiters in self._job_waiters.values():
             for w, call in waiters:
                 w.complete(MetaRpcError(call, "meta node restarted"))
@@ -2924,8 +2925,11 @@ class Engine:
             return self
         data_dir = self.store.path.parent
         self.store.close()
+        store = Store.open(data_dir)
+        if on_open is not None:
+            on_open(store)
         return Engine(
-            Store.open(data_dir),
+            store,
             self.clock,
             row_count=None if self.row_count == self._default_row_count else self.row_count,
             streaming_slots=self.streaming_slots,
