@@ -249,3 +249,48 @@ async def test_two_sessions_see_the_same_block(client_factory: Connect, server: 
     )
     assert await b.notices() == [DEFERRED_NOTICE]
     assert await a.notices() == []
+
+
+async def test_error6_hash_downstream_of_a_scanned_table(client: Client, server: Running) -> None:
+    """rw-engine-semantics §2.6: an MV that only hash-reads a table a creating snapshot-backfill
+    MV scans passes error 1's check but is refused at the barrier (its upstream's dispatchers
+    would change); the catalog keeps the new value, which applies once nothing blocks."""
+    await table_with_rows(client)
+    t_id, _, _ = await job(client, "t")
+    assert (
+        await run_ticking(client, server, "create materialized view m1 as select * from t")
+        == "CREATE_MATERIALIZED_VIEW"
+    )
+    m1_id, _, _ = await job(client, "m1")
+    await creating_mv(client)
+    f = await client.fail("alter materialized view m1 set parallelism = 2")
+    # src/meta/src/barrier/checkpoint/control.rs:1238-1266
+    assert (f.severity, f.sqlstate, f.message) == (
+        "ERROR",
+        "XX000",
+        meta_error(
+            client.envelope,
+            "AlterParallelism",
+            f"cannot reschedule jobs {{{t_id}}} when creating jobs with unreschedulable "
+            "backfill fragments",
+        ),
+    )
+    # The catalog write (step 6) happened before the barrier refused the command (step 7).
+    assert await job(client, "m1") == (m1_id, "CREATED", "2")
+    fragments = f"select parallelism from rw_fragments where table_id = {m1_id}"
+    assert await client.rows(fragments) == [(4,)]
+    # DEFERRED never reaches the barrier.
+    assert await client.run("alter materialized view m1 set parallelism = 2 deferred") == (
+        "ALTER_MATERIALIZED_VIEW"
+    )
+    assert await client.notices() == [DEFERRED_NOTICE]
+
+    assert await client.run("alter materialized view mv set backfill_rate_limit = default") == (
+        "ALTER_MATERIALIZED_VIEW"
+    )
+    server.tick()
+    assert await jobs(client) == []
+    assert await client.run("alter materialized view m1 set parallelism = 2") == (
+        "ALTER_MATERIALIZED_VIEW"
+    )
+    assert await client.rows(fragments) == [(2,)]
