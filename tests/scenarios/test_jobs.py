@@ -243,3 +243,32 @@ async def test_prepared_cancel_jobs_is_described_as_no_data(
         )
     finally:
         await c.close()
+
+
+async def test_cancelling_a_waiting_foreground_create_cancels_its_job(
+    client_factory: Connect, server: Running
+) -> None:
+    """A CancelRequest for a foreground CREATE still waiting for its backfill cancels the job
+    (cancel_queries_in_session + creating_streaming_job_tracker)."""
+    a = await client_factory()
+    b = await client_factory()
+    await table_with_rows(a)
+    assert await a.run("set backfill_rate_limit = 1") == "SET_VARIABLE"
+    create = await pending(a.fail(STMT))
+    assert [r[2] for r in await jobs(b)] == ["FOREGROUND"]
+    if isinstance(a, AsyncpgClient):
+        # asyncpg sends a CancelRequest when the task running a query is cancelled.
+        create.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await create
+    else:
+        await a.conn.cancel_safe()  # type: ignore[attr-defined]
+        f = await asyncio.wait_for(create, 5)
+        assert (f.sqlstate, f.message) == ("57014", "canceling statement due to user request")
+    for _ in range(50):
+        if await jobs(b) == []:
+            break
+        await asyncio.sleep(0.02)
+    assert await jobs(b) == []
+    assert await b.rows("select name from rw_materialized_views") == []
+    assert await a.rows("select 1") == [(1,)]
