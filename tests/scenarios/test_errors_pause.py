@@ -4,8 +4,13 @@ over both protocol paths, and the same statements succeeding once it is resumed.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
-from tests.conftest import Running
+import psycopg
+import pytest
+
+from rwshim.errors import RUN_QUERY
+from tests.conftest import Running, ThreadRunning
 from tests.scenarios.conftest import Connect, engine
 from tests.scenarios.drivers import Client, meta_error
 from tests.scenarios.helpers import job, jobs, pending, run_ticking, table_with_rows
@@ -189,3 +194,31 @@ async def test_pause_is_per_database(client_factory: Connect, server: Running) -
     )
     f = await other.fail("create materialized view mv as select * from t")
     assert f.message == meta_error(other.envelope, "CreateMaterializedView", PAUSED)
+
+
+def test_fault_switch_and_barriers_on_a_thread_server(
+    rw_thread_server_factory: Callable[..., ThreadRunning],
+) -> None:
+    """The same through a blocking client: the server runs on its own loop, so the fault switch
+    and the barriers are driven there (``ThreadRunning.call`` / ``tick``)."""
+    server = rw_thread_server_factory(manual_clock=True)
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("create table t (a int)")
+        conn.execute("insert into t select generate_series(1, 10)")
+        conn.execute("alter database dev pause")
+        faults = engine(server).faults
+        server.call(lambda: setattr(faults, "skip_batch_refresh_admission", True))
+        with pytest.raises(psycopg.errors.InternalError_) as info:
+            conn.execute(
+                "create materialized view br with (refresh.interval.sec = 5) as select * from t"
+            )
+        assert info.value.diag.message_primary == meta_error(
+            RUN_QUERY, "CreateMaterializedView", BATCH_REFRESH_PAUSED
+        )
+        conn.execute("alter database dev resume")
+        conn.execute("set background_ddl = true")
+        conn.execute("set backfill_rate_limit = 1")
+        conn.execute("create materialized view mv as select * from t")
+        assert conn.execute("show jobs").fetchall()[0][3] == "Snapshot [0.00% (0/10)]"
+        server.tick(2)
+        assert conn.execute("show jobs").fetchall()[0][3] == "Snapshot [80.00% (8/10)]"
