@@ -45,12 +45,18 @@ async def test_progress_moves_with_barriers_and_flush(client: Client, server: Ru
     ) == [(mv_id, STMT, "BACKGROUND", "Snapshot [4.00% (4/100)]", False, "SNAPSHOT_BACKFILL")]
     server.tick(3)
     assert (await jobs(client))[0][3] == "Snapshot [10.00% (10/100)]"
+    # A longer barrier interval reads more rows per barrier.
+    assert await client.run("alter database dev set barrier_interval_ms = 3000") == (
+        "ALTER_DATABASE"
+    )
+    server.tick()
+    assert (await jobs(client))[0][3] == "Snapshot [16.00% (16/100)]"
     # Rate limit 0 stops progress.
     assert await client.run("alter materialized view mv set backfill_rate_limit = 0") == (
         "ALTER_MATERIALIZED_VIEW"
     )
     server.tick(3)
-    assert (await jobs(client))[0][3] == "Snapshot [10.00% (10/100)]"
+    assert (await jobs(client))[0][3] == "Snapshot [16.00% (16/100)]"
 
     # Arrangement backfill reports the plain form.
     assert await client.run("set streaming_use_snapshot_backfill = false") == "SET_VARIABLE"
@@ -63,7 +69,7 @@ async def test_progress_moves_with_barriers_and_flush(client: Client, server: Ru
         amv_id,
         "create materialized view amv as select * from t",
         "BACKGROUND",
-        "2.00% (2/100)",
+        "6.00% (6/100)",
     )
     assert await client.rows(
         f"select backfill_type from rw_ddl_progress where ddl_id = {amv_id}"
