@@ -31,8 +31,10 @@ class Instance:
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
-        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        # The read path first: opening an existing store runs recovery, whose first barrier
+        # moves creating jobs and so counts upstream rows through it.
         self._attach_read_path()
+        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
         # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
         self.registry: object | None = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
@@ -100,9 +102,14 @@ class Instance:
 
     def restart(self) -> None:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""
-        self.engine = self.engine.restart()
-        self.store = self.engine.store
-        self._attach_read_path()
+        self.engine = self.engine.restart(on_open=self._reopened)
+        self._reopened(self.engine.store)
+
+    def _reopened(self, store: Store) -> None:
+        """The store was reopened: the read path follows it (before recovery counts rows)."""
+        if store is not self.store:
+            self.store = store
+            self._attach_read_path()
 
     def close(self) -> None:
         self.store.conn.close()

@@ -157,6 +157,9 @@ class Server:
                     self.instance.tick(db)
                 except Exception:
                     log.exception("barrier of database %d failed", db)
+            if ready:
+                # The databases just ticked are due again one interval from now.
+                due = self.instance.engine.due_databases()
             wait_ms = min((ms for _, ms in due if ms > 0), default=100)
             await asyncio.sleep(max(wait_ms, 1) / 1000)
 

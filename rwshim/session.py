@@ -111,6 +111,9 @@ class Portal:
     prepared: Prepared
     params: list[object]
     formats: list[int]
+    # The result format codes as Bind sent them (``formats`` is expanded for the described
+    # columns; a statement described as NoData may still return rows, e.g. CANCEL JOBS).
+    codes: tuple[int, ...] = ()
     # Set while a row-limited Execute left rows to send.
     outcome: Outcome | None = None
     rows: Iterator[Sequence[object]] | None = None
@@ -434,7 +437,9 @@ class Session:
             return True
         if not msg.portal:
             self._drop_portal("")
-        self._portals[msg.portal] = Portal(msg.statement, prepared, params, formats)
+        self._portals[msg.portal] = Portal(
+            msg.statement, prepared, params, formats, tuple(msg.result_formats)
+        )
         prepared.portals.add(msg.portal)
         self.send(backend.BIND_COMPLETE)
         return True
@@ -517,14 +522,19 @@ class Session:
                 portal.outcome = outcome
                 portal.rows = iter(outcome.rows)
                 formats = portal.formats
-                if len(formats) != len(outcome.columns):
-                    rows = portal.rows
-                    if next(rows, None) is not None:
-                        raise RwError(
-                            f"internal error: format codes length {len(formats)} is not 0, 1 "
-                            f"or equal to actual length {len(outcome.columns)}"
-                        )
-                    formats = result_formats((), len(outcome.columns))
+                ncols = len(outcome.columns)
+                if len(formats) != ncols:
+                    # RisingWave checks the codes Bind sent against the actual row width
+                    # (pgwire types.rs:113-125), only when a row is converted.
+                    codes = portal.codes
+                    if len(codes) not in (0, 1, ncols):
+                        if next(portal.rows, None) is not None:
+                            raise RwError(
+                                f"internal error: format codes length {len(codes)} is not 0, "
+                                f"1 or equal to actual length {ncols}"
+                            )
+                        codes = ()
+                    formats = result_formats(codes, ncols)
                 portal.encoder = row_encoder(outcome.columns, formats, self.tz)
             await self._send_rows(portal, msg.max_rows)
         except RwError as e:

@@ -9,7 +9,8 @@
 Both yield a ``Running`` with ``host``, ``port``, ``dsn(...)``, ``url(...)``, ``env(...)`` (PG*
 variables for psql/pgbench), ``psql(*args)`` and ``server`` (the ``rwshim.server.Server``, for
 its session registry).  ``ThreadRunning.thread.call(fn)`` runs ``fn`` on the server's loop
-(read server state from the test thread safely).
+(read server state from the test thread safely).  ``tick(n)`` steps ``n`` barriers on every
+database (for servers started with ``manual_clock=True``), on the server's own loop.
 Factories take ``Config`` field overrides (``password=``, ``auth=``, ``tls_cert=`` ...) and a
 ``frontend_factory=``; every server is stopped at teardown.
 """
@@ -56,6 +57,21 @@ class Running:
             text=True,
             timeout=60,
         )
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` where the server's state may be touched (here: the test's own loop)."""
+        return fn()
+
+    def tick(self, n: int = 1) -> None:
+        """Step ``n`` barriers on every database (manual clock: the barrier loop is off)."""
+        instance = self.server.instance
+        assert instance is not None
+
+        def step() -> None:
+            for _ in range(n):
+                instance.tick()
+
+        self.call(step)
 
     def env(self, user: str = "root", database: str = "dev", **extra: str) -> dict[str, str]:
         env = dict(os.environ)
@@ -129,6 +145,10 @@ class ThreadServer:
 @dataclass
 class ThreadRunning(Running):
     thread: ThreadServer | None = None
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        assert self.thread is not None
+        return self.thread.call(fn)
 
 
 @pytest.fixture

@@ -568,14 +568,15 @@ class Engine:
             raise PermissionDenied(  # privilege.rs:148-157
                 "Only the owner, and superuser can drop or alter a schema or database."
             )
+        ids = [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT relation_id FROM relation WHERE database_id = ? AND kind != 'internal'",
+                (db_id,),
+            )
+        ]
+        self._refuse_dropping_creating(ids, "database")
         with self.store.transaction():
-            ids = [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT relation_id FROM relation WHERE database_id = ? AND kind != 'internal'",
-                    (db_id,),
-                )
-            ]
             self._remove_relations(ids)
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
@@ -633,6 +634,7 @@ class Engine:
         ]
         if ids and not cascade:
             raise MetaPermissionDenied("schema is not empty")
+        self._refuse_dropping_creating(self._cascade_closure(ids), "schema")
         with self.store.transaction():
             self._remove_relations(self._cascade_closure(ids))
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
@@ -1982,6 +1984,27 @@ class Engine:
             )
         return out
 
+    def _refuse_dropping_creating(self, ids: Iterable[int], kind: str) -> None:
+        """drop_object (src/meta/src/controller/catalog/drop_op.rs:212-230): a drop whose
+        removed objects include streaming jobs not yet Created is refused, except a single
+        creating sink dropped as a sink (which is cancelled)."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return
+        marks = ", ".join("?" for _ in wanted)
+        n = int(
+            self._val(
+                f"SELECT count(*) FROM streaming_job WHERE job_id IN ({marks})"
+                " AND job_status != 'CREATED'",
+                wanted,
+            )
+        )
+        if n and not (n == 1 and kind == "sink"):
+            raise MetaPermissionDenied(
+                f"cannot drop {n} streaming job(s) that are still being created; please cancel"
+                " them first"
+            )
+
     def _remove_relations(self, ids: Iterable[int], *, cancelled: bool = True) -> None:
         """Delete relations with everything they own (inside a transaction).  Foreground
         creates waiting on a removed job fail as RisingWave's do (streaming_job.rs:1059-1076)."""
@@ -2104,6 +2127,10 @@ class Engine:
                     "SELECT relation_id FROM relation WHERE target_table_id = ?", (rel.id,)
                 )
             ]
+        if rel.status in (None, "CREATED"):
+            # A creating job itself is cancelled instead (drop_streaming_job,
+            # ddl_controller.rs:1871-1910); a created object goes through drop_object.
+            self._refuse_dropping_creating(ids, rel.kind)
         with self.store.transaction():
             self._remove_relations(ids)
             if rel.is_job:
@@ -2929,10 +2956,11 @@ class Engine:
 
     # ------------------------------------------------------------------ test control
 
-    def restart(self) -> Engine:
+    def restart(self, on_open: Callable[[Store], None] | None = None) -> Engine:
         """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
         recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
-        Sessions waiting on this engine are gone with it: their waits fail."""
+        Sessions waiting on this engine are gone with it: their waits fail.  ``on_open`` is
+        called with a reopened store before recovery runs on it (so ``row_count`` can follow)."""
         for waiters in self._job_waiters.values():
             for w, call in waiters:
                 w.complete(MetaRpcError(call, "meta node restarted"))
@@ -2949,8 +2977,11 @@ class Engine:
             return self
         data_dir = self.store.path.parent
         self.store.close()
+        store = Store.open(data_dir)
+        if on_open is not None:
+            on_open(store)
         return Engine(
-            Store.open(data_dir),
+            store,
             self.clock,
             row_count=None if self.row_count == self._default_row_count else self.row_count,
             streaming_slots=self.streaming_slots,

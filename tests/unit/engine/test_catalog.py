@@ -102,6 +102,7 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
         definition="CREATE INDEX i ON t(v)",
         key_columns=["v"],
     )
+    e.tick()  # the foreground CREATE INDEX returns once the index is Created
     with pytest.raises(RwError) as ex:
         e.drop_relation(ctx(), "table", ObjectName("t"))
     assert ex.value.report() == (
@@ -297,6 +298,7 @@ def test_sink_into_table_goes_with_the_table() -> None:
         upstream_ids=[t],
         into_table=ObjectName("u"),
     )
+    e.tick()  # the foreground CREATE SINK returns once the sink is Created
     s = rel_id(e, "s")
     assert e.conn.execute(
         "SELECT job_type FROM streaming_job WHERE job_id = ?", (s,)

@@ -137,6 +137,28 @@ def test_drop_of_a_creating_mv_cancels_it() -> None:
     assert e.conn.execute("SELECT count(*) FROM fragment_relation").fetchone() == (1,)
 
 
+def test_drop_that_would_remove_a_creating_job_is_refused() -> None:
+    """drop_op.rs:212-230: DROP ... CASCADE, DROP SCHEMA ... CASCADE and DROP DATABASE refuse
+    while a job they would remove is still being created; nothing is dropped."""
+    e = make_engine()
+    t = table(e, "t", rows=100)
+    mv(e, "m", [t], bg())
+    text = (
+        "Permission denied: cannot drop 1 streaming job(s) that are still being created; "
+        "please cancel them first"
+    )
+    with pytest.raises(RwError) as info:
+        e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
+    assert info.value.chain == [text]
+    with pytest.raises(RwError) as info:
+        e.drop_schema(ctx(), "public", cascade=True)
+    assert info.value.chain == [text]
+    assert e.job_status(t) == "CREATED" and e.job_status(rel_id(e, "m")) == "CREATING"
+    run_until_created(e, rel_id(e, "m"))
+    assert e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True).notices == []
+    assert e.job_status(t) is None
+
+
 def test_wait_completes_when_no_job_is_creating() -> None:
     e = make_engine()
     t = table(e, "t", rows=8)

@@ -1,0 +1,45 @@
+"""Scenario fixtures: a manual-clock server, and a ``connect()`` parametrized over the drivers
+(each scenario body runs once through psycopg's simple protocol and once through asyncpg's
+extended protocol)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from tests.conftest import Running
+from tests.scenarios.drivers import DRIVERS, Client, connect
+
+Connect = Callable[..., Awaitable[Client]]
+
+
+@pytest.fixture
+async def server(rw_server_factory: Callable[..., Awaitable[Running]]) -> Running:
+    """A server on the test's loop with the barrier loop off: barriers only via ``tick()``."""
+    return await rw_server_factory(manual_clock=True)
+
+
+@pytest.fixture(params=DRIVERS)
+async def client_factory(request: pytest.FixtureRequest, server: Running) -> AsyncIterator[Connect]:
+    clients: list[Client] = []
+
+    async def make(user: str = "root", database: str = "dev") -> Client:
+        c = await connect(request.param, server, user, database)
+        clients.append(c)
+        return c
+
+    yield make
+    for c in clients:
+        await c.close()
+
+
+@pytest.fixture
+async def client(client_factory: Connect) -> Client:
+    return await client_factory()
+
+
+def engine(server: Running) -> Any:
+    assert server.server.instance is not None
+    return server.server.instance.engine

@@ -1,0 +1,76 @@
+"""Small queries the scenarios share (what a user would type to look at their jobs)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+from tests.conftest import Running
+from tests.scenarios.drivers import Client
+
+T = TypeVar("T")
+
+DEFERRED_NOTICE = (
+    "NOTICE",
+    "00000",
+    # src/frontend/src/handler/alter_parallelism.rs:62-64
+    "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
+    "meta, otherwise, the alter will not take effect.",
+)
+
+
+async def job(client: Client, name: str) -> tuple[int, str, str]:
+    """(id, status, parallelism) of a streaming job from rw_streaming_jobs."""
+    rows = await client.rows(
+        f"select id, status, parallelism from rw_streaming_jobs where name = '{name}'"
+    )
+    assert len(rows) == 1, rows
+    jid, status, parallelism = rows[0]
+    return int(jid), str(status), str(parallelism)
+
+
+async def jobs(client: Client) -> list[tuple[Any, ...]]:
+    """SHOW JOBS rows: (Id, Statement, Create Type, Progress)."""
+    return await client.rows("show jobs")
+
+
+async def table_with_rows(client: Client, name: str = "t", rows: int = 100) -> None:
+    assert await client.run(f"create table {name} (a int)") == "CREATE_TABLE"
+    assert (
+        await client.run(f"insert into {name} select generate_series(1, {rows})")
+        == f"INSERT 0 {rows}"
+    )
+
+
+async def creating_mv(client: Client, name: str = "mv", upstream: str = "t") -> int:
+    """A background MV with a rate limit of 1 row/s per actor: it stays Creating."""
+    assert await client.run("set background_ddl = true") == "SET_VARIABLE"
+    assert await client.run("set backfill_rate_limit = 1") == "SET_VARIABLE"
+    assert (
+        await client.run(f"create materialized view {name} as select * from {upstream}")
+        == "CREATE_MATERIALIZED_VIEW"
+    )
+    jid, status, _ = await job(client, name)
+    assert status == "CREATING"
+    return jid
+
+
+async def run_ticking(client: Client, server: Running, sql: str, ticks: int = 50) -> str:
+    """Run a statement that waits for barriers (a foreground CREATE, WAIT) while stepping the
+    manual clock, one barrier at a time until it returns; return its tag."""
+    task = asyncio.ensure_future(client.run(sql))
+    for _ in range(ticks):
+        await asyncio.sleep(0.02)
+        if task.done():
+            break
+        server.tick()
+    return await asyncio.wait_for(task, 5)
+
+
+async def pending(aw: Awaitable[T], settle: float = 0.1) -> asyncio.Future[T]:
+    """Start ``aw`` and check that it is still waiting after ``settle`` seconds."""
+    fut = asyncio.ensure_future(aw)
+    await asyncio.sleep(settle)
+    assert not fut.done(), fut.result()
+    return fut
