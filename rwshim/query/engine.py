@@ -244,7 +244,7 @@ class QueryEngine:
         if prep is not None:
             return prep
         self.state.ctx = ctx
-        tree = bnd.parse(sql_text)
+        tree = _unparenthesize(bnd.parse(sql_text))
         if isinstance(tree, exp.Insert):
             prep = self._prepare_insert(tree, param_oids, ctx)
         elif isinstance(tree, exp.Update):
@@ -565,6 +565,24 @@ class QueryEngine:
             raise
         self.conn.execute("RELEASE rw_dml")
         return Outcome(f"INSERT 0 {len(source_rows)}", ret_cols, out_rows)
+
+
+def _unparenthesize(tree: exp.Expr) -> exp.Expr:
+    """``(SELECT ...)`` as a whole query or as an operand of UNION/INTERSECT/EXCEPT is the
+    query itself (PostgreSQL and RisingWave accept the parentheses; SQLite does not)."""
+
+    def bare(node: exp.Expr) -> exp.Expr:
+        while isinstance(node, exp.Subquery) and {k for k, v in node.args.items() if v} == {"this"}:
+            node = node.this
+        return node
+
+    tree = bare(tree)
+    for setop in list(tree.find_all(exp.Union, exp.Except, exp.Intersect)):
+        for key in ("this", "expression"):
+            part = setop.args.get(key)
+            if isinstance(part, exp.Subquery):
+                setop.set(key, bare(part))
+    return tree
 
 
 def _is_table_catalog(rel: Relation) -> bool:
