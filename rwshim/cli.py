@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rwshim.config import AUTH_METHODS, Config
+from rwshim.errors import RwError
 
 
 def _add_serve_options(p: argparse.ArgumentParser) -> None:
@@ -82,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     except OSError as e:
+        logging.getLogger("rwshim").error("cannot serve: %s", e)
+        return 1
+    except RwError as e:
+        # A data directory that is not (or no longer) ours: say so, touch nothing.
         logging.getLogger("rwshim").error("cannot serve: %s", e)
         return 1
     return 0
