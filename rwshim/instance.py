@@ -35,8 +35,10 @@ class Instance:
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
-        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        # The read path first: the engine's bootstrap recovery resumes background backfills,
+        # which count their upstreams' rows through ``row_count`` (and so the read path).
         self._attach_read_path()
+        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
         # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
         self.registry: object | None = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
@@ -58,10 +60,16 @@ class Instance:
     def row_count(self, relation_id: int) -> int:
         """Rows a backfill of ``relation_id`` reads: a table's stored rows, or the rows of a
         materialized view's defining query (it reads as that query, decision 4)."""
-        rel = self.engine.relation(relation_id)
-        if rel is None:
+        # From the store, not ``self.engine``: this runs inside the engine's constructor
+        # during recovery, before ``self.engine`` is set.
+        found = self.conn.execute(
+            "SELECT kind, database_id, owner_id, name FROM relation WHERE relation_id = ?",
+            (relation_id,),
+        ).fetchone()
+        if found is None:
             return 0
-        if rel.kind == "table":
+        kind, database_id, owner_id = str(found[0]), int(found[1]), int(found[2])
+        if kind == "table":
             try:
                 row = self.conn.execute(f'SELECT count(*) FROM "{data_table(relation_id)}"').fetchone()
             except sqlite3.Error:
@@ -76,9 +84,9 @@ class Instance:
         if names is None:
             return 0
         db, schema, owner = (str(x) for x in names)
-        ctx = QueryContext(rel.database_id, db, rel.owner_id, owner)
+        ctx = QueryContext(database_id, db, owner_id, owner)
         try:
-            out = self.query.execute(f'SELECT count(*) FROM "{schema}"."{rel.name}"', [], ctx)
+            out = self.query.execute(f'SELECT count(*) FROM "{schema}"."{found[3]}"', [], ctx)
             return int(next(iter(out.rows))[0])  # type: ignore[call-overload]
         except RwError:
             return 0
