@@ -42,13 +42,14 @@ ALLOWED = (
             r"`/ddl_service.DdlService/CreateMaterializedView`\) failed: The operation was "
             r"cancelled\n  3: Cancelled: create\n",
             # snapshot backfill needs barriers that a pause withholds
-            r"1: gRPC request to meta service \(call `/ddl_service.DdlService/CreateMaterializedView`\)"
-            r" failed: Internal error\n  2: cannot create streaming job with snapshot backfill when"
-            r" paused\n",
+            r"1: gRPC request to meta service \(call "
+            r"`/ddl_service.DdlService/CreateMaterializedView`\) failed: Internal error\n  2: "
+            r"cannot create streaming job with snapshot backfill when paused\n",
             # the blocked-job rule (rw-engine-semantics.md): no reschedule while such a job creates
-            r"1: gRPC request to meta service \(call `/ddl_service.DdlService/AlterParallelism`\)"
-            r" failed: Internal error\n  2: Cannot alter the job \d+ because it is blocked by"
-            r" creating unreschedulable backfill jobs\n",
+            r"1: gRPC request to meta service \(call "
+            r"`/ddl_service.DdlService/AlterParallelism`\) failed: Internal error\n  2: "
+            r"Cannot alter the job \d+ because it is blocked by creating unreschedulable"
+            r" backfill jobs\n",
             r"1: Catalog error\n  2: table or source not found: \w+\n?",
         ]
     ]
