@@ -20,9 +20,10 @@ Interface the session relies on:
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,7 @@ from rwshim.errors import (
     InvalidParameterValue,
     NotImplementedError_,
     PermissionDenied,
+    QueryTimeout,
     RwError,
     StartupOptionError,
     Uncategorized,
@@ -357,12 +359,34 @@ class Frontend:
 
     # --- queries and DML --------------------------------------------------------------------
 
+    def _timeout_ms(self) -> int:
+        """statement_timeout, or the batch default (1 hour) when it is 0
+        (session.rs:1451-1457, config/batch.rs:122-125)."""
+        return self.config.statement_timeout_ms or 3600 * 1000
+
     async def _query(self, stmt: st.Query, params: list[object]) -> Outcome:
+        timeout_ms = self._timeout_ms()
         m = _SLEEP.match(stmt.text)
         if m:
-            await asyncio.sleep(float(m.group(1)))
+            try:
+                await asyncio.wait_for(asyncio.sleep(float(m.group(1))), timeout_ms / 1000)
+            except TimeoutError:
+                raise QueryTimeout(timeout_ms // 1000) from None
             return Outcome("SELECT", [Column("pg_sleep", pgtypes.VOID, 4)], [("",)], True)
-        return self.instance.query.execute(stmt.text, params, self._qctx())
+        instance = self.instance
+        deadline = time.monotonic() + timeout_ms / 1000
+        instance.deadline = deadline
+        try:
+            out = instance.query.execute(stmt.text, params, self._qctx())
+        except RwError:
+            if time.monotonic() > deadline:
+                raise QueryTimeout(timeout_ms // 1000) from None
+            raise
+        finally:
+            instance.deadline = math.inf
+        if not isinstance(out.rows, (list, tuple)):
+            out.rows = _deadline(instance, out.rows, deadline, timeout_ms // 1000)
+        return out
 
     def _dml(self, stmt: st.Insert | st.Update | st.Delete, params: list[object]) -> Outcome:
         out = self.instance.query.execute(stmt.text, params, self._qctx())
@@ -922,6 +946,28 @@ _USER_OPTION = re.compile(
     r"|\bPASSWORD\s+(NULL|'(?:[^']|'')*')",
     re.IGNORECASE,
 )
+
+
+def _deadline(
+    instance: Instance, rows: Iterable[Sequence[object]], deadline: float, seconds: int
+) -> Iterator[Sequence[object]]:
+    """``rows`` until ``deadline`` (time.monotonic), then RisingWave's batch timeout.  Rows
+    are produced while the session streams them, so the clock runs over the whole answer;
+    while SQLite works on the next row, its progress handler watches the same deadline."""
+    it = iter(rows)
+    while True:
+        instance.deadline = deadline
+        try:
+            row = next(it)
+        except StopIteration:
+            return
+        except RwError:
+            if time.monotonic() > deadline:
+                raise QueryTimeout(seconds) from None
+            raise
+        finally:
+            instance.deadline = math.inf
+        yield row
 
 
 def _user_options(text: str) -> dict[str, object]:
