@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -507,12 +507,18 @@ class QueryEngine:
             tag = f"{prep.kind.upper()} {n}"
             return Outcome(tag, ret_cols, rows)
         # INSERT: evaluate the source, cast to the column types, upsert by primary key
-        cur = self._run(prep.sql, args[: prep.nbind])
-        try:
-            source_rows = cur.fetchall()
-        except sqlite3.Error as e:
-            raise self._translate_error(e) from None
         storage = rel.storage or f"rel_{rel.id}"
+        cur = self._run(prep.sql, args[: prep.nbind])
+        source_rows: Iterable[Sequence[object]]
+        if storage in prep.sql:
+            # The source reads the target: take it whole first (no Halloween problem).
+            try:
+                source_rows = cur.fetchall()
+            except sqlite3.Error as e:
+                raise self._translate_error(e) from None
+        else:
+            # A huge INSERT ... SELECT goes through in batches, never whole in memory.
+            source_rows = self._batches(cur)
         by_name = {c.name: c for c in rel.columns}
         cols = list(prep.insert_columns)
         # columns the statement leaves out take their DEFAULT (evaluated once per statement)
@@ -541,8 +547,10 @@ class QueryEngine:
         self.state.error = None
         # one statement is all or nothing
         self.conn.execute("SAVEPOINT rw_dml")
+        inserted = 0
         try:
             for raw in source_rows:
+                inserted += 1
                 values: list[object] = [
                     casts.cast(v, prep.source_oids[i], by_name[cname].type_oid)
                     for i, (cname, v) in enumerate(zip(cols, raw, strict=False))
@@ -564,7 +572,17 @@ class QueryEngine:
             self.conn.execute("RELEASE rw_dml")
             raise
         self.conn.execute("RELEASE rw_dml")
-        return Outcome(f"INSERT 0 {len(source_rows)}", ret_cols, out_rows)
+        return Outcome(f"INSERT 0 {inserted}", ret_cols, out_rows)
+
+    def _batches(self, cur: sqlite3.Cursor, size: int = 1000) -> Iterator[Sequence[object]]:
+        while True:
+            try:
+                batch = cur.fetchmany(size)
+            except sqlite3.Error as e:
+                raise self._translate_error(e) from None
+            if not batch:
+                return
+            yield from batch
 
 
 def _unparenthesize(tree: exp.Expr) -> exp.Expr:
