@@ -221,3 +221,11 @@ async def test_stuck_startup_is_dropped_without_holding_a_slot(
     conn = await asyncpg.connect(server.url())
     await conn.close()
     w.close()
+
+
+def test_startup_timeout_option() -> None:
+    from rwshim.cli import build_parser, config_from_args
+
+    assert config_from_args(build_parser().parse_args([])).startup_timeout == 60.0
+    cfg = config_from_args(build_parser().parse_args(["serve", "--startup-timeout", "2.5"]))
+    assert cfg.startup_timeout == 2.5
