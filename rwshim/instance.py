@@ -98,7 +98,8 @@ class Instance:
         ctx = QueryContext(database_id, db, owner_id, owner)
         try:
             out = self.query.execute(f'SELECT count(*) FROM "{schema}"."{found[3]}"', [], ctx)
-            return int(next(iter(out.rows))[0])  # type: ignore[call-overload]
+            value = next(iter(out.rows))[0]
+            return int(value) if isinstance(value, (int, float, str)) else 0
         except RwError:
             return 0
 
