@@ -310,6 +310,7 @@ class Frontend:
             st.CreateSchema: self._create_schema,
             st.CreateDatabase: self._create_database,
             st.CreateUser: self._create_user,
+            st.AlterUser: self._alter_user,
             st.Drop: self._drop,
             st.Grant: lambda s, p: Outcome(s.tag),
             st.Revoke: lambda s, p: Outcome(s.tag),
@@ -885,6 +886,21 @@ class Frontend:
                 auth_type=stored.auth_type if stored else None,
                 auth_value=stored.value if stored else None,
             ),
+        )
+
+    async def _alter_user(self, stmt: st.AlterUser, params: list[object]) -> Outcome:
+        if re.search(r"(?i)\bRENAME\s+TO\b", stmt.text):
+            raise NotImplementedError_("AlterUser")
+        opts = _user_options(stmt.text)
+        flags = {k: v is True for k, v in opts.items() if k != "password"}
+        auth: tuple[str | None, str | None] | None = None
+        if "password" in opts:
+            password = opts["password"]
+            stored = encrypted_password(stmt.user, password) if isinstance(password, str) else None
+            auth = (stored.auth_type, stored.value) if stored else (None, None)
+        return await self._engine(
+            stmt.tag,
+            lambda: self.instance.engine.alter_user(self._ctx(), stmt.user, flags=flags, auth=auth),
         )
 
     # --- DROP / COMMENT -------------------------------------------------------------------------
