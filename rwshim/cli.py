@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rwshim.config import AUTH_METHODS, Config
+from rwshim.errors import RwError
 
 
 def _add_serve_options(p: argparse.ArgumentParser) -> None:
@@ -19,7 +20,11 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, help="keep state in this directory (default: memory)")
     p.add_argument("--user", default=d.user, help="default user (default %(default)s)")
     p.add_argument("--database", default=d.database, help="default database (default %(default)s)")
-    p.add_argument("--password", help="require this password from every user")
+    p.add_argument(
+        "--password",
+        help="require this password from users without one of their own"
+        " (CREATE USER ... PASSWORD sets a user's own, checked with md5 as RisingWave does)",
+    )
     p.add_argument(
         "--auth", choices=AUTH_METHODS, default=d.auth, help="password check (default %(default)s)"
     )
@@ -28,6 +33,12 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tls-required", action="store_true", help="refuse connections without TLS")
     p.add_argument("--log-level", default=d.log_level, help="DEBUG, INFO, WARNING, ERROR")
     p.add_argument("--max-connections", type=int, default=d.max_connections)
+    p.add_argument(
+        "--startup-timeout",
+        type=float,
+        default=d.startup_timeout,
+        help="seconds a client has to finish startup and authentication (default %(default)s)",
+    )
     p.add_argument(
         "--max-message-size", type=int, default=d.max_message_size, help="bytes per message"
     )
@@ -62,6 +73,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         tls_required=args.tls_required,
         log_level=args.log_level.upper(),
         max_connections=args.max_connections,
+        startup_timeout=args.startup_timeout,
         max_message_size=args.max_message_size,
         use_uvloop=not args.no_uvloop,
     )
@@ -90,6 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     except OSError as e:
+        logging.getLogger("rwshim").error("cannot serve: %s", e)
+        return 1
+    except RwError as e:
+        # A data directory that is not (or no longer) ours: say so, touch nothing.
         logging.getLogger("rwshim").error("cannot serve: %s", e)
         return 1
     return 0

@@ -463,3 +463,17 @@ class NoFunction(RwError):
 
     def __init__(self, signature: str) -> None:
         super().__init__(f"function {signature} does not exist")
+
+
+# --- reliability (rel): limits ---------------------------------------------------------------
+
+
+class QueryTimeout(RwError):
+    """A batch query ran past ``statement_timeout`` (or the batch default of one hour when it
+    is 0): the local scheduler's ``SchedulerError::QueryCancelled(format!("timeout after {}
+    seconds", timeout.as_secs()))`` (src/frontend/src/scheduler/local.rs:174-186, text
+    scheduler/error.rs:43-44), made an ``ErrorCode::SchedulerError``.  DML is never timed out
+    (handler/query.rs:501-512)."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__("Scheduler error", f"Query cancelled: timeout after {seconds} seconds")

@@ -22,9 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,7 @@ from rwshim.errors import (
     InvalidParameterValue,
     NotImplementedError_,
     PermissionDenied,
+    QueryTimeout,
     RwError,
     StartupOptionError,
     Uncategorized,
@@ -349,6 +351,7 @@ class Frontend:
             st.CreateSchema: self._create_schema,
             st.CreateDatabase: self._create_database,
             st.CreateUser: self._create_user,
+            st.AlterUser: self._alter_user,
             st.Drop: self._drop,
             st.Grant: lambda s, p: Outcome(s.tag),
             st.Revoke: lambda s, p: Outcome(s.tag),
@@ -396,12 +399,34 @@ class Frontend:
 
     # --- queries and DML --------------------------------------------------------------------
 
+    def _timeout_ms(self) -> int:
+        """statement_timeout, or the batch default (1 hour) when it is 0
+        (session.rs:1451-1457, config/batch.rs:122-125)."""
+        return self.config.statement_timeout_ms or 3600 * 1000
+
     async def _query(self, stmt: st.Query, params: list[object]) -> Outcome:
+        timeout_ms = self._timeout_ms()
         m = _SLEEP.match(stmt.text)
         if m:
-            await asyncio.sleep(float(m.group(1)))
+            try:
+                await asyncio.wait_for(asyncio.sleep(float(m.group(1))), timeout_ms / 1000)
+            except TimeoutError:
+                raise QueryTimeout(timeout_ms // 1000) from None
             return Outcome("SELECT", [Column("pg_sleep", pgtypes.VOID, 4)], [("",)], True)
-        return self.instance.query.execute(stmt.text, params, self._qctx())
+        instance = self.instance
+        deadline = time.monotonic() + timeout_ms / 1000
+        instance.deadline = deadline
+        try:
+            out = instance.query.execute(stmt.text, params, self._qctx())
+        except RwError:
+            if time.monotonic() > deadline:
+                raise QueryTimeout(timeout_ms // 1000) from None
+            raise
+        finally:
+            instance.deadline = math.inf
+        if not isinstance(out.rows, (list, tuple)):
+            out.rows = _deadline(instance, out.rows, deadline, timeout_ms // 1000)
+        return out
 
     def _dml(self, stmt: st.Insert | st.Update | st.Delete, params: list[object]) -> Outcome:
         out = self.instance.query.execute(stmt.text, params, self._qctx())
@@ -918,6 +943,21 @@ class Frontend:
             ),
         )
 
+    async def _alter_user(self, stmt: st.AlterUser, params: list[object]) -> Outcome:
+        if re.search(r"(?i)\bRENAME\s+TO\b", stmt.text):
+            raise NotImplementedError_("AlterUser")
+        opts = _user_options(stmt.text)
+        flags = {k: v is True for k, v in opts.items() if k != "password"}
+        auth: tuple[str | None, str | None] | None = None
+        if "password" in opts:
+            password = opts["password"]
+            stored = encrypted_password(stmt.user, password) if isinstance(password, str) else None
+            auth = (stored.auth_type, stored.value) if stored else (None, None)
+        return await self._engine(
+            stmt.tag,
+            lambda: self.instance.engine.alter_user(self._ctx(), stmt.user, flags=flags, auth=auth),
+        )
+
     # --- DROP / COMMENT -------------------------------------------------------------------------
 
     async def _drop(self, stmt: st.Drop, params: list[object]) -> Outcome:
@@ -975,6 +1015,28 @@ _USER_OPTION = re.compile(
     r"|\bPASSWORD\s+(NULL|'(?:[^']|'')*')",
     re.IGNORECASE,
 )
+
+
+def _deadline(
+    instance: Instance, rows: Iterable[Sequence[object]], deadline: float, seconds: int
+) -> Iterator[Sequence[object]]:
+    """``rows`` until ``deadline`` (time.monotonic), then RisingWave's batch timeout.  Rows
+    are produced while the session streams them, so the clock runs over the whole answer;
+    while SQLite works on the next row, its progress handler watches the same deadline."""
+    it = iter(rows)
+    while True:
+        instance.deadline = deadline
+        try:
+            row = next(it)
+        except StopIteration:
+            return
+        except RwError:
+            if time.monotonic() > deadline:
+                raise QueryTimeout(seconds) from None
+            raise
+        finally:
+            instance.deadline = math.inf
+        yield row
 
 
 def _user_options(text: str) -> dict[str, object]:

@@ -7,7 +7,9 @@ No I/O here: the server drives ``tick()`` from its barrier loop, tests drive it 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,8 +44,17 @@ class Instance:
 
     def _attach_read_path(self) -> None:
         conn = self.store.conn
+        # statement_timeout: SQLite checks the running batch query's deadline as it works
+        # (one query runs at a time: the store is driven from one thread).
+        conn.set_progress_handler(self._past_deadline, 50_000)
         self.relations = StoreRelations(conn)
         self.query = QueryEngine(conn, self.relations, version=RW_VERSION, clock=self._now)
+
+    # time.monotonic() after which SQLite abandons the query running now (inf: none runs).
+    deadline: float = math.inf
+
+    def _past_deadline(self) -> int:
+        return 1 if time.monotonic() > self.deadline else 0
 
     def _now(self) -> dt.datetime:
         return dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, tz=dt.UTC)

@@ -686,6 +686,57 @@ class Engine:
             )
         return Result()
 
+    def alter_user(
+        self,
+        ctx: Context,
+        name: str,
+        *,
+        flags: Mapping[str, bool],
+        auth: tuple[str | None, str | None] | None = None,
+    ) -> Result:
+        """ALTER USER <name> [WITH] options (alter_user.rs:34-160): ``flags`` are superuser,
+        createdb, createuser, login; ``auth`` the new (auth_type, auth_value), (None, None) to
+        clear the password, None to leave it."""
+        row = self._q1("SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,))
+        if row is None:
+            raise CatalogNotFound("user", name)
+        uid, target_super, target_admin = int(row[0]), bool(row[1]), bool(row[2])
+        _, is_super, _, can_create_user, is_admin = self._user(ctx.user_id)
+        self_password_only = uid == ctx.user_id and not flags and auth is not None
+        if not self_password_only and target_admin and not is_admin:
+            raise PermissionDenied(f"{name} cannot be altered with admin option")
+        if not is_super:
+            if target_super or "superuser" in flags:
+                raise PermissionDenied(
+                    "must be superuser to alter superuser roles or change superuser attribute"
+                )
+            if not can_create_user and not self_password_only:
+                raise PermissionDenied("permission denied to alter user")
+        columns = {
+            "superuser": "is_super",
+            "createdb": "can_create_db",
+            "createuser": "can_create_user",
+            "login": "can_login",
+        }
+        notices: list[str] = []
+        with self.store.transaction():
+            for key, value in flags.items():
+                self.conn.execute(
+                    f"UPDATE rw_user SET {columns[key]} = ? WHERE user_id = ?", (int(value), uid)
+                )
+            if auth is not None:
+                if auth == (None, None):
+                    notices.append("empty string is not a valid password, clearing password")
+                self.conn.execute(
+                    "UPDATE rw_user SET auth_type = ?, auth_value = ? WHERE user_id = ?",
+                    (*auth, uid),
+                )
+            if target_admin and flags.get("superuser") is False:
+                # admin users stay superusers (alter_user.rs:146-156)
+                self.conn.execute("UPDATE rw_user SET is_super = 1 WHERE user_id = ?", (uid,))
+                notices.append("admin users must remain superusers, ignoring NOSUPERUSER")
+        return Result(notices)
+
     def drop_user(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
         """drop_user.rs:30-95."""
         row = self._q1("SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TypeVar
@@ -333,7 +333,7 @@ class QueryEngine:
         if prep is not None:
             return prep
         self.state.ctx = ctx
-        tree = bnd.parse(sql_text)
+        tree = _unparenthesize(bnd.parse(sql_text))
         if isinstance(tree, exp.Insert):
             prep = self._prepare_insert(tree, param_oids, ctx)
         elif isinstance(tree, exp.Update):
@@ -599,12 +599,18 @@ class QueryEngine:
             tag = f"{prep.kind.upper()} {n}"
             return Outcome(tag, ret_cols, rows)
         # INSERT: evaluate the source, cast to the column types, upsert by primary key
-        cur = self._run(prep.sql, args[: prep.nbind])
-        try:
-            source_rows = cur.fetchall()
-        except sqlite3.Error as e:
-            raise self._translate_error(e) from None
         storage = rel.storage or f"rel_{rel.id}"
+        cur = self._run(prep.sql, args[: prep.nbind])
+        source_rows: Iterable[Sequence[object]]
+        if storage in prep.sql:
+            # The source reads the target: take it whole first (no Halloween problem).
+            try:
+                source_rows = cur.fetchall()
+            except sqlite3.Error as e:
+                raise self._translate_error(e) from None
+        else:
+            # A huge INSERT ... SELECT goes through in batches, never whole in memory.
+            source_rows = self._batches(cur)
         by_name = {c.name: c for c in rel.columns}
         cols = list(prep.insert_columns)
         # columns the statement leaves out take their DEFAULT (evaluated once per statement)
@@ -633,8 +639,10 @@ class QueryEngine:
         self.state.error = None
         # one statement is all or nothing
         self.conn.execute("SAVEPOINT rw_dml")
+        inserted = 0
         try:
             for raw in source_rows:
+                inserted += 1
                 values: list[object] = [
                     casts.cast(v, prep.source_oids[i], by_name[cname].type_oid)
                     for i, (cname, v) in enumerate(zip(cols, raw, strict=False))
@@ -656,7 +664,35 @@ class QueryEngine:
             self.conn.execute("RELEASE rw_dml")
             raise
         self.conn.execute("RELEASE rw_dml")
-        return Outcome(f"INSERT 0 {len(source_rows)}", ret_cols, out_rows)
+        return Outcome(f"INSERT 0 {inserted}", ret_cols, out_rows)
+
+    def _batches(self, cur: sqlite3.Cursor, size: int = 1000) -> Iterator[Sequence[object]]:
+        while True:
+            try:
+                batch = cur.fetchmany(size)
+            except sqlite3.Error as e:
+                raise self._translate_error(e) from None
+            if not batch:
+                return
+            yield from batch
+
+
+def _unparenthesize(tree: exp.Expr) -> exp.Expr:
+    """``(SELECT ...)`` as a whole query or as an operand of UNION/INTERSECT/EXCEPT is the
+    query itself (PostgreSQL and RisingWave accept the parentheses; SQLite does not)."""
+
+    def bare(node: exp.Expr) -> exp.Expr:
+        while isinstance(node, exp.Subquery) and {k for k, v in node.args.items() if v} == {"this"}:
+            node = node.this
+        return node
+
+    tree = bare(tree)
+    for setop in list(tree.find_all(exp.Union, exp.Except, exp.Intersect)):
+        for key in ("this", "expression"):
+            part = setop.args.get(key)
+            if isinstance(part, exp.Subquery):
+                setop.set(key, bare(part))
+    return tree
 
 
 _T = TypeVar("_T")

@@ -52,7 +52,48 @@ def check_pg(sql: str, text: str, toks: list[Token], stop: Token, query: bool = 
         raise _pg_error(sql, toks, stop, e, query) from None
     if len(nodes) != 1:  # pragma: no cover - the splitter hands over one statement
         raise expected_error(sql, stop, "end of statement")
+    empty = _empty_select_list(toks, stop)
+    if empty is not None:
+        raise expected_error(sql, empty, "an expression")
     return nodes[0].stmt
+
+
+# Words that end a select list; right after SELECT [ALL | DISTINCT [ON (...)]] they mean
+# the list is empty, which PostgreSQL allows and RisingWave does not: its parse_select
+# parses at least one select item (parser.rs:5014-5017, e2e_test/batch/duckdb/projection/
+# test_scalar_projection.slt.part: "SELECT" and "SELECT FROM ..." are errors).
+_END_OF_SELECT_LIST = {
+    "FROM", "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT", "OFFSET", "FETCH",
+    "UNION", "INTERSECT", "EXCEPT", "INTO",
+}  # fmt: skip
+
+
+def _empty_select_list(toks: list[Token], stop: Token) -> Token | None:
+    """The token where an empty select list ends (RisingWave's error position), or None."""
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.upper != "SELECT":
+            continue
+        j = i + 1
+        if j < n and toks[j].upper == "ALL":
+            j += 1
+        elif j < n and toks[j].upper == "DISTINCT":
+            j += 1
+            if j < n and toks[j].upper == "ON":
+                depth = 0
+                j += 1
+                while j < n:
+                    v = toks[j].value if toks[j].kind is Kind.OP else ""
+                    depth += (v == "(") - (v == ")")
+                    j += 1
+                    if depth <= 0:
+                        break
+        nxt = toks[j] if j < n else stop
+        if nxt is stop or nxt.kind is Kind.EOF or nxt.upper in _END_OF_SELECT_LIST:
+            return nxt
+        if nxt.kind is Kind.OP and nxt.value in (")", ";"):
+            return nxt
+    return None
 
 
 _NAME_FOLLOWS = {"FROM", "JOIN", "INTO", "UPDATE", "TABLE"}

@@ -82,23 +82,28 @@ def test_sans_io_streams_end_in_fatal_or_a_working_connection(
             return
         if r.closed:  # Terminate
             return
-        before = len(r.out)
-        r = asyncio.run(driver.feed([RECOVER]))
-        if r.fatal is not None:
-            # A truncated frame swallowed the start of RECOVER: still a framing error.
-            assert FATAL_TEXTS.fullmatch(r.fatal.message), r.fatal.message
-            return
-        tail = fe.split(bytes(r.out[before:]))
-        _check_output(tail)
-        if not tail and driver.conn.buffered:
-            # A truncated header made RECOVER part of one long frame still arriving: the
-            # client's end of input must close the connection cleanly.
+        # A misaligned frame may swallow the first RECOVER's Sync (the connection then still
+        # skips until Sync, as PostgreSQL does): a client resending it gets back in step.
+        for _ in range(3):
+            before = len(r.out)
+            r = asyncio.run(driver.feed([RECOVER]))
+            if r.fatal is not None:
+                # A truncated frame swallowed the start of RECOVER: still a framing error.
+                assert FATAL_TEXTS.fullmatch(r.fatal.message), r.fatal.message
+                return
+            tail = fe.split(bytes(r.out[before:]))
+            _check_output(tail)
+            if fe.tags(tail).endswith("TDCZ"):
+                break
+        else:
+            # RECOVER keeps feeding one long frame still arriving: the client's end of
+            # input must close the connection cleanly.
+            assert driver.conn.buffered
             r = asyncio.run(driver.feed([], eof=True))
             assert r.closed and r.fatal is None
             return
-        assert fe.tags(tail).endswith("TDCZ"), fe.tags(tail)
-        event("recovered")
         assert tail[-3].row() == [b"1"]
+        event("recovered")
     finally:
         driver.close()
 

@@ -164,3 +164,41 @@ def test_start_up_line_says_loopback_unless_told_otherwise() -> None:
     assert line.startswith("rwshim ready on 127.0.0.1:")
     assert line.endswith("(loopback only; --host to listen elsewhere)")
     assert _first_log_line("--host", "0.0.0.0").endswith("(reachable from other hosts)")
+
+
+async def test_alter_user_password(rw_server: Running) -> None:
+    root = await _connect(rw_server)
+    await root.execute("CREATE USER erin PASSWORD 'one'")
+    await root.execute("CREATE USER fred")
+    await root.execute("ALTER USER erin WITH PASSWORD 'two'")
+    with pytest.raises(asyncpg.InvalidPasswordError):
+        await _connect(rw_server, user="erin", password="one")
+    erin = await _connect(rw_server, user="erin", password="two")
+    # A user may change their own password and nothing else (alter_user.rs:39-75).
+    await erin.execute("ALTER USER erin PASSWORD 'three'")
+    for sql, reason in [
+        ("ALTER USER fred PASSWORD 'x'", "permission denied to alter user"),
+        ("ALTER USER erin NOLOGIN", "permission denied to alter user"),
+        (
+            "ALTER USER root PASSWORD 'x'",
+            "must be superuser to alter superuser roles or change superuser attribute",
+        ),
+    ]:
+        with pytest.raises(asyncpg.PostgresError) as e:
+            await erin.execute(sql)
+        assert str(e.value) == ENVELOPE.format(reason)
+    await erin.close()
+    (await _connect(rw_server, user="erin", password="three")).terminate()
+    # An empty password clears it, with RisingWave's notice; erin then needs none (trust).
+    notices: list[str] = []
+    root.add_log_listener(lambda _c, m: notices.append(m.message))
+    await root.execute("ALTER USER erin PASSWORD ''")
+    assert notices == ["empty string is not a valid password, clearing password"]
+    (await _connect(rw_server, user="erin")).terminate()
+    with pytest.raises(asyncpg.PostgresError) as e:
+        await root.execute("ALTER USER nobody LOGIN")
+    assert str(e.value) == (
+        "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n  2: user not found: nobody\n"
+    )
+    await root.close()

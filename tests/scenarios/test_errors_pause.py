@@ -125,7 +125,7 @@ async def test_paused_arrangement_backfill_create_waits_until_resume(
 
 async def test_pause_needs_a_superuser(client_factory: Connect, server: Running) -> None:
     root = await client_factory()
-    assert await root.run("create user u with password 'p'") == "CREATE_USER"
+    assert await root.run("create user u") == "CREATE_USER"
     u = await client_factory(user="u")
     f = await u.fail("alter database dev pause")
     # ErrorCode::PermissionDenied provides no SQLSTATE (src/frontend/src/error.rs:184).
