@@ -623,86 +623,55 @@ class Frontend:
 
     # --- ALTER --------------------------------------------------------------------------------
 
+    async def _alter_object(
+        self, stmt: st._AlterObject, method: Callable[..., Result], *args: Any, **kw: Any
+    ) -> Outcome:
+        """ALTER <kind> <name> ...: the engine method takes the context, RisingWave's lower-case
+        object kind and the name, then the statement's own arguments."""
+        return await self._engine(
+            stmt.tag,
+            lambda: method(self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), *args, **kw),
+        )
+
     async def _alter_parallelism(
         self, stmt: st.AlterParallelism | st.AlterBackfillParallelism, params: list[object]
     ) -> Outcome:
         engine = self.instance.engine
-        value = None if stmt.value.kind == "default" else stmt.value.text
         fn = (
             engine.alter_parallelism
             if isinstance(stmt, st.AlterParallelism)
             else engine.alter_backfill_parallelism
         )
-        return await self._engine(
-            stmt.tag,
-            lambda: fn(
-                self._ctx(),
-                stmt.kind.lower(),
-                _engine_name(stmt.name),
-                value,
-                deferred=stmt.deferred,
-            ),
-        )
+        value = None if stmt.value.kind == "default" else stmt.value.text
+        return await self._alter_object(stmt, fn, value, deferred=stmt.deferred)
 
     async def _alter_rate_limit(self, stmt: st.AlterRateLimit, params: list[object]) -> Outcome:
         value = None if stmt.rate_limit < 0 else stmt.rate_limit
-        return await self._engine(
-            stmt.tag,
-            lambda: self.instance.engine.alter_rate_limit(
-                self._ctx(),
-                stmt.kind.lower(),
-                _engine_name(stmt.name),
-                stmt.rate_limit_type.lower(),
-                value,
-            ),
+        engine = self.instance.engine
+        return await self._alter_object(
+            stmt, engine.alter_rate_limit, stmt.rate_limit_type.lower(), value
         )
 
     async def _alter_resource_group(
         self, stmt: st.AlterResourceGroup, params: list[object]
     ) -> Outcome:
         group = None if stmt.value is None or stmt.value.kind == "default" else stmt.value.text
-        return await self._engine(
-            stmt.tag,
-            lambda: self.instance.engine.alter_resource_group(
-                self._ctx(),
-                stmt.kind.lower(),
-                _engine_name(stmt.name),
-                group,
-                deferred=stmt.deferred,
-            ),
+        engine = self.instance.engine
+        return await self._alter_object(
+            stmt, engine.alter_resource_group, group, deferred=stmt.deferred
         )
 
     async def _alter_rename(self, stmt: st.AlterRename, params: list[object]) -> Outcome:
-        return await self._engine(
-            stmt.tag,
-            lambda: self.instance.engine.rename(
-                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_name.name
-            ),
-        )
+        return await self._alter_object(stmt, self.instance.engine.rename, stmt.new_name.name)
 
     async def _alter_swap(self, stmt: st.AlterSwap, params: list[object]) -> Outcome:
-        return await self._engine(
-            stmt.tag,
-            lambda: self.instance.engine.swap(
-                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), _engine_name(stmt.target)
-            ),
-        )
+        return await self._alter_object(stmt, self.instance.engine.swap, _engine_name(stmt.target))
 
     async def _alter_owner(self, stmt: st.AlterOwner, params: list[object]) -> Outcome:
-        return await self._engine(
-            stmt.tag,
-            lambda: self.instance.engine.alter_owner(
-                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_owner
-            ),
-        )
+        return await self._alter_object(stmt, self.instance.engine.alter_owner, stmt.new_owner)
 
     async def _alter_set_schema(self, stmt: st.AlterSetSchema, params: list[object]) -> Outcome:
-        return await self._engine(
-            stmt.tag,
-            lambda: self.instance.engine.set_schema(
-                self._ctx(), stmt.kind.lower(), _engine_name(stmt.name), stmt.new_schema.name
-            ),
-        )
+        return await self._alter_object(stmt, self.instance.engine.set_schema, stmt.new_schema.name)
 
     async def _alter_database_param(
         self, stmt: st.AlterDatabaseParam, params: list[object]
