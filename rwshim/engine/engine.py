@@ -314,6 +314,11 @@ class Engine:
         # When each foreground create began waiting for its job (the 30 s early-failure rule).
         self._fg_started: dict[int, int] = {}
         self._queue: list[_Pending] = []
+        # Databases owed a barrier before their interval is up: a foreground create whose
+        # backfill completes within the epoch after its command barrier (see _admit_and_start).
+        self._early: set[int] = set()
+        # Called after commit when a database is owed an early barrier (the server's loop).
+        self.on_barrier_wanted: Callable[[], None] | None = None
         self._ensure_defaults()
         self.recover(bootstrap=True)
 
@@ -1667,6 +1672,51 @@ class Engine:
         )
         if not scans:
             self._finish_job(job_id)
+        elif self._val(
+            "SELECT create_type FROM streaming_job WHERE job_id = ?", (job_id,)
+        ) == "FOREGROUND" and self._backfill_fits_one_barrier(database_id, job_id):
+            # The snapshot this job reads after its command barrier fits in one barrier's
+            # budget, so the next barrier finishes it: the periodic loop injects that barrier
+            # at once (due_databases) instead of letting the waiting session sit out a whole
+            # interval of wall time.  Manual clocks and background jobs keep their schedule.
+            self._early.add(database_id)
+            self._after_commit.append(self._want_barrier)
+
+    def _want_barrier(self) -> None:
+        if self.on_barrier_wanted is not None:
+            self.on_barrier_wanted()
+
+    def _backfill_fits_one_barrier(self, database_id: int, job_id: int) -> bool:
+        """Whether every unfinished backfill of a just-started job completes within the budget
+        of one barrier: not held, not paused, no rate limit of 0, rows left within budget."""
+        row = self._q1(
+            "SELECT j.backfill_held, j.job_type, b.is_paused FROM streaming_job j"
+            " JOIN barrier_state b ON b.database_id = j.database_id WHERE j.job_id = ?",
+            (job_id,),
+        )
+        if row is None or row[0]:
+            return False
+        if row[2] and row[1] not in ("SnapshotBackfill", "BatchRefresh"):
+            return False
+        interval = self.barrier_interval_ms(database_id)
+        for fid, scan_rel, flags, rate, consumed in self.conn.execute(
+            "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed"
+            " FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
+            " AND backfill_done = 0",
+            (job_id,),
+        ).fetchall():
+            if "SOURCE_SCAN" in json.loads(flags):
+                continue
+            per_second = self.backfill_rows_per_second if rate is None else int(rate)
+            if per_second == 0:
+                return False
+            actors = max(
+                int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))), 1
+            )
+            budget = max(per_second * actors * interval // 1000, 1)
+            if self.row_count(int(scan_rel)) - int(consumed) > budget:
+                return False
+        return True
 
     def _abort_job(self, job_id: int) -> None:
         """try_abort_creating_streaming_job: remove an INITIAL job entirely."""
@@ -1690,6 +1740,7 @@ class Engine:
     def _barrier(self, database_id: int) -> None:
         """One barrier on a database (inside a transaction): a new epoch, and every creating
         job of the database reads its share of upstream rows."""
+        self._early.discard(database_id)
         self._ensure_barrier_state(database_id)
         row = self._q1(
             "SELECT epoch, is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
@@ -1955,7 +2006,8 @@ class Engine:
         for db, last in self.conn.execute(
             "SELECT database_id, last_barrier_ms FROM barrier_state ORDER BY database_id"
         ).fetchall():
-            out.append((int(db), max(int(last) + self.barrier_interval_ms(int(db)) - now, 0)))
+            due = 0 if db in self._early else int(last) + self.barrier_interval_ms(int(db)) - now
+            out.append((int(db), max(due, 0)))
         return out
 
     # ------------------------------------------------------------------ removal
@@ -2949,13 +3001,15 @@ class Engine:
             return self
         data_dir = self.store.path.parent
         self.store.close()
-        return Engine(
+        engine = Engine(
             Store.open(data_dir),
             self.clock,
             row_count=None if self.row_count == self._default_row_count else self.row_count,
             streaming_slots=self.streaming_slots,
             backfill_rows_per_second=self.backfill_rows_per_second,
         )
+        engine.on_barrier_wanted = self.on_barrier_wanted
+        return engine
 
     def hold_backfill(self, job_id: int, held: bool = True) -> None:
         """Test control: stop (or let go) a creating job's backfill progress."""
