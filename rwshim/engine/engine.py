@@ -1824,7 +1824,7 @@ class Engine:
             "SELECT backfill_parallelism_kind FROM streaming_job WHERE job_id = ?", (job_id,)
         )
         if row is not None and row[0] is not None:
-            graph = g.Graph.load(self.conn)
+            graph = g.Graph.load_around(self.conn, [job_id])
             creating = graph.creating_jobs()
             if job_id not in g.blocked_jobs(graph, creating, online=True):
                 self._render_job(job_id)
@@ -1885,34 +1885,54 @@ class Engine:
         return target, int(row[7]), str(row[8])
 
     def _planned_actor_counts(self, job_ids: Iterable[int]) -> dict[int, int]:
-        """Actor count per fragment of the given jobs, as a re-render would place them."""
+        """Actor count per fragment of the given jobs, as a re-render would place them.  Reads
+        only those jobs' fragments and their NoShuffle upstream chains (indexed look-ups)."""
         out: dict[int, int] = {}
         jobs = set(job_ids)
-        frag_rows = self.conn.execute(
-            "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
-            " parallelism_override_fixed, vnode_count FROM fragment"
-        ).fetchall()
-        frags = {int(r[0]): r for r in frag_rows}
-        no_shuffle_up: dict[int, int] = {}
-        for s, t in self.conn.execute(
-            "SELECT source_fragment_id, target_fragment_id FROM fragment_relation"
-            " WHERE dispatcher_type = 'NoShuffle'"
-        ):
-            no_shuffle_up[int(t)] = int(s)
+        frags: dict[int, tuple[Any, ...] | None] = {}
+        for jid in sorted(jobs):
+            for r in self.conn.execute(
+                "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
+                " parallelism_override_fixed, vnode_count FROM fragment WHERE job_id = ?",
+                (jid,),
+            ).fetchall():
+                frags[int(r[0])] = r
+        own = sorted(frags)
+
+        def frag(fid: int) -> tuple[Any, ...] | None:
+            if fid not in frags:
+                frags[fid] = self._q1(
+                    "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
+                    " parallelism_override_fixed, vnode_count FROM fragment"
+                    " WHERE fragment_id = ?",
+                    (fid,),
+                )
+            return frags[fid]
+
+        def no_shuffle_up(fid: int) -> int | None:
+            v = self._val(
+                "SELECT source_fragment_id FROM fragment_relation WHERE target_fragment_id = ?"
+                " AND dispatcher_type = 'NoShuffle'",
+                (fid,),
+            )
+            return None if v is None else int(v)
+
         targets: dict[int, tuple[par.Target, int, str]] = {}
 
         def count(fid: int, depth: int = 0) -> int:
             if fid in out:
                 return out[fid]
-            r = frags[fid]
+            r = frag(fid)
+            assert r is not None
             jid = int(r[1])
             if jid not in jobs:
                 current = int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
                 return current
+            up = None if r[2] == "SINGLE" or depth >= 64 else no_shuffle_up(fid)
             if r[2] == "SINGLE":
                 n = 1
-            elif fid in no_shuffle_up and depth < 64 and no_shuffle_up[fid] in frags:
-                n = count(no_shuffle_up[fid], depth + 1)
+            elif up is not None and frag(up) is not None:
+                n = count(up, depth + 1)
             else:
                 if jid not in targets:
                     targets[jid] = self._job_target(jid)
@@ -1924,14 +1944,13 @@ class Engine:
             out[fid] = max(n, 1)
             return out[fid]
 
-        for fid, r in frags.items():
-            if int(r[1]) in jobs:
-                count(fid)
+        for fid in own:
+            count(fid)
         return out
 
     def _render_job(self, job_id: int, *, with_ensembles: bool = True) -> None:
         """Re-render the actors of a job (and of its NoShuffle ensembles) from the catalog."""
-        graph = g.Graph.load(self.conn)
+        graph = g.Graph.load_around(self.conn, [job_id])
         fragments = (
             g.reschedule_fragments(graph, job_id)
             if with_ensembles
@@ -1941,7 +1960,8 @@ class Engine:
 
     def _store_policies(self, jobs: Iterable[int]) -> None:
         """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog."""
-        graph = g.Graph.load(self.conn)
+        jobs = list(jobs)
+        graph = g.Graph.load_around(self.conn, jobs)
         for jid in jobs:
             row = self._q1(
                 "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"
@@ -1967,10 +1987,8 @@ class Engine:
         """Re-render the actors of the given jobs where their planned count changed."""
         counts = self._planned_actor_counts(jobs)
         current = {
-            int(f): int(n)
-            for f, n in self.conn.execute(
-                "SELECT fragment_id, count(*) FROM actor GROUP BY fragment_id"
-            )
+            fid: int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
+            for fid in counts
         }
         worker = int(self._val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
         for fid, n in sorted(counts.items()):
@@ -2223,7 +2241,7 @@ class Engine:
         *,
         group: str | None = None,
     ) -> None:
-        graph = g.Graph.load(self.conn)
+        graph = g.Graph.load_around(self.conn, [job_id])
         creating = graph.creating_jobs()
         if creating and job_id in g.blocked_jobs(graph, creating, online=not deferred):
             raise RescheduleBlocked(call, job_id)
@@ -2266,7 +2284,7 @@ class Engine:
     def _apply_reschedule(self, database_id: int, job_id: int) -> set[int]:
         """Resolve the intent against the live layout: identical -> no-op; else the
         barrier-level check (control.rs:1238-1266); else re-render.  Returns rejected jobs."""
-        graph = g.Graph.load(self.conn)
+        graph = g.Graph.load_around(self.conn, [job_id])
         fragments = g.reschedule_fragments(graph, job_id)
         jobs = {graph.fragments[f].job_id for f in fragments}
         planned = self._planned_actor_counts(jobs)
@@ -2310,7 +2328,7 @@ class Engine:
         call = DDL + "AlterBackfillParallelism"
         job_id = rel.id
         if not deferred:
-            graph = g.Graph.load(self.conn)
+            graph = g.Graph.load_around(self.conn, [job_id])
             creating = graph.creating_jobs()
             if creating and job_id in g.online_unreschedulable_jobs(graph, creating):
                 raise BackfillNotOnlineReschedulable(job_id)

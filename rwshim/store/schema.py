@@ -374,6 +374,12 @@ SCHEMA_V4: Final = """
 ALTER TABLE fragment ADD COLUMN parallelism_policy TEXT NOT NULL DEFAULT 'unknown';
 """
 
+SCHEMA_V5: Final = """
+-- Per-DDL look-ups must not scan every job: the jobs not yet CREATED (the blocked-job rules
+-- and each barrier's backfill seed from them).
+CREATE INDEX streaming_job_by_status ON streaming_job(job_status);
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -381,6 +387,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (2, SCHEMA_V2),
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
+    (5, SCHEMA_V5),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
