@@ -378,6 +378,8 @@ SCHEMA_V5: Final = """
 -- Per-DDL look-ups must not scan every job: the jobs not yet CREATED (the blocked-job rules
 -- and each barrier's backfill seed from them).
 CREATE INDEX streaming_job_by_status ON streaming_job(job_status);
+-- Catalog views filtered by name alone (rw_streaming_jobs WHERE name = ...).
+CREATE INDEX relation_by_bare_name ON relation(name);
 """
 
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
