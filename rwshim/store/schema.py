@@ -380,7 +380,24 @@ SCHEMA_V5: Final = """
 CREATE INDEX streaming_job_by_status ON streaming_job(job_status);
 -- Catalog views filtered by name alone (rw_streaming_jobs WHERE name = ...).
 CREATE INDEX relation_by_bare_name ON relation(name);
-"""
+
+-- catalog_version: bumped by triggers whenever anything the read path's binder reads changes
+-- (relations, their names, kinds and columns, job states, schemas, databases), so checking
+-- cached translations costs one row read, not a scan of the catalog.
+CREATE TABLE catalog_version (n INTEGER NOT NULL);
+INSERT INTO catalog_version VALUES (0);
+""" + "".join(
+    f"CREATE TRIGGER catalog_version_{table}_{event.split()[0].lower()} AFTER {event} ON {table}"
+    " BEGIN UPDATE catalog_version SET n = n + 1; END;\n"
+    for table, update_of in (
+        ("relation", "relation_id, kind, name, schema_id"),
+        ("streaming_job", "job_id, job_status"),
+        ("relation_column", ""),
+        ("schema", "schema_id, name"),
+        ("database", "database_id, name"),
+    )
+    for event in ("INSERT", "DELETE", f"UPDATE OF {update_of}" if update_of else "UPDATE")
+)
 
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.

@@ -38,3 +38,21 @@ def test_rw_streaming_jobs_by_id_searches_the_primary_key() -> None:
         assert "SCAN j" not in plan
     finally:
         inst.close()
+
+
+def test_catalog_fingerprint_follows_catalog_changes_not_barriers() -> None:
+    from rwshim.engine.types import Context, ObjectName
+    from tests.unit.engine.helpers import V
+
+    inst = Instance(manual_clock=True)
+    try:
+        before = inst.relations.fingerprint()
+        inst.tick()
+        assert inst.relations.fingerprint() == before  # a barrier changes no catalog row
+        inst.engine.create_table(Context(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)")
+        created = inst.relations.fingerprint()
+        assert created != before
+        inst.engine.rename(Context(), "table", ObjectName("t"), "t2")
+        assert inst.relations.fingerprint() not in (before, created)
+    finally:
+        inst.close()
