@@ -146,7 +146,9 @@ class Server:
             wake = self._barrier_wake = asyncio.Event()
 
             def wanted() -> None:
-                loop.call_soon_threadsafe(wake.set)
+                # A closed loop (server stopped) has no barrier loop left to wake.
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(wake.set)
 
             self.instance.engine.on_barrier_wanted = wanted
             self._barriers = loop.create_task(self._barrier_loop())
