@@ -121,6 +121,9 @@ class Server:
             frontend_factory = instance_frontend_factory(instance)
         self.frontend_factory = frontend_factory
         self._barriers: asyncio.Task[None] | None = None
+        # Set when the engine is owed a barrier before the interval is up (a foreground create
+        # whose backfill the next barrier completes): the barrier loop wakes at once.
+        self._barrier_wake: asyncio.Event | None = None
         self.port: int = config.port
         self.host: str = config.host
         self._server: asyncio.Server | None = None
@@ -139,7 +142,16 @@ class Server:
         self.host, self.port = sock[0], sock[1]
         if self.instance is not None:
             # Always running: a manual clock only makes it idle (RWSHIM CLOCK switches modes).
-            self._barriers = asyncio.get_running_loop().create_task(self._barrier_loop())
+            loop = asyncio.get_running_loop()
+            wake = self._barrier_wake = asyncio.Event()
+
+            def wanted() -> None:
+                # A closed loop (server stopped) has no barrier loop left to wake.
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(wake.set)
+
+            self.instance.engine.on_barrier_wanted = wanted
+            self._barriers = loop.create_task(self._barrier_loop())
         log.info("rwshim ready on %s:%d (%s)", self.host, self.port, _reach(self.host))
 
     async def _barrier_loop(self) -> None:
@@ -150,6 +162,9 @@ class Server:
                 await asyncio.sleep(0.05)
                 continue
             engine = self.instance.engine
+            wake = self._barrier_wake
+            if wake is not None:
+                wake.clear()
             due = engine.due_databases()
             ready = [db for db, ms in due if ms <= 0]
             for db in ready:
@@ -161,7 +176,11 @@ class Server:
                 # The databases just ticked are due again one interval from now.
                 due = self.instance.engine.due_databases()
             wait_ms = min((ms for _, ms in due if ms > 0), default=100)
-            await asyncio.sleep(max(wait_ms, 1) / 1000)
+            if wake is None:
+                await asyncio.sleep(max(wait_ms, 1) / 1000)
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), max(wait_ms, 1) / 1000)
 
     async def stop(self) -> None:
         """Stop accepting, then end every connection (FATAL 57P01, as PostgreSQL does)."""

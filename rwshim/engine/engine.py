@@ -314,6 +314,11 @@ class Engine:
         # When each foreground create began waiting for its job (the 30 s early-failure rule).
         self._fg_started: dict[int, int] = {}
         self._queue: list[_Pending] = []
+        # Databases owed a barrier before their interval is up: a foreground create whose
+        # backfill completes within the epoch after its command barrier (see _admit_and_start).
+        self._early: set[int] = set()
+        # Called after commit when a database is owed an early barrier (the server's loop).
+        self.on_barrier_wanted: Callable[[], None] | None = None
         self._ensure_defaults()
         self.recover(bootstrap=True)
 
@@ -1720,6 +1725,51 @@ class Engine:
         )
         if not scans:
             self._finish_job(job_id)
+        elif self._val(
+            "SELECT create_type FROM streaming_job WHERE job_id = ?", (job_id,)
+        ) == "FOREGROUND" and self._backfill_fits_one_barrier(database_id, job_id):
+            # The snapshot this job reads after its command barrier fits in one barrier's
+            # budget, so the next barrier finishes it: the periodic loop injects that barrier
+            # at once (due_databases) instead of letting the waiting session sit out a whole
+            # interval of wall time.  Manual clocks and background jobs keep their schedule.
+            self._early.add(database_id)
+            self._after_commit.append(self._want_barrier)
+
+    def _want_barrier(self) -> None:
+        if self.on_barrier_wanted is not None:
+            self.on_barrier_wanted()
+
+    def _backfill_fits_one_barrier(self, database_id: int, job_id: int) -> bool:
+        """Whether every unfinished backfill of a just-started job completes within the budget
+        of one barrier: not held, not paused, no rate limit of 0, rows left within budget."""
+        row = self._q1(
+            "SELECT j.backfill_held, j.job_type, b.is_paused FROM streaming_job j"
+            " JOIN barrier_state b ON b.database_id = j.database_id WHERE j.job_id = ?",
+            (job_id,),
+        )
+        if row is None or row[0]:
+            return False
+        if row[2] and row[1] not in ("SnapshotBackfill", "BatchRefresh"):
+            return False
+        interval = self.barrier_interval_ms(database_id)
+        for fid, scan_rel, flags, rate, consumed in self.conn.execute(
+            "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed"
+            " FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
+            " AND backfill_done = 0",
+            (job_id,),
+        ).fetchall():
+            if "SOURCE_SCAN" in json.loads(flags):
+                continue
+            per_second = self.backfill_rows_per_second if rate is None else int(rate)
+            if per_second == 0:
+                return False
+            actors = max(
+                int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))), 1
+            )
+            budget = max(per_second * actors * interval // 1000, 1)
+            if self.row_count(int(scan_rel)) - int(consumed) > budget:
+                return False
+        return True
 
     def _abort_job(self, job_id: int) -> None:
         """try_abort_creating_streaming_job: remove an INITIAL job entirely."""
@@ -1743,6 +1793,7 @@ class Engine:
     def _barrier(self, database_id: int) -> None:
         """One barrier on a database (inside a transaction): a new epoch, and every creating
         job of the database reads its share of upstream rows."""
+        self._early.discard(database_id)
         self._ensure_barrier_state(database_id)
         row = self._q1(
             "SELECT epoch, is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
@@ -1826,7 +1877,7 @@ class Engine:
             "SELECT backfill_parallelism_kind FROM streaming_job WHERE job_id = ?", (job_id,)
         )
         if row is not None and row[0] is not None:
-            graph = g.Graph.load(self.conn)
+            graph = g.Graph.load_around(self.conn, [job_id])
             creating = graph.creating_jobs()
             if job_id not in g.blocked_jobs(graph, creating, online=True):
                 self._render_job(job_id)
@@ -1887,34 +1938,54 @@ class Engine:
         return target, int(row[7]), str(row[8])
 
     def _planned_actor_counts(self, job_ids: Iterable[int]) -> dict[int, int]:
-        """Actor count per fragment of the given jobs, as a re-render would place them."""
+        """Actor count per fragment of the given jobs, as a re-render would place them.  Reads
+        only those jobs' fragments and their NoShuffle upstream chains (indexed look-ups)."""
         out: dict[int, int] = {}
         jobs = set(job_ids)
-        frag_rows = self.conn.execute(
-            "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
-            " parallelism_override_fixed, vnode_count FROM fragment"
-        ).fetchall()
-        frags = {int(r[0]): r for r in frag_rows}
-        no_shuffle_up: dict[int, int] = {}
-        for s, t in self.conn.execute(
-            "SELECT source_fragment_id, target_fragment_id FROM fragment_relation"
-            " WHERE dispatcher_type = 'NoShuffle'"
-        ):
-            no_shuffle_up[int(t)] = int(s)
+        frags: dict[int, tuple[Any, ...] | None] = {}
+        for jid in sorted(jobs):
+            for r in self.conn.execute(
+                "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
+                " parallelism_override_fixed, vnode_count FROM fragment WHERE job_id = ?",
+                (jid,),
+            ).fetchall():
+                frags[int(r[0])] = r
+        own = sorted(frags)
+
+        def frag(fid: int) -> tuple[Any, ...] | None:
+            if fid not in frags:
+                frags[fid] = self._q1(
+                    "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
+                    " parallelism_override_fixed, vnode_count FROM fragment"
+                    " WHERE fragment_id = ?",
+                    (fid,),
+                )
+            return frags[fid]
+
+        def no_shuffle_up(fid: int) -> int | None:
+            v = self._val(
+                "SELECT source_fragment_id FROM fragment_relation WHERE target_fragment_id = ?"
+                " AND dispatcher_type = 'NoShuffle'",
+                (fid,),
+            )
+            return None if v is None else int(v)
+
         targets: dict[int, tuple[par.Target, int, str]] = {}
 
         def count(fid: int, depth: int = 0) -> int:
             if fid in out:
                 return out[fid]
-            r = frags[fid]
+            r = frag(fid)
+            assert r is not None
             jid = int(r[1])
             if jid not in jobs:
                 current = int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
                 return current
+            up = None if r[2] == "SINGLE" or depth >= 64 else no_shuffle_up(fid)
             if r[2] == "SINGLE":
                 n = 1
-            elif fid in no_shuffle_up and depth < 64 and no_shuffle_up[fid] in frags:
-                n = count(no_shuffle_up[fid], depth + 1)
+            elif up is not None and frag(up) is not None:
+                n = count(up, depth + 1)
             else:
                 if jid not in targets:
                     targets[jid] = self._job_target(jid)
@@ -1926,14 +1997,13 @@ class Engine:
             out[fid] = max(n, 1)
             return out[fid]
 
-        for fid, r in frags.items():
-            if int(r[1]) in jobs:
-                count(fid)
+        for fid in own:
+            count(fid)
         return out
 
     def _render_job(self, job_id: int, *, with_ensembles: bool = True) -> None:
         """Re-render the actors of a job (and of its NoShuffle ensembles) from the catalog."""
-        graph = g.Graph.load(self.conn)
+        graph = g.Graph.load_around(self.conn, [job_id])
         fragments = (
             g.reschedule_fragments(graph, job_id)
             if with_ensembles
@@ -1943,7 +2013,8 @@ class Engine:
 
     def _store_policies(self, jobs: Iterable[int]) -> None:
         """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog."""
-        graph = g.Graph.load(self.conn)
+        jobs = list(jobs)
+        graph = g.Graph.load_around(self.conn, jobs)
         for jid in jobs:
             row = self._q1(
                 "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"
@@ -1969,10 +2040,8 @@ class Engine:
         """Re-render the actors of the given jobs where their planned count changed."""
         counts = self._planned_actor_counts(jobs)
         current = {
-            int(f): int(n)
-            for f, n in self.conn.execute(
-                "SELECT fragment_id, count(*) FROM actor GROUP BY fragment_id"
-            )
+            fid: int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
+            for fid in counts
         }
         worker = int(self._val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
         for fid, n in sorted(counts.items()):
@@ -2008,7 +2077,8 @@ class Engine:
         for db, last in self.conn.execute(
             "SELECT database_id, last_barrier_ms FROM barrier_state ORDER BY database_id"
         ).fetchall():
-            out.append((int(db), max(int(last) + self.barrier_interval_ms(int(db)) - now, 0)))
+            due = 0 if db in self._early else int(last) + self.barrier_interval_ms(int(db)) - now
+            out.append((int(db), max(due, 0)))
         return out
 
     # ------------------------------------------------------------------ removal
@@ -2249,7 +2319,7 @@ class Engine:
         *,
         group: str | None = None,
     ) -> None:
-        graph = g.Graph.load(self.conn)
+        graph = g.Graph.load_around(self.conn, [job_id])
         creating = graph.creating_jobs()
         if creating and job_id in g.blocked_jobs(graph, creating, online=not deferred):
             raise RescheduleBlocked(call, job_id)
@@ -2292,7 +2362,7 @@ class Engine:
     def _apply_reschedule(self, database_id: int, job_id: int) -> set[int]:
         """Resolve the intent against the live layout: identical -> no-op; else the
         barrier-level check (control.rs:1238-1266); else re-render.  Returns rejected jobs."""
-        graph = g.Graph.load(self.conn)
+        graph = g.Graph.load_around(self.conn, [job_id])
         fragments = g.reschedule_fragments(graph, job_id)
         jobs = {graph.fragments[f].job_id for f in fragments}
         planned = self._planned_actor_counts(jobs)
@@ -2336,7 +2406,7 @@ class Engine:
         call = DDL + "AlterBackfillParallelism"
         job_id = rel.id
         if not deferred:
-            graph = g.Graph.load(self.conn)
+            graph = g.Graph.load_around(self.conn, [job_id])
             creating = graph.creating_jobs()
             if creating and job_id in g.online_unreschedulable_jobs(graph, creating):
                 raise BackfillNotOnlineReschedulable(job_id)
@@ -3031,13 +3101,15 @@ class Engine:
         store = Store.open(data_dir)
         if on_open is not None:
             on_open(store)
-        return Engine(
+        engine = Engine(
             store,
             self.clock,
             row_count=None if self.row_count == self._default_row_count else self.row_count,
             streaming_slots=self.streaming_slots,
             backfill_rows_per_second=self.backfill_rows_per_second,
         )
+        engine.on_barrier_wanted = self.on_barrier_wanted
+        return engine
 
     def hold_backfill(self, job_id: int, held: bool = True) -> None:
         """Test control: stop (or let go) a creating job's backfill progress."""

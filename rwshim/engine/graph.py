@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 ONLINE_UNRESCHEDULABLE = {"SnapshotBackfill"}
@@ -55,6 +56,75 @@ class Graph:
             g.job_status[jid] = status
             g.job_type[jid] = jtype
             g.job_database[jid] = db
+        return g
+
+    @classmethod
+    def load_around(cls, conn: sqlite3.Connection, jobs: Iterable[int]) -> Graph:
+        """The part of the graph the rules need for a DDL on ``jobs``, read through indexes so
+        its cost does not grow with the number of jobs in the catalog: the fragments of
+        ``jobs`` and of every job not yet CREATED, all their edges, everything NoShuffle-
+        connected to those (with all edges), and the NoShuffle components of their direct
+        neighbours.  Every rule in this module gives the same answer on it as on ``load``."""
+        g = cls()
+        seeds = set(jobs)
+        seeds.update(
+            int(j)
+            for (j,) in conn.execute(
+                "SELECT job_id FROM streaming_job WHERE job_status != 'CREATED'"
+            )
+        )
+        full: list[int] = []
+        for jid in sorted(seeds):
+            for fid, fjid, scan, dist in conn.execute(
+                "SELECT fragment_id, job_id, scan_type, distribution_type FROM fragment"
+                " WHERE job_id = ?",
+                (jid,),
+            ):
+                g.fragments[fid] = Fragment(fid, fjid, scan, dist)
+                full.append(fid)
+        expanded: dict[int, bool] = {}  # fragment -> all edges loaded (else NoShuffle only)
+        stack: list[tuple[int, bool]] = [(f, True) for f in full]
+        while stack:
+            fid, whole = stack.pop()
+            done = expanded.get(fid)
+            if done is not None and (done or not whole):
+                continue
+            expanded[fid] = whole
+            only_ns = "" if whole else " AND dispatcher_type = 'NoShuffle'"
+            rows = conn.execute(
+                "SELECT source_fragment_id, target_fragment_id, dispatcher_type"
+                f" FROM fragment_relation WHERE source_fragment_id = ?{only_ns}"
+                " UNION ALL SELECT source_fragment_id, target_fragment_id, dispatcher_type"
+                f" FROM fragment_relation WHERE target_fragment_id = ?{only_ns}",
+                (fid, fid),
+            ).fetchall()
+            for s, t, d in rows:
+                g.edges[(s, t)] = d
+                other = t if s == fid else s
+                if other not in g.fragments:
+                    row = conn.execute(
+                        "SELECT fragment_id, job_id, scan_type, distribution_type FROM fragment"
+                        " WHERE fragment_id = ?",
+                        (other,),
+                    ).fetchone()
+                    if row is None:
+                        continue
+                    g.fragments[other] = Fragment(*row)
+                # NoShuffle partners share the expansion; other neighbours get their
+                # NoShuffle components only.
+                stack.append((other, whole and d == "NoShuffle"))
+        owners = sorted({f.job_id for f in g.fragments.values()} | seeds)
+        for i in range(0, len(owners), 500):
+            chunk = owners[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for jid, status, jtype, db in conn.execute(
+                "SELECT job_id, job_status, job_type, database_id FROM streaming_job"
+                f" WHERE job_id IN ({marks})",
+                chunk,
+            ):
+                g.job_status[jid] = status
+                g.job_type[jid] = jtype
+                g.job_database[jid] = db
         return g
 
     def fragments_of(self, job_id: int) -> list[int]:

@@ -563,7 +563,14 @@ class Binder:
 
     def bind_select(self, tree: exp.Expr) -> Bound:
         """Bind a query (SELECT / VALUES / WITH / set operation) and generate its SQLite."""
-        self.materialize = {}
+        # One relation read once, no join or subquery: SQLite flattens the view into the query
+        # and evaluates it once anyway, so leave it a view (its indexes then serve the WHERE).
+        single = (
+            isinstance(tree, exp.Select)
+            and len(list(tree.find_all(exp.Table))) == 1
+            and tree.find(exp.Join, exp.Subquery, exp.With) is None
+        )
+        self.materialize = None if single else {}
         cols = self.query(tree, None)
         if self.materialize:
             ctes = [

@@ -374,6 +374,31 @@ SCHEMA_V4: Final = """
 ALTER TABLE fragment ADD COLUMN parallelism_policy TEXT NOT NULL DEFAULT 'unknown';
 """
 
+SCHEMA_V5: Final = """
+-- Per-DDL look-ups must not scan every job: the jobs not yet CREATED (the blocked-job rules
+-- and each barrier's backfill seed from them).
+CREATE INDEX streaming_job_by_status ON streaming_job(job_status);
+-- Catalog views filtered by name alone (rw_streaming_jobs WHERE name = ...).
+CREATE INDEX relation_by_bare_name ON relation(name);
+
+-- catalog_version: bumped by triggers whenever anything the read path's binder reads changes
+-- (relations, their names, kinds and columns, job states, schemas, databases), so checking
+-- cached translations costs one row read, not a scan of the catalog.
+CREATE TABLE catalog_version (n INTEGER NOT NULL);
+INSERT INTO catalog_version VALUES (0);
+""" + "".join(
+    f"CREATE TRIGGER catalog_version_{table}_{event.split()[0].lower()} AFTER {event} ON {table}"
+    " BEGIN UPDATE catalog_version SET n = n + 1; END;\n"
+    for table, update_of in (
+        ("relation", "relation_id, kind, name, schema_id"),
+        ("streaming_job", "job_id, job_status"),
+        ("relation_column", ""),
+        ("schema", "schema_id, name"),
+        ("database", "database_id, name"),
+    )
+    for event in ("INSERT", "DELETE", f"UPDATE OF {update_of}" if update_of else "UPDATE")
+)
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -381,6 +406,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (2, SCHEMA_V2),
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
+    (5, SCHEMA_V5),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

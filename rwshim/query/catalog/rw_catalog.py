@@ -278,12 +278,12 @@ _EFFECTIVE_PARALLELISM = parallelism_text(
     "ELSE j.adaptive_parallelism_strategy END",
 )
 _JOB_NAME = "(SELECT r.name FROM relation r WHERE r.relation_id = j.job_id)"
+# Joins rather than per-row subqueries, so `name = ...` and `id = ...` use the indexes.
 SQL["rw_streaming_jobs"] = f"""
-SELECT j.job_id, {_JOB_NAME}, j.database_id, j.job_status, {_EFFECTIVE_PARALLELISM},
-       j.max_parallelism,
-       COALESCE(j.specific_resource_group, (SELECT d.resource_group FROM database d
-                WHERE d.database_id = j.database_id), 'default')
-FROM streaming_job j ORDER BY j.job_id"""
+SELECT j.job_id, r.name, j.database_id, j.job_status, {_EFFECTIVE_PARALLELISM},
+       j.max_parallelism, COALESCE(j.specific_resource_group, d.resource_group, 'default')
+FROM streaming_job j LEFT JOIN relation r ON r.relation_id = j.job_id
+LEFT JOIN database d ON d.database_id = j.database_id ORDER BY j.job_id"""
 SQL["rw_table_fragments"] = f"""
 SELECT j.job_id, j.job_status, {_EFFECTIVE_PARALLELISM}, j.max_parallelism
 FROM streaming_job j ORDER BY j.job_id"""

@@ -486,3 +486,39 @@ def test_create_result_names_its_job_for_a_session_cancel() -> None:
     assert r.job_id == rel_id(e, "m")
     assert e.cancel_jobs(ctx(), [r.job_id]).rows == [(str(r.job_id),)]
     assert r.wait is not None and r.wait.done and r.wait.error is not None
+
+
+def test_foreground_create_within_one_barrier_budget_is_owed_an_early_barrier() -> None:
+    e = make_engine(backfill_rows_per_second=10)
+    wanted: list[bool] = []
+    e.on_barrier_wanted = lambda: wanted.append(True)
+    small = table(e, "small", rows=5)
+    big = table(e, "big", rows=500)
+    e.tick()
+    assert e.due_databases() == [(1, 1000)]
+    # 500 rows need more than one barrier (10 rows/s per actor over a 1 s interval): no debt.
+    r_big = mv(e, "m_big", [big])
+    assert r_big.wait is not None and not r_big.wait.done
+    assert wanted == [] and e.due_databases() == [(1, 1000)]
+    e.cancel_jobs(ctx(), [rel_id(e, "m_big")])
+    # 5 rows fit in one barrier: the database is due now, and that barrier finishes the job.
+    r = mv(e, "m_small", [small])
+    m = rel_id(e, "m_small")
+    assert e.job_status(m) == "CREATING" and r.wait is not None and not r.wait.done
+    assert wanted == [True] and e.due_databases() == [(1, 0)]
+    e.tick(1)
+    assert e.job_status(m) == "CREATED" and r.wait.done
+    assert e.due_databases() == [(1, 1000)]
+
+
+def test_background_and_rate_limited_creates_keep_the_periodic_schedule() -> None:
+    e = make_engine()
+    wanted: list[bool] = []
+    e.on_barrier_wanted = lambda: wanted.append(True)
+    t = table(e, "t", rows=3)
+    e.tick()
+    mv(e, "m_bg", [t], bg(backfill_rate_limit="-1"))
+    assert e.job_status(rel_id(e, "m_bg")) == "CREATING"
+    mv(e, "m_paused", [t], Context(variables={"backfill_rate_limit": "0"}))
+    assert e.job_status(rel_id(e, "m_paused")) == "CREATING"
+    assert wanted == [] and e.due_databases() == [(1, 1000)]

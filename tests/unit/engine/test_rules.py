@@ -256,3 +256,50 @@ def test_deferred_on_a_creating_job_without_backfill_override_waits_for_recovery
     assert set(e.rendered_parallelism(m).values()) == {4}
     e.adhoc_recover(ctx())
     assert set(e.rendered_parallelism(m).values()) == {2}
+
+
+def _rule_answers(graph: g.Graph, job_id: int, database_id: int) -> tuple[object, ...]:
+    creating = graph.creating_jobs()
+    fragments = g.reschedule_fragments(graph, job_id)
+    return (
+        creating,
+        g.blocked_jobs(graph, creating, online=True),
+        g.blocked_jobs(graph, creating, online=False),
+        g.online_unreschedulable_jobs(graph, creating),
+        fragments,
+        g.barrier_rejected_jobs(graph, database_id, fragments),
+        {f: g.ensemble_roots(graph, f) for f in graph.fragments_of(job_id)},
+    )
+
+
+def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
+    e = make_engine()
+    e.create_source(
+        ctx(),
+        ObjectName("src"),
+        [],
+        definition="CREATE SOURCE src (v INT) WITH (connector = 'kafka')",
+        with_options=[("connector", "kafka")],
+    )
+    mv(e, "from_src", [rel_id(e, "src")])
+    e.tick()
+    t = table(e, "t", rows=50)
+    table(e, "other", rows=5)
+    mv(e, "m2", [t], ctx(streaming_use_snapshot_backfill="false"))
+    e.tick()
+    e.create_sink(
+        ctx(),
+        ObjectName("s"),
+        [],
+        definition="CREATE SINK s FROM t WITH (connector = 'blackhole', snapshot = 'false')",
+        upstream_ids=[t],
+        with_options=[("connector", "blackhole"), ("snapshot", "false")],
+    )
+    mv(e, "m", [t], bg(streaming_use_snapshot_backfill="true"))
+    mv(e, "m3", [rel_id(e, "m2")], bg())
+    assert e.job_status(rel_id(e, "m")) == "CREATING"
+    whole = g.Graph.load(e.conn)
+    assert len(whole.job_status) >= 8
+    for job in whole.job_status:
+        around = g.Graph.load_around(e.conn, [job])
+        assert _rule_answers(around, job, 1) == _rule_answers(whole, job, 1), job
