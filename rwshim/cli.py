@@ -4,6 +4,7 @@ controls a running one (``rwshim.ctl``)."""
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 from collections.abc import Sequence
@@ -95,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    # No cyclic collections while the modules, grammar and catalog are built: start-up
+    # makes only long-lived objects, and collecting them repeatedly is ~10% of it.
+    # ``serve`` freezes them and turns the collector back on once the port is open.
+    gc.disable()
     from rwshim.server import run
 
     try:

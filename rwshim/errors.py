@@ -102,7 +102,8 @@ class QueryCanceled(RwError):
 
 
 class NotImplementedError_(RwError):
-    """`Feature is not yet implemented: <feature>` + tracking line (src/error/src/common.rs:46-70)."""
+    """`Feature is not yet implemented: <feature>` + tracking line
+    (src/error/src/common.rs:46-70)."""
 
     def __init__(self, feature: str, tracking: str = NOT_IMPLEMENTED_TRACKING) -> None:
         super().__init__(f"Feature is not yet implemented: {feature}\n{tracking}")

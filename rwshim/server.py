@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import ipaddress
 import logging
 import signal
@@ -477,6 +478,10 @@ async def serve(config: Config, frontend_factory: FrontendFactory | None = None)
     """Run a server until SIGINT/SIGTERM, then shut down cleanly."""
     server = Server(config, frontend_factory)
     await server.start()
+    # What start-up built (modules, grammar, catalog caches) lives as long as the process:
+    # move it out of the collector's generations so full collections stop rescanning it.
+    gc.freeze()
+    gc.enable()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -22,10 +22,8 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TypeVar
-
-import sqlglot
-from sqlglot import exp
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rwshim import pgtypes
 from rwshim.errors import (
@@ -37,7 +35,6 @@ from rwshim.errors import (
     NotImplementedError_,
     RwError,
 )
-from rwshim.query import binder as bnd
 from rwshim.query import casts, types
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.catalog import install as install_catalog_views
@@ -48,6 +45,35 @@ from rwshim.results import Column, Outcome
 
 ROW_ID = "_row_id"
 _BIND_RE = re.compile(r"\?(\d+)")
+
+if TYPE_CHECKING:
+    import sqlglot
+    from sqlglot import exp
+
+    from rwshim.query import binder as bnd
+else:
+
+    class _Lazy(ModuleType):
+        """Stands for a module until first touched: sqlglot (with the binder over it) costs
+        more than half of start-up, and ``SELECT 1`` (the constant fast path) needs neither."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(_load_read_path()[self.__name__], name)
+
+    sqlglot = _Lazy("sqlglot")
+    exp = _Lazy("exp")
+    bnd = _Lazy("bnd")
+
+
+def _load_read_path() -> dict[str, ModuleType]:
+    """Import sqlglot and the binder and put them in place of the lazy stand-ins."""
+    import sqlglot as sqlglot_mod
+
+    from rwshim.query import binder as bnd_mod
+
+    mods = {"sqlglot": sqlglot_mod, "exp": sqlglot_mod.exp, "bnd": bnd_mod}
+    globals().update(mods)
+    return mods
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +106,9 @@ class _Prepared:
     insert_columns: list[str] = field(default_factory=list)
     source_oids: list[int] = field(default_factory=list)
     returning_sql: str = ""
+    # ``columns`` as a client sees them, built once: handing back the same list for every
+    # execution lets ``results.row_encoder`` find its encoder by identity
+    client_columns: list[Column] = field(default_factory=list)
 
 
 def column_of(c: bnd.OutColumn) -> Column:
@@ -127,11 +156,11 @@ class QueryEngine:
         # (with the source's fingerprint, when it has one) whenever the connection has written
         self._seen_changes = -1
         self._fingerprint: object = None
-        self._system: dict[tuple[str, str], bnd.SystemRelation] = {}
-        self._load_system()
+        # built when the binder first needs it (building it imports the binder)
+        self._system: dict[tuple[str, str], bnd.SystemRelation] | None = None
 
-    def _load_system(self) -> None:
-        self._system = {
+    def _load_system(self) -> dict[tuple[str, str], bnd.SystemRelation]:
+        self._system = system = {
             key: bnd.SystemRelation(
                 rel.schema,
                 rel.name,
@@ -140,9 +169,13 @@ class QueryEngine:
             )
             for key, rel in RELATIONS.items()
         }
+        return system
 
     def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
-        return self._system.get((schema, name))
+        system = self._system
+        if system is None:
+            system = self._load_system()
+        return system.get((schema, name))
 
     def row_count(self, relation_id: int) -> int:
         """Rows a relation holds now (a materialized view or view: rows of its query), for
@@ -180,7 +213,7 @@ class QueryEngine:
     def invalidate(self) -> None:
         """Forget cached translations (call after any catalog change)."""
         self._cache.clear()
-        self._load_system()
+        self._system = None
 
     # --- public API ------------------------------------------------------------------------
 
@@ -189,11 +222,7 @@ class QueryEngine:
     ) -> Description:
         """Parameter types (unknown ones inferred) and result columns of a statement."""
         prep = self._prepare(sql_text, list(param_oids), ctx)
-        cols = (
-            [column_of(c) for c in prep.columns]
-            if prep.kind == "select" or prep.columns
-            else (None)
-        )
+        cols = prep.client_columns if prep.kind == "select" or prep.columns else None
         if prep.kind != "select" and not prep.returning_sql:
             cols = None
         return Description([types.external(o) for o in prep.param_oids], cols)
@@ -264,7 +293,7 @@ class QueryEngine:
             cur = self._run(prep.sql, args[: prep.nbind])
             return Outcome(
                 "SELECT",
-                [column_of(c) for c in prep.columns],
+                prep.client_columns,
                 self._rows(cur, prep.decoders),
                 count_rows=True,
             )
@@ -333,6 +362,10 @@ class QueryEngine:
         if prep is not None:
             return prep
         self.state.ctx = ctx
+        if not param_oids and (prep := _constant_select(sql_text)) is not None:
+            prep.client_columns = [column_of(c) for c in prep.columns]
+            self._cache[key] = prep
+            return prep
         tree = _unparenthesize(bnd.parse(sql_text))
         if isinstance(tree, exp.Insert):
             prep = self._prepare_insert(tree, param_oids, ctx)
@@ -349,6 +382,7 @@ class QueryEngine:
         else:
             raise NotImplementedError_(f"statement {type(tree).__name__} on the read path")
         prep.decoders = [_decoder(c.type_oid) for c in prep.columns]
+        prep.client_columns = [column_of(c) for c in prep.columns]
         prep.nbind = max((int(m) for m in _BIND_RE.findall(prep.sql)), default=0)
         if len(self._cache) > 2048:
             self._cache.clear()
@@ -373,7 +407,7 @@ class QueryEngine:
     ) -> Iterator[tuple[object, ...]]:
         try:
             for row in cur:
-                yield tuple(d(v) for d, v in zip(decoders, row, strict=True))
+                yield tuple([d(v) for d, v in zip(decoders, row, strict=True)])
         except sqlite3.Error as e:
             raise self._translate_error(e) from None
 
@@ -696,6 +730,100 @@ def _unparenthesize(tree: exp.Expr) -> exp.Expr:
 
 
 _T = TypeVar("_T")
+
+
+# The constant fast path: ``SELECT <item>, ...`` where each item is an integer literal, a
+# string literal or ``<int> {+|-|*} <int>``, optionally with ``AS <name>``.  It answers these
+# (``SELECT 1`` is what clients, pools and health checks send) with the same SQLite text,
+# column names and types the binder gives them, without parsing with sqlglot; anything else,
+# or anything it is unsure of (a keyword as a name, a literal wider than bigint), goes to the
+# binder.
+_CONST_HEAD = re.compile(r"\s*select\s+", re.IGNORECASE)
+_CONST_ITEM = re.compile(
+    r"(?:(?P<int>-?\d+)|(?P<lhs>\d+)\s*(?P<op>[-+*])\s*(?P<rhs>\d+)|(?P<str>'(?:[^']|'')*'))"
+    r"(?:\s+as\s+(?:(?P<name>[a-z_][a-z0-9_]*)|\"(?P<quoted>[^\"]+)\"))?"
+    r"\s*(?:(?P<comma>,)\s*|;?\s*$)",
+    re.IGNORECASE,
+)
+_INT4_MAX = 2**31 - 1
+_INT8_MAX = 2**63 - 1
+
+
+def _constant_select(sql_text: str) -> _Prepared | None:
+    """The prepared form of a constant ``SELECT`` (see above), or None for the binder."""
+    head = _CONST_HEAD.match(sql_text)
+    if head is None:
+        return None
+    pos = head.end()
+    end = len(sql_text)
+    items: list[str] = []
+    columns: list[Any] = []
+    while True:
+        m = _CONST_ITEM.match(sql_text, pos)
+        if m is None:
+            return None
+        if m["quoted"] is not None:
+            name = m["quoted"]
+        elif m["name"] is not None:
+            name = m["name"].lower()
+            if name in _keywords():
+                return None
+        else:
+            name = "?column?"
+        if m["int"] is not None:
+            text = m["int"]
+            magnitude = int(text.lstrip("-"))
+            if magnitude > _INT8_MAX:
+                return None
+            oid = pgtypes.INT4 if magnitude <= _INT4_MAX else pgtypes.INT8
+            expr = str(int(text))
+        elif m["op"] is not None:
+            lhs, rhs = int(m["lhs"]), int(m["rhs"])
+            if lhs > _INT4_MAX or rhs > _INT4_MAX:
+                return None
+            oid = pgtypes.INT4
+            expr = f"RW_ARITH('{m['op']}', {oid}, {lhs}, {rhs})"
+        else:
+            oid = pgtypes.VARCHAR
+            expr = m["str"]
+        items.append(f'{expr} AS "{name}"')
+        columns.append(_ConstColumn(name, oid))
+        pos = m.end()
+        if m["comma"] is None:
+            break
+        if pos >= end:
+            return None
+    if pos != end:
+        return None
+    prep = _Prepared("select", "SELECT " + ", ".join(items), columns, [])
+    prep.decoders = [_decoder(c.type_oid) for c in columns]
+    return prep
+
+
+@dataclass(frozen=True, slots=True)
+class _ConstColumn:
+    """An output column of the fast path, shaped like the binder's ``OutColumn``."""
+
+    name: str
+    type_oid: int
+
+
+_KEYWORDS: frozenset[str] | None = None
+
+
+def _keywords() -> frozenset[str]:
+    """Every PostgreSQL keyword (pglast's lists): such a name after AS goes to the binder."""
+    global _KEYWORDS
+    if _KEYWORDS is None:
+        from pglast import keywords as kw
+
+        _KEYWORDS = frozenset(
+            kw.RESERVED_KEYWORDS
+            | kw.UNRESERVED_KEYWORDS
+            | kw.COL_NAME_KEYWORDS
+            | kw.TYPE_FUNC_NAME_KEYWORDS
+        )
+    return _KEYWORDS
 
 
 def _guarded(fn: Callable[[], _T]) -> _T:

@@ -12,9 +12,6 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from pglast import parse_sql
-from pglast.parser import ParseError
-
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 # Words that end a column's type and start its options (parser.rs parse_column_option).
@@ -185,6 +182,9 @@ def _canonical_type(type_text: str) -> tuple[str, int]:
     """pglast's name for a PostgreSQL type (and its array dimensions); else the text."""
     if not type_text:
         return ("", 0)
+    from pglast import parse_sql  # imported on first use: pglast is ~10% of start-up
+    from pglast.parser import ParseError
+
     try:
         node: Any = parse_sql(f"CREATE TABLE _t (_c {type_text})")[0].stmt
         tn = node.tableElts[0].typeName

@@ -14,11 +14,10 @@ NOTIFY, DO, CALL, LOCK, ...).
 from __future__ import annotations
 
 import functools
+import re
 
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
-from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg, rw_restrictions
-from rwshim.sql.rwparser import parse_rw
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 # First words RisingWave's parse_statement dispatches on (parser.rs:276-354), by who reads them.
@@ -111,13 +110,31 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
     if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):
         return _pg(sql, text, toks, stop)
     if up in _RW_FIRST:
+        # imported here: lark and the grammar load with the first RisingWave statement
+        from rwshim.sql.rwparser import parse_rw
+
         return parse_rw(sql, toks, stop, text)
     if up in _PG_FIRST or (first.kind is Kind.OP and first.value == "("):
         return _pg(sql, text, toks, stop)
     raise expected_error(sql, first, "statement")
 
 
+# A SELECT of constants only (integers, '' strings, <int> {+|-|*} <int>): valid
+# PostgreSQL and RisingWave syntax whatever the values, so it is a Query without asking pglast
+# (which is then imported only when a statement needs it; SELECT 1 is most of what pools and
+# health checks send).  The read path has the matching fast path (query/engine.py).
+_CONSTANT_SELECT = re.compile(
+    r"select\s+"
+    r"(?:(?:-?\d+|\d+\s*[-+*]\s*\d+|'(?:[^']|'')*')\s*(?:,\s*(?!$)|$))+",
+    re.IGNORECASE,
+)
+
+
 def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
+    if _CONSTANT_SELECT.fullmatch(text):
+        return st.Query(text)
+    from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg, rw_restrictions
+
     node = check_pg(sql, blank_rw_query_syntax(text), toks, stop)
     rw_restrictions(sql, node, toks, stop)
     try:

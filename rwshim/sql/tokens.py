@@ -254,7 +254,7 @@ def tokenize(sql: str) -> list[Token]:
                     break
                 buf.append(c)
             emit(Kind.WORD, "".join(buf), quoted=True)
-        elif ch in "0123456789" or ch == ".":  # ASCII only: "²".isdigit() is True
+        elif "0" <= ch <= "9" or ch == ".":  # ASCII only, as tokenizer.rs:492
             _number(s)
             text = sql[start : s.pos]
             emit(Kind.OP if text == "." else Kind.NUMBER, text)

@@ -17,8 +17,6 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-import scramp
-
 from rwshim.wire import backend
 
 SCRAM = "SCRAM-SHA-256"
@@ -102,11 +100,15 @@ class Md5(Authenticator):
 @functools.lru_cache(maxsize=64)
 def _scram_auth_info(password: str) -> tuple[Any, ...]:
     # PBKDF2 with 4096 rounds costs milliseconds: derive once per password.
+    import scramp  # imported on first use: scramp + asn1crypto cost ~50 ms of start-up
+
     return tuple(scramp.ScramMechanism(SCRAM).make_auth_info(password))
 
 
 class Scram(Authenticator):
     def __init__(self, password: str) -> None:
+        import scramp
+
         info = _scram_auth_info(password)
         self._server = scramp.ScramMechanism(SCRAM).make_server(lambda _user: info)
         self._stage = 0
@@ -115,6 +117,8 @@ class Scram(Authenticator):
         return backend.auth_sasl([SCRAM])
 
     def step(self, payload: bytes) -> Step:
+        import scramp
+
         try:
             if self._stage == 0:
                 end = payload.find(b"\x00")
