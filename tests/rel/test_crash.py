@@ -76,12 +76,25 @@ def _names(conn: psycopg.Connection) -> set[str]:
     return {str(r[0]) for r in rows}
 
 
-def _store_violations(data_dir: Path) -> list[str]:
+# A kill between a create's INITIAL catalog row and its first barrier leaves that job INITIAL
+# (and without fragments) in the file, as in RisingWave's meta store; recovery deletes it on
+# the next start (controller/catalog/mod.rs:703-707), which the check after a restart proves.
+_AT_CRASH = ("streaming job without fragments", "job left INITIAL")
+
+
+def _store_violations(data_dir: Path, *, crashed: bool = False) -> list[str]:
     conn = sqlite3.connect(f"file:{data_dir / 'meta.db'}?mode=ro", uri=True)
     try:
-        return violations(conn)
+        found = violations(conn)
+        initial = {
+            int(r[0])
+            for r in conn.execute("SELECT job_id FROM streaming_job WHERE job_status = 'INITIAL'")
+        }
     finally:
         conn.close()
+    # An INITIAL table's data table comes with its first barrier.
+    half_done = {f"table {rid} without its data table" for rid in initial}
+    return [v for v in found if not (crashed and (v.startswith(_AT_CRASH) or v in half_done))]
 
 
 def test_kill_9_during_ddl_loses_nothing_acknowledged(tmp_path: Path) -> None:
@@ -121,10 +134,12 @@ def test_kill_9_during_ddl_loses_nothing_acknowledged(tmp_path: Path) -> None:
         finally:
             if proc.p.poll() is None:
                 proc.kill()
-        assert _store_violations(tmp_path) == []
+        assert _store_violations(tmp_path, crashed=True) == []
     proc = Proc(tmp_path)
     try:
         conn = proc.connect()
+        # After recovery nothing half-done is left, INITIAL jobs included.
+        assert _store_violations(tmp_path) == []
         names = _names(conn)
         for name, exists in expected.items():
             assert (name in names) == exists, (name, exists, sorted(names))
