@@ -24,6 +24,7 @@ from rwshim.wire.connection import ServerConnection
 from tests import wirekit as fe
 from tests.conftest import ThreadRunning
 from tests.rel import fuzzkit
+from tests.rel.liveclient import Client
 from tests.wirekit import Msg
 
 BACKEND_TAGS = set("RKSZTDCEINn123stGHcdvAW")
@@ -162,46 +163,6 @@ def test_a_large_declared_length_allocates_nothing_until_the_body_arrives() -> N
 # --- live server ---------------------------------------------------------------------------
 
 
-class Blocking:
-    def __init__(self, server: ThreadRunning) -> None:
-        self.sock = socket.create_connection((server.host, server.port), timeout=10)
-        self.buf = b""
-
-    def login(self) -> None:
-        self.sock.sendall(fe.startup({"user": "root", "database": "dev"}))
-        self.until("Z")
-
-    def read_msg(self) -> Msg | None:
-        while True:
-            if len(self.buf) >= 5:
-                (n,) = struct.unpack_from("!i", self.buf, 1)
-                if len(self.buf) >= n + 1:
-                    msg = fe.split(self.buf[: n + 1])[0]
-                    self.buf = self.buf[n + 1 :]
-                    return msg
-            try:
-                data = self.sock.recv(65536)
-            except ConnectionResetError:
-                data = b""
-            if not data:
-                assert self.buf == b"", "connection closed inside a message"
-                return None
-            self.buf += data
-
-    def until(self, tag: str) -> list[Msg]:
-        msgs: list[Msg] = []
-        while True:
-            m = self.read_msg()
-            if m is None:
-                return msgs
-            msgs.append(m)
-            if m.tag == tag:
-                return msgs
-
-    def close(self) -> None:
-        self.sock.close()
-
-
 @pytest.fixture(scope="module")
 def live() -> Iterator[ThreadRunning]:
     from tests.conftest import ThreadServer, _config
@@ -223,9 +184,8 @@ def test_live_server_survives_fuzzed_connections(
 ) -> None:
     caplog.set_level(logging.WARNING, logger="rwshim")
     COUNTS["live_frames"] += len(stream)
-    c = Blocking(live)
+    c = Client(live)
     try:
-        c.login()
         # The sentinel ends with a query whose answer we wait for; a closed socket is the
         # other allowed ending (after a FATAL ErrorResponse).
         c.sock.sendall(b"".join(stream) + RECOVER + fe.query("select 'sentinel'"))
@@ -257,8 +217,7 @@ def test_live_server_survives_fuzzed_connections(
 
 def test_live_server_after_fuzzing_has_no_leaked_tasks(live: ThreadRunning) -> None:
     # Runs after the fuzz test in this module: every fuzzed connection is gone.
-    bystander = Blocking(live)
-    bystander.login()
+    bystander = Client(live)
     assert live.thread is not None
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
