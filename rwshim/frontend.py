@@ -781,9 +781,9 @@ class Frontend:
         return out
 
     async def _create_mv(self, stmt: st.CreateMaterializedView, params: list[object]) -> Outcome:
-        if stmt.if_not_exists and self._exists(stmt.name):
-            return await self._engine(stmt.tag, lambda: self._create_mv_call(stmt, [], []))
-        cols, upstreams = self._query_columns(stmt.query, stmt.columns)
+        cols, upstreams = self._new_query_columns(
+            stmt.name, stmt.if_not_exists, stmt.query, stmt.columns
+        )
         return await self._engine(stmt.tag, lambda: self._create_mv_call(stmt, cols, upstreams))
 
     def _create_mv_call(
@@ -800,15 +800,23 @@ class Frontend:
             has_values=not upstreams and re.search(r"\bVALUES\b", stmt.query, re.I) is not None,
         )
 
-    def _exists(self, name: st.ObjectName) -> bool:
-        return self.instance.engine.lookup(self._ctx(), _engine_name(name)) is not None
+    def _new_query_columns(
+        self,
+        name: st.ObjectName,
+        if_not_exists: bool,
+        query: str,
+        column_names: Sequence[str] = (),
+    ) -> tuple[list[ColumnSpec], list[int]]:
+        """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
+        object (the engine answers with its notice, and the query need not bind any more)."""
+        if if_not_exists and self.instance.engine.lookup(self._ctx(), _engine_name(name)):
+            return [], []
+        return self._query_columns(query, column_names)
 
     async def _create_view(self, stmt: st.CreateView, params: list[object]) -> Outcome:
-        if stmt.if_not_exists and self._exists(stmt.name):
-            cols: list[ColumnSpec] = []
-            upstreams: list[int] = []
-        else:
-            cols, upstreams = self._query_columns(stmt.query, stmt.columns)
+        cols, upstreams = self._new_query_columns(
+            stmt.name, stmt.if_not_exists, stmt.query, stmt.columns
+        )
         return await self._engine(
             stmt.tag,
             lambda: self.instance.engine.create_view(
@@ -840,14 +848,12 @@ class Frontend:
         )
 
     async def _create_sink(self, stmt: st.CreateSink, params: list[object]) -> Outcome:
-        if stmt.if_not_exists and self._exists(stmt.name):
-            cols: list[ColumnSpec] = []
-            upstreams: list[int] = []
-        else:
-            query = stmt.query
-            if query is None and stmt.from_name is not None:
-                query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
-            cols, upstreams = self._query_columns(query or "SELECT 1")
+        query = stmt.query
+        if query is None and stmt.from_name is not None:
+            query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
+        cols, upstreams = self._new_query_columns(
+            stmt.name, stmt.if_not_exists, query or "SELECT 1"
+        )
         fe = stmt.format_encode
         return await self._engine(
             stmt.tag,
