@@ -1,23 +1,21 @@
-"""Statements real clients sent, read from the wire captures in ../shared/clients/wire.
+"""Statements real clients sent, as recorded in the client wire captures.
 
-The captures are the logs of clients-captures/tools/wireproxy.py; every `F> Query` and
-`F> Parse` line holds one query string as a Python literal (the same reading as
-clients/tools/extract_sql.py).
+The data file ``data/client_statements.json`` was extracted once from the decoded wire logs of
+the clients-captures set (``shared/clients/wire/*.log``, made by its ``tools/wireproxy.py``):
+every distinct string a client sent in an ``F> Query`` or ``F> Parse`` message, with the name of
+the capture it first appeared in (the same reading as ``tools/extract_sql.py``).  It is kept in
+the repository so that a clone with nothing beside it runs the tests.  ``extract(wire_dir)``
+re-creates the list from a directory of captures, for refreshing the file.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[3]
-# CI has shared/ beside the clone (<repo>/../shared); a git worktree kept under a folder of
-# worktrees finds it one level further up.
-_CANDIDATES = [
-    REPO.parent / "shared" / "clients" / "wire",
-    REPO.parent.parent / "shared" / "clients" / "wire",
-]
+DATA = Path(__file__).resolve().parent / "data" / "client_statements.json"
 
 _QUERY = re.compile(r"^\[(c\d+) [^\]]*\] F> Query (.*)$")
 _PARSE = re.compile(
@@ -25,20 +23,11 @@ _PARSE = re.compile(
 )
 
 
-def wire_dir() -> Path:
-    for cand in _CANDIDATES:
-        if cand.is_dir():
-            return cand
-    raise FileNotFoundError(
-        f"client captures not found at {_CANDIDATES[0]}: shared/ must sit beside the repository"
-    )
-
-
-def captured_statements() -> list[tuple[str, str]]:
-    """(capture file name, query string) for every distinct query string clients sent."""
+def extract(wire_dir: Path) -> list[tuple[str, str]]:
+    """(capture file name, query string) for every distinct query string in ``wire_dir``."""
     seen: set[str] = set()
     out: list[tuple[str, str]] = []
-    for path in sorted(wire_dir().glob("*.log")):
+    for path in sorted(wire_dir.glob("*.log")):
         for line in path.read_text(errors="replace").splitlines():
             m = _QUERY.match(line)
             if m:
@@ -52,3 +41,16 @@ def captured_statements() -> list[tuple[str, str]]:
                 seen.add(sql)
                 out.append((path.name, sql))
     return out
+
+
+def captured_statements() -> list[tuple[str, str]]:
+    """(capture file name, query string) for every distinct query string clients sent."""
+    return [(r["capture"], r["sql"]) for r in json.loads(DATA.read_text())]
+
+
+if __name__ == "__main__":  # refresh: python -m tests.unit.sql.captures <wire dir>
+    import sys
+
+    rows = extract(Path(sys.argv[1]))
+    DATA.write_text(json.dumps([{"capture": f, "sql": s} for f, s in rows], indent=1) + "\n")
+    print(f"{len(rows)} statements written to {DATA}")
