@@ -145,15 +145,7 @@ class AlterRules(BuildBase):
         return st.AlterSystem(self.text, op.children[1].tok.display(), op.children[3])
 
     def fragment_ids(self, c: list[LarkToken]) -> tuple[int, ...]:
-        ids = []
-        for lt in c:
-            if lt.type != "NUMBER":
-                continue
-            t = self.tok(lt)
-            if not t.value.isdigit() or int(t.value) >= 1 << 32:
-                raise self.u32_error(t)
-            ids.append(int(t.value))
-        return tuple(ids)
+        return tuple(self.u32_literal(lt) for lt in c if lt.type == "NUMBER")
 
     def alter_fragment(self, c: list[Any]) -> st.Statement:
         ids, op = c[1], c[2]

@@ -53,11 +53,15 @@ class BuildBase(Transformer[Any, Any]):
     def err(self, at: Token, what: str | None) -> SqlParserError:
         return expected_error(self.sql, at, what)
 
-    def u32_error(self, t: Token) -> SqlParserError:
-        """literal_u32's failure on a number token: `invalid u32` and the Rust parse error."""
+    def u32_literal(self, lt: LarkToken) -> int:
+        """A number token read as ``literal_u32`` reads it (parser.rs:4327-4330, ids of jobs
+        and fragments); out of range it fails with `invalid u32` and the Rust parse error."""
+        t = self.tok(lt)
+        if t.value.isdigit() and int(t.value) < 1 << 32:
+            return int(t.value)
         cause = (
             "number too large to fit in target type"
             if t.value.isdigit()
             else "invalid digit found in string"
         )
-        return located(self.sql, t, f"invalid u32\n{cause}")
+        raise located(self.sql, t, f"invalid u32\n{cause}")

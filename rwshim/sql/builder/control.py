@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Token as LarkToken
-
 from rwshim.sql import statements as st
 from rwshim.sql.builder.base import BuildBase
 
@@ -16,19 +14,13 @@ from rwshim.sql.builder.base import BuildBase
 class ControlRules(BuildBase):
     """RWSHIM TICK / CLOCK / HOLD / RELEASE / FAULT / FAULTS / RESTART / JOBS."""
 
-    def _job_id(self, lt: LarkToken) -> int:
-        t = self.tok(lt)
-        if not t.value.isdigit() or int(t.value) >= 1 << 32:
-            raise self.u32_error(t)
-        return int(t.value)
-
     def rwshim(self, c: list[Any]) -> st.Statement:
         stmt = c[1]
         assert isinstance(stmt, st.Statement)
         return stmt
 
     def rwshim_tick(self, c: list[Any]) -> st.Statement:
-        count = 1 if c[1] is None else self._job_id(c[1])
+        count = 1 if c[1] is None else self.u32_literal(c[1])
         db = None if c[3] is None else c[3].name
         return st.ControlTick(self.text, count, db)
 
@@ -36,10 +28,10 @@ class ControlRules(BuildBase):
         return st.ControlClock(self.text, c[1].type == "MANUAL")
 
     def rwshim_hold(self, c: list[Any]) -> st.Statement:
-        return st.ControlBackfill(self.text, self._job_id(c[2]), True)
+        return st.ControlBackfill(self.text, self.u32_literal(c[2]), True)
 
     def rwshim_release(self, c: list[Any]) -> st.Statement:
-        return st.ControlBackfill(self.text, self._job_id(c[2]), False)
+        return st.ControlBackfill(self.text, self.u32_literal(c[2]), False)
 
     def rwshim_fault(self, c: list[Any]) -> st.Statement:
         return st.ControlFault(self.text, str(c[1]), c[2].type == "ON")

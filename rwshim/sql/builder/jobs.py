@@ -17,14 +17,8 @@ class JobRules(BuildBase):
     """Job and cluster control."""
 
     def cancel(self, c: list[Any]) -> st.Statement:
-        ids = []
-        for lt in c[2:]:
-            if lt.type == "NUMBER":
-                t = self.tok(lt)
-                if not t.value.isdigit() or int(t.value) >= 1 << 32:
-                    raise self.u32_error(t)
-                ids.append(int(t.value))
-        return st.CancelJobs(self.text, tuple(ids))
+        ids = tuple(self.u32_literal(lt) for lt in c[2:] if lt.type == "NUMBER")
+        return st.CancelJobs(self.text, ids)
 
     def kill(self, c: list[Any]) -> st.Statement:
         return st.Kill(self.text, self.tok(c[1]).value)

@@ -120,7 +120,4 @@ class ShowRules(BuildBase):
         return st.Describe(self.text, c[-1], c[1] is not None)
 
     def describe_fragment(self, c: list[Any]) -> st.Statement:
-        t = self.tok(c[2])
-        if not t.value.isdigit() or int(t.value) >= 1 << 32:
-            raise self.u32_error(t)
-        return st.DescribeFragment(self.text, int(t.value))
+        return st.DescribeFragment(self.text, self.u32_literal(c[2]))
