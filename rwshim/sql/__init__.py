@@ -3,7 +3,8 @@
 Entry points:
 - ``parse(text) -> list[Statement]``: the one front door (cached by text); raises
   ``rwshim.errors.SqlParserError`` with RisingWave's parser text.
-- ``rwshim.sql.statements``: the statement classes (``stmt.tag``, ``type(stmt).OWNER``).
+- ``rwshim.sql.statements``: the statement classes (``stmt.tag``, ``type(stmt).OWNER``),
+  defined by family in ``rwshim.sql.ast``, built by ``pgparser`` (pglast) and ``builder`` (lark).
 - ``table_schema(columns_text)``: columns, types, keys and watermarks of CREATE TABLE/SOURCE.
 - ``check_with_options(stmt)``: RisingWave's WITH-clause check, run before a statement executes.
 - ``supported_table()`` / ``render_supported_md()``: what SUPPORTED.md lists.

@@ -22,6 +22,7 @@ from lark.lexer import Lexer, LexerState
 
 from rwshim.errors import SqlParserError
 from rwshim.sql import statements as st
+from rwshim.sql.builder import Build
 from rwshim.sql.errors_text import (
     expected_error,
     expected_text,
@@ -30,7 +31,6 @@ from rwshim.sql.errors_text import (
     signature,
 )
 from rwshim.sql.pgparser import blank_rw_query_syntax, check_pg
-from rwshim.sql.rwbuild import Build
 from rwshim.sql.tokens import Kind, Token
 
 _HERE = Path(__file__).resolve()

@@ -1,0 +1,114 @@
+"""Names, values and the ``Statement`` base every statement family builds on.
+
+Mirrors src/sqlparser/src/ast/mod.rs (``Ident`` folding, ``ObjectName``, ``SetVariableValue``,
+``SqlOption`` and what every ``Statement`` variant shares) and ast/value.rs (``Value``,
+``SecretRefValue``, ``ConnectionRefValue``: what ``OptionValue`` remembers of a WITH value).
+
+Each statement carries ``text`` (its own source text, trimmed) and knows the command tag
+RisingWave sends for it: the Debug name of ``StatementType`` (src/utils/pgwire/src/
+pg_response.rs:34-127, chosen as in pg_response.rs:255-345 and src/frontend/src/handler/mod.rs).
+``OWNER`` says which part of rwshim gives the statement its behaviour: ``engine`` (issue 4),
+``read`` (issue 5, the read and DML path), ``session`` (issue 3, the front end and the session)
+or ``control`` (rwshim's test-control extension).
+
+Values keep what RisingWave's parser keeps: parallelism and SET values as text (the handlers
+re-parse them), WITH options as ordered ``(key, value text)`` pairs, object names as
+``(database, schema, name)`` folded as RisingWave folds identifiers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+__all__ = [
+    "ObjectName",
+    "OptionValue",
+    "Options",
+    "Owner",
+    "SetValue",
+    "Statement",
+    "name",
+]
+
+
+Owner = Literal["engine", "read", "session", "control"]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectName:
+    """A possibly qualified name; parts are folded (unquoted lower-cased, quoted kept)."""
+
+    parts: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.parts[-1]
+
+    @property
+    def schema(self) -> str | None:
+        return self.parts[-2] if len(self.parts) >= 2 else None
+
+    @property
+    def database(self) -> str | None:
+        return self.parts[-3] if len(self.parts) >= 3 else None
+
+    def triple(self) -> tuple[str | None, str | None, str]:
+        return (self.database, self.schema, self.name)
+
+    def __str__(self) -> str:
+        return ".".join(self.parts)
+
+
+def name(*parts: str) -> ObjectName:
+    """Shorthand for tests and callers: ``name("s", "t")``."""
+    return ObjectName(tuple(parts))
+
+
+@dataclass(frozen=True, slots=True)
+class SetValue:
+    """The right-hand side of SET / ALTER ... SET PARALLELISM (parser.rs:4250-4288).
+
+    ``kind`` is ``default``, ``single`` or ``list``; ``items`` are the values as the handler
+    reads them: literals unquoted, identifiers as written, ``ident(args)`` as raw text.
+    """
+
+    kind: Literal["default", "single", "list"]
+    items: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """What RisingWave's handlers turn the value into (`default` or items joined ', ')."""
+        return "default" if self.kind == "default" else ", ".join(self.items)
+
+
+class OptionValue(str):
+    """A WITH option's value text, remembering what it was written as.
+
+    ``kind`` is ``string`` ('' or E''), ``number``, ``bool``, ``null``, ``dollar``,
+    ``nstring``, ``xstring``, ``secret`` (SECRET name), ``connection`` (a connection name) or
+    ``backfill_order``; the handlers accept only some (rwshim.sql.with_options).
+    """
+
+    kind: str
+
+    def __new__(cls, text: str, kind: str = "string") -> OptionValue:
+        obj = super().__new__(cls, text)
+        obj.kind = kind
+        return obj
+
+
+Options = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """Base: every statement has its source text; subclasses set TAG and OWNER."""
+
+    text: str
+    TAG: ClassVar[str] = "OTHER"
+    OWNER: ClassVar[Owner] = "engine"
+
+    @property
+    def tag(self) -> str:
+        return self.TAG

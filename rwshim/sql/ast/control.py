@@ -1,0 +1,86 @@
+"""rwshim's test-control extension statements (``RWSHIM ...``, tag ``RWSHIM``).
+
+No RisingWave counterpart: these stand in for risectl's access to the meta node (stepping
+barriers, the clock, backfill holds, faults, restart); rwshim/control.py executes them and the
+README lists them as extensions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rwshim.sql.ast.base import Owner, Statement
+
+__all__ = [
+    "ControlBackfill",
+    "ControlClock",
+    "ControlFault",
+    "ControlFaults",
+    "ControlJobs",
+    "ControlRestart",
+    "ControlTick",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ControlTick(Statement):
+    """RWSHIM TICK [n] [DATABASE name]: inject n barriers now (extension)."""
+
+    count: int = 1
+    database: str | None = None
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlClock(Statement):
+    """RWSHIM CLOCK {MANUAL | AUTO}: stop or restart the periodic barriers (extension)."""
+
+    manual: bool = True
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlBackfill(Statement):
+    """RWSHIM {HOLD | RELEASE} BACKFILL job_id: stop or let go a job's backfill (extension)."""
+
+    job_id: int = 0
+    hold: bool = True
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlFault(Statement):
+    """RWSHIM FAULT name {ON | OFF}: switch a documented fault (extension)."""
+
+    name: str = ""
+    on: bool = True
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlFaults(Statement):
+    """RWSHIM FAULTS: the fault switches and their state (extension)."""
+
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRestart(Statement):
+    """RWSHIM RESTART: restart the meta node, running recovery (extension)."""
+
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+@dataclass(frozen=True, slots=True)
+class ControlJobs(Statement):
+    """RWSHIM JOBS: every streaming job with state, parallelism and backfill (extension)."""
+
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"

@@ -1,0 +1,131 @@
+"""Queries, DML, COPY, EXPLAIN, cursors and TRUNCATE: the statements the read path answers.
+
+Mirrors src/sqlparser/src/ast/mod.rs (``Statement::Query``, ``Insert``, ``Update``,
+``Delete``, ``Copy``, ``Explain``, ``Truncate``), ast/query.rs (``Query``, kept here as text
+for the read path to translate) and ast/statement.rs (``DeclareCursorStatement``,
+``FetchCursorStatement``, ``CloseCursorStatement``); pglast parses them (rwshim.sql.pgparser).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rwshim.sql.ast.base import ObjectName, Owner, Statement
+
+__all__ = [
+    "CloseCursor",
+    "Copy",
+    "DeclareCursor",
+    "Delete",
+    "Explain",
+    "FetchCursor",
+    "Insert",
+    "Query",
+    "Truncate",
+    "Update",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Query(Statement):
+    """SELECT / VALUES / WITH / (query): the text, for the read path to translate."""
+
+    TAG: ClassVar[str] = "SELECT"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class Insert(Statement):
+    """INSERT INTO <table> ... [RETURNING ...]."""
+
+    table: ObjectName
+    returning: bool = False
+    OWNER: ClassVar[Owner] = "read"
+
+    @property
+    def tag(self) -> str:
+        return "INSERT_RETURNING" if self.returning else "INSERT"
+
+
+@dataclass(frozen=True, slots=True)
+class Update(Statement):
+    """UPDATE <table> SET ... [RETURNING ...]."""
+
+    table: ObjectName
+    returning: bool = False
+    OWNER: ClassVar[Owner] = "read"
+
+    @property
+    def tag(self) -> str:
+        return "UPDATE_RETURNING" if self.returning else "UPDATE"
+
+
+@dataclass(frozen=True, slots=True)
+class Delete(Statement):
+    """DELETE FROM <table> ... [RETURNING ...]."""
+
+    table: ObjectName
+    returning: bool = False
+    OWNER: ClassVar[Owner] = "read"
+
+    @property
+    def tag(self) -> str:
+        return "DELETE_RETURNING" if self.returning else "DELETE"
+
+
+@dataclass(frozen=True, slots=True)
+class Copy(Statement):
+    """COPY <table> [(cols)] {FROM STDIN | TO STDOUT}."""
+
+    table: ObjectName | None
+    to_stdout: bool
+    TAG: ClassVar[str] = "COPY"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class Explain(Statement):
+    """EXPLAIN [ANALYZE] [VERBOSE] [(options)] <statement>."""
+
+    inner: Statement
+    TAG: ClassVar[str] = "EXPLAIN"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareCursor(Statement):
+    """DECLARE <cursor> CURSOR FOR <query>."""
+
+    cursor: str
+    query: str
+    TAG: ClassVar[str] = "DECLARE_CURSOR"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class FetchCursor(Statement):
+    """FETCH [FORWARD] {n | ALL} FROM <cursor>."""
+
+    cursor: str
+    count: int | None  # None = ALL
+    TAG: ClassVar[str] = "FETCH_CURSOR"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class CloseCursor(Statement):
+    """CLOSE <cursor> | CLOSE ALL."""
+
+    cursor: str | None  # None = ALL
+    TAG: ClassVar[str] = "CLOSE_CURSOR"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class Truncate(Statement):
+    """TRUNCATE [TABLE] <table>."""
+
+    table: ObjectName
+    TAG: ClassVar[str] = "OTHER"
+    OWNER: ClassVar[Owner] = "read"

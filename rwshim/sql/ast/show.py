@@ -1,0 +1,61 @@
+"""SHOW <objects>, SHOW CREATE and DESCRIBE: listings answered from the catalog and the engine.
+
+Mirrors src/sqlparser/src/ast/mod.rs (``ShowObject``, ``ShowCreateType``,
+``Statement::ShowObjects``, ``ShowCreateObject``, ``Describe``, ``DescribeFragment``) as
+src/sqlparser/src/parser.rs reads them (``parse_show``, ``parse_show_create``,
+``parse_describe``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rwshim.sql.ast.base import ObjectName, Statement
+
+__all__ = [
+    "Describe",
+    "DescribeFragment",
+    "ShowCreate",
+    "ShowObjects",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ShowObjects(Statement):
+    """SHOW TABLES / MATERIALIZED VIEWS / ... / JOBS / PROCESSLIST / PARAMETERS (SHOW_COMMAND)."""
+
+    what: str  # upper-case object word(s): "TABLES", "MATERIALIZED VIEWS", "JOBS", ...
+    schema: ObjectName | None = None  # FROM <schema> / FROM <table> for COLUMNS and INDEXES
+    like: str | None = None
+    ilike: str | None = None
+    where: str | None = None
+    TAG: ClassVar[str] = "SHOW_COMMAND"
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCreate(Statement):
+    """SHOW CREATE {TABLE | MATERIALIZED VIEW | VIEW | INDEX | SOURCE | SINK | SUBSCRIPTION |
+    FUNCTION} <name>.
+    """
+
+    object_type: str  # "TABLE", "MATERIALIZED VIEW", "VIEW", "INDEX", "SOURCE", "SINK", ...
+    name: ObjectName
+    TAG: ClassVar[str] = "SHOW_COMMAND"
+
+
+@dataclass(frozen=True, slots=True)
+class DescribeFragment(Statement):
+    """DESCRIBE FRAGMENT <id>."""
+
+    fragment_id: int
+    TAG: ClassVar[str] = "DESCRIBE"
+
+
+@dataclass(frozen=True, slots=True)
+class Describe(Statement):
+    """DESCRIBE [FRAGMENTS] <name>."""
+
+    name: ObjectName
+    fragments: bool = False
+    TAG: ClassVar[str] = "DESCRIBE"

@@ -1,0 +1,158 @@
+"""ALTER: every object kind's operations, built into the rwshim.sql.ast.alter statements.
+
+Mirrors ``parse_alter`` and the per-kind parsers it dispatches to in src/sqlparser/src/parser.rs
+(parser.rs:3175-4123: ``parse_alter_database``, ``parse_alter_schema``, ``parse_alter_table``,
+``parse_alter_index``, ``parse_alter_view``, ``parse_alter_sink``, ``parse_alter_subscription``,
+``parse_alter_source``, ``parse_alter_function``, ``parse_alter_connection``,
+``parse_alter_system``, ``parse_alter_secret``, ``parse_alter_fragment``,
+``parse_alter_compaction_group``) and ``parse_alter_default_privileges`` (parser.rs:5917).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token as LarkToken
+from lark import Tree
+
+from rwshim.sql import statements as st
+from rwshim.sql.builder.base import BuildBase
+
+
+class AlterRules(BuildBase):
+    """ALTER <kind> <name> <operation>, ALTER SYSTEM, ALTER FRAGMENT and the kept-as-text forms."""
+
+    def alter(self, c: list[Any]) -> st.Statement:
+        out = c[1]
+        assert isinstance(out, st.Statement)
+        return out
+
+    def _alter(self, kind: str, name: st.ObjectName, op: Any) -> st.Statement:
+        text = self.text
+        if isinstance(op, Tree):
+            data = str(op.data)
+            ch: list[Any] = list(op.children)
+            if data == "op_parallelism":
+                return st.AlterParallelism(text, kind, name, ch[3], ch[4] is not None)
+            if data == "op_backfill_parallelism":
+                return st.AlterBackfillParallelism(text, kind, name, ch[3], ch[4] is not None)
+            if data == "op_rate_limit":
+                typ, n = ch[1]
+                return st.AlterRateLimit(text, kind, name, typ, n)
+            if data == "op_set_resource_group":
+                return st.AlterResourceGroup(text, kind, name, ch[3], ch[4] is not None)
+            if data == "op_reset_resource_group":
+                return st.AlterResourceGroup(text, kind, name, None, ch[2] is not None)
+            if data == "op_set_config":
+                return st.AlterSetConfig(text, kind, name, ch[2])
+            if data == "op_reset_config":
+                keys = tuple(".".join(n.parts) for n in ch[3])
+                return st.AlterResetConfig(text, kind, name, keys)
+            if data == "op_rename":
+                return st.AlterRename(text, kind, name, ch[2])
+            if data == "op_owner":
+                return st.AlterOwner(text, kind, name, ch[2])
+            if data == "op_set_schema":
+                return st.AlterSetSchema(text, kind, name, ch[2])
+            if data == "op_swap":
+                return st.AlterSwap(text, kind, name, ch[2])
+            if data == "op_unaligned":
+                return st.AlterStreamingOption(
+                    text, kind, name, "STREAMING_ENABLE_UNALIGNED_JOIN", ch[3].type == "TRUE"
+                )
+            if data == "op_as_query":
+                return st.AlterViewQuery(text, kind, name, str(ch[1]).strip())
+            if data == "op_retention":
+                return st.AlterSetConfig(text, kind, name, (("retention", self.tok(ch[3]).value),))
+            ops = {
+                "op_add": "ADD COLUMN",
+                "op_drop_connector": "DROP CONNECTOR",
+                "op_drop_column": "DROP COLUMN",
+                "op_rename_column": "RENAME COLUMN",
+                "op_alter_column": "ALTER COLUMN",
+                "op_connector": "CONNECTOR WITH",
+                "op_refresh_schema": "REFRESH SCHEMA",
+                "op_reset_source": "RESET",
+                "op_format": "FORMAT ENCODE",
+            }
+            if data in ops:
+                return st.AlterOperation(text, kind, name, ops[data])
+        raise AssertionError(f"unhandled ALTER operation {op!r}")  # pragma: no cover
+
+    def alter_table(self, c: list[Any]) -> st.Statement:
+        return self._alter("TABLE", c[2], c[3])
+
+    def alter_mv(self, c: list[Any]) -> st.Statement:
+        return self._alter("MATERIALIZED VIEW", c[2], c[3])
+
+    def alter_view(self, c: list[Any]) -> st.Statement:
+        return self._alter("VIEW", c[1], c[2])
+
+    def alter_index(self, c: list[Any]) -> st.Statement:
+        return self._alter("INDEX", c[1], c[2])
+
+    def alter_sink(self, c: list[Any]) -> st.Statement:
+        return self._alter("SINK", c[1], c[2])
+
+    def alter_source(self, c: list[Any]) -> st.Statement:
+        return self._alter("SOURCE", c[1], c[2])
+
+    def alter_schema(self, c: list[Any]) -> st.Statement:
+        return self._alter("SCHEMA", c[1], c[2])
+
+    def alter_subscription(self, c: list[Any]) -> st.Statement:
+        return self._alter("SUBSCRIPTION", c[1], c[2])
+
+    def alter_function(self, c: list[Any]) -> st.Statement:
+        return st.AlterOperation(self.text, "FUNCTION", c[1], "ALTER FUNCTION")
+
+    def alter_connection(self, c: list[Any]) -> st.Statement:
+        return st.AlterOperation(self.text, "CONNECTION", c[1], "ALTER CONNECTION")
+
+    def alter_secret(self, c: list[Any]) -> st.Statement:
+        return st.AlterOperation(self.text, "SECRET", c[1], "ALTER SECRET")
+
+    def alter_compaction(self, c: list[Any]) -> st.Statement:
+        return st.AlterCompactionGroup(self.text)
+
+    def alter_default_privileges(self, c: list[Any]) -> st.Statement:
+        return st.AlterDefaultPrivileges(self.text)
+
+    def alter_database(self, c: list[Any]) -> st.Statement:
+        name, op = c[1], c[2]
+        data = str(op.data)
+        ch = op.children
+        if data == "op_pause":
+            return st.AlterDatabasePause(self.text, name, True)
+        if data == "op_resume":
+            return st.AlterDatabasePause(self.text, name, False)
+        if data == "op_db_param":
+            return st.AlterDatabaseParam(self.text, name, ch[1], ch[3])
+        if data == "op_db_set_resource_group":
+            return st.AlterResourceGroup(self.text, "DATABASE", name, ch[3], True)
+        if data == "op_db_reset_resource_group":
+            return st.AlterResourceGroup(self.text, "DATABASE", name, None, True)
+        return self._alter("DATABASE", name, op)
+
+    def alter_system(self, c: list[Any]) -> st.Statement:
+        op = c[1]
+        data = str(op.data)
+        if data == "op_pause":
+            return st.AlterSystemPause(self.text, True)
+        if data == "op_resume":
+            return st.AlterSystemPause(self.text, False)
+        # The name as written: RisingWave's notice prints the Ident (alter_system.rs:37-60).
+        return st.AlterSystem(self.text, op.children[1].tok.display(), op.children[3])
+
+    def fragment_ids(self, c: list[LarkToken]) -> tuple[int, ...]:
+        return tuple(self.u32_literal(lt) for lt in c if lt.type == "NUMBER")
+
+    def alter_fragment(self, c: list[Any]) -> st.Statement:
+        ids, op = c[1], c[2]
+        data = str(op.data)
+        ch = op.children
+        if data == "op_fragment_parallelism":
+            return st.AlterFragmentParallelism(self.text, ids, ch[3])
+        if data == "op_fragment_rate_limit":
+            return st.AlterFragmentRateLimit(self.text, ids, ch[3])
+        return st.AlterFragmentRateLimit(self.text, ids, ch[1][1])

@@ -1,0 +1,67 @@
+"""The transformer's state and token helpers that every statement family's rules share.
+
+``BuildBase`` is a lark ``Transformer`` over the tree of grammar/risingwave.lark that also keeps
+the statement's token stream, so a rule can raise RisingWave's parse error at the token
+RisingWave's parser stops at: ``expected`` / ``expected_at`` (src/sqlparser/src/parser.rs:
+1768-1779) and ``parse_literal_u32`` (parser.rs:4327-4330).  Identifiers fold as
+``Ident::real_value`` does (src/sqlparser/src/ast/mod.rs:165-175).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token as LarkToken
+from lark import Transformer
+
+from rwshim.errors import SqlParserError
+from rwshim.sql.errors_text import expected_error, located
+from rwshim.sql.tokens import Token
+
+
+class Ident(str):
+    """A folded identifier that remembers its token (values need the text as written)."""
+
+    tok: Token
+
+
+def fold(tok: Token) -> str:
+    """An identifier as names are looked up: unquoted lower-cased, quoted kept."""
+    return tok.value if tok.quoted else tok.value.lower()
+
+
+class BuildBase(Transformer[Any, Any]):
+    """One statement being built: the query string, the statement's text, its tokens and the
+    token after them (where an error at the end of the statement points)."""
+
+    def __init__(self, sql: str, text: str, toks: list[Token], stop: Token) -> None:
+        super().__init__()
+        self.sql = sql
+        self.text = text
+        self.toks = toks
+        self.stop = stop
+        self.by_start = {t.start: t for t in toks}
+
+    def tok(self, lt: LarkToken) -> Token:
+        return self.by_start[lt.start_pos or 0]
+
+    def after(self, lt: LarkToken) -> Token:
+        t = self.tok(lt)
+        idx = self.toks.index(t)
+        return self.toks[idx + 1] if idx + 1 < len(self.toks) else self.stop
+
+    def err(self, at: Token, what: str | None) -> SqlParserError:
+        return expected_error(self.sql, at, what)
+
+    def u32_literal(self, lt: LarkToken) -> int:
+        """A number token read as ``literal_u32`` reads it (parser.rs:4327-4330, ids of jobs
+        and fragments); out of range it fails with `invalid u32` and the Rust parse error."""
+        t = self.tok(lt)
+        if t.value.isdigit() and int(t.value) < 1 << 32:
+            return int(t.value)
+        cause = (
+            "number too large to fit in target type"
+            if t.value.isdigit()
+            else "invalid digit found in string"
+        )
+        raise located(self.sql, t, f"invalid u32\n{cause}")

@@ -1,0 +1,208 @@
+"""CREATE MATERIALIZED VIEW / VIEW / TABLE / INDEX / FUNCTION / AGGREGATE.
+
+Mirrors src/sqlparser/src/parser.rs: ``parse_create`` (parser.rs:1956), ``parse_create_view``
+(parser.rs:2088, materialized views included, with ``parse_emit_mode`` at parser.rs:3159),
+``parse_create_table`` (parser.rs:2554-2698) with its clauses (``parse_with_version_columns``
+parser.rs:2534, ``parse_on_conflict`` parser.rs:2546, ``parse_include_options`` parser.rs:2699,
+``parse_handle_conflict_behavior`` parser.rs:2886), ``parse_create_index`` (parser.rs:2493) and
+``parse_create_function`` / ``parse_create_aggregate`` (parser.rs:2215-2285).  SOURCE, SINK and
+the other statements RisingWave keeps in ast/statement.rs are in ``connectors``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lark import Token as LarkToken
+
+from rwshim.sql import statements as st
+from rwshim.sql.builder.base import BuildBase
+
+
+class CreateRules(BuildBase):
+    """CREATE for the relations (tables, views, materialized views, indexes) and functions."""
+
+    def create(self, c: list[Any]) -> st.Statement:
+        out = c[1]
+        assert isinstance(out, st.Statement)
+        return out
+
+    def if_not_exists(self, c: list[Any]) -> bool:
+        return True
+
+    def emit_immediately(self, c: list[Any]) -> bool:
+        return False
+
+    def emit_on_window_close(self, c: list[Any]) -> bool:
+        return True
+
+    def _columns(self, lt: Any) -> tuple[str, ...]:
+        if not isinstance(lt, LarkToken):
+            return ()
+        inner = str(lt).strip()[1:-1]
+        return tuple(p.strip() for p in _split_top(inner) if p.strip())
+
+    def create_mv(self, c: list[Any], or_replace: bool = False) -> st.Statement:
+        _mat, _view, ine, name, cols, _with, opts, _as, query, emit = c
+        return st.CreateMaterializedView(
+            self.text,
+            name,
+            str(query).strip(),
+            self._columns(cols),
+            opts or (),
+            bool(ine),
+            or_replace,
+            bool(emit),
+        )
+
+    def create_or_replace_mv(self, c: list[Any]) -> st.Statement:
+        return self.create_mv(c[2:], or_replace=True)
+
+    def create_view(self, c: list[Any], or_replace: bool = False) -> st.Statement:
+        _view, ine, name, cols, _with, opts, _as, query = c
+        return st.CreateView(
+            self.text,
+            name,
+            str(query).strip(),
+            self._columns(cols),
+            bool(ine),
+            or_replace,
+            opts or (),
+        )
+
+    def create_or_replace_view(self, c: list[Any]) -> st.Statement:
+        return self.create_view(c[2:], or_replace=True)
+
+    def table_prefix(self, c: list[Any]) -> tuple[bool, bool]:
+        types = {x.type for x in c if isinstance(x, LarkToken)}
+        return ("REPLACE" in types, bool(types & {"TEMP", "TEMPORARY"}))
+
+    def create_table(self, c: list[Any]) -> st.Statement:
+        (or_replace, temporary), _table, ine, name, body = c
+        return st.CreateTable(
+            self.text,
+            name,
+            if_not_exists=bool(ine),
+            or_replace=or_replace,
+            temporary=temporary,
+            **body,
+        )
+
+    def table_body(self, c: list[Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {"columns_text": None, "query": None}
+        include: list[str] = []
+        opts: list[tuple[str, str]] = []
+        if isinstance(c[0], LarkToken) and c[0].type == "PARENS":
+            out["columns_text"] = str(c[0])
+        for x in c:
+            if isinstance(x, LarkToken) and x.type == "QUERY":
+                out["query"] = str(x).strip()
+            elif isinstance(x, tuple) and x and x[0] == "clause":
+                key, val = x[1], x[2]
+                if key == "include":
+                    include.append(val)
+                elif key == "cdc":
+                    out["cdc_source"], out["cdc_table"] = val
+                elif key == "with":
+                    opts.extend(val)
+                else:
+                    out[key] = val
+        out["include"] = tuple(include)
+        out["with_options"] = tuple(opts)
+        return out
+
+    def tc_append_only(self, c: list[Any]) -> tuple[str, str, bool]:
+        return ("clause", "append_only", True)
+
+    def tc_on_conflict(self, c: list[Any]) -> tuple[str, str, str]:
+        return ("clause", "on_conflict", c[2])
+
+    def conflict_nothing(self, c: list[Any]) -> str:
+        return "DO NOTHING"
+
+    def conflict_update_full(self, c: list[Any]) -> str:
+        return "DO UPDATE FULL"
+
+    def conflict_overwrite(self, c: list[Any]) -> str:
+        return "OVERWRITE"
+
+    def conflict_update_if_not_null(self, c: list[Any]) -> str:
+        return "DO UPDATE IF NOT NULL"
+
+    def tc_version_column(self, c: list[Any]) -> tuple[str, str, None]:
+        return ("clause", "version", None)
+
+    def tc_include(self, c: list[Any]) -> tuple[str, str, str]:
+        return ("clause", "include", c[0])
+
+    def include_item(self, c: list[Any]) -> str:
+        return " ".join(str(x) for x in c if x is not None and not isinstance(x, LarkToken))
+
+    def include_list(self, c: list[Any]) -> tuple[str, ...]:
+        return tuple(c)
+
+    def tc_with(self, c: list[Any]) -> tuple[str, str, st.Options]:
+        return ("clause", "with", c[1])
+
+    def tc_format(self, c: list[Any]) -> tuple[str, str, st.FormatEncode]:
+        return ("clause", "format_encode", c[0])
+
+    def tc_engine(self, c: list[Any]) -> tuple[str, str, str]:
+        return ("clause", "engine", c[2])
+
+    def tc_cdc(self, c: list[Any]) -> tuple[str, str, tuple[st.ObjectName, str]]:
+        return ("clause", "cdc", (c[1], self.tok(c[3]).value))
+
+    def index_include(self, c: list[Any]) -> tuple[str, ...]:
+        return self._columns(c[1])
+
+    def index_distributed(self, c: list[Any]) -> tuple[str, ...]:
+        return self._columns(c[2])
+
+    def create_index(self, c: list[Any]) -> st.Statement:
+        unique, _idx, ine, name, _on, table, cols, inc, dist, _with, opts = c
+        return st.CreateIndex(
+            self.text,
+            name,
+            table,
+            self._columns(cols),
+            inc or (),
+            dist or (),
+            bool(ine),
+            unique is not None,
+            opts or (),
+        )
+
+    def create_function(self, c: list[Any]) -> st.Statement:
+        return st.CreateFunction(self.text, c[2], bool(c[1]))
+
+    def create_or_replace_function(self, c: list[Any]) -> st.Statement:
+        return st.CreateFunction(self.text, c[4], bool(c[3]), or_replace=True)
+
+    def create_aggregate(self, c: list[Any]) -> st.Statement:
+        return st.CreateFunction(self.text, c[2], bool(c[1]), aggregate=True)
+
+
+def _split_top(s: str) -> list[str]:
+    """Split on commas outside parentheses and quotes."""
+    parts: list[str] = []
+    depth = 0
+    quote = ""
+    cur: list[str] = []
+    for ch in s:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return parts
