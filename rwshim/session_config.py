@@ -392,7 +392,8 @@ def variables() -> tuple[Var, ...]:
 
 @dataclass
 class SessionConfig:
-    """One session's variables.  ``defaults`` are cluster-wide overrides (ALTER SYSTEM SET)."""
+    """One session's variables.  ``defaults`` are the cluster-wide values ALTER SYSTEM SET
+    stored, which a new session starts from."""
 
     defaults: dict[str, str] = field(default_factory=dict)
     _values: dict[str, str] = field(default_factory=dict)
@@ -441,9 +442,14 @@ class SessionConfig:
         return self._values[self._var(name).name]
 
     def reset(self, name: str) -> None:
-        """Back to the default (the cluster-wide one if ALTER SYSTEM set it)."""
+        """Back to RisingWave's declared default (SET name = DEFAULT).
+
+        The generated ``reset_<field>`` assigns the ``#[parameter(default = ..)]`` value
+        (session_config.rs:193-203), not the cluster-wide one ALTER SYSTEM SET stored: that
+        one only seeds a new session (``defaults``).
+        """
         var = self._var(name)
-        self._assign(var, self.defaults.get(var.name, var.default))
+        self._assign(var, var.default)
 
     def show(self, name: str) -> tuple[list[str], list[tuple[str, ...]]]:
         """SHOW <name>: the column names and rows RisingWave returns (handler/variable.rs:150-230).
