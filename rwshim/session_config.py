@@ -369,7 +369,20 @@ _SETTERS: dict[str, Callable[[dict[str, str]], None]] = {
 
 # ---------------------------------------------------------------------------- the table
 
-_TABLE: tuple[Var, ...] = tuple(Var(*entry) for entry in VARIABLES)
+_TABLE: tuple[Var, ...] = tuple(
+    Var(
+        e.name,
+        e.type,
+        e.default,
+        e.aliases,
+        e.flags,
+        e.check_hook,
+        e.deprecated,
+        e.description,
+        e.line,
+    )
+    for e in VARIABLES
+)
 _BY_NAME: dict[str, Var] = {v.name: v for v in _TABLE}
 _ALIASES: dict[str, str] = {a: v.name for v in _TABLE for a in v.aliases}
 

@@ -465,6 +465,8 @@ def parse_struct(text: str, types: Types) -> list[Entry]:
             docs.append(s[3:].strip())  # #[doc = "..."], each value trimmed (macro :56-66)
         elif s.startswith("//") or not s:
             continue
+        elif s.startswith(("#[doc", "/*")):
+            fail(f"line {i}: a doc form this script does not read: {s!r}")
         elif s.startswith("#["):
             attr, depth = s, s.count("[") - s.count("]")
             while depth > 0:

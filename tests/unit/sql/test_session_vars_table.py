@@ -94,9 +94,16 @@ def test_names_and_aliases_are_unique_and_lower_case() -> None:
 
 
 def test_the_variable_record_keeps_the_generated_fields() -> None:
-    for entry, var in zip(gen.VARIABLES, VARS, strict=True):
-        assert (var.name, var.kind, var.default, var.aliases, var.flags) == entry[:5]
-        assert (var.check, var.deprecated, var.doc, var.line) == entry[5:]
+    for e, var in zip(gen.VARIABLES, VARS, strict=True):
+        assert (var.name, var.kind, var.default, var.aliases, var.flags, var.line) == (
+            e.name,
+            e.type,
+            e.default,
+            e.aliases,
+            e.flags,
+            e.line,
+        )
+        assert (var.check, var.deprecated, var.doc) == (e.check_hook, e.deprecated, e.description)
 
 
 def test_no_show_all_entries_are_left_out_of_show_all_but_still_shown() -> None:
