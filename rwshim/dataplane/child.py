@@ -5,7 +5,7 @@
   server's user: Linux clears the setting on a change of uid.  The signal is tied to the
   *thread* that spawned the child, so the child is spawned on the event loop's thread, which
   lives as long as the server.  Elsewhere a postmaster left by a previous rwshim is stopped
-  at the next start (``stop_stale``), from its ``postmaster.pid``.
+  at the next start, from its ``postmaster.pid`` (``stop_stale``, ``sweep_orphans``).
 - **Its own session** (``setsid``): a terminal's Ctrl-C reaches rwshim, which stops the child
   itself, instead of both at once.
 - **Root**: the child runs as the server user and ``-D /proc/self/cwd`` on Linux: rwshim sets
@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,6 +29,7 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from rwshim.dataplane import cluster
 from rwshim.dataplane.binaries import PgBinaries
 from rwshim.dataplane.cluster import Instance, pid_alive, postmaster_pid, tool_env
 from rwshim.dataplane.osuser import RunAs
@@ -190,6 +192,33 @@ def stop_stale(data: Path, timeout: float = 10.0) -> int | None:
                 return pid
             time.sleep(0.01)
     return pid
+
+
+def sweep_orphans(parents: list[Path] | None = None, min_age: float = 60.0) -> list[Path]:
+    """Remove the instance directories whose owner is gone: its ``owner.lock`` is unlocked
+    (a directory without one is kept while younger than ``min_age`` s: it is being made).
+    A server still running there (no parent-death signal on this platform) is stopped first."""
+    import fcntl
+
+    removed = []
+    for parent in parents or cluster.temp_parents():
+        for root in parent.glob(cluster.INSTANCE_PREFIX + "*"):
+            try:
+                with open(root / "owner.lock", "rb") as lock:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                orphan = True
+            except FileNotFoundError:
+                try:
+                    orphan = time.time() - root.stat().st_mtime > min_age
+                except OSError:
+                    continue
+            except OSError:  # locked (its owner lives) or not ours to open
+                continue
+            if orphan:
+                stop_stale(root / "data")
+                shutil.rmtree(root, ignore_errors=True)
+                removed.append(root)
+    return removed
 
 
 def _is_postmaster_of(pid: int, data: Path) -> bool:

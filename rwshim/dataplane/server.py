@@ -35,7 +35,13 @@ from typing import Literal
 
 from rwshim.dataplane import binaries, cluster
 from rwshim.dataplane.binaries import PgBinaries
-from rwshim.dataplane.child import Postmaster, describe_exit, log_tail, stop_stale
+from rwshim.dataplane.child import (
+    Postmaster,
+    describe_exit,
+    log_tail,
+    stop_stale,
+    sweep_orphans,
+)
 from rwshim.dataplane.cluster import DBNAME, PORT, SUPERUSER, DataDirLock, Instance
 from rwshim.dataplane.errors import DataPlaneError, DataPlaneUnavailable
 from rwshim.dataplane.osuser import RunAs, can_reach, server_user
@@ -261,6 +267,7 @@ class EmbeddedPostgres(DataPlaneServer):
                     f" ${cluster.CACHE_ENV} to a directory it can reach"
                 )
         template = cluster.ensure_template(bins, who, cache)
+        sweep_orphans()
         instance = cluster.new_instance(template, who, self.data_dir)
         if instance.durable:
             stop_stale(instance.data)
