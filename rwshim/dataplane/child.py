@@ -73,8 +73,9 @@ def server_argv(bins: PgBinaries, instance: Instance, settings: Mapping[str, str
 class Postmaster:
     """One spawned postmaster process."""
 
-    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+    def __init__(self, popen: subprocess.Popen[bytes], log_offset: int = 0) -> None:
         self.popen = popen
+        self.log_offset = log_offset  # where this run's lines start in the server log
         self.pid = popen.pid
         self._pidfd: int | None = None
         if sys.platform == "linux":
@@ -91,6 +92,7 @@ class Postmaster:
     ) -> Postmaster:
         """Start ``postgres`` on ``instance`` (call it on the thread that outlives it)."""
         with open(instance.log, "ab") as logfile:
+            offset = logfile.tell()
             popen = subprocess.Popen(
                 server_argv(bins, instance, settings),
                 cwd=instance.data,
@@ -104,7 +106,7 @@ class Postmaster:
                 extra_groups=None if who is None else [],
                 preexec_fn=_pdeathsig_hook() if sys.platform == "linux" else None,
             )
-        return cls(popen)
+        return cls(popen, offset)
 
     def exited(self) -> bool:
         return self.popen.poll() is not None
@@ -244,11 +246,15 @@ def _is_zombie(pid: int) -> bool:
         return False
 
 
-def log_tail(path: Path, lines: int = 3) -> str:
-    """The last FATAL/PANIC/ERROR lines of a server log (for start-up failures)."""
+def log_tail(path: Path, offset: int = 0, data: Path | None = None, lines: int = 3) -> str:
+    """The last FATAL/PANIC/ERROR lines of a server log from ``offset`` (for start-up
+    failures), naming the cluster ``data`` where the server said ``/proc/self/cwd``."""
     try:
-        text = path.read_text(errors="replace").splitlines()
+        with open(path, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode(errors="replace").splitlines()
     except OSError:
         return ""
     bad = [t for t in text if any(k in t for k in ("FATAL", "PANIC", "ERROR"))]
-    return " / ".join((bad or text)[-lines:])
+    tail = " / ".join((bad or text)[-lines:])
+    return tail if data is None else tail.replace("/proc/self/cwd", str(data))

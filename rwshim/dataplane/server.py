@@ -25,6 +25,7 @@ import atexit
 import contextlib
 import logging
 import os
+import subprocess
 import time
 import urllib.parse
 import weakref
@@ -163,6 +164,7 @@ class EmbeddedPostgres(DataPlaneServer):
         settings: Mapping[str, str] | None = None,
         cache_dir: Path | None = None,
         start_timeout: float = 120.0,
+        restart_attempts: int = RESTART_ATTEMPTS,
     ) -> None:
         super().__init__()
         self._bins = bins
@@ -171,6 +173,7 @@ class EmbeddedPostgres(DataPlaneServer):
         self._extra = dict(settings or {})
         self._cache_dir = cache_dir
         self.start_timeout = start_timeout
+        self.restart_attempts = restart_attempts
         self._lock = None if self.data_dir is None else DataDirLock(self.data_dir)
         self._who: RunAs | None = None
         self._instance: Instance | None = None
@@ -236,7 +239,10 @@ class EmbeddedPostgres(DataPlaneServer):
             self._lock.acquire()
         try:
             started = time.perf_counter()
-            bins, self._instance = await asyncio.to_thread(self._prepare, bins, cache)
+            try:
+                bins, self._instance = await asyncio.to_thread(self._prepare, bins, cache)
+            except OSError as e:  # a full disk, a directory we may not write, ...
+                raise DataPlaneError(f"cannot prepare PostgreSQL's cluster: {e}") from e
             self._bins = bins
             self._spawn()
             self._sentinel = await self._until_ready()
@@ -278,7 +284,10 @@ class EmbeddedPostgres(DataPlaneServer):
         settings = cluster.server_settings(
             sessions=self.sessions, durable=self._instance.durable, extra=self._extra
         )
-        self._postmaster = Postmaster.spawn(self._bins, self._instance, self._who, settings)
+        try:
+            self._postmaster = Postmaster.spawn(self._bins, self._instance, self._who, settings)
+        except (OSError, subprocess.SubprocessError) as e:
+            raise DataPlaneError(f"cannot start {self._bins.postgres}: {e}") from e
 
     async def _until_ready(self) -> Sentinel:
         """Connect the sentinel once the server accepts sessions."""
@@ -290,7 +299,7 @@ class EmbeddedPostgres(DataPlaneServer):
             if self._postmaster.exited():
                 raise DataPlaneError(
                     f"PostgreSQL {describe_exit(self._postmaster.returncode)} while starting:"
-                    f" {log_tail(self._instance.log)}"
+                    f" {self._log_tail()}"
                 )
             if os.path.exists(socket):
                 try:
@@ -303,12 +312,30 @@ class EmbeddedPostgres(DataPlaneServer):
             if time.monotonic() > deadline:
                 raise DataPlaneError(
                     f"PostgreSQL did not accept sessions within {self.start_timeout:.0f} s:"
-                    f" {log_tail(self._instance.log)}"
+                    f" {self._log_tail()}"
                 )
             await asyncio.sleep(delay)
             delay = min(delay * 1.5, 0.05)
 
+    def _log_tail(self) -> str:
+        assert self._instance is not None and self._postmaster is not None
+        return log_tail(self._instance.log, self._postmaster.log_offset, self._instance.data)
+
     async def _supervise(self) -> None:
+        try:
+            await self._supervise_turns()
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # a supervisor that died silently would leave callers waiting
+            log.exception("the data-plane supervisor failed")
+            self._fail(DataPlaneError(f"the data-plane supervisor failed: {e!r}"))
+
+    def _fail(self, failure: DataPlaneError) -> None:
+        self._failure = failure
+        self._ready.set()  # wakes wait_ready(), which raises the failure
+        self._emit(DataPlaneEvent("failed", self.generation, str(failure)))
+
+    async def _supervise_turns(self) -> None:
         while not self._stopping:
             incident = await self._next_incident()
             if self._stopping:
@@ -363,7 +390,7 @@ class EmbeddedPostgres(DataPlaneServer):
 
     async def _restart(self) -> bool:
         last: Exception | None = None
-        for attempt in range(RESTART_ATTEMPTS):
+        for attempt in range(self.restart_attempts):
             if self._postmaster is not None:
                 await self._postmaster.stop()
             try:
@@ -375,9 +402,9 @@ class EmbeddedPostgres(DataPlaneServer):
                 # are still on their way out.
                 last = e
                 await asyncio.sleep(min(0.05 * 2**attempt, 2.0))
-        self._failure = DataPlaneError(f"PostgreSQL could not be restarted: {last}")
-        log.error("%s", self._failure)
-        self._emit(DataPlaneEvent("failed", self.generation, str(self._failure)))
+        failure = DataPlaneError(f"PostgreSQL could not be restarted: {last}")
+        log.error("%s", failure)
+        self._fail(failure)
         return False
 
     async def stop(self) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rwshim.dataplane import DataDirInUse, EmbeddedPostgres
+from rwshim.dataplane import DataDirInUse, DataPlaneError, EmbeddedPostgres
 from rwshim.dataplane.child import sweep_orphans
 from rwshim.dataplane.server import SENTINEL_APP
 from tests.dataplane.conftest import REPO, Events, Owner, children, running, wait_gone
@@ -219,3 +219,29 @@ async def test_a_stale_postmaster_is_stopped_at_start(tmp_path: Path) -> None:
     finally:
         if running(orphan):
             os.kill(orphan, signal.SIGKILL)
+
+
+async def test_a_server_that_cannot_restart_is_reported_failed() -> None:
+    server = EmbeddedPostgres(restart_attempts=2)
+    await server.start()
+    events = Events(server)
+    try:
+        # A real fault the restart cannot repair: the control file is gone.
+        (server.cluster_dir / "global" / "pg_control").unlink()
+        assert server.pid is not None
+        os.kill(server.pid, signal.SIGKILL)
+        failed = await events.wait("failed")
+        assert events.kinds() == ["crashed", "failed"]
+        data = server.cluster_dir
+        assert failed.detail == (
+            "PostgreSQL could not be restarted: PostgreSQL exited with code 2 while starting:"
+            " postgres: could not find the database system / Expected to find it in the"
+            f' directory "{data}", / but could not open file "{data}/global/pg_control":'
+            " No such file or directory"
+        )
+        assert not server.alive()
+        with pytest.raises(DataPlaneError) as caught:
+            await server.wait_ready(10)
+        assert str(caught.value) == failed.detail
+    finally:
+        await server.stop()
