@@ -19,6 +19,10 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default=d.host, help="listen address (default %(default)s)")
     p.add_argument("--port", type=int, default=d.port, help="listen port (default %(default)s)")
     p.add_argument("--data-dir", type=Path, help="keep state in this directory (default: memory)")
+    p.add_argument(
+        "--postgres-url",
+        help="run table data on this PostgreSQL (16 or newer) instead of rwshim's own",
+    )
     p.add_argument("--user", default=d.user, help="default user (default %(default)s)")
     p.add_argument("--database", default=d.database, help="default database (default %(default)s)")
     p.add_argument(
@@ -67,6 +71,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         user=args.user,
         database=args.database,
         data_dir=args.data_dir,
+        postgres_url=args.postgres_url,
         password=args.password,
         auth=args.auth,
         tls_cert=args.tls_cert,

@@ -17,6 +17,9 @@ ALLOWED: dict[str, set[str]] = {
     "engine": {"store", "sql", "session_config"},
     "query": {"store", "session_config"},
     "session_config": set(),
+    # The data plane's PostgreSQL process and files: I/O allowed, but it knows nothing of
+    # the engine, the query layer, the frontend or the server that will use it.
+    "dataplane": set(),
 }
 CORES_WITHOUT_IO = {"wire", "sql", "engine", "store", "query"}
 
