@@ -21,13 +21,10 @@ inlined as their translated defining query).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import sqlglot
-from pglast.parser import scan as pg_scan
 from sqlglot import exp
 
 from rwshim import pgtypes
@@ -45,6 +42,7 @@ from rwshim.errors import (
 )
 from rwshim.query import types
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
+from rwshim.query.parse import definition_query, expr_text, param_number, parse
 from rwshim.query.relations import Relation, RelationSource, RelKind
 
 UNNAMED_COLUMN = "?column?"
@@ -113,89 +111,6 @@ class Bound:
     upstreams: list[int]  # ids of user relations read (for MV dependencies)
     # the user-facing names of expressions without alias (None = had no derivable name)
     aliases: list[str | None] = field(default_factory=list)
-
-
-_EMIT_ON_CLOSE = re.compile(r"\s+EMIT\s+ON\s+WINDOW\s+CLOSE\s*;?\s*$", re.IGNORECASE)
-
-
-def parse(sql: str) -> exp.Expr:
-    """Parse one PostgreSQL-dialect statement with sqlglot; RwError on failure.  A trailing
-    ``EMIT ON WINDOW CLOSE`` (RisingWave's streaming emit mode) does not change what a batch
-    read of the query returns, so it is set aside."""
-    sql = _EMIT_ON_CLOSE.sub("", sql)
-    try:
-        trees = [t for t in sqlglot.parse(_space_params(sql), read=_dialect()) if t is not None]
-    except sqlglot.errors.ParseError as e:
-        detail = str(e.errors[0]["description"]) if e.errors else str(e)
-        raise RwError("sql parser error: " + detail) from None
-    except sqlglot.errors.TokenError as e:
-        raise RwError("sql parser error: " + str(e)) from None
-    if len(trees) != 1:
-        raise RwError("sql parser error: expected exactly one statement")
-    tree = trees[0]
-    # PostgreSQL folds unquoted identifiers to lower case
-    for ident in tree.find_all(exp.Identifier):
-        if not ident.quoted and isinstance(ident.this, str):
-            ident.set("this", ident.this.lower())
-    return tree
-
-
-def _space_params(sql: str) -> str:
-    """``$1,$2`` with a space after each parameter: sqlglot reads ``$1,$`` as the opening tag of
-    a dollar-quoted string (PostgreSQL's tags cannot start with a digit). pglast's scanner finds
-    the parameters, so string literals and dollar-quoted bodies are left alone."""
-    if "$" not in sql:
-        return sql
-    try:
-        tokens = pg_scan(sql)
-    except Exception:  # the statement's own parse reports what is wrong with it
-        return sql
-    # pglast's offsets count characters; ``end`` is inclusive
-    cuts = [
-        t.end + 1
-        for t in tokens
-        if t.name == "PARAM" and t.end + 1 < len(sql) and not sql[t.end + 1].isspace()
-    ]
-    if not cuts:
-        return sql
-    return " ".join(sql[a:b] for a, b in zip([0, *cuts], [*cuts, len(sql)], strict=True))
-
-
-_DIALECT: sqlglot.Dialect | None = None
-
-
-def _dialect() -> sqlglot.Dialect:
-    """PostgreSQL as sqlglot reads it, plus ``::oid[]``/``::regtype[]`` array casts."""
-    global _DIALECT
-    if _DIALECT is None:
-        from sqlglot.dialects.postgres import Postgres
-        from sqlglot.tokenizer_core import TokenType
-
-        base: Any = Postgres.Parser
-
-        class _Parser(base):  # type: ignore[misc]
-            def _parse_types(self, *args: object, **kwargs: object) -> exp.Expr | None:
-                t = super()._parse_types(*args, **kwargs)
-                if (
-                    isinstance(t, exp.ObjectIdentifier)
-                    and self._curr is not None
-                    and self._curr.token_type == TokenType.L_BRACKET
-                    and self._next is not None
-                    and self._next.token_type == TokenType.R_BRACKET
-                ):
-                    self._advance(2)
-                    return exp.DataType(
-                        this=exp.DataType.Type.ARRAY,
-                        expressions=[exp.DataType.build(t.name.lower(), udt=True)],
-                        nested=True,
-                    )
-                return t if isinstance(t, exp.Expr) else None
-
-        class RwPostgres(Postgres):
-            Parser = _Parser
-
-        _DIALECT = RwPostgres()
-    return _DIALECT
 
 
 def type_oid_of(dt_node: exp.Expr) -> int:
@@ -1299,22 +1214,6 @@ def to_sqlite(node: exp.Expr) -> str:
     return node.sql(dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE)
 
 
-def definition_query(definition: str) -> exp.Expr:
-    """The query of a stored definition (``CREATE MATERIALIZED VIEW .. AS <q>`` or ``<q>``)."""
-    tree = parse(definition)
-    if isinstance(tree, exp.Create):
-        q = tree.expression
-        if not isinstance(q, exp.Expr):
-            raise RwError(f"definition without a query: {definition}")
-        return q
-    return tree
-
-
-def expr_text(node: exp.Expr) -> str:
-    """An expression as RisingWave's Display prints it in error messages (close to its SQL)."""
-    return node.sql(dialect="postgres", normalize_functions="lower")
-
-
 class _Expr:
     """Expression binding and rewriting inside one scope."""
 
@@ -1338,7 +1237,7 @@ class _Expr:
 
     def hint_param(self, node: exp.Expr, oid: int) -> None:
         """Record the type a ``$n`` parameter takes from its context (if not given)."""
-        n = _param_number(node)
+        n = param_number(node)
         if n is not None and n not in self.b.params and oid not in (UNKNOWN,):
             self.b.params[n] = oid
 
@@ -1423,7 +1322,7 @@ class _Expr:
         return node, pgtypes.NUMERIC
 
     def _param(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        n = _param_number(node)
+        n = param_number(node)
         assert n is not None
         self.b.max_param = max(self.b.max_param, n)
         # SQLite's numbered form (sqlglot would print ":n", which SQLite numbers by position)
@@ -1436,18 +1335,18 @@ class _Expr:
         # a parameter takes the type of the other side (PostgreSQL's unknown resolution)
         lt = self._peek_type(left)
         rt = self._peek_type(right)
-        if _param_number(left) is not None and rt not in (None, UNKNOWN):
+        if param_number(left) is not None and rt not in (None, UNKNOWN):
             self.hint_param(left, rt)
-        if _param_number(right) is not None and lt not in (None, UNKNOWN):
+        if param_number(right) is not None and lt not in (None, UNKNOWN):
             self.hint_param(right, lt)
         new_l, lo = self.bind(left)
         new_r, ro = self.bind(right)
         node.set("this", new_l)
         node.set("expression", new_r)
-        if _param_number(left) is not None and lo == UNKNOWN and ro != UNKNOWN:
+        if param_number(left) is not None and lo == UNKNOWN and ro != UNKNOWN:
             self.hint_param(left, ro)
             lo = ro
-        if _param_number(right) is not None and ro == UNKNOWN and lo != UNKNOWN:
+        if param_number(right) is not None and ro == UNKNOWN and lo != UNKNOWN:
             self.hint_param(right, lo)
             ro = lo
         return lo, ro
@@ -1503,7 +1402,7 @@ class _Expr:
             self.hint_param(inner, types.array_of(types.external(left_t)))
         new_l, lo = self.bind(node.this)
         new_arr, _ao = self.bind(inner)
-        if _param_number(inner) is not None and lo != UNKNOWN:
+        if param_number(inner) is not None and lo != UNKNOWN:
             self.hint_param(inner, types.array_of(types.external(lo)))
         call = _call("rw_any_eq", new_l, new_arr)
         if isinstance(node, exp.EQ) and isinstance(quant, exp.Any):
@@ -2199,18 +2098,6 @@ _SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})
 
 def _is_srf(node: exp.Expr) -> bool:
     return isinstance(node, exp.Func) and _func_name(node) in _SRF_NAMES
-
-
-def _param_number(node: exp.Expr | None) -> int | None:
-    if isinstance(node, exp.Parameter):
-        inner = node.this
-        try:
-            return int(inner.name if isinstance(inner, exp.Expr) else str(inner))
-        except ValueError:
-            return None
-    if isinstance(node, exp.Placeholder) and node.name.isdigit():
-        return int(node.name)
-    return None
 
 
 def _is_regclass(to: exp.Expr) -> bool:

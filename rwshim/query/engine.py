@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from sqlglot import exp
 
     from rwshim.query import binder as bnd
+    from rwshim.query import parse as prs
 else:
 
     class _Lazy(ModuleType):
@@ -63,6 +64,7 @@ else:
     sqlglot = _Lazy("sqlglot")
     exp = _Lazy("exp")
     bnd = _Lazy("bnd")
+    prs = _Lazy("prs")
 
 
 def _load_read_path() -> dict[str, ModuleType]:
@@ -70,8 +72,9 @@ def _load_read_path() -> dict[str, ModuleType]:
     import sqlglot as sqlglot_mod
 
     from rwshim.query import binder as bnd_mod
+    from rwshim.query import parse as prs_mod
 
-    mods = {"sqlglot": sqlglot_mod, "exp": sqlglot_mod.exp, "bnd": bnd_mod}
+    mods = {"sqlglot": sqlglot_mod, "exp": sqlglot_mod.exp, "bnd": bnd_mod, "prs": prs_mod}
     globals().update(mods)
     return mods
 
@@ -231,7 +234,7 @@ class QueryEngine:
         """Bind the query of CREATE MATERIALIZED VIEW/VIEW/SINK AS/TABLE AS (``query_text`` is
         the query alone); output names follow RisingWave, unnamed expressions are None-free
         ``?column?``.  Use ``check_mv_columns`` for the MV alias rule."""
-        tree = bnd.parse(query_text)
+        tree = prs.parse(query_text)
         b = self._binder(ctx, [])
         cols = b.query(tree, None)
         return Analysis(cols, b.upstreams)
@@ -242,7 +245,7 @@ class QueryEngine:
         """``analyze`` plus RisingWave's CREATE MATERIALIZED VIEW naming rules: every select
         item without a derivable name needs an alias (create_mv.rs:80-98) and names must be
         unique (``column "<n>" specified more than once``)."""
-        tree = bnd.parse(query_text)
+        tree = prs.parse(query_text)
         first = tree
         while isinstance(first, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
             first = first.this
@@ -366,7 +369,7 @@ class QueryEngine:
             prep.client_columns = [column_of(c) for c in prep.columns]
             self._cache[key] = prep
             return prep
-        tree = _unparenthesize(bnd.parse(sql_text))
+        tree = _unparenthesize(prs.parse(sql_text))
         if isinstance(tree, exp.Insert):
             prep = self._prepare_insert(tree, param_oids, ctx)
         elif isinstance(tree, exp.Update):
@@ -491,7 +494,7 @@ class QueryEngine:
         if isinstance(source, exp.Values):
             for row in source.expressions:
                 for item, cname in zip(row.expressions, cols, strict=False):
-                    pn = bnd._param_number(item)
+                    pn = prs.param_number(item)
                     if pn is not None and pn not in b.params:
                         b.params[pn] = types.external(by_name[cname].type_oid)
         src_cols = b.query(source, None)
@@ -544,7 +547,7 @@ class QueryEngine:
             col = assign.this
             cname = col.name
             if cname not in by_name:
-                raise BindExprError(bnd.expr_text(col), ItemNotFound(f"Invalid column: {cname}"))
+                raise BindExprError(prs.expr_text(col), ItemNotFound(f"Invalid column: {cname}"))
             if cname in rel.primary_key:
                 raise BindError("update modifying the PK column is unsupported")
             target_oid = by_name[cname].type_oid
@@ -610,7 +613,7 @@ class QueryEngine:
         ctx = self.state.ctx
         assert ctx is not None
         b = self._binder(ctx, [])
-        bound = b.bind_select(bnd.parse(f"SELECT {expr_text}"))
+        bound = b.bind_select(prs.parse(f"SELECT {expr_text}"))
         row = self._run(bound.sql, []).fetchone()
         value = row[0] if row else None
         return casts.cast(value, bound.columns[0].type_oid, type_oid)
