@@ -44,9 +44,20 @@ from rwshim.query import types
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
 from rwshim.query.parse import definition_query, expr_text, param_number, parse
 from rwshim.query.relations import Relation, RelationSource, RelKind
+from rwshim.query.type_inference import (
+    UNKNOWN,
+    common_type,
+    func_args,
+    func_name,
+    function_type,
+    is_regclass,
+    is_srf,
+    literal_default,
+    number_type,
+    type_oid_of,
+)
 
 UNNAMED_COLUMN = "?column?"
-UNKNOWN = pgtypes.UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,137 +123,6 @@ class Bound:
     # the user-facing names of expressions without alias (None = had no derivable name)
     aliases: list[str | None] = field(default_factory=list)
 
-
-def type_oid_of(dt_node: exp.Expr) -> int:
-    """The internal OID a sqlglot type node denotes."""
-    if isinstance(dt_node, exp.ObjectIdentifier):
-        return types.NAME_TO_OID.get(dt_node.name.lower(), pgtypes.VARCHAR)
-    if isinstance(dt_node, exp.DataType):
-        if dt_node.is_type(exp.DataType.Type.ARRAY) and dt_node.expressions:
-            return types.array_of(type_oid_of(dt_node.expressions[0]))
-        if dt_node.this == exp.DataType.Type.USERDEFINED:
-            kind = dt_node.args.get("kind")
-            name = (kind.name if isinstance(kind, exp.Expr) else str(kind or "")).lower()
-            if name == "char":  # "char" quoted
-                return pgtypes.VARCHAR
-            return types.NAME_TO_OID.get(name.removeprefix("pg_catalog."), pgtypes.VARCHAR)
-        name = dt_node.this.name.lower() if hasattr(dt_node.this, "name") else str(dt_node.this)
-        return _SQLGLOT_TYPES.get(name, types.NAME_TO_OID.get(name, pgtypes.VARCHAR))
-    return pgtypes.VARCHAR
-
-
-_SQLGLOT_TYPES: dict[str, int] = {
-    "boolean": pgtypes.BOOL,
-    "smallint": pgtypes.INT2,
-    "int": pgtypes.INT4,
-    "bigint": pgtypes.INT8,
-    "float": pgtypes.FLOAT4,
-    "double": pgtypes.FLOAT8,
-    "decimal": pgtypes.NUMERIC,
-    "varchar": pgtypes.VARCHAR,
-    "text": pgtypes.VARCHAR,
-    "char": pgtypes.VARCHAR,
-    "nchar": pgtypes.VARCHAR,
-    "nvarchar": pgtypes.VARCHAR,
-    "name": pgtypes.VARCHAR,
-    "varbinary": pgtypes.BYTEA,
-    "binary": pgtypes.BYTEA,
-    "date": pgtypes.DATE,
-    "time": pgtypes.TIME,
-    "timestamp": pgtypes.TIMESTAMP,
-    "timestamptz": pgtypes.TIMESTAMPTZ,
-    "interval": pgtypes.INTERVAL,
-    "json": pgtypes.JSONB,
-    "jsonb": pgtypes.JSONB,
-    "uuid": pgtypes.VARCHAR,
-    "bigdecimal": pgtypes.NUMERIC,
-    "money": pgtypes.NUMERIC,
-    "tinyint": pgtypes.INT2,
-    "smallserial": pgtypes.INT2,
-    "serial": pgtypes.INT4,
-    "bigserial": pgtypes.INT8,
-    "timestampntz": pgtypes.TIMESTAMP,
-}
-
-# Return types of functions by lower-case PostgreSQL name; "arg0" = type of the first argument.
-_FUNC_TYPES: dict[str, int | str] = {
-    "count": pgtypes.INT8,
-    "sum": "sum",
-    "avg": "avg",
-    "min": "arg0",
-    "max": "arg0",
-    "bool_and": pgtypes.BOOL,
-    "bool_or": pgtypes.BOOL,
-    "every": pgtypes.BOOL,
-    "array_agg": "array",
-    "string_agg": pgtypes.VARCHAR,
-    "coalesce": "common",
-    "nullif": "arg0",
-    "greatest": "common",
-    "least": "common",
-    "abs": "arg0",
-    "round": "arg0",
-    "ceil": "arg0",
-    "ceiling": "arg0",
-    "floor": "arg0",
-    "trunc": pgtypes.FLOAT8,
-    "sqrt": pgtypes.FLOAT8,
-    "power": pgtypes.FLOAT8,
-    "pow": pgtypes.FLOAT8,
-    "exp": pgtypes.FLOAT8,
-    "ln": pgtypes.FLOAT8,
-    "log10": pgtypes.FLOAT8,
-    "pi": pgtypes.FLOAT8,
-    "random": pgtypes.FLOAT8,
-    "sign": "arg0",
-    "mod": "arg0",
-    "length": pgtypes.INT4,
-    "char_length": pgtypes.INT4,
-    "character_length": pgtypes.INT4,
-    "octet_length": pgtypes.INT4,
-    "strpos": pgtypes.INT4,
-    "position": pgtypes.INT4,
-    "array_position": pgtypes.INT4,
-    "array_length": pgtypes.INT4,
-    "cardinality": pgtypes.INT4,
-    "array_upper": pgtypes.INT4,
-    "array_lower": pgtypes.INT4,
-    "row_number": pgtypes.INT8,
-    "rank": pgtypes.INT8,
-    "dense_rank": pgtypes.INT8,
-    "lag": "arg0",
-    "lead": "arg0",
-    "first_value": "arg0",
-    "last_value": "arg0",
-    "now": pgtypes.TIMESTAMPTZ,
-    "current_timestamp": pgtypes.TIMESTAMPTZ,
-    "current_date": pgtypes.DATE,
-    "date_trunc": "arg1",
-    "date_part": pgtypes.FLOAT8,
-    "extract": pgtypes.NUMERIC,
-    "to_timestamp": pgtypes.TIMESTAMPTZ,
-    "pg_table_is_visible": pgtypes.BOOL,
-    "pg_relation_is_publishable": pgtypes.BOOL,
-    "pg_collation_is_visible": pgtypes.BOOL,
-    "starts_with": pgtypes.BOOL,
-    "pg_table_size": pgtypes.INT8,
-    "pg_relation_size": pgtypes.INT8,
-    "pg_total_relation_size": pgtypes.INT8,
-    "to_regtype": types.REGTYPE_TAG,
-    "json_build_object": pgtypes.JSONB,
-    "jsonb_build_object": pgtypes.JSONB,
-    "generate_subscripts": pgtypes.INT4,
-    "tumble_start": "arg0",
-    "rw_hop_starts": "array",
-    "rw_ts_add": "arg0",
-    "unnest": "elem",
-    "generate_series": "arg0",
-    "pg_advisory_unlock_all": pgtypes.VARCHAR,
-    "current_schemas": pgtypes.VARCHAR_ARRAY,
-    "rw_current_database_id": pgtypes.INT4,
-    "rw_current_user_id": pgtypes.INT4,
-    "rw_view_query": pgtypes.VARCHAR,
-}
 
 # Functions whose pg_catalog-qualified or bare PostgreSQL name maps to a registered helper.
 _RENAMED: dict[str, str] = {
@@ -318,7 +198,7 @@ def derive_alias(node: exp.Expr) -> str | None:
     if isinstance(node, exp.Anonymous):
         return node.name.lower()
     if isinstance(node, exp.Func):
-        return _func_name(node)
+        return func_name(node)
     return None
 
 
@@ -344,87 +224,6 @@ def _type_alias(to: exp.Expr) -> str | None:
             return kind.name if isinstance(kind, exp.Expr) else str(kind or "") or None
     t = pgtypes.BY_OID.get(type_oid_of(to))
     return t.name if t is not None else None
-
-
-# sqlglot's function classes -> the PostgreSQL name a user wrote.
-_CLASS_NAMES: dict[type[exp.Expr], str] = {
-    exp.Count: "count",
-    exp.Sum: "sum",
-    exp.Avg: "avg",
-    exp.Min: "min",
-    exp.Max: "max",
-    exp.ArrayAgg: "array_agg",
-    exp.GroupConcat: "string_agg",
-    exp.LogicalAnd: "bool_and",
-    exp.LogicalOr: "bool_or",
-    exp.Coalesce: "coalesce",
-    exp.Nullif: "nullif",
-    exp.Greatest: "greatest",
-    exp.Least: "least",
-    exp.Abs: "abs",
-    exp.Round: "round",
-    exp.Upper: "upper",
-    exp.Lower: "lower",
-    exp.Length: "length",
-    exp.Substring: "substring",
-    exp.Trim: "btrim",
-    exp.StrPosition: "position",
-    exp.Replace: "replace",
-    exp.Left: "left",
-    exp.Right: "right",
-    exp.Concat: "concat",
-    exp.ConcatWs: "concat_ws",
-    exp.ArraySize: "array_length",
-    exp.TimestampTrunc: "date_trunc",
-    exp.DateTrunc: "date_trunc",
-    exp.CurrentTimestamp: "now",
-    exp.CurrentDate: "current_date",
-    exp.CurrentUser: "current_user",
-    exp.CurrentSchema: "current_schema",
-    exp.CurrentVersion: "version",
-    exp.Explode: "unnest",
-    exp.ExplodingGenerateSeries: "generate_series",
-    exp.GenerateSeries: "generate_series",
-    exp.Pow: "power",
-    exp.Sqrt: "sqrt",
-    exp.Ceil: "ceil",
-    exp.Floor: "floor",
-    exp.Ln: "ln",
-    exp.Exp: "exp",
-    exp.Sign: "sign",
-    exp.Mod: "mod",
-    exp.Initcap: "initcap",
-    exp.Repeat: "repeat",
-    exp.Reverse: "reverse",
-    exp.MD5: "md5",
-    exp.Pad: "lpad",
-    exp.RegexpReplace: "regexp_replace",
-    exp.SplitPart: "split_part",
-    exp.StartsWith: "starts_with",
-    exp.ArrayToString: "array_to_string",
-    exp.RowNumber: "row_number",
-    exp.Lag: "lag",
-    exp.Lead: "lead",
-    exp.FirstValue: "first_value",
-    exp.LastValue: "last_value",
-    exp.Rand: "random",
-    exp.UnixToTime: "to_timestamp",
-    exp.TimeToStr: "to_char",
-    exp.JSONObject: "json_build_object",
-}
-
-
-def _func_name(node: exp.Expr) -> str:
-    name = _CLASS_NAMES.get(type(node))
-    if name is not None:
-        if isinstance(node, exp.Pad):
-            return "lpad" if node.args.get("is_left") else "rpad"
-        return name
-    if isinstance(node, exp.Anonymous):
-        return node.name.lower()
-    if isinstance(node, exp.Func):
-        return node.sql_name().lower()
-    return type(node).__name__.lower()
 
 
 def _lit_str(s: str) -> exp.Literal:
@@ -683,7 +482,7 @@ class Binder:
                     oids.append(oid)
                 elif oids[i] == UNKNOWN:
                     oids[i] = oid
-        cols = [OutColumn(f"column{i + 1}", _literal_default(o)) for i, o in enumerate(oids)]
+        cols = [OutColumn(f"column{i + 1}", literal_default(o)) for i, o in enumerate(oids)]
         alias = node.args.get("alias")
         if alias is not None and alias.columns:
             cols = _rename(cols, [c.name for c in alias.columns])
@@ -766,7 +565,7 @@ class Binder:
         raise NotImplementedError_(f"FROM item {type(item).__name__}")
 
     def _table_function(self, item: exp.Table, fn: exp.Expr, scope: _Scope) -> _Source:
-        name = _func_name(fn)
+        name = func_name(fn)
         alias_node = item.args.get("alias")
         alias = alias_node.name if alias_node is not None and alias_node.name else name
         col_names = (
@@ -904,7 +703,7 @@ class Binder:
         srfs = [
             e
             for e in (it.this if isinstance(it, exp.Alias) else it for it in node.expressions)
-            if _is_srf(e)
+            if is_srf(e)
         ]
         zipped = self._srf_zip(node, srfs, scope, tx) if len(srfs) > 1 else {}
         for item in node.expressions:
@@ -930,13 +729,13 @@ class Binder:
                 expr = item
             if id(expr) in zipped:
                 new, oid = zipped[id(expr)]
-            elif _is_srf(expr):
+            elif is_srf(expr):
                 new, oid = self._srf(node, expr, scope, tx)
             else:
                 new, oid = tx.bind_top(expr)
             out_name = name if name is not None else UNNAMED_COLUMN
             items.append(exp.Alias(this=new, alias=_ident(out_name)))
-            cols.append(OutColumn(out_name, _literal_default(oid)))
+            cols.append(OutColumn(out_name, literal_default(oid)))
         node.set("expressions", items)
         scope.outputs = cols
         if where is not None:
@@ -969,8 +768,8 @@ class Binder:
         arrays: list[exp.Expr] = []
         oids: list[int] = []
         for fn in fns:
-            name = _func_name(fn)
-            bound = [tx.bind_top(a) for a in _func_args(fn)]
+            name = func_name(fn)
+            bound = [tx.bind_top(a) for a in func_args(fn)]
             if name == "generate_series":
                 arrays.append(_call("rw_series", *[b[0] for b in bound]))
                 oids.append(bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4)
@@ -1007,8 +806,8 @@ class Binder:
         """A set-returning function in the select list (unnest, generate_series,
         generate_subscripts) as a ``json_each`` joined to the FROM items: one output row per
         element, as PostgreSQL's ProjectSet gives for a single SRF."""
-        name = _func_name(fn)
-        args = _func_args(fn)
+        name = func_name(fn)
+        args = func_args(fn)
         bound = [tx.bind_top(a) for a in args]
         alias = f"__srf{len(node.args.get('joins') or [])}_{len(scope.sources)}"
         if name == "generate_series":
@@ -1185,10 +984,6 @@ class Binder:
                 lim.set("expression", new)
 
 
-def _literal_default(oid: int) -> int:
-    return pgtypes.VARCHAR if oid == UNKNOWN else oid
-
-
 def _rename(cols: list[OutColumn], names: list[str]) -> list[OutColumn]:
     if not names:
         return list(cols)
@@ -1312,14 +1107,7 @@ class _Expr:
         if node.is_string:
             return node, UNKNOWN
         text = node.this
-        if any(c in text for c in ".eE"):
-            return node, pgtypes.NUMERIC
-        v = int(text)
-        if v <= 2**31 - 1:
-            return node, pgtypes.INT4
-        if v <= 2**63 - 1:
-            return node, pgtypes.INT8
-        return node, pgtypes.NUMERIC
+        return node, number_type(text)
 
     def _param(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         n = param_number(node)
@@ -1534,9 +1322,9 @@ class _Expr:
         to = type_oid_of(node.args["to"])
         inner = node.this
         # a parameter cast to a reg* type is sent as the object's name
-        reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or _is_regclass(node.args["to"])
+        reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or is_regclass(node.args["to"])
         self.hint_param(inner, pgtypes.VARCHAR if reg else types.external(to))
-        if to == pgtypes.INT4 and _is_regclass(node.args["to"]):
+        if to == pgtypes.INT4 and is_regclass(node.args["to"]):
             return self._regclass(inner)
         new, frm = self.bind(inner)
         if to == types.REGTYPE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
@@ -1629,7 +1417,7 @@ class _Expr:
             _rename_outputs(q, ["__v"] + [c.name for c in cols[1:]])
             del name
             agg.find(exp.Placeholder).replace(exp.Subquery(this=q))  # type: ignore[union-attr]
-            return exp.Subquery(this=agg), types.array_of(_literal_default(elem))
+            return exp.Subquery(this=agg), types.array_of(literal_default(elem))
         items = []
         elem = UNKNOWN
         for x in node.expressions:
@@ -1637,7 +1425,7 @@ class _Expr:
             items.append(new)
             if elem == UNKNOWN:
                 elem = oid
-        return _call("rw_array", *items), types.array_of(_literal_default(elem))
+        return _call("rw_array", *items), types.array_of(literal_default(elem))
 
     def _bracket(self, node: exp.Bracket) -> tuple[exp.Expr, int]:
         new, oid = self.bind(node.this)
@@ -1685,7 +1473,7 @@ class _Expr:
             new, oid = self.bind(default)
             node.set("default", new)
             oids.append(oid)
-        return node, _common(oids)
+        return node, common_type(oids)
 
     def _paren(self, node: exp.Paren) -> tuple[exp.Expr, int]:
         new, oid = self.bind(node.this)
@@ -1764,7 +1552,7 @@ class _Expr:
         ):
             return self.bind(node.expression)
         if isinstance(node.expression, exp.Func):
-            raise NoFunction(f"{left.name}.{_func_name(node.expression)}")
+            raise NoFunction(f"{left.name}.{func_name(node.expression)}")
         self._children(node)
         return node, pgtypes.VARCHAR
 
@@ -1790,16 +1578,15 @@ class _Expr:
     # --- functions -----------------------------------------------------------------------
 
     def _func(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        name = _func_name(node)
+        name = func_name(node)
         special = _SPECIAL_FUNCS.get(name)
         if special is not None:
             return special(self, node)
-        args = _func_args(node)
+        args = func_args(node)
         bound = [self.bind(a) for a in args]
         new_args = [b[0] for b in bound]
         oids = [b[1] for b in bound]
-        rtype = _FUNC_TYPES.get(name)
-        oid = _result_type(rtype, oids)
+        oid = function_type(name, oids)
         if isinstance(node, exp.Anonymous):
             target = _RENAMED.get(name, name)
             if self.b.functions is not None and target not in self.b.functions:
@@ -1850,7 +1637,7 @@ class _Expr:
 
     def _array_agg(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         call, oid = self._agg_ordered(node, "rw_array_agg", [])
-        return call, types.array_of(types.external(_literal_default(oid)))
+        return call, types.array_of(types.external(literal_default(oid)))
 
     def _string_agg(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         sep = node.args.get("separator")
@@ -1891,7 +1678,7 @@ class _Expr:
         return _call("rw_extract", _lit_str(unit), new), pgtypes.NUMERIC
 
     def _date_trunc(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        args = _func_args(node)
+        args = func_args(node)
         if isinstance(node, (exp.TimestampTrunc, exp.DateTrunc)):
             unit = node.args.get("unit")
             unit_text = unit.name.lower() if unit is not None else "day"
@@ -1920,12 +1707,12 @@ class _Expr:
         return _call("rw_version"), pgtypes.VARCHAR
 
     def _round(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        args = _func_args(node)
+        args = func_args(node)
         bound = [self.bind(a) for a in args]
         return _call("rw_round", *[b[0] for b in bound]), bound[0][1]
 
     def _concat_fn(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        bound = [self.bind(a) for a in _func_args(node)]
+        bound = [self.bind(a) for a in func_args(node)]
         return _call(
             "rw_concat",
             *[
@@ -1939,8 +1726,8 @@ class _Expr:
     def _catalog_predicate(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         """pg_table_is_visible / pg_get_userbyid / obj_description ...: correlated subqueries
         over the catalog views, so the answer follows the catalog."""
-        name = _func_name(node)
-        args = [self.bind(a)[0] for a in _func_args(node)]
+        name = func_name(node)
+        args = [self.bind(a)[0] for a in func_args(node)]
         path = ", ".join(f"'{s}'" for s in self.b.ctx.resolved_path())
         # aliases are prefixed so they never capture the caller's correlated names
         templates = {
@@ -2091,59 +1878,6 @@ def _readable(rel: Relation) -> bool:
     if rel.kind in (RelKind.SOURCE, RelKind.VIEW):
         return True
     return rel.created
-
-
-_SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})
-
-
-def _is_srf(node: exp.Expr) -> bool:
-    return isinstance(node, exp.Func) and _func_name(node) in _SRF_NAMES
-
-
-def _is_regclass(to: exp.Expr) -> bool:
-    return isinstance(to, exp.ObjectIdentifier) and to.name.lower() == "regclass"
-
-
-def _func_args(node: exp.Expr) -> list[exp.Expr]:
-    if isinstance(node, exp.Anonymous):
-        return list(node.expressions)
-    out: list[exp.Expr] = []
-    for key in node.arg_types:
-        v = node.args.get(key)
-        if isinstance(v, exp.Expr):
-            out.append(v)
-        elif isinstance(v, list):
-            out.extend(x for x in v if isinstance(x, exp.Expr))
-    return out
-
-
-def _common(oids: list[int]) -> int:
-    known = [o for o in oids if o != UNKNOWN]
-    if not known:
-        return UNKNOWN
-    out = known[0]
-    for o in known[1:]:
-        if o in types.NUMERIC_OIDS and out in types.NUMERIC_OIDS:
-            out = types.wider_numeric(out, o)
-    return out
-
-
-def _result_type(rtype: int | str | None, oids: list[int]) -> int:
-    if rtype is None:
-        return pgtypes.VARCHAR
-    if isinstance(rtype, int):
-        return rtype
-    if rtype == "arg0":
-        return oids[0] if oids else pgtypes.VARCHAR
-    if rtype == "arg1":
-        return oids[1] if len(oids) > 1 else pgtypes.VARCHAR
-    if rtype == "common":
-        return _common(oids)
-    if rtype == "array":
-        return types.array_of(oids[0]) if oids else pgtypes.VARCHAR_ARRAY
-    if rtype == "elem":
-        return (types.element_of(oids[0]) or pgtypes.VARCHAR) if oids else pgtypes.VARCHAR
-    return pgtypes.VARCHAR
 
 
 def _lookup(

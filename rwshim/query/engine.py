@@ -553,8 +553,8 @@ class QueryEngine:
             target_oid = by_name[cname].type_oid
             tx.hint_param(assign.expression, types.external(target_oid))
             new, oid = tx.bind_top(assign.expression)
-            if (oid != target_oid and oid != bnd.UNKNOWN) or (
-                oid == bnd.UNKNOWN and not isinstance(new, exp.Null)
+            if (oid != target_oid and oid != pgtypes.UNKNOWN) or (
+                oid == pgtypes.UNKNOWN and not isinstance(new, exp.Null)
             ):
                 new = bnd._cast_call(new, oid, target_oid)
             sets.append(f'"{cname}" = {bnd.to_sqlite(new)}')
