@@ -32,18 +32,36 @@ from rwshim.errors import (
     BindError,
     BindExprError,
     CatalogNotFound,
-    InternalError,
     InvalidInputSyntax,
-    InvalidReference,
     ItemNotFound,
     NoFunction,
     NotImplementedError_,
     RwError,
 )
 from rwshim.query import types
-from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
-from rwshim.query.parse import definition_query, expr_text, param_number, parse
+from rwshim.query.context import QueryContext
+from rwshim.query.parse import (
+    definition_query,
+    expr_text,
+    func_call,
+    ident,
+    lit_int,
+    lit_str,
+    param_number,
+    parse,
+)
 from rwshim.query.relations import Relation, RelationSource, RelKind
+from rwshim.query.resolve import (
+    UNNAMED_COLUMN,
+    OutColumn,
+    Scope,
+    Source,
+    SystemRelation,
+    derive_alias,
+    lookup,
+    rename,
+    resolve_relation,
+)
 from rwshim.query.type_inference import (
     UNKNOWN,
     common_type,
@@ -56,60 +74,6 @@ from rwshim.query.type_inference import (
     number_type,
     type_oid_of,
 )
-
-UNNAMED_COLUMN = "?column?"
-
-
-@dataclass(frozen=True, slots=True)
-class OutColumn:
-    name: str
-    type_oid: int  # internal OID; types.external() gives what a client sees
-
-
-@dataclass(frozen=True, slots=True)
-class SystemRelation:
-    """A catalog relation: its SQLite view name and typed columns."""
-
-    schema: str
-    name: str
-    sqlite_name: str
-    columns: tuple[OutColumn, ...]
-
-
-@dataclass(slots=True)
-class _Source:
-    """One FROM item visible in a scope: exposed name and columns."""
-
-    alias: str
-    columns: list[OutColumn]
-    schema: str | None = None  # for schema-qualified column references
-    # columns exposed under another name than the SQLite column (json_each's value/key)
-    refs: dict[str, Callable[[], exp.Expr]] = field(default_factory=dict)
-
-    def ref(self, name: str) -> exp.Expr:
-        """The SQLite expression reading column ``name`` of this source."""
-        make = self.refs.get(name)
-        if make is not None:
-            return make()
-        return exp.Column(this=_ident(name), table=_ident(self.alias))
-
-
-@dataclass(slots=True)
-class _Scope:
-    parent: _Scope | None
-    ctes: dict[str, list[OutColumn]] = field(default_factory=dict)
-    sources: list[_Source] = field(default_factory=list)
-    outputs: list[OutColumn] = field(default_factory=list)  # for ORDER BY / GROUP BY aliases
-    # USING / NATURAL join columns: name -> alias of the left source that provides it
-    using: dict[str, str] = field(default_factory=dict)
-
-    def find_cte(self, name: str) -> list[OutColumn] | None:
-        s: _Scope | None = self
-        while s is not None:
-            if name in s.ctes:
-                return s.ctes[name]
-            s = s.parent
-        return None
 
 
 @dataclass(slots=True)
@@ -150,100 +114,8 @@ _KEYWORD_FUNCS = {
 }
 
 
-# sqlglot models these operators as functions; RisingWave names them like any operator
-_OPERATOR_FUNCS = (
-    exp.JSONExtract,
-    exp.JSONExtractScalar,
-    exp.ArrayContainsAll,
-    exp.ArrayContainedBy,
-    exp.SimilarTo,
-)
-
-
-def derive_alias(node: exp.Expr) -> str | None:
-    """RisingWave's name for an unaliased select item (binder/select.rs:706-724)."""
-    if isinstance(node, _OPERATOR_FUNCS):
-        return None
-    if isinstance(node, exp.Column):
-        if isinstance(node.this, exp.Star):
-            return None
-        return node.name
-    if isinstance(node, exp.Dot):
-        return derive_alias(node.expression)
-    if isinstance(node, (exp.Cast, exp.TryCast)):
-        inner = derive_alias(node.this)
-        if inner is not None:
-            return inner
-        return _type_alias(node.args["to"])
-    if isinstance(node, exp.Extract):
-        return "extract"
-    if isinstance(node, exp.Case):
-        return "case"
-    if isinstance(node, exp.Interval):
-        return "interval"
-    if isinstance(node, exp.Array):
-        return "array"
-    if isinstance(node, exp.Tuple):
-        return "row"
-    if isinstance(node, exp.Bracket):
-        return derive_alias(node.this)
-    if isinstance(node, exp.Paren):
-        return derive_alias(node.this)
-    if isinstance(node, (exp.Collate,)):
-        return None
-    if isinstance(node, exp.Window):
-        return derive_alias(node.this)
-    if isinstance(node, exp.Filter):
-        return derive_alias(node.this)
-    if isinstance(node, exp.Anonymous):
-        return node.name.lower()
-    if isinstance(node, exp.Func):
-        return func_name(node)
-    return None
-
-
-def _type_alias(to: exp.Expr) -> str | None:
-    """RisingWave's data_type_to_alias (binder/select.rs:728-770): the type as written for
-    char/varchar/text/uuid/custom names, else the PostgreSQL type name; arrays by element."""
-    while isinstance(to, exp.DataType) and to.this == exp.DataType.Type.ARRAY and to.expressions:
-        to = to.expressions[0]
-    if isinstance(to, exp.ObjectIdentifier):
-        return to.name.lower()
-    if isinstance(to, exp.DataType):
-        written = {
-            exp.DataType.Type.CHAR: "bpchar",
-            exp.DataType.Type.NCHAR: "bpchar",
-            exp.DataType.Type.TEXT: "text",
-            exp.DataType.Type.UUID: "uuid",
-            exp.DataType.Type.NAME: "name",
-        }.get(to.this)
-        if written is not None:
-            return written
-        if to.this == exp.DataType.Type.USERDEFINED:
-            kind = to.args.get("kind")
-            return kind.name if isinstance(kind, exp.Expr) else str(kind or "") or None
-    t = pgtypes.BY_OID.get(type_oid_of(to))
-    return t.name if t is not None else None
-
-
-def _lit_str(s: str) -> exp.Literal:
-    return exp.Literal.string(s)
-
-
-def _lit_int(n: int) -> exp.Expr:
-    return exp.Literal.number(n) if n >= 0 else exp.Neg(this=exp.Literal.number(-n))
-
-
-def _call(name: str, *args: exp.Expr) -> exp.Anonymous:
-    return exp.Anonymous(this=name, expressions=list(args))
-
-
 def _cast_call(node: exp.Expr, from_oid: int, to_oid: int) -> exp.Expr:
-    return _call("rw_cast", node, _lit_int(from_oid), _lit_int(to_oid))
-
-
-def _ident(name: str) -> exp.Identifier:
-    return exp.to_identifier(name, quoted=True)
+    return func_call("rw_cast", node, lit_int(from_oid), lit_int(to_oid))
 
 
 class Binder:
@@ -289,8 +161,8 @@ class Binder:
         if self.materialize:
             ctes = [
                 exp.CTE(
-                    this=exp.Select(expressions=[exp.Star()]).from_(exp.Table(this=_ident(view))),
-                    alias=exp.TableAlias(this=_ident(name)),
+                    this=exp.Select(expressions=[exp.Star()]).from_(exp.Table(this=ident(view))),
+                    alias=exp.TableAlias(this=ident(name)),
                     materialized=True,
                 )
                 for view, name in self.materialize.items()
@@ -312,45 +184,10 @@ class Binder:
     def resolve_relation(
         self, db: str | None, schema: str | None, name: str
     ) -> Relation | SystemRelation:
-        """Find a relation as RisingWave's bind_catalog_relation_by_name does
-        (table_or_source.rs:92-260): a named database must exist (and is read across), a
-        system schema holds system catalogs, and a table catalog (table, materialized view,
-        index) is visible only once created; sinks are not relations a query reads."""
-        db_id = self.ctx.database_id
-        if db is not None and db != self.ctx.database:
-            found = self.relations.database_id(db)
-            if found is None:
-                raise CatalogNotFound("database", db)
-            db_id = found
-        if schema is not None:
-            if schema in SYSTEM_SCHEMAS:
-                sysrel = self.system(schema, name)
-                if sysrel is not None:
-                    return sysrel
-                raise NotImplementedError_(
-                    f"{schema}.{name} is not supported, please use `SHOW` commands for now.\n"
-                    "`SHOW TABLES`,\n`SHOW MATERIALIZED VIEWS`,\n`DESCRIBE <table>`,\n"
-                    "`SHOW COLUMNS FROM [table]`\n",
-                    "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/1695",
-                )
-            rel = self.relations.relation(db_id, schema, name)
-            if rel is not None and _readable(rel):
-                return rel
-            raise CatalogNotFound("table or source", name)
-        for path in self.ctx.resolved_path():
-            if path in SYSTEM_SCHEMAS:
-                sysrel = self.system(path, name)
-                if sysrel is not None:
-                    return sysrel
-                continue
-            if not self.relations.schema_exists(db_id, path):
-                continue
-            rel = self.relations.relation(db_id, path, name)
-            if rel is not None and _readable(rel):
-                return rel
-        raise CatalogNotFound("table or source", name)
+        """A relation named in FROM, found by ``resolve.resolve_relation``."""
+        return resolve_relation(self.ctx, self.relations, self.system, db, schema, name)
 
-    def _table_source(self, node: exp.Table, scope: _Scope) -> _Source:
+    def _table_source(self, node: exp.Table, scope: Scope) -> Source:
         name = node.name
         schema = node.db or None
         db = node.catalog or None
@@ -363,26 +200,26 @@ class Binder:
         if schema is None and db is None:
             cte = scope.find_cte(name)
             if cte is not None:
-                cols = _rename(cte, alias_cols)
-                node.set("alias", exp.TableAlias(this=_ident(alias)))
-                return _Source(alias, cols)
+                cols = rename(cte, alias_cols)
+                node.set("alias", exp.TableAlias(this=ident(alias)))
+                return Source(alias, cols)
         rel = self.resolve_relation(db, schema, name)
         if isinstance(rel, SystemRelation):
             target = rel.sqlite_name
             if self.materialize is not None and isinstance(node.parent, (exp.From, exp.Join)):
                 target = self.materialize.setdefault(rel.sqlite_name, f"__m_{rel.sqlite_name}")
-            new = exp.Table(this=_ident(target), alias=exp.TableAlias(this=_ident(alias)))
+            new = exp.Table(this=ident(target), alias=exp.TableAlias(this=ident(alias)))
             node.replace(new)
-            return _Source(alias, _rename(list(rel.columns), alias_cols), rel.schema)
+            return Source(alias, rename(list(rel.columns), alias_cols), rel.schema)
         return self._user_source(node, rel, alias, alias_cols)
 
     def _user_source(
         self, node: exp.Expr, rel: Relation, alias: str, alias_cols: list[str]
-    ) -> _Source:
+    ) -> Source:
         if rel.id not in self.upstreams:
             self.upstreams.append(rel.id)
         visible = [OutColumn(c.name, c.type_oid) for c in rel.visible_columns]
-        cols = _rename(visible, alias_cols)
+        cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:
                 raise RwError(f'infinite recursion detected in rules for relation "{rel.name}"')
@@ -397,7 +234,7 @@ class Binder:
             finally:
                 self._expanding.pop()
             _rename_outputs(inner, [c.name for c in rel.visible_columns])
-            new: exp.Expr = exp.Subquery(this=inner, alias=exp.TableAlias(this=_ident(alias)))
+            new: exp.Expr = exp.Subquery(this=inner, alias=exp.TableAlias(this=ident(alias)))
         else:
             storage = rel.storage or f"rel_{rel.id}"
             if rel.kind == RelKind.SOURCE and rel.storage is None:
@@ -405,10 +242,10 @@ class Binder:
                 items = ", ".join(f'NULL AS "{c.name}"' for c in rel.visible_columns)
                 new = exp.Subquery(
                     this=sqlglot.parse_one(f"SELECT {items or 'NULL'} WHERE 0", read="sqlite"),
-                    alias=exp.TableAlias(this=_ident(alias)),
+                    alias=exp.TableAlias(this=ident(alias)),
                 )
             else:
-                new = exp.Table(this=_ident(storage), alias=exp.TableAlias(this=_ident(alias)))
+                new = exp.Table(this=ident(storage), alias=exp.TableAlias(this=ident(alias)))
         if alias_cols:
             pairs = ", ".join(
                 f'"{alias}"."{c.name}" AS "{a.name}"' for c, a in zip(visible, cols, strict=False)
@@ -416,18 +253,18 @@ class Binder:
             wrapper = sqlglot.parse_one(f"SELECT {pairs}", read="sqlite")
             assert isinstance(wrapper, exp.Select)
             wrapper.set("from_", exp.From(this=new))
-            new = exp.Subquery(this=wrapper, alias=exp.TableAlias(this=_ident(alias)))
+            new = exp.Subquery(this=wrapper, alias=exp.TableAlias(this=ident(alias)))
         node.replace(new)
-        return _Source(alias, cols, rel.schema)
+        return Source(alias, cols, rel.schema)
 
     # --- queries ------------------------------------------------------------------------
 
-    def query(self, node: exp.Expr, outer: _Scope | None) -> list[OutColumn]:
+    def query(self, node: exp.Expr, outer: Scope | None) -> list[OutColumn]:
         """Bind a query node in place; returns its output columns."""
         if isinstance(node, exp.Subquery):
             return self.query(node.this, outer)
         if isinstance(node, (exp.Union, exp.Except, exp.Intersect)):
-            scope = _Scope(outer)
+            scope = Scope(outer)
             self._with(node, scope)
             left = self.query(node.this, scope)
             right = self.query(node.expression, scope)
@@ -450,7 +287,7 @@ class Binder:
             return self._select(node, outer)
         raise NotImplementedError_(f"query form {type(node).__name__}")
 
-    def _with(self, node: exp.Expr, scope: _Scope) -> None:
+    def _with(self, node: exp.Expr, scope: Scope) -> None:
         w = node.args.get("with_") or node.args.get("with")
         if not w:
             return
@@ -462,15 +299,15 @@ class Binder:
             body = cte.this
             if w.args.get("recursive") and isinstance(body, exp.Union):
                 anchor = self.query(body.this, scope)
-                scope.ctes[name] = _rename(anchor, alias_cols)
+                scope.ctes[name] = rename(anchor, alias_cols)
                 self.query(body.expression, scope)
                 cols = scope.ctes[name]
             else:
-                cols = _rename(self.query(body, scope), alias_cols)
+                cols = rename(self.query(body, scope), alias_cols)
             scope.ctes[name] = cols
 
-    def _values(self, node: exp.Values, outer: _Scope | None) -> list[OutColumn]:
-        scope = _Scope(outer)
+    def _values(self, node: exp.Values, outer: Scope | None) -> list[OutColumn]:
+        scope = Scope(outer)
         oids: list[int] = []
         for row in node.expressions:
             tx = _Expr(self, scope)
@@ -485,10 +322,10 @@ class Binder:
         cols = [OutColumn(f"column{i + 1}", literal_default(o)) for i, o in enumerate(oids)]
         alias = node.args.get("alias")
         if alias is not None and alias.columns:
-            cols = _rename(cols, [c.name for c in alias.columns])
+            cols = rename(cols, [c.name for c in alias.columns])
         return cols
 
-    def _from_items(self, node: exp.Select, scope: _Scope) -> None:
+    def _from_items(self, node: exp.Select, scope: Scope) -> None:
         frm = node.args.get("from_")
         items: list[exp.Expr] = []
         if frm is not None:
@@ -524,7 +361,7 @@ class Binder:
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
 
-    def _from_item(self, item: exp.Expr, scope: _Scope) -> _Source:
+    def _from_item(self, item: exp.Expr, scope: Scope) -> Source:
         if isinstance(item, exp.Table):
             inner = item.this
             if isinstance(inner, exp.Func):
@@ -535,36 +372,36 @@ class Binder:
         if isinstance(item, exp.Subquery):
             alias = item.alias or f"__rw_subquery{len(scope.sources)}"
             if not item.alias:
-                item.set("alias", exp.TableAlias(this=_ident(alias)))
+                item.set("alias", exp.TableAlias(this=ident(alias)))
             lateral_scope = scope if item.args.get("lateral") else scope.parent
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
             if alias_node is not None and alias_node.columns:
                 names = [c.name for c in alias_node.columns]
-                cols = _rename(cols, names)
+                cols = rename(cols, names)
                 _rename_outputs(item.this, [c.name for c in cols])
-                item.set("alias", exp.TableAlias(this=_ident(alias)))
-            return _Source(alias, cols)
+                item.set("alias", exp.TableAlias(this=ident(alias)))
+            return Source(alias, cols)
         if isinstance(item, exp.Values):
             cols = self._values(item, scope.parent)
             alias = item.alias or f"__rw_values{len(scope.sources)}"
             names = [c.name for c in cols]
             sub = exp.Select(
                 expressions=[
-                    exp.Alias(this=exp.Column(this=_ident(f"column{i + 1}")), alias=_ident(n))
+                    exp.Alias(this=exp.Column(this=ident(f"column{i + 1}")), alias=ident(n))
                     for i, n in enumerate(names)
                 ]
             )
             values = item.copy()
             values.set("alias", None)
             sub.set("from_", exp.From(this=exp.Subquery(this=values)))
-            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-            return _Source(alias, cols)
+            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+            return Source(alias, cols)
         if isinstance(item, exp.Lateral):
             raise NotImplementedError_("LATERAL")
         raise NotImplementedError_(f"FROM item {type(item).__name__}")
 
-    def _table_function(self, item: exp.Table, fn: exp.Expr, scope: _Scope) -> _Source:
+    def _table_function(self, item: exp.Table, fn: exp.Expr, scope: Scope) -> Source:
         name = func_name(fn)
         alias_node = item.args.get("alias")
         alias = alias_node.name if alias_node is not None and alias_node.name else name
@@ -573,19 +410,19 @@ class Binder:
             if alias_node is not None and (alias_node.columns)
             else []
         )
-        tx = _Expr(self, scope.parent or _Scope(None))
+        tx = _Expr(self, scope.parent or Scope(None))
         if name == "generate_series":
             args = [fn.args.get("start"), fn.args.get("end"), fn.args.get("step")]
             if isinstance(fn, exp.Anonymous):
                 args = list(fn.expressions)
             bound = [tx.bind_top(a) for a in args if a is not None]
             oid = bound[0][1] if bound[0][1] != UNKNOWN else pgtypes.INT4
-            json_arr = _call("rw_series", *[b[0] for b in bound])
+            json_arr = func_call("rw_series", *[b[0] for b in bound])
             cname = col_names[0] if col_names else alias
             sub = sqlglot.parse_one(f'SELECT value AS "{cname}" FROM json_each(?)', read="sqlite")
             sub.find(exp.Placeholder).replace(json_arr)  # type: ignore[union-attr]
-            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-            return _Source(alias, [OutColumn(cname, oid)])
+            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+            return Source(alias, [OutColumn(cname, oid)])
         if name == "unnest":
             fargs: list[exp.Expr] = [
                 a for a in (fn.expressions or [fn.this]) if isinstance(a, exp.Expr)
@@ -602,8 +439,8 @@ class Binder:
         name: str,
         alias: str,
         col_names: list[str],
-        scope: _Scope,
-    ) -> _Source:
+        scope: Scope,
+    ) -> Source:
         """RisingWave's TUMBLE(t, ts, size [, offset]) and HOP(t, ts, hop, size [, offset]):
         the relation's columns plus window_start and window_end (of the time column's type),
         one row per row (TUMBLE) or per window containing it (HOP)."""
@@ -613,7 +450,7 @@ class Binder:
         rel_sql = args[0].sql(dialect="postgres")
         ts = args[1]
         if isinstance(ts, exp.Column):
-            ts = exp.Column(this=ts.this, table=_ident("__rw_w"))
+            ts = exp.Column(this=ts.this, table=ident("__rw_w"))
         ts_sql = ts.sql(dialect="postgres")
         rest = [a.sql(dialect="postgres") for a in args[2:]]
         if name == "tumble":
@@ -636,13 +473,13 @@ class Binder:
             )
         sub = parse(text)
         cols = self.query(sub, scope.parent)
-        cols = _rename(cols, col_names)
+        cols = rename(cols, col_names)
         if col_names:
             _rename_outputs(sub, [c.name for c in cols])
-        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-        return _Source(alias, cols)
+        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+        return Source(alias, cols)
 
-    def _unnest(self, item: exp.Unnest, scope: _Scope) -> _Source:
+    def _unnest(self, item: exp.Unnest, scope: Scope) -> Source:
         alias_node = item.args.get("alias")
         alias = alias_node.name if alias_node is not None and alias_node.name else "unnest"
         col_names = (
@@ -667,8 +504,8 @@ class Binder:
         col_names: list[str],
         ordinality: bool,
         ord_name: str | None,
-        scope: _Scope,
-    ) -> _Source:
+        scope: Scope,
+    ) -> Source:
         tx = _Expr(self, scope)
         new, oid = tx.bind_top(args[0])
         elem = types.element_of(oid) or pgtypes.VARCHAR
@@ -677,22 +514,22 @@ class Binder:
         # json_each straight in FROM (not a derived table) so its argument may read the FROM
         # items before it, as a function in PostgreSQL's FROM implicitly LATERAL does
         refs: dict[str, Callable[[], exp.Expr]] = {
-            cname: lambda: exp.Column(this=_ident("value"), table=_ident(alias))
+            cname: lambda: exp.Column(this=ident("value"), table=ident(alias))
         }
         if ordinality:
             oname = col_names[1] if len(col_names) > 1 else (ord_name or "ordinality")
             cols.append(OutColumn(oname, pgtypes.INT8))
             refs[oname] = lambda: exp.Add(
-                this=exp.Column(this=_ident("key"), table=_ident(alias)),
+                this=exp.Column(this=ident("key"), table=ident(alias)),
                 expression=exp.Literal.number(1),
             )
         item.replace(
-            exp.Table(this=_call("json_each", new), alias=exp.TableAlias(this=_ident(alias)))
+            exp.Table(this=func_call("json_each", new), alias=exp.TableAlias(this=ident(alias)))
         )
-        return _Source(alias, cols, refs=refs)
+        return Source(alias, cols, refs=refs)
 
-    def _select(self, node: exp.Select, outer: _Scope | None) -> list[OutColumn]:
-        scope = _Scope(outer)
+    def _select(self, node: exp.Select, outer: Scope | None) -> list[OutColumn]:
+        scope = Scope(outer)
         self._with(node, scope)
         self._from_items(node, scope)
         tx = _Expr(self, scope)
@@ -716,7 +553,7 @@ class Binder:
                     items.append(
                         exp.Alias(
                             this=src.ref(c.name),
-                            alias=_ident(c.name),
+                            alias=ident(c.name),
                         )
                     )
                     cols.append(c)
@@ -734,7 +571,7 @@ class Binder:
             else:
                 new, oid = tx.bind_top(expr)
             out_name = name if name is not None else UNNAMED_COLUMN
-            items.append(exp.Alias(this=new, alias=_ident(out_name)))
+            items.append(exp.Alias(this=new, alias=ident(out_name)))
             cols.append(OutColumn(out_name, literal_default(oid)))
         node.set("expressions", items)
         scope.outputs = cols
@@ -761,7 +598,7 @@ class Binder:
         return cols
 
     def _srf_zip(
-        self, node: exp.Select, fns: list[exp.Expr], scope: _Scope, tx: _Expr
+        self, node: exp.Select, fns: list[exp.Expr], scope: Scope, tx: _Expr
     ) -> dict[int, tuple[exp.Expr, int]]:
         """Several set-returning functions in one select list run in lockstep, as in
         PostgreSQL 10+: as many rows as the longest, the shorter ones padded with NULL."""
@@ -771,11 +608,13 @@ class Binder:
             name = func_name(fn)
             bound = [tx.bind_top(a) for a in func_args(fn)]
             if name == "generate_series":
-                arrays.append(_call("rw_series", *[b[0] for b in bound]))
+                arrays.append(func_call("rw_series", *[b[0] for b in bound]))
                 oids.append(bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4)
             elif name == "generate_subscripts":
                 arrays.append(
-                    _call("rw_series", exp.Literal.number(1), _call("cardinality", bound[0][0]))
+                    func_call(
+                        "rw_series", exp.Literal.number(1), func_call("cardinality", bound[0][0])
+                    )
                 )
                 oids.append(pgtypes.INT4)
             else:
@@ -783,26 +622,24 @@ class Binder:
                 oids.append(types.element_of(bound[0][1]) or pgtypes.VARCHAR)
         alias = f"__srfzip{len(scope.sources)}"
         table = exp.Table(
-            this=_call("json_each", _call("rw_zip_index", *arrays)),
-            alias=exp.TableAlias(this=_ident(alias)),
+            this=func_call("json_each", func_call("rw_zip_index", *arrays)),
+            alias=exp.TableAlias(this=ident(alias)),
         )
         if node.args.get("from_") is None:
             node.set("from_", exp.From(this=table))
         else:
             node.append("joins", exp.Join(this=table))
-        scope.sources.append(_Source(alias, []))
+        scope.sources.append(Source(alias, []))
         out: dict[int, tuple[exp.Expr, int]] = {}
         for fn, arr, oid in zip(fns, arrays, oids, strict=True):
             index = exp.Add(
-                this=exp.Column(this=_ident("value"), table=_ident(alias)),
+                this=exp.Column(this=ident("value"), table=ident(alias)),
                 expression=exp.Literal.number(1),
             )
-            out[id(fn)] = (_call("rw_array_get", arr.copy(), index), oid)
+            out[id(fn)] = (func_call("rw_array_get", arr.copy(), index), oid)
         return out
 
-    def _srf(
-        self, node: exp.Select, fn: exp.Expr, scope: _Scope, tx: _Expr
-    ) -> tuple[exp.Expr, int]:
+    def _srf(self, node: exp.Select, fn: exp.Expr, scope: Scope, tx: _Expr) -> tuple[exp.Expr, int]:
         """A set-returning function in the select list (unnest, generate_series,
         generate_subscripts) as a ``json_each`` joined to the FROM items: one output row per
         element, as PostgreSQL's ProjectSet gives for a single SRF."""
@@ -811,29 +648,31 @@ class Binder:
         bound = [tx.bind_top(a) for a in args]
         alias = f"__srf{len(node.args.get('joins') or [])}_{len(scope.sources)}"
         if name == "generate_series":
-            source: exp.Expr = _call("rw_series", *[b[0] for b in bound])
-            col: exp.Expr = exp.Column(this=_ident("value"), table=_ident(alias))
+            source: exp.Expr = func_call("rw_series", *[b[0] for b in bound])
+            col: exp.Expr = exp.Column(this=ident("value"), table=ident(alias))
             oid = bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4
         elif name == "generate_subscripts":
             source = bound[0][0]
             col = exp.Add(
-                this=exp.Column(this=_ident("key"), table=_ident(alias)),
+                this=exp.Column(this=ident("key"), table=ident(alias)),
                 expression=exp.Literal.number(1),
             )
             oid = pgtypes.INT4
         else:
             source = bound[0][0]
-            col = exp.Column(this=_ident("value"), table=_ident(alias))
+            col = exp.Column(this=ident("value"), table=ident(alias))
             oid = types.element_of(bound[0][1]) or pgtypes.VARCHAR
-        table = exp.Table(this=_call("json_each", source), alias=exp.TableAlias(this=_ident(alias)))
+        table = exp.Table(
+            this=func_call("json_each", source), alias=exp.TableAlias(this=ident(alias))
+        )
         if node.args.get("from_") is None:
             node.set("from_", exp.From(this=table))
         else:
             node.append("joins", exp.Join(this=table))
-        scope.sources.append(_Source(alias, []))
+        scope.sources.append(Source(alias, []))
         return col, oid
 
-    def _distinct_on(self, node: exp.Select, scope: _Scope, tx: _Expr) -> None:
+    def _distinct_on(self, node: exp.Select, scope: Scope, tx: _Expr) -> None:
         """``DISTINCT ON (k) ... ORDER BY o`` as ``row_number() OVER (PARTITION BY k ORDER BY
         o)`` in a derived table, keeping row 1 of each partition, then ordered by o."""
         distinct = node.args["distinct"]
@@ -852,9 +691,9 @@ class Binder:
         inner.set("distinct", None)
         for key in ("order", "limit", "offset"):
             inner.set(key, None)
-        items = [exp.Alias(this=e.copy(), alias=_ident(f"__c{i}")) for i, e in enumerate(outputs)]
+        items = [exp.Alias(this=e.copy(), alias=ident(f"__c{i}")) for i, e in enumerate(outputs)]
         items += [
-            exp.Alias(this=e.copy(), alias=_ident(f"__o{j}")) for j, (e, _) in enumerate(ordered)
+            exp.Alias(this=e.copy(), alias=ident(f"__o{j}")) for j, (e, _) in enumerate(ordered)
         ]
         window = exp.Window(
             this=exp.RowNumber(),
@@ -865,7 +704,7 @@ class Binder:
             if ordered
             else None,
         )
-        items.append(exp.Alias(this=window, alias=_ident("__rw_rn")))
+        items.append(exp.Alias(this=window, alias=ident("__rw_rn")))
         inner.set("expressions", items)
         limit, offset = node.args.get("limit"), node.args.get("offset")
         for key in list(node.args):
@@ -873,19 +712,19 @@ class Binder:
         node.set(
             "expressions",
             [
-                exp.Alias(this=exp.Column(this=_ident(f"__c{i}")), alias=_ident(n))
+                exp.Alias(this=exp.Column(this=ident(f"__c{i}")), alias=ident(n))
                 for i, n in enumerate(names)
             ],
         )
         node.set(
             "from_",
-            exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=_ident("__rw_d")))),
+            exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=ident("__rw_d")))),
         )
         node.set(
             "where",
             exp.Where(
                 this=exp.EQ(
-                    this=exp.Column(this=_ident("__rw_rn")), expression=exp.Literal.number(1)
+                    this=exp.Column(this=ident("__rw_rn")), expression=exp.Literal.number(1)
                 )
             ),
         )
@@ -894,7 +733,7 @@ class Binder:
                 "order",
                 exp.Order(
                     expressions=[
-                        exp.Ordered(this=exp.Column(this=_ident(f"__o{j}")), desc=d, nulls_first=d)
+                        exp.Ordered(this=exp.Column(this=ident(f"__o{j}")), desc=d, nulls_first=d)
                         for j, (_, d) in enumerate(ordered)
                     ]
                 ),
@@ -902,8 +741,8 @@ class Binder:
         node.set("limit", limit)
         node.set("offset", offset)
 
-    def _expand_star(self, scope: _Scope, qualifier: str | None) -> list[tuple[_Source, OutColumn]]:
-        out: list[tuple[_Source, OutColumn]] = []
+    def _expand_star(self, scope: Scope, qualifier: str | None) -> list[tuple[Source, OutColumn]]:
+        out: list[tuple[Source, OutColumn]] = []
         if not scope.sources:
             raise BindError("SELECT * with no tables specified is not valid")
         found = False
@@ -925,7 +764,7 @@ class Binder:
             raise ItemNotFound(f'missing FROM-clause entry for table "{qualifier}"')
         return out
 
-    def _group_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
+    def _group_ref(self, e: exp.Expr, scope: Scope, tx: _Expr) -> exp.Expr:
         """GROUP BY item as RisingWave binds it (select.rs:448-490): an ordinal, else the
         expression over the input, and only if that fails a bare name of an output column."""
         if isinstance(e, exp.Literal):
@@ -944,7 +783,7 @@ class Binder:
                         return exp.Literal.number(i + 1)
             raise
 
-    def _order_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
+    def _order_ref(self, e: exp.Expr, scope: Scope, tx: _Expr) -> exp.Expr:
         """ORDER BY item as RisingWave binds it (binder/query.rs:302-360): an output ordinal,
         a bare name of an output column (before any input column), or an expression.  A bare
         output name becomes the ordinal so SQLite cannot resolve it to an input column."""
@@ -961,14 +800,14 @@ class Binder:
                 return exp.Literal.number(hits[0] + 1)
         return tx.bind_top(e)[0]
 
-    def _order_limit(self, node: exp.Expr, scope: _Scope, order: bool = True) -> None:
+    def _order_limit(self, node: exp.Expr, scope: Scope, order: bool = True) -> None:
         tx = _Expr(self, scope)
         order_node = node.args.get("order") if order else None
         if order_node is not None:
             set_op = isinstance(node, (exp.Union, exp.Except, exp.Intersect))
             for o in order_node.expressions:
                 if set_op and isinstance(o.this, exp.Column):
-                    o.set("this", exp.Column(this=_ident(o.this.name)))
+                    o.set("this", exp.Column(this=ident(o.this.name)))
                 else:
                     o.set("this", self._order_ref(o.this, scope, tx))
                 # PostgreSQL: NULLs last ascending, first descending; SQLite the opposite
@@ -984,14 +823,6 @@ class Binder:
                 lim.set("expression", new)
 
 
-def _rename(cols: list[OutColumn], names: list[str]) -> list[OutColumn]:
-    if not names:
-        return list(cols)
-    out = [OutColumn(n, c.type_oid) for c, n in zip(cols, names, strict=False)]
-    out.extend(cols[len(names) :])
-    return out
-
-
 def _rename_outputs(q: exp.Expr, names: list[str]) -> None:
     """Give a bound query's outputs the names ``names`` (SQLite names derived tables' columns
     after the first SELECT of a set operation)."""
@@ -1000,7 +831,7 @@ def _rename_outputs(q: exp.Expr, names: list[str]) -> None:
     if isinstance(q, exp.Select):
         for item, n in zip(q.expressions, names, strict=False):
             if isinstance(item, exp.Alias):
-                item.set("alias", _ident(n))
+                item.set("alias", ident(n))
 
 
 def to_sqlite(node: exp.Expr) -> str:
@@ -1012,7 +843,7 @@ def to_sqlite(node: exp.Expr) -> str:
 class _Expr:
     """Expression binding and rewriting inside one scope."""
 
-    def __init__(self, binder: Binder, scope: _Scope) -> None:
+    def __init__(self, binder: Binder, scope: Scope) -> None:
         self.b = binder
         self.scope = scope
 
@@ -1076,11 +907,11 @@ class _Expr:
         schema = node.db or None
         if isinstance(node.this, exp.Star):
             raise RwError("Bind error: * is only allowed in the select list")
-        scope: _Scope | None = self.scope
+        scope: Scope | None = self.scope
         err: RwError | None = None
         while scope is not None:
             try:
-                src, col = _lookup(scope, schema, table, name)
+                src, col = lookup(scope, schema, table, name)
                 return src.ref(col.name), col.type_oid
             except RwError as e:
                 if err is None or isinstance(err, ItemNotFound):
@@ -1091,17 +922,17 @@ class _Expr:
         if table is None and name.lower() in _KEYWORD_FUNCS:
             return self._keyword_func(name.lower())
         if table is None and name == "ctid":
-            return _lit_str(""), pgtypes.VARCHAR
+            return lit_str(""), pgtypes.VARCHAR
         # an output alias referenced in ORDER BY/GROUP BY inside an expression is not valid
         assert err is not None
         raise err
 
     def _keyword_func(self, name: str) -> tuple[exp.Expr, int]:
         if name in ("current_user", "session_user", "user", "current_role"):
-            return _call("rw_current_user"), pgtypes.VARCHAR
+            return func_call("rw_current_user"), pgtypes.VARCHAR
         if name == "current_catalog":
-            return _call("rw_current_database"), pgtypes.VARCHAR
-        return _call("rw_current_schema"), pgtypes.VARCHAR
+            return func_call("rw_current_database"), pgtypes.VARCHAR
+        return func_call("rw_current_schema"), pgtypes.VARCHAR
 
     def _literal(self, node: exp.Literal) -> tuple[exp.Expr, int]:
         if node.is_string:
@@ -1144,12 +975,10 @@ class _Expr:
         if isinstance(node, (exp.Cast, exp.TryCast)):
             return type_oid_of(node.args["to"])
         if isinstance(node, exp.Column) and not isinstance(node.this, exp.Star):
-            scope: _Scope | None = self.scope
+            scope: Scope | None = self.scope
             while scope is not None:
                 try:
-                    return _lookup(scope, node.db or None, node.table or None, node.name)[
-                        1
-                    ].type_oid
+                    return lookup(scope, node.db or None, node.table or None, node.name)[1].type_oid
                 except RwError:
                     scope = scope.parent
         return None
@@ -1192,7 +1021,7 @@ class _Expr:
         new_arr, _ao = self.bind(inner)
         if param_number(inner) is not None and lo != UNKNOWN:
             self.hint_param(inner, types.array_of(types.external(lo)))
-        call = _call("rw_any_eq", new_l, new_arr)
+        call = func_call("rw_any_eq", new_l, new_arr)
         if isinstance(node, exp.EQ) and isinstance(quant, exp.Any):
             return call, pgtypes.BOOL
         if isinstance(node, exp.NEQ) and isinstance(quant, exp.All):
@@ -1212,8 +1041,8 @@ class _Expr:
             ro = lo
         result = types.wider_numeric(lo, ro)
         if result in types.INTEGER_OIDS or result == pgtypes.NUMERIC or op in "/%":
-            return _call(
-                "rw_arith", _lit_str(op), _lit_int(result), node.this, node.expression
+            return func_call(
+                "rw_arith", lit_str(op), lit_int(result), node.this, node.expression
             ), result
         return node, result
 
@@ -1225,26 +1054,24 @@ class _Expr:
             and lo in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ, pgtypes.DATE)
         ):
             out = pgtypes.TIMESTAMP if lo == pgtypes.DATE else lo
-            return _call("rw_ts_add", a, b, _lit_int(1 if op == "+" else -1)), out
+            return func_call("rw_ts_add", a, b, lit_int(1 if op == "+" else -1)), out
         if (
             op == "+"
             and lo == pgtypes.INTERVAL
             and ro in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ, pgtypes.DATE)
         ):
             out = pgtypes.TIMESTAMP if ro == pgtypes.DATE else ro
-            return _call("rw_ts_add", b, a, _lit_int(1)), out
+            return func_call("rw_ts_add", b, a, lit_int(1)), out
         if op == "-" and lo in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ) and ro == lo:
-            return _call("rw_ts_diff", a, b), pgtypes.INTERVAL
+            return func_call("rw_ts_diff", a, b), pgtypes.INTERVAL
         if op == "-" and lo == pgtypes.DATE and ro == pgtypes.DATE:
             return exp.Cast(
-                this=exp.Sub(this=_call("julianday", a), expression=_call("julianday", b)),
+                this=exp.Sub(this=func_call("julianday", a), expression=func_call("julianday", b)),
                 to=exp.DataType.build("int"),
             ), pgtypes.INT4
         if op in "+-" and lo == pgtypes.DATE and ro in types.INTEGER_OIDS:
-            days = exp.Concat(
-                expressions=[_lit_str("+" if op == "+" else "-"), b, _lit_str(" days")]
-            )
-            return _call("date", a, days), pgtypes.DATE
+            days = exp.Concat(expressions=[lit_str("+" if op == "+" else "-"), b, lit_str(" days")])
+            return func_call("date", a, days), pgtypes.DATE
         from rwshim.query.casts import DISPLAY
 
         fname = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus"}[op]
@@ -1257,9 +1084,9 @@ class _Expr:
         lo, ro = self._binary_operands(node)
         if types.is_array(lo) or types.is_array(ro):
             if types.is_array(lo) and types.is_array(ro):
-                return _call("rw_array_cat", node.this, node.expression), lo
+                return func_call("rw_array_cat", node.this, node.expression), lo
             if types.is_array(lo):
-                return _call("rw_array_append", node.this, node.expression), lo
+                return func_call("rw_array_append", node.this, node.expression), lo
         parts = []
         for side, oid in ((node.this, lo), (node.expression, ro)):
             if oid not in types.STRING_OIDS and oid != UNKNOWN:
@@ -1270,7 +1097,7 @@ class _Expr:
     def _regex(self, node: exp.Expr, ci: bool) -> tuple[exp.Expr, int]:
         new_l, _ = self.bind(node.this)
         new_r, _ = self.bind(node.expression)
-        return _call("rw_regex", new_l, new_r, _lit_int(1 if ci else 0)), pgtypes.BOOL
+        return func_call("rw_regex", new_l, new_r, lit_int(1 if ci else 0)), pgtypes.BOOL
 
     def _operator(self, node: exp.Operator) -> tuple[exp.Expr, int]:
         op = str(node.args.get("operator") or "").replace(" ", "").lower()
@@ -1304,7 +1131,7 @@ class _Expr:
         if not ci and escape is None and isinstance(new_r, exp.Literal) and "\\" not in new_r.this:
             res = exp.Like(this=new_l, expression=new_r)
         else:
-            res = _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0))
+            res = func_call("rw_like", new_l, new_r, esc, lit_int(1 if ci else 0))
         # sqlglot keeps NOT LIKE / NOT ILIKE as the predicate's ``negate`` flag
         return (exp.Not(this=res) if node.args.get("negate") else res), pgtypes.BOOL
 
@@ -1328,11 +1155,11 @@ class _Expr:
             return self._regclass(inner)
         new, frm = self.bind(inner)
         if to == types.REGTYPE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
-            return _call("to_regtype", new), to
+            return func_call("to_regtype", new), to
         if to == types.REGNAMESPACE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
             return self._regnamespace(new), to
         if to in types.STRING_OIDS and frm == types.REGTYPE_TAG:
-            return _call("format_type", new, exp.Null()), pgtypes.VARCHAR
+            return func_call("format_type", new, exp.Null()), pgtypes.VARCHAR
         if to in types.STRING_OIDS and frm == types.REGNAMESPACE_TAG:
             return self._nspname(new), pgtypes.VARCHAR
         if (
@@ -1354,7 +1181,7 @@ class _Expr:
         if isinstance(new, exp.Literal) and new.is_string:
             const = self._regclass_const(new.this)
             if const is not None:
-                return _lit_int(const), pgtypes.INT4
+                return lit_int(const), pgtypes.INT4
         # by name at run time: through pg_class of the visible schemas
         path = ", ".join(f"'{s}'" for s in self.b.ctx.resolved_path())
         sub = sqlglot.parse_one(
@@ -1425,7 +1252,7 @@ class _Expr:
             items.append(new)
             if elem == UNKNOWN:
                 elem = oid
-        return _call("rw_array", *items), types.array_of(literal_default(elem))
+        return func_call("rw_array", *items), types.array_of(literal_default(elem))
 
     def _bracket(self, node: exp.Bracket) -> tuple[exp.Expr, int]:
         new, oid = self.bind(node.this)
@@ -1436,7 +1263,7 @@ class _Expr:
             if isinstance(idx, exp.Literal) and not idx.is_string
             else exp.Add(this=idx, expression=exp.Literal.number(1))
         )
-        return _call("rw_array_get", new, one_based), types.element_of(oid) or pgtypes.VARCHAR
+        return func_call("rw_array_get", new, one_based), types.element_of(oid) or pgtypes.VARCHAR
 
     def _subquery(self, node: exp.Subquery) -> tuple[exp.Expr, int]:
         cols = self.b.query(node.this, self.scope)
@@ -1498,7 +1325,7 @@ class _Expr:
 
     def _distinct_from(self, node: exp.Binary) -> tuple[exp.Expr, int]:
         self._binary_operands(node)
-        call = _call("rw_distinct", node.this, node.expression)
+        call = func_call("rw_distinct", node.this, node.expression)
         if isinstance(node, exp.NullSafeEQ):
             return exp.Not(this=call), pgtypes.BOOL
         return call, pgtypes.BOOL
@@ -1510,38 +1337,38 @@ class _Expr:
         if isinstance(node, exp.JSONExtractScalar):
             # ->> of an object or array is its jsonb text, spaced as RisingWave prints it
             as_json = exp.JSONExtract(**{k: v for k, v in node.args.items()})
-            return _call("rw_json_text", as_json), pgtypes.VARCHAR
+            return func_call("rw_json_text", as_json), pgtypes.VARCHAR
         return node, pgtypes.JSONB
 
     def _contains_all(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         a, ao = self.bind(node.this)
         b, bo = self.bind(node.expression)
         if types.is_array(ao) or types.is_array(bo):
-            return _call("rw_array_contains_all", a, b), pgtypes.BOOL
-        return _call("rw_jsonb_contains", a, b), pgtypes.BOOL
+            return func_call("rw_array_contains_all", a, b), pgtypes.BOOL
+        return func_call("rw_jsonb_contains", a, b), pgtypes.BOOL
 
     def _contained_by(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         a, ao = self.bind(node.this)
         b, bo = self.bind(node.expression)
         if types.is_array(ao) or types.is_array(bo):
-            return _call("rw_array_contains_all", b, a), pgtypes.BOOL
-        return _call("rw_jsonb_contains", b, a), pgtypes.BOOL
+            return func_call("rw_array_contains_all", b, a), pgtypes.BOOL
+        return func_call("rw_jsonb_contains", b, a), pgtypes.BOOL
 
     def _similar_to(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         a, _ = self.bind(node.this)
         b, _ = self.bind(node.expression)
-        return _call("rw_similar", a, b), pgtypes.BOOL
+        return func_call("rw_similar", a, b), pgtypes.BOOL
 
     def _interval(self, node: exp.Interval) -> tuple[exp.Expr, int]:
         text = node.this.name if node.this is not None else ""
         unit = node.args.get("unit")
         if unit is not None:
             text = f"{text} {unit.name.lower()}"
-        return _cast_call(_lit_str(text), UNKNOWN, pgtypes.INTERVAL), pgtypes.INTERVAL
+        return _cast_call(lit_str(text), UNKNOWN, pgtypes.INTERVAL), pgtypes.INTERVAL
 
     def _bytestring(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         # sqlglot reads E'...' as a ByteString already unescaped
-        return _lit_str(node.this), UNKNOWN
+        return lit_str(node.this), UNKNOWN
 
     def _dot(self, node: exp.Dot) -> tuple[exp.Expr, int]:
         left = node.this
@@ -1598,7 +1425,7 @@ class _Expr:
             node.set("expressions", new_args)
             return node, oid
         if name in _RENAMED:
-            return _call(_RENAMED[name], *new_args), oid
+            return func_call(_RENAMED[name], *new_args), oid
         # a typed sqlglot node sqlite can print: rebind its children in place
         self._rebind_args(node, args, new_args)
         return node, oid
@@ -1623,14 +1450,14 @@ class _Expr:
         if isinstance(this, exp.Order):
             for o in this.expressions:
                 keys.append(self.bind(o.this)[0])
-                keys.append(_lit_int(1 if o.args.get("desc") else 0))
+                keys.append(lit_int(1 if o.args.get("desc") else 0))
             this = this.this
         if isinstance(this, exp.Distinct):
             distinct = True
             this = this.expressions[0]
         new, oid = self.bind(this)
         bound_extra = [self.bind(x)[0] for x in extra]
-        call = _call(helper, new, *bound_extra, *keys)
+        call = func_call(helper, new, *bound_extra, *keys)
         if distinct:
             call.set("expressions", [exp.Distinct(expressions=[new])])
         return call, oid
@@ -1670,12 +1497,12 @@ class _Expr:
             return node, pgtypes.INT8
         # numeric results are computed in decimal, as RisingWave's rust_decimal does
         arg: exp.Expr = exp.Distinct(expressions=[new]) if distinct else new
-        return _call("rw_avg_dec" if is_avg else "rw_sum_dec", arg), pgtypes.NUMERIC
+        return func_call("rw_avg_dec" if is_avg else "rw_sum_dec", arg), pgtypes.NUMERIC
 
     def _extract(self, node: exp.Extract) -> tuple[exp.Expr, int]:
         unit = node.this.name.lower() if node.this is not None else ""
         new, _ = self.bind(node.expression)
-        return _call("rw_extract", _lit_str(unit), new), pgtypes.NUMERIC
+        return func_call("rw_extract", lit_str(unit), new), pgtypes.NUMERIC
 
     def _date_trunc(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         args = func_args(node)
@@ -1684,36 +1511,36 @@ class _Expr:
             unit_text = unit.name.lower() if unit is not None else "day"
             new, oid = self.bind(node.this)
             out = pgtypes.TIMESTAMP if oid == pgtypes.DATE else oid
-            return _call("date_trunc", _lit_str(unit_text), new), out
+            return func_call("date_trunc", lit_str(unit_text), new), out
         u, _ = self.bind(args[0])
         new, oid = self.bind(args[1])
-        return _call("date_trunc", u, new), oid
+        return func_call("date_trunc", u, new), oid
 
     def _now(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_now"), pgtypes.TIMESTAMPTZ
+        return func_call("rw_now"), pgtypes.TIMESTAMPTZ
 
     def _current_date(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call(
-            "substr", _call("rw_now"), exp.Literal.number(1), exp.Literal.number(10)
+        return func_call(
+            "substr", func_call("rw_now"), exp.Literal.number(1), exp.Literal.number(10)
         ), pgtypes.DATE
 
     def _current_user(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_current_user"), pgtypes.VARCHAR
+        return func_call("rw_current_user"), pgtypes.VARCHAR
 
     def _current_schema(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_current_schema"), pgtypes.VARCHAR
+        return func_call("rw_current_schema"), pgtypes.VARCHAR
 
     def _version(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_version"), pgtypes.VARCHAR
+        return func_call("rw_version"), pgtypes.VARCHAR
 
     def _round(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         args = func_args(node)
         bound = [self.bind(a) for a in args]
-        return _call("rw_round", *[b[0] for b in bound]), bound[0][1]
+        return func_call("rw_round", *[b[0] for b in bound]), bound[0][1]
 
     def _concat_fn(self, node: exp.Expr) -> tuple[exp.Expr, int]:
         bound = [self.bind(a) for a in func_args(node)]
-        return _call(
+        return func_call(
             "rw_concat",
             *[
                 b[0]
@@ -1838,7 +1665,7 @@ def _no_aggregate(node: exp.Expr, clause: str) -> None:
         )
 
 
-def _check_grouping(node: exp.Select, scope: _Scope) -> None:
+def _check_grouping(node: exp.Select, scope: Scope) -> None:
     """RisingWave's planner check (optimizer/plan_node/logical_agg.rs:1040-1060): in a grouped
     query every column outside an aggregate must be a GROUP BY expression."""
     group = node.args.get("group")
@@ -1870,50 +1697,6 @@ def _check_grouping(node: exp.Select, scope: _Scope) -> None:
 
     for r in roots:
         check(r)
-
-
-def _readable(rel: Relation) -> bool:
-    if rel.kind in (RelKind.SINK, RelKind.INTERNAL):
-        return False
-    if rel.kind in (RelKind.SOURCE, RelKind.VIEW):
-        return True
-    return rel.created
-
-
-def _lookup(
-    scope: _Scope, schema: str | None, table: str | None, name: str
-) -> tuple[_Source, OutColumn]:
-    """Resolve a column in one scope as RisingWave's BindContext does."""
-    if table is not None:
-        matches = [
-            s
-            for s in scope.sources
-            if s.alias == table and (schema is None or s.schema in (None, schema))
-        ]
-        if not matches:
-            if not any(c.name == name for s in scope.sources for c in s.columns):
-                raise ItemNotFound(f"Invalid column: {name}")
-            raise ItemNotFound(f'missing FROM-clause entry for table "{table}"')
-        if len(matches) > 1:
-            raise InvalidReference(f'table reference "{table}" is ambiguous')
-        src = matches[0]
-        cols = [c for c in src.columns if c.name == name]
-        if not cols:
-            if not any(c.name == name for s in scope.sources for c in s.columns):
-                raise ItemNotFound(f"Invalid column: {name}")
-            raise ItemNotFound(f'missing FROM-clause entry for table "{table}"')
-        if len(cols) > 1:
-            raise InvalidReference(f'column reference "{name}" is ambiguous')
-        return src, cols[0]
-    found = [(s, c) for s in scope.sources for c in s.columns if c.name == name]
-    if not found:
-        raise ItemNotFound(f"Invalid column: {name}")
-    if name in scope.using:
-        # a USING/NATURAL join column: one column, taken from the left side
-        return next(f for f in found if f[0].alias == scope.using[name])
-    if len(found) > 1:
-        raise InternalError(f"Ambiguous column name: {name}")
-    return found[0]
 
 
 _HANDLERS: dict[type[exp.Expr], Callable[[_Expr, exp.Expr], tuple[exp.Expr, int]]] = {

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
     from rwshim.query import binder as bnd
     from rwshim.query import parse as prs
+    from rwshim.query import resolve as res
 else:
 
     class _Lazy(ModuleType):
@@ -65,6 +66,7 @@ else:
     exp = _Lazy("exp")
     bnd = _Lazy("bnd")
     prs = _Lazy("prs")
+    res = _Lazy("res")
 
 
 def _load_read_path() -> dict[str, ModuleType]:
@@ -73,8 +75,15 @@ def _load_read_path() -> dict[str, ModuleType]:
 
     from rwshim.query import binder as bnd_mod
     from rwshim.query import parse as prs_mod
+    from rwshim.query import resolve as res_mod
 
-    mods = {"sqlglot": sqlglot_mod, "exp": sqlglot_mod.exp, "bnd": bnd_mod, "prs": prs_mod}
+    mods = {
+        "sqlglot": sqlglot_mod,
+        "exp": sqlglot_mod.exp,
+        "bnd": bnd_mod,
+        "prs": prs_mod,
+        "res": res_mod,
+    }
     globals().update(mods)
     return mods
 
@@ -91,7 +100,7 @@ class Description:
 class Analysis:
     """The output columns of a CREATE ... AS query and the user relations it reads."""
 
-    columns: list[bnd.OutColumn]
+    columns: list[res.OutColumn]
     upstreams: list[int]
 
 
@@ -99,7 +108,7 @@ class Analysis:
 class _Prepared:
     kind: str  # "select" or "insert"/"update"/"delete"
     sql: str
-    columns: list[bnd.OutColumn]
+    columns: list[res.OutColumn]
     param_oids: list[int]
     # how many parameters the SQLite text binds (its highest ?n)
     nbind: int = 0
@@ -114,7 +123,7 @@ class _Prepared:
     client_columns: list[Column] = field(default_factory=list)
 
 
-def column_of(c: bnd.OutColumn) -> Column:
+def column_of(c: res.OutColumn) -> Column:
     oid = types.external(c.type_oid)
     return Column(c.name, oid, pgtypes.type_size(oid))
 
@@ -160,21 +169,21 @@ class QueryEngine:
         self._seen_changes = -1
         self._fingerprint: object = None
         # built when the binder first needs it (building it imports the binder)
-        self._system: dict[tuple[str, str], bnd.SystemRelation] | None = None
+        self._system: dict[tuple[str, str], res.SystemRelation] | None = None
 
-    def _load_system(self) -> dict[tuple[str, str], bnd.SystemRelation]:
+    def _load_system(self) -> dict[tuple[str, str], res.SystemRelation]:
         self._system = system = {
-            key: bnd.SystemRelation(
+            key: res.SystemRelation(
                 rel.schema,
                 rel.name,
                 rel.sqlite_name,
-                tuple(bnd.OutColumn(c.name, c.type_oid) for c in rel.columns),
+                tuple(res.OutColumn(c.name, c.type_oid) for c in rel.columns),
             )
             for key, rel in RELATIONS.items()
         }
         return system
 
-    def _system_relation(self, schema: str, name: str) -> bnd.SystemRelation | None:
+    def _system_relation(self, schema: str, name: str) -> res.SystemRelation | None:
         system = self._system
         if system is None:
             system = self._load_system()
@@ -255,7 +264,7 @@ class QueryEngine:
                     isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
                 ):
                     continue
-                if bnd.derive_alias(item) is None:
+                if res.derive_alias(item) is None:
                     raise BindError(
                         f"An alias must be specified for the {_ordinal(i + 1)} expression "
                         "(counting from 1) in result relation"
@@ -267,7 +276,7 @@ class QueryEngine:
                 raise BindError(
                     f"too many column names were specified: {len(column_names)} > {len(cols)}"
                 )
-            cols = bnd._rename(cols, list(column_names))
+            cols = res.rename(cols, list(column_names))
         seen: set[str] = set()
         for c in cols:
             if c.name in seen:
@@ -451,13 +460,13 @@ class QueryEngine:
 
     def _returning(
         self, tree: exp.Expr, rel: Relation, b: bnd.Binder
-    ) -> tuple[str, list[bnd.OutColumn]]:
+    ) -> tuple[str, list[res.OutColumn]]:
         ret = tree.args.get("returning")
         if ret is None:
             return "", []
         sel = exp.Select(expressions=list(ret.expressions))
         sel.set(
-            "from_", exp.From(this=exp.Table(this=bnd._ident(rel.name), db=bnd._ident(rel.schema)))
+            "from_", exp.From(this=exp.Table(this=prs.ident(rel.name), db=prs.ident(rel.schema)))
         )
         cols = b.query(sel, None)
         # RETURNING may only name the modified table's columns, without qualifier
@@ -528,9 +537,9 @@ class QueryEngine:
         sel = exp.Select(expressions=[exp.Literal.number(1)])
         from_items: list[exp.Expr] = [
             exp.Table(
-                this=bnd._ident(rel.name),
-                db=bnd._ident(rel.schema),
-                alias=exp.TableAlias(this=bnd._ident(alias)),
+                this=prs.ident(rel.name),
+                db=prs.ident(rel.schema),
+                alias=exp.TableAlias(this=prs.ident(alias)),
             )
         ]
         frm = tree.args.get("from_")
@@ -539,7 +548,7 @@ class QueryEngine:
         sel.set("from_", exp.From(this=from_items[0]))
         if len(from_items) > 1:
             sel.set("joins", [exp.Join(this=x) for x in from_items[1:]])
-        scope = bnd._Scope(None)
+        scope = res.Scope(None)
         b._from_items(sel, scope)
         tx = bnd._Expr(b, scope)
         sets = []
@@ -587,13 +596,13 @@ class QueryEngine:
             "from_",
             exp.From(
                 this=exp.Table(
-                    this=bnd._ident(rel.name),
-                    db=bnd._ident(rel.schema),
-                    alias=exp.TableAlias(this=bnd._ident(alias)),
+                    this=prs.ident(rel.name),
+                    db=prs.ident(rel.schema),
+                    alias=exp.TableAlias(this=prs.ident(alias)),
                 )
             ),
         )
-        scope = bnd._Scope(None)
+        scope = res.Scope(None)
         b._from_items(sel, scope)
         tx = bnd._Expr(b, scope)
         where = tree.args.get("where")

@@ -39,9 +39,9 @@ def parse(sql: str) -> exp.Expr:
         raise RwError("sql parser error: expected exactly one statement")
     tree = trees[0]
     # PostgreSQL folds unquoted identifiers to lower case
-    for ident in tree.find_all(exp.Identifier):
-        if not ident.quoted and isinstance(ident.this, str):
-            ident.set("this", ident.this.lower())
+    for name in tree.find_all(exp.Identifier):
+        if not name.quoted and isinstance(name.this, str):
+            name.set("this", name.this.lower())
     return tree
 
 
@@ -130,3 +130,24 @@ def param_number(node: exp.Expr | None) -> int | None:
     if isinstance(node, exp.Placeholder) and node.name.isdigit():
         return int(node.name)
     return None
+
+
+# --- building nodes ------------------------------------------------------------------------
+
+
+def ident(name: str) -> exp.Identifier:
+    """A quoted identifier (the name exactly as given)."""
+    return exp.to_identifier(name, quoted=True)
+
+
+def lit_str(s: str) -> exp.Literal:
+    return exp.Literal.string(s)
+
+
+def lit_int(n: int) -> exp.Expr:
+    return exp.Literal.number(n) if n >= 0 else exp.Neg(this=exp.Literal.number(-n))
+
+
+def func_call(name: str, *args: exp.Expr) -> exp.Anonymous:
+    """A call of function ``name`` as written (no sqlglot function class)."""
+    return exp.Anonymous(this=name, expressions=list(args))
