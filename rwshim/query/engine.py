@@ -50,9 +50,11 @@ if TYPE_CHECKING:
     import sqlglot
     from sqlglot import exp
 
+    from rwshim.query import bind_expr as bex
     from rwshim.query import binder as bnd
     from rwshim.query import parse as prs
     from rwshim.query import resolve as res
+    from rwshim.query.sqlite import lowering as sqlite_lowering
 else:
 
     class _Lazy(ModuleType):
@@ -67,17 +69,23 @@ else:
     bnd = _Lazy("bnd")
     prs = _Lazy("prs")
     res = _Lazy("res")
+    bex = _Lazy("bex")
+    sqlite_lowering = _Lazy("sqlite_lowering")
 
 
 def _load_read_path() -> dict[str, ModuleType]:
     """Import sqlglot and the binder and put them in place of the lazy stand-ins."""
     import sqlglot as sqlglot_mod
 
+    from rwshim.query import bind_expr as bex_mod
     from rwshim.query import binder as bnd_mod
     from rwshim.query import parse as prs_mod
     from rwshim.query import resolve as res_mod
+    from rwshim.query.sqlite import lowering as lowering_mod
 
     mods = {
+        "bex": bex_mod,
+        "sqlite_lowering": lowering_mod,
         "sqlglot": sqlglot_mod,
         "exp": sqlglot_mod.exp,
         "bnd": bnd_mod,
@@ -131,7 +139,7 @@ def column_of(c: res.OutColumn) -> Column:
 def _decoder(oid: int) -> Callable[[object], object]:
     ext = types.external(oid)
     if oid == types.REGTYPE_TAG:
-        return lambda v: None if v is None else casts.format_type_name(int(v))  # type: ignore[call-overload]
+        return lambda v: None if v is None else types.format_type_name(int(v))  # type: ignore[call-overload]
     return lambda v: types.decode(v, ext)
 
 
@@ -350,9 +358,8 @@ class QueryEngine:
         self.state.statement_time = self.state.now()
 
     def _binder(self, ctx: QueryContext, param_oids: list[int]) -> bnd.Binder:
-        return bnd.Binder(
-            ctx, self.relations, self._system_relation, param_oids, functions=self._functions
-        )
+        lowering = sqlite_lowering.SqliteLowering(self._functions)
+        return bnd.Binder(ctx, self.relations, self._system_relation, lowering, param_oids)
 
     def _check_catalog(self) -> None:
         changes = self.conn.total_changes
@@ -472,7 +479,7 @@ class QueryEngine:
         # RETURNING may only name the modified table's columns, without qualifier
         for c in sel.find_all(exp.Column):
             c.set("table", None)
-        items = ", ".join(bnd.to_sqlite(e) for e in sel.expressions)
+        items = ", ".join(b.low.render(e) for e in sel.expressions)
         return items, cols
 
     def _prepare_insert(
@@ -513,7 +520,7 @@ class QueryEngine:
             raise BindError("INSERT has more target columns than expressions")
         cols = cols[: len(src_cols)]
         ret_sql, ret_cols = self._returning(tree, rel, b)
-        sql = bnd.to_sqlite(source)
+        sql = b.low.render(source)
         return _Prepared(
             "insert",
             sql,
@@ -550,7 +557,7 @@ class QueryEngine:
             sel.set("joins", [exp.Join(this=x) for x in from_items[1:]])
         scope = res.Scope(None)
         b._from_items(sel, scope)
-        tx = bnd._Expr(b, scope)
+        tx = bex.ExprBinder(b, scope)
         sets = []
         for assign in tree.expressions:
             col = assign.this
@@ -565,17 +572,17 @@ class QueryEngine:
             if (oid != target_oid and oid != pgtypes.UNKNOWN) or (
                 oid == pgtypes.UNKNOWN and not isinstance(new, exp.Null)
             ):
-                new = bnd._cast_call(new, oid, target_oid)
-            sets.append(f'"{cname}" = {bnd.to_sqlite(new)}')
+                new = b.low.convert(new, oid, target_oid)
+            sets.append(f'"{cname}" = {b.low.render(new)}')
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + bnd.to_sqlite(new)
+            where_sql = " WHERE " + b.low.render(new)
         from_sql = ""
         joins = sel.args.get("joins") or []
         if joins:
-            from_sql = " FROM " + ", ".join(bnd.to_sqlite(j.this) for j in joins)
+            from_sql = " FROM " + ", ".join(b.low.render(j.this) for j in joins)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'UPDATE "{storage}" AS "{alias}" SET {", ".join(sets)}{from_sql}{where_sql}'
@@ -604,12 +611,12 @@ class QueryEngine:
         )
         scope = res.Scope(None)
         b._from_items(sel, scope)
-        tx = bnd._Expr(b, scope)
+        tx = bex.ExprBinder(b, scope)
         where = tree.args.get("where")
         where_sql = ""
         if where is not None:
             new, _ = tx.bind_top(where.this)
-            where_sql = " WHERE " + bnd.to_sqlite(new)
+            where_sql = " WHERE " + b.low.render(new)
         ret_sql, ret_cols = self._returning(tree, rel, b)
         storage = rel.storage or f"rel_{rel.id}"
         sql = f'DELETE FROM "{storage}" AS "{alias}"{where_sql}'

@@ -42,7 +42,8 @@ class OutColumn:
 
 @dataclass(frozen=True, slots=True)
 class SystemRelation:
-    """A catalog relation: its SQLite view name and typed columns."""
+    """A catalog relation: the name of the view rwshim/query/catalog installs for it (the
+    lowering reads it) and its typed columns."""
 
     schema: str
     name: str
@@ -57,11 +58,12 @@ class Source:
     alias: str
     columns: list[OutColumn]
     schema: str | None = None  # for schema-qualified column references
-    # columns exposed under another name than the SQLite column (json_each's value/key)
+    # columns the lowering reads by another expression than ``alias.name`` (an unnest's
+    # element and ordinality)
     refs: dict[str, Callable[[], exp.Expr]] = field(default_factory=dict)
 
     def ref(self, name: str) -> exp.Expr:
-        """The SQLite expression reading column ``name`` of this source."""
+        """The expression reading column ``name`` of this source."""
         make = self.refs.get(name)
         if make is not None:
             return make()
@@ -93,6 +95,17 @@ def rename(cols: list[OutColumn], names: list[str]) -> list[OutColumn]:
     out = [OutColumn(n, c.type_oid) for c, n in zip(cols, names, strict=False)]
     out.extend(cols[len(names) :])
     return out
+
+
+def rename_outputs(q: exp.Expr, names: list[str]) -> None:
+    """Give a bound query's outputs the names ``names``, in place of an alias column list
+    (a derived table's columns are named after the first SELECT of a set operation)."""
+    while isinstance(q, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
+        q = q.this
+    if isinstance(q, exp.Select):
+        for item, n in zip(q.expressions, names, strict=False):
+            if isinstance(item, exp.Alias):
+                item.set("alias", ident(n))
 
 
 def readable(rel: Relation) -> bool:

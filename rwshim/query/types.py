@@ -75,6 +75,25 @@ NAME_TO_OID: dict[str, int] = {
     "oid": OID_TAG,
 }
 
+# RisingWave's DataType display names (src/common/src/types/mod.rs:150-220).
+DISPLAY: dict[int, str] = {
+    pgtypes.BOOL: "boolean",
+    pgtypes.INT2: "smallint",
+    pgtypes.INT4: "integer",
+    pgtypes.INT8: "bigint",
+    pgtypes.FLOAT4: "real",
+    pgtypes.FLOAT8: "double precision",
+    pgtypes.NUMERIC: "numeric",
+    pgtypes.VARCHAR: "character varying",
+    pgtypes.DATE: "date",
+    pgtypes.TIME: "time without time zone",
+    pgtypes.TIMESTAMP: "timestamp without time zone",
+    pgtypes.TIMESTAMPTZ: "timestamp with time zone",
+    pgtypes.INTERVAL: "interval",
+    pgtypes.JSONB: "jsonb",
+    pgtypes.BYTEA: "bytea",
+}
+
 INTEGER_OIDS = frozenset({pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, OID_TAG})
 FLOAT_OIDS = frozenset({pgtypes.FLOAT4, pgtypes.FLOAT8})
 NUMERIC_OIDS = INTEGER_OIDS | FLOAT_OIDS | {pgtypes.NUMERIC}
@@ -119,6 +138,12 @@ def external(oid: int) -> int:
         ext = external(elem)
         return array_of(ext) if ext != elem else oid
     return oid
+
+
+def format_type_name(oid: int) -> str:
+    """PostgreSQL's name of a type (``format_type``; ``???`` for an unknown oid)."""
+    t = pgtypes.BY_OID.get(oid)
+    return t.display if t is not None else "???"
 
 
 def wider_numeric(a: int, b: int) -> int:

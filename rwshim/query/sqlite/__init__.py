@@ -1,0 +1,1 @@
+"""Everything that exists only because today's engine is SQLite (filled in below)."""
