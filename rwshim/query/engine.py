@@ -35,12 +35,14 @@ from rwshim.errors import (
     NotImplementedError_,
     RwError,
 )
-from rwshim.query import casts, types
+from rwshim.query import types
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.catalog import install as install_catalog_views
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
-from rwshim.query.functions import FunctionState, install
+from rwshim.query.functions import FunctionState
 from rwshim.query.relations import Relation, RelationSource, RelKind
+from rwshim.query.sqlite import casts
+from rwshim.query.sqlite.install import install
 from rwshim.results import Column, Outcome
 
 ROW_ID = "_row_id"

@@ -24,17 +24,13 @@ from sqlglot import exp
 from rwshim.query.parse import func_call, ident
 from rwshim.query.relations import Relation, RelKind
 from rwshim.query.resolve import SystemRelation
+from rwshim.query.sqlite.storage import storage_table
 
 
 def to_sqlite(node: exp.Expr) -> str:
     """SQLite text of a rewritten tree; a construct SQLite cannot express is an error rather
     than silently dropped (sqlglot's default is to warn and drop it)."""
     return node.sql(dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE)
-
-
-def storage_table(rel: Relation) -> str:
-    """The SQLite table holding the rows of ``rel``."""
-    return rel.storage or f"rel_{rel.id}"
 
 
 def _join(select: exp.Select, table: exp.Expr) -> None:
