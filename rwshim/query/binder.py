@@ -242,7 +242,7 @@ class Binder:
             cols = rename(cols, [c.name for c in alias.columns])
         return cols
 
-    def _from_items(self, node: exp.Select, scope: Scope) -> None:
+    def from_items(self, node: exp.Select, scope: Scope) -> None:
         frm = node.args.get("from_")
         items: list[exp.Expr] = []
         if frm is not None:
@@ -427,7 +427,7 @@ class Binder:
     def _select(self, node: exp.Select, outer: Scope | None) -> list[OutColumn]:
         scope = Scope(outer)
         self._with(node, scope)
-        self._from_items(node, scope)
+        self.from_items(node, scope)
         tx = ExprBinder(self, scope)
         where = node.args.get("where")
         # RisingWave binds the select list before WHERE (binder/select.rs bind_select)

@@ -38,6 +38,11 @@ class QueryLowering(Protocol):
     # the sqlglot dialect a lowered tree prints in
     dialect: str
 
+    def normalize(self, tree: exp.Expr) -> exp.Expr:
+        """A parsed statement in the form the engine takes it, before binding (the same
+        query)."""
+        ...
+
     def begin(self, tree: exp.Expr) -> None:
         """A top-level query is about to be bound."""
         ...

@@ -20,8 +20,10 @@ from sqlglot import exp
 
 from rwshim import pgtypes
 from rwshim.errors import (
+    BindError,
     CatalogNotFound,
     InternalError,
+    InvalidInputSyntax,
     InvalidReference,
     ItemNotFound,
     NotImplementedError_,
@@ -199,6 +201,45 @@ def resolve_relation(
         if rel is not None and readable(rel):
             return rel
     raise CatalogNotFound("table or source", name)
+
+
+def resolve_dml_target(
+    ctx: QueryContext, relations: RelationSource, schema: str | None, name: str, is_insert: bool
+) -> Relation:
+    """The table an INSERT / UPDATE / DELETE changes, as RisingWave's bind_table and
+    check_for_dml find it: only a created table (``get_created_table_by_name``,
+    src/frontend/src/catalog/root_catalog.rs:732-739); a materialized view, index or internal
+    table is refused, and an append-only table takes only INSERT
+    (binder/relation/table_or_source.rs:706-737)."""
+    rel: Relation | None = None
+    if schema is not None:
+        if schema not in SYSTEM_SCHEMAS and not relations.schema_exists(ctx.database_id, schema):
+            raise CatalogNotFound("schema", schema)
+        rel = relations.relation(ctx.database_id, schema, name)
+    else:
+        for path in ctx.resolved_path():
+            if path in SYSTEM_SCHEMAS or not relations.schema_exists(ctx.database_id, path):
+                continue
+            rel = relations.relation(ctx.database_id, path, name)
+            if rel is not None and _is_table_catalog(rel) and rel.created:
+                break
+            rel = None
+    if rel is None or not _is_table_catalog(rel) or not rel.created:
+        raise CatalogNotFound("table", name)
+    if rel.kind == RelKind.MATERIALIZED_VIEW:
+        raise InvalidInputSyntax(f'cannot change materialized view "{name}"')
+    if rel.kind == RelKind.INDEX:
+        raise InvalidInputSyntax(f'cannot change index "{name}"')
+    if rel.kind == RelKind.INTERNAL:
+        raise InvalidInputSyntax(f'cannot change internal table "{name}"')
+    if rel.append_only and not is_insert:
+        raise BindError("append-only table does not support update or delete")
+    return rel
+
+
+def _is_table_catalog(rel: Relation) -> bool:
+    """Relations RisingWave keeps as TableCatalog (tables, MVs, indexes, internal tables)."""
+    return rel.kind in (RelKind.TABLE, RelKind.MATERIALIZED_VIEW, RelKind.INDEX, RelKind.INTERNAL)
 
 
 # sqlglot models these operators as functions; RisingWave names them like any operator

@@ -4,14 +4,14 @@ User rows live in the store's ``rel_<id>`` tables (or the table named by ``Relat
 catalog relations are the TEMP views ``<schema>__<name>`` that rwshim/query/catalog installs,
 read once per statement as MATERIALIZED CTEs when the statement joins or probes them (SQLite
 would evaluate a view per row).  SQLite has no alias column lists, no ``DISTINCT ON``, no
-set-returning functions and the opposite default NULL order, so: a relation's columns are
-renamed by a wrapping SELECT, VALUES in FROM is wrapped to name its columns, DISTINCT ON
-becomes ``row_number() OVER (PARTITION BY ...)``, ``generate_series`` / ``unnest`` /
-``generate_subscripts`` become ``json_each`` over a JSON array (``rw_series``,
-``rw_zip_index`` for several in lockstep), and every ORDER BY item states its NULL placement.
-The text is sqlglot's SQLite output, and a construct SQLite cannot express is an error rather
-than dropped.  This is the ``QueryLowering`` half of ``SqliteLowering`` (the contract is
-rwshim/query/lowering.py).
+set-returning functions, no parenthesized query operands and the opposite default NULL order,
+so: a relation's columns are renamed by a wrapping SELECT, VALUES in FROM is wrapped to name
+its columns, DISTINCT ON becomes ``row_number() OVER (PARTITION BY ...)``, a parenthesized
+query is the query itself, ``generate_series`` / ``unnest`` / ``generate_subscripts`` become
+``json_each`` over a JSON array (``rw_series``, ``rw_zip_index`` for several in lockstep),
+and every ORDER BY item states its NULL placement.  The text is sqlglot's SQLite output, and a
+construct SQLite cannot express is an error rather than dropped.  This is the
+``QueryLowering`` half of ``SqliteLowering`` (the contract is rwshim/query/lowering.py).
 """
 
 from __future__ import annotations
@@ -49,6 +49,24 @@ class SqliteQueries:
         # catalog views read by this statement -> the name of their MATERIALIZED CTE;
         # None when the statement reads them in place
         self.materialize: dict[str, str] | None = None
+
+    def normalize(self, tree: exp.Expr) -> exp.Expr:
+        # ``(SELECT ...)`` as a whole query or as an operand of UNION/INTERSECT/EXCEPT is the
+        # query itself (PostgreSQL and RisingWave accept the parentheses; SQLite does not)
+        def bare(node: exp.Expr) -> exp.Expr:
+            while isinstance(node, exp.Subquery) and {k for k, v in node.args.items() if v} == {
+                "this"
+            }:
+                node = node.this
+            return node
+
+        tree = bare(tree)
+        for setop in list(tree.find_all(exp.Union, exp.Except, exp.Intersect)):
+            for key in ("this", "expression"):
+                part = setop.args.get(key)
+                if isinstance(part, exp.Subquery):
+                    setop.set(key, bare(part))
+        return tree
 
     def begin(self, tree: exp.Expr) -> None:
         # One relation read once, no join or subquery: SQLite flattens the view into the query
