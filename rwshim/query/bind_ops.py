@@ -2,8 +2,9 @@
 
 Mirrors RisingWave's binder/expr/binary_op.rs (operators resolved by their operand types, the
 result type from expr/type_inference/func.rs), binder/expr/mod.rs ``bind_cast`` (casts; a
-string literal takes the other side's type, expr/type_inference/cast.rs) and the
-``No function matches`` error of an operator no signature accepts.  Each handler takes the
+string literal takes the other side's type, expr/type_inference/cast.rs); an operator no
+signature accepts is ``function add(<types>) does not exist`` (the operator's function name,
+expr/type_inference/func.rs ``infer_type_name``).  Each handler takes the
 ``ExprBinder`` and the node, binds the operands, decides the type, and asks the lowering for the
 engine's form.
 """
@@ -94,7 +95,7 @@ def _temporal_arith(
     tx: ExprBinder, node: exp.Binary, op: str, lo: int, ro: int
 ) -> tuple[exp.Expr, int]:
     """Date and time arithmetic by operand types (RisingWave's signatures); anything else is
-    ``No function matches`` with the operator's function name."""
+    ``function <add|subtract|...>(<types>) does not exist``."""
     a, b = node.this, node.expression
     instants = (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ, pgtypes.DATE)
     if op in "+-" and ro == pgtypes.INTERVAL and lo in instants:

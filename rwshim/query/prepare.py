@@ -88,7 +88,8 @@ def _ordinal(n: int) -> str:
 
 
 def _returning(tree: exp.Expr, rel: Relation, b: Binder) -> tuple[str, list[OutColumn]]:
-    """RETURNING items bound over the changed table (binder/returning: unqualified columns)."""
+    """RETURNING items bound over the changed table, unqualified (``bind_returning_list``,
+    binder/select.rs:540)."""
     ret = tree.args.get("returning")
     if ret is None:
         return "", []
@@ -123,7 +124,7 @@ def _insert(tree: exp.Insert, b: Binder, ctx: QueryContext, relations: RelationS
             raise BindError(f"Column {n} not found in table {target.name}")
     cols = user_cols or [c.name for c in visible]
     source = tree.expression
-    # INSERT INTO t (cols) (SELECT ...): the parentheses are not part of the query SQLite runs
+    # INSERT INTO t (cols) (SELECT ...): the parentheses are not part of the query
     while isinstance(source, exp.Subquery) and not source.args.get("alias"):
         source = source.this
     if isinstance(source, exp.Values):
