@@ -66,7 +66,7 @@ from rwshim.query.type_inference import (
 
 @dataclass(slots=True)
 class Bound:
-    """A translated statement."""
+    """A bound query: the engine's text, output columns, parameter types, upstreams."""
 
     sql: str
     columns: list[OutColumn]
