@@ -16,7 +16,7 @@ from rwshim import pgtypes
 from rwshim.query.context import QueryContext
 from rwshim.query.engine import QueryEngine
 from rwshim.query.relations import Relation, RelColumn, RelKind
-from rwshim.query.types import sqlite_affinity
+from rwshim.query.sqlite.storage import sqlite_affinity
 
 
 @dataclass
