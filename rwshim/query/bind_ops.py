@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from rwshim import pgtypes
-from rwshim.errors import NoFunction, NotImplementedError_
+from rwshim.errors import BindError, NoFunction, NotImplementedError_
 from rwshim.query import bind_catalog, types
 from rwshim.query.parse import func_call, param_number
-from rwshim.query.type_inference import UNKNOWN, is_regclass, type_oid_of
+from rwshim.query.type_inference import UNKNOWN, cast_type, is_regclass
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -184,7 +184,7 @@ def collate(tx: ExprBinder, node: exp.Collate) -> tuple[exp.Expr, int]:
 
 
 def cast(tx: ExprBinder, node: exp.Cast) -> tuple[exp.Expr, int]:
-    to = type_oid_of(node.args["to"])
+    to = cast_type(node.args["to"])
     inner = node.this
     # a parameter cast to a reg* type is sent as the object's name
     reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or is_regclass(node.args["to"])
@@ -192,6 +192,14 @@ def cast(tx: ExprBinder, node: exp.Cast) -> tuple[exp.Expr, int]:
     if to == pgtypes.INT4 and is_regclass(node.args["to"]):
         return bind_catalog.regclass(tx, inner)
     new, frm = tx.bind(inner)
+    to_node = node.args["to"]
+    if isinstance(to_node, exp.ObjectIdentifier) and to_node.name.lower() == "regproc":
+        # binder/expr/mod.rs:999-1009: only a varchar passes (unchanged)
+        if frm not in types.STRING_OIDS | {UNKNOWN}:
+            raise BindError(
+                f"Can't cast {types.DISPLAY.get(types.external(frm), 'unknown')} to regproc"
+            )
+        return new, pgtypes.VARCHAR
     if to == types.REGTYPE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
         return func_call("to_regtype", new), to
     if to == types.REGNAMESPACE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
