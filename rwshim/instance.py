@@ -108,7 +108,7 @@ class Instance:
             return self.engine.barrier_interval_ms(database_id)
         due = self.engine.due_databases()
         if not due:
-            return int(self.engine.system_param("barrier_interval_ms") or 1000)
+            return int(self.engine.meta.system_param("barrier_interval_ms") or 1000)
         return min(self.engine.barrier_interval_ms(db) for db, _ in due)
 
     def restart(self) -> None:

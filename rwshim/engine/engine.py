@@ -15,20 +15,19 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from rwshim import pgtypes
 from rwshim.engine import graph as g
 from rwshim.engine import parallelism as par
 from rwshim.engine import sysparams
+from rwshim.engine.state import Faults, Meta, SimulatedCrash
 from rwshim.engine.types import (
     EPOCH_SHIFT,
     RISINGWAVE_DATE_EPOCH_MS,
     Clock,
     ColumnSpec,
     Context,
-    ManualClock,
     ObjectName,
     Result,
     Waiter,
@@ -185,26 +184,6 @@ def _rel(row: Sequence[Any]) -> Rel:
 
 
 @dataclass
-class Faults:
-    """Documented fault switches for tests and ``rwshim ctl``.
-
-    ``skip_batch_refresh_admission``: the barrier worker skips its admission check for
-    batch-refresh creates (control.rs:1285-1300), so a batch-refresh MV created while paused
-    reaches the apply-time check and fails with error 5 (state.rs:650-660) instead of error 3.
-    ``crash_after_catalog_write``: a CREATE of a streaming job stops (raises
-    ``SimulatedCrash``) after its INITIAL catalog row is committed and before its first
-    barrier, as a meta node killed at that point; recovery then deletes the job.
-    """
-
-    skip_batch_refresh_admission: bool = False
-    crash_after_catalog_write: bool = False
-
-
-class SimulatedCrash(Exception):
-    """Raised by the ``crash_after_catalog_write`` fault (never reaches a client)."""
-
-
-@dataclass
 class _FragSpec:
     key: int
     flags: list[str]
@@ -299,17 +278,17 @@ class Engine:
         streaming_slots: int = 4,
         backfill_rows_per_second: int = 1_000_000,
     ) -> None:
+        self.meta = Meta(
+            store,
+            clock,
+            row_count=row_count,
+            streaming_slots=streaming_slots,
+            backfill_rows_per_second=backfill_rows_per_second,
+        )
         self.store = store
         self.conn: sqlite3.Connection = store.conn
-        self.clock: Clock = clock or ManualClock()
-        self.row_count: Callable[[int], int] = row_count or self._default_row_count
-        self.streaming_slots = streaming_slots
-        # Rows one unthrottled backfill actor reads per second of barrier interval.
-        self.backfill_rows_per_second = backfill_rows_per_second
-        self.faults = Faults()
         self._job_waiters: dict[int, list[tuple[Waiter, str]]] = {}
         self._wait_all: list[tuple[Waiter, int | None]] = []
-        self._after_commit: list[Callable[[], None]] = []
         self._permit_holders: set[int] = set()
         # When each foreground create began waiting for its job (the 30 s early-failure rule).
         self._fg_started: dict[int, int] = {}
@@ -322,19 +301,19 @@ class Engine:
         self._ensure_defaults()
         self.recover(bootstrap=True)
 
+    @property
+    def clock(self) -> Clock:
+        return self.meta.clock
+
+    @clock.setter
+    def clock(self, clock: Clock) -> None:
+        self.meta.clock = clock
+
+    @property
+    def faults(self) -> Faults:
+        return self.meta.faults
+
     # ------------------------------------------------------------------ basics
-
-    def _now(self) -> str:
-        ms = self.clock.now_ms()
-        return datetime.fromtimestamp(ms / 1000, UTC).isoformat(sep=" ", timespec="microseconds")
-
-    def _q1(self, sql: str, args: Sequence[object] = ()) -> tuple[Any, ...] | None:
-        row = self.conn.execute(sql, tuple(args)).fetchone()
-        return None if row is None else tuple(row)
-
-    def _val(self, sql: str, args: Sequence[object] = ()) -> Any:
-        row = self._q1(sql, args)
-        return None if row is None else row[0]
 
     def _ensure_defaults(self) -> None:
         with self.store.transaction():
@@ -343,46 +322,28 @@ class Engine:
                     "INSERT OR IGNORE INTO system_parameter(name, value) VALUES (?, ?)",
                     (p.name, p.default),
                 )
-            if self._val("SELECT count(*) FROM worker") == 0:
-                now = self._now()
+            if self.meta.val("SELECT count(*) FROM worker") == 0:
+                now = self.meta.now()
                 self.conn.execute(
                     "INSERT INTO worker(worker_id, worker_type, host, port, parallelism,"
                     " resource_group, is_streaming, is_serving, started_at) VALUES"
                     " (1, 'WORKER_TYPE_FRONTEND', '127.0.0.1', 4566, 0, NULL, 0, 0, ?),"
                     " (2, 'WORKER_TYPE_COMPUTE_NODE', '127.0.0.1', 5688, ?, 'default', 1, 1, ?)",
-                    (now, self.streaming_slots, now),
+                    (now, self.meta.streaming_slots, now),
                 )
 
-    def _commit_actions(self) -> None:
-        actions, self._after_commit = self._after_commit, []
-        for a in actions:
-            a()
-
-    def _default_row_count(self, relation_id: int) -> int:
-        exists = self._val(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-            (data_table(relation_id),),
-        )
-        if not exists:
-            return 0
-        return int(self._val(f"SELECT count(*) FROM {data_table(relation_id)}"))
-
-    def system_param(self, name: str) -> str:
-        v = self._val("SELECT value FROM system_parameter WHERE name = ?", (name,))
-        return "" if v is None else str(v)
-
     def barrier_interval_ms(self, database_id: int) -> int:
-        v = self._val(
+        v = self.meta.val(
             "SELECT barrier_interval_ms FROM database WHERE database_id = ?", (database_id,)
         )
         if v is None:
-            return int(self.system_param("barrier_interval_ms") or 1000)
+            return int(self.meta.system_param("barrier_interval_ms") or 1000)
         return int(v)
 
     # ------------------------------------------------------------------ users & privileges
 
     def _user(self, user_id: int) -> tuple[str, bool, bool, bool, bool]:
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT name, is_super, can_create_db, can_create_user, is_admin FROM rw_user"
             " WHERE user_id = ?",
             (user_id,),
@@ -398,7 +359,7 @@ class Engine:
         """privilege.rs:113-138."""
         if self._is_super(ctx) or rel.owner_id == ctx.user_id:
             return
-        schema_owner = self._val(
+        schema_owner = self.meta.val(
             "SELECT owner_id FROM schema WHERE schema_id = ?", (rel.schema_id,)
         )
         if schema_owner == ctx.user_id:
@@ -423,7 +384,7 @@ class Engine:
         return out
 
     def _schema_id(self, database_id: int, name: str) -> int | None:
-        v = self._val(
+        v = self.meta.val(
             "SELECT schema_id FROM schema WHERE database_id = ? AND name = ?", (database_id, name)
         )
         return None if v is None else int(v)
@@ -466,7 +427,7 @@ class Engine:
             if kind_list is not None:
                 sql += f" AND r.kind IN ({','.join('?' * len(kind_list))})"
                 args += kind_list
-            row = self._q1(sql + " ORDER BY r.relation_id", args)
+            row = self.meta.q1(sql + " ORDER BY r.relation_id", args)
             if row is not None:
                 return _rel(row)
         return None
@@ -479,13 +440,13 @@ class Engine:
         return self._lookup(ctx, name, kinds)
 
     def relation(self, relation_id: int) -> Rel | None:
-        row = self._q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))
+        row = self.meta.q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))
         return None if row is None else _rel(row)
 
     def _check_duplicate(self, schema_id: int, name: str) -> Rel | None:
         """check_relation_name_duplicated (root_catalog.rs:1063-1112): the existing visible
         relation of that name, if any."""
-        row = self._q1(
+        row = self.meta.q1(
             _REL_SELECT + " WHERE r.schema_id = ? AND r.name = ? AND r.kind != 'internal'"
             " AND (j.job_status IS NULL OR j.job_status != 'INITIAL') ORDER BY r.relation_id",
             (schema_id, name),
@@ -516,17 +477,17 @@ class Engine:
         _, is_super, can_db, _, _ = self._user(ctx.user_id)
         if not can_db and not is_super:
             raise PermissionDenied("permission denied to create database")
-        if self._val("SELECT 1 FROM database WHERE name = ?", (name,)):
+        if self.meta.val("SELECT 1 FROM database WHERE name = ?", (name,)):
             if if_not_exists:
                 return Result([f'database "{name}" exists, skipping'])
             raise CatalogDuplicated(f"database named {name} already exists")
         owner_id = ctx.user_id
         if owner is not None:
-            v = self._val("SELECT user_id FROM rw_user WHERE name = ?", (owner,))
+            v = self.meta.val("SELECT user_id FROM rw_user WHERE name = ?", (owner,))
             if v is None:
                 raise CatalogNotFound("user", owner)
             owner_id = int(v)
-        now = self._now()
+        now = self.meta.now()
         with self.store.transaction():
             db_id = self.store.next_id("object")
             self.conn.execute(
@@ -545,28 +506,32 @@ class Engine:
 
     def database_id(self, name: str) -> int:
         """The id of a database by name; 3D000 ``database not found`` otherwise."""
-        v = self._val("SELECT database_id FROM database WHERE name = ?", (name,))
+        v = self.meta.val("SELECT database_id FROM database WHERE name = ?", (name,))
         if v is None:
             raise CatalogNotFound("database", name)
         return int(v)
 
     def user_id(self, name: str) -> int | None:
-        v = self._val("SELECT user_id FROM rw_user WHERE name = ?", (name,))
+        v = self.meta.val("SELECT user_id FROM rw_user WHERE name = ?", (name,))
         return None if v is None else int(v)
 
     def drop_database(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
         """drop_database.rs:28-90; databases always drop in cascade mode."""
-        current = self._val("SELECT name FROM database WHERE database_id = ?", (ctx.database_id,))
+        current = self.meta.val(
+            "SELECT name FROM database WHERE database_id = ?", (ctx.database_id,)
+        )
         if current == name:
             raise PermissionDenied("cannot drop the currently open database")
-        v = self._q1("SELECT database_id, owner_id FROM database WHERE name = ?", (name,))
+        v = self.meta.q1("SELECT database_id, owner_id FROM database WHERE name = ?", (name,))
         if v is None:
             if if_exists:
                 return Result([f'database "{name}" does not exist, skipping'])
             raise CatalogNotFound("database", name)
         db_id, owner_id = int(v[0]), int(v[1])
         _, is_super, _, _, is_admin = self._user(ctx.user_id)
-        owner_admin = bool(self._val("SELECT is_admin FROM rw_user WHERE user_id = ?", (owner_id,)))
+        owner_admin = bool(
+            self.meta.val("SELECT is_admin FROM rw_user WHERE user_id = ?", (owner_id,))
+        )
         if owner_admin and not is_admin:
             raise PermissionDenied("only admin users can drop databases created by admin users")
         if not is_super and owner_id != ctx.user_id:
@@ -586,7 +551,7 @@ class Engine:
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM database WHERE database_id = ?", (db_id,))
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result()
 
     def create_schema(
@@ -608,7 +573,7 @@ class Engine:
             self.conn.execute(
                 "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (sid, name, ctx.database_id, owner_id, self._now()),
+                (sid, name, ctx.database_id, owner_id, self.meta.now()),
             )
         return Result()
 
@@ -625,7 +590,7 @@ class Engine:
             if if_exists:
                 return Result([f'schema "{name}" does not exist, skipping'])
             raise CatalogNotFound("schema", name)
-        owner = self._val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
+        owner = self.meta.val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
         if not self._is_super(ctx) and owner != ctx.user_id:
             raise PermissionDenied(  # privilege.rs:148-157
                 "Only the owner, and superuser can drop or alter a schema or database."
@@ -643,7 +608,7 @@ class Engine:
         with self.store.transaction():
             self._remove_relations(self._cascade_closure(ids))
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result()
 
     def create_user(
@@ -686,7 +651,7 @@ class Engine:
                     int(admin),
                     auth_type,
                     auth_value,
-                    self._now(),
+                    self.meta.now(),
                 ),
             )
         return Result()
@@ -702,7 +667,9 @@ class Engine:
         """ALTER USER <name> [WITH] options (alter_user.rs:34-160): ``flags`` are superuser,
         createdb, createuser, login; ``auth`` the new (auth_type, auth_value), (None, None) to
         clear the password, None to leave it."""
-        row = self._q1("SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,))
+        row = self.meta.q1(
+            "SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,)
+        )
         if row is None:
             raise CatalogNotFound("user", name)
         uid, target_super, target_admin = int(row[0]), bool(row[1]), bool(row[2])
@@ -744,7 +711,9 @@ class Engine:
 
     def drop_user(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
         """drop_user.rs:30-95."""
-        row = self._q1("SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,))
+        row = self.meta.q1(
+            "SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,)
+        )
         if row is None:
             if if_exists:
                 return Result([f'user "{name}" does not exist, skipping'])
@@ -761,7 +730,7 @@ class Engine:
         if target_admin and not is_admin:
             raise PermissionDenied("only admin users can drop admin users")
         owns = int(
-            self._val(
+            self.meta.val(
                 "SELECT (SELECT count(*) FROM relation WHERE owner_id = ?)"
                 " + (SELECT count(*) FROM schema WHERE owner_id = ?)"
                 " + (SELECT count(*) FROM database WHERE owner_id = ?)",
@@ -811,7 +780,7 @@ class Engine:
         created: bool = True,
         extra: Mapping[str, object] | None = None,
     ) -> None:
-        now = self._now()
+        now = self.meta.now()
         cols = ["relation_id", "kind", "name", "schema_id", "database_id", "owner_id"]
         vals: list[object] = [rid, kind, name, schema_id, ctx.database_id, ctx.user_id]
         cols += ["definition", "initialized_at", "initialized_at_cluster_version"]
@@ -1321,7 +1290,7 @@ class Engine:
         resource_group = spec.options.get("resource_group")
 
         # Meta's duplicate check also sees INITIAL jobs (controller/utils.rs:717-783).
-        hidden = self._q1(
+        hidden = self.meta.q1(
             "SELECT r.relation_id, r.kind, j.create_type FROM relation r JOIN streaming_job j"
             " ON j.job_id = r.relation_id WHERE r.schema_id = ? AND r.name = ?"
             " AND j.job_status = 'INITIAL'",
@@ -1377,7 +1346,7 @@ class Engine:
                     ctx.var("timezone"),
                 ),
             )
-        if self.faults.crash_after_catalog_write:
+        if self.meta.faults.crash_after_catalog_write:
             raise SimulatedCrash(f"meta crashed after writing job {job_id}")
         pending = _Pending(
             job_id,
@@ -1403,7 +1372,7 @@ class Engine:
     def _permits(self) -> int:
         """max_concurrent_creating_streaming_jobs; 0 means unlimited (ddl_controller.rs:305-315)."""
         try:
-            n = int(self.system_param("max_concurrent_creating_streaming_jobs") or "1")
+            n = int(self.meta.system_param("max_concurrent_creating_streaming_jobs") or "1")
         except ValueError:
             n = 1
         return n if n > 0 else 1 << 30
@@ -1443,22 +1412,22 @@ class Engine:
         except RwError:
             self._abort_job(job_id)
             raise
-        self._commit_actions()
-        status = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
+        self.meta.commit_actions()
+        status = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
         if status is None:
             p.waiter.complete(CreateCancelled(call))
         elif status == "CREATED" or p.background:
             p.waiter.complete()
         else:
             self._permit_holders.add(job_id)
-            self._fg_started[job_id] = self.clock.now_ms()
+            self._fg_started[job_id] = self.meta.clock.now_ms()
             self._job_waiters.setdefault(job_id, []).append((p.waiter, call))
 
     def _release_permit(self, job_id: int) -> None:
         self._fg_started.pop(job_id, None)
         if job_id in self._permit_holders:
             self._permit_holders.discard(job_id)
-            self._after_commit.append(self._drain_queue)
+            self.meta.after_commit(self._drain_queue)
 
     def _drain_queue(self) -> None:
         while self._queue and len(self._permit_holders) < self._permits():
@@ -1487,7 +1456,7 @@ class Engine:
     def _output_fragment(self, relation_id: int) -> int | None:
         """The fragment downstream jobs read from: the Materialize fragment of a table, MV or
         index; the Source fragment of a shared source."""
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT fragment_id FROM fragment WHERE job_id = ? AND (flags LIKE '%\"MVIEW\"%'"
             " OR flags LIKE '%\"SOURCE\"%')"
             " ORDER BY (flags LIKE '%\"MVIEW\"%') DESC, fragment_id",
@@ -1588,7 +1557,7 @@ class Engine:
             f.flags = sorted(set(f.flags), key=FLAG_ORDER.index)
         ids: dict[int, int] = {}
         vnode = int(
-            self._val("SELECT max_parallelism FROM streaming_job WHERE job_id = ?", (job_id,))
+            self.meta.val("SELECT max_parallelism FROM streaming_job WHERE job_id = ?", (job_id,))
         )
         for f in frags:
             fid = self.store.next_id("fragment")
@@ -1610,8 +1579,8 @@ class Engine:
                         ctx.user_id,
                         job_id,
                         fid,
-                        self._now(),
-                        self._now(),
+                        self.meta.now(),
+                        self.meta.now(),
                         CLUSTER_VERSION,
                         CLUSTER_VERSION,
                     ),
@@ -1673,10 +1642,12 @@ class Engine:
         inserts the upstream edges (post_collect_job_fragments, streaming_job.rs:1204-1230)."""
         self._ensure_barrier_state(database_id)
         paused = bool(
-            self._val("SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,))
+            self.meta.val(
+                "SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
+            )
         )
         if paused and job_type in ("SnapshotBackfill", "BatchRefresh"):
-            if job_type == "BatchRefresh" and self.faults.skip_batch_refresh_admission:
+            if job_type == "BatchRefresh" and self.meta.faults.skip_batch_refresh_admission:
                 raise BatchRefreshWhenPaused(call)
             raise SnapshotBackfillWhenPaused(call)
         for fid, scan_type, scan_rel, flags in self.conn.execute(
@@ -1704,12 +1675,14 @@ class Engine:
                     (fid,),
                 )
                 continue
-            total = self.row_count(int(scan_rel))
+            total = self.meta.row_count(int(scan_rel))
             self.conn.execute(
                 "UPDATE fragment SET backfill_total = ? WHERE fragment_id = ?", (total, fid)
             )
         self._barrier(database_id)
-        epoch = self._val("SELECT epoch FROM barrier_state WHERE database_id = ?", (database_id,))
+        epoch = self.meta.val(
+            "SELECT epoch FROM barrier_state WHERE database_id = ?", (database_id,)
+        )
         self.conn.execute(
             "UPDATE streaming_job SET job_status = 'CREATING', creating_epoch = ? WHERE job_id = ?",
             (epoch, job_id),
@@ -1718,14 +1691,14 @@ class Engine:
         self._render_job(job_id, with_ensembles=False)
         self._store_policies([job_id])
         self._store_progress(job_id)
-        scans = self._val(
+        scans = self.meta.val(
             "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
             " AND backfill_done = 0",
             (job_id,),
         )
         if not scans:
             self._finish_job(job_id)
-        elif self._val(
+        elif self.meta.val(
             "SELECT create_type FROM streaming_job WHERE job_id = ?", (job_id,)
         ) == "FOREGROUND" and self._backfill_fits_one_barrier(database_id, job_id):
             # The snapshot this job reads after its command barrier fits in one barrier's
@@ -1733,7 +1706,7 @@ class Engine:
             # at once (due_databases) instead of letting the waiting session sit out a whole
             # interval of wall time.  Manual clocks and background jobs keep their schedule.
             self._early.add(database_id)
-            self._after_commit.append(self._want_barrier)
+            self.meta.after_commit(self._want_barrier)
 
     def _want_barrier(self) -> None:
         if self.on_barrier_wanted is not None:
@@ -1742,7 +1715,7 @@ class Engine:
     def _backfill_fits_one_barrier(self, database_id: int, job_id: int) -> bool:
         """Whether every unfinished backfill of a just-started job completes within the budget
         of one barrier: not held, not paused, no rate limit of 0, rows left within budget."""
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT j.backfill_held, j.job_type, b.is_paused FROM streaming_job j"
             " JOIN barrier_state b ON b.database_id = j.database_id WHERE j.job_id = ?",
             (job_id,),
@@ -1760,14 +1733,14 @@ class Engine:
         ).fetchall():
             if "SOURCE_SCAN" in json.loads(flags):
                 continue
-            per_second = self.backfill_rows_per_second if rate is None else int(rate)
+            per_second = self.meta.backfill_rows_per_second if rate is None else int(rate)
             if per_second == 0:
                 return False
             actors = max(
-                int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))), 1
+                int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))), 1
             )
             budget = max(per_second * actors * interval // 1000, 1)
-            if self.row_count(int(scan_rel)) - int(consumed) > budget:
+            if self.meta.row_count(int(scan_rel)) - int(consumed) > budget:
                 return False
         return True
 
@@ -1775,7 +1748,7 @@ class Engine:
         """try_abort_creating_streaming_job: remove an INITIAL job entirely."""
         with self.store.transaction():
             self._remove_relations([job_id])
-        self._commit_actions()
+        self.meta.commit_actions()
 
     # ------------------------------------------------------------------ barriers and backfill
 
@@ -1783,11 +1756,11 @@ class Engine:
         self.conn.execute(
             "INSERT OR IGNORE INTO barrier_state(database_id, is_paused, epoch, barrier_count,"
             " last_barrier_ms) VALUES (?, 0, 0, 0, ?)",
-            (database_id, self.clock.now_ms()),
+            (database_id, self.meta.clock.now_ms()),
         )
 
     def _next_epoch(self, prev: int) -> int:
-        physical = max(self.clock.now_ms() - RISINGWAVE_DATE_EPOCH_MS, 0) << EPOCH_SHIFT
+        physical = max(self.meta.clock.now_ms() - RISINGWAVE_DATE_EPOCH_MS, 0) << EPOCH_SHIFT
         return physical if physical > prev else prev + 1
 
     def _barrier(self, database_id: int) -> None:
@@ -1795,7 +1768,7 @@ class Engine:
         job of the database reads its share of upstream rows."""
         self._early.discard(database_id)
         self._ensure_barrier_state(database_id)
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT epoch, is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
         )
         assert row is not None
@@ -1804,7 +1777,7 @@ class Engine:
         self.conn.execute(
             "UPDATE barrier_state SET epoch = ?, barrier_count = barrier_count + 1,"
             " last_barrier_ms = ? WHERE database_id = ?",
-            (epoch, self.clock.now_ms(), database_id),
+            (epoch, self.meta.clock.now_ms(), database_id),
         )
         interval = self.barrier_interval_ms(database_id)
         for jid, jtype, held in self.conn.execute(
@@ -1832,10 +1805,10 @@ class Engine:
                 continue
             is_source = "SOURCE_SCAN" in json.loads(flags)
             actors = max(
-                int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))),
+                int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))),
                 1,
             )
-            per_second = self.backfill_rows_per_second if rate is None else int(rate)
+            per_second = self.meta.backfill_rows_per_second if rate is None else int(rate)
             if per_second == 0:
                 all_done = False
                 continue
@@ -1846,7 +1819,7 @@ class Engine:
                     "UPDATE fragment SET backfill_done = 1 WHERE fragment_id = ?", (fid,)
                 )
                 continue
-            total = self.row_count(int(scan_rel))
+            total = self.meta.row_count(int(scan_rel))
             new = min(total, int(consumed) + budget)
             finished = new >= total
             self.conn.execute(
@@ -1862,8 +1835,8 @@ class Engine:
 
     def _finish_job(self, job_id: int) -> None:
         """finish_streaming_job, then the post-backfill parallelism restore (scale.rs:1505-1577)."""
-        db = self._val("SELECT database_id FROM streaming_job WHERE job_id = ?", (job_id,))
-        epoch = self._val("SELECT epoch FROM barrier_state WHERE database_id = ?", (db,))
+        db = self.meta.val("SELECT database_id FROM streaming_job WHERE job_id = ?", (job_id,))
+        epoch = self.meta.val("SELECT epoch FROM barrier_state WHERE database_id = ?", (db,))
         self.conn.execute(
             "UPDATE streaming_job SET job_status = 'CREATED', created_epoch = ? WHERE job_id = ?",
             (epoch, job_id),
@@ -1871,9 +1844,9 @@ class Engine:
         self.conn.execute(
             "UPDATE relation SET created_at = ?, created_at_cluster_version = ?"
             " WHERE relation_id = ?",
-            (self._now(), CLUSTER_VERSION, job_id),
+            (self.meta.now(), CLUSTER_VERSION, job_id),
         )
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT backfill_parallelism_kind FROM streaming_job WHERE job_id = ?", (job_id,)
         )
         if row is not None and row[0] is not None:
@@ -1887,7 +1860,7 @@ class Engine:
         self._release_permit(job_id)
         waiters = self._job_waiters.pop(job_id, [])
         for w, _ in waiters:
-            self._after_commit.append(lambda w=w: w.complete())  # type: ignore[misc]
+            self.meta.after_commit(lambda w=w: w.complete())  # type: ignore[misc]
 
     def _check_wait_all(self) -> None:
         if not self._wait_all:
@@ -1895,11 +1868,11 @@ class Engine:
         keep: list[tuple[Waiter, int | None]] = []
         for w, target in self._wait_all:
             if target is None:
-                pending = self._val(
+                pending = self.meta.val(
                     "SELECT count(*) FROM streaming_job WHERE job_status != 'CREATED'"
                 )
             else:
-                pending = self._val(
+                pending = self.meta.val(
                     "SELECT count(*) FROM streaming_job WHERE job_id = ? AND job_status !="
                     " 'CREATED'",
                     (target,),
@@ -1907,11 +1880,11 @@ class Engine:
             if pending:
                 keep.append((w, target))
             else:
-                self._after_commit.append(lambda w=w: w.complete())  # type: ignore[misc]
+                self.meta.after_commit(lambda w=w: w.complete())  # type: ignore[misc]
         self._wait_all = keep
 
     def _slots(self, resource_group: str) -> int:
-        v = self._val(
+        v = self.meta.val(
             "SELECT sum(parallelism) FROM worker WHERE is_streaming = 1 AND state = 'RUNNING'"
             " AND coalesce(resource_group, 'default') = ?",
             (resource_group,),
@@ -1921,7 +1894,7 @@ class Engine:
     def _job_target(self, job_id: int) -> tuple[par.Target, int, str]:
         """Effective parallelism (scale.rs:1146-1181): the backfill override while not
         CREATED; plus max parallelism and resource group."""
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT j.job_status, j.parallelism_kind, j.parallelism_fixed,"
             " j.adaptive_parallelism_strategy, j.backfill_parallelism_kind,"
             " j.backfill_parallelism_fixed, j.backfill_adaptive_parallelism_strategy,"
@@ -1954,7 +1927,7 @@ class Engine:
 
         def frag(fid: int) -> tuple[Any, ...] | None:
             if fid not in frags:
-                frags[fid] = self._q1(
+                frags[fid] = self.meta.q1(
                     "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
                     " parallelism_override_fixed, vnode_count FROM fragment"
                     " WHERE fragment_id = ?",
@@ -1963,7 +1936,7 @@ class Engine:
             return frags[fid]
 
         def no_shuffle_up(fid: int) -> int | None:
-            v = self._val(
+            v = self.meta.val(
                 "SELECT source_fragment_id FROM fragment_relation WHERE target_fragment_id = ?"
                 " AND dispatcher_type = 'NoShuffle'",
                 (fid,),
@@ -1979,7 +1952,9 @@ class Engine:
             assert r is not None
             jid = int(r[1])
             if jid not in jobs:
-                current = int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
+                current = int(
+                    self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))
+                )
                 return current
             up = None if r[2] == "SINGLE" or depth >= 64 else no_shuffle_up(fid)
             if r[2] == "SINGLE":
@@ -1992,7 +1967,7 @@ class Engine:
                 target, max_p, group = targets[jid]
                 if r[3] is not None:
                     target = par.Target(str(r[3]), r[4], "AUTO" if r[3] == "Adaptive" else None)
-                slots = self._slots(group) or self.streaming_slots
+                slots = self._slots(group) or self.meta.streaming_slots
                 n = min(par.slots_for(target, slots), int(r[5]), max_p)
             out[fid] = max(n, 1)
             return out[fid]
@@ -2016,7 +1991,7 @@ class Engine:
         jobs = list(jobs)
         graph = g.Graph.load_around(self.conn, jobs)
         for jid in jobs:
-            row = self._q1(
+            row = self.meta.q1(
                 "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"
                 " FROM streaming_job WHERE job_id = ?",
                 (jid,),
@@ -2040,10 +2015,10 @@ class Engine:
         """Re-render the actors of the given jobs where their planned count changed."""
         counts = self._planned_actor_counts(jobs)
         current = {
-            fid: int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
+            fid: int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
             for fid in counts
         }
-        worker = int(self._val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
+        worker = int(self.meta.val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
         for fid, n in sorted(counts.items()):
             if current.get(fid, 0) == n:
                 continue
@@ -2068,11 +2043,11 @@ class Engine:
                 dbs = [database_id]
             for db in dbs:
                 self._barrier(db)
-        self._commit_actions()
+        self.meta.commit_actions()
 
     def due_databases(self) -> list[tuple[int, int]]:
         """(database id, ms until its next periodic barrier) for the server's barrier loop."""
-        now = self.clock.now_ms()
+        now = self.meta.clock.now_ms()
         out = []
         for db, last in self.conn.execute(
             "SELECT database_id, last_barrier_ms FROM barrier_state ORDER BY database_id"
@@ -2114,7 +2089,7 @@ class Engine:
             return
         marks = ", ".join("?" for _ in wanted)
         n = int(
-            self._val(
+            self.meta.val(
                 f"SELECT count(*) FROM streaming_job WHERE job_id IN ({marks})"
                 " AND job_status != 'CREATED'",
                 wanted,
@@ -2130,7 +2105,7 @@ class Engine:
         """Delete relations with everything they own (inside a transaction).  Foreground
         creates waiting on a removed job fail as RisingWave's do (streaming_job.rs:1059-1076)."""
         for rid in ids:
-            kind = self._val("SELECT kind FROM relation WHERE relation_id = ?", (rid,))
+            kind = self.meta.val("SELECT kind FROM relation WHERE relation_id = ?", (rid,))
             if kind is None:
                 continue
             frag_ids = [
@@ -2161,7 +2136,7 @@ class Engine:
             self.conn.execute(
                 "DELETE FROM dependency WHERE referenced_id = ? OR dependent_id = ?", (rid, rid)
             )
-            status = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (rid,))
+            status = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (rid,))
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
             if kind == "table":
                 self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
@@ -2170,7 +2145,7 @@ class Engine:
                 # A create still waiting for the permit: answer its session now, as the
                 # queue drain would once a permit frees (it finds the job gone).
                 self._queue.remove(p)
-                self._after_commit.append(
+                self.meta.after_commit(
                     lambda w=p.waiter, call=p.call: w.complete(CreateCancelled(call))  # type: ignore[misc]
                 )
             for w, waiter_call in self._job_waiters.pop(rid, []):
@@ -2185,7 +2160,7 @@ class Engine:
                     )
                 else:
                     err = MetaRpcError(call, f"streaming job {rid} failed")
-                self._after_commit.append(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+                self.meta.after_commit(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
         self._check_wait_all()
 
     # ------------------------------------------------------------------ DROP
@@ -2232,7 +2207,7 @@ class Engine:
                 obj_type = {"materialized view": "table", "index": "index"}.get(rel.kind, rel.kind)
                 details = []
                 for d in blocking:
-                    schema = self._val(
+                    schema = self.meta.val(
                         "SELECT name FROM schema WHERE schema_id = ?", (d.schema_id,)
                     )
                     word = (
@@ -2256,7 +2231,7 @@ class Engine:
             self._remove_relations(ids)
             if rel.is_job:
                 self._barrier(rel.database_id)
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ job resolution for ALTER
@@ -2323,7 +2298,7 @@ class Engine:
         creating = graph.creating_jobs()
         if creating and job_id in g.blocked_jobs(graph, creating, online=not deferred):
             raise RescheduleBlocked(call, job_id)
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT max_parallelism, database_id FROM streaming_job WHERE job_id = ?", (job_id,)
         )
         if row is None:
@@ -2355,7 +2330,7 @@ class Engine:
                 rejected = self._apply_reschedule(db, job_id)
                 if not rejected:
                     self._barrier(db)
-        self._commit_actions()
+        self.meta.commit_actions()
         if rejected:
             raise RescheduleRejectedAtBarrier(call, sorted(rejected))
 
@@ -2370,7 +2345,7 @@ class Engine:
             f
             for f in fragments
             if planned.get(f)
-            != int(self._val("SELECT count(*) FROM actor WHERE fragment_id = ?", (f,)))
+            != int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (f,)))
         }
         if not changed:
             self.conn.execute(
@@ -2410,7 +2385,7 @@ class Engine:
             creating = graph.creating_jobs()
             if creating and job_id in g.online_unreschedulable_jobs(graph, creating):
                 raise BackfillNotOnlineReschedulable(job_id)
-        row = self._q1(
+        row = self.meta.q1(
             "SELECT max_parallelism, database_id, job_status FROM streaming_job WHERE job_id = ?",
             (job_id,),
         )
@@ -2437,7 +2412,7 @@ class Engine:
                 rejected = self._apply_reschedule(db, job_id)
                 if not rejected:
                     self._barrier(db)
-        self._commit_actions()
+        self.meta.commit_actions()
         if rejected:
             raise RescheduleRejectedAtBarrier(call, sorted(rejected))
         return Result([DEFERRED_NOTICE] if deferred else [])
@@ -2474,7 +2449,7 @@ class Engine:
         jobs: set[int] = set()
         with self.store.transaction():
             for fid in fragment_ids:
-                row = self._q1("SELECT job_id FROM fragment WHERE fragment_id = ?", (fid,))
+                row = self.meta.q1("SELECT job_id FROM fragment WHERE fragment_id = ?", (fid,))
                 if row is None:
                     raise MetaRpcError(
                         DDL + "AlterFragmentParallelism", f"fragment {fid} not found"
@@ -2492,9 +2467,9 @@ class Engine:
             self._store_policies(jobs)
             for jid in sorted(jobs):
                 self._render_job(jid)
-                db = self._val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))
+                db = self.meta.val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))
                 self._barrier(int(db))
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ rate limits
@@ -2565,7 +2540,7 @@ class Engine:
                     )
             if rel.is_job:
                 self._barrier(rel.database_id)
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result()
 
     def alter_fragment_rate_limit(
@@ -2586,14 +2561,14 @@ class Engine:
             self.conn.execute(
                 f"UPDATE fragment SET {column} = ? WHERE fragment_id = ?", (value, fragment_ids[0])
             )
-            db = self._val(
+            db = self.meta.val(
                 "SELECT j.database_id FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id"
                 " WHERE f.fragment_id = ?",
                 (fragment_ids[0],),
             )
             if db is not None:
                 self._barrier(int(db))
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ pause / resume / recover
@@ -2614,14 +2589,17 @@ class Engine:
             for db in databases:
                 if create:
                     self._ensure_barrier_state(db)
-                if self._val("SELECT 1 FROM barrier_state WHERE database_id = ?", (db,)) is None:
+                if (
+                    self.meta.val("SELECT 1 FROM barrier_state WHERE database_id = ?", (db,))
+                    is None
+                ):
                     continue  # no checkpoint control: Pause/Resume are no-ops (control.rs)
                 self.conn.execute(
                     "UPDATE barrier_state SET is_paused = ? WHERE database_id = ?",
                     (int(paused), db),
                 )
                 self._barrier(db)
-        self._commit_actions()
+        self.meta.commit_actions()
 
     def _require_super_for_pause(self, ctx: Context) -> None:
         if not self._is_super(ctx):
@@ -2663,7 +2641,9 @@ class Engine:
 
     def is_paused(self, database_id: int) -> bool:
         return bool(
-            self._val("SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,))
+            self.meta.val(
+                "SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
+            )
         )
 
     def recover(self, *, bootstrap: bool = False) -> None:
@@ -2690,7 +2670,7 @@ class Engine:
             # began waiting less than 30 s ago cancels its job and returns the error
             # (stream_manager.rs:77, :416-450); later ones wait again.
             reason = "bootstrap" if bootstrap else "adhoc recovery"
-            now = self.clock.now_ms()
+            now = self.meta.clock.now_ms()
             early = [
                 jid
                 for jid, started in self._fg_started.items()
@@ -2699,10 +2679,10 @@ class Engine:
             for jid in early:
                 for w, call in self._job_waiters.pop(jid, []):
                     err = MetaRpcError(call, f"failed to wait streaming job finish: {reason}")
-                    self._after_commit.append(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+                    self.meta.after_commit(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
             self._remove_relations(initial + unrecoverable + early, cancelled=False)
             pause = bootstrap and par.parse_bool(
-                self.system_param("pause_on_next_bootstrap") or "false"
+                self.meta.system_param("pause_on_next_bootstrap") or "false"
             )
             self.conn.execute("UPDATE barrier_state SET is_paused = 0")
             if pause:
@@ -2721,7 +2701,7 @@ class Engine:
             self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
             for (db,) in self.conn.execute("SELECT database_id FROM barrier_state").fetchall():
                 self._barrier(int(db))
-        self._commit_actions()
+        self.meta.commit_actions()
 
     def _database_recovery(self, database_id: int) -> None:
         """Per-database recovery: unpaused, jobs of the database re-rendered from the catalog."""
@@ -2738,7 +2718,7 @@ class Engine:
                 }
             )
             self._barrier(database_id)
-        self._commit_actions()
+        self.meta.commit_actions()
 
     def adhoc_recover(self, ctx: Context) -> Result:
         """RECOVER (recover.rs:22-30): superuser only."""
@@ -2783,7 +2763,9 @@ class Engine:
         return text
 
     def _store_progress(self, job_id: int) -> None:
-        row = self._q1("SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,))
+        row = self.meta.q1(
+            "SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,)
+        )
         if row is not None:
             text = self._progress_text(job_id, str(row[0]), str(row[1]))
             self.conn.execute(
@@ -2831,7 +2813,7 @@ class Engine:
         cancelled: list[int] = []
         with self.store.transaction():
             for jid in job_ids:
-                row = self._q1(
+                row = self.meta.q1(
                     "SELECT database_id FROM streaming_job WHERE job_id = ? AND job_status !="
                     " 'CREATED'",
                     (jid,),
@@ -2841,7 +2823,7 @@ class Engine:
                 cancelled.append(jid)
                 self._remove_relations(self._cascade_closure([jid]))
                 self._barrier(int(row[0]))
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result(columns=[Column("Id", pgtypes.VARCHAR)], rows=[(str(j),) for j in cancelled])
 
     def wait(self, ctx: Context, kind: str | None = None, name: ObjectName | None = None) -> Result:
@@ -2864,15 +2846,17 @@ class Engine:
         w = Waiter()
         self._wait_all.append((w, target))
         self._check_wait_all()
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result(wait=w)
 
     def flush(self, ctx: Context) -> Result:
         """FLUSH: a checkpoint barrier on the session's database."""
         with self.store.transaction():
-            if self._val("SELECT 1 FROM barrier_state WHERE database_id = ?", (ctx.database_id,)):
+            if self.meta.val(
+                "SELECT 1 FROM barrier_state WHERE database_id = ?", (ctx.database_id,)
+            ):
                 self._barrier(ctx.database_id)
-        self._commit_actions()
+        self.meta.commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ rename, swap, owner, schema
@@ -2949,7 +2933,7 @@ class Engine:
         """COMMENT ON TABLE/COLUMN (meta CommentOn); None removes the comment."""
         objsubid = 0
         if column is not None:
-            pos = self._val(
+            pos = self.meta.val(
                 "SELECT position FROM relation_column WHERE relation_id = ? AND name = ?",
                 (relation_id, column),
             )
@@ -2982,7 +2966,7 @@ class Engine:
         ]
         rows: list[tuple[object, ...]] = []
         for p in sysparams.PARAMS:
-            value = self.system_param(p.name)
+            value = self.meta.system_param(p.name)
             if p.name == "license_key" and value not in ("", "<default>"):
                 value = "<redacted>"
             rows.append((p.name, value, p.description, p.mutable))
@@ -3025,8 +3009,8 @@ class Engine:
             self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
         self._drain_queue()
         notices = []
-        interval = int(self.system_param("barrier_interval_ms") or 1000)
-        frequency = int(self.system_param("checkpoint_frequency") or 1)
+        interval = int(self.meta.system_param("barrier_interval_ms") or 1000)
+        frequency = int(self.meta.system_param("checkpoint_frequency") or 1)
         if interval >= 300000:
             notices.append(
                 f"Barrier interval is set to {interval} ms >= 300000 ms. This can hurt freshness "
@@ -3103,10 +3087,10 @@ class Engine:
             on_open(store)
         engine = Engine(
             store,
-            self.clock,
-            row_count=None if self.row_count == self._default_row_count else self.row_count,
-            streaming_slots=self.streaming_slots,
-            backfill_rows_per_second=self.backfill_rows_per_second,
+            self.meta.clock,
+            row_count=self.meta.custom_row_count,
+            streaming_slots=self.meta.streaming_slots,
+            backfill_rows_per_second=self.meta.backfill_rows_per_second,
         )
         engine.on_barrier_wanted = self.on_barrier_wanted
         return engine
@@ -3119,7 +3103,7 @@ class Engine:
             )
 
     def job_status(self, job_id: int) -> str | None:
-        v = self._val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
+        v = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
         return None if v is None else str(v)
 
     def rendered_parallelism(self, job_id: int) -> dict[int, int]:

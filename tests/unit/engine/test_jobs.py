@@ -92,7 +92,7 @@ def test_recovery_clears_pause_and_pause_on_next_bootstrap_pauses() -> None:
     e.alter_system_set(ctx(), "pause_on_next_bootstrap", "true")
     e.recover(bootstrap=True)
     assert e.is_paused(1)
-    assert e.system_param("pause_on_next_bootstrap") == "false"
+    assert e.meta.system_param("pause_on_next_bootstrap") == "false"
 
 
 def test_pause_needs_a_superuser_and_a_new_database_starts_unpaused() -> None:
@@ -171,7 +171,7 @@ def test_wait_completes_when_no_job_is_creating() -> None:
 
 
 def test_recovery_deletes_initial_jobs_and_keeps_creating_background_ones() -> None:
-    from rwshim.engine.engine import SimulatedCrash
+    from rwshim.engine.state import SimulatedCrash
 
     e = make_engine()
     t = table(e, "t", rows=100)
