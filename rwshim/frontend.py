@@ -162,7 +162,7 @@ class Frontend:
         self._cursors: dict[str, _Cursor] = {}
         engine = instance.engine
         self.database_id = self._database_id(database)
-        uid = engine.user_id(user)
+        uid = engine.users.user_id(user)
         if uid is None:
             # session.rs:1780 bail_catalog_error!("Role {} does not exist"); SQLSTATE 28000 is
             # PostgreSQL's (RisingWave sends XX000), kept so drivers classify it as auth.
@@ -906,7 +906,7 @@ class Frontend:
         stored = encrypted_password(stmt.user, password) if isinstance(password, str) else None
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_user(
+            lambda: self.instance.engine.users.create_user(
                 self._ctx(),
                 stmt.user,
                 superuser=opts.get("superuser", False) is True,
@@ -930,7 +930,9 @@ class Frontend:
             auth = (stored.auth_type, stored.value) if stored else (None, None)
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.alter_user(self._ctx(), stmt.user, flags=flags, auth=auth),
+            lambda: self.instance.engine.users.alter_user(
+                self._ctx(), stmt.user, flags=flags, auth=auth
+            ),
         )
 
     # --- DROP / COMMENT -------------------------------------------------------------------------
@@ -951,7 +953,7 @@ class Frontend:
                 ctx, name.name, if_exists=stmt.if_exists, cascade=stmt.cascade
             )
         if stmt.object_type == "USER":
-            return engine.drop_user(ctx, name.name, if_exists=stmt.if_exists)
+            return engine.users.drop_user(ctx, name.name, if_exists=stmt.if_exists)
         if stmt.object_type in _KINDS:
             return engine.drop_relation(
                 ctx,

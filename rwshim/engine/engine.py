@@ -32,6 +32,7 @@ from rwshim.engine.types import (
     Result,
     Waiter,
 )
+from rwshim.engine.users import Users
 from rwshim.errors import (
     DDL,
     AlterParallelismExceedsMax,
@@ -287,6 +288,7 @@ class Engine:
         )
         self.store = store
         self.conn: sqlite3.Connection = store.conn
+        self.users = Users(self.meta)
         self._job_waiters: dict[int, list[tuple[Waiter, str]]] = {}
         self._wait_all: list[tuple[Waiter, int | None]] = []
         self._permit_holders: set[int] = set()
@@ -342,22 +344,9 @@ class Engine:
 
     # ------------------------------------------------------------------ users & privileges
 
-    def _user(self, user_id: int) -> tuple[str, bool, bool, bool, bool]:
-        row = self.meta.q1(
-            "SELECT name, is_super, can_create_db, can_create_user, is_admin FROM rw_user"
-            " WHERE user_id = ?",
-            (user_id,),
-        )
-        if row is None:
-            raise PermissionDenied("Session user is invalid")
-        return str(row[0]), bool(row[1]), bool(row[2]), bool(row[3]), bool(row[4])
-
-    def _is_super(self, ctx: Context) -> bool:
-        return self._user(ctx.user_id)[1]
-
     def _check_drop_alter(self, ctx: Context, rel: Rel) -> None:
         """privilege.rs:113-138."""
-        if self._is_super(ctx) or rel.owner_id == ctx.user_id:
+        if self.users.is_super(ctx) or rel.owner_id == ctx.user_id:
             return
         schema_owner = self.meta.val(
             "SELECT owner_id FROM schema WHERE schema_id = ?", (rel.schema_id,)
@@ -371,7 +360,7 @@ class Engine:
     # ------------------------------------------------------------------ name resolution
 
     def _search_path(self, ctx: Context) -> list[str]:
-        user = self._user(ctx.user_id)[0]
+        user = self.users.user(ctx.user_id)[0]
         out = []
         for part in ctx.var("search_path").split(","):
             name = part.strip()
@@ -474,7 +463,7 @@ class Engine:
         checkpoint_frequency: int | None = None,
     ) -> Result:
         """create_database.rs:30-110."""
-        _, is_super, can_db, _, _ = self._user(ctx.user_id)
+        _, is_super, can_db, _, _ = self.users.user(ctx.user_id)
         if not can_db and not is_super:
             raise PermissionDenied("permission denied to create database")
         if self.meta.val("SELECT 1 FROM database WHERE name = ?", (name,)):
@@ -511,10 +500,6 @@ class Engine:
             raise CatalogNotFound("database", name)
         return int(v)
 
-    def user_id(self, name: str) -> int | None:
-        v = self.meta.val("SELECT user_id FROM rw_user WHERE name = ?", (name,))
-        return None if v is None else int(v)
-
     def drop_database(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
         """drop_database.rs:28-90; databases always drop in cascade mode."""
         current = self.meta.val(
@@ -528,7 +513,7 @@ class Engine:
                 return Result([f'database "{name}" does not exist, skipping'])
             raise CatalogNotFound("database", name)
         db_id, owner_id = int(v[0]), int(v[1])
-        _, is_super, _, _, is_admin = self._user(ctx.user_id)
+        _, is_super, _, _, is_admin = self.users.user(ctx.user_id)
         owner_admin = bool(
             self.meta.val("SELECT is_admin FROM rw_user WHERE user_id = ?", (owner_id,))
         )
@@ -564,7 +549,7 @@ class Engine:
             raise CatalogDuplicated(f"schema named {name} already exists")
         owner_id = ctx.user_id
         if owner is not None:
-            oid = self.user_id(owner)
+            oid = self.users.user_id(owner)
             if oid is None:
                 raise CatalogNotFound("user", owner)
             owner_id = oid
@@ -591,7 +576,7 @@ class Engine:
                 return Result([f'schema "{name}" does not exist, skipping'])
             raise CatalogNotFound("schema", name)
         owner = self.meta.val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
-        if not self._is_super(ctx) and owner != ctx.user_id:
+        if not self.users.is_super(ctx) and owner != ctx.user_id:
             raise PermissionDenied(  # privilege.rs:148-157
                 "Only the owner, and superuser can drop or alter a schema or database."
             )
@@ -609,142 +594,6 @@ class Engine:
             self._remove_relations(self._cascade_closure(ids))
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
-        return Result()
-
-    def create_user(
-        self,
-        ctx: Context,
-        name: str,
-        *,
-        superuser: bool = False,
-        create_db: bool = False,
-        create_user: bool = False,
-        login: bool = True,
-        admin: bool = False,
-        auth_type: str | None = None,
-        auth_value: str | None = None,
-    ) -> Result:
-        """create_user.rs:40-140 (the permission checks and the duplicate check)."""
-        if self.user_id(name) is not None:
-            raise CatalogDuplicated(f"user named {name} already exists")
-        _, is_super, _, can_create_user, is_admin = self._user(ctx.user_id)
-        if not is_super:
-            if superuser:
-                raise PermissionDenied("must be superuser to create superusers")
-            if not can_create_user:
-                raise PermissionDenied("permission denied to create user")
-        if admin and not is_admin:
-            raise PermissionDenied("only admin users can create admin users")
-        with self.store.transaction():
-            uid = self.store.next_id("user")
-            self.conn.execute(
-                "INSERT INTO rw_user(user_id, name, is_super, can_create_db, can_create_user,"
-                " can_login, is_admin, auth_type, auth_value, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    uid,
-                    name,
-                    int(superuser),
-                    int(create_db),
-                    int(create_user),
-                    int(login),
-                    int(admin),
-                    auth_type,
-                    auth_value,
-                    self.meta.now(),
-                ),
-            )
-        return Result()
-
-    def alter_user(
-        self,
-        ctx: Context,
-        name: str,
-        *,
-        flags: Mapping[str, bool],
-        auth: tuple[str | None, str | None] | None = None,
-    ) -> Result:
-        """ALTER USER <name> [WITH] options (alter_user.rs:34-160): ``flags`` are superuser,
-        createdb, createuser, login; ``auth`` the new (auth_type, auth_value), (None, None) to
-        clear the password, None to leave it."""
-        row = self.meta.q1(
-            "SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,)
-        )
-        if row is None:
-            raise CatalogNotFound("user", name)
-        uid, target_super, target_admin = int(row[0]), bool(row[1]), bool(row[2])
-        _, is_super, _, can_create_user, is_admin = self._user(ctx.user_id)
-        self_password_only = uid == ctx.user_id and not flags and auth is not None
-        if not self_password_only and target_admin and not is_admin:
-            raise PermissionDenied(f"{name} cannot be altered with admin option")
-        if not is_super:
-            if target_super or "superuser" in flags:
-                raise PermissionDenied(
-                    "must be superuser to alter superuser roles or change superuser attribute"
-                )
-            if not can_create_user and not self_password_only:
-                raise PermissionDenied("permission denied to alter user")
-        columns = {
-            "superuser": "is_super",
-            "createdb": "can_create_db",
-            "createuser": "can_create_user",
-            "login": "can_login",
-        }
-        notices: list[str] = []
-        with self.store.transaction():
-            for key, value in flags.items():
-                self.conn.execute(
-                    f"UPDATE rw_user SET {columns[key]} = ? WHERE user_id = ?", (int(value), uid)
-                )
-            if auth is not None:
-                if auth == (None, None):
-                    notices.append("empty string is not a valid password, clearing password")
-                self.conn.execute(
-                    "UPDATE rw_user SET auth_type = ?, auth_value = ? WHERE user_id = ?",
-                    (*auth, uid),
-                )
-            if target_admin and flags.get("superuser") is False:
-                # admin users stay superusers (alter_user.rs:146-156)
-                self.conn.execute("UPDATE rw_user SET is_super = 1 WHERE user_id = ?", (uid,))
-                notices.append("admin users must remain superusers, ignoring NOSUPERUSER")
-        return Result(notices)
-
-    def drop_user(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
-        """drop_user.rs:30-95."""
-        row = self.meta.q1(
-            "SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,)
-        )
-        if row is None:
-            if if_exists:
-                return Result([f'user "{name}" does not exist, skipping'])
-            raise CatalogNotFound("user", name)
-        uid, target_super, target_admin = int(row[0]), bool(row[1]), bool(row[2])
-        if uid == ctx.user_id:
-            raise PermissionDenied("current user cannot be dropped")
-        _, is_super, _, can_create_user, is_admin = self._user(ctx.user_id)
-        if not is_super:
-            if target_super:
-                raise PermissionDenied("must be superuser to drop superusers")
-            if not can_create_user:
-                raise PermissionDenied("permission denied to drop user")
-        if target_admin and not is_admin:
-            raise PermissionDenied("only admin users can drop admin users")
-        owns = int(
-            self.meta.val(
-                "SELECT (SELECT count(*) FROM relation WHERE owner_id = ?)"
-                " + (SELECT count(*) FROM schema WHERE owner_id = ?)"
-                " + (SELECT count(*) FROM database WHERE owner_id = ?)",
-                (uid, uid, uid),
-            )
-        )
-        if owns:
-            # src/meta/src/controller/user.rs:181-190
-            raise MetaPermissionDenied(
-                f"drop user {name} is not allowed, because it owns {owns} objects"
-            )
-        with self.store.transaction():
-            self.conn.execute("DELETE FROM privilege WHERE user_id = ?", (uid,))
-            self.conn.execute("DELETE FROM rw_user WHERE user_id = ?", (uid,))
         return Result()
 
     # ------------------------------------------------------------------ relations: creation
@@ -2602,7 +2451,7 @@ class Engine:
         self.meta.commit_actions()
 
     def _require_super_for_pause(self, ctx: Context) -> None:
-        if not self._is_super(ctx):
+        if not self.users.is_super(ctx):
             # rwshim extension: pausing needs what risectl needs (meta access).
             raise PermissionDenied("must be superuser to pause or resume streaming")
 
@@ -2722,7 +2571,7 @@ class Engine:
 
     def adhoc_recover(self, ctx: Context) -> Result:
         """RECOVER (recover.rs:22-30): superuser only."""
-        if not self._is_super(ctx):
+        if not self.users.is_super(ctx):
             raise PermissionDenied("only superusers can trigger adhoc recovery")
         self.recover()
         return Result()
@@ -2901,7 +2750,7 @@ class Engine:
     def alter_owner(self, ctx: Context, kind: str, name: ObjectName, owner: str) -> Result:
         """ALTER <kind> <name> OWNER TO <user>."""
         rel = self._resolve_for_alter(ctx, kind, name)
-        uid = self.user_id(owner)
+        uid = self.users.user_id(owner)
         if uid is None:
             raise CatalogNotFound("user", owner)
         with self.store.transaction():
@@ -2976,7 +2825,7 @@ class Engine:
         """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:25-80; meta
         set_system_param, src/common/src/system_param/mod.rs:325-372).  Session parameters
         are the session's business (``set_session_default``)."""
-        if not self._is_super(ctx):
+        if not self.users.is_super(ctx):
             raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
         call = "/meta.SystemParamsService/SetSystemParam"
         p = sysparams.BY_NAME.get(name)

@@ -180,28 +180,28 @@ def test_databases_schemas_users() -> None:
     ]
     e.drop_schema(ctx(), "s", cascade=True)
 
-    e.create_user(ctx(), "alice", create_db=True)
-    alice = Context(user_id=e.user_id("alice") or 0)
+    e.users.create_user(ctx(), "alice", create_db=True)
+    alice = Context(user_id=e.users.user_id("alice") or 0)
     with pytest.raises(RwError) as ex:
-        e.create_user(alice, "eve")
+        e.users.create_user(alice, "eve")
     assert ex.value.chain == ["Permission denied: permission denied to create user"]
     e.create_database(alice, "ad")
     with pytest.raises(RwError) as ex:
-        e.drop_user(ctx(), "alice")
+        e.users.drop_user(ctx(), "alice")
     # The database and its four schemas (create_op.rs:111-113 gives them the db's owner).
     assert ex.value.chain == [
         "Permission denied: drop user alice is not allowed, because it owns 5 objects"
     ]
     with pytest.raises(RwError) as ex:
-        e.drop_user(ctx(), "root")
+        e.users.drop_user(ctx(), "root")
     assert ex.value.chain == ["Permission denied: current user cannot be dropped"]
 
 
 def test_privilege_on_alter_and_drop() -> None:
     e = make_engine()
     table(e, "t")
-    e.create_user(ctx(), "bob")
-    bob = Context(user_id=e.user_id("bob") or 0)
+    e.users.create_user(ctx(), "bob")
+    bob = Context(user_id=e.users.user_id("bob") or 0)
     text = (
         "Permission denied: Only the relation owner, the schema owner, and superuser can drop "
         "or alter a relation."
@@ -234,9 +234,9 @@ def test_rename_swap_owner_schema_comment() -> None:
     assert ex.value.chain == ["Catalog error", "table named u already exists"]
     e.swap(ctx(), "table", ObjectName("t2"), ObjectName("u"))
     assert (rel_id(e, "t2"), rel_id(e, "u")) == (u, t)
-    e.create_user(ctx(), "carol")
+    e.users.create_user(ctx(), "carol")
     e.alter_owner(ctx(), "table", ObjectName("u"), "carol")
-    assert e.relation(t).owner_id == e.user_id("carol")  # type: ignore[union-attr]
+    assert e.relation(t).owner_id == e.users.user_id("carol")  # type: ignore[union-attr]
     e.create_schema(ctx(), "s")
     e.set_schema(ctx(), "table", ObjectName("u"), "s")
     assert e._lookup(ctx(), ObjectName("u")) is None

@@ -98,8 +98,8 @@ def test_recovery_clears_pause_and_pause_on_next_bootstrap_pauses() -> None:
 def test_pause_needs_a_superuser_and_a_new_database_starts_unpaused() -> None:
     e = make_engine()
     table(e, "t")
-    e.create_user(ctx(), "bob")
-    bob = Context(user_id=e.user_id("bob") or 0)
+    e.users.create_user(ctx(), "bob")
+    bob = Context(user_id=e.users.user_id("bob") or 0)
     with pytest.raises(RwError) as ex:
         e.pause_all(bob)
     assert ex.value.chain == ["Permission denied: must be superuser to pause or resume streaming"]
