@@ -21,6 +21,7 @@ from rwshim import pgtypes
 from rwshim.engine import graph as g
 from rwshim.engine import parallelism as par
 from rwshim.engine import sysparams
+from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
 from rwshim.engine.state import Faults, Meta, SimulatedCrash
 from rwshim.engine.types import (
     EPOCH_SHIFT,
@@ -33,6 +34,7 @@ from rwshim.engine.types import (
     Waiter,
 )
 from rwshim.engine.users import Users
+from rwshim.engine.waits import Waits
 from rwshim.errors import (
     DDL,
     AlterParallelismExceedsMax,
@@ -64,37 +66,6 @@ from rwshim.results import Column
 from rwshim.store.schema import data_table
 from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS, Store
 
-# Tables, materialized views and indexes share one namespace in RisingWave's frontend.
-TABLE_NAMESPACE = ("table", "materialized view", "index")
-
-# Relation kinds that are streaming jobs (a source only when shared).
-STREAMING_KINDS = ("table", "materialized view", "index", "sink")
-
-CREATE_CALL = {
-    "materialized view": DDL + "CreateMaterializedView",
-    "table": DDL + "CreateTable",
-    "index": DDL + "CreateIndex",
-    "sink": DDL + "CreateSink",
-    "source": DDL + "CreateSource",
-}
-
-# proto names of table types (proto/catalog.proto:405-412) and statement types.
-PROTO_KIND = {"table": "TABLE", "materialized view": "MATERIALIZED_VIEW", "index": "INDEX"}
-STMT_KIND = {
-    "table": "ALTER_TABLE",
-    "materialized view": "ALTER_MATERIALIZED_VIEW",
-    "index": "ALTER_INDEX",
-    "sink": "ALTER_SINK",
-    "source": "ALTER_SOURCE",
-}
-DROP_HINT = {
-    "table": "Use `DROP TABLE` to drop a table.",
-    "materialized view": "Use `DROP MATERIALIZED VIEW` to drop a materialized view.",
-    "index": "Use `DROP INDEX` to drop an index.",
-    "sink": "Use `DROP SINK` to drop a sink.",
-    "source": "Use `DROP SOURCE` to drop a source.",
-    "view": "Use `DROP VIEW` to drop a view.",
-}
 DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
     "meta, otherwise, the alter will not take effect."
@@ -231,7 +202,12 @@ class _Pending:
     target: par.Target
     backfill: par.Target | None
     max_parallelism: int
+    # Starts the create once it holds a permit (see waits.Queued).
+    resume_with: Callable[[_Pending], None]
     waiter: Waiter = field(default_factory=Waiter)
+
+    def resume(self) -> None:
+        self.resume_with(self)
 
 
 _CREATE_NAME = re.compile(
@@ -289,12 +265,7 @@ class Engine:
         self.store = store
         self.conn: sqlite3.Connection = store.conn
         self.users = Users(self.meta)
-        self._job_waiters: dict[int, list[tuple[Waiter, str]]] = {}
-        self._wait_all: list[tuple[Waiter, int | None]] = []
-        self._permit_holders: set[int] = set()
-        # When each foreground create began waiting for its job (the 30 s early-failure rule).
-        self._fg_started: dict[int, int] = {}
-        self._queue: list[_Pending] = []
+        self.waits = Waits(self.meta)
         # Databases owed a barrier before their interval is up: a foreground create whose
         # backfill completes within the epoch after its command barrier (see _admit_and_start).
         self._early: set[int] = set()
@@ -611,7 +582,7 @@ class Engine:
             # (ddl_controller.rs:1145-1182).
             if not background:
                 w = Waiter()
-                self._job_waiters.setdefault(existing.id, []).append((w, ""))
+                self.waits.register(existing.id, w, "")
                 return Result(wait=w)
             return Result()
         return Result([f'relation "{existing.name}" already exists, skipping'])
@@ -1149,7 +1120,7 @@ class Engine:
             if spec.if_not_exists:
                 if not background:
                     w = Waiter()
-                    self._job_waiters.setdefault(int(hidden[0]), []).append((w, call))
+                    self.waits.register(int(hidden[0]), w, call)
                     return Result(notices, wait=w)
                 return Result(notices)
             word = {"materialized view": "table"}.get(str(hidden[1]), str(hidden[1]))
@@ -1209,22 +1180,15 @@ class Engine:
             target,
             backfill,
             max_parallelism,
+            self._resume_queued,
         )
-        if len(self._permit_holders) >= self._permits():
+        if not self.waits.permit_available():
             # The creation permit (ddl_controller.rs:1200-1208) is held by foreground creates
             # until they finish: this create waits, its job INITIAL (SHOW JOBS lists it).
-            self._queue.append(pending)
+            self.waits.enqueue(pending)
             return Result(notices, wait=pending.waiter, job_id=job_id)
         self._start_job(pending)
         return Result(notices, wait=None if pending.waiter.done else pending.waiter, job_id=job_id)
-
-    def _permits(self) -> int:
-        """max_concurrent_creating_streaming_jobs; 0 means unlimited (ddl_controller.rs:305-315)."""
-        try:
-            n = int(self.meta.system_param("max_concurrent_creating_streaming_jobs") or "1")
-        except ValueError:
-            n = 1
-        return n if n > 0 else 1 << 30
 
     def _start_job(self, p: _Pending) -> None:
         """The part of a create that runs with the permit: validation, fragments, the barrier.
@@ -1268,26 +1232,17 @@ class Engine:
         elif status == "CREATED" or p.background:
             p.waiter.complete()
         else:
-            self._permit_holders.add(job_id)
-            self._fg_started[job_id] = self.meta.clock.now_ms()
-            self._job_waiters.setdefault(job_id, []).append((p.waiter, call))
+            self.waits.hold_permit(job_id, p.waiter, call)
 
-    def _release_permit(self, job_id: int) -> None:
-        self._fg_started.pop(job_id, None)
-        if job_id in self._permit_holders:
-            self._permit_holders.discard(job_id)
-            self.meta.after_commit(self._drain_queue)
-
-    def _drain_queue(self) -> None:
-        while self._queue and len(self._permit_holders) < self._permits():
-            p = self._queue.pop(0)
-            if self.job_status(p.job_id) != "INITIAL":
-                p.waiter.complete(CreateCancelled(p.call))
-                continue
-            try:
-                self._start_job(p)
-            except RwError as e:
-                p.waiter.complete(e)
+    def _resume_queued(self, p: _Pending) -> None:
+        """A queued create got its permit: it starts, unless its job went meanwhile."""
+        if self.job_status(p.job_id) != "INITIAL":
+            p.waiter.complete(CreateCancelled(p.call))
+            return
+        try:
+            self._start_job(p)
+        except RwError as e:
+            p.waiter.complete(e)
 
     def _create_data_table(self, table_id: int) -> None:
         cols = self._columns(table_id)
@@ -1641,7 +1596,7 @@ class Engine:
             if paused and jtype not in ("SnapshotBackfill", "BatchRefresh"):
                 continue
             self._progress(int(jid), interval)
-        self._check_wait_all()
+        self.waits.check_wait_all()
 
     def _progress(self, job_id: int, interval_ms: int) -> None:
         all_done = True
@@ -1706,31 +1661,7 @@ class Engine:
                 self.conn.execute(
                     "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
                 )
-        self._release_permit(job_id)
-        waiters = self._job_waiters.pop(job_id, [])
-        for w, _ in waiters:
-            self.meta.after_commit(lambda w=w: w.complete())  # type: ignore[misc]
-
-    def _check_wait_all(self) -> None:
-        if not self._wait_all:
-            return
-        keep: list[tuple[Waiter, int | None]] = []
-        for w, target in self._wait_all:
-            if target is None:
-                pending = self.meta.val(
-                    "SELECT count(*) FROM streaming_job WHERE job_status != 'CREATED'"
-                )
-            else:
-                pending = self.meta.val(
-                    "SELECT count(*) FROM streaming_job WHERE job_id = ? AND job_status !="
-                    " 'CREATED'",
-                    (target,),
-                )
-            if pending:
-                keep.append((w, target))
-            else:
-                self.meta.after_commit(lambda w=w: w.complete())  # type: ignore[misc]
-        self._wait_all = keep
+        self.waits.notify_finished(job_id)
 
     def _slots(self, resource_group: str) -> int:
         v = self.meta.val(
@@ -1989,28 +1920,8 @@ class Engine:
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
             if kind == "table":
                 self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
-            self._release_permit(rid)
-            for p in [p for p in self._queue if p.job_id == rid]:
-                # A create still waiting for the permit: answer its session now, as the
-                # queue drain would once a permit frees (it finds the job gone).
-                self._queue.remove(p)
-                self.meta.after_commit(
-                    lambda w=p.waiter, call=p.call: w.complete(CreateCancelled(call))  # type: ignore[misc]
-                )
-            for w, waiter_call in self._job_waiters.pop(rid, []):
-                call = waiter_call or CREATE_CALL.get(str(kind), DDL + "CreateMaterializedView")
-                if cancelled:
-                    err: RwError = CreateCancelled(call)
-                elif status == "CREATING":
-                    err = MetaRpcError(
-                        call,
-                        "failed to wait streaming job finish: streaming job aborted Cancelled: "
-                        f"streaming job {rid} is cancelled",
-                    )
-                else:
-                    err = MetaRpcError(call, f"streaming job {rid} failed")
-                self.meta.after_commit(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
-        self._check_wait_all()
+            self.waits.notify_removed(rid, str(kind), status, cancelled)
+        self.waits.check_wait_all()
 
     # ------------------------------------------------------------------ DROP
 
@@ -2522,13 +2433,11 @@ class Engine:
             now = self.meta.clock.now_ms()
             early = [
                 jid
-                for jid, started in self._fg_started.items()
+                for jid, started in self.waits.fg_started.items()
                 if now - started < 30_000 and self.job_status(jid) == "CREATING"
             ]
             for jid in early:
-                for w, call in self._job_waiters.pop(jid, []):
-                    err = MetaRpcError(call, f"failed to wait streaming job finish: {reason}")
-                    self.meta.after_commit(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+                self.waits.notify_finish_failed(jid, reason)
             self._remove_relations(initial + unrecoverable + early, cancelled=False)
             pause = bootstrap and par.parse_bool(
                 self.meta.system_param("pause_on_next_bootstrap") or "false"
@@ -2692,9 +2601,7 @@ class Engine:
             if rel.kind != kind:
                 raise InvalidInputSyntax(DROP_HINT[rel.kind])
             target = rel.id
-        w = Waiter()
-        self._wait_all.append((w, target))
-        self._check_wait_all()
+        w = self.waits.wait(target)
         self.meta.commit_actions()
         return Result(wait=w)
 
@@ -2856,7 +2763,7 @@ class Engine:
             ) from None
         with self.store.transaction():
             self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
-        self._drain_queue()
+        self.waits.drain()
         notices = []
         interval = int(self.meta.system_param("barrier_interval_ms") or 1000)
         frequency = int(self.meta.system_param("checkpoint_frequency") or 1)
@@ -2915,17 +2822,7 @@ class Engine:
         recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
         Sessions waiting on this engine are gone with it: their waits fail.  ``on_open`` is
         called with a reopened store before recovery runs on it (so ``row_count`` can follow)."""
-        for waiters in self._job_waiters.values():
-            for w, call in waiters:
-                w.complete(MetaRpcError(call, "meta node restarted"))
-        for w, _ in self._wait_all:
-            w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
-        for p in self._queue:
-            p.waiter.complete(MetaRpcError(p.call, "meta node restarted"))
-        self._job_waiters.clear()
-        self._wait_all.clear()
-        self._queue.clear()
-        self._permit_holders.clear()
+        self.waits.meta_restarted()
         if self.store.path is None:
             self.recover(bootstrap=True)
             return self

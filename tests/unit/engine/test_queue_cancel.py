@@ -24,5 +24,5 @@ def test_cancelling_a_queued_create_answers_its_session_now() -> None:
         " failed: The operation was cancelled\n"
         "  3: Cancelled: create\n"
     )
-    assert [p.job_id for p in e._queue] == []
+    assert [p.job_id for p in e.waits.queue] == []
     assert holder.wait is not None and not holder.wait.done  # the permit holder runs on

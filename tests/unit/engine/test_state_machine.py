@@ -86,7 +86,7 @@ class EngineMachine(RuleBasedStateMachine):
             return
         rel = self.e.lookup(ctx(), ObjectName(name))
         if rel is None:  # waiting for the creation permit
-            assert any(p.spec.name == name for p in self.e._queue)
+            assert any(p.spec.name == name for p in self.e.waits.queue)
             return
         with self.e.store.transaction():
             self.e.conn.executemany(
@@ -172,7 +172,7 @@ class EngineMachine(RuleBasedStateMachine):
     @rule()
     def restart(self) -> None:
         before = _state(self.e)
-        queued = {p.job_id for p in self.e._queue}
+        queued = {p.job_id for p in self.e.waits.queue}
         self.e = self.e.restart()
         after = _state(self.e)
         # Recovery deletes nothing here (no INITIAL jobs, no VALUES fragments); progress and
@@ -196,7 +196,7 @@ class EngineMachine(RuleBasedStateMachine):
         }
         # A create waiting for the permit is not validated yet: RisingWave checks the
         # parallelism after taking it (ddl_controller.rs:1200-1208, then :1928-1932).
-        assert bad <= {p.job_id for p in self.e._queue}
+        assert bad <= {p.job_id for p in self.e.waits.queue}
 
     @invariant()
     def initial_jobs_are_only_those_waiting_for_a_permit(self) -> None:
@@ -206,7 +206,7 @@ class EngineMachine(RuleBasedStateMachine):
                 "SELECT job_id FROM streaming_job WHERE job_status = 'INITIAL'"
             )
         }
-        assert initial == {p.job_id for p in self.e._queue}
+        assert initial == {p.job_id for p in self.e.waits.queue}
 
     @invariant()
     def catalog_and_fragments_consistent(self) -> None:
