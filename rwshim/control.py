@@ -67,7 +67,7 @@ def set_fault(instance: Instance, name: str, on: bool) -> None:
 
 def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
     """Hold or release a streaming job's backfill; the job must exist."""
-    if instance.engine.job_status(job_id) is None:
+    if instance.engine.catalog.job_status(job_id) is None:
         raise InvalidParameterValue(f"streaming job {job_id} not found")
     instance.engine.hold_backfill(job_id, hold)
     instance.query.invalidate()
@@ -149,7 +149,7 @@ def handlers(frontend: Any) -> dict[type, Callable[..., Any]]:
         if not 1 <= stmt.count <= MAX_TICKS:
             # Barriers run on the server's loop: a huge count would stall every session.
             raise InvalidParameterValue(f"tick count must be between 1 and {MAX_TICKS}")
-        db = None if stmt.database is None else instance.engine.database_id(stmt.database)
+        db = None if stmt.database is None else instance.engine.catalog.database_id(stmt.database)
         instance.step(stmt.count, db)
         return Outcome(TAG)
 

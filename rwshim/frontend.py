@@ -390,7 +390,10 @@ class Frontend:
             except asyncio.CancelledError:
                 # A cancelled foreground CREATE cancels its job, as RisingWave's
                 # cancel_queries_in_session + creating_streaming_job_tracker do.
-                if job_id is not None and self.instance.engine.job_status(job_id) is not None:
+                if (
+                    job_id is not None
+                    and self.instance.engine.catalog.job_status(job_id) is not None
+                ):
                     with contextlib.suppress(RwError):
                         self.instance.engine.cancel_jobs(self._ctx(), [job_id])
                     self.instance.query.invalidate()
@@ -662,16 +665,24 @@ class Frontend:
         )
 
     async def _alter_rename(self, stmt: st.AlterRename, params: list[object]) -> Outcome:
-        return await self._alter_object(stmt, self.instance.engine.rename, stmt.new_name.name)
+        return await self._alter_object(
+            stmt, self.instance.engine.catalog.rename, stmt.new_name.name
+        )
 
     async def _alter_swap(self, stmt: st.AlterSwap, params: list[object]) -> Outcome:
-        return await self._alter_object(stmt, self.instance.engine.swap, _engine_name(stmt.target))
+        return await self._alter_object(
+            stmt, self.instance.engine.catalog.swap, _engine_name(stmt.target)
+        )
 
     async def _alter_owner(self, stmt: st.AlterOwner, params: list[object]) -> Outcome:
-        return await self._alter_object(stmt, self.instance.engine.alter_owner, stmt.new_owner)
+        return await self._alter_object(
+            stmt, self.instance.engine.catalog.alter_owner, stmt.new_owner
+        )
 
     async def _alter_set_schema(self, stmt: st.AlterSetSchema, params: list[object]) -> Outcome:
-        return await self._alter_object(stmt, self.instance.engine.set_schema, stmt.new_schema.name)
+        return await self._alter_object(
+            stmt, self.instance.engine.catalog.set_schema, stmt.new_schema.name
+        )
 
     async def _alter_database_param(
         self, stmt: st.AlterDatabaseParam, params: list[object]
@@ -809,7 +820,7 @@ class Frontend:
     ) -> tuple[list[ColumnSpec], list[int]]:
         """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
         object (the engine answers with its notice, and the query need not bind any more)."""
-        if if_not_exists and self.instance.engine.lookup(self._ctx(), _engine_name(name)):
+        if if_not_exists and self.instance.engine.catalog.lookup(self._ctx(), _engine_name(name)):
             return [], []
         return self._query_columns(query, column_names)
 
@@ -887,7 +898,7 @@ class Frontend:
     async def _create_schema(self, stmt: st.CreateSchema, params: list[object]) -> Outcome:
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_schema(
+            lambda: self.instance.engine.catalog.create_schema(
                 self._ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists, owner=stmt.owner
             ),
         )
@@ -895,7 +906,7 @@ class Frontend:
     async def _create_database(self, stmt: st.CreateDatabase, params: list[object]) -> Outcome:
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_database(
+            lambda: self.instance.engine.catalog.create_database(
                 self._ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists
             ),
         )
@@ -947,9 +958,9 @@ class Frontend:
     def _drop_one(self, stmt: st.Drop, name: st.ObjectName) -> Result:
         engine, ctx = self.instance.engine, self._ctx()
         if stmt.object_type == "DATABASE":
-            return engine.drop_database(ctx, name.name, if_exists=stmt.if_exists)
+            return engine.catalog.drop_database(ctx, name.name, if_exists=stmt.if_exists)
         if stmt.object_type == "SCHEMA":
-            return engine.drop_schema(
+            return engine.catalog.drop_schema(
                 ctx, name.name, if_exists=stmt.if_exists, cascade=stmt.cascade
             )
         if stmt.object_type == "USER":
@@ -970,14 +981,16 @@ class Frontend:
         if stmt.object_type == "COLUMN":
             column = target.name
             target = st.ObjectName(target.parts[:-1])
-        rel = self.instance.engine.lookup(self._ctx(), _engine_name(target))
+        rel = self.instance.engine.catalog.lookup(self._ctx(), _engine_name(target))
         if rel is None:
             from rwshim.errors import CatalogNotFound
 
             raise CatalogNotFound("table", target.name)
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.comment_on(self._ctx(), rel.id, column, stmt.comment),
+            lambda: self.instance.engine.catalog.comment_on(
+                self._ctx(), rel.id, column, stmt.comment
+            ),
         )
 
     # --- privileges -----------------------------------------------------------------------------

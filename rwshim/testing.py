@@ -94,7 +94,7 @@ class RwShim:
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(30)
 
     def _db(self, database: str | None) -> int | None:
-        return None if database is None else self.instance.engine.database_id(database)
+        return None if database is None else self.instance.engine.catalog.database_id(database)
 
     def tick(self, n: int = 1, database: str | None = None) -> None:
         """``n`` barriers now, on every database (or the one named)."""
@@ -125,7 +125,9 @@ class RwShim:
 
     def is_paused(self, database: str = "dev") -> bool:
         return self.call(
-            lambda: self.instance.engine.is_paused(self.instance.engine.database_id(database))
+            lambda: self.instance.engine.is_paused(
+                self.instance.engine.catalog.database_id(database)
+            )
         )
 
     def hold_backfill(self, job_id: int) -> None:
@@ -147,7 +149,7 @@ class RwShim:
 
     def job_status(self, job_id: int) -> str | None:
         """'INITIAL', 'CREATING', 'CREATED', or None when there is no such job."""
-        return self.call(lambda: self.instance.engine.job_status(job_id))
+        return self.call(lambda: self.instance.engine.catalog.job_status(job_id))
 
     def jobs(self) -> list[dict[str, Any]]:
         """The rows of ``RWSHIM JOBS`` as dicts."""

@@ -11,7 +11,8 @@ The lead's entry points::
     engine.tick(database_id)              # from the barrier loop, see due_databases()
 """
 
-from rwshim.engine.engine import Engine, Rel
+from rwshim.engine.catalog import Rel
+from rwshim.engine.engine import Engine
 from rwshim.engine.state import Faults, SimulatedCrash
 from rwshim.engine.types import (
     ColumnSpec,

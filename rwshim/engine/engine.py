@@ -11,9 +11,8 @@ switches).
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +20,8 @@ from rwshim import pgtypes
 from rwshim.engine import graph as g
 from rwshim.engine import parallelism as par
 from rwshim.engine import sysparams
-from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
+from rwshim.engine.catalog import Catalog, Rel
+from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.state import Faults, Meta, SimulatedCrash
 from rwshim.engine.types import (
     EPOCH_SHIFT,
@@ -41,7 +41,6 @@ from rwshim.errors import (
     BackfillNotOnlineReschedulable,
     BatchRefreshWhenPaused,
     BindError,
-    CatalogDuplicated,
     CatalogNotFound,
     CreateCancelled,
     CreateParallelismExceedsMax,
@@ -63,8 +62,7 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.results import Column
-from rwshim.store.schema import data_table
-from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS, Store
+from rwshim.store.store import CLUSTER_VERSION, Store
 
 DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
@@ -105,54 +103,6 @@ SCAN_FLAG = {
     "SnapshotBackfill": "SNAPSHOT_BACKFILL_STREAM_SCAN",
     "CrossDbSnapshotBackfill": "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
 }
-
-
-@dataclass(slots=True)
-class Rel:
-    """A relation row joined with its streaming job (if any)."""
-
-    id: int
-    kind: str
-    name: str
-    schema_id: int
-    database_id: int
-    owner_id: int
-    definition: str
-    is_shared: bool
-    status: str | None
-    create_type: str | None
-    job_type: str | None
-    connector: str | None
-    target_table_id: int | None
-
-    @property
-    def is_job(self) -> bool:
-        return self.status is not None
-
-
-_REL_SELECT = (
-    "SELECT r.relation_id, r.kind, r.name, r.schema_id, r.database_id, r.owner_id, r.definition,"
-    " r.is_shared, j.job_status, j.create_type, j.job_type, r.connector, r.target_table_id"
-    " FROM relation r LEFT JOIN streaming_job j ON j.job_id = r.relation_id"
-)
-
-
-def _rel(row: Sequence[Any]) -> Rel:
-    return Rel(
-        int(row[0]),
-        str(row[1]),
-        str(row[2]),
-        int(row[3]),
-        int(row[4]),
-        int(row[5]),
-        str(row[6]),
-        bool(row[7]),
-        None if row[8] is None else str(row[8]),
-        None if row[9] is None else str(row[9]),
-        None if row[10] is None else str(row[10]),
-        None if row[11] is None else str(row[11]),
-        None if row[12] is None else int(row[12]),
-    )
 
 
 @dataclass
@@ -210,39 +160,6 @@ class _Pending:
         self.resume_with(self)
 
 
-_CREATE_NAME = re.compile(
-    r"^(\s*CREATE\s+(?:MATERIALIZED\s+VIEW|TABLE|VIEW|INDEX|SINK|SOURCE|SUBSCRIPTION)\s+"
-    r"(?:IF\s+NOT\s+EXISTS\s+)?(?:(?:\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)\.)*)"
-    r"(\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)",
-    re.IGNORECASE,
-)
-
-
-def rename_in_definition(definition: str, new_name: str) -> str:
-    """alter_relation_rename (src/meta/src/controller/rename.rs:31-67): the last part of the
-    created object's name becomes ``new_name`` (printed unquoted, as Ident::new_unchecked)."""
-    m = _CREATE_NAME.match(definition)
-    if m is None:
-        return definition
-    return definition[: m.start(2)] + new_name + definition[m.end(2) :]
-
-
-def _quote_ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _sqlite_affinity(type_oid: int) -> str:
-    if type_oid in (pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, pgtypes.BOOL):
-        return "INTEGER"
-    if type_oid in (pgtypes.FLOAT4, pgtypes.FLOAT8):
-        return "REAL"
-    if type_oid == pgtypes.NUMERIC:
-        return "NUMERIC"
-    if type_oid == pgtypes.BYTEA:
-        return "BLOB"
-    return "TEXT"
-
-
 class Engine:
     """RisingWave's control plane over a ``Store``.  Construction runs bootstrap recovery."""
 
@@ -266,6 +183,7 @@ class Engine:
         self.conn: sqlite3.Connection = store.conn
         self.users = Users(self.meta)
         self.waits = Waits(self.meta)
+        self.catalog = Catalog(self.meta, self.users, self.waits)
         # Databases owed a barrier before their interval is up: a foreground create whose
         # backfill completes within the epoch after its command barrier (see _admit_and_start).
         self._early: set[int] = set()
@@ -315,257 +233,9 @@ class Engine:
 
     # ------------------------------------------------------------------ users & privileges
 
-    def _check_drop_alter(self, ctx: Context, rel: Rel) -> None:
-        """privilege.rs:113-138."""
-        if self.users.is_super(ctx) or rel.owner_id == ctx.user_id:
-            return
-        schema_owner = self.meta.val(
-            "SELECT owner_id FROM schema WHERE schema_id = ?", (rel.schema_id,)
-        )
-        if schema_owner == ctx.user_id:
-            return
-        raise PermissionDenied(
-            "Only the relation owner, the schema owner, and superuser can drop or alter a relation."
-        )
-
     # ------------------------------------------------------------------ name resolution
 
-    def _search_path(self, ctx: Context) -> list[str]:
-        user = self.users.user(ctx.user_id)[0]
-        out = []
-        for part in ctx.var("search_path").split(","):
-            name = part.strip()
-            if name.startswith('"') and name.endswith('"'):
-                name = name[1:-1].replace('""', '"')
-            if name == "$user":
-                name = user
-            if name:
-                out.append(name)
-        return out
-
-    def _schema_id(self, database_id: int, name: str) -> int | None:
-        v = self.meta.val(
-            "SELECT schema_id FROM schema WHERE database_id = ? AND name = ?", (database_id, name)
-        )
-        return None if v is None else int(v)
-
-    def _creation_schema(self, ctx: Context, name: ObjectName) -> tuple[int, str]:
-        if name.schema is not None:
-            sid = self._schema_id(ctx.database_id, name.schema)
-            if sid is None:
-                raise CatalogNotFound("schema", name.schema)
-            return sid, name.schema
-        for s in self._search_path(ctx):
-            sid = self._schema_id(ctx.database_id, s)
-            if sid is not None:
-                return sid, s
-        # root_catalog.rs:682-685
-        raise CatalogNotFound("first valid schema", "no schema has been selected to create in")
-
-    def _lookup(
-        self, ctx: Context, name: ObjectName, kinds: Iterable[str] | None = None
-    ) -> Rel | None:
-        """Find a visible relation by (qualified) name; an explicit missing schema raises."""
-        kind_list = list(kinds) if kinds is not None else None
-        if name.schema is not None:
-            sid = self._schema_id(ctx.database_id, name.schema)
-            if sid is None:
-                raise CatalogNotFound("schema", name.schema)
-            schemas = [sid]
-        else:
-            schemas = [
-                s
-                for s in (self._schema_id(ctx.database_id, n) for n in self._search_path(ctx))
-                if s is not None
-            ]
-        for sid in schemas:
-            sql = (
-                _REL_SELECT + " WHERE r.schema_id = ? AND r.name = ? AND r.kind != 'internal'"
-                " AND (j.job_status IS NULL OR j.job_status != 'INITIAL')"
-            )
-            args: list[object] = [sid, name.name]
-            if kind_list is not None:
-                sql += f" AND r.kind IN ({','.join('?' * len(kind_list))})"
-                args += kind_list
-            row = self.meta.q1(sql + " ORDER BY r.relation_id", args)
-            if row is not None:
-                return _rel(row)
-        return None
-
-    def lookup(
-        self, ctx: Context, name: ObjectName, kinds: Iterable[str] | None = None
-    ) -> Rel | None:
-        """A relation visible to the frontend (creating ones included, INITIAL ones not) by
-        name through the session's search path; a missing explicit schema raises 42704."""
-        return self._lookup(ctx, name, kinds)
-
-    def relation(self, relation_id: int) -> Rel | None:
-        row = self.meta.q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))
-        return None if row is None else _rel(row)
-
-    def _check_duplicate(self, schema_id: int, name: str) -> Rel | None:
-        """check_relation_name_duplicated (root_catalog.rs:1063-1112): the existing visible
-        relation of that name, if any."""
-        row = self.meta.q1(
-            _REL_SELECT + " WHERE r.schema_id = ? AND r.name = ? AND r.kind != 'internal'"
-            " AND (j.job_status IS NULL OR j.job_status != 'INITIAL') ORDER BY r.relation_id",
-            (schema_id, name),
-        )
-        return None if row is None else _rel(row)
-
-    @staticmethod
-    def _duplicate_error(rel: Rel) -> CatalogDuplicated:
-        creating = rel.status is not None and rel.status != "CREATED"
-        if rel.kind in ("source", "view"):
-            creating = False
-        suffix = " and is still being created" if creating else ""
-        return CatalogDuplicated(f"{rel.kind} named {rel.name} already exists{suffix}")
-
     # ------------------------------------------------------------------ databases, schemas, users
-
-    def create_database(
-        self,
-        ctx: Context,
-        name: str,
-        *,
-        if_not_exists: bool = False,
-        owner: str | None = None,
-        barrier_interval_ms: int | None = None,
-        checkpoint_frequency: int | None = None,
-    ) -> Result:
-        """create_database.rs:30-110."""
-        _, is_super, can_db, _, _ = self.users.user(ctx.user_id)
-        if not can_db and not is_super:
-            raise PermissionDenied("permission denied to create database")
-        if self.meta.val("SELECT 1 FROM database WHERE name = ?", (name,)):
-            if if_not_exists:
-                return Result([f'database "{name}" exists, skipping'])
-            raise CatalogDuplicated(f"database named {name} already exists")
-        owner_id = ctx.user_id
-        if owner is not None:
-            v = self.meta.val("SELECT user_id FROM rw_user WHERE name = ?", (owner,))
-            if v is None:
-                raise CatalogNotFound("user", owner)
-            owner_id = int(v)
-        now = self.meta.now()
-        with self.store.transaction():
-            db_id = self.store.next_id("object")
-            self.conn.execute(
-                "INSERT INTO database(database_id, name, owner_id, barrier_interval_ms,"
-                " checkpoint_frequency, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (db_id, name, owner_id, barrier_interval_ms, checkpoint_frequency, now),
-            )
-            for s in ("public", "pg_catalog", "information_schema", "rw_catalog"):
-                sid = self.store.next_id("object")
-                self.conn.execute(
-                    "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (sid, s, db_id, owner_id, now),
-                )
-        return Result()
-
-    def database_id(self, name: str) -> int:
-        """The id of a database by name; 3D000 ``database not found`` otherwise."""
-        v = self.meta.val("SELECT database_id FROM database WHERE name = ?", (name,))
-        if v is None:
-            raise CatalogNotFound("database", name)
-        return int(v)
-
-    def drop_database(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
-        """drop_database.rs:28-90; databases always drop in cascade mode."""
-        current = self.meta.val(
-            "SELECT name FROM database WHERE database_id = ?", (ctx.database_id,)
-        )
-        if current == name:
-            raise PermissionDenied("cannot drop the currently open database")
-        v = self.meta.q1("SELECT database_id, owner_id FROM database WHERE name = ?", (name,))
-        if v is None:
-            if if_exists:
-                return Result([f'database "{name}" does not exist, skipping'])
-            raise CatalogNotFound("database", name)
-        db_id, owner_id = int(v[0]), int(v[1])
-        _, is_super, _, _, is_admin = self.users.user(ctx.user_id)
-        owner_admin = bool(
-            self.meta.val("SELECT is_admin FROM rw_user WHERE user_id = ?", (owner_id,))
-        )
-        if owner_admin and not is_admin:
-            raise PermissionDenied("only admin users can drop databases created by admin users")
-        if not is_super and owner_id != ctx.user_id:
-            raise PermissionDenied(  # privilege.rs:148-157
-                "Only the owner, and superuser can drop or alter a schema or database."
-            )
-        ids = [
-            int(r[0])
-            for r in self.conn.execute(
-                "SELECT relation_id FROM relation WHERE database_id = ? AND kind != 'internal'",
-                (db_id,),
-            )
-        ]
-        self._refuse_dropping_creating(ids, "database")
-        with self.store.transaction():
-            self._remove_relations(ids)
-            self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
-            self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
-            self.conn.execute("DELETE FROM database WHERE database_id = ?", (db_id,))
-        self.meta.commit_actions()
-        return Result()
-
-    def create_schema(
-        self, ctx: Context, name: str, *, if_not_exists: bool = False, owner: str | None = None
-    ) -> Result:
-        """create_schema.rs:30-90."""
-        if self._schema_id(ctx.database_id, name) is not None:
-            if if_not_exists:
-                return Result([f'schema "{name}" exists, skipping'])
-            raise CatalogDuplicated(f"schema named {name} already exists")
-        owner_id = ctx.user_id
-        if owner is not None:
-            oid = self.users.user_id(owner)
-            if oid is None:
-                raise CatalogNotFound("user", owner)
-            owner_id = oid
-        with self.store.transaction():
-            sid = self.store.next_id("object")
-            self.conn.execute(
-                "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (sid, name, ctx.database_id, owner_id, self.meta.now()),
-            )
-        return Result()
-
-    def drop_schema(
-        self, ctx: Context, name: str, *, if_exists: bool = False, cascade: bool = False
-    ) -> Result:
-        """drop_schema.rs:28-75; meta ensure_schema_empty (controller/utils.rs:1012-1022)."""
-        if name in SYSTEM_SCHEMAS:
-            raise ProtocolError(
-                f"cannot drop schema {name} because it is required by the database system"
-            )
-        sid = self._schema_id(ctx.database_id, name)
-        if sid is None:
-            if if_exists:
-                return Result([f'schema "{name}" does not exist, skipping'])
-            raise CatalogNotFound("schema", name)
-        owner = self.meta.val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
-        if not self.users.is_super(ctx) and owner != ctx.user_id:
-            raise PermissionDenied(  # privilege.rs:148-157
-                "Only the owner, and superuser can drop or alter a schema or database."
-            )
-        ids = [
-            int(r[0])
-            for r in self.conn.execute(
-                "SELECT relation_id FROM relation WHERE schema_id = ? AND kind != 'internal'",
-                (sid,),
-            )
-        ]
-        if ids and not cascade:
-            raise MetaPermissionDenied("schema is not empty")
-        self._refuse_dropping_creating(self._cascade_closure(ids), "schema")
-        with self.store.transaction():
-            self._remove_relations(self._cascade_closure(ids))
-            self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
-        self.meta.commit_actions()
-        return Result()
 
     # ------------------------------------------------------------------ relations: creation
 
@@ -575,7 +245,7 @@ class Engine:
         """A name clash found by the frontend (session.rs:1055-1105).  ``background``: whether
         the new statement would be a background job."""
         if not if_not_exists:
-            raise self._duplicate_error(existing)
+            raise self.catalog.duplicate_error(existing)
         if existing.status is not None and existing.status != "CREATED":
             # The frontend defers to meta, which answers OK for a job still being created: a
             # foreground create waits for that job, a background one returns
@@ -586,56 +256,6 @@ class Engine:
                 return Result(wait=w)
             return Result()
         return Result([f'relation "{existing.name}" already exists, skipping'])
-
-    def _insert_relation(
-        self,
-        rid: int,
-        kind: str,
-        name: str,
-        schema_id: int,
-        ctx: Context,
-        definition: str,
-        columns: Sequence[ColumnSpec],
-        primary_key: Sequence[int] = (),
-        created: bool = True,
-        extra: Mapping[str, object] | None = None,
-    ) -> None:
-        now = self.meta.now()
-        cols = ["relation_id", "kind", "name", "schema_id", "database_id", "owner_id"]
-        vals: list[object] = [rid, kind, name, schema_id, ctx.database_id, ctx.user_id]
-        cols += ["definition", "initialized_at", "initialized_at_cluster_version"]
-        vals += [definition, now, CLUSTER_VERSION]
-        if created:
-            cols += ["created_at", "created_at_cluster_version"]
-            vals += [now, CLUSTER_VERSION]
-        for k, v in (extra or {}).items():
-            cols.append(k)
-            vals.append(v)
-        self.conn.execute(
-            f"INSERT INTO relation({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-            vals,
-        )
-        pk_pos = {p: i for i, p in enumerate(primary_key)}
-        for pos, c in enumerate(columns):
-            column_id = 0 if (c.is_hidden and c.name == "_row_id") else pos + 1
-            self.conn.execute(
-                "INSERT INTO relation_column(relation_id, position, column_id, name, type_oid,"
-                " rw_type, is_hidden, is_nullable, pk_position, default_expr, generated_expr)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    rid,
-                    pos,
-                    column_id,
-                    c.name,
-                    c.type_oid,
-                    c.rw_type,
-                    int(c.is_hidden),
-                    int(c.is_nullable),
-                    pk_pos.get(pos),
-                    c.default_expr,
-                    c.generated_expr,
-                ),
-            )
 
     def create_table(
         self,
@@ -653,8 +273,8 @@ class Engine:
         """CREATE TABLE (create_table.rs): a streaming job without backfill, always foreground;
         its rows live in ``rel_<id>``.  A table without primary key gets the hidden ``_row_id``
         (serial) as its last column and key (create_table.rs:437-446)."""
-        schema_id, _ = self._creation_schema(ctx, name)
-        existing = self._check_duplicate(schema_id, name.name)
+        schema_id, _ = self.catalog.creation_schema(ctx, name)
+        existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(existing, if_not_exists)
         cols = list(columns)
@@ -705,14 +325,16 @@ class Engine:
         if_not_exists: bool = False,
     ) -> Result:
         """CREATE VIEW: catalog only (meta CreateView), no streaming job."""
-        schema_id, _ = self._creation_schema(ctx, name)
-        existing = self._check_duplicate(schema_id, name.name)
+        schema_id, _ = self.catalog.creation_schema(ctx, name)
+        existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(existing, if_not_exists)
         with self.store.transaction():
             rid = self.store.next_id("object")
-            self._insert_relation(rid, "view", name.name, schema_id, ctx, definition, columns)
-            self._insert_dependencies(rid, upstream_ids)
+            self.catalog.insert_relation(
+                rid, "view", name.name, schema_id, ctx, definition, columns
+            )
+            self.catalog.insert_dependencies(rid, upstream_ids)
         return Result()
 
     def create_source(
@@ -730,8 +352,8 @@ class Engine:
     ) -> Result:
         """CREATE SOURCE.  A Kafka source is shared (its own streaming job) when the session
         has ``streaming_use_shared_source`` on (create_source.rs); others are catalog only."""
-        schema_id, _ = self._creation_schema(ctx, name)
-        existing = self._check_duplicate(schema_id, name.name)
+        schema_id, _ = self.catalog.creation_schema(ctx, name)
+        existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(existing, if_not_exists)
         options = dict(with_options)
@@ -761,7 +383,7 @@ class Engine:
             return self._create_job(ctx, spec)
         with self.store.transaction():
             rid = self.store.next_id("object")
-            self._insert_relation(
+            self.catalog.insert_relation(
                 rid, "source", name.name, schema_id, ctx, definition, columns, extra=extra
             )
         return Result()
@@ -786,8 +408,8 @@ class Engine:
         views to their streaming inputs).  ``has_values``: the plan has a VALUES leaf (not
         recoverable: never background).  ``has_temporal_join``: forbids snapshot backfill.
         """
-        schema_id, _ = self._creation_schema(ctx, name)
-        existing = self._check_duplicate(schema_id, name.name)
+        schema_id, _ = self.catalog.creation_schema(ctx, name)
+        existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             bg = self._bool_var(ctx, "background_ddl") and not has_values
             return self._if_not_exists_result(existing, if_not_exists, bg)
@@ -822,16 +444,16 @@ class Engine:
         backfill)."""
         # resolve_index_schema (create_index.rs:62-81): the created table first, then the
         # duplicate check in that table's schema.
-        base = self._lookup(ctx, table, ("table", "materialized view"))
+        base = self.catalog.lookup(ctx, table, ("table", "materialized view"))
         if base is None or base.status != "CREATED":
             raise CatalogNotFound("table", table.name)
         schema_id = base.schema_id
-        existing = self._check_duplicate(schema_id, name.name)
+        existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(
                 existing, if_not_exists, self._bool_var(ctx, "background_ddl")
             )
-        base_cols = self._columns(base.id)
+        base_cols = self.catalog.columns(base.id)
         by_name = {c.name: (i, c) for i, c in enumerate(base_cols)}
         key_pos: list[int] = []
         for k in key_columns:
@@ -876,8 +498,8 @@ class Engine:
     ) -> Result:
         """CREATE SINK (create_sink.rs).  ``snapshot = 'false'`` makes an UpstreamOnly sink;
         a sink INTO a table is a SinkIntoTable job with ArrangementBackfill."""
-        schema_id, _ = self._creation_schema(ctx, name)
-        existing = self._check_duplicate(schema_id, name.name)
+        schema_id, _ = self.catalog.creation_schema(ctx, name)
+        existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(
                 existing, if_not_exists, self._bool_var(ctx, "background_ddl")
@@ -885,7 +507,7 @@ class Engine:
         options = dict(with_options)
         target_id: int | None = None
         if into_table is not None:
-            target = self._lookup(ctx, into_table, ("table",))
+            target = self.catalog.lookup(ctx, into_table, ("table",))
             if target is None:
                 raise CatalogNotFound("table", into_table.name)
             target_id = target.id
@@ -926,56 +548,7 @@ class Engine:
             raise ProtocolError(f"unexpected options in WITH clause: [{keys}]")
         return out
 
-    def _columns(self, relation_id: int) -> list[ColumnSpec]:
-        return [
-            ColumnSpec(
-                str(r[0]),
-                int(r[1]),
-                str(r[2]),
-                bool(r[3]),
-                bool(r[4]),
-                None if r[5] is None else str(r[5]),
-                None if r[6] is None else str(r[6]),
-            )
-            for r in self.conn.execute(
-                "SELECT name, type_oid, rw_type, is_hidden, is_nullable, default_expr,"
-                " generated_expr FROM relation_column WHERE relation_id = ? ORDER BY position",
-                (relation_id,),
-            )
-        ]
-
-    def _insert_dependencies(self, dependent: int, referenced: Iterable[int]) -> None:
-        for r in set(referenced):
-            self.conn.execute(
-                "INSERT OR IGNORE INTO dependency(referenced_id, dependent_id) VALUES (?, ?)",
-                (r, dependent),
-            )
-
     # ------------------------------------------------------------------ the create pipeline
-
-    def _streaming_inputs(self, ids: Iterable[int]) -> list[Rel]:
-        """Follow views to the relations a query actually streams from."""
-        out: dict[int, Rel] = {}
-        stack = list(ids)
-        seen: set[int] = set()
-        while stack:
-            rid = stack.pop()
-            if rid in seen:
-                continue
-            seen.add(rid)
-            rel = self.relation(rid)
-            if rel is None:
-                continue
-            if rel.kind == "view":
-                stack.extend(
-                    int(r[0])
-                    for r in self.conn.execute(
-                        "SELECT referenced_id FROM dependency WHERE dependent_id = ?", (rid,)
-                    )
-                )
-            else:
-                out[rid] = rel
-        return [out[k] for k in sorted(out)]
 
     @staticmethod
     def _parallelism_var(ctx: Context, name: str) -> par.Target | None:
@@ -1011,7 +584,7 @@ class Engine:
     def _create_job(self, ctx: Context, spec: _JobSpec) -> Result:
         notices: list[str] = []
         call = CREATE_CALL[spec.kind]
-        inputs = self._streaming_inputs(spec.upstream_ids)
+        inputs = self.catalog.streaming_inputs(spec.upstream_ids)
         for up in inputs:
             if up.job_type == "BatchRefresh":
                 # streaming_job.rs:449-462 (PermissionDenied from meta)
@@ -1129,7 +702,7 @@ class Engine:
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
         with self.store.transaction():
             job_id = self.store.next_id("object")
-            self._insert_relation(
+            self.catalog.insert_relation(
                 job_id,
                 spec.kind,
                 spec.name,
@@ -1141,7 +714,7 @@ class Engine:
                 created=False,
                 extra=spec.extra,
             )
-            self._insert_dependencies(job_id, spec.upstream_ids)
+            self.catalog.insert_dependencies(job_id, spec.upstream_ids)
             self.conn.execute(
                 "INSERT INTO streaming_job(job_id, database_id, job_status, create_type,"
                 " job_type, backfill_type, parallelism_kind, parallelism_fixed,"
@@ -1213,7 +786,7 @@ class Engine:
                     job_id, spec, ctx, p.inputs, p.scan_type, p.batch_refresh
                 )
                 if spec.kind == "table":
-                    self._create_data_table(job_id)
+                    self.catalog.create_data_table(job_id)
                 self._admit_and_start(ctx.database_id, job_id, job_type, call)
         except BatchRefreshWhenPaused:
             # The failed apply also fails the barrier injection (control.rs:1311-1330): the
@@ -1236,26 +809,13 @@ class Engine:
 
     def _resume_queued(self, p: _Pending) -> None:
         """A queued create got its permit: it starts, unless its job went meanwhile."""
-        if self.job_status(p.job_id) != "INITIAL":
+        if self.catalog.job_status(p.job_id) != "INITIAL":
             p.waiter.complete(CreateCancelled(p.call))
             return
         try:
             self._start_job(p)
         except RwError as e:
             p.waiter.complete(e)
-
-    def _create_data_table(self, table_id: int) -> None:
-        cols = self._columns(table_id)
-        defs = []
-        for c in cols:
-            if c.is_hidden and c.name == "_row_id":
-                defs.append(f"{_quote_ident(c.name)} INTEGER PRIMARY KEY")
-            else:
-                defs.append(f"{_quote_ident(c.name)} {_sqlite_affinity(c.type_oid)}")
-        with self.store.transaction():
-            self.conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {data_table(table_id)} ({', '.join(defs)})"
-            )
 
     def _output_fragment(self, relation_id: int) -> int | None:
         """The fragment downstream jobs read from: the Materialize fragment of a table, MV or
@@ -1551,7 +1111,7 @@ class Engine:
     def _abort_job(self, job_id: int) -> None:
         """try_abort_creating_streaming_job: remove an INITIAL job entirely."""
         with self.store.transaction():
-            self._remove_relations([job_id])
+            self.catalog.remove_relations([job_id])
         self.meta.commit_actions()
 
     # ------------------------------------------------------------------ barriers and backfill
@@ -1838,91 +1398,6 @@ class Engine:
 
     # ------------------------------------------------------------------ removal
 
-    def _cascade_closure(self, ids: Iterable[int]) -> list[int]:
-        """The objects plus everything that (transitively) depends on them, and sinks into
-        them (get_referring_objects_cascade, controller/utils.rs:478-520)."""
-        out: list[int] = []
-        stack = list(ids)
-        seen: set[int] = set()
-        while stack:
-            rid = stack.pop()
-            if rid in seen:
-                continue
-            seen.add(rid)
-            out.append(rid)
-            stack.extend(
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT dependent_id FROM dependency WHERE referenced_id = ?"
-                    " UNION SELECT relation_id FROM relation WHERE target_table_id = ?",
-                    (rid, rid),
-                )
-            )
-        return out
-
-    def _refuse_dropping_creating(self, ids: Iterable[int], kind: str) -> None:
-        """drop_object (src/meta/src/controller/catalog/drop_op.rs:212-230): a drop whose
-        removed objects include streaming jobs not yet Created is refused, except a single
-        creating sink dropped as a sink (which is cancelled)."""
-        wanted = sorted(set(ids))
-        if not wanted:
-            return
-        marks = ", ".join("?" for _ in wanted)
-        n = int(
-            self.meta.val(
-                f"SELECT count(*) FROM streaming_job WHERE job_id IN ({marks})"
-                " AND job_status != 'CREATED'",
-                wanted,
-            )
-        )
-        if n and not (n == 1 and kind == "sink"):
-            raise MetaPermissionDenied(
-                f"cannot drop {n} streaming job(s) that are still being created; please cancel"
-                " them first"
-            )
-
-    def _remove_relations(self, ids: Iterable[int], *, cancelled: bool = True) -> None:
-        """Delete relations with everything they own (inside a transaction).  Foreground
-        creates waiting on a removed job fail as RisingWave's do (streaming_job.rs:1059-1076)."""
-        for rid in ids:
-            kind = self.meta.val("SELECT kind FROM relation WHERE relation_id = ?", (rid,))
-            if kind is None:
-                continue
-            frag_ids = [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT fragment_id FROM fragment WHERE job_id = ?", (rid,)
-                )
-            ]
-            for fid in frag_ids:
-                self.conn.execute("DELETE FROM actor WHERE fragment_id = ?", (fid,))
-                self.conn.execute(
-                    "DELETE FROM fragment_relation WHERE source_fragment_id = ?"
-                    " OR target_fragment_id = ?",
-                    (fid, fid),
-                )
-            internal = [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT relation_id FROM relation WHERE owner_job_id = ?", (rid,)
-                )
-            ]
-            for iid in [*internal, rid]:
-                self.conn.execute("DELETE FROM relation_column WHERE relation_id = ?", (iid,))
-                self.conn.execute("DELETE FROM comment WHERE object_id = ?", (iid,))
-                self.conn.execute("DELETE FROM privilege WHERE object_id = ?", (iid,))
-                self.conn.execute("DELETE FROM relation WHERE relation_id = ?", (iid,))
-            self.conn.execute("DELETE FROM fragment WHERE job_id = ?", (rid,))
-            self.conn.execute(
-                "DELETE FROM dependency WHERE referenced_id = ? OR dependent_id = ?", (rid, rid)
-            )
-            status = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (rid,))
-            self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
-            if kind == "table":
-                self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
-            self.waits.notify_removed(rid, str(kind), status, cancelled)
-        self.waits.check_wait_all()
-
     # ------------------------------------------------------------------ DROP
 
     def drop_relation(
@@ -1940,7 +1415,7 @@ class Engine:
         with meta's PermissionDenied (controller/utils.rs:814-990); indexes go with their table.
         """
         namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
-        rel = self._lookup(ctx, name, namespace)
+        rel = self.catalog.lookup(ctx, name, namespace)
         if rel is None or rel.kind != kind:
             if rel is not None:
                 # table_catalog.rs:389-400
@@ -1948,12 +1423,12 @@ class Engine:
             if if_exists:
                 return Result([f'{kind} "{name.name}" does not exist, skipping'])
             raise CatalogNotFound(kind, name.name)
-        self._check_drop_alter(ctx, rel)
+        self.catalog.check_drop_alter(ctx, rel)
         if cascade:
-            ids = self._cascade_closure([rel.id])
+            ids = self.catalog.cascade_closure([rel.id])
         else:
             dependents = [
-                self.relation(int(r[0]))
+                self.catalog.relation(int(r[0]))
                 for r in self.conn.execute(
                     "SELECT dependent_id FROM dependency WHERE referenced_id = ?"
                     " ORDER BY dependent_id",
@@ -1986,44 +1461,15 @@ class Engine:
         if rel.status in (None, "CREATED"):
             # A creating job itself is cancelled instead (drop_streaming_job,
             # ddl_controller.rs:1871-1910); a created object goes through drop_object.
-            self._refuse_dropping_creating(ids, rel.kind)
+            self.catalog.refuse_dropping_creating(ids, rel.kind)
         with self.store.transaction():
-            self._remove_relations(ids)
+            self.catalog.remove_relations(ids)
             if rel.is_job:
                 self._barrier(rel.database_id)
         self.meta.commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ job resolution for ALTER
-
-    def _resolve_job(self, ctx: Context, kind: str, name: ObjectName, what: str) -> Rel:
-        """alter_utils.rs:27-110: resolve the object of an ALTER on a streaming job."""
-        if kind in ("table", "materialized view", "index"):
-            rel = self._lookup(ctx, name, TABLE_NAMESPACE)
-            # ALTER TABLE first looks among created tables only (mod.rs:1690-1725).
-            if rel is None or (kind == "table" and rel.status != "CREATED"):
-                raise CatalogNotFound("table", name.name)
-            if rel.kind != kind:
-                raise InvalidInputSyntax(
-                    f"cannot alter {what} of {PROTO_KIND[rel.kind]} {rel.name} by {STMT_KIND[kind]}"
-                )
-        elif kind == "sink":
-            rel = self._lookup(ctx, name, ("sink",))
-            if rel is None:
-                raise CatalogNotFound("sink", name.name)
-        elif kind == "source":
-            rel = self._lookup(ctx, name, ("source",))
-            if rel is None:
-                raise CatalogNotFound("source", name.name)
-            if not rel.is_shared:
-                raise InvalidInputSyntax(
-                    f"cannot alter {what} of non-shared source.\nUse `ALTER MATERIALIZED VIEW` to "
-                    "alter the materialized view using the source instead."
-                )
-        else:
-            raise InvalidInputSyntax(f"cannot alter {what} of {kind}")
-        self._check_drop_alter(ctx, rel)
-        return rel
 
     # ------------------------------------------------------------------ reschedule
 
@@ -2040,7 +1486,7 @@ class Engine:
 
         ``value`` is the value's unquoted text (None for DEFAULT).  Rules: rw-engine-semantics
         §2.3 (error 1, error 4b, error 6, the DEFERRED notice)."""
-        rel = self._resolve_job(ctx, kind, name, "parallelism")
+        rel = self.catalog.resolve_job(ctx, kind, name, "parallelism")
         target = par.parse_alter_value(value)
         self._reschedule(rel.id, target, deferred, DDL + "AlterParallelism")
         return Result([DEFERRED_NOTICE] if deferred else [])
@@ -2136,7 +1582,7 @@ class Engine:
     ) -> Result:
         """ALTER <kind> <name> SET BACKFILL_PARALLELISM ... (rw-engine-semantics §2.3: error 2,
         error 4c); DEFAULT (None) clears the override."""
-        rel = self._resolve_job(ctx, kind, name, "backfill_parallelism")
+        rel = self.catalog.resolve_job(ctx, kind, name, "backfill_parallelism")
         target = par.parse_alter_backfill_value(value)
         call = DDL + "AlterBackfillParallelism"
         job_id = rel.id
@@ -2188,7 +1634,7 @@ class Engine:
     ) -> Result:
         """ALTER <kind> <name> SET RESOURCE_GROUP ... (ddl_service.rs:1653-1670): the same
         reschedule path as SET PARALLELISM, call AlterResourceGroup; None resets it."""
-        rel = self._resolve_job(ctx, kind, name, "resource_group")
+        rel = self.catalog.resolve_job(ctx, kind, name, "resource_group")
         self._reschedule(
             rel.id, par.Target.adaptive(), deferred, DDL + "AlterResourceGroup", group=group or ""
         )
@@ -2268,14 +1714,14 @@ class Engine:
             "sink": ("sink",),
             "source": ("source",),
         }[kind]
-        rel = self._lookup(ctx, name, lookup_kinds)
+        rel = self.catalog.lookup(ctx, name, lookup_kinds)
         if rel is None:
             raise CatalogNotFound({"materialized view": "table"}.get(kind, kind), name.name)
         if kind == "table" and rel.kind != "table":
             raise InvalidInputSyntax(f'"{name.name}" is not a TABLE')
         if kind == "materialized view" and rel.kind != "materialized view":
             raise InvalidInputSyntax(f'"{name}" is not a materialized view')
-        self._check_drop_alter(ctx, rel)
+        self.catalog.check_drop_alter(ctx, rel)
         if kind == "table" and rate_kind == "source" and not rel.connector:
             raise Uncategorized("ALTER SOURCE_RATE_LIMIT is not for table without source")
         if kind == "table" and rate_kind == "backfill":
@@ -2374,14 +1820,14 @@ class Engine:
         """
         if ctx is not None:  # None is the test-control path
             self._require_super_for_pause(ctx)
-        self._set_paused([self.database_id(name)], True, create=True)
+        self._set_paused([self.catalog.database_id(name)], True, create=True)
         return Result()
 
     def resume_database(self, ctx: Context | None, name: str) -> Result:
         """ALTER DATABASE <name> RESUME (rwshim extension)."""
         if ctx is not None:
             self._require_super_for_pause(ctx)
-        self._set_paused([self.database_id(name)], False)
+        self._set_paused([self.catalog.database_id(name)], False)
         return Result()
 
     def pause_all(self, ctx: Context | None = None) -> Result:
@@ -2434,11 +1880,11 @@ class Engine:
             early = [
                 jid
                 for jid, started in self.waits.fg_started.items()
-                if now - started < 30_000 and self.job_status(jid) == "CREATING"
+                if now - started < 30_000 and self.catalog.job_status(jid) == "CREATING"
             ]
             for jid in early:
                 self.waits.notify_finish_failed(jid, reason)
-            self._remove_relations(initial + unrecoverable + early, cancelled=False)
+            self.catalog.remove_relations(initial + unrecoverable + early, cancelled=False)
             pause = bootstrap and par.parse_bool(
                 self.meta.system_param("pause_on_next_bootstrap") or "false"
             )
@@ -2579,7 +2025,7 @@ class Engine:
                 if row is None or jid in cancelled:
                     continue
                 cancelled.append(jid)
-                self._remove_relations(self._cascade_closure([jid]))
+                self.catalog.remove_relations(self.catalog.cascade_closure([jid]))
                 self._barrier(int(row[0]))
         self.meta.commit_actions()
         return Result(columns=[Column("Id", pgtypes.VARCHAR)], rows=[(str(j),) for j in cancelled])
@@ -2595,7 +2041,7 @@ class Engine:
                 "index": ("table", "materialized view", "index"),
                 "sink": ("sink",),
             }[kind]
-            rel = self._lookup(ctx, name, lookup)
+            rel = self.catalog.lookup(ctx, name, lookup)
             if rel is None:
                 raise CatalogNotFound({"materialized view": "table"}.get(kind, kind), name.name)
             if rel.kind != kind:
@@ -2616,99 +2062,6 @@ class Engine:
         return Result()
 
     # ------------------------------------------------------------------ rename, swap, owner, schema
-
-    def _resolve_for_alter(self, ctx: Context, kind: str, name: ObjectName) -> Rel:
-        rel = self._lookup(ctx, name)
-        if rel is None or rel.kind != kind:
-            raise CatalogNotFound(
-                {"materialized view": "table", "index": "index"}.get(kind, kind), name.name
-            )
-        self._check_drop_alter(ctx, rel)
-        return rel
-
-    def rename(self, ctx: Context, kind: str, name: ObjectName, new_name: str) -> Result:
-        """ALTER <kind> <name> RENAME TO <new> (meta AlterName)."""
-        rel = self._resolve_for_alter(ctx, kind, name)
-        existing = self._check_duplicate(rel.schema_id, new_name)
-        if existing is not None:
-            raise self._duplicate_error(existing)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE relation SET name = ?, definition = ? WHERE relation_id = ?",
-                (new_name, rename_in_definition(rel.definition, new_name), rel.id),
-            )
-        return Result()
-
-    def swap(self, ctx: Context, kind: str, name: ObjectName, other: ObjectName) -> Result:
-        """ALTER <kind> <a> SWAP WITH <b> (meta AlterSwapRename): the two exchange names."""
-        a = self._resolve_for_alter(ctx, kind, name)
-        b = self._resolve_for_alter(ctx, kind, other)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
-                (b.name, b.schema_id, rename_in_definition(a.definition, b.name), a.id),
-            )
-            self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
-                (a.name, a.schema_id, rename_in_definition(b.definition, a.name), b.id),
-            )
-        return Result()
-
-    def alter_owner(self, ctx: Context, kind: str, name: ObjectName, owner: str) -> Result:
-        """ALTER <kind> <name> OWNER TO <user>."""
-        rel = self._resolve_for_alter(ctx, kind, name)
-        uid = self.users.user_id(owner)
-        if uid is None:
-            raise CatalogNotFound("user", owner)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE relation SET owner_id = ? WHERE relation_id = ? OR owner_job_id = ?",
-                (uid, rel.id, rel.id),
-            )
-        return Result()
-
-    def set_schema(self, ctx: Context, kind: str, name: ObjectName, schema: str) -> Result:
-        """ALTER <kind> <name> SET SCHEMA <schema>."""
-        rel = self._resolve_for_alter(ctx, kind, name)
-        sid = self._schema_id(ctx.database_id, schema)
-        if sid is None:
-            raise CatalogNotFound("schema", schema)
-        existing = self._check_duplicate(sid, rel.name)
-        if existing is not None:
-            raise self._duplicate_error(existing)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE relation SET schema_id = ? WHERE relation_id = ? OR owner_job_id = ?",
-                (sid, rel.id, rel.id),
-            )
-        return Result()
-
-    def comment_on(
-        self, ctx: Context, relation_id: int, column: str | None, text: str | None
-    ) -> Result:
-        """COMMENT ON TABLE/COLUMN (meta CommentOn); None removes the comment."""
-        objsubid = 0
-        if column is not None:
-            pos = self.meta.val(
-                "SELECT position FROM relation_column WHERE relation_id = ? AND name = ?",
-                (relation_id, column),
-            )
-            if pos is None:
-                raise CatalogNotFound("column", column)
-            objsubid = int(pos) + 1
-        with self.store.transaction():
-            if text is None:
-                self.conn.execute(
-                    "DELETE FROM comment WHERE object_id = ? AND objsubid = ?",
-                    (relation_id, objsubid),
-                )
-            else:
-                self.conn.execute(
-                    "INSERT OR REPLACE INTO comment(object_id, objsubid, description)"
-                    " VALUES (?, ?, ?)",
-                    (relation_id, objsubid, text),
-                )
-        return Result()
 
     # ------------------------------------------------------------------ parameters
 
@@ -2804,7 +2157,7 @@ class Engine:
         None (DEFAULT) falls back to the system parameter."""
         if param not in ("barrier_interval_ms", "checkpoint_frequency"):
             raise InvalidInputSyntax(f"Unsupported database config parameter: {param}")
-        db = self.database_id(database)
+        db = self.catalog.database_id(database)
         n: int | None = None
         if value is not None:
             try:
@@ -2847,10 +2200,6 @@ class Engine:
             self.conn.execute(
                 "UPDATE streaming_job SET backfill_held = ? WHERE job_id = ?", (int(held), job_id)
             )
-
-    def job_status(self, job_id: int) -> str | None:
-        v = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
-        return None if v is None else str(v)
 
     def rendered_parallelism(self, job_id: int) -> dict[int, int]:
         """Actor count per fragment of a job as currently rendered."""

@@ -14,7 +14,7 @@ from tests.unit.engine.helpers import V, bg, ctx
 def _creating_mv_over_rows(inst: Instance) -> int:
     e = inst.engine
     e.create_table(ctx(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)")
-    t = e.lookup(ctx(), ObjectName("t"))
+    t = e.catalog.lookup(ctx(), ObjectName("t"))
     assert t is not None
     with e.store.transaction():
         e.conn.executemany(f"INSERT INTO rel_{t.id}(v) VALUES (?)", [(i,) for i in range(50)])
@@ -25,8 +25,8 @@ def _creating_mv_over_rows(inst: Instance) -> int:
         definition="CREATE MATERIALIZED VIEW m AS SELECT * FROM t",
         upstream_ids=[t.id],
     )
-    m = e.lookup(ctx(), ObjectName("m"))
-    assert m is not None and e.job_status(m.id) == "CREATING"
+    m = e.catalog.lookup(ctx(), ObjectName("m"))
+    assert m is not None and e.catalog.job_status(m.id) == "CREATING"
     return m.id
 
 
@@ -39,11 +39,11 @@ def test_reopening_a_data_dir_with_a_creating_job(tmp_path: Path) -> None:
 
     again = Instance(tmp_path, manual_clock=True)
     # Recovery kept the background job and its recovery barrier read 4 more rows.
-    assert again.engine.job_status(m) == "CREATING"
+    assert again.engine.catalog.job_status(m) == "CREATING"
     assert again.engine.show_jobs().rows[0][3] == "Snapshot [16.00% (8/50)]"
     again.restart()
     assert again.engine.show_jobs().rows[0][3] == "Snapshot [24.00% (12/50)]"
     # The read path follows the reopened store (the closed one would count nothing).
-    t = again.engine.lookup(ctx(), ObjectName("t"))
+    t = again.engine.catalog.lookup(ctx(), ObjectName("t"))
     assert t is not None and again.row_count(t.id) == 50
     again.close()

@@ -22,7 +22,7 @@ def make_engine(store: Store | None = None, **kw: int) -> Engine:
 
 
 def rel_id(e: Engine, name: str, c: Context | None = None) -> int:
-    rel = e._lookup(c or ctx(), ObjectName(name))
+    rel = e.catalog.lookup(c or ctx(), ObjectName(name))
     assert rel is not None, name
     return rel.id
 
@@ -61,7 +61,7 @@ def bg(**extra: str) -> Context:
 
 def run_until_created(e: Engine, job_id: int, limit: int = 1000) -> int:
     for n in range(limit):
-        if e.job_status(job_id) == "CREATED":
+        if e.catalog.job_status(job_id) == "CREATED":
             return n
         e.tick()
-    raise AssertionError(f"job {job_id} still {e.job_status(job_id)}")
+    raise AssertionError(f"job {job_id} still {e.catalog.job_status(job_id)}")

@@ -145,47 +145,47 @@ def test_index_goes_with_its_table_in_restrict_mode() -> None:
 
 def test_databases_schemas_users() -> None:
     e = make_engine()
-    e.create_database(ctx(), "d2")
-    assert e.create_database(ctx(), "d2", if_not_exists=True).notices == [
+    e.catalog.create_database(ctx(), "d2")
+    assert e.catalog.create_database(ctx(), "d2", if_not_exists=True).notices == [
         'database "d2" exists, skipping'
     ]
     with pytest.raises(RwError) as ex:
-        e.create_database(ctx(), "d2")
+        e.catalog.create_database(ctx(), "d2")
     assert (ex.value.code, ex.value.chain) == (
         "42710",
         ["Catalog error", "database named d2 already exists"],
     )
-    d2 = e.database_id("d2")
+    d2 = e.catalog.database_id("d2")
     assert e.conn.execute(
         "SELECT name FROM schema WHERE database_id = ? ORDER BY schema_id", (d2,)
     ).fetchall() == [("public",), ("pg_catalog",), ("information_schema",), ("rw_catalog",)]
     with pytest.raises(RwError) as ex:
-        e.drop_database(ctx(), "dev")
+        e.catalog.drop_database(ctx(), "dev")
     assert ex.value.chain == ["Permission denied: cannot drop the currently open database"]
-    e.drop_database(ctx(), "d2")
+    e.catalog.drop_database(ctx(), "d2")
     with pytest.raises(RwError) as ex:
-        e.drop_database(ctx(), "d2")
+        e.catalog.drop_database(ctx(), "d2")
     assert (ex.value.code, ex.value.chain) == ("3D000", ["Catalog error", "database not found: d2"])
 
-    e.create_schema(ctx(), "s")
+    e.catalog.create_schema(ctx(), "s")
     table(e, "t", c=ctx(search_path="s"))
     with pytest.raises(RwError) as ex:
-        e.drop_schema(ctx(), "s")
+        e.catalog.drop_schema(ctx(), "s")
     assert ex.value.chain == ["Permission denied: schema is not empty"]
     with pytest.raises(RwError) as ex:
-        e.drop_schema(ctx(), "rw_catalog")
+        e.catalog.drop_schema(ctx(), "rw_catalog")
     assert ex.value.chain == [
         "Protocol error: cannot drop schema rw_catalog because it is required by the database "
         "system"
     ]
-    e.drop_schema(ctx(), "s", cascade=True)
+    e.catalog.drop_schema(ctx(), "s", cascade=True)
 
     e.users.create_user(ctx(), "alice", create_db=True)
     alice = Context(user_id=e.users.user_id("alice") or 0)
     with pytest.raises(RwError) as ex:
         e.users.create_user(alice, "eve")
     assert ex.value.chain == ["Permission denied: permission denied to create user"]
-    e.create_database(alice, "ad")
+    e.catalog.create_database(alice, "ad")
     with pytest.raises(RwError) as ex:
         e.users.drop_user(ctx(), "alice")
     # The database and its four schemas (create_op.rs:111-113 gives them the db's owner).
@@ -227,22 +227,22 @@ def test_rename_swap_owner_schema_comment() -> None:
     e = make_engine()
     t = table(e, "t")
     u = table(e, "u")
-    e.rename(ctx(), "table", ObjectName("t"), "t2")
+    e.catalog.rename(ctx(), "table", ObjectName("t"), "t2")
     assert rel_id(e, "t2") == t
     with pytest.raises(RwError) as ex:
-        e.rename(ctx(), "table", ObjectName("t2"), "u")
+        e.catalog.rename(ctx(), "table", ObjectName("t2"), "u")
     assert ex.value.chain == ["Catalog error", "table named u already exists"]
-    e.swap(ctx(), "table", ObjectName("t2"), ObjectName("u"))
+    e.catalog.swap(ctx(), "table", ObjectName("t2"), ObjectName("u"))
     assert (rel_id(e, "t2"), rel_id(e, "u")) == (u, t)
     e.users.create_user(ctx(), "carol")
-    e.alter_owner(ctx(), "table", ObjectName("u"), "carol")
-    assert e.relation(t).owner_id == e.users.user_id("carol")  # type: ignore[union-attr]
-    e.create_schema(ctx(), "s")
-    e.set_schema(ctx(), "table", ObjectName("u"), "s")
-    assert e._lookup(ctx(), ObjectName("u")) is None
-    assert e._lookup(ctx(), ObjectName("u", "s")) is not None
-    e.comment_on(ctx(), t, None, "the table")
-    e.comment_on(ctx(), t, "v", "a column")
+    e.catalog.alter_owner(ctx(), "table", ObjectName("u"), "carol")
+    assert e.catalog.relation(t).owner_id == e.users.user_id("carol")  # type: ignore[union-attr]
+    e.catalog.create_schema(ctx(), "s")
+    e.catalog.set_schema(ctx(), "table", ObjectName("u"), "s")
+    assert e.catalog.lookup(ctx(), ObjectName("u")) is None
+    assert e.catalog.lookup(ctx(), ObjectName("u", "s")) is not None
+    e.catalog.comment_on(ctx(), t, None, "the table")
+    e.catalog.comment_on(ctx(), t, "v", "a column")
     assert e.conn.execute("SELECT objsubid, description FROM comment ORDER BY 1").fetchall() == [
         (0, "the table"),
         (1, "a column"),
@@ -304,8 +304,8 @@ def test_sink_into_table_goes_with_the_table() -> None:
         "SELECT job_type FROM streaming_job WHERE job_id = ?", (s,)
     ).fetchone() == ("SinkIntoTable",)
     e.drop_relation(ctx(), "table", ObjectName("u"))
-    assert e.relation(s) is None and e.relation(u) is None
-    assert e.lookup(ctx(), ObjectName("t")) is not None
+    assert e.catalog.relation(s) is None and e.catalog.relation(u) is None
+    assert e.catalog.lookup(ctx(), ObjectName("t")) is not None
 
 
 def test_license_key_is_never_shown() -> None:
@@ -390,7 +390,7 @@ def test_parallelism_policy_of_fragments() -> None:
     ],
 )
 def test_rename_rewrites_the_created_name(definition: str, renamed: str) -> None:
-    from rwshim.engine.engine import rename_in_definition
+    from rwshim.engine.catalog import rename_in_definition
 
     assert rename_in_definition(definition, "zz") == renamed
 
@@ -399,8 +399,8 @@ def test_rename_and_swap_update_definitions() -> None:
     e = make_engine()
     e.create_table(ctx(), ObjectName("a"), V, definition="CREATE TABLE a (v INT)")
     e.create_table(ctx(), ObjectName("b"), V, definition="CREATE TABLE b (v INT, w INT)")
-    e.rename(ctx(), "table", ObjectName("a"), "c")
-    assert e.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT)"  # type: ignore[union-attr]
-    e.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))
-    assert e.relation(rel_id(e, "b")).definition == "CREATE TABLE b (v INT)"  # type: ignore[union-attr]
-    assert e.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT, w INT)"  # type: ignore[union-attr]
+    e.catalog.rename(ctx(), "table", ObjectName("a"), "c")
+    assert e.catalog.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT)"  # type: ignore[union-attr]
+    e.catalog.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))
+    assert e.catalog.relation(rel_id(e, "b")).definition == "CREATE TABLE b (v INT)"  # type: ignore[union-attr]
+    assert e.catalog.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT, w INT)"  # type: ignore[union-attr]

@@ -94,7 +94,7 @@ def test_error_3_snapshot_backfill_create_while_paused(call: str, kind: str) -> 
     )
     # Nothing remains: the INITIAL job was aborted.
     assert e.show_jobs().rows == []
-    assert e._lookup(ctx(), ObjectName("m" if kind == "mv" else "s")) is None
+    assert e.catalog.lookup(ctx(), ObjectName("m" if kind == "mv" else "s")) is None
 
 
 def test_error_3_text_also_for_batch_refresh_and_error_5_with_the_fault() -> None:
@@ -173,7 +173,7 @@ def test_error_6_hash_downstream_of_a_scanned_table_after_the_catalog_write() ->
     mv(e, "m2", [t], arr)  # created at once over an ArrangementBackfill scan
     m2 = rel_id(e, "m2")
     e.tick()
-    assert e.job_status(m2) == "CREATED"
+    assert e.catalog.job_status(m2) == "CREATED"
     mv(e, "m", [t], bg())  # snapshot backfill, creating
     with pytest.raises(RwError) as ex:
         e.alter_parallelism(ctx(), "materialized view", ObjectName("m2"), "2")
@@ -218,7 +218,7 @@ def test_sqlstates_of_catalog_errors() -> None:
     assert ex.value.code == "42704"
     assert ex.value.chain == ["Catalog error", "materialized view not found: nope"]
     with pytest.raises(RwError) as ex:
-        e.database_id("nodb")
+        e.catalog.database_id("nodb")
     assert ex.value.code == "3D000"
 
 
@@ -240,7 +240,7 @@ def test_the_issue_scenario_end_to_end() -> None:
     for _ in range(10):
         e.tick()
     m = rel_id(e, "m")
-    assert e.job_status(m) == "CREATED"
+    assert e.catalog.job_status(m) == "CREATED"
     assert e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "3").notices == []
     assert (
         e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2").notices == []

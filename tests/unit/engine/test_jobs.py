@@ -13,15 +13,15 @@ from tests.unit.engine.helpers import bg, ctx, make_engine, mv, rel_id, run_unti
 def test_table_is_created_at_its_first_barrier_and_foreground_mv_waits() -> None:
     e = make_engine()
     t = table(e, "t", rows=10)
-    assert e.job_status(t) == "CREATED"
+    assert e.catalog.job_status(t) == "CREATED"
     r = mv(e, "m", [t])
     m = rel_id(e, "m")
-    assert e.job_status(m) == "CREATING"
+    assert e.catalog.job_status(m) == "CREATING"
     assert r.wait is not None and not r.wait.done
     seen: list[bool] = []
     r.wait.add_done_callback(lambda w: seen.append(w.error is None))
     e.tick()
-    assert e.job_status(m) == "CREATED" and seen == [True]
+    assert e.catalog.job_status(m) == "CREATED" and seen == [True]
 
 
 def test_background_create_returns_at_once_and_progress_follows_the_rate_limit() -> None:
@@ -40,7 +40,7 @@ def test_background_create_returns_at_once_and_progress_follows_the_rate_limit()
     assert e.show_jobs().rows[0][3] == "Snapshot [4.00% (4/100)]"  # 0 stops progress
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
     e.tick()
-    assert e.job_status(m) == "CREATED"
+    assert e.catalog.job_status(m) == "CREATED"
     assert e.show_jobs().rows == []
 
 
@@ -104,8 +104,8 @@ def test_pause_needs_a_superuser_and_a_new_database_starts_unpaused() -> None:
         e.pause_all(bob)
     assert ex.value.chain == ["Permission denied: must be superuser to pause or resume streaming"]
     e.pause_all(ctx())
-    e.create_database(ctx(), "later")
-    assert not e.is_paused(e.database_id("later"))
+    e.catalog.create_database(ctx(), "later")
+    assert not e.is_paused(e.catalog.database_id("later"))
 
 
 def test_cancel_jobs_returns_the_cancelled_ids_and_fails_the_waiting_create() -> None:
@@ -125,7 +125,7 @@ def test_cancel_jobs_returns_the_cancelled_ids_and_fails_the_waiting_create() ->
         "`/ddl_service.DdlService/CreateMaterializedView`) failed: The operation was cancelled\n"
         "  3: Cancelled: create\n"
     )
-    assert e._lookup(ctx(), ObjectName("m")) is None
+    assert e.catalog.lookup(ctx(), ObjectName("m")) is None
 
 
 def test_drop_of_a_creating_mv_cancels_it() -> None:
@@ -151,12 +151,14 @@ def test_drop_that_would_remove_a_creating_job_is_refused() -> None:
         e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
     assert info.value.chain == [text]
     with pytest.raises(RwError) as info:
-        e.drop_schema(ctx(), "public", cascade=True)
+        e.catalog.drop_schema(ctx(), "public", cascade=True)
     assert info.value.chain == [text]
-    assert e.job_status(t) == "CREATED" and e.job_status(rel_id(e, "m")) == "CREATING"
+    assert (
+        e.catalog.job_status(t) == "CREATED" and e.catalog.job_status(rel_id(e, "m")) == "CREATING"
+    )
     run_until_created(e, rel_id(e, "m"))
     assert e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True).notices == []
-    assert e.job_status(t) is None
+    assert e.catalog.job_status(t) is None
 
 
 def test_wait_completes_when_no_job_is_creating() -> None:
@@ -183,12 +185,12 @@ def test_recovery_deletes_initial_jobs_and_keeps_creating_background_ones() -> N
     assert e.conn.execute(
         "SELECT count(*) FROM streaming_job WHERE job_status = 'INITIAL'"
     ).fetchone() == (1,)
-    assert e._lookup(ctx(), ObjectName("lost")) is None  # INITIAL: invisible
+    assert e.catalog.lookup(ctx(), ObjectName("lost")) is None  # INITIAL: invisible
     e.adhoc_recover(ctx())
     assert e.conn.execute(
         "SELECT count(*) FROM streaming_job WHERE job_status = 'INITIAL'"
     ).fetchone() == (0,)
-    assert e.job_status(rel_id(e, "keep")) == "CREATING"
+    assert e.catalog.job_status(rel_id(e, "keep")) == "CREATING"
 
 
 def test_duplicate_names_while_creating_and_if_not_exists() -> None:
@@ -286,10 +288,10 @@ def test_restart_of_a_file_store_and_the_waits_of_lost_sessions(tmp_path: object
     assert e2 is not e
     assert r.wait.done and r.wait.error is not None
     m = rel_id(e2, "m")
-    assert e2.job_status(m) == "CREATING"  # foreground jobs survive recovery too
+    assert e2.catalog.job_status(m) == "CREATING"  # foreground jobs survive recovery too
     e2.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
     e2.tick()
-    assert e2.job_status(m) == "CREATED"
+    assert e2.catalog.job_status(m) == "CREATED"
 
 
 def test_alter_database_pause_on_a_database_without_jobs_pauses_its_first_job() -> None:
@@ -301,9 +303,9 @@ def test_alter_database_pause_on_a_database_without_jobs_pauses_its_first_job() 
         mv(e, "m", [t])
     assert ex.value.chain[-1] == "cannot create streaming job with snapshot backfill when paused"
     # The cluster-wide pause, like risectl, leaves a database without jobs alone.
-    e.create_database(ctx(), "empty")
+    e.catalog.create_database(ctx(), "empty")
     e.pause_all(ctx())
-    assert not e.is_paused(e.database_id("empty"))
+    assert not e.is_paused(e.catalog.database_id("empty"))
 
 
 def test_bad_session_variable_text_is_a_session_config_error() -> None:
@@ -366,7 +368,7 @@ def test_upstream_only_sink_has_no_backfill_and_follows_its_upstream() -> None:
         with_options=[("connector", "blackhole"), ("snapshot", "false")],
     )
     s = rel_id(e, "s")
-    assert e.job_status(s) == "CREATED"  # created at its first barrier, like a table
+    assert e.catalog.job_status(s) == "CREATED"  # created at its first barrier, like a table
     assert set(e.rendered_parallelism(s).values()) == {2}
 
 
@@ -377,10 +379,10 @@ def test_hold_backfill_and_the_barrier_schedule() -> None:
     m = rel_id(e, "m")
     e.hold_backfill(m)
     e.tick()
-    assert e.job_status(m) == "CREATING"
+    assert e.catalog.job_status(m) == "CREATING"
     e.hold_backfill(m, False)
     e.tick()
-    assert e.job_status(m) == "CREATED"
+    assert e.catalog.job_status(m) == "CREATED"
     assert e.due_databases() == [(1, 1000)]
     e.clock.advance(400)  # type: ignore[attr-defined]
     assert e.due_databases() == [(1, 600)]
@@ -402,21 +404,21 @@ def test_a_foreground_create_holds_the_creation_permit() -> None:
     assert first.wait is not None and not first.wait.done
     second = e.create_table(ctx(), ObjectName("u"), [], definition="CREATE TABLE u")
     assert second.wait is not None and not second.wait.done
-    assert e.lookup(ctx(), ObjectName("u")) is None  # INITIAL: invisible to the frontend
+    assert e.catalog.lookup(ctx(), ObjectName("u")) is None  # INITIAL: invisible to the frontend
     u = e.conn.execute("SELECT relation_id FROM relation WHERE name = 'u'").fetchone()[0]
     assert [r[0::3] for r in e.show_jobs().rows] == [(m, "Snapshot [0.00% (0/8)]"), (u, "0.0%")]
     run_until_created(e, m)
     assert first.wait.done and second.wait.done and second.wait.error is None
-    assert e.job_status(u) == "CREATED"
+    assert e.catalog.job_status(u) == "CREATED"
     # Background creates return after their first barrier and hold no permit.
     mv(e, "b1", [t], bg())
     assert mv(e, "b2", [t], bg()).wait is None
     # 0 means unlimited.
     e.alter_system_set(ctx(), "max_concurrent_creating_streaming_jobs", "0")
     mv(e, "f1", [t], ctx(backfill_rate_limit="1"))
-    assert e.lookup(ctx(), ObjectName("f1")) is not None
+    assert e.catalog.lookup(ctx(), ObjectName("f1")) is not None
     r = e.create_table(ctx(), ObjectName("w"), [], definition="CREATE TABLE w")
-    assert r.wait is None and e.lookup(ctx(), ObjectName("w")) is not None
+    assert r.wait is None and e.catalog.lookup(ctx(), ObjectName("w")) is not None
 
 
 def test_a_queued_create_fails_with_the_error_it_meets_when_it_starts() -> None:
@@ -467,13 +469,13 @@ def test_recover_fails_a_young_foreground_create_and_keeps_an_old_one() -> None:
     e.adhoc_recover(ctx())
     assert young.wait is not None and young.wait.done and young.wait.error is not None
     assert young.wait.error.chain[-1] == "failed to wait streaming job finish: adhoc recovery"
-    assert e.relation(y) is None  # cancelled with the create
+    assert e.catalog.relation(y) is None  # cancelled with the create
     old = mv(e, "old", [t], ctx(backfill_rate_limit="1"))
     o = rel_id(e, "old")
     e.clock.advance(31_000)  # type: ignore[attr-defined]
     e.adhoc_recover(ctx())
     assert old.wait is not None and not old.wait.done
-    assert e.job_status(o) == "CREATING"
+    assert e.catalog.job_status(o) == "CREATING"
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("old"), "backfill", None)
     e.tick()
     assert old.wait.done and old.wait.error is None
@@ -504,10 +506,10 @@ def test_foreground_create_within_one_barrier_budget_is_owed_an_early_barrier() 
     # 5 rows fit in one barrier: the database is due now, and that barrier finishes the job.
     r = mv(e, "m_small", [small])
     m = rel_id(e, "m_small")
-    assert e.job_status(m) == "CREATING" and r.wait is not None and not r.wait.done
+    assert e.catalog.job_status(m) == "CREATING" and r.wait is not None and not r.wait.done
     assert wanted == [True] and e.due_databases() == [(1, 0)]
     e.tick(1)
-    assert e.job_status(m) == "CREATED" and r.wait.done
+    assert e.catalog.job_status(m) == "CREATED" and r.wait.done
     assert e.due_databases() == [(1, 1000)]
 
 
@@ -518,7 +520,7 @@ def test_background_and_rate_limited_creates_keep_the_periodic_schedule() -> Non
     t = table(e, "t", rows=3)
     e.tick()
     mv(e, "m_bg", [t], bg(backfill_rate_limit="-1"))
-    assert e.job_status(rel_id(e, "m_bg")) == "CREATING"
+    assert e.catalog.job_status(rel_id(e, "m_bg")) == "CREATING"
     mv(e, "m_paused", [t], Context(variables={"backfill_rate_limit": "0"}))
-    assert e.job_status(rel_id(e, "m_paused")) == "CREATING"
+    assert e.catalog.job_status(rel_id(e, "m_paused")) == "CREATING"
     assert wanted == [] and e.due_databases() == [(1, 1000)]

@@ -65,7 +65,7 @@ def test_arrangement_backfill_creating_job_blocks_nothing() -> None:
     t = table(e, "t", rows=50)
     mv(e, "m", [t], bg(streaming_use_snapshot_backfill="false"))
     m = rel_id(e, "m")
-    assert e.job_status(m) == "CREATING"
+    assert e.catalog.job_status(m) == "CREATING"
     assert _blocked(e, online=True) == set()
     # Online alters of both succeed; the creating job's backfill parallelism re-renders now.
     e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
@@ -195,7 +195,7 @@ def test_shared_source_ensemble_follows_the_source() -> None:
     assert r.wait is not None and not r.wait.done  # foreground: waits for its source backfill
     e.tick()
     assert r.wait.done and r.wait.error is None
-    assert e.job_status(m) == "CREATED"
+    assert e.catalog.job_status(m) == "CREATED"
     e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
     assert set(e.rendered_parallelism(m).values()) == {4}  # NoShuffle: keeps the source's
     e.alter_parallelism(ctx(), "source", ObjectName("src"), "3")
@@ -205,12 +205,12 @@ def test_shared_source_ensemble_follows_the_source() -> None:
 def test_cross_database_scan_is_normal_and_blocks_nothing() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
-    e.create_database(ctx(), "db2")
-    db2 = e.database_id("db2")
+    e.catalog.create_database(ctx(), "db2")
+    db2 = e.catalog.database_id("db2")
     c2 = Context(database_id=db2, variables={"background_ddl": "true", "backfill_rate_limit": "1"})
     mv(e, "x", [t], c2)
     x = rel_id(e, "x", c2)
-    assert e.job_status(x) == "CREATING"
+    assert e.catalog.job_status(x) == "CREATING"
     assert _blocked(e, online=True) == set()
     assert e.conn.execute(
         "SELECT job_type, backfill_type FROM streaming_job WHERE job_id = ?", (x,)
@@ -297,7 +297,7 @@ def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
     )
     mv(e, "m", [t], bg(streaming_use_snapshot_backfill="true"))
     mv(e, "m3", [rel_id(e, "m2")], bg())
-    assert e.job_status(rel_id(e, "m")) == "CREATING"
+    assert e.catalog.job_status(rel_id(e, "m")) == "CREATING"
     whole = g.Graph.load(e.conn)
     assert len(whole.job_status) >= 8
     for job in whole.job_status:

@@ -84,7 +84,7 @@ class EngineMachine(RuleBasedStateMachine):
             self.e.create_table(ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name}")
         except RwError:
             return
-        rel = self.e.lookup(ctx(), ObjectName(name))
+        rel = self.e.catalog.lookup(ctx(), ObjectName(name))
         if rel is None:  # waiting for the creation permit
             assert any(p.spec.name == name for p in self.e.waits.queue)
             return
