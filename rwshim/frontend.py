@@ -168,7 +168,7 @@ class Frontend:
             # PostgreSQL's (RisingWave sends XX000), kept so drivers classify it as auth.
             raise FatalError("Catalog error", f"Role {user} does not exist", sqlstate="28000")
         self.user_id = uid
-        self.config = SessionConfig(defaults=dict(engine.session_defaults()))
+        self.config = SessionConfig(defaults=dict(engine.params.session_defaults()))
         # pg_protocol.rs:742-755: `options` entries, then application_name (which wins); any
         # failure is a startup error.
         opts = dict(options or {})
@@ -453,7 +453,7 @@ class Frontend:
     def _show_variable(self, stmt: st.ShowVariable, params: list[object]) -> Outcome:
         name = stmt.variable.lower()
         if name == "parameters":
-            r = self.instance.engine.show_parameters()
+            r = self.instance.engine.params.show_parameters()
             return Outcome("SHOW_VARIABLE", r.columns, r.rows)
         if name in ("transaction_isolation", "transaction isolation level"):
             value = self.config.get("transaction_isolation")
@@ -483,7 +483,7 @@ class Frontend:
             r = self.instance.engine.show_jobs()
             return Outcome(stmt.tag, r.columns, r.rows)
         if what == "PARAMETERS":
-            r = self.instance.engine.show_parameters()
+            r = self.instance.engine.params.show_parameters()
             return Outcome("SHOW_VARIABLE", r.columns, r.rows)
         if what == "PROCESSLIST":
             return Outcome(stmt.tag, *self._processlist())
@@ -690,7 +690,7 @@ class Frontend:
         value = None if stmt.value.kind == "default" else stmt.value.text
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.alter_database_param(
+            lambda: self.instance.engine.params.alter_database_param(
                 self._ctx(), stmt.database.name, stmt.param, value
             ),
         )
@@ -710,7 +710,8 @@ class Frontend:
     async def _alter_system(self, stmt: st.AlterSystem, params: list[object]) -> Outcome:
         value = None if stmt.value.kind == "default" else stmt.value.text
         return await self._engine(
-            stmt.tag, lambda: self.instance.engine.alter_system_set(self._ctx(), stmt.param, value)
+            stmt.tag,
+            lambda: self.instance.engine.params.alter_system_set(self._ctx(), stmt.param, value),
         )
 
     async def _alter_fragment_parallelism(

@@ -19,9 +19,9 @@ from typing import Any
 from rwshim import pgtypes
 from rwshim.engine import graph as g
 from rwshim.engine import parallelism as par
-from rwshim.engine import sysparams
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
+from rwshim.engine.params import Params
 from rwshim.engine.state import Faults, Meta, SimulatedCrash
 from rwshim.engine.types import (
     EPOCH_SHIFT,
@@ -184,12 +184,15 @@ class Engine:
         self.users = Users(self.meta)
         self.waits = Waits(self.meta)
         self.catalog = Catalog(self.meta, self.users, self.waits)
+        self.params = Params(self.meta, self.users, self.catalog, self.waits)
         # Databases owed a barrier before their interval is up: a foreground create whose
         # backfill completes within the epoch after its command barrier (see _admit_and_start).
         self._early: set[int] = set()
         # Called after commit when a database is owed an early barrier (the server's loop).
         self.on_barrier_wanted: Callable[[], None] | None = None
-        self._ensure_defaults()
+        with self.store.transaction():
+            self.params.ensure_defaults()
+            self._ensure_workers()
         self.recover(bootstrap=True)
 
     @property
@@ -206,30 +209,16 @@ class Engine:
 
     # ------------------------------------------------------------------ basics
 
-    def _ensure_defaults(self) -> None:
-        with self.store.transaction():
-            for p in sysparams.PARAMS:
-                self.conn.execute(
-                    "INSERT OR IGNORE INTO system_parameter(name, value) VALUES (?, ?)",
-                    (p.name, p.default),
-                )
-            if self.meta.val("SELECT count(*) FROM worker") == 0:
-                now = self.meta.now()
-                self.conn.execute(
-                    "INSERT INTO worker(worker_id, worker_type, host, port, parallelism,"
-                    " resource_group, is_streaming, is_serving, started_at) VALUES"
-                    " (1, 'WORKER_TYPE_FRONTEND', '127.0.0.1', 4566, 0, NULL, 0, 0, ?),"
-                    " (2, 'WORKER_TYPE_COMPUTE_NODE', '127.0.0.1', 5688, ?, 'default', 1, 1, ?)",
-                    (now, self.meta.streaming_slots, now),
-                )
-
-    def barrier_interval_ms(self, database_id: int) -> int:
-        v = self.meta.val(
-            "SELECT barrier_interval_ms FROM database WHERE database_id = ?", (database_id,)
-        )
-        if v is None:
-            return int(self.meta.system_param("barrier_interval_ms") or 1000)
-        return int(v)
+    def _ensure_workers(self) -> None:
+        if self.meta.val("SELECT count(*) FROM worker") == 0:
+            now = self.meta.now()
+            self.conn.execute(
+                "INSERT INTO worker(worker_id, worker_type, host, port, parallelism,"
+                " resource_group, is_streaming, is_serving, started_at) VALUES"
+                " (1, 'WORKER_TYPE_FRONTEND', '127.0.0.1', 4566, 0, NULL, 0, 0, ?),"
+                " (2, 'WORKER_TYPE_COMPUTE_NODE', '127.0.0.1', 5688, ?, 'default', 1, 1, ?)",
+                (now, self.meta.streaming_slots, now),
+            )
 
     # ------------------------------------------------------------------ users & privileges
 
@@ -1088,7 +1077,7 @@ class Engine:
             return False
         if row[2] and row[1] not in ("SnapshotBackfill", "BatchRefresh"):
             return False
-        interval = self.barrier_interval_ms(database_id)
+        interval = self.params.barrier_interval_ms(database_id)
         for fid, scan_rel, flags, rate, consumed in self.conn.execute(
             "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed"
             " FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
@@ -1143,7 +1132,7 @@ class Engine:
             " last_barrier_ms = ? WHERE database_id = ?",
             (epoch, self.meta.clock.now_ms(), database_id),
         )
-        interval = self.barrier_interval_ms(database_id)
+        interval = self.params.barrier_interval_ms(database_id)
         for jid, jtype, held in self.conn.execute(
             "SELECT job_id, job_type, backfill_held FROM streaming_job"
             " WHERE database_id = ? AND job_status = 'CREATING' ORDER BY job_id",
@@ -1392,7 +1381,11 @@ class Engine:
         for db, last in self.conn.execute(
             "SELECT database_id, last_barrier_ms FROM barrier_state ORDER BY database_id"
         ).fetchall():
-            due = 0 if db in self._early else int(last) + self.barrier_interval_ms(int(db)) - now
+            due = (
+                0
+                if db in self._early
+                else int(last) + self.params.barrier_interval_ms(int(db)) - now
+            )
             out.append((int(db), max(due, 0)))
         return out
 
@@ -2064,109 +2057,6 @@ class Engine:
     # ------------------------------------------------------------------ rename, swap, owner, schema
 
     # ------------------------------------------------------------------ parameters
-
-    def show_parameters(self) -> Result:
-        """SHOW PARAMETERS: Name, Value, Description, Mutable."""
-        cols = [
-            Column("Name", pgtypes.VARCHAR),
-            Column("Value", pgtypes.VARCHAR),
-            Column("Description", pgtypes.VARCHAR),
-            Column("Mutable", pgtypes.BOOL, 1),
-        ]
-        rows: list[tuple[object, ...]] = []
-        for p in sysparams.PARAMS:
-            value = self.meta.system_param(p.name)
-            if p.name == "license_key" and value not in ("", "<default>"):
-                value = "<redacted>"
-            rows.append((p.name, value, p.description, p.mutable))
-        return Result(columns=cols, rows=rows)
-
-    def alter_system_set(self, ctx: Context, name: str, value: str | None) -> Result:
-        """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:25-80; meta
-        set_system_param, src/common/src/system_param/mod.rs:325-372).  Session parameters
-        are the session's business (``set_session_default``)."""
-        if not self.users.is_super(ctx):
-            raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
-        call = "/meta.SystemParamsService/SetSystemParam"
-        p = sysparams.BY_NAME.get(name)
-        if p is None:
-            raise MetaRpcError(
-                call, f"System parameters error: unrecognized system parameter {json.dumps(name)}"
-            )
-        if not p.mutable:
-            raise MetaRpcError(call, f"System parameters error: {json.dumps(name)} is immutable")
-        text = p.default if value is None else value
-        try:
-            if p.kind == "u32" or p.kind == "u64":
-                n = int(par.parse_u64(text))
-                if p.kind == "u32" and n > 0xFFFFFFFF:
-                    raise par.ParseError("number too large to fit in target type")
-                text = str(n)
-            elif p.kind == "bool":
-                if text not in ("true", "false"):  # Rust's bool::from_str
-                    raise par.ParseError("provided string was not `true` or `false`")
-            elif p.kind == "f64":
-                text = str(float(text))
-        except (par.ParseError, ValueError) as e:
-            msg = str(e).removeprefix("Parse error: ")
-            if isinstance(e, ValueError):
-                msg = "invalid float literal"
-            raise MetaRpcError(
-                call, f"System parameters error: cannot parse parameter value: {msg}"
-            ) from None
-        with self.store.transaction():
-            self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
-        self.waits.drain()
-        notices = []
-        interval = int(self.meta.system_param("barrier_interval_ms") or 1000)
-        frequency = int(self.meta.system_param("checkpoint_frequency") or 1)
-        if interval >= 300000:
-            notices.append(
-                f"Barrier interval is set to {interval} ms >= 300000 ms. This can hurt freshness "
-                "and potentially cause OOM."
-            )
-        if frequency >= 60:
-            notices.append(
-                f"Checkpoint frequency is set to {frequency} >= 60. This can hurt freshness and "
-                "potentially cause OOM."
-            )
-        return Result(notices)
-
-    def session_defaults(self) -> dict[str, str]:
-        """Session-variable defaults set with ALTER SYSTEM SET (a new session starts here)."""
-        return {
-            str(k): str(v)
-            for k, v in self.conn.execute("SELECT name, value FROM session_parameter")
-        }
-
-    def set_session_default(self, name: str, value: str | None) -> None:
-        """Persist ALTER SYSTEM SET <session variable> (None = back to RisingWave's default)."""
-        with self.store.transaction():
-            if value is None:
-                self.conn.execute("DELETE FROM session_parameter WHERE name = ?", (name,))
-            else:
-                self.conn.execute(
-                    "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
-                    (name, value),
-                )
-
-    def alter_database_param(
-        self, ctx: Context, database: str, param: str, value: str | None
-    ) -> Result:
-        """ALTER DATABASE <db> SET barrier_interval_ms | checkpoint_frequency (mod.rs:767-828);
-        None (DEFAULT) falls back to the system parameter."""
-        if param not in ("barrier_interval_ms", "checkpoint_frequency"):
-            raise InvalidInputSyntax(f"Unsupported database config parameter: {param}")
-        db = self.catalog.database_id(database)
-        n: int | None = None
-        if value is not None:
-            try:
-                n = int(value)
-            except ValueError:
-                raise InvalidInputSyntax(f"Invalid value for {param}: {value}") from None
-        with self.store.transaction():
-            self.conn.execute(f"UPDATE database SET {param} = ? WHERE database_id = ?", (n, db))
-        return Result()
 
     # ------------------------------------------------------------------ test control
 

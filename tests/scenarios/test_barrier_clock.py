@@ -23,7 +23,7 @@ async def test_barrier_loop_follows_the_database_interval(
         await table_with_rows(c, rows=10)
         assert await c.run("alter database dev set barrier_interval_ms = 20") == ("ALTER_DATABASE")
         db = instance.engine.catalog.database_id("dev")
-        assert instance.engine.barrier_interval_ms(db) == 20
+        assert instance.engine.params.barrier_interval_ms(db) == 20
         barriers: list[float] = []
         instance.on_tick.append(lambda: barriers.append(time.monotonic()))
         # The loop keeps injecting barriers on its own (no timing bound: speed is measured in

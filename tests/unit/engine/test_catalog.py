@@ -217,7 +217,7 @@ def test_privilege_on_alter_and_drop() -> None:
         e.adhoc_recover(bob)
     assert ex.value.chain == ["Permission denied: only superusers can trigger adhoc recovery"]
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(bob, "barrier_interval_ms", "10")
+        e.params.alter_system_set(bob, "barrier_interval_ms", "10")
     assert ex.value.chain == [
         "Permission denied: must be superuser to execute ALTER SYSTEM command"
     ]
@@ -251,14 +251,14 @@ def test_rename_swap_owner_schema_comment() -> None:
 
 def test_parameters() -> None:
     e = make_engine()
-    names = [r[0] for r in e.show_parameters().rows]
+    names = [r[0] for r in e.params.show_parameters().rows]
     assert names[:2] == ["barrier_interval_ms", "checkpoint_frequency"]
-    e.alter_system_set(ctx(), "barrier_interval_ms", "250")
-    assert e.barrier_interval_ms(1) == 250
-    e.alter_database_param(ctx(), "dev", "barrier_interval_ms", "50")
-    assert e.barrier_interval_ms(1) == 50
+    e.params.alter_system_set(ctx(), "barrier_interval_ms", "250")
+    assert e.params.barrier_interval_ms(1) == 250
+    e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", "50")
+    assert e.params.barrier_interval_ms(1) == 50
     with pytest.raises(RwError) as ex:
-        e.alter_database_param(ctx(), "dev", "foo", "1")
+        e.params.alter_database_param(ctx(), "dev", "foo", "1")
     assert ex.value.chain == ["Invalid input syntax: Unsupported database config parameter: foo"]
 
 
@@ -312,19 +312,19 @@ def test_license_key_is_never_shown() -> None:
     e = make_engine()
 
     def shown() -> object:
-        return next(r[1] for r in e.show_parameters().rows if r[0] == "license_key")
+        return next(r[1] for r in e.params.show_parameters().rows if r[0] == "license_key")
 
     assert shown() == "<default>"
-    e.alter_system_set(ctx(), "license_key", "secret-key")
+    e.params.alter_system_set(ctx(), "license_key", "secret-key")
     assert shown() == "<redacted>"
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(ctx(), "nope", "1")
+        e.params.alter_system_set(ctx(), "nope", "1")
     assert ex.value.chain[-1] == 'System parameters error: unrecognized system parameter "nope"'
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(ctx(), "state_store", "x")
+        e.params.alter_system_set(ctx(), "state_store", "x")
     assert ex.value.chain[-1] == 'System parameters error: "state_store" is immutable'
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(ctx(), "barrier_interval_ms", "fast")
+        e.params.alter_system_set(ctx(), "barrier_interval_ms", "fast")
     assert ex.value.chain == [
         "gRPC request to meta service (call `/meta.SystemParamsService/SetSystemParam`) failed: "
         "Internal error",

@@ -89,7 +89,7 @@ def test_recovery_clears_pause_and_pause_on_next_bootstrap_pauses() -> None:
     e.pause_all(ctx())
     e.adhoc_recover(ctx())
     assert not e.is_paused(1)
-    e.alter_system_set(ctx(), "pause_on_next_bootstrap", "true")
+    e.params.alter_system_set(ctx(), "pause_on_next_bootstrap", "true")
     e.recover(bootstrap=True)
     assert e.is_paused(1)
     assert e.meta.system_param("pause_on_next_bootstrap") == "false"
@@ -386,7 +386,7 @@ def test_hold_backfill_and_the_barrier_schedule() -> None:
     assert e.due_databases() == [(1, 1000)]
     e.clock.advance(400)  # type: ignore[attr-defined]
     assert e.due_databases() == [(1, 600)]
-    e.alter_database_param(ctx(), "dev", "barrier_interval_ms", "100")
+    e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", "100")
     assert e.due_databases() == [(1, 0)]
     epoch = e.conn.execute("SELECT epoch FROM barrier_state").fetchone()[0]
     e.tick(1)
@@ -414,7 +414,7 @@ def test_a_foreground_create_holds_the_creation_permit() -> None:
     mv(e, "b1", [t], bg())
     assert mv(e, "b2", [t], bg()).wait is None
     # 0 means unlimited.
-    e.alter_system_set(ctx(), "max_concurrent_creating_streaming_jobs", "0")
+    e.params.alter_system_set(ctx(), "max_concurrent_creating_streaming_jobs", "0")
     mv(e, "f1", [t], ctx(backfill_rate_limit="1"))
     assert e.catalog.lookup(ctx(), ObjectName("f1")) is not None
     r = e.create_table(ctx(), ObjectName("w"), [], definition="CREATE TABLE w")
