@@ -14,11 +14,11 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rwshim import pgtypes
 from rwshim.engine import graph as g
 from rwshim.engine import parallelism as par
+from rwshim.engine.actors import Actors
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.params import Params
@@ -185,6 +185,7 @@ class Engine:
         self.waits = Waits(self.meta)
         self.catalog = Catalog(self.meta, self.users, self.waits)
         self.params = Params(self.meta, self.users, self.catalog, self.waits)
+        self.actors = Actors(self.meta)
         # Databases owed a barrier before their interval is up: a foreground create whose
         # backfill completes within the epoch after its command barrier (see _admit_and_start).
         self._early: set[int] = set()
@@ -192,7 +193,7 @@ class Engine:
         self.on_barrier_wanted: Callable[[], None] | None = None
         with self.store.transaction():
             self.params.ensure_defaults()
-            self._ensure_workers()
+            self.actors.ensure_workers()
         self.recover(bootstrap=True)
 
     @property
@@ -208,17 +209,6 @@ class Engine:
         return self.meta.faults
 
     # ------------------------------------------------------------------ basics
-
-    def _ensure_workers(self) -> None:
-        if self.meta.val("SELECT count(*) FROM worker") == 0:
-            now = self.meta.now()
-            self.conn.execute(
-                "INSERT INTO worker(worker_id, worker_type, host, port, parallelism,"
-                " resource_group, is_streaming, is_serving, started_at) VALUES"
-                " (1, 'WORKER_TYPE_FRONTEND', '127.0.0.1', 4566, 0, NULL, 0, 0, ?),"
-                " (2, 'WORKER_TYPE_COMPUTE_NODE', '127.0.0.1', 5688, ?, 'default', 1, 1, ?)",
-                (now, self.meta.streaming_slots, now),
-            )
 
     # ------------------------------------------------------------------ users & privileges
 
@@ -1041,8 +1031,8 @@ class Engine:
             (epoch, job_id),
         )
         # A new job takes its NoShuffle upstreams' current layout (no re-render of theirs).
-        self._render_job(job_id, with_ensembles=False)
-        self._store_policies([job_id])
+        self.actors.render_job(job_id, with_ensembles=False)
+        self.actors.store_policies([job_id])
         self._store_progress(job_id)
         scans = self.meta.val(
             "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
@@ -1089,9 +1079,7 @@ class Engine:
             per_second = self.meta.backfill_rows_per_second if rate is None else int(rate)
             if per_second == 0:
                 return False
-            actors = max(
-                int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))), 1
-            )
+            actors = max(self.actors.actor_count(fid), 1)
             budget = max(per_second * actors * interval // 1000, 1)
             if self.meta.row_count(int(scan_rel)) - int(consumed) > budget:
                 return False
@@ -1158,7 +1146,7 @@ class Engine:
                 continue
             is_source = "SOURCE_SCAN" in json.loads(flags)
             actors = max(
-                int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))),
+                self.actors.actor_count(fid),
                 1,
             )
             per_second = self.meta.backfill_rows_per_second if rate is None else int(rate)
@@ -1206,157 +1194,11 @@ class Engine:
             graph = g.Graph.load_around(self.conn, [job_id])
             creating = graph.creating_jobs()
             if job_id not in g.blocked_jobs(graph, creating, online=True):
-                self._render_job(job_id)
+                self.actors.render_job(job_id)
                 self.conn.execute(
                     "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
                 )
         self.waits.notify_finished(job_id)
-
-    def _slots(self, resource_group: str) -> int:
-        v = self.meta.val(
-            "SELECT sum(parallelism) FROM worker WHERE is_streaming = 1 AND state = 'RUNNING'"
-            " AND coalesce(resource_group, 'default') = ?",
-            (resource_group,),
-        )
-        return int(v) if v else 0
-
-    def _job_target(self, job_id: int) -> tuple[par.Target, int, str]:
-        """Effective parallelism (scale.rs:1146-1181): the backfill override while not
-        CREATED; plus max parallelism and resource group."""
-        row = self.meta.q1(
-            "SELECT j.job_status, j.parallelism_kind, j.parallelism_fixed,"
-            " j.adaptive_parallelism_strategy, j.backfill_parallelism_kind,"
-            " j.backfill_parallelism_fixed, j.backfill_adaptive_parallelism_strategy,"
-            " j.max_parallelism, coalesce(j.specific_resource_group, d.resource_group)"
-            " FROM streaming_job j JOIN database d ON d.database_id = j.database_id"
-            " WHERE j.job_id = ?",
-            (job_id,),
-        )
-        assert row is not None
-        status = str(row[0])
-        target = par.Target(str(row[1]), row[2], row[3])
-        if status != "CREATED" and row[4] is not None:
-            target = par.Target(str(row[4]), row[5], row[6])
-        return target, int(row[7]), str(row[8])
-
-    def _planned_actor_counts(self, job_ids: Iterable[int]) -> dict[int, int]:
-        """Actor count per fragment of the given jobs, as a re-render would place them.  Reads
-        only those jobs' fragments and their NoShuffle upstream chains (indexed look-ups)."""
-        out: dict[int, int] = {}
-        jobs = set(job_ids)
-        frags: dict[int, tuple[Any, ...] | None] = {}
-        for jid in sorted(jobs):
-            for r in self.conn.execute(
-                "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
-                " parallelism_override_fixed, vnode_count FROM fragment WHERE job_id = ?",
-                (jid,),
-            ).fetchall():
-                frags[int(r[0])] = r
-        own = sorted(frags)
-
-        def frag(fid: int) -> tuple[Any, ...] | None:
-            if fid not in frags:
-                frags[fid] = self.meta.q1(
-                    "SELECT fragment_id, job_id, distribution_type, parallelism_override_kind,"
-                    " parallelism_override_fixed, vnode_count FROM fragment"
-                    " WHERE fragment_id = ?",
-                    (fid,),
-                )
-            return frags[fid]
-
-        def no_shuffle_up(fid: int) -> int | None:
-            v = self.meta.val(
-                "SELECT source_fragment_id FROM fragment_relation WHERE target_fragment_id = ?"
-                " AND dispatcher_type = 'NoShuffle'",
-                (fid,),
-            )
-            return None if v is None else int(v)
-
-        targets: dict[int, tuple[par.Target, int, str]] = {}
-
-        def count(fid: int, depth: int = 0) -> int:
-            if fid in out:
-                return out[fid]
-            r = frag(fid)
-            assert r is not None
-            jid = int(r[1])
-            if jid not in jobs:
-                current = int(
-                    self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,))
-                )
-                return current
-            up = None if r[2] == "SINGLE" or depth >= 64 else no_shuffle_up(fid)
-            if r[2] == "SINGLE":
-                n = 1
-            elif up is not None and frag(up) is not None:
-                n = count(up, depth + 1)
-            else:
-                if jid not in targets:
-                    targets[jid] = self._job_target(jid)
-                target, max_p, group = targets[jid]
-                if r[3] is not None:
-                    target = par.Target(str(r[3]), r[4], "AUTO" if r[3] == "Adaptive" else None)
-                slots = self._slots(group) or self.meta.streaming_slots
-                n = min(par.slots_for(target, slots), int(r[5]), max_p)
-            out[fid] = max(n, 1)
-            return out[fid]
-
-        for fid in own:
-            count(fid)
-        return out
-
-    def _render_job(self, job_id: int, *, with_ensembles: bool = True) -> None:
-        """Re-render the actors of a job (and of its NoShuffle ensembles) from the catalog."""
-        graph = g.Graph.load_around(self.conn, [job_id])
-        fragments = (
-            g.reschedule_fragments(graph, job_id)
-            if with_ensembles
-            else set(graph.fragments_of(job_id))
-        )
-        self._render_jobs({graph.fragments[f].job_id for f in fragments})
-
-    def _store_policies(self, jobs: Iterable[int]) -> None:
-        """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog."""
-        jobs = list(jobs)
-        graph = g.Graph.load_around(self.conn, jobs)
-        for jid in jobs:
-            row = self.meta.q1(
-                "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"
-                " FROM streaming_job WHERE job_id = ?",
-                (jid,),
-            )
-            job = None if row is None else par.Target(str(row[0]), row[1], row[2])
-            for fid, dist, okind, ofixed in self.conn.execute(
-                "SELECT fragment_id, distribution_type, parallelism_override_kind,"
-                " parallelism_override_fixed FROM fragment WHERE job_id = ?",
-                (jid,),
-            ).fetchall():
-                override = None if okind is None else par.Target(str(okind), ofixed, None)
-                policy = par.parallelism_policy(
-                    str(dist), override, job, g.ensemble_roots(graph, int(fid))
-                )
-                self.conn.execute(
-                    "UPDATE fragment SET parallelism_policy = ? WHERE fragment_id = ?",
-                    (policy, fid),
-                )
-
-    def _render_jobs(self, jobs: set[int]) -> None:
-        """Re-render the actors of the given jobs where their planned count changed."""
-        counts = self._planned_actor_counts(jobs)
-        current = {
-            fid: int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (fid,)))
-            for fid in counts
-        }
-        worker = int(self.meta.val("SELECT min(worker_id) FROM worker WHERE is_streaming = 1") or 0)
-        for fid, n in sorted(counts.items()):
-            if current.get(fid, 0) == n:
-                continue
-            self.conn.execute("DELETE FROM actor WHERE fragment_id = ?", (fid,))
-            first = self.store.next_id("actor", n)
-            self.conn.executemany(
-                "INSERT INTO actor(actor_id, fragment_id, worker_id) VALUES (?, ?, ?)",
-                [(first + i, fid, worker) for i in range(n)],
-            )
 
     def tick(self, database_id: int | None = None) -> None:
         """A periodic barrier on one database (or on every database with streaming jobs)."""
@@ -1518,7 +1360,7 @@ class Engine:
                     "UPDATE streaming_job SET specific_resource_group = ? WHERE job_id = ?",
                     (group or None, job_id),
                 )
-            self._store_policies([job_id])
+            self.actors.store_policies([job_id])
         # Step 7: run the reschedule command through the barrier (not for DEFERRED).
         with self.store.transaction():
             if deferred:
@@ -1539,13 +1381,8 @@ class Engine:
         graph = g.Graph.load_around(self.conn, [job_id])
         fragments = g.reschedule_fragments(graph, job_id)
         jobs = {graph.fragments[f].job_id for f in fragments}
-        planned = self._planned_actor_counts(jobs)
-        changed = {
-            f
-            for f in fragments
-            if planned.get(f)
-            != int(self.meta.val("SELECT count(*) FROM actor WHERE fragment_id = ?", (f,)))
-        }
+        planned = self.actors.planned_actor_counts(jobs)
+        changed = {f for f in fragments if planned.get(f) != self.actors.actor_count(f)}
         if not changed:
             self.conn.execute(
                 "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
@@ -1558,7 +1395,7 @@ class Engine:
                 "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
             )
             return rejected
-        self._render_job(job_id)
+        self.actors.render_job(job_id)
         self.conn.execute(
             "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
         )
@@ -1663,9 +1500,9 @@ class Engine:
                         fid,
                     ),
                 )
-            self._store_policies(jobs)
+            self.actors.store_policies(jobs)
             for jid in sorted(jobs):
-                self._render_job(jid)
+                self.actors.render_job(jid)
                 db = self.meta.val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))
                 self._barrier(int(db))
         self.meta.commit_actions()
@@ -1892,7 +1729,7 @@ class Engine:
                     "UPDATE system_parameter SET value = 'false'"
                     " WHERE name = 'pause_on_next_bootstrap'"
                 )
-            self._render_jobs(
+            self.actors.render_jobs(
                 {int(r[0]) for r in self.conn.execute("SELECT job_id FROM streaming_job")}
             )
             self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
@@ -1906,7 +1743,7 @@ class Engine:
             self.conn.execute(
                 "UPDATE barrier_state SET is_paused = 0 WHERE database_id = ?", (database_id,)
             )
-            self._render_jobs(
+            self.actors.render_jobs(
                 {
                     int(r[0])
                     for r in self.conn.execute(
@@ -2090,20 +1927,3 @@ class Engine:
             self.conn.execute(
                 "UPDATE streaming_job SET backfill_held = ? WHERE job_id = ?", (int(held), job_id)
             )
-
-    def rendered_parallelism(self, job_id: int) -> dict[int, int]:
-        """Actor count per fragment of a job as currently rendered."""
-        return {
-            int(r[0]): int(r[1])
-            for r in self.conn.execute(
-                "SELECT f.fragment_id, count(a.actor_id) FROM fragment f LEFT JOIN actor a"
-                " ON a.fragment_id = f.fragment_id WHERE f.job_id = ? GROUP BY f.fragment_id",
-                (job_id,),
-            )
-        }
-
-    def catalog_parallelism(self, job_id: int) -> str:
-        """rw_streaming_jobs.parallelism: the effective value, rendered
-        (stream_service.rs:87-102)."""
-        target, _, _ = self._job_target(job_id)
-        return par.render(target)

@@ -183,8 +183,8 @@ def test_error_6_hash_downstream_of_a_scanned_table_after_the_catalog_write() ->
         "fragments",
     )
     # The catalog write happened before the barrier rejected the command.
-    assert e.catalog_parallelism(m2) == "2"
-    assert set(e.rendered_parallelism(m2).values()) == {4}
+    assert e.actors.catalog_parallelism(m2) == "2"
+    assert set(e.actors.rendered_parallelism(m2).values()) == {4}
 
 
 def test_deferred_notice_and_no_error() -> None:

@@ -369,7 +369,7 @@ def test_upstream_only_sink_has_no_backfill_and_follows_its_upstream() -> None:
     )
     s = rel_id(e, "s")
     assert e.catalog.job_status(s) == "CREATED"  # created at its first barrier, like a table
-    assert set(e.rendered_parallelism(s).values()) == {2}
+    assert set(e.actors.rendered_parallelism(s).values()) == {2}
 
 
 def test_hold_backfill_and_the_barrier_schedule() -> None:

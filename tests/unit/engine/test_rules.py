@@ -69,9 +69,9 @@ def test_arrangement_backfill_creating_job_blocks_nothing() -> None:
     assert _blocked(e, online=True) == set()
     # Online alters of both succeed; the creating job's backfill parallelism re-renders now.
     e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
-    assert set(e.rendered_parallelism(t).values()) == {2}
+    assert set(e.actors.rendered_parallelism(t).values()) == {2}
     e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "bounded(3)")
-    assert set(e.rendered_parallelism(m).values()) == {3}
+    assert set(e.actors.rendered_parallelism(m).values()) == {3}
 
 
 CASES = [
@@ -144,11 +144,11 @@ def test_the_same_alters_succeed_once_the_job_is_created() -> None:
     run_until_created(e, m)
     e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
     e.alter_parallelism(ctx(), "table", ObjectName("t"), "3")
-    assert set(e.rendered_parallelism(m).values()) == {2}
-    assert set(e.rendered_parallelism(t).values()) == {3}
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
+    assert set(e.actors.rendered_parallelism(t).values()) == {3}
     # Backfill parallelism of a created job: stored, layout unchanged.
     e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "1")
-    assert set(e.rendered_parallelism(m).values()) == {2}
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
 
 
 def test_deferred_parallelism_is_applied_by_recovery() -> None:
@@ -156,10 +156,10 @@ def test_deferred_parallelism_is_applied_by_recovery() -> None:
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
     e.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
-    assert e.catalog_parallelism(t) == "2"
-    assert set(e.rendered_parallelism(t).values()) == {4}
+    assert e.actors.catalog_parallelism(t) == "2"
+    assert set(e.actors.rendered_parallelism(t).values()) == {4}
     e.adhoc_recover(ctx())
-    assert set(e.rendered_parallelism(t).values()) == {2}
+    assert set(e.actors.rendered_parallelism(t).values()) == {2}
 
 
 def test_backfill_parallelism_while_creating_then_restore_of_the_target() -> None:
@@ -172,11 +172,13 @@ def test_backfill_parallelism_while_creating_then_restore_of_the_target() -> Non
     )
     mv(e, "m", [t], c)
     m = rel_id(e, "m")
-    assert e.catalog_parallelism(m) == "2"  # catalogs show the backfill override while creating
-    assert set(e.rendered_parallelism(m).values()) == {2}
+    assert (
+        e.actors.catalog_parallelism(m) == "2"
+    )  # catalogs show the backfill override while creating
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
     run_until_created(e, m)
-    assert e.catalog_parallelism(m) == "3"
-    assert set(e.rendered_parallelism(m).values()) == {3}
+    assert e.actors.catalog_parallelism(m) == "3"
+    assert set(e.actors.rendered_parallelism(m).values()) == {3}
 
 
 def test_shared_source_ensemble_follows_the_source() -> None:
@@ -197,9 +199,9 @@ def test_shared_source_ensemble_follows_the_source() -> None:
     assert r.wait.done and r.wait.error is None
     assert e.catalog.job_status(m) == "CREATED"
     e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
-    assert set(e.rendered_parallelism(m).values()) == {4}  # NoShuffle: keeps the source's
+    assert set(e.actors.rendered_parallelism(m).values()) == {4}  # NoShuffle: keeps the source's
     e.alter_parallelism(ctx(), "source", ObjectName("src"), "3")
-    assert set(e.rendered_parallelism(m).values()) == {3}
+    assert set(e.actors.rendered_parallelism(m).values()) == {3}
 
 
 def test_cross_database_scan_is_normal_and_blocks_nothing() -> None:
@@ -252,10 +254,10 @@ def test_deferred_on_a_creating_job_without_backfill_override_waits_for_recovery
     m = rel_id(e, "m")
     e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
     run_until_created(e, m)
-    assert e.catalog_parallelism(m) == "2"
-    assert set(e.rendered_parallelism(m).values()) == {4}
+    assert e.actors.catalog_parallelism(m) == "2"
+    assert set(e.actors.rendered_parallelism(m).values()) == {4}
     e.adhoc_recover(ctx())
-    assert set(e.rendered_parallelism(m).values()) == {2}
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
 
 
 def _rule_answers(graph: g.Graph, job_id: int, database_id: int) -> tuple[object, ...]:

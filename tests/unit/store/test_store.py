@@ -134,7 +134,7 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
     assert [f[:11] for f in after["fragment"]] == [f[:11] for f in before["fragment"]]
     assert e2.catalog.job_status(rel_id(e2, "m")) == "CREATING"  # background job resumes
     assert not e2.is_paused(1)  # pause cleared
-    assert set(e2.rendered_parallelism(t).values()) == {2}  # DEFERRED applied
+    assert set(e2.actors.rendered_parallelism(t).values()) == {2}  # DEFERRED applied
 
 
 CHILD = textwrap.dedent(
