@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 
 from rwshim import pgtypes
 from rwshim.engine import graph as g
+from rwshim.engine import options as opts
 from rwshim.engine import parallelism as par
 from rwshim.engine.actors import Actors
 from rwshim.engine.catalog import Catalog, Rel
+from rwshim.engine.fragments import Fragments
 from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.params import Params
 from rwshim.engine.state import Faults, Meta, SimulatedCrash
@@ -29,6 +31,7 @@ from rwshim.engine.types import (
     Clock,
     ColumnSpec,
     Context,
+    JobSpec,
     ObjectName,
     Result,
     Waiter,
@@ -53,7 +56,6 @@ from rwshim.errors import (
     NotImplementedError_,
     NotSupported,
     PermissionDenied,
-    ProtocolError,
     RescheduleBlocked,
     RescheduleRejectedAtBarrier,
     RwError,
@@ -68,72 +70,6 @@ DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
     "meta, otherwise, the alter will not take effect."
 )
-MV_WITH_KEYS = {
-    "backfill_rate_limit",
-    "source_rate_limit",
-    "dml_rate_limit",
-    "sink_rate_limit",
-    "refresh.interval.sec",
-    "resource_group",
-    "cloud.serverless_backfill_enabled",
-    "backfill_order",
-}
-# FragmentTypeFlag order (src/common/src/catalog/mod.rs:320-342): rw_fragments lists flags so.
-FLAG_ORDER = (
-    "SOURCE",
-    "MVIEW",
-    "SINK",
-    "NOW",
-    "STREAM_SCAN",
-    "BARRIER_RECV",
-    "VALUES",
-    "DML",
-    "CDC_FILTER",
-    "SKIPPED1",
-    "SOURCE_SCAN",
-    "SNAPSHOT_BACKFILL_STREAM_SCAN",
-    "FS_FETCH",
-    "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
-    "STREAM_CDC_SCAN",
-    "VECTOR_INDEX_WRITE",
-    "UPSTREAM_SINK_UNION",
-    "LOCALITY_PROVIDER",
-)
-SCAN_FLAG = {
-    "SnapshotBackfill": "SNAPSHOT_BACKFILL_STREAM_SCAN",
-    "CrossDbSnapshotBackfill": "CROSS_DB_SNAPSHOT_BACKFILL_STREAM_SCAN",
-}
-
-
-@dataclass
-class _FragSpec:
-    key: int
-    flags: list[str]
-    distribution: str
-    scan_type: str | None = None
-    scan_relation_id: int | None = None
-    state_kinds: list[str] = field(default_factory=list)
-    owns_job_table: bool = False
-    rate_limit: int | None = None  # the Source / Sink / DML node
-    backfill_rate_limit: int | None = None  # the StreamScan / SourceBackfill node
-
-
-@dataclass
-class _JobSpec:
-    """A streaming job to create, as the handlers hand it to the shared create path."""
-
-    kind: str
-    name: str
-    schema_id: int
-    columns: list[ColumnSpec]
-    primary_key: list[int]
-    definition: str
-    upstream_ids: list[int]
-    options: dict[str, str]
-    extra: dict[str, object] = field(default_factory=dict)
-    has_values: bool = False
-    has_temporal_join: bool = False
-    if_not_exists: bool = False
 
 
 @dataclass
@@ -142,7 +78,7 @@ class _Pending:
     creation permit)."""
 
     job_id: int
-    spec: _JobSpec
+    spec: JobSpec
     ctx: Context
     inputs: list[Rel]
     scan_type: str
@@ -186,6 +122,7 @@ class Engine:
         self.catalog = Catalog(self.meta, self.users, self.waits)
         self.params = Params(self.meta, self.users, self.catalog, self.waits)
         self.actors = Actors(self.meta)
+        self.fragments = Fragments(self.meta)
         # Databases owed a barrier before their interval is up: a foreground create whose
         # backfill completes within the epoch after its command barrier (see _admit_and_start).
         self._early: set[int] = set()
@@ -273,7 +210,7 @@ class Engine:
             pk = [len(cols) - 1]
         options = dict(with_options)
         notices = ["APPEND ONLY TABLE is currently an experimental feature."] if append_only else []
-        spec = _JobSpec(
+        spec = JobSpec(
             kind="table",
             if_not_exists=if_not_exists,
             name=name.name,
@@ -337,7 +274,7 @@ class Engine:
             return self._if_not_exists_result(existing, if_not_exists)
         options = dict(with_options)
         connector = options.get("connector")
-        shared = connector == "kafka" and self._bool_var(ctx, "streaming_use_shared_source")
+        shared = connector == "kafka" and opts.bool_var(ctx, "streaming_use_shared_source")
         extra: dict[str, object] = {
             "connector": connector,
             "is_shared": int(shared),
@@ -347,7 +284,7 @@ class Engine:
             "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
         }
         if shared:
-            spec = _JobSpec(
+            spec = JobSpec(
                 kind="source",
                 if_not_exists=if_not_exists,
                 name=name.name,
@@ -390,10 +327,10 @@ class Engine:
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
-            bg = self._bool_var(ctx, "background_ddl") and not has_values
+            bg = opts.bool_var(ctx, "background_ddl") and not has_values
             return self._if_not_exists_result(existing, if_not_exists, bg)
-        options = self._check_with_options(with_options, MV_WITH_KEYS)
-        spec = _JobSpec(
+        options = opts.check_with_options(with_options, opts.MV_WITH_KEYS)
+        spec = JobSpec(
             kind="materialized view",
             if_not_exists=if_not_exists,
             name=name.name,
@@ -430,7 +367,7 @@ class Engine:
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(
-                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+                existing, if_not_exists, opts.bool_var(ctx, "background_ddl")
             )
         base_cols = self.catalog.columns(base.id)
         by_name = {c.name: (i, c) for i, c in enumerate(base_cols)}
@@ -444,7 +381,7 @@ class Engine:
         else:
             inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
         cols = [base_cols[i] for i in key_pos + inc_pos]
-        spec = _JobSpec(
+        spec = JobSpec(
             kind="index",
             if_not_exists=if_not_exists,
             name=name.name,
@@ -481,7 +418,7 @@ class Engine:
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(
-                existing, if_not_exists, self._bool_var(ctx, "background_ddl")
+                existing, if_not_exists, opts.bool_var(ctx, "background_ddl")
             )
         options = dict(with_options)
         target_id: int | None = None
@@ -493,7 +430,7 @@ class Engine:
         sink_type = options.get("type")
         if sink_type == "append-only" and options.get("force_append_only") == "true":
             sink_type = "force-append-only"
-        spec = _JobSpec(
+        spec = JobSpec(
             kind="sink",
             if_not_exists=if_not_exists,
             name=name.name,
@@ -513,54 +450,9 @@ class Engine:
         )
         return self._create_job(ctx, spec)
 
-    @staticmethod
-    def _check_with_options(pairs: Sequence[tuple[str, str]], allowed: set[str]) -> dict[str, str]:
-        """Duplicate keys (with_options.rs:584-590) and unknown MV keys (create_mv.rs:358-371)."""
-        out: dict[str, str] = {}
-        for k, v in pairs:
-            if k in out:
-                raise InvalidParameterValue(f"Duplicated option: {k}")
-            out[k] = v
-        unknown = sorted(k for k in out if k not in allowed)
-        if unknown:
-            keys = ", ".join(json.dumps(k) for k in unknown)
-            raise ProtocolError(f"unexpected options in WITH clause: [{keys}]")
-        return out
-
     # ------------------------------------------------------------------ the create pipeline
 
-    @staticmethod
-    def _parallelism_var(ctx: Context, name: str) -> par.Target | None:
-        """A parallelism session variable; the session validated it, but a bad text still gets
-        RisingWave's session-config error rather than a traceback."""
-        text = ctx.var(name)
-        try:
-            return par.parse_config_parallelism(text)
-        except par.ParseError as e:
-            raise SessionConfigError(f"Invalid value `{text}` for `{name}`", str(e)) from None
-
-    @staticmethod
-    def _bool_var(ctx: Context, name: str) -> bool:
-        text = ctx.var(name)
-        try:
-            return par.parse_bool(text)
-        except par.ParseError:
-            raise SessionConfigError(
-                f"Invalid value `{text}` for `{name}`", "Invalid bool"
-            ) from None
-
-    @staticmethod
-    def _rate(options: dict[str, str], ctx: Context, key: str) -> int | None:
-        """A rate limit from WITH (overriding the session variable); negative = none
-        (overwrite_options.rs:29-87)."""
-        text = options.get(key, ctx.var(key))
-        try:
-            n = int(text)
-        except ValueError:
-            n = -1
-        return None if n < 0 else n
-
-    def _create_job(self, ctx: Context, spec: _JobSpec) -> Result:
+    def _create_job(self, ctx: Context, spec: JobSpec) -> Result:
         notices: list[str] = []
         call = CREATE_CALL[spec.kind]
         inputs = self.catalog.streaming_inputs(spec.upstream_ids)
@@ -572,7 +464,7 @@ class Engine:
                 )
         shared_sources = [r for r in inputs if r.kind == "source" and r.is_shared]
         table_inputs = [r for r in inputs if r.kind in ("table", "materialized view", "index")]
-        snapshot_on = self._bool_var(ctx, "streaming_use_snapshot_backfill")
+        snapshot_on = opts.bool_var(ctx, "streaming_use_snapshot_backfill")
 
         # Backfill type (optimizer/mod.rs:633-639, :1264-1305, :1329-1349).
         forbid: str | None = None
@@ -629,7 +521,7 @@ class Engine:
         # Background (stream_materialize.rs:135-142, utils.rs:471-499).
         background = (
             spec.kind in ("materialized view", "sink", "index")
-            and self._bool_var(ctx, "background_ddl")
+            and opts.bool_var(ctx, "background_ddl")
             and not spec.has_values
         )
 
@@ -641,8 +533,8 @@ class Engine:
             "sink": "sink",
             "index": "index",
         }[spec.kind]
-        specific = self._parallelism_var(ctx, f"streaming_parallelism_for_{var_kind}")
-        global_ = self._parallelism_var(ctx, "streaming_parallelism")
+        specific = opts.parallelism_var(ctx, f"streaming_parallelism_for_{var_kind}")
+        global_ = opts.parallelism_var(ctx, "streaming_parallelism")
         target = par.resolve_creation(spec.kind, specific, global_)
         # has_any_backfill (stream_fragmenter/mod.rs:465-520): every scan but UpstreamOnly.
         has_backfill = bool(shared_sources) or any(
@@ -650,7 +542,7 @@ class Engine:
         )
         backfill: par.Target | None = None
         if has_backfill:
-            backfill = self._parallelism_var(ctx, "streaming_parallelism_for_backfill")
+            backfill = opts.parallelism_var(ctx, "streaming_parallelism_for_backfill")
         try:
             max_parallelism = int(ctx.var("streaming_max_parallelism"))
         except ValueError:
@@ -761,7 +653,7 @@ class Engine:
                     raise CreateParallelismExceedsMax(
                         p.backfill.fixed or 0, p.max_parallelism, backfill=True
                     )
-                job_type = self._build_fragments(
+                job_type = self.fragments.build(
                     job_id, spec, ctx, p.inputs, p.scan_type, p.batch_refresh
                 )
                 if spec.kind == "table":
@@ -796,189 +688,6 @@ class Engine:
         except RwError as e:
             p.waiter.complete(e)
 
-    def _output_fragment(self, relation_id: int) -> int | None:
-        """The fragment downstream jobs read from: the Materialize fragment of a table, MV or
-        index; the Source fragment of a shared source."""
-        row = self.meta.q1(
-            "SELECT fragment_id FROM fragment WHERE job_id = ? AND (flags LIKE '%\"MVIEW\"%'"
-            " OR flags LIKE '%\"SOURCE\"%')"
-            " ORDER BY (flags LIKE '%\"MVIEW\"%') DESC, fragment_id",
-            (relation_id,),
-        )
-        return None if row is None else int(row[0])
-
-    def _build_fragments(
-        self,
-        job_id: int,
-        spec: _JobSpec,
-        ctx: Context,
-        inputs: list[Rel],
-        scan_type: str,
-        batch_refresh: bool,
-    ) -> str:
-        """Insert the job's fragments and job-internal edges (prepare_stream_job_fragments);
-        return the barrier job type (stream_manager.rs:669-725)."""
-        frags: list[_FragSpec] = []
-        internal_edges: list[tuple[int, int, str]] = []
-        backfill_rl = self._rate(spec.options, ctx, "backfill_rate_limit")
-        source_rl = self._rate(spec.options, ctx, "source_rate_limit")
-        if spec.kind == "table":
-            # A table: Materialize + UpstreamSinkUnion at the root, and the DML fragment with
-            # the table's (possibly connector-less) Source node feeding it
-            # (e2e_test/source_legacy/cdc/cdc.share_stream.slt:126-131).
-            root = _FragSpec(0, ["MVIEW", "UPSTREAM_SINK_UNION"], "HASH", owns_job_table=True)
-            dml = _FragSpec(
-                1, ["SOURCE", "DML"], "HASH", rate_limit=self._rate({}, ctx, "dml_rate_limit")
-            )
-            if spec.extra.get("connector"):
-                dml.state_kinds.append("source")
-            frags = [root, dml]
-            internal_edges = [(1, 0, "Hash")]
-        elif spec.kind == "source":
-            frags = [_FragSpec(0, ["SOURCE"], "HASH", state_kinds=["source"], rate_limit=source_rl)]
-        else:
-            top_flags = ["SINK"] if spec.kind == "sink" else ["MVIEW"]
-            ins: list[_FragSpec] = []
-            for rel in inputs:
-                if rel.kind == "source" and rel.is_shared:
-                    ins.append(
-                        _FragSpec(
-                            0,
-                            ["SOURCE_SCAN"],
-                            "HASH",
-                            scan_relation_id=rel.id,
-                            state_kinds=["sourcebackfill"],
-                            backfill_rate_limit=backfill_rl,
-                        )
-                    )
-                elif rel.kind == "source":
-                    ins.append(
-                        _FragSpec(
-                            0, ["SOURCE"], "HASH", state_kinds=["source"], rate_limit=source_rl
-                        )
-                    )
-                else:
-                    st = (
-                        scan_type
-                        if rel.database_id == ctx.database_id
-                        else "CrossDbSnapshotBackfill"
-                    )
-                    scan_flags = ["STREAM_SCAN"] + ([SCAN_FLAG[st]] if st in SCAN_FLAG else [])
-                    ins.append(
-                        _FragSpec(
-                            0,
-                            scan_flags,
-                            "HASH",
-                            scan_type=st,
-                            scan_relation_id=rel.id,
-                            state_kinds=["streamscan"],
-                            backfill_rate_limit=backfill_rl,
-                        )
-                    )
-            sink_rl = (
-                self._rate(spec.options, ctx, "sink_rate_limit") if spec.kind == "sink" else None
-            )
-            owns = spec.kind != "sink"
-            if not ins:
-                flags = top_flags + (["VALUES"] if spec.has_values else [])
-                frags = [_FragSpec(0, flags, "SINGLE", owns_job_table=owns, rate_limit=sink_rl)]
-            elif len(ins) == 1:
-                f = ins[0]
-                f.flags = top_flags + f.flags
-                f.owns_job_table = owns
-                if spec.kind == "sink":
-                    f.rate_limit = sink_rl
-                frags = [f]
-            else:
-                # The root fragment takes the first fragment id, its inputs the next ones.
-                top = _FragSpec(0, top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl)
-                for i, f in enumerate(ins, start=1):
-                    f.key = i
-                frags = [top, *ins]
-                internal_edges = [(i, 0, "Hash") for i in range(1, len(ins) + 1)]
-        for f in frags:
-            f.flags = sorted(set(f.flags), key=FLAG_ORDER.index)
-        ids: dict[int, int] = {}
-        vnode = int(
-            self.meta.val("SELECT max_parallelism FROM streaming_job WHERE job_id = ?", (job_id,))
-        )
-        for f in frags:
-            fid = self.store.next_id("fragment")
-            ids[f.key] = fid
-            state_ids: list[int] = [job_id] if f.owns_job_table else []
-            for kind in f.state_kinds:
-                tid = self.store.next_id("object")
-                state_ids.append(tid)
-                self.conn.execute(
-                    "INSERT INTO relation(relation_id, kind, name, schema_id, database_id,"
-                    " owner_id, owner_job_id, fragment_id, initialized_at, created_at,"
-                    " initialized_at_cluster_version, created_at_cluster_version)"
-                    " VALUES (?, 'internal', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        tid,
-                        f"__internal_{spec.name}_{fid}_{kind}_{tid}",
-                        spec.schema_id,
-                        ctx.database_id,
-                        ctx.user_id,
-                        job_id,
-                        fid,
-                        self.meta.now(),
-                        self.meta.now(),
-                        CLUSTER_VERSION,
-                        CLUSTER_VERSION,
-                    ),
-                )
-            self.conn.execute(
-                "INSERT INTO fragment(fragment_id, job_id, flags, distribution_type, scan_type,"
-                " scan_relation_id, state_table_ids, vnode_count, rate_limit,"
-                " backfill_rate_limit)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    fid,
-                    job_id,
-                    json.dumps(f.flags),
-                    f.distribution,
-                    f.scan_type,
-                    f.scan_relation_id,
-                    json.dumps(state_ids),
-                    1 if f.distribution == "SINGLE" else vnode,
-                    f.rate_limit,
-                    f.backfill_rate_limit,
-                ),
-            )
-        for a, b, d in internal_edges:
-            self.conn.execute("INSERT INTO fragment_relation VALUES (?, ?, ?)", (ids[a], ids[b], d))
-        has_snapshot = any(f.scan_type == "SnapshotBackfill" for f in frags)
-        if batch_refresh:
-            if not has_snapshot:
-                raise MetaRpcError(
-                    CREATE_CALL[spec.kind],
-                    "batch refresh materialized view must have snapshot backfill upstream",
-                )
-            src = [ids[f.key] for f in frags if {"SOURCE", "SOURCE_SCAN"} & set(f.flags)]
-            if src:
-                raise MetaRpcError(
-                    CREATE_CALL[spec.kind],
-                    "batch refresh materialized views must not depend on sources directly; "
-                    f"fragment {src[0]} has source/source-backfill nodes",
-                )
-            job_type = "BatchRefresh"
-        elif has_snapshot:
-            job_type = "SnapshotBackfill"
-        elif spec.kind == "sink" and spec.extra.get("target_table_id") is not None:
-            job_type = "SinkIntoTable"
-        else:
-            job_type = "Normal"
-        self.conn.execute(
-            "UPDATE streaming_job SET job_type = ?, backfill_type = ? WHERE job_id = ?",
-            (
-                job_type,
-                "SNAPSHOT_BACKFILL" if has_snapshot else "NORMAL_BACKFILL",
-                job_id,
-            ),
-        )
-        return job_type
-
     def _admit_and_start(self, database_id: int, job_id: int, job_type: str, call: str) -> None:
         """The create command reaching the barrier worker (control.rs:1191-1330): admission,
         apply (state.rs:650-660), then the first barrier, which makes the job CREATING and
@@ -993,23 +702,7 @@ class Engine:
             if job_type == "BatchRefresh" and self.meta.faults.skip_batch_refresh_admission:
                 raise BatchRefreshWhenPaused(call)
             raise SnapshotBackfillWhenPaused(call)
-        for fid, scan_type, scan_rel, flags in self.conn.execute(
-            "SELECT fragment_id, scan_type, scan_relation_id, flags FROM fragment"
-            " WHERE job_id = ? AND scan_relation_id IS NOT NULL",
-            (job_id,),
-        ).fetchall():
-            if scan_type == "CrossDbSnapshotBackfill":
-                continue
-            up = self._output_fragment(int(scan_rel))
-            if up is None:
-                continue
-            if "SOURCE_SCAN" in json.loads(flags) or scan_type in ("UpstreamOnly", *g.LEGACY):
-                disp = "NoShuffle"
-            else:
-                disp = "Hash"
-            self.conn.execute(
-                "INSERT OR IGNORE INTO fragment_relation VALUES (?, ?, ?)", (up, fid, disp)
-            )
+        for fid, scan_type, scan_rel in self.fragments.connect_upstreams(job_id):
             if scan_type == "UpstreamOnly":
                 # No backfill: reads only new changes from its first barrier on.
                 self.conn.execute(
@@ -1018,7 +711,7 @@ class Engine:
                     (fid,),
                 )
                 continue
-            total = self.meta.row_count(int(scan_rel))
+            total = self.meta.row_count(scan_rel)
             self.conn.execute(
                 "UPDATE fragment SET backfill_total = ? WHERE fragment_id = ?", (total, fid)
             )
