@@ -69,7 +69,7 @@ def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
     """Hold or release a streaming job's backfill; the job must exist."""
     if instance.engine.catalog.job_status(job_id) is None:
         raise InvalidParameterValue(f"streaming job {job_id} not found")
-    instance.engine.hold_backfill(job_id, hold)
+    instance.engine.backfill.hold(job_id, hold)
     instance.query.invalidate()
 
 
@@ -77,7 +77,7 @@ def job_rows(instance: Instance) -> list[tuple[object, ...]]:
     """The rows of RWSHIM JOBS, by job id."""
     engine = instance.engine
     rows: list[tuple[object, ...]] = []
-    progress_of = {p[0]: p[3] for p in engine.ddl_progress()}
+    progress_of = {p[0]: p[3] for p in engine.backfill.ddl_progress()}
     for (
         jid,
         db,

@@ -480,7 +480,7 @@ class Frontend:
         what = stmt.what.upper()
         conn = self.instance.conn
         if what == "JOBS":
-            r = self.instance.engine.show_jobs()
+            r = self.instance.engine.backfill.show_jobs()
             return Outcome(stmt.tag, r.columns, r.rows)
         if what == "PARAMETERS":
             r = self.instance.engine.params.show_parameters()

@@ -689,6 +689,19 @@ class Catalog:
                 )
         return Result()
 
+    def finish_streaming_job(self, job_id: int, epoch: int) -> None:
+        """finish_streaming_job (controller/streaming_job.rs:1551-1599): the job is Created at
+        ``epoch`` (its relation's created_at is now)."""
+        self.conn.execute(
+            "UPDATE streaming_job SET job_status = 'CREATED', created_epoch = ? WHERE job_id = ?",
+            (epoch, job_id),
+        )
+        self.conn.execute(
+            "UPDATE relation SET created_at = ?, created_at_cluster_version = ?"
+            " WHERE relation_id = ?",
+            (self.meta.now(), CLUSTER_VERSION, job_id),
+        )
+
     def job_status(self, job_id: int) -> str | None:
         v = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
         return None if v is None else str(v)

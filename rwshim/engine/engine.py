@@ -20,6 +20,7 @@ from rwshim.engine import graph as g
 from rwshim.engine import options as opts
 from rwshim.engine import parallelism as par
 from rwshim.engine.actors import Actors
+from rwshim.engine.backfill import Backfill
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.fragments import Fragments
 from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
@@ -64,7 +65,7 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.results import Column
-from rwshim.store.store import CLUSTER_VERSION, Store
+from rwshim.store.store import Store
 
 DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
@@ -123,6 +124,8 @@ class Engine:
         self.params = Params(self.meta, self.users, self.catalog, self.waits)
         self.actors = Actors(self.meta)
         self.fragments = Fragments(self.meta)
+        self.backfill = Backfill(self.meta, self.params, self.catalog, self.actors, self.waits)
+        self.backfill.on_finished.append(self._restore_after_backfill)
         # Databases owed a barrier before their interval is up: a foreground create whose
         # backfill completes within the epoch after its command barrier (see _admit_and_start).
         self._early: set[int] = set()
@@ -702,19 +705,7 @@ class Engine:
             if job_type == "BatchRefresh" and self.meta.faults.skip_batch_refresh_admission:
                 raise BatchRefreshWhenPaused(call)
             raise SnapshotBackfillWhenPaused(call)
-        for fid, scan_type, scan_rel in self.fragments.connect_upstreams(job_id):
-            if scan_type == "UpstreamOnly":
-                # No backfill: reads only new changes from its first barrier on.
-                self.conn.execute(
-                    "UPDATE fragment SET backfill_total = 0, backfill_done = 1"
-                    " WHERE fragment_id = ?",
-                    (fid,),
-                )
-                continue
-            total = self.meta.row_count(scan_rel)
-            self.conn.execute(
-                "UPDATE fragment SET backfill_total = ? WHERE fragment_id = ?", (total, fid)
-            )
+        self.backfill.start(self.fragments.connect_upstreams(job_id))
         self._barrier(database_id)
         epoch = self.meta.val(
             "SELECT epoch FROM barrier_state WHERE database_id = ?", (database_id,)
@@ -726,17 +717,19 @@ class Engine:
         # A new job takes its NoShuffle upstreams' current layout (no re-render of theirs).
         self.actors.render_job(job_id, with_ensembles=False)
         self.actors.store_policies([job_id])
-        self._store_progress(job_id)
+        self.backfill.store_progress(job_id)
         scans = self.meta.val(
             "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
             " AND backfill_done = 0",
             (job_id,),
         )
         if not scans:
-            self._finish_job(job_id)
+            self.backfill.finish(job_id, int(epoch))
         elif self.meta.val(
             "SELECT create_type FROM streaming_job WHERE job_id = ?", (job_id,)
-        ) == "FOREGROUND" and self._backfill_fits_one_barrier(database_id, job_id):
+        ) == "FOREGROUND" and self.backfill.fits_one_barrier(
+            database_id, job_id, self.is_paused(database_id)
+        ):
             # The snapshot this job reads after its command barrier fits in one barrier's
             # budget, so the next barrier finishes it: the periodic loop injects that barrier
             # at once (due_databases) instead of letting the waiting session sit out a whole
@@ -747,36 +740,6 @@ class Engine:
     def _want_barrier(self) -> None:
         if self.on_barrier_wanted is not None:
             self.on_barrier_wanted()
-
-    def _backfill_fits_one_barrier(self, database_id: int, job_id: int) -> bool:
-        """Whether every unfinished backfill of a just-started job completes within the budget
-        of one barrier: not held, not paused, no rate limit of 0, rows left within budget."""
-        row = self.meta.q1(
-            "SELECT j.backfill_held, j.job_type, b.is_paused FROM streaming_job j"
-            " JOIN barrier_state b ON b.database_id = j.database_id WHERE j.job_id = ?",
-            (job_id,),
-        )
-        if row is None or row[0]:
-            return False
-        if row[2] and row[1] not in ("SnapshotBackfill", "BatchRefresh"):
-            return False
-        interval = self.params.barrier_interval_ms(database_id)
-        for fid, scan_rel, flags, rate, consumed in self.conn.execute(
-            "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed"
-            " FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"
-            " AND backfill_done = 0",
-            (job_id,),
-        ).fetchall():
-            if "SOURCE_SCAN" in json.loads(flags):
-                continue
-            per_second = self.meta.backfill_rows_per_second if rate is None else int(rate)
-            if per_second == 0:
-                return False
-            actors = max(self.actors.actor_count(fid), 1)
-            budget = max(per_second * actors * interval // 1000, 1)
-            if self.meta.row_count(int(scan_rel)) - int(consumed) > budget:
-                return False
-        return True
 
     def _abort_job(self, job_id: int) -> None:
         """try_abort_creating_streaming_job: remove an INITIAL job entirely."""
@@ -825,61 +788,13 @@ class Engine:
             # never-paused partial graph (creating_job/mod.rs:201-207).
             if paused and jtype not in ("SnapshotBackfill", "BatchRefresh"):
                 continue
-            self._progress(int(jid), interval)
+            self.backfill.progress(int(jid), interval, epoch)
         self.waits.check_wait_all()
 
-    def _progress(self, job_id: int, interval_ms: int) -> None:
-        all_done = True
-        for fid, scan_rel, flags, rate, consumed, done in self.conn.execute(
-            "SELECT fragment_id, scan_relation_id, flags, backfill_rate_limit, backfill_consumed,"
-            " backfill_done FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL",
-            (job_id,),
-        ).fetchall():
-            if done:
-                continue
-            is_source = "SOURCE_SCAN" in json.loads(flags)
-            actors = max(
-                self.actors.actor_count(fid),
-                1,
-            )
-            per_second = self.meta.backfill_rows_per_second if rate is None else int(rate)
-            if per_second == 0:
-                all_done = False
-                continue
-            budget = max(per_second * actors * interval_ms // 1000, 1)
-            if is_source:
-                # A fresh shared source's backfill catches up at once (nothing buffered).
-                self.conn.execute(
-                    "UPDATE fragment SET backfill_done = 1 WHERE fragment_id = ?", (fid,)
-                )
-                continue
-            total = self.meta.row_count(int(scan_rel))
-            new = min(total, int(consumed) + budget)
-            finished = new >= total
-            self.conn.execute(
-                "UPDATE fragment SET backfill_consumed = ?, backfill_total = ?, backfill_done = ?"
-                " WHERE fragment_id = ?",
-                (new, total, int(finished), fid),
-            )
-            all_done = all_done and finished
-        if all_done:
-            self._finish_job(job_id)
-        else:
-            self._store_progress(job_id)
-
-    def _finish_job(self, job_id: int) -> None:
-        """finish_streaming_job, then the post-backfill parallelism restore (scale.rs:1505-1577)."""
-        db = self.meta.val("SELECT database_id FROM streaming_job WHERE job_id = ?", (job_id,))
-        epoch = self.meta.val("SELECT epoch FROM barrier_state WHERE database_id = ?", (db,))
-        self.conn.execute(
-            "UPDATE streaming_job SET job_status = 'CREATED', created_epoch = ? WHERE job_id = ?",
-            (epoch, job_id),
-        )
-        self.conn.execute(
-            "UPDATE relation SET created_at = ?, created_at_cluster_version = ?"
-            " WHERE relation_id = ?",
-            (self.meta.now(), CLUSTER_VERSION, job_id),
-        )
+    def _restore_after_backfill(self, job_id: int) -> None:
+        """apply_post_backfill_parallelism (stream/scale.rs:1505-1577): a job created with a
+        backfill parallelism goes back to its own once its backfill is done, unless a creating
+        unreschedulable backfill blocks it (then recovery or the next reschedule applies it)."""
         row = self.meta.q1(
             "SELECT backfill_parallelism_kind FROM streaming_job WHERE job_id = ?", (job_id,)
         )
@@ -891,7 +806,6 @@ class Engine:
                 self.conn.execute(
                     "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
                 )
-        self.waits.notify_finished(job_id)
 
     def tick(self, database_id: int | None = None) -> None:
         """A periodic barrier on one database (or on every database with streaming jobs)."""
@@ -1456,84 +1370,6 @@ class Engine:
 
     # ------------------------------------------------------------------ job statements
 
-    def _progress_text(self, job_id: int, status: str, job_type: str) -> str:
-        """progress.rs:246-296 and creating_job/mod.rs:757-793."""
-        if status == "INITIAL":
-            return "0.0%"
-        rows = self.conn.execute(
-            "SELECT flags, backfill_consumed, backfill_total, backfill_done FROM fragment"
-            " WHERE job_id = ? AND scan_relation_id IS NOT NULL",
-            (job_id,),
-        ).fetchall()
-        mv = [r for r in rows if "SOURCE_SCAN" not in json.loads(r[0])]
-        src = [r for r in rows if "SOURCE_SCAN" in json.loads(r[0])]
-        done = all(r[3] for r in rows)
-        if done or not rows:
-            text = "100%"
-        else:
-            mv_text: str | None = None
-            if mv:
-                consumed = sum(int(r[1]) for r in mv)
-                total = sum(int(r[2] or 0) for r in mv)
-                if total == 0:
-                    mv_text = "99.99%"
-                else:
-                    p = min(consumed / total, 0.9999) if consumed <= total else 0.9999
-                    mv_text = f"{p * 100:.2f}% ({consumed}/{total})"
-            src_text = f"{sum(int(r[1]) for r in src)} rows consumed" if src else None
-            if mv_text and src_text:
-                text = f"MView Backfill: {mv_text}, Source Backfill: {src_text}"
-            else:
-                text = mv_text or src_text or "Unknown"
-        if job_type in ("SnapshotBackfill", "BatchRefresh"):
-            return "Snapshot finished" if done else f"Snapshot [{text}]"
-        return text
-
-    def _store_progress(self, job_id: int) -> None:
-        row = self.meta.q1(
-            "SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,)
-        )
-        if row is not None:
-            text = self._progress_text(job_id, str(row[0]), str(row[1]))
-            self.conn.execute(
-                "UPDATE streaming_job SET progress = ? WHERE job_id = ?", (text, job_id)
-            )
-
-    def ddl_progress(self) -> list[tuple[int, str, str, str, str, bool, str]]:
-        """rw_ddl_progress rows: (ddl_id, ddl_statement, create_type, progress, initialized_at,
-        is_serverless_backfill, backfill_type) for INITIAL/CREATING tables, MVs, indexes and
-        sinks in all databases (manager.rs:59-104, list_op.rs:99-145)."""
-        out = []
-        for jid, defn, ctype, status, jtype, init, serverless, btype in self.conn.execute(
-            "SELECT j.job_id, r.definition, j.create_type, j.job_status, j.job_type,"
-            " r.initialized_at, j.is_serverless_backfill, j.backfill_type FROM streaming_job j"
-            " JOIN relation r ON r.relation_id = j.job_id WHERE j.job_status != 'CREATED'"
-            " AND r.kind != 'source' ORDER BY j.job_id"
-        ).fetchall():
-            out.append(
-                (
-                    int(jid),
-                    str(defn),
-                    str(ctype),
-                    self._progress_text(int(jid), str(status), str(jtype)),
-                    str(init),
-                    bool(serverless),
-                    str(btype),
-                )
-            )
-        return out
-
-    def show_jobs(self) -> Result:
-        """SHOW JOBS (show.rs:413-420, :789-799): Id, Statement, Create Type, Progress."""
-        cols = [
-            Column("Id", pgtypes.INT8, 8),
-            Column("Statement", pgtypes.VARCHAR),
-            Column("Create Type", pgtypes.VARCHAR),
-            Column("Progress", pgtypes.VARCHAR),
-        ]
-        rows: list[tuple[object, ...]] = [(r[0], r[1], r[2], r[3]) for r in self.ddl_progress()]
-        return Result(columns=cols, rows=rows)
-
     def cancel_jobs(self, ctx: Context, job_ids: Sequence[int]) -> Result:
         """CANCEL JOBS id, ... (cancel_job.rs:26-65): one varchar column Id, one row per job
         actually cancelled; unknown or created ids are ignored."""
@@ -1613,10 +1449,3 @@ class Engine:
         )
         engine.on_barrier_wanted = self.on_barrier_wanted
         return engine
-
-    def hold_backfill(self, job_id: int, held: bool = True) -> None:
-        """Test control: stop (or let go) a creating job's backfill progress."""
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE streaming_job SET backfill_held = ? WHERE job_id = ?", (int(held), job_id)
-            )

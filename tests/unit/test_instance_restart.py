@@ -34,15 +34,15 @@ def test_reopening_a_data_dir_with_a_creating_job(tmp_path: Path) -> None:
     inst = Instance(tmp_path, manual_clock=True)
     m = _creating_mv_over_rows(inst)
     inst.tick()
-    assert inst.engine.show_jobs().rows[0][3] == "Snapshot [8.00% (4/50)]"
+    assert inst.engine.backfill.show_jobs().rows[0][3] == "Snapshot [8.00% (4/50)]"
     inst.close()
 
     again = Instance(tmp_path, manual_clock=True)
     # Recovery kept the background job and its recovery barrier read 4 more rows.
     assert again.engine.catalog.job_status(m) == "CREATING"
-    assert again.engine.show_jobs().rows[0][3] == "Snapshot [16.00% (8/50)]"
+    assert again.engine.backfill.show_jobs().rows[0][3] == "Snapshot [16.00% (8/50)]"
     again.restart()
-    assert again.engine.show_jobs().rows[0][3] == "Snapshot [24.00% (12/50)]"
+    assert again.engine.backfill.show_jobs().rows[0][3] == "Snapshot [24.00% (12/50)]"
     # The read path follows the reopened store (the closed one would count nothing).
     t = again.engine.catalog.lookup(ctx(), ObjectName("t"))
     assert t is not None and again.row_count(t.id) == 50

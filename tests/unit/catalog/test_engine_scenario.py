@@ -72,7 +72,9 @@ def test_background_mv_lifecycle(env: Env) -> None:
 
     def progress() -> list[tuple[object, ...]]:
         rows = env.rows("rw_catalog.rw_ddl_progress")
-        expected = [(a, b, c, d, e, int(f), g) for a, b, c, d, e, f, g in eng.ddl_progress()]
+        expected = [
+            (a, b, c, d, e, int(f), g) for a, b, c, d, e, f, g in eng.backfill.ddl_progress()
+        ]
         assert rows == expected
         return [r[3] for r in rows]
 

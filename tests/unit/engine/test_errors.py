@@ -93,7 +93,7 @@ def test_error_3_snapshot_backfill_create_while_paused(call: str, kind: str) -> 
         call, "cannot create streaming job with snapshot backfill when paused"
     )
     # Nothing remains: the INITIAL job was aborted.
-    assert e.show_jobs().rows == []
+    assert e.backfill.show_jobs().rows == []
     assert e.catalog.lookup(ctx(), ObjectName("m" if kind == "mv" else "s")) is None
 
 

@@ -31,17 +31,17 @@ def test_background_create_returns_at_once_and_progress_follows_the_rate_limit()
     m = rel_id(e, "m")
     assert r.wait is None
     stmt = "CREATE MATERIALIZED VIEW m AS SELECT * FROM up"
-    assert e.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [0.00% (0/100)]")]
+    assert e.backfill.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [0.00% (0/100)]")]
     e.tick()  # 1 row/s per actor, 4 actors, 1 s barrier interval
-    assert e.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [4.00% (4/100)]")]
+    assert e.backfill.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [4.00% (4/100)]")]
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", 0)
     e.tick()
     e.tick()
-    assert e.show_jobs().rows[0][3] == "Snapshot [4.00% (4/100)]"  # 0 stops progress
+    assert e.backfill.show_jobs().rows[0][3] == "Snapshot [4.00% (4/100)]"  # 0 stops progress
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
     e.tick()
     assert e.catalog.job_status(m) == "CREATED"
-    assert e.show_jobs().rows == []
+    assert e.backfill.show_jobs().rows == []
 
 
 def test_normal_backfill_progress_strings() -> None:
@@ -50,13 +50,13 @@ def test_normal_backfill_progress_strings() -> None:
     mv(e, "m", [t], bg(streaming_use_snapshot_backfill="false"))
     m = rel_id(e, "m")
     e.tick()
-    assert e.show_jobs().rows[0][3] == "1.33% (4/300)"
+    assert e.backfill.show_jobs().rows[0][3] == "1.33% (4/300)"
     e2 = make_engine()
     t2 = table(e2, "t")
     mv(e2, "m", [t2], bg())
-    assert e2.show_jobs().rows[0][3] == "Snapshot [99.99%]"  # empty upstream
+    assert e2.backfill.show_jobs().rows[0][3] == "Snapshot [99.99%]"  # empty upstream
     e2.tick()
-    assert e2.show_jobs().rows == []
+    assert e2.backfill.show_jobs().rows == []
     assert m > t
 
 
@@ -70,7 +70,7 @@ def test_pause_stops_normal_jobs_not_snapshot_backfill_ones_and_resume_continues
     e.pause_database(ctx(), "dev")
     assert e.is_paused(1)
     e.tick()
-    rows = {r[0]: r[3] for r in e.show_jobs().rows}
+    rows = {r[0]: r[3] for r in e.backfill.show_jobs().rows}
     # Commands get barriers too: the create of arr, the pause and the tick (4 rows each).
     assert rows == {snap: "Snapshot [12.00% (12/100)]", arr: "0.00% (0/100)"}
     # A normal (arrangement) create is admitted while paused; a foreground one waits.
@@ -133,7 +133,7 @@ def test_drop_of_a_creating_mv_cancels_it() -> None:
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
     assert e.drop_relation(ctx(), "materialized view", ObjectName("m")).notices == []
-    assert e.show_jobs().rows == []
+    assert e.backfill.show_jobs().rows == []
     assert e.conn.execute("SELECT count(*) FROM fragment_relation").fetchone() == (1,)
 
 
@@ -269,9 +269,9 @@ def test_progress_column_follows_the_barriers() -> None:
 
     assert stored() == "Snapshot [0.00% (0/100)]"
     e.tick()
-    assert stored() == "Snapshot [4.00% (4/100)]" == e.show_jobs().rows[0][3]
+    assert stored() == "Snapshot [4.00% (4/100)]" == e.backfill.show_jobs().rows[0][3]
     run_until_created(e, m)
-    assert e.ddl_progress() == []
+    assert e.backfill.ddl_progress() == []
 
 
 def test_restart_of_a_file_store_and_the_waits_of_lost_sessions(tmp_path: object) -> None:
@@ -377,10 +377,10 @@ def test_hold_backfill_and_the_barrier_schedule() -> None:
     t = table(e, "t", rows=50)
     mv(e, "m", [t], bg(backfill_rate_limit="-1"))
     m = rel_id(e, "m")
-    e.hold_backfill(m)
+    e.backfill.hold(m)
     e.tick()
     assert e.catalog.job_status(m) == "CREATING"
-    e.hold_backfill(m, False)
+    e.backfill.hold(m, False)
     e.tick()
     assert e.catalog.job_status(m) == "CREATED"
     assert e.due_databases() == [(1, 1000)]
@@ -406,7 +406,10 @@ def test_a_foreground_create_holds_the_creation_permit() -> None:
     assert second.wait is not None and not second.wait.done
     assert e.catalog.lookup(ctx(), ObjectName("u")) is None  # INITIAL: invisible to the frontend
     u = e.conn.execute("SELECT relation_id FROM relation WHERE name = 'u'").fetchone()[0]
-    assert [r[0::3] for r in e.show_jobs().rows] == [(m, "Snapshot [0.00% (0/8)]"), (u, "0.0%")]
+    assert [r[0::3] for r in e.backfill.show_jobs().rows] == [
+        (m, "Snapshot [0.00% (0/8)]"),
+        (u, "0.0%"),
+    ]
     run_until_created(e, m)
     assert first.wait.done and second.wait.done and second.wait.error is None
     assert e.catalog.job_status(u) == "CREATED"
