@@ -619,7 +619,7 @@ class Frontend:
         )
 
     async def _flush(self, stmt: st.Flush, params: list[object]) -> Outcome:
-        return await self._engine(stmt.tag, lambda: self.instance.engine.flush(self._ctx()))
+        return await self._engine(stmt.tag, lambda: self.instance.engine.barrier.flush(self._ctx()))
 
     async def _recover(self, stmt: st.Recover, params: list[object]) -> Outcome:
         return await self._engine(stmt.tag, lambda: self.instance.engine.adhoc_recover(self._ctx()))
@@ -699,12 +699,12 @@ class Frontend:
         self, stmt: st.AlterDatabasePause, params: list[object]
     ) -> Outcome:
         engine = self.instance.engine
-        fn = engine.pause_database if stmt.pause else engine.resume_database
+        fn = engine.barrier.pause_database if stmt.pause else engine.barrier.resume_database
         return await self._engine(stmt.tag, lambda: fn(self._ctx(), stmt.database.name))
 
     async def _alter_system_pause(self, stmt: st.AlterSystemPause, params: list[object]) -> Outcome:
         engine = self.instance.engine
-        fn = engine.pause_all if stmt.pause else engine.resume_all
+        fn = engine.barrier.pause_all if stmt.pause else engine.barrier.resume_all
         return await self._engine(stmt.tag, lambda: fn(self._ctx()))
 
     async def _alter_system(self, stmt: st.AlterSystem, params: list[object]) -> Outcome:

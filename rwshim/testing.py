@@ -116,16 +116,18 @@ class RwShim:
         def run() -> None:
             engine = self.instance.engine
             if database is None:
-                (engine.pause_all if pause else engine.resume_all)()
+                (engine.barrier.pause_all if pause else engine.barrier.resume_all)()
             else:
-                (engine.pause_database if pause else engine.resume_database)(None, database)
+                (engine.barrier.pause_database if pause else engine.barrier.resume_database)(
+                    None, database
+                )
             self.instance.query.invalidate()
 
         self.call(run)
 
     def is_paused(self, database: str = "dev") -> bool:
         return self.call(
-            lambda: self.instance.engine.is_paused(
+            lambda: self.instance.engine.barrier.is_paused(
                 self.instance.engine.catalog.database_id(database)
             )
         )

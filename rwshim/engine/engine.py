@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rwshim import pgtypes
@@ -21,14 +21,13 @@ from rwshim.engine import options as opts
 from rwshim.engine import parallelism as par
 from rwshim.engine.actors import Actors
 from rwshim.engine.backfill import Backfill
+from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.fragments import Fragments
 from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.params import Params
 from rwshim.engine.state import Faults, Meta, SimulatedCrash
 from rwshim.engine.types import (
-    EPOCH_SHIFT,
-    RISINGWAVE_DATE_EPOCH_MS,
     Clock,
     ColumnSpec,
     Context,
@@ -61,7 +60,6 @@ from rwshim.errors import (
     RescheduleRejectedAtBarrier,
     RwError,
     SessionConfigError,
-    SnapshotBackfillWhenPaused,
     Uncategorized,
 )
 from rwshim.results import Column
@@ -126,11 +124,9 @@ class Engine:
         self.fragments = Fragments(self.meta)
         self.backfill = Backfill(self.meta, self.params, self.catalog, self.actors, self.waits)
         self.backfill.on_finished.append(self._restore_after_backfill)
-        # Databases owed a barrier before their interval is up: a foreground create whose
-        # backfill completes within the epoch after its command barrier (see _admit_and_start).
-        self._early: set[int] = set()
-        # Called after commit when a database is owed an early barrier (the server's loop).
-        self.on_barrier_wanted: Callable[[], None] | None = None
+        self.barrier = Barrier(
+            self.meta, self.users, self.params, self.catalog, self.backfill, self.waits
+        )
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()
@@ -147,6 +143,15 @@ class Engine:
     @property
     def faults(self) -> Faults:
         return self.meta.faults
+
+    @property
+    def on_barrier_wanted(self) -> Callable[[], None] | None:
+        """Called after commit when a database is owed an early barrier (the server's loop)."""
+        return self.barrier.on_barrier_wanted
+
+    @on_barrier_wanted.setter
+    def on_barrier_wanted(self, fn: Callable[[], None] | None) -> None:
+        self.barrier.on_barrier_wanted = fn
 
     # ------------------------------------------------------------------ basics
 
@@ -695,21 +700,10 @@ class Engine:
         """The create command reaching the barrier worker (control.rs:1191-1330): admission,
         apply (state.rs:650-660), then the first barrier, which makes the job CREATING and
         inserts the upstream edges (post_collect_job_fragments, streaming_job.rs:1204-1230)."""
-        self._ensure_barrier_state(database_id)
-        paused = bool(
-            self.meta.val(
-                "SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
-            )
-        )
-        if paused and job_type in ("SnapshotBackfill", "BatchRefresh"):
-            if job_type == "BatchRefresh" and self.meta.faults.skip_batch_refresh_admission:
-                raise BatchRefreshWhenPaused(call)
-            raise SnapshotBackfillWhenPaused(call)
+        self.barrier.admit(database_id, job_type, call)
         self.backfill.start(self.fragments.connect_upstreams(job_id))
-        self._barrier(database_id)
-        epoch = self.meta.val(
-            "SELECT epoch FROM barrier_state WHERE database_id = ?", (database_id,)
-        )
+        self.barrier.barrier(database_id)
+        epoch = self.barrier.epoch(database_id)
         self.conn.execute(
             "UPDATE streaming_job SET job_status = 'CREATING', creating_epoch = ? WHERE job_id = ?",
             (epoch, job_id),
@@ -728,18 +722,13 @@ class Engine:
         elif self.meta.val(
             "SELECT create_type FROM streaming_job WHERE job_id = ?", (job_id,)
         ) == "FOREGROUND" and self.backfill.fits_one_barrier(
-            database_id, job_id, self.is_paused(database_id)
+            database_id, job_id, self.barrier.is_paused(database_id)
         ):
             # The snapshot this job reads after its command barrier fits in one barrier's
             # budget, so the next barrier finishes it: the periodic loop injects that barrier
             # at once (due_databases) instead of letting the waiting session sit out a whole
             # interval of wall time.  Manual clocks and background jobs keep their schedule.
-            self._early.add(database_id)
-            self.meta.after_commit(self._want_barrier)
-
-    def _want_barrier(self) -> None:
-        if self.on_barrier_wanted is not None:
-            self.on_barrier_wanted()
+            self.barrier.request_early_barrier(database_id)
 
     def _abort_job(self, job_id: int) -> None:
         """try_abort_creating_streaming_job: remove an INITIAL job entirely."""
@@ -748,48 +737,6 @@ class Engine:
         self.meta.commit_actions()
 
     # ------------------------------------------------------------------ barriers and backfill
-
-    def _ensure_barrier_state(self, database_id: int) -> None:
-        self.conn.execute(
-            "INSERT OR IGNORE INTO barrier_state(database_id, is_paused, epoch, barrier_count,"
-            " last_barrier_ms) VALUES (?, 0, 0, 0, ?)",
-            (database_id, self.meta.clock.now_ms()),
-        )
-
-    def _next_epoch(self, prev: int) -> int:
-        physical = max(self.meta.clock.now_ms() - RISINGWAVE_DATE_EPOCH_MS, 0) << EPOCH_SHIFT
-        return physical if physical > prev else prev + 1
-
-    def _barrier(self, database_id: int) -> None:
-        """One barrier on a database (inside a transaction): a new epoch, and every creating
-        job of the database reads its share of upstream rows."""
-        self._early.discard(database_id)
-        self._ensure_barrier_state(database_id)
-        row = self.meta.q1(
-            "SELECT epoch, is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
-        )
-        assert row is not None
-        epoch = self._next_epoch(int(row[0]))
-        paused = bool(row[1])
-        self.conn.execute(
-            "UPDATE barrier_state SET epoch = ?, barrier_count = barrier_count + 1,"
-            " last_barrier_ms = ? WHERE database_id = ?",
-            (epoch, self.meta.clock.now_ms(), database_id),
-        )
-        interval = self.params.barrier_interval_ms(database_id)
-        for jid, jtype, held in self.conn.execute(
-            "SELECT job_id, job_type, backfill_held FROM streaming_job"
-            " WHERE database_id = ? AND job_status = 'CREATING' ORDER BY job_id",
-            (database_id,),
-        ).fetchall():
-            if held:
-                continue
-            # Normal jobs' actors honour the pause; snapshot-backfill jobs run in their own
-            # never-paused partial graph (creating_job/mod.rs:201-207).
-            if paused and jtype not in ("SnapshotBackfill", "BatchRefresh"):
-                continue
-            self.backfill.progress(int(jid), interval, epoch)
-        self.waits.check_wait_all()
 
     def _restore_after_backfill(self, job_id: int) -> None:
         """apply_post_backfill_parallelism (stream/scale.rs:1505-1577): a job created with a
@@ -806,37 +753,6 @@ class Engine:
                 self.conn.execute(
                     "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
                 )
-
-    def tick(self, database_id: int | None = None) -> None:
-        """A periodic barrier on one database (or on every database with streaming jobs)."""
-        with self.store.transaction():
-            if database_id is None:
-                dbs = [
-                    int(r[0])
-                    for r in self.conn.execute(
-                        "SELECT database_id FROM barrier_state ORDER BY database_id"
-                    )
-                ]
-            else:
-                dbs = [database_id]
-            for db in dbs:
-                self._barrier(db)
-        self.meta.commit_actions()
-
-    def due_databases(self) -> list[tuple[int, int]]:
-        """(database id, ms until its next periodic barrier) for the server's barrier loop."""
-        now = self.meta.clock.now_ms()
-        out = []
-        for db, last in self.conn.execute(
-            "SELECT database_id, last_barrier_ms FROM barrier_state ORDER BY database_id"
-        ).fetchall():
-            due = (
-                0
-                if db in self._early
-                else int(last) + self.params.barrier_interval_ms(int(db)) - now
-            )
-            out.append((int(db), max(due, 0)))
-        return out
 
     # ------------------------------------------------------------------ removal
 
@@ -907,7 +823,7 @@ class Engine:
         with self.store.transaction():
             self.catalog.remove_relations(ids)
             if rel.is_job:
-                self._barrier(rel.database_id)
+                self.barrier.barrier(rel.database_id)
         self.meta.commit_actions()
         return Result()
 
@@ -977,7 +893,7 @@ class Engine:
             else:
                 rejected = self._apply_reschedule(db, job_id)
                 if not rejected:
-                    self._barrier(db)
+                    self.barrier.barrier(db)
         self.meta.commit_actions()
         if rejected:
             raise RescheduleRejectedAtBarrier(call, sorted(rejected))
@@ -1054,7 +970,7 @@ class Engine:
             if not deferred and status != "CREATED":
                 rejected = self._apply_reschedule(db, job_id)
                 if not rejected:
-                    self._barrier(db)
+                    self.barrier.barrier(db)
         self.meta.commit_actions()
         if rejected:
             raise RescheduleRejectedAtBarrier(call, sorted(rejected))
@@ -1111,7 +1027,7 @@ class Engine:
             for jid in sorted(jobs):
                 self.actors.render_job(jid)
                 db = self.meta.val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))
-                self._barrier(int(db))
+                self.barrier.barrier(int(db))
         self.meta.commit_actions()
         return Result()
 
@@ -1182,7 +1098,7 @@ class Engine:
                         "UPDATE fragment SET rate_limit = ? WHERE fragment_id = ?", (value, fid)
                     )
             if rel.is_job:
-                self._barrier(rel.database_id)
+                self.barrier.barrier(rel.database_id)
         self.meta.commit_actions()
         return Result()
 
@@ -1210,84 +1126,11 @@ class Engine:
                 (fragment_ids[0],),
             )
             if db is not None:
-                self._barrier(int(db))
+                self.barrier.barrier(int(db))
         self.meta.commit_actions()
         return Result()
 
     # ------------------------------------------------------------------ pause / resume / recover
-
-    def _active_databases(self) -> list[int]:
-        """list_active_database_ids: databases owning at least one fragment
-        (metadata.rs:318-326)."""
-        return [
-            int(r[0])
-            for r in self.conn.execute(
-                "SELECT DISTINCT j.database_id FROM fragment f JOIN streaming_job j"
-                " ON j.job_id = f.job_id ORDER BY 1"
-            )
-        ]
-
-    def _set_paused(self, databases: Iterable[int], paused: bool, *, create: bool = False) -> None:
-        with self.store.transaction():
-            for db in databases:
-                if create:
-                    self._ensure_barrier_state(db)
-                if (
-                    self.meta.val("SELECT 1 FROM barrier_state WHERE database_id = ?", (db,))
-                    is None
-                ):
-                    continue  # no checkpoint control: Pause/Resume are no-ops (control.rs)
-                self.conn.execute(
-                    "UPDATE barrier_state SET is_paused = ? WHERE database_id = ?",
-                    (int(paused), db),
-                )
-                self._barrier(db)
-        self.meta.commit_actions()
-
-    def _require_super_for_pause(self, ctx: Context) -> None:
-        if not self.users.is_super(ctx):
-            # rwshim extension: pausing needs what risectl needs (meta access).
-            raise PermissionDenied("must be superuser to pause or resume streaming")
-
-    def pause_database(self, ctx: Context | None, name: str) -> Result:
-        """ALTER DATABASE <name> PAUSE (rwshim extension: risectl meta pause on one database).
-
-        Unlike the cluster-wide pause it also pauses a database that has no streaming job yet
-        (its barrier state is created paused), so the next job created there starts paused.
-        """
-        if ctx is not None:  # None is the test-control path
-            self._require_super_for_pause(ctx)
-        self._set_paused([self.catalog.database_id(name)], True, create=True)
-        return Result()
-
-    def resume_database(self, ctx: Context | None, name: str) -> Result:
-        """ALTER DATABASE <name> RESUME (rwshim extension)."""
-        if ctx is not None:
-            self._require_super_for_pause(ctx)
-        self._set_paused([self.catalog.database_id(name)], False)
-        return Result()
-
-    def pause_all(self, ctx: Context | None = None) -> Result:
-        """ALTER SYSTEM PAUSE (rwshim extension) = risectl meta pause: every active database
-        (stream_service.rs:168-184).  ``ctx`` None is the test-control path."""
-        if ctx is not None:
-            self._require_super_for_pause(ctx)
-        self._set_paused(self._active_databases(), True)
-        return Result()
-
-    def resume_all(self, ctx: Context | None = None) -> Result:
-        """ALTER SYSTEM RESUME (rwshim extension) = risectl meta resume."""
-        if ctx is not None:
-            self._require_super_for_pause(ctx)
-        self._set_paused(self._active_databases(), False)
-        return Result()
-
-    def is_paused(self, database_id: int) -> bool:
-        return bool(
-            self.meta.val(
-                "SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
-            )
-        )
 
     def recover(self, *, bootstrap: bool = False) -> None:
         """RisingWave's recovery (rw-engine-semantics §1.1, §3, §2.7): INITIAL jobs deleted,
@@ -1325,13 +1168,10 @@ class Engine:
             pause = bootstrap and par.parse_bool(
                 self.meta.system_param("pause_on_next_bootstrap") or "false"
             )
-            self.conn.execute("UPDATE barrier_state SET is_paused = 0")
+            self.barrier.unpause()
             if pause:
-                for db in self._active_databases():
-                    self._ensure_barrier_state(db)
-                    self.conn.execute(
-                        "UPDATE barrier_state SET is_paused = 1 WHERE database_id = ?", (db,)
-                    )
+                for db in self.barrier.active_databases():
+                    self.barrier.start_paused(db)
                 self.conn.execute(
                     "UPDATE system_parameter SET value = 'false'"
                     " WHERE name = 'pause_on_next_bootstrap'"
@@ -1340,16 +1180,14 @@ class Engine:
                 {int(r[0]) for r in self.conn.execute("SELECT job_id FROM streaming_job")}
             )
             self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
-            for (db,) in self.conn.execute("SELECT database_id FROM barrier_state").fetchall():
-                self._barrier(int(db))
+            for db in self.barrier.databases():
+                self.barrier.barrier(db)
         self.meta.commit_actions()
 
     def _database_recovery(self, database_id: int) -> None:
         """Per-database recovery: unpaused, jobs of the database re-rendered from the catalog."""
         with self.store.transaction():
-            self.conn.execute(
-                "UPDATE barrier_state SET is_paused = 0 WHERE database_id = ?", (database_id,)
-            )
+            self.barrier.unpause(database_id)
             self.actors.render_jobs(
                 {
                     int(r[0])
@@ -1358,7 +1196,7 @@ class Engine:
                     )
                 }
             )
-            self._barrier(database_id)
+            self.barrier.barrier(database_id)
         self.meta.commit_actions()
 
     def adhoc_recover(self, ctx: Context) -> Result:
@@ -1385,7 +1223,7 @@ class Engine:
                     continue
                 cancelled.append(jid)
                 self.catalog.remove_relations(self.catalog.cascade_closure([jid]))
-                self._barrier(int(row[0]))
+                self.barrier.barrier(int(row[0]))
         self.meta.commit_actions()
         return Result(columns=[Column("Id", pgtypes.VARCHAR)], rows=[(str(j),) for j in cancelled])
 
@@ -1409,16 +1247,6 @@ class Engine:
         w = self.waits.wait(target)
         self.meta.commit_actions()
         return Result(wait=w)
-
-    def flush(self, ctx: Context) -> Result:
-        """FLUSH: a checkpoint barrier on the session's database."""
-        with self.store.transaction():
-            if self.meta.val(
-                "SELECT 1 FROM barrier_state WHERE database_id = ?", (ctx.database_id,)
-            ):
-                self._barrier(ctx.database_id)
-        self.meta.commit_actions()
-        return Result()
 
     # ------------------------------------------------------------------ rename, swap, owner, schema
 

@@ -33,7 +33,7 @@ async def test_barrier_loop_follows_the_database_interval(
             await asyncio.sleep(0.05)
         assert len(barriers) >= 10
         # And each database is due again within its own interval.
-        assert all(ms <= 20 for d, ms in instance.engine.due_databases() if d == db)
+        assert all(ms <= 20 for d, ms in instance.engine.barrier.due_databases() if d == db)
         # A foreground create completes on the loop's barriers.
         assert await c.run("create materialized view mv as select * from t") == (
             "CREATE_MATERIALIZED_VIEW"

@@ -163,7 +163,9 @@ async def test_error3_for_batch_refresh_and_error5_with_the_fault(
     # Error 5 also fails the barrier injection (control.rs:1311-1330): the database goes
     # through its own recovery and comes back unpaused (checkpoint/recovery.rs:419).
     assert (
-        server.call(lambda: engine(server).is_paused(engine(server).catalog.database_id("dev")))
+        server.call(
+            lambda: engine(server).barrier.is_paused(engine(server).catalog.database_id("dev"))
+        )
         is False
     )
 

@@ -39,7 +39,7 @@ class Env:
 
     def tick(self) -> None:
         self.clock.advance(1000)
-        self.engine.tick()
+        self.engine.barrier.tick()
 
 
 @pytest.fixture

@@ -63,5 +63,5 @@ def run_until_created(e: Engine, job_id: int, limit: int = 1000) -> int:
     for n in range(limit):
         if e.catalog.job_status(job_id) == "CREATED":
             return n
-        e.tick()
+        e.barrier.tick()
     raise AssertionError(f"job {job_id} still {e.catalog.job_status(job_id)}")

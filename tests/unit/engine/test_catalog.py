@@ -87,7 +87,7 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
     e = make_engine()
     t = table(e, "t")
     mv(e, "m", [t])
-    e.tick()
+    e.barrier.tick()
     e.create_view(
         ctx(),
         ObjectName("v"),
@@ -102,7 +102,7 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
         definition="CREATE INDEX i ON t(v)",
         key_columns=["v"],
     )
-    e.tick()  # the foreground CREATE INDEX returns once the index is Created
+    e.barrier.tick()  # the foreground CREATE INDEX returns once the index is Created
     with pytest.raises(RwError) as ex:
         e.drop_relation(ctx(), "table", ObjectName("t"))
     assert ex.value.report() == (
@@ -138,7 +138,7 @@ def test_index_goes_with_its_table_in_restrict_mode() -> None:
     e = make_engine()
     table(e, "t")
     e.create_index(ctx(), ObjectName("i"), ObjectName("t"), definition="", key_columns=["v"])
-    e.tick()
+    e.barrier.tick()
     e.drop_relation(ctx(), "table", ObjectName("t"))
     assert e.conn.execute("SELECT count(*) FROM relation").fetchone() == (0,)
 
@@ -298,7 +298,7 @@ def test_sink_into_table_goes_with_the_table() -> None:
         upstream_ids=[t],
         into_table=ObjectName("u"),
     )
-    e.tick()  # the foreground CREATE SINK returns once the sink is Created
+    e.barrier.tick()  # the foreground CREATE SINK returns once the sink is Created
     s = rel_id(e, "s")
     assert e.conn.execute(
         "SELECT job_type FROM streaming_job WHERE job_id = ?", (s,)
@@ -362,7 +362,7 @@ def test_parallelism_policy_of_fragments() -> None:
     )
     src = rel_id(e, "src")
     mv(e, "m", [src])
-    e.tick()
+    e.barrier.tick()
     m = rel_id(e, "m")
     src_fragment = e.conn.execute(
         "SELECT fragment_id FROM fragment WHERE job_id = ?", (src,)

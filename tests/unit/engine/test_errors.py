@@ -75,7 +75,7 @@ def test_error_2_backfill_parallelism_of_creating_snapshot_backfill_job() -> Non
 def test_error_3_snapshot_backfill_create_while_paused(call: str, kind: str) -> None:
     e = make_engine()
     t = table(e, "t", rows=3)
-    e.pause_all(ctx())
+    e.barrier.pause_all(ctx())
     with pytest.raises(RwError) as ex:
         if kind == "mv":
             mv(e, "m", [t])
@@ -100,7 +100,7 @@ def test_error_3_snapshot_backfill_create_while_paused(call: str, kind: str) -> 
 def test_error_3_text_also_for_batch_refresh_and_error_5_with_the_fault() -> None:
     e = make_engine()
     t = table(e, "t", rows=3)
-    e.pause_all(ctx())
+    e.barrier.pause_all(ctx())
     with pytest.raises(RwError) as ex:
         mv(e, "m", [t], with_options=[("refresh.interval.sec", "10")])
     assert ex.value.report() == grpc(
@@ -113,7 +113,7 @@ def test_error_3_text_also_for_batch_refresh_and_error_5_with_the_fault() -> Non
         "CreateMaterializedView", "cannot create batch refresh job while database barrier is paused"
     )
     # The failed injection sends the database through recovery: it comes back unpaused.
-    assert not e.is_paused(1)
+    assert not e.barrier.is_paused(1)
 
 
 def test_error_4_alter_origin_both_variants() -> None:
@@ -172,7 +172,7 @@ def test_error_6_hash_downstream_of_a_scanned_table_after_the_catalog_write() ->
     arr = ctx(streaming_use_snapshot_backfill="false")
     mv(e, "m2", [t], arr)  # created at once over an ArrangementBackfill scan
     m2 = rel_id(e, "m2")
-    e.tick()
+    e.barrier.tick()
     assert e.catalog.job_status(m2) == "CREATED"
     mv(e, "m", [t], bg())  # snapshot backfill, creating
     with pytest.raises(RwError) as ex:
@@ -238,19 +238,19 @@ def test_the_issue_scenario_end_to_end() -> None:
     r = e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
     assert len(r.notices) == 1 and r.notices[0].startswith("DEFERRED is used")
     for _ in range(10):
-        e.tick()
+        e.barrier.tick()
     m = rel_id(e, "m")
     assert e.catalog.job_status(m) == "CREATED"
     assert e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "3").notices == []
     assert (
         e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2").notices == []
     )
-    e.pause_database(ctx(), "dev")
+    e.barrier.pause_database(ctx(), "dev")
     with pytest.raises(RwError) as ex:
         mv(e, "m2", [t])
     assert ex.value.chain[-1] == "cannot create streaming job with snapshot backfill when paused"
-    e.resume_database(ctx(), "dev")
+    e.barrier.resume_database(ctx(), "dev")
     r = mv(e, "m2", [t])
     assert r.wait is not None
-    e.tick()
+    e.barrier.tick()
     assert r.wait.done and r.wait.error is None

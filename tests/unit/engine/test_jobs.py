@@ -20,7 +20,7 @@ def test_table_is_created_at_its_first_barrier_and_foreground_mv_waits() -> None
     assert r.wait is not None and not r.wait.done
     seen: list[bool] = []
     r.wait.add_done_callback(lambda w: seen.append(w.error is None))
-    e.tick()
+    e.barrier.tick()
     assert e.catalog.job_status(m) == "CREATED" and seen == [True]
 
 
@@ -32,14 +32,14 @@ def test_background_create_returns_at_once_and_progress_follows_the_rate_limit()
     assert r.wait is None
     stmt = "CREATE MATERIALIZED VIEW m AS SELECT * FROM up"
     assert e.backfill.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [0.00% (0/100)]")]
-    e.tick()  # 1 row/s per actor, 4 actors, 1 s barrier interval
+    e.barrier.tick()  # 1 row/s per actor, 4 actors, 1 s barrier interval
     assert e.backfill.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [4.00% (4/100)]")]
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", 0)
-    e.tick()
-    e.tick()
+    e.barrier.tick()
+    e.barrier.tick()
     assert e.backfill.show_jobs().rows[0][3] == "Snapshot [4.00% (4/100)]"  # 0 stops progress
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
-    e.tick()
+    e.barrier.tick()
     assert e.catalog.job_status(m) == "CREATED"
     assert e.backfill.show_jobs().rows == []
 
@@ -49,13 +49,13 @@ def test_normal_backfill_progress_strings() -> None:
     t = table(e, "t", rows=300)
     mv(e, "m", [t], bg(streaming_use_snapshot_backfill="false"))
     m = rel_id(e, "m")
-    e.tick()
+    e.barrier.tick()
     assert e.backfill.show_jobs().rows[0][3] == "1.33% (4/300)"
     e2 = make_engine()
     t2 = table(e2, "t")
     mv(e2, "m", [t2], bg())
     assert e2.backfill.show_jobs().rows[0][3] == "Snapshot [99.99%]"  # empty upstream
-    e2.tick()
+    e2.barrier.tick()
     assert e2.backfill.show_jobs().rows == []
     assert m > t
 
@@ -67,31 +67,31 @@ def test_pause_stops_normal_jobs_not_snapshot_backfill_ones_and_resume_continues
     snap = rel_id(e, "snap")
     mv(e, "arr", [t], bg(streaming_use_snapshot_backfill="false"))
     arr = rel_id(e, "arr")
-    e.pause_database(ctx(), "dev")
-    assert e.is_paused(1)
-    e.tick()
+    e.barrier.pause_database(ctx(), "dev")
+    assert e.barrier.is_paused(1)
+    e.barrier.tick()
     rows = {r[0]: r[3] for r in e.backfill.show_jobs().rows}
     # Commands get barriers too: the create of arr, the pause and the tick (4 rows each).
     assert rows == {snap: "Snapshot [12.00% (12/100)]", arr: "0.00% (0/100)"}
     # A normal (arrangement) create is admitted while paused; a foreground one waits.
     r = mv(e, "fg", [t], ctx(streaming_use_snapshot_backfill="false"))
     assert r.wait is not None and not r.wait.done
-    e.tick()
+    e.barrier.tick()
     assert not r.wait.done
-    e.resume_database(ctx(), "dev")
-    e.tick()
+    e.barrier.resume_database(ctx(), "dev")
+    e.barrier.tick()
     assert r.wait.done and r.wait.error is None
 
 
 def test_recovery_clears_pause_and_pause_on_next_bootstrap_pauses() -> None:
     e = make_engine()
     table(e, "t")
-    e.pause_all(ctx())
+    e.barrier.pause_all(ctx())
     e.adhoc_recover(ctx())
-    assert not e.is_paused(1)
+    assert not e.barrier.is_paused(1)
     e.params.alter_system_set(ctx(), "pause_on_next_bootstrap", "true")
     e.recover(bootstrap=True)
-    assert e.is_paused(1)
+    assert e.barrier.is_paused(1)
     assert e.meta.system_param("pause_on_next_bootstrap") == "false"
 
 
@@ -101,11 +101,11 @@ def test_pause_needs_a_superuser_and_a_new_database_starts_unpaused() -> None:
     e.users.create_user(ctx(), "bob")
     bob = Context(user_id=e.users.user_id("bob") or 0)
     with pytest.raises(RwError) as ex:
-        e.pause_all(bob)
+        e.barrier.pause_all(bob)
     assert ex.value.chain == ["Permission denied: must be superuser to pause or resume streaming"]
-    e.pause_all(ctx())
+    e.barrier.pause_all(ctx())
     e.catalog.create_database(ctx(), "later")
-    assert not e.is_paused(e.catalog.database_id("later"))
+    assert not e.barrier.is_paused(e.catalog.database_id("later"))
 
 
 def test_cancel_jobs_returns_the_cancelled_ids_and_fails_the_waiting_create() -> None:
@@ -268,7 +268,7 @@ def test_progress_column_follows_the_barriers() -> None:
         )
 
     assert stored() == "Snapshot [0.00% (0/100)]"
-    e.tick()
+    e.barrier.tick()
     assert stored() == "Snapshot [4.00% (4/100)]" == e.backfill.show_jobs().rows[0][3]
     run_until_created(e, m)
     assert e.backfill.ddl_progress() == []
@@ -290,22 +290,22 @@ def test_restart_of_a_file_store_and_the_waits_of_lost_sessions(tmp_path: object
     m = rel_id(e2, "m")
     assert e2.catalog.job_status(m) == "CREATING"  # foreground jobs survive recovery too
     e2.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
-    e2.tick()
+    e2.barrier.tick()
     assert e2.catalog.job_status(m) == "CREATED"
 
 
 def test_alter_database_pause_on_a_database_without_jobs_pauses_its_first_job() -> None:
     e = make_engine()
-    e.pause_database(ctx(), "dev")
+    e.barrier.pause_database(ctx(), "dev")
     t = table(e, "t", rows=10)  # a table is a Normal job: admitted, starts paused
-    assert e.is_paused(1)
+    assert e.barrier.is_paused(1)
     with pytest.raises(RwError) as ex:
         mv(e, "m", [t])
     assert ex.value.chain[-1] == "cannot create streaming job with snapshot backfill when paused"
     # The cluster-wide pause, like risectl, leaves a database without jobs alone.
     e.catalog.create_database(ctx(), "empty")
-    e.pause_all(ctx())
-    assert not e.is_paused(e.catalog.database_id("empty"))
+    e.barrier.pause_all(ctx())
+    assert not e.barrier.is_paused(e.catalog.database_id("empty"))
 
 
 def test_bad_session_variable_text_is_a_session_config_error() -> None:
@@ -378,18 +378,18 @@ def test_hold_backfill_and_the_barrier_schedule() -> None:
     mv(e, "m", [t], bg(backfill_rate_limit="-1"))
     m = rel_id(e, "m")
     e.backfill.hold(m)
-    e.tick()
+    e.barrier.tick()
     assert e.catalog.job_status(m) == "CREATING"
     e.backfill.hold(m, False)
-    e.tick()
+    e.barrier.tick()
     assert e.catalog.job_status(m) == "CREATED"
-    assert e.due_databases() == [(1, 1000)]
+    assert e.barrier.due_databases() == [(1, 1000)]
     e.clock.advance(400)  # type: ignore[attr-defined]
-    assert e.due_databases() == [(1, 600)]
+    assert e.barrier.due_databases() == [(1, 600)]
     e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", "100")
-    assert e.due_databases() == [(1, 0)]
+    assert e.barrier.due_databases() == [(1, 0)]
     epoch = e.conn.execute("SELECT epoch FROM barrier_state").fetchone()[0]
-    e.tick(1)
+    e.barrier.tick(1)
     new_epoch = e.conn.execute("SELECT epoch FROM barrier_state").fetchone()[0]
     assert new_epoch > epoch and new_epoch >> 16 == e.clock.now_ms() - 1_617_235_200_000
 
@@ -430,7 +430,7 @@ def test_a_queued_create_fails_with_the_error_it_meets_when_it_starts() -> None:
     mv(e, "m", [t], ctx(backfill_rate_limit="1"))
     queued = mv(e, "snap", [t])
     assert queued.wait is not None and not queued.wait.done
-    e.pause_database(ctx(), "dev")  # m is a snapshot-backfill job: it keeps running
+    e.barrier.pause_database(ctx(), "dev")  # m is a snapshot-backfill job: it keeps running
     run_until_created(e, rel_id(e, "m"))
     assert queued.wait.done and queued.wait.error is not None
     assert queued.wait.error.chain[-1] == (
@@ -480,7 +480,7 @@ def test_recover_fails_a_young_foreground_create_and_keeps_an_old_one() -> None:
     assert old.wait is not None and not old.wait.done
     assert e.catalog.job_status(o) == "CREATING"
     e.alter_rate_limit(ctx(), "materialized view", ObjectName("old"), "backfill", None)
-    e.tick()
+    e.barrier.tick()
     assert old.wait.done and old.wait.error is None
 
 
@@ -499,21 +499,21 @@ def test_foreground_create_within_one_barrier_budget_is_owed_an_early_barrier() 
     e.on_barrier_wanted = lambda: wanted.append(True)
     small = table(e, "small", rows=5)
     big = table(e, "big", rows=500)
-    e.tick()
-    assert e.due_databases() == [(1, 1000)]
+    e.barrier.tick()
+    assert e.barrier.due_databases() == [(1, 1000)]
     # 500 rows need more than one barrier (10 rows/s per actor over a 1 s interval): no debt.
     r_big = mv(e, "m_big", [big])
     assert r_big.wait is not None and not r_big.wait.done
-    assert wanted == [] and e.due_databases() == [(1, 1000)]
+    assert wanted == [] and e.barrier.due_databases() == [(1, 1000)]
     e.cancel_jobs(ctx(), [rel_id(e, "m_big")])
     # 5 rows fit in one barrier: the database is due now, and that barrier finishes the job.
     r = mv(e, "m_small", [small])
     m = rel_id(e, "m_small")
     assert e.catalog.job_status(m) == "CREATING" and r.wait is not None and not r.wait.done
-    assert wanted == [True] and e.due_databases() == [(1, 0)]
-    e.tick(1)
+    assert wanted == [True] and e.barrier.due_databases() == [(1, 0)]
+    e.barrier.tick(1)
     assert e.catalog.job_status(m) == "CREATED" and r.wait.done
-    assert e.due_databases() == [(1, 1000)]
+    assert e.barrier.due_databases() == [(1, 1000)]
 
 
 def test_background_and_rate_limited_creates_keep_the_periodic_schedule() -> None:
@@ -521,9 +521,9 @@ def test_background_and_rate_limited_creates_keep_the_periodic_schedule() -> Non
     wanted: list[bool] = []
     e.on_barrier_wanted = lambda: wanted.append(True)
     t = table(e, "t", rows=3)
-    e.tick()
+    e.barrier.tick()
     mv(e, "m_bg", [t], bg(backfill_rate_limit="-1"))
     assert e.catalog.job_status(rel_id(e, "m_bg")) == "CREATING"
     mv(e, "m_paused", [t], Context(variables={"backfill_rate_limit": "0"}))
     assert e.catalog.job_status(rel_id(e, "m_paused")) == "CREATING"
-    assert wanted == [] and e.due_databases() == [(1, 1000)]
+    assert wanted == [] and e.barrier.due_databases() == [(1, 1000)]

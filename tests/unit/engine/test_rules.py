@@ -40,7 +40,7 @@ def test_blocked_set_of_a_creating_snapshot_backfill_mv() -> None:
     t = table(e, "t", rows=50)
     other = table(e, "other", rows=5)
     mv(e, "m2", [t], ctx(streaming_use_snapshot_backfill="false"))  # hash downstream of t
-    e.tick()
+    e.barrier.tick()
     e.create_sink(
         ctx(),
         ObjectName("s"),
@@ -195,7 +195,7 @@ def test_shared_source_ensemble_follows_the_source() -> None:
     assert r.notices == ['snapshot backfill disabled due to using shared source Some("src")']
     m = rel_id(e, "m")
     assert r.wait is not None and not r.wait.done  # foreground: waits for its source backfill
-    e.tick()
+    e.barrier.tick()
     assert r.wait.done and r.wait.error is None
     assert e.catalog.job_status(m) == "CREATED"
     e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
@@ -284,11 +284,11 @@ def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
         with_options=[("connector", "kafka")],
     )
     mv(e, "from_src", [rel_id(e, "src")])
-    e.tick()
+    e.barrier.tick()
     t = table(e, "t", rows=50)
     table(e, "other", rows=5)
     mv(e, "m2", [t], ctx(streaming_use_snapshot_backfill="false"))
-    e.tick()
+    e.barrier.tick()
     e.create_sink(
         ctx(),
         ObjectName("s"),

@@ -146,13 +146,13 @@ class EngineMachine(RuleBasedStateMachine):
 
     @rule(pause=st.booleans())
     def pause_or_resume(self, pause: bool) -> None:
-        (self.e.pause_all if pause else self.e.resume_all)(ctx())
+        (self.e.barrier.pause_all if pause else self.e.barrier.resume_all)(ctx())
 
     @rule(n=st.integers(1, 5))
     def tick(self, n: int) -> None:
         for _ in range(n):
             self.clock.advance(1000)
-            self.e.tick()
+            self.e.barrier.tick()
 
     @rule(data=st.data())
     def cancel(self, data: st.DataObject) -> None:
@@ -182,7 +182,7 @@ class EngineMachine(RuleBasedStateMachine):
             "SELECT count(*) FROM streaming_job WHERE job_status = 'INITIAL'"
         ).fetchone() == (0,)
         assert after == _without(before, queued)
-        assert not self.e.is_paused(1)
+        assert not self.e.barrier.is_paused(1)
 
     @invariant()
     def no_fixed_parallelism_above_max(self) -> None:

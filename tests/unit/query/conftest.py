@@ -162,7 +162,7 @@ class World:
             upstream_ids=an.upstreams,
         )
         for _ in range(20):
-            self.engine.tick()  # type: ignore[attr-defined]
+            self.engine.barrier.tick()  # type: ignore[attr-defined]
         self.query.invalidate()
 
     def view(self, name: str, query: str) -> None:

@@ -135,7 +135,7 @@ def test_index_reads_as_its_columns_of_the_table(shop: World) -> None:
         key_columns=["region"],
     )
     for _ in range(20):
-        shop.engine.tick()  # type: ignore[attr-defined]
+        shop.engine.barrier.tick()  # type: ignore[attr-defined]
     out = shop.query.execute("SELECT * FROM idx_region ORDER BY id", (), shop.ctx)
     names = [c.name for c in out.columns or []]
     assert names[0] == "region" and "id" in names

@@ -123,7 +123,7 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
     e = make_engine(Store.open(tmp_path))
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
-    e.pause_all(ctx())
+    e.barrier.pause_all(ctx())
     e.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
     before = _dump(e.conn)
     e.store.close()
@@ -133,7 +133,7 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
     # Same fragments; only backfill progress moved (recovery's barrier reads rows).
     assert [f[:11] for f in after["fragment"]] == [f[:11] for f in before["fragment"]]
     assert e2.catalog.job_status(rel_id(e2, "m")) == "CREATING"  # background job resumes
-    assert not e2.is_paused(1)  # pause cleared
+    assert not e2.barrier.is_paused(1)  # pause cleared
     assert set(e2.actors.rendered_parallelism(t).values()) == {2}  # DEFERRED applied
 
 
