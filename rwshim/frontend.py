@@ -641,9 +641,9 @@ class Frontend:
     ) -> Outcome:
         engine = self.instance.engine
         fn = (
-            engine.alter_parallelism
+            engine.scale.alter_parallelism
             if isinstance(stmt, st.AlterParallelism)
-            else engine.alter_backfill_parallelism
+            else engine.scale.alter_backfill_parallelism
         )
         value = None if stmt.value.kind == "default" else stmt.value.text
         return await self._alter_object(stmt, fn, value, deferred=stmt.deferred)
@@ -661,7 +661,7 @@ class Frontend:
         group = None if stmt.value is None or stmt.value.kind == "default" else stmt.value.text
         engine = self.instance.engine
         return await self._alter_object(
-            stmt, engine.alter_resource_group, group, deferred=stmt.deferred
+            stmt, engine.scale.alter_resource_group, group, deferred=stmt.deferred
         )
 
     async def _alter_rename(self, stmt: st.AlterRename, params: list[object]) -> Outcome:
@@ -720,7 +720,7 @@ class Frontend:
         value = None if stmt.value.kind == "default" else stmt.value.text
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.alter_fragment_parallelism(
+            lambda: self.instance.engine.scale.alter_fragment_parallelism(
                 self._ctx(), list(stmt.fragment_ids), value
             ),
         )

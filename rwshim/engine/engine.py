@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rwshim import pgtypes
-from rwshim.engine import graph as g
 from rwshim.engine import options as opts
 from rwshim.engine import parallelism as par
 from rwshim.engine.actors import Actors
@@ -26,6 +25,7 @@ from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.fragments import Fragments
 from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.params import Params
+from rwshim.engine.scale import Scale
 from rwshim.engine.state import Faults, Meta, SimulatedCrash
 from rwshim.engine.types import (
     Clock,
@@ -39,9 +39,6 @@ from rwshim.engine.types import (
 from rwshim.engine.users import Users
 from rwshim.engine.waits import Waits
 from rwshim.errors import (
-    DDL,
-    AlterParallelismExceedsMax,
-    BackfillNotOnlineReschedulable,
     BatchRefreshWhenPaused,
     BindError,
     CatalogNotFound,
@@ -52,23 +49,15 @@ from rwshim.errors import (
     InvalidParameterValue,
     MetaCatalogDuplicated,
     MetaPermissionDenied,
-    MetaRpcError,
     NotImplementedError_,
     NotSupported,
     PermissionDenied,
-    RescheduleBlocked,
-    RescheduleRejectedAtBarrier,
     RwError,
     SessionConfigError,
     Uncategorized,
 )
 from rwshim.results import Column
 from rwshim.store.store import Store
-
-DEFERRED_NOTICE = (
-    "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
-    "meta, otherwise, the alter will not take effect."
-)
 
 
 @dataclass
@@ -123,10 +112,10 @@ class Engine:
         self.actors = Actors(self.meta)
         self.fragments = Fragments(self.meta)
         self.backfill = Backfill(self.meta, self.params, self.catalog, self.actors, self.waits)
-        self.backfill.on_finished.append(self._restore_after_backfill)
         self.barrier = Barrier(
             self.meta, self.users, self.params, self.catalog, self.backfill, self.waits
         )
+        self.scale = Scale(self.meta, self.catalog, self.actors, self.barrier, self.backfill)
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()
@@ -738,22 +727,6 @@ class Engine:
 
     # ------------------------------------------------------------------ barriers and backfill
 
-    def _restore_after_backfill(self, job_id: int) -> None:
-        """apply_post_backfill_parallelism (stream/scale.rs:1505-1577): a job created with a
-        backfill parallelism goes back to its own once its backfill is done, unless a creating
-        unreschedulable backfill blocks it (then recovery or the next reschedule applies it)."""
-        row = self.meta.q1(
-            "SELECT backfill_parallelism_kind FROM streaming_job WHERE job_id = ?", (job_id,)
-        )
-        if row is not None and row[0] is not None:
-            graph = g.Graph.load_around(self.conn, [job_id])
-            creating = graph.creating_jobs()
-            if job_id not in g.blocked_jobs(graph, creating, online=True):
-                self.actors.render_job(job_id)
-                self.conn.execute(
-                    "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
-                )
-
     # ------------------------------------------------------------------ removal
 
     # ------------------------------------------------------------------ DROP
@@ -830,206 +803,6 @@ class Engine:
     # ------------------------------------------------------------------ job resolution for ALTER
 
     # ------------------------------------------------------------------ reschedule
-
-    def alter_parallelism(
-        self,
-        ctx: Context,
-        kind: str,
-        name: ObjectName,
-        value: str | None,
-        *,
-        deferred: bool = False,
-    ) -> Result:
-        """ALTER <kind> <name> SET PARALLELISM {TO|=} <value> [DEFERRED].
-
-        ``value`` is the value's unquoted text (None for DEFAULT).  Rules: rw-engine-semantics
-        §2.3 (error 1, error 4b, error 6, the DEFERRED notice)."""
-        rel = self.catalog.resolve_job(ctx, kind, name, "parallelism")
-        target = par.parse_alter_value(value)
-        self._reschedule(rel.id, target, deferred, DDL + "AlterParallelism")
-        return Result([DEFERRED_NOTICE] if deferred else [])
-
-    def _reschedule(
-        self,
-        job_id: int,
-        target: par.Target,
-        deferred: bool,
-        call: str,
-        *,
-        group: str | None = None,
-    ) -> None:
-        graph = g.Graph.load_around(self.conn, [job_id])
-        creating = graph.creating_jobs()
-        if creating and job_id in g.blocked_jobs(graph, creating, online=not deferred):
-            raise RescheduleBlocked(call, job_id)
-        row = self.meta.q1(
-            "SELECT max_parallelism, database_id FROM streaming_job WHERE job_id = ?", (job_id,)
-        )
-        if row is None:
-            raise Uncategorized(f"table id not found: {job_id}")
-        max_p, db = int(row[0]), int(row[1])
-        if group is None and target.kind == "Fixed" and (target.fixed or 0) > max_p:
-            raise AlterParallelismExceedsMax(target.fixed or 0, max_p, backfill=False)
-        rejected: set[int] = set()
-        with self.store.transaction():
-            if group is None:
-                self.conn.execute(
-                    "UPDATE streaming_job SET parallelism_kind = ?, parallelism_fixed = ?,"
-                    " adaptive_parallelism_strategy = ? WHERE job_id = ?",
-                    (target.kind, target.fixed, target.strategy, job_id),
-                )
-            else:
-                self.conn.execute(
-                    "UPDATE streaming_job SET specific_resource_group = ? WHERE job_id = ?",
-                    (group or None, job_id),
-                )
-            self.actors.store_policies([job_id])
-        # Step 7: run the reschedule command through the barrier (not for DEFERRED).
-        with self.store.transaction():
-            if deferred:
-                self.conn.execute(
-                    "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
-                )
-            else:
-                rejected = self._apply_reschedule(db, job_id)
-                if not rejected:
-                    self.barrier.barrier(db)
-        self.meta.commit_actions()
-        if rejected:
-            raise RescheduleRejectedAtBarrier(call, sorted(rejected))
-
-    def _apply_reschedule(self, database_id: int, job_id: int) -> set[int]:
-        """Resolve the intent against the live layout: identical -> no-op; else the
-        barrier-level check (control.rs:1238-1266); else re-render.  Returns rejected jobs."""
-        graph = g.Graph.load_around(self.conn, [job_id])
-        fragments = g.reschedule_fragments(graph, job_id)
-        jobs = {graph.fragments[f].job_id for f in fragments}
-        planned = self.actors.planned_actor_counts(jobs)
-        changed = {f for f in fragments if planned.get(f) != self.actors.actor_count(f)}
-        if not changed:
-            self.conn.execute(
-                "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
-            )
-            return set()
-        rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
-        if rejected:
-            # The catalog already holds the new value; recovery will apply it.
-            self.conn.execute(
-                "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
-            )
-            return rejected
-        self.actors.render_job(job_id)
-        self.conn.execute(
-            "UPDATE streaming_job SET reschedule_pending = 0 WHERE job_id = ?", (job_id,)
-        )
-        return set()
-
-    def alter_backfill_parallelism(
-        self,
-        ctx: Context,
-        kind: str,
-        name: ObjectName,
-        value: str | None,
-        *,
-        deferred: bool = False,
-    ) -> Result:
-        """ALTER <kind> <name> SET BACKFILL_PARALLELISM ... (rw-engine-semantics §2.3: error 2,
-        error 4c); DEFAULT (None) clears the override."""
-        rel = self.catalog.resolve_job(ctx, kind, name, "backfill_parallelism")
-        target = par.parse_alter_backfill_value(value)
-        call = DDL + "AlterBackfillParallelism"
-        job_id = rel.id
-        if not deferred:
-            graph = g.Graph.load_around(self.conn, [job_id])
-            creating = graph.creating_jobs()
-            if creating and job_id in g.online_unreschedulable_jobs(graph, creating):
-                raise BackfillNotOnlineReschedulable(job_id)
-        row = self.meta.q1(
-            "SELECT max_parallelism, database_id, job_status FROM streaming_job WHERE job_id = ?",
-            (job_id,),
-        )
-        if row is None:
-            raise Uncategorized(f"table id not found: {job_id}")
-        max_p, db, status = int(row[0]), int(row[1]), str(row[2])
-        if target is not None and target.kind == "Fixed" and (target.fixed or 0) > max_p:
-            raise AlterParallelismExceedsMax(target.fixed or 0, max_p, backfill=True)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE streaming_job SET backfill_parallelism_kind = ?,"
-                " backfill_parallelism_fixed = ?, backfill_adaptive_parallelism_strategy = ?"
-                " WHERE job_id = ?",
-                (
-                    None if target is None else target.kind,
-                    None if target is None else target.fixed,
-                    None if target is None else target.strategy,
-                    job_id,
-                ),
-            )
-        rejected: set[int] = set()
-        with self.store.transaction():
-            if not deferred and status != "CREATED":
-                rejected = self._apply_reschedule(db, job_id)
-                if not rejected:
-                    self.barrier.barrier(db)
-        self.meta.commit_actions()
-        if rejected:
-            raise RescheduleRejectedAtBarrier(call, sorted(rejected))
-        return Result([DEFERRED_NOTICE] if deferred else [])
-
-    def alter_resource_group(
-        self,
-        ctx: Context,
-        kind: str,
-        name: ObjectName,
-        group: str | None,
-        *,
-        deferred: bool = False,
-    ) -> Result:
-        """ALTER <kind> <name> SET RESOURCE_GROUP ... (ddl_service.rs:1653-1670): the same
-        reschedule path as SET PARALLELISM, call AlterResourceGroup; None resets it."""
-        rel = self.catalog.resolve_job(ctx, kind, name, "resource_group")
-        self._reschedule(
-            rel.id, par.Target.adaptive(), deferred, DDL + "AlterResourceGroup", group=group or ""
-        )
-        return Result([DEFERRED_NOTICE] if deferred else [])
-
-    def alter_fragment_parallelism(
-        self,
-        ctx: Context,
-        fragment_ids: Sequence[int],
-        value: str | None,
-        *,
-        is_ident: bool = False,
-    ) -> Result:
-        """ALTER FRAGMENT id[, ...] SET PARALLELISM (alter_parallelism.rs:107-122, :181-244)."""
-        target = par.parse_fragment_value(value, is_ident=is_ident)
-        if not fragment_ids:
-            raise InvalidParameterValue("at least one fragment id must be provided")
-        jobs: set[int] = set()
-        with self.store.transaction():
-            for fid in fragment_ids:
-                row = self.meta.q1("SELECT job_id FROM fragment WHERE fragment_id = ?", (fid,))
-                if row is None:
-                    raise MetaRpcError(
-                        DDL + "AlterFragmentParallelism", f"fragment {fid} not found"
-                    )
-                jobs.add(int(row[0]))
-                self.conn.execute(
-                    "UPDATE fragment SET parallelism_override_kind = ?,"
-                    " parallelism_override_fixed = ? WHERE fragment_id = ?",
-                    (
-                        None if target is None else target.kind,
-                        None if target is None else target.fixed,
-                        fid,
-                    ),
-                )
-            self.actors.store_policies(jobs)
-            for jid in sorted(jobs):
-                self.actors.render_job(jid)
-                db = self.meta.val("SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,))
-                self.barrier.barrier(int(db))
-        self.meta.commit_actions()
-        return Result()
 
     # ------------------------------------------------------------------ rate limits
 

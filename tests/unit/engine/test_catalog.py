@@ -208,7 +208,7 @@ def test_privilege_on_alter_and_drop() -> None:
     )
     for fn in (
         lambda: e.drop_relation(bob, "table", ObjectName("t")),
-        lambda: e.alter_parallelism(bob, "table", ObjectName("t"), "2"),
+        lambda: e.scale.alter_parallelism(bob, "table", ObjectName("t"), "2"),
     ):
         with pytest.raises(RwError) as ex:
             fn()
@@ -346,7 +346,7 @@ def test_parallelism_policy_of_fragments() -> None:
         ]
 
     assert policies(t) == ["inherit(bounded(4))", "inherit(bounded(4))"]
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
     assert policies(t) == ["inherit(2)", "inherit(2)"]
     e.create_materialized_view(
         ctx(),
@@ -370,9 +370,9 @@ def test_parallelism_policy_of_fragments() -> None:
     assert policies(m) == [f"upstream_fragment([{src_fragment}])"]
     assert policies(src) == ["inherit(bounded(4))"]
     mf = e.conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (m,)).fetchone()[0]
-    e.alter_fragment_parallelism(ctx(), [mf], "3")
+    e.scale.alter_fragment_parallelism(ctx(), [mf], "3")
     assert policies(m) == ["override(3)"]
-    e.alter_fragment_parallelism(ctx(), [mf], "adaptive", is_ident=True)
+    e.scale.alter_fragment_parallelism(ctx(), [mf], "adaptive", is_ident=True)
     assert policies(m) == ["override(bounded(64))"]  # Adaptive shows the job's strategy
 
 

@@ -24,14 +24,14 @@ def test_error_1_alter_parallelism_of_creating_snapshot_backfill_mv_and_its_upst
     mv(e, "m", [t], bg())
     m = rel_id(e, "m")
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
+        e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
     assert ex.value.code == "XX000"
     assert ex.value.report() == grpc(
         "AlterParallelism",
         f"Cannot alter the job {m} because it is blocked by creating unreschedulable backfill jobs",
     )
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
     assert ex.value.report() == grpc(
         "AlterParallelism",
         f"Cannot alter the job {t} because it is blocked by creating unreschedulable backfill jobs",
@@ -47,7 +47,7 @@ def test_error_1_through_alter_resource_group_uses_its_own_call() -> None:
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
     with pytest.raises(RwError) as ex:
-        e.alter_resource_group(ctx(), "table", ObjectName("t"), "rg")
+        e.scale.alter_resource_group(ctx(), "table", ObjectName("t"), "rg")
     assert ex.value.report() == grpc(
         "AlterResourceGroup",
         f"Cannot alter the job {t} because it is blocked by creating unreschedulable backfill jobs",
@@ -60,7 +60,7 @@ def test_error_2_backfill_parallelism_of_creating_snapshot_backfill_job() -> Non
     mv(e, "m", [t], bg())
     m = rel_id(e, "m")
     with pytest.raises(RwError) as ex:
-        e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
+        e.scale.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
     assert ex.value.report() == grpc(
         "AlterBackfillParallelism",
         f"Cannot alter the job {m} because its creating backfill contains a scan type that does "
@@ -120,18 +120,18 @@ def test_error_4_alter_origin_both_variants() -> None:
     e = make_engine()
     table(e, "t", c=ctx(streaming_max_parallelism="4"))
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t"), "8")
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "8")
     assert ex.value.report() == grpc(
         "AlterParallelism", "specified parallelism 8 should not exceed max parallelism 4"
     )
     with pytest.raises(RwError) as ex:
-        e.alter_backfill_parallelism(ctx(), "table", ObjectName("t"), "8")
+        e.scale.alter_backfill_parallelism(ctx(), "table", ObjectName("t"), "8")
     assert ex.value.report() == grpc(
         "AlterBackfillParallelism",
         "specified backfill parallelism 8 should not exceed max parallelism 4",
     )
     # bounded(n) above the max is not rejected (only Fixed is checked).
-    assert e.alter_parallelism(ctx(), "table", ObjectName("t"), "bounded(1000)").notices == []
+    assert e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "bounded(1000)").notices == []
 
 
 def test_error_4_create_origin_both_variants_and_the_id_is_consumed() -> None:
@@ -176,7 +176,7 @@ def test_error_6_hash_downstream_of_a_scanned_table_after_the_catalog_write() ->
     assert e.catalog.job_status(m2) == "CREATED"
     mv(e, "m", [t], bg())  # snapshot backfill, creating
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "materialized view", ObjectName("m2"), "2")
+        e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m2"), "2")
     assert ex.value.report() == grpc(
         "AlterParallelism",
         f"cannot reschedule jobs {{{t}}} when creating jobs with unreschedulable backfill "
@@ -191,13 +191,13 @@ def test_deferred_notice_and_no_error() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
-    r = e.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
+    r = e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
     assert r.notices == [
         "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
         "meta, otherwise, the alter will not take effect."
     ]
     notice = r.notices
-    r = e.alter_backfill_parallelism(
+    r = e.scale.alter_backfill_parallelism(
         ctx(), "materialized view", ObjectName("m"), "2", deferred=True
     )
     assert r.notices == notice
@@ -230,20 +230,23 @@ def test_the_issue_scenario_end_to_end() -> None:
     t = table(e, "t", rows=20)
     mv(e, "m", [t], bg())
     for fn in (
-        lambda: e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
-        lambda: e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
+        lambda: e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
+        lambda: e.scale.alter_backfill_parallelism(
+            ctx(), "materialized view", ObjectName("m"), "2"
+        ),
     ):
         with pytest.raises(RwError):
             fn()
-    r = e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
+    r = e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
     assert len(r.notices) == 1 and r.notices[0].startswith("DEFERRED is used")
     for _ in range(10):
         e.barrier.tick()
     m = rel_id(e, "m")
     assert e.catalog.job_status(m) == "CREATED"
-    assert e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "3").notices == []
+    assert e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "3").notices == []
     assert (
-        e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2").notices == []
+        e.scale.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2").notices
+        == []
     )
     e.barrier.pause_database(ctx(), "dev")
     with pytest.raises(RwError) as ex:

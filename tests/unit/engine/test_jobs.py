@@ -358,7 +358,7 @@ def test_sink_keeps_its_sink_and_backfill_rate_limits_apart() -> None:
 def test_upstream_only_sink_has_no_backfill_and_follows_its_upstream() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
     e.create_sink(
         ctx(),
         ObjectName("s"),

@@ -140,7 +140,7 @@ class EngineMachine(RuleBasedStateMachine):
         if not jobs:
             return
         _, kind, name = data.draw(st.sampled_from(jobs))
-        fn = self.e.alter_backfill_parallelism if backfill else self.e.alter_parallelism
+        fn = self.e.scale.alter_backfill_parallelism if backfill else self.e.scale.alter_parallelism
         with contextlib.suppress(RwError):
             fn(ctx(), kind, ObjectName(name), value, deferred=deferred)
 

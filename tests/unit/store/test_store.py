@@ -124,7 +124,7 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
     e.barrier.pause_all(ctx())
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
     before = _dump(e.conn)
     e.store.close()
     e2 = make_engine(Store.open(tmp_path))
