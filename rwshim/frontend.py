@@ -652,7 +652,7 @@ class Frontend:
         value = None if stmt.rate_limit < 0 else stmt.rate_limit
         engine = self.instance.engine
         return await self._alter_object(
-            stmt, engine.alter_rate_limit, stmt.rate_limit_type.lower(), value
+            stmt, engine.throttle.alter_rate_limit, stmt.rate_limit_type.lower(), value
         )
 
     async def _alter_resource_group(
@@ -731,7 +731,7 @@ class Frontend:
         value = None if stmt.rate_limit < 0 else stmt.rate_limit
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.alter_fragment_rate_limit(
+            lambda: self.instance.engine.throttle.alter_fragment_rate_limit(
                 self._ctx(), list(stmt.fragment_ids), value
             ),
         )

@@ -34,11 +34,11 @@ def test_background_create_returns_at_once_and_progress_follows_the_rate_limit()
     assert e.backfill.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [0.00% (0/100)]")]
     e.barrier.tick()  # 1 row/s per actor, 4 actors, 1 s barrier interval
     assert e.backfill.show_jobs().rows == [(m, stmt, "BACKGROUND", "Snapshot [4.00% (4/100)]")]
-    e.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", 0)
+    e.throttle.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", 0)
     e.barrier.tick()
     e.barrier.tick()
     assert e.backfill.show_jobs().rows[0][3] == "Snapshot [4.00% (4/100)]"  # 0 stops progress
-    e.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
+    e.throttle.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
     e.barrier.tick()
     assert e.catalog.job_status(m) == "CREATED"
     assert e.backfill.show_jobs().rows == []
@@ -289,7 +289,7 @@ def test_restart_of_a_file_store_and_the_waits_of_lost_sessions(tmp_path: object
     assert r.wait.done and r.wait.error is not None
     m = rel_id(e2, "m")
     assert e2.catalog.job_status(m) == "CREATING"  # foreground jobs survive recovery too
-    e2.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
+    e2.throttle.alter_rate_limit(ctx(), "materialized view", ObjectName("m"), "backfill", None)
     e2.barrier.tick()
     assert e2.catalog.job_status(m) == "CREATED"
 
@@ -338,18 +338,18 @@ def test_sink_keeps_its_sink_and_backfill_rate_limits_apart() -> None:
         ).fetchall()
 
     assert limits() == [(7, 1)]
-    e.alter_rate_limit(ctx(), "sink", ObjectName("s"), "sink", None)
+    e.throttle.alter_rate_limit(ctx(), "sink", ObjectName("s"), "sink", None)
     assert limits() == [(None, 1)]
     fid = e.conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (s,)).fetchone()[0]
-    e.alter_fragment_rate_limit(ctx(), [fid], 0)
+    e.throttle.alter_fragment_rate_limit(ctx(), [fid], 0)
     assert limits() == [(None, 0)]
     with pytest.raises(RwError) as ex:
-        e.alter_fragment_rate_limit(ctx(), [fid, fid + 1], 0)
+        e.throttle.alter_fragment_rate_limit(ctx(), [fid, fid + 1], 0)
     assert ex.value.chain == [
         "Invalid input syntax: ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
     ]
     with pytest.raises(RwError) as ex:
-        e.alter_rate_limit(ctx(), "sink", ObjectName("s"), "dml", 1)
+        e.throttle.alter_rate_limit(ctx(), "sink", ObjectName("s"), "dml", 1)
     assert ex.value.chain == [
         "Invalid input syntax: ALTER SINK SET DML_RATE_LIMIT is not supported"
     ]
@@ -479,7 +479,7 @@ def test_recover_fails_a_young_foreground_create_and_keeps_an_old_one() -> None:
     e.adhoc_recover(ctx())
     assert old.wait is not None and not old.wait.done
     assert e.catalog.job_status(o) == "CREATING"
-    e.alter_rate_limit(ctx(), "materialized view", ObjectName("old"), "backfill", None)
+    e.throttle.alter_rate_limit(ctx(), "materialized view", ObjectName("old"), "backfill", None)
     e.barrier.tick()
     assert old.wait.done and old.wait.error is None
 
