@@ -622,7 +622,9 @@ class Frontend:
         return await self._engine(stmt.tag, lambda: self.instance.engine.barrier.flush(self._ctx()))
 
     async def _recover(self, stmt: st.Recover, params: list[object]) -> Outcome:
-        return await self._engine(stmt.tag, lambda: self.instance.engine.adhoc_recover(self._ctx()))
+        return await self._engine(
+            stmt.tag, lambda: self.instance.engine.recovery.adhoc_recover(self._ctx())
+        )
 
     # --- ALTER --------------------------------------------------------------------------------
 

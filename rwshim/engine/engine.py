@@ -25,6 +25,7 @@ from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.fragments import Fragments
 from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.params import Params
+from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
 from rwshim.engine.state import Faults, Meta, SimulatedCrash
 from rwshim.engine.throttle import Throttle
@@ -51,7 +52,6 @@ from rwshim.errors import (
     MetaCatalogDuplicated,
     MetaPermissionDenied,
     NotSupported,
-    PermissionDenied,
     RwError,
     SessionConfigError,
 )
@@ -116,10 +116,19 @@ class Engine:
         )
         self.scale = Scale(self.meta, self.catalog, self.actors, self.barrier, self.backfill)
         self.throttle = Throttle(self.meta, self.catalog, self.barrier)
+        self.recovery = Recovery(
+            self.meta,
+            self.users,
+            self.params,
+            self.catalog,
+            self.waits,
+            self.actors,
+            self.barrier,
+        )
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()
-        self.recover(bootstrap=True)
+        self.recovery.recover(bootstrap=True)
 
     @property
     def clock(self) -> Clock:
@@ -661,7 +670,7 @@ class Engine:
             # database goes through its own recovery, which comes back unpaused
             # (checkpoint/recovery.rs:419).
             self._abort_job(job_id)
-            self._database_recovery(ctx.database_id)
+            self.recovery.database_recovery(ctx.database_id)
             raise
         except RwError:
             self._abort_job(job_id)
@@ -808,80 +817,6 @@ class Engine:
 
     # ------------------------------------------------------------------ pause / resume / recover
 
-    def recover(self, *, bootstrap: bool = False) -> None:
-        """RisingWave's recovery (rw-engine-semantics §1.1, §3, §2.7): INITIAL jobs deleted,
-        CREATING jobs with a VALUES fragment deleted, the others resume; every database
-        unpaused (bootstrap: paused if ``pause_on_next_bootstrap``, which is then reset);
-        every job re-rendered from the catalog, which applies DEFERRED parallelism."""
-        with self.store.transaction():
-            initial = [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT job_id FROM streaming_job WHERE job_status = 'INITIAL'"
-                )
-            ]
-            unrecoverable = [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT DISTINCT j.job_id FROM streaming_job j JOIN fragment f"
-                    " ON f.job_id = j.job_id WHERE j.job_status = 'CREATING'"
-                    " AND f.flags LIKE '%\"VALUES\"%'"
-                )
-            ]
-            # Recovery fails every finish wait (worker.rs:1113-1119); a foreground create that
-            # began waiting less than 30 s ago cancels its job and returns the error
-            # (stream_manager.rs:77, :416-450); later ones wait again.
-            reason = "bootstrap" if bootstrap else "adhoc recovery"
-            now = self.meta.clock.now_ms()
-            early = [
-                jid
-                for jid, started in self.waits.fg_started.items()
-                if now - started < 30_000 and self.catalog.job_status(jid) == "CREATING"
-            ]
-            for jid in early:
-                self.waits.notify_finish_failed(jid, reason)
-            self.catalog.remove_relations(initial + unrecoverable + early, cancelled=False)
-            pause = bootstrap and par.parse_bool(
-                self.meta.system_param("pause_on_next_bootstrap") or "false"
-            )
-            self.barrier.unpause()
-            if pause:
-                for db in self.barrier.active_databases():
-                    self.barrier.start_paused(db)
-                self.conn.execute(
-                    "UPDATE system_parameter SET value = 'false'"
-                    " WHERE name = 'pause_on_next_bootstrap'"
-                )
-            self.actors.render_jobs(
-                {int(r[0]) for r in self.conn.execute("SELECT job_id FROM streaming_job")}
-            )
-            self.conn.execute("UPDATE streaming_job SET reschedule_pending = 0")
-            for db in self.barrier.databases():
-                self.barrier.barrier(db)
-        self.meta.commit_actions()
-
-    def _database_recovery(self, database_id: int) -> None:
-        """Per-database recovery: unpaused, jobs of the database re-rendered from the catalog."""
-        with self.store.transaction():
-            self.barrier.unpause(database_id)
-            self.actors.render_jobs(
-                {
-                    int(r[0])
-                    for r in self.conn.execute(
-                        "SELECT job_id FROM streaming_job WHERE database_id = ?", (database_id,)
-                    )
-                }
-            )
-            self.barrier.barrier(database_id)
-        self.meta.commit_actions()
-
-    def adhoc_recover(self, ctx: Context) -> Result:
-        """RECOVER (recover.rs:22-30): superuser only."""
-        if not self.users.is_super(ctx):
-            raise PermissionDenied("only superusers can trigger adhoc recovery")
-        self.recover()
-        return Result()
-
     # ------------------------------------------------------------------ job statements
 
     def cancel_jobs(self, ctx: Context, job_ids: Sequence[int]) -> Result:
@@ -937,7 +872,7 @@ class Engine:
         called with a reopened store before recovery runs on it (so ``row_count`` can follow)."""
         self.waits.meta_restarted()
         if self.store.path is None:
-            self.recover(bootstrap=True)
+            self.recovery.recover(bootstrap=True)
             return self
         data_dir = self.store.path.parent
         self.store.close()

@@ -46,6 +46,17 @@ class Params:
                     (p.name, p.default),
                 )
 
+    def take_pause_on_next_bootstrap(self) -> bool:
+        """Whether this bootstrap starts paused: ``pause_on_next_bootstrap``, reset to false
+        once it took effect (take_pause_on_bootstrap, src/meta/src/barrier/worker.rs:340-361)."""
+        if not par.parse_bool(self.meta.system_param("pause_on_next_bootstrap") or "false"):
+            return False
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE system_parameter SET value = 'false' WHERE name = 'pause_on_next_bootstrap'"
+            )
+        return True
+
     def barrier_interval_ms(self, database_id: int) -> int:
         v = self.meta.val(
             "SELECT barrier_interval_ms FROM database WHERE database_id = ?", (database_id,)

@@ -214,7 +214,7 @@ def test_privilege_on_alter_and_drop() -> None:
             fn()
         assert ex.value.chain == [text]
     with pytest.raises(RwError) as ex:
-        e.adhoc_recover(bob)
+        e.recovery.adhoc_recover(bob)
     assert ex.value.chain == ["Permission denied: only superusers can trigger adhoc recovery"]
     with pytest.raises(RwError) as ex:
         e.params.alter_system_set(bob, "barrier_interval_ms", "10")

@@ -87,10 +87,10 @@ def test_recovery_clears_pause_and_pause_on_next_bootstrap_pauses() -> None:
     e = make_engine()
     table(e, "t")
     e.barrier.pause_all(ctx())
-    e.adhoc_recover(ctx())
+    e.recovery.adhoc_recover(ctx())
     assert not e.barrier.is_paused(1)
     e.params.alter_system_set(ctx(), "pause_on_next_bootstrap", "true")
-    e.recover(bootstrap=True)
+    e.recovery.recover(bootstrap=True)
     assert e.barrier.is_paused(1)
     assert e.meta.system_param("pause_on_next_bootstrap") == "false"
 
@@ -186,7 +186,7 @@ def test_recovery_deletes_initial_jobs_and_keeps_creating_background_ones() -> N
         "SELECT count(*) FROM streaming_job WHERE job_status = 'INITIAL'"
     ).fetchone() == (1,)
     assert e.catalog.lookup(ctx(), ObjectName("lost")) is None  # INITIAL: invisible
-    e.adhoc_recover(ctx())
+    e.recovery.adhoc_recover(ctx())
     assert e.conn.execute(
         "SELECT count(*) FROM streaming_job WHERE job_status = 'INITIAL'"
     ).fetchone() == (0,)
@@ -469,14 +469,14 @@ def test_recover_fails_a_young_foreground_create_and_keeps_an_old_one() -> None:
     t = table(e, "t", rows=100)
     young = mv(e, "young", [t], ctx(backfill_rate_limit="1"))
     y = rel_id(e, "young")
-    e.adhoc_recover(ctx())
+    e.recovery.adhoc_recover(ctx())
     assert young.wait is not None and young.wait.done and young.wait.error is not None
     assert young.wait.error.chain[-1] == "failed to wait streaming job finish: adhoc recovery"
     assert e.catalog.relation(y) is None  # cancelled with the create
     old = mv(e, "old", [t], ctx(backfill_rate_limit="1"))
     o = rel_id(e, "old")
     e.clock.advance(31_000)  # type: ignore[attr-defined]
-    e.adhoc_recover(ctx())
+    e.recovery.adhoc_recover(ctx())
     assert old.wait is not None and not old.wait.done
     assert e.catalog.job_status(o) == "CREATING"
     e.throttle.alter_rate_limit(ctx(), "materialized view", ObjectName("old"), "backfill", None)

@@ -158,7 +158,7 @@ def test_deferred_parallelism_is_applied_by_recovery() -> None:
     e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
     assert e.actors.catalog_parallelism(t) == "2"
     assert set(e.actors.rendered_parallelism(t).values()) == {4}
-    e.adhoc_recover(ctx())
+    e.recovery.adhoc_recover(ctx())
     assert set(e.actors.rendered_parallelism(t).values()) == {2}
 
 
@@ -258,7 +258,7 @@ def test_deferred_on_a_creating_job_without_backfill_override_waits_for_recovery
     run_until_created(e, m)
     assert e.actors.catalog_parallelism(m) == "2"
     assert set(e.actors.rendered_parallelism(m).values()) == {4}
-    e.adhoc_recover(ctx())
+    e.recovery.adhoc_recover(ctx())
     assert set(e.actors.rendered_parallelism(m).values()) == {2}
 
 
