@@ -395,7 +395,7 @@ class Frontend:
                     and self.instance.engine.catalog.job_status(job_id) is not None
                 ):
                     with contextlib.suppress(RwError):
-                        self.instance.engine.cancel_jobs(self._ctx(), [job_id])
+                        self.instance.engine.jobs.cancel_jobs(self._ctx(), [job_id])
                     self.instance.query.invalidate()
                 raise
         waiter.result()
@@ -590,7 +590,7 @@ class Frontend:
 
     async def _cancel_jobs(self, stmt: st.CancelJobs, params: list[object]) -> Outcome:
         return await self._engine(
-            stmt.tag, lambda: self.instance.engine.cancel_jobs(self._ctx(), list(stmt.job_ids))
+            stmt.tag, lambda: self.instance.engine.jobs.cancel_jobs(self._ctx(), list(stmt.job_ids))
         )
 
     def _kill(self, stmt: st.Kill, params: list[object]) -> Outcome:
@@ -615,7 +615,7 @@ class Frontend:
         kind = _KINDS.get(stmt.object_type) if stmt.object_type else None
         name = _engine_name(stmt.name) if stmt.name else None
         return await self._engine(
-            stmt.tag, lambda: self.instance.engine.wait(self._ctx(), kind, name)
+            stmt.tag, lambda: self.instance.engine.jobs.wait(self._ctx(), kind, name)
         )
 
     async def _flush(self, stmt: st.Flush, params: list[object]) -> Outcome:
@@ -969,7 +969,7 @@ class Frontend:
         if stmt.object_type == "USER":
             return engine.users.drop_user(ctx, name.name, if_exists=stmt.if_exists)
         if stmt.object_type in _KINDS:
-            return engine.drop_relation(
+            return engine.jobs.drop_relation(
                 ctx,
                 _KINDS[stmt.object_type],
                 _engine_name(name),

@@ -104,28 +104,28 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
     )
     e.barrier.tick()  # the foreground CREATE INDEX returns once the index is Created
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "table", ObjectName("t"))
+        e.jobs.drop_relation(ctx(), "table", ObjectName("t"))
     assert ex.value.report() == (
         "Failed to run the query\n\nCaused by:\n  Permission denied: table used by 1 other "
         "objects. \nDETAIL: materialized view public.m depends on it\nHINT:  Use DROP ... "
         "CASCADE to drop the dependent objects too.\n"
     )
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "materialized view", ObjectName("m"))
+        e.jobs.drop_relation(ctx(), "materialized view", ObjectName("m"))
     assert ex.value.chain == [
         "Permission denied: table used by 1 other objects. \nDETAIL: view public.v depends on "
         "it\nHINT:  Use DROP ... CASCADE to drop the dependent objects too."
     ]
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "materialized view", ObjectName("t"))
+        e.jobs.drop_relation(ctx(), "materialized view", ObjectName("t"))
     assert ex.value.chain == ["Invalid input syntax: Use `DROP TABLE` to drop a table."]
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "view", ObjectName("t"))
+        e.jobs.drop_relation(ctx(), "view", ObjectName("t"))
     assert ex.value.chain == ["Catalog error", "view not found: t"]
-    assert e.drop_relation(ctx(), "sink", ObjectName("nope"), if_exists=True).notices == [
+    assert e.jobs.drop_relation(ctx(), "sink", ObjectName("nope"), if_exists=True).notices == [
         'sink "nope" does not exist, skipping'
     ]
-    e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
+    e.jobs.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
     assert e.conn.execute("SELECT count(*) FROM relation").fetchone() == (0,)
     for tbl in ("fragment", "fragment_relation", "actor", "streaming_job", "relation_column"):
         assert e.conn.execute(f"SELECT count(*) FROM {tbl}").fetchone() == (0,), tbl
@@ -139,7 +139,7 @@ def test_index_goes_with_its_table_in_restrict_mode() -> None:
     table(e, "t")
     e.create_index(ctx(), ObjectName("i"), ObjectName("t"), definition="", key_columns=["v"])
     e.barrier.tick()
-    e.drop_relation(ctx(), "table", ObjectName("t"))
+    e.jobs.drop_relation(ctx(), "table", ObjectName("t"))
     assert e.conn.execute("SELECT count(*) FROM relation").fetchone() == (0,)
 
 
@@ -207,7 +207,7 @@ def test_privilege_on_alter_and_drop() -> None:
         "or alter a relation."
     )
     for fn in (
-        lambda: e.drop_relation(bob, "table", ObjectName("t")),
+        lambda: e.jobs.drop_relation(bob, "table", ObjectName("t")),
         lambda: e.scale.alter_parallelism(bob, "table", ObjectName("t"), "2"),
     ):
         with pytest.raises(RwError) as ex:
@@ -303,7 +303,7 @@ def test_sink_into_table_goes_with_the_table() -> None:
     assert e.conn.execute(
         "SELECT job_type FROM streaming_job WHERE job_id = ?", (s,)
     ).fetchone() == ("SinkIntoTable",)
-    e.drop_relation(ctx(), "table", ObjectName("u"))
+    e.jobs.drop_relation(ctx(), "table", ObjectName("u"))
     assert e.catalog.relation(s) is None and e.catalog.relation(u) is None
     assert e.catalog.lookup(ctx(), ObjectName("t")) is not None
 

@@ -214,7 +214,7 @@ def test_sqlstates_of_catalog_errors() -> None:
         "  1: Catalog error\n  2: table named t already exists\n",
     )
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "materialized view", ObjectName("nope"))
+        e.jobs.drop_relation(ctx(), "materialized view", ObjectName("nope"))
     assert ex.value.code == "42704"
     assert ex.value.chain == ["Catalog error", "materialized view not found: nope"]
     with pytest.raises(RwError) as ex:

@@ -114,7 +114,7 @@ def test_cancel_jobs_returns_the_cancelled_ids_and_fails_the_waiting_create() ->
     r = mv(e, "m", [t], ctx(backfill_rate_limit="1"))
     m = rel_id(e, "m")
     assert r.wait is not None
-    res = e.cancel_jobs(ctx(), [m, 9999, t])
+    res = e.jobs.cancel_jobs(ctx(), [m, 9999, t])
     assert [c.name for c in res.columns or []] == ["Id"]
     assert res.rows == [(str(m),)]
     assert r.wait.done and r.wait.error is not None
@@ -132,7 +132,7 @@ def test_drop_of_a_creating_mv_cancels_it() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
-    assert e.drop_relation(ctx(), "materialized view", ObjectName("m")).notices == []
+    assert e.jobs.drop_relation(ctx(), "materialized view", ObjectName("m")).notices == []
     assert e.backfill.show_jobs().rows == []
     assert e.conn.execute("SELECT count(*) FROM fragment_relation").fetchone() == (1,)
 
@@ -148,7 +148,7 @@ def test_drop_that_would_remove_a_creating_job_is_refused() -> None:
         "please cancel them first"
     )
     with pytest.raises(RwError) as info:
-        e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
+        e.jobs.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
     assert info.value.chain == [text]
     with pytest.raises(RwError) as info:
         e.catalog.drop_schema(ctx(), "public", cascade=True)
@@ -157,7 +157,7 @@ def test_drop_that_would_remove_a_creating_job_is_refused() -> None:
         e.catalog.job_status(t) == "CREATED" and e.catalog.job_status(rel_id(e, "m")) == "CREATING"
     )
     run_until_created(e, rel_id(e, "m"))
-    assert e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True).notices == []
+    assert e.jobs.drop_relation(ctx(), "table", ObjectName("t"), cascade=True).notices == []
     assert e.catalog.job_status(t) is None
 
 
@@ -165,11 +165,11 @@ def test_wait_completes_when_no_job_is_creating() -> None:
     e = make_engine()
     t = table(e, "t", rows=8)
     mv(e, "m", [t], bg())
-    w = e.wait(ctx()).wait
+    w = e.jobs.wait(ctx()).wait
     assert w is not None and not w.done
     run_until_created(e, rel_id(e, "m"))
     assert w.done and w.error is None
-    assert e.wait(ctx()).wait is not None and e.wait(ctx()).wait.done  # type: ignore[union-attr]
+    assert e.jobs.wait(ctx()).wait is not None and e.jobs.wait(ctx()).wait.done  # type: ignore[union-attr]
 
 
 def test_recovery_deletes_initial_jobs_and_keeps_creating_background_ones() -> None:
@@ -489,7 +489,7 @@ def test_create_result_names_its_job_for_a_session_cancel() -> None:
     t = table(e, "t", rows=100)
     r = mv(e, "m", [t], ctx(backfill_rate_limit="1"))
     assert r.job_id == rel_id(e, "m")
-    assert e.cancel_jobs(ctx(), [r.job_id]).rows == [(str(r.job_id),)]
+    assert e.jobs.cancel_jobs(ctx(), [r.job_id]).rows == [(str(r.job_id),)]
     assert r.wait is not None and r.wait.done and r.wait.error is not None
 
 
@@ -505,7 +505,7 @@ def test_foreground_create_within_one_barrier_budget_is_owed_an_early_barrier() 
     r_big = mv(e, "m_big", [big])
     assert r_big.wait is not None and not r_big.wait.done
     assert wanted == [] and e.barrier.due_databases() == [(1, 1000)]
-    e.cancel_jobs(ctx(), [rel_id(e, "m_big")])
+    e.jobs.cancel_jobs(ctx(), [rel_id(e, "m_big")])
     # 5 rows fit in one barrier: the database is due now, and that barrier finishes the job.
     r = mv(e, "m_small", [small])
     m = rel_id(e, "m_small")

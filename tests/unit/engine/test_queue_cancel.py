@@ -14,7 +14,7 @@ def test_cancelling_a_queued_create_answers_its_session_now() -> None:
     assert queued.wait is not None and not queued.wait.done
     q = e.conn.execute("SELECT relation_id FROM relation WHERE name = 'q'").fetchone()[0]
     assert e.catalog.job_status(q) == "INITIAL"
-    cancelled = e.cancel_jobs(ctx(), [q])
+    cancelled = e.jobs.cancel_jobs(ctx(), [q])
     assert cancelled.rows == [(str(q),)]
     assert queued.wait.done and queued.wait.error is not None
     assert queued.wait.error.report() == (

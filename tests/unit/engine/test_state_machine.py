@@ -158,7 +158,7 @@ class EngineMachine(RuleBasedStateMachine):
     def cancel(self, data: st.DataObject) -> None:
         jobs = self._jobs()
         if jobs:
-            self.e.cancel_jobs(ctx(), [data.draw(st.sampled_from(jobs))[0]])
+            self.e.jobs.cancel_jobs(ctx(), [data.draw(st.sampled_from(jobs))[0]])
 
     @rule(data=st.data(), cascade=st.booleans())
     def drop(self, data: st.DataObject, cascade: bool) -> None:
@@ -167,7 +167,7 @@ class EngineMachine(RuleBasedStateMachine):
             return
         _, kind, name = data.draw(st.sampled_from(jobs))
         with contextlib.suppress(RwError):
-            self.e.drop_relation(ctx(), kind, ObjectName(name), cascade=cascade)
+            self.e.jobs.drop_relation(ctx(), kind, ObjectName(name), cascade=cascade)
 
     @rule()
     def restart(self) -> None:

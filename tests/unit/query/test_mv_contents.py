@@ -110,7 +110,7 @@ def test_cached_translation_follows_catalog_changes_without_invalidate(world: Wo
     world.query.execute("INSERT INTO a VALUES (1)", (), world.ctx)
     world.mv("m", "SELECT x FROM a")
     assert world.rows("SELECT * FROM m") == [(1,)]
-    world.engine.drop_relation(Context(), "materialized view", ObjectName("m"))  # type: ignore[attr-defined]
+    world.engine.jobs.drop_relation(Context(), "materialized view", ObjectName("m"))  # type: ignore[attr-defined]
     with pytest.raises(RwError) as info:
         world.rows("SELECT * FROM m")
     assert info.value.chain == ["Catalog error", "table or source not found: m"]
