@@ -776,7 +776,7 @@ class Frontend:
             cols, pk = self._table_columns(stmt.columns_text)
         out = await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_table(
+            lambda: self.instance.engine.ddl.create_table(
                 self._ctx(),
                 _engine_name(stmt.name),
                 cols,
@@ -803,7 +803,7 @@ class Frontend:
     def _create_mv_call(
         self, stmt: st.CreateMaterializedView, cols: list[ColumnSpec], upstreams: list[int]
     ) -> Result:
-        return self.instance.engine.create_materialized_view(
+        return self.instance.engine.ddl.create_materialized_view(
             self._ctx(),
             _engine_name(stmt.name),
             cols,
@@ -833,7 +833,7 @@ class Frontend:
         )
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_view(
+            lambda: self.instance.engine.ddl.create_view(
                 self._ctx(),
                 _engine_name(stmt.name),
                 cols,
@@ -848,7 +848,7 @@ class Frontend:
         fe = stmt.format_encode
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_source(
+            lambda: self.instance.engine.ddl.create_source(
                 self._ctx(),
                 _engine_name(stmt.name),
                 cols,
@@ -871,7 +871,7 @@ class Frontend:
         fe = stmt.format_encode
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_sink(
+            lambda: self.instance.engine.ddl.create_sink(
                 self._ctx(),
                 _engine_name(stmt.name),
                 cols,
@@ -887,7 +887,7 @@ class Frontend:
     async def _create_index(self, stmt: st.CreateIndex, params: list[object]) -> Outcome:
         return await self._engine(
             stmt.tag,
-            lambda: self.instance.engine.create_index(
+            lambda: self.instance.engine.ddl.create_index(
                 self._ctx(),
                 _engine_name(stmt.name),
                 _engine_name(stmt.table),
@@ -969,7 +969,7 @@ class Frontend:
         if stmt.object_type == "USER":
             return engine.users.drop_user(ctx, name.name, if_exists=stmt.if_exists)
         if stmt.object_type in _KINDS:
-            return engine.jobs.drop_relation(
+            return engine.ddl.drop_relation(
                 ctx,
                 _KINDS[stmt.object_type],
                 _engine_name(name),

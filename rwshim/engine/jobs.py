@@ -27,7 +27,7 @@ from rwshim.engine.backfill import Backfill
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.fragments import Fragments
-from rwshim.engine.kinds import CREATE_CALL, DROP_HINT, TABLE_NAMESPACE
+from rwshim.engine.kinds import CREATE_CALL, DROP_HINT
 from rwshim.engine.recovery import Recovery
 from rwshim.engine.state import Meta, SimulatedCrash
 from rwshim.engine.types import Context, JobSpec, ObjectName, Result, Waiter
@@ -37,7 +37,6 @@ from rwshim.errors import (
     CatalogNotFound,
     CreateCancelled,
     CreateParallelismExceedsMax,
-    DropDependedOn,
     InvalidInputSyntax,
     InvalidParameterValue,
     MetaCatalogDuplicated,
@@ -373,75 +372,6 @@ class Jobs:
         with self.store.transaction():
             self.catalog.remove_relations([job_id])
         self.meta.commit_actions()
-
-    def drop_relation(
-        self,
-        ctx: Context,
-        kind: str,
-        name: ObjectName,
-        *,
-        if_exists: bool = False,
-        cascade: bool = False,
-    ) -> Result:
-        """DROP TABLE | MATERIALIZED VIEW | VIEW | INDEX | SOURCE | SINK (drop_*.rs).
-
-        Finds creating jobs too; dropping one cancels it.  Dependents make a RESTRICT drop fail
-        with meta's PermissionDenied (controller/utils.rs:814-990); indexes go with their table.
-        """
-        namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
-        rel = self.catalog.lookup(ctx, name, namespace)
-        if rel is None or rel.kind != kind:
-            if rel is not None:
-                # table_catalog.rs:389-400
-                raise InvalidInputSyntax(DROP_HINT[rel.kind])
-            if if_exists:
-                return Result([f'{kind} "{name.name}" does not exist, skipping'])
-            raise CatalogNotFound(kind, name.name)
-        self.catalog.check_drop_alter(ctx, rel)
-        if cascade:
-            ids = self.catalog.cascade_closure([rel.id])
-        else:
-            dependents = [
-                self.catalog.relation(int(r[0]))
-                for r in self.conn.execute(
-                    "SELECT dependent_id FROM dependency WHERE referenced_id = ?"
-                    " ORDER BY dependent_id",
-                    (rel.id,),
-                )
-            ]
-            blocking = [d for d in dependents if d is not None and d.kind != "index"]
-            if blocking:
-                order = ("table", "materialized view", "sink", "view", "source")
-                blocking.sort(key=lambda d: (order.index(d.kind) if d.kind in order else 9, d.id))
-                obj_type = {"materialized view": "table", "index": "index"}.get(rel.kind, rel.kind)
-                details = []
-                for d in blocking:
-                    schema = self.meta.val(
-                        "SELECT name FROM schema WHERE schema_id = ?", (d.schema_id,)
-                    )
-                    word = (
-                        "materialized view" if d.kind in ("table", "materialized view") else d.kind
-                    )
-                    details.append(f"{word} {schema}.{d.name} depends on it")
-                raise DropDependedOn(obj_type, details)
-            ids = [rel.id] + [d.id for d in dependents if d is not None and d.kind == "index"]
-            # Sinks into a dropped table go with it (drop_op.rs:98-140).
-            ids += [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT relation_id FROM relation WHERE target_table_id = ?", (rel.id,)
-                )
-            ]
-        if rel.status in (None, "CREATED"):
-            # A creating job itself is cancelled instead (drop_streaming_job,
-            # ddl_controller.rs:1871-1910); a created object goes through drop_object.
-            self.catalog.refuse_dropping_creating(ids, rel.kind)
-        with self.store.transaction():
-            self.catalog.remove_relations(ids)
-            if rel.is_job:
-                self.barrier.barrier(rel.database_id)
-        self.meta.commit_actions()
-        return Result()
 
     def cancel_jobs(self, ctx: Context, job_ids: Sequence[int]) -> Result:
         """CANCEL JOBS id, ... (cancel_job.rs:26-65): one varchar column Id, one row per job

@@ -13,12 +13,12 @@ from tests.unit.engine.helpers import V, bg, ctx
 
 def _creating_mv_over_rows(inst: Instance) -> int:
     e = inst.engine
-    e.create_table(ctx(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)")
+    e.ddl.create_table(ctx(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)")
     t = e.catalog.lookup(ctx(), ObjectName("t"))
     assert t is not None
     with e.store.transaction():
         e.conn.executemany(f"INSERT INTO rel_{t.id}(v) VALUES (?)", [(i,) for i in range(50)])
-    e.create_materialized_view(
+    e.ddl.create_materialized_view(
         bg(),
         ObjectName("m"),
         V,

@@ -28,7 +28,7 @@ def rel_id(e: Engine, name: str, c: Context | None = None) -> int:
 
 
 def table(e: Engine, name: str, rows: int = 0, c: Context | None = None) -> int:
-    e.create_table(c or ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name} (v INT)")
+    e.ddl.create_table(c or ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name} (v INT)")
     tid = rel_id(e, name, c)
     if rows:
         with e.store.transaction():
@@ -43,7 +43,7 @@ def mv(
     c: Context | None = None,
     with_options: Sequence[tuple[str, str]] = (),
 ) -> Result:
-    return e.create_materialized_view(
+    return e.ddl.create_materialized_view(
         c or ctx(),
         ObjectName(name),
         V,

@@ -43,7 +43,7 @@ def test_table_columns_row_id_and_data_table() -> None:
     ]
     e.conn.execute(f"INSERT INTO rel_{t}(v) VALUES (1)")
     assert e.conn.execute(f"SELECT _row_id, v FROM rel_{t}").fetchall() == [(1, 1)]
-    e.create_table(
+    e.ddl.create_table(
         ctx(),
         ObjectName("k"),
         [ColumnSpec("a", pgtypes.INT4, "integer"), ColumnSpec("b", pgtypes.VARCHAR, "varchar")],
@@ -55,7 +55,7 @@ def test_table_columns_row_id_and_data_table() -> None:
         "SELECT name, pk_position FROM relation_column WHERE relation_id = ?", (k,)
     ).fetchall() == [("a", 0), ("b", None)]
     with pytest.raises(RwError) as ex:
-        e.create_table(ctx(), ObjectName("z"), V, definition="", primary_key=["nope"])
+        e.ddl.create_table(ctx(), ObjectName("z"), V, definition="", primary_key=["nope"])
     assert ex.value.chain == ['Bind error: column "nope" named in key does not exist']
 
 
@@ -88,14 +88,14 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
     t = table(e, "t")
     mv(e, "m", [t])
     e.barrier.tick()
-    e.create_view(
+    e.ddl.create_view(
         ctx(),
         ObjectName("v"),
         V,
         definition="CREATE VIEW v AS SELECT * FROM m",
         upstream_ids=[rel_id(e, "m")],
     )
-    e.create_index(
+    e.ddl.create_index(
         ctx(),
         ObjectName("i"),
         ObjectName("t"),
@@ -104,28 +104,28 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
     )
     e.barrier.tick()  # the foreground CREATE INDEX returns once the index is Created
     with pytest.raises(RwError) as ex:
-        e.jobs.drop_relation(ctx(), "table", ObjectName("t"))
+        e.ddl.drop_relation(ctx(), "table", ObjectName("t"))
     assert ex.value.report() == (
         "Failed to run the query\n\nCaused by:\n  Permission denied: table used by 1 other "
         "objects. \nDETAIL: materialized view public.m depends on it\nHINT:  Use DROP ... "
         "CASCADE to drop the dependent objects too.\n"
     )
     with pytest.raises(RwError) as ex:
-        e.jobs.drop_relation(ctx(), "materialized view", ObjectName("m"))
+        e.ddl.drop_relation(ctx(), "materialized view", ObjectName("m"))
     assert ex.value.chain == [
         "Permission denied: table used by 1 other objects. \nDETAIL: view public.v depends on "
         "it\nHINT:  Use DROP ... CASCADE to drop the dependent objects too."
     ]
     with pytest.raises(RwError) as ex:
-        e.jobs.drop_relation(ctx(), "materialized view", ObjectName("t"))
+        e.ddl.drop_relation(ctx(), "materialized view", ObjectName("t"))
     assert ex.value.chain == ["Invalid input syntax: Use `DROP TABLE` to drop a table."]
     with pytest.raises(RwError) as ex:
-        e.jobs.drop_relation(ctx(), "view", ObjectName("t"))
+        e.ddl.drop_relation(ctx(), "view", ObjectName("t"))
     assert ex.value.chain == ["Catalog error", "view not found: t"]
-    assert e.jobs.drop_relation(ctx(), "sink", ObjectName("nope"), if_exists=True).notices == [
+    assert e.ddl.drop_relation(ctx(), "sink", ObjectName("nope"), if_exists=True).notices == [
         'sink "nope" does not exist, skipping'
     ]
-    e.jobs.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
+    e.ddl.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
     assert e.conn.execute("SELECT count(*) FROM relation").fetchone() == (0,)
     for tbl in ("fragment", "fragment_relation", "actor", "streaming_job", "relation_column"):
         assert e.conn.execute(f"SELECT count(*) FROM {tbl}").fetchone() == (0,), tbl
@@ -137,9 +137,9 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
 def test_index_goes_with_its_table_in_restrict_mode() -> None:
     e = make_engine()
     table(e, "t")
-    e.create_index(ctx(), ObjectName("i"), ObjectName("t"), definition="", key_columns=["v"])
+    e.ddl.create_index(ctx(), ObjectName("i"), ObjectName("t"), definition="", key_columns=["v"])
     e.barrier.tick()
-    e.jobs.drop_relation(ctx(), "table", ObjectName("t"))
+    e.ddl.drop_relation(ctx(), "table", ObjectName("t"))
     assert e.conn.execute("SELECT count(*) FROM relation").fetchone() == (0,)
 
 
@@ -207,7 +207,7 @@ def test_privilege_on_alter_and_drop() -> None:
         "or alter a relation."
     )
     for fn in (
-        lambda: e.jobs.drop_relation(bob, "table", ObjectName("t")),
+        lambda: e.ddl.drop_relation(bob, "table", ObjectName("t")),
         lambda: e.scale.alter_parallelism(bob, "table", ObjectName("t"), "2"),
     ):
         with pytest.raises(RwError) as ex:
@@ -290,7 +290,7 @@ def test_sink_into_table_goes_with_the_table() -> None:
     e = make_engine()
     t = table(e, "t")
     u = table(e, "u")
-    e.create_sink(
+    e.ddl.create_sink(
         ctx(),
         ObjectName("s"),
         [],
@@ -303,7 +303,7 @@ def test_sink_into_table_goes_with_the_table() -> None:
     assert e.conn.execute(
         "SELECT job_type FROM streaming_job WHERE job_id = ?", (s,)
     ).fetchone() == ("SinkIntoTable",)
-    e.jobs.drop_relation(ctx(), "table", ObjectName("u"))
+    e.ddl.drop_relation(ctx(), "table", ObjectName("u"))
     assert e.catalog.relation(s) is None and e.catalog.relation(u) is None
     assert e.catalog.lookup(ctx(), ObjectName("t")) is not None
 
@@ -348,7 +348,7 @@ def test_parallelism_policy_of_fragments() -> None:
     assert policies(t) == ["inherit(bounded(4))", "inherit(bounded(4))"]
     e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
     assert policies(t) == ["inherit(2)", "inherit(2)"]
-    e.create_materialized_view(
+    e.ddl.create_materialized_view(
         ctx(),
         ObjectName("k"),
         V,
@@ -357,7 +357,7 @@ def test_parallelism_policy_of_fragments() -> None:
         has_values=True,
     )
     assert policies(rel_id(e, "k")) == ["single"]
-    e.create_source(
+    e.ddl.create_source(
         ctx(), ObjectName("src"), [], definition="", with_options=[("connector", "kafka")]
     )
     src = rel_id(e, "src")
@@ -397,8 +397,8 @@ def test_rename_rewrites_the_created_name(definition: str, renamed: str) -> None
 
 def test_rename_and_swap_update_definitions() -> None:
     e = make_engine()
-    e.create_table(ctx(), ObjectName("a"), V, definition="CREATE TABLE a (v INT)")
-    e.create_table(ctx(), ObjectName("b"), V, definition="CREATE TABLE b (v INT, w INT)")
+    e.ddl.create_table(ctx(), ObjectName("a"), V, definition="CREATE TABLE a (v INT)")
+    e.ddl.create_table(ctx(), ObjectName("b"), V, definition="CREATE TABLE b (v INT, w INT)")
     e.catalog.rename(ctx(), "table", ObjectName("a"), "c")
     assert e.catalog.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT)"  # type: ignore[union-attr]
     e.catalog.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))

@@ -80,7 +80,7 @@ def test_error_3_snapshot_backfill_create_while_paused(call: str, kind: str) -> 
         if kind == "mv":
             mv(e, "m", [t])
         else:
-            e.create_sink(
+            e.ddl.create_sink(
                 ctx(),
                 ObjectName("s"),
                 [],
@@ -155,7 +155,7 @@ def test_error_4_create_origin_both_variants_and_the_id_is_consumed() -> None:
     )
     # No backfill scan: the backfill variable is not sent, so no error.
     assert (
-        e.create_materialized_view(
+        e.ddl.create_materialized_view(
             c,
             ObjectName("k"),
             [],
@@ -214,7 +214,7 @@ def test_sqlstates_of_catalog_errors() -> None:
         "  1: Catalog error\n  2: table named t already exists\n",
     )
     with pytest.raises(RwError) as ex:
-        e.jobs.drop_relation(ctx(), "materialized view", ObjectName("nope"))
+        e.ddl.drop_relation(ctx(), "materialized view", ObjectName("nope"))
     assert ex.value.code == "42704"
     assert ex.value.chain == ["Catalog error", "materialized view not found: nope"]
     with pytest.raises(RwError) as ex:

@@ -132,7 +132,7 @@ def test_drop_of_a_creating_mv_cancels_it() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
-    assert e.jobs.drop_relation(ctx(), "materialized view", ObjectName("m")).notices == []
+    assert e.ddl.drop_relation(ctx(), "materialized view", ObjectName("m")).notices == []
     assert e.backfill.show_jobs().rows == []
     assert e.conn.execute("SELECT count(*) FROM fragment_relation").fetchone() == (1,)
 
@@ -148,7 +148,7 @@ def test_drop_that_would_remove_a_creating_job_is_refused() -> None:
         "please cancel them first"
     )
     with pytest.raises(RwError) as info:
-        e.jobs.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
+        e.ddl.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
     assert info.value.chain == [text]
     with pytest.raises(RwError) as info:
         e.catalog.drop_schema(ctx(), "public", cascade=True)
@@ -157,7 +157,7 @@ def test_drop_that_would_remove_a_creating_job_is_refused() -> None:
         e.catalog.job_status(t) == "CREATED" and e.catalog.job_status(rel_id(e, "m")) == "CREATING"
     )
     run_until_created(e, rel_id(e, "m"))
-    assert e.jobs.drop_relation(ctx(), "table", ObjectName("t"), cascade=True).notices == []
+    assert e.ddl.drop_relation(ctx(), "table", ObjectName("t"), cascade=True).notices == []
     assert e.catalog.job_status(t) is None
 
 
@@ -204,17 +204,17 @@ def test_duplicate_names_while_creating_and_if_not_exists() -> None:
         "materialized view named m already exists and is still being created",
     ]
     # Still creating: meta answers; a background statement returns, a foreground one waits.
-    r = e.create_materialized_view(
+    r = e.ddl.create_materialized_view(
         bg(), ObjectName("m"), [], definition="x", upstream_ids=[t], if_not_exists=True
     )
     assert r.notices == [] and r.wait is None
-    r = e.create_materialized_view(
+    r = e.ddl.create_materialized_view(
         ctx(), ObjectName("m"), [], definition="x", upstream_ids=[t], if_not_exists=True
     )
     assert r.notices == [] and r.wait is not None and not r.wait.done
     run_until_created(e, rel_id(e, "m"))
     assert r.wait.done and r.wait.error is None
-    r = e.create_materialized_view(
+    r = e.ddl.create_materialized_view(
         ctx(), ObjectName("m"), [], definition="x", upstream_ids=[t], if_not_exists=True
     )
     assert r.notices == ['relation "m" already exists, skipping']
@@ -322,7 +322,7 @@ def test_bad_session_variable_text_is_a_session_config_error() -> None:
 def test_sink_keeps_its_sink_and_backfill_rate_limits_apart() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
-    e.create_sink(
+    e.ddl.create_sink(
         bg(sink_rate_limit="7"),
         ObjectName("s"),
         [],
@@ -359,7 +359,7 @@ def test_upstream_only_sink_has_no_backfill_and_follows_its_upstream() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
     e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
-    e.create_sink(
+    e.ddl.create_sink(
         ctx(),
         ObjectName("s"),
         [],
@@ -402,7 +402,7 @@ def test_a_foreground_create_holds_the_creation_permit() -> None:
     first = mv(e, "m", [t], ctx(backfill_rate_limit="1"))
     m = rel_id(e, "m")
     assert first.wait is not None and not first.wait.done
-    second = e.create_table(ctx(), ObjectName("u"), [], definition="CREATE TABLE u")
+    second = e.ddl.create_table(ctx(), ObjectName("u"), [], definition="CREATE TABLE u")
     assert second.wait is not None and not second.wait.done
     assert e.catalog.lookup(ctx(), ObjectName("u")) is None  # INITIAL: invisible to the frontend
     u = e.conn.execute("SELECT relation_id FROM relation WHERE name = 'u'").fetchone()[0]
@@ -420,7 +420,7 @@ def test_a_foreground_create_holds_the_creation_permit() -> None:
     e.params.alter_system_set(ctx(), "max_concurrent_creating_streaming_jobs", "0")
     mv(e, "f1", [t], ctx(backfill_rate_limit="1"))
     assert e.catalog.lookup(ctx(), ObjectName("f1")) is not None
-    r = e.create_table(ctx(), ObjectName("w"), [], definition="CREATE TABLE w")
+    r = e.ddl.create_table(ctx(), ObjectName("w"), [], definition="CREATE TABLE w")
     assert r.wait is None and e.catalog.lookup(ctx(), ObjectName("w")) is not None
 
 
@@ -454,7 +454,7 @@ def test_meta_sees_initial_jobs_in_its_duplicate_check() -> None:
         "exists\n"
         "  3: table named q already exists and is still being created\n"
     )
-    again = e.create_materialized_view(
+    again = e.ddl.create_materialized_view(
         ctx(), ObjectName("q"), [], definition="x", upstream_ids=[t], if_not_exists=True
     )
     assert again.wait is not None and not again.wait.done

@@ -41,7 +41,7 @@ def test_blocked_set_of_a_creating_snapshot_backfill_mv() -> None:
     other = table(e, "other", rows=5)
     mv(e, "m2", [t], ctx(streaming_use_snapshot_backfill="false"))  # hash downstream of t
     e.barrier.tick()
-    e.create_sink(
+    e.ddl.create_sink(
         ctx(),
         ObjectName("s"),
         [],
@@ -183,7 +183,7 @@ def test_backfill_parallelism_while_creating_then_restore_of_the_target() -> Non
 
 def test_shared_source_ensemble_follows_the_source() -> None:
     e = make_engine()
-    e.create_source(
+    e.ddl.create_source(
         ctx(),
         ObjectName("src"),
         [],
@@ -278,7 +278,7 @@ def _rule_answers(graph: g.Graph, job_id: int, database_id: int) -> tuple[object
 
 def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
     e = make_engine()
-    e.create_source(
+    e.ddl.create_source(
         ctx(),
         ObjectName("src"),
         [],
@@ -291,7 +291,7 @@ def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
     table(e, "other", rows=5)
     mv(e, "m2", [t], ctx(streaming_use_snapshot_backfill="false"))
     e.barrier.tick()
-    e.create_sink(
+    e.ddl.create_sink(
         ctx(),
         ObjectName("s"),
         [],

@@ -81,7 +81,7 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(name=st.sampled_from(NAMES), rows=st.integers(0, 30))
     def create_table(self, name: str, rows: int) -> None:
         try:
-            self.e.create_table(ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name}")
+            self.e.ddl.create_table(ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name}")
         except RwError:
             return
         rel = self.e.catalog.lookup(ctx(), ObjectName(name))
@@ -121,7 +121,7 @@ class EngineMachine(RuleBasedStateMachine):
             streaming_parallelism=parallelism,
         )
         with contextlib.suppress(RwError):
-            self.e.create_materialized_view(
+            self.e.ddl.create_materialized_view(
                 c,
                 ObjectName(name),
                 V,
@@ -167,7 +167,7 @@ class EngineMachine(RuleBasedStateMachine):
             return
         _, kind, name = data.draw(st.sampled_from(jobs))
         with contextlib.suppress(RwError):
-            self.e.jobs.drop_relation(ctx(), kind, ObjectName(name), cascade=cascade)
+            self.e.ddl.drop_relation(ctx(), kind, ObjectName(name), cascade=cascade)
 
     @rule()
     def restart(self) -> None:

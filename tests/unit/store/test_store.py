@@ -149,7 +149,7 @@ CHILD = textwrap.dedent(
     cols = [ColumnSpec("v", pgtypes.INT4, "integer")]
     i = 0
     while True:
-        e.create_table(Context(), ObjectName(f"t{i}"), cols, definition=f"CREATE TABLE t{i}")
+        e.ddl.create_table(Context(), ObjectName(f"t{i}"), cols, definition=f"CREATE TABLE t{i}")
         print(f"t{i}", flush=True)  # acknowledged only after the commit
         i += 1
     """
