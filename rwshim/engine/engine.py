@@ -1,11 +1,22 @@
-"""The Engine: RisingWave's catalog + meta node in one synchronous object (clock injected, no I/O).
+"""The Engine: RisingWave's meta node as a facade over its parts (synchronous, clock injected,
+no I/O).
+
+Each part owns one seam of RisingWave's meta node and is reached as an attribute:
+``engine.ddl`` (CREATE/DROP of relations), ``engine.jobs`` (the streaming-job lifecycle,
+CANCEL JOBS, WAIT), ``engine.scale`` (reschedules), ``engine.throttle`` (rate limits),
+``engine.barrier`` (epochs, pause, admission), ``engine.backfill`` (the progress model,
+SHOW JOBS), ``engine.recovery``, ``engine.catalog``, ``engine.users``, ``engine.params``,
+``engine.actors``, ``engine.fragments`` and ``engine.waits``; ``ARCHITECTURE.md`` maps them
+to RisingWave's files.  The parts share ``Meta`` (the store, the clock, the fault switches,
+the after-commit actions) and call each other only downwards, in the order they are built
+here (tests/unit/test_layering.py holds it).
 
 Every DDL method takes plain values (a ``Context``, names, definition text, columns, upstream
 relation ids, WITH options as pairs) and returns a ``Result`` or raises the ``RwError`` that
-RisingWave would send.  Time moves only through ``tick()`` (a periodic barrier) and through
-commands, which get their barrier at once, as in RisingWave.  State lives in the ``Store``; the
-in-memory part is only what a restart loses in RisingWave too (waiting sessions, fault
-switches).
+RisingWave would send.  Time moves only through ``barrier.tick()`` (a periodic barrier) and
+through commands, which get their barrier at once, as in RisingWave.  State lives in the
+``Store``; the in-memory part is only what a restart loses in RisingWave too (waiting
+sessions, fault switches).
 """
 
 from __future__ import annotations
@@ -25,16 +36,15 @@ from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
 from rwshim.engine.state import Faults, Meta
 from rwshim.engine.throttle import Throttle
-from rwshim.engine.types import (
-    Clock,
-)
+from rwshim.engine.types import Clock
 from rwshim.engine.users import Users
 from rwshim.engine.waits import Waits
 from rwshim.store.store import Store
 
 
 class Engine:
-    """RisingWave's control plane over a ``Store``.  Construction runs bootstrap recovery."""
+    """RisingWave's control plane over a ``Store``: its parts, built bottom-up.  Construction
+    runs bootstrap recovery."""
 
     def __init__(
         self,
@@ -93,6 +103,7 @@ class Engine:
 
     @property
     def clock(self) -> Clock:
+        """The shared clock (the instance swaps it when a test takes the clock)."""
         return self.meta.clock
 
     @clock.setter
@@ -111,40 +122,6 @@ class Engine:
     @on_barrier_wanted.setter
     def on_barrier_wanted(self, fn: Callable[[], None] | None) -> None:
         self.barrier.on_barrier_wanted = fn
-
-    # ------------------------------------------------------------------ basics
-
-    # ------------------------------------------------------------------ users & privileges
-
-    # ------------------------------------------------------------------ name resolution
-
-    # ------------------------------------------------------------------ databases, schemas, users
-
-    # ------------------------------------------------------------------ relations: creation
-
-    # ------------------------------------------------------------------ the create pipeline
-
-    # ------------------------------------------------------------------ barriers and backfill
-
-    # ------------------------------------------------------------------ removal
-
-    # ------------------------------------------------------------------ DROP
-
-    # ------------------------------------------------------------------ job resolution for ALTER
-
-    # ------------------------------------------------------------------ reschedule
-
-    # ------------------------------------------------------------------ rate limits
-
-    # ------------------------------------------------------------------ pause / resume / recover
-
-    # ------------------------------------------------------------------ job statements
-
-    # ------------------------------------------------------------------ rename, swap, owner, schema
-
-    # ------------------------------------------------------------------ parameters
-
-    # ------------------------------------------------------------------ test control
 
     def restart(self, on_open: Callable[[Store], None] | None = None) -> Engine:
         """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
