@@ -48,6 +48,7 @@ class Actors:
             )
 
     def slots(self, resource_group: str) -> int:
+        """The streaming parallelism of a resource group's running workers."""
         v = self.meta.val(
             "SELECT sum(parallelism) FROM worker WHERE is_streaming = 1 AND state = 'RUNNING'"
             " AND coalesce(resource_group, 'default') = ?",

@@ -43,6 +43,8 @@ class Backfill:
         # StreamingJobBackfillFinished; scale's post-backfill restore listens).
         self.on_finished: list[Callable[[int], None]] = []
 
+    # ------------------------------------------------------------------ the model
+
     def start(self, scans: Iterable[tuple[int, str | None, int]]) -> None:
         """The snapshot each connected scan (fragment, scan type, upstream) will read: its
         upstream's rows now; an UpstreamOnly scan reads none (only new changes from its first
@@ -139,6 +141,8 @@ class Backfill:
                 return False
         return True
 
+    # ------------------------------------------------------------------ reporting
+
     def progress_text(self, job_id: int, status: str, job_type: str) -> str:
         """progress.rs:246-296 and creating_job/mod.rs:757-793."""
         if status == "INITIAL":
@@ -173,6 +177,7 @@ class Backfill:
         return text
 
     def store_progress(self, job_id: int) -> None:
+        """Keep streaming_job.progress (what the catalogs show) in step with the model."""
         row = self.meta.q1(
             "SELECT job_status, job_type FROM streaming_job WHERE job_id = ?", (job_id,)
         )

@@ -51,7 +51,10 @@ class Barrier:
         # Called after commit when a database is owed an early barrier (the server's loop).
         self.on_barrier_wanted: Callable[[], None] | None = None
 
+    # ------------------------------------------------------------------ epochs and barriers
+
     def ensure_state(self, database_id: int) -> None:
+        """The database's checkpoint control exists from its first streaming job (or pause)."""
         self.conn.execute(
             "INSERT OR IGNORE INTO barrier_state(database_id, is_paused, epoch, barrier_count,"
             " last_barrier_ms) VALUES (?, 0, 0, 0, ?)",
@@ -59,6 +62,7 @@ class Barrier:
         )
 
     def next_epoch(self, prev: int) -> int:
+        """The next epoch: the clock's physical time, shifted, and always above ``prev``."""
         physical = max(self.meta.clock.now_ms() - RISINGWAVE_DATE_EPOCH_MS, 0) << EPOCH_SHIFT
         return physical if physical > prev else prev + 1
 
@@ -115,6 +119,8 @@ class Barrier:
             out.append((int(db), max(due, 0)))
         return out
 
+    # ------------------------------------------------- a create reaching the barrier worker
+
     def admit(self, database_id: int, job_type: str, call: str) -> None:
         """A create command reaching the barrier worker of its database: admission
         (control.rs:1285-1300) and the apply-time check (state.rs:650-660).  While the database
@@ -142,6 +148,8 @@ class Barrier:
         if self.on_barrier_wanted is not None:
             self.on_barrier_wanted()
 
+    # -------------------------------------------------------- barrier state after recovery
+
     def databases(self) -> list[int]:
         """The databases with barrier state (checkpoint control), by id."""
         return [
@@ -164,6 +172,8 @@ class Barrier:
             "UPDATE barrier_state SET is_paused = 1 WHERE database_id = ?", (database_id,)
         )
 
+    # ------------------------------------------------------------------ pause and resume
+
     def active_databases(self) -> list[int]:
         """list_active_database_ids: databases owning at least one fragment
         (metadata.rs:318-326)."""
@@ -176,6 +186,8 @@ class Barrier:
         ]
 
     def set_paused(self, databases: Iterable[int], paused: bool, *, create: bool = False) -> None:
+        """Pause or resume each database's barriers (a Pause/Resume command with its own
+        barrier); ``create`` makes the barrier state of a database that has none."""
         with self.store.transaction():
             for db in databases:
                 if create:
@@ -231,11 +243,14 @@ class Barrier:
         return Result()
 
     def is_paused(self, database_id: int) -> bool:
+        """Whether the database's barriers are paused."""
         return bool(
             self.meta.val(
                 "SELECT is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
             )
         )
+
+    # ------------------------------------------------------------------ FLUSH
 
     def flush(self, ctx: Context) -> Result:
         """FLUSH: a checkpoint barrier on the session's database."""

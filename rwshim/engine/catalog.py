@@ -128,6 +128,8 @@ class Catalog:
         self.users = users
         self.waits = waits
 
+    # ------------------------------------------------------------------ privileges
+
     def check_drop_alter(self, ctx: Context, rel: Rel) -> None:
         """privilege.rs:113-138."""
         if self.users.is_super(ctx) or rel.owner_id == ctx.user_id:
@@ -141,7 +143,10 @@ class Catalog:
             "Only the relation owner, the schema owner, and superuser can drop or alter a relation."
         )
 
+    # ------------------------------------------------------------------ name resolution
+
     def search_path(self, ctx: Context) -> list[str]:
+        """The session's search_path as schema names (``$user`` is the session user)."""
         user = self.users.user(ctx.user_id)[0]
         out = []
         for part in ctx.var("search_path").split(","):
@@ -155,12 +160,15 @@ class Catalog:
         return out
 
     def schema_id(self, database_id: int, name: str) -> int | None:
+        """A schema of a database by name, None if there is none."""
         v = self.meta.val(
             "SELECT schema_id FROM schema WHERE database_id = ? AND name = ?", (database_id, name)
         )
         return None if v is None else int(v)
 
     def creation_schema(self, ctx: Context, name: ObjectName) -> tuple[int, str]:
+        """The schema a CREATE makes ``name`` in: the named one, else the first of the
+        search path that exists."""
         if name.schema is not None:
             sid = self.schema_id(ctx.database_id, name.schema)
             if sid is None:
@@ -205,6 +213,7 @@ class Catalog:
         return None
 
     def relation(self, relation_id: int) -> Rel | None:
+        """A relation by id, whatever its state."""
         row = self.meta.q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))
         return None if row is None else _rel(row)
 
@@ -220,11 +229,15 @@ class Catalog:
 
     @staticmethod
     def duplicate_error(rel: Rel) -> CatalogDuplicated:
+        """The name clash with ``rel`` (``... and is still being created`` for a creating
+        job)."""
         creating = rel.status is not None and rel.status != "CREATED"
         if rel.kind in ("source", "view"):
             creating = False
         suffix = " and is still being created" if creating else ""
         return CatalogDuplicated(f"{rel.kind} named {rel.name} already exists{suffix}")
+
+    # ------------------------------------------------------------------ databases and schemas
 
     def create_database(
         self,
@@ -370,6 +383,8 @@ class Catalog:
         self.meta.commit_actions()
         return Result()
 
+    # ------------------------------------------------------------------ relation rows
+
     def insert_relation(
         self,
         rid: int,
@@ -383,6 +398,8 @@ class Catalog:
         created: bool = True,
         extra: Mapping[str, object] | None = None,
     ) -> None:
+        """A relation row and its columns (inside a transaction); ``created`` False leaves
+        created_at to the job's finish."""
         now = self.meta.now()
         cols = ["relation_id", "kind", "name", "schema_id", "database_id", "owner_id"]
         vals: list[object] = [rid, kind, name, schema_id, ctx.database_id, ctx.user_id]
@@ -421,6 +438,7 @@ class Catalog:
             )
 
     def columns(self, relation_id: int) -> list[ColumnSpec]:
+        """A relation's columns in order (hidden ones included)."""
         return [
             ColumnSpec(
                 str(r[0]),
@@ -439,6 +457,7 @@ class Catalog:
         ]
 
     def insert_dependencies(self, dependent: int, referenced: Iterable[int]) -> None:
+        """``dependent`` depends on each of ``referenced`` (DROP RESTRICT checks these)."""
         for r in set(referenced):
             self.conn.execute(
                 "INSERT OR IGNORE INTO dependency(referenced_id, dependent_id) VALUES (?, ?)",
@@ -470,6 +489,7 @@ class Catalog:
         return [out[k] for k in sorted(out)]
 
     def create_data_table(self, table_id: int) -> None:
+        """The table's rows live in ``rel_<id>`` (store/schema.py); ``_row_id`` is its key."""
         cols = self.columns(table_id)
         defs = []
         for c in cols:
@@ -481,6 +501,8 @@ class Catalog:
             self.conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {data_table(table_id)} ({', '.join(defs)})"
             )
+
+    # ------------------------------------------------------------------ removal (drop_op.rs)
 
     def cascade_closure(self, ids: Iterable[int]) -> list[int]:
         """The objects plus everything that (transitively) depends on them, and sinks into
@@ -567,6 +589,8 @@ class Catalog:
             self.waits.notify_removed(rid, str(kind), status, cancelled)
         self.waits.check_wait_all()
 
+    # ------------------------------------------------------------------ resolution for ALTER
+
     def resolve_job(self, ctx: Context, kind: str, name: ObjectName, what: str) -> Rel:
         """alter_utils.rs:27-110: resolve the object of an ALTER on a streaming job."""
         if kind in ("table", "materialized view", "index"):
@@ -597,6 +621,8 @@ class Catalog:
         return rel
 
     def resolve_for_alter(self, ctx: Context, kind: str, name: ObjectName) -> Rel:
+        """The object of an ALTER ... RENAME / SWAP / OWNER / SET SCHEMA, with the drop/alter
+        privilege checked."""
         rel = self.lookup(ctx, name)
         if rel is None or rel.kind != kind:
             raise CatalogNotFound(
@@ -604,6 +630,8 @@ class Catalog:
             )
         self.check_drop_alter(ctx, rel)
         return rel
+
+    # -------------------------------------------------------- rename, swap, owner, schema, comment
 
     def rename(self, ctx: Context, kind: str, name: ObjectName, new_name: str) -> Result:
         """ALTER <kind> <name> RENAME TO <new> (meta AlterName)."""
@@ -689,6 +717,8 @@ class Catalog:
                 )
         return Result()
 
+    # ------------------------------------------------------------------ streaming job status
+
     def finish_streaming_job(self, job_id: int, epoch: int) -> None:
         """finish_streaming_job (controller/streaming_job.rs:1551-1599): the job is Created at
         ``epoch`` (its relation's created_at is now)."""
@@ -703,5 +733,6 @@ class Catalog:
         )
 
     def job_status(self, job_id: int) -> str | None:
+        """A streaming job's status (INITIAL, CREATING, CREATED), None if it is no job."""
         v = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (job_id,))
         return None if v is None else str(v)

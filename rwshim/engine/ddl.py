@@ -50,6 +50,8 @@ class Ddl:
         self.barrier = barrier
         self.jobs = jobs
 
+    # ------------------------------------------------------------------ CREATE
+
     def _if_not_exists_result(
         self, existing: Rel, if_not_exists: bool, background: bool = False
     ) -> Result:
@@ -344,6 +346,8 @@ class Ddl:
             },
         )
         return self.jobs.create(ctx, spec)
+
+    # ------------------------------------------------------------------ DROP
 
     def drop_relation(
         self,

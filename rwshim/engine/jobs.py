@@ -1,16 +1,16 @@
 """Streaming jobs: the create pipeline shared by every streaming DDL (backfill type,
 background or foreground, parallelism and its checks, the INITIAL catalog row, the creation
-permit, fragments, admission and the first barrier that makes the job Creating), and the
-statements that end or await jobs (DROP of a relation, CANCEL JOBS, WAIT).
+permit, fragments, admission and the first barrier that makes the job Creating; the abort of
+a create that fails), and the statements that end or await creating jobs (CANCEL JOBS, WAIT).
+The CREATE statements themselves are ``engine/ddl.py``; a job's finish is ``Backfill.finish``.
 
 RisingWave: ``src/meta/src/rpc/ddl_controller.rs`` (create_streaming_job :1102-1260, the
-permit, validate_specified_parallelism :363-388, drop_object / drop_streaming_job
-:1440-1910), ``src/meta/src/stream/stream_manager.rs`` (create_streaming_job :376-520,
-cancel_streaming_jobs :852), ``src/meta/src/controller/streaming_job.rs`` (create_job_catalog
-:342, try_abort_creating_streaming_job :897), the frontend's choice of backfill type and
-create type (``src/frontend/src/optimizer/mod.rs:633-639, :1264-1349``,
-``optimizer/plan_node/stream_materialize.rs:135-142``, ``utils.rs:471-499``) and its drop
-handlers (``handler/drop_*.rs``, ``cancel_job.rs``, ``wait.rs``).
+permit, validate_specified_parallelism :363-388), ``src/meta/src/stream/stream_manager.rs``
+(create_streaming_job :376-520, cancel_streaming_jobs :852), ``src/meta/src/controller/
+streaming_job.rs`` (create_job_catalog :342, try_abort_creating_streaming_job :897), the
+frontend's choice of backfill type and create type (``src/frontend/src/optimizer/mod.rs:
+633-639, :1264-1349``, ``optimizer/plan_node/stream_materialize.rs:135-142``,
+``utils.rs:471-499``), ``src/frontend/src/handler/cancel_job.rs``, ``wait.rs``.
 """
 
 from __future__ import annotations
@@ -97,7 +97,12 @@ class Jobs:
         self.barrier = barrier
         self.recovery = recovery
 
+    # ------------------------------------------------------------------ the create pipeline
+
     def create(self, ctx: Context, spec: JobSpec) -> Result:
+        """Create the streaming job ``spec`` describes: decide its backfill type, create type
+        and parallelism, write its INITIAL catalog row, then start it now or once it holds a
+        creation permit.  The result's waiter completes when a foreground create is done."""
         notices: list[str] = []
         call = CREATE_CALL[spec.kind]
         inputs = self.catalog.streaming_inputs(spec.upstream_ids)
@@ -372,6 +377,8 @@ class Jobs:
         with self.store.transaction():
             self.catalog.remove_relations([job_id])
         self.meta.commit_actions()
+
+    # ------------------------------------------------------------------ CANCEL JOBS, WAIT
 
     def cancel_jobs(self, ctx: Context, job_ids: Sequence[int]) -> Result:
         """CANCEL JOBS id, ... (cancel_job.rs:26-65): one varchar column Id, one row per job

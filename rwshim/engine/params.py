@@ -37,6 +37,8 @@ class Params:
         self.catalog = catalog
         self.waits = waits
 
+    # ------------------------------------------------------------------ system parameters
+
     def ensure_defaults(self) -> None:
         """The system parameters' defaults, for a store that has none yet."""
         with self.store.transaction():
@@ -58,6 +60,7 @@ class Params:
         return True
 
     def barrier_interval_ms(self, database_id: int) -> int:
+        """The database's barrier interval: its own setting, else the system parameter."""
         v = self.meta.val(
             "SELECT barrier_interval_ms FROM database WHERE database_id = ?", (database_id,)
         )
@@ -132,6 +135,8 @@ class Params:
             )
         return Result(notices)
 
+    # ------------------------------------------------------------------ session-variable defaults
+
     def session_defaults(self) -> dict[str, str]:
         """Session-variable defaults set with ALTER SYSTEM SET (a new session starts here)."""
         return {
@@ -149,6 +154,8 @@ class Params:
                     "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
                     (name, value),
                 )
+
+    # ------------------------------------------------------------------ per-database settings
 
     def alter_database_param(
         self, ctx: Context, database: str, param: str, value: str | None

@@ -84,6 +84,9 @@ class Scale:
         *,
         group: str | None = None,
     ) -> None:
+        """The reschedule path of SET PARALLELISM and SET RESOURCE_GROUP: the blocked-set and
+        max-parallelism checks, the new value committed, then (not for DEFERRED) the reschedule
+        command through the barrier."""
         graph = g.Graph.load_around(self.conn, [job_id])
         creating = graph.creating_jobs()
         if creating and job_id in g.blocked_jobs(graph, creating, online=not deferred):

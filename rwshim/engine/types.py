@@ -126,7 +126,7 @@ class JobSpec:
 
 
 class Waiter:
-    """Completion of a foreground DDL, WAIT or FLUSH: completed by ``Engine.tick()``.
+    """Completion of a foreground DDL, WAIT or FLUSH: completed by a barrier (or a failure).
 
     ``done`` turns true once; then ``error`` is None (success) or the RwError to report.
     """
