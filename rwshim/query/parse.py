@@ -116,17 +116,16 @@ def definition_query(definition: str) -> exp.Expr:
 
 def expr_text(node: exp.Expr) -> str:
     """An expression as RisingWave's Display prints it in error messages (close to its SQL)."""
-    if node.find(exp.Boolean) is not None:
-        node = node.copy()  # RisingWave prints booleans in lower case (value.rs:68)
+    if node.find(exp.Boolean, exp.ByteString) is not None:
+        node = node.copy()
+        # RisingWave prints booleans in lower case and an E'...' string as ``E'<raw>'``
+        # (ast/value.rs:67-68); sqlglot prints ``TRUE`` and ``e'...'``
         for b in list(node.find_all(exp.Boolean)):
             b.replace(exp.Var(this="true" if b.this else "false"))
-    if node.find(exp.ByteString) is not None:
-        # an E'...' string: sqlglot prints ``e'...'``, RisingWave ``E'<raw>'`` (value.rs:67)
-        node = node.copy()
-        for b in list(node.find_all(exp.ByteString)):
-            text = b.sql(dialect="postgres")
+        for e in list(node.find_all(exp.ByteString)):
+            text = e.sql(dialect="postgres")
             if text[:2] == "e'":
-                b.replace(exp.Var(this="E" + text[1:]))
+                e.replace(exp.Var(this="E" + text[1:]))
     return node.sql(dialect="postgres", normalize_functions="lower")
 
 
