@@ -460,9 +460,11 @@ class Binder:
         items: list[exp.Expr] = []
         cols: list[OutColumn] = []
         srfs = [
-            e
-            for e in (it.this if isinstance(it, exp.Alias) else it for it in node.expressions)
-            if is_srf(e)
+            core
+            for core in (
+                srf_core(it.this if isinstance(it, exp.Alias) else it) for it in node.expressions
+            )
+            if core is not None
         ]
         zipped = self._srf_zip(node, srfs, scope, tx) if len(srfs) > 1 else {}
         for item in node.expressions:
@@ -486,12 +488,17 @@ class Binder:
             else:
                 name = derive_alias(item)
                 expr = item
-            if id(expr) in zipped:
-                new, oid = zipped[id(expr)]
-            elif is_srf(expr):
-                new, oid = self._srf(node, expr, scope, tx)
+            core = srf_core(expr)
+            if core is not None and id(core) in zipped:
+                new, oid = zipped[id(core)]
+            elif core is not None:
+                new, oid = self._srf(node, core, scope, tx)
             else:
                 new, oid = tx.bind_top(expr)
+            if core is not None:
+                # ``(f(...)).field`` over a struct-valued SRF
+                for field in reversed(_field_path(expr)):
+                    new, oid = tx.struct_field(new, oid, field)
             out_name = name if name is not None else UNNAMED_COLUMN
             items.append(exp.Alias(this=new, alias=ident(out_name)))
             cols.append(OutColumn(out_name, literal_default(oid)))
@@ -656,7 +663,11 @@ def _srf_type(name: str, bound: list[tuple[exp.Expr, int]]) -> int:
         return bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4
     if name == "generate_subscripts":
         return pgtypes.INT4
-    return types.element_of(bound[0][1]) or pgtypes.VARCHAR
+    elem = types.element_of(bound[0][1]) or pgtypes.VARCHAR
+    if name == "_pg_expandarray":
+        # setof struct<x any, n int4> (expr/impl/src/table_function/pg_expandarray.rs)
+        return types.struct_of((("x", elem), ("n", pgtypes.INT4)))
+    return elem
 
 
 def _is_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
@@ -675,6 +686,32 @@ def _has_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
     if isinstance(node, (exp.Subquery, exp.Select, exp.Window, exp.Exists)):
         return False
     return any(_has_agg(c, lowered) for c in node.iter_expressions())
+
+
+def srf_core(node: exp.Expr) -> exp.Expr | None:
+    """The set-returning call a select item is, unwrapping ``information_schema.`` (only
+    ``_pg_expandarray`` lives there: binder/expr/function/mod.rs:96-110) and field access
+    ``(f(...)).field``; None for any other item."""
+    if isinstance(node, exp.Dot) and isinstance(node.this, exp.Paren):
+        return srf_core(node.this.this)
+    if (
+        isinstance(node, exp.Dot)
+        and isinstance(node.this, (exp.Identifier, exp.Var))
+        and node.this.name.lower() == "information_schema"
+        and isinstance(node.expression, exp.Func)
+        and func_name(node.expression) == "_pg_expandarray"
+    ):
+        return node.expression
+    return node if is_srf(node) else None
+
+
+def _field_path(node: exp.Expr) -> list[str]:
+    """The fields read from an SRF item, outermost first: ``((f()).a).b`` -> [b, a]."""
+    out: list[str] = []
+    while isinstance(node, exp.Dot) and isinstance(node.this, exp.Paren):
+        out.append(node.expression.name)
+        node = node.this.this
+    return out
 
 
 def _nested_join(item: exp.Expr) -> tuple[exp.Subquery, exp.Expr] | None:

@@ -337,7 +337,7 @@ def literal_default(oid: int) -> int:
     return pgtypes.VARCHAR if oid == UNKNOWN else oid
 
 
-_SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})
+_SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts", "_pg_expandarray"})
 
 
 def is_srf(node: exp.Expr) -> bool:
