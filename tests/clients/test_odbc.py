@@ -126,7 +126,28 @@ def test_errors_carry_risingwaves_sqlstate_and_text(odbc: pyodbc.Connection) -> 
     assert cur.execute("SELECT 1").fetchall()[0][0] == 1
 
 
+class _Statements(logging.Handler):
+    """The statements the server logs (``rwshim.statement`` at DEBUG), failed ones with their
+    text as logged (the first 500 characters)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.failed: list[str] = []
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = record.getMessage()
+        self.lines.append(line)
+        m = re.search(r' sql="((?:[^"\\]|\\.)*)"$', line)
+        if " ok=False " in line and m is not None:
+            self.failed.append(re.sub(r"\\(.)", lambda g: {"n": "\n"}.get(g[1], g[1]), m[1]))
+
+
 def test_one_cursor_two_prepared_statements(rw_thread_server: ThreadRunning) -> None:
+    log = logging.getLogger("rwshim.statement")
+    handler, level = _Statements(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
     conn = pyodbc.connect(connection_string(rw_thread_server), autocommit=True)
     try:
         cur = conn.cursor()
@@ -141,6 +162,12 @@ def test_one_cursor_two_prepared_statements(rw_thread_server: ThreadRunning) -> 
         )
     finally:
         conn.close()
+        log.removeHandler(handler)
+        log.setLevel(level)
+    # the driver freed its plan first: DEALLOCATE succeeds (with RisingWave's notice) and
+    # drops nothing
+    [dealloc] = [x for x in handler.lines if " kind=Deallocate " in x]
+    assert " ok=True tag=DEALLOCATE " in dealloc and ' sql="DEALLOCATE \\"_PLAN0x' in dealloc
     # The workaround: parameters inlined by the driver, simple queries only.
     conn = pyodbc.connect(
         connection_string(rw_thread_server, "UseServerSidePrepare=0;"), autocommit=True
@@ -166,21 +193,6 @@ def test_default_manual_commit(rw_thread_server: ThreadRunning) -> None:
         assert [tuple(r) for r in cur.execute("SELECT * FROM notes").fetchall()] == [(1, "kept")]
     finally:
         conn.close()
-
-
-class _Statements(logging.Handler):
-    """The statements the server logs (``rwshim.statement`` at DEBUG), failed ones with their
-    text as logged (the first 500 characters)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.failed: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        line = record.getMessage()
-        m = re.search(r' sql="((?:[^"\\]|\\.)*)"$', line)
-        if " ok=False " in line and m is not None:
-            self.failed.append(re.sub(r"\\(.)", lambda g: {"n": "\n"}.get(g[1], g[1]), m[1]))
 
 
 # What psqlODBC 13.02 sends for SQLColumns(table='legs') and SQLStatistics(table='legs'),

@@ -49,3 +49,23 @@ def test_psql_parameter_status(rw_thread_server: ThreadRunning) -> None:
     while rw_thread_server.thread.call(lambda: len(rw_thread_server.server.registry)):  # type: ignore[union-attr]
         assert time.monotonic() < deadline
         time.sleep(0.01)
+
+
+def test_psql_prepare_and_deallocate_are_notices(rw_thread_server: ThreadRunning) -> None:
+    """SQL-level PREPARE and DEALLOCATE succeed with RisingWave's notices and change nothing
+    (handler/prepared_statement.rs:20-44)."""
+    r = psql(
+        rw_thread_server,
+        "-c",
+        "PREPARE p AS SELECT 1",
+        "-c",
+        "DEALLOCATE p",
+        "-c",
+        "DEALLOCATE PREPARE ALL",
+    )
+    assert (r.returncode, r.stdout) == (0, "PREPARE\nDEALLOCATE\nDEALLOCATE\n"), r.stderr
+    tail = "is not supported yet.\nFor compatibility, this statement will still succeed but no"
+    tail += " changes are actually made.\n"
+    assert r.stderr == (
+        f"NOTICE:  `PREPARE` {tail}NOTICE:  `DEALLOCATE` {tail}NOTICE:  `DEALLOCATE` {tail}"
+    )
