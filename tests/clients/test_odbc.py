@@ -241,9 +241,11 @@ def test_catalog_functions(rw_thread_server: ThreadRunning) -> None:
     # same query with '=' and stops when it fails
     like = SQL_COLUMNS.replace("= 'legs' and n.nspname = ", "like 'legs' and n.nspname like ")
     assert handler.failed == [like[:500], SQL_COLUMNS[:500]]
-    with psycopg.connect(rw_thread_server.dsn(), autocommit=True) as pg:
-        with pytest.raises(psycopg.errors.InternalError_) as err:
-            pg.execute(SQL_COLUMNS)
+    with (
+        psycopg.connect(rw_thread_server.dsn(), autocommit=True) as pg,
+        pytest.raises(psycopg.errors.InternalError_) as err,
+    ):
+        pg.execute(SQL_COLUMNS)
     assert str(err.value) == (
         "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
         "  1: Failed to bind expression: c.relhasrules\n"
