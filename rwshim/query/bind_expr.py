@@ -25,6 +25,7 @@ from rwshim.query.parse import expr_text, lit_str, param_number
 from rwshim.query.resolve import Scope, lookup
 from rwshim.query.type_inference import (
     UNKNOWN,
+    at_bind,
     common_type,
     func_name,
     literal_default,
@@ -54,8 +55,11 @@ class ExprBinder:
         except BindExprError:
             raise
         except RwError as e:
-            if e.chain and e.chain[0].startswith(
-                ("Item not found", "Invalid reference", "internal error", "function ")
+            if getattr(e, "at_bind", False) or (
+                e.chain
+                and e.chain[0].startswith(
+                    ("Item not found", "Invalid reference", "internal error", "function ")
+                )
             ):
                 raise BindExprError(original, e) from None
             raise
@@ -297,9 +301,11 @@ class ExprBinder:
             if func_name(node.expression) == "_pg_expandarray":
                 return self.bind(node.expression)
             # binder/expr/function/mod.rs:96-110
-            raise NotImplementedError_(
-                "Unsupported function name under schema: information_schema",
-                "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/12422",
+            raise at_bind(
+                NotImplementedError_(
+                    "Unsupported function name under schema: information_schema",
+                    "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/12422",
+                )
             )
         if isinstance(node.expression, exp.Func):
             raise NoFunction(f"{left.name}.{func_name(node.expression)}")

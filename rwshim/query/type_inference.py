@@ -13,6 +13,8 @@ Nothing here depends on the engine that runs the query.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from sqlglot import exp
 
 from rwshim import pgtypes
@@ -75,6 +77,16 @@ _RW_CUSTOM_TYPES: dict[str, int] = {
 }
 
 
+E = TypeVar("E", bound=BaseException)
+
+
+def at_bind(error: E) -> E:
+    """Mark an error RisingWave raises while binding an expression: the root expression's
+    ``Failed to bind expression`` wraps it (binder/expr/mod.rs:57-64)."""
+    error.at_bind = True  # type: ignore[attr-defined]
+    return error
+
+
 def cast_type(dt_node: exp.Expr) -> int:
     """The internal OID of a cast's target type, bound as RisingWave's ``bind_cast`` binds it
     (binder/expr/mod.rs:991-1025 and ``bind_data_type``): ``regclass`` and ``regproc`` (bare
@@ -85,7 +97,7 @@ def cast_type(dt_node: exp.Expr) -> int:
     from rwshim.errors import NotImplementedError_, NotSupported
 
     def refuse(display: str) -> NotImplementedError_:
-        return NotImplementedError_(f"unsupported data type: {display}")
+        return at_bind(NotImplementedError_(f"unsupported data type: {display}"))
 
     if isinstance(dt_node, exp.ObjectIdentifier):
         name = dt_node.name.lower()
@@ -127,7 +139,9 @@ def cast_type(dt_node: exp.Expr) -> int:
     if key in _RW_BOUND_TYPES and (key == "CHAR" or not dt_node.expressions):
         return _RW_BOUND_TYPES[key]
     if key == "SERIAL":
-        raise NotSupported("Column type SERIAL is not supported", "Please remove the SERIAL column")
+        raise at_bind(
+            NotSupported("Column type SERIAL is not supported", "Please remove the SERIAL column")
+        )
     raise refuse(_RW_REFUSED_DISPLAY.get(key, key.lower()))
 
 

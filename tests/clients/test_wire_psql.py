@@ -69,3 +69,25 @@ def test_psql_prepare_and_deallocate_are_notices(rw_thread_server: ThreadRunning
     assert r.stderr == (
         f"NOTICE:  `PREPARE` {tail}NOTICE:  `DEALLOCATE` {tail}NOTICE:  `DEALLOCATE` {tail}"
     )
+
+
+def test_psql_show_cluster_and_worker_nodes(rw_thread_server: ThreadRunning) -> None:
+    """The frontend worker is this server, at its own port (the frontend registers its
+    listen address: session.rs:313-321); started_at is whole seconds (show.rs:780-782)."""
+    port = rw_thread_server.port
+    r = psql(rw_thread_server, "-At", "-F", ",", "-c", "SHOW CLUSTER")
+    assert r.returncode == 0, r.stderr
+    frontend, compute = r.stdout.splitlines()
+    assert frontend.startswith(f"1,127.0.0.1:{port},WORKER_TYPE_FRONTEND,RUNNING,,f,f,")
+    assert compute.startswith("2,127.0.0.1:5688,WORKER_TYPE_COMPUTE_NODE,RUNNING,4,t,t,")
+    started = frontend.rsplit(",", 1)[1]
+    assert len(started) == len("2026-01-01 00:00:00+00") and started.endswith("+00"), started
+    r = psql(
+        rw_thread_server,
+        "-At",
+        "-F",
+        ",",
+        "-c",
+        "SELECT id, host, port, internal_rpc_host_addr FROM rw_catalog.rw_worker_nodes",
+    )
+    assert r.stdout == f"1,127.0.0.1,{port},127.0.0.1:6786\n2,127.0.0.1,5688,\n", r.stderr
