@@ -52,8 +52,10 @@ class ExprBinder:
         original = expr_text(node)
         try:
             return self.bind(node)
-        except BindExprError:
-            raise
+        except BindExprError as e:
+            # a subquery's own root expression failed: RisingWave wraps again at the boundary
+            # (binder/expr/mod.rs:50-56)
+            raise BindExprError(original, e) from None
         except RwError as e:
             if getattr(e, "at_bind", False) or (
                 e.chain
