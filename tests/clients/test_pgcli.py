@@ -134,9 +134,11 @@ def _column(expr: str, column: str) -> str:
     )
 
 
-def _data_type(envelope: str, name: str) -> str:
+def _data_type(envelope: str, expr: str, name: str) -> str:
     return _chain(
-        envelope, f"Feature is not yet implemented: unsupported data type: {name}\n{_NO_TRACKING}"
+        envelope,
+        f"Failed to bind expression: {expr}",
+        f"Feature is not yet implemented: unsupported data type: {name}\n{_NO_TRACKING}",
     )
 
 
@@ -151,7 +153,9 @@ RW_ERRORS = {
     ),
     # the completion refresher's column and function lists
     "SELECT nsp.nspname schema_name, cls.relname table_name, att.attname column_name, "
-    "att.atttypid::regtype::text": _data_type(_PREPARE, "regtype"),
+    "att.atttypid::regtype::text": _data_type(
+        _PREPARE, "CAST(CAST(att.atttypid AS regtype) AS TEXT)", "regtype"
+    ),
     "SELECT n.nspname schema_name, p.proname func_name, p.proargnames": _column(
         "p.proargnames", "proargnames"
     ),
@@ -160,7 +164,9 @@ RW_ERRORS = {
         "(c.reltoastrelid = tc.oid)", "reltoastrelid"
     ),
     "SELECT c2.relname, i.indisprimary": _column("condeferred", "condeferred"),
-    "SELECT c.oid::pg_catalog.regclass": _data_type(_RUN, "pg_catalog.regclass"),
+    "SELECT c.oid::pg_catalog.regclass": _data_type(
+        _RUN, "CAST(c.oid AS pg_catalog.regclass)", "pg_catalog.regclass"
+    ),
 }
 
 

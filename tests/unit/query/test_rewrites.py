@@ -43,8 +43,7 @@ def t(catalog: Catalog, engine: QueryEngine, ctx: QueryContext) -> None:
         ("SELECT count(*) FROM t WHERE s !~ '^a'", 1),
         ("SELECT count(*) FROM t WHERE s !~* '^a'", 0),
         (
-            "SELECT count(*) FROM t "
-            "WHERE s OPERATOR(pg_catalog.~) '^(abc)$' COLLATE \"C\"",
+            "SELECT count(*) FROM t WHERE s OPERATOR(pg_catalog.~) '^(abc)$' COLLATE \"C\"",
             1,
         ),
         ("SELECT count(*) FROM t WHERE s LIKE 'a%'", 1),
