@@ -91,3 +91,20 @@ def test_psql_show_cluster_and_worker_nodes(rw_thread_server: ThreadRunning) -> 
         "SELECT id, host, port, internal_rpc_host_addr FROM rw_catalog.rw_worker_nodes",
     )
     assert r.stdout == f"1,127.0.0.1,{port},127.0.0.1:6786\n2,127.0.0.1,5688,\n", r.stderr
+
+
+def test_psql_copy_query_to_stdout(rw_thread_server: ThreadRunning) -> None:
+    """RisingWave answers ``COPY (<query>) TO STDOUT`` (handler/mod.rs:656-664): tab-separated
+    text, NULL as an empty field (pg_message.rs:767-818); it handles no other COPY."""
+    setup = "CREATE TABLE c1 (a int, b varchar); INSERT INTO c1 VALUES (1, 'x\ty'), (2, NULL)"
+    assert psql(rw_thread_server, "-c", setup, "-c", "FLUSH").returncode == 0
+    r = psql(rw_thread_server, "-c", "COPY (SELECT a, b FROM c1 ORDER BY a) TO STDOUT")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "1\tx\\ty\n2\t\n", "")
+    r = psql(rw_thread_server, "-c", "COPY c1 TO STDOUT")
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == (
+        "ERROR:  Failed to run the query\n\nCaused by:\n  Feature is not yet implemented: "
+        "Unhandled statement: COPY c1 TO STDOUT\nNo tracking issue yet. Feel free to submit a "
+        "feature request at https://github.com/risingwavelabs/risingwave/issues/new?labels="
+        "type%2Ffeature&template=feature_request.yml\n\n"
+    )
