@@ -54,13 +54,15 @@ function progressBar(job) {
     </div>`;
 }
 
-function causes(refusal) {
+// The creating jobs whose backfill causes a refusal of job `self`'s ALTER.
+function causes(refusal, self) {
   if (!refusal.causes.length) return "";
-  const links = refusal.causes.map((c) => `<a href="#/job/${c.id}">${esc(c.name)} (#${c.id})</a>`);
+  const links = refusal.causes.map((c) => (c.id === self
+    ? "its own backfill" : `<a href="#/job/${c.id}">${esc(c.name)} (#${c.id})</a>`));
   return `<div class="cause">caused by creating ${links.join(", ")}</div>`;
 }
 
-function refusalBox(kind, title, refusal, full) {
+function refusalBox(kind, title, refusal, full, self) {
   if (!refusal || !refusal.refused) return "";
   const when = refusal.when === "layout change"
     ? '<span class="when">at the barrier, for a value that changes the layout</span>' : "";
@@ -68,7 +70,7 @@ function refusalBox(kind, title, refusal, full) {
     ? `<pre class="error">${esc(refusal.error)}</pre>`
     : `<div class="message">${esc(refusal.message)}</div>`;
   return `<div class="refusal" data-alter="${kind}" data-when="${esc(refusal.when)}">
-      <div class="refusal-title">${esc(title)} refused ${when}</div>${body}${causes(refusal)}
+      <div class="refusal-title">${esc(title)} refused ${when}</div>${body}${causes(refusal, self)}
     </div>`;
 }
 
@@ -178,7 +180,7 @@ function relationNode(n, blockedById) {
   const b = blockedById.get(n.id);
   const facts = job ? `<div class="facts">parallelism <b>${esc(job.parallelism)}</b> ·
       <b>${job.actors}</b> actors · ${esc(job.create_type.toLowerCase())}</div>` : "";
-  const refusal = b ? refusalBox("parallelism", "SET PARALLELISM", b.parallelism, false) : "";
+  const refusal = b ? refusalBox("parallelism", "SET PARALLELISM", b.parallelism, false, n.id) : "";
   const href = job ? `#/job/${n.id}` : null;
   return el(`<div class="node ${status}" data-id="${n.id}" data-status="${status}"
       data-name="${esc(n.name)}" ${href ? `data-href="${href}"` : ""} title="${esc(n.definition)}">
@@ -244,7 +246,7 @@ function fragmentBox(f, refusal) {
       <div class="facts">parallelism <b>${f.actors}</b> actor${f.actors === 1 ? "" : "s"} ·
         ${esc(f.parallelism_policy)} · max ${f.max_parallelism}</div>
       ${limits.length ? `<div class="facts">rate limit <b>${esc(limits.join(", "))}</b></div>` : ""}
-      ${backfill}${refusal ? refusalBox("fragment", `ALTER FRAGMENT ${f.id} SET PARALLELISM`, refusal, false) : ""}
+      ${backfill}${refusal ? refusalBox("fragment", `ALTER FRAGMENT ${f.id} SET PARALLELISM`, refusal, false, f.job_id) : ""}
     </div>`);
 }
 
@@ -255,11 +257,11 @@ function blockedRows(entry, job) {
     const r = entry[key];
     return `<tr data-alter="${key}" data-refused="${r.refused}">
         <td><code>ALTER ${esc(kind)} ${esc(name)} ${what} = …</code></td>
-        <td>${r.refused ? refusalBox(key, what, r, true) : '<span class="ok">allowed</span>'}</td></tr>`;
+        <td>${r.refused ? refusalBox(key, what, r, true, entry.job_id) : '<span class="ok">allowed</span>'}</td></tr>`;
   });
   const refusedFragments = Object.entries(entry.fragments).filter(([, r]) => r.refused);
   const frag = refusedFragments.length
-    ? refusedFragments.map(([fid, r]) => refusalBox("fragment", `ALTER FRAGMENT ${fid} SET PARALLELISM`, r, true)).join("")
+    ? refusedFragments.map(([fid, r]) => refusalBox("fragment", `ALTER FRAGMENT ${fid} SET PARALLELISM`, r, true, entry.job_id)).join("")
     : '<span class="ok">allowed</span>';
   rows.push(`<tr data-alter="fragment" data-refused="${refusedFragments.length > 0}">
       <td><code>ALTER FRAGMENT ${esc(Object.keys(entry.fragments).join(", "))} SET PARALLELISM = …</code></td>
@@ -317,11 +319,11 @@ function renderBlocked(snap, view) {
     const n = nodes.get(b.job_id);
     const cells = ALTERS.map(([key, what]) => {
       const r = b[key];
-      return `<td data-alter="${key}" data-refused="${r.refused}">${r.refused ? refusalBox(key, what, r, false) : '<span class="ok">allowed</span>'}</td>`;
+      return `<td data-alter="${key}" data-refused="${r.refused}">${r.refused ? refusalBox(key, what, r, false, b.job_id) : '<span class="ok">allowed</span>'}</td>`;
     });
     const refused = Object.entries(b.fragments).filter(([, r]) => r.refused);
     cells.push(`<td data-alter="fragment" data-refused="${refused.length > 0}">${refused.length
-      ? refusalBox("fragment", `ALTER FRAGMENT ${refused.map(([f]) => f).join(", ")}`, refused[0][1], false)
+      ? refusalBox("fragment", `ALTER FRAGMENT ${refused.map(([f]) => f).join(", ")}`, refused[0][1], false, b.job_id)
       : '<span class="ok">allowed</span>'}</td>`);
     return `<tr data-job-id="${b.job_id}">
         <td><a href="#/job/${b.job_id}">${esc(b.name)}</a> <span class="id">#${b.job_id}</span>
