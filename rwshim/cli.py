@@ -44,6 +44,14 @@ def port(text: str) -> int:
     return n
 
 
+def dashboard_port(text: str) -> int:
+    """The dashboard's TCP port, 1-65535, or 0 for no dashboard."""
+    n = _int(text)
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{n} is not a port (1-65535, or 0 for no dashboard)")
+    return n
+
+
 def positive_int(text: str) -> int:
     n = _int(text)
     if n < 1:
@@ -126,7 +134,7 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--dashboard-port",
-        type=port,
+        type=dashboard_port,
         help=f"web dashboard port on --host, 0 for none (default {DASHBOARD_PORT}; when that"
         " port is taken the server starts without one)",
     )
