@@ -98,11 +98,12 @@ def test_the_default_port_taken_is_a_warning() -> None:
         with serve() as (proc, lines):
             assert proc.stderr is not None
             lines.append(proc.stderr.readline())
-            assert lines[1].rstrip().endswith(
+            expected = (
                 "WARNING rwshim.server: no dashboard: error while attempting to bind on address"
                 " ('127.0.0.1', 5691): address already in use (--dashboard-port N for another"
                 " port, 0 for none)"
-            ), lines
+            )
+            assert lines[1].rstrip().endswith(expected), lines
     finally:
         if holder is not None:
             holder.close()
