@@ -83,8 +83,10 @@ def screenshot(browser: Any, screenshot_dir: Path) -> Callable[[str], Path]:
     """Save the whole page as ``<name>.png`` (the window grows to the page's height)."""
 
     def take(name: str) -> Path:
-        height = browser.execute_script("return document.documentElement.scrollHeight")
-        browser.set_window_size(1400, max(700, min(int(height) + 40, 3000)))
+        height = browser.execute_script(
+            "return Math.ceil(document.body.getBoundingClientRect().height)"
+        )
+        browser.set_window_size(1400, max(400, min(int(height) + 100, 3000)))
         path = screenshot_dir / f"{name}.png"
         browser.save_screenshot(str(path))
         browser.set_window_size(1400, 900)

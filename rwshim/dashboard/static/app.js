@@ -65,7 +65,7 @@ function causes(refusal, self) {
 function refusalBox(kind, title, refusal, full, self) {
   if (!refusal || !refusal.refused) return "";
   const when = refusal.when === "layout change"
-    ? '<span class="when">at the barrier, for a value that changes the layout</span>' : "";
+    ? '<span class="when">at the barrier, if the layout changes</span>' : "";
   const body = full
     ? `<pre class="error">${esc(refusal.error)}</pre>`
     : `<div class="message">${esc(refusal.message)}</div>`;
