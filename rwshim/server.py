@@ -505,16 +505,18 @@ class Server:
 async def serve(config: Config, frontend_factory: FrontendFactory | None = None) -> None:
     """Run a server until SIGINT/SIGTERM, then shut down cleanly."""
     server = Server(config, frontend_factory)
-    await server.start()
-    # What start-up built (modules, grammar, catalog caches) lives as long as the process:
-    # move it out of the collector's generations so full collections stop rescanning it.
-    gc.freeze()
-    gc.enable()
+    # Handlers first: a signal that comes once the SQL port answers, while the dashboard is
+    # still starting, shuts down cleanly too.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    await server.start()
+    # What start-up built (modules, grammar, catalog caches) lives as long as the process:
+    # move it out of the collector's generations so full collections stop rescanning it.
+    gc.freeze()
+    gc.enable()
     try:
         await stop.wait()
     finally:

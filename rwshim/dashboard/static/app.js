@@ -40,10 +40,6 @@ function statusOf(job) {
   return job ? job.status : "NONE";
 }
 
-function percent(fraction) {
-  return fraction == null ? "" : `${(fraction * 100).toFixed(fraction < 1 ? 1 : 0)}%`;
-}
-
 function progressBar(job) {
   if (!job || job.status === "CREATED") return "";
   const f = job.fraction ?? 0;
