@@ -68,14 +68,13 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def screenshot_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the screenshots go: $RWSHIM_SCREENSHOTS, else a temporary directory."""
+def screenshot_dir() -> Path:
+    """Where the screenshots go: $RWSHIM_SCREENSHOTS, else <tmp>/rwshim-dashboard-screenshots
+    (each run overwrites its files; pytest's own temporary directories are rotated away)."""
     chosen = os.environ.get("RWSHIM_SCREENSHOTS")
-    if chosen:
-        path = Path(chosen)
-        path.mkdir(parents=True, exist_ok=True)
-        return path
-    return tmp_path_factory.mktemp("dashboard-screenshots")
+    path = Path(chosen) if chosen else Path(tempfile.gettempdir()) / "rwshim-dashboard-screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 @pytest.fixture
