@@ -54,6 +54,15 @@ Statement = st.Statement
 HANDLER_MODULES = (query, variables, show, create, users, alter, drop, jobs)
 
 
+def answered_kinds() -> frozenset[str]:
+    """The statement kinds a frontend has a handler for (the rest answer ``Feature is not yet
+    implemented: <kind>``), for SUPPORTED.md: the handler modules' and the control
+    statements."""
+    kinds = {cls.__name__ for module in HANDLER_MODULES for cls in module.HANDLERS}
+    kinds |= {c.__name__ for c in st.all_statement_classes() if c.OWNER == "control"}
+    return frozenset(kinds)
+
+
 @dataclass(frozen=True, slots=True)
 class Description:
     """What Describe answers: parameter type OIDs, and the result columns (None = NoData)."""
