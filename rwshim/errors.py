@@ -232,6 +232,16 @@ class MetaRpcError(RwError):
         super().__init__(grpc_failed(call, "Internal"), message, *causes)
 
 
+class MetaNodeRestarted(MetaRpcError):
+    """rwshim only: a session waiting on the meta node (a foreground CREATE, WAIT, a create
+    queued for its permit) when ``RWSHIM RESTART`` restarts it.  RisingWave's frontend sees its
+    RPC to the meta node break, with a transport error whose text depends on the moment;
+    rwshim names the restart in the envelope of a meta error instead of imitating one."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(call, "meta node restarted")
+
+
 class SystemParamsError(MetaRpcError):
     """MetaErrorInner::SystemParams, `System parameters error: <s>` (src/meta/src/error.rs:99),
     gRPC Internal; raised by the system-parameter controller (controller/system_param.rs:

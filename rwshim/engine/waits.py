@@ -21,7 +21,7 @@ from typing import Protocol
 from rwshim.engine.kinds import CREATE_CALL
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Waiter
-from rwshim.errors import DDL, CreateCancelled, MetaRpcError, RwError
+from rwshim.errors import DDL, CreateCancelled, MetaNodeRestarted, MetaRpcError, RwError
 
 
 class Queued(Protocol):
@@ -163,15 +163,16 @@ class Waits:
 
     def meta_restarted(self) -> None:
         """The meta node goes away: every wait on it fails, every permit and queued create
-        with it."""
+        with it (and nothing of it is kept: the restarted node starts with empty waits)."""
         for waiters in self.job_waiters.values():
             for w, call in waiters:
-                w.complete(MetaRpcError(call, "meta node restarted"))
+                w.complete(MetaNodeRestarted(call))
         for w, _ in self.wait_all:
-            w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
+            w.complete(MetaNodeRestarted(DDL + "Wait"))
         for p in self.queue:
-            p.waiter.complete(MetaRpcError(p.call, "meta node restarted"))
+            p.waiter.complete(MetaNodeRestarted(p.call))
         self.job_waiters.clear()
         self.wait_all.clear()
         self.queue.clear()
         self.permit_holders.clear()
+        self.fg_started.clear()
