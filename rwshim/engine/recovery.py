@@ -138,6 +138,9 @@ class Recovery:
                 args,
             )
         ]
+        for jid in unrecoverable:
+            rel = self.catalog.relation(jid)
+            self.waits.notify_vanished(jid, "" if rel is None else rel.kind)
         gone = sorted(set(initial + unrecoverable + cancelled_early))
         self.catalog.remove_relations(gone, cancelled=False)
 
