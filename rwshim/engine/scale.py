@@ -25,7 +25,8 @@ alter_parallelism.rs``.  The graph rules themselves are ``engine/graph.py``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from rwshim.engine import graph as g
 from rwshim.engine import parallelism as par
@@ -42,6 +43,7 @@ from rwshim.errors import (
     InvalidParameterValue,
     MetaCatalogNotFound,
     MetaInvalidParameter,
+    MetaRpcError,
     RescheduleBlocked,
     RescheduleRejectedAtBarrier,
     RwError,
@@ -51,6 +53,22 @@ DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
     "meta, otherwise, the alter will not take effect."
 )
+
+ALTER_PARALLELISM = DDL + "AlterParallelism"
+ALTER_BACKFILL_PARALLELISM = DDL + "AlterBackfillParallelism"
+ALTER_FRAGMENT_PARALLELISM = DDL + "AlterFragmentParallelism"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a reschedule is refused: the error RisingWave returns and the creating jobs whose
+    backfill causes it.  ``at_barrier``: the barrier worker's rejection (error 6), which only
+    a reschedule that really changes the layout meets; the others refuse any value."""
+
+    error: MetaRpcError
+    causes: tuple[int, ...]
+    at_barrier: bool = False
+
 
 # The automatic parallelism control's ticker (config/meta.rs:870-876; env.rs:330): a run
 # every 10 s while it is armed, on batches of 10 jobs.  Its first delay (30 s after the meta
@@ -80,22 +98,85 @@ class Scale:
         backfill.on_finished.append(self._backfill_finished)
         barrier.on_periodic.append(self.poll_parallelism_control)
 
-    # ------------------------------------------------------------------ the blocked sets
+    # ------------------------------------------------------------------ the refusal rules
+    # Each is read-only: the ALTERs call them before they write anything, and whoever wants
+    # to know whether an ALTER would be refused now (the dashboard) calls the same function.
+    # ``graph`` lets a caller asking about many jobs load the graph once (Graph.load gives
+    # every rule the same answer as Graph.load_around).
 
-    def blocked_jobs(self, *, deferred: bool = False) -> set[int]:
-        """The jobs an ALTER ... SET PARALLELISM (or RESOURCE_GROUP) refuses right now with
-        error 1: collect_reschedule_blocked_jobs_for_creating_jobs over the Creating jobs
-        (metadata.rs:727-790; ``deferred`` makes snapshot backfill reschedulable).  Reads
-        only; the dashboard asks it too."""
-        graph = g.Graph.load(self.conn)
+    def parallelism_refusal(
+        self,
+        job_id: int,
+        *,
+        deferred: bool = False,
+        call: str = ALTER_PARALLELISM,
+        graph: g.Graph | None = None,
+    ) -> Refusal | None:
+        """Error 1 (stream_manager.rs:918-940): SET PARALLELISM / SET RESOURCE_GROUP of a job
+        that a creating unreschedulable backfill blocks (online; DEFERRED: legacy scans only),
+        whatever the value."""
+        graph = graph or g.Graph.load_around(self.conn, [job_id])
         creating = graph.creating_jobs()
-        return g.blocked_jobs(graph, creating, online=not deferred) if creating else set()
+        if not creating or job_id not in g.blocked_jobs(graph, creating, online=not deferred):
+            return None
+        causes = g.blocking_jobs(graph, creating, job_id, online=not deferred)
+        return Refusal(RescheduleBlocked(call, job_id), tuple(causes))
 
-    def _blocked(self, job_id: int, deferred: bool) -> bool:
-        """Whether error 1 refuses a reschedule of ``job_id`` (the graph around it suffices)."""
-        graph = g.Graph.load_around(self.conn, [job_id])
+    def backfill_parallelism_refusal(
+        self, job_id: int, *, deferred: bool = False, graph: g.Graph | None = None
+    ) -> Refusal | None:
+        """Error 2 (stream_manager.rs:960-985): SET BACKFILL_PARALLELISM (not DEFERRED) of a
+        creating job whose own backfill cannot be rescheduled online."""
+        if deferred:
+            return None
+        graph = graph or g.Graph.load_around(self.conn, [job_id])
         creating = graph.creating_jobs()
-        return bool(creating) and job_id in g.blocked_jobs(graph, creating, online=not deferred)
+        if not creating or job_id not in g.online_unreschedulable_jobs(graph, creating):
+            return None
+        return Refusal(BackfillNotOnlineReschedulable(job_id), (job_id,))
+
+    def barrier_refusal(
+        self,
+        database_id: int,
+        fragments: Iterable[int],
+        call: str,
+        *,
+        graph: g.Graph | None = None,
+    ) -> Refusal | None:
+        """Error 6 (control.rs:1238-1266): the barrier worker rejects a reschedule that changes
+        the layout of ``fragments`` (a database's fragments, with their NoShuffle ensembles)
+        while in-flight snapshot-backfill jobs block one of the jobs it touches."""
+        fragments = set(fragments)
+        if not fragments:
+            return None
+        if graph is None:
+            owners = self.conn.execute(
+                "SELECT DISTINCT job_id FROM fragment WHERE fragment_id IN"
+                f" ({','.join('?' * len(fragments))})",
+                sorted(fragments),
+            ).fetchall()
+            graph = g.Graph.load_around(self.conn, [int(r[0]) for r in owners])
+        rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
+        if not rejected:
+            return None
+        causes = g.barrier_blocking_jobs(graph, database_id, fragments)
+        return Refusal(RescheduleRejectedAtBarrier(call, sorted(rejected)), tuple(causes), True)
+
+    def fragment_refusals(self, job_id: int, *, graph: g.Graph | None = None) -> dict[int, Refusal]:
+        """ALTER FRAGMENT <id> SET PARALLELISM for each fragment of a job: the refusal a change
+        of the fragment's layout meets at the barrier (ALTER FRAGMENT has no error-1 check,
+        stream_manager.rs:1076-1105), by fragment id; empty when none would be refused."""
+        graph = graph or g.Graph.load_around(self.conn, [job_id])
+        db = graph.job_database.get(job_id)
+        if db is None:
+            return {}
+        out: dict[int, Refusal] = {}
+        for fid in graph.fragments_of(job_id):
+            ensemble = graph.no_shuffle_closure({fid})
+            refusal = self.barrier_refusal(db, ensemble, ALTER_FRAGMENT_PARALLELISM, graph=graph)
+            if refusal is not None:
+                out[fid] = refusal
+        return out
 
     # ------------------------------------------------------------------ ALTER ... SET PARALLELISM
 
@@ -114,7 +195,7 @@ class Scale:
         §2.3 (error 1, error 4b, error 6, the DEFERRED notice)."""
         rel = self.catalog.resolve_job(ctx, kind, name, "parallelism")
         target = par.parse_alter_value(value)
-        self.reschedule(rel.id, target, deferred, DDL + "AlterParallelism")
+        self.reschedule(rel.id, target, deferred, ALTER_PARALLELISM)
         return Result([DEFERRED_NOTICE] if deferred else [])
 
     def reschedule(
@@ -129,8 +210,9 @@ class Scale:
         """reschedule_streaming_job (stream_manager.rs:918-958): error 1, then
         reschedule_inplace (scale.rs:224-278: the job must exist, error 4b, the new value
         committed), then (not for DEFERRED) the reschedule command through the barrier."""
-        if self._blocked(job_id, deferred):
-            raise RescheduleBlocked(call, job_id)
+        blocked = self.parallelism_refusal(job_id, deferred=deferred, call=call)
+        if blocked is not None:
+            raise blocked.error
         row = self.meta.q1(
             "SELECT max_parallelism, database_id FROM streaming_job WHERE job_id = ?", (job_id,)
         )
@@ -158,48 +240,60 @@ class Scale:
                     "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
                 )
         if not deferred:
-            self.run_reschedule(db, self._job_fragments(job_id), call)
+            self.run_reschedule(db, [job_id], call)
 
-    def _job_fragments(self, job_id: int) -> set[int]:
-        """The fragments a reschedule intent of a job covers: its own and their NoShuffle
-        ensembles (build_reschedule_intent_for_jobs, scale.rs:456-505)."""
-        return g.reschedule_fragments(g.Graph.load_around(self.conn, [job_id]), job_id)
-
-    def run_reschedule(self, database_id: int, fragments: set[int], call: str) -> None:
-        """A RescheduleIntent command on ``fragments`` through the database's barrier:
-        resolved against the live layout, refused at the barrier (error 6, raised after the
-        commit: the catalog keeps the new value), or applied with a barrier."""
+    def run_reschedule(
+        self,
+        database_id: int,
+        job_ids: Sequence[int],
+        call: str,
+        fragments: Iterable[int] | None = None,
+    ) -> None:
+        """A RescheduleIntent command through the database's barrier, the one path of every
+        reschedule (ALTER, ALTER FRAGMENT, the post-backfill restore, the parallelism
+        control): resolved against the live layout, refused at the barrier (error 6, raised
+        after the commit: the catalog keeps the new value), or applied with a barrier."""
         with self.store.transaction():
-            rejected = self.apply_reschedule(database_id, fragments)
-            if not rejected:
+            refusal = self.apply_reschedule(database_id, job_ids, call, fragments)
+            if refusal is None:
                 self.barrier.barrier(database_id)
         self.meta.commit_actions()
-        if rejected:
-            raise RescheduleRejectedAtBarrier(call, sorted(rejected))
+        if refusal is not None:
+            raise refusal.error
 
-    def apply_reschedule(self, database_id: int, fragments: set[int]) -> set[int]:
+    def apply_reschedule(
+        self,
+        database_id: int,
+        job_ids: Sequence[int],
+        call: str,
+        fragments: Iterable[int] | None = None,
+    ) -> Refusal | None:
         """Resolve an intent against the live layout (inside a transaction): identical ->
-        no-op (worker.rs:237-241, :279-281); else the barrier-level check (control.rs:
-        1238-1266, every fragment of the intent is rebuilt, so all of them count); else
-        re-render.  Returns the jobs the barrier refused (their intent stays pending)."""
-        graph = g.Graph.load_around(self.conn, set(self._jobs_of(fragments).values()))
-        fragments = {f for f in fragments if f in graph.fragments}
-        jobs = {graph.fragments[f].job_id for f in fragments}
+        no-op (worker.rs:237-241, :279-281); else the barrier-level check
+        (``barrier_refusal``; every fragment of the intent is rebuilt, so all of them count);
+        else re-render.  ``fragments``: what the reschedule touches (default: the jobs'
+        fragments and their NoShuffle ensembles, build_reschedule_intent_for_jobs,
+        scale.rs:456-505).  A refused intent stays pending: recovery applies it."""
+        graph = g.Graph.load_around(self.conn, job_ids)
+        touched: set[int] = set()
+        if fragments is None:
+            for jid in job_ids:
+                touched |= g.reschedule_fragments(graph, jid)
+        else:
+            touched = graph.no_shuffle_closure(set(fragments))
+        jobs = {graph.fragments[f].job_id for f in touched}
         planned = self.actors.planned_actor_counts(jobs)
-        changed = {f for f in fragments if planned.get(f) != self.actors.actor_count(f)}
-        pending = 0
-        rejected: set[int] = set()
+        changed = {f for f in touched if planned.get(f) != self.actors.actor_count(f)}
+        refusal = None
         if changed:
-            rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
-            if rejected:
-                pending = 1
-            else:
+            refusal = self.barrier_refusal(database_id, touched, call, graph=graph)
+            if refusal is None:
                 self.actors.render_jobs(jobs)
-        for jid in sorted(jobs):
-            self.conn.execute(
-                "UPDATE streaming_job SET reschedule_pending = ? WHERE job_id = ?", (pending, jid)
-            )
-        return rejected
+        self.conn.executemany(
+            "UPDATE streaming_job SET reschedule_pending = ? WHERE job_id = ?",
+            [(int(refusal is not None), jid) for jid in sorted(jobs | set(job_ids))],
+        )
+        return refusal
 
     def _jobs_of(self, fragments: Sequence[int] | set[int]) -> dict[int, int]:
         """fragment -> owning job, for the fragments that exist."""
@@ -227,13 +321,11 @@ class Scale:
         stored or cleared); DEFAULT (None) clears the override."""
         rel = self.catalog.resolve_job(ctx, kind, name, "backfill_parallelism")
         target = par.parse_alter_backfill_value(value)
-        call = DDL + "AlterBackfillParallelism"
+        call = ALTER_BACKFILL_PARALLELISM
         job_id = rel.id
-        if not deferred:
-            graph = g.Graph.load_around(self.conn, [job_id])
-            creating = graph.creating_jobs()
-            if creating and job_id in g.online_unreschedulable_jobs(graph, creating):
-                raise BackfillNotOnlineReschedulable(job_id)
+        blocked = self.backfill_parallelism_refusal(job_id, deferred=deferred)
+        if blocked is not None:
+            raise blocked.error
         row = self.meta.q1(
             "SELECT max_parallelism, database_id FROM streaming_job WHERE job_id = ?", (job_id,)
         )
@@ -256,7 +348,7 @@ class Scale:
             )
         if not deferred:
             # A Created job's layout does not follow the override: the intent is a no-op.
-            self.run_reschedule(db, self._job_fragments(job_id), call)
+            self.run_reschedule(db, [job_id], call)
         return Result([DEFERRED_NOTICE] if deferred else [])
 
     # ------------------------------------------------------------------ RESOURCE_GROUP
@@ -294,7 +386,7 @@ class Scale:
         reschedule_fragment_inplace, scale.rs:336-441).  No error 1, no max check, no DEFERRED
         on this path; its command still meets the barrier-level check (error 6)."""
         target = par.parse_fragment_value(value, is_ident=is_ident)
-        call = DDL + "AlterFragmentParallelism"
+        call = ALTER_FRAGMENT_PARALLELISM
         if not fragment_ids:
             raise InvalidParameterValue("at least one fragment id must be provided")
         ids = list(dict.fromkeys(fragment_ids))
@@ -338,11 +430,14 @@ class Scale:
                 [(desired[0], desired[1], f) for f in entries_to_set],
             )
             self.actors.store_policies(jobs)
+        # One command per database (build_reschedule_intent_for_fragments, scale.rs:507-559);
+        # the first refusal ends the loop (stream_manager.rs:1096-1102).
         by_db: dict[int, set[int]] = {}
         for f in fragments:
             by_db.setdefault(graph.job_database[graph.fragments[f].job_id], set()).add(f)
         for db in sorted(by_db):
-            self.run_reschedule(db, by_db[db], call)
+            db_jobs = sorted({graph.fragments[f].job_id for f in by_db[db]})
+            self.run_reschedule(db, db_jobs, call, by_db[db])
         return Result()
 
     # ------------------------------------------------------------------ after a backfill
@@ -368,7 +463,7 @@ class Scale:
             return  # gone, no override, or the override is the target: nothing to restore
         target = par.Target(str(row[0]), row[1], row[2])
         try:
-            self.reschedule(job_id, target, False, DDL + "AlterParallelism")
+            self.reschedule(job_id, target, False, ALTER_PARALLELISM)
         except RwError:
             self.control_armed = True
             self.poll_parallelism_control()
@@ -406,17 +501,12 @@ class Scale:
         job_ids = [(db, jid) for _, db, jid in ordered if jid not in blocked]
         for start in range(0, len(job_ids), CONTROL_BATCH_SIZE):
             batch = job_ids[start : start + CONTROL_BATCH_SIZE]
-            rejected: set[int] = set()
+            refused: MetaRpcError | None = None
             for db in sorted({db for db, _ in batch}):
-                fragments = set().union(
-                    *(g.reschedule_fragments(graph, jid) for d, jid in batch if d == db)
-                )
-                with self.store.transaction():
-                    refused = self.apply_reschedule(db, fragments)
-                    if not refused:
-                        self.barrier.barrier(db)
-                self.meta.commit_actions()
-                rejected |= refused
-            if rejected:
-                raise RescheduleRejectedAtBarrier(DDL + "AlterParallelism", sorted(rejected))
+                try:
+                    self.run_reschedule(db, [j for d, j in batch if d == db], ALTER_PARALLELISM)
+                except MetaRpcError as e:
+                    refused = refused or e  # the other databases' commands still ran
+            if refused is not None:
+                raise refused
         return bool(blocked)
