@@ -125,6 +125,8 @@ class Instance:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""
         self.engine = self.engine.restart(on_open=self._reopened)
         self._reopened(self.engine.store)
+        # Recovery may have deleted jobs: the read path's cached catalog is stale.
+        self.query.invalidate()
 
     def _reopened(self, store: Store) -> None:
         """The store was reopened: the read path follows it (before recovery counts rows)."""

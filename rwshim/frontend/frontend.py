@@ -44,6 +44,7 @@ from rwshim.query.catalog.show import ShowContext
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.results import Column, Outcome
 from rwshim.session_config import SessionConfig
+from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
 from rwshim.sql import statements as st
 
@@ -245,6 +246,9 @@ class Frontend:
         handler = self._handlers.get(type(stmt))
         if handler is None:
             raise NotImplementedError_(type(stmt).__name__)
+        # HandlerArgs::new reads the WITH clause before any handler runs
+        # (src/frontend/src/handler/mod.rs:236-243, utils/with_options.rs:537-651).
+        check_with_options(stmt)
         out = handler(stmt, params)
         if isinstance(out, Awaitable):
             out = await out

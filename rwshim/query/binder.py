@@ -98,6 +98,13 @@ class Binder:
                 self.params[i] = oid
         self.max_param = len(param_oids or [])
         self.upstreams: list[int] = []
+        # Whether the streaming plan of the query has a Values leaf (VALUES, a SELECT without
+        # FROM, an uncorrelated table function in FROM): such a plan is not recoverable, so
+        # its job is never background and recovery drops it while it is creating
+        # (plan_can_use_background_ddl, src/frontend/src/optimizer/plan_node/utils.rs:471-499;
+        # TableFunctionToProjectSetRule puts table functions over Values,
+        # optimizer/rule/table_function_to_project_set_rule.rs).
+        self.values_leaf = False
         self._expanding: list[int] = []
 
     # --- statements ---------------------------------------------------------------------
@@ -165,6 +172,9 @@ class Binder:
                 sub.query(inner, None)
             finally:
                 self._expanding.pop()
+            if rel.kind == RelKind.VIEW and sub.values_leaf:
+                # A view is planned inline; an MV or index is a scan of its table.
+                self.values_leaf = True
             rename_outputs(inner, [c.name for c in rel.visible_columns])
             new: exp.Expr = exp.Subquery(this=inner, alias=exp.TableAlias(this=ident(alias)))
         else:
@@ -226,6 +236,7 @@ class Binder:
             scope.ctes[name] = cols
 
     def _values(self, node: exp.Values, outer: Scope | None) -> list[OutColumn]:
+        self.values_leaf = True
         scope = Scope(outer)
         oids: list[int] = []
         for row in node.expressions:
@@ -348,6 +359,7 @@ class Binder:
             args = [fn.args.get("start"), fn.args.get("end"), fn.args.get("step")]
             if isinstance(fn, exp.Anonymous):
                 args = list(fn.expressions)
+            self._note_table_function(name, [a for a in args if a is not None])
             bound = [tx.bind_top(a) for a in args if a is not None]
             oid = bound[0][1] if bound[0][1] != UNKNOWN else pgtypes.INT4
             cname = col_names[0] if col_names else alias
@@ -357,6 +369,7 @@ class Binder:
             fargs: list[exp.Expr] = [
                 a for a in (fn.expressions or [fn.this]) if isinstance(a, exp.Expr)
             ]
+            self._note_table_function(name, fargs)
             return self._unnest_args(item, fargs, alias, col_names, False, None, scope)
         if name in ("tumble", "hop"):
             return self._time_window(item, fn, name, alias, col_names, scope)
@@ -409,6 +422,17 @@ class Binder:
         item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
         return Source(alias, cols)
 
+    def _note_table_function(self, name: str, args: list[exp.Expr]) -> None:
+        """A table function in FROM is a ProjectSet over Values unless it reads the rows
+        before it (a correlated call goes over that input instead) or is
+        ``generate_series(start, now(), step)``, which becomes a Now node
+        (GenerateSeriesWithNowRule, optimizer/rule/stream/generate_series_with_now_rule.rs)."""
+        if any(a.find(exp.Column) is not None for a in args):
+            return
+        if name == "generate_series" and len(args) == 3 and _is_now(args[1]):
+            return
+        self.values_leaf = True
+
     def _unnest(self, item: exp.Unnest, scope: Scope) -> Source:
         alias_node = item.args.get("alias")
         alias = alias_node.name if alias_node is not None and alias_node.name else "unnest"
@@ -422,6 +446,7 @@ class Binder:
         # unnest(...) as offset=False
         ordinality = offset is not None and offset is not False
         ord_name = offset.name if isinstance(offset, exp.Expr) and offset.name else ("ordinality")
+        self._note_table_function("unnest", list(item.expressions))
         return self._unnest_args(
             item, list(item.expressions), alias, col_names, ordinality, ord_name, scope
         )
@@ -451,6 +476,8 @@ class Binder:
         return Source(alias, cols, refs=refs)
 
     def _select(self, node: exp.Select, outer: Scope | None) -> list[OutColumn]:
+        if node.args.get("from_") is None and not node.args.get("joins"):
+            self.values_leaf = True  # a SELECT without FROM is planned over one-row Values
         scope = Scope(outer)
         self._with(node, scope)
         self.from_items(node, scope)
@@ -771,3 +798,10 @@ def _check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
 
     for r in roots:
         check(r)
+
+
+def _is_now(e: exp.Expr) -> bool:
+    """``now()`` as sqlglot reads it (CURRENT_TIMESTAMP)."""
+    return isinstance(e, exp.CurrentTimestamp) or (
+        isinstance(e, exp.Anonymous) and str(e.this).lower() == "now" and not e.expressions
+    )
