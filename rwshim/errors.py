@@ -469,6 +469,18 @@ class NoFunction(RwError):
 # --- reliability (rel): limits ---------------------------------------------------------------
 
 
+class StackDepthExceeded(RwError):
+    """PostgreSQL's ``stack depth limit exceeded`` (54001, src/backend/tcop/postgres.c
+    check_stack_depth) for a statement nested deeper than rwshim's parsers can walk
+    (``rwshim/sql/limits.py``).  RisingWave at 448c657 has no depth bound and no text for it:
+    it grows its stack (src/common/src/util/recursive.rs)."""
+
+    sqlstate: ClassVar[str] = "54001"
+
+    def __init__(self) -> None:
+        super().__init__("stack depth limit exceeded")
+
+
 class QueryTimeout(RwError):
     """A batch query ran past ``statement_timeout`` (or the batch default of one hour when it
     is 0): the local scheduler's ``SchedulerError::QueryCancelled(format!("timeout after {}

@@ -18,6 +18,7 @@ import re
 
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
+from rwshim.sql.limits import check_depth
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 # First words RisingWave's parse_statement dispatches on (parser.rs:276-354), by who reads them.
@@ -97,6 +98,8 @@ def parse_cache_clear() -> None:
 
 
 def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
+    # Before pglast or lark sees it: too deep a statement overflows their stacks.
+    check_depth(toks)
     first = toks[0]
     text = sql[first.start : toks[-1].end]
     up = first.upper

@@ -585,7 +585,7 @@ def _json_parse(b: bytes) -> str:
     s = b.decode()
     try:
         json.loads(s)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past Python's recursion limit
         raise _syntax("json", s) from None
     return s
 
@@ -609,6 +609,10 @@ def _vector_parse(b: bytes) -> list[int]:
     return [int(x) for x in b.decode().split()]
 
 
+# PostgreSQL's MAXDIM (src/include/utils/array.h); the binary decoder checks it too.
+MAX_ARRAY_DIMS = 6
+
+
 def parse_array_text(s: str, elem: Decoder) -> list[Any]:
     """PostgreSQL array input (``{1,2}``, ``{{a,b},{c,d}}``, quoted elements, NULL)."""
     text = s
@@ -621,10 +625,21 @@ def parse_array_text(s: str, elem: Decoder) -> list[Any]:
     if not s.startswith("{"):
         raise CodecError(f'malformed array literal: "{text}"', "array", text)
     pos = 0
+    depth = 0
 
     def parse_level() -> list[Any]:
-        nonlocal pos
+        nonlocal pos, depth
         assert s[pos] == "{"
+        depth += 1
+        if depth > MAX_ARRAY_DIMS:
+            # PostgreSQL's array_in (src/backend/utils/adt/arrayfuncs.c, MAXDIM), checked
+            # before the recursion can go deeper than the dimensions an array may have.
+            raise CodecError(
+                f"number of array dimensions ({depth}) exceeds the maximum allowed "
+                f"({MAX_ARRAY_DIMS})",
+                "array",
+                text,
+            )
         pos += 1
         items: list[Any] = []
         expect_item = True
@@ -634,6 +649,7 @@ def parse_array_text(s: str, elem: Decoder) -> list[Any]:
                 pos += 1
             elif c == "}":
                 pos += 1
+                depth -= 1
                 return items
             elif c == ",":
                 if expect_item:
