@@ -408,6 +408,27 @@ class StoreUnusable(FatalError):
     rwshim meta store, or one written by a newer rwshim.  Raised at startup, never overwritten."""
 
 
+class StoreWriteFailed(RwError):
+    """The meta store's file could not be written (a full disk, a file-size limit, an I/O
+    error): nothing of the statement was committed.  RisingWave's meta store is an external
+    database and has no text of its own for this, so the text is PostgreSQL's for a write
+    that failed (src/backend/storage/smgr/md.c ``could not extend file``/``could not write
+    to file "%s": %m``): SQLSTATE 53100 (disk_full) with ``No space left on device``, or
+    58030 (io_error) with ``Input/output error``, and PostgreSQL's HINT for a full disk."""
+
+    def __init__(self, file: str, *, disk_full: bool) -> None:
+        if disk_full:
+            super().__init__(
+                f'could not write to file "{file}": No space left on device\n'
+                "HINT: Check free disk space.",
+                sqlstate="53100",
+            )
+        else:
+            super().__init__(
+                f'could not write to file "{file}": Input/output error', sqlstate="58030"
+            )
+
+
 # --- read path errors (rwshim/query) --------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from datetime import UTC, tzinfo
 from typing import Any, TypeVar
 
 from rwshim import errors
-from rwshim.errors import RwError
+from rwshim.errors import RwError, StoreWriteFailed
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.results import (
     Outcome,
@@ -38,6 +38,7 @@ from rwshim.results import (
     result_formats,
     row_encoder,
 )
+from rwshim.store.store import Store
 from rwshim.wire import backend, codecs
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
@@ -278,10 +279,37 @@ class Session:
     def _end(self) -> None:
         self.process.active = False
 
+    def _store(self) -> Store | None:
+        instance = getattr(self.frontend, "instance", None)
+        store = getattr(instance, "store", None)
+        return store if isinstance(store, Store) else None
+
+    def _committed(self) -> None:
+        """After a statement, before its acknowledgement: a write transaction it left open
+        was never committed (its commit failed, the disk is full); roll it back and answer
+        with the failure instead of the command tag."""
+        store = self._store()
+        if store is not None and store.settle():
+            raise StoreWriteFailed(store.written_file(), disk_full=False)
+
+    def _failed(self, e: Exception) -> RwError:
+        """The error a client sees for ``e``: the store's write failure when that is what
+        ``e`` came from, RisingWave's text when ``e`` is one, else a generic internal error
+        (the exception itself goes to the log, never to the client)."""
+        store = self._store()
+        if store is not None:
+            store.settle()
+            failure = store.write_failure(e)
+            if failure is not None:
+                return failure
+        if isinstance(e, RwError):
+            return e
+        return self._internal(e)
+
     @staticmethod
     def _internal(e: BaseException) -> RwError:
         log.error("unexpected error while handling a statement", exc_info=e)
-        return RwError(f"internal error: {type(e).__name__}: {e}")
+        return errors.InternalError("the statement could not be executed")
 
     # --- simple query --------------------------------------------------------------------
 
@@ -314,6 +342,7 @@ class Session:
         for stmt in stmts:
             try:
                 outcome = await self._run(frontend.execute(stmt, []))
+                self._committed()
                 if outcome.notices or frontend.parameter_changes:
                     self._outcome_head(outcome)
                 columns = outcome.columns
@@ -336,11 +365,8 @@ class Session:
                     send(command_complete(command_tag(outcome, sent)))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
-            except RwError as e:
-                self._error(e, errors.RUN_QUERY)
-                return
             except Exception as e:
-                self._error(self._internal(e), errors.RUN_QUERY)
+                self._error(self._failed(e), errors.RUN_QUERY)
                 return
 
     async def _copy_out(self, outcome: Outcome) -> None:
@@ -511,6 +537,7 @@ class Session:
                     self.send(backend.EMPTY_QUERY)
                     return True
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
+                self._committed()
                 if outcome.notices or self.frontend.parameter_changes:
                     self._outcome_head(outcome)
                 if outcome.copy_out:
@@ -537,12 +564,9 @@ class Session:
                     formats = result_formats(codes, ncols)
                 portal.encoder = row_encoder(outcome.columns, formats, self.tz)
             await self._send_rows(portal, msg.max_rows)
-        except RwError as e:
-            self._reset_portal(portal)
-            self._error(e, errors.EXECUTE_STATEMENT)
         except Exception as e:
             self._reset_portal(portal)
-            self._error(self._internal(e), errors.EXECUTE_STATEMENT)
+            self._error(self._failed(e), errors.EXECUTE_STATEMENT)
         finally:
             self._end()
         return True

@@ -11,10 +11,10 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from rwshim.errors import StoreUnusable
+from rwshim.errors import RwError, StoreUnusable, StoreWriteFailed
 from rwshim.store import functions
 from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
 
@@ -26,6 +26,11 @@ _INITIAL_USERS = ((1, "root", 0), (2, "postgres", 0), (3, "rwadmin", 1))
 _INITIAL_SCHEMAS = ((2, "public"), (3, "pg_catalog"), (4, "information_schema"), (5, "rw_catalog"))
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "rw_catalog")
 
+# SQLite's primary result codes for a write the file system refused (sqlite3.h): the
+# extended codes (SQLITE_IOERR_WRITE, ...) share the low byte.
+_SQLITE_IOERR = 10
+_SQLITE_FULL = 13
+
 
 class Store:
     """The meta store.  Use ``Store.open()``; write only inside ``transaction()``."""
@@ -34,6 +39,7 @@ class Store:
         self.conn = conn
         self.path = path
         self.created = created  # True when this open created a fresh store
+        self.wal = False
         self._depth = 0
 
     @classmethod
@@ -57,6 +63,7 @@ class Store:
         conn.execute("PRAGMA foreign_keys=OFF")
         functions.register(conn)
         store = cls(conn, path, created=False)
+        store.wal = path is not None
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
             store._create(now)
@@ -126,7 +133,12 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (nested calls join the outer one).  Rolls back on error."""
+        """One write transaction (nested calls join the outer one).  Rolls back on error.
+
+        A COMMIT that fails (a full disk, a file-size limit, an I/O error) rolls back too and
+        raises ``StoreWriteFailed``: nothing of the transaction is kept, and none is left
+        open for the next statement to join.
+        """
         if self._depth:
             self._depth += 1
             try:
@@ -134,16 +146,70 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.settle()  # a transaction some other writer left open must not absorb this one
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise self.write_failure(e) or e from None
         self._depth = 1
         try:
             yield self.conn
-        except BaseException:
+        except BaseException as e:
             self._depth = 0
-            self.conn.execute("ROLLBACK")
+            self._rollback()
+            failure = self.write_failure(e)
+            if failure is not None:
+                raise failure from None
             raise
         self._depth = 0
-        self.conn.execute("COMMIT")
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            self._rollback()
+            raise self.write_failure(e) or e from None
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled the transaction back itself (it does for some
+        # SQLITE_FULL and SQLITE_IOERR failures); a ROLLBACK then would fail on its own.
+        if self.conn.in_transaction:
+            with suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+
+    def settle(self) -> bool:
+        """Roll back a transaction left open outside ``transaction()``; True if there was one.
+
+        Writers that manage their own SAVEPOINT (the read path's DML) commit with RELEASE;
+        when that RELEASE fails, SQLite keeps the transaction open and every later write
+        would join it, acknowledged and never committed.  The session calls this after
+        every statement, so such a transaction ends with the statement that opened it.
+        """
+        if self._depth or not self.conn.in_transaction:
+            return False
+        with suppress(sqlite3.Error):
+            self.conn.execute("ROLLBACK")
+        return True
+
+    def write_failure(self, e: BaseException) -> RwError | None:
+        """``StoreWriteFailed`` when ``e`` (or an error it was raised from) is SQLite failing to
+        write the store's files, else None."""
+        cur: BaseException | None = e
+        seen = 0
+        while cur is not None and seen < 8:
+            if isinstance(cur, StoreWriteFailed):
+                return cur
+            if isinstance(cur, sqlite3.Error):
+                code = getattr(cur, "sqlite_errorcode", None)
+                if isinstance(code, int) and code & 0xFF in (_SQLITE_FULL, _SQLITE_IOERR):
+                    return StoreWriteFailed(self.written_file(), disk_full=code & 0xFF == 13)
+            cur = cur.__cause__ or cur.__context__
+            seen += 1
+        return None
+
+    def written_file(self) -> str:
+        """The file a commit writes (for error texts)."""
+        if self.path is None:
+            return "meta store (in memory)"
+        return f"{self.path}-wal" if self.wal else str(self.path)
 
     @property
     def in_transaction(self) -> bool:

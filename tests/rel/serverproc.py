@@ -48,10 +48,15 @@ class ServerProcess:
         )  # fmt: skip
         assert self.p.stderr is not None
         self.lines: list[str] = []
-        line = self.p.stderr.readline()
-        m = re.search(r"rwshim ready on 127\.0\.0\.1:(\d+)", line)
-        assert m, line + self.p.stderr.read()
-        self.lines.append(line)
+        while True:  # log lines may come before the one that says where it listens
+            line = self.p.stderr.readline()
+            self.lines.append(line)
+            m = re.search(r"rwshim ready on 127\.0\.0\.1:(\d+)", line)
+            if m is not None:
+                break
+            if not line:
+                self.p.wait(10)
+                raise AssertionError("".join(self.lines))
         self.port = int(m.group(1))
         self._reader = threading.Thread(target=self._drain, daemon=True)
         self._reader.start()
