@@ -54,9 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="run the server (the default)")
     _add_serve_options(serve)
-    from rwshim import ctl
+    from rwshim import ctl, storecmd
 
     ctl.add_parser(sub)
+    storecmd.add_parser(sub)
     return parser
 
 
@@ -87,6 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from rwshim import ctl
 
         return ctl.run(args)
+    if args.command == "store":
+        from rwshim import storecmd
+
+        return storecmd.run(args)
     try:
         config = config_from_args(args)
     except ValueError as e:

@@ -18,6 +18,7 @@ from rwshim.engine.types import Clock
 from rwshim.passwords import StoredPassword
 from rwshim.query.engine import QueryEngine
 from rwshim.query.store_source import StoreRelations
+from rwshim.store.files import damaged
 from rwshim.store.store import Store
 
 # version() at the reference commit: PostgreSQL 13.14.0-RisingWave-<cargo version> (<git sha>)
@@ -33,10 +34,15 @@ class Instance:
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
-        # The read path first: opening an existing store runs recovery, whose first barrier
-        # moves creating jobs and so counts upstream rows through it.
-        self._attach_read_path()
-        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        try:
+            # The read path first: opening an existing store runs recovery, whose first
+            # barrier moves creating jobs and so counts upstream rows through it.
+            self._attach_read_path()
+            self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        except sqlite3.DatabaseError as e:
+            # A page that quick_check passed but recovery cannot read: refuse in one line.
+            self.store.conn.close()
+            raise damaged(self.store.path or Path(":memory:"), str(e)) from None
         # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
         self.registry: object | None = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
@@ -123,4 +129,5 @@ class Instance:
             self._attach_read_path()
 
     def close(self) -> None:
-        self.store.conn.close()
+        """Checkpoint and close the store (nothing committed is left only in the WAL)."""
+        self.store.close()

@@ -112,6 +112,8 @@ class Server:
     ) -> None:
         self.config = config
         self.registry = SessionRegistry()
+        # An instance the server made is the server's to close (checkpoint) when it stops.
+        self._owns_instance = instance is None and frontend_factory is None
         if instance is None and frontend_factory is None:
             instance = Instance(config.data_dir, manual_clock=config.manual_clock)
         self.instance = instance
@@ -200,6 +202,9 @@ class Server:
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
+        if self._owns_instance and self.instance is not None:
+            self._owns_instance = False
+            self.instance.close()
 
     async def serve_forever(self) -> None:
         assert self._server is not None
@@ -496,6 +501,10 @@ async def serve(config: Config, frontend_factory: FrontendFactory | None = None)
 
 def run(config: Config, frontend_factory: FrontendFactory | None = None) -> None:
     """Run ``serve`` on a fresh event loop (uvloop when installed and not disabled)."""
+    # A file-size limit (ulimit -f) makes a write past it fail (EFBIG, answered as a write
+    # error) instead of killing the server with SIGXFSZ.
+    with contextlib.suppress(ValueError, AttributeError):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     loop_factory = None
     if config.use_uvloop:
         try:

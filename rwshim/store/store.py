@@ -15,7 +15,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from rwshim.errors import RwError, StoreUnusable, StoreWriteFailed
-from rwshim.store import functions
+from rwshim.store import files, functions
 from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
 
 FILE_NAME = "meta.db"
@@ -49,17 +49,35 @@ class Store:
         Raises ``StoreUnusable`` for a file that is not an rwshim store or is newer than this
         rwshim; the file is left untouched.
         """
-        path: Path | None = None
         if data_dir is None:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        else:
-            path = Path(data_dir) / FILE_NAME
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _refuse_foreign_file(path)
-            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            return cls._opened(conn, None, now)
+        path = Path(data_dir) / FILE_NAME
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _refuse_foreign_file(path)
+        files.check_files(path)
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        try:
             _refuse_foreign_database(conn, path)
+            files.quick_check(conn, path)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            store = cls._opened(conn, path, now)
+            # Recorded in meta.db itself (checkpointed): a later open that finds it set and
+            # the WAL gone knows committed changes were lost with the WAL (files.py).
+            with store.transaction():
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('open', '1')")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.DatabaseError as e:
+            conn.close()
+            raise files.damaged(path, str(e)) from None
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    @classmethod
+    def _opened(cls, conn: sqlite3.Connection, path: Path | None, now: str) -> Store:
         conn.execute("PRAGMA foreign_keys=OFF")
         functions.register(conn)
         store = cls(conn, path, created=False)
@@ -69,7 +87,6 @@ class Store:
             store._create(now)
             store.created = True
         elif version > SCHEMA_VERSION:
-            conn.close()
             raise StoreUnusable(
                 f"the meta store {path} was written by a newer rwshim (schema version "
                 f"{version}, this rwshim knows up to {SCHEMA_VERSION})"
@@ -231,7 +248,19 @@ class Store:
         return None if row is None else str(row[0])
 
     def close(self) -> None:
+        """Checkpoint (every committed change into ``meta.db``), mark the store closed
+        cleanly, and close; SQLite then removes the WAL."""
+        if self.path is not None:
+            with suppress(sqlite3.Error):
+                self.settle()
+                with self.transaction():
+                    self.conn.execute("UPDATE meta SET value = '0' WHERE key = 'open'")
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.conn.close()
+
+    def backup(self, dest_dir: Path) -> Path:
+        """A consistent copy of this store in ``dest_dir`` (files.backup)."""
+        return files.backup(self.conn, dest_dir)
 
 
 def _refuse_foreign_file(path: Path) -> None:
