@@ -1,11 +1,13 @@
 """The ``rwshim`` command: ``rwshim`` / ``rwshim serve`` run a server, ``rwshim ctl ...``
-controls a running one (``rwshim.ctl``)."""
+controls a running one (``rwshim.ctl``), ``rwshim store ...`` backs up or checks a data
+directory (``rwshim.storecmd``)."""
 
 from __future__ import annotations
 
 import argparse
 import gc
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,11 +23,7 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, help="keep state in this directory (default: memory)")
     p.add_argument("--user", default=d.user, help="default user (default %(default)s)")
     p.add_argument("--database", default=d.database, help="default database (default %(default)s)")
-    p.add_argument(
-        "--password",
-        help="require this password from users without one of their own"
-        " (CREATE USER ... PASSWORD sets a user's own, checked with md5 as RisingWave does)",
-    )
+    _add_password_options(p)
     p.add_argument(
         "--auth", choices=AUTH_METHODS, default=d.auth, help="password check (default %(default)s)"
     )
@@ -44,6 +42,47 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
         "--max-message-size", type=int, default=d.max_message_size, help="bytes per message"
     )
     p.add_argument("--no-uvloop", action="store_true", help="use the standard asyncio loop")
+
+
+PASSWORD_ENV = "RWSHIM_PASSWORD"
+
+
+def _add_password_options(p: argparse.ArgumentParser) -> None:
+    secret = p.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--password",
+        help="require this password from users without one of their own"
+        " (CREATE USER ... PASSWORD sets a user's own, checked with md5 as RisingWave does);"
+        " visible to every local user in the process list: prefer --password-file or"
+        f" ${PASSWORD_ENV}",
+    )
+    secret.add_argument(
+        "--password-file",
+        type=Path,
+        help="read that password from this file (its first line)",
+    )
+    p.add_argument(
+        "--allow-remote-without-password",
+        action="store_true",
+        help="listen on a non-loopback --host with no password (anyone who reaches the port"
+        " is a superuser); refused without this flag",
+    )
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    """--password, else the first line of --password-file, else $RWSHIM_PASSWORD."""
+    if args.password is not None:
+        return str(args.password)
+    if args.password_file is not None:
+        try:
+            text = Path(args.password_file).read_text()
+        except OSError as e:
+            raise ValueError(f"cannot read --password-file: {e.strerror}: {e.filename}") from None
+        line = text.splitlines()[0] if text else ""
+        if not line:
+            raise ValueError(f"--password-file {args.password_file} is empty")
+        return line
+    return os.environ.get(PASSWORD_ENV) or None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,7 +107,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
         user=args.user,
         database=args.database,
         data_dir=args.data_dir,
-        password=args.password,
+        password=_password(args),
+        allow_remote_without_password=args.allow_remote_without_password,
         auth=args.auth,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
@@ -96,6 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = config_from_args(args)
     except ValueError as e:
         parser.error(str(e))
+    if config.exposed_without_password():
+        print(
+            f"rwshim: refusing to listen on {config.host!r} without a password (any client"
+            " that reaches it is a superuser): give --password-file, $RWSHIM_PASSWORD or"
+            " --password, or --allow-remote-without-password",
+            file=sys.stderr,
+        )
+        return 2
     logging.basicConfig(
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

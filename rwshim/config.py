@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,8 @@ class Config:
     data_dir: Path | None = None
     # When set, every user must give this password, checked with ``auth``.
     password: str | None = None
+    # Serve a non-loopback address with no password (the CLI refuses it otherwise).
+    allow_remote_without_password: bool = False
     auth: str = "scram"
     tls_cert: Path | None = None
     tls_key: Path | None = None
@@ -44,6 +47,18 @@ class Config:
             raise ValueError("--tls-cert and --tls-key must be given together")
         if self.tls_required and self.tls_cert is None:
             raise ValueError("--tls-required needs --tls-cert and --tls-key")
+
+    def exposed_without_password(self) -> bool:
+        """Listening beyond loopback with no password, and not told that this is wanted."""
+        if self.password is not None or self.allow_remote_without_password:
+            return False
+        host = self.host.strip("[]")
+        if host == "localhost":
+            return False
+        try:
+            return not ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return True  # a host name or "" (every interface): may be reachable from others
 
     @property
     def auth_method(self) -> str:
