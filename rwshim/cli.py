@@ -41,6 +41,13 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-message-size", type=int, default=d.max_message_size, help="bytes per message"
     )
+    p.add_argument(
+        "--max-query-size",
+        type=int,
+        default=d.max_query_size,
+        help="longest Query/Parse/Bind message served, in bytes; a longer one is answered with"
+        " RisingWave's max_single_query_size_bytes error (default %(default)s)",
+    )
     p.add_argument("--no-uvloop", action="store_true", help="use the standard asyncio loop")
 
 
@@ -117,6 +124,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         max_connections=args.max_connections,
         startup_timeout=args.startup_timeout,
         max_message_size=args.max_message_size,
+        max_query_size=args.max_query_size,
         use_uvloop=not args.no_uvloop,
     )
 

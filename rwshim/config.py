@@ -31,6 +31,11 @@ class Config:
     max_connections: int = 1000
     # Largest Query/Parse/Bind/CopyData body accepted; a larger length prefix is FATAL 08P01.
     max_message_size: int = 64 * 1024 * 1024
+    # Largest Query/Parse/Bind body served; a longer one is dropped unread and answered with
+    # RisingWave's ``max_single_query_size_bytes`` error (the session goes on).  RisingWave's
+    # default is 1 GiB; parsing costs about 300 bytes of memory per token, so rwshim's keeps
+    # a dense statement within a few GB (README, Reliability).
+    max_query_size: int = 8 * 1024 * 1024
     # Seconds a client has to finish startup and authentication.
     startup_timeout: float = 60.0
     use_uvloop: bool = True

@@ -98,6 +98,22 @@ class QueryCanceled(RwError):
         return self.compact()
 
 
+class ServerThrottled(RwError):
+    """``Server throttled: max_single_query_size_bytes <n> has been exceeded, please either
+    reduce the query size or increase the limit``: RisingWave's PsqlError::ServerThrottle
+    (src/utils/pgwire/src/error.rs:78-79, text pg_protocol.rs:638-644) for a message longer
+    than the limit, whose body was dropped unread.  No envelope, SQLSTATE XX000."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"Server throttled: max_single_query_size_bytes {limit} has been exceeded, "
+            "please either reduce the query size or increase the limit"
+        )
+
+    def report(self, envelope: str | None = None) -> str:
+        return self.compact()
+
+
 # --- frontend ErrorCode variants (src/frontend/src/error.rs) -------------------------------
 
 

@@ -218,7 +218,7 @@ class Server:
         self._tasks.add(task)
         peer = writer.get_extra_info("peername")
         addr = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer or "")
-        conn = ServerConnection(self.config.max_message_size)
+        conn = ServerConnection(self.config.max_message_size, self.config.max_query_size)
         session: Session | None = None
         try:
             try:

@@ -163,6 +163,7 @@ class Session:
             ev.CopyData: self._on_copy,
             ev.CopyDone: self._on_copy,
             ev.CopyFail: self._on_copy,
+            ev.TooLarge: self._on_too_large,
         }
         self._async_handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
             ev.Query: self._on_query,
@@ -616,6 +617,18 @@ class Session:
         else:
             self._drop_portal(msg.name)
         self.send(backend.CLOSE_COMPLETE)
+        return True
+
+    def _on_too_large(self, msg: ev.TooLarge) -> bool:
+        """A message past the query size limit (dropped unread by the connection).
+
+        A Query gets RisingWave's error and ReadyForQuery, as in RisingWave; a Parse or Bind
+        gets the error and then skip-until-Sync, as the extended protocol requires
+        (RisingWave sends ReadyForQuery at once there too, which clients read as the answer
+        to a Sync they have not sent yet)."""
+        self._error(errors.ServerThrottled(msg.limit), None)
+        if not msg.extended:
+            self._ready()
         return True
 
     def _on_sync(self, msg: ev.Sync) -> bool:

@@ -13,10 +13,10 @@ NOTIFY, DO, CALL, LOCK, ...).
 
 from __future__ import annotations
 
-import functools
 import re
 
 from rwshim.sql import statements as st
+from rwshim.sql.cache import TextLRU
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.limits import check_depth
 from rwshim.sql.tokens import Kind, Token, tokenize
@@ -72,13 +72,18 @@ _PG_CREATE = {"SCHEMA", "DATABASE", "USER"}
 _PG_ALTER = {"USER"}
 
 
+# Parses by query text, bounded by the texts' size (a parsed statement keeps a copy of its
+# text, hence the factor 2): 64 MiB, whatever the number of statements.
+PARSE_CACHE_BYTES = 64 * 1024 * 1024
+_PARSES: TextLRU[tuple[st.Statement, ...]] = TextLRU(PARSE_CACHE_BYTES, factor=2)
+
+
 def parse(text: str) -> list[st.Statement]:
     """Parse a query string into typed statements; raises SqlParserError as RisingWave would."""
-    return list(_parse_cached(text))
+    return list(_PARSES.get_or_make(text, lambda: _parse_uncached(text)))
 
 
-@functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str) -> tuple[st.Statement, ...]:
+def _parse_uncached(text: str) -> tuple[st.Statement, ...]:
     toks = tokenize(text)
     out: list[st.Statement] = []
     group: list[Token] = []
@@ -94,7 +99,7 @@ def _parse_cached(text: str) -> tuple[st.Statement, ...]:
 
 def parse_cache_clear() -> None:
     """Forget cached parses (tests measuring cold parses use it)."""
-    _parse_cached.cache_clear()
+    _PARSES.clear()
 
 
 def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
