@@ -43,12 +43,21 @@ class Instance:
             # A page that quick_check passed but recovery cannot read: refuse in one line.
             self.store.conn.close()
             raise damaged(self.store.path or Path(":memory:"), str(e)) from None
-        # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
-        self.registry: object | None = None
+        self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
 
+    # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
+    # their open reads before a write.
+    registry: object | None = None
+
+    def _release_reads(self) -> None:
+        release = getattr(self.registry, "release_reads", None)
+        if callable(release):
+            release()
+
     def _attach_read_path(self) -> None:
+        self.store.release_hooks.append(self._release_reads)
         conn = self.store.conn
         # statement_timeout: SQLite checks the running batch query's deadline as it works
         # (one query runs at a time: the store is driven from one thread).

@@ -20,7 +20,7 @@ import logging
 import secrets
 import time
 import zoneinfo
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
@@ -38,6 +38,7 @@ from rwshim.results import (
     result_formats,
     row_encoder,
 )
+from rwshim.sql import statements as st
 from rwshim.store.store import Store
 from rwshim.wire import backend, codecs
 from rwshim.wire import events as ev
@@ -80,6 +81,48 @@ def command_complete(tag: str) -> bytes:
 # Flush to the socket once this much output is buffered inside one statement.
 FLUSH_THRESHOLD = 256 * 1024
 
+_LIST_ITERATOR: type = type(iter([]))
+
+
+class Rows:
+    """A result's rows as they stream, which another session's write can turn into a list.
+
+    Rows are read lazily from the store's one SQLite connection: while a statement is active
+    there (a result streaming to a slow client, a suspended portal, an open cursor) SQLite
+    refuses DROP TABLE on that connection (``database table is locked``) to every session.
+    So before a write the store asks every session to ``materialise`` what it holds open:
+    the rest of the rows is read into memory (the statement ends) and iteration goes on
+    from the list, for whoever is iterating now.  An error met while reading the rest is
+    raised where the rows are next read, in the session they belong to.
+    """
+
+    __slots__ = ("_it",)
+
+    def __init__(self, rows: Iterable[Sequence[object]]) -> None:
+        self._it: Iterator[Sequence[object]] = iter(rows)
+
+    def __iter__(self) -> Rows:
+        return self
+
+    def __next__(self) -> Sequence[object]:
+        return next(self._it)
+
+    def materialise(self) -> None:
+        if type(self._it) is _LIST_ITERATOR:
+            return
+        rest: list[Sequence[object]] = []
+        try:
+            rest.extend(self._it)
+        except Exception as e:  # the reader's error, for the reader
+            self._it = itertools.chain(rest, _raising(e))
+            return
+        self._it = iter(rest)
+
+
+def _raising(e: Exception) -> Iterator[Sequence[object]]:
+    raise e
+    yield  # pragma: no cover - makes this a generator
+
 
 @dataclass(slots=True)
 class ProcessInfo:
@@ -117,7 +160,7 @@ class Portal:
     codes: tuple[int, ...] = ()
     # Set while a row-limited Execute left rows to send.
     outcome: Outcome | None = None
-    rows: Iterator[Sequence[object]] | None = None
+    rows: Rows | None = None
     encoder: RowEncoder | None = None
 
 
@@ -146,6 +189,8 @@ class Session:
         self.closing = False
         self._statements: dict[str, Prepared] = {}
         self._portals: dict[str, Portal] = {}
+        # Results being streamed now (their SQLite statements are active).
+        self._streaming: set[Rows] = set()
         self._task: asyncio.Task[Any] | None = None
         self._cancel_requested = False
         self._tz_name = "UTC"
@@ -285,6 +330,14 @@ class Session:
         store = getattr(instance, "store", None)
         return store if isinstance(store, Store) else None
 
+    def _before(self, stmt: Statement) -> None:
+        """Before a statement that may write: no session may hold a read open on the store
+        (a query only reads, and needs nothing)."""
+        if not isinstance(stmt, st.Query):
+            store = self._store()
+            if store is not None:
+                store.release_readers()
+
     def _committed(self) -> None:
         """After a statement, before its acknowledgement: a write transaction it left open
         was never committed (its commit failed, the disk is full); roll it back and answer
@@ -342,6 +395,7 @@ class Session:
         send = self._out.append
         for stmt in stmts:
             try:
+                self._before(stmt)
                 outcome = await self._run(frontend.execute(stmt, []))
                 self._committed()
                 if outcome.notices or frontend.parameter_changes:
@@ -355,14 +409,19 @@ class Session:
                     encode = encoder.encode
                     sent = 0
                     size = 0
-                    for row in outcome.rows:
-                        data = encode(row)
-                        send(data)
-                        sent += 1
-                        size += len(data)
-                        if size >= FLUSH_THRESHOLD:
-                            await self._flush_now()
-                            size = 0
+                    rows = Rows(outcome.rows)
+                    self._streaming.add(rows)
+                    try:
+                        for row in rows:
+                            data = encode(row)
+                            send(data)
+                            sent += 1
+                            size += len(data)
+                            if size >= FLUSH_THRESHOLD:
+                                await self._flush_now()
+                                size = 0
+                    finally:
+                        self._streaming.discard(rows)
                     send(command_complete(command_tag(outcome, sent)))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
@@ -377,14 +436,19 @@ class Session:
         send = self._out.append
         send(backend.copy_out_response(len(columns)))
         sent = size = 0
-        for row in outcome.rows:
-            data = copy_row(columns, row, tz)
-            send(data)
-            sent += 1
-            size += len(data)
-            if size >= FLUSH_THRESHOLD:
-                await self._flush_now()
-                size = 0
+        rows = Rows(outcome.rows)
+        self._streaming.add(rows)
+        try:
+            for row in rows:
+                data = copy_row(columns, row, tz)
+                send(data)
+                sent += 1
+                size += len(data)
+                if size >= FLUSH_THRESHOLD:
+                    await self._flush_now()
+                    size = 0
+        finally:
+            self._streaming.discard(rows)
         send(backend.COPY_DONE)
         send(command_complete(command_tag(outcome, sent)))
 
@@ -537,6 +601,7 @@ class Session:
                 if prepared.stmt is None:
                     self.send(backend.EMPTY_QUERY)
                     return True
+                self._before(prepared.stmt)
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
                 self._committed()
                 if outcome.notices or self.frontend.parameter_changes:
@@ -548,7 +613,7 @@ class Session:
                     self.send(command_complete(command_tag(outcome, 0)))
                     return True
                 portal.outcome = outcome
-                portal.rows = iter(outcome.rows)
+                portal.rows = Rows(outcome.rows)
                 formats = portal.formats
                 ncols = len(outcome.columns)
                 if len(formats) != ncols:
@@ -647,6 +712,24 @@ class Session:
         # enters COPY mode and drops these messages before they get here.
         return True
 
+    def release_reads(self) -> None:
+        """Read into memory every result this session holds open on the store (results
+        streaming now, portals suspended after a row-limited Execute, SQL cursors), so that
+        another session's DDL does not find the store's tables locked (see ``Rows``)."""
+        for rows in list(self._streaming):
+            rows.materialise()
+        for portal in self._portals.values():
+            if portal.rows is not None:
+                portal.rows.materialise()
+        # The frontend's DECLAREd cursors (frontend.py _Cursor: columns, rows iterator).
+        for cursor in list(getattr(self.frontend, "_cursors", {}).values()):
+            held: Any = getattr(cursor, "rows", None)
+            if isinstance(held, Rows):
+                held.materialise()
+            elif held is not None and type(held) is not _LIST_ITERATOR:
+                cursor.rows = Rows(held)
+                cursor.rows.materialise()
+
     def close(self) -> None:
         """The connection is gone: drop statements and portals, release the frontend."""
         self._statements.clear()
@@ -674,6 +757,11 @@ class SessionRegistry:
     def remove(self, session: Session) -> None:
         if self._sessions.get(session.process.pid) is session:
             del self._sessions[session.process.pid]
+
+    def release_reads(self) -> None:
+        """Every session's open results into memory, before a write (``Session.release_reads``)."""
+        for session in list(self._sessions.values()):
+            session.release_reads()
 
     def processes(self) -> list[ProcessInfo]:
         return [s.process for s in self._sessions.values()]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -41,6 +41,11 @@ class Store:
         self.created = created  # True when this open created a fresh store
         self.wal = False
         self._depth = 0
+        # Called before a statement that may write (the session calls release_readers):
+        # whoever streams rows from this connection reads them into memory first (an active
+        # SQLite statement makes DROP TABLE fail as "locked").  Not before the barrier
+        # loop's writes: those only update rows, which an active read does not block.
+        self.release_hooks: list[Callable[[], None]] = []
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, now: str = "") -> Store:
@@ -184,6 +189,11 @@ class Store:
         except sqlite3.Error as e:
             self._rollback()
             raise self.write_failure(e) or e from None
+
+    def release_readers(self) -> None:
+        """Ask every open reader of this connection to finish its reads (``release_hooks``)."""
+        for hook in list(self.release_hooks):
+            hook()
 
     def _rollback(self) -> None:
         # SQLite may already have rolled the transaction back itself (it does for some
