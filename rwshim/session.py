@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import logging
 import secrets
+import struct
 import time
 import zoneinfo
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
 
-from rwshim import errors
+from rwshim import errors, pgtypes
 from rwshim.errors import RwError, StoreWriteFailed
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.results import (
@@ -559,9 +560,25 @@ class Session:
             try:
                 out.append(codecs.decoder(oids[i], binary)(raw))
             except codecs.CodecError as e:
+                if str(e) == "incorrect binary data format in bind parameter":
+                    # PostgreSQL's text names the parameter (postgres.c exec_bind_message)
+                    raise RwError(f"{e} {i + 1}", sqlstate="22P03") from None
                 raise RwError(str(e)) from None
-            except (UnicodeDecodeError, ValueError) as e:
-                raise RwError(f"invalid parameter ${i + 1}: {e}") from None
+            except UnicodeDecodeError as e:
+                raise RwError(_utf8_error_text(e)) from None
+            except (ValueError, OverflowError, ArithmeticError, IndexError, struct.error):
+                # A decoder's own failure: PostgreSQL's texts for a parameter that does not
+                # convert (src/backend/tcop/postgres.c exec_bind_message), never Python's.
+                if binary:
+                    raise RwError(
+                        f"incorrect binary data format in bind parameter {i + 1}",
+                        sqlstate="22P03",
+                    ) from None
+                name = pgtypes.BY_OID[oids[i]].name if oids[i] in pgtypes.BY_OID else "text"
+                text = raw.decode(errors="replace")
+                raise RwError(
+                    f'invalid input syntax for type {name}: "{text}"', sqlstate="22P02"
+                ) from None
         return out
 
     def _on_describe(self, msg: ev.Describe) -> bool:
@@ -737,6 +754,14 @@ class Session:
         close = getattr(self.frontend, "close", None)
         if callable(close):
             close()
+
+
+def _utf8_error_text(e: UnicodeDecodeError) -> str:
+    """Rust's ``Utf8Error`` display, which RisingWave answers a parameter that is not UTF-8
+    with (src/frontend/src/binder/bind_param.rs:65-77 ``std::str::from_utf8``)."""
+    if e.reason == "unexpected end of data":
+        return f"incomplete utf-8 byte sequence from index {e.start}"
+    return f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
 
 
 class SessionRegistry:

@@ -229,7 +229,7 @@ async def test_parse_errors_use_prepare_envelope_and_skip_until_sync() -> None:
         ),
         (
             fe.parse("s", "select $1::int4") + fe.bind("", "s", [b"xy"], [1]),
-            "incorrect binary data format in bind parameter",
+            "incorrect binary data format in bind parameter 1",
         ),
     ],
 )
