@@ -41,6 +41,8 @@ _NOT_OPERATORS = frozenset({",", ";", "."})
 _WORD_OPERATORS = frozenset(
     {"AND", "OR", "NOT", "IS", "IN", "LIKE", "ILIKE", "SIMILAR", "BETWEEN", "AT", "COLLATE"}
     | {"CASE", "WHEN", "ARRAY", "ROW", "SELECT", "EXISTS", "ANY", "ALL", "SOME", "STRUCT"}
+    # EXPLAIN EXPLAIN ...: each one is a level of the parser's own recursion
+    | {"EXPLAIN"}
 )
 
 

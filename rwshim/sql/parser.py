@@ -105,6 +105,18 @@ def parse_cache_clear() -> None:
 def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
     # Before pglast or lark sees it: too deep a statement overflows their stacks.
     check_depth(toks)
+    # EXPLAIN [EXPLAIN ...] <statement>: peeled in a loop, not by recursion.
+    explains: list[str] = []
+    while toks[0].upper == "EXPLAIN":
+        explains.append(sql[toks[0].start : toks[-1].end])
+        toks = toks[_explain_body(sql, toks, stop) :]
+    out = _one(sql, toks, stop)
+    for text in reversed(explains):
+        out = st.Explain(text, out)
+    return out
+
+
+def _one(sql: str, toks: list[Token], stop: Token) -> st.Statement:
     first = toks[0]
     text = sql[first.start : toks[-1].end]
     up = first.upper
@@ -113,8 +125,6 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
         if len(toks) > 1:
             raise expected_error(sql, toks[1], "end of statement")
         return st.Abort(text)
-    if up == "EXPLAIN":
-        return _explain(sql, toks, stop, text)
     if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):
         return _pg(sql, text, toks, stop)
     if up in _RW_FIRST:
@@ -160,8 +170,9 @@ def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
         raise expected_error(sql, at, "end of statement") from None
 
 
-def _explain(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statement:
-    # EXPLAIN [ANALYZE] [VERBOSE] [(options)] <statement> (parser.rs:4690-4770)
+def _explain_body(sql: str, toks: list[Token], stop: Token) -> int:
+    """Where the statement after ``EXPLAIN [ANALYZE] [VERBOSE] [(options)]`` starts
+    (parser.rs:4690-4770)."""
     i = 1
     while i < len(toks) and toks[i].upper in ("ANALYZE", "VERBOSE"):
         i += 1
@@ -178,5 +189,4 @@ def _explain(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statemen
             i += 1
     if i >= len(toks):
         raise expected_error(sql, stop, "statement")
-    inner = _statement(sql, toks[i:], stop)
-    return st.Explain(text, inner)
+    return i
