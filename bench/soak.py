@@ -2,6 +2,7 @@
 
     python bench/soak.py                      # 16 clients, 180 s, in-memory store
     python bench/soak.py --seconds 20 --clients 4 --data-dir /tmp/soak --json soak.json
+    python bench/soak.py --data-dir tmp       # a throwaway durable store, removed afterwards
 
 rwshim runs from this checkout on 127.0.0.1 (a port the OS picks), loopback only.  Each client
 (psycopg, autocommit) loops over a random mix of statements on its own tables and views and on
@@ -20,6 +21,7 @@ import argparse
 import json
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -240,9 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data-dir", type=Path, help="a durable store (default: in memory)")
     p.add_argument("--json", type=Path, help="write the figures here too")
     args = p.parse_args(argv)
-    if args.data_dir == Path("tmp"):
+    scratch = args.data_dir == Path("tmp")
+    if scratch:  # a throwaway store, removed afterwards
         args.data_dir = Path(tempfile.mkdtemp(prefix="rwshim-soak-"))
-    figures = run(args)
+    try:
+        figures = run(args)
+    finally:
+        if scratch:
+            shutil.rmtree(args.data_dir, ignore_errors=True)
     text = json.dumps(figures, indent=2)
     print(text)
     if args.json:
