@@ -64,13 +64,17 @@ def check_files(path: Path) -> None:
     if not path.exists() or path.stat().st_size == 0:
         return
     wal = Path(str(path) + WAL_SUFFIX)
-    if not wal.exists() or wal.stat().st_size == 0:
+    if not wal.exists():
+        # (an empty WAL is one the open-time checkpoint truncated: nothing was lost)
         if clean_flag(path) == "1":
             raise damaged(
                 path,
                 f"it was not closed cleanly and its write-ahead log {wal.name} is missing "
-                "(committed changes are lost; copy a store with `rwshim store backup`)",
+                "(committed changes may be lost with it; copy a store with `rwshim store "
+                "backup`)",
             )
+        return
+    if wal.stat().st_size == 0:
         return
     with wal.open("rb") as f:
         head = f.read(_WAL_HEADER)

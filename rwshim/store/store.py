@@ -261,7 +261,9 @@ class Store:
         """Checkpoint (every committed change into ``meta.db``), mark the store closed
         cleanly, and close; SQLite then removes the WAL."""
         if self.path is not None:
-            with suppress(sqlite3.Error):
+            # A full disk may refuse these: the committed changes are in the WAL all the same,
+            # and the next open (finding the flag set and the WAL there) reads them from it.
+            with suppress(sqlite3.Error, StoreWriteFailed):
                 self.settle()
                 with self.transaction():
                     self.conn.execute("UPDATE meta SET value = '0' WHERE key = 'open'")

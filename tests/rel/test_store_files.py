@@ -86,8 +86,24 @@ def test_meta_db_copied_without_its_wal_is_refused(tmp_path: Path) -> None:
     assert line.endswith(
         f"ERROR rwshim: cannot serve: the meta store {copy / 'meta.db'} is damaged: it was "
         "not closed cleanly and its write-ahead log meta.db-wal is missing (committed "
-        "changes are lost; copy a store with `rwshim store backup`); it was left as it is"
+        "changes may be lost with it; copy a store with `rwshim store backup`); it was left "
+        "as it is"
     ), line
+
+
+def test_killed_before_any_write_opens(tmp_path: Path) -> None:
+    # Killed right after start (again): the WAL holds what the start-up wrote, the store
+    # opens with everything.
+    data = tmp_path / "data"
+    sp = ServerProcess("--data-dir", str(data))
+    _populate(sp, tables=1)
+    sp.kill()
+    sp = ServerProcess("--data-dir", str(data))
+    sp.kill()
+    sp = ServerProcess("--data-dir", str(data))
+    with sp.connect() as c:
+        assert c.execute("SELECT count(*) FROM t0").fetchone() == (200,)
+    assert sp.stop() == 0
 
 
 def test_deleted_wal_is_refused(tmp_path: Path) -> None:
