@@ -3,7 +3,7 @@
 Owns what the PostgreSQL protocol keeps per connection: prepared statements, portals (with
 the rows still to send after a row-limited Execute), the transaction status byte sent in
 ReadyForQuery, notices, and skip-until-Sync after an extended-protocol error.  What SQL
-means is the ``Frontend``'s business (``rwshim/frontend.py``).
+means is the ``Frontend``'s business (``rwshim/frontend/``).
 
 Error envelopes follow RisingWave's pgwire (``src/utils/pgwire/src/pg_protocol.rs``):
 simple query "Failed to run the query" (:841, :875); Parse "Failed to prepare the statement"
@@ -21,7 +21,7 @@ import secrets
 import struct
 import time
 import zoneinfo
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
@@ -32,6 +32,7 @@ from rwshim.frontend import Description, Frontend, Statement
 from rwshim.results import (
     Outcome,
     RowEncoder,
+    Rows,
     command_tag,
     copy_row,
     render_error,
@@ -81,48 +82,6 @@ def command_complete(tag: str) -> bytes:
 
 # Flush to the socket once this much output is buffered inside one statement.
 FLUSH_THRESHOLD = 256 * 1024
-
-_LIST_ITERATOR: type = type(iter([]))
-
-
-class Rows:
-    """A result's rows as they stream, which another session's write can turn into a list.
-
-    Rows are read lazily from the store's one SQLite connection: while a statement is active
-    there (a result streaming to a slow client, a suspended portal, an open cursor) SQLite
-    refuses DROP TABLE on that connection (``database table is locked``) to every session.
-    So before a write the store asks every session to ``materialise`` what it holds open:
-    the rest of the rows is read into memory (the statement ends) and iteration goes on
-    from the list, for whoever is iterating now.  An error met while reading the rest is
-    raised where the rows are next read, in the session they belong to.
-    """
-
-    __slots__ = ("_it",)
-
-    def __init__(self, rows: Iterable[Sequence[object]]) -> None:
-        self._it: Iterator[Sequence[object]] = iter(rows)
-
-    def __iter__(self) -> Rows:
-        return self
-
-    def __next__(self) -> Sequence[object]:
-        return next(self._it)
-
-    def materialise(self) -> None:
-        if type(self._it) is _LIST_ITERATOR:
-            return
-        rest: list[Sequence[object]] = []
-        try:
-            rest.extend(self._it)
-        except Exception as e:  # the reader's error, for the reader
-            self._it = itertools.chain(rest, _raising(e))
-            return
-        self._it = iter(rest)
-
-
-def _raising(e: Exception) -> Iterator[Sequence[object]]:
-    raise e
-    yield  # pragma: no cover - makes this a generator
 
 
 @dataclass(slots=True)
@@ -738,14 +697,10 @@ class Session:
         for portal in self._portals.values():
             if portal.rows is not None:
                 portal.rows.materialise()
-        # The frontend's DECLAREd cursors (frontend.py _Cursor: columns, rows iterator).
-        for cursor in list(getattr(self.frontend, "_cursors", {}).values()):
-            held: Any = getattr(cursor, "rows", None)
-            if isinstance(held, Rows):
-                held.materialise()
-            elif held is not None and type(held) is not _LIST_ITERATOR:
-                cursor.rows = Rows(held)
-                cursor.rows.materialise()
+        # The frontend's DECLAREd cursors.
+        release = getattr(self.frontend, "release_reads", None)
+        if callable(release):
+            release()
 
     def close(self) -> None:
         """The connection is gone: drop statements and portals, release the frontend."""

@@ -13,6 +13,9 @@ Fixtures:
   (or ``manual_clock()`` is called): then barriers happen only on ``tick()``.
 - ``rwshim_session``: one server for the whole session (faster; tests share its catalog).
 
+No dashboard by default (a test pays nothing for it); ``@pytest.mark.rwshim(dashboard=True)``
+starts one on a port the OS picks, with its control actions, at ``rwshim.dashboard_url``.
+
 The server runs on its own event loop in a background thread, so blocking clients (psycopg,
 psycopg2, psql) and asyncio clients (asyncpg, on the test's loop) both work; every control
 method runs on the server's loop and returns when done.
@@ -40,7 +43,14 @@ __all__ = ["RwShim", "rwshim", "rwshim_session"]
 class RwShim:
     """A running rwshim server and its control interface."""
 
-    def __init__(self, *, manual: bool = False, user: str = "root", database: str = "dev") -> None:
+    def __init__(
+        self,
+        *,
+        manual: bool = False,
+        user: str = "root",
+        database: str = "dev",
+        dashboard: bool = False,
+    ) -> None:
         self.user = user
         self.database = database
         self._loop = asyncio.new_event_loop()
@@ -48,7 +58,14 @@ class RwShim:
             target=self._loop.run_forever, name="rwshim-server", daemon=True
         )
         self._thread.start()
-        config = Config(host="127.0.0.1", port=0, log_level="WARNING", manual_clock=manual)
+        config = Config(
+            host="127.0.0.1",
+            port=0,
+            log_level="WARNING",
+            manual_clock=manual,
+            dashboard_port=0 if dashboard else None,
+            dashboard_control=dashboard,
+        )
         self.server = Server(config)
         try:
             asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(30)
@@ -79,6 +96,12 @@ class RwShim:
         return f"postgresql://{self.user}@{self.host}:{self.port}/{self.database}"
 
     @property
+    def dashboard_url(self) -> str | None:
+        """The dashboard's address (``rwshim(dashboard=True)``), else None."""
+        d = self.server.dashboard
+        return None if d is None else d.url
+
+    @property
     def instance(self) -> Instance:
         assert self.server.instance is not None
         return self.server.instance
@@ -94,7 +117,7 @@ class RwShim:
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(30)
 
     def _db(self, database: str | None) -> int | None:
-        return None if database is None else self.instance.engine.database_id(database)
+        return None if database is None else self.instance.engine.catalog.database_id(database)
 
     def tick(self, n: int = 1, database: str | None = None) -> None:
         """``n`` barriers now, on every database (or the one named)."""
@@ -116,16 +139,20 @@ class RwShim:
         def run() -> None:
             engine = self.instance.engine
             if database is None:
-                (engine.pause_all if pause else engine.resume_all)()
+                (engine.barrier.pause_all if pause else engine.barrier.resume_all)()
             else:
-                (engine.pause_database if pause else engine.resume_database)(None, database)
+                (engine.barrier.pause_database if pause else engine.barrier.resume_database)(
+                    None, database
+                )
             self.instance.query.invalidate()
 
         self.call(run)
 
     def is_paused(self, database: str = "dev") -> bool:
         return self.call(
-            lambda: self.instance.engine.is_paused(self.instance.engine.database_id(database))
+            lambda: self.instance.engine.barrier.is_paused(
+                self.instance.engine.catalog.database_id(database)
+            )
         )
 
     def hold_backfill(self, job_id: int) -> None:
@@ -147,7 +174,7 @@ class RwShim:
 
     def job_status(self, job_id: int) -> str | None:
         """'INITIAL', 'CREATING', 'CREATED', or None when there is no such job."""
-        return self.call(lambda: self.instance.engine.job_status(job_id))
+        return self.call(lambda: self.instance.engine.catalog.job_status(job_id))
 
     def jobs(self) -> list[dict[str, Any]]:
         """The rows of ``RWSHIM JOBS`` as dicts."""
@@ -170,7 +197,8 @@ class RwShim:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "rwshim(manual=False): options of the rwshim fixture (manual=True: no periodic barriers)",
+        "rwshim(manual=False, dashboard=False): options of the rwshim fixture (manual=True: no"
+        " periodic barriers; dashboard=True: a dashboard at rwshim.dashboard_url)",
     )
 
 
@@ -178,8 +206,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def rwshim(request: pytest.FixtureRequest) -> Iterator[RwShim]:
     """A fresh rwshim server for this test."""
     marker = request.node.get_closest_marker("rwshim")
-    manual = bool(marker.kwargs.get("manual", False)) if marker is not None else False
-    server = RwShim(manual=manual)
+    kwargs = marker.kwargs if marker is not None else {}
+    server = RwShim(
+        manual=bool(kwargs.get("manual", False)), dashboard=bool(kwargs.get("dashboard", False))
+    )
     try:
         yield server
     finally:

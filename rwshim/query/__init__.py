@@ -1,4 +1,5 @@
-"""Read path: binder, sqlglot translation, catalog views, PostgreSQL functions, result types.
+"""Read path: parsing, name resolution, typing and binding of queries and DML, catalog relations,
+and the engine they are lowered to and run on (today SQLite: ``query/sqlite/``).
 
 Public API (the session calls these):
 

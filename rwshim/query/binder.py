@@ -1,111 +1,72 @@
-"""Binder and translator: a PostgreSQL-dialect sqlglot AST bound to rwshim's relations and
-rewritten, in place, into SQL that SQLite runs with PostgreSQL's answers.
+"""The binder: a query (SELECT / VALUES / WITH / set operation) bound to rwshim's relations.
 
-Binding follows RisingWave's binder: relations resolve through the search path with
-``pg_catalog`` and ``rw_catalog`` implicitly first (search_path.rs:64-90) and a job that is
-still being created is invisible to queries (table_or_source.rs:169-176, 218-222); columns
-resolve innermost scope first, then correlated outer scopes (binder/expr/column.rs:96-125);
-an unnamed output column is named as ``derive_alias`` does (binder/select.rs:706-724), else
-``?column?``.  Errors are RisingWave's texts, and every top-level expression failure is wrapped
-in ``Failed to bind expression: <expr>`` (binder/expr/mod.rs:57-64).
+Mirrors RisingWave's query binder: binder/query.rs (WITH, ORDER BY by output name or ordinal,
+LIMIT/OFFSET), binder/set_expr.rs (UNION/EXCEPT/INTERSECT and their arity error),
+binder/select.rs (the select list bound before WHERE, ``*`` expansion, GROUP BY by ordinal, then
+expression, then output name, output names by ``derive_alias``), binder/values.rs, and
+binder/relation/ (mod.rs FROM items and joins with USING/NATURAL, table_or_source.rs relations,
+subquery.rs, table_function.rs for ``generate_series``/``unnest``,
+window_table_function.rs for TUMBLE and HOP), plus the planner's grouping check
+(optimizer/plan_node/logical_agg.rs:1040-1060).  Names resolve in resolve.py, expressions bind
+in bind_expr.py; a materialized view, view or index reads as its defining query, bound in turn
+(its own upstreams are not the statement's).  Errors are RisingWave's texts.
 
-Each rewrite turns one PostgreSQL construct into SQLite (see ``_Expr``'s handlers): casts into
-``rw_cast``, ``~``/``OPERATOR(pg_catalog.~)`` into ``rw_regex``, ``= ANY(array)`` into
-``rw_any_eq``, ``ARRAY[...]``/``ARRAY(SELECT ...)`` into JSON text, ``COLLATE
-pg_catalog.default`` dropped, ``$n`` into ``?n``, integer arithmetic into the checked
-``rw_arith``, ``LIKE`` with PostgreSQL's backslash escape, aggregates with ``ORDER BY``,
-``generate_series``/``unnest`` in FROM into ``json_each``; names become the SQLite objects
-(``rel_<id>`` tables, ``<schema>__<name>`` catalog views, materialized views and views
-inlined as their translated defining query).
+The tree is rewritten in place; everything whose form depends on the engine (the table holding
+a relation's rows, catalog views, set-returning functions, DISTINCT ON, NULL order, the final
+text) is asked of the ``Lowering`` the binder is given (lowering.py; today
+``sqlite.lowering.SqliteLowering``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-import sqlglot
-from pglast.parser import scan as pg_scan
 from sqlglot import exp
 
 from rwshim import pgtypes
 from rwshim.errors import (
     BindError,
     BindExprError,
-    CatalogNotFound,
-    InternalError,
     InvalidInputSyntax,
-    InvalidReference,
     ItemNotFound,
-    NoFunction,
     NotImplementedError_,
     RwError,
 )
 from rwshim.query import types
-from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
+from rwshim.query.bind_expr import ExprBinder
+from rwshim.query.context import QueryContext
+from rwshim.query.lowering import Lowering
+from rwshim.query.parse import (
+    definition_query,
+    expr_text,
+    ident,
+    parse,
+)
 from rwshim.query.relations import Relation, RelationSource, RelKind
-
-UNNAMED_COLUMN = "?column?"
-UNKNOWN = pgtypes.UNKNOWN
-
-
-@dataclass(frozen=True, slots=True)
-class OutColumn:
-    name: str
-    type_oid: int  # internal OID; types.external() gives what a client sees
-
-
-@dataclass(frozen=True, slots=True)
-class SystemRelation:
-    """A catalog relation: its SQLite view name and typed columns."""
-
-    schema: str
-    name: str
-    sqlite_name: str
-    columns: tuple[OutColumn, ...]
-
-
-@dataclass(slots=True)
-class _Source:
-    """One FROM item visible in a scope: exposed name and columns."""
-
-    alias: str
-    columns: list[OutColumn]
-    schema: str | None = None  # for schema-qualified column references
-    # columns exposed under another name than the SQLite column (json_each's value/key)
-    refs: dict[str, Callable[[], exp.Expr]] = field(default_factory=dict)
-
-    def ref(self, name: str) -> exp.Expr:
-        """The SQLite expression reading column ``name`` of this source."""
-        make = self.refs.get(name)
-        if make is not None:
-            return make()
-        return exp.Column(this=_ident(name), table=_ident(self.alias))
-
-
-@dataclass(slots=True)
-class _Scope:
-    parent: _Scope | None
-    ctes: dict[str, list[OutColumn]] = field(default_factory=dict)
-    sources: list[_Source] = field(default_factory=list)
-    outputs: list[OutColumn] = field(default_factory=list)  # for ORDER BY / GROUP BY aliases
-    # USING / NATURAL join columns: name -> alias of the left source that provides it
-    using: dict[str, str] = field(default_factory=dict)
-
-    def find_cte(self, name: str) -> list[OutColumn] | None:
-        s: _Scope | None = self
-        while s is not None:
-            if name in s.ctes:
-                return s.ctes[name]
-            s = s.parent
-        return None
+from rwshim.query.resolve import (
+    UNNAMED_COLUMN,
+    OutColumn,
+    Scope,
+    Source,
+    SystemRelation,
+    derive_alias,
+    rename,
+    rename_outputs,
+    resolve_relation,
+)
+from rwshim.query.type_inference import (
+    UNKNOWN,
+    func_args,
+    func_name,
+    is_srf,
+    literal_default,
+)
 
 
 @dataclass(slots=True)
 class Bound:
-    """A translated statement."""
+    """A bound query: the engine's text, output columns, parameter types, upstreams."""
 
     sql: str
     columns: list[OutColumn]
@@ -115,437 +76,20 @@ class Bound:
     aliases: list[str | None] = field(default_factory=list)
 
 
-_EMIT_ON_CLOSE = re.compile(r"\s+EMIT\s+ON\s+WINDOW\s+CLOSE\s*;?\s*$", re.IGNORECASE)
-
-
-def parse(sql: str) -> exp.Expr:
-    """Parse one PostgreSQL-dialect statement with sqlglot; RwError on failure.  A trailing
-    ``EMIT ON WINDOW CLOSE`` (RisingWave's streaming emit mode) does not change what a batch
-    read of the query returns, so it is set aside."""
-    sql = _EMIT_ON_CLOSE.sub("", sql)
-    try:
-        trees = [t for t in sqlglot.parse(_space_params(sql), read=_dialect()) if t is not None]
-    except sqlglot.errors.ParseError as e:
-        detail = str(e.errors[0]["description"]) if e.errors else str(e)
-        raise RwError("sql parser error: " + detail) from None
-    except sqlglot.errors.TokenError as e:
-        raise RwError("sql parser error: " + str(e)) from None
-    if len(trees) != 1:
-        raise RwError("sql parser error: expected exactly one statement")
-    tree = trees[0]
-    # PostgreSQL folds unquoted identifiers to lower case
-    for ident in tree.find_all(exp.Identifier):
-        if not ident.quoted and isinstance(ident.this, str):
-            ident.set("this", ident.this.lower())
-    return tree
-
-
-def _space_params(sql: str) -> str:
-    """``$1,$2`` with a space after each parameter: sqlglot reads ``$1,$`` as the opening tag of
-    a dollar-quoted string (PostgreSQL's tags cannot start with a digit). pglast's scanner finds
-    the parameters, so string literals and dollar-quoted bodies are left alone."""
-    if "$" not in sql:
-        return sql
-    try:
-        tokens = pg_scan(sql)
-    except Exception:  # the statement's own parse reports what is wrong with it
-        return sql
-    # pglast's offsets count characters; ``end`` is inclusive
-    cuts = [
-        t.end + 1
-        for t in tokens
-        if t.name == "PARAM" and t.end + 1 < len(sql) and not sql[t.end + 1].isspace()
-    ]
-    if not cuts:
-        return sql
-    return " ".join(sql[a:b] for a, b in zip([0, *cuts], [*cuts, len(sql)], strict=True))
-
-
-_DIALECT: sqlglot.Dialect | None = None
-
-
-def _dialect() -> sqlglot.Dialect:
-    """PostgreSQL as sqlglot reads it, plus ``::oid[]``/``::regtype[]`` array casts."""
-    global _DIALECT
-    if _DIALECT is None:
-        from sqlglot.dialects.postgres import Postgres
-        from sqlglot.tokenizer_core import TokenType
-
-        base: Any = Postgres.Parser
-
-        class _Parser(base):  # type: ignore[misc]
-            def _parse_types(self, *args: object, **kwargs: object) -> exp.Expr | None:
-                t = super()._parse_types(*args, **kwargs)
-                if (
-                    isinstance(t, exp.ObjectIdentifier)
-                    and self._curr is not None
-                    and self._curr.token_type == TokenType.L_BRACKET
-                    and self._next is not None
-                    and self._next.token_type == TokenType.R_BRACKET
-                ):
-                    self._advance(2)
-                    return exp.DataType(
-                        this=exp.DataType.Type.ARRAY,
-                        expressions=[exp.DataType.build(t.name.lower(), udt=True)],
-                        nested=True,
-                    )
-                return t if isinstance(t, exp.Expr) else None
-
-        class RwPostgres(Postgres):
-            Parser = _Parser
-
-        _DIALECT = RwPostgres()
-    return _DIALECT
-
-
-def type_oid_of(dt_node: exp.Expr) -> int:
-    """The internal OID a sqlglot type node denotes."""
-    if isinstance(dt_node, exp.ObjectIdentifier):
-        return types.NAME_TO_OID.get(dt_node.name.lower(), pgtypes.VARCHAR)
-    if isinstance(dt_node, exp.DataType):
-        if dt_node.is_type(exp.DataType.Type.ARRAY) and dt_node.expressions:
-            return types.array_of(type_oid_of(dt_node.expressions[0]))
-        if dt_node.this == exp.DataType.Type.USERDEFINED:
-            kind = dt_node.args.get("kind")
-            name = (kind.name if isinstance(kind, exp.Expr) else str(kind or "")).lower()
-            if name == "char":  # "char" quoted
-                return pgtypes.VARCHAR
-            return types.NAME_TO_OID.get(name.removeprefix("pg_catalog."), pgtypes.VARCHAR)
-        name = dt_node.this.name.lower() if hasattr(dt_node.this, "name") else str(dt_node.this)
-        return _SQLGLOT_TYPES.get(name, types.NAME_TO_OID.get(name, pgtypes.VARCHAR))
-    return pgtypes.VARCHAR
-
-
-_SQLGLOT_TYPES: dict[str, int] = {
-    "boolean": pgtypes.BOOL,
-    "smallint": pgtypes.INT2,
-    "int": pgtypes.INT4,
-    "bigint": pgtypes.INT8,
-    "float": pgtypes.FLOAT4,
-    "double": pgtypes.FLOAT8,
-    "decimal": pgtypes.NUMERIC,
-    "varchar": pgtypes.VARCHAR,
-    "text": pgtypes.VARCHAR,
-    "char": pgtypes.VARCHAR,
-    "nchar": pgtypes.VARCHAR,
-    "nvarchar": pgtypes.VARCHAR,
-    "name": pgtypes.VARCHAR,
-    "varbinary": pgtypes.BYTEA,
-    "binary": pgtypes.BYTEA,
-    "date": pgtypes.DATE,
-    "time": pgtypes.TIME,
-    "timestamp": pgtypes.TIMESTAMP,
-    "timestamptz": pgtypes.TIMESTAMPTZ,
-    "interval": pgtypes.INTERVAL,
-    "json": pgtypes.JSONB,
-    "jsonb": pgtypes.JSONB,
-    "uuid": pgtypes.VARCHAR,
-    "bigdecimal": pgtypes.NUMERIC,
-    "money": pgtypes.NUMERIC,
-    "tinyint": pgtypes.INT2,
-    "smallserial": pgtypes.INT2,
-    "serial": pgtypes.INT4,
-    "bigserial": pgtypes.INT8,
-    "timestampntz": pgtypes.TIMESTAMP,
-}
-
-# Return types of functions by lower-case PostgreSQL name; "arg0" = type of the first argument.
-_FUNC_TYPES: dict[str, int | str] = {
-    "count": pgtypes.INT8,
-    "sum": "sum",
-    "avg": "avg",
-    "min": "arg0",
-    "max": "arg0",
-    "bool_and": pgtypes.BOOL,
-    "bool_or": pgtypes.BOOL,
-    "every": pgtypes.BOOL,
-    "array_agg": "array",
-    "string_agg": pgtypes.VARCHAR,
-    "coalesce": "common",
-    "nullif": "arg0",
-    "greatest": "common",
-    "least": "common",
-    "abs": "arg0",
-    "round": "arg0",
-    "ceil": "arg0",
-    "ceiling": "arg0",
-    "floor": "arg0",
-    "trunc": pgtypes.FLOAT8,
-    "sqrt": pgtypes.FLOAT8,
-    "power": pgtypes.FLOAT8,
-    "pow": pgtypes.FLOAT8,
-    "exp": pgtypes.FLOAT8,
-    "ln": pgtypes.FLOAT8,
-    "log10": pgtypes.FLOAT8,
-    "pi": pgtypes.FLOAT8,
-    "random": pgtypes.FLOAT8,
-    "sign": "arg0",
-    "mod": "arg0",
-    "length": pgtypes.INT4,
-    "char_length": pgtypes.INT4,
-    "character_length": pgtypes.INT4,
-    "octet_length": pgtypes.INT4,
-    "strpos": pgtypes.INT4,
-    "position": pgtypes.INT4,
-    "array_position": pgtypes.INT4,
-    "array_length": pgtypes.INT4,
-    "cardinality": pgtypes.INT4,
-    "array_upper": pgtypes.INT4,
-    "array_lower": pgtypes.INT4,
-    "row_number": pgtypes.INT8,
-    "rank": pgtypes.INT8,
-    "dense_rank": pgtypes.INT8,
-    "lag": "arg0",
-    "lead": "arg0",
-    "first_value": "arg0",
-    "last_value": "arg0",
-    "now": pgtypes.TIMESTAMPTZ,
-    "current_timestamp": pgtypes.TIMESTAMPTZ,
-    "current_date": pgtypes.DATE,
-    "date_trunc": "arg1",
-    "date_part": pgtypes.FLOAT8,
-    "extract": pgtypes.NUMERIC,
-    "to_timestamp": pgtypes.TIMESTAMPTZ,
-    "pg_table_is_visible": pgtypes.BOOL,
-    "pg_relation_is_publishable": pgtypes.BOOL,
-    "pg_collation_is_visible": pgtypes.BOOL,
-    "starts_with": pgtypes.BOOL,
-    "pg_table_size": pgtypes.INT8,
-    "pg_relation_size": pgtypes.INT8,
-    "pg_total_relation_size": pgtypes.INT8,
-    "to_regtype": types.REGTYPE_TAG,
-    "json_build_object": pgtypes.JSONB,
-    "jsonb_build_object": pgtypes.JSONB,
-    "generate_subscripts": pgtypes.INT4,
-    "tumble_start": "arg0",
-    "rw_hop_starts": "array",
-    "rw_ts_add": "arg0",
-    "unnest": "elem",
-    "generate_series": "arg0",
-    "pg_advisory_unlock_all": pgtypes.VARCHAR,
-    "current_schemas": pgtypes.VARCHAR_ARRAY,
-    "rw_current_database_id": pgtypes.INT4,
-    "rw_current_user_id": pgtypes.INT4,
-    "rw_view_query": pgtypes.VARCHAR,
-}
-
-# Functions whose pg_catalog-qualified or bare PostgreSQL name maps to a registered helper.
-_RENAMED: dict[str, str] = {
-    "version": "rw_version",
-    "now": "rw_now",
-    "current_database": "rw_current_database",
-    "current_schemas": "rw_current_schemas",
-    "concat": "rw_concat",
-    "round": "rw_round",
-    "date_part": "date_part",
-    "string_agg": "rw_string_agg",
-    # LEFT and RIGHT are join keywords in SQLite
-    "left": "rw_left",
-    "right": "rw_right",
-    "array_agg": "rw_array_agg",
-}
-
-_KEYWORD_FUNCS = {
-    "current_user",
-    "session_user",
-    "user",
-    "current_role",
-    "current_catalog",
-    "current_schema",
-}
-
-
-# sqlglot models these operators as functions; RisingWave names them like any operator
-_OPERATOR_FUNCS = (
-    exp.JSONExtract,
-    exp.JSONExtractScalar,
-    exp.ArrayContainsAll,
-    exp.ArrayContainedBy,
-    exp.SimilarTo,
-)
-
-
-def derive_alias(node: exp.Expr) -> str | None:
-    """RisingWave's name for an unaliased select item (binder/select.rs:706-724)."""
-    if isinstance(node, _OPERATOR_FUNCS):
-        return None
-    if isinstance(node, exp.Column):
-        if isinstance(node.this, exp.Star):
-            return None
-        return node.name
-    if isinstance(node, exp.Dot):
-        return derive_alias(node.expression)
-    if isinstance(node, (exp.Cast, exp.TryCast)):
-        inner = derive_alias(node.this)
-        if inner is not None:
-            return inner
-        return _type_alias(node.args["to"])
-    if isinstance(node, exp.Extract):
-        return "extract"
-    if isinstance(node, exp.Case):
-        return "case"
-    if isinstance(node, exp.Interval):
-        return "interval"
-    if isinstance(node, exp.Array):
-        return "array"
-    if isinstance(node, exp.Tuple):
-        return "row"
-    if isinstance(node, exp.Bracket):
-        return derive_alias(node.this)
-    if isinstance(node, exp.Paren):
-        return derive_alias(node.this)
-    if isinstance(node, (exp.Collate,)):
-        return None
-    if isinstance(node, exp.Window):
-        return derive_alias(node.this)
-    if isinstance(node, exp.Filter):
-        return derive_alias(node.this)
-    if isinstance(node, exp.Anonymous):
-        return node.name.lower()
-    if isinstance(node, exp.Func):
-        return _func_name(node)
-    return None
-
-
-def _type_alias(to: exp.Expr) -> str | None:
-    """RisingWave's data_type_to_alias (binder/select.rs:728-770): the type as written for
-    char/varchar/text/uuid/custom names, else the PostgreSQL type name; arrays by element."""
-    while isinstance(to, exp.DataType) and to.this == exp.DataType.Type.ARRAY and to.expressions:
-        to = to.expressions[0]
-    if isinstance(to, exp.ObjectIdentifier):
-        return to.name.lower()
-    if isinstance(to, exp.DataType):
-        written = {
-            exp.DataType.Type.CHAR: "bpchar",
-            exp.DataType.Type.NCHAR: "bpchar",
-            exp.DataType.Type.TEXT: "text",
-            exp.DataType.Type.UUID: "uuid",
-            exp.DataType.Type.NAME: "name",
-        }.get(to.this)
-        if written is not None:
-            return written
-        if to.this == exp.DataType.Type.USERDEFINED:
-            kind = to.args.get("kind")
-            return kind.name if isinstance(kind, exp.Expr) else str(kind or "") or None
-    t = pgtypes.BY_OID.get(type_oid_of(to))
-    return t.name if t is not None else None
-
-
-# sqlglot's function classes -> the PostgreSQL name a user wrote.
-_CLASS_NAMES: dict[type[exp.Expr], str] = {
-    exp.Count: "count",
-    exp.Sum: "sum",
-    exp.Avg: "avg",
-    exp.Min: "min",
-    exp.Max: "max",
-    exp.ArrayAgg: "array_agg",
-    exp.GroupConcat: "string_agg",
-    exp.LogicalAnd: "bool_and",
-    exp.LogicalOr: "bool_or",
-    exp.Coalesce: "coalesce",
-    exp.Nullif: "nullif",
-    exp.Greatest: "greatest",
-    exp.Least: "least",
-    exp.Abs: "abs",
-    exp.Round: "round",
-    exp.Upper: "upper",
-    exp.Lower: "lower",
-    exp.Length: "length",
-    exp.Substring: "substring",
-    exp.Trim: "btrim",
-    exp.StrPosition: "position",
-    exp.Replace: "replace",
-    exp.Left: "left",
-    exp.Right: "right",
-    exp.Concat: "concat",
-    exp.ConcatWs: "concat_ws",
-    exp.ArraySize: "array_length",
-    exp.TimestampTrunc: "date_trunc",
-    exp.DateTrunc: "date_trunc",
-    exp.CurrentTimestamp: "now",
-    exp.CurrentDate: "current_date",
-    exp.CurrentUser: "current_user",
-    exp.CurrentSchema: "current_schema",
-    exp.CurrentVersion: "version",
-    exp.Explode: "unnest",
-    exp.ExplodingGenerateSeries: "generate_series",
-    exp.GenerateSeries: "generate_series",
-    exp.Pow: "power",
-    exp.Sqrt: "sqrt",
-    exp.Ceil: "ceil",
-    exp.Floor: "floor",
-    exp.Ln: "ln",
-    exp.Exp: "exp",
-    exp.Sign: "sign",
-    exp.Mod: "mod",
-    exp.Initcap: "initcap",
-    exp.Repeat: "repeat",
-    exp.Reverse: "reverse",
-    exp.MD5: "md5",
-    exp.Pad: "lpad",
-    exp.RegexpReplace: "regexp_replace",
-    exp.SplitPart: "split_part",
-    exp.StartsWith: "starts_with",
-    exp.ArrayToString: "array_to_string",
-    exp.RowNumber: "row_number",
-    exp.Lag: "lag",
-    exp.Lead: "lead",
-    exp.FirstValue: "first_value",
-    exp.LastValue: "last_value",
-    exp.Rand: "random",
-    exp.UnixToTime: "to_timestamp",
-    exp.TimeToStr: "to_char",
-    exp.JSONObject: "json_build_object",
-}
-
-
-def _func_name(node: exp.Expr) -> str:
-    name = _CLASS_NAMES.get(type(node))
-    if name is not None:
-        if isinstance(node, exp.Pad):
-            return "lpad" if node.args.get("is_left") else "rpad"
-        return name
-    if isinstance(node, exp.Anonymous):
-        return node.name.lower()
-    if isinstance(node, exp.Func):
-        return node.sql_name().lower()
-    return type(node).__name__.lower()
-
-
-def _lit_str(s: str) -> exp.Literal:
-    return exp.Literal.string(s)
-
-
-def _lit_int(n: int) -> exp.Expr:
-    return exp.Literal.number(n) if n >= 0 else exp.Neg(this=exp.Literal.number(-n))
-
-
-def _call(name: str, *args: exp.Expr) -> exp.Anonymous:
-    return exp.Anonymous(this=name, expressions=list(args))
-
-
-def _cast_call(node: exp.Expr, from_oid: int, to_oid: int) -> exp.Expr:
-    return _call("rw_cast", node, _lit_int(from_oid), _lit_int(to_oid))
-
-
-def _ident(name: str) -> exp.Identifier:
-    return exp.to_identifier(name, quoted=True)
-
-
 class Binder:
-    """Binds and translates one statement for one context."""
+    """Binds one statement for one context, lowering it with ``lowering``."""
 
     def __init__(
         self,
         ctx: QueryContext,
         relations: RelationSource,
         system: Callable[[str, str], SystemRelation | None],
+        lowering: Lowering,
         param_oids: list[int] | None = None,
-        functions: frozenset[str] | None = None,
     ) -> None:
         self.ctx = ctx
-        # names SQLite can call (builtins and registered); None = do not check
-        self.functions = functions
+        # the form each construct takes on the engine that runs the statement
+        self.low = lowering
         self.relations = relations
         self.system = system
         self.params: dict[int, int] = {}
@@ -555,38 +99,14 @@ class Binder:
         self.max_param = len(param_oids or [])
         self.upstreams: list[int] = []
         self._expanding: list[int] = []
-        # catalog views read by a SELECT, computed once per statement as MATERIALIZED CTEs
-        # (a view joined or probed per row would otherwise be re-evaluated per row)
-        self.materialize: dict[str, str] | None = None
 
     # --- statements ---------------------------------------------------------------------
 
     def bind_select(self, tree: exp.Expr) -> Bound:
-        """Bind a query (SELECT / VALUES / WITH / set operation) and generate its SQLite."""
-        # One relation read once, no join or subquery: SQLite flattens the view into the query
-        # and evaluates it once anyway, so leave it a view (its indexes then serve the WHERE).
-        single = (
-            isinstance(tree, exp.Select)
-            and len(list(tree.find_all(exp.Table))) == 1
-            and tree.find(exp.Join, exp.Subquery, exp.With) is None
-        )
-        self.materialize = None if single else {}
+        """Bind a query (SELECT / VALUES / WITH / set operation) and generate its text."""
+        self.low.begin(tree)
         cols = self.query(tree, None)
-        if self.materialize:
-            ctes = [
-                exp.CTE(
-                    this=exp.Select(expressions=[exp.Star()]).from_(exp.Table(this=_ident(view))),
-                    alias=exp.TableAlias(this=_ident(name)),
-                    materialized=True,
-                )
-                for view, name in self.materialize.items()
-            ]
-            with_ = tree.args.get("with_")
-            if with_ is None:
-                tree.set("with_", exp.With(expressions=ctes))
-            else:
-                with_.set("expressions", ctes + list(with_.expressions))
-        sql = to_sqlite(tree)
+        sql = self.low.finish(tree)
         return Bound(sql, cols, self.param_list(), self.upstreams)
 
     def param_list(self) -> list[int]:
@@ -598,45 +118,10 @@ class Binder:
     def resolve_relation(
         self, db: str | None, schema: str | None, name: str
     ) -> Relation | SystemRelation:
-        """Find a relation as RisingWave's bind_catalog_relation_by_name does
-        (table_or_source.rs:92-260): a named database must exist (and is read across), a
-        system schema holds system catalogs, and a table catalog (table, materialized view,
-        index) is visible only once created; sinks are not relations a query reads."""
-        db_id = self.ctx.database_id
-        if db is not None and db != self.ctx.database:
-            found = self.relations.database_id(db)
-            if found is None:
-                raise CatalogNotFound("database", db)
-            db_id = found
-        if schema is not None:
-            if schema in SYSTEM_SCHEMAS:
-                sysrel = self.system(schema, name)
-                if sysrel is not None:
-                    return sysrel
-                raise NotImplementedError_(
-                    f"{schema}.{name} is not supported, please use `SHOW` commands for now.\n"
-                    "`SHOW TABLES`,\n`SHOW MATERIALIZED VIEWS`,\n`DESCRIBE <table>`,\n"
-                    "`SHOW COLUMNS FROM [table]`\n",
-                    "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/1695",
-                )
-            rel = self.relations.relation(db_id, schema, name)
-            if rel is not None and _readable(rel):
-                return rel
-            raise CatalogNotFound("table or source", name)
-        for path in self.ctx.resolved_path():
-            if path in SYSTEM_SCHEMAS:
-                sysrel = self.system(path, name)
-                if sysrel is not None:
-                    return sysrel
-                continue
-            if not self.relations.schema_exists(db_id, path):
-                continue
-            rel = self.relations.relation(db_id, path, name)
-            if rel is not None and _readable(rel):
-                return rel
-        raise CatalogNotFound("table or source", name)
+        """A relation named in FROM, found by ``resolve.resolve_relation``."""
+        return resolve_relation(self.ctx, self.relations, self.system, db, schema, name)
 
-    def _table_source(self, node: exp.Table, scope: _Scope) -> _Source:
+    def _table_source(self, node: exp.Table, scope: Scope) -> Source:
         name = node.name
         schema = node.db or None
         db = node.catalog or None
@@ -649,71 +134,54 @@ class Binder:
         if schema is None and db is None:
             cte = scope.find_cte(name)
             if cte is not None:
-                cols = _rename(cte, alias_cols)
-                node.set("alias", exp.TableAlias(this=_ident(alias)))
-                return _Source(alias, cols)
+                cols = rename(cte, alias_cols)
+                node.set("alias", exp.TableAlias(this=ident(alias)))
+                return Source(alias, cols)
         rel = self.resolve_relation(db, schema, name)
         if isinstance(rel, SystemRelation):
-            target = rel.sqlite_name
-            if self.materialize is not None and isinstance(node.parent, (exp.From, exp.Join)):
-                target = self.materialize.setdefault(rel.sqlite_name, f"__m_{rel.sqlite_name}")
-            new = exp.Table(this=_ident(target), alias=exp.TableAlias(this=_ident(alias)))
-            node.replace(new)
-            return _Source(alias, _rename(list(rel.columns), alias_cols), rel.schema)
+            in_from = isinstance(node.parent, (exp.From, exp.Join))
+            node.replace(self.low.system_relation(rel, alias, in_from))
+            return Source(alias, rename(list(rel.columns), alias_cols), rel.schema)
         return self._user_source(node, rel, alias, alias_cols)
 
     def _user_source(
         self, node: exp.Expr, rel: Relation, alias: str, alias_cols: list[str]
-    ) -> _Source:
+    ) -> Source:
         if rel.id not in self.upstreams:
             self.upstreams.append(rel.id)
         visible = [OutColumn(c.name, c.type_oid) for c in rel.visible_columns]
-        cols = _rename(visible, alias_cols)
+        cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:
                 raise RwError(f'infinite recursion detected in rules for relation "{rel.name}"')
             self._expanding.append(rel.id)
             try:
                 inner = definition_query(rel.definition)
-                sub = Binder(self.ctx, self.relations, self.system, functions=self.functions)
+                sub = Binder(self.ctx, self.relations, self.system, self.low)
                 sub._expanding = self._expanding
-                sub.materialize = self.materialize
                 # upstreams are the relations named directly (RisingWave's dependencies)
                 sub.query(inner, None)
             finally:
                 self._expanding.pop()
-            _rename_outputs(inner, [c.name for c in rel.visible_columns])
-            new: exp.Expr = exp.Subquery(this=inner, alias=exp.TableAlias(this=_ident(alias)))
+            rename_outputs(inner, [c.name for c in rel.visible_columns])
+            new: exp.Expr = exp.Subquery(this=inner, alias=exp.TableAlias(this=ident(alias)))
         else:
-            storage = rel.storage or f"rel_{rel.id}"
-            if rel.kind == RelKind.SOURCE and rel.storage is None:
-                # a source without a table holds no rows a batch query can read
-                items = ", ".join(f'NULL AS "{c.name}"' for c in rel.visible_columns)
-                new = exp.Subquery(
-                    this=sqlglot.parse_one(f"SELECT {items or 'NULL'} WHERE 0", read="sqlite"),
-                    alias=exp.TableAlias(this=_ident(alias)),
-                )
-            else:
-                new = exp.Table(this=_ident(storage), alias=exp.TableAlias(this=_ident(alias)))
+            new = self.low.user_relation(rel, alias)
         if alias_cols:
-            pairs = ", ".join(
-                f'"{alias}"."{c.name}" AS "{a.name}"' for c, a in zip(visible, cols, strict=False)
+            new = self.low.relation_columns(
+                new, alias, [c.name for c in visible], [c.name for c in cols]
             )
-            wrapper = sqlglot.parse_one(f"SELECT {pairs}", read="sqlite")
-            assert isinstance(wrapper, exp.Select)
-            wrapper.set("from_", exp.From(this=new))
-            new = exp.Subquery(this=wrapper, alias=exp.TableAlias(this=_ident(alias)))
         node.replace(new)
-        return _Source(alias, cols, rel.schema)
+        return Source(alias, cols, rel.schema)
 
     # --- queries ------------------------------------------------------------------------
 
-    def query(self, node: exp.Expr, outer: _Scope | None) -> list[OutColumn]:
+    def query(self, node: exp.Expr, outer: Scope | None) -> list[OutColumn]:
         """Bind a query node in place; returns its output columns."""
         if isinstance(node, exp.Subquery):
             return self.query(node.this, outer)
         if isinstance(node, (exp.Union, exp.Except, exp.Intersect)):
-            scope = _Scope(outer)
+            scope = Scope(outer)
             self._with(node, scope)
             left = self.query(node.this, scope)
             right = self.query(node.expression, scope)
@@ -736,7 +204,7 @@ class Binder:
             return self._select(node, outer)
         raise NotImplementedError_(f"query form {type(node).__name__}")
 
-    def _with(self, node: exp.Expr, scope: _Scope) -> None:
+    def _with(self, node: exp.Expr, scope: Scope) -> None:
         w = node.args.get("with_") or node.args.get("with")
         if not w:
             return
@@ -748,18 +216,18 @@ class Binder:
             body = cte.this
             if w.args.get("recursive") and isinstance(body, exp.Union):
                 anchor = self.query(body.this, scope)
-                scope.ctes[name] = _rename(anchor, alias_cols)
+                scope.ctes[name] = rename(anchor, alias_cols)
                 self.query(body.expression, scope)
                 cols = scope.ctes[name]
             else:
-                cols = _rename(self.query(body, scope), alias_cols)
+                cols = rename(self.query(body, scope), alias_cols)
             scope.ctes[name] = cols
 
-    def _values(self, node: exp.Values, outer: _Scope | None) -> list[OutColumn]:
-        scope = _Scope(outer)
+    def _values(self, node: exp.Values, outer: Scope | None) -> list[OutColumn]:
+        scope = Scope(outer)
         oids: list[int] = []
         for row in node.expressions:
-            tx = _Expr(self, scope)
+            tx = ExprBinder(self, scope)
             for i, item in enumerate(list(row.expressions)):
                 new, oid = tx.bind_top(item)
                 row.expressions[i] = new
@@ -768,13 +236,13 @@ class Binder:
                     oids.append(oid)
                 elif oids[i] == UNKNOWN:
                     oids[i] = oid
-        cols = [OutColumn(f"column{i + 1}", _literal_default(o)) for i, o in enumerate(oids)]
+        cols = [OutColumn(f"column{i + 1}", literal_default(o)) for i, o in enumerate(oids)]
         alias = node.args.get("alias")
         if alias is not None and alias.columns:
-            cols = _rename(cols, [c.name for c in alias.columns])
+            cols = rename(cols, [c.name for c in alias.columns])
         return cols
 
-    def _from_items(self, node: exp.Select, scope: _Scope) -> None:
+    def from_items(self, node: exp.Select, scope: Scope) -> None:
         frm = node.args.get("from_")
         items: list[exp.Expr] = []
         if frm is not None:
@@ -805,12 +273,12 @@ class Binder:
         for j in joins:
             on = j.args.get("on")
             if on is not None:
-                _no_aggregate(on, "Join On")
-                tx = _Expr(self, scope)
+                _no_aggregate(on, "Join On", self.low)
+                tx = ExprBinder(self, scope)
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
 
-    def _from_item(self, item: exp.Expr, scope: _Scope) -> _Source:
+    def _from_item(self, item: exp.Expr, scope: Scope) -> Source:
         if isinstance(item, exp.Table):
             inner = item.this
             if isinstance(inner, exp.Func):
@@ -821,37 +289,27 @@ class Binder:
         if isinstance(item, exp.Subquery):
             alias = item.alias or f"__rw_subquery{len(scope.sources)}"
             if not item.alias:
-                item.set("alias", exp.TableAlias(this=_ident(alias)))
+                item.set("alias", exp.TableAlias(this=ident(alias)))
             lateral_scope = scope if item.args.get("lateral") else scope.parent
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
             if alias_node is not None and alias_node.columns:
                 names = [c.name for c in alias_node.columns]
-                cols = _rename(cols, names)
-                _rename_outputs(item.this, [c.name for c in cols])
-                item.set("alias", exp.TableAlias(this=_ident(alias)))
-            return _Source(alias, cols)
+                cols = rename(cols, names)
+                rename_outputs(item.this, [c.name for c in cols])
+                item.set("alias", exp.TableAlias(this=ident(alias)))
+            return Source(alias, cols)
         if isinstance(item, exp.Values):
             cols = self._values(item, scope.parent)
             alias = item.alias or f"__rw_values{len(scope.sources)}"
-            names = [c.name for c in cols]
-            sub = exp.Select(
-                expressions=[
-                    exp.Alias(this=exp.Column(this=_ident(f"column{i + 1}")), alias=_ident(n))
-                    for i, n in enumerate(names)
-                ]
-            )
-            values = item.copy()
-            values.set("alias", None)
-            sub.set("from_", exp.From(this=exp.Subquery(this=values)))
-            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-            return _Source(alias, cols)
+            item.replace(self.low.values_relation(item, alias, [c.name for c in cols]))
+            return Source(alias, cols)
         if isinstance(item, exp.Lateral):
             raise NotImplementedError_("LATERAL")
         raise NotImplementedError_(f"FROM item {type(item).__name__}")
 
-    def _table_function(self, item: exp.Table, fn: exp.Expr, scope: _Scope) -> _Source:
-        name = _func_name(fn)
+    def _table_function(self, item: exp.Table, fn: exp.Expr, scope: Scope) -> Source:
+        name = func_name(fn)
         alias_node = item.args.get("alias")
         alias = alias_node.name if alias_node is not None and alias_node.name else name
         col_names = (
@@ -859,19 +317,16 @@ class Binder:
             if alias_node is not None and (alias_node.columns)
             else []
         )
-        tx = _Expr(self, scope.parent or _Scope(None))
+        tx = ExprBinder(self, scope.parent or Scope(None))
         if name == "generate_series":
             args = [fn.args.get("start"), fn.args.get("end"), fn.args.get("step")]
             if isinstance(fn, exp.Anonymous):
                 args = list(fn.expressions)
             bound = [tx.bind_top(a) for a in args if a is not None]
             oid = bound[0][1] if bound[0][1] != UNKNOWN else pgtypes.INT4
-            json_arr = _call("rw_series", *[b[0] for b in bound])
             cname = col_names[0] if col_names else alias
-            sub = sqlglot.parse_one(f'SELECT value AS "{cname}" FROM json_each(?)', read="sqlite")
-            sub.find(exp.Placeholder).replace(json_arr)  # type: ignore[union-attr]
-            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-            return _Source(alias, [OutColumn(cname, oid)])
+            item.replace(self.low.series_relation([b[0] for b in bound], cname, alias))
+            return Source(alias, [OutColumn(cname, oid)])
         if name == "unnest":
             fargs: list[exp.Expr] = [
                 a for a in (fn.expressions or [fn.this]) if isinstance(a, exp.Expr)
@@ -888,8 +343,8 @@ class Binder:
         name: str,
         alias: str,
         col_names: list[str],
-        scope: _Scope,
-    ) -> _Source:
+        scope: Scope,
+    ) -> Source:
         """RisingWave's TUMBLE(t, ts, size [, offset]) and HOP(t, ts, hop, size [, offset]):
         the relation's columns plus window_start and window_end (of the time column's type),
         one row per row (TUMBLE) or per window containing it (HOP)."""
@@ -899,7 +354,7 @@ class Binder:
         rel_sql = args[0].sql(dialect="postgres")
         ts = args[1]
         if isinstance(ts, exp.Column):
-            ts = exp.Column(this=ts.this, table=_ident("__rw_w"))
+            ts = exp.Column(this=ts.this, table=ident("__rw_w"))
         ts_sql = ts.sql(dialect="postgres")
         rest = [a.sql(dialect="postgres") for a in args[2:]]
         if name == "tumble":
@@ -922,13 +377,13 @@ class Binder:
             )
         sub = parse(text)
         cols = self.query(sub, scope.parent)
-        cols = _rename(cols, col_names)
+        cols = rename(cols, col_names)
         if col_names:
-            _rename_outputs(sub, [c.name for c in cols])
-        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=_ident(alias))))
-        return _Source(alias, cols)
+            rename_outputs(sub, [c.name for c in cols])
+        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+        return Source(alias, cols)
 
-    def _unnest(self, item: exp.Unnest, scope: _Scope) -> _Source:
+    def _unnest(self, item: exp.Unnest, scope: Scope) -> Source:
         alias_node = item.args.get("alias")
         alias = alias_node.name if alias_node is not None and alias_node.name else "unnest"
         col_names = (
@@ -953,35 +408,27 @@ class Binder:
         col_names: list[str],
         ordinality: bool,
         ord_name: str | None,
-        scope: _Scope,
-    ) -> _Source:
-        tx = _Expr(self, scope)
+        scope: Scope,
+    ) -> Source:
+        tx = ExprBinder(self, scope)
         new, oid = tx.bind_top(args[0])
         elem = types.element_of(oid) or pgtypes.VARCHAR
         cname = col_names[0] if col_names else ("unnest" if alias == "unnest" else alias)
         cols = [OutColumn(cname, elem)]
-        # json_each straight in FROM (not a derived table) so its argument may read the FROM
-        # items before it, as a function in PostgreSQL's FROM implicitly LATERAL does
-        refs: dict[str, Callable[[], exp.Expr]] = {
-            cname: lambda: exp.Column(this=_ident("value"), table=_ident(alias))
-        }
+        table, value, position = self.low.unnest_relation(new, alias)
+        refs: dict[str, Callable[[], exp.Expr]] = {cname: value}
         if ordinality:
             oname = col_names[1] if len(col_names) > 1 else (ord_name or "ordinality")
             cols.append(OutColumn(oname, pgtypes.INT8))
-            refs[oname] = lambda: exp.Add(
-                this=exp.Column(this=_ident("key"), table=_ident(alias)),
-                expression=exp.Literal.number(1),
-            )
-        item.replace(
-            exp.Table(this=_call("json_each", new), alias=exp.TableAlias(this=_ident(alias)))
-        )
-        return _Source(alias, cols, refs=refs)
+            refs[oname] = position
+        item.replace(table)
+        return Source(alias, cols, refs=refs)
 
-    def _select(self, node: exp.Select, outer: _Scope | None) -> list[OutColumn]:
-        scope = _Scope(outer)
+    def _select(self, node: exp.Select, outer: Scope | None) -> list[OutColumn]:
+        scope = Scope(outer)
         self._with(node, scope)
-        self._from_items(node, scope)
-        tx = _Expr(self, scope)
+        self.from_items(node, scope)
+        tx = ExprBinder(self, scope)
         where = node.args.get("where")
         # RisingWave binds the select list before WHERE (binder/select.rs bind_select)
         items: list[exp.Expr] = []
@@ -989,7 +436,7 @@ class Binder:
         srfs = [
             e
             for e in (it.this if isinstance(it, exp.Alias) else it for it in node.expressions)
-            if _is_srf(e)
+            if is_srf(e)
         ]
         zipped = self._srf_zip(node, srfs, scope, tx) if len(srfs) > 1 else {}
         for item in node.expressions:
@@ -1002,7 +449,7 @@ class Binder:
                     items.append(
                         exp.Alias(
                             this=src.ref(c.name),
-                            alias=_ident(c.name),
+                            alias=ident(c.name),
                         )
                     )
                     cols.append(c)
@@ -1015,17 +462,17 @@ class Binder:
                 expr = item
             if id(expr) in zipped:
                 new, oid = zipped[id(expr)]
-            elif _is_srf(expr):
+            elif is_srf(expr):
                 new, oid = self._srf(node, expr, scope, tx)
             else:
                 new, oid = tx.bind_top(expr)
             out_name = name if name is not None else UNNAMED_COLUMN
-            items.append(exp.Alias(this=new, alias=_ident(out_name)))
-            cols.append(OutColumn(out_name, _literal_default(oid)))
+            items.append(exp.Alias(this=new, alias=ident(out_name)))
+            cols.append(OutColumn(out_name, literal_default(oid)))
         node.set("expressions", items)
         scope.outputs = cols
         if where is not None:
-            _no_aggregate(where.this, "Where")
+            _no_aggregate(where.this, "Where", self.low)
             new, _ = tx.bind_top(where.this)
             where.set("this", new)
         group = node.args.get("group")
@@ -1037,7 +484,7 @@ class Binder:
         if having is not None:
             new, _ = tx.bind_top(having.this)
             having.set("this", new)
-        _check_grouping(node, scope)
+        _check_grouping(node, scope, self.low)
         distinct = node.args.get("distinct")
         if distinct is not None and distinct.args.get("on") is not None:
             self._distinct_on(node, scope, tx)
@@ -1047,81 +494,38 @@ class Binder:
         return cols
 
     def _srf_zip(
-        self, node: exp.Select, fns: list[exp.Expr], scope: _Scope, tx: _Expr
+        self, node: exp.Select, fns: list[exp.Expr], scope: Scope, tx: ExprBinder
     ) -> dict[int, tuple[exp.Expr, int]]:
         """Several set-returning functions in one select list run in lockstep, as in
         PostgreSQL 10+: as many rows as the longest, the shorter ones padded with NULL."""
-        arrays: list[exp.Expr] = []
+        calls: list[tuple[str, list[exp.Expr]]] = []
         oids: list[int] = []
         for fn in fns:
-            name = _func_name(fn)
-            bound = [tx.bind_top(a) for a in _func_args(fn)]
-            if name == "generate_series":
-                arrays.append(_call("rw_series", *[b[0] for b in bound]))
-                oids.append(bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4)
-            elif name == "generate_subscripts":
-                arrays.append(
-                    _call("rw_series", exp.Literal.number(1), _call("cardinality", bound[0][0]))
-                )
-                oids.append(pgtypes.INT4)
-            else:
-                arrays.append(bound[0][0])
-                oids.append(types.element_of(bound[0][1]) or pgtypes.VARCHAR)
+            name = func_name(fn)
+            bound = [tx.bind_top(a) for a in func_args(fn)]
+            calls.append((name, [b[0] for b in bound]))
+            oids.append(_srf_type(name, bound))
         alias = f"__srfzip{len(scope.sources)}"
-        table = exp.Table(
-            this=_call("json_each", _call("rw_zip_index", *arrays)),
-            alias=exp.TableAlias(this=_ident(alias)),
-        )
-        if node.args.get("from_") is None:
-            node.set("from_", exp.From(this=table))
-        else:
-            node.append("joins", exp.Join(this=table))
-        scope.sources.append(_Source(alias, []))
-        out: dict[int, tuple[exp.Expr, int]] = {}
-        for fn, arr, oid in zip(fns, arrays, oids, strict=True):
-            index = exp.Add(
-                this=exp.Column(this=_ident("value"), table=_ident(alias)),
-                expression=exp.Literal.number(1),
-            )
-            out[id(fn)] = (_call("rw_array_get", arr.copy(), index), oid)
-        return out
+        elements = self.low.srf_zip(node, calls, alias)
+        scope.sources.append(Source(alias, []))
+        return {id(fn): (e, oid) for fn, e, oid in zip(fns, elements, oids, strict=True)}
 
     def _srf(
-        self, node: exp.Select, fn: exp.Expr, scope: _Scope, tx: _Expr
+        self, node: exp.Select, fn: exp.Expr, scope: Scope, tx: ExprBinder
     ) -> tuple[exp.Expr, int]:
         """A set-returning function in the select list (unnest, generate_series,
-        generate_subscripts) as a ``json_each`` joined to the FROM items: one output row per
-        element, as PostgreSQL's ProjectSet gives for a single SRF."""
-        name = _func_name(fn)
-        args = _func_args(fn)
-        bound = [tx.bind_top(a) for a in args]
+        generate_subscripts): one output row per element, as PostgreSQL's ProjectSet gives
+        for a single SRF."""
+        name = func_name(fn)
+        bound = [tx.bind_top(a) for a in func_args(fn)]
         alias = f"__srf{len(node.args.get('joins') or [])}_{len(scope.sources)}"
-        if name == "generate_series":
-            source: exp.Expr = _call("rw_series", *[b[0] for b in bound])
-            col: exp.Expr = exp.Column(this=_ident("value"), table=_ident(alias))
-            oid = bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4
-        elif name == "generate_subscripts":
-            source = bound[0][0]
-            col = exp.Add(
-                this=exp.Column(this=_ident("key"), table=_ident(alias)),
-                expression=exp.Literal.number(1),
-            )
-            oid = pgtypes.INT4
-        else:
-            source = bound[0][0]
-            col = exp.Column(this=_ident("value"), table=_ident(alias))
-            oid = types.element_of(bound[0][1]) or pgtypes.VARCHAR
-        table = exp.Table(this=_call("json_each", source), alias=exp.TableAlias(this=_ident(alias)))
-        if node.args.get("from_") is None:
-            node.set("from_", exp.From(this=table))
-        else:
-            node.append("joins", exp.Join(this=table))
-        scope.sources.append(_Source(alias, []))
-        return col, oid
+        col = self.low.srf(node, name, [b[0] for b in bound], alias)
+        scope.sources.append(Source(alias, []))
+        return col, _srf_type(name, bound)
 
-    def _distinct_on(self, node: exp.Select, scope: _Scope, tx: _Expr) -> None:
-        """``DISTINCT ON (k) ... ORDER BY o`` as ``row_number() OVER (PARTITION BY k ORDER BY
-        o)`` in a derived table, keeping row 1 of each partition, then ordered by o."""
+    def _distinct_on(self, node: exp.Select, scope: Scope, tx: ExprBinder) -> None:
+        """``DISTINCT ON (k) ... ORDER BY o``: the keys and the order items bound (an ordinal
+        stands for its output expression), the rewrite left to the lowering."""
         distinct = node.args["distinct"]
         keys = [tx.bind_top(k)[0] for k in distinct.args["on"].expressions]
         names = [c.name for c in scope.outputs]
@@ -1134,62 +538,10 @@ class Binder:
                 if isinstance(ref, exp.Literal) and not ref.is_string:
                     ref = outputs[int(ref.this) - 1].copy()
                 ordered.append((ref, bool(o.args.get("desc"))))
-        inner = node.copy()
-        inner.set("distinct", None)
-        for key in ("order", "limit", "offset"):
-            inner.set(key, None)
-        items = [exp.Alias(this=e.copy(), alias=_ident(f"__c{i}")) for i, e in enumerate(outputs)]
-        items += [
-            exp.Alias(this=e.copy(), alias=_ident(f"__o{j}")) for j, (e, _) in enumerate(ordered)
-        ]
-        window = exp.Window(
-            this=exp.RowNumber(),
-            partition_by=[k.copy() for k in keys],
-            order=exp.Order(
-                expressions=[exp.Ordered(this=e.copy(), desc=d, nulls_first=d) for e, d in ordered]
-            )
-            if ordered
-            else None,
-        )
-        items.append(exp.Alias(this=window, alias=_ident("__rw_rn")))
-        inner.set("expressions", items)
-        limit, offset = node.args.get("limit"), node.args.get("offset")
-        for key in list(node.args):
-            node.set(key, None)
-        node.set(
-            "expressions",
-            [
-                exp.Alias(this=exp.Column(this=_ident(f"__c{i}")), alias=_ident(n))
-                for i, n in enumerate(names)
-            ],
-        )
-        node.set(
-            "from_",
-            exp.From(this=exp.Subquery(this=inner, alias=exp.TableAlias(this=_ident("__rw_d")))),
-        )
-        node.set(
-            "where",
-            exp.Where(
-                this=exp.EQ(
-                    this=exp.Column(this=_ident("__rw_rn")), expression=exp.Literal.number(1)
-                )
-            ),
-        )
-        if ordered:
-            node.set(
-                "order",
-                exp.Order(
-                    expressions=[
-                        exp.Ordered(this=exp.Column(this=_ident(f"__o{j}")), desc=d, nulls_first=d)
-                        for j, (_, d) in enumerate(ordered)
-                    ]
-                ),
-            )
-        node.set("limit", limit)
-        node.set("offset", offset)
+        self.low.distinct_on(node, keys, ordered, names)
 
-    def _expand_star(self, scope: _Scope, qualifier: str | None) -> list[tuple[_Source, OutColumn]]:
-        out: list[tuple[_Source, OutColumn]] = []
+    def _expand_star(self, scope: Scope, qualifier: str | None) -> list[tuple[Source, OutColumn]]:
+        out: list[tuple[Source, OutColumn]] = []
         if not scope.sources:
             raise BindError("SELECT * with no tables specified is not valid")
         found = False
@@ -1211,7 +563,7 @@ class Binder:
             raise ItemNotFound(f'missing FROM-clause entry for table "{qualifier}"')
         return out
 
-    def _group_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
+    def _group_ref(self, e: exp.Expr, scope: Scope, tx: ExprBinder) -> exp.Expr:
         """GROUP BY item as RisingWave binds it (select.rs:448-490): an ordinal, else the
         expression over the input, and only if that fails a bare name of an output column."""
         if isinstance(e, exp.Literal):
@@ -1230,10 +582,10 @@ class Binder:
                         return exp.Literal.number(i + 1)
             raise
 
-    def _order_ref(self, e: exp.Expr, scope: _Scope, tx: _Expr) -> exp.Expr:
+    def _order_ref(self, e: exp.Expr, scope: Scope, tx: ExprBinder) -> exp.Expr:
         """ORDER BY item as RisingWave binds it (binder/query.rs:302-360): an output ordinal,
         a bare name of an output column (before any input column), or an expression.  A bare
-        output name becomes the ordinal so SQLite cannot resolve it to an input column."""
+        output name becomes the ordinal so the engine cannot resolve it to an input column."""
         if isinstance(e, exp.Literal) and not e.is_string:
             n = int(e.this) if e.this.isdigit() else 0
             if not 1 <= n <= len(scope.outputs):
@@ -1247,21 +599,17 @@ class Binder:
                 return exp.Literal.number(hits[0] + 1)
         return tx.bind_top(e)[0]
 
-    def _order_limit(self, node: exp.Expr, scope: _Scope, order: bool = True) -> None:
-        tx = _Expr(self, scope)
+    def _order_limit(self, node: exp.Expr, scope: Scope, order: bool = True) -> None:
+        tx = ExprBinder(self, scope)
         order_node = node.args.get("order") if order else None
         if order_node is not None:
             set_op = isinstance(node, (exp.Union, exp.Except, exp.Intersect))
             for o in order_node.expressions:
                 if set_op and isinstance(o.this, exp.Column):
-                    o.set("this", exp.Column(this=_ident(o.this.name)))
+                    o.set("this", exp.Column(this=ident(o.this.name)))
                 else:
                     o.set("this", self._order_ref(o.this, scope, tx))
-                # PostgreSQL: NULLs last ascending, first descending; SQLite the opposite
-                if o.args.get("nulls_first") is None or True:
-                    desc = bool(o.args.get("desc"))
-                    explicit = o.args.get("nulls_first")
-                    o.set("nulls_first", explicit if explicit is not None else desc)
+                self.low.order_item(o)
         for key in ("limit", "offset"):
             lim = node.args.get(key)
             if lim is not None and lim.args.get("expression") is not None:
@@ -1270,908 +618,70 @@ class Binder:
                 lim.set("expression", new)
 
 
-def _literal_default(oid: int) -> int:
-    return pgtypes.VARCHAR if oid == UNKNOWN else oid
+# aggregates a query names by a function sqlglot has no class for (the lowering adds the
+# names of the aggregate calls it produces)
+_AGGREGATE_NAMES = frozenset({"bool_and", "bool_or", "every", "count", "sum", "avg", "min", "max"})
 
 
-def _rename(cols: list[OutColumn], names: list[str]) -> list[OutColumn]:
-    if not names:
-        return list(cols)
-    out = [OutColumn(n, c.type_oid) for c, n in zip(cols, names, strict=False)]
-    out.extend(cols[len(names) :])
-    return out
+def _srf_type(name: str, bound: list[tuple[exp.Expr, int]]) -> int:
+    """The element type of a set-returning function: generate_series of its first
+    argument's type (int4 for untyped), generate_subscripts int4, unnest the array's element."""
+    if name == "generate_series":
+        return bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4
+    if name == "generate_subscripts":
+        return pgtypes.INT4
+    return types.element_of(bound[0][1]) or pgtypes.VARCHAR
 
 
-def _rename_outputs(q: exp.Expr, names: list[str]) -> None:
-    """Give a bound query's outputs the names ``names`` (SQLite names derived tables' columns
-    after the first SELECT of a set operation)."""
-    while isinstance(q, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
-        q = q.this
-    if isinstance(q, exp.Select):
-        for item, n in zip(q.expressions, names, strict=False):
-            if isinstance(item, exp.Alias):
-                item.set("alias", _ident(n))
-
-
-def to_sqlite(node: exp.Expr) -> str:
-    """SQLite text of a rewritten tree; a construct SQLite cannot express is an error rather
-    than silently dropped (sqlglot's default is to warn and drop it)."""
-    return node.sql(dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.RAISE)
-
-
-def definition_query(definition: str) -> exp.Expr:
-    """The query of a stored definition (``CREATE MATERIALIZED VIEW .. AS <q>`` or ``<q>``)."""
-    tree = parse(definition)
-    if isinstance(tree, exp.Create):
-        q = tree.expression
-        if not isinstance(q, exp.Expr):
-            raise RwError(f"definition without a query: {definition}")
-        return q
-    return tree
-
-
-def expr_text(node: exp.Expr) -> str:
-    """An expression as RisingWave's Display prints it in error messages (close to its SQL)."""
-    return node.sql(dialect="postgres", normalize_functions="lower")
-
-
-class _Expr:
-    """Expression binding and rewriting inside one scope."""
-
-    def __init__(self, binder: Binder, scope: _Scope) -> None:
-        self.b = binder
-        self.scope = scope
-
-    def bind_top(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        """Bind a root expression; errors get RisingWave's ``Failed to bind expression``."""
-        original = expr_text(node)
-        try:
-            return self.bind(node)
-        except BindExprError:
-            raise
-        except RwError as e:
-            if e.chain and e.chain[0].startswith(
-                ("Item not found", "Invalid reference", "internal error", "function ")
-            ):
-                raise BindExprError(original, e) from None
-            raise
-
-    def hint_param(self, node: exp.Expr, oid: int) -> None:
-        """Record the type a ``$n`` parameter takes from its context (if not given)."""
-        n = _param_number(node)
-        if n is not None and n not in self.b.params and oid not in (UNKNOWN,):
-            self.b.params[n] = oid
-
-    def bind(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        handler = _HANDLERS.get(type(node))
-        if handler is not None:
-            return handler(self, node)
-        if isinstance(node, exp.Func):
-            return self._func(node)
-        if isinstance(node, (exp.Predicate, exp.Connector)):
-            self._children(node)
-            return node, pgtypes.BOOL
-        self._children(node)
-        return node, pgtypes.VARCHAR
-
-    def _children(self, node: exp.Expr) -> list[int]:
-        oids = []
-        for key, value in list(node.args.items()):
-            if isinstance(value, exp.Expr):
-                new, oid = self.bind(value)
-                if new is not value:
-                    node.set(key, new)
-                oids.append(oid)
-            elif isinstance(value, list):
-                out = []
-                for v in value:
-                    if isinstance(v, exp.Expr):
-                        new, oid = self.bind(v)
-                        out.append(new)
-                        oids.append(oid)
-                    else:
-                        out.append(v)
-                node.set(key, out)
-        return oids
-
-    # --- leaves --------------------------------------------------------------------------
-
-    def _column(self, node: exp.Column) -> tuple[exp.Expr, int]:
-        name = node.name
-        table = node.table or None
-        schema = node.db or None
-        if isinstance(node.this, exp.Star):
-            raise RwError("Bind error: * is only allowed in the select list")
-        scope: _Scope | None = self.scope
-        err: RwError | None = None
-        while scope is not None:
-            try:
-                src, col = _lookup(scope, schema, table, name)
-                return src.ref(col.name), col.type_oid
-            except RwError as e:
-                if err is None or isinstance(err, ItemNotFound):
-                    err = e
-                if not isinstance(e, ItemNotFound):
-                    raise
-            scope = scope.parent
-        if table is None and name.lower() in _KEYWORD_FUNCS:
-            return self._keyword_func(name.lower())
-        if table is None and name == "ctid":
-            return _lit_str(""), pgtypes.VARCHAR
-        # an output alias referenced in ORDER BY/GROUP BY inside an expression is not valid
-        assert err is not None
-        raise err
-
-    def _keyword_func(self, name: str) -> tuple[exp.Expr, int]:
-        if name in ("current_user", "session_user", "user", "current_role"):
-            return _call("rw_current_user"), pgtypes.VARCHAR
-        if name == "current_catalog":
-            return _call("rw_current_database"), pgtypes.VARCHAR
-        return _call("rw_current_schema"), pgtypes.VARCHAR
-
-    def _literal(self, node: exp.Literal) -> tuple[exp.Expr, int]:
-        if node.is_string:
-            return node, UNKNOWN
-        text = node.this
-        if any(c in text for c in ".eE"):
-            return node, pgtypes.NUMERIC
-        v = int(text)
-        if v <= 2**31 - 1:
-            return node, pgtypes.INT4
-        if v <= 2**63 - 1:
-            return node, pgtypes.INT8
-        return node, pgtypes.NUMERIC
-
-    def _param(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        n = _param_number(node)
-        assert n is not None
-        self.b.max_param = max(self.b.max_param, n)
-        # SQLite's numbered form (sqlglot would print ":n", which SQLite numbers by position)
-        return exp.Var(this=f"?{n}"), self.b.params.get(n, UNKNOWN)
-
-    # --- operators -----------------------------------------------------------------------
-
-    def _binary_operands(self, node: exp.Binary) -> tuple[int, int]:
-        left, right = node.this, node.expression
-        # a parameter takes the type of the other side (PostgreSQL's unknown resolution)
-        lt = self._peek_type(left)
-        rt = self._peek_type(right)
-        if _param_number(left) is not None and rt not in (None, UNKNOWN):
-            self.hint_param(left, rt)
-        if _param_number(right) is not None and lt not in (None, UNKNOWN):
-            self.hint_param(right, lt)
-        new_l, lo = self.bind(left)
-        new_r, ro = self.bind(right)
-        node.set("this", new_l)
-        node.set("expression", new_r)
-        if _param_number(left) is not None and lo == UNKNOWN and ro != UNKNOWN:
-            self.hint_param(left, ro)
-            lo = ro
-        if _param_number(right) is not None and ro == UNKNOWN and lo != UNKNOWN:
-            self.hint_param(right, lo)
-            ro = lo
-        return lo, ro
-
-    def _peek_type(self, node: exp.Expr) -> int | None:
-        """The type of a column reference or cast without binding it (for parameter hints)."""
-        if isinstance(node, (exp.Cast, exp.TryCast)):
-            return type_oid_of(node.args["to"])
-        if isinstance(node, exp.Column) and not isinstance(node.this, exp.Star):
-            scope: _Scope | None = self.scope
-            while scope is not None:
-                try:
-                    return _lookup(scope, node.db or None, node.table or None, node.name)[
-                        1
-                    ].type_oid
-                except RwError:
-                    scope = scope.parent
-        return None
-
-    def _compare(self, node: exp.Binary) -> tuple[exp.Expr, int]:
-        right = node.expression
-        if isinstance(right, exp.Anonymous) and right.name.upper() in ("ALL", "ANY", "SOME"):
-            quant = exp.All if right.name.upper() == "ALL" else exp.Any
-            right = quant(this=right.expressions[0])
-            node.set("expression", right)
-        if isinstance(right, (exp.Any, exp.All)):
-            return self._any(node)
-        lo, ro = self._binary_operands(node)
-        # an untyped string literal takes the other side's type (PostgreSQL's unknown
-        # resolution), so it compares as a boolean, instant or interval rather than as text
-        coerced = types.TEMPORAL_OIDS | {pgtypes.BOOL}
-        for side, other in (("this", ro), ("expression", lo)):
-            val = node.args[side]
-            if isinstance(val, exp.Literal) and val.is_string and other in coerced:
-                node.set(side, _cast_call(val, UNKNOWN, other))
-        return node, pgtypes.BOOL
-
-    def _any(self, node: exp.Binary) -> tuple[exp.Expr, int]:
-        quant = node.expression
-        inner = quant.this
-        while isinstance(inner, exp.Paren):
-            inner = inner.this
-        left_t = self._peek_type(node.this)
-        if isinstance(inner, (exp.Select, exp.Union, exp.Subquery)):
-            new_l, _ = self.bind(node.this)
-            self.b.query(inner, self.scope)
-            q = inner.this if isinstance(inner, exp.Subquery) else inner
-            result: exp.Expr = exp.In(this=new_l, query=exp.Subquery(this=q))
-            if isinstance(node, exp.NEQ) and isinstance(quant, exp.All):
-                result = exp.Not(this=result)
-            return result, pgtypes.BOOL
-        if left_t is not None:
-            self.hint_param(inner, types.array_of(types.external(left_t)))
-        new_l, lo = self.bind(node.this)
-        new_arr, _ao = self.bind(inner)
-        if _param_number(inner) is not None and lo != UNKNOWN:
-            self.hint_param(inner, types.array_of(types.external(lo)))
-        call = _call("rw_any_eq", new_l, new_arr)
-        if isinstance(node, exp.EQ) and isinstance(quant, exp.Any):
-            return call, pgtypes.BOOL
-        if isinstance(node, exp.NEQ) and isinstance(quant, exp.All):
-            return exp.Not(this=call), pgtypes.BOOL
-        raise NotImplementedError_(f"{type(node).__name__} with {type(quant).__name__}")
-
-    def _arith(self, node: exp.Binary) -> tuple[exp.Expr, int]:
-        lo, ro = self._binary_operands(node)
-        lo = pgtypes.INT4 if lo == UNKNOWN and isinstance(node.this, exp.Placeholder) else lo
-        op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%"}[type(node)]
-        temporal = {lo, ro} & types.TEMPORAL_OIDS
-        if temporal:
-            return self._temporal_arith(node, op, lo, ro)
-        if lo == UNKNOWN:
-            lo = ro
-        if ro == UNKNOWN:
-            ro = lo
-        result = types.wider_numeric(lo, ro)
-        if result in types.INTEGER_OIDS or result == pgtypes.NUMERIC or op in "/%":
-            return _call(
-                "rw_arith", _lit_str(op), _lit_int(result), node.this, node.expression
-            ), result
-        return node, result
-
-    def _temporal_arith(self, node: exp.Binary, op: str, lo: int, ro: int) -> tuple[exp.Expr, int]:
-        a, b = node.this, node.expression
-        if (
-            op in "+-"
-            and ro == pgtypes.INTERVAL
-            and lo in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ, pgtypes.DATE)
-        ):
-            out = pgtypes.TIMESTAMP if lo == pgtypes.DATE else lo
-            return _call("rw_ts_add", a, b, _lit_int(1 if op == "+" else -1)), out
-        if (
-            op == "+"
-            and lo == pgtypes.INTERVAL
-            and ro in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ, pgtypes.DATE)
-        ):
-            out = pgtypes.TIMESTAMP if ro == pgtypes.DATE else ro
-            return _call("rw_ts_add", b, a, _lit_int(1)), out
-        if op == "-" and lo in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ) and ro == lo:
-            return _call("rw_ts_diff", a, b), pgtypes.INTERVAL
-        if op == "-" and lo == pgtypes.DATE and ro == pgtypes.DATE:
-            return exp.Cast(
-                this=exp.Sub(this=_call("julianday", a), expression=_call("julianday", b)),
-                to=exp.DataType.build("int"),
-            ), pgtypes.INT4
-        if op in "+-" and lo == pgtypes.DATE and ro in types.INTEGER_OIDS:
-            days = exp.Concat(
-                expressions=[_lit_str("+" if op == "+" else "-"), b, _lit_str(" days")]
-            )
-            return _call("date", a, days), pgtypes.DATE
-        from rwshim.query.casts import DISPLAY
-
-        fname = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus"}[op]
-        raise NoFunction(
-            f"{fname}({DISPLAY.get(types.external(lo), 'unknown')}, "
-            f"{DISPLAY.get(types.external(ro), 'unknown')})"
-        )
-
-    def _concat(self, node: exp.DPipe) -> tuple[exp.Expr, int]:
-        lo, ro = self._binary_operands(node)
-        if types.is_array(lo) or types.is_array(ro):
-            if types.is_array(lo) and types.is_array(ro):
-                return _call("rw_array_cat", node.this, node.expression), lo
-            if types.is_array(lo):
-                return _call("rw_array_append", node.this, node.expression), lo
-        parts = []
-        for side, oid in ((node.this, lo), (node.expression, ro)):
-            if oid not in types.STRING_OIDS and oid != UNKNOWN:
-                side = _cast_call(side, oid, pgtypes.VARCHAR)
-            parts.append(side)
-        return exp.DPipe(this=parts[0], expression=parts[1]), pgtypes.VARCHAR
-
-    def _regex(self, node: exp.Expr, ci: bool) -> tuple[exp.Expr, int]:
-        new_l, _ = self.bind(node.this)
-        new_r, _ = self.bind(node.expression)
-        return _call("rw_regex", new_l, new_r, _lit_int(1 if ci else 0)), pgtypes.BOOL
-
-    def _operator(self, node: exp.Operator) -> tuple[exp.Expr, int]:
-        op = str(node.args.get("operator") or "").replace(" ", "").lower()
-        op = op.removeprefix("pg_catalog.")
-        if op in ("~", "~*", "!~", "!~*"):
-            res, oid = self._regex(node, "*" in op)
-            return (exp.Not(this=res) if op.startswith("!") else res), oid
-        simple = {
-            "=": exp.EQ,
-            "<>": exp.NEQ,
-            "!=": exp.NEQ,
-            "<": exp.LT,
-            ">": exp.GT,
-            "<=": exp.LTE,
-            ">=": exp.GTE,
-            "~~": exp.Like,
-            "!~~": None,
-        }
-        cls = simple.get(op)
-        if cls is not None:
-            return self.bind(cls(this=node.this, expression=node.expression))
-        raise NotImplementedError_(f"operator {op}")
-
-    def _like(
-        self, node: exp.Expr, escape: exp.Expr | None = None, ci: bool = False
-    ) -> tuple[exp.Expr, int]:
-        new_l, _ = self.bind(node.this)
-        new_r, _ = self.bind(node.expression)
-        esc = self.bind(escape)[0] if escape is not None else exp.Null()
-        res: exp.Expr
-        if not ci and escape is None and isinstance(new_r, exp.Literal) and "\\" not in new_r.this:
-            res = exp.Like(this=new_l, expression=new_r)
-        else:
-            res = _call("rw_like", new_l, new_r, esc, _lit_int(1 if ci else 0))
-        # sqlglot keeps NOT LIKE / NOT ILIKE as the predicate's ``negate`` flag
-        return (exp.Not(this=res) if node.args.get("negate") else res), pgtypes.BOOL
-
-    def _escape(self, node: exp.Escape) -> tuple[exp.Expr, int]:
-        inner = node.this
-        ci = isinstance(inner, exp.ILike)
-        res, oid = self._like(inner, node.expression, ci)
-        return res, oid
-
-    def _collate(self, node: exp.Collate) -> tuple[exp.Expr, int]:
-        # PostgreSQL's "default" collation is SQLite's BINARY: the clause is dropped
-        return self.bind(node.this)
-
-    def _cast(self, node: exp.Cast) -> tuple[exp.Expr, int]:
-        to = type_oid_of(node.args["to"])
-        inner = node.this
-        # a parameter cast to a reg* type is sent as the object's name
-        reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or _is_regclass(node.args["to"])
-        self.hint_param(inner, pgtypes.VARCHAR if reg else types.external(to))
-        if to == pgtypes.INT4 and _is_regclass(node.args["to"]):
-            return self._regclass(inner)
-        new, frm = self.bind(inner)
-        if to == types.REGTYPE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
-            return _call("to_regtype", new), to
-        if to == types.REGNAMESPACE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
-            return self._regnamespace(new), to
-        if to in types.STRING_OIDS and frm == types.REGTYPE_TAG:
-            return _call("format_type", new, exp.Null()), pgtypes.VARCHAR
-        if to in types.STRING_OIDS and frm == types.REGNAMESPACE_TAG:
-            return self._nspname(new), pgtypes.VARCHAR
-        if (
-            frm == to
-            or (to in types.STRING_OIDS and frm in types.STRING_OIDS)
-            or (
-                to in types.INTEGER_OIDS | {types.REGTYPE_TAG, types.REGNAMESPACE_TAG}
-                and frm in types.INTEGER_OIDS | {types.REGTYPE_TAG, types.REGNAMESPACE_TAG}
-                and to != pgtypes.INT2
-            )
-        ):
-            return new, to
-        return _cast_call(new, frm, to), to
-
-    def _regclass(self, inner: exp.Expr) -> tuple[exp.Expr, int]:
-        new, frm = self.bind(inner)
-        if frm in types.INTEGER_OIDS:
-            return new, pgtypes.INT4
-        if isinstance(new, exp.Literal) and new.is_string:
-            const = self._regclass_const(new.this)
-            if const is not None:
-                return _lit_int(const), pgtypes.INT4
-        # by name at run time: through pg_class of the visible schemas
-        path = ", ".join(f"'{s}'" for s in self.b.ctx.resolved_path())
-        sub = sqlglot.parse_one(
-            "SELECT __rw_c.oid FROM pg_catalog.pg_class AS __rw_c "
-            "JOIN pg_catalog.pg_namespace AS __rw_n ON __rw_n.oid = __rw_c.relnamespace "
-            f"WHERE __rw_c.relname = ? AND __rw_n.nspname IN ({path}) LIMIT 1",
-            read="postgres",
-        )
-        sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
-        self.b.query(sub, self.scope)
-        return exp.Subquery(this=sub), pgtypes.INT4
-
-    def _regclass_const(self, text: str) -> int | None:
-        """The oid of a user relation named by a constant; None for a system relation (looked
-        up in pg_class at run time)."""
-        parts = [p.strip('"') for p in text.split(".")]
-        name = parts[-1]
-        schema = parts[-2] if len(parts) >= 2 else None
-        try:
-            rel = self.b.resolve_relation(None, schema, name)
-        except (CatalogNotFound, NotImplementedError_):
-            raise CatalogNotFound("relation", text) from None
-        if isinstance(rel, SystemRelation):
-            return None
-        return rel.id
-
-    def _regnamespace(self, new: exp.Expr) -> exp.Expr:
-        sub = sqlglot.parse_one(
-            "SELECT __rw_n.oid FROM pg_catalog.pg_namespace AS __rw_n WHERE __rw_n.nspname = ?",
-            read="postgres",
-        )
-        sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
-        self.b.query(sub, self.scope)
-        return exp.Subquery(this=sub)
-
-    def _nspname(self, new: exp.Expr) -> exp.Expr:
-        sub = sqlglot.parse_one(
-            "SELECT __rw_n.nspname FROM pg_catalog.pg_namespace AS __rw_n WHERE __rw_n.oid = ?",
-            read="postgres",
-        )
-        sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]
-        self.b.query(sub, self.scope)
-        return exp.Subquery(this=sub)
-
-    # --- composite -----------------------------------------------------------------------
-
-    def _array(self, node: exp.Array) -> tuple[exp.Expr, int]:
-        if len(node.expressions) == 1 and isinstance(
-            node.expressions[0], (exp.Select, exp.Union, exp.Subquery)
-        ):
-            q = node.expressions[0]
-            cols = self.b.query(q, self.scope)
-            if isinstance(q, exp.Subquery):
-                q = q.this
-            elem = cols[0].type_oid if cols else pgtypes.VARCHAR
-            agg = sqlglot.parse_one(
-                'SELECT COALESCE(rw_array_agg("__v"), \'[]\') FROM ? AS "__a"', read="sqlite"
-            )
-            name = cols[0].name if cols else "?column?"
-            _rename_outputs(q, ["__v"] + [c.name for c in cols[1:]])
-            del name
-            agg.find(exp.Placeholder).replace(exp.Subquery(this=q))  # type: ignore[union-attr]
-            return exp.Subquery(this=agg), types.array_of(_literal_default(elem))
-        items = []
-        elem = UNKNOWN
-        for x in node.expressions:
-            new, oid = self.bind(x)
-            items.append(new)
-            if elem == UNKNOWN:
-                elem = oid
-        return _call("rw_array", *items), types.array_of(_literal_default(elem))
-
-    def _bracket(self, node: exp.Bracket) -> tuple[exp.Expr, int]:
-        new, oid = self.bind(node.this)
-        idx, _ = self.bind(node.expressions[0])
-        # sqlglot stores PostgreSQL's 1-based subscript 0-based
-        one_based: exp.Expr = (
-            exp.Literal.number(int(idx.this) + 1)
-            if isinstance(idx, exp.Literal) and not idx.is_string
-            else exp.Add(this=idx, expression=exp.Literal.number(1))
-        )
-        return _call("rw_array_get", new, one_based), types.element_of(oid) or pgtypes.VARCHAR
-
-    def _subquery(self, node: exp.Subquery) -> tuple[exp.Expr, int]:
-        cols = self.b.query(node.this, self.scope)
-        return node, cols[0].type_oid if cols else pgtypes.VARCHAR
-
-    def _exists(self, node: exp.Exists) -> tuple[exp.Expr, int]:
-        self.b.query(node.this, self.scope)
-        return node, pgtypes.BOOL
-
-    def _in(self, node: exp.In) -> tuple[exp.Expr, int]:
-        new, lo = self.bind(node.this)
-        node.set("this", new)
-        q = node.args.get("query")
-        if q is not None:
-            self.b.query(q, self.scope)
-        out = []
-        for x in node.expressions:
-            self.hint_param(x, lo)
-            out.append(self.bind(x)[0])
-        node.set("expressions", out)
-        return node, pgtypes.BOOL
-
-    def _case(self, node: exp.Case) -> tuple[exp.Expr, int]:
-        oids = []
-        if node.this is not None:
-            node.set("this", self.bind(node.this)[0])
-        for ifn in node.args.get("ifs") or []:
-            ifn.set("this", self.bind(ifn.this)[0])
-            new, oid = self.bind(ifn.args["true"])
-            ifn.set("true", new)
-            oids.append(oid)
-        default = node.args.get("default")
-        if default is not None:
-            new, oid = self.bind(default)
-            node.set("default", new)
-            oids.append(oid)
-        return node, _common(oids)
-
-    def _paren(self, node: exp.Paren) -> tuple[exp.Expr, int]:
-        new, oid = self.bind(node.this)
-        node.set("this", new)
-        return node, oid
-
-    def _boolean(self, node: exp.Boolean) -> tuple[exp.Expr, int]:
-        return exp.Literal.number(1 if node.this else 0), pgtypes.BOOL
-
-    def _null(self, node: exp.Null) -> tuple[exp.Expr, int]:
-        return node, UNKNOWN
-
-    def _neg(self, node: exp.Neg) -> tuple[exp.Expr, int]:
-        new, oid = self.bind(node.this)
-        node.set("this", new)
-        return node, oid
-
-    def _not(self, node: exp.Not) -> tuple[exp.Expr, int]:
-        new, _ = self.bind(node.this)
-        node.set("this", new)
-        return node, pgtypes.BOOL
-
-    def _distinct_from(self, node: exp.Binary) -> tuple[exp.Expr, int]:
-        self._binary_operands(node)
-        call = _call("rw_distinct", node.this, node.expression)
-        if isinstance(node, exp.NullSafeEQ):
-            return exp.Not(this=call), pgtypes.BOOL
-        return call, pgtypes.BOOL
-
-    def _json_get(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        """``->`` / ``->>``: sqlglot already turned the key into SQLite's JSON path."""
-        new, _ = self.bind(node.this)
-        node.set("this", new)
-        if isinstance(node, exp.JSONExtractScalar):
-            # ->> of an object or array is its jsonb text, spaced as RisingWave prints it
-            as_json = exp.JSONExtract(**{k: v for k, v in node.args.items()})
-            return _call("rw_json_text", as_json), pgtypes.VARCHAR
-        return node, pgtypes.JSONB
-
-    def _contains_all(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        a, ao = self.bind(node.this)
-        b, bo = self.bind(node.expression)
-        if types.is_array(ao) or types.is_array(bo):
-            return _call("rw_array_contains_all", a, b), pgtypes.BOOL
-        return _call("rw_jsonb_contains", a, b), pgtypes.BOOL
-
-    def _contained_by(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        a, ao = self.bind(node.this)
-        b, bo = self.bind(node.expression)
-        if types.is_array(ao) or types.is_array(bo):
-            return _call("rw_array_contains_all", b, a), pgtypes.BOOL
-        return _call("rw_jsonb_contains", b, a), pgtypes.BOOL
-
-    def _similar_to(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        a, _ = self.bind(node.this)
-        b, _ = self.bind(node.expression)
-        return _call("rw_similar", a, b), pgtypes.BOOL
-
-    def _interval(self, node: exp.Interval) -> tuple[exp.Expr, int]:
-        text = node.this.name if node.this is not None else ""
-        unit = node.args.get("unit")
-        if unit is not None:
-            text = f"{text} {unit.name.lower()}"
-        return _cast_call(_lit_str(text), UNKNOWN, pgtypes.INTERVAL), pgtypes.INTERVAL
-
-    def _bytestring(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        # sqlglot reads E'...' as a ByteString already unescaped
-        return _lit_str(node.this), UNKNOWN
-
-    def _dot(self, node: exp.Dot) -> tuple[exp.Expr, int]:
-        left = node.this
-        if (
-            isinstance(left, (exp.Identifier, exp.Var))
-            and left.name.lower() == "pg_catalog"
-            and (isinstance(node.expression, exp.Func))
-        ):
-            return self.bind(node.expression)
-        if isinstance(node.expression, exp.Func):
-            raise NoFunction(f"{left.name}.{_func_name(node.expression)}")
-        self._children(node)
-        return node, pgtypes.VARCHAR
-
-    def _window(self, node: exp.Window) -> tuple[exp.Expr, int]:
-        new, oid = self.bind(node.this)
-        node.set("this", new)
-        for key in ("partition_by",):
-            parts = node.args.get(key) or []
-            node.set(key, [self.bind(p)[0] for p in parts])
-        order = node.args.get("order")
-        if order is not None:
-            for o in order.expressions:
-                o.set("this", self.bind(o.this)[0])
-        return node, oid
-
-    def _filter(self, node: exp.Filter) -> tuple[exp.Expr, int]:
-        new, oid = self.bind(node.this)
-        node.set("this", new)
-        where = node.expression
-        where.set("this", self.bind(where.this)[0])
-        return node, oid
-
-    # --- functions -----------------------------------------------------------------------
-
-    def _func(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        name = _func_name(node)
-        special = _SPECIAL_FUNCS.get(name)
-        if special is not None:
-            return special(self, node)
-        args = _func_args(node)
-        bound = [self.bind(a) for a in args]
-        new_args = [b[0] for b in bound]
-        oids = [b[1] for b in bound]
-        rtype = _FUNC_TYPES.get(name)
-        oid = _result_type(rtype, oids)
-        if isinstance(node, exp.Anonymous):
-            target = _RENAMED.get(name, name)
-            if self.b.functions is not None and target not in self.b.functions:
-                from rwshim.query.casts import DISPLAY
-
-                sig = ", ".join(DISPLAY.get(types.external(o), "unknown") for o in oids)
-                raise NoFunction(f"{name}({sig})")
-            node.set("this", target)
-            node.set("expressions", new_args)
-            return node, oid
-        if name in _RENAMED:
-            return _call(_RENAMED[name], *new_args), oid
-        # a typed sqlglot node sqlite can print: rebind its children in place
-        self._rebind_args(node, args, new_args)
-        return node, oid
-
-    def _rebind_args(self, node: exp.Expr, old: list[exp.Expr], new: list[exp.Expr]) -> None:
-        mapping = {id(o): n for o, n in zip(old, new, strict=True)}
-        for key, value in list(node.args.items()):
-            if isinstance(value, exp.Expr) and id(value) in mapping:
-                node.set(key, mapping[id(value)])
-            elif isinstance(value, list):
-                node.set(
-                    key,
-                    [mapping.get(id(v), v) if isinstance(v, exp.Expr) else v for v in value],
-                )
-
-    def _agg_ordered(
-        self, node: exp.Expr, helper: str, extra: list[exp.Expr]
-    ) -> tuple[exp.Expr, int]:
-        this = node.this
-        keys: list[exp.Expr] = []
-        distinct = False
-        if isinstance(this, exp.Order):
-            for o in this.expressions:
-                keys.append(self.bind(o.this)[0])
-                keys.append(_lit_int(1 if o.args.get("desc") else 0))
-            this = this.this
-        if isinstance(this, exp.Distinct):
-            distinct = True
-            this = this.expressions[0]
-        new, oid = self.bind(this)
-        bound_extra = [self.bind(x)[0] for x in extra]
-        call = _call(helper, new, *bound_extra, *keys)
-        if distinct:
-            call.set("expressions", [exp.Distinct(expressions=[new])])
-        return call, oid
-
-    def _array_agg(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        call, oid = self._agg_ordered(node, "rw_array_agg", [])
-        return call, types.array_of(types.external(_literal_default(oid)))
-
-    def _string_agg(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        sep = node.args.get("separator")
-        if isinstance(node, exp.Anonymous):
-            args = node.expressions
-            node = exp.GroupConcat(this=args[0], separator=args[1] if len(args) > 1 else None)
-            sep = node.args.get("separator")
-        call, _ = self._agg_ordered(node, "rw_string_agg", [sep if sep is not None else exp.Null()])
-        return call, pgtypes.VARCHAR
-
-    def _count(self, node: exp.Count) -> tuple[exp.Expr, int]:
-        if node.this is not None and not isinstance(node.this, exp.Star):
-            node.set("this", self.bind(node.this)[0])
-        return node, pgtypes.INT8
-
-    def _sum_avg(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        inner = node.this
-        distinct = isinstance(inner, exp.Distinct)
-        if distinct:
-            inner = inner.expressions[0]
-        new, oid = self.bind(inner)
-        if distinct:
-            node.set("this", exp.Distinct(expressions=[new]))
-        else:
-            node.set("this", new)
-        is_avg = isinstance(node, exp.Avg)
-        if oid in types.FLOAT_OIDS:
-            return node, pgtypes.FLOAT8 if is_avg else oid
-        if not is_avg and oid in (pgtypes.INT2, pgtypes.INT4):
-            return node, pgtypes.INT8
-        # numeric results are computed in decimal, as RisingWave's rust_decimal does
-        arg: exp.Expr = exp.Distinct(expressions=[new]) if distinct else new
-        return _call("rw_avg_dec" if is_avg else "rw_sum_dec", arg), pgtypes.NUMERIC
-
-    def _extract(self, node: exp.Extract) -> tuple[exp.Expr, int]:
-        unit = node.this.name.lower() if node.this is not None else ""
-        new, _ = self.bind(node.expression)
-        return _call("rw_extract", _lit_str(unit), new), pgtypes.NUMERIC
-
-    def _date_trunc(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        args = _func_args(node)
-        if isinstance(node, (exp.TimestampTrunc, exp.DateTrunc)):
-            unit = node.args.get("unit")
-            unit_text = unit.name.lower() if unit is not None else "day"
-            new, oid = self.bind(node.this)
-            out = pgtypes.TIMESTAMP if oid == pgtypes.DATE else oid
-            return _call("date_trunc", _lit_str(unit_text), new), out
-        u, _ = self.bind(args[0])
-        new, oid = self.bind(args[1])
-        return _call("date_trunc", u, new), oid
-
-    def _now(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_now"), pgtypes.TIMESTAMPTZ
-
-    def _current_date(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call(
-            "substr", _call("rw_now"), exp.Literal.number(1), exp.Literal.number(10)
-        ), pgtypes.DATE
-
-    def _current_user(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_current_user"), pgtypes.VARCHAR
-
-    def _current_schema(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_current_schema"), pgtypes.VARCHAR
-
-    def _version(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        return _call("rw_version"), pgtypes.VARCHAR
-
-    def _round(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        args = _func_args(node)
-        bound = [self.bind(a) for a in args]
-        return _call("rw_round", *[b[0] for b in bound]), bound[0][1]
-
-    def _concat_fn(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        bound = [self.bind(a) for a in _func_args(node)]
-        return _call(
-            "rw_concat",
-            *[
-                b[0]
-                if b[1] in types.STRING_OIDS | {UNKNOWN}
-                else _cast_call(b[0], b[1], pgtypes.VARCHAR)
-                for b in bound
-            ],
-        ), pgtypes.VARCHAR
-
-    def _catalog_predicate(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        """pg_table_is_visible / pg_get_userbyid / obj_description ...: correlated subqueries
-        over the catalog views, so the answer follows the catalog."""
-        name = _func_name(node)
-        args = [self.bind(a)[0] for a in _func_args(node)]
-        path = ", ".join(f"'{s}'" for s in self.b.ctx.resolved_path())
-        # aliases are prefixed so they never capture the caller's correlated names
-        templates = {
-            # RisingWave: system catalogs are always visible, others when their schema is on
-            # the search path, else NULL (expr/function_impl/pg_table_is_visible.rs:33-70)
-            "pg_table_is_visible": (
-                "SELECT __rw_c.oid FROM pg_catalog.pg_class AS __rw_c JOIN "
-                "pg_catalog.pg_namespace AS __rw_n ON __rw_n.oid = __rw_c.relnamespace "
-                f"WHERE __rw_n.nspname IN ({path}, 'information_schema')",
-                pgtypes.BOOL,
-            ),
-            "pg_get_userbyid": (
-                "SELECT COALESCE((SELECT __rw_r.rolname FROM pg_catalog.pg_roles AS __rw_r "
-                "WHERE __rw_r.oid = ? LIMIT 1), 'unknown (OID=' || ? || ')')",
-                pgtypes.VARCHAR,
-            ),
-            "obj_description": (
-                "SELECT __rw_d.description FROM pg_catalog.pg_description AS __rw_d "
-                "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = 0 LIMIT 1",
-                pgtypes.VARCHAR,
-            ),
-            "col_description": (
-                "SELECT __rw_d.description FROM pg_catalog.pg_description AS __rw_d "
-                "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = ? LIMIT 1",
-                pgtypes.VARCHAR,
-            ),
-            # RisingWave answers with the query of a view or materialized view (handler
-            # pg_get_viewdef.rs), not the whole CREATE statement
-            "pg_get_viewdef": (
-                "SELECT rw_view_query(__rw_r.definition) FROM rw_catalog.rw_relations AS __rw_r "
-                "WHERE __rw_r.id = ? "
-                "AND __rw_r.relation_type IN ('view', 'materialized view') LIMIT 1",
-                pgtypes.VARCHAR,
-            ),
-            "pg_get_indexdef": (
-                "SELECT __rw_r.definition FROM rw_catalog.rw_relations AS __rw_r "
-                "WHERE __rw_r.id = ? LIMIT 1",
-                pgtypes.VARCHAR,
-            ),
-        }
-        sql, oid = templates[name]
-        try:
-            sub = sqlglot.parse_one(sql, read="postgres")
-            holes = list(sub.find_all(exp.Placeholder))
-            if name == "pg_get_userbyid":
-                args = [args[0], args[0].copy()]
-            for hole, arg in zip(holes, args, strict=False):
-                hole.replace(arg)
-            for hole in holes[len(args) :]:
-                hole.replace(exp.Null())
-            self.b.query(sub, self.scope)
-            if name == "pg_table_is_visible":
-                # an uncorrelated IN list SQLite builds once per statement, not once per row
-                visible = exp.In(this=args[0], query=exp.Subquery(this=sub))
-                return exp.Case(
-                    ifs=[exp.If(this=visible, true=exp.Literal.number(1))], default=exp.Null()
-                ), oid
-        except (CatalogNotFound, NotImplementedError_):
-            # the catalog relation it needs is not installed: PostgreSQL's neutral answer
-            return (exp.Null() if oid == pgtypes.VARCHAR else exp.Literal.number(1)), oid
-        return exp.Subquery(this=sub), oid
-
-    def _generate_subscripts(self, node: exp.Expr) -> tuple[exp.Expr, int]:
-        raise NotImplementedError_("generate_subscripts outside FROM")
-
-
-_AGG_HELPERS = frozenset(
-    {
-        "rw_array_agg",
-        "rw_string_agg",
-        "bool_and",
-        "bool_or",
-        "every",
-        "rw_sum_dec",
-        "rw_avg_dec",
-        "count",
-        "sum",
-        "avg",
-        "min",
-        "max",
-        "total",
-        "group_concat",
-    }
-)
-
-
-def _is_agg(node: exp.Expr) -> bool:
+def _is_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
     if isinstance(node, (exp.AggFunc, exp.WithinGroup)):
         return True
-    return isinstance(node, exp.Anonymous) and node.name.lower() in _AGG_HELPERS
+    if not isinstance(node, exp.Anonymous):
+        return False
+    name = node.name.lower()
+    return name in _AGGREGATE_NAMES or name in lowered
 
 
-def _has_agg(node: exp.Expr) -> bool:
+def _has_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
     """An aggregate call at this query level (not inside a subquery or a window)."""
-    if _is_agg(node):
+    if _is_agg(node, lowered):
         return True
     if isinstance(node, (exp.Subquery, exp.Select, exp.Window, exp.Exists)):
         return False
-    return any(_has_agg(c) for c in node.iter_expressions())
+    return any(_has_agg(c, lowered) for c in node.iter_expressions())
 
 
-def _no_aggregate(node: exp.Expr, clause: str) -> None:
+def _no_aggregate(node: exp.Expr, clause: str, low: Lowering) -> None:
     """binder/expr/function/aggregate.rs:28-46 (clause names in TITLE CASE, bind_context.rs:64)."""
-    if _has_agg(node):
+    if _has_agg(node, low.aggregates):
         raise BindExprError(
             expr_text(node),
             InvalidInputSyntax(f"aggregate functions are not allowed in {clause}"),
         )
 
 
-def _check_grouping(node: exp.Select, scope: _Scope) -> None:
+def _check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
     """RisingWave's planner check (optimizer/plan_node/logical_agg.rs:1040-1060): in a grouped
-    query every column outside an aggregate must be a GROUP BY expression."""
+    query every column outside an aggregate must be a GROUP BY expression (compared as the
+    lowered expressions' text)."""
     group = node.args.get("group")
     items = [it.this if isinstance(it, exp.Alias) else it for it in node.expressions]
     having = node.args.get("having")
     roots = items + ([having.this] if having is not None else [])
-    if group is None and not any(_has_agg(r) for r in roots):
+    lowered = low.aggregates
+    if group is None and not any(_has_agg(r, lowered) for r in roots):
         return
     keys: set[str] = set()
     for g in group.expressions if group is not None else []:
         if isinstance(g, exp.Literal) and not g.is_string:
             g = items[int(g.this) - 1]
-        keys.add(g.sql(dialect="sqlite"))
+        keys.add(g.sql(dialect=low.dialect))
     local = {src.alias for src in scope.sources}
 
     def check(e: exp.Expr) -> None:
         if (
-            e.sql(dialect="sqlite") in keys
-            or _is_agg(e)
+            e.sql(dialect=low.dialect) in keys
+            or _is_agg(e, lowered)
             or isinstance(e, (exp.Window, exp.Subquery, exp.Select, exp.Exists))
         ):
             return
@@ -2184,198 +694,3 @@ def _check_grouping(node: exp.Select, scope: _Scope) -> None:
 
     for r in roots:
         check(r)
-
-
-def _readable(rel: Relation) -> bool:
-    if rel.kind in (RelKind.SINK, RelKind.INTERNAL):
-        return False
-    if rel.kind in (RelKind.SOURCE, RelKind.VIEW):
-        return True
-    return rel.created
-
-
-_SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})
-
-
-def _is_srf(node: exp.Expr) -> bool:
-    return isinstance(node, exp.Func) and _func_name(node) in _SRF_NAMES
-
-
-def _param_number(node: exp.Expr | None) -> int | None:
-    if isinstance(node, exp.Parameter):
-        inner = node.this
-        try:
-            return int(inner.name if isinstance(inner, exp.Expr) else str(inner))
-        except ValueError:
-            return None
-    if isinstance(node, exp.Placeholder) and node.name.isdigit():
-        return int(node.name)
-    return None
-
-
-def _is_regclass(to: exp.Expr) -> bool:
-    return isinstance(to, exp.ObjectIdentifier) and to.name.lower() == "regclass"
-
-
-def _func_args(node: exp.Expr) -> list[exp.Expr]:
-    if isinstance(node, exp.Anonymous):
-        return list(node.expressions)
-    out: list[exp.Expr] = []
-    for key in node.arg_types:
-        v = node.args.get(key)
-        if isinstance(v, exp.Expr):
-            out.append(v)
-        elif isinstance(v, list):
-            out.extend(x for x in v if isinstance(x, exp.Expr))
-    return out
-
-
-def _common(oids: list[int]) -> int:
-    known = [o for o in oids if o != UNKNOWN]
-    if not known:
-        return UNKNOWN
-    out = known[0]
-    for o in known[1:]:
-        if o in types.NUMERIC_OIDS and out in types.NUMERIC_OIDS:
-            out = types.wider_numeric(out, o)
-    return out
-
-
-def _result_type(rtype: int | str | None, oids: list[int]) -> int:
-    if rtype is None:
-        return pgtypes.VARCHAR
-    if isinstance(rtype, int):
-        return rtype
-    if rtype == "arg0":
-        return oids[0] if oids else pgtypes.VARCHAR
-    if rtype == "arg1":
-        return oids[1] if len(oids) > 1 else pgtypes.VARCHAR
-    if rtype == "common":
-        return _common(oids)
-    if rtype == "array":
-        return types.array_of(oids[0]) if oids else pgtypes.VARCHAR_ARRAY
-    if rtype == "elem":
-        return (types.element_of(oids[0]) or pgtypes.VARCHAR) if oids else pgtypes.VARCHAR
-    return pgtypes.VARCHAR
-
-
-def _lookup(
-    scope: _Scope, schema: str | None, table: str | None, name: str
-) -> tuple[_Source, OutColumn]:
-    """Resolve a column in one scope as RisingWave's BindContext does."""
-    if table is not None:
-        matches = [
-            s
-            for s in scope.sources
-            if s.alias == table and (schema is None or s.schema in (None, schema))
-        ]
-        if not matches:
-            if not any(c.name == name for s in scope.sources for c in s.columns):
-                raise ItemNotFound(f"Invalid column: {name}")
-            raise ItemNotFound(f'missing FROM-clause entry for table "{table}"')
-        if len(matches) > 1:
-            raise InvalidReference(f'table reference "{table}" is ambiguous')
-        src = matches[0]
-        cols = [c for c in src.columns if c.name == name]
-        if not cols:
-            if not any(c.name == name for s in scope.sources for c in s.columns):
-                raise ItemNotFound(f"Invalid column: {name}")
-            raise ItemNotFound(f'missing FROM-clause entry for table "{table}"')
-        if len(cols) > 1:
-            raise InvalidReference(f'column reference "{name}" is ambiguous')
-        return src, cols[0]
-    found = [(s, c) for s in scope.sources for c in s.columns if c.name == name]
-    if not found:
-        raise ItemNotFound(f"Invalid column: {name}")
-    if name in scope.using:
-        # a USING/NATURAL join column: one column, taken from the left side
-        return next(f for f in found if f[0].alias == scope.using[name])
-    if len(found) > 1:
-        raise InternalError(f"Ambiguous column name: {name}")
-    return found[0]
-
-
-_HANDLERS: dict[type[exp.Expr], Callable[[_Expr, exp.Expr], tuple[exp.Expr, int]]] = {
-    exp.Column: _Expr._column,  # type: ignore[dict-item]
-    exp.Literal: _Expr._literal,  # type: ignore[dict-item]
-    exp.Parameter: _Expr._param,
-    exp.Placeholder: _Expr._param,
-    exp.EQ: _Expr._compare,  # type: ignore[dict-item]
-    exp.NEQ: _Expr._compare,  # type: ignore[dict-item]
-    exp.GT: _Expr._compare,  # type: ignore[dict-item]
-    exp.GTE: _Expr._compare,  # type: ignore[dict-item]
-    exp.LT: _Expr._compare,  # type: ignore[dict-item]
-    exp.LTE: _Expr._compare,  # type: ignore[dict-item]
-    exp.Add: _Expr._arith,  # type: ignore[dict-item]
-    exp.Sub: _Expr._arith,  # type: ignore[dict-item]
-    exp.Mul: _Expr._arith,  # type: ignore[dict-item]
-    exp.Div: _Expr._arith,  # type: ignore[dict-item]
-    exp.Mod: _Expr._arith,  # type: ignore[dict-item]
-    exp.DPipe: _Expr._concat,  # type: ignore[dict-item]
-    exp.RegexpLike: lambda s, n: s._regex(n, False),
-    exp.RegexpILike: lambda s, n: s._regex(n, True),
-    exp.Operator: _Expr._operator,  # type: ignore[dict-item]
-    exp.Like: lambda s, n: s._like(n),
-    exp.ILike: lambda s, n: s._like(n, None, True),
-    exp.Escape: _Expr._escape,  # type: ignore[dict-item]
-    exp.Collate: _Expr._collate,  # type: ignore[dict-item]
-    exp.Cast: _Expr._cast,  # type: ignore[dict-item]
-    exp.TryCast: _Expr._cast,  # type: ignore[dict-item]
-    exp.Array: _Expr._array,  # type: ignore[dict-item]
-    exp.Bracket: _Expr._bracket,  # type: ignore[dict-item]
-    exp.Subquery: _Expr._subquery,  # type: ignore[dict-item]
-    exp.Exists: _Expr._exists,  # type: ignore[dict-item]
-    exp.In: _Expr._in,  # type: ignore[dict-item]
-    exp.Case: _Expr._case,  # type: ignore[dict-item]
-    exp.Paren: _Expr._paren,  # type: ignore[dict-item]
-    exp.Boolean: _Expr._boolean,  # type: ignore[dict-item]
-    exp.Null: _Expr._null,  # type: ignore[dict-item]
-    exp.Neg: _Expr._neg,  # type: ignore[dict-item]
-    exp.Not: _Expr._not,  # type: ignore[dict-item]
-    exp.NullSafeEQ: _Expr._distinct_from,  # type: ignore[dict-item]
-    exp.NullSafeNEQ: _Expr._distinct_from,  # type: ignore[dict-item]
-    exp.Interval: _Expr._interval,  # type: ignore[dict-item]
-    exp.JSONExtract: _Expr._json_get,
-    exp.JSONExtractScalar: _Expr._json_get,
-    exp.ArrayContainsAll: _Expr._contains_all,
-    exp.ArrayContainedBy: _Expr._contained_by,
-    exp.SimilarTo: _Expr._similar_to,
-    exp.ByteString: _Expr._bytestring,
-    exp.Dot: _Expr._dot,  # type: ignore[dict-item]
-    exp.Window: _Expr._window,  # type: ignore[dict-item]
-    exp.Filter: _Expr._filter,  # type: ignore[dict-item]
-    exp.Count: _Expr._count,  # type: ignore[dict-item]
-    exp.Sum: _Expr._sum_avg,
-    exp.Avg: _Expr._sum_avg,
-    exp.Extract: _Expr._extract,  # type: ignore[dict-item]
-    exp.CurrentTimestamp: _Expr._now,
-    exp.CurrentDate: _Expr._current_date,
-    exp.CurrentUser: _Expr._current_user,
-    exp.CurrentSchema: _Expr._current_schema,
-    exp.CurrentVersion: _Expr._version,
-    exp.Round: _Expr._round,
-    exp.Concat: _Expr._concat_fn,
-    exp.ArrayAgg: _Expr._array_agg,
-    exp.GroupConcat: _Expr._string_agg,
-    exp.TimestampTrunc: _Expr._date_trunc,
-    exp.DateTrunc: _Expr._date_trunc,
-}
-
-_SPECIAL_FUNCS: dict[str, Callable[[_Expr, exp.Expr], tuple[exp.Expr, int]]] = {
-    "pg_table_is_visible": _Expr._catalog_predicate,
-    "pg_get_userbyid": _Expr._catalog_predicate,
-    "obj_description": _Expr._catalog_predicate,
-    "col_description": _Expr._catalog_predicate,
-    "pg_get_viewdef": _Expr._catalog_predicate,
-    "pg_get_indexdef": _Expr._catalog_predicate,
-    "array_agg": _Expr._array_agg,
-    "string_agg": _Expr._string_agg,
-    "date_trunc": _Expr._date_trunc,
-    "now": _Expr._now,
-    "current_schema": _Expr._current_schema,
-    "current_user": _Expr._current_user,
-    "session_user": _Expr._current_user,
-    "version": _Expr._version,
-    "concat": _Expr._concat_fn,
-    "round": _Expr._round,
-}

@@ -1,23 +1,27 @@
-"""Value types of the read path: RisingWave type names to OIDs, SQLite storage forms, decoding.
+"""RisingWave's value types: names and OIDs, type classes, renderings, and the value forms.
 
 RisingWave has fewer types than PostgreSQL: ``text``, ``name``, ``char`` and ``bpchar`` are all
 ``varchar`` (src/frontend/src/binder/expr/mod.rs:1011-1024, 1129), a ``regclass`` cast yields
 the ``int4`` oid (mod.rs:995-998).  The types clients' catalog SQL casts to but RisingWave lacks
 (``oid``, ``regtype``, ``regnamespace``) are kept as internal tags while an expression is being
-typed and leave rwshim as builtin OIDs (``int4`` and ``varchar``).
+typed and leave rwshim as builtin OIDs (``int4`` and ``varchar``, ``external``).  ``DISPLAY``
+holds RisingWave's type names for its error texts (src/common/src/types/mod.rs:150-220),
+``rw_decimal`` its decimal rules (rust_decimal: 28 fractional digits, a 96-bit mantissa),
+``format_float`` / ``format_interval`` / ``render_array_text`` PostgreSQL's text renderings.
 
-Storage in SQLite (user tables ``rel_<id>`` and every intermediate value) is chosen so that
-SQLite's own comparison and arithmetic give PostgreSQL's answers for the common cases:
-integers and booleans as INTEGER, floats as REAL, numeric with NUMERIC affinity, text as TEXT,
-bytea as BLOB, date/time/timestamp as ISO-8601 TEXT (which sorts chronologically;
-timestamptz normalised to UTC with a ``+00:00`` suffix), interval as PostgreSQL-style TEXT,
-jsonb as JSON TEXT, arrays as JSON TEXT.  ``decode`` turns a stored value back into the Python
-value the wire layer encodes for the column's OID.
+In process (the catalog views over the meta store, and today's SQLite data path) a value has
+one form per type, chosen so that SQLite's own comparison and arithmetic give PostgreSQL's
+answers for the common cases: integers and booleans as integers (0/1), floats as REAL, numeric
+as numbers, text as TEXT, bytea as BLOB, date/time/timestamp as ISO-8601 text (which sorts
+chronologically; timestamptz normalised to UTC with a ``+00:00`` suffix), interval as
+PostgreSQL-style text, jsonb and arrays as JSON text.  ``decode`` turns such a value into the
+Python value the wire layer encodes for the column's OID.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import json
 import re
 from collections.abc import Callable
@@ -75,6 +79,25 @@ NAME_TO_OID: dict[str, int] = {
     "oid": OID_TAG,
 }
 
+# RisingWave's DataType display names (src/common/src/types/mod.rs:150-220).
+DISPLAY: dict[int, str] = {
+    pgtypes.BOOL: "boolean",
+    pgtypes.INT2: "smallint",
+    pgtypes.INT4: "integer",
+    pgtypes.INT8: "bigint",
+    pgtypes.FLOAT4: "real",
+    pgtypes.FLOAT8: "double precision",
+    pgtypes.NUMERIC: "numeric",
+    pgtypes.VARCHAR: "character varying",
+    pgtypes.DATE: "date",
+    pgtypes.TIME: "time without time zone",
+    pgtypes.TIMESTAMP: "timestamp without time zone",
+    pgtypes.TIMESTAMPTZ: "timestamp with time zone",
+    pgtypes.INTERVAL: "interval",
+    pgtypes.JSONB: "jsonb",
+    pgtypes.BYTEA: "bytea",
+}
+
 INTEGER_OIDS = frozenset({pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, OID_TAG})
 FLOAT_OIDS = frozenset({pgtypes.FLOAT4, pgtypes.FLOAT8})
 NUMERIC_OIDS = INTEGER_OIDS | FLOAT_OIDS | {pgtypes.NUMERIC}
@@ -121,6 +144,12 @@ def external(oid: int) -> int:
     return oid
 
 
+def format_type_name(oid: int) -> str:
+    """PostgreSQL's name of a type (``format_type``; ``???`` for an unknown oid)."""
+    t = pgtypes.BY_OID.get(oid)
+    return t.display if t is not None else "???"
+
+
 def wider_numeric(a: int, b: int) -> int:
     """PostgreSQL's result type of an arithmetic operator on two numeric types."""
     order = [
@@ -144,17 +173,27 @@ def wider_numeric(a: int, b: int) -> int:
     return order[r]
 
 
-def sqlite_affinity(oid: int) -> str:
-    """The declared SQLite column type that stores values of ``oid`` (for ``rel_<id>``)."""
-    if oid in INTEGER_OIDS or oid == pgtypes.BOOL:
-        return "INTEGER"
-    if oid in FLOAT_OIDS:
-        return "REAL"
-    if oid == pgtypes.NUMERIC:
-        return "NUMERIC"
-    if oid == pgtypes.BYTEA:
-        return "BLOB"
-    return "TEXT"
+# wide enough for any sum of RisingWave decimals before ``rw_decimal`` rounds it
+DECIMAL_CONTEXT = decimal.Context(prec=60)
+_RW_MAX_MANTISSA = 2**96 - 1
+
+
+def rw_decimal(d: Decimal) -> Decimal:
+    """A decimal as RisingWave's rust_decimal holds it: at most 28 fractional digits and a
+    96-bit mantissa, trailing zeros dropped."""
+    if not d.is_finite():
+        return d
+    scale = min(28, max(0, -d.as_tuple().exponent))  # type: ignore[operator]
+    q = d.quantize(
+        Decimal(1).scaleb(-scale), context=DECIMAL_CONTEXT, rounding=decimal.ROUND_HALF_EVEN
+    )
+    while scale > 0 and abs(int(q.scaleb(scale, context=DECIMAL_CONTEXT))) > _RW_MAX_MANTISSA:
+        scale -= 1
+        q = d.quantize(
+            Decimal(1).scaleb(-scale), context=DECIMAL_CONTEXT, rounding=decimal.ROUND_HALF_EVEN
+        )
+    n = q.normalize(context=DECIMAL_CONTEXT)
+    return n if n.as_tuple().exponent <= 0 else n.quantize(Decimal(1))  # type: ignore[operator]
 
 
 # --- decoding stored values into Python values ------------------------------------------------

@@ -78,16 +78,20 @@ def test_parameter_errors_are_risingwave_or_postgresql_texts(
 @given(
     oid=hs.sampled_from(sorted(PARSE_PARAM_OIDS)),
     fmt=hs.sampled_from([0, 1]),
-    value=hs.binary(max_size=24)
+    value=(hs.binary(max_size=24)
     | hs.text(max_size=16).map(str.encode)
     | hs.sampled_from(
         [b"{" * 50 + b"}" * 50, b"[" * 5000, b"99999999999999999999", b"1e999999", b"nan",
          b"-infinity", b"99999-12-31", b"24:00:01", b"\\x4", b"{1,{2}}"]
-    ),
+    ))
+    # (an input that itself says "SQLite" would be quoted back: not a leak)
+    .filter(lambda v: internal_text(v.decode(errors="replace").replace("\x00", "")) is None),
 )  # fmt: skip
 def test_no_parameter_decoding_leaks_internal_text(
     raw: Raw, oid: int, fmt: int, value: bytes
 ) -> None:
+    echoed = value.decode(errors="replace")
     for e in raw.bind(oid, value, fmt):
-        found = internal_text(e["M"])
+        # (an error may quote the input, whatever it says)
+        found = internal_text(e["M"].replace(echoed, "") if echoed else e["M"])
         assert found is None, (oid, fmt, value, e)

@@ -234,7 +234,7 @@ def test_numeric_beyond_64_bits_is_stored_not_overflowed(
     # instead of failing inside sqlite3 with OverflowError
     from decimal import Decimal
 
-    from rwshim.query.engine import encode_param
+    from rwshim.query.sqlite.executor import encode_param
 
     catalog.table("num", [("k", pgtypes.INT4), ("x", pgtypes.NUMERIC)], pk=("k",))
     big = Decimal("123456789012345678901234567")

@@ -140,7 +140,7 @@ def test_numeric_sum_and_avg_are_decimal(engine: QueryEngine, ctx: QueryContext)
 
 def test_view_query_is_the_query_after_as() -> None:
     # pg_get_viewdef answers the query, as RisingWave's pg_get_viewdef.rs does
-    from rwshim.query.functions import _view_query
+    from rwshim.query.functions import view_query as _view_query
 
     assert _view_query("CREATE MATERIALIZED VIEW mv AS SELECT 1") == "SELECT 1"
     assert (

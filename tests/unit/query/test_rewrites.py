@@ -9,7 +9,8 @@ import pytest
 
 from rwshim import pgtypes
 from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine, encode_param
+from rwshim.query.engine import QueryEngine
+from rwshim.query.sqlite.executor import encode_param
 
 from .conftest import Catalog, World
 

@@ -10,7 +10,8 @@ import pytest
 from rwshim import pgtypes
 from rwshim.query import types
 from rwshim.query.context import QueryContext, parse_search_path
-from rwshim.query.engine import QueryEngine, encode_param
+from rwshim.query.engine import QueryEngine
+from rwshim.query.sqlite.executor import encode_param
 
 from .conftest import Catalog
 

@@ -17,25 +17,6 @@ from rwshim import pgtypes
 from rwshim.errors import ExprError
 from rwshim.query import types
 
-# RisingWave's DataType display names (src/common/src/types/mod.rs:150-220).
-DISPLAY: dict[int, str] = {
-    pgtypes.BOOL: "boolean",
-    pgtypes.INT2: "smallint",
-    pgtypes.INT4: "integer",
-    pgtypes.INT8: "bigint",
-    pgtypes.FLOAT4: "real",
-    pgtypes.FLOAT8: "double precision",
-    pgtypes.NUMERIC: "numeric",
-    pgtypes.VARCHAR: "character varying",
-    pgtypes.DATE: "date",
-    pgtypes.TIME: "time without time zone",
-    pgtypes.TIMESTAMP: "timestamp without time zone",
-    pgtypes.TIMESTAMPTZ: "timestamp with time zone",
-    pgtypes.INTERVAL: "interval",
-    pgtypes.JSONB: "jsonb",
-    pgtypes.BYTEA: "bytea",
-}
-
 INT_RANGE: dict[int, tuple[int, int]] = {
     pgtypes.INT2: (-(2**15), 2**15 - 1),
     pgtypes.INT4: (-(2**31), 2**31 - 1),
@@ -49,7 +30,7 @@ _FALSE = {"f", "fa", "fal", "fals", "false", "n", "no", "of", "off", "0"}
 
 def _parse_error(value: object, to_oid: int, why: str) -> ExprError:
     return ExprError(
-        f"str_parse('{value}')", f"Parse error: {DISPLAY.get(to_oid, 'unknown')} {why}"
+        f"str_parse('{value}')", f"Parse error: {types.DISPLAY.get(to_oid, 'unknown')} {why}"
     )
 
 
@@ -82,15 +63,10 @@ def to_text(value: object, from_oid: int) -> str:
         items = types.parse_array(value)
         return types.render_array_text([None if x is None else to_text(x, elem) for x in items])
     if from_oid == types.REGTYPE_TAG:
-        return format_type_name(int(value))  # type: ignore[call-overload]
+        return types.format_type_name(int(value))  # type: ignore[call-overload]
     if from_oid == pgtypes.NUMERIC and isinstance(value, float):
         return types.format_float(value)
     return str(value)
-
-
-def format_type_name(oid: int) -> str:
-    t = pgtypes.BY_OID.get(oid)
-    return t.display if t is not None else "???"
 
 
 def cast(value: object, from_oid: int, to_oid: int) -> object:
