@@ -318,82 +318,125 @@ def bytea_from_text(b: bytes) -> bytes:
     return bytes(out)
 
 
+# Nesting bound of a list parameter: RisingWave's parser recurses per level (it grows its stack,
+# src/common/src/util/recursive.rs); rwshim's walk is iterative over positions but each level
+# becomes a Python list, so past this many levels the parameter is refused with PostgreSQL's
+# "stack depth limit exceeded" rather than building an arbitrarily deep structure.
+MAX_LIST_DEPTH = 1000
+_SPACE = " \t\n\r\f\v"
+
+
 class _ListParser:
     """RisingWave's array text (list_array.rs:747-975): braces, unquoted or double-quoted
     elements with backslash escapes, NULL in any case.  A parameter's OID does not say how
     many levels its list type has (``int[]`` and ``int[][]`` share one), so an element that
-    opens a brace is read as a nested list, as RisingWave reads it for the nested type."""
+    opens a brace is read as a nested list, as RisingWave reads it for the nested type.
+
+    The walk keeps a position into the text (linear in its length) and an explicit stack of
+    open lists (no recursion), bounded by ``MAX_LIST_DEPTH``."""
 
     def __init__(self, text: str, elem: Decoder) -> None:
         self.s = text
+        self.i = 0
         self.elem = elem
 
     def _skip(self) -> None:
-        self.s = self.s.lstrip(" \t\n\r\f\v")
+        s, i, n = self.s, self.i, len(self.s)
+        while i < n and s[i] in _SPACE:
+            i += 1
+        self.i = i
+
+    def rest(self) -> str:
+        return self.s[self.i :]
 
     def array(self) -> list[Any]:
         self._skip()
-        if not self.s.startswith("{"):
+        if not self.s.startswith("{", self.i):
             raise ValueError('Array value must start with "{"')
-        self.s = self.s[1:]
-        self._skip()
-        out: list[Any] = []
-        if self.s.startswith("}"):
-            self.s = self.s[1:]
-            return out
+        self.i += 1
+        stack: list[list[Any]] = [[]]
+        fresh = True  # just after "{": "}" closes an empty list
         while True:
-            out.append(self.datum())
             self._skip()
-            if not self.s:
-                raise ValueError("Unexpected end of input.")
-            if self.s[0] == ",":
-                self.s = self.s[1:]
-            elif self.s[0] == "}":
-                self.s = self.s[1:]
-                return out
+            if fresh and self.s.startswith("}", self.i):
+                self.i += 1
+                done = stack.pop()
+                if not stack:
+                    return done
+                stack[-1].append(done)
+                fresh = False
+                if self._after_item(stack):
+                    return stack.pop()
+                continue
+            fresh = False
+            if self.s.startswith("{", self.i):
+                if len(stack) >= MAX_LIST_DEPTH:
+                    raise CodecError("stack depth limit exceeded", "array", self.s)
+                self.i += 1
+                stack.append([])
+                fresh = True
+                continue
+            if self.s.startswith('"', self.i):
+                stack[-1].append(self._quoted())
             else:
-                raise ValueError("Unexpected array element.")
+                stack[-1].append(self._bare())
+            if self._after_item(stack):
+                return stack.pop()
 
-    def datum(self) -> Any:
-        self._skip()
-        if self.s.startswith("{"):
-            return self.array()
-        if self.s.startswith('"'):
-            return self._quoted()
-        return self._bare()
+    def _after_item(self, stack: list[list[Any]]) -> bool:
+        """After an element: "," goes on, "}" closes lists (True when the outermost closed,
+        left on the stack for the caller); anything else is RisingWave's error."""
+        while True:
+            self._skip()
+            if self.i >= len(self.s):
+                raise ValueError("Unexpected end of input.")
+            c = self.s[self.i]
+            if c == ",":
+                self.i += 1
+                return False
+            if c != "}":
+                raise ValueError("Unexpected array element.")
+            self.i += 1
+            if len(stack) == 1:
+                return True
+            done = stack.pop()
+            stack[-1].append(done)
 
     def _quoted(self) -> Any:
-        i, out = 1, []
+        s, i, n = self.s, self.i + 1, len(self.s)
+        out: list[str] = []
         while True:
-            if i >= len(self.s):
+            if i >= n:
                 raise ValueError("Unexpected end of input.")
-            c = self.s[i]
+            c = s[i]
             if c == "\\":
-                if i + 1 >= len(self.s):
+                if i + 1 >= n:
                     raise ValueError("Unexpected end of input.")
-                out.append(self.s[i + 1])
+                out.append(s[i + 1])
                 i += 2
             elif c == '"':
-                self.s = self.s[i + 1 :]
+                self.i = i + 1
                 return self._value("".join(out))
             else:
                 out.append(c)
                 i += 1
 
     def _bare(self) -> Any:
-        i, out, escaped_upto = 0, [], 0
+        s, i, n = self.s, self.i, len(self.s)
+        out: list[str] = []
+        escaped_upto = 0
         while True:
-            if i >= len(self.s):
+            if i >= n:
                 raise ValueError("Unexpected end of input.")
-            c = self.s[i]
+            c = s[i]
             if c == "\\":
-                if i + 1 >= len(self.s):
+                if i + 1 >= n:
                     raise ValueError("Unexpected end of input.")
-                out.append(self.s[i + 1])
+                out.append(s[i + 1])
                 escaped_upto = len(out)
                 i += 2
             elif c in ",}":
-                self.s = self.s[i:]
+                self.i = i
                 text = "".join(out)
                 if escaped_upto:
                     return self._value(text[:escaped_upto] + text[escaped_upto:].rstrip())
@@ -422,7 +465,7 @@ def array_from_text(elem: Decoder) -> Decoder:
         try:
             out = p.array()
             p._skip()
-            if p.s:
+            if p.rest():
                 raise ValueError("Junk after closing right brace.")
         except ValueError as e:
             if isinstance(e, CodecError):
