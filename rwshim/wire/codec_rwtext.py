@@ -267,9 +267,14 @@ def jsonb_from_text(b: bytes) -> str:
     """JSON text; a syntax error in serde_json's words for the cases clients hit (no value,
     or trailing characters), its position as serde_json counts it."""
     s = b.decode()
+    deep = _json_too_deep(s)
     try:
         json.loads(s)
+    except RecursionError:
+        deep = deep if deep is not None else len(s)
     except json.JSONDecodeError as e:
+        if deep is not None and deep < e.pos:
+            raise _json_depth_error(s, deep) from None
         if e.msg == "Extra data":
             reason = "trailing characters"
         elif e.pos >= len(s.rstrip()):
@@ -280,7 +285,44 @@ def jsonb_from_text(b: bytes) -> str:
         else:
             reason = "expected value"
         raise _error(f"{reason} at line {e.lineno} column {e.colno}", "jsonb", s) from None
+    if deep is not None:
+        raise _json_depth_error(s, deep)
     return s
+
+
+# serde_json's nesting limit (its Deserializer's remaining_depth, 128): the 128th open bracket
+# is refused with RecursionLimitExceeded at that bracket (jsonbb parses through serde_json).
+JSON_MAX_DEPTH = 128
+
+
+def _json_too_deep(s: str) -> int | None:
+    """The index of the bracket that opens nesting level ``JSON_MAX_DEPTH``, if any: one pass
+    that skips strings, so a deep document never reaches the recursive parser's limit."""
+    depth = 0
+    in_string = escaped = False
+    for i, c in enumerate(s):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth >= JSON_MAX_DEPTH:
+                return i
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
+def _json_depth_error(s: str, index: int) -> CodecError:
+    line = s.count("\n", 0, index) + 1
+    column = index - (s.rfind("\n", 0, index) + 1) + 1
+    return _error(f"recursion limit exceeded at line {line} column {column}", "jsonb", s)
 
 
 _HEX = "0123456789abcdefABCDEF"
@@ -318,27 +360,24 @@ def bytea_from_text(b: bytes) -> bytes:
     return bytes(out)
 
 
-# Nesting bound of a list parameter: RisingWave's parser recurses per level (it grows its stack,
-# src/common/src/util/recursive.rs); rwshim's walk is iterative over positions but each level
-# becomes a Python list, so past this many levels the parameter is refused with PostgreSQL's
-# "stack depth limit exceeded" rather than building an arbitrarily deep structure.
-MAX_LIST_DEPTH = 1000
 _SPACE = " \t\n\r\f\v"
 
 
 class _ListParser:
     """RisingWave's array text (list_array.rs:747-975): braces, unquoted or double-quoted
-    elements with backslash escapes, NULL in any case.  A parameter's OID does not say how
-    many levels its list type has (``int[]`` and ``int[][]`` share one), so an element that
-    opens a brace is read as a nested list, as RisingWave reads it for the nested type.
+    elements with backslash escapes, NULL in any case.  The parse is directed by the type, as
+    RisingWave's is: ``levels`` is how many list levels the type has, and a brace below the
+    last one is ``Unexpected "{" character.`` (list_array.rs:836).  A parameter's type comes
+    from its OID, and ``DataType::from_oid`` gives one level for every array OID
+    (src/common/src/types/postgres_type.rs:89-104), so a client's ``int4[]`` parameter is one level
+    deep whatever its text holds; the walk is iterative and its stack bounded by ``levels``.
+    """
 
-    The walk keeps a position into the text (linear in its length) and an explicit stack of
-    open lists (no recursion), bounded by ``MAX_LIST_DEPTH``."""
-
-    def __init__(self, text: str, elem: Decoder) -> None:
+    def __init__(self, text: str, elem: Decoder, levels: int = 1) -> None:
         self.s = text
         self.i = 0
         self.elem = elem
+        self.levels = levels
 
     def _skip(self) -> None:
         s, i, n = self.s, self.i, len(self.s)
@@ -370,8 +409,8 @@ class _ListParser:
                 continue
             fresh = False
             if self.s.startswith("{", self.i):
-                if len(stack) >= MAX_LIST_DEPTH:
-                    raise CodecError("stack depth limit exceeded", "array", self.s)
+                if len(stack) >= self.levels:
+                    raise ValueError('Unexpected "{" character.')
                 self.i += 1
                 stack.append([])
                 fresh = True

@@ -136,11 +136,14 @@ def _bind_error(server: ServerProcess, oid: int, value: bytes) -> dict[str, str]
 def test_deeply_nested_array_parameter(server: ServerProcess) -> None:
     deep = "{" * TERMS + "1" + "}" * TERMS
     err = _bind_error(server, 1007, deep.encode())  # int4[]
-    assert err["M"] == "number of array dimensions (7) exceeds the maximum allowed (6)"
+    # RisingWave reads an int4[] parameter as one level (DataType::from_oid), so the second
+    # brace is an unexpected character (list_array.rs:836).
+    assert err["M"] == 'Unexpected "{" character.'
 
 
 def test_deeply_nested_json_parameter(server: ServerProcess) -> None:
     deep = "[" * TERMS + "]" * TERMS
     err = _bind_error(server, 3802, deep.encode())  # jsonb
-    assert err["M"] == f'invalid input syntax for type json: "{deep}"'
+    # serde_json's recursion limit (128), at the 128th bracket.
+    assert err["M"] == "recursion limit exceeded at line 1 column 128"
     assert server.alive()
