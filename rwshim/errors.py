@@ -372,14 +372,16 @@ class MetaCatalogDuplicated(RwError):
     """Meta's own duplicate check (src/meta/src/controller/utils.rs:717-783) catching a job the
     frontend could not see (INITIAL): `MetaError::catalog_under_creation`, gRPC AlreadyExists,
     which the frontend wraps as a CatalogError (src/frontend/src/error.rs:221); the type word is
-    meta's ObjectType (`table` also for a materialized view)."""
+    meta's ObjectType (`table` also for a materialized view).  ``creating`` False: a plain
+    `MetaError::catalog_duplicated` (meta's checks on a rename, error.rs:83-89)."""
 
-    def __init__(self, call: str, object_type: str, name: str) -> None:
+    def __init__(self, call: str, object_type: str, name: str, *, creating: bool = True) -> None:
         super().__init__(
             "Catalog error",
             f"gRPC request to meta service (call `{call}`) failed: Some entity that we attempted "
             "to create (e.g., file or directory) already exists",
-            f"{object_type} named {name} already exists and is still being created",
+            f"{object_type} named {name} already exists"
+            + (" and is still being created" if creating else ""),
         )
 
 

@@ -34,6 +34,7 @@ from rwshim.errors import (
     DropDependedOn,
     InvalidInputSyntax,
 )
+from rwshim.sql import unparse
 
 
 class Ddl:
@@ -133,15 +134,18 @@ class Ddl:
         name: ObjectName,
         columns: Sequence[ColumnSpec],
         *,
-        definition: str,
+        sql: str,
         upstream_ids: Sequence[int] = (),
         if_not_exists: bool = False,
     ) -> Result:
-        """CREATE VIEW: catalog only (meta CreateView), no streaming job."""
-        schema_id, _ = self.catalog.creation_schema(ctx, name)
+        """CREATE VIEW: catalog only (meta CreateView), no streaming job.  ``sql``: the view's
+        query as RisingWave stores it (create_view.rs:110); its definition is
+        ``ViewCatalog::create_sql`` (view_catalog.rs:68-74)."""
+        schema_id, schema = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(existing, if_not_exists)
+        definition = unparse.view_definition(schema, name.name, sql)
         with self.store.transaction():
             rid = self.store.next_id("object")
             self.catalog.insert_relation(
@@ -214,6 +218,7 @@ class Ddl:
         has_values: bool = False,
         has_temporal_join: bool = False,
         primary_key: Sequence[int] = (),
+        read_query_template: str | None = None,
     ) -> Result:
         """CREATE MATERIALIZED VIEW (create_mv.rs:186-420 and meta's create path).
 
@@ -228,6 +233,7 @@ class Ddl:
             return self._if_not_exists_result(existing, if_not_exists, bg)
         options = opts.check_with_options(with_options, opts.MV_WITH_KEYS)
         spec = JobSpec(
+            extra=self._read_query(read_query_template, ctx),
             kind="materialized view",
             if_not_exists=if_not_exists,
             name=name.name,
@@ -308,6 +314,7 @@ class Ddl:
         format_encode_options: Sequence[tuple[str, str]] = (),
         into_table: ObjectName | None = None,
         if_not_exists: bool = False,
+        read_query_template: str | None = None,
     ) -> Result:
         """CREATE SINK (create_sink.rs).  ``snapshot = 'false'`` makes an UpstreamOnly sink;
         a sink INTO a table is a SinkIntoTable job with ArrangementBackfill."""
@@ -343,9 +350,17 @@ class Ddl:
                 "target_table_id": target_id,
                 "with_options": json.dumps(options, sort_keys=True),
                 "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+                **self._read_query(read_query_template, ctx),
             },
         )
         return self.jobs.create(ctx, spec)
+
+    def _read_query(self, template: str | None, ctx: Context) -> dict[str, object]:
+        """The read-query columns of a new materialized view or sink (schema v6)."""
+        if template is None:
+            return {}
+        rendered = self.catalog.read_query(template, ctx.database_id)
+        return {"read_query_template": template, "read_query": rendered}
 
     # ------------------------------------------------------------------ DROP
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rwshim.sql.unparse import nodes as n
+from rwshim.sql.unparse.cursor import UnparseError
 from rwshim.sql.unparse.query import QueryParser
 
 
@@ -57,21 +58,86 @@ class Template:
         return Template(str(obj["text"]), refs)
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    """What a reference to a view expands to: its stored SQL and column names."""
+
+    sql: str
+    columns: tuple[str, ...]
+
+
 # (database, schema, name) parts as real values -> relation id, or None (not a user relation)
 Resolve = Callable[[list[str]], int | None]
+# relation id -> the view it is, None for any other relation
+ViewOf = Callable[[int], View | None]
 # relation id -> (database name, schema name, relation name), or None if it is gone
 Locate = Callable[[int], tuple[str, str, str] | None]
 
+_MAX_VIEW_DEPTH = 32
 
-def template(query_text: str, resolve: Resolve) -> Template:
-    """The template of ``query_text`` (a query as RisingWave parses one)."""
-    p = QueryParser(query_text)
+
+def template(query_text: str, resolve: Resolve, view_of: ViewOf | None = None) -> Template:
+    """The template of ``query_text`` (a query as RisingWave parses one).
+
+    A reference to a view is expanded in place, as RisingWave's binder expands it when the
+    materialized view is created (binder/relation/table_or_source.rs:594-660): the view's SQL
+    becomes ``(SELECT * FROM (<sql>) AS "<view>" ("<col>", ...))`` with the reference's alias
+    (or its written name), its own references resolved in turn; so the materialized view reads
+    what it was created on even when the view's upstreams move later.
+    """
+    return _template(query_text, resolve, view_of, 0)
+
+
+def _template(text: str, resolve: Resolve, view_of: ViewOf | None, depth: int) -> Template:
+    if depth > _MAX_VIEW_DEPTH:
+        raise UnparseError("views nested too deeply")
+    p = QueryParser(text)
     q = p.parse_query()
     if not p.at_end():
         raise p.error("expected end of statement")
+    found: list[Ref] = []
+    _Collector(resolve, found).query(q, frozenset())
+    out: list[str] = []
     refs: list[Ref] = []
-    _Collector(resolve, refs).query(q, frozenset())
-    return Template(query_text, tuple(sorted(refs, key=lambda r: r.start)))
+    pos = 0
+    size = 0
+
+    def emit(piece: str) -> None:
+        nonlocal size
+        out.append(piece)
+        size += len(piece)
+
+    for r in sorted(found, key=lambda r: r.start):
+        view = view_of(r.relation_id) if view_of is not None else None
+        emit(text[pos : r.start])
+        if view is None:
+            refs.append(
+                Ref(
+                    size,
+                    size + r.end - r.start,
+                    size + r.after - r.start,
+                    r.relation_id,
+                    r.written,
+                    r.aliased,
+                )
+            )
+            emit(text[r.start : r.end])
+            pos = r.end
+            continue
+        inner = _template(view.sql, resolve, view_of, depth + 1)
+        emit("(SELECT * FROM (")
+        refs.extend(
+            Ref(x.start + size, x.end + size, x.after + size, x.relation_id, x.written, x.aliased)
+            for x in inner.refs
+        )
+        emit(inner.text)
+        cols = ", ".join(_quote(c) for c in view.columns)
+        emit(f") AS {_quote(r.written)} ({cols}))")
+        if not r.aliased:
+            emit(f" AS {_quote(r.written)}")
+        pos = r.end
+    emit(text[pos:])
+    return Template("".join(out), tuple(refs))
 
 
 def render(t: Template, locate: Locate, home_database: str) -> str:

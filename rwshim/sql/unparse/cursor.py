@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from rwshim.errors import SqlParserError
+from rwshim.sql.errors_text import expected_error, located
 from rwshim.sql.tokens import Kind, Token, tokenize
 from rwshim.sql.unparse.keywords_generated import ALL_KEYWORDS
 
@@ -21,7 +23,27 @@ T = TypeVar("T")
 
 
 class UnparseError(Exception):
-    """The printer met a form it cannot read (its message says where)."""
+    """The printer met a form it cannot read: ``what`` RisingWave's parser would say it
+    expected (or its message) at ``token``."""
+
+    def __init__(self, what: str, token: Token | None = None) -> None:
+        found = "" if token is None else f", found: {_found(token)} (at offset {token.start})"
+        super().__init__(what + found)
+        self.what = what
+        self.token = token
+
+    def parser_error(self, sql: str) -> SqlParserError:
+        """RisingWave's form of this failure in ``sql`` (the text the tokens came from):
+        ``sql parser error: expected <what>, found: <token>`` and its location."""
+        if self.token is None:
+            return SqlParserError(f"sql parser error: {self.what}")
+        if self.what.startswith("expected "):
+            return expected_error(sql, self.token, self.what.removeprefix("expected "))
+        return located(sql, self.token, self.what)
+
+
+def _found(tok: Token) -> str:
+    return "EOF" if tok.kind is Kind.EOF else tok.display()
 
 
 def keyword(tok: Token) -> str | None:
@@ -119,6 +141,4 @@ class Cursor:
             return None
 
     def error(self, what: str) -> UnparseError:
-        t = self.peek()
-        found = "EOF" if t.kind is Kind.EOF else t.display()
-        return UnparseError(f"{what}, found: {found} (at offset {t.start})")
+        return UnparseError(what, self.peek())

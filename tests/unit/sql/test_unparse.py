@@ -8,17 +8,15 @@ from __future__ import annotations
 import pytest
 
 from rwshim.sql.unparse import (
-    Template,
     UnparseError,
     definition,
     print_query,
     rename_refs,
     rename_relation,
-    render,
-    template,
     view_definition,
     view_sql,
 )
+from rwshim.sql.unparse.bound import Template, View, render, template
 from tests.unit.sql.unparse_cases import CASES
 
 
@@ -131,4 +129,18 @@ def test_template_renders_current_names_and_keeps_column_references() -> None:
     assert render(Template.from_json(tpl.to_json()), moved.get, "dev") == (
         'select t.a, x.b from "other"."t2" AS "t" join "db2"."s"."u" x on t.a = x.a,'
         " (with t as (select 1) select * from t) q"
+    )
+
+
+def test_template_expands_views_as_the_binder_did_at_create() -> None:
+    # binder/relation/table_or_source.rs:594-660: a view is bound into the materialized view
+    ids = {("v",): 7, ("t",): 1}
+    views = {7: View("SELECT * FROM t WHERE a = 1", ("x", "y"))}
+    tpl = template("select x from v, v as w", lambda p: ids.get(tuple(p)), views.get)
+    assert [r.relation_id for r in tpl.refs] == [1, 1]
+    now = {1: ("dev", "s", "t2")}
+    assert render(tpl, now.get, "dev") == (
+        'select x from (SELECT * FROM (SELECT * FROM "s"."t2" AS "t" WHERE a = 1) AS "v" ("x",'
+        ' "y")) AS "v", (SELECT * FROM (SELECT * FROM "s"."t2" AS "t" WHERE a = 1) AS "v" ("x",'
+        ' "y")) as w'
     )
