@@ -62,7 +62,8 @@ class Cursor:
         self.toks = toks if toks is not None else tokenize(text)
         if not self.toks or self.toks[-1].kind is not Kind.EOF:
             end = len(text)
-            self.toks = [*self.toks, Token(Kind.EOF, "", end, end, 0, 0)]
+            lines = self.toks[-1].lines if self.toks else None
+            self.toks = [*self.toks, Token(Kind.EOF, "", end, end, lines=lines)]
         self.i = 0
 
     # --- looking -------------------------------------------------------------------------
