@@ -15,7 +15,7 @@ RisingWave: the catalog controller, ``src/meta/src/controller/catalog/`` (``crea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -242,10 +242,13 @@ class Catalog:
         *,
         if_not_exists: bool = False,
         owner: str | None = None,
+        resource_group: str | None = None,
         barrier_interval_ms: int | None = None,
         checkpoint_frequency: int | None = None,
+        check_options: Callable[[], list[str]] | None = None,
     ) -> Result:
-        """create_database.rs:30-110."""
+        """create_database.rs:30-110; ``check_options`` runs after the owner is found and
+        returns the options' notices (Params.create_database)."""
         _, is_super, can_db, _, _ = self.users.user(ctx.user_id)
         if not can_db and not is_super:
             raise PermissionDenied("permission denied to create database")
@@ -259,13 +262,23 @@ class Catalog:
             if v is None:
                 raise CatalogNotFound("user", owner)
             owner_id = int(v)
+        notices = check_options() if check_options is not None else []
         now = self.meta.now()
         with self.store.transaction():
             db_id = self.store.next_id("object")
             self.conn.execute(
-                "INSERT INTO database(database_id, name, owner_id, barrier_interval_ms,"
-                " checkpoint_frequency, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (db_id, name, owner_id, barrier_interval_ms, checkpoint_frequency, now),
+                "INSERT INTO database(database_id, name, owner_id, resource_group,"
+                " barrier_interval_ms, checkpoint_frequency, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    db_id,
+                    name,
+                    owner_id,
+                    resource_group or "default",
+                    barrier_interval_ms,
+                    checkpoint_frequency,
+                    now,
+                ),
             )
             for s in ("public", "pg_catalog", "information_schema", "rw_catalog"):
                 sid = self.store.next_id("object")
@@ -274,7 +287,7 @@ class Catalog:
                     " VALUES (?, ?, ?, ?, ?)",
                     (sid, s, db_id, owner_id, now),
                 )
-        return Result()
+        return Result(notices)
 
     def database_id(self, name: str) -> int:
         """The id of a database by name; 3D000 ``database not found`` otherwise."""
@@ -306,13 +319,14 @@ class Catalog:
             raise PermissionDenied(  # privilege.rs:148-157
                 "Only the owner, and superuser can drop or alter a schema or database."
             )
-        ids = [
+        ids = self.cascade_closure(
             int(r[0])
             for r in self.conn.execute(
                 "SELECT relation_id FROM relation WHERE database_id = ? AND kind != 'internal'",
                 (db_id,),
             )
-        ]
+        )
+        self.refuse_cross_database(ids, db_id)
         self.refuse_dropping_creating(ids, "database")
         with self.store.transaction():
             self.remove_relations(ids)
@@ -372,9 +386,11 @@ class Catalog:
         ]
         if ids and not cascade:
             raise MetaPermissionDenied("schema is not empty")
-        self.refuse_dropping_creating(self.cascade_closure(ids), "schema")
+        removed = self.cascade_closure(ids)
+        self.refuse_cross_database(removed, ctx.database_id)
+        self.refuse_dropping_creating(removed, "schema")
         with self.store.transaction():
-            self.remove_relations(self.cascade_closure(ids))
+            self.remove_relations(removed)
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
         return Result()
@@ -521,6 +537,16 @@ class Catalog:
                 )
             )
         return out
+
+    def refuse_cross_database(self, ids: Iterable[int], database_id: int) -> None:
+        """drop_object (drop_op.rs:272-281): a drop may not remove objects of another
+        database (a materialized view there reading what is dropped)."""
+        for rid in sorted(set(ids)):
+            db = self.meta.val("SELECT database_id FROM relation WHERE relation_id = ?", (rid,))
+            if db is not None and int(db) != database_id:
+                raise MetaPermissionDenied(
+                    f"Referenced by other objects in database {db}, please drop them manually"
+                )
 
     def refuse_dropping_creating(self, ids: Iterable[int], kind: str) -> None:
         """drop_object (src/meta/src/controller/catalog/drop_op.rs:212-230): a drop whose

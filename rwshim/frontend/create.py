@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from rwshim import coltypes
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
+from rwshim.errors import RwError
+from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
@@ -308,10 +310,26 @@ async def handle_create_schema(
 async def handle_create_database(
     fe: Frontend, stmt: st.CreateDatabase, params: list[object]
 ) -> Outcome:
+    """create_database.rs: the options as RisingWave's handler reads them (the resource group by
+    resolve_resource_group, its error raised in the handler's order)."""
+    group: str | None = None
+    group_error: RwError | None = None
+    if stmt.resource_group is not None:
+        try:
+            group = resource_group(stmt.resource_group)
+        except RwError as e:
+            group_error = e
     return await fe.engine_call(
         stmt.tag,
-        lambda: fe.instance.engine.catalog.create_database(
-            fe.ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists
+        lambda: fe.instance.engine.params.create_database(
+            fe.ctx(),
+            stmt.name.name,
+            if_not_exists=stmt.if_not_exists,
+            owner=stmt.owner,
+            resource_group=group,
+            resource_group_error=group_error,
+            barrier_interval_ms=stmt.barrier_interval_ms,
+            checkpoint_frequency=stmt.checkpoint_frequency,
         ),
     )
 
