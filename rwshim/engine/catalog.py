@@ -326,8 +326,8 @@ class Catalog:
                 (db_id,),
             )
         )
-        self.refuse_cross_database(ids, db_id)
         self.refuse_dropping_creating(ids, "database")
+        self.refuse_cross_database(ids, db_id)
         with self.store.transaction():
             self.remove_relations(ids)
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
@@ -387,8 +387,8 @@ class Catalog:
         if ids and not cascade:
             raise MetaPermissionDenied("schema is not empty")
         removed = self.cascade_closure(ids)
-        self.refuse_cross_database(removed, ctx.database_id)
         self.refuse_dropping_creating(removed, "schema")
+        self.refuse_cross_database(removed, ctx.database_id)
         with self.store.transaction():
             self.remove_relations(removed)
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
@@ -539,8 +539,9 @@ class Catalog:
         return out
 
     def refuse_cross_database(self, ids: Iterable[int], database_id: int) -> None:
-        """drop_object (drop_op.rs:272-281): a drop may not remove objects of another
-        database (a materialized view there reading what is dropped)."""
+        """drop_object (drop_op.rs:253-262, after the creating-jobs check of 213-231): a drop
+        may not remove objects of another database (a materialized view there reading what is
+        dropped)."""
         for rid in sorted(set(ids)):
             db = self.meta.val("SELECT database_id FROM relation WHERE relation_id = ?", (rid,))
             if db is not None and int(db) != database_id:

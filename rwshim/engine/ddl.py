@@ -387,8 +387,8 @@ class Ddl:
         depend on (check_object_refer_for_drop, controller/utils.rs:815-990) -- for a table or
         materialized view the indexes on it do not count, they go along, unless something
         depends on one of them --, CASCADE takes every dependent
-        (get_referring_objects_cascade); sinks into a dropped table go too; nothing in another
-        database may go, nor a job still being created."""
+        (get_referring_objects_cascade); sinks into a dropped table go too; no job still being
+        created may go, nor anything in another database (drop_op.rs:213-262)."""
         found = self._drop_target(ctx, kind, name, if_exists)
         if isinstance(found, Result):
             return found
@@ -406,8 +406,8 @@ class Ddl:
         else:
             ids = self._restrict(rel)
         if rel.status in (None, "CREATED"):
-            self.catalog.refuse_cross_database(ids, rel.database_id)
             self.catalog.refuse_dropping_creating(ids, rel.kind)
+            self.catalog.refuse_cross_database(ids, rel.database_id)
         with self.store.transaction():
             self.catalog.remove_relations(ids)
             if rel.is_job:
