@@ -20,13 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rwshim.sql.unparse.cursor import UnparseError
+from rwshim.sql.unparse.cursor import UnparseError, deep
 
 if TYPE_CHECKING:
     from rwshim.sql.unparse import nodes
     from rwshim.sql.unparse.bound import Template, View
 
 
+@deep
 def parse_create(text: str) -> nodes.Statement:
     """The CREATE statement ``text`` as RisingWave's parser reads it."""
     from rwshim.sql.unparse.ddl import parse_create as parse
@@ -34,6 +35,7 @@ def parse_create(text: str) -> nodes.Statement:
     return parse(text)
 
 
+@deep
 def normalized(stmt: nodes.Statement) -> str:
     """normalize_sql: the statement's Display with OR REPLACE and IF NOT EXISTS cleared."""
     from rwshim.sql.unparse.ddl_display import normalized as norm
@@ -46,6 +48,7 @@ def definition(text: str) -> str:
     return normalized(parse_create(text))
 
 
+@deep
 def print_query(text: str) -> str:
     """A query as RisingWave prints it."""
     from rwshim.sql.unparse.query import print_query as pq
@@ -53,6 +56,7 @@ def print_query(text: str) -> str:
     return pq(text)
 
 
+@deep
 def query_of(stmt: nodes.CreateView) -> str:
     """The Display of a CREATE VIEW's query: a view's stored SQL
     (src/frontend/src/handler/create_view.rs:110)."""
@@ -61,6 +65,7 @@ def query_of(stmt: nodes.CreateView) -> str:
     return query(stmt.query)
 
 
+@deep
 def view_sql(text: str) -> str:
     """A view's stored SQL from the CREATE VIEW statement ``text``."""
     from rwshim.sql.unparse import nodes
@@ -71,6 +76,7 @@ def view_sql(text: str) -> str:
     return query_of(stmt)
 
 
+@deep
 def view_definition(schema: str, name: str, sql: str) -> str:
     """ViewCatalog::create_sql (src/frontend/src/catalog/view_catalog.rs:68-74): the schema
     only outside ``public``; names printed as they are, unquoted."""
@@ -78,6 +84,7 @@ def view_definition(schema: str, name: str, sql: str) -> str:
     return f"CREATE VIEW {qualified} AS {sql}"
 
 
+@deep
 def rename_relation(definition: str, new_name: str) -> str:
     """alter_relation_rename (rename.rs:31-67)."""
     from rwshim.sql.unparse.rename import rename_relation as rr
@@ -85,6 +92,7 @@ def rename_relation(definition: str, new_name: str) -> str:
     return rr(definition, new_name)
 
 
+@deep
 def rename_refs(definition: str, from_: str, to: str) -> str:
     """alter_relation_rename_refs (rename.rs:71-127)."""
     from rwshim.sql.unparse.rename import rename_refs as rr
@@ -92,6 +100,7 @@ def rename_refs(definition: str, from_: str, to: str) -> str:
     return rr(definition, from_, to)
 
 
+@deep
 def template(
     query_text: str,
     resolve: Callable[[list[str]], int | None],
@@ -103,6 +112,7 @@ def template(
     return tpl(query_text, resolve, view_of)
 
 
+@deep
 def render(
     template_json: str, locate: Callable[[int], tuple[str, str, str] | None], home: str
 ) -> str:

@@ -11,15 +11,45 @@ accepted by rwshim's parser, so a failure here means the printer does not know a
 
 from __future__ import annotations
 
+import functools
+import sys
 from collections.abc import Callable
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 from rwshim.errors import SqlParserError
 from rwshim.sql.errors_text import expected_error, located
+from rwshim.sql.limits import MAX_DEPTH
 from rwshim.sql.tokens import Kind, Token, tokenize
 from rwshim.sql.unparse.keywords_generated import ALL_KEYWORDS
 
 T = TypeVar("T")
+P = ParamSpec("P")
+
+# The printer is a recursive descent (as RisingWave's parser and Display are) and takes up to
+# nine Python frames per level of a statement (an argument list nested in an argument list;
+# 2 for ``a+b+...``, 5 for parentheses: measured at 990 levels), so the default limit of 1,000
+# frames refuses statements RisingWave accepts.  A statement reaches it only within the depth
+# bound of rwshim/sql/limits.py, so this many frames always suffice; pure Python calls take
+# little C stack, and the printer runs on the server's main thread (its 8 MiB stack).
+_FRAMES = 12 * MAX_DEPTH + 2000
+
+
+def deep(fn: Callable[P, T]) -> Callable[P, T]:
+    """Run ``fn`` with the recursion limit raised to ``_FRAMES`` (restored afterwards; it is
+    only ever raised, so a nested call keeps the outer one's)."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        old = sys.getrecursionlimit()
+        if old >= _FRAMES:
+            return fn(*args, **kwargs)
+        sys.setrecursionlimit(_FRAMES)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            sys.setrecursionlimit(old)
+
+    return run
 
 
 class UnparseError(Exception):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from rwshim.sql.unparse import ddl_display
 from rwshim.sql.unparse import display as d
 from rwshim.sql.unparse import nodes as n
-from rwshim.sql.unparse.cursor import UnparseError
+from rwshim.sql.unparse.cursor import UnparseError, deep
 
 # rwshim's RisingWave type names (rwshim/coltypes.py) -> DataTypeToAst's Display
 _AST = {
@@ -92,6 +92,7 @@ def purify(
         stmt.pk_constraint = idents
 
 
+@deep
 def purified_definition(
     stmt: n.CreateTable | n.CreateSource,
     columns: Sequence[Column],
@@ -108,6 +109,7 @@ def purified_definition(
     return ddl_display.statement(stmt)
 
 
+@deep
 def table_as_definition(table_name: str, columns: Sequence[Column]) -> str:
     """The purified definition of a ``CREATE TABLE AS`` (stored empty; purify.rs starts from
     ``Statement::default_create_table`` of the catalog name, table_catalog.rs:306-312)."""

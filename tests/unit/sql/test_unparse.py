@@ -144,3 +144,27 @@ def test_template_expands_views_as_the_binder_did_at_create() -> None:
         ' "y")) AS "v", (SELECT * FROM (SELECT * FROM "s"."t2" AS "t" WHERE a = 1) AS "v" ("x",'
         ' "y")) as w'
     )
+
+
+@pytest.mark.parametrize(
+    ("shape", "expr", "printed"),
+    [
+        ("a left-deep chain", "+".join(["v"] * 990), " + ".join(["v"] * 990)),
+        ("nested calls", "f(" * 990 + "v" + ")" * 990, "f(" * 990 + "v" + ")" * 990),
+        (
+            "nested arrays",
+            "ARRAY[" * 990 + "1" + "]" * 990,
+            "ARRAY[" * 990 + "1" + "]" * 990,
+        ),
+    ],
+)
+def test_statements_within_the_depth_bound_are_printed(shape: str, expr: str, printed: str) -> None:
+    # rwshim/sql/limits.py lets 1,000 levels through; RisingWave stores them (its frontend
+    # grows its stack), so the printer must too, and leave the recursion limit as it was.
+    import sys
+
+    before = sys.getrecursionlimit()
+    assert definition(f"CREATE MATERIALIZED VIEW m AS SELECT {expr} AS x FROM t") == (
+        f"CREATE MATERIALIZED VIEW m AS SELECT {printed} AS x FROM t"
+    )
+    assert sys.getrecursionlimit() == before
