@@ -74,6 +74,12 @@ class Alter:
                 )
             return rel
         rel = self.catalog.lookup(ctx, name, (kind,))
+        if rel is None and kind == "source" and check == "rename":
+            # handle_rename_source (alter_rename.rs:208-219): the source a table with connector
+            # owns is found by name and refused
+            table = self.catalog.lookup(ctx, name, ("table",))
+            if table is not None and table.connector is not None:
+                raise InvalidInputSyntax("Use `ALTER TABLE` to alter a table with connector.")
         if rel is None or (kind == "sink" and rel.status != "CREATED"):
             raise CatalogNotFound(kind, name.name)
         return rel

@@ -222,6 +222,30 @@ async def test_source_rename_rewrites_the_mv_on_it(client: Client) -> None:
         "public.mv4",
         "CREATE MATERIALIZED VIEW mv4 AS SELECT * FROM src1 AS src",
     )
+    # A table with connector is renamed by ALTER TABLE only (alter_rename.rs:213-219).
+    await client.run(
+        "CREATE TABLE msrc (v INT) WITH (connector = 'datagen', fields.v.kind = 'sequence',"
+        " fields.v.start = '1', fields.v.end = '10') FORMAT PLAIN ENCODE JSON"
+    )
+    f = await client.fail("ALTER SOURCE msrc RENAME TO msrc1")
+    assert f.message == caused_by(
+        client.envelope, "Invalid input syntax: Use `ALTER TABLE` to alter a table with connector."
+    )
+    assert await client.run("ALTER TABLE msrc RENAME TO msrc1") == "ALTER_TABLE"
+    assert await show_create(client, "table", "msrc1") == (
+        "public.msrc1",
+        "CREATE TABLE msrc1 (v INT) WITH (connector = 'datagen', fields.v.kind = 'sequence',"
+        " fields.v.start = '1', fields.v.end = '10') FORMAT PLAIN ENCODE JSON",
+    )
+    # Its source shares the sources' names (check_relation_name_duplicate).
+    f = await client.fail("ALTER TABLE msrc1 RENAME TO src1")
+    assert f.message == caused_by(
+        client.envelope,
+        "Catalog error",
+        "gRPC request to meta service (call `/ddl_service.DdlService/AlterName`) failed: Some"
+        " entity that we attempted to create (e.g., file or directory) already exists",
+        "source named src1 already exists",
+    )
 
 
 async def test_set_schema_moves_an_upstream_and_its_dependents_keep_working(
