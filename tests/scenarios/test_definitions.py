@@ -412,3 +412,34 @@ async def test_drop_refuses_what_depends_on_an_index_of_the_dropped_table(
     # Nothing depends on the indexes now: they go with the table.
     assert await client.run("drop table t") == "DROP_TABLE"
     assert await client.rows("select name from rw_relations where name in ('t', 'ti', 'tj')") == []
+
+
+async def test_swap_rewrites_dependents_which_keep_reading_the_same_object(
+    client: Client,
+) -> None:
+    """ALTER TABLE a SWAP WITH b (alter_swap_rename.slt): each dependent keeps the object it
+    read, now under the other name (``FROM sb AS sa``), and its rows with it."""
+    await client.run("set rw_implicit_flush = true")
+    for sql in (
+        "create table sa (a int)",
+        "create table sb (a int)",
+        "insert into sa values (1)",
+        "insert into sb values (2)",
+        "create materialized view msa as select a from sa",
+        "create view vsa as select a from sa",
+    ):
+        await client.run(sql)
+    assert await client.run("alter table sa swap with sb") == "ALTER_TABLE"
+    assert await show_create(client, "materialized view", "msa") == (
+        "public.msa",
+        "CREATE MATERIALIZED VIEW msa AS SELECT a FROM sb AS sa",
+    )
+    assert await show_create(client, "view", "vsa") == (
+        "public.vsa",
+        "CREATE VIEW vsa AS SELECT a FROM sb AS sa",
+    )
+    assert await show_create(client, "table", "sa") == ("public.sa", "CREATE TABLE sa (a INT)")
+    await client.run("insert into sb values (3)")
+    assert await client.rows("select * from msa order by a") == [(1,), (3,)]
+    assert await client.rows("select * from vsa order by a") == [(1,), (3,)]
+    assert await client.rows("select * from sa") == [(2,)]
