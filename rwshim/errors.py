@@ -456,15 +456,17 @@ class MetaCatalogDuplicated(RwError):
     frontend could not see (INITIAL): `MetaError::catalog_under_creation`, gRPC AlreadyExists,
     which the frontend wraps as a CatalogError (src/frontend/src/error.rs:221) keeping the
     status's code 42710 (src/meta/src/error.rs:159-161); the type word is meta's ObjectType
-    (`table` also for a materialized view)."""
+    (`table` also for a materialized view).  ``creating`` False: a plain
+    `MetaError::catalog_duplicated` (meta's checks on a rename, error.rs:83-89)."""
 
     sqlstate: ClassVar[str] = "42710"
 
-    def __init__(self, call: str, object_type: str, name: str) -> None:
+    def __init__(self, call: str, object_type: str, name: str, *, creating: bool = True) -> None:
         super().__init__(
             "Catalog error",
             grpc_failed(call, "AlreadyExists"),
-            f"{object_type} named {name} already exists and is still being created",
+            f"{object_type} named {name} already exists"
+            + (" and is still being created" if creating else ""),
         )
 
 

@@ -1,7 +1,8 @@
 """The catalog: databases, schemas, relations (tables, views, materialized views, indexes,
 sources, sinks and their internal tables), their columns and dependencies, name resolution
-through the search path, privilege checks on drop/alter, renames, owners, schemas and
-comments, and the removal of relations with everything they own.
+through the search path, privilege checks on drop/alter, comments, the rendering of the read
+queries bound to relation ids, and the removal of relations with everything they own
+(renames, owners and schemas are the alter part's, alter.py).
 
 RisingWave: the catalog controller, ``src/meta/src/controller/catalog/`` (``create_op.rs``,
 ``drop_op.rs`` drop_object, ``alter_op.rs``, ``get_op.rs``, ``list_op.rs``), ``rename.rs``,
@@ -14,8 +15,7 @@ RisingWave: the catalog controller, ``src/meta/src/controller/catalog/`` (``crea
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from rwshim.errors import (
     PermissionDenied,
     ProtocolError,
 )
+from rwshim.sql import unparse
 from rwshim.store.schema import data_table
 from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS
 
@@ -85,21 +86,16 @@ def _rel(row: Sequence[Any]) -> Rel:
     )
 
 
-_CREATE_NAME = re.compile(
-    r"^(\s*CREATE\s+(?:MATERIALIZED\s+VIEW|TABLE|VIEW|INDEX|SINK|SOURCE|SUBSCRIPTION)\s+"
-    r"(?:IF\s+NOT\s+EXISTS\s+)?(?:(?:\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)\.)*)"
-    r"(\"(?:[^\"]|\"\")*\"|[^\s(.\"]+)",
-    re.IGNORECASE,
-)
-
-
-def rename_in_definition(definition: str, new_name: str) -> str:
-    """alter_relation_rename (src/meta/src/controller/rename.rs:31-67): the last part of the
-    created object's name becomes ``new_name`` (printed unquoted, as Ident::new_unchecked)."""
-    m = _CREATE_NAME.match(definition)
-    if m is None:
+def view_sql(definition: str, schema: str, name: str) -> str:
+    """A view's stored SQL from its definition: the query after the ``CREATE VIEW [schema.]name
+    AS`` prefix rwshim writes (a definition from an older store is read as a statement)."""
+    prefix = unparse.view_definition(schema, name, "")
+    if definition.startswith(prefix):
+        return definition[len(prefix) :]
+    try:
+        return unparse.view_sql(definition)
+    except unparse.UnparseError:
         return definition
-    return definition[: m.start(2)] + new_name + definition[m.end(2) :]
 
 
 def _quote_ident(name: str) -> str:
@@ -246,10 +242,13 @@ class Catalog:
         *,
         if_not_exists: bool = False,
         owner: str | None = None,
+        resource_group: str | None = None,
         barrier_interval_ms: int | None = None,
         checkpoint_frequency: int | None = None,
+        check_options: Callable[[], list[str]] | None = None,
     ) -> Result:
-        """create_database.rs:30-110."""
+        """create_database.rs:30-110; ``check_options`` runs after the owner is found and
+        returns the options' notices (Params.create_database)."""
         _, is_super, can_db, _, _ = self.users.user(ctx.user_id)
         if not can_db and not is_super:
             raise PermissionDenied("permission denied to create database")
@@ -263,13 +262,23 @@ class Catalog:
             if v is None:
                 raise CatalogNotFound("user", owner)
             owner_id = int(v)
+        notices = check_options() if check_options is not None else []
         now = self.meta.now()
         with self.store.transaction():
             db_id = self.store.next_id("object")
             self.conn.execute(
-                "INSERT INTO database(database_id, name, owner_id, barrier_interval_ms,"
-                " checkpoint_frequency, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (db_id, name, owner_id, barrier_interval_ms, checkpoint_frequency, now),
+                "INSERT INTO database(database_id, name, owner_id, resource_group,"
+                " barrier_interval_ms, checkpoint_frequency, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    db_id,
+                    name,
+                    owner_id,
+                    resource_group or "default",
+                    barrier_interval_ms,
+                    checkpoint_frequency,
+                    now,
+                ),
             )
             for s in ("public", "pg_catalog", "information_schema", "rw_catalog"):
                 sid = self.store.next_id("object")
@@ -278,7 +287,7 @@ class Catalog:
                     " VALUES (?, ?, ?, ?, ?)",
                     (sid, s, db_id, owner_id, now),
                 )
-        return Result()
+        return Result(notices)
 
     def database_id(self, name: str) -> int:
         """The id of a database by name; 3D000 ``database not found`` otherwise."""
@@ -310,14 +319,15 @@ class Catalog:
             raise PermissionDenied(  # privilege.rs:148-157
                 "Only the owner, and superuser can drop or alter a schema or database."
             )
-        ids = [
+        ids = self.cascade_closure(
             int(r[0])
             for r in self.conn.execute(
                 "SELECT relation_id FROM relation WHERE database_id = ? AND kind != 'internal'",
                 (db_id,),
             )
-        ]
+        )
         self.refuse_dropping_creating(ids, "database")
+        self.refuse_cross_database(ids, db_id)
         with self.store.transaction():
             self.remove_relations(ids)
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
@@ -376,9 +386,11 @@ class Catalog:
         ]
         if ids and not cascade:
             raise MetaPermissionDenied("schema is not empty")
-        self.refuse_dropping_creating(self.cascade_closure(ids), "schema")
+        removed = self.cascade_closure(ids)
+        self.refuse_dropping_creating(removed, "schema")
+        self.refuse_cross_database(removed, ctx.database_id)
         with self.store.transaction():
-            self.remove_relations(self.cascade_closure(ids))
+            self.remove_relations(removed)
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
         return Result()
@@ -526,6 +538,17 @@ class Catalog:
             )
         return out
 
+    def refuse_cross_database(self, ids: Iterable[int], database_id: int) -> None:
+        """drop_object (drop_op.rs:253-262, after the creating-jobs check of 213-231): a drop
+        may not remove objects of another database (a materialized view there reading what is
+        dropped)."""
+        for rid in sorted(set(ids)):
+            db = self.meta.val("SELECT database_id FROM relation WHERE relation_id = ?", (rid,))
+            if db is not None and int(db) != database_id:
+                raise MetaPermissionDenied(
+                    f"Referenced by other objects in database {db}, please drop them manually"
+                )
+
     def refuse_dropping_creating(self, ids: Iterable[int], kind: str) -> None:
         """drop_object (src/meta/src/controller/catalog/drop_op.rs:212-230): a drop whose
         removed objects include streaming jobs not yet Created is refused, except a single
@@ -620,75 +643,55 @@ class Catalog:
         self.check_drop_alter(ctx, rel)
         return rel
 
-    def resolve_for_alter(self, ctx: Context, kind: str, name: ObjectName) -> Rel:
-        """The object of an ALTER ... RENAME / SWAP / OWNER / SET SCHEMA, with the drop/alter
-        privilege checked."""
-        rel = self.lookup(ctx, name)
-        if rel is None or rel.kind != kind:
-            raise CatalogNotFound(
-                {"materialized view": "table", "index": "index"}.get(kind, kind), name.name
-            )
-        self.check_drop_alter(ctx, rel)
-        return rel
+    # -------------------------------------------------------- names, read queries, comments
 
-    # -------------------------------------------------------- rename, swap, owner, schema, comment
+    def schema_name(self, schema_id: int) -> str:
+        return str(self.meta.val("SELECT name FROM schema WHERE schema_id = ?", (schema_id,)))
 
-    def rename(self, ctx: Context, kind: str, name: ObjectName, new_name: str) -> Result:
-        """ALTER <kind> <name> RENAME TO <new> (meta AlterName)."""
-        rel = self.resolve_for_alter(ctx, kind, name)
-        existing = self.check_duplicate(rel.schema_id, new_name)
-        if existing is not None:
-            raise self.duplicate_error(existing)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE relation SET name = ?, definition = ? WHERE relation_id = ?",
-                (new_name, rename_in_definition(rel.definition, new_name), rel.id),
-            )
-        return Result()
+    def view_of(self, relation_id: int) -> tuple[str, list[str]] | None:
+        """A view's stored SQL and column names, None if the relation is no view."""
+        rel = self.relation(relation_id)
+        if rel is None or rel.kind != "view":
+            return None
+        sql = view_sql(rel.definition, self.schema_name(rel.schema_id), rel.name)
+        return sql, [c.name for c in self.columns(relation_id)]
 
-    def swap(self, ctx: Context, kind: str, name: ObjectName, other: ObjectName) -> Result:
-        """ALTER <kind> <a> SWAP WITH <b> (meta AlterSwapRename): the two exchange names."""
-        a = self.resolve_for_alter(ctx, kind, name)
-        b = self.resolve_for_alter(ctx, kind, other)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
-                (b.name, b.schema_id, rename_in_definition(a.definition, b.name), a.id),
-            )
-            self.conn.execute(
-                "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
-                (a.name, a.schema_id, rename_in_definition(b.definition, a.name), b.id),
-            )
-        return Result()
+    def locate(self, relation_id: int) -> tuple[str, str, str] | None:
+        """(database, schema, name) of a relation now, None if it is gone."""
+        row = self.meta.q1(
+            "SELECT d.name, s.name, r.name FROM relation r JOIN schema s ON"
+            " s.schema_id = r.schema_id JOIN database d ON d.database_id = r.database_id"
+            " WHERE r.relation_id = ?",
+            (relation_id,),
+        )
+        return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
-    def alter_owner(self, ctx: Context, kind: str, name: ObjectName, owner: str) -> Result:
-        """ALTER <kind> <name> OWNER TO <user>."""
-        rel = self.resolve_for_alter(ctx, kind, name)
-        uid = self.users.user_id(owner)
-        if uid is None:
-            raise CatalogNotFound("user", owner)
-        with self.store.transaction():
-            self.conn.execute(
-                "UPDATE relation SET owner_id = ? WHERE relation_id = ? OR owner_job_id = ?",
-                (uid, rel.id, rel.id),
-            )
-        return Result()
+    def read_query(self, template_json: str, database_id: int) -> str:
+        """A read-query template (rwshim/sql/unparse/bound.py) rendered with the current names
+        of the relations it references, as seen from ``database_id``."""
+        home = str(self.meta.val("SELECT name FROM database WHERE database_id = ?", (database_id,)))
+        return unparse.render(template_json, self.locate, home)
 
-    def set_schema(self, ctx: Context, kind: str, name: ObjectName, schema: str) -> Result:
-        """ALTER <kind> <name> SET SCHEMA <schema>."""
-        rel = self.resolve_for_alter(ctx, kind, name)
-        sid = self.schema_id(ctx.database_id, schema)
-        if sid is None:
-            raise CatalogNotFound("schema", schema)
-        existing = self.check_duplicate(sid, rel.name)
-        if existing is not None:
-            raise self.duplicate_error(existing)
-        with self.store.transaction():
+    def render_read_queries(self, changed: Iterable[int]) -> None:
+        """Render again (inside a transaction) the read queries of the relations that read a
+        relation of ``changed`` (renamed, moved, or in a renamed schema or database)."""
+        ids = sorted(set(changed))
+        if not ids:
+            return
+        marks = ", ".join("?" for _ in ids)
+        # the references of a template (expanded views' included): refs[i][3] is a relation id
+        rows = self.conn.execute(
+            "SELECT r.relation_id, r.read_query_template, r.database_id FROM relation r"
+            " WHERE r.read_query_template IS NOT NULL AND EXISTS (SELECT 1 FROM json_each("
+            "r.read_query_template, '$.refs') ref WHERE json_extract(ref.value, '$[3]')"
+            f" IN ({marks}))",
+            ids,
+        ).fetchall()
+        for rid, template, db_id in rows:
             self.conn.execute(
-                "UPDATE relation SET schema_id = ? WHERE relation_id = ? OR owner_job_id = ?",
-                (sid, rel.id, rel.id),
+                "UPDATE relation SET read_query = ? WHERE relation_id = ?",
+                (self.read_query(str(template), int(db_id)), int(rid)),
             )
-        return Result()
 
     def comment_on(
         self, ctx: Context, relation_id: int, column: str | None, text: str | None

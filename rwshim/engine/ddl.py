@@ -33,7 +33,9 @@ from rwshim.errors import (
     CatalogNotFound,
     DropDependedOn,
     InvalidInputSyntax,
+    PermissionDenied,
 )
+from rwshim.sql import unparse
 
 
 class Ddl:
@@ -133,15 +135,18 @@ class Ddl:
         name: ObjectName,
         columns: Sequence[ColumnSpec],
         *,
-        definition: str,
+        sql: str,
         upstream_ids: Sequence[int] = (),
         if_not_exists: bool = False,
     ) -> Result:
-        """CREATE VIEW: catalog only (meta CreateView), no streaming job."""
-        schema_id, _ = self.catalog.creation_schema(ctx, name)
+        """CREATE VIEW: catalog only (meta CreateView), no streaming job.  ``sql``: the view's
+        query as RisingWave stores it (create_view.rs:110); its definition is
+        ``ViewCatalog::create_sql`` (view_catalog.rs:68-74)."""
+        schema_id, schema = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(existing, if_not_exists)
+        definition = unparse.view_definition(schema, name.name, sql)
         with self.store.transaction():
             rid = self.store.next_id("object")
             self.catalog.insert_relation(
@@ -214,6 +219,7 @@ class Ddl:
         has_values: bool = False,
         has_temporal_join: bool = False,
         primary_key: Sequence[int] = (),
+        read_query_template: str | None = None,
     ) -> Result:
         """CREATE MATERIALIZED VIEW (create_mv.rs:186-420 and meta's create path).
 
@@ -230,6 +236,7 @@ class Ddl:
             return self._if_not_exists_result(existing, if_not_exists, bg)
         options = opts.check_with_options(with_options, opts.MV_WITH_KEYS)
         spec = JobSpec(
+            extra=self._read_query(read_query_template, ctx),
             kind="materialized view",
             if_not_exists=if_not_exists,
             name=name.name,
@@ -310,6 +317,7 @@ class Ddl:
         format_encode_options: Sequence[tuple[str, str]] = (),
         into_table: ObjectName | None = None,
         if_not_exists: bool = False,
+        read_query_template: str | None = None,
         has_values: bool = False,
     ) -> Result:
         """CREATE SINK (create_sink.rs).  ``snapshot = 'false'`` makes an UpstreamOnly sink;
@@ -347,10 +355,18 @@ class Ddl:
                 "target_table_id": target_id,
                 "with_options": json.dumps(options, sort_keys=True),
                 "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+                **self._read_query(read_query_template, ctx),
             },
             has_values=has_values,
         )
         return self.jobs.create(ctx, spec)
+
+    def _read_query(self, template: str | None, ctx: Context) -> dict[str, object]:
+        """The read-query columns of a new materialized view or sink (schema v6)."""
+        if template is None:
+            return {}
+        rendered = self.catalog.read_query(template, ctx.database_id)
+        return {"read_query_template": template, "read_query": rendered}
 
     # ------------------------------------------------------------------ DROP
 
@@ -365,60 +381,104 @@ class Ddl:
     ) -> Result:
         """DROP TABLE | MATERIALIZED VIEW | VIEW | INDEX | SOURCE | SINK (drop_*.rs).
 
-        Finds creating jobs too; dropping one cancels it.  Dependents make a RESTRICT drop fail
-        with meta's PermissionDenied (controller/utils.rs:814-990); indexes go with their table.
-        """
-        namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
-        rel = self.catalog.lookup(ctx, name, namespace)
-        if rel is None or rel.kind != kind:
-            if rel is not None:
-                # table_catalog.rs:389-400
-                raise InvalidInputSyntax(DROP_HINT[rel.kind])
-            if if_exists:
-                return Result([f'{kind} "{name.name}" does not exist, skipping'])
-            raise CatalogNotFound(kind, name.name)
-        self.catalog.check_drop_alter(ctx, rel)
-        if cascade:
+        A creating materialized view, index or sink is found too and dropping it cancels it
+        (drop_streaming_job, ddl_controller.rs:1871-1910); a created object goes through meta's
+        drop_object (controller/catalog/drop_op.rs:23-330): RESTRICT refuses an object others
+        depend on (check_object_refer_for_drop, controller/utils.rs:815-990) -- for a table or
+        materialized view the indexes on it do not count, they go along, unless something
+        depends on one of them --, CASCADE takes every dependent
+        (get_referring_objects_cascade); sinks into a dropped table go too; no job still being
+        created may go, nor anything in another database (drop_op.rs:213-262)."""
+        found = self._drop_target(ctx, kind, name, if_exists)
+        if isinstance(found, Result):
+            return found
+        rel = found
+        if kind == "index":
+            # drop_index.rs:46-55: the index's owner, not the schema's
+            if not self.catalog.users.is_super(ctx) and ctx.user_id != rel.owner_id:
+                raise PermissionDenied(f'must be owner of index "{rel.name}"')
+        else:
+            self.catalog.check_drop_alter(ctx, rel)
+        if rel.status not in (None, "CREATED"):
+            ids = [rel.id]
+        elif cascade:
             ids = self.catalog.cascade_closure([rel.id])
         else:
-            dependents = [
-                self.catalog.relation(int(r[0]))
-                for r in self.conn.execute(
-                    "SELECT dependent_id FROM dependency WHERE referenced_id = ?"
-                    " ORDER BY dependent_id",
-                    (rel.id,),
-                )
-            ]
-            blocking = [d for d in dependents if d is not None and d.kind != "index"]
-            if blocking:
-                order = ("table", "materialized view", "sink", "view", "source")
-                blocking.sort(key=lambda d: (order.index(d.kind) if d.kind in order else 9, d.id))
-                obj_type = {"materialized view": "table", "index": "index"}.get(rel.kind, rel.kind)
-                details = []
-                for d in blocking:
-                    schema = self.meta.val(
-                        "SELECT name FROM schema WHERE schema_id = ?", (d.schema_id,)
-                    )
-                    word = (
-                        "materialized view" if d.kind in ("table", "materialized view") else d.kind
-                    )
-                    details.append(f"{word} {schema}.{d.name} depends on it")
-                raise DropDependedOn(obj_type, details)
-            ids = [rel.id] + [d.id for d in dependents if d is not None and d.kind == "index"]
-            # Sinks into a dropped table go with it (drop_op.rs:98-140).
-            ids += [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT relation_id FROM relation WHERE target_table_id = ?", (rel.id,)
-                )
-            ]
+            ids = self._restrict(rel)
         if rel.status in (None, "CREATED"):
-            # A creating job itself is cancelled instead (drop_streaming_job,
-            # ddl_controller.rs:1871-1910); a created object goes through drop_object.
             self.catalog.refuse_dropping_creating(ids, rel.kind)
+            self.catalog.refuse_cross_database(ids, rel.database_id)
         with self.store.transaction():
             self.catalog.remove_relations(ids)
             if rel.is_job:
                 self.barrier.barrier(rel.database_id)
         self.meta.commit_actions()
         return Result()
+
+    def _drop_target(
+        self, ctx: Context, kind: str, name: ObjectName, if_exists: bool
+    ) -> Rel | Result:
+        """The relation a DROP names, as each handler looks it up: DROP TABLE a created table
+        (get_created_table_by_name), DROP MATERIALIZED VIEW / INDEX / SINK any, DROP SOURCE
+        after refusing a created table of that name (drop_source.rs:36-41); another kind of
+        the table namespace is the DROP hint (table_catalog.rs:389-400)."""
+        namespace = TABLE_NAMESPACE if kind in TABLE_NAMESPACE else (kind,)
+        if kind == "source":
+            table = self.catalog.lookup(ctx, name, TABLE_NAMESPACE)
+            if table is not None and table.status == "CREATED":
+                raise InvalidInputSyntax(DROP_HINT[table.kind])
+        rel = self.catalog.lookup(ctx, name, namespace)
+        if rel is not None and kind == "table" and rel.status != "CREATED":
+            rel = None
+        if rel is None or rel.kind != kind:
+            if rel is not None:
+                raise InvalidInputSyntax(DROP_HINT[rel.kind])
+            if if_exists:
+                return Result([f'{kind} "{name.name}" does not exist, skipping'])
+            raise CatalogNotFound(kind, name.name)
+        return rel
+
+    def _dependents(self, relation_id: int) -> list[Rel]:
+        rows = self.conn.execute(
+            "SELECT dependent_id FROM dependency WHERE referenced_id = ? ORDER BY dependent_id",
+            (relation_id,),
+        ).fetchall()
+        return [d for d in (self.catalog.relation(int(r[0])) for r in rows) if d is not None]
+
+    def _restrict(self, rel: Rel) -> list[int]:
+        """What a RESTRICT drop removes: the object, and for a table or materialized view its
+        indexes and the sinks into it (drop_op.rs:55-140); refused with meta's text when
+        anything else depends on it or on one of those indexes."""
+        dependents = self._dependents(rel.id)
+        table_like = rel.kind in ("table", "materialized view")
+        blocking = [d for d in dependents if not (table_like and d.kind == "index")]
+        if blocking:
+            raise self._depended_on(rel, blocking)
+        indexes = [d for d in dependents if d.kind == "index"]
+        for index in indexes:
+            on_index = self._dependents(index.id)
+            if on_index:
+                raise self._depended_on(index, on_index)
+        ids = [rel.id] + [d.id for d in indexes]
+        ids += [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT relation_id FROM relation WHERE target_table_id = ?", (rel.id,)
+            )
+        ]
+        return ids
+
+    def _depended_on(self, rel: Rel, dependents: list[Rel]) -> DropDependedOn:
+        """check_object_refer_for_drop's error (controller/utils.rs:853-990): meta's object
+        type (``table`` for a materialized view) and one line per dependent."""
+        order = ("table", "materialized view", "sink", "view", "source", "index")
+        dependents = sorted(
+            dependents, key=lambda d: (order.index(d.kind) if d.kind in order else 9, d.id)
+        )
+        details = []
+        for d in dependents:
+            schema = self.catalog.schema_name(d.schema_id)
+            word = "materialized view" if d.kind in ("table", "materialized view") else d.kind
+            details.append(f"{word} {schema}.{d.name} depends on it")
+        obj_type = "table" if rel.kind == "materialized view" else rel.kind
+        return DropDependedOn(obj_type, details)

@@ -2,7 +2,8 @@
 no I/O).
 
 Each part owns one seam of RisingWave's meta node and is reached as an attribute:
-``engine.ddl`` (CREATE/DROP of relations), ``engine.jobs`` (the streaming-job lifecycle,
+``engine.ddl`` (CREATE/DROP of relations), ``engine.alter`` (renames, owners, schemas),
+``engine.jobs`` (the streaming-job lifecycle,
 CANCEL JOBS, WAIT), ``engine.scale`` (reschedules), ``engine.throttle`` (rate limits),
 ``engine.barrier`` (epochs, pause, admission), ``engine.backfill`` (the progress model,
 SHOW JOBS), ``engine.recovery``, ``engine.catalog``, ``engine.users``, ``engine.params``,
@@ -25,6 +26,7 @@ import sqlite3
 from collections.abc import Callable
 
 from rwshim.engine.actors import Actors
+from rwshim.engine.alter import Alter
 from rwshim.engine.backfill import Backfill
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
@@ -96,6 +98,7 @@ class Engine:
             self.recovery,
         )
         self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs)
+        self.alter = Alter(self.meta, self.users, self.catalog)
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()

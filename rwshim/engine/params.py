@@ -222,6 +222,56 @@ class Params:
             self.conn.execute(f"UPDATE database SET {param} = ? WHERE database_id = ?", (value, db))
         return Result(notices)
 
+    def create_database(
+        self,
+        ctx: Context,
+        name: str,
+        *,
+        if_not_exists: bool = False,
+        owner: str | None = None,
+        resource_group: str | None = None,
+        resource_group_error: RwError | None = None,
+        barrier_interval_ms: int | None = None,
+        checkpoint_frequency: int | None = None,
+    ) -> Result:
+        """CREATE DATABASE with its options (create_database.rs:30-115; meta create_database,
+        controller/catalog/create_op.rs:87-100): the frontend's checks in its order (privilege,
+        name, owner, resource group), the notices of a long barrier interval or checkpoint
+        frequency, then meta's OverrideValidate (an anyhow error: gRPC Internal).
+        ``resource_group_error``: the value could not be read as a group (raised in turn)."""
+        return self.catalog.create_database(
+            ctx,
+            name,
+            if_not_exists=if_not_exists,
+            owner=owner,
+            resource_group=resource_group,
+            barrier_interval_ms=barrier_interval_ms,
+            checkpoint_frequency=checkpoint_frequency,
+            check_options=lambda: self._database_options(
+                resource_group_error, barrier_interval_ms, checkpoint_frequency
+            ),
+        )
+
+    def _database_options(
+        self, group_error: RwError | None, interval: int | None, frequency: int | None
+    ) -> list[str]:
+        if group_error is not None:
+            raise group_error
+        notices = []
+        if interval is not None and interval >= NOTICE_BARRIER_INTERVAL_MS:
+            notices.append(barrier_interval_notice(interval))
+        if frequency is not None and frequency >= NOTICE_CHECKPOINT_FREQUENCY:
+            notices.append(checkpoint_frequency_notice(frequency))
+        for param, value in (
+            ("barrier_interval_ms", interval),
+            ("checkpoint_frequency", frequency),
+        ):
+            if value is not None:
+                problem = sysparams.validate(sysparams.BY_NAME[param], str(value))
+                if problem is not None:
+                    raise MetaRpcError(DDL + "CreateDatabase", problem)
+        return notices
+
     def alter_database_resource_group(
         self, ctx: Context, database: str, group: str | None
     ) -> Result:

@@ -79,23 +79,21 @@ async def handle_alter_resource_group(
 
 
 async def handle_alter_rename(fe: Frontend, stmt: st.AlterRename, params: list[object]) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.catalog.rename, stmt.new_name.name)
+    return await _alter_object(fe, stmt, fe.instance.engine.alter.rename, stmt.new_name.name)
 
 
 async def handle_alter_swap(fe: Frontend, stmt: st.AlterSwap, params: list[object]) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.catalog.swap, engine_name(stmt.target))
+    return await _alter_object(fe, stmt, fe.instance.engine.alter.swap, engine_name(stmt.target))
 
 
 async def handle_alter_owner(fe: Frontend, stmt: st.AlterOwner, params: list[object]) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.catalog.alter_owner, stmt.new_owner)
+    return await _alter_object(fe, stmt, fe.instance.engine.alter.alter_owner, stmt.new_owner)
 
 
 async def handle_alter_set_schema(
     fe: Frontend, stmt: st.AlterSetSchema, params: list[object]
 ) -> Outcome:
-    return await _alter_object(
-        fe, stmt, fe.instance.engine.catalog.set_schema, stmt.new_schema.name
-    )
+    return await _alter_object(fe, stmt, fe.instance.engine.alter.set_schema, stmt.new_schema.name)
 
 
 async def handle_alter_database_param(

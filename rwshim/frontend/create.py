@@ -16,13 +16,17 @@ from typing import TYPE_CHECKING
 from rwshim import coltypes
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
+from rwshim.errors import RwError
+from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
+from rwshim.sql import unparse
 from rwshim.sql.columns import table_schema
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
+    from rwshim.sql.unparse import nodes, purify
 
 
 def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]]:
@@ -79,6 +83,66 @@ def new_query_columns(
     return query_columns(fe, query, column_names)
 
 
+# --- definitions (RisingWave stores the statement's Display: rwshim/sql/unparse) -----------
+
+
+def parsed(text: str) -> nodes.Statement:
+    """The CREATE statement as RisingWave's parser reads it; a form it does not read fails
+    with its parser's error."""
+    try:
+        return unparse.parse_create(text)
+    except unparse.UnparseError as e:
+        raise e.parser_error(text) from None
+
+
+def stored_definition(text: str) -> str:
+    """normalize_sql (handler/mod.rs:246-302): the Display, OR REPLACE / IF NOT EXISTS gone."""
+    return unparse.normalized(parsed(text))
+
+
+def _user_columns(cols: Sequence[ColumnSpec]) -> list[purify.Column]:
+    from rwshim.sql.unparse import purify
+
+    return [
+        purify.Column(c.name, c.rw_type, c.default_expr is not None)
+        for c in cols
+        if not c.is_hidden
+    ]
+
+
+def table_definition(stmt: st.CreateTable, cols: Sequence[ColumnSpec], pk: Sequence[str]) -> str:
+    """create_sql_purified (table_catalog.rs:293-330): a CREATE TABLE AS is stored empty and
+    shows its catalog columns; any other table its statement purified from the columns.  rwshim
+    purifies once, at CREATE: nothing alters a table's columns afterwards."""
+    from rwshim.sql.unparse import nodes, purify
+
+    if stmt.query is not None:
+        return purify.table_as_definition(stmt.name.name, _user_columns(cols))
+    node = parsed(stmt.text)
+    assert isinstance(node, nodes.CreateTable)
+    return purify.purified_definition(node, _user_columns(cols), pk, not pk)
+
+
+def read_query_template(fe: Frontend, query: str) -> str:
+    """The template of the query a materialized view or sink reads (sql/unparse/bound.py),
+    its relation references resolved as the binder resolves them, as JSON."""
+    ctx = fe.query_context()
+    resolve = fe.instance.query.relation_id
+    catalog = fe.instance.engine.catalog
+
+    from rwshim.sql.unparse import bound
+
+    def view_of(relation_id: int) -> bound.View | None:
+        found = catalog.view_of(relation_id)
+        return None if found is None else bound.View(found[0], tuple(found[1]))
+
+    try:
+        tpl = unparse.template(query, lambda parts: resolve(ctx, parts), view_of)
+    except unparse.UnparseError as e:
+        raise e.parser_error(query) from None
+    return tpl.to_json()
+
+
 async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
     connector = dict(stmt.with_options).get("connector")
     if stmt.query is not None:
@@ -86,13 +150,14 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         pk: list[str] = []
     else:
         cols, pk = table_columns(stmt.columns_text)
+    definition = table_definition(stmt, cols, pk)
     out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_table(
             fe.ctx(),
             engine_name(stmt.name),
             cols,
-            definition=stmt.text,
+            definition=definition,
             primary_key=pk,
             if_not_exists=stmt.if_not_exists,
             append_only=stmt.append_only,
@@ -110,16 +175,27 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
 async def handle_create_mv(
     fe: Frontend, stmt: st.CreateMaterializedView, params: list[object]
 ) -> Outcome:
+    definition = stored_definition(stmt.text)
     bound = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
-    return await fe.engine_call(stmt.tag, lambda: _create_mv_call(fe, stmt, bound))
+    template = read_query_template(fe, stmt.query) if bound.columns else None
+    return await fe.engine_call(
+        stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
+    )
 
 
-def _create_mv_call(fe: Frontend, stmt: st.CreateMaterializedView, bound: BoundQuery) -> Result:
+def _create_mv_call(
+    fe: Frontend,
+    stmt: st.CreateMaterializedView,
+    bound: BoundQuery,
+    definition: str,
+    template: str | None,
+) -> Result:
     return fe.instance.engine.ddl.create_materialized_view(
         fe.ctx(),
         engine_name(stmt.name),
         bound.columns,
-        definition=stmt.text,
+        definition=definition,
+        read_query_template=template,
         upstream_ids=bound.upstreams,
         if_not_exists=stmt.if_not_exists,
         with_options=stmt.with_options,
@@ -128,6 +204,11 @@ def _create_mv_call(fe: Frontend, stmt: st.CreateMaterializedView, bound: BoundQ
 
 
 async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[object]) -> Outcome:
+    from rwshim.sql.unparse import nodes
+
+    node = parsed(stmt.text)
+    assert isinstance(node, nodes.CreateView)
+    sql = unparse.query_of(node)
     bound = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
     return await fe.engine_call(
         stmt.tag,
@@ -135,7 +216,7 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
             fe.ctx(),
             engine_name(stmt.name),
             bound.columns,
-            definition=stmt.text,
+            sql=sql,
             upstream_ids=bound.upstreams,
             if_not_exists=stmt.if_not_exists,
         ),
@@ -145,7 +226,17 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
 async def handle_create_source(
     fe: Frontend, stmt: st.CreateSource, params: list[object]
 ) -> Outcome:
-    cols, _ = table_columns(stmt.columns_text)
+    from rwshim.sql.unparse import nodes, purify
+
+    cols, pk = table_columns(stmt.columns_text)
+    node = parsed(stmt.text)
+    assert isinstance(node, nodes.CreateSource)
+    cdc = any(o.name.real_value() == "connector" and "-cdc" in o.value for o in node.with_options)
+    definition = (
+        unparse.normalized(node)  # a CDC source is shown unpurified (source_catalog.rs:131-135)
+        if cdc
+        else purify.purified_definition(node, _user_columns(cols), pk, not pk)
+    )
     fmt = stmt.format_encode
     return await fe.engine_call(
         stmt.tag,
@@ -153,7 +244,7 @@ async def handle_create_source(
             fe.ctx(),
             engine_name(stmt.name),
             cols,
-            definition=stmt.text,
+            definition=definition,
             with_options=stmt.with_options,
             format=fmt.format if fmt else None,
             row_encode=fmt.encode if fmt else None,
@@ -167,7 +258,9 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     query = stmt.query
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
+    definition = stored_definition(stmt.text)
     bound = new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
+    template = read_query_template(fe, query) if query is not None and bound.columns else None
     fmt = stmt.format_encode
     return await fe.engine_call(
         stmt.tag,
@@ -175,7 +268,8 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
             fe.ctx(),
             engine_name(stmt.name),
             bound.columns,
-            definition=stmt.text,
+            definition=definition,
+            read_query_template=template,
             upstream_ids=bound.upstreams,
             with_options=stmt.with_options,
             format_encode_options=fmt.options if fmt else (),
@@ -187,13 +281,14 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
 
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
+    definition = stored_definition(stmt.text)
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_index(
             fe.ctx(),
             engine_name(stmt.name),
             engine_name(stmt.table),
-            definition=stmt.text,
+            definition=definition,
             key_columns=list(stmt.columns),
             include_columns=list(stmt.include) if stmt.include else None,
             if_not_exists=stmt.if_not_exists,
@@ -215,10 +310,26 @@ async def handle_create_schema(
 async def handle_create_database(
     fe: Frontend, stmt: st.CreateDatabase, params: list[object]
 ) -> Outcome:
+    """create_database.rs: the options as RisingWave's handler reads them (the resource group by
+    resolve_resource_group, its error raised in the handler's order)."""
+    group: str | None = None
+    group_error: RwError | None = None
+    if stmt.resource_group is not None:
+        try:
+            group = resource_group(stmt.resource_group)
+        except RwError as e:
+            group_error = e
     return await fe.engine_call(
         stmt.tag,
-        lambda: fe.instance.engine.catalog.create_database(
-            fe.ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists
+        lambda: fe.instance.engine.params.create_database(
+            fe.ctx(),
+            stmt.name.name,
+            if_not_exists=stmt.if_not_exists,
+            owner=stmt.owner,
+            resource_group=group,
+            resource_group_error=group_error,
+            barrier_interval_ms=stmt.barrier_interval_ms,
+            checkpoint_frequency=stmt.checkpoint_frequency,
         ),
     )
 

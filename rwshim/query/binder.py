@@ -169,7 +169,17 @@ class Binder:
                 sub = Binder(self.ctx, self.relations, self.system, self.low)
                 sub._expanding = self._expanding
                 # upstreams are the relations named directly (RisingWave's dependencies)
-                sub.query(inner, None)
+                try:
+                    sub.query(inner, None)
+                except RwError as e:
+                    if rel.kind != RelKind.VIEW:
+                        raise
+                    # resolve_view_relation (binder/relation/table_or_source.rs:610-624): a
+                    # view's query binds by name at each query
+                    raise BindError(
+                        f"failed to bind view {rel.name}, sql: {rel.definition}\n"
+                        f"error: {e.compact()}"
+                    ) from None
             finally:
                 self._expanding.pop()
             if rel.kind == RelKind.VIEW and sub.values_leaf:

@@ -31,7 +31,7 @@ from rwshim.query.catalog import RELATIONS
 from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState
 from rwshim.query.prepared import Executor, Prepared, column_of
-from rwshim.query.relations import RelationSource
+from rwshim.query.relations import Relation, RelationSource
 from rwshim.query.sqlite.executor import SqliteExecutor
 from rwshim.query.sqlite.fast_path import constant_select as _constant_select
 from rwshim.results import Column, Outcome
@@ -142,6 +142,20 @@ class QueryEngine:
         finally:
             self.state.ctx = saved
         return int(rows[0][0]) if rows else 0  # type: ignore[call-overload]
+
+    def relation_id(self, ctx: QueryContext, parts: Sequence[str]) -> int | None:
+        """The user relation a FROM name (its parts' real values) resolves to, as the binder
+        resolves it (resolve.resolve_relation); None for a system catalog."""
+        from rwshim.query.resolve import resolve_relation
+
+        db = parts[-3] if len(parts) >= 3 else None
+        schema = parts[-2] if len(parts) >= 2 else None
+        rel = self._guarded(
+            lambda: resolve_relation(
+                ctx, self.relations, self._system_relation, db, schema, parts[-1]
+            )
+        )
+        return rel.id if isinstance(rel, Relation) else None
 
     def use_context(self, ctx: QueryContext) -> None:
         """Set the context the catalog views' functions read, for callers that query the

@@ -68,7 +68,7 @@ class StoreRelations:
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "
-            "r.primary_table_id "
+            "r.primary_table_id, r.read_query "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
             "WHERE r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
@@ -77,7 +77,7 @@ class StoreRelations:
         ).fetchone()
         if row is None:
             return None
-        rid, kind_text, definition, append_only, status, primary_id = row
+        rid, kind_text, definition, append_only, status, primary_id, read_query = row
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
             "SELECT name, type_oid, is_hidden, pk_position, default_expr FROM relation_column "
@@ -88,7 +88,12 @@ class StoreRelations:
         storage = data_table(rid) if kind == RelKind.TABLE else None
         is_view = kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW)
         query: str | None = None
-        if is_view and definition:
+        if kind == RelKind.MATERIALIZED_VIEW and read_query:
+            # bound to the relations it was created on, whatever their names now (schema v6)
+            query = read_query
+        elif is_view and definition:
+            # a view binds its stored query by name, as RisingWave's binder does at each query
+            # (binder/relation/table_or_source.rs:594-624)
             query = definition_query_text(definition)
         elif kind == RelKind.INDEX and primary_id is not None:
             # an index reads as its columns of the indexed relation

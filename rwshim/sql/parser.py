@@ -67,8 +67,9 @@ _PG_FIRST = {
     "VACUUM",
     "ANALYZE",
 }
-# CREATE/ALTER forms that are PostgreSQL syntax (pglast reads them).
-_PG_CREATE = {"SCHEMA", "DATABASE", "USER"}
+# CREATE/ALTER forms that are PostgreSQL syntax (pglast reads them).  CREATE DATABASE is
+# RisingWave's own (IF NOT EXISTS, RESOURCE_GROUP, ...: parser.rs:2026-2086).
+_PG_CREATE = {"SCHEMA", "USER"}
 _PG_ALTER = {"USER"}
 
 

@@ -399,6 +399,22 @@ INSERT INTO catalog_version VALUES (0);
     for event in ("INSERT", "DELETE", f"UPDATE OF {update_of}" if update_of else "UPDATE")
 )
 
+# Version 6: a materialized view (or sink) reads a query bound to relation ids, so that
+# renaming or moving what it reads leaves it working (rwshim/sql/unparse/bound.py).
+SCHEMA_V6: Final = """
+-- relation.read_query_template: for a materialized view or a sink, its query as typed with
+-- the relation references the binder resolved, as JSON {"text": ..., "refs": [[start, end,
+-- after, relation_id, written_name, aliased], ...]}; NULL for other kinds and for relations
+-- of older stores (which read their definition's query).
+ALTER TABLE relation ADD COLUMN read_query_template TEXT;
+-- relation.read_query: that template rendered with the current names of the relations it
+-- references ("schema"."name"); the engine renders it again whenever one of them is renamed or
+-- moved.  The read path binds this, not the definition.
+ALTER TABLE relation ADD COLUMN read_query TEXT;
+CREATE TRIGGER catalog_version_relation_read_query AFTER UPDATE OF read_query, definition
+    ON relation BEGIN UPDATE catalog_version SET n = n + 1; END;
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -407,6 +423,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
     (5, SCHEMA_V5),
+    (6, SCHEMA_V6),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

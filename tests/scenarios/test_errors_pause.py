@@ -95,8 +95,10 @@ async def test_paused_arrangement_backfill_create_waits_until_resume(
     assert not create.done()
     mv_id, status, _ = await job(b, "mv")
     assert status == "CREATING"
+    # SHOW JOBS' statement is the job's stored definition (list_creating_jobs,
+    # barrier/manager.rs:59-104): normalised as the unparser prints it
     assert await jobs(b) == [
-        (mv_id, "create materialized view mv as select * from t", "FOREGROUND", "0.00% (0/100)")
+        (mv_id, "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t", "FOREGROUND", "0.00% (0/100)")
     ]
     assert await b.rows("select backfill_type from rw_ddl_progress") == [("NORMAL_BACKFILL",)]
 

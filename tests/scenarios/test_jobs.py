@@ -16,6 +16,9 @@ from tests.scenarios.drivers import AsyncpgClient, Client, connect
 from tests.scenarios.helpers import creating_mv, job, jobs, pending, table_with_rows
 
 STMT = "create materialized view mv as select * from t"
+# What SHOW JOBS shows of it: the stored definition (list_creating_jobs,
+# barrier/manager.rs:59-104), as the unparser prints it.
+SHOWN = "CREATE MATERIALIZED VIEW mv AS SELECT * FROM t"
 
 
 def cancelled(c: Client) -> str:
@@ -35,14 +38,14 @@ async def test_progress_moves_with_barriers_and_flush(client: Client, server: Ru
     # Two actors at 1 row/s each and a 1 s barrier interval: 2 rows per barrier.
     assert await client.run("set streaming_parallelism = 2") == "SET_VARIABLE"
     mv_id = await creating_mv(client)
-    assert await jobs(client) == [(mv_id, STMT, "BACKGROUND", "Snapshot [0.00% (0/100)]")]
+    assert await jobs(client) == [(mv_id, SHOWN, "BACKGROUND", "Snapshot [0.00% (0/100)]")]
     server.tick()
-    assert await jobs(client) == [(mv_id, STMT, "BACKGROUND", "Snapshot [2.00% (2/100)]")]
+    assert await jobs(client) == [(mv_id, SHOWN, "BACKGROUND", "Snapshot [2.00% (2/100)]")]
     assert await client.run("flush") == "FLUSH"
     assert await client.rows(
         "select ddl_id, ddl_statement, create_type, progress, is_serverless_backfill,"
         " backfill_type from rw_ddl_progress"
-    ) == [(mv_id, STMT, "BACKGROUND", "Snapshot [4.00% (4/100)]", False, "SNAPSHOT_BACKFILL")]
+    ) == [(mv_id, SHOWN, "BACKGROUND", "Snapshot [4.00% (4/100)]", False, "SNAPSHOT_BACKFILL")]
     server.tick(3)
     assert (await jobs(client))[0][3] == "Snapshot [10.00% (10/100)]"
     # A longer barrier interval reads more rows per barrier.
@@ -67,7 +70,7 @@ async def test_progress_moves_with_barriers_and_flush(client: Client, server: Ru
     server.tick()
     assert (await jobs(client))[1] == (
         amv_id,
-        "create materialized view amv as select * from t",
+        "CREATE MATERIALIZED VIEW amv AS SELECT * FROM t",
         "BACKGROUND",
         "6.00% (6/100)",
     )
@@ -208,7 +211,7 @@ async def test_recover_keeps_background_jobs_and_applies_deferred_parallelism(
     assert before == [(4,), (4,)]
     assert await client.run("recover") == "RECOVER"
     # The background job survives recovery and keeps its progress.
-    assert await jobs(client) == [(mv_id, STMT, "BACKGROUND", "Snapshot [8.00% (8/100)]")]
+    assert await jobs(client) == [(mv_id, SHOWN, "BACKGROUND", "Snapshot [8.00% (8/100)]")]
     # Recovery re-renders every job from the catalog: the DEFERRED value is applied.
     after = await client.rows(f"select parallelism from rw_fragments where table_id = {t_id}")
     assert after == [(1,), (1,)]

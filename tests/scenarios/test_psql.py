@@ -42,7 +42,7 @@ def test_psql_session_with_error_1_and_the_deferred_notice(
     server.tick(24)
     out = server.psql("-At", "-c", "show jobs")
     assert out.stdout == (
-        f"{mv_id}|create materialized view mv as select * from t|BACKGROUND|"
+        f"{mv_id}|CREATE MATERIALIZED VIEW mv AS SELECT * FROM t|BACKGROUND|"
         "Snapshot [96.00% (96/100)]\n"
     )
     server.tick()

@@ -54,7 +54,7 @@ def test_catalog_fingerprint_follows_catalog_changes_not_barriers() -> None:
         )
         created = inst.relations.fingerprint()
         assert created != before
-        inst.engine.catalog.rename(Context(), "table", ObjectName("t"), "t2")
+        inst.engine.alter.rename(Context(), "table", ObjectName("t"), "t2")
         assert inst.relations.fingerprint() not in (before, created)
     finally:
         inst.close()

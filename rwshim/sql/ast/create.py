@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rwshim.sql.ast.base import ObjectName, Options, Statement
+from rwshim.sql.ast.base import ObjectName, Options, SetValue, Statement
 
 __all__ = [
     "CreateConnection",
@@ -195,10 +195,18 @@ class CreateSchema(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateDatabase(Statement):
-    """CREATE DATABASE <name> ..."""
+    """CREATE DATABASE [IF NOT EXISTS] <name> [WITH] options (owner, resource group, ...).
+
+    The options, each at most once: OWNER [=] <user>, RESOURCE_GROUP [=] <value>,
+    BARRIER_INTERVAL_MS [=] <u32>, CHECKPOINT_FREQUENCY [=] <u64> (parser.rs:2026-2086).
+    """
 
     name: ObjectName
     if_not_exists: bool = False
+    owner: str | None = None
+    resource_group: SetValue | None = None
+    barrier_interval_ms: int | None = None
+    checkpoint_frequency: int | None = None
     TAG: ClassVar[str] = "CREATE_DATABASE"
 
 

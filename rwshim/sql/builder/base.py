@@ -53,6 +53,18 @@ class BuildBase(Transformer[Any, Any]):
     def err(self, at: Token, what: str | None) -> SqlParserError:
         return expected_error(self.sql, at, what)
 
+    def u64_literal(self, lt: LarkToken) -> int:
+        """A number token read as ``literal_u64`` reads it (parser_v2/number.rs:37-45)."""
+        t = self.tok(lt)
+        if t.value.isdigit() and int(t.value) < 1 << 64:
+            return int(t.value)
+        cause = (
+            "number too large to fit in target type"
+            if t.value.isdigit()
+            else "invalid digit found in string"
+        )
+        raise located(self.sql, t, f"invalid u64\n{cause}")
+
     def u32_literal(self, lt: LarkToken) -> int:
         """A number token read as ``literal_u32`` reads it (parser.rs:4327-4330, ids of jobs
         and fragments); out of range it fails with `invalid u32` and the Rust parse error."""

@@ -17,6 +17,7 @@ from lark import Token as LarkToken
 
 from rwshim.sql import statements as st
 from rwshim.sql.builder.base import BuildBase
+from rwshim.sql.errors_text import located
 
 
 class CreateRules(BuildBase):
@@ -72,6 +73,39 @@ class CreateRules(BuildBase):
 
     def create_or_replace_view(self, c: list[Any]) -> st.Statement:
         return self.create_view(c[2:], or_replace=True)
+
+    # parse_create_database (parser.rs:2026-2086): each option once, in any order.
+    def create_database(self, c: list[Any]) -> st.Statement:
+        ine, name = c[1], c[2]
+        seen: dict[str, Any] = {}
+        for kind, value, kw in c[4:]:
+            if kind in seen:
+                # parser_err! after the repeated word (parser.rs:2042-2075)
+                raise located(
+                    self.sql, self.after(kw), f"duplicate {kind.upper()} clause in CREATE DATABASE"
+                )
+            seen[kind] = value
+        return st.CreateDatabase(
+            self.text,
+            name,
+            bool(ine),
+            seen.get("owner"),
+            seen.get("resource_group"),
+            seen.get("barrier_interval_ms"),
+            seen.get("checkpoint_frequency"),
+        )
+
+    def db_owner(self, c: list[Any]) -> tuple[str, Any, LarkToken]:
+        return ("owner", c[-1].name, c[0])
+
+    def db_resource_group(self, c: list[Any]) -> tuple[str, Any, LarkToken]:
+        return ("resource_group", c[-1], c[0])
+
+    def db_barrier_interval_ms(self, c: list[Any]) -> tuple[str, Any, LarkToken]:
+        return ("barrier_interval_ms", self.u32_literal(c[-1]), c[0])
+
+    def db_checkpoint_frequency(self, c: list[Any]) -> tuple[str, Any, LarkToken]:
+        return ("checkpoint_frequency", self.u64_literal(c[-1]), c[0])
 
     def table_prefix(self, c: list[Any]) -> tuple[bool, bool]:
         types = {x.type for x in c if isinstance(x, LarkToken)}

@@ -150,7 +150,7 @@ def test_index_view_and_describe(env: Env) -> None:
         CTX,
         ObjectName("v"),
         [ColumnSpec("v1", t.INT4, "integer")],
-        definition="CREATE VIEW v AS SELECT v1 FROM t3",
+        sql="SELECT v1 FROM t3",
         upstream_ids=[tid],
     )
     assert show.describe(env.conn, SHOW_CTX, ["t3"])[1] == [

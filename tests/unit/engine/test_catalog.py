@@ -92,7 +92,7 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
         ctx(),
         ObjectName("v"),
         V,
-        definition="CREATE VIEW v AS SELECT * FROM m",
+        sql="SELECT * FROM m",
         upstream_ids=[rel_id(e, "m")],
     )
     e.ddl.create_index(
@@ -227,18 +227,23 @@ def test_rename_swap_owner_schema_comment() -> None:
     e = make_engine()
     t = table(e, "t")
     u = table(e, "u")
-    e.catalog.rename(ctx(), "table", ObjectName("t"), "t2")
+    e.alter.rename(ctx(), "table", ObjectName("t"), "t2")
     assert rel_id(e, "t2") == t
     with pytest.raises(RwError) as ex:
-        e.catalog.rename(ctx(), "table", ObjectName("t2"), "u")
-    assert ex.value.chain == ["Catalog error", "table named u already exists"]
-    e.catalog.swap(ctx(), "table", ObjectName("t2"), ObjectName("u"))
+        e.alter.rename(ctx(), "table", ObjectName("t2"), "u")
+    assert ex.value.chain == [  # meta's check_relation_name_duplicate (controller/utils.rs:774)
+        "Catalog error",
+        "gRPC request to meta service (call `/ddl_service.DdlService/AlterName`) failed: Some"
+        " entity that we attempted to create (e.g., file or directory) already exists",
+        "table named u already exists",
+    ]
+    e.alter.swap(ctx(), "table", ObjectName("t2"), ObjectName("u"))
     assert (rel_id(e, "t2"), rel_id(e, "u")) == (u, t)
     e.users.create_user(ctx(), "carol")
-    e.catalog.alter_owner(ctx(), "table", ObjectName("u"), "carol")
+    e.alter.alter_owner(ctx(), "table", ObjectName("u"), "carol")
     assert e.catalog.relation(t).owner_id == e.users.user_id("carol")  # type: ignore[union-attr]
     e.catalog.create_schema(ctx(), "s")
-    e.catalog.set_schema(ctx(), "table", ObjectName("u"), "s")
+    e.alter.set_schema(ctx(), "table", ObjectName("u"), "s")
     assert e.catalog.lookup(ctx(), ObjectName("u")) is None
     assert e.catalog.lookup(ctx(), ObjectName("u", "s")) is not None
     e.catalog.comment_on(ctx(), t, None, "the table")
@@ -413,17 +418,17 @@ def test_parallelism_policy_of_fragments() -> None:
     ],
 )
 def test_rename_rewrites_the_created_name(definition: str, renamed: str) -> None:
-    from rwshim.engine.catalog import rename_in_definition
+    from rwshim.sql.unparse import rename_relation
 
-    assert rename_in_definition(definition, "zz") == renamed
+    assert rename_relation(definition, "zz") == renamed
 
 
 def test_rename_and_swap_update_definitions() -> None:
     e = make_engine()
     e.ddl.create_table(ctx(), ObjectName("a"), V, definition="CREATE TABLE a (v INT)")
     e.ddl.create_table(ctx(), ObjectName("b"), V, definition="CREATE TABLE b (v INT, w INT)")
-    e.catalog.rename(ctx(), "table", ObjectName("a"), "c")
+    e.alter.rename(ctx(), "table", ObjectName("a"), "c")
     assert e.catalog.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT)"  # type: ignore[union-attr]
-    e.catalog.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))
+    e.alter.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))
     assert e.catalog.relation(rel_id(e, "b")).definition == "CREATE TABLE b (v INT)"  # type: ignore[union-attr]
     assert e.catalog.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT, w INT)"  # type: ignore[union-attr]

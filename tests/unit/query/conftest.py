@@ -173,7 +173,7 @@ class World:
             Context(),
             ObjectName(name),
             [ColumnSpec(c.name, c.type_oid, "x") for c in an.columns],
-            definition=f"CREATE VIEW {name} AS {query}",
+            sql=query,
             upstream_ids=an.upstreams,
         )
         self.query.invalidate()
