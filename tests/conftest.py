@@ -28,14 +28,14 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from rwshim.config import Config
+from rwshim.server import Server
+
 # CI runs every property test on the same examples (derandomize), so a green main stays green;
 # run without CI set to explore new examples locally.  No shared example database either.
 settings.register_profile("ci", derandomize=True, database=None, deadline=None)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
-
-from rwshim.config import Config
-from rwshim.server import Server
 
 
 @dataclass
