@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rwshim import pgtypes
+from rwshim.acl import CheckItem
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
+from rwshim.engine.privileges import Privileges
 from rwshim.engine.state import Meta
 from rwshim.engine.types import ColumnSpec, Context, ObjectName, Result
 from rwshim.engine.users import Users
@@ -121,27 +123,19 @@ def _sqlite_affinity(type_oid: int) -> str:
 class Catalog:
     """The catalog controller over the store."""
 
-    def __init__(self, meta: Meta, users: Users, waits: Waits) -> None:
+    def __init__(self, meta: Meta, users: Users, waits: Waits, privileges: Privileges) -> None:
         self.meta = meta
         self.store = meta.store
         self.conn = meta.conn
         self.users = users
         self.waits = waits
+        self.privileges = privileges
 
     # ------------------------------------------------------------------ privileges
 
     def check_drop_alter(self, ctx: Context, rel: Rel) -> None:
-        """privilege.rs:113-138."""
-        if self.users.is_super(ctx) or rel.owner_id == ctx.user_id:
-            return
-        schema_owner = self.meta.val(
-            "SELECT owner_id FROM schema WHERE schema_id = ?", (rel.schema_id,)
-        )
-        if schema_owner == ctx.user_id:
-            return
-        raise PermissionDenied(
-            "Only the relation owner, the schema owner, and superuser can drop or alter a relation."
-        )
+        """privilege.rs:104-138 (``Privileges.check_drop_alter``)."""
+        self.privileges.check_drop_alter(ctx, rel.owner_id, rel.schema_id)
 
     # ------------------------------------------------------------------ name resolution
 
@@ -168,12 +162,19 @@ class Catalog:
 
     def creation_schema(self, ctx: Context, name: ObjectName) -> tuple[int, str]:
         """The schema a CREATE makes ``name`` in: the named one, else the first of the
-        search path that exists."""
-        if name.schema is not None:
-            sid = self.schema_id(ctx.database_id, name.schema)
+        search path that exists; the session's user needs CREATE on it
+        (get_database_and_schema_id_for_create, session.rs:1188-1213)."""
+        found = self.find_creation_schema(ctx, name.schema)
+        self.privileges.check_create_in_schema(ctx, *found)
+        return found
+
+    def find_creation_schema(self, ctx: Context, schema: str | None) -> tuple[int, str]:
+        """The named schema, else the first of the search path that exists."""
+        if schema is not None:
+            sid = self.schema_id(ctx.database_id, schema)
             if sid is None:
-                raise CatalogNotFound("schema", name.schema)
-            return sid, name.schema
+                raise CatalogNotFound("schema", schema)
+            return sid, schema
         for s in self.search_path(ctx):
             sid = self.schema_id(ctx.database_id, s)
             if sid is not None:
@@ -300,16 +301,13 @@ class Catalog:
                 return Result([f'database "{name}" does not exist, skipping'])
             raise CatalogNotFound("database", name)
         db_id, owner_id = int(v[0]), int(v[1])
-        _, is_super, _, _, is_admin = self.users.user(ctx.user_id)
+        is_admin = self.users.user(ctx.user_id)[4]
         owner_admin = bool(
             self.meta.val("SELECT is_admin FROM rw_user WHERE user_id = ?", (owner_id,))
         )
         if owner_admin and not is_admin:
             raise PermissionDenied("only admin users can drop databases created by admin users")
-        if not is_super and owner_id != ctx.user_id:
-            raise PermissionDenied(  # privilege.rs:148-157
-                "Only the owner, and superuser can drop or alter a schema or database."
-            )
+        self.privileges.check_db_schema_owner(ctx, owner_id)
         ids = [
             int(r[0])
             for r in self.conn.execute(
@@ -320,6 +318,15 @@ class Catalog:
         self.refuse_dropping_creating(ids, "database")
         with self.store.transaction():
             self.remove_relations(ids)
+            self.privileges.forget_objects(
+                [db_id]
+                + [
+                    int(r[0])
+                    for r in self.conn.execute(
+                        "SELECT schema_id FROM schema WHERE database_id = ?", (db_id,)
+                    )
+                ]
+            )
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM database WHERE database_id = ?", (db_id,))
@@ -340,12 +347,23 @@ class Catalog:
             if oid is None:
                 raise CatalogNotFound("user", owner)
             owner_id = oid
+        # create_schema.rs:78-83: CREATE on the database
+        db_name, db_owner = self.meta.q1(
+            "SELECT name, owner_id FROM database WHERE database_id = ?", (ctx.database_id,)
+        ) or ("", 0)
+        self.privileges.check(
+            ctx, [CheckItem(int(db_owner), "CREATE", str(db_name), "database", ctx.database_id)]
+        )
         with self.store.transaction():
             sid = self.store.next_id("object")
             self.conn.execute(
                 "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (sid, name, ctx.database_id, owner_id, self.meta.now()),
+            )
+            # create_op.rs:156-159
+            self.privileges.apply_defaults(
+                sid, "schema", database_id=ctx.database_id, schema_id=None, owner_id=owner_id
             )
         return Result()
 
@@ -363,10 +381,7 @@ class Catalog:
                 return Result([f'schema "{name}" does not exist, skipping'])
             raise CatalogNotFound("schema", name)
         owner = self.meta.val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
-        if not self.users.is_super(ctx) and owner != ctx.user_id:
-            raise PermissionDenied(  # privilege.rs:148-157
-                "Only the owner, and superuser can drop or alter a schema or database."
-            )
+        self.privileges.check_db_schema_owner(ctx, int(owner))
         ids = [
             int(r[0])
             for r in self.conn.execute(
@@ -379,6 +394,7 @@ class Catalog:
         self.refuse_dropping_creating(self.cascade_closure(ids), "schema")
         with self.store.transaction():
             self.remove_relations(self.cascade_closure(ids))
+            self.privileges.forget_objects([sid])
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
         return Result()
@@ -576,7 +592,7 @@ class Catalog:
             for iid in [*internal, rid]:
                 self.conn.execute("DELETE FROM relation_column WHERE relation_id = ?", (iid,))
                 self.conn.execute("DELETE FROM comment WHERE object_id = ?", (iid,))
-                self.conn.execute("DELETE FROM privilege WHERE object_id = ?", (iid,))
+                self.privileges.forget_objects([iid])
                 self.conn.execute("DELETE FROM relation WHERE relation_id = ?", (iid,))
             self.conn.execute("DELETE FROM fragment WHERE job_id = ?", (rid,))
             self.conn.execute(
@@ -620,15 +636,18 @@ class Catalog:
         self.check_drop_alter(ctx, rel)
         return rel
 
-    def resolve_for_alter(self, ctx: Context, kind: str, name: ObjectName) -> Rel:
+    def resolve_for_alter(
+        self, ctx: Context, kind: str, name: ObjectName, *, check: bool = True
+    ) -> Rel:
         """The object of an ALTER ... RENAME / SWAP / OWNER / SET SCHEMA, with the drop/alter
-        privilege checked."""
+        privilege checked (unless ``check`` is False)."""
         rel = self.lookup(ctx, name)
         if rel is None or rel.kind != kind:
             raise CatalogNotFound(
                 {"materialized view": "table", "index": "index"}.get(kind, kind), name.name
             )
-        self.check_drop_alter(ctx, rel)
+        if check:
+            self.check_drop_alter(ctx, rel)
         return rel
 
     # -------------------------------------------------------- rename, swap, owner, schema, comment
@@ -647,9 +666,11 @@ class Catalog:
         return Result()
 
     def swap(self, ctx: Context, kind: str, name: ObjectName, other: ObjectName) -> Result:
-        """ALTER <kind> <a> SWAP WITH <b> (meta AlterSwapRename): the two exchange names."""
-        a = self.resolve_for_alter(ctx, kind, name)
-        b = self.resolve_for_alter(ctx, kind, other)
+        """ALTER <kind> <a> SWAP WITH <b> (meta AlterSwapRename): the two exchange names; the
+        session's user must own both or be a superuser (alter_swap_rename.rs:29-45)."""
+        a = self.resolve_for_alter(ctx, kind, name, check=False)
+        b = self.resolve_for_alter(ctx, kind, other, check=False)
+        self.privileges.check_swap(ctx, a.owner_id, b.owner_id)
         with self.store.transaction():
             self.conn.execute(
                 "UPDATE relation SET name = ?, schema_id = ?, definition = ? WHERE relation_id = ?",
@@ -662,11 +683,18 @@ class Catalog:
         return Result()
 
     def alter_owner(self, ctx: Context, kind: str, name: ObjectName, owner: str) -> Result:
-        """ALTER <kind> <name> OWNER TO <user>."""
-        rel = self.resolve_for_alter(ctx, kind, name)
+        """ALTER <kind> <name> OWNER TO <user> (alter_owner.rs:48-250): the new owner must
+        exist, the session may drop or alter the object, the new owner needs CREATE on its
+        schema (unless the session's user is a superuser), the same owner is a no-op, and an
+        object owned by an admin user keeps its owner."""
         uid = self.users.user_id(owner)
         if uid is None:
             raise CatalogNotFound("user", owner)
+        rel = self.resolve_for_alter(ctx, kind, name)
+        self.privileges.check_new_owner(ctx, uid, rel.schema_id)
+        if rel.owner_id == uid:
+            return Result()
+        self.privileges.check_not_owned_by_admin(rel.owner_id, str(name))
         with self.store.transaction():
             self.conn.execute(
                 "UPDATE relation SET owner_id = ? WHERE relation_id = ? OR owner_job_id = ?",
@@ -683,6 +711,8 @@ class Catalog:
         existing = self.check_duplicate(sid, rel.name)
         if existing is not None:
             raise self.duplicate_error(existing)
+        # alter_set_schema.rs:185-186: CREATE on the new schema
+        self.privileges.check_create_in_schema(ctx, sid, schema)
         with self.store.transaction():
             self.conn.execute(
                 "UPDATE relation SET schema_id = ? WHERE relation_id = ? OR owner_job_id = ?",
@@ -730,6 +760,24 @@ class Catalog:
             "UPDATE relation SET created_at = ?, created_at_cluster_version = ?"
             " WHERE relation_id = ?",
             (self.meta.now(), CLUSTER_VERSION, job_id),
+        )
+        # streaming_job.rs:1785-1787: the owner's default privileges apply once it is created
+        self.apply_default_privileges(job_id)
+
+    def apply_default_privileges(self, relation_id: int) -> None:
+        """grant_default_privileges_automatically for a new relation (inside a transaction);
+        indexes and internal tables take none (no PrivilegeObjectType names them)."""
+        rel = self.relation(relation_id)
+        if rel is None or rel.kind in ("index", "internal"):
+            return
+        object_type = "table" if rel.kind == "materialized view" else rel.kind
+        self.privileges.apply_defaults(
+            rel.id,
+            object_type,
+            database_id=rel.database_id,
+            schema_id=rel.schema_id,
+            owner_id=rel.owner_id,
+            for_materialized_view=rel.kind == "materialized view",
         )
 
     def job_status(self, job_id: int) -> str | None:

@@ -165,6 +165,9 @@ class Params:
         if param not in ("barrier_interval_ms", "checkpoint_frequency"):
             raise InvalidInputSyntax(f"Unsupported database config parameter: {param}")
         db = self.catalog.database_id(database)
+        # alter_database_param.rs:35-41: the owner or a superuser
+        owner = self.meta.val("SELECT owner_id FROM database WHERE database_id = ?", (db,))
+        self.catalog.privileges.check_db_schema_owner(ctx, int(owner))
         n: int | None = None
         if value is not None:
             try:
