@@ -213,6 +213,28 @@ class Catalog:
                 return _rel(row)
         return None
 
+    def relation_ids_in_schema(self, schema_id: int, kind: str) -> list[int]:
+        """Every relation of ``kind`` in a schema, created or not (the schema catalog's
+        iter_* that GRANT ... ON ALL <kind> IN SCHEMA walks)."""
+        return [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT relation_id FROM visible_relation WHERE schema_id = ? AND kind = ?"
+                " ORDER BY relation_id",
+                (schema_id, kind),
+            )
+        ]
+
+    def schemas_of(self, database_id: int) -> list[tuple[int, str]]:
+        """The schemas of a database as (id, name)."""
+        return [
+            (int(r[0]), str(r[1]))
+            for r in self.conn.execute(
+                "SELECT schema_id, name FROM schema WHERE database_id = ? ORDER BY schema_id",
+                (database_id,),
+            )
+        ]
+
     def relation(self, relation_id: int) -> Rel | None:
         """A relation by id, whatever its state."""
         row = self.meta.q1(_REL_SELECT + " WHERE r.relation_id = ?", (relation_id,))

@@ -4,8 +4,9 @@ created later, the owner of any object, and a user's privileges as the frontend 
 
 The rule a statement checks is the frontend's (``rwshim.acl.check_privileges``); this part keeps
 the rows and answers meta's own checks.  Objects of kinds other parts own (functions, secrets,
-connections, subscriptions) plug in through ``register_kind``: their owner lookup, so GRANT on
-them and their ACLs work like a relation's.
+connections, subscriptions) plug in through ``register_kind`` (``ObjectKind``: their owner, how
+a statement names them, their ids in a schema), so GRANT on them and their ACLs work like a
+relation's.
 
 RisingWave: ``src/meta/src/controller/user.rs`` (grant_privilege, revoke_privilege,
 grant_default_privileges, revoke_default_privileges, drop_user), ``controller/utils.rs``
@@ -23,12 +24,35 @@ from dataclasses import dataclass
 
 from rwshim.acl import CheckItem, UserAcl, check_privileges
 from rwshim.engine.state import Meta
-from rwshim.engine.types import Context, Result
-from rwshim.errors import MetaPermissionDenied, PermissionDenied, ProtocolError
+from rwshim.engine.types import Context, ObjectName, Result
+from rwshim.errors import CatalogNotFound, MetaPermissionDenied, PermissionDenied, ProtocolError
 from rwshim.store.store import SYSTEM_SCHEMAS
 
 # A kind another part owns: object id -> its owner id, None when it is not of that kind.
 OwnerLookup = Callable[[int], int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectKind:
+    """How GRANT finds objects of a kind another part keeps (functions, secrets, connections,
+    subscriptions): ``owner_of`` (get_object_owner), ``resolve(ctx, name, args)`` the id of the
+    object a statement names (raising RisingWave's not-found error; ``args`` the text of a
+    function's argument list, None without one), ``in_schema(schema_id)`` the ids of ALL
+    <kind> IN SCHEMA."""
+
+    owner_of: OwnerLookup
+    resolve: Callable[[Context, ObjectName, str | None], int]
+    in_schema: Callable[[int], list[int]]
+
+
+def _no_objects(kind: str) -> ObjectKind:
+    """A kind no part has registered: no object of it exists."""
+
+    def resolve(ctx: Context, name: ObjectName, args: str | None) -> int:
+        raise CatalogNotFound(kind, name.name)
+
+    return ObjectKind(lambda oid: None, resolve, lambda sid: [])
+
 
 # Rust's Debug of meta's Action enum (meta/model/src/user_privilege.rs), for its error texts.
 _ACTION_DEBUG = {
@@ -78,12 +102,16 @@ class Privileges:
         self.meta = meta
         self.store = meta.store
         self.conn = meta.conn
-        self._kinds: dict[str, OwnerLookup] = {}
+        self._kinds: dict[str, ObjectKind] = {}
 
-    def register_kind(self, kind: str, owner_of: OwnerLookup) -> None:
-        """Let objects of ``kind`` (kept by another part) take privileges: ``owner_of`` answers
-        their owner (get_object_owner, controller/utils.rs:1048-1061)."""
-        self._kinds[kind] = owner_of
+    def register_kind(self, kind: str, objects: ObjectKind) -> None:
+        """Let objects of ``kind`` ('function', 'secret', 'connection', 'subscription'), kept
+        by another part, take privileges like a relation."""
+        self._kinds[kind] = objects
+
+    def kind(self, kind: str) -> ObjectKind:
+        """The registered ``kind``; a kind nobody registered has no objects."""
+        return self._kinds.get(kind) or _no_objects(kind)
 
     def _user(self, user_id: int) -> tuple[str, bool]:
         row = self.meta.q1("SELECT name, is_super FROM rw_user WHERE user_id = ?", (user_id,))
@@ -196,8 +224,8 @@ class Privileges:
             v = self.meta.val(sql, (oid,))
             if v is not None:
                 return int(v)
-        for owner_of in self._kinds.values():
-            found = owner_of(oid)
+        for objects in self._kinds.values():
+            found = objects.owner_of(oid)
             if found is not None:
                 return found
         return None

@@ -30,9 +30,9 @@ _ACT = (
     r"|UPDATE|USAGE)(?: \( (?:<id>(?: , <id>)*)? \))?"
 )
 _ACTS = rf"{_ACT}(?: , {_ACT})*"
-_ONE_OF_ACTIONS = "one of " + " or ".join(
-    "CONNECT CREATE DELETE EXECUTE INSERT REFERENCES SELECT TEMPORARY TRIGGER TRUNCATE UPDATE "
-    "USAGE".split()
+_ONE_OF_ACTIONS = (
+    "one of CONNECT or CREATE or DELETE or EXECUTE or INSERT or REFERENCES or SELECT or TEMPORARY"
+    " or TRIGGER or TRUNCATE or UPDATE or USAGE"
 )
 _ADP_FOR = r"(?: FOR USER <id>(?: , <id>)*)?"
 _ADP_IN = rf"(?: IN SCHEMA {_N}(?: , {_N})*)?"
@@ -42,6 +42,11 @@ _ADP_KIND = (
     r"(?:TABLES|SOURCES|SINKS|MATERIALIZED VIEWS|VIEWS|FUNCTIONS|SECRETS|CONNECTIONS"
     r"|SUBSCRIPTIONS|SCHEMAS)"
 )
+_GRANTEE_NEXT = (
+    r"(?:GRANT .* TO|REVOKE .* FROM|ALTER DEFAULT PRIVILEGES .* (?:TO|FROM))(?: <id> ,)*"
+)
+_GRANT_DONE = r"GRANT .* TO <id>(?: , <id>)*(?: WITH GRANT OPTION)?(?: GRANTED BY <id>)?"
+_REVOKE_DONE = r"REVOKE .* FROM <id>(?: , <id>)*(?: GRANTED BY <id>)?(?: CASCADE)?(?: RESTRICT)?"
 _ADP_KINDS = (
     "TABLES, SOURCES, SINKS, MATERIALIZED VIEWS, VIEWS, FUNCTIONS, SECRETS, CONNECTIONS, "
     "SUBSCRIPTIONS or SCHEMAS"
@@ -254,12 +259,10 @@ _RULES: list[tuple[str, str | None]] = [
     (rf"{_ADP_HEAD} (?:ALL(?: PRIVILEGES)?|{_ACTS}) ON", _ADP_KINDS),
     (rf"ALTER DEFAULT PRIVILEGES .*GRANT .* ON {_ADP_KIND}", "TO"),
     (rf"ALTER DEFAULT PRIVILEGES .*REVOKE .* ON {_ADP_KIND}", "FROM"),
-    (r"(?:GRANT .* TO|REVOKE .* FROM|ALTER DEFAULT PRIVILEGES .* (?:TO|FROM))(?: <id> ,)*",
-     "identifier"),  # fmt: skip
+    (_GRANTEE_NEXT, "identifier"),
     (r"ALTER DEFAULT PRIVILEGES .* (?:TO|FROM) <id>(?: , <id>)*.*", "end of statement"),
-    (r"GRANT .* TO <id>(?: , <id>)*(?: WITH GRANT OPTION)?(?: GRANTED BY <id>)?", "end of statement"),
-    (r"REVOKE .* FROM <id>(?: , <id>)*(?: GRANTED BY <id>)?(?: CASCADE)?(?: RESTRICT)?",
-     "end of statement"),  # fmt: skip
+    (_GRANT_DONE, "end of statement"),
+    (_REVOKE_DONE, "end of statement"),
     (r"GRANT .* ON .*", "TO"),
     (r"REVOKE .* ON .*", "FROM"),
 ]

@@ -118,11 +118,14 @@ def _is_super(conn: sqlite3.Connection, ctx: ShowContext) -> bool:
 
 
 def _can_see(conn: sqlite3.Connection, ctx: ShowContext, object_id: int, owner: int) -> bool:
-    """has_access_to_object: superuser, owner, or any privilege on the object."""
+    """has_access_to_object (user/mod.rs:27-35): superuser, owner, or SELECT, EXECUTE or
+    USAGE on the object (user_catalog.rs check_object_visibility)."""
     if owner == ctx.user_id or _is_super(conn, ctx):
         return True
     row = conn.execute(
-        "SELECT 1 FROM privilege WHERE object_id = ? AND user_id = ?", (object_id, ctx.user_id)
+        "SELECT 1 FROM user_privilege WHERE oid = ? AND user_id = ?"
+        " AND action IN ('SELECT', 'EXECUTE', 'USAGE')",
+        (object_id, ctx.user_id),
     ).fetchone()
     return row is not None
 
@@ -140,7 +143,7 @@ def _has_usage(conn: sqlite3.Connection, ctx: ShowContext, schema_id: int, owner
     if owner == ctx.user_id or _is_super(conn, ctx):
         return True
     row = conn.execute(
-        "SELECT 1 FROM privilege WHERE object_id = ? AND user_id = ? AND action = 'USAGE'",
+        "SELECT 1 FROM user_privilege WHERE oid = ? AND user_id = ? AND action = 'USAGE'",
         (schema_id, ctx.user_id),
     ).fetchone()
     return row is not None

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lark import Token as LarkToken
-
 from rwshim.sql import statements as st
 from rwshim.sql.builder.base import BuildBase
 

@@ -69,9 +69,7 @@ class PrivilegeRules(BuildBase):
     def grant_mviews(self, c: list[Any]) -> tuple[str, tuple[st.ObjectName, ...], tuple[()]]:
         return ("MATERIALIZED VIEW", c[2], ())
 
-    def grant_all_in_schema(
-        self, c: list[Any]
-    ) -> tuple[str, tuple[st.ObjectName, ...], tuple[()]]:
+    def grant_all_in_schema(self, c: list[Any]) -> tuple[str, tuple[st.ObjectName, ...], tuple[()]]:
         return (f"ALL {c[1]} IN SCHEMA", c[4], ())
 
     def function_desc(self, c: list[Any]) -> tuple[st.ObjectName, str | None]:
@@ -168,8 +166,7 @@ class PrivilegeRules(BuildBase):
             i += 1
         ch: list[Any] = op["children"]
         privileges = next(x for x in ch if isinstance(x, tuple))
-        kind = next(x for x in ch if isinstance(x, str) and not isinstance(x, LarkToken)
-                    and x != privileges)  # fmt: skip
+        kind = next(x for x in ch if isinstance(x, str) and not isinstance(x, LarkToken))
         grantees = [x for x in ch if isinstance(x, tuple)][-1]
         if schemas is not None and kind == "SCHEMAS":
             on = next(x for x in ch if isinstance(x, LarkToken) and x.type == "ON")
