@@ -157,10 +157,10 @@ class Privileges:
 
     def check_create_in_schema(self, ctx: Context, schema_id: int, schema_name: str) -> None:
         """get_database_and_schema_id_for_create (session.rs:1188-1213): a system schema is
-        not writable (check_schema_writable, catalog/mod.rs), then CREATE on the schema."""
+        not writable (check_schema_writable, catalog/mod.rs:94-103), then CREATE on it."""
         if schema_name in SYSTEM_SCHEMAS:
             raise ProtocolError(
-                f'permission denied to create in schema "{schema_name}", '
+                f'permission denied to write on "{schema_name}", '
                 "System catalog modifications are currently disallowed."
             )
         owner = self.meta.val("SELECT owner_id FROM schema WHERE schema_id = ?", (schema_id,))

@@ -209,7 +209,7 @@ async def handle_create_database(
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.catalog.create_database(
-            fe.ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists
+            fe.ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists, owner=stmt.owner
         ),
     )
 

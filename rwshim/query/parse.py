@@ -114,9 +114,33 @@ def definition_query(definition: str) -> exp.Expr:
     return tree
 
 
+_DISPLAY: sqlglot.Dialect | None = None
+
+
+def _display_dialect() -> sqlglot.Dialect:
+    """PostgreSQL's SQL, with an escape string written ``E'...'`` as RisingWave's Value
+    Display writes it (src/sqlparser/src/ast/value.rs:67)."""
+    global _DISPLAY
+    if _DISPLAY is None:
+        from sqlglot.dialects.postgres import Postgres
+
+        base: Any = Postgres.Generator
+
+        class _Generator(base):  # type: ignore[misc]
+            def bytestring_sql(self, expression: exp.ByteString) -> str:
+                out = str(super().bytestring_sql(expression))
+                return "E" + out[1:] if out.startswith("e'") else out
+
+        class RwDisplay(Postgres):
+            Generator = _Generator
+
+        _DISPLAY = RwDisplay()
+    return _DISPLAY
+
+
 def expr_text(node: exp.Expr) -> str:
     """An expression as RisingWave's Display prints it in error messages (close to its SQL)."""
-    return node.sql(dialect="postgres", normalize_functions="lower")
+    return node.sql(dialect=_display_dialect(), normalize_functions="lower")
 
 
 def param_number(node: exp.Expr | None) -> int | None:

@@ -44,8 +44,9 @@ EXTRA["pg_class"] = (
     ("relforcerowsecurity", t.BOOL),
     ("relispopulated", t.BOOL),
     ("relreplident", t.VARCHAR),
-    ("relacl", t.VARCHAR_ARRAY),
 )
+# No relacl: RisingWave's pg_class has none (pg_class.rs), so psql's \dp and \z fail on it as
+# they fail on RisingWave; a relation's ACL is rw_relations.acl (and rw_tables.acl, ...).
 # relhasindex: an index on it, or (tables) the primary-key pseudo index of pg_index.
 _USER_CLASS_EXTRA = """0, 0, 0,
        EXISTS (SELECT 1 FROM visible_relation i WHERE i.kind = 'index'
@@ -55,10 +56,10 @@ _USER_CLASS_EXTRA = """0, 0, 0,
            AND NOT k.is_hidden)), 0,
        (SELECT count(*) FROM relation_column a WHERE a.relation_id = r.relation_id
         AND NOT a.is_hidden),
-       0, 0, 0, 0, 0, 0, 1, 'd', NULL"""
+       0, 0, 0, 0, 0, 0, 1, 'd'"""
 _SYS_CLASS_EXTRA = """0, 0, 0, 0, 0,
        (SELECT count(*) FROM rwshim_sys_column a WHERE a.relation_id = v.id),
-       0, 0, 0, 0, 0, 0, 1, 'd', NULL"""
+       0, 0, 0, 0, 0, 0, 1, 'd'"""
 SQL["pg_class"] = f"""
 SELECT r.relation_id, r.name, r.schema_id, r.owner_id, 'p', {_KIND}, 0, 0, 0, '[]', 0, NULL,
        {_USER_CLASS_EXTRA}

@@ -199,6 +199,7 @@ class CreateDatabase(Statement):
 
     name: ObjectName
     if_not_exists: bool = False
+    owner: str | None = None  # WITH OWNER [=] <user>
     TAG: ClassVar[str] = "CREATE_DATABASE"
 
 
