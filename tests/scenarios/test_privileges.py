@@ -192,6 +192,16 @@ async def test_reads_and_dml_need_their_privilege(client_factory: Connect) -> No
         assert await reject(alice, sql) == table_denied(alice, "t", action)
     assert await root.run("GRANT SELECT ON t TO alice") == "GRANT_PRIVILEGE"
     assert await alice.rows("SELECT * FROM t") == [(1,)]
+    # reading another database needs CONNECT on it too (table_or_source.rs:503-515)
+    await root.run("CREATE DATABASE db2")
+    other = await client_factory("root", "db2")
+    await other.run("CREATE TABLE t2 (v int)")
+    await other.run("GRANT SELECT ON t2 TO alice")
+    assert await reject(alice, "SELECT * FROM db2.public.t2") == denied(
+        alice, 'permission denied for database "db2"', bound=True
+    )
+    await root.run("GRANT CONNECT ON DATABASE db2 TO alice")
+    assert await alice.rows("SELECT count(*) FROM db2.public.t2") == [(0,)]
     # the target needs INSERT even when the rows come from a table it may read
     assert await reject(alice, "INSERT INTO t SELECT v FROM t") == table_denied(
         alice, "t", "INSERT"
@@ -751,3 +761,68 @@ async def test_control_statements_stay_superuser_only(client_factory: Connect) -
     ]:
         assert await reject(alice, sql) == denied(alice, reason)
     assert await root.run("RWSHIM TICK") == "RWSHIM"
+
+
+# --- users ---------------------------------------------------------------------------------
+
+
+async def test_user_attributes_decide_who_manages_users_and_databases(
+    client_factory: Connect,
+) -> None:
+    root = await client_factory()
+    await root.run("CREATE USER alice")
+    await root.run("CREATE USER manager CREATEUSER CREATEDB")
+    await users(root, "bob")
+    alice = await client_factory("alice")
+    manager = await client_factory("manager")
+    # create_user.rs:60-77, create_database.rs:46-56
+    assert await reject(alice, "CREATE USER eve") == denied(
+        alice, "permission denied to create user"
+    )
+    assert await reject(alice, "CREATE DATABASE d") == denied(
+        alice, "permission denied to create database"
+    )
+    assert await reject(manager, "CREATE USER eve SUPERUSER") == denied(
+        manager, "must be superuser to create superusers"
+    )
+    assert await manager.run("CREATE USER eve") == "CREATE_USER"
+    assert await manager.run("CREATE DATABASE d") == "CREATE_DATABASE"
+    # the new user's CONNECT comes from its creator (create_user.rs:87-96)
+    assert await acl(root, "rw_catalog.rw_databases", "dev") == [
+        *SUPERS_DB, "alice=c*/root", "manager=c*/root", "bob=c*/root", "eve=c*/manager"
+    ]  # fmt: skip
+    # alter_user.rs:34-75: changing one's own password needs nothing; another user's
+    # attributes need CREATEUSER, a superuser's or SUPERUSER itself needs a superuser
+    assert await alice.run("ALTER USER alice PASSWORD 'b'") == "UPDATE_USER"
+    assert await reject(alice, "ALTER USER bob CREATEDB") == denied(
+        alice, "permission denied to alter user"
+    )
+    assert await reject(alice, "ALTER USER alice CREATEDB") == denied(
+        alice, "permission denied to alter user"
+    )
+    assert await manager.run("ALTER USER bob CREATEDB") == "UPDATE_USER"
+    assert await reject(manager, "ALTER USER bob SUPERUSER") == denied(
+        manager, "must be superuser to alter superuser roles or change superuser attribute"
+    )
+    assert await reject(manager, "ALTER USER root NOCREATEDB") == denied(
+        manager, "must be superuser to alter superuser roles or change superuser attribute"
+    )
+    # alter_user.rs:180-203
+    assert await reject(manager, "ALTER USER bob RENAME TO robert") == denied(
+        manager, "must be superuser to rename users"
+    )
+    assert await root.run("ALTER USER bob RENAME TO robert") == "UPDATE_USER"
+    # drop_user.rs:45-75
+    assert await reject(alice, "DROP USER robert") == denied(
+        alice, "permission denied to drop user"
+    )
+    assert await reject(manager, "DROP USER root") == denied(
+        manager, "must be superuser to drop superusers"
+    )
+    assert await reject(manager, "DROP USER manager") == denied(
+        manager, "current user cannot be dropped"
+    )
+    assert await root.rows(
+        "SELECT name, create_db, create_user FROM rw_catalog.rw_users WHERE id > 3 ORDER BY id"
+    ) == [("alice", False, False), ("manager", True, True), ("robert", True, False),
+          ("eve", False, False)]  # fmt: skip
