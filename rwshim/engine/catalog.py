@@ -784,23 +784,7 @@ class Catalog:
             (self.meta.now(), CLUSTER_VERSION, job_id),
         )
         # streaming_job.rs:1785-1787: the owner's default privileges apply once it is created
-        self.apply_default_privileges(job_id)
-
-    def apply_default_privileges(self, relation_id: int) -> None:
-        """grant_default_privileges_automatically for a new relation (inside a transaction);
-        indexes and internal tables take none (no PrivilegeObjectType names them)."""
-        rel = self.relation(relation_id)
-        if rel is None or rel.kind in ("index", "internal"):
-            return
-        object_type = "table" if rel.kind == "materialized view" else rel.kind
-        self.privileges.apply_defaults(
-            rel.id,
-            object_type,
-            database_id=rel.database_id,
-            schema_id=rel.schema_id,
-            owner_id=rel.owner_id,
-            for_materialized_view=rel.kind == "materialized view",
-        )
+        self.privileges.apply_relation_defaults(job_id)
 
     def job_status(self, job_id: int) -> str | None:
         """A streaming job's status (INITIAL, CREATING, CREATED), None if it is no job."""

@@ -149,7 +149,7 @@ class Ddl:
                 rid, "view", name.name, schema_id, ctx, definition, columns
             )
             self.catalog.insert_dependencies(rid, upstream_ids)
-            self.catalog.apply_default_privileges(rid)  # create_op.rs:601-602
+            self.catalog.privileges.apply_relation_defaults(rid)  # create_op.rs:601-602
         return Result()
 
     def create_source(
@@ -201,7 +201,7 @@ class Ddl:
             self.catalog.insert_relation(
                 rid, "source", name.name, schema_id, ctx, definition, columns, extra=extra
             )
-            self.catalog.apply_default_privileges(rid)  # create_op.rs:311-312
+            self.catalog.privileges.apply_relation_defaults(rid)  # create_op.rs:311-312
         return Result()
 
     def create_materialized_view(

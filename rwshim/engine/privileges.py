@@ -534,6 +534,26 @@ class Privileges:
         else:
             self.conn.execute("DELETE" + sql, args)
 
+    def apply_relation_defaults(self, relation_id: int) -> None:
+        """grant_default_privileges_automatically for a new relation (inside a transaction):
+        a table, materialized view, view, source or sink; indexes and internal tables take
+        none (no PrivilegeObjectType names them)."""
+        row = self.meta.q1(
+            "SELECT kind, database_id, schema_id, owner_id FROM relation WHERE relation_id = ?",
+            (relation_id,),
+        )
+        if row is None or row[0] in ("index", "internal"):
+            return
+        kind = str(row[0])
+        self.apply_defaults(
+            relation_id,
+            "table" if kind == "materialized view" else kind,
+            database_id=int(row[1]),
+            schema_id=int(row[2]),
+            owner_id=int(row[3]),
+            for_materialized_view=kind == "materialized view",
+        )
+
     def apply_defaults(
         self,
         object_id: int,
