@@ -18,6 +18,7 @@ from rwshim.engine.types import Clock
 from rwshim.passwords import StoredPassword
 from rwshim.query.engine import QueryEngine
 from rwshim.query.store_source import StoreRelations
+from rwshim.store.files import damaged
 from rwshim.store.store import Store
 
 # version() at the reference commit: PostgreSQL 13.14.0-RisingWave-<cargo version> (<git sha>)
@@ -33,16 +34,30 @@ class Instance:
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
-        # The read path first: opening an existing store runs recovery, whose first barrier
-        # moves creating jobs and so counts upstream rows through it.
-        self._attach_read_path()
-        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
-        # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
-        self.registry: object | None = None
+        try:
+            # The read path first: opening an existing store runs recovery, whose first
+            # barrier moves creating jobs and so counts upstream rows through it.
+            self._attach_read_path()
+            self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        except sqlite3.DatabaseError as e:
+            # A page that quick_check passed but recovery cannot read: refuse in one line.
+            self.store.conn.close()
+            raise damaged(self.store.path or Path(":memory:"), str(e)) from None
+        self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
 
+    # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
+    # their open reads before a write.
+    registry: object | None = None
+
+    def _release_reads(self) -> None:
+        release = getattr(self.registry, "release_reads", None)
+        if callable(release):
+            release()
+
     def _attach_read_path(self) -> None:
+        self.store.release_hooks.append(self._release_reads)
         conn = self.store.conn
         # statement_timeout: SQLite checks the running batch query's deadline as it works
         # (one query runs at a time: the store is driven from one thread).
@@ -67,6 +82,16 @@ class Instance:
         """Rows a backfill of ``relation_id`` reads: a table's rows, or the rows of a
         materialized view's defining query (it reads as that query, decision 4)."""
         return self.query.row_count(relation_id)
+
+    def set_frontend_address(self, host: str, port: int) -> None:
+        """The frontend worker's address in rw_worker_nodes / SHOW CLUSTER: the server's own
+        listen address (RisingWave's frontend registers its advertise address, defaulting to
+        its listen address: src/frontend/src/session.rs:313-321)."""
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE worker SET host = ?, port = ? WHERE worker_type = 'WORKER_TYPE_FRONTEND'",
+                (host, port),
+            )
 
     def user_password(self, name: str) -> StoredPassword | None:
         """The password stored for user ``name`` by CREATE USER ... PASSWORD (None when the
@@ -115,6 +140,8 @@ class Instance:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""
         self.engine = self.engine.restart(on_open=self._reopened)
         self._reopened(self.engine.store)
+        # Recovery may have deleted jobs: the read path's cached catalog is stale.
+        self.query.invalidate()
 
     def _reopened(self, store: Store) -> None:
         """The store was reopened: the read path follows it (before recovery counts rows)."""
@@ -123,4 +150,5 @@ class Instance:
             self._attach_read_path()
 
     def close(self) -> None:
-        self.store.conn.close()
+        """Checkpoint and close the store (nothing committed is left only in the WAL)."""
+        self.store.close()

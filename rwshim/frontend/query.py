@@ -17,10 +17,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
-from rwshim.errors import QueryTimeout, RwError, Uncategorized
+from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
 from rwshim.frontend.common import Cursor, Handler
 from rwshim.instance import Instance
-from rwshim.results import Column, Outcome
+from rwshim.results import Column, Outcome, Rows
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -67,6 +67,40 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
     return out
 
 
+def _copy_query(text: str) -> str:
+    """The query of ``COPY (<query>) TO STDOUT``: the text inside the outer parentheses."""
+    start = text.index("(")
+    depth, quote = 0, ""
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i]
+    raise NotImplementedError_(f"Unhandled statement: {text.strip()}")
+
+
+async def handle_copy(fe: Frontend, stmt: st.Copy, params: list[object]) -> Outcome:
+    """``COPY (<query>) TO STDOUT``: the query's rows as COPY data (handler/mod.rs:656-664);
+    RisingWave handles no other COPY (its ``Unhandled statement``, handler/mod.rs:1686)."""
+    if stmt.table is not None or not stmt.to_stdout:
+        shown = (
+            f"COPY {'.'.join(stmt.table.parts)} TO STDOUT"
+            if stmt.table is not None and stmt.to_stdout
+            else stmt.text.strip()
+        )
+        raise NotImplementedError_(f"Unhandled statement: {shown}")
+    out = await handle_query(fe, st.Query(_copy_query(stmt.text)), params)
+    return Outcome("COPY", out.columns, out.rows, count_rows=True, copy_out=True)
+
+
 def handle_dml(
     fe: Frontend, stmt: st.Insert | st.Update | st.Delete, params: list[object]
 ) -> Outcome:
@@ -101,7 +135,8 @@ def _deadline(
 
 def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[object]) -> Outcome:
     out = fe.instance.query.execute(stmt.query, params, fe.query_context())
-    fe.cursors[stmt.cursor] = Cursor(out.columns or [], iter(out.rows))
+    # Rows: another session's write can read the rest into memory (session.release_reads)
+    fe.cursors[stmt.cursor] = Cursor(out.columns or [], Rows(out.rows))
     return Outcome(stmt.tag)
 
 
@@ -128,6 +163,7 @@ def handle_close_cursor(fe: Frontend, stmt: st.CloseCursor, params: list[object]
 
 HANDLERS: dict[type[st.Statement], Handler] = {
     st.Query: handle_query,
+    st.Copy: handle_copy,
     st.Insert: handle_dml,
     st.Update: handle_dml,
     st.Delete: handle_dml,

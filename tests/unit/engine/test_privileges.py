@@ -138,7 +138,7 @@ def test_schema_default_privileges_are_matched_by_hand() -> None:
 
 def test_a_version_5_store_gets_user_privilege(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / FILE_NAME)
-    for v, sql in schema.MIGRATIONS[:5]:
+    for _v, sql in schema.MIGRATIONS[:5]:
         conn.executescript(sql)
     conn.execute(f"PRAGMA application_id={schema.APPLICATION_ID}")
     conn.execute("PRAGMA user_version=5")
