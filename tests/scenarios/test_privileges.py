@@ -242,6 +242,74 @@ async def test_views_and_materialized_views_read_as_their_owner(client_factory: 
     assert await acl(root, "rw_catalog.rw_materialized_views", "m") == [*SUPERS, "alice=r/root"]
 
 
+SUPERS_READ = ["root=r/root", "postgres=r/root", "rwadmin=r/root"]
+
+
+async def test_sources_and_sinks_take_select_only(client_factory: Connect) -> None:
+    root = await client_factory()
+    await root.run("CREATE SOURCE src (v int) WITH (connector = 'datagen')")
+    await root.run("CREATE TABLE t (v int)")
+    await root.run("CREATE SINK sk FROM t WITH (connector = 'blackhole')")
+    await users(root, "alice", "bob")
+    alice = await client_factory("alice")
+    bob = await client_factory("bob")
+    # privilege.rs:44-62: the source's own kind in the text
+    assert await reject(alice, "SELECT * FROM src") == denied(
+        alice, 'permission denied for source "src": "SELECT"', bound=True
+    )
+    # acl/mod.rs:117-119: sources and sinks take SELECT only (user_privilege.rs:25-44)
+    invalid = Failure(
+        "ERROR",
+        "XX000",
+        report(
+            envelope(root, bound=False), "Bind error: Invalid privilege type for the given object."
+        ),
+    )
+    assert await reject(root, "GRANT DELETE ON SINK sk TO alice") == invalid
+    assert await root.run("GRANT ALL ON SOURCE src TO alice") == "GRANT_PRIVILEGE"
+    assert await root.run("GRANT SELECT ON SINK sk TO alice WITH GRANT OPTION") == "GRANT_PRIVILEGE"
+    assert await alice.rows("SELECT count(*) FROM src") == [(0,)]
+    # a grant option passes on (controller/user.rs:286-322); GRANT ... GRANTED BY still
+    # records the session's user (handle_privilege.rs:360-362)
+    assert await alice.run("GRANT SELECT ON SINK sk TO bob") == "GRANT_PRIVILEGE"
+    assert await root.run("GRANT SELECT ON SOURCE src TO bob GRANTED BY alice") == "GRANT_PRIVILEGE"
+    # system_catalog/mod.rs get_acl_items with for_dml_table = false (rw_sources.rs:97,
+    # rw_sinks.rs:103): a superuser's item is its read mode only
+    assert await acl(root, "rw_catalog.rw_sources", "src") == [
+        *SUPERS_READ, "alice=r/root", "bob=r/root"
+    ]  # fmt: skip
+    assert await acl(root, "rw_catalog.rw_sinks", "sk") == [
+        *SUPERS_READ, "alice=r*/root", "bob=r/alice"
+    ]  # fmt: skip
+    assert await acl(root, "rw_catalog.rw_relations", "sk") == [
+        *SUPERS_READ, "alice=r*/root", "bob=r/alice"
+    ]  # fmt: skip
+    # a class name finds a sink (root_catalog.rs:1233-1260)
+    assert await bob.rows(
+        "SELECT has_table_privilege('sk', 'SELECT'), has_table_privilege('src', 'SELECT'),"
+        " has_table_privilege('t', 'SELECT')"
+    ) == [(True, True, False)]
+    # SHOW COLUMNS FROM a sink needs USAGE on its schema, then SELECT (show.rs:74-95)
+    assert await reject_simple(bob, "SHOW COLUMNS FROM sk") == denied(
+        bob, 'permission denied for schema "public": "USAGE"', simple=True
+    )
+    # drop_sink.rs / drop_source.rs: the owner's, whatever is granted
+    relation = denied(
+        alice,
+        "Only the relation owner, the schema owner, and superuser can drop or alter a relation.",
+    )
+    assert await reject(alice, "DROP SINK sk") == relation
+    assert await reject(alice, "DROP SOURCE src") == relation
+    assert await root.run("REVOKE SELECT ON SINK sk FROM alice CASCADE") == "REVOKE_PRIVILEGE"
+    assert await root.run("REVOKE SELECT ON SOURCE src FROM alice") == "REVOKE_PRIVILEGE"
+    assert await acl(root, "rw_catalog.rw_sinks", "sk") == SUPERS_READ
+    assert await acl(root, "rw_catalog.rw_sources", "src") == [*SUPERS_READ, "bob=r/root"]
+    assert await bob.rows("SELECT has_table_privilege('sk', 'SELECT')") == [(False,)]
+    assert await reject(alice, "SELECT * FROM src") == denied(
+        alice, 'permission denied for source "src": "SELECT"', bound=True
+    )
+
+
 # --- creating ---------------------------------------------------------------------------
 
 
@@ -324,6 +392,8 @@ async def test_drop_and_alter_are_the_owners(client_factory: Connect) -> None:
     assert await reject(alice, "DROP SCHEMA bs CASCADE") == db_schema
     # alter_database_param.rs:35-41
     assert await reject(alice, "ALTER DATABASE dev SET barrier_interval_ms = 2000") == db_schema
+    # alter_database_param.rs:94, before the group is looked at
+    assert await reject(alice, "ALTER DATABASE dev SET RESOURCE_GROUP = 'g' DEFERRED") == db_schema
     # the schema's owner may drop what others made in it
     assert await bob.run("DROP TABLE bs.u") == "DROP_TABLE"
     assert await alice.run("ALTER TABLE t RENAME TO t2") == "ALTER_TABLE"
