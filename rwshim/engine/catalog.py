@@ -726,8 +726,11 @@ class Catalog:
 
     def set_schema(self, ctx: Context, kind: str, name: ObjectName, schema: str) -> Result:
         """ALTER <kind> <name> SET SCHEMA <schema>."""
-        rel = self.resolve_for_alter(ctx, kind, name)
+        rel = self.resolve_for_alter(ctx, kind, name, check=False)
         sid = self.schema_id(ctx.database_id, schema)
+        if sid == rel.schema_id:
+            return Result()  # alter_set_schema.rs:56-58: a no-op, before any privilege check
+        self.check_drop_alter(ctx, rel)
         if sid is None:
             raise CatalogNotFound("schema", schema)
         existing = self.check_duplicate(sid, rel.name)

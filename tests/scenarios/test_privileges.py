@@ -385,6 +385,14 @@ async def test_drop_and_alter_are_the_owners(client_factory: Connect) -> None:
     assert await reject(bob, "ALTER TABLE t RENAME TO t2") == relation
     assert await reject(bob, "ALTER TABLE t SET PARALLELISM = 2") == relation
     assert await reject(bob, "WAIT TABLE t") == relation  # wait.rs:47-84
+    # alter_utils.rs:55-100 (backfill parallelism), alter_streaming_rate_limit.rs:42-120,
+    # alter_set_schema.rs
+    assert await reject(bob, "ALTER TABLE t SET BACKFILL_PARALLELISM = 2") == relation
+    assert await reject(bob, "ALTER TABLE t SET DML_RATE_LIMIT = 10") == relation
+    await root.run("CREATE SCHEMA other")
+    assert await reject(bob, "ALTER TABLE t SET SCHEMA other") == relation
+    # alter_set_schema.rs:56-58: its own schema is a no-op, checked before the privilege
+    assert await bob.run("ALTER TABLE t SET SCHEMA public") == "ALTER_TABLE"
     # privilege.rs:148-157: a schema or database only by its owner or a superuser
     db_schema = denied(
         alice, "Only the owner, and superuser can drop or alter a schema or database."
@@ -813,6 +821,18 @@ async def test_catalogs_show_only_what_the_user_may_see(client_factory: Connect)
             envelope(alice, bound=True),
             "Failed to bind expression: pg_catalog.array_to_string(c.relacl, E'\\n')",
             "Item not found: Invalid column: relacl",
+        ),
+    )
+    # nor has its information_schema privilege views (table_or_source.rs:155-170)
+    assert await reject(alice, "SELECT * FROM information_schema.table_privileges") == Failure(
+        "ERROR",
+        "XX000",
+        report(
+            envelope(alice, bound=True),
+            "Feature is not yet implemented: information_schema.table_privileges is not "
+            "supported, please use `SHOW` commands for now.\n`SHOW TABLES`,\n"
+            "`SHOW MATERIALIZED VIEWS`,\n`DESCRIBE <table>`,\n`SHOW COLUMNS FROM [table]`\n\n"
+            "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/1695",
         ),
     )
 
