@@ -342,6 +342,15 @@ async def test_creating_needs_create_on_the_schema_or_database(client_factory: C
     assert await reject_simple(
         alice, "CREATE MATERIALIZED VIEW mx AS SELECT * FROM t"
     ) == table_denied(alice, "t", "SELECT", simple=True)
+    # and so do a view's, a sink's (FROM t reads as SELECT * FROM t, create_sink.rs) and
+    # CREATE TABLE AS's (create_table_as.rs) queries
+    for sql in [
+        "CREATE VIEW vx AS SELECT * FROM t",
+        "CREATE SINK kx FROM t WITH (connector = 'blackhole')",
+        "CREATE SINK ky AS SELECT v FROM t WITH (connector = 'blackhole')",
+        "CREATE TABLE tx AS SELECT * FROM t",
+    ]:
+        assert await reject_simple(alice, sql) == table_denied(alice, "t", "SELECT", simple=True)
     # create_index.rs:160-166: only the table's owner indexes it
     assert await reject(alice, "CREATE INDEX i ON t (v)") == denied(
         alice, 'must be owner of table "t"'
