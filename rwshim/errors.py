@@ -314,6 +314,27 @@ class InvalidPassword(FatalError):
         super().__init__("Invalid password")
 
 
+class HandlerPanicked(RwError):
+    """A panic inside a statement's handler, caught by pgwire: ``Panicked when handling the
+    request: <panic message>`` and the bug-report line, sent without an envelope, after which
+    the connection is closed (PsqlError::Panic, src/utils/pgwire/src/error.rs:67-70;
+    pg_protocol.rs:421-428, 537-551).  RisingWave panics this way on statements it parses but
+    does not handle, e.g. GRANT REFERENCES (user_privilege.rs get_prost_action's
+    ``unreachable!()``)."""
+
+    closes_connection: ClassVar[bool] = True
+
+    def __init__(self, message: str) -> None:
+        super().__init__(
+            f"Panicked when handling the request: {message}\nThis is a bug. We would appreciate a"
+            " bug report at:\n  https://github.com/risingwavelabs/risingwave/issues/new?labels="
+            "type%2Fbug&template=bug_report.yml"
+        )
+
+    def report(self, envelope: str | None = None) -> str:
+        return self.compact()
+
+
 class StartupFailed(FatalError):
     """`Failed to start a new session: <cause>`: PsqlError::StartupError
     (src/utils/pgwire/src/error.rs:25-30), sent FATAL with the compact report (the cause

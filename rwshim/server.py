@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rwshim import errors, logfmt
 from rwshim.config import Config
 from rwshim.errors import RwError
-from rwshim.frontend import Frontend
+from rwshim.frontend import Frontend, connect_check
 from rwshim.instance import Instance
 from rwshim.session import ProcessInfo, Session, SessionRegistry
 from rwshim.wire import auth, backend
@@ -369,6 +369,17 @@ class Server:
             writer.write(b"".join(out))
             self._fatal(writer, errors.TooManyConnections())
             return None
+        if self.instance is not None:
+            # RisingWave connects the session (database, role, LOGIN, CONNECT) before any
+            # password exchange (pg_protocol.rs:737-740, session.rs connect_inner).
+            try:
+                connect_check(self.instance, user, database)
+            except RwError as e:
+                writer.write(b"".join(out))
+                self._fatal(
+                    writer, e if isinstance(e, errors.StartupFailed) else errors.StartupFailed(e)
+                )
+                return None
         try:
             authenticator = self._authenticator(user)
         except auth.AuthFailed as e:

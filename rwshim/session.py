@@ -195,8 +195,9 @@ class Session:
 
     def _error(self, err: RwError, envelope: str | None) -> None:
         self.send(render_error(err, envelope))
-        if err.severity == "FATAL":
-            # A FatalError from the frontend ends the connection after this message.
+        if err.severity == "FATAL" or getattr(err, "closes_connection", False):
+            # A FatalError from the frontend (or a caught handler panic, which RisingWave
+            # answers as an ERROR) ends the connection after this message.
             self.closing = True
             self.flush_requested = True
         self.conn.error_sent()

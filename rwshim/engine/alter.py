@@ -128,11 +128,7 @@ class Alter:
         if kind == "schema":
             raise NotImplementedError_("ALTER SCHEMA SWAP WITH is not supported yet")
         a, b = self._swapped(ctx, kind, name, other)
-        # check_swap_rename_privilege (alter_swap_rename.rs:30-45): the owner of both
-        owns_both = a.owner_id == ctx.user_id and b.owner_id == ctx.user_id
-        if not owns_both and not self.users.is_super(ctx):
-            user = self.users.user(ctx.user_id)[0]
-            raise PermissionDenied(f"{user} is not super user and not the owner of the objects.")
+        self.catalog.privileges.check_swap(ctx, a.owner_id, b.owner_id)
         with self.store.transaction():
             a_name, b_name = a.name, b.name
             self._rename_one(a, b_name)
@@ -154,8 +150,10 @@ class Alter:
             raise CatalogNotFound("user", owner)
         rel = self._relation(ctx, kind, name)
         self.catalog.check_drop_alter(ctx, rel)
+        self.catalog.privileges.check_new_owner(ctx, uid, rel.schema_id)
         if rel.owner_id == uid:
             return Result()
+        self.catalog.privileges.check_not_owned_by_admin(rel.owner_id, _written(name))
         ids = [rel.id, *self._indexes_of(rel)]
         with self.store.transaction():
             for rid in ids:
@@ -179,6 +177,8 @@ class Alter:
         existing = self.catalog.check_duplicate(sid, rel.name)
         if existing is not None:
             raise self.catalog.duplicate_error(existing)
+        # alter_set_schema.rs:185-186: CREATE on the new schema
+        self.catalog.privileges.check_create_in_schema(ctx, sid, schema)
         moved = [rel.id, *self._indexes_of(rel)]
         with self.store.transaction():
             for rid in moved:

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rwshim import pgtypes
+from rwshim.acl import CheckItem
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
+from rwshim.engine.privileges import Privileges
 from rwshim.engine.state import Meta
 from rwshim.engine.types import ColumnSpec, Context, ObjectName, Result
 from rwshim.engine.users import Users
@@ -117,27 +119,19 @@ def _sqlite_affinity(type_oid: int) -> str:
 class Catalog:
     """The catalog controller over the store."""
 
-    def __init__(self, meta: Meta, users: Users, waits: Waits) -> None:
+    def __init__(self, meta: Meta, users: Users, waits: Waits, privileges: Privileges) -> None:
         self.meta = meta
         self.store = meta.store
         self.conn = meta.conn
         self.users = users
         self.waits = waits
+        self.privileges = privileges
 
     # ------------------------------------------------------------------ privileges
 
     def check_drop_alter(self, ctx: Context, rel: Rel) -> None:
-        """privilege.rs:113-138."""
-        if self.users.is_super(ctx) or rel.owner_id == ctx.user_id:
-            return
-        schema_owner = self.meta.val(
-            "SELECT owner_id FROM schema WHERE schema_id = ?", (rel.schema_id,)
-        )
-        if schema_owner == ctx.user_id:
-            return
-        raise PermissionDenied(
-            "Only the relation owner, the schema owner, and superuser can drop or alter a relation."
-        )
+        """privilege.rs:104-138 (``Privileges.check_drop_alter``)."""
+        self.privileges.check_drop_alter(ctx, rel.owner_id, rel.schema_id)
 
     # ------------------------------------------------------------------ name resolution
 
@@ -164,12 +158,19 @@ class Catalog:
 
     def creation_schema(self, ctx: Context, name: ObjectName) -> tuple[int, str]:
         """The schema a CREATE makes ``name`` in: the named one, else the first of the
-        search path that exists."""
-        if name.schema is not None:
-            sid = self.schema_id(ctx.database_id, name.schema)
+        search path that exists; the session's user needs CREATE on it
+        (get_database_and_schema_id_for_create, session.rs:1188-1213)."""
+        found = self.find_creation_schema(ctx, name.schema)
+        self.privileges.check_create_in_schema(ctx, *found)
+        return found
+
+    def find_creation_schema(self, ctx: Context, schema: str | None) -> tuple[int, str]:
+        """The named schema, else the first of the search path that exists."""
+        if schema is not None:
+            sid = self.schema_id(ctx.database_id, schema)
             if sid is None:
-                raise CatalogNotFound("schema", name.schema)
-            return sid, name.schema
+                raise CatalogNotFound("schema", schema)
+            return sid, schema
         for s in self.search_path(ctx):
             sid = self.schema_id(ctx.database_id, s)
             if sid is not None:
@@ -207,6 +208,28 @@ class Catalog:
             if row is not None:
                 return _rel(row)
         return None
+
+    def relation_ids_in_schema(self, schema_id: int, kind: str) -> list[int]:
+        """Every relation of ``kind`` in a schema, created or not (the schema catalog's
+        iter_* that GRANT ... ON ALL <kind> IN SCHEMA walks)."""
+        return [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT relation_id FROM visible_relation WHERE schema_id = ? AND kind = ?"
+                " ORDER BY relation_id",
+                (schema_id, kind),
+            )
+        ]
+
+    def schemas_of(self, database_id: int) -> list[tuple[int, str]]:
+        """The schemas of a database as (id, name)."""
+        return [
+            (int(r[0]), str(r[1]))
+            for r in self.conn.execute(
+                "SELECT schema_id, name FROM schema WHERE database_id = ? ORDER BY schema_id",
+                (database_id,),
+            )
+        ]
 
     def relation(self, relation_id: int) -> Rel | None:
         """A relation by id, whatever its state."""
@@ -309,16 +332,13 @@ class Catalog:
                 return Result([f'database "{name}" does not exist, skipping'])
             raise CatalogNotFound("database", name)
         db_id, owner_id = int(v[0]), int(v[1])
-        _, is_super, _, _, is_admin = self.users.user(ctx.user_id)
+        is_admin = self.users.user(ctx.user_id)[4]
         owner_admin = bool(
             self.meta.val("SELECT is_admin FROM rw_user WHERE user_id = ?", (owner_id,))
         )
         if owner_admin and not is_admin:
             raise PermissionDenied("only admin users can drop databases created by admin users")
-        if not is_super and owner_id != ctx.user_id:
-            raise PermissionDenied(  # privilege.rs:148-157
-                "Only the owner, and superuser can drop or alter a schema or database."
-            )
+        self.privileges.check_db_schema_owner(ctx, owner_id)
         ids = self.cascade_closure(
             int(r[0])
             for r in self.conn.execute(
@@ -330,6 +350,15 @@ class Catalog:
         self.refuse_cross_database(ids, db_id)
         with self.store.transaction():
             self.remove_relations(ids)
+            self.privileges.forget_objects(
+                [db_id]
+                + [
+                    int(r[0])
+                    for r in self.conn.execute(
+                        "SELECT schema_id FROM schema WHERE database_id = ?", (db_id,)
+                    )
+                ]
+            )
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM database WHERE database_id = ?", (db_id,))
@@ -350,12 +379,23 @@ class Catalog:
             if oid is None:
                 raise CatalogNotFound("user", owner)
             owner_id = oid
+        # create_schema.rs:78-83: CREATE on the database
+        db_name, db_owner = self.meta.q1(
+            "SELECT name, owner_id FROM database WHERE database_id = ?", (ctx.database_id,)
+        ) or ("", 0)
+        self.privileges.check(
+            ctx, [CheckItem(int(db_owner), "CREATE", str(db_name), "database", ctx.database_id)]
+        )
         with self.store.transaction():
             sid = self.store.next_id("object")
             self.conn.execute(
                 "INSERT INTO schema(schema_id, name, database_id, owner_id, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (sid, name, ctx.database_id, owner_id, self.meta.now()),
+            )
+            # create_op.rs:156-159
+            self.privileges.apply_defaults(
+                sid, "schema", database_id=ctx.database_id, schema_id=None, owner_id=owner_id
             )
         return Result()
 
@@ -373,10 +413,7 @@ class Catalog:
                 return Result([f'schema "{name}" does not exist, skipping'])
             raise CatalogNotFound("schema", name)
         owner = self.meta.val("SELECT owner_id FROM schema WHERE schema_id = ?", (sid,))
-        if not self.users.is_super(ctx) and owner != ctx.user_id:
-            raise PermissionDenied(  # privilege.rs:148-157
-                "Only the owner, and superuser can drop or alter a schema or database."
-            )
+        self.privileges.check_db_schema_owner(ctx, int(owner))
         ids = [
             int(r[0])
             for r in self.conn.execute(
@@ -391,6 +428,7 @@ class Catalog:
         self.refuse_cross_database(removed, ctx.database_id)
         with self.store.transaction():
             self.remove_relations(removed)
+            self.privileges.forget_objects([sid])
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
         return Result()
@@ -599,7 +637,7 @@ class Catalog:
             for iid in [*internal, rid]:
                 self.conn.execute("DELETE FROM relation_column WHERE relation_id = ?", (iid,))
                 self.conn.execute("DELETE FROM comment WHERE object_id = ?", (iid,))
-                self.conn.execute("DELETE FROM privilege WHERE object_id = ?", (iid,))
+                self.privileges.forget_objects([iid])
                 self.conn.execute("DELETE FROM relation WHERE relation_id = ?", (iid,))
             self.conn.execute("DELETE FROM fragment WHERE job_id = ?", (rid,))
             self.conn.execute(
@@ -734,6 +772,8 @@ class Catalog:
             " WHERE relation_id = ?",
             (self.meta.now(), CLUSTER_VERSION, job_id),
         )
+        # streaming_job.rs:1785-1787: the owner's default privileges apply once it is created
+        self.privileges.apply_relation_defaults(job_id)
 
     def job_status(self, job_id: int) -> str | None:
         """A streaming job's status (INITIAL, CREATING, CREATED), None if it is no job."""

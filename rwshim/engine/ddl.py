@@ -153,6 +153,7 @@ class Ddl:
                 rid, "view", name.name, schema_id, ctx, definition, columns
             )
             self.catalog.insert_dependencies(rid, upstream_ids)
+            self.catalog.privileges.apply_relation_defaults(rid)  # create_op.rs:601-602
         return Result()
 
     def create_source(
@@ -204,6 +205,7 @@ class Ddl:
             self.catalog.insert_relation(
                 rid, "source", name.name, schema_id, ctx, definition, columns, extra=extra
             )
+            self.catalog.privileges.apply_relation_defaults(rid)  # create_op.rs:311-312
         return Result()
 
     def create_materialized_view(
@@ -275,6 +277,9 @@ class Ddl:
             return self._if_not_exists_result(
                 existing, if_not_exists, opts.background_create(ctx, "index", False)
             )
+        if ctx.user_id != base.owner_id and not self.catalog.users.is_super(ctx):
+            # create_index.rs:160-166
+            raise PermissionDenied(f'must be owner of table "{base.name}"')
         base_cols = self.catalog.columns(base.id)
         by_name = {c.name: (i, c) for i, c in enumerate(base_cols)}
         key_pos: list[int] = []
@@ -287,6 +292,9 @@ class Ddl:
         else:
             inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
         cols = [base_cols[i] for i in key_pos + inc_pos]
+        # create_index.rs:352-353: CREATE on the index's schema
+        schema_name = self.meta.val("SELECT name FROM schema WHERE schema_id = ?", (schema_id,))
+        self.catalog.privileges.check_create_in_schema(ctx, schema_id, str(schema_name))
         spec = JobSpec(
             kind="index",
             if_not_exists=if_not_exists,

@@ -6,7 +6,8 @@ Each part owns one seam of RisingWave's meta node and is reached as an attribute
 ``engine.jobs`` (the streaming-job lifecycle,
 CANCEL JOBS, WAIT), ``engine.scale`` (reschedules), ``engine.throttle`` (rate limits),
 ``engine.barrier`` (epochs, pause, admission), ``engine.backfill`` (the progress model,
-SHOW JOBS), ``engine.recovery``, ``engine.catalog``, ``engine.users``, ``engine.params``,
+SHOW JOBS), ``engine.recovery``, ``engine.catalog``, ``engine.users``,
+``engine.privileges`` (GRANT/REVOKE, default privileges, a user's ACL), ``engine.params``,
 ``engine.actors``, ``engine.fragments`` and ``engine.waits``; ``ARCHITECTURE.md`` maps them
 to RisingWave's files.  The parts share ``Meta`` (the store, the clock, the fault switches,
 the after-commit actions) and call each other only downwards, in the order they are built
@@ -34,6 +35,7 @@ from rwshim.engine.ddl import Ddl
 from rwshim.engine.fragments import Fragments
 from rwshim.engine.jobs import Jobs
 from rwshim.engine.params import Params
+from rwshim.engine.privileges import Privileges
 from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
 from rwshim.engine.state import Faults, Meta
@@ -66,9 +68,10 @@ class Engine:
         )
         self.store = store
         self.conn: sqlite3.Connection = store.conn
-        self.users = Users(self.meta)
+        self.privileges = Privileges(self.meta)
+        self.users = Users(self.meta, self.privileges)
         self.waits = Waits(self.meta)
-        self.catalog = Catalog(self.meta, self.users, self.waits)
+        self.catalog = Catalog(self.meta, self.users, self.waits, self.privileges)
         self.params = Params(self.meta, self.users, self.catalog, self.waits)
         self.actors = Actors(self.meta)
         self.fragments = Fragments(self.meta)

@@ -411,6 +411,7 @@ class Jobs:
                 raise CatalogNotFound({"materialized view": "table"}.get(kind, kind), name.name)
             if rel.kind != kind:
                 raise InvalidInputSyntax(DROP_HINT[rel.kind])
+            self.catalog.check_drop_alter(ctx, rel)  # wait.rs:47-84
             target = rel.id
         w = self.waits.wait(target)
         self.meta.commit_actions()

@@ -209,6 +209,9 @@ class Params:
         if param not in ("barrier_interval_ms", "checkpoint_frequency"):
             raise InvalidInputSyntax(f"Unsupported database config parameter: {param}")
         db = self.catalog.database_id(database)
+        # alter_database_param.rs:40: the owner or a superuser, before the value is looked at
+        owner = self.meta.val("SELECT owner_id FROM database WHERE database_id = ?", (db,))
+        self.catalog.privileges.check_db_schema_owner(ctx, int(owner))
         notices: list[str] = []
         if value is not None:
             if param == "barrier_interval_ms" and value >= NOTICE_BARRIER_INTERVAL_MS:
@@ -280,6 +283,9 @@ class Params:
         controller/catalog/alter_op.rs:866-899): the database's group (None: 'default');
         jobs that inherit it move at the next recovery, as the notice says."""
         db = self.catalog.database_id(database)
+        # alter_database_param.rs:94: the owner or a superuser
+        owner = self.meta.val("SELECT owner_id FROM database WHERE database_id = ?", (db,))
+        self.catalog.privileges.check_db_schema_owner(ctx, int(owner))
         with self.store.transaction():
             self.conn.execute(
                 "UPDATE database SET resource_group = ? WHERE database_id = ?",

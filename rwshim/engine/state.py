@@ -62,6 +62,9 @@ class Meta:
         # Rows one unthrottled backfill actor reads per second of barrier interval.
         self.backfill_rows_per_second = backfill_rows_per_second
         self.faults = Faults()
+        # Bumped whenever privileges or user attributes may have changed: the frontend's
+        # snapshot of its user (rwshim.acl.UserAcl) is reloaded when it moves.
+        self.acl_version = 0
         self._after_commit: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------------ store reads

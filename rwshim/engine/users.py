@@ -2,28 +2,41 @@
 admin, and the checks RisingWave's frontend makes before it asks meta to create, alter or drop
 a user.
 
-RisingWave: ``src/meta/src/controller/user.rs`` (the user catalog; drop refused while the user
-owns objects), ``src/frontend/src/handler/create_user.rs``, ``alter_user.rs``,
-``drop_user.rs`` (the permission checks), ``src/frontend/src/catalog/root_catalog.rs`` (the
-session user).
+RisingWave: ``src/meta/src/controller/user.rs`` (the user catalog; drop refused for the default
+superusers and while the user owns objects or granted privileges),
+``src/frontend/src/handler/create_user.rs``, ``alter_user.rs``, ``drop_user.rs`` (the
+permission checks), ``src/frontend/src/catalog/root_catalog.rs`` (the session user).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rwshim.engine.privileges import Privileges
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, Result
-from rwshim.errors import CatalogDuplicated, CatalogNotFound, MetaPermissionDenied, PermissionDenied
+from rwshim.errors import (
+    CatalogDuplicated,
+    CatalogNotFound,
+    InternalError,
+    MetaPermissionDenied,
+    PermissionDenied,
+)
+
+# DEFAULT_SUPER_USER, DEFAULT_SUPER_USER_FOR_PG, DEFAULT_SUPER_USER_FOR_ADMIN
+# (src/common/src/catalog/mod.rs).
+DEFAULT_SUPER_USERS = ("root", "postgres")
+ADMIN_USER = "rwadmin"
 
 
 class Users:
     """The user catalog."""
 
-    def __init__(self, meta: Meta) -> None:
+    def __init__(self, meta: Meta, privileges: Privileges) -> None:
         self.meta = meta
         self.store = meta.store
         self.conn = meta.conn
+        self.privileges = privileges
 
     def user(self, user_id: int) -> tuple[str, bool, bool, bool, bool]:
         """(name, is_super, can_create_db, can_create_user, is_admin) of the session's user."""
@@ -58,7 +71,9 @@ class Users:
         auth_type: str | None = None,
         auth_value: str | None = None,
     ) -> Result:
-        """create_user.rs:40-140 (the permission checks and the duplicate check)."""
+        """create_user.rs:40-140 (the permission checks and the duplicate check); the new user
+        gets CONNECT on the session's database WITH GRANT OPTION from the session's user
+        (create_user.rs:87-96: RisingWave has no PUBLIC group)."""
         if self.user_id(name) is not None:
             raise CatalogDuplicated(f"user named {name} already exists")
         _, is_super, _, can_create_user, is_admin = self.user(ctx.user_id)
@@ -88,6 +103,12 @@ class Users:
                     self.meta.now(),
                 ),
             )
+            self.conn.execute(
+                "INSERT INTO user_privilege(user_id, oid, granted_by, action, with_grant_option)"
+                " VALUES (?, ?, ?, 'CONNECT', 1)",
+                (uid, ctx.database_id, ctx.user_id),
+            )
+            self.meta.acl_version += 1
         return Result()
 
     def alter_user(
@@ -141,7 +162,36 @@ class Users:
                 # admin users stay superusers (alter_user.rs:146-156)
                 self.conn.execute("UPDATE rw_user SET is_super = 1 WHERE user_id = ?", (uid,))
                 notices.append("admin users must remain superusers, ignoring NOSUPERUSER")
+            self.meta.acl_version += 1
         return Result(notices)
+
+    def rename_user(self, ctx: Context, name: str, new_name: str) -> Result:
+        """ALTER USER <name> RENAME TO <new> (alter_user.rs:180-203): never the session's
+        user, only by a superuser, never to or from rwadmin; the password is cleared (an md5
+        hash is salted with the name); meta refuses a taken name (check_user_name_duplicate,
+        controller/utils.rs)."""
+        row = self.meta.q1("SELECT user_id FROM rw_user WHERE name = ?", (name,))
+        if row is None:
+            raise CatalogNotFound("user", name)
+        uid = int(row[0])
+        if uid == ctx.user_id:
+            raise InternalError("session user cannot be renamed")
+        if not self.is_super(ctx):
+            raise PermissionDenied("must be superuser to rename users")
+        if new_name == ADMIN_USER:
+            raise PermissionDenied(f"{ADMIN_USER} is reserved for admin")
+        if name == ADMIN_USER:
+            raise PermissionDenied(f"{ADMIN_USER} cannot be renamed")
+        if self.user_id(new_name) is not None:
+            raise CatalogDuplicated(f"user named {new_name} already exists")
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE rw_user SET name = ?, auth_type = NULL, auth_value = NULL"
+                " WHERE user_id = ?",
+                (new_name, uid),
+            )
+            self.meta.acl_version += 1
+        return Result()
 
     def drop_user(self, ctx: Context, name: str, *, if_exists: bool = False) -> Result:
         """drop_user.rs:30-95."""
@@ -163,6 +213,9 @@ class Users:
                 raise PermissionDenied("permission denied to drop user")
         if target_admin and not is_admin:
             raise PermissionDenied("only admin users can drop admin users")
+        if name in DEFAULT_SUPER_USERS:
+            # src/meta/src/controller/user.rs:173-178
+            raise MetaPermissionDenied(f"drop default super user {name} is not allowed")
         owns = int(
             self.meta.val(
                 "SELECT (SELECT count(*) FROM relation WHERE owner_id = ?)"
@@ -172,11 +225,18 @@ class Users:
             )
         )
         if owns:
-            # src/meta/src/controller/user.rs:181-190
+            # src/meta/src/controller/user.rs:180-191
             raise MetaPermissionDenied(
                 f"drop user {name} is not allowed, because it owns {owns} objects"
             )
+        granted = self.privileges.granted_to_others(uid)
+        if granted:
+            # src/meta/src/controller/user.rs:193-203
+            raise MetaPermissionDenied(
+                f"drop user {name} is not allowed, because it granted {granted} privileges to"
+                " others"
+            )
         with self.store.transaction():
-            self.conn.execute("DELETE FROM privilege WHERE user_id = ?", (uid,))
+            self.privileges.forget_user(uid)
             self.conn.execute("DELETE FROM rw_user WHERE user_id = ?", (uid,))
         return Result()

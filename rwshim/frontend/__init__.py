@@ -15,8 +15,11 @@ Interface the session relies on:
 - ``txn_status`` ('I', 'T', 'E'), ``parameter_changes`` (ParameterStatus to send, drained
   by the session), ``timezone`` (session TimeZone name, for timestamptz text output),
 - ``close()`` when the connection ends.
+
+``connect_check(instance, user, database)`` is what RisingWave checks when a session connects,
+before any password exchange (the server calls it first; ``Frontend`` checks it again).
 """
 
-from rwshim.frontend.frontend import Description, Frontend, Statement
+from rwshim.frontend.frontend import Description, Frontend, Statement, connect_check
 
-__all__ = ["Description", "Frontend", "Statement"]
+__all__ = ["Description", "Frontend", "Statement", "connect_check"]

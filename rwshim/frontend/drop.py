@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rwshim.engine.types import Result
-from rwshim.errors import CatalogNotFound, NotImplementedError_
+from rwshim.errors import CatalogNotFound, NotImplementedError_, PermissionDenied
 from rwshim.frontend.common import KINDS, Handler, engine_name
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
@@ -55,9 +55,16 @@ async def handle_comment(fe: Frontend, stmt: st.Comment, params: list[object]) -
     if stmt.object_type == "COLUMN":
         column = target.name
         target = st.ObjectName(target.parts[:-1])
-    rel = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(target))
+    catalog = fe.instance.engine.catalog
+    ctx = fe.ctx()
+    # comment.rs:45-86: CREATE on the schema the name gives (the search path's first schema
+    # when unqualified), then the table, then its owner (or a superuser)
+    catalog.creation_schema(ctx, engine_name(target))
+    rel = catalog.lookup(ctx, engine_name(target))
     if rel is None:
         raise CatalogNotFound("table", target.name)
+    if rel.owner_id != fe.user_id and not fe.is_superuser:
+        raise PermissionDenied(f"must be owner of relation {rel.name}")
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.catalog.comment_on(fe.ctx(), rel.id, column, stmt.comment),

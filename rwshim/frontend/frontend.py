@@ -8,7 +8,8 @@ dispatch of typed statements to the handler modules, as RisingWave's ``handle()`
 - ``show``: SHOW <objects>, SHOW CREATE, DESCRIBE;
 - ``create``: CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK | INDEX | SCHEMA |
   DATABASE;
-- ``users``: CREATE / ALTER USER, GRANT, REVOKE;
+- ``users``: CREATE / ALTER USER;
+- ``privilege``: GRANT, REVOKE, ALTER DEFAULT PRIVILEGES;
 - ``alter``: ALTER on jobs, relations, databases, the system, fragments;
 - ``drop``: DROP, COMMENT ON;
 - ``jobs``: CANCEL JOBS, KILL, WAIT, FLUSH, RECOVER;
@@ -28,6 +29,7 @@ from typing import Any
 
 from rwshim import control as ctl
 from rwshim import logfmt
+from rwshim.acl import UserAcl
 from rwshim.engine import Context, Waiter
 from rwshim.engine.types import Result
 from rwshim.errors import (
@@ -37,7 +39,7 @@ from rwshim.errors import (
     RwError,
     StartupOptionError,
 )
-from rwshim.frontend import alter, create, drop, jobs, query, show, users, variables
+from rwshim.frontend import alter, create, drop, jobs, privilege, query, show, users, variables
 from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
 from rwshim.query.catalog.show import ShowContext
@@ -52,7 +54,7 @@ Statement = st.Statement
 
 # The handler modules, in RisingWave's handler/ layout; a later one never overrides an
 # earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
-HANDLER_MODULES = (query, variables, show, create, users, alter, drop, jobs)
+HANDLER_MODULES = (query, variables, show, create, users, privilege, alter, drop, jobs)
 
 
 def answered_kinds() -> frozenset[str]:
@@ -91,6 +93,36 @@ class _Variables(Mapping[str, str]):
         return len(self._config.show_all())
 
 
+def connect_check(instance: Instance, user: str, database: str) -> tuple[int, int]:
+    """SessionManagerImpl::connect / connect_inner (src/frontend/src/session.rs:1580-1680),
+    which run before any password exchange: the database must exist, then the user, who must
+    be allowed to log in and, unless a superuser or the database's owner, hold CONNECT on it.
+    Returns (database id, user id)."""
+    row = instance.conn.execute(
+        "SELECT database_id, owner_id FROM database WHERE name = ?", (database,)
+    ).fetchone()
+    if row is None:
+        # session.rs:1587 get_database_by_name -> CatalogError NotFound (3D000).
+        raise FatalError("Catalog error", f"database not found: {database}", sqlstate="3D000")
+    database_id, owner = int(row[0]), int(row[1])
+    engine = instance.engine
+    uid = engine.users.user_id(user)
+    if uid is None:
+        # session.rs:1780 bail_catalog_error!("Role {} does not exist"); SQLSTATE 28000 is
+        # PostgreSQL's (RisingWave sends XX000), kept so drivers classify it as auth.
+        raise FatalError("Catalog error", f"Role {user} does not exist", sqlstate="28000")
+    can_login = engine.meta.val("SELECT can_login FROM rw_user WHERE user_id = ?", (uid,))
+    if not can_login:
+        # session.rs:1669-1670
+        raise PermissionDenied(f"User {user} is not allowed to login")
+    acl = engine.privileges.user_acl(uid)
+    is_super = acl is not None and acl.is_super
+    if not is_super and owner != uid and not (acl and acl.has_privilege(database_id, "CONNECT")):
+        # session.rs:1672-1674
+        raise PermissionDenied("User does not have CONNECT privilege.")
+    return database_id, uid
+
+
 class Frontend:
     """SQL semantics of one connection."""
 
@@ -110,13 +142,7 @@ class Frontend:
         self.parameter_changes: list[tuple[str, str]] = []
         self.cursors: dict[str, Cursor] = {}
         engine = instance.engine
-        self.database_id = self._database_id(database)
-        uid = engine.users.user_id(user)
-        if uid is None:
-            # session.rs:1780 bail_catalog_error!("Role {} does not exist"); SQLSTATE 28000 is
-            # PostgreSQL's (RisingWave sends XX000), kept so drivers classify it as auth.
-            raise FatalError("Catalog error", f"Role {user} does not exist", sqlstate="28000")
-        self.user_id = uid
+        self.database_id, self.user_id = connect_check(instance, user, database)
         self.config = SessionConfig(defaults=dict(engine.params.session_defaults()))
         # pg_protocol.rs:742-755: `options` entries, then application_name (which wins); any
         # failure is a startup error.
@@ -129,16 +155,9 @@ class Frontend:
                 raise StartupOptionError(*e.chain) from None
         self._variables = _Variables(self.config)
         self._qctx_cache: QueryContext | None = None
+        self._acl: UserAcl | None = None
+        self._acl_key: tuple[int, int] | None = None
         self._handlers: dict[type[st.Statement], Callable[..., Any]] = self._handler_table()
-
-    def _database_id(self, name: str) -> int:
-        row = self.instance.conn.execute(
-            "SELECT database_id FROM database WHERE name = ?", (name,)
-        ).fetchone()
-        if row is None:
-            # session.rs:1587 get_database_by_name -> CatalogError NotFound (3D000).
-            raise FatalError("Catalog error", f"database not found: {name}", sqlstate="3D000")
-        return int(row[0])
 
     # --- contexts -------------------------------------------------------------------------
 
@@ -148,10 +167,20 @@ class Frontend:
 
     @property
     def is_superuser(self) -> bool:
-        row = self.instance.conn.execute(
-            "SELECT is_super FROM rw_user WHERE user_id = ?", (self.user_id,)
-        ).fetchone()
-        return bool(row and row[0])
+        acl = self.acl()
+        return acl is not None and acl.is_super
+
+    def acl(self) -> UserAcl | None:
+        """The session's user and privileges as the frontend's user catalog holds them
+        (reloaded whenever the engine says privileges or users changed); None if the user was
+        dropped."""
+        meta = self.instance.engine.meta
+        key = (id(meta), meta.acl_version)
+        if key != self._acl_key:
+            self._acl = self.instance.engine.privileges.user_acl(self.user_id)
+            self._acl_key = key
+            self._qctx_cache = None
+        return self._acl
 
     def ctx(self) -> Context:
         """The engine's view of the session: database, user, variables."""
@@ -159,7 +188,10 @@ class Frontend:
 
     def query_context(self) -> QueryContext:
         """The read path's view of the session."""
-        # Built once per change of the session's variables: it is on the per-query path.
+        # Built once per change of the session's variables or of privileges: it is on the
+        # per-query path.  Its ACL makes the read path check privileges (rwshim.acl); a dropped
+        # user's session checks against an ACL that holds nothing.
+        acl = self.acl()
         ctx = self._qctx_cache
         if ctx is None:
             ctx = self._qctx_cache = QueryContext(
@@ -169,7 +201,8 @@ class Frontend:
                 self.user,
                 parse_search_path(self.config.get("search_path")),
                 dict(self._variables.items()),
-                self.is_superuser,
+                acl is not None and acl.is_super,
+                acl or UserAcl(self.user_id, self.user, False),
             )
         return ctx
 

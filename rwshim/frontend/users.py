@@ -1,9 +1,9 @@
-"""CREATE USER and ALTER USER (their options, the password stored as RisingWave stores it),
-and GRANT / REVOKE, which RisingWave's frontend accepts (rwshim records no privileges).
+"""CREATE USER and ALTER USER (their options, the password stored as RisingWave stores it,
+RENAME TO).  GRANT / REVOKE are ``privilege``'s.
 
 RisingWave: ``src/frontend/src/handler/create_user.rs``, ``handler/alter_user.rs``,
-``handler/handle_privilege.rs``, ``src/sqlparser/src/parser.rs`` (parse_create_user,
-UserOption); the permission checks are the engine's (``engine/users.py``).
+``src/sqlparser/src/parser.rs`` (parse_create_user, UserOption); the permission checks are the
+engine's (``engine/users.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rwshim.errors import NotImplementedError_
 from rwshim.frontend.common import Handler
 from rwshim.passwords import encrypted_password
 from rwshim.results import Outcome
@@ -62,9 +61,20 @@ async def handle_create_user(fe: Frontend, stmt: st.CreateUser, params: list[obj
     )
 
 
+_RENAME_TO = re.compile(
+    r"(?is)^\s*ALTER\s+USER\s+(?:\"(?:[^\"]|\"\")*\"|\S+)\s+RENAME\s+TO\s+(\"(?:[^\"]|\"\")*\"|[^\s;]+)"
+)
+
+
 async def handle_alter_user(fe: Frontend, stmt: st.AlterUser, params: list[object]) -> Outcome:
-    if re.search(r"(?i)\bRENAME\s+TO\b", stmt.text):
-        raise NotImplementedError_("AlterUser")
+    m = _RENAME_TO.match(stmt.text)
+    if m is not None:
+        word = m.group(1)
+        new = word[1:-1].replace('""', '"') if word.startswith('"') else word.lower()
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: fe.instance.engine.users.rename_user(fe.ctx(), stmt.user, new),
+        )
     opts = user_options(stmt.text)
     flags = {k: v is True for k, v in opts.items() if k != "password"}
     auth: tuple[str | None, str | None] | None = None
@@ -78,13 +88,7 @@ async def handle_alter_user(fe: Frontend, stmt: st.AlterUser, params: list[objec
     )
 
 
-def handle_grant_revoke(fe: Frontend, stmt: st.Grant | st.Revoke, params: list[object]) -> Outcome:
-    return Outcome(stmt.tag)
-
-
 HANDLERS: dict[type[st.Statement], Handler] = {
     st.CreateUser: handle_create_user,
     st.AlterUser: handle_alter_user,
-    st.Grant: handle_grant_revoke,
-    st.Revoke: handle_grant_revoke,
 }

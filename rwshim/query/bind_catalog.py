@@ -12,7 +12,11 @@ whatever engine runs the statement:
   always, other relations when their schema is on the search path, else NULL),
   ``pg_get_userbyid`` (pg_get_userbyid.rs), ``pg_get_viewdef`` (pg_get_viewdef.rs: the query
   of a view or materialized view, not its CREATE statement) and ``pg_get_indexdef``
-  (pg_get_indexdef.rs).
+  (pg_get_indexdef.rs);
+- ``has_table_privilege`` & co (binder/expr/function/builtin_scalar.rs:669-740): the current
+  user made the first argument when there are two, a table's name cast to ``regclass``, then
+  ``rw_has_privilege(kind, function name, user, object, privileges)``, answered from the
+  store's privileges at run time (expr/function_impl/has_privilege.rs).
 
 The catalog relations themselves are resolved by resolve.py and read through the lowering's
 ``system_relation``; the templates below are PostgreSQL and bound like any query.
@@ -26,7 +30,7 @@ import sqlglot
 from sqlglot import exp
 
 from rwshim import pgtypes
-from rwshim.errors import CatalogNotFound, NotImplementedError_
+from rwshim.errors import CatalogNotFound, NotImplementedError_, RwError
 from rwshim.query import types
 from rwshim.query.parse import lit_int
 from rwshim.query.resolve import SystemRelation
@@ -65,12 +69,27 @@ def _regclass_const(tx: ExprBinder, text: str) -> int | None:
     name = parts[-1]
     schema = parts[-2] if len(parts) >= 2 else None
     try:
-        rel = tx.b.resolve_relation(None, schema, name)
+        rel = tx.b.resolve_relation(None, schema, name, check=False)  # cast_regclass.rs
     except (CatalogNotFound, NotImplementedError_):
-        raise CatalogNotFound("relation", text) from None
+        found = _any_relation(tx, schema, name)
+        if found is None:
+            raise CatalogNotFound("relation", text) from None
+        return found
     if isinstance(rel, SystemRelation):
         return None
     return rel.id
+
+
+def _any_relation(tx: ExprBinder, schema: str | None, name: str) -> int | None:
+    """A relation no query reads but a class name still names: get_id_by_class_name
+    (catalog/root_catalog.rs:1233-1260) also finds sinks and jobs still being created, so
+    ``has_table_privilege('s', ...)`` answers for a sink."""
+    ctx = tx.b.ctx
+    for path in [schema] if schema is not None else ctx.resolved_path():
+        rel = tx.b.relations.relation(ctx.database_id, path, name)
+        if rel is not None:
+            return rel.id
+    return None
 
 
 def regnamespace(tx: ExprBinder, new: exp.Expr) -> exp.Expr:
@@ -159,3 +178,34 @@ def catalog_function(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
         # the catalog relation it needs is not installed: PostgreSQL's neutral answer
         return (exp.Null() if oid == pgtypes.VARCHAR else tx.low.boolean(True)), oid
     return exp.Subquery(this=sub), oid
+
+
+# has_*_privilege -> the kind of object its second argument names (has_privilege.rs)
+PRIVILEGE_FUNCTIONS: dict[str, str] = {
+    "has_table_privilege": "table",
+    "has_any_column_privilege": "any_column",
+    "has_database_privilege": "database",
+    "has_schema_privilege": "schema",
+    "has_function_privilege": "function",
+}
+
+
+def privilege_function(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
+    """has_table_privilege / has_any_column_privilege / has_database_privilege /
+    has_schema_privilege / has_function_privilege (builtin_scalar.rs:669-740)."""
+    name = func_name(node)
+    raw = list(func_args(node))
+    bound = [tx.bind(a) for a in raw]
+    if len(bound) == 2:
+        raw.insert(0, exp.Literal.string(tx.b.ctx.user))
+        bound.insert(0, (exp.Literal.string(tx.b.ctx.user), pgtypes.VARCHAR))
+    if len(bound) != 3:
+        raise RwError("Expr error", f"Too many/few arguments for pg_catalog.{name}()")
+    kind = PRIVILEGE_FUNCTIONS[name]
+    args = [b[0] for b in bound]
+    if kind in ("table", "any_column") and bound[1][1] in types.STRING_OIDS | {pgtypes.UNKNOWN}:
+        args[1] = regclass(tx, raw[1])[0]
+    call = tx.low.call(
+        "rw_has_privilege", [exp.Literal.string(kind), exp.Literal.string(name), *args]
+    )
+    return call, pgtypes.BOOL

@@ -252,6 +252,7 @@ HANDLERS: dict[type[exp.Expr], Handler] = {
 
 _SPECIAL_FUNCS: dict[str, Handler] = {
     **dict.fromkeys(bind_catalog.CATALOG_FUNCTIONS, bind_catalog.catalog_function),
+    **dict.fromkeys(bind_catalog.PRIVILEGE_FUNCTIONS, bind_catalog.privilege_function),
     "array_agg": _array_agg,
     "string_agg": _string_agg,
     "date_trunc": _date_trunc,

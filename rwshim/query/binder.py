@@ -20,7 +20,7 @@ text) is asked of the ``Lowering`` the binder is given (lowering.py; today
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlglot import exp
 
@@ -123,10 +123,13 @@ class Binder:
     # --- relations ----------------------------------------------------------------------
 
     def resolve_relation(
-        self, db: str | None, schema: str | None, name: str
+        self, db: str | None, schema: str | None, name: str, *, check: bool = True
     ) -> Relation | SystemRelation:
-        """A relation named in FROM, found by ``resolve.resolve_relation``."""
-        return resolve_relation(self.ctx, self.relations, self.system, db, schema, name)
+        """A relation named in FROM, found (and, with ``check``, privilege-checked for
+        reading) by ``resolve.resolve_relation``."""
+        return resolve_relation(
+            self.ctx, self.relations, self.system, db, schema, name, check=check
+        )
 
     def _table_source(self, node: exp.Table, scope: Scope) -> Source:
         name = node.name
@@ -166,7 +169,10 @@ class Binder:
             self._expanding.append(rel.id)
             try:
                 inner = definition_query(rel.definition)
-                sub = Binder(self.ctx, self.relations, self.system, self.low)
+                # the definition reads as its owner made it: no privilege checks inside
+                # (security invoker is disabled for views, table_or_source.rs:477-480; a
+                # materialized view is its own state)
+                sub = Binder(replace(self.ctx, acl=None), self.relations, self.system, self.low)
                 sub._expanding = self._expanding
                 # upstreams are the relations named directly (RisingWave's dependencies)
                 try:

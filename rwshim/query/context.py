@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rwshim.acl import UserAcl
+
 # Schemas searched before the user's search_path unless it names them itself, in RisingWave's
 # order: pg_catalog, then rw_catalog (src/common/src/session_config/search_path.rs:64-90).
 IMPLICIT_SCHEMAS: tuple[str, ...] = ("pg_catalog", "rw_catalog")
@@ -39,6 +41,10 @@ class QueryContext:
     search_path: tuple[str, ...] = (USER_WILDCARD, "public")
     variables: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     is_superuser: bool = True
+    # The session's user and privileges: relations read and written are checked against it
+    # (rwshim.acl.check_privileges).  None checks nothing: internal contexts (a view's or
+    # materialized view's definition, row counts) and callers that act as the system.
+    acl: UserAcl | None = None
 
     def resolved_path(self) -> list[str]:
         """The schemas an unqualified name is looked up in, system schemas first."""
@@ -56,5 +62,13 @@ class QueryContext:
         return None
 
     @property
-    def cache_key(self) -> tuple[int, tuple[str, ...], str]:
-        return (self.database_id, self.search_path, self.user)
+    def cache_key(self) -> tuple[object, ...]:
+        """What a statement bound under this context depends on: a statement bound (and
+        privilege-checked) under one ACL snapshot is not reused under another."""
+        acl = self.acl
+        return (
+            self.database_id,
+            self.search_path,
+            self.user,
+            None if acl is None else (acl.user_id, acl.is_super, acl.grants),
+        )

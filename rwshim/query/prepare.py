@@ -112,7 +112,7 @@ def _insert(tree: exp.Insert, b: Binder, ctx: QueryContext, relations: RelationS
         user_cols = [c.name for c in target.expressions]
         target = target.this
     assert isinstance(target, exp.Table)
-    rel = resolve_dml_target(ctx, relations, target.db or None, target.name, True)
+    rel = resolve_dml_target(ctx, relations, target.db or None, target.name, True, action="INSERT")
     visible = [c for c in rel.columns if not c.hidden]
     by_name = {c.name: c for c in visible}
     seen: set[str] = set()
@@ -158,7 +158,7 @@ def _update(tree: exp.Update, b: Binder, ctx: QueryContext, relations: RelationS
     column's type; FROM, WHERE and RETURNING bound over the table and the FROM items."""
     table = tree.this
     assert isinstance(table, exp.Table)
-    rel = resolve_dml_target(ctx, relations, table.db or None, table.name, False)
+    rel = resolve_dml_target(ctx, relations, table.db or None, table.name, False, action="UPDATE")
     alias = table.alias or rel.name
     by_name = {c.name: c for c in rel.visible_columns}
     sel = exp.Select(expressions=[exp.Literal.number(1)])
@@ -215,7 +215,7 @@ def _delete(tree: exp.Delete, b: Binder, ctx: QueryContext, relations: RelationS
     """binder/delete.rs: WHERE and RETURNING bound over the table."""
     table = tree.this
     assert isinstance(table, exp.Table)
-    rel = resolve_dml_target(ctx, relations, table.db or None, table.name, False)
+    rel = resolve_dml_target(ctx, relations, table.db or None, table.name, False, action="DELETE")
     alias = table.alias or rel.name
     sel = exp.Select(expressions=[exp.Literal.number(1)])
     sel.set(

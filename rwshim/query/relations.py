@@ -53,6 +53,8 @@ class Relation:
     storage: str | None = None
     primary_key: tuple[str, ...] = ()
     append_only: bool = False
+    database_id: int = 0
+    owner_id: int = 0  # the owner's user id (privilege checks: rwshim.acl)
 
     @property
     def visible_columns(self) -> tuple[RelColumn, ...]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
+from rwshim import acl as privileges
 from rwshim import pgtypes
 from rwshim.errors import (
     BindError,
@@ -27,6 +28,7 @@ from rwshim.errors import (
     InvalidReference,
     ItemNotFound,
     NotImplementedError_,
+    PermissionDenied,
 )
 from rwshim.query.context import SYSTEM_SCHEMAS, QueryContext
 from rwshim.query.parse import ident
@@ -156,6 +158,37 @@ def lookup(
     return found[0]
 
 
+# The grant object a relation is checked as (privilege.rs ObjectCheckItem's PbObject).
+_GRANT_KIND = {
+    RelKind.TABLE: privileges.TABLE,
+    RelKind.MATERIALIZED_VIEW: privileges.TABLE,
+    RelKind.INDEX: privileges.TABLE,
+    RelKind.INTERNAL: privileges.TABLE,
+    RelKind.VIEW: privileges.VIEW,
+    RelKind.SOURCE: privileges.SOURCE,
+    RelKind.SINK: privileges.SINK,
+}
+
+
+def check_privilege(
+    ctx: QueryContext, rel: Relation, action: str, name: str, db_name: str | None = None
+) -> None:
+    """Binder::check_privilege (binder/relation/table_or_source.rs:472-524), on the path both
+    engines share: what a query reads needs SELECT, what DML changes needs its action
+    (binder/insert.rs:115-126, update.rs:135-146, delete.rs:78-89); a superuser or the owner
+    needs nothing; reading another database also needs CONNECT on it.  ``name`` is the name
+    the error shows, ``db_name`` the other database's name.  A context without an ACL (a
+    view's definition: security invoker is disabled for views) checks nothing."""
+    acl = ctx.acl
+    if acl is None or acl.is_super or acl.user_id == rel.owner_id:
+        return
+    item = privileges.CheckItem(rel.owner_id, action, name, _GRANT_KIND[rel.kind], rel.id)
+    privileges.check_privileges(acl, [item])
+    other_db = bool(rel.database_id) and rel.database_id != ctx.database_id
+    if other_db and not acl.has_privilege(rel.database_id, "CONNECT"):
+        raise PermissionDenied(f'permission denied for database "{db_name}"')
+
+
 def resolve_relation(
     ctx: QueryContext,
     relations: RelationSource,
@@ -163,11 +196,29 @@ def resolve_relation(
     db: str | None,
     schema: str | None,
     name: str,
+    *,
+    check: bool = True,
 ) -> Relation | SystemRelation:
     """Find a relation as RisingWave's bind_catalog_relation_by_name does
     (table_or_source.rs:92-260): a named database must exist (and is read across), a
     system schema holds system catalogs, and a table catalog (table, materialized view,
-    index) is visible only once created; sinks are not relations a query reads."""
+    index) is visible only once created; sinks are not relations a query reads.  A user
+    relation found is privilege-checked for reading (``check_privilege``) unless ``check`` is
+    False (a name resolved as a value, e.g. ``'t'::regclass``, is not read)."""
+    found = _find_relation(ctx, relations, system, db, schema, name)
+    if check and isinstance(found, Relation):
+        check_privilege(ctx, found, "SELECT", found.name, db)
+    return found
+
+
+def _find_relation(
+    ctx: QueryContext,
+    relations: RelationSource,
+    system: Callable[[str, str], SystemRelation | None],
+    db: str | None,
+    schema: str | None,
+    name: str,
+) -> Relation | SystemRelation:
     db_id = ctx.database_id
     if db is not None and db != ctx.database:
         found = relations.database_id(db)
@@ -204,13 +255,21 @@ def resolve_relation(
 
 
 def resolve_dml_target(
-    ctx: QueryContext, relations: RelationSource, schema: str | None, name: str, is_insert: bool
+    ctx: QueryContext,
+    relations: RelationSource,
+    schema: str | None,
+    name: str,
+    is_insert: bool,
+    *,
+    action: str | None = None,
 ) -> Relation:
     """The table an INSERT / UPDATE / DELETE changes, as RisingWave's bind_table and
     check_for_dml find it: only a created table (``get_created_table_by_name``,
     src/frontend/src/catalog/root_catalog.rs:732-739); a materialized view, index or internal
     table is refused, and an append-only table takes only INSERT
-    (binder/relation/table_or_source.rs:706-737)."""
+    (binder/relation/table_or_source.rs:706-737).  Then the statement's privilege on it:
+    ``action`` ('INSERT', 'UPDATE' or 'DELETE'; INSERT when None and ``is_insert``) — a caller
+    that changes rows must name its action, since UPDATE and DELETE need different ones."""
     rel: Relation | None = None
     if schema is not None:
         if schema not in SYSTEM_SCHEMAS and not relations.schema_exists(ctx.database_id, schema):
@@ -234,6 +293,9 @@ def resolve_dml_target(
         raise InvalidInputSyntax(f'cannot change internal table "{name}"')
     if rel.append_only and not is_insert:
         raise BindError("append-only table does not support update or delete")
+    wanted = action or ("INSERT" if is_insert else None)
+    if wanted is not None:
+        check_privilege(ctx, rel, wanted, name)
     return rel
 
 

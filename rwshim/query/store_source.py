@@ -68,7 +68,7 @@ class StoreRelations:
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "
-            "r.primary_table_id, r.read_query "
+            "r.primary_table_id, r.read_query, r.owner_id "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
             "WHERE r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
@@ -77,7 +77,7 @@ class StoreRelations:
         ).fetchone()
         if row is None:
             return None
-        rid, kind_text, definition, append_only, status, primary_id, read_query = row
+        rid, kind_text, definition, append_only, status, primary_id, read_query, owner_id = row
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
             "SELECT name, type_oid, is_hidden, pk_position, default_expr FROM relation_column "
@@ -112,4 +112,6 @@ class StoreRelations:
             storage=storage,
             primary_key=pk if kind == RelKind.TABLE else (),
             append_only=bool(append_only),
+            database_id=database_id,
+            owner_id=int(owner_id),
         )

@@ -22,6 +22,36 @@ _TO = r"(?:TO|=)"
 _SETTABLE = r"(?:PARALLELISM|BACKFILL_PARALLELISM|RESOURCE_GROUP)"
 _RATE = r"(?:SOURCE_RATE_LIMIT|BACKFILL_RATE_LIMIT|DML_RATE_LIMIT|SINK_RATE_LIMIT|RATE_LIMIT)"
 
+# GRANT / REVOKE: the actions parse_grant_permission takes (parser.rs:5831-5858), how it says
+# so (expect_one_of_keywords, parser.rs:1850-1857), and the object types of ALTER DEFAULT
+# PRIVILEGES (parse_privilege_object_types, parser.rs:5889-5915).
+_ACT = (
+    r"(?:CONNECT|CREATE|DELETE|EXECUTE|INSERT|REFERENCES|SELECT|TEMPORARY|TRIGGER|TRUNCATE"
+    r"|UPDATE|USAGE)(?: \( (?:<id>(?: , <id>)*)? \))?"
+)
+_ACTS = rf"{_ACT}(?: , {_ACT})*"
+_ONE_OF_ACTIONS = (
+    "one of CONNECT or CREATE or DELETE or EXECUTE or INSERT or REFERENCES or SELECT or TEMPORARY"
+    " or TRIGGER or TRUNCATE or UPDATE or USAGE"
+)
+_ADP_FOR = r"(?: FOR USER <id>(?: , <id>)*)?"
+_ADP_IN = rf"(?: IN SCHEMA {_N}(?: , {_N})*)?"
+_ADP_HEAD = rf"ALTER DEFAULT PRIVILEGES{_ADP_FOR}{_ADP_IN} (?:GRANT|REVOKE(?: GRANT OPTION FOR)?)"
+_PRIV_HEAD = rf"(?:GRANT|REVOKE(?: GRANT OPTION FOR)?|{_ADP_HEAD})"
+_ADP_KIND = (
+    r"(?:TABLES|SOURCES|SINKS|MATERIALIZED VIEWS|VIEWS|FUNCTIONS|SECRETS|CONNECTIONS"
+    r"|SUBSCRIPTIONS|SCHEMAS)"
+)
+_GRANTEE_NEXT = (
+    r"(?:GRANT .* TO|REVOKE .* FROM|ALTER DEFAULT PRIVILEGES .* (?:TO|FROM))(?: <id> ,)*"
+)
+_GRANT_DONE = r"GRANT .* TO <id>(?: , <id>)*(?: WITH GRANT OPTION)?(?: GRANTED BY <id>)?"
+_REVOKE_DONE = r"REVOKE .* FROM <id>(?: , <id>)*(?: GRANTED BY <id>)?(?: CASCADE)?(?: RESTRICT)?"
+_ADP_KINDS = (
+    "TABLES, SOURCES, SINKS, MATERIALIZED VIEWS, VIEWS, FUNCTIONS, SECRETS, CONNECTIONS, "
+    "SUBSCRIPTIONS or SCHEMAS"
+)
+
 # (regex over the signature of the consumed prefix, what RisingWave says it expected).
 # The first rule whose regex matches the whole signature wins.  Keyword pairs RisingWave reads
 # all-or-nothing (OWNER TO, SWAP WITH, MATERIALIZED VIEW, ...) are backtracked by the caller.
@@ -221,9 +251,20 @@ _RULES: list[tuple[str, str | None]] = [
         "TABLE, VIEW, INDEX, MATERIALIZED VIEW, SOURCE, SINK, SUBSCRIPTION, SCHEMA, DATABASE, "
         "USER, SECRET or CONNECTION after DROP",
     ),
+    # ---- GRANT / REVOKE / ALTER DEFAULT PRIVILEGES (parser.rs:5650-6000)
+    (rf"{_PRIV_HEAD}(?: {_ACTS} ,)?", _ONE_OF_ACTIONS),
+    (rf"{_PRIV_HEAD} (?:ALL(?: PRIVILEGES)?|{_ACTS})", "ON"),
+    (rf"ALTER DEFAULT PRIVILEGES{_ADP_FOR}{_ADP_IN}", "one of GRANT or REVOKE"),
+    (r"ALTER DEFAULT PRIVILEGES FOR", "USER"),
+    (rf"{_ADP_HEAD} (?:ALL(?: PRIVILEGES)?|{_ACTS}) ON", _ADP_KINDS),
+    (rf"ALTER DEFAULT PRIVILEGES .*GRANT .* ON {_ADP_KIND}", "TO"),
+    (rf"ALTER DEFAULT PRIVILEGES .*REVOKE .* ON {_ADP_KIND}", "FROM"),
+    (_GRANTEE_NEXT, "identifier"),
+    (r"ALTER DEFAULT PRIVILEGES .* (?:TO|FROM) <id>(?: , <id>)*.*", "end of statement"),
+    (_GRANT_DONE, "end of statement"),
+    (_REVOKE_DONE, "end of statement"),
     (r"GRANT .* ON .*", "TO"),
     (r"REVOKE .* ON .*", "FROM"),
-    (r"(?:GRANT|REVOKE) .*", "ON"),
 ]
 _COMPILED = [(re.compile(p), m) for p, m in _RULES]
 

@@ -127,6 +127,8 @@ def _one(sql: str, toks: list[Token], stop: Token) -> st.Statement:
             raise expected_error(sql, toks[1], "end of statement")
         return st.Abort(text)
     if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):
+        if second == "USER":
+            return _pg(sql, text, toks, stop, _user_options_for_pg(text, toks))
         return _pg(sql, text, toks, stop)
     if up in _RW_FIRST:
         # imported here: lark and the grammar load with the first RisingWave statement
@@ -149,12 +151,32 @@ _CONSTANT_SELECT = re.compile(
 )
 
 
-def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
+# UserOption words RisingWave has and PostgreSQL spells otherwise (parser.rs UserOption): the
+# same length, so pglast's error positions stay those of the statement.
+_PG_USER_OPTIONS = {"CREATEUSER": "CREATEROLE", "NOCREATEUSER": "NOCREATEROLE"}
+
+
+def _user_options_for_pg(text: str, toks: list[Token]) -> str:
+    """CREATE / ALTER USER as pglast reads it: CREATEUSER and NOCREATEUSER as PostgreSQL's
+    CREATEROLE and NOCREATEROLE (the frontend reads the options from the original text)."""
+    out = text
+    base = toks[0].start
+    for t in toks:
+        new = _PG_USER_OPTIONS.get(t.upper) if t.kind is Kind.WORD and not t.quoted else None
+        if new is not None:
+            a = t.start - base
+            out = out[:a] + new + out[a + len(new) :]
+    return out
+
+
+def _pg(
+    sql: str, text: str, toks: list[Token], stop: Token, pg_text: str | None = None
+) -> st.Statement:
     if _CONSTANT_SELECT.fullmatch(text):
         return st.Query(text)
     from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg, rw_restrictions
 
-    node = check_pg(sql, blank_rw_query_syntax(text), toks, stop)
+    node = check_pg(sql, blank_rw_query_syntax(pg_text or text), toks, stop)
     rw_restrictions(sql, node, toks, stop)
     try:
         return build(node, text)

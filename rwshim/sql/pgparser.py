@@ -258,7 +258,11 @@ def build(node: Any, text: str) -> st.Statement:
             text, st.ObjectName((n.schemaname or owner or "",)), bool(n.if_not_exists), owner
         )
     if kind == "CreatedbStmt":
-        return st.CreateDatabase(text, st.ObjectName((n.dbname,)))
+        # OWNER [=] <user> (parser.rs parse_create_database); the other options are not kept
+        owners = [o.arg.sval for o in n.options or () if o.defname == "owner"]
+        return st.CreateDatabase(
+            text, st.ObjectName((n.dbname,)), owner=owners[-1] if owners else None
+        )
     if kind == "CreateRoleStmt":
         return st.CreateUser(text, n.role)
     if kind == "AlterRoleStmt":

@@ -299,26 +299,35 @@ _OPTION_VALUE = re.compile(r".*[(,] <id>(?: \. <id>)* =")
 _RATE_VALUE = re.compile(r".* (?:SOURCE|BACKFILL|DML|SINK)?_?RATE_LIMIT (?:TO|=)")
 
 
-# Keyword pairs RisingWave reads with parse_keywords: all or nothing, so a failure after the
-# first word is reported at that word, by the rule for what came before it.
+# Keyword sequences RisingWave reads with parse_keywords: all or nothing, so a failure inside
+# one is reported at its first word, by the rule for what came before it.
 _ATOMIC = [
     ("OWNER", "TO"),
     ("SWAP", "WITH"),
     ("REFRESH", "SCHEMA"),
     ("UNIQUE", "INDEX"),
     ("DEFAULT", "PRIVILEGES"),
+    ("WITH", "GRANT", "OPTION"),  # parse_grant (parser.rs:5656-5657)
+    ("GRANT", "OPTION", "FOR"),  # parse_revoke, parse_alter_default_privileges
+    ("GRANTED", "BY"),
 ]
 
 
 def _backtrack(consumed: list[tuple[str, Token]]) -> tuple[list[tuple[str, Token]], Token] | None:
     if not consumed:
         return None
-    last = consumed[-1][0]
-    pairs = list(_ATOMIC)
-    if consumed[0][0] in ("ALTER", "CREATE", "DROP"):
-        pairs.append(("MATERIALIZED", "VIEW"))
-    if any(last == first for first, _ in pairs):
-        return consumed[:-1], consumed[-1][1]
+    kinds = [k for k, _ in consumed]
+    seqs: list[tuple[str, ...]] = list(_ATOMIC)
+    if kinds[0] in ("ALTER", "CREATE", "DROP"):
+        seqs.append(("MATERIALIZED", "VIEW"))
+    if kinds[:3] == ["ALTER", "DEFAULT", "PRIVILEGES"]:
+        seqs.append(("IN", "SCHEMA"))  # parse_alter_default_privileges (parser.rs:5927)
+    for seq in seqs:
+        for n in range(1, len(seq)):
+            # the failure comes after a proper prefix of the sequence (not after a statement's
+            # own first word: `GRANT` opening GRANT is no prefix of GRANT OPTION FOR)
+            if len(kinds) > n and tuple(kinds[-n:]) == seq[:n]:
+                return consumed[:-n], consumed[-n][1]
     return None
 
 

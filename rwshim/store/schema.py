@@ -415,6 +415,67 @@ CREATE TRIGGER catalog_version_relation_read_query AFTER UPDATE OF read_query, d
     ON relation BEGIN UPDATE catalog_version SET n = n + 1; END;
 """
 
+# Version 7: RisingWave's privilege tables.  ``privilege`` (version 1) kept one row per
+# (user, object, action), so the same action from two grantors, and the grant a privilege
+# depends on, could not be recorded; it is superseded by ``user_privilege`` (its rows are
+# copied over and it is no longer written).
+SCHEMA_V7: Final = """
+-- user_privilege: one privilege held by a user (src/meta/model/src/user_privilege.rs;
+-- unique per (user_id, oid, action, granted_by) as idx_user_privilege_item,
+-- m20230908_072257_init.rs:888-899).
+--   oid            the object: a database, schema, relation (tables, materialized views,
+--                  views, indexes, sources, sinks, internal tables) or any other object id
+--   action         'SELECT', 'INSERT', 'UPDATE', 'DELETE', 'CREATE', 'CONNECT', 'USAGE',
+--                  'EXECUTE'
+--   granted_by     the grantor's user id
+--   dependent_id   the grantor's own privilege (held WITH GRANT OPTION) this one was granted
+--                  from; NULL when granted by a superuser or the object's owner.  Removing a
+--                  privilege removes those that depend on it (the FK's ON DELETE CASCADE).
+CREATE TABLE user_privilege (
+    id                INTEGER PRIMARY KEY,
+    dependent_id      INTEGER,
+    user_id           INTEGER NOT NULL,
+    oid               INTEGER NOT NULL,
+    granted_by        INTEGER NOT NULL,
+    action            TEXT NOT NULL,
+    with_grant_option INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (user_id, oid, action, granted_by)
+);
+CREATE INDEX user_privilege_by_oid ON user_privilege(oid);
+CREATE INDEX user_privilege_by_dependent ON user_privilege(dependent_id);
+INSERT INTO user_privilege(user_id, oid, granted_by, action, with_grant_option)
+    SELECT user_id, object_id, granted_by, action, with_grant_option FROM privilege;
+-- CREATE USER grants CONNECT on the session's database (create_user.rs:87-96); users made by
+-- an older rwshim had none, so they keep their access: CONNECT on every database.
+INSERT OR IGNORE INTO user_privilege(user_id, oid, granted_by, action, with_grant_option)
+    SELECT u.user_id, d.database_id, 1, 'CONNECT', 1 FROM rw_user u, database d
+    WHERE u.user_id > 3;
+
+-- user_default_privilege: ALTER DEFAULT PRIVILEGES (src/meta/model/src/
+-- user_default_privilege.rs): objects of ``object_type`` that ``user_id`` creates later in the
+-- database (and schema; NULL for schemas themselves) grant ``action`` to ``grantee``.
+--   object_type            RisingWave's ObjectType: 'schema', 'table' (with
+--                          for_materialized_view 0: tables, 1: materialized views), 'view',
+--                          'source', 'sink', 'function', 'secret', 'connection', 'subscription'
+CREATE TABLE user_default_privilege (
+    id                    INTEGER PRIMARY KEY,
+    database_id           INTEGER NOT NULL,
+    schema_id             INTEGER,
+    object_type           TEXT NOT NULL,
+    for_materialized_view INTEGER NOT NULL DEFAULT 0,
+    user_id               INTEGER NOT NULL,
+    grantee               INTEGER NOT NULL,
+    granted_by            INTEGER NOT NULL,
+    action                TEXT NOT NULL,
+    with_grant_option     INTEGER NOT NULL DEFAULT 0
+);
+-- the unique key of m20250603_084830_default_privilege.rs (its foreign keys delete a
+-- database's, schema's or user's rows with it: done by hand here); SQLite, like RisingWave's
+-- backends, treats NULL schema ids as distinct, so schema-level rows are matched by hand.
+CREATE UNIQUE INDEX user_default_privilege_item ON user_default_privilege(
+    user_id, database_id, schema_id, object_type, for_materialized_view, grantee, action);
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -424,6 +485,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (4, SCHEMA_V4),
     (5, SCHEMA_V5),
     (6, SCHEMA_V6),
+    (7, SCHEMA_V7),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

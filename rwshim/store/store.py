@@ -294,6 +294,10 @@ def _refuse_foreign_database(conn: sqlite3.Connection, path: Path) -> None:
         objects = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     except sqlite3.DatabaseError as e:
         conn.close()
+        if e.sqlite_errorcode == sqlite3.SQLITE_CORRUPT:
+            # a SQLite file whose schema pages are damaged: which store it was is unknowable,
+            # and zeroed or overwritten pages are damage, as quick_check reports them
+            raise files.damaged(path, str(e)) from None
         raise StoreUnusable(f"{path} exists and is not an rwshim meta store ({e})") from None
     if app_id != APPLICATION_ID and (app_id != 0 or objects):
         conn.close()

@@ -11,16 +11,29 @@ CURRENT_DB = "rw_current_database_id()"
 CURRENT_USER = "rw_current_user_id()"
 CURRENT_DB_NAME = f"(SELECT name FROM database WHERE database_id = {CURRENT_DB})"
 
-# has_access_to_object (src/frontend/src/user/has_access_to_object): a superuser, the owner,
-# or a user holding any privilege on the object sees it.
+# has_access_to_object (src/frontend/src/user/mod.rs:27-35, user_catalog.rs
+# check_object_visibility): a superuser, the owner, or a holder of SELECT, EXECUTE or USAGE
+# on the object sees it.
 _IS_SUPER = f"EXISTS (SELECT 1 FROM rw_user cu WHERE cu.user_id = {CURRENT_USER} AND cu.is_super)"
 
 
 def can_see(object_id: str, owner_id: str) -> str:
     return (
-        f"({_IS_SUPER} OR {owner_id} = {CURRENT_USER} OR EXISTS (SELECT 1 FROM privilege cp "
-        f"WHERE cp.object_id = {object_id} AND cp.user_id = {CURRENT_USER}))"
+        f"({_IS_SUPER} OR {owner_id} = {CURRENT_USER} OR EXISTS (SELECT 1 FROM user_privilege cp "
+        f"WHERE cp.oid = {object_id} AND cp.user_id = {CURRENT_USER}"
+        " AND cp.action IN ('SELECT', 'EXECUTE', 'USAGE')))"
     )
+
+
+def holds(object_id: str, owner_id: str, actions: tuple[str, ...]) -> str:
+    """has_*_privilege(<object>, '<a>, <b>') for the current user (has_privilege.rs
+    has_privilege_impl): the owner, a superuser, or a holder of every action listed."""
+    each = " AND ".join(
+        f"EXISTS (SELECT 1 FROM user_privilege hp WHERE hp.oid = {object_id}"
+        f" AND hp.user_id = {CURRENT_USER} AND hp.action = '{a}')"
+        for a in actions
+    )
+    return f"({_IS_SUPER} OR {owner_id} = {CURRENT_USER} OR ({each}))"
 
 
 # AclMode letters in bit order (src/common/src/acl/mod.rs:26-58) and the modes a superuser
@@ -36,10 +49,14 @@ MODES_READONLY = "r"  # sources, sinks, MVs read without for_dml_table, system t
 
 
 def acl(object_id: str, super_modes: str) -> str:
-    """A JSON array of aclitem texts as system_catalog/mod.rs get_acl_items renders them.
+    """A JSON array of aclitem texts as system_catalog/mod.rs get_acl_items (:257-303) renders
+    them.
 
     Superusers hold every available mode granted by the default superuser (id 1); other users
     show their grants grouped by grantor, a ``*`` after a mode granted WITH GRANT OPTION.
+    RisingWave lists users and grantors in hash-map order and a grantor's modes in the order
+    meta returned them; rwshim lists users by id, grantors by id and modes in AclMode's bit
+    order (which is how a superuser's item reads in RisingWave too).
     """
     letter = (
         "CASE p.action "
@@ -54,12 +71,12 @@ def acl(object_id: str, super_modes: str) -> str:
         FROM rw_user u WHERE u.is_super
         UNION ALL
         SELECT u.name || '=' || (SELECT group_concat(l, '') FROM (
-                   SELECT {letter} AS l FROM privilege p
-                   WHERE p.object_id = {object_id} AND p.user_id = u.user_id
+                   SELECT {letter} AS l FROM user_privilege p
+                   WHERE p.oid = {object_id} AND p.user_id = u.user_id
                      AND p.granted_by = g.user_id ORDER BY {rank}))
                || '/' || g.name, u.user_id, g.user_id
         FROM rw_user u JOIN rw_user g
-        WHERE NOT u.is_super AND EXISTS (SELECT 1 FROM privilege p WHERE p.object_id = {object_id}
+        WHERE NOT u.is_super AND EXISTS (SELECT 1 FROM user_privilege p WHERE p.oid = {object_id}
               AND p.user_id = u.user_id AND p.granted_by = g.user_id)
         ORDER BY uid, gid))"""
 

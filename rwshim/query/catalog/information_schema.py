@@ -2,13 +2,14 @@
 
 Each follows the SQL of RisingWave's view of the same name
 (src/frontend/src/catalog/system_catalog/information_schema/*.rs); ``CURRENT_DATABASE()`` is
-the current database's name, and ``has_schema_privilege`` / ``has_table_privilege`` are the
-visibility rule of ``_sql.can_see``.
+the current database's name, and ``has_schema_privilege`` / ``has_table_privilege`` are
+``_sql.holds``: the current user must own the object, be a superuser or hold every privilege
+listed (as has_privilege.rs answers).
 """
 
 from __future__ import annotations
 
-from rwshim.query.catalog._sql import CURRENT_DB_NAME, can_see
+from rwshim.query.catalog._sql import CURRENT_DB_NAME, holds
 from rwshim.query.catalog.rw_catalog import (
     SYSTEM_COLUMN,
     SYSTEM_COLUMN_FROM,
@@ -55,7 +56,7 @@ ORDER BY table_schema, table_name"""
 SQL["schemata"] = f"""
 SELECT {CURRENT_DB_NAME} AS catalog_name, s.name AS schema_name, u.name, NULL, NULL, NULL, NULL
 FROM rw_catalog__rw_schemas s JOIN rw_catalog__rw_users u ON s.owner = u.id
-WHERE {can_see("s.id", "s.owner")}
+WHERE {holds("s.id", "s.owner", ("CREATE", "USAGE"))}
 ORDER BY catalog_name, schema_name"""
 
 # views.rs
@@ -70,7 +71,8 @@ FROM pg_catalog__pg_constraint con
 JOIN pg_catalog__pg_class cls ON con.conrelid = cls.oid
 JOIN rw_catalog__rw_relations rel ON rel.id = cls.oid
 JOIN pg_catalog__pg_namespace nsp ON cls.relnamespace = nsp.oid
-WHERE rel.relation_type <> 'table' OR {can_see("con.conrelid", "rel.owner")}"""
+WHERE rel.relation_type <> 'table'
+   OR {holds("con.conrelid", "rel.owner", ("INSERT", "UPDATE", "DELETE"))}"""
 
 # table_constraints.rs
 SQL["table_constraints"] = f"""

@@ -18,7 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rwshim import pgtypes
-from rwshim.errors import CatalogNotFound, InvalidInputSyntax, NotImplementedError_
+from rwshim.acl import CheckItem
+from rwshim.errors import (
+    CatalogNotFound,
+    InvalidInputSyntax,
+    NotImplementedError_,
+    PermissionDenied,
+)
 from rwshim.query.catalog import CatalogColumn
 from rwshim.query.catalog.rw_catalog import RW_TIMESTAMP_KINDS
 
@@ -119,11 +125,14 @@ def _is_super(conn: sqlite3.Connection, ctx: ShowContext) -> bool:
 
 
 def _can_see(conn: sqlite3.Connection, ctx: ShowContext, object_id: int, owner: int) -> bool:
-    """has_access_to_object: superuser, owner, or any privilege on the object."""
+    """has_access_to_object (user/mod.rs:27-35): superuser, owner, or SELECT, EXECUTE or
+    USAGE on the object (user_catalog.rs check_object_visibility)."""
     if owner == ctx.user_id or _is_super(conn, ctx):
         return True
     row = conn.execute(
-        "SELECT 1 FROM privilege WHERE object_id = ? AND user_id = ?", (object_id, ctx.user_id)
+        "SELECT 1 FROM user_privilege WHERE oid = ? AND user_id = ?"
+        " AND action IN ('SELECT', 'EXECUTE', 'USAGE')",
+        (object_id, ctx.user_id),
     ).fetchone()
     return row is not None
 
@@ -141,7 +150,7 @@ def _has_usage(conn: sqlite3.Connection, ctx: ShowContext, schema_id: int, owner
     if owner == ctx.user_id or _is_super(conn, ctx):
         return True
     row = conn.execute(
-        "SELECT 1 FROM privilege WHERE object_id = ? AND user_id = ? AND action = 'USAGE'",
+        "SELECT 1 FROM user_privilege WHERE oid = ? AND user_id = ? AND action = 'USAGE'",
         (schema_id, ctx.user_id),
     ).fetchone()
     return row is not None
@@ -465,9 +474,44 @@ _BOUND_KINDS = ("table", "materialized view", "index", "source", "system table",
                 "system view")  # fmt: skip
 
 
-def _bind(conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str]) -> _Found | None:
-    """bind_relation_by_name then bind_sink_by_name, as describe.rs and show.rs try them."""
-    found = _find(conn, ctx, parts, _BOUND_KINDS)
+# The grant object word of a relation kind in a privilege error (privilege.rs:44-56).
+_CHECK_KIND = {"table": "table", "materialized view": "table", "index": "table",
+               "source": "source", "view": "view", "sink": "sink"}  # fmt: skip
+
+
+def _holds(conn: sqlite3.Connection, ctx: ShowContext, oid: int, owner: int, action: str) -> bool:
+    if owner == ctx.user_id or _is_super(conn, ctx):
+        return True
+    row = conn.execute(
+        "SELECT 1 FROM user_privilege WHERE oid = ? AND user_id = ? AND action = ?",
+        (oid, ctx.user_id, action),
+    ).fetchone()
+    return row is not None
+
+
+def _check_select(conn: sqlite3.Connection, ctx: ShowContext, found: _Found) -> None:
+    """What SHOW COLUMNS / SHOW INDEXES check through their batch binder (show.rs:55-118:
+    Binder::check_privilege, table_or_source.rs:472-524): SELECT on the relation; for a sink
+    (get_columns_from_sink) USAGE on its schema first."""
+    if found.kind.startswith("system"):
+        return
+    if found.kind == "sink":
+        row = _schema(conn, ctx, found.schema)
+        if row is not None and not _holds(conn, ctx, row[0], row[1], "USAGE"):
+            item = CheckItem(row[1], "USAGE", found.schema, "schema", row[0])
+            raise PermissionDenied(item.error_message())
+    if not _holds(conn, ctx, found.id, found.owner, "SELECT"):
+        item = CheckItem(found.owner, "SELECT", found.name, _CHECK_KIND[found.kind], found.id)
+        raise PermissionDenied(item.error_message())
+
+
+def _bind(
+    conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str], *, checked: bool = True
+) -> _Found | None:
+    """bind_relation_by_name then bind_sink_by_name, as describe.rs and show.rs try them; the
+    relation is privilege-checked unless bound for the system (DESCRIBE: describe.rs:42
+    Binder::new_for_system checks nothing)."""
+    found = _find(conn, ctx, parts, _BOUND_KINDS, check_access=False)
     if found is not None and found.kind == "source":
         assoc = conn.execute(
             "SELECT 1 FROM visible_relation WHERE kind = 'table' AND primary_table_id = ?",
@@ -476,7 +520,9 @@ def _bind(conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str]) -> _
         if assoc is not None:
             found = None
     if found is None:
-        found = _find(conn, ctx, parts, ("sink",), created_only=False)
+        found = _find(conn, ctx, parts, ("sink",), created_only=False, check_access=False)
+    if found is not None and checked:
+        _check_select(conn, ctx, found)
     return found
 
 
@@ -495,7 +541,9 @@ def show_columns(conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str
 
 def show_indexes(conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str]) -> Result:
     """SHOW INDEXES FROM table (show.rs get_indexes_from_table)."""
-    found = _find(conn, ctx, parts, _BOUND_KINDS)
+    found = _find(conn, ctx, parts, _BOUND_KINDS, check_access=False)
+    if found is not None:
+        _check_select(conn, ctx, found)
     if found is None or found.kind not in ("table", "materialized view", "index"):
         raise CatalogNotFound("table or source", display_name(parts))
     rows: list[Row] = []
@@ -509,7 +557,7 @@ def describe(conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str]) -
     """DESCRIBE name (describe.rs handle_describe): the columns, then ``primary key``,
     ``distribution key``, one row per index, ``table description`` and, for a sink into a
     table, ``target table name``."""
-    found = _bind(conn, ctx, parts)
+    found = _bind(conn, ctx, parts, checked=False)
     if found is None:
         raise CatalogNotFound("table, source, sink or view", display_name(parts))
     cols = _columns(conn, found)

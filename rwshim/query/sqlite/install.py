@@ -23,7 +23,7 @@ from rwshim.errors import RwError
 from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState, view_query
 from rwshim.query.sqlite import aggregates as agg
-from rwshim.query.sqlite import casts
+from rwshim.query.sqlite import casts, privilege
 from rwshim.query.sqlite import functions as f
 
 
@@ -160,12 +160,13 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("pg_get_function_identity_arguments", 1, lambda o: None)
     reg("pg_function_is_visible", 1, lambda o: 1)
     reg("pg_type_is_visible", 1, lambda o: 1)
-    reg("has_table_privilege", 2, lambda o, p: 1)
-    reg("has_table_privilege", 3, lambda u, o, p: 1)
-    reg("has_schema_privilege", 2, lambda o, p: 1)
-    reg("has_schema_privilege", 3, lambda u, o, p: 1)
-    reg("has_database_privilege", 2, lambda o, p: 1)
-    reg("has_database_privilege", 3, lambda u, o, p: 1)
+    # has_*_privilege, as the binder rewrites them (bind_catalog.privilege_function)
+    reg(
+        "rw_has_privilege",
+        5,
+        lambda kind, fn, u, o, p: privilege.has_privilege(conn, ctx(), kind, fn, u, o, p),
+        False,
+    )
     reg("pg_collation_is_visible", 1, lambda o: 1)
     reg("pg_get_serial_sequence", 2, lambda t, c: None)
     reg("pg_advisory_unlock_all", 0, lambda: None)

@@ -162,8 +162,26 @@ class AlterCompactionGroup(Statement):
 
 @dataclass(frozen=True, slots=True)
 class AlterDefaultPrivileges(Statement):
-    """ALTER DEFAULT PRIVILEGES ... {GRANT | REVOKE} ..."""
+    """ALTER DEFAULT PRIVILEGES [FOR USER ..] [IN SCHEMA ..] {GRANT .. TO | REVOKE .. FROM} ..
 
+    The full form: ``{GRANT <privileges> ON <object types> TO <users> [WITH GRANT OPTION] |
+    REVOKE [GRANT OPTION FOR] <privileges> ON <object types> FROM <users> [CASCADE |
+    RESTRICT]}`` (ast/mod.rs ``Statement::AlterDefaultPrivileges``,
+    ``DefaultPrivilegeOperation``); applies to objects the target users create later.
+
+    ``object_type`` is the PrivilegeObjectType's words: "TABLES", "SOURCES", "SINKS",
+    "MATERIALIZED VIEWS", "VIEWS", "FUNCTIONS", "SECRETS", "CONNECTIONS", "SUBSCRIPTIONS" or
+    "SCHEMAS"; ``grant_option`` is WITH GRANT OPTION (grant) or GRANT OPTION FOR (revoke).
+    """
+
+    target_users: tuple[str, ...] | None = None
+    schemas: tuple[ObjectName, ...] | None = None
+    grant: bool = True
+    privileges: tuple[str, ...] = ()
+    object_type: str = "TABLES"
+    grantees: tuple[str, ...] = ()
+    grant_option: bool = False
+    cascade: bool = False
     TAG: ClassVar[str] = "ALTER_DEFAULT_PRIVILEGES"
 
 

@@ -203,7 +203,7 @@ class CreateDatabase(Statement):
 
     name: ObjectName
     if_not_exists: bool = False
-    owner: str | None = None
+    owner: str | None = None  # WITH OWNER [=] <user>
     resource_group: SetValue | None = None
     barrier_interval_ms: int | None = None
     checkpoint_frequency: int | None = None

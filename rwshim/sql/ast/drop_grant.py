@@ -54,25 +54,41 @@ class Drop(Statement):
 
 @dataclass(frozen=True, slots=True)
 class Grant(Statement):
-    """GRANT <privileges> ON [<kind>] <names> TO <users>."""
+    """GRANT <privileges> ON <objects> TO <users> [WITH GRANT OPTION] [GRANTED BY <user>].
 
-    privileges: tuple[str, ...]
-    object_type: (
-        str  # "TABLE", "MATERIALIZED VIEW", ..., "SCHEMA", "DATABASE", "ALL TABLES IN SCHEMA"
-    )
-    objects: tuple[ObjectName, ...]
-    grantees: tuple[str, ...]
-    TAG: ClassVar[str] = "GRANT_PRIVILEGE"
-
-
-@dataclass(frozen=True, slots=True)
-class Revoke(Statement):
-    """REVOKE <privileges> ON [<kind>] <names> FROM <users>."""
+    ast/mod.rs ``Statement::Grant``; recorded by the engine, checked by every statement.
+    ``privileges`` holds the action keywords (``("ALL",)`` for ALL [PRIVILEGES]; a column list
+    is parsed and, as in RisingWave, not kept); ``object_type`` is the GrantObjects variant's
+    words: "TABLE" (also without a keyword), "MATERIALIZED VIEW", "VIEW", "SOURCE", "SINK",
+    "SECRET", "SUBSCRIPTION", "SCHEMA", "DATABASE", "FUNCTION", "CONNECTION", "SEQUENCE", or
+    "ALL <plural> IN SCHEMA" (then ``objects`` are the schemas).  ``function_args`` holds, per
+    object of a FUNCTION grant, the text inside its argument list (None: no list).
+    """
 
     privileges: tuple[str, ...]
     object_type: str
     objects: tuple[ObjectName, ...]
     grantees: tuple[str, ...]
+    with_grant_option: bool = False
+    granted_by: str | None = None
+    function_args: tuple[str | None, ...] = ()
+    TAG: ClassVar[str] = "GRANT_PRIVILEGE"
+
+
+@dataclass(frozen=True, slots=True)
+class Revoke(Statement):
+    """REVOKE [GRANT OPTION FOR] <privileges> ON <objects> FROM <users> [GRANTED BY] [CASCADE].
+
+    ast/mod.rs ``Statement::Revoke`` (also ``RESTRICT``); fields as ``Grant``."""
+
+    privileges: tuple[str, ...]
+    object_type: str
+    objects: tuple[ObjectName, ...]
+    grantees: tuple[str, ...]
+    granted_by: str | None = None
+    revoke_grant_option: bool = False
+    cascade: bool = False
+    function_args: tuple[str | None, ...] = ()
     TAG: ClassVar[str] = "REVOKE_PRIVILEGE"
 
 

@@ -7,7 +7,8 @@ as src/sqlparser/src/parser.rs lays out its parse functions (each module names i
   options, rate limits (``ValueRules``)
 - ``alter`` (``AlterRules``), ``create`` (``CreateRules``: tables, views, materialized views,
   indexes, functions), ``connectors`` (``ConnectorRules``: sources, sinks, subscriptions,
-  connections, secrets), ``drop_grant`` (``DropGrantRules``)
+  connections, secrets), ``drop_grant`` (``DropGrantRules``: DROP), ``privileges``
+  (``PrivilegeRules``: GRANT, REVOKE, ALTER DEFAULT PRIVILEGES)
 - ``session`` (``SessionRules``: SET, USE), ``show`` (``ShowRules``: SHOW, DESCRIBE),
   ``jobs`` (``JobRules``: CANCEL, KILL, WAIT, FLUSH, ...), ``control`` (``ControlRules``)
 
@@ -28,6 +29,7 @@ from rwshim.sql.builder.control import ControlRules
 from rwshim.sql.builder.create import CreateRules
 from rwshim.sql.builder.drop_grant import DropGrantRules
 from rwshim.sql.builder.jobs import JobRules
+from rwshim.sql.builder.privileges import PrivilegeRules
 from rwshim.sql.builder.session import SessionRules
 from rwshim.sql.builder.show import ShowRules
 from rwshim.sql.builder.values import ValueRules
@@ -39,6 +41,7 @@ class Build(
     CreateRules,
     ConnectorRules,
     DropGrantRules,
+    PrivilegeRules,
     SessionRules,
     ShowRules,
     JobRules,

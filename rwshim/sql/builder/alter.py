@@ -5,7 +5,7 @@ Mirrors ``parse_alter`` and the per-kind parsers it dispatches to in src/sqlpars
 ``parse_alter_index``, ``parse_alter_view``, ``parse_alter_sink``, ``parse_alter_subscription``,
 ``parse_alter_source``, ``parse_alter_function``, ``parse_alter_connection``,
 ``parse_alter_system``, ``parse_alter_secret``, ``parse_alter_fragment``,
-``parse_alter_compaction_group``) and ``parse_alter_default_privileges`` (parser.rs:5917).
+``parse_alter_compaction_group``); ALTER DEFAULT PRIVILEGES is ``privileges``'s.
 """
 
 from __future__ import annotations
@@ -114,9 +114,6 @@ class AlterRules(BuildBase):
 
     def alter_compaction(self, c: list[Any]) -> st.Statement:
         return st.AlterCompactionGroup(self.text)
-
-    def alter_default_privileges(self, c: list[Any]) -> st.Statement:
-        return st.AlterDefaultPrivileges(self.text)
 
     def alter_database(self, c: list[Any]) -> st.Statement:
         name, op = c[1], c[2]

@@ -343,7 +343,8 @@ def test_acl_items_and_visibility_for_plain_users(store: Store) -> None:
     alice = store.user("alice")
     bob = store.user("bob")
     store.conn.executemany(
-        "INSERT INTO privilege VALUES (?, ?, ?, ?, 1)",
+        "INSERT INTO user_privilege(user_id, oid, action, with_grant_option, granted_by)"
+        " VALUES (?, ?, ?, ?, 1)",
         [(alice, ids["t"], "SELECT", 0), (alice, ids["t"], "INSERT", 1),
          (bob, ids["mv"], "SELECT", 0)],
     )  # fmt: skip
