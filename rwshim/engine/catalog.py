@@ -420,8 +420,8 @@ class Catalog:
             column_id = 0 if (c.is_hidden and c.name == "_row_id") else pos + 1
             self.conn.execute(
                 "INSERT INTO relation_column(relation_id, position, column_id, name, type_oid,"
-                " rw_type, is_hidden, is_nullable, pk_position, default_expr, generated_expr)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " rw_type, is_hidden, is_nullable, pk_position, default_expr, generated_expr,"
+                " pk_desc, pk_nulls_smallest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     rid,
                     pos,
@@ -434,6 +434,8 @@ class Catalog:
                     pk_pos.get(pos),
                     c.default_expr,
                     c.generated_expr,
+                    int(c.pk_desc),
+                    int(c.pk_nulls_smallest),
                 ),
             )
 

@@ -16,6 +16,7 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs:186-420
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 
@@ -252,9 +253,12 @@ class Ddl:
         key_columns: Sequence[str],
         include_columns: Sequence[str] | None = None,
         if_not_exists: bool = False,
+        key_orders: Sequence[tuple[bool, bool]] = (),
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
-        backfill)."""
+        backfill).  ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
+        OrderType::from_bools of its ASC/DESC and NULLS FIRST/LAST (default: ascending, nulls
+        largest)."""
         # resolve_index_schema (create_index.rs:62-81): the created table first, then the
         # duplicate check in that table's schema.
         base = self.catalog.lookup(ctx, table, ("table", "materialized view"))
@@ -278,6 +282,10 @@ class Ddl:
         else:
             inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
         cols = [base_cols[i] for i in key_pos + inc_pos]
+        for pos, (desc, nulls_smallest) in enumerate(key_orders[: len(key_pos)]):
+            cols[pos] = dataclasses.replace(
+                cols[pos], pk_desc=desc, pk_nulls_smallest=nulls_smallest
+            )
         spec = JobSpec(
             kind="index",
             if_not_exists=if_not_exists,

@@ -178,6 +178,10 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
 
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
+    # Key columns by name; an expression key keeps its text (the engine refuses what it
+    # cannot bind).  Orders as OrderType::from_bools (create_index.rs gen_create_index_plan).
+    keys = [k.name if k.name is not None else k.expr for k in stmt.keys] or list(stmt.columns)
+    orders = [(k.desc, k.nulls_smallest) for k in stmt.keys]
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_index(
@@ -185,9 +189,10 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
             engine_name(stmt.name),
             engine_name(stmt.table),
             definition=stmt.text,
-            key_columns=list(stmt.columns),
+            key_columns=keys,
             include_columns=list(stmt.include) if stmt.include else None,
             if_not_exists=stmt.if_not_exists,
+            key_orders=orders,
         ),
     )
 

@@ -133,12 +133,12 @@ _CONSTANT_SELECT = re.compile(
 def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
     if _CONSTANT_SELECT.fullmatch(text):
         return st.Query(text)
-    from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg, rw_restrictions
+    from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg_text, rw_restrictions
 
-    node = check_pg(sql, blank_rw_query_syntax(text), toks, stop)
-    rw_restrictions(sql, node, toks, stop)
+    node, pg = check_pg_text(sql, blank_rw_query_syntax(text), toks, stop)
+    rw_restrictions(sql, node, toks, stop, pg)
     try:
-        return build(node, text)
+        return build(node, text, pg)
     except NotImplementedError:
         # PostgreSQL accepts a form RisingWave's parser stops short of (COMMIT PREPARED,
         # ROLLBACK TO SAVEPOINT, ALTER USER ... SET, ...): RisingWave reads the statement

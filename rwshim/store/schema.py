@@ -399,6 +399,15 @@ INSERT INTO catalog_version VALUES (0);
     for event in ("INSERT", "DELETE", f"UPDATE OF {update_of}" if update_of else "UPDATE")
 )
 
+# Version 6: RisingWave's catalog objects beyond relations (secrets, connections), index key
+# order, meta snapshots.
+SCHEMA_V6: Final = """
+-- relation_column.pk_nulls_smallest: with pk_desc, the key column's OrderType
+-- (src/common/src/util/sort_util.rs): 1 when nulls sort as the smallest value (ASC NULLS
+-- FIRST, DESC NULLS LAST); 0 for RisingWave's default, nulls the largest.
+ALTER TABLE relation_column ADD COLUMN pk_nulls_smallest INTEGER NOT NULL DEFAULT 0;
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -407,6 +416,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
     (5, SCHEMA_V5),
+    (6, SCHEMA_V6),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

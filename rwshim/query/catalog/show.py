@@ -424,18 +424,30 @@ def _index_display(conn: sqlite3.Connection, index_id: int) -> tuple[str, str, s
             "SELECT position, name FROM relation_column WHERE relation_id = ?", (table_id,)
         ).fetchall()
     )
-    desc = {
-        n: bool(d)
-        for n, d in conn.execute(
-            "SELECT name, pk_desc FROM relation_column WHERE relation_id = ?", (index_id,)
+    order = {
+        n: order_text(bool(d), bool(s))
+        for n, d, s in conn.execute(
+            "SELECT name, pk_desc, pk_nulls_smallest FROM relation_column WHERE relation_id = ?",
+            (index_id,),
         ).fetchall()
     }
     keys = [names[p] for p in _json_list(conn, key_json)]
     includes = [names[p] for p in _json_list(conn, include_json)]
-    key = ", ".join(f"{quote_ident(k)} {'DESC' if desc.get(k) else 'ASC'}" for k in keys)
+    # IndexCatalog::display (index_catalog.rs:320-358): column names as they are, each key
+    # with its OrderType.
+    key = ", ".join(f"{k} {order.get(k, 'ASC')}" for k in keys)
     # An index is distributed by its first key column unless DISTRIBUTED BY says otherwise.
-    dist = quote_ident(keys[0]) if keys else ""
-    return table_name, key, ", ".join(quote_ident(c) for c in includes), dist
+    dist = keys[0] if keys else ""
+    return table_name, key, ", ".join(includes), dist
+
+
+def order_text(desc: bool, nulls_smallest: bool) -> str:
+    """OrderType's Display (src/common/src/util/sort_util.rs:231-245): the direction, then
+    ``NULLS FIRST`` / ``NULLS LAST`` only where nulls are not the largest value (the default:
+    ASC NULLS LAST, DESC NULLS FIRST print as ASC, DESC)."""
+    if not nulls_smallest:
+        return "DESC" if desc else "ASC"
+    return "DESC NULLS LAST" if desc else "ASC NULLS FIRST"
 
 
 def _json_list(conn: sqlite3.Connection, text: str | None) -> list[int]:

@@ -516,6 +516,19 @@ CREATE_CASES: list[tuple[str, object]] = [
         ("c",),
         ("a",),
         True,
+        keys=(st.IndexKey("a", "a"), st.IndexKey("b", "b", asc=False)),
+    ),
+    _p(
+        'CREATE INDEX i ON t ("A" ASC NULLS FIRST, b DESC NULLS LAST, lower(c) NULLS LAST)',
+        st.CreateIndex,
+        name("i"),
+        name("t"),
+        ('"A" ASC NULLS FIRST', "b DESC NULLS LAST", "lower(c) NULLS LAST"),
+        keys=(
+            st.IndexKey('"A"', "A", asc=True, nulls_first=True),
+            st.IndexKey("b", "b", asc=False, nulls_first=False),
+            st.IndexKey("lower(c)", None, nulls_first=False),
+        ),
     ),
     _p(
         'create index if not exists "__dbt_index_mv_model_name" on "dev"."s"."mv_model" (name)',
@@ -524,6 +537,7 @@ CREATE_CASES: list[tuple[str, object]] = [
         name("dev", "s", "mv_model"),
         ("name",),
         if_not_exists=True,
+        keys=(st.IndexKey("name", "name"),),
     ),
     _p(
         "create subscription if not exists s from t with (retention = '1D')",
@@ -649,6 +663,16 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("VALUES (1)", st.Query),
     _p("insert into s.t values (1) returning a", st.Insert, name("s", "t"), True),
     _p("update t set a = 1", st.Update, name("t")),
+    # keywords RisingWave takes as relation names (parse_object_name takes any word)
+    _p("select * from table join user on true, left", st.Query),
+    _p("insert into table values (1)", st.Insert, name("table")),
+    _p("INSERT INTO Window (v) VALUES (1)", st.Insert, name("window")),
+    _p("update table set v = 1", st.Update, name("table")),
+    _p("delete from s.table", st.Delete, name("s", "table")),
+    _p("truncate table table", st.Truncate, name("table")),
+    # subscripts on a function's result or an ARRAY constructor (parse_array_index)
+    _p("select regexp_match('abc', 'b')[1], pg_catalog.f(x)[1][2], array[1, 2][1:2]", st.Query),
+    _p("select f(g(x)[1])[2] from t where h(x)[1] = 1", st.Query),
     _p("delete from t where a in (select 1) returning a", st.Delete, name("t"), True),
     _p("copy pp (a, b) from stdin", st.Copy, name("pp"), False),
     _p("copy pp to stdout", st.Copy, name("pp"), True),
@@ -979,11 +1003,20 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("CREATE SINK s FROM m FORMAT PLAIN ENCODE JSON", "expected WITH, found: FORMAT", 22),
     _err("DROP TABLE IF x", "expected end of statement, found: x", 15),
     _err("CREATE SINK s FROM m WITH (connection = 'c')", "expected identifier, found: 'c'", 41),
+    # An option list holds at least one option (parse_options_inner, parser.rs:3031-3044), so
+    # `WITH ()` fails there, before statement.rs:567-569's "sink properties not provided".
     _err(
         "CREATE SINK s AS SELECT 1 WITH () FORMAT PLAIN ENCODE JSON",
-        "sink properties not provided",
-        35,
+        "expected identifier, found: )",
+        33,
     ),
+    _err(
+        "CREATE TABLE t (v int) WITH (a = 'b' c = 'd')",
+        "expected ',' or ')' after option definition, found: c",
+        38,
+    ),
+    _err("CREATE TABLE t (table int)", "syntax error at or near table", 23),
+    _err("CREATE VIEW v (a, from) AS SELECT 1, 2", "syntax error at or near from", 23),
     _err("CREATE MATERIALIZED VIEW m SELECT 1", "expected AS, found: SELECT", 28),
     _err(
         "CREATE SINK s FROM m WITH (connector = kafka)",
