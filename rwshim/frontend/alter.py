@@ -30,7 +30,9 @@ async def _alter_object(
     object kind and the name, then the statement's own arguments."""
     return await fe.engine_call(
         stmt.tag,
-        lambda: method(fe.ctx(), stmt.kind.lower(), engine_name(stmt.name), *args, **kw),
+        lambda: method(
+            fe.ctx(), stmt.kind.lower(), engine_name(stmt.name, fe.database), *args, **kw
+        ),
     )
 
 
@@ -71,7 +73,9 @@ async def handle_alter_rename(fe: Frontend, stmt: st.AlterRename, params: list[o
 
 
 async def handle_alter_swap(fe: Frontend, stmt: st.AlterSwap, params: list[object]) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.catalog.swap, engine_name(stmt.target))
+    return await _alter_object(
+        fe, stmt, fe.instance.engine.catalog.swap, engine_name(stmt.target, fe.database)
+    )
 
 
 async def handle_alter_owner(fe: Frontend, stmt: st.AlterOwner, params: list[object]) -> Outcome:

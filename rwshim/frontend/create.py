@@ -64,7 +64,9 @@ def new_query_columns(
 ) -> tuple[list[ColumnSpec], list[int]]:
     """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
     object (the engine answers with its notice, and the query need not bind any more)."""
-    if if_not_exists and fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name)):
+    if if_not_exists and fe.instance.engine.catalog.lookup(
+        fe.ctx(), engine_name(name, fe.database)
+    ):
         return [], []
     return query_columns(fe, query, column_names)
 
@@ -80,7 +82,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_table(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             cols,
             definition=stmt.text,
             primary_key=pk,
@@ -109,7 +111,7 @@ def _create_mv_call(
 ) -> Result:
     return fe.instance.engine.ddl.create_materialized_view(
         fe.ctx(),
-        engine_name(stmt.name),
+        engine_name(stmt.name, fe.database),
         cols,
         definition=stmt.text,
         upstream_ids=upstreams,
@@ -125,7 +127,7 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_view(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             cols,
             definition=stmt.text,
             upstream_ids=upstreams,
@@ -143,7 +145,7 @@ async def handle_create_source(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_source(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             cols,
             definition=stmt.text,
             with_options=stmt.with_options,
@@ -165,13 +167,13 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_sink(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             cols,
             definition=stmt.text,
             upstream_ids=upstreams,
             with_options=stmt.with_options,
             format_encode_options=fmt.options if fmt else (),
-            into_table=engine_name(stmt.into_table) if stmt.into_table else None,
+            into_table=engine_name(stmt.into_table, fe.database) if stmt.into_table else None,
             if_not_exists=stmt.if_not_exists,
         ),
     )
@@ -186,8 +188,8 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_index(
             fe.ctx(),
-            engine_name(stmt.name),
-            engine_name(stmt.table),
+            engine_name(stmt.name, fe.database),
+            engine_name(stmt.table, fe.database),
             definition=stmt.text,
             key_columns=keys,
             include_columns=list(stmt.include) if stmt.include else None,

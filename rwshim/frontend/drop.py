@@ -42,7 +42,7 @@ def _drop_one(fe: Frontend, stmt: st.Drop, name: st.ObjectName) -> Result:
         return engine.ddl.drop_relation(
             ctx,
             KINDS[stmt.object_type],
-            engine_name(name),
+            engine_name(name, fe.database),
             if_exists=stmt.if_exists,
             cascade=stmt.cascade,
         )
@@ -55,7 +55,7 @@ async def handle_comment(fe: Frontend, stmt: st.Comment, params: list[object]) -
     if stmt.object_type == "COLUMN":
         column = target.name
         target = st.ObjectName(target.parts[:-1])
-    rel = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(target))
+    rel = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(target, fe.database))
     if rel is None:
         raise CatalogNotFound("table", target.name)
     return await fe.engine_call(

@@ -5,6 +5,7 @@ dispatch of typed statements to the handler modules, as RisingWave's ``handle()`
 
 - ``query``: SELECT, DML, cursors;
 - ``variables``: SET, SHOW <variable>, transactions;
+- ``use_db``: USE <database> (and SET database);
 - ``show``: SHOW <objects>, SHOW CREATE, DESCRIBE;
 - ``create``: CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK | INDEX | SCHEMA |
   DATABASE;
@@ -37,7 +38,7 @@ from rwshim.errors import (
     RwError,
     StartupOptionError,
 )
-from rwshim.frontend import alter, create, drop, jobs, query, show, users, variables
+from rwshim.frontend import alter, create, drop, jobs, query, show, use_db, users, variables
 from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
 from rwshim.query.catalog.show import ShowContext
@@ -51,7 +52,7 @@ Statement = st.Statement
 
 # The handler modules, in RisingWave's handler/ layout; a later one never overrides an
 # earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
-HANDLER_MODULES = (query, variables, show, create, users, alter, drop, jobs)
+HANDLER_MODULES = (query, variables, use_db, show, create, users, alter, drop, jobs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +163,15 @@ class Frontend:
                 self.is_superuser,
             )
         return ctx
+
+    def move_to_database(self, database: str, database_id: int) -> None:
+        """USE: the session's database changes (session.rs update_database); what it sees
+        follows (contexts, SHOW PROCESSLIST)."""
+        self.database = database
+        self.database_id = database_id
+        if self.process is not None and hasattr(self.process, "database"):
+            self.process.database = database
+        self.settings_changed()
 
     def settings_changed(self) -> None:
         """A SET changed the session's variables: the read path's context is rebuilt."""

@@ -13,7 +13,7 @@ from typing import Any
 from pglast import parse_sql
 from pglast.parser import ParseError
 
-from rwshim.errors import SqlParserError
+from rwshim.errors import InvalidInputSyntax, SqlParserError
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.lenient import PgText, pg_text
@@ -42,6 +42,19 @@ def blank_rw_query_syntax(text: str) -> str:
     return text
 
 
+_TOO_MANY_DOTS = "improper qualified name (too many dotted names): "
+
+
+def _dotted_at(toks: list[Token], offset: int) -> str:
+    """The dotted name starting at ``offset`` (relative to the statement), as written."""
+    base = toks[0].start
+    i = next((k for k, t in enumerate(toks) if t.start - base >= offset), 0)
+    j = i
+    while j + 2 < len(toks) and toks[j + 1].kind is Kind.OP and toks[j + 1].value == ".":
+        j += 2
+    return "".join(t.raw or t.value for t in toks[i : j + 1])
+
+
 def check_pg(sql: str, text: str, toks: list[Token], stop: Token, query: bool = False) -> Any:
     """Parse ``text`` (the statement made of ``toks``) with pglast; the one node, or raise.
 
@@ -61,6 +74,10 @@ def check_pg_text(
     except ParseError as e:
         if len(e.args) > 1 and isinstance(e.args[1], int):
             e.args = (e.args[0], pg.original_offset(e.args[1]), *e.args[2:])
+            if str(e.args[0]).startswith(_TOO_MANY_DOTS):
+                # RisingWave parses any number of dotted parts and its binder refuses more
+                # than three (binder/relation/mod.rs:255-270): the name as written.
+                raise InvalidInputSyntax(f"{_TOO_MANY_DOTS}{_dotted_at(toks, e.args[1])}") from None
         raise _pg_error(sql, toks, stop, e, query) from None
     if len(nodes) != 1:  # pragma: no cover - the splitter hands over one statement
         raise expected_error(sql, stop, "end of statement")

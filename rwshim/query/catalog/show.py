@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rwshim import pgtypes
-from rwshim.errors import CatalogNotFound, InvalidInputSyntax, NotImplementedError_
+from rwshim.errors import CatalogNotFound, NotImplementedError_
 from rwshim.query.catalog import CatalogColumn
 from rwshim.query.catalog.rw_catalog import RW_TIMESTAMP_KINDS
+from rwshim.query.qualified import display_name, quote_ident, resolve_schema_qualified_name
 
 Row = tuple[object, ...]
 Result = tuple[tuple[CatalogColumn, ...], list[Row]]
@@ -80,20 +81,6 @@ _OBJECT_KINDS = {
     "subscriptions": "subscription",
     "secrets": "secret",
 }
-
-_PLAIN_IDENT = re.compile(r"[a-z_][a-z0-9_$]*")
-
-
-def quote_ident(name: str) -> str:
-    """An identifier as RisingWave's Ident prints it: quoted unless plain lower case."""
-    if _PLAIN_IDENT.fullmatch(name):
-        return name
-    return '"' + name.replace('"', '""') + '"'
-
-
-def display_name(parts: Sequence[str]) -> str:
-    """ObjectName's Display: dotted, each part quoted when needed."""
-    return ".".join(quote_ident(p) for p in parts)
 
 
 def like_matches(name: str, pattern: str, case_insensitive: bool = False) -> bool:
@@ -263,23 +250,11 @@ class _Found:
 def _split(ctx: ShowContext, conn: sqlite3.Connection, parts: Sequence[str]) -> tuple[
     str | None, str
 ]:  # fmt: skip
-    """Binder::resolve_schema_qualified_name (binder/relation/mod.rs:224-280)."""
-    if len(parts) > 3:
-        raise InvalidInputSyntax(
-            f"improper qualified name (too many dotted names): {display_name(parts)}"
-        )
-    if len(parts) == 3:
-        db = conn.execute(
-            "SELECT name FROM database WHERE database_id = ?", (ctx.database_id,)
-        ).fetchone()
-        if db is None or parts[0] != db[0]:
-            raise InvalidInputSyntax(
-                f'cross-database references are not implemented: "{display_name(parts)}"'
-            )
-        return parts[1], parts[2]
-    if len(parts) == 2:
-        return parts[0], parts[1]
-    return None, parts[-1]
+    """Binder::resolve_schema_qualified_name (binder/relation/mod.rs:255-284)."""
+    db = conn.execute(
+        "SELECT name FROM database WHERE database_id = ?", (ctx.database_id,)
+    ).fetchone()
+    return resolve_schema_qualified_name(db[0] if db else "", parts)
 
 
 def _candidates(conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str]) -> list[_Found]:
