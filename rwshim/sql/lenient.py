@@ -170,6 +170,8 @@ def _keyword_relations(toks: list[Token]) -> list[int]:
         if not level[0]:
             continue
         up = t.upper
+        if up == "FROM" and i > 0 and toks[i - 1].upper == "DISTINCT":
+            continue  # IS [NOT] DISTINCT FROM <expr>
         if up == "FROM":
             level[1] = True
         elif up in _FROM_ENDS:

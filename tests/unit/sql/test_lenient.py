@@ -38,6 +38,7 @@ def test_a_keyword_inside_a_function_is_not_a_relation() -> None:
         "select extract(year from current_date)",
         "select substring('abc' from 1), trim(both from 'x')",
         "select * from generate_series(1, 2)",
+        "select * from t where a is not distinct from null",
     ):
         assert quote_keyword_relations(text) == text
 
