@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from rwshim import pgtypes
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
@@ -118,6 +118,16 @@ def _sqlite_affinity(type_oid: int) -> str:
     return "TEXT"
 
 
+class Owned(Protocol):
+    """A schema object as the drop/alter privilege rule reads it."""
+
+    @property
+    def owner_id(self) -> int: ...
+
+    @property
+    def schema_id(self) -> int: ...
+
+
 class Catalog:
     """The catalog controller over the store."""
 
@@ -130,8 +140,8 @@ class Catalog:
 
     # ------------------------------------------------------------------ privileges
 
-    def check_drop_alter(self, ctx: Context, rel: Rel) -> None:
-        """privilege.rs:113-138."""
+    def check_drop_alter(self, ctx: Context, rel: Owned) -> None:
+        """privilege.rs:113-138 (any schema object: a relation, a secret, a connection)."""
         if self.users.is_super(ctx) or rel.owner_id == ctx.user_id:
             return
         schema_owner = self.meta.val(
@@ -320,6 +330,8 @@ class Catalog:
         self.refuse_dropping_creating(ids, "database")
         with self.store.transaction():
             self.remove_relations(ids)
+            self.conn.execute("DELETE FROM secret WHERE database_id = ?", (db_id,))
+            self.conn.execute("DELETE FROM connection WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM database WHERE database_id = ?", (db_id,))
@@ -374,14 +386,46 @@ class Catalog:
                 (sid,),
             )
         ]
-        if ids and not cascade:
+        # Secrets and connections are schema objects too; their users anywhere go with them.
+        others = [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT secret_id FROM secret WHERE schema_id = ? UNION ALL "
+                "SELECT connection_id FROM connection WHERE schema_id = ?",
+                (sid, sid),
+            )
+        ]
+        if (ids or others) and not cascade:
             raise MetaPermissionDenied("schema is not empty")
+        ids += self._users_of(others)
         self.refuse_dropping_creating(self.cascade_closure(ids), "schema")
         with self.store.transaction():
             self.remove_relations(self.cascade_closure(ids))
+            self.conn.execute("DELETE FROM secret WHERE schema_id = ?", (sid,))
+            self.conn.execute("DELETE FROM connection WHERE schema_id = ?", (sid,))
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
         return Result()
+
+    def _users_of(self, object_ids: Iterable[int]) -> list[int]:
+        """Relations that reference these secrets or connections (directly, or through a
+        connection that references a secret)."""
+        out: list[int] = []
+        todo = list(object_ids)
+        seen: set[int] = set()
+        while todo:
+            oid = todo.pop()
+            if oid in seen:
+                continue
+            seen.add(oid)
+            for (dep,) in self.conn.execute(
+                "SELECT dependent_id FROM object_dependency WHERE referenced_id = ?", (oid,)
+            ):
+                if self.meta.q1("SELECT 1 FROM relation WHERE relation_id = ?", (dep,)):
+                    out.append(int(dep))
+                else:
+                    todo.append(int(dep))
+        return out
 
     # ------------------------------------------------------------------ relation rows
 

@@ -26,6 +26,7 @@ from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.jobs import Jobs
 from rwshim.engine.kinds import DROP_HINT, TABLE_NAMESPACE
+from rwshim.engine.secrets import Named, Refs, Secrets
 from rwshim.engine.state import Meta
 from rwshim.engine.types import ColumnSpec, Context, JobSpec, ObjectName, Result, Waiter
 from rwshim.engine.waits import Waits
@@ -34,6 +35,7 @@ from rwshim.errors import (
     CatalogNotFound,
     DropDependedOn,
     InvalidInputSyntax,
+    InvalidParameterValue,
 )
 
 
@@ -41,7 +43,13 @@ class Ddl:
     """CREATE and DROP of relations."""
 
     def __init__(
-        self, meta: Meta, catalog: Catalog, waits: Waits, barrier: Barrier, jobs: Jobs
+        self,
+        meta: Meta,
+        catalog: Catalog,
+        waits: Waits,
+        barrier: Barrier,
+        jobs: Jobs,
+        secrets: Secrets,
     ) -> None:
         self.meta = meta
         self.store = meta.store
@@ -50,6 +58,22 @@ class Ddl:
         self.waits = waits
         self.barrier = barrier
         self.jobs = jobs
+        self.secrets = secrets
+
+    def _references(
+        self,
+        ctx: Context,
+        statement: str,
+        with_options: Sequence[tuple[str, str]],
+        format_encode_options: Sequence[tuple[str, str]] = (),
+    ) -> tuple[dict[str, str], dict[str, str], dict[str, object]]:
+        """The WITH and FORMAT ... ENCODE options with their SECRET / CONNECTION references
+        resolved (engine.secrets), and the relation columns that record them."""
+        refs = self.secrets.resolve(ctx, with_options, statement)
+        fmt, fmt_refs = self.secrets.resolve_secret_refs(ctx, format_encode_options)
+        extra = refs.columns()
+        extra["format_secret_refs"] = Refs(secret_refs=fmt_refs).columns()["secret_refs"]
+        return dict(refs.options), dict(fmt), extra
 
     # ------------------------------------------------------------------ CREATE
 
@@ -106,7 +130,20 @@ class Ddl:
         if not pk:
             cols.append(ColumnSpec("_row_id", pgtypes.INT8, "serial", is_hidden=True))
             pk = [len(cols) - 1]
-        options = dict(with_options)
+        ref_columns: dict[str, object] = {}
+        if connector is None:
+            if any(
+                k.lower() == "connection" or getattr(v, "kind", "") == "secret"
+                for k, v in with_options
+            ):
+                # create_table.rs:566-569
+                raise InvalidParameterValue(
+                    "Secret reference and Connection reference are not allowed in options when "
+                    "creating table without external source"
+                )
+            options = dict(with_options)
+        else:
+            options, _, ref_columns = self._references(ctx, "table", with_options)
         notices = ["APPEND ONLY TABLE is currently an experimental feature."] if append_only else []
         spec = JobSpec(
             kind="table",
@@ -122,6 +159,7 @@ class Ddl:
                 "append_only": int(append_only),
                 "connector": connector,
                 "with_options": json.dumps(options, sort_keys=True),
+                **ref_columns,
             },
         )
         result = self.jobs.create(ctx, spec)
@@ -170,7 +208,9 @@ class Ddl:
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(existing, if_not_exists)
-        options = dict(with_options)
+        options, fmt_options, ref_columns = self._references(
+            ctx, "source", with_options, format_encode_options
+        )
         connector = options.get("connector")
         shared = connector == "kafka" and opts.bool_var(ctx, "streaming_use_shared_source")
         extra: dict[str, object] = {
@@ -179,7 +219,8 @@ class Ddl:
             "format": format,
             "row_encode": row_encode,
             "with_options": json.dumps(options, sort_keys=True),
-            "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+            "format_encode_options": json.dumps(fmt_options, sort_keys=True),
+            **ref_columns,
         }
         if shared:
             spec = JobSpec(
@@ -325,7 +366,9 @@ class Ddl:
             return self._if_not_exists_result(
                 existing, if_not_exists, opts.bool_var(ctx, "background_ddl")
             )
-        options = dict(with_options)
+        options, fmt_options, ref_columns = self._references(
+            ctx, "sink", with_options, format_encode_options
+        )
         target_id: int | None = None
         if into_table is not None:
             target = self.catalog.lookup(ctx, into_table, ("table",))
@@ -350,7 +393,8 @@ class Ddl:
                 "sink_type": sink_type or ("append-only" if into_table is None else "upsert"),
                 "target_table_id": target_id,
                 "with_options": json.dumps(options, sort_keys=True),
-                "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+                "format_encode_options": json.dumps(fmt_options, sort_keys=True),
+                **ref_columns,
             },
         )
         return self.jobs.create(ctx, spec)
@@ -425,3 +469,57 @@ class Ddl:
                 self.barrier.barrier(rel.database_id)
         self.meta.commit_actions()
         return Result()
+
+    # ------------------------------------------------------------------ DROP SECRET / CONNECTION
+
+    def drop_secret_or_connection(
+        self, ctx: Context, kind: str, name: ObjectName, *, if_exists: bool, cascade: bool
+    ) -> Result:
+        """DROP SECRET | CONNECTION (drop_secret.rs, drop_connection.rs; meta drop_object,
+        drop_op.rs:52-94): RESTRICT refuses while a source, sink, table or connection uses it
+        (controller/utils.rs:815-990: "HINT: DROP the dependent objects first."); CASCADE
+        removes those users and what depends on them."""
+        found = (
+            self.secrets.secret_for_drop(ctx, name, if_exists)
+            if kind == "secret"
+            else self.secrets.connection_for_drop(ctx, name, if_exists)
+        )
+        if isinstance(found, Result):
+            return found
+        obj: Named = found
+        rel_ids, conn_ids = self.secrets.dependents(obj.id)
+        if not cascade and (rel_ids or conn_ids):
+            details = self._dependent_lines(rel_ids)
+            details += [f"connection {s}.{n} depends on it" for s, n in
+                        self.secrets.connection_names(conn_ids)]  # fmt: skip
+            raise DropDependedOn(kind, details, hint="HINT: DROP the dependent objects first.")
+        # A connection that goes with a secret takes its own users along.
+        for cid in list(conn_ids):
+            more, _ = self.secrets.dependents(cid)
+            rel_ids += [r for r in more if r not in rel_ids]
+        ids = self.catalog.cascade_closure(rel_ids) if rel_ids else []
+        self.catalog.refuse_dropping_creating(ids, kind)
+        jobs = [r for r in (self.catalog.relation(i) for i in ids) if r is not None and r.is_job]
+        with self.store.transaction():
+            if ids:
+                self.catalog.remove_relations(ids)
+            if kind == "secret":
+                self.secrets.remove([obj.id], conn_ids)
+            else:
+                self.secrets.remove([], [obj.id])
+            for db in sorted({r.database_id for r in jobs}):
+                self.barrier.barrier(db)
+        self.meta.commit_actions()
+        return Result()
+
+    def _dependent_lines(self, ids: Sequence[int]) -> list[str]:
+        """`<kind> <schema>.<name> depends on it` for relations (utils.rs:850-970)."""
+        out = []
+        for rid in ids:
+            d = self.catalog.relation(rid)
+            if d is None:
+                continue
+            schema = self.meta.val("SELECT name FROM schema WHERE schema_id = ?", (d.schema_id,))
+            word = "materialized view" if d.kind in ("table", "materialized view") else d.kind
+            out.append(f"{word} {schema}.{d.name} depends on it")
+        return out

@@ -6,7 +6,8 @@ Each part owns one seam of RisingWave's meta node and is reached as an attribute
 CANCEL JOBS, WAIT), ``engine.scale`` (reschedules), ``engine.throttle`` (rate limits),
 ``engine.barrier`` (epochs, pause, admission), ``engine.backfill`` (the progress model,
 SHOW JOBS), ``engine.recovery``, ``engine.catalog``, ``engine.users``, ``engine.params``,
-``engine.actors``, ``engine.fragments`` and ``engine.waits``; ``ARCHITECTURE.md`` maps them
+``engine.actors``, ``engine.fragments``, ``engine.waits`` and ``engine.secrets`` (secrets and
+connections); ``ARCHITECTURE.md`` maps them
 to RisingWave's files.  The parts share ``Meta`` (the store, the clock, the fault switches,
 the after-commit actions) and call each other only downwards, in the order they are built
 here (tests/unit/test_layering.py holds it).
@@ -34,6 +35,7 @@ from rwshim.engine.jobs import Jobs
 from rwshim.engine.params import Params
 from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
+from rwshim.engine.secrets import Secrets
 from rwshim.engine.state import Faults, Meta
 from rwshim.engine.throttle import Throttle
 from rwshim.engine.types import Clock
@@ -95,7 +97,8 @@ class Engine:
             self.barrier,
             self.recovery,
         )
-        self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs)
+        self.secrets = Secrets(self.meta, self.users, self.catalog)
+        self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs, self.secrets)
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()

@@ -79,15 +79,24 @@ async def handle_alter_swap(fe: Frontend, stmt: st.AlterSwap, params: list[objec
 
 
 async def handle_alter_owner(fe: Frontend, stmt: st.AlterOwner, params: list[object]) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.catalog.alter_owner, stmt.new_owner)
+    engine = fe.instance.engine
+    if stmt.kind in ("SECRET", "CONNECTION"):
+        return await _alter_object(fe, stmt, engine.secrets.alter_owner, stmt.new_owner)
+    return await _alter_object(fe, stmt, engine.catalog.alter_owner, stmt.new_owner)
 
 
 async def handle_alter_set_schema(
     fe: Frontend, stmt: st.AlterSetSchema, params: list[object]
 ) -> Outcome:
-    return await _alter_object(
-        fe, stmt, fe.instance.engine.catalog.set_schema, stmt.new_schema.name
-    )
+    engine = fe.instance.engine
+    if stmt.kind == "CONNECTION":
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: engine.secrets.set_schema(
+                fe.ctx(), engine_name(stmt.name, fe.database), stmt.new_schema.name
+            ),
+        )
+    return await _alter_object(fe, stmt, engine.catalog.set_schema, stmt.new_schema.name)
 
 
 async def handle_alter_database_param(

@@ -46,6 +46,14 @@ def _drop_one(fe: Frontend, stmt: st.Drop, name: st.ObjectName) -> Result:
             if_exists=stmt.if_exists,
             cascade=stmt.cascade,
         )
+    if stmt.object_type in ("SECRET", "CONNECTION"):
+        return engine.ddl.drop_secret_or_connection(
+            ctx,
+            stmt.object_type.lower(),
+            engine_name(name, fe.database),
+            if_exists=stmt.if_exists,
+            cascade=stmt.cascade,
+        )
     raise NotImplementedError_(f"DROP {stmt.object_type}")
 
 

@@ -9,6 +9,7 @@ dispatch of typed statements to the handler modules, as RisingWave's ``handle()`
 - ``show``: SHOW <objects>, SHOW CREATE, DESCRIBE;
 - ``create``: CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK | INDEX | SCHEMA |
   DATABASE;
+- ``secrets``: CREATE / ALTER SECRET and CONNECTION (their DROP is ``drop``'s);
 - ``users``: CREATE / ALTER USER, GRANT, REVOKE;
 - ``alter``: ALTER on jobs, relations, databases, the system, fragments;
 - ``drop``: DROP, COMMENT ON;
@@ -22,6 +23,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -38,7 +40,18 @@ from rwshim.errors import (
     RwError,
     StartupOptionError,
 )
-from rwshim.frontend import alter, create, drop, jobs, query, show, use_db, users, variables
+from rwshim.frontend import (
+    alter,
+    create,
+    drop,
+    jobs,
+    query,
+    secrets,
+    show,
+    use_db,
+    users,
+    variables,
+)
 from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
 from rwshim.query.catalog.show import ShowContext
@@ -50,9 +63,19 @@ from rwshim.sql import statements as st
 
 Statement = st.Statement
 
+# A secret's value is never written to the log (RisingWave redacts statements it logs,
+# pg_protocol.rs:204-245): CREATE / ALTER SECRET lose everything after AS.
+_SECRET_STATEMENT = re.compile(r"(?is)^(\s*(?:create|alter)\s+secret\b.*?\bAS\b).*$")
+
+
+def loggable(sql: str) -> str:
+    """``sql`` as the statement log may show it."""
+    return _SECRET_STATEMENT.sub(r"\1 <redacted>", sql)
+
+
 # The handler modules, in RisingWave's handler/ layout; a later one never overrides an
 # earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
-HANDLER_MODULES = (query, variables, use_db, show, create, users, alter, drop, jobs)
+HANDLER_MODULES = (query, variables, use_db, show, create, secrets, users, alter, drop, jobs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +219,7 @@ class Frontend:
                     logfmt.line(
                         "statement", pid=getattr(self.process, "pid", 0), user=self.user,
                         db=self.database, kind="unparsed", ok=False, sqlstate=e.code,
-                        sql=sql[:500],
+                        sql=loggable(sql)[:500],
                     )
                 )  # fmt: skip
             raise
@@ -239,7 +262,7 @@ class Frontend:
         finally:
             ms = (time.perf_counter() - started) * 1000
             logfmt.statement_log.debug(
-                logfmt.line("statement", **fields, ms=f"{ms:.2f}", sql=stmt.text[:500])
+                logfmt.line("statement", **fields, ms=f"{ms:.2f}", sql=loggable(stmt.text)[:500])
             )
 
     async def _execute(self, stmt: Statement, params: list[object]) -> Outcome:

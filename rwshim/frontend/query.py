@@ -20,7 +20,7 @@ from rwshim import pgtypes
 from rwshim.errors import QueryTimeout, RwError, Uncategorized
 from rwshim.frontend.common import Cursor, Handler
 from rwshim.instance import Instance
-from rwshim.query.qualified import resolve_schema_qualified_name
+from rwshim.qualified import resolve_schema_qualified_name
 from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 

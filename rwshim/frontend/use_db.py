@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.errors import CatalogNotFound, PermissionDenied
 from rwshim.frontend.common import Handler
-from rwshim.query.qualified import resolve_single_name
+from rwshim.qualified import resolve_single_name
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
 

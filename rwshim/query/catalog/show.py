@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 from rwshim import pgtypes
 from rwshim.errors import CatalogNotFound, NotImplementedError_
+from rwshim.qualified import display_name, quote_ident, resolve_schema_qualified_name
 from rwshim.query.catalog import CatalogColumn
+from rwshim.query.catalog._sql import can_see
 from rwshim.query.catalog.rw_catalog import RW_TIMESTAMP_KINDS
-from rwshim.query.qualified import display_name, quote_ident, resolve_schema_qualified_name
+from rwshim.query.catalog.secrets import CONNECTION_PARAMS
 
 Row = tuple[object, ...]
 Result = tuple[tuple[CatalogColumn, ...], list[Row]]
@@ -165,7 +167,14 @@ def show_objects(
         )
         if store_kind == "materialized view":
             sql += " AND COALESCE(j.job_status, 'CREATED') = 'CREATED'"
-        objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
+        if store_kind == "secret":
+            # Secrets are not relations (rwshim/store/schema.py `secret`).
+            sql = "SELECT secret_id, name, owner_id FROM secret WHERE schema_id = ? AND ? = ?"
+            objects = conn.execute(
+                sql + " ORDER BY name", (found[0], store_kind, store_kind)
+            ).fetchall()
+        else:
+            objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
         if store_kind == "view":
             # The builtin views of a system schema on the path are views too (owner root).
             objects += conn.execute(
@@ -229,8 +238,23 @@ def show_functions(conn: sqlite3.Connection, ctx: ShowContext, schema: str | Non
 def show_connections(
     conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None
 ) -> Result:
-    """SHOW CONNECTIONS: rwshim has no connections, so no row."""
-    return _cols("Name", "Type", "Properties"), []
+    """SHOW CONNECTIONS (show.rs:678-747): the connections the user may see, per schema of
+    the path (or the one named), as ``schema.name``, the ConnectionType name and the
+    parameters as rw_connections prints them.  The LIKE filter does not apply (the handler
+    returns before filtering)."""
+    rows: list[Row] = []
+    for name in [schema] if schema is not None else ctx.real_path():
+        found = _schema(conn, ctx, name)
+        if found is None or not _has_usage(conn, ctx, *found):
+            continue
+        for cname, ctype, params in conn.execute(
+            f"SELECT c.name, c.connection_type, {CONNECTION_PARAMS} FROM connection c "
+            f"WHERE c.schema_id = ? AND {can_see('c.connection_id', 'c.owner_id')} "
+            "ORDER BY c.name",
+            (found[0],),
+        ).fetchall():
+            rows.append((display_name([name, cname]), ctype, params))
+    return _cols("Name", "Type", "Properties"), rows
 
 
 # --- relation lookup ------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from rwshim.sql.ast.base import ObjectName, Options, SetValue, Statement
 __all__ = [
     "AlterBackfillParallelism",
     "AlterCompactionGroup",
+    "AlterConnectorProps",
     "AlterDatabaseParam",
     "AlterDatabasePause",
     "AlterDefaultPrivileges",
@@ -32,6 +33,8 @@ __all__ = [
     "AlterRename",
     "AlterResetConfig",
     "AlterResourceGroup",
+    "AlterRetention",
+    "AlterSecretCredential",
     "AlterSetConfig",
     "AlterSetSchema",
     "AlterStreamingOption",
@@ -143,6 +146,28 @@ class AlterSwap(_AlterObject):
     """ALTER <kind> <name> SWAP WITH <other>."""
 
     target: ObjectName = field(default_factory=lambda: ObjectName(("",)))
+
+
+@dataclass(frozen=True, slots=True)
+class AlterRetention(_AlterObject):
+    """ALTER SUBSCRIPTION <name> SET RETENTION {TO|=} <value>."""
+
+    retention: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AlterSecretCredential(_AlterObject):
+    """ALTER SECRET <name> [WITH [(...)]] AS <value> (AlterSecretOperation::ChangeCredential)."""
+
+    with_options: Options = ()
+    credential: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AlterConnectorProps(_AlterObject):
+    """ALTER {CONNECTION | SOURCE | SINK | TABLE} <name> CONNECTOR WITH (...)."""
+
+    with_options: Options = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -91,10 +91,22 @@ class OptionValue(str):
     """
 
     kind: str
+    # A reference's name parts (``SECRET s.name``, ``connection = s.name``) and, for a
+    # secret, whether it is referenced AS FILE.
+    parts: tuple[str, ...] | None
+    as_file: bool
 
-    def __new__(cls, text: str, kind: str = "string") -> OptionValue:
+    def __new__(
+        cls,
+        text: str,
+        kind: str = "string",
+        parts: tuple[str, ...] | None = None,
+        as_file: bool = False,
+    ) -> OptionValue:
         obj = super().__new__(cls, text)
         obj.kind = kind
+        obj.parts = parts
+        obj.as_file = as_file
         return obj
 
 

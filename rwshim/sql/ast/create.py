@@ -201,10 +201,14 @@ class CreateConnection(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateSecret(Statement):
-    """CREATE SECRET [IF NOT EXISTS] <name> ..."""
+    """CREATE SECRET [IF NOT EXISTS] <name> [WITH (...)] [AS <value>]."""
 
     name: ObjectName
     if_not_exists: bool = False
+    with_options: Options = ()
+    # The value as written (OptionValue: kind 'string' / 'dstring' for a quoted one, else
+    # the literal's kind); None without AS.
+    credential: str | None = None
     TAG: ClassVar[str] = "CREATE_SECRET"
 
 

@@ -63,7 +63,12 @@ class AlterRules(BuildBase):
             if data == "op_as_query":
                 return st.AlterViewQuery(text, kind, name, str(ch[1]).strip())
             if data == "op_retention":
-                return st.AlterSetConfig(text, kind, name, (("retention", self.tok(ch[3]).value),))
+                return st.AlterRetention(text, kind, name, self.tok(ch[3]).value)
+            if data == "op_secret_credential":
+                opts = ch[1] if len(ch) == 4 else ()
+                return st.AlterSecretCredential(text, kind, name, opts or (), ch[-1])
+            if data == "op_connector" and kind == "CONNECTION":
+                return st.AlterConnectorProps(text, kind, name, ch[2])
             ops = {
                 "op_add": "ADD COLUMN",
                 "op_drop_connector": "DROP CONNECTOR",
@@ -107,10 +112,10 @@ class AlterRules(BuildBase):
         return st.AlterOperation(self.text, "FUNCTION", c[1], "ALTER FUNCTION")
 
     def alter_connection(self, c: list[Any]) -> st.Statement:
-        return st.AlterOperation(self.text, "CONNECTION", c[1], "ALTER CONNECTION")
+        return self._alter("CONNECTION", c[1], c[2])
 
     def alter_secret(self, c: list[Any]) -> st.Statement:
-        return st.AlterOperation(self.text, "SECRET", c[1], "ALTER SECRET")
+        return self._alter("SECRET", c[1], c[2])
 
     def alter_compaction(self, c: list[Any]) -> st.Statement:
         return st.AlterCompactionGroup(self.text)

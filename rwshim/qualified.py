@@ -1,4 +1,5 @@
-"""Qualified names: how many dotted parts a name may have and which database it may name.
+"""Qualified names: how many dotted parts a name may have and which database it may name (a
+leaf module: the frontend, the engine, the read path and the data plane all resolve names).
 
 The rules of RisingWave's binder (src/frontend/src/binder/relation/mod.rs:211-330), in one
 place for every path that resolves a name (DDL and the catalog path in the frontend, the read
