@@ -5,8 +5,9 @@ params, barrier).
 RisingWave: ``src/frontend/src/handler/alter_parallelism.rs``,
 ``alter_streaming_rate_limit.rs``, ``alter_resource_group.rs``, ``alter_rename.rs``,
 ``alter_swap_rename.rs``, ``alter_owner.rs``, ``alter_set_schema.rs``,
-``alter_database_param.rs``, ``alter_system.rs``, ``handler/mod.rs`` (the dispatch of
-``ALTER ... SET``); rwshim's ALTER DATABASE/SYSTEM PAUSE | RESUME extension.
+``alter_database_param.rs``, ``alter_system.rs``, ``alter_streaming_config.rs``,
+``handler/mod.rs`` (the dispatch of ``ALTER ... SET``); rwshim's ALTER DATABASE/SYSTEM
+PAUSE | RESUME extension.
 """
 
 from __future__ import annotations
@@ -66,6 +67,18 @@ async def handle_alter_resource_group(
     return await _alter_object(
         fe, stmt, fe.instance.engine.scale.alter_resource_group, group, deferred=stmt.deferred
     )
+
+
+async def handle_alter_config(
+    fe: Frontend, stmt: st.AlterSetConfig | st.AlterResetConfig, params: list[object]
+) -> Outcome:
+    """ALTER <kind> <name> SET CONFIG (...) / RESET CONFIG (...) (alter_streaming_config.rs):
+    RESET is SET with every value NULL."""
+    if isinstance(stmt, st.AlterSetConfig):
+        entries: list[tuple[str, str]] = list(stmt.entries)
+    else:
+        entries = [(k, st.OptionValue("NULL", "null")) for k in stmt.keys]
+    return await _alter_object(fe, stmt, fe.instance.engine.streaming_config.alter_config, entries)
 
 
 async def handle_alter_rename(fe: Frontend, stmt: st.AlterRename, params: list[object]) -> Outcome:
@@ -164,6 +177,8 @@ HANDLERS: dict[type[st.Statement], Handler] = {
     st.AlterBackfillParallelism: handle_alter_parallelism,
     st.AlterRateLimit: handle_alter_rate_limit,
     st.AlterResourceGroup: handle_alter_resource_group,
+    st.AlterSetConfig: handle_alter_config,
+    st.AlterResetConfig: handle_alter_config,
     st.AlterRename: handle_alter_rename,
     st.AlterSwap: handle_alter_swap,
     st.AlterOwner: handle_alter_owner,

@@ -23,7 +23,7 @@ _WITH = (
     st.CreateConnection,
     st.CreateSubscription,
 )
-_PLAIN = {"string", "number", "bool"}
+_PLAIN = {"string", "estring", "number", "bool"}
 _REFS = {"secret", "connection"}
 ONLY_LITERALS = (
     "`with options` or `with properties` only support single quoted string value and C style "

@@ -163,6 +163,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "recovery": {"state", "users", "params", "catalog", "waits", "actors", "barrier"},
     "jobs": {"state", "catalog", "waits", "fragments", "actors", "backfill", "barrier", "recovery"},
     "secrets": {"state", "users", "catalog"},
+    "streaming_config": {"state", "catalog"},
     "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets"},
 }
 ENGINE_FACADE = {"engine", "__init__"}

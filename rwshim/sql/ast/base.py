@@ -85,7 +85,7 @@ class SetValue:
 class OptionValue(str):
     """A WITH option's value text, remembering what it was written as.
 
-    ``kind`` is ``string`` ('' or E''), ``number``, ``bool``, ``null``, ``dollar``,
+    ``kind`` is ``string`` (''), ``estring`` (E''), ``number``, ``bool``, ``null``, ``dollar``,
     ``nstring``, ``xstring``, ``secret`` (SECRET name), ``connection`` (a connection name) or
     ``backfill_order``; the handlers accept only some (rwshim.sql.with_options).
     """

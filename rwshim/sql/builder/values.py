@@ -118,7 +118,7 @@ class ValueRules(BuildBase):
         t = self.tok(c[0])
         kinds = {
             Kind.STRING: "string",
-            Kind.ESTRING: "string",
+            Kind.ESTRING: "estring",
             Kind.NUMBER: "number",
             Kind.DOLLAR: "dollar",
             Kind.NSTRING: "nstring",
