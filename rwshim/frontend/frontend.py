@@ -7,6 +7,7 @@ dispatch of typed statements to the handler modules, as RisingWave's ``handle()`
 - ``variables``: SET, SHOW <variable>, transactions;
 - ``use_db``: USE <database> (and SET database);
 - ``show``: SHOW <objects>, SHOW CREATE, DESCRIBE;
+- ``explain``: EXPLAIN, DESCRIBE FRAGMENTS, DESCRIBE FRAGMENT;
 - ``create``: CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK | INDEX | SCHEMA |
   DATABASE;
 - ``secrets``: CREATE / ALTER SECRET and CONNECTION (their DROP is ``drop``'s);
@@ -14,6 +15,8 @@ dispatch of typed statements to the handler modules, as RisingWave's ``handle()`
 - ``alter``: ALTER on jobs, relations, databases, the system, fragments;
 - ``drop``: DROP, COMMENT ON;
 - ``jobs``: CANCEL JOBS, KILL, WAIT, FLUSH, RECOVER;
+- ``maintenance``: REFRESH TABLE, VACUUM, BACKUP, ALTER COMPACTION GROUP, PREPARE /
+  DEALLOCATE, and RisingWave's unhandled TRUNCATE / ANALYZE / EXECUTE;
 - ``rwshim.control``: rwshim's test-control statements.
 """
 
@@ -44,7 +47,9 @@ from rwshim.frontend import (
     alter,
     create,
     drop,
+    explain,
     jobs,
+    maintenance,
     query,
     secrets,
     show,
@@ -75,7 +80,20 @@ def loggable(sql: str) -> str:
 
 # The handler modules, in RisingWave's handler/ layout; a later one never overrides an
 # earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
-HANDLER_MODULES = (query, variables, use_db, show, create, secrets, users, alter, drop, jobs)
+HANDLER_MODULES = (
+    query,
+    variables,
+    use_db,
+    show,
+    explain,
+    create,
+    secrets,
+    users,
+    alter,
+    drop,
+    jobs,
+    maintenance,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +253,8 @@ class Frontend:
         if isinstance(stmt, st.FetchCursor):
             cur = self.cursors.get(stmt.cursor)
             return Description(list(param_oids), cur.columns if cur else None)
+        if isinstance(stmt, st.Explain | st.DescribeFragment):
+            return Description(list(param_oids), explain.PLAN_COLUMN)
         if isinstance(stmt, (st.ShowObjects, st.ShowVariable, st.ShowCreate, st.Describe)):
             out = self._handlers[type(stmt)](stmt, [])
             assert isinstance(out, Outcome)

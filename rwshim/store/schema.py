@@ -452,6 +452,15 @@ ALTER TABLE relation ADD COLUMN secret_refs TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE relation ADD COLUMN format_secret_refs TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE relation ADD COLUMN connection_id INTEGER;
 
+-- BACKUP's meta snapshots (meta backup_restore/backup_manager.rs; the default
+-- backup_storage_url 'memory' keeps them for the life of the meta node): the id sequence
+-- ('meta_backup', from 1) and one row per snapshot taken.
+INSERT INTO sequence(name, next_id) VALUES ('meta_backup', 1);
+CREATE TABLE meta_snapshot (
+    snapshot_id INTEGER PRIMARY KEY,
+    created_at  TEXT NOT NULL
+);
+
 -- Every dependency between objects (RisingWave's object_dependency): the relation
 -- dependencies, and the uses of secrets and connections the references above record.
 CREATE VIEW object_dependency AS
