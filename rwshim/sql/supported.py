@@ -11,11 +11,47 @@ from pathlib import Path
 from rwshim.sql import statements as st
 
 _OWNERS = {
-    "engine": "engine (issue 4)",
-    "read": "read path (issue 5)",
-    "session": "session (issue 3)",
+    "engine": "engine",
+    "read": "read path",
+    "session": "session",
     "control": "control (rwshim extension)",
 }
+
+IMPLEMENTED = "implemented"
+AS_RISINGWAVE = "refused as RisingWave refuses it"
+NOT_YET = "not yet implemented"
+
+# Statement kinds that are not (only) implemented: (status, why).  Every other kind is
+# implemented; tests/unit/test_frontend_dispatch.py holds that a kind said implemented has a
+# handler and that a kind with none is listed here.
+STATUS: dict[str, tuple[str, str]] = {
+    "Truncate": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
+                 "`Feature is not yet implemented: Unhandled statement: TRUNCATE TABLE t`"),
+    "Analyze": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
+                "`Unhandled statement: ANALYZE TABLE t`"),
+    "Execute": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
+                "`Unhandled statement: EXECUTE p`"),
+    "AlterCompactionGroup": (AS_RISINGWAVE, "superusers only, as RisingWave; rwshim has no "
+                             "storage layer, so a group's config is refused with that reason"),
+    "Copy": (NOT_YET, "COPY statements in SQL (the wire protocol's COPY TO STDOUT of a query "
+             "result works)"),
+    "AlterRetention": (NOT_YET, "subscriptions"),
+    "CreateSubscription": (NOT_YET, "subscriptions"),
+    "CreateFunction": (NOT_YET, "user-defined functions and aggregates"),
+    "AlterViewQuery": (NOT_YET, "ALTER MATERIALIZED VIEW ... AS (RisingWave's debug builds "
+                       "only); ALTER VIEW ... AS"),
+    "AlterDefaultPrivileges": (NOT_YET, "default privileges"),
+    "AlterStreamingOption": (NOT_YET, "SET STREAMING_ENABLE_UNALIGNED_JOIN"),
+    "AlterOperation": (NOT_YET, "column changes (ADD / DROP / ALTER COLUMN), CONNECTOR WITH "
+                       "of sources / sinks / tables, DROP CONNECTOR, REFRESH SCHEMA, "
+                       "FORMAT ... ENCODE, RESET of a source, ALTER FUNCTION"),
+}  # fmt: skip
+
+
+def status_of(cls: type[st.Statement]) -> tuple[str, str]:
+    """(status, why) of a statement kind."""
+    return STATUS.get(cls.__name__, (IMPLEMENTED, ""))
+
 
 # Statement kinds whose tag depends on the object kind or the form.
 _DYNAMIC_TAGS: dict[type[st.Statement], tuple[str, ...]] = {
@@ -55,18 +91,23 @@ def render_supported_md() -> str:
         "file and the code disagree (regenerate with",
         "`python -c 'import rwshim.sql.supported as s; s.write_supported_md()'`).",
         "",
-        "Every statement is parsed by `rwshim.sql.parse()`; *behaviour* names the part of",
-        "rwshim that executes it. Until the engine (issue 4) and the read path (issue 5) land,",
-        "the frontend answers their statements with RisingWave's `Feature is not yet",
-        "implemented` form.",
+        "Every statement is parsed by `rwshim.sql.parse()`; *part* names the part of rwshim",
+        "that executes it; *status* is `implemented`, `refused as RisingWave refuses it` (the",
+        "answer is RisingWave's own), or `not yet implemented` (rwshim answers RisingWave's",
+        "`Feature is not yet implemented` form; the notes say what is missing).",
         "",
-        "| statement kind | command tag(s) | behaviour | notes |",
-        "|---|---|---|---|",
+        "| statement kind | command tag(s) | part | status | notes |",
+        "|---|---|---|---|---|",
     ]
-    for name, tags, owner, doc in supported_table():
+    for cls, (name, tags, owner, doc) in zip(
+        st.all_statement_classes(), supported_table(), strict=True
+    ):
+        status, why = status_of(cls)
         tag_text = ", ".join(f"`{t}`" for t in tags)
         note = doc.replace("|", "\\|")
-        lines.append(f"| `{name}` | {tag_text} | {owner} | {note} |")
+        if why:
+            note = f"{note} {why.replace('|', chr(92) + '|')}." if note else why + "."
+        lines.append(f"| `{name}` | {tag_text} | {owner} | {status} | {note} |")
     lines += [
         "",
         "## Extensions",

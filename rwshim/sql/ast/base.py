@@ -7,8 +7,8 @@ Mirrors src/sqlparser/src/ast/mod.rs (``Ident`` folding, ``ObjectName``, ``SetVa
 Each statement carries ``text`` (its own source text, trimmed) and knows the command tag
 RisingWave sends for it: the Debug name of ``StatementType`` (src/utils/pgwire/src/
 pg_response.rs:34-127, chosen as in pg_response.rs:255-345 and src/frontend/src/handler/mod.rs).
-``OWNER`` says which part of rwshim gives the statement its behaviour: ``engine`` (issue 4),
-``read`` (issue 5, the read and DML path), ``session`` (issue 3, the front end and the session)
+``OWNER`` says which part of rwshim gives the statement its behaviour: ``engine``,
+``read`` (the read and DML path), ``session`` (the front end and the session)
 or ``control`` (rwshim's test-control extension).
 
 Values keep what RisingWave's parser keeps: parallelism and SET values as text (the handlers
