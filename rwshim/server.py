@@ -146,6 +146,7 @@ class Server:
         sock = self._server.sockets[0].getsockname()
         self.host, self.port = sock[0], sock[1]
         if self.instance is not None:
+            self.instance.set_frontend_address(self.host, self.port)
             # Always running: a manual clock only makes it idle (RWSHIM CLOCK switches modes).
             loop = asyncio.get_running_loop()
             wake = self._barrier_wake = asyncio.Event()

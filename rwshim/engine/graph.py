@@ -268,3 +268,15 @@ def ensemble_roots(graph: Graph, fragment_id: int) -> list[int]:
         if not any(graph.edges.get((u, f)) == "NoShuffle" for u in graph.upstream(f))
     )
     return [] if fragment_id in roots else roots
+
+
+def ensemble_entries(graph: Graph, component: set[int]) -> list[int]:
+    """The entry fragments of a NoShuffle ensemble: those with no NoShuffle upstream inside
+    it (find_no_shuffle_graphs, src/meta/src/controller/scale.rs:1636-1690), sorted."""
+    return sorted(
+        f
+        for f in component
+        if not any(
+            graph.edges.get((u, f)) == "NoShuffle" and u in component for u in graph.upstream(f)
+        )
+    )

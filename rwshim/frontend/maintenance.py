@@ -1,5 +1,5 @@
-"""REFRESH TABLE, VACUUM, BACKUP, ALTER COMPACTION GROUP, PREPARE / DEALLOCATE, and the
-statements RisingWave parses but has no handler for (TRUNCATE, ANALYZE, EXECUTE).
+"""REFRESH TABLE, VACUUM, BACKUP, ALTER COMPACTION GROUP, and the statements RisingWave
+parses but has no handler for (TRUNCATE, ANALYZE, EXECUTE).
 
 - REFRESH TABLE (refresh.rs): a table created REFRESHABLE only; rwshim has no refreshable
   source to reload, so a refreshable table answers as RisingWave does once the refresh is
@@ -10,8 +10,6 @@ statements RisingWave parses but has no handler for (TRUNCATE, ANALYZE, EXECUTE)
   ``memory`` backup storage, its id as the one row;
 - ALTER COMPACTION GROUP (alter_compaction_group.rs): superusers only; a single node has
   compaction groups but rwshim no storage to compact: refused clearly;
-- PREPARE / DEALLOCATE (prepared_statement.rs): succeed with RisingWave's notice, nothing
-  prepared;
 - TRUNCATE, ANALYZE, EXECUTE: RisingWave's own ``Unhandled statement`` answer (mod.rs:1686).
 """
 
@@ -37,23 +35,7 @@ from rwshim.sql import statements as st
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
 
-_PREPARE_NOTICE = (
-    "`PREPARE` is not supported yet.\n"
-    "For compatibility, this statement will still succeed but no changes are actually made."
-)
-_DEALLOCATE_NOTICE = (
-    "`DEALLOCATE` is not supported yet.\n"
-    "For compatibility, this statement will still succeed but no changes are actually made."
-)
 _NAME = re.compile(r'(?is)^\s*\w+\s+(?:(FULL|TABLE)\s+)?((?:"[^"]*"|[^\s;]+))')
-
-
-def handle_prepare(fe: Frontend, stmt: st.Prepare, params: list[object]) -> Outcome:
-    return Outcome(stmt.tag, notices=[_PREPARE_NOTICE])
-
-
-def handle_deallocate(fe: Frontend, stmt: st.Deallocate, params: list[object]) -> Outcome:
-    return Outcome(stmt.tag, notices=[_DEALLOCATE_NOTICE])
 
 
 def _unhandled(display: str) -> NotImplementedError_:
@@ -158,8 +140,6 @@ def handle_alter_compaction_group(
 
 
 HANDLERS: dict[type[st.Statement], Handler] = {
-    st.Prepare: handle_prepare,
-    st.Deallocate: handle_deallocate,
     st.Truncate: handle_truncate,
     st.Analyze: handle_analyze,
     st.Execute: handle_execute,
