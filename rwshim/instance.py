@@ -20,6 +20,7 @@ from rwshim.query.engine import QueryEngine
 from rwshim.query.rewrites import register_rewrite
 from rwshim.query.store_source import StoreRelations
 from rwshim.sql.lenient import quote_keyword_relations
+from rwshim.store.files import damaged
 from rwshim.store.store import Store
 
 # version() at the reference commit: PostgreSQL 13.14.0-RisingWave-<cargo version> (<git sha>)
@@ -35,16 +36,30 @@ class Instance:
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
-        # The read path first: opening an existing store runs recovery, whose first barrier
-        # moves creating jobs and so counts upstream rows through it.
-        self._attach_read_path()
-        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
-        # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
-        self.registry: object | None = None
+        try:
+            # The read path first: opening an existing store runs recovery, whose first
+            # barrier moves creating jobs and so counts upstream rows through it.
+            self._attach_read_path()
+            self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        except sqlite3.DatabaseError as e:
+            # A page that quick_check passed but recovery cannot read: refuse in one line.
+            self.store.conn.close()
+            raise damaged(self.store.path or Path(":memory:"), str(e)) from None
+        self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
 
+    # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
+    # their open reads before a write.
+    registry: object | None = None
+
+    def _release_reads(self) -> None:
+        release = getattr(self.registry, "release_reads", None)
+        if callable(release):
+            release()
+
     def _attach_read_path(self) -> None:
+        self.store.release_hooks.append(self._release_reads)
         conn = self.store.conn
         # statement_timeout: SQLite checks the running batch query's deadline as it works
         # (one query runs at a time: the store is driven from one thread).
@@ -140,4 +155,5 @@ class Instance:
             self._attach_read_path()
 
     def close(self) -> None:
-        self.store.conn.close()
+        """Checkpoint and close the store (nothing committed is left only in the WAL)."""
+        self.store.close()

@@ -21,7 +21,7 @@ from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategor
 from rwshim.frontend.common import Cursor, Handler
 from rwshim.instance import Instance
 from rwshim.qualified import resolve_schema_qualified_name
-from rwshim.results import Column, Outcome
+from rwshim.results import Column, Outcome, Rows
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -139,7 +139,8 @@ def _deadline(
 
 def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[object]) -> Outcome:
     out = fe.instance.query.execute(stmt.query, params, fe.query_context())
-    fe.cursors[stmt.cursor] = Cursor(out.columns or [], iter(out.rows))
+    # Rows: another session's write can read the rest into memory (session.release_reads)
+    fe.cursors[stmt.cursor] = Cursor(out.columns or [], Rows(out.rows))
     return Outcome(stmt.tag)
 
 
