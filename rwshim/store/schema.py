@@ -399,9 +399,9 @@ INSERT INTO catalog_version VALUES (0);
     for event in ("INSERT", "DELETE", f"UPDATE OF {update_of}" if update_of else "UPDATE")
 )
 
-# Version 6: RisingWave's catalog objects beyond relations (secrets, connections), index key
-# order, meta snapshots.
-SCHEMA_V6: Final = """
+# Version 7 (6 is taken by the PostgreSQL data plane's migration, on its own branch): RisingWave's
+# catalog objects beyond relations (secrets, connections), index key order, meta snapshots.
+SCHEMA_V7: Final = """
 -- relation_column.pk_nulls_smallest: with pk_desc, the key column's OrderType
 -- (src/common/src/util/sort_util.rs): 1 when nulls sort as the smallest value (ASC NULLS
 -- FIRST, DESC NULLS LAST); 0 for RisingWave's default, nulls the largest.
@@ -478,15 +478,16 @@ SELECT CAST(json_extract(e.value, '$.secret_id') AS INTEGER), c.connection_id
 FROM connection c, json_each(c.secret_refs) e;
 """
 
-# Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
-# initial schema; append, never edit an entry once released.
+# Migrations: (version, SQL taking the store from the previous entry's version to version).
+# Version 1 is the initial schema; versions increase, and may skip a number another branch
+# holds until it is merged; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
     (5, SCHEMA_V5),
-    (6, SCHEMA_V6),
+    (7, SCHEMA_V7),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
