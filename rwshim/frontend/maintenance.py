@@ -10,6 +10,9 @@ parses but has no handler for (TRUNCATE, ANALYZE, EXECUTE).
   ``memory`` backup storage, its id as the one row;
 - ALTER COMPACTION GROUP (alter_compaction_group.rs): superusers only; a single node has
   compaction groups but rwshim no storage to compact: refused clearly;
+- ALTER {MATERIALIZED VIEW | SINK} ... SET STREAMING_ENABLE_UNALIGNED_JOIN
+  (alter_streaming_enable_unaligned_join.rs): a debug-build-only statement; rwshim answers as
+  RisingWave's release build does;
 - TRUNCATE, ANALYZE, EXECUTE: RisingWave's own ``Unhandled statement`` answer (mod.rs:1686).
 """
 
@@ -139,6 +142,20 @@ def handle_alter_compaction_group(
     )
 
 
+def handle_alter_streaming_option(
+    fe: Frontend, stmt: st.AlterStreamingOption, params: list[object]
+) -> Outcome:
+    """mod.rs:1204-1209 refuses a plain view before anything else; then
+    alter_streaming_enable_unaligned_join.rs:29,79-81: outside debug builds (RisingWave's
+    released binaries) the statement is refused without looking the name up."""
+    if stmt.kind == "VIEW":
+        raise Uncategorized(
+            "ALTER VIEW SET STREAMING_ENABLE_UNALIGNED_JOIN is not supported. Only supported "
+            "for materialized views"
+        )
+    raise Uncategorized("ALTER STREAMING ENABLE UNALIGNED JOIN is only supported in debug mode")
+
+
 HANDLERS: dict[type[st.Statement], Handler] = {
     st.Truncate: handle_truncate,
     st.Analyze: handle_analyze,
@@ -147,4 +164,5 @@ HANDLERS: dict[type[st.Statement], Handler] = {
     st.Vacuum: handle_vacuum,
     st.Backup: handle_backup,
     st.AlterCompactionGroup: handle_alter_compaction_group,
+    st.AlterStreamingOption: handle_alter_streaming_option,
 }

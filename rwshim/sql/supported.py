@@ -40,7 +40,9 @@ STATUS: dict[str, tuple[str, str]] = {
     "AlterViewQuery": (NOT_YET, "ALTER MATERIALIZED VIEW ... AS (RisingWave's debug builds "
                        "only); ALTER VIEW ... AS"),
     "AlterDefaultPrivileges": (NOT_YET, "default privileges"),
-    "AlterStreamingOption": (NOT_YET, "SET STREAMING_ENABLE_UNALIGNED_JOIN"),
+    "AlterStreamingOption": (AS_RISINGWAVE, "a debug-build-only statement in RisingWave; "
+                             "refused as its release build refuses it: `ALTER STREAMING "
+                             "ENABLE UNALIGNED JOIN is only supported in debug mode`"),
     "AlterOperation": (NOT_YET, "column changes (ADD / DROP / ALTER COLUMN), CONNECTOR WITH "
                        "of sources / sinks / tables, DROP CONNECTOR, REFRESH SCHEMA, "
                        "FORMAT ... ENCODE, RESET of a source, ALTER FUNCTION"),

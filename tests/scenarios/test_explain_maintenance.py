@@ -170,4 +170,20 @@ async def test_maintenance_statements(client: Client, client_factory: object) ->
     assert f[1] == one(
         "rwshim has no storage layer: compaction groups and their configuration are not emulated"
     )
+    # alter_streaming_enable_unaligned_join.rs: RisingWave's release builds refuse it, the
+    # name not looked up; mod.rs refuses a plain view first
+    for sql in (
+        "alter materialized view nope set streaming_enable_unaligned_join = true",
+        "alter sink nope set streaming_enable_unaligned_join to false",
+    ):
+        f = await cause(client, sql)
+        assert f == (
+            "XX000",
+            one("ALTER STREAMING ENABLE UNALIGNED JOIN is only supported in debug mode"),
+        ), sql
+    f = await cause(client, "alter view nope set streaming_enable_unaligned_join = true")
+    assert f[1] == one(
+        "ALTER VIEW SET STREAMING_ENABLE_UNALIGNED_JOIN is not supported. Only supported for "
+        "materialized views"
+    )
     assert await client.rows("select count(*) from t") == [(0,)]
