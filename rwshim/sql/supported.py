@@ -21,6 +21,9 @@ _OWNERS = {
 IMPLEMENTED = "implemented"
 AS_RISINGWAVE = "refused as RisingWave refuses it"
 NOT_YET = "not yet implemented"
+# A handler that binds the statement as RisingWave does and then refuses, saying what rwshim
+# lacks to answer it (RisingWave itself answers it).
+NOT_EMULATED = "refused: not emulated"
 
 # Statement kinds that are not (only) implemented: (status, why).  Every other kind is
 # implemented; tests/unit/test_frontend_dispatch.py holds that a kind said implemented has a
@@ -32,8 +35,11 @@ STATUS: dict[str, tuple[str, str]] = {
                 "`Unhandled statement: ANALYZE TABLE t`"),
     "Execute": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
                 "`Unhandled statement: EXECUTE p`"),
-    "AlterCompactionGroup": (AS_RISINGWAVE, "superusers only, as RisingWave; rwshim has no "
+    "AlterCompactionGroup": (NOT_EMULATED, "superusers only, as RisingWave; rwshim has no "
                              "storage layer, so a group's config is refused with that reason"),
+    "ExplainAnalyzeStreamJob": (NOT_EMULATED, "the target is bound as RisingWave binds it "
+                                "(its not-found errors); a job found is refused: rwshim runs "
+                                "no stream executors whose statistics it could sample"),
     "AlterRetention": (NOT_YET, "subscriptions"),
     "CreateSubscription": (NOT_YET, "subscriptions"),
     "CreateFunction": (NOT_YET, "user-defined functions and aggregates"),
@@ -96,8 +102,10 @@ def render_supported_md(answered: Collection[str]) -> str:
         "",
         "Every statement is parsed by `rwshim.sql.parse()`; *behaviour* names the part of",
         "rwshim that executes it; *status* is `implemented`, `refused as RisingWave refuses it`",
-        "(the answer is RisingWave's own), or `not yet implemented` (no handler: rwshim",
-        "answers `Feature is not yet implemented: <kind>`; the notes say what is missing).",
+        "(the answer is RisingWave's own), `refused: not emulated` (RisingWave answers it; rwshim",
+        "checks it as RisingWave does, then refuses saying what it lacks), or `not yet",
+        "implemented` (no handler: rwshim answers `Feature is not yet implemented: <kind>`;",
+        "the notes say what is missing).",
         "Within an implemented kind, what RisingWave refuses (a form, an option, an object)",
         "rwshim refuses with RisingWave's text.",
         "",

@@ -20,6 +20,12 @@ def one(text: str) -> str:
     return f"\n\nCaused by:\n  {text}\n"
 
 
+def two(first: str, second: str) -> str:
+    return (
+        f"\n\nCaused by these errors (recent errors listed first):\n  1: {first}\n  2: {second}\n"
+    )
+
+
 async def test_describe_fragments_and_fragment(client: Client, server: Running) -> None:
     assert await client.run("create table t (id int primary key, v int)") == "CREATE_TABLE"
     mv = "create materialized view mv as select * from t"
@@ -127,6 +133,54 @@ async def test_explain(client: Client) -> None:
     ):
         f = await cause(client, sql)
         assert f[1] == one(text), sql
+
+
+async def test_explain_analyze_stream_job(client: Client, server: Running) -> None:
+    # explain_analyze_stream_job.rs: the target is bound as bind_relation binds it; a job found
+    # is then refused (rwshim has no executor statistics to sample)
+    assert await client.run("create table t (v int)") == "CREATE_TABLE"
+    mv = "create materialized view mv as select * from t"
+    assert await run_ticking(client, server, mv) == "CREATE_MATERIALIZED_VIEW"
+    (mv_id,) = (await client.rows("select id from rw_materialized_views"))[0]
+    for sql, state, text in (
+        (
+            "explain analyze sink nope",
+            "42704",
+            "Catalog error\n\nCaused by:\n  sink not found: nope",
+        ),
+        (
+            "explain analyze index nope",
+            "42704",
+            "Catalog error\n\nCaused by:\n  index not found: nope",
+        ),
+        (
+            "explain analyze materialized view nope",
+            "42704",
+            "Catalog error\n\nCaused by:\n  table not found: nope",
+        ),
+        (
+            "explain analyze id 999",
+            "XX000",
+            "gRPC request to meta service (call `/meta.StreamManagerService/ListTableFragments`) "
+            "failed: Internal error\n\nCaused by:\n  job 999 not found in database",
+        ),
+    ):
+        f = await cause(client, sql)
+        assert f[0] == state, sql
+        assert f[1] == two(*text.split("\n\nCaused by:\n  ")), sql
+    refusal = (
+        "rwshim runs no stream executors, so it has no executor statistics to profile: "
+        "EXPLAIN ANALYZE of a streaming job (output rows per second and backpressure per "
+        "operator) is not emulated; DESCRIBE FRAGMENTS shows the job's fragments"
+    )
+    for sql in (
+        "explain analyze materialized view mv",
+        "explain analyze (duration_secs 1) table t",
+        "explain analyze materialized view t",
+        f"explain analyze id {mv_id}",
+    ):
+        assert await cause(client, sql) == ("XX000", one(refusal)), sql
+    assert await client.rows("select name from rw_materialized_views") == [("mv",)]
 
 
 async def test_maintenance_statements(client: Client, client_factory: object) -> None:

@@ -697,6 +697,40 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("PREPARE p AS select 1", st.Prepare, "p"),
     _p("DEALLOCATE p", st.Deallocate, "p"),
     _p("alter user u with superuser", st.AlterUser, "u"),
+    # parser.rs:4768-4801: EXPLAIN ANALYZE of a streaming job, not of a statement
+    _p(
+        "EXPLAIN ANALYZE MATERIALIZED VIEW s.Mv",
+        st.ExplainAnalyzeStreamJob,
+        MV,
+        st.ObjectName(("s", "mv")),
+        None,
+        None,
+    ),
+    _p(
+        'explain analyze (duration_secs 3) sink "K"',
+        st.ExplainAnalyzeStreamJob,
+        SINK,
+        st.ObjectName(("K",)),
+        None,
+        3,
+    ),
+    _p(
+        "explain analyze table t",
+        st.ExplainAnalyzeStreamJob,
+        TBL,
+        st.ObjectName(("t",)),
+        None,
+        None,
+    ),
+    _p(
+        "explain analyze index i",
+        st.ExplainAnalyzeStreamJob,
+        IDX,
+        st.ObjectName(("i",)),
+        None,
+        None,
+    ),
+    _p("explain analyze id 4294967295", st.ExplainAnalyzeStreamJob, "ID", None, 4294967295, None),
 ]
 
 ALL_PARSE_CASES = PARALLELISM_CASES + ALTER_CASES + CREATE_CASES + OTHER_CASES
@@ -795,6 +829,11 @@ _AFTER_SET = {
 # Every parse-error text of rw-sql-surface.md (§0.4, §1.6, §3, §3.1, §4.6, §5.1, §6 rows 38-41)
 # and e2e_test/error_ui/simple/main.slt, checked whole.
 PARSE_ERRORS: list[tuple[str, str]] = [
+    _err("explain analyze table t x", "expected end of statement, found: x", 25),
+    # winnow's literal_u32: the label of the parser that failed (parser_v2/number.rs:51-59)
+    _err("explain analyze id x", "invalid number", 20),
+    _err("explain analyze id 4294967296", "invalid u32", 20),
+    _err('explain analyze "table" t', 'expected statement, found: "table"', 17),
     ("selet 1;", "sql parser error: expected statement, found: selet\nLINE 1: selet 1;\n        ^"),
     _err("PAUSE", "expected statement, found: PAUSE", 1),
     _err("RESET x", "expected statement, found: RESET", 1),
