@@ -13,7 +13,8 @@ parses but has no handler for (TRUNCATE, ANALYZE, EXECUTE).
 - ALTER {MATERIALIZED VIEW | SINK} ... SET STREAMING_ENABLE_UNALIGNED_JOIN
   (alter_streaming_enable_unaligned_join.rs): a debug-build-only statement; rwshim answers as
   RisingWave's release build does;
-- TRUNCATE, ANALYZE, EXECUTE: RisingWave's own ``Unhandled statement`` answer (mod.rs:1686).
+- TRUNCATE, ANALYZE, EXECUTE, ALTER TABLE ... RENAME COLUMN / CONSTRAINT: RisingWave's own
+  ``Unhandled statement`` answer (mod.rs:1012-1020, 1686).
 """
 
 from __future__ import annotations
@@ -52,6 +53,19 @@ def handle_truncate(fe: Frontend, stmt: st.Truncate, params: list[object]) -> Ou
 def handle_analyze(fe: Frontend, stmt: st.Analyze, params: list[object]) -> Outcome:
     m = _NAME.match(stmt.text)
     raise _unhandled(f"ANALYZE TABLE {m.group(2) if m else ''}")
+
+
+def handle_alter_table_rename_column(
+    fe: Frontend, stmt: st.AlterTableRenameColumn, params: list[object]
+) -> Outcome:
+    """mod.rs:315 looks the table up first (check_ban_ddl_for_iceberg_engine_table:
+    get_created_table_by_name, util.rs:332-360, any table catalog: tables, materialized views,
+    indexes); then mod.rs:1012-1020 has no handler for RENAME COLUMN / CONSTRAINT."""
+    name = engine_name(stmt.name, fe.database)
+    rel = fe.instance.engine.catalog.lookup(fe.ctx(), name, ("table", "materialized view", "index"))
+    if rel is None or rel.status not in (None, "CREATED"):
+        raise CatalogNotFound("table", name.name)
+    raise _unhandled(stmt.display)
 
 
 def handle_execute(fe: Frontend, stmt: st.Execute, params: list[object]) -> Outcome:
@@ -165,4 +179,5 @@ HANDLERS: dict[type[st.Statement], Handler] = {
     st.Backup: handle_backup,
     st.AlterCompactionGroup: handle_alter_compaction_group,
     st.AlterStreamingOption: handle_alter_streaming_option,
+    st.AlterTableRenameColumn: handle_alter_table_rename_column,
 }

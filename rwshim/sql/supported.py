@@ -35,6 +35,8 @@ STATUS: dict[str, tuple[str, str]] = {
                 "`Unhandled statement: ANALYZE TABLE t`"),
     "Execute": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
                 "`Unhandled statement: EXECUTE p`"),
+    "AlterTableRenameColumn": (AS_RISINGWAVE, "the table looked up, then RisingWave's "
+                               "`Unhandled statement: ALTER TABLE t RENAME COLUMN a TO b`"),
     "AlterCompactionGroup": (NOT_EMULATED, "superusers only, as RisingWave; rwshim has no "
                              "storage layer, so a group's config is refused with that reason"),
     "ExplainAnalyzeStreamJob": (NOT_EMULATED, "the target is bound as RisingWave binds it "

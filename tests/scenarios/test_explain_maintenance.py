@@ -195,6 +195,12 @@ async def test_maintenance_statements(client: Client, client_factory: object) ->
         "succeed but no changes are actually made.",
     ]
     for sql, text in (
+        ("alter table t rename column v to w", "ALTER TABLE t RENAME COLUMN v TO w"),
+        (
+            'alter table only public.T rename "V" to x',
+            'ALTER TABLE public.T RENAME COLUMN "V" TO x',
+        ),
+        ("alter table t rename constraint c to d", "ALTER TABLE t RENAME CONSTRAINT c TO d"),
         ("truncate t", "TRUNCATE TABLE t"),
         ("analyze t", "ANALYZE TABLE t"),
         ("execute p", "EXECUTE p"),
@@ -203,6 +209,13 @@ async def test_maintenance_statements(client: Client, client_factory: object) ->
         assert f[1] == one(
             f"Feature is not yet implemented: Unhandled statement: {text}\n{NOT_IMPLEMENTED}"
         ), sql
+    # mod.rs:315: the table is looked up before the unhandled statement is answered
+    f = await cause(client, "alter table nope rename column a to b")
+    assert f == ("42704", two("Catalog error", "table not found: nope"))
+    assert await client.rows(
+        "select name from rw_columns where relation_id = (select id from rw_tables "
+        "where name = 't') and not is_hidden"
+    ) == [("v",)]
     f = await cause(client, "refresh table t")
     assert f[1] == one(
         "Invalid input syntax: Table 'public.t' is not refreshable. Only tables created with "

@@ -41,6 +41,7 @@ __all__ = [
     "AlterSwap",
     "AlterSystem",
     "AlterSystemPause",
+    "AlterTableRenameColumn",
     "AlterUser",
     "AlterViewQuery",
 ]
@@ -176,6 +177,16 @@ class AlterOperation(_AlterObject):
     WITH, DROP CONNECTOR, REFRESH SCHEMA, FORMAT ... ENCODE, ALTER FUNCTION/CONNECTION/SECRET."""
 
     operation: str = ""  # "ADD COLUMN", "DROP COLUMN", "RENAME COLUMN", "ALTER COLUMN", ...
+
+
+@dataclass(frozen=True, slots=True)
+class AlterTableRenameColumn(_AlterObject):
+    """ALTER TABLE <name> RENAME [COLUMN | CONSTRAINT] <old> TO <new>.
+
+    AlterTableOperation::RenameColumn / RenameConstraint (parser.rs:3318-3334); ``display``
+    is the statement as RisingWave's Display prints it (ast/ddl.rs:476-502)."""
+
+    display: str = ""
 
 
 @dataclass(frozen=True, slots=True)

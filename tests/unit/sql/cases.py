@@ -697,6 +697,21 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("PREPARE p AS select 1", st.Prepare, "p"),
     _p("DEALLOCATE p", st.Deallocate, "p"),
     _p("alter user u with superuser", st.AlterUser, "u"),
+    # parser.rs:3318-3334, shown as ast/ddl.rs:476-502 prints them (ONLY dropped, idents as typed)
+    _p(
+        'alter table only s."T" rename "A" to b',
+        st.AlterTableRenameColumn,
+        TBL,
+        st.ObjectName(("s", "T")),
+        'ALTER TABLE s."T" RENAME COLUMN "A" TO b',
+    ),
+    _p(
+        "ALTER TABLE T RENAME CONSTRAINT C TO D",
+        st.AlterTableRenameColumn,
+        TBL,
+        st.ObjectName(("t",)),
+        "ALTER TABLE T RENAME CONSTRAINT C TO D",
+    ),
     # parser.rs:4768-4801: EXPLAIN ANALYZE of a streaming job, not of a statement
     _p(
         "EXPLAIN ANALYZE MATERIALIZED VIEW s.Mv",
@@ -830,6 +845,9 @@ _AFTER_SET = {
 # and e2e_test/error_ui/simple/main.slt, checked whole.
 PARSE_ERRORS: list[tuple[str, str]] = [
     _err("explain analyze table t x", "expected end of statement, found: x", 25),
+    _err("alter table t rename column a b", "expected TO, found: b", 31),
+    _eof("alter table t rename a", "expected TO, found: EOF"),
+    _err("alter table t rename a to b c", "expected end of statement, found: c", 29),
     # winnow's literal_u32: the label of the parser that failed (parser_v2/number.rs:51-59)
     _err("explain analyze id x", "invalid number", 20),
     _err("explain analyze id 4294967296", "invalid u32", 20),
