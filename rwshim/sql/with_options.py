@@ -33,9 +33,8 @@ ONLY_LITERALS = (
 
 def check_with_options(stmt: st.Statement) -> None:
     """Raise RisingWave's InvalidParameterValue for a bad WITH clause of ``stmt``."""
-    if isinstance(stmt, st.Explain):
-        check_with_options(stmt.inner)
-        return
+    while isinstance(stmt, st.Explain):  # a loop: EXPLAINs nest as deep as the parser allows
+        stmt = stmt.inner
     if not isinstance(stmt, _WITH):
         return
     plain: set[str] = set()
