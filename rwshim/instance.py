@@ -17,7 +17,9 @@ from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.passwords import StoredPassword
 from rwshim.query.engine import QueryEngine
+from rwshim.query.rewrites import register_rewrite
 from rwshim.query.store_source import StoreRelations
+from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
 
@@ -63,6 +65,9 @@ class Instance:
         # (one query runs at a time: the store is driven from one thread).
         conn.set_progress_handler(self._past_deadline, 50_000)
         self.relations = StoreRelations(conn)
+        # The read path parses statements rwshim.sql accepted: RisingWave's keyword relation
+        # names too.
+        register_rewrite(quote_keyword_relations)
         self.query = QueryEngine(conn, self.relations, version=RW_VERSION, clock=self._now)
 
     # time.monotonic() after which SQLite abandons the query running now (inf: none runs).

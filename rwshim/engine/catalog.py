@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from rwshim import pgtypes
 from rwshim.acl import CheckItem
@@ -116,6 +116,16 @@ def _sqlite_affinity(type_oid: int) -> str:
     return "TEXT"
 
 
+class Owned(Protocol):
+    """A schema object as the drop/alter privilege rule reads it."""
+
+    @property
+    def owner_id(self) -> int: ...
+
+    @property
+    def schema_id(self) -> int: ...
+
+
 class Catalog:
     """The catalog controller over the store."""
 
@@ -129,8 +139,9 @@ class Catalog:
 
     # ------------------------------------------------------------------ privileges
 
-    def check_drop_alter(self, ctx: Context, rel: Rel) -> None:
-        """privilege.rs:104-138 (``Privileges.check_drop_alter``)."""
+    def check_drop_alter(self, ctx: Context, rel: Owned) -> None:
+        """privilege.rs:104-138 (``Privileges.check_drop_alter``) for any schema object: a
+        relation, a secret, a connection."""
         self.privileges.check_drop_alter(ctx, rel.owner_id, rel.schema_id)
 
     # ------------------------------------------------------------------ name resolution
@@ -359,6 +370,8 @@ class Catalog:
                     )
                 ]
             )
+            self.conn.execute("DELETE FROM secret WHERE database_id = ?", (db_id,))
+            self.conn.execute("DELETE FROM connection WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM database WHERE database_id = ?", (db_id,))
@@ -421,17 +434,49 @@ class Catalog:
                 (sid,),
             )
         ]
-        if ids and not cascade:
+        # Secrets and connections are schema objects too; their users anywhere go with them.
+        others = [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT secret_id FROM secret WHERE schema_id = ? UNION ALL "
+                "SELECT connection_id FROM connection WHERE schema_id = ?",
+                (sid, sid),
+            )
+        ]
+        if (ids or others) and not cascade:
             raise MetaPermissionDenied("schema is not empty")
+        ids += self._users_of(others)
         removed = self.cascade_closure(ids)
         self.refuse_dropping_creating(removed, "schema")
         self.refuse_cross_database(removed, ctx.database_id)
         with self.store.transaction():
             self.remove_relations(removed)
-            self.privileges.forget_objects([sid])
+            self.privileges.forget_objects([sid, *others])
+            self.conn.execute("DELETE FROM secret WHERE schema_id = ?", (sid,))
+            self.conn.execute("DELETE FROM connection WHERE schema_id = ?", (sid,))
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
         return Result()
+
+    def _users_of(self, object_ids: Iterable[int]) -> list[int]:
+        """Relations that reference these secrets or connections (directly, or through a
+        connection that references a secret)."""
+        out: list[int] = []
+        todo = list(object_ids)
+        seen: set[int] = set()
+        while todo:
+            oid = todo.pop()
+            if oid in seen:
+                continue
+            seen.add(oid)
+            for (dep,) in self.conn.execute(
+                "SELECT dependent_id FROM object_dependency WHERE referenced_id = ?", (oid,)
+            ):
+                if self.meta.q1("SELECT 1 FROM relation WHERE relation_id = ?", (dep,)):
+                    out.append(int(dep))
+                else:
+                    todo.append(int(dep))
+        return out
 
     # ------------------------------------------------------------------ relation rows
 
@@ -470,8 +515,8 @@ class Catalog:
             column_id = 0 if (c.is_hidden and c.name == "_row_id") else pos + 1
             self.conn.execute(
                 "INSERT INTO relation_column(relation_id, position, column_id, name, type_oid,"
-                " rw_type, is_hidden, is_nullable, pk_position, default_expr, generated_expr)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " rw_type, is_hidden, is_nullable, pk_position, default_expr, generated_expr,"
+                " pk_desc, pk_nulls_smallest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     rid,
                     pos,
@@ -484,6 +529,8 @@ class Catalog:
                     pk_pos.get(pos),
                     c.default_expr,
                     c.generated_expr,
+                    int(c.pk_desc),
+                    int(c.pk_nulls_smallest),
                 ),
             )
 

@@ -16,6 +16,7 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs:186-420
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 
@@ -25,6 +26,7 @@ from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.jobs import Jobs
 from rwshim.engine.kinds import DROP_HINT, TABLE_NAMESPACE
+from rwshim.engine.secrets import Named, Refs, Secrets
 from rwshim.engine.state import Meta
 from rwshim.engine.types import ColumnSpec, Context, JobSpec, ObjectName, Result, Waiter
 from rwshim.engine.waits import Waits
@@ -33,6 +35,7 @@ from rwshim.errors import (
     CatalogNotFound,
     DropDependedOn,
     InvalidInputSyntax,
+    InvalidParameterValue,
     PermissionDenied,
 )
 from rwshim.sql import unparse
@@ -42,7 +45,13 @@ class Ddl:
     """CREATE and DROP of relations."""
 
     def __init__(
-        self, meta: Meta, catalog: Catalog, waits: Waits, barrier: Barrier, jobs: Jobs
+        self,
+        meta: Meta,
+        catalog: Catalog,
+        waits: Waits,
+        barrier: Barrier,
+        jobs: Jobs,
+        secrets: Secrets,
     ) -> None:
         self.meta = meta
         self.store = meta.store
@@ -51,6 +60,22 @@ class Ddl:
         self.waits = waits
         self.barrier = barrier
         self.jobs = jobs
+        self.secrets = secrets
+
+    def _references(
+        self,
+        ctx: Context,
+        statement: str,
+        with_options: Sequence[tuple[str, str]],
+        format_encode_options: Sequence[tuple[str, str]] = (),
+    ) -> tuple[dict[str, str], dict[str, str], dict[str, object]]:
+        """The WITH and FORMAT ... ENCODE options with their SECRET / CONNECTION references
+        resolved (engine.secrets), and the relation columns that record them."""
+        refs = self.secrets.resolve(ctx, with_options, statement)
+        fmt, fmt_refs = self.secrets.resolve_secret_refs(ctx, format_encode_options)
+        extra = refs.columns()
+        extra["format_secret_refs"] = Refs(secret_refs=fmt_refs).columns()["secret_refs"]
+        return dict(refs.options), dict(fmt), extra
 
     # ------------------------------------------------------------------ CREATE
 
@@ -107,7 +132,20 @@ class Ddl:
         if not pk:
             cols.append(ColumnSpec("_row_id", pgtypes.INT8, "serial", is_hidden=True))
             pk = [len(cols) - 1]
-        options = dict(with_options)
+        ref_columns: dict[str, object] = {}
+        if connector is None:
+            if any(
+                k.lower() == "connection" or getattr(v, "kind", "") == "secret"
+                for k, v in with_options
+            ):
+                # create_table.rs:566-569
+                raise InvalidParameterValue(
+                    "Secret reference and Connection reference are not allowed in options when "
+                    "creating table without external source"
+                )
+            options = dict(with_options)
+        else:
+            options, _, ref_columns = self._references(ctx, "table", with_options)
         notices = ["APPEND ONLY TABLE is currently an experimental feature."] if append_only else []
         spec = JobSpec(
             kind="table",
@@ -123,6 +161,7 @@ class Ddl:
                 "append_only": int(append_only),
                 "connector": connector,
                 "with_options": json.dumps(options, sort_keys=True),
+                **ref_columns,
             },
         )
         result = self.jobs.create(ctx, spec)
@@ -175,7 +214,9 @@ class Ddl:
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(existing, if_not_exists)
-        options = dict(with_options)
+        options, fmt_options, ref_columns = self._references(
+            ctx, "source", with_options, format_encode_options
+        )
         connector = options.get("connector")
         shared = connector == "kafka" and opts.bool_var(ctx, "streaming_use_shared_source")
         extra: dict[str, object] = {
@@ -184,7 +225,8 @@ class Ddl:
             "format": format,
             "row_encode": row_encode,
             "with_options": json.dumps(options, sort_keys=True),
-            "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+            "format_encode_options": json.dumps(fmt_options, sort_keys=True),
+            **ref_columns,
         }
         if shared:
             spec = JobSpec(
@@ -263,9 +305,12 @@ class Ddl:
         key_columns: Sequence[str],
         include_columns: Sequence[str] | None = None,
         if_not_exists: bool = False,
+        key_orders: Sequence[tuple[bool, bool]] = (),
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
-        backfill)."""
+        backfill).  ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
+        OrderType::from_bools of its ASC/DESC and NULLS FIRST/LAST (default: ascending, nulls
+        largest)."""
         # resolve_index_schema (create_index.rs:62-81): the created table first, then the
         # duplicate check in that table's schema.
         base = self.catalog.lookup(ctx, table, ("table", "materialized view"))
@@ -292,6 +337,10 @@ class Ddl:
         else:
             inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
         cols = [base_cols[i] for i in key_pos + inc_pos]
+        for pos, (desc, nulls_smallest) in enumerate(key_orders[: len(key_pos)]):
+            cols[pos] = dataclasses.replace(
+                cols[pos], pk_desc=desc, pk_nulls_smallest=nulls_smallest
+            )
         # create_index.rs:352-353: CREATE on the index's schema
         schema_name = self.meta.val("SELECT name FROM schema WHERE schema_id = ?", (schema_id,))
         self.catalog.privileges.check_create_in_schema(ctx, schema_id, str(schema_name))
@@ -337,7 +386,9 @@ class Ddl:
             return self._if_not_exists_result(
                 existing, if_not_exists, opts.background_create(ctx, "sink", has_values)
             )
-        options = dict(with_options)
+        options, fmt_options, ref_columns = self._references(
+            ctx, "sink", with_options, format_encode_options
+        )
         target_id: int | None = None
         if into_table is not None:
             target = self.catalog.lookup(ctx, into_table, ("table",))
@@ -362,7 +413,8 @@ class Ddl:
                 "sink_type": sink_type or ("append-only" if into_table is None else "upsert"),
                 "target_table_id": target_id,
                 "with_options": json.dumps(options, sort_keys=True),
-                "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
+                "format_encode_options": json.dumps(fmt_options, sort_keys=True),
+                **ref_columns,
                 **self._read_query(read_query_template, ctx),
             },
             has_values=has_values,
@@ -490,3 +542,57 @@ class Ddl:
             details.append(f"{word} {schema}.{d.name} depends on it")
         obj_type = "table" if rel.kind == "materialized view" else rel.kind
         return DropDependedOn(obj_type, details)
+
+    # ------------------------------------------------------------------ DROP SECRET / CONNECTION
+
+    def drop_secret_or_connection(
+        self, ctx: Context, kind: str, name: ObjectName, *, if_exists: bool, cascade: bool
+    ) -> Result:
+        """DROP SECRET | CONNECTION (drop_secret.rs, drop_connection.rs; meta drop_object,
+        drop_op.rs:52-94): RESTRICT refuses while a source, sink, table or connection uses it
+        (controller/utils.rs:815-990: "HINT: DROP the dependent objects first."); CASCADE
+        removes those users and what depends on them."""
+        found = (
+            self.secrets.secret_for_drop(ctx, name, if_exists)
+            if kind == "secret"
+            else self.secrets.connection_for_drop(ctx, name, if_exists)
+        )
+        if isinstance(found, Result):
+            return found
+        obj: Named = found
+        rel_ids, conn_ids = self.secrets.dependents(obj.id)
+        if not cascade and (rel_ids or conn_ids):
+            details = self._dependent_lines(rel_ids)
+            details += [f"connection {s}.{n} depends on it" for s, n in
+                        self.secrets.connection_names(conn_ids)]  # fmt: skip
+            raise DropDependedOn(kind, details, hint="HINT: DROP the dependent objects first.")
+        # A connection that goes with a secret takes its own users along.
+        for cid in list(conn_ids):
+            more, _ = self.secrets.dependents(cid)
+            rel_ids += [r for r in more if r not in rel_ids]
+        ids = self.catalog.cascade_closure(rel_ids) if rel_ids else []
+        self.catalog.refuse_dropping_creating(ids, kind)
+        jobs = [r for r in (self.catalog.relation(i) for i in ids) if r is not None and r.is_job]
+        with self.store.transaction():
+            if ids:
+                self.catalog.remove_relations(ids)
+            if kind == "secret":
+                self.secrets.remove([obj.id], conn_ids)
+            else:
+                self.secrets.remove([], [obj.id])
+            for db in sorted({r.database_id for r in jobs}):
+                self.barrier.barrier(db)
+        self.meta.commit_actions()
+        return Result()
+
+    def _dependent_lines(self, ids: Sequence[int]) -> list[str]:
+        """`<kind> <schema>.<name> depends on it` for relations (utils.rs:850-970)."""
+        out = []
+        for rid in ids:
+            d = self.catalog.relation(rid)
+            if d is None:
+                continue
+            schema = self.meta.val("SELECT name FROM schema WHERE schema_id = ?", (d.schema_id,))
+            word = "materialized view" if d.kind in ("table", "materialized view") else d.kind
+            out.append(f"{word} {schema}.{d.name} depends on it")
+        return out

@@ -8,10 +8,11 @@ CANCEL JOBS, WAIT), ``engine.scale`` (reschedules), ``engine.throttle`` (rate li
 ``engine.barrier`` (epochs, pause, admission), ``engine.backfill`` (the progress model,
 SHOW JOBS), ``engine.recovery``, ``engine.catalog``, ``engine.users``,
 ``engine.privileges`` (GRANT/REVOKE, default privileges, a user's ACL), ``engine.params``,
-``engine.actors``, ``engine.fragments`` and ``engine.waits``; ``ARCHITECTURE.md`` maps them
-to RisingWave's files.  The parts share ``Meta`` (the store, the clock, the fault switches,
-the after-commit actions) and call each other only downwards, in the order they are built
-here (tests/unit/test_layering.py holds it).
+``engine.actors``, ``engine.fragments``, ``engine.waits``, ``engine.secrets`` (secrets and
+connections) and ``engine.streaming_config`` (ALTER ... SET / RESET CONFIG);
+``ARCHITECTURE.md`` maps them to RisingWave's files.  The parts share ``Meta`` (the store,
+the clock, the fault switches, the after-commit actions) and call each other only downwards,
+in the order they are built here (tests/unit/test_layering.py holds it).
 
 Every DDL method takes plain values (a ``Context``, names, definition text, columns, upstream
 relation ids, WITH options as pairs) and returns a ``Result`` or raises the ``RwError`` that
@@ -38,7 +39,9 @@ from rwshim.engine.params import Params
 from rwshim.engine.privileges import Privileges
 from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
+from rwshim.engine.secrets import Secrets
 from rwshim.engine.state import Faults, Meta
+from rwshim.engine.streaming_config import StreamingJobConfig
 from rwshim.engine.throttle import Throttle
 from rwshim.engine.types import Clock
 from rwshim.engine.users import Users
@@ -100,7 +103,9 @@ class Engine:
             self.barrier,
             self.recovery,
         )
-        self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs)
+        self.secrets = Secrets(self.meta, self.users, self.catalog)
+        self.streaming_config = StreamingJobConfig(self.meta, self.catalog)
+        self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs, self.secrets)
         self.alter = Alter(self.meta, self.users, self.catalog)
         with self.store.transaction():
             self.params.ensure_defaults()

@@ -105,6 +105,10 @@ class ColumnSpec:
     is_nullable: bool = True
     default_expr: str | None = None
     generated_expr: str | None = None
+    # As a key column: descending, and nulls the smallest value (RisingWave's OrderType;
+    # relation_column.pk_desc / pk_nulls_smallest).
+    pk_desc: bool = False
+    pk_nulls_smallest: bool = False
 
 
 @dataclass

@@ -5,8 +5,9 @@ params, barrier).
 RisingWave: ``src/frontend/src/handler/alter_parallelism.rs``,
 ``alter_streaming_rate_limit.rs``, ``alter_resource_group.rs``, ``alter_rename.rs``,
 ``alter_swap_rename.rs``, ``alter_owner.rs``, ``alter_set_schema.rs``,
-``alter_database_param.rs``, ``alter_system.rs``, ``handler/mod.rs`` (the dispatch of
-``ALTER ... SET``); rwshim's ALTER DATABASE/SYSTEM PAUSE | RESUME extension.
+``alter_database_param.rs``, ``alter_system.rs``, ``alter_streaming_config.rs``,
+``handler/mod.rs`` (the dispatch of ``ALTER ... SET``); rwshim's ALTER DATABASE/SYSTEM
+PAUSE | RESUME extension.
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ async def _alter_object(
     object kind and the name, then the statement's own arguments."""
     return await fe.engine_call(
         stmt.tag,
-        lambda: method(fe.ctx(), stmt.kind.lower(), engine_name(stmt.name), *args, **kw),
+        lambda: method(
+            fe.ctx(), stmt.kind.lower(), engine_name(stmt.name, fe.database), *args, **kw
+        ),
     )
 
 
@@ -78,22 +81,47 @@ async def handle_alter_resource_group(
     )
 
 
+async def handle_alter_config(
+    fe: Frontend, stmt: st.AlterSetConfig | st.AlterResetConfig, params: list[object]
+) -> Outcome:
+    """ALTER <kind> <name> SET CONFIG (...) / RESET CONFIG (...) (alter_streaming_config.rs):
+    RESET is SET with every value NULL."""
+    if isinstance(stmt, st.AlterSetConfig):
+        entries: list[tuple[str, str]] = list(stmt.entries)
+    else:
+        entries = [(k, st.OptionValue("NULL", "null")) for k in stmt.keys]
+    return await _alter_object(fe, stmt, fe.instance.engine.streaming_config.alter_config, entries)
+
+
 async def handle_alter_rename(fe: Frontend, stmt: st.AlterRename, params: list[object]) -> Outcome:
     return await _alter_object(fe, stmt, fe.instance.engine.alter.rename, stmt.new_name.name)
 
 
 async def handle_alter_swap(fe: Frontend, stmt: st.AlterSwap, params: list[object]) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.alter.swap, engine_name(stmt.target))
+    return await _alter_object(
+        fe, stmt, fe.instance.engine.alter.swap, engine_name(stmt.target, fe.database)
+    )
 
 
 async def handle_alter_owner(fe: Frontend, stmt: st.AlterOwner, params: list[object]) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.alter.alter_owner, stmt.new_owner)
+    engine = fe.instance.engine
+    if stmt.kind in ("SECRET", "CONNECTION"):
+        return await _alter_object(fe, stmt, engine.secrets.alter_owner, stmt.new_owner)
+    return await _alter_object(fe, stmt, engine.alter.alter_owner, stmt.new_owner)
 
 
 async def handle_alter_set_schema(
     fe: Frontend, stmt: st.AlterSetSchema, params: list[object]
 ) -> Outcome:
-    return await _alter_object(fe, stmt, fe.instance.engine.alter.set_schema, stmt.new_schema.name)
+    engine = fe.instance.engine
+    if stmt.kind == "CONNECTION":
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: engine.secrets.set_schema(
+                fe.ctx(), engine_name(stmt.name, fe.database), stmt.new_schema.name
+            ),
+        )
+    return await _alter_object(fe, stmt, engine.alter.set_schema, stmt.new_schema.name)
 
 
 async def handle_alter_database_param(
@@ -181,6 +209,8 @@ HANDLERS: dict[type[st.Statement], Handler] = {
     st.AlterBackfillParallelism: handle_alter_parallelism,
     st.AlterRateLimit: handle_alter_rate_limit,
     st.AlterResourceGroup: handle_alter_resource_group,
+    st.AlterSetConfig: handle_alter_config,
+    st.AlterResetConfig: handle_alter_config,
     st.AlterRename: handle_alter_rename,
     st.AlterSwap: handle_alter_swap,
     st.AlterOwner: handle_alter_owner,

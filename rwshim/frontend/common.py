@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rwshim import pgtypes
 from rwshim.engine import ObjectName as EngineName
+from rwshim.qualified import resolve_schema_qualified_name
 from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
@@ -44,9 +45,12 @@ class Cursor:
     rows: Iterator[Sequence[object]]
 
 
-def engine_name(name: st.ObjectName) -> EngineName:
-    """A statement's (possibly qualified) name as the engine takes it."""
-    return EngineName(name.name, name.schema)
+def engine_name(name: st.ObjectName, database: str) -> EngineName:
+    """A statement's (possibly qualified) name as the engine takes it, in the session's
+    ``database``: Binder::resolve_schema_qualified_name (a database part must be the
+    session's; rwshim.qualified)."""
+    schema, real = resolve_schema_qualified_name(database, name.parts)
+    return EngineName(real, schema)
 
 
 def varchar_columns(cols: Sequence[Any]) -> list[Column]:

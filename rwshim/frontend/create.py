@@ -78,7 +78,9 @@ def new_query_columns(
 ) -> BoundQuery:
     """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
     object (the engine answers with its notice, and the query need not bind any more)."""
-    if if_not_exists and fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name)):
+    if if_not_exists and fe.instance.engine.catalog.lookup(
+        fe.ctx(), engine_name(name, fe.database)
+    ):
         return BoundQuery()
     return query_columns(fe, query, column_names)
 
@@ -155,7 +157,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_table(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             cols,
             definition=definition,
             primary_key=pk,
@@ -192,7 +194,7 @@ def _create_mv_call(
 ) -> Result:
     return fe.instance.engine.ddl.create_materialized_view(
         fe.ctx(),
-        engine_name(stmt.name),
+        engine_name(stmt.name, fe.database),
         bound.columns,
         definition=definition,
         read_query_template=template,
@@ -214,7 +216,7 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_view(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             bound.columns,
             sql=sql,
             upstream_ids=bound.upstreams,
@@ -242,7 +244,7 @@ async def handle_create_source(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_source(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             cols,
             definition=definition,
             with_options=stmt.with_options,
@@ -266,14 +268,14 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_sink(
             fe.ctx(),
-            engine_name(stmt.name),
+            engine_name(stmt.name, fe.database),
             bound.columns,
             definition=definition,
             read_query_template=template,
             upstream_ids=bound.upstreams,
             with_options=stmt.with_options,
             format_encode_options=fmt.options if fmt else (),
-            into_table=engine_name(stmt.into_table) if stmt.into_table else None,
+            into_table=engine_name(stmt.into_table, fe.database) if stmt.into_table else None,
             if_not_exists=stmt.if_not_exists,
             has_values=bound.values_leaf,
         ),
@@ -282,16 +284,21 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
     definition = stored_definition(stmt.text)
+    # Key columns by name; an expression key keeps its text (the engine refuses what it
+    # cannot bind).  Orders as OrderType::from_bools (create_index.rs gen_create_index_plan).
+    keys = [k.name if k.name is not None else k.expr for k in stmt.keys] or list(stmt.columns)
+    orders = [(k.desc, k.nulls_smallest) for k in stmt.keys]
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_index(
             fe.ctx(),
-            engine_name(stmt.name),
-            engine_name(stmt.table),
+            engine_name(stmt.name, fe.database),
+            engine_name(stmt.table, fe.database),
             definition=definition,
-            key_columns=list(stmt.columns),
+            key_columns=keys,
             include_columns=list(stmt.include) if stmt.include else None,
             if_not_exists=stmt.if_not_exists,
+            key_orders=orders,
         ),
     )
 

@@ -42,7 +42,15 @@ def _drop_one(fe: Frontend, stmt: st.Drop, name: st.ObjectName) -> Result:
         return engine.ddl.drop_relation(
             ctx,
             KINDS[stmt.object_type],
-            engine_name(name),
+            engine_name(name, fe.database),
+            if_exists=stmt.if_exists,
+            cascade=stmt.cascade,
+        )
+    if stmt.object_type in ("SECRET", "CONNECTION"):
+        return engine.ddl.drop_secret_or_connection(
+            ctx,
+            stmt.object_type.lower(),
+            engine_name(name, fe.database),
             if_exists=stmt.if_exists,
             cascade=stmt.cascade,
         )
@@ -59,8 +67,8 @@ async def handle_comment(fe: Frontend, stmt: st.Comment, params: list[object]) -
     ctx = fe.ctx()
     # comment.rs:45-86: CREATE on the schema the name gives (the search path's first schema
     # when unqualified), then the table, then its owner (or a superuser)
-    catalog.creation_schema(ctx, engine_name(target))
-    rel = catalog.lookup(ctx, engine_name(target))
+    catalog.creation_schema(ctx, engine_name(target, fe.database))
+    rel = catalog.lookup(ctx, engine_name(target, fe.database))
     if rel is None:
         raise CatalogNotFound("table", target.name)
     if rel.owner_id != fe.user_id and not fe.is_superuser:

@@ -5,14 +5,19 @@ dispatch of typed statements to the handler modules, as RisingWave's ``handle()`
 
 - ``query``: SELECT, DML, cursors;
 - ``variables``: SET, SHOW <variable>, transactions;
+- ``use_db``: USE <database> (and SET database);
 - ``show``: SHOW <objects>, SHOW CREATE, DESCRIBE;
+- ``explain``: EXPLAIN, DESCRIBE FRAGMENTS, DESCRIBE FRAGMENT;
 - ``create``: CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK | INDEX | SCHEMA |
   DATABASE;
+- ``secrets``: CREATE / ALTER SECRET and CONNECTION (their DROP is ``drop``'s);
 - ``users``: CREATE / ALTER USER;
 - ``privilege``: GRANT, REVOKE, ALTER DEFAULT PRIVILEGES;
 - ``alter``: ALTER on jobs, relations, databases, the system, fragments;
 - ``drop``: DROP, COMMENT ON;
 - ``jobs``: CANCEL JOBS, KILL, WAIT, FLUSH, RECOVER;
+- ``maintenance``: REFRESH TABLE, VACUUM, BACKUP, ALTER COMPACTION GROUP, and
+  RisingWave's unhandled TRUNCATE / ANALYZE / EXECUTE;
 - ``rwshim.control``: rwshim's test-control statements.
 """
 
@@ -22,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -39,7 +45,21 @@ from rwshim.errors import (
     RwError,
     StartupOptionError,
 )
-from rwshim.frontend import alter, create, drop, jobs, privilege, query, show, users, variables
+from rwshim.frontend import (
+    alter,
+    create,
+    drop,
+    explain,
+    jobs,
+    maintenance,
+    privilege,
+    query,
+    secrets,
+    show,
+    use_db,
+    users,
+    variables,
+)
 from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
 from rwshim.query.catalog.show import ShowContext
@@ -52,9 +72,33 @@ from rwshim.sql import statements as st
 
 Statement = st.Statement
 
+# A secret's value is never written to the log (RisingWave redacts statements it logs,
+# pg_protocol.rs:204-245): CREATE / ALTER SECRET lose everything after AS.
+_SECRET_STATEMENT = re.compile(r"(?is)^(\s*(?:create|alter)\s+secret\b.*?\bAS\b).*$")
+
+
+def loggable(sql: str) -> str:
+    """``sql`` as the statement log may show it."""
+    return _SECRET_STATEMENT.sub(r"\1 <redacted>", sql)
+
+
 # The handler modules, in RisingWave's handler/ layout; a later one never overrides an
 # earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
-HANDLER_MODULES = (query, variables, show, create, users, privilege, alter, drop, jobs)
+HANDLER_MODULES = (
+    query,
+    variables,
+    use_db,
+    show,
+    explain,
+    create,
+    secrets,
+    users,
+    privilege,
+    alter,
+    drop,
+    jobs,
+    maintenance,
+)
 
 
 def answered_kinds() -> frozenset[str]:
@@ -206,6 +250,15 @@ class Frontend:
             )
         return ctx
 
+    def move_to_database(self, database: str, database_id: int) -> None:
+        """USE: the session's database changes (session.rs update_database); what it sees
+        follows (contexts, SHOW PROCESSLIST)."""
+        self.database = database
+        self.database_id = database_id
+        if self.process is not None and hasattr(self.process, "database"):
+            self.process.database = database
+        self.settings_changed()
+
     def settings_changed(self) -> None:
         """A SET changed the session's variables: the read path's context is rebuilt."""
         self._qctx_cache = None
@@ -229,7 +282,7 @@ class Frontend:
                     logfmt.line(
                         "statement", pid=getattr(self.process, "pid", 0), user=self.user,
                         db=self.database, kind="unparsed", ok=False, sqlstate=e.code,
-                        sql=sql[:500],
+                        sql=loggable(sql)[:500],
                     )
                 )  # fmt: skip
             raise
@@ -245,6 +298,8 @@ class Frontend:
         if isinstance(stmt, st.FetchCursor):
             cur = self.cursors.get(stmt.cursor)
             return Description(list(param_oids), cur.columns if cur else None)
+        if isinstance(stmt, st.Explain | st.DescribeFragment):
+            return Description(list(param_oids), explain.PLAN_COLUMN)
         if isinstance(stmt, (st.ShowObjects, st.ShowVariable, st.ShowCreate, st.Describe)):
             out = self._handlers[type(stmt)](stmt, [])
             assert isinstance(out, Outcome)
@@ -272,7 +327,7 @@ class Frontend:
         finally:
             ms = (time.perf_counter() - started) * 1000
             logfmt.statement_log.debug(
-                logfmt.line("statement", **fields, ms=f"{ms:.2f}", sql=stmt.text[:500])
+                logfmt.line("statement", **fields, ms=f"{ms:.2f}", sql=loggable(stmt.text)[:500])
             )
 
     async def _execute(self, stmt: Statement, params: list[object]) -> Outcome:

@@ -44,7 +44,7 @@ def handle_kill(fe: Frontend, stmt: st.Kill, params: list[object]) -> Outcome:
 
 async def handle_wait(fe: Frontend, stmt: st.Wait, params: list[object]) -> Outcome:
     kind = KINDS.get(stmt.object_type) if stmt.object_type else None
-    name = engine_name(stmt.name) if stmt.name else None
+    name = engine_name(stmt.name, fe.database) if stmt.name else None
     return await fe.engine_call(
         stmt.tag, lambda: fe.instance.engine.jobs.wait(fe.ctx(), kind, name)
     )

@@ -20,6 +20,7 @@ from rwshim import pgtypes
 from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
 from rwshim.frontend.common import Cursor, Handler
 from rwshim.instance import Instance
+from rwshim.qualified import resolve_schema_qualified_name
 from rwshim.results import Column, Outcome, Rows
 from rwshim.sql import statements as st
 
@@ -104,6 +105,9 @@ async def handle_copy(fe: Frontend, stmt: st.Copy, params: list[object]) -> Outc
 def handle_dml(
     fe: Frontend, stmt: st.Insert | st.Update | st.Delete, params: list[object]
 ) -> Outcome:
+    # A DML target is never in another database (binder insert.rs:111, update.rs:132,
+    # delete.rs:74: resolve_schema_qualified_name).
+    resolve_schema_qualified_name(fe.database, stmt.table.parts)
     out = fe.instance.query.execute(stmt.text, params, fe.query_context())
     return out
 

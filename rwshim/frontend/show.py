@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim.errors import NotImplementedError_
+from rwshim.frontend import explain
 from rwshim.frontend.common import FRONTEND_WORKER_ID, Handler, varchar_columns
 from rwshim.query.catalog import show
 from rwshim.results import Column, Outcome
@@ -117,6 +118,8 @@ def handle_show_create(fe: Frontend, stmt: st.ShowCreate, params: list[object]) 
 
 
 def handle_describe(fe: Frontend, stmt: st.Describe, params: list[object]) -> Outcome:
+    if stmt.fragments:
+        return explain.handle_describe_fragments(fe, stmt, params)
     cols, rows = show.describe(fe.instance.conn, fe.show_context(), stmt.name.parts)
     return Outcome(stmt.tag, varchar_columns(cols), rows)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim.frontend.common import Handler
+from rwshim.frontend.use_db import use_database
 from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
@@ -42,6 +43,11 @@ _ISOLATION = re.compile(r"\bISOLATION\s+LEVEL\b", re.IGNORECASE)
 
 
 def handle_set_variable(fe: Frontend, stmt: st.SetVariable, params: list[object]) -> Outcome:
+    if stmt.variable.lower() == "database":
+        # handler/mod.rs:700-721: USE under another name, tag SET_VARIABLE; DEFAULT names a
+        # database called `default`.
+        target = "default" if stmt.value.kind == "default" else stmt.value.text
+        return Outcome(stmt.tag, notices=use_database(fe, target))
     value = None if stmt.value.kind == "default" else list(stmt.value.items)
     notices = fe.config.set(stmt.variable, value)
     fe.settings_changed()

@@ -19,6 +19,7 @@ from pglast.parser import scan as pg_scan
 from sqlglot import exp
 
 from rwshim.errors import RwError
+from rwshim.query.rewrites import rewrite
 
 _EMIT_ON_CLOSE = re.compile(r"\s+EMIT\s+ON\s+WINDOW\s+CLOSE\s*;?\s*$", re.IGNORECASE)
 
@@ -28,6 +29,7 @@ def parse(sql: str) -> exp.Expr:
     ``EMIT ON WINDOW CLOSE`` (RisingWave's streaming emit mode) does not change what a batch
     read of the query returns, so it is set aside."""
     sql = _EMIT_ON_CLOSE.sub("", sql)
+    sql = rewrite(sql)
     try:
         trees = [t for t in sqlglot.parse(_space_params(sql), read=_dialect()) if t is not None]
     except sqlglot.errors.ParseError as e:

@@ -198,6 +198,12 @@ _RULES: list[tuple[str, str | None]] = [
         r"ALTER FRAGMENT <num>(?: , <num>)* SET PARALLELISM",
         "TO or = after ALTER FRAGMENT SET PARALLELISM",
     ),
+    # ---- ALTER CONNECTION / SECRET (parser.rs:3988-4060)
+    (rf"ALTER CONNECTION {_N}", "SET, OWNER TO, or CONNECTOR WITH after ALTER CONNECTION"),
+    (rf"ALTER CONNECTION {_N} SET", "SCHEMA after SET"),
+    (rf"ALTER SECRET {_N}", "WITH, AS or OWNER TO after ALTER SECRET"),
+    (rf"ALTER SECRET {_N} WITH(?: \(.*\))?", "Keyword AS after Options"),
+    (r"(?:ALTER|CREATE) SECRET .* AS", "a value"),
     (r"ALTER .* RENAME", "TO after RENAME"),
     # ---- CREATE (parser.rs:1956-2002, statement.rs:528-572)
     (r"CREATE", "an object type after CREATE"),

@@ -17,7 +17,7 @@ import re
 
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
-from rwshim.sql.errors_text import expected_error
+from rwshim.sql.errors_text import expected_error, located
 from rwshim.sql.limits import check_depth
 from rwshim.sql.tokens import Kind, Token, tokenize
 
@@ -108,10 +108,16 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
     check_depth(toks)
     # EXPLAIN [EXPLAIN ...] <statement>: peeled in a loop, not by recursion.
     explains: list[str] = []
+    job: st.Statement | None = None
     while toks[0].upper == "EXPLAIN":
+        body = _explain_body(sql, toks, stop)
+        if len(toks) > 1 and toks[1].upper == "ANALYZE":
+            job = _analyze_target(sql, toks, body, stop)
+            if job is not None:
+                break
         explains.append(sql[toks[0].start : toks[-1].end])
-        toks = toks[_explain_body(sql, toks, stop) :]
-    out = _one(sql, toks, stop)
+        toks = toks[body:]
+    out = job if job is not None else _one(sql, toks, stop)
     for text in reversed(explains):
         out = st.Explain(text, out)
     return out
@@ -174,12 +180,12 @@ def _pg(
 ) -> st.Statement:
     if _CONSTANT_SELECT.fullmatch(text):
         return st.Query(text)
-    from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg, rw_restrictions
+    from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg_text, rw_restrictions
 
-    node = check_pg(sql, blank_rw_query_syntax(pg_text or text), toks, stop)
-    rw_restrictions(sql, node, toks, stop)
+    node, pg = check_pg_text(sql, blank_rw_query_syntax(pg_text or text), toks, stop)
+    rw_restrictions(sql, node, toks, stop, pg)
     try:
-        return build(node, text)
+        return build(node, text, pg)
     except NotImplementedError:
         # PostgreSQL accepts a form RisingWave's parser stops short of (COMMIT PREPARED,
         # ROLLBACK TO SAVEPOINT, ALTER USER ... SET, ...): RisingWave reads the statement
@@ -191,6 +197,55 @@ def _pg(
         if toks[0].upper == "ALTER":
             at = next((t for t in toks if t.upper in ("SET", "RESET")), at)
         raise expected_error(sql, at, "end of statement") from None
+
+
+_ANALYZE_TARGETS = {"TABLE", "INDEX", "SINK", "ID"}
+_DURATION = re.compile(r"(?is)\bduration_secs\s+(\d+)")
+
+
+def _analyze_target(
+    sql: str, toks: list[Token], body: int, stop: Token
+) -> st.ExplainAnalyzeStreamJob | None:
+    """EXPLAIN ANALYZE [(options)] followed by a streaming job (parser.rs:4768-4801):
+    TABLE / INDEX / MATERIALIZED VIEW / SINK <name> or ID <u32>; None for a statement."""
+    i = body
+    up = toks[i].upper
+    target = up
+    if up == "MATERIALIZED" and i + 1 < len(toks) and toks[i + 1].upper == "VIEW":
+        target, i = "MATERIALIZED VIEW", i + 2
+    elif up in _ANALYZE_TARGETS and not toks[i].quoted:
+        i += 1
+    else:
+        return None
+    at = toks[i] if i < len(toks) else stop
+    name: st.ObjectName | None = None
+    job_id: int | None = None
+    if target == "ID":
+        if at.kind is not Kind.NUMBER or not at.value.isdigit():
+            # winnow's literal_u32: the number parser's label (parser_v2/number.rs:51-59)
+            raise located(sql, at, "invalid number")
+        if int(at.value) >= 2**32:
+            raise located(sql, at, "invalid u32")
+        job_id, i = int(at.value), i + 1
+    else:
+        parts: list[str] = []
+        while True:
+            at = toks[i] if i < len(toks) else stop
+            if at.kind is not Kind.WORD:
+                raise expected_error(sql, at, "identifier")
+            parts.append(at.value if at.quoted else at.value.lower())
+            i += 1
+            if i < len(toks) and toks[i].kind is Kind.OP and toks[i].value == ".":
+                i += 1
+                continue
+            break
+        name = st.ObjectName(tuple(parts))
+    if i < len(toks):
+        raise expected_error(sql, toks[i], "end of statement")
+    opts = sql[toks[1].end : toks[body].start]
+    m = _DURATION.search(opts)
+    text = sql[toks[0].start : toks[-1].end]
+    return st.ExplainAnalyzeStreamJob(text, target, name, job_id, int(m.group(1)) if m else None)
 
 
 def _explain_body(sql: str, toks: list[Token], stop: Token) -> int:

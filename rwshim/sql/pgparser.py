@@ -13,9 +13,10 @@ from typing import Any
 from pglast import parse_sql
 from pglast.parser import ParseError
 
-from rwshim.errors import SqlParserError
+from rwshim.errors import InvalidInputSyntax, SqlParserError
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
+from rwshim.sql.lenient import PgText, pg_text
 from rwshim.sql.tokens import Kind, Token
 
 # RisingWave-only query syntax PostgreSQL rejects; blanked (offsets kept) before pglast reads
@@ -41,21 +42,49 @@ def blank_rw_query_syntax(text: str) -> str:
     return text
 
 
+_TOO_MANY_DOTS = "improper qualified name (too many dotted names): "
+
+
+def _dotted_at(toks: list[Token], offset: int) -> str:
+    """The dotted name starting at ``offset`` (relative to the statement), as written."""
+    base = toks[0].start
+    i = next((k for k, t in enumerate(toks) if t.start - base >= offset), 0)
+    j = i
+    while j + 2 < len(toks) and toks[j + 1].kind is Kind.OP and toks[j + 1].value == ".":
+        j += 2
+    return "".join(t.raw or t.value for t in toks[i : j + 1])
+
+
 def check_pg(sql: str, text: str, toks: list[Token], stop: Token, query: bool = False) -> Any:
     """Parse ``text`` (the statement made of ``toks``) with pglast; the one node, or raise.
 
     ``query`` says the text stands where RisingWave parses a query (parse_query).
     """
+    return check_pg_text(sql, text, toks, stop, query)[0]
+
+
+def check_pg_text(
+    sql: str, text: str, toks: list[Token], stop: Token, query: bool = False
+) -> tuple[Any, PgText]:
+    """``check_pg``, also returning the text pglast read (rwshim.sql.lenient: the forms
+    RisingWave accepts and PostgreSQL does not, rewritten) to map its locations back."""
+    pg = pg_text(text, toks)
     try:
-        nodes = parse_sql(text)
+        nodes = parse_sql(pg.text)
     except ParseError as e:
+        if len(e.args) > 1 and isinstance(e.args[1], int):
+            e.args = (e.args[0], pg.original_offset(e.args[1]), *e.args[2:])
+            if str(e.args[0]).startswith(_TOO_MANY_DOTS):
+                # RisingWave parses any number of dotted parts and its binder refuses more
+                # than three (binder/relation/mod.rs:255-270): the name as written.
+                raise InvalidInputSyntax(f"{_TOO_MANY_DOTS}{_dotted_at(toks, e.args[1])}") from None
         raise _pg_error(sql, toks, stop, e, query) from None
     if len(nodes) != 1:  # pragma: no cover - the splitter hands over one statement
         raise expected_error(sql, stop, "end of statement")
     empty = _empty_select_list(toks, stop)
     if empty is not None:
         raise expected_error(sql, empty, "an expression")
-    return nodes[0].stmt
+    return nodes[0].stmt, pg
 
 
 # Words that end a select list; right after SELECT [ALL | DISTINCT [ON (...)]] they mean
@@ -139,7 +168,9 @@ def _pg_error(
     return expected_error(sql, at, what)
 
 
-def rw_restrictions(sql: str, node: Any, toks: list[Token], stop: Token) -> None:
+def rw_restrictions(
+    sql: str, node: Any, toks: list[Token], stop: Token, pg: PgText | None = None
+) -> None:
     """Reject what PostgreSQL accepts but RisingWave's grammar does not, as RisingWave does.
 
     DELETE is ``DELETE FROM <name> [WHERE ...] [RETURNING ...]`` (parser.rs:4641-4665) and
@@ -155,7 +186,7 @@ def rw_restrictions(sql: str, node: Any, toks: list[Token], stop: Token) -> None
         raise expected_error(sql, verb, "SELECT, VALUES, or a subquery in the query body")
     if kind not in ("DeleteStmt", "UpdateStmt", "InsertStmt"):
         return
-    after_name = _after_relation(toks, node.relation)
+    after_name = _after_relation(toks, node.relation, pg)
     if kind == "DeleteStmt":
         if node.relation.alias is not None and after_name is not None:
             raise expected_error(sql, after_name, "end of statement")
@@ -170,10 +201,11 @@ def rw_restrictions(sql: str, node: Any, toks: list[Token], stop: Token) -> None
         raise expected_error(sql, _word(toks, "ON") or stop, "end of statement")
 
 
-def _after_relation(toks: list[Token], rv: Any) -> Token | None:
+def _after_relation(toks: list[Token], rv: Any, pg: PgText | None) -> Token | None:
     """The token after a relation name (name parts joined by dots) starting at rv.location."""
     base = toks[0].start
-    i = next((k for k, t in enumerate(toks) if t.start - base >= rv.location), len(toks))
+    loc = pg.original_offset(rv.location) if pg is not None else rv.location
+    i = next((k for k, t in enumerate(toks) if t.start - base >= loc), len(toks))
     while i < len(toks):
         i += 1  # a name part
         if i < len(toks) and toks[i].kind is Kind.OP and toks[i].value == ".":
@@ -195,12 +227,14 @@ def _word(toks: list[Token], word: str) -> Token | None:
     return None
 
 
-def _name(rv: Any) -> st.ObjectName:
+def _name(rv: Any, pg: PgText | None = None) -> st.ObjectName:
     parts = [
         p
         for p in (getattr(rv, "catalogname", None), getattr(rv, "schemaname", None), rv.relname)
         if p
     ]
+    if pg is not None and rv.location in pg.names and len(parts) == 1:
+        parts = [pg.names[rv.location]]  # a keyword RisingWave takes as a name
     return st.ObjectName(tuple(parts))
 
 
@@ -208,7 +242,7 @@ def _strings(seq: Any) -> tuple[str, ...]:
     return tuple(getattr(x, "sval", str(x)) for x in (seq or ()))
 
 
-def build(node: Any, text: str) -> st.Statement:
+def build(node: Any, text: str, pg: PgText | None = None) -> st.Statement:
     """The typed statement for a pglast node (dispatched on the node's class name)."""
     kind = type(node).__name__
     n: Any = node
@@ -216,9 +250,9 @@ def build(node: Any, text: str) -> st.Statement:
         return st.Query(text)
     if kind in ("InsertStmt", "UpdateStmt", "DeleteStmt"):
         cls = {"InsertStmt": st.Insert, "UpdateStmt": st.Update, "DeleteStmt": st.Delete}[kind]
-        return cls(text, _name(n.relation), n.returningClause is not None)
+        return cls(text, _name(n.relation, pg), n.returningClause is not None)
     if kind == "CopyStmt":
-        return st.Copy(text, _name(n.relation) if n.relation else None, not n.is_from)
+        return st.Copy(text, _name(n.relation, pg) if n.relation else None, not n.is_from)
     if kind == "DeclareCursorStmt":
         idx = text.lower().find(" for ")
         return st.DeclareCursor(text, n.portalname, text[idx + 5 :].strip() if idx >= 0 else "")
@@ -228,7 +262,7 @@ def build(node: Any, text: str) -> st.Statement:
     if kind == "ClosePortalStmt":
         return st.CloseCursor(text, n.portalname)
     if kind == "TruncateStmt":
-        return st.Truncate(text, _name(n.relations[0]))
+        return st.Truncate(text, _name(n.relations[0], pg))
     if kind == "TransactionStmt":
         tk = n.kind.name
         if tk == "TRANS_STMT_BEGIN":

@@ -287,6 +287,9 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
         return expected_error(sql, found, _value_expectation(found))
     if _OPTION_VALUE.fullmatch(sig):
         return expected_error(sql, found, "a value")  # parse_value_and_obj_ref, parser.rs:4233
+    if _OPTION_DONE.fullmatch(sig):
+        # parse_options_inner (parser.rs:3031-3044)
+        return expected_error(sql, found, "',' or ')' after option definition")
     what = expected_text(sig, expected)
     if isinstance(what, str) and what.startswith("!"):
         return located(sql, found, what[1:])
@@ -296,6 +299,12 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
 
 
 _OPTION_VALUE = re.compile(r".*[(,] <id>(?: \. <id>)* =")
+# A complete `key = value` inside an option list: a comma or `)` is due.
+_OPTION_DONE = re.compile(
+    r".*[(,] <id>(?: \. <id>)* = "
+    r"(?:<str>|<num>|- <num>|TRUE|FALSE|NULL|SECRET <id>(?: \. <id>)*(?: AS FILE)?"
+    r"|<id>(?: \. <id>)*|<id> \( .*\))"
+)
 _RATE_VALUE = re.compile(r".* (?:SOURCE|BACKFILL|DML|SINK)?_?RATE_LIMIT (?:TO|=)")
 
 

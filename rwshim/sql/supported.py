@@ -18,6 +18,49 @@ _OWNERS = {
     "control": "control (rwshim extension)",
 }
 
+IMPLEMENTED = "implemented"
+AS_RISINGWAVE = "refused as RisingWave refuses it"
+NOT_YET = "not yet implemented"
+# A handler that binds the statement as RisingWave does and then refuses, saying what rwshim
+# lacks to answer it (RisingWave itself answers it).
+NOT_EMULATED = "refused: not emulated"
+
+# Statement kinds that are not (only) implemented: (status, why).  Every other kind is
+# implemented; tests/unit/test_frontend_dispatch.py holds that a kind said implemented has a
+# handler and that a kind with none is listed here.
+STATUS: dict[str, tuple[str, str]] = {
+    "Truncate": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
+                 "`Feature is not yet implemented: Unhandled statement: TRUNCATE TABLE t`"),
+    "Analyze": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
+                "`Unhandled statement: ANALYZE TABLE t`"),
+    "Execute": (AS_RISINGWAVE, "RisingWave parses it and has no handler: "
+                "`Unhandled statement: EXECUTE p`"),
+    "AlterTableRenameColumn": (AS_RISINGWAVE, "the table looked up, then RisingWave's "
+                               "`Unhandled statement: ALTER TABLE t RENAME COLUMN a TO b`"),
+    "AlterCompactionGroup": (NOT_EMULATED, "superusers only, as RisingWave; rwshim has no "
+                             "storage layer, so a group's config is refused with that reason"),
+    "ExplainAnalyzeStreamJob": (NOT_EMULATED, "the target is bound as RisingWave binds it "
+                                "(its not-found errors); a job found is refused: rwshim runs "
+                                "no stream executors whose statistics it could sample"),
+    "AlterRetention": (NOT_YET, "subscriptions"),
+    "CreateSubscription": (NOT_YET, "subscriptions"),
+    "CreateFunction": (NOT_YET, "user-defined functions and aggregates"),
+    "AlterViewQuery": (NOT_YET, "ALTER MATERIALIZED VIEW ... AS (RisingWave's debug builds "
+                       "only); ALTER VIEW ... AS"),
+    "AlterStreamingOption": (AS_RISINGWAVE, "a debug-build-only statement in RisingWave; "
+                             "refused as its release build refuses it: `ALTER STREAMING "
+                             "ENABLE UNALIGNED JOIN is only supported in debug mode`"),
+    "AlterOperation": (NOT_YET, "column changes (ADD / DROP / ALTER COLUMN), CONNECTOR WITH "
+                       "of sources / sinks / tables, DROP CONNECTOR, REFRESH SCHEMA, "
+                       "FORMAT ... ENCODE, RESET of a source, ALTER FUNCTION"),
+}  # fmt: skip
+
+
+def status_of(cls: type[st.Statement]) -> tuple[str, str]:
+    """(status, why) of a statement kind."""
+    return STATUS.get(cls.__name__, (IMPLEMENTED, ""))
+
+
 # Statement kinds whose tag depends on the object kind or the form.
 _DYNAMIC_TAGS: dict[type[st.Statement], tuple[str, ...]] = {
     st.Insert: ("INSERT", "INSERT_RETURNING"),
@@ -59,18 +102,26 @@ def render_supported_md(answered: Collection[str]) -> str:
         "as f, rwshim.sql.supported as s; s.write_supported_md(f.answered_kinds())'`).",
         "",
         "Every statement is parsed by `rwshim.sql.parse()`; *behaviour* names the part of",
-        "rwshim that executes it, and *answered* whether it does: a kind without a handler",
-        "fails with `Feature is not yet implemented: <kind>`.  Within an answered kind, what",
-        "RisingWave refuses (a form, an option, an object) rwshim refuses with RisingWave's",
-        "text.",
+        "rwshim that executes it; *status* is `implemented`, `refused as RisingWave refuses it`",
+        "(the answer is RisingWave's own), `refused: not emulated` (RisingWave answers it; rwshim",
+        "checks it as RisingWave does, then refuses saying what it lacks), or `not yet",
+        "implemented` (no handler: rwshim answers `Feature is not yet implemented: <kind>`;",
+        "the notes say what is missing).",
+        "Within an implemented kind, what RisingWave refuses (a form, an option, an object)",
+        "rwshim refuses with RisingWave's text.",
         "",
-        "| statement kind | command tag(s) | behaviour | answered | notes |",
+        "| statement kind | command tag(s) | behaviour | status | notes |",
         "|---|---|---|---|---|",
     ]
     for name, tags, owner, doc in supported_table():
         tag_text = ", ".join(f"`{t}`" for t in tags)
         note = doc.replace("|", "\\|")
-        status = "yes" if name in answered else "not yet"
+        status, why = STATUS.get(name, (IMPLEMENTED, ""))
+        if name not in answered:
+            status = NOT_YET
+        if why:
+            why = why.replace("|", "\\|")
+            note = f"{note} {why}." if note else f"{why}."
         lines.append(f"| `{name}` | {tag_text} | {owner} | {status} | {note} |")
     lines += [
         "",

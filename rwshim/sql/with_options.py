@@ -23,7 +23,7 @@ _WITH = (
     st.CreateConnection,
     st.CreateSubscription,
 )
-_PLAIN = {"string", "number", "bool"}
+_PLAIN = {"string", "estring", "number", "bool"}
 _REFS = {"secret", "connection"}
 ONLY_LITERALS = (
     "`with options` or `with properties` only support single quoted string value and C style "
@@ -33,9 +33,8 @@ ONLY_LITERALS = (
 
 def check_with_options(stmt: st.Statement) -> None:
     """Raise RisingWave's InvalidParameterValue for a bad WITH clause of ``stmt``."""
-    if isinstance(stmt, st.Explain):
-        check_with_options(stmt.inner)
-        return
+    while isinstance(stmt, st.Explain):  # a loop: EXPLAINs nest as deep as the parser allows
+        stmt = stmt.inner
     if not isinstance(stmt, _WITH):
         return
     plain: set[str] = set()

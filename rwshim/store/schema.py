@@ -476,8 +476,88 @@ CREATE UNIQUE INDEX user_default_privilege_item ON user_default_privilege(
     user_id, database_id, schema_id, object_type, for_materialized_view, grantee, action);
 """
 
-# Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
-# initial schema; append, never edit an entry once released.
+# Version 8: RisingWave's
+# catalog objects beyond relations (secrets, connections), index key order, meta snapshots.
+SCHEMA_V8: Final = """
+-- relation_column.pk_nulls_smallest: with pk_desc, the key column's OrderType
+-- (src/common/src/util/sort_util.rs): 1 when nulls sort as the smallest value (ASC NULLS
+-- FIRST, DESC NULLS LAST); 0 for RisingWave's default, nulls the largest.
+ALTER TABLE relation_column ADD COLUMN pk_nulls_smallest INTEGER NOT NULL DEFAULT 0;
+
+-- Secrets (CREATE SECRET; src/meta/model/src/secret.rs), in the object id space, named per
+-- schema apart from relations (root_catalog.rs check_secret_name_duplicated).  backend:
+-- 'meta' (value holds the credential; no catalog view ever reads it) or 'hashicorp_vault'
+-- (vault holds its configuration as a JSON object of text values).
+CREATE TABLE secret (
+    secret_id   INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    schema_id   INTEGER NOT NULL REFERENCES schema(schema_id),
+    database_id INTEGER NOT NULL REFERENCES database(database_id),
+    owner_id    INTEGER NOT NULL REFERENCES rw_user(user_id),
+    backend     TEXT NOT NULL,
+    value       BLOB,
+    vault       TEXT,
+    acl         TEXT NOT NULL DEFAULT '[]',
+    created_at  TEXT NOT NULL,
+    UNIQUE (schema_id, name)
+);
+
+-- Connections (CREATE CONNECTION; src/meta/model/src/connection.rs, ConnectionParams):
+-- connection_type in RisingWave's proto spelling ('CONNECTION_TYPE_KAFKA',
+-- 'CONNECTION_TYPE_ICEBERG', 'CONNECTION_TYPE_SCHEMA_REGISTRY',
+-- 'CONNECTION_TYPE_ELASTICSEARCH'); properties: the plain WITH options (without `type`) as
+-- a JSON object; secret_refs: {key: {"secret_id": id, "ref_as": "TEXT" | "FILE"}}.
+CREATE TABLE connection (
+    connection_id   INTEGER PRIMARY KEY,
+    name            TEXT NOT NULL,
+    schema_id       INTEGER NOT NULL REFERENCES schema(schema_id),
+    database_id     INTEGER NOT NULL REFERENCES database(database_id),
+    owner_id        INTEGER NOT NULL REFERENCES rw_user(user_id),
+    connection_type TEXT NOT NULL,
+    properties      TEXT NOT NULL DEFAULT '{}',
+    secret_refs     TEXT NOT NULL DEFAULT '{}',
+    acl             TEXT NOT NULL DEFAULT '[]',
+    created_at      TEXT NOT NULL,
+    UNIQUE (schema_id, name)
+);
+
+-- A source, sink or table's references: secret_refs as connection.secret_refs (WITH options),
+-- format_secret_refs the same for FORMAT ... ENCODE ... (...) options, connection_id the
+-- connection its WITH (connection = name) names (its properties are merged into
+-- with_options, as RisingWave stores them).
+ALTER TABLE relation ADD COLUMN secret_refs TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE relation ADD COLUMN format_secret_refs TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE relation ADD COLUMN connection_id INTEGER;
+
+-- BACKUP's meta snapshots (meta backup_restore/backup_manager.rs; the default
+-- backup_storage_url 'memory' keeps them for the life of the meta node): the id sequence
+-- ('meta_backup', from 1) and one row per snapshot taken.
+INSERT INTO sequence(name, next_id) VALUES ('meta_backup', 1);
+CREATE TABLE meta_snapshot (
+    snapshot_id INTEGER PRIMARY KEY,
+    created_at  TEXT NOT NULL
+);
+
+-- Every dependency between objects (RisingWave's object_dependency): the relation
+-- dependencies, and the uses of secrets and connections the references above record.
+CREATE VIEW object_dependency AS
+SELECT referenced_id, dependent_id FROM dependency
+UNION
+SELECT CAST(json_extract(e.value, '$.secret_id') AS INTEGER), r.relation_id
+FROM relation r, json_each(r.secret_refs) e
+UNION
+SELECT CAST(json_extract(e.value, '$.secret_id') AS INTEGER), r.relation_id
+FROM relation r, json_each(r.format_secret_refs) e
+UNION
+SELECT r.connection_id, r.relation_id FROM relation r WHERE r.connection_id IS NOT NULL
+UNION
+SELECT CAST(json_extract(e.value, '$.secret_id') AS INTEGER), c.connection_id
+FROM connection c, json_each(c.secret_refs) e;
+"""
+
+# Migrations: (version, SQL taking the store from the previous entry's version to version).
+# Version 1 is the initial schema; versions increase, and may skip a number another branch
+# holds until it is merged; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (1, SCHEMA_V1),
     (2, SCHEMA_V2),
@@ -486,6 +566,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (5, SCHEMA_V5),
     (6, SCHEMA_V6),
     (7, SCHEMA_V7),
+    (8, SCHEMA_V8),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

@@ -74,3 +74,24 @@ async def pending(aw: Awaitable[T], settle: float = 0.1) -> asyncio.Future[T]:
     await asyncio.sleep(settle)
     assert not fut.done(), fut.result()
     return fut
+
+
+async def cause(client: Client, sql: str) -> tuple[str, str]:
+    """(SQLSTATE, the error's text after pgwire's envelope line) of a statement that must fail,
+    whether it fails at Parse/Describe (asyncpg prepares every statement: a bind error comes
+    with "Failed to prepare the statement") or at Execute."""
+    from rwshim.errors import PREPARE_STATEMENT
+    from tests.scenarios.drivers import AsyncpgClient
+
+    if isinstance(client, AsyncpgClient):
+        import asyncpg  # type: ignore[import-untyped]
+
+        try:
+            await client.conn.prepare(sql)
+        except asyncpg.PostgresError as e:
+            msg = str(e.message)
+            assert msg.startswith(PREPARE_STATEMENT + "\n"), msg
+            return str(e.sqlstate), msg[len(PREPARE_STATEMENT) :]
+    f = await client.fail(sql)
+    assert f.message.startswith(client.envelope + "\n"), f.message
+    return f.sqlstate, f.message[len(client.envelope) :]

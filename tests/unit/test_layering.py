@@ -9,7 +9,7 @@ PKG = Path(__file__).resolve().parents[2] / "rwshim"
 
 # layer -> layers it may import (besides itself and the leaves).
 # session_vars_generated is data generated from RisingWave's source and imports nothing.
-LEAVES = {"errors", "pgtypes", "results", "session_vars_generated", "acl"}
+LEAVES = {"errors", "pgtypes", "qualified", "results", "session_vars_generated", "acl"}
 ALLOWED: dict[str, set[str]] = {
     "wire": set(),
     "sql": {"session_config"},
@@ -163,7 +163,9 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "throttle": {"state", "catalog", "barrier"},
     "recovery": {"state", "users", "params", "catalog", "waits", "actors", "barrier"},
     "jobs": {"state", "catalog", "waits", "fragments", "actors", "backfill", "barrier", "recovery"},
-    "ddl": {"state", "catalog", "waits", "barrier", "jobs"},
+    "secrets": {"state", "users", "catalog"},
+    "streaming_config": {"state", "catalog"},
+    "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets"},
     "alter": {"state", "users", "catalog"},
 }
 ENGINE_FACADE = {"engine", "__init__"}

@@ -19,6 +19,8 @@ from rwshim.query.catalog._sql import (
     can_see,
     parallelism_text,
 )
+from rwshim.query.catalog.secrets import SQL as _SECRETS_SQL
+from rwshim.query.catalog.secrets import props_with_secrets
 
 
 def _visible(kind: str) -> str:
@@ -31,14 +33,6 @@ def _visible(kind: str) -> str:
 
 def _rel(kind: str) -> str:
     return f"visible_relation r WHERE {_visible(kind)}"
-
-
-def _props(options: str) -> str:
-    """serialize_props_with_secret (rw_sources.rs): {"k": {"type": "plaintext", "value": v}}."""
-    return (
-        "(SELECT json_group_object(key, json_object('type', 'plaintext', 'value', value)) "
-        f"FROM (SELECT key, value FROM json_each({options}) ORDER BY key))"
-    )
 
 
 _STATUS_TITLE = "CASE j.job_status WHEN 'CREATING' THEN 'Creating' ELSE 'Created' END"
@@ -115,9 +109,11 @@ SELECT r.relation_id, r.name, r.schema_id, r.owner_id, upper(COALESCE(r.connecto
        r.append_only,
        (SELECT t.relation_id FROM visible_relation t
         WHERE t.kind = 'table' AND t.primary_table_id = r.relation_id),
-       NULL, r.definition, {acl("r.relation_id", MODES_READONLY)}, r.initialized_at,
-       r.created_at, r.initialized_at_cluster_version, r.created_at_cluster_version,
-       r.is_shared, {_props("r.with_options")}, {_props("r.format_encode_options")}
+       r.connection_id, r.definition, {acl("r.relation_id", MODES_READONLY)},
+       r.initialized_at, r.created_at, r.initialized_at_cluster_version,
+       r.created_at_cluster_version, r.is_shared,
+       {props_with_secrets("r.with_options", "r.secret_refs")},
+       {props_with_secrets("r.format_encode_options", "r.format_secret_refs")}
 FROM {_rel("source")} ORDER BY r.relation_id"""
 
 # rw_sinks.rs: sink_type is the prost SinkType name (force-append-only folds into append-only,
@@ -126,13 +122,15 @@ SQL["rw_sinks"] = f"""
 SELECT r.relation_id, r.name, r.schema_id, r.owner_id, upper(COALESCE(r.connector, '')),
        CASE r.sink_type WHEN 'upsert' THEN 'SINK_TYPE_UPSERT'
             WHEN 'retract' THEN 'SINK_TYPE_RETRACT' ELSE 'SINK_TYPE_APPEND_ONLY' END,
-       NULL, r.definition,
+       r.connection_id, r.definition,
        (SELECT t.name FROM relation t WHERE t.relation_id = r.target_table_id),
        {acl("r.relation_id", MODES_READONLY)}, r.initialized_at, r.created_at,
        r.initialized_at_cluster_version, r.created_at_cluster_version,
-       COALESCE(j.create_type = 'BACKGROUND', 0), {_props("r.with_options")},
-       CASE WHEN r.format IS NULL AND r.format_encode_options = '{{}}' THEN 'null'
-            ELSE {_props("r.format_encode_options")} END
+       COALESCE(j.create_type = 'BACKGROUND', 0),
+       {props_with_secrets("r.with_options", "r.secret_refs")},
+       CASE WHEN r.format IS NULL AND r.format_encode_options = '{{}}'
+                 AND r.format_secret_refs = '{{}}' THEN 'null'
+            ELSE {props_with_secrets("r.format_encode_options", "r.format_secret_refs")} END
 FROM visible_relation r {_JOB_STATUS}
 WHERE {_visible("sink")} ORDER BY r.relation_id"""
 
@@ -235,7 +233,7 @@ SQL["rw_columns"] = (
 )  # fmt: skip
 
 # rw_depend.rs: object dependencies (all databases).
-SQL["rw_depend"] = "SELECT dependent_id, referenced_id FROM dependency"
+SQL["rw_depend"] = "SELECT dependent_id, referenced_id FROM object_dependency"
 
 # rw_description.rs: every user table of the current database (outside rw_catalog), one row for
 # the table (objsubid NULL) and one per column (objsubid = column id), with the rw_tables id as
@@ -547,3 +545,6 @@ FROM all_groups ag
 LEFT JOIN worker_node_stats w ON ag.resource_group = w.resource_group
 LEFT JOIN database_stats d ON ag.resource_group = d.resource_group
 LEFT JOIN streaming_job_stats j ON ag.resource_group = j.resource_group"""
+
+# rw_secrets.rs, rw_connections.rs (rwshim/query/catalog/secrets.py)
+SQL.update(_SECRETS_SQL)

@@ -21,12 +21,14 @@ from rwshim import pgtypes
 from rwshim.acl import CheckItem
 from rwshim.errors import (
     CatalogNotFound,
-    InvalidInputSyntax,
     NotImplementedError_,
     PermissionDenied,
 )
+from rwshim.qualified import display_name, quote_ident, resolve_schema_qualified_name
 from rwshim.query.catalog import CatalogColumn
+from rwshim.query.catalog._sql import can_see
 from rwshim.query.catalog.rw_catalog import RW_TIMESTAMP_KINDS
+from rwshim.query.catalog.secrets import CONNECTION_PARAMS
 
 Row = tuple[object, ...]
 Result = tuple[tuple[CatalogColumn, ...], list[Row]]
@@ -87,20 +89,6 @@ _OBJECT_KINDS = {
     "subscriptions": "subscription",
     "secrets": "secret",
 }
-
-_PLAIN_IDENT = re.compile(r"[a-z_][a-z0-9_$]*")
-
-
-def quote_ident(name: str) -> str:
-    """An identifier as RisingWave's Ident prints it: quoted unless plain lower case."""
-    if _PLAIN_IDENT.fullmatch(name):
-        return name
-    return '"' + name.replace('"', '""') + '"'
-
-
-def display_name(parts: Sequence[str]) -> str:
-    """ObjectName's Display: dotted, each part quoted when needed."""
-    return ".".join(quote_ident(p) for p in parts)
 
 
 def like_matches(name: str, pattern: str, case_insensitive: bool = False) -> bool:
@@ -188,7 +176,14 @@ def show_objects(
         )
         if store_kind == "materialized view":
             sql += " AND COALESCE(j.job_status, 'CREATED') = 'CREATED'"
-        objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
+        if store_kind == "secret":
+            # Secrets are not relations (rwshim/store/schema.py `secret`).
+            sql = "SELECT secret_id, name, owner_id FROM secret WHERE schema_id = ? AND ? = ?"
+            objects = conn.execute(
+                sql + " ORDER BY name", (found[0], store_kind, store_kind)
+            ).fetchall()
+        else:
+            objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
         if store_kind == "view":
             # The builtin views of a system schema on the path are views too (owner root).
             objects += conn.execute(
@@ -256,8 +251,23 @@ def show_functions(conn: sqlite3.Connection, ctx: ShowContext, schema: str | Non
 def show_connections(
     conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None
 ) -> Result:
-    """SHOW CONNECTIONS: rwshim has no connections, so no row."""
-    return _cols("Name", "Type", "Properties"), []
+    """SHOW CONNECTIONS (show.rs:678-747): the connections the user may see, per schema of
+    the path (or the one named), as ``schema.name``, the ConnectionType name and the
+    parameters as rw_connections prints them.  The LIKE filter does not apply (the handler
+    returns before filtering)."""
+    rows: list[Row] = []
+    for name in [schema] if schema is not None else ctx.real_path():
+        found = _schema(conn, ctx, name)
+        if found is None or not _has_usage(conn, ctx, *found):
+            continue
+        for cname, ctype, params in conn.execute(
+            f"SELECT c.name, c.connection_type, {CONNECTION_PARAMS} FROM connection c "
+            f"WHERE c.schema_id = ? AND {can_see('c.connection_id', 'c.owner_id')} "
+            "ORDER BY c.name",
+            (found[0],),
+        ).fetchall():
+            rows.append((display_name([name, cname]), ctype, params))
+    return _cols("Name", "Type", "Properties"), rows
 
 
 # --- relation lookup ------------------------------------------------------------------------
@@ -277,23 +287,11 @@ class _Found:
 def _split(ctx: ShowContext, conn: sqlite3.Connection, parts: Sequence[str]) -> tuple[
     str | None, str
 ]:  # fmt: skip
-    """Binder::resolve_schema_qualified_name (binder/relation/mod.rs:224-280)."""
-    if len(parts) > 3:
-        raise InvalidInputSyntax(
-            f"improper qualified name (too many dotted names): {display_name(parts)}"
-        )
-    if len(parts) == 3:
-        db = conn.execute(
-            "SELECT name FROM database WHERE database_id = ?", (ctx.database_id,)
-        ).fetchone()
-        if db is None or parts[0] != db[0]:
-            raise InvalidInputSyntax(
-                f'cross-database references are not implemented: "{display_name(parts)}"'
-            )
-        return parts[1], parts[2]
-    if len(parts) == 2:
-        return parts[0], parts[1]
-    return None, parts[-1]
+    """Binder::resolve_schema_qualified_name (binder/relation/mod.rs:255-284)."""
+    db = conn.execute(
+        "SELECT name FROM database WHERE database_id = ?", (ctx.database_id,)
+    ).fetchone()
+    return resolve_schema_qualified_name(db[0] if db else "", parts)
 
 
 def _candidates(conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str]) -> list[_Found]:
@@ -438,18 +436,30 @@ def _index_display(conn: sqlite3.Connection, index_id: int) -> tuple[str, str, s
             "SELECT position, name FROM relation_column WHERE relation_id = ?", (table_id,)
         ).fetchall()
     )
-    desc = {
-        n: bool(d)
-        for n, d in conn.execute(
-            "SELECT name, pk_desc FROM relation_column WHERE relation_id = ?", (index_id,)
+    order = {
+        n: order_text(bool(d), bool(s))
+        for n, d, s in conn.execute(
+            "SELECT name, pk_desc, pk_nulls_smallest FROM relation_column WHERE relation_id = ?",
+            (index_id,),
         ).fetchall()
     }
     keys = [names[p] for p in _json_list(conn, key_json)]
     includes = [names[p] for p in _json_list(conn, include_json)]
-    key = ", ".join(f"{quote_ident(k)} {'DESC' if desc.get(k) else 'ASC'}" for k in keys)
+    # IndexCatalog::display (index_catalog.rs:320-358): column names as they are, each key
+    # with its OrderType.
+    key = ", ".join(f"{k} {order.get(k, 'ASC')}" for k in keys)
     # An index is distributed by its first key column unless DISTRIBUTED BY says otherwise.
-    dist = quote_ident(keys[0]) if keys else ""
-    return table_name, key, ", ".join(quote_ident(c) for c in includes), dist
+    dist = keys[0] if keys else ""
+    return table_name, key, ", ".join(includes), dist
+
+
+def order_text(desc: bool, nulls_smallest: bool) -> str:
+    """OrderType's Display (src/common/src/util/sort_util.rs:231-245): the direction, then
+    ``NULLS FIRST`` / ``NULLS LAST`` only where nulls are not the largest value (the default:
+    ASC NULLS LAST, DESC NULLS FIRST print as ASC, DESC)."""
+    if not nulls_smallest:
+        return "DESC" if desc else "ASC"
+    return "DESC NULLS LAST" if desc else "ASC NULLS FIRST"
 
 
 def _json_list(conn: sqlite3.Connection, text: str | None) -> list[int]:

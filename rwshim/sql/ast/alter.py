@@ -19,6 +19,7 @@ from rwshim.sql.ast.base import ObjectName, Options, SetValue, Statement
 __all__ = [
     "AlterBackfillParallelism",
     "AlterCompactionGroup",
+    "AlterConnectorProps",
     "AlterDatabaseParam",
     "AlterDatabasePause",
     "AlterDefaultPrivileges",
@@ -32,12 +33,15 @@ __all__ = [
     "AlterRename",
     "AlterResetConfig",
     "AlterResourceGroup",
+    "AlterRetention",
+    "AlterSecretCredential",
     "AlterSetConfig",
     "AlterSetSchema",
     "AlterStreamingOption",
     "AlterSwap",
     "AlterSystem",
     "AlterSystemPause",
+    "AlterTableRenameColumn",
     "AlterUser",
     "AlterViewQuery",
 ]
@@ -146,11 +150,43 @@ class AlterSwap(_AlterObject):
 
 
 @dataclass(frozen=True, slots=True)
+class AlterRetention(_AlterObject):
+    """ALTER SUBSCRIPTION <name> SET RETENTION {TO|=} <value>."""
+
+    retention: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AlterSecretCredential(_AlterObject):
+    """ALTER SECRET <name> [WITH [(...)]] AS <value> (AlterSecretOperation::ChangeCredential)."""
+
+    with_options: Options = ()
+    credential: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AlterConnectorProps(_AlterObject):
+    """ALTER {CONNECTION | SOURCE | SINK | TABLE} <name> CONNECTOR WITH (...)."""
+
+    with_options: Options = ()
+
+
+@dataclass(frozen=True, slots=True)
 class AlterOperation(_AlterObject):
     """The other ALTER forms, kept as text: columns (ADD/DROP/RENAME/ALTER COLUMN), CONNECTOR
     WITH, DROP CONNECTOR, REFRESH SCHEMA, FORMAT ... ENCODE, ALTER FUNCTION/CONNECTION/SECRET."""
 
     operation: str = ""  # "ADD COLUMN", "DROP COLUMN", "RENAME COLUMN", "ALTER COLUMN", ...
+
+
+@dataclass(frozen=True, slots=True)
+class AlterTableRenameColumn(_AlterObject):
+    """ALTER TABLE <name> RENAME [COLUMN | CONSTRAINT] <old> TO <new>.
+
+    AlterTableOperation::RenameColumn / RenameConstraint (parser.rs:3318-3334); ``display``
+    is the statement as RisingWave's Display prints it (ast/ddl.rs:476-502)."""
+
+    display: str = ""
 
 
 @dataclass(frozen=True, slots=True)

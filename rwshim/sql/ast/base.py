@@ -7,8 +7,8 @@ Mirrors src/sqlparser/src/ast/mod.rs (``Ident`` folding, ``ObjectName``, ``SetVa
 Each statement carries ``text`` (its own source text, trimmed) and knows the command tag
 RisingWave sends for it: the Debug name of ``StatementType`` (src/utils/pgwire/src/
 pg_response.rs:34-127, chosen as in pg_response.rs:255-345 and src/frontend/src/handler/mod.rs).
-``OWNER`` says which part of rwshim gives the statement its behaviour: ``engine`` (issue 4),
-``read`` (issue 5, the read and DML path), ``session`` (issue 3, the front end and the session)
+``OWNER`` says which part of rwshim gives the statement its behaviour: ``engine``,
+``read`` (the read and DML path), ``session`` (the front end and the session)
 or ``control`` (rwshim's test-control extension).
 
 Values keep what RisingWave's parser keeps: parallelism and SET values as text (the handlers
@@ -112,16 +112,28 @@ class SetValue:
 class OptionValue(str):
     """A WITH option's value text, remembering what it was written as.
 
-    ``kind`` is ``string`` ('' or E''), ``number``, ``bool``, ``null``, ``dollar``,
+    ``kind`` is ``string`` (''), ``estring`` (E''), ``number``, ``bool``, ``null``, ``dollar``,
     ``nstring``, ``xstring``, ``secret`` (SECRET name), ``connection`` (a connection name) or
     ``backfill_order``; the handlers accept only some (rwshim.sql.with_options).
     """
 
     kind: str
+    # A reference's name parts (``SECRET s.name``, ``connection = s.name``) and, for a
+    # secret, whether it is referenced AS FILE.
+    parts: tuple[str, ...] | None
+    as_file: bool
 
-    def __new__(cls, text: str, kind: str = "string") -> OptionValue:
+    def __new__(
+        cls,
+        text: str,
+        kind: str = "string",
+        parts: tuple[str, ...] | None = None,
+        as_file: bool = False,
+    ) -> OptionValue:
         obj = super().__new__(cls, text)
         obj.kind = kind
+        obj.parts = parts
+        obj.as_file = as_file
         return obj
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "CreateUser",
     "CreateView",
     "FormatEncode",
+    "IndexKey",
 ]
 
 
@@ -136,7 +137,31 @@ class CreateIndex(Statement):
     if_not_exists: bool = False
     unique: bool = False
     with_options: Options = ()
+    keys: tuple[IndexKey, ...] = ()  # the key columns as parse_order_by_expr reads them
     TAG: ClassVar[str] = "CREATE_INDEX"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexKey:
+    """One index key (ast/query.rs ``OrderByExpr``): the expression, ``name`` when it is a
+    plain column (folded), ``asc`` (None: not written) and ``nulls_first`` (None: not
+    written)."""
+
+    expr: str
+    name: str | None
+    asc: bool | None = None
+    nulls_first: bool | None = None
+
+    @property
+    def desc(self) -> bool:
+        return self.asc is False
+
+    @property
+    def nulls_smallest(self) -> bool:
+        """RisingWave's OrderType::from_bools (src/common/src/util/sort_util.rs:138-148):
+        NULLS FIRST makes nulls the smallest value when ascending and the largest when
+        descending, NULLS LAST the reverse; unwritten, nulls are the largest."""
+        return self.nulls_first is not None and self.nulls_first != self.desc
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,10 +201,14 @@ class CreateConnection(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateSecret(Statement):
-    """CREATE SECRET [IF NOT EXISTS] <name> ..."""
+    """CREATE SECRET [IF NOT EXISTS] <name> [WITH (...)] [AS <value>]."""
 
     name: ObjectName
     if_not_exists: bool = False
+    with_options: Options = ()
+    # The value as written (OptionValue: kind 'string' / 'dstring' for a quoted one, else
+    # the literal's kind); None without AS.
+    credential: str | None = None
     TAG: ClassVar[str] = "CREATE_SECRET"
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "DeclareCursor",
     "Delete",
     "Explain",
+    "ExplainAnalyzeStreamJob",
     "FetchCursor",
     "Insert",
     "Query",
@@ -91,6 +92,19 @@ class Explain(Statement):
     inner: Statement
     TAG: ClassVar[str] = "EXPLAIN"
     OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainAnalyzeStreamJob(Statement):
+    """EXPLAIN ANALYZE [(options)] {TABLE | INDEX | MATERIALIZED VIEW | SINK} <name> | ID <n>.
+
+    Statement::ExplainAnalyzeStreamJob, parser.rs:4768-4801."""
+
+    target: str  # "TABLE", "INDEX", "MATERIALIZED VIEW", "SINK" or "ID"
+    name: ObjectName | None
+    job_id: int | None
+    duration_secs: int | None
+    TAG: ClassVar[str] = "EXPLAIN"
 
 
 @dataclass(frozen=True, slots=True)

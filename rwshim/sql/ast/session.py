@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rwshim.sql.ast.base import Owner, SetValue, Statement
+from rwshim.sql.ast.base import ObjectName, Owner, SetValue, Statement
 
 __all__ = [
     "Abort",
@@ -155,6 +155,6 @@ class Discard(Statement):
 class Use(Statement):
     """USE <database>."""
 
-    database: str
+    database: ObjectName  # as written: a database name must be one identifier (the handler)
     TAG: ClassVar[str] = "USE"
     OWNER: ClassVar[Owner] = "session"

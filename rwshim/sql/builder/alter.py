@@ -17,6 +17,7 @@ from lark import Tree
 
 from rwshim.sql import statements as st
 from rwshim.sql.builder.base import BuildBase
+from rwshim.sql.tokens import Kind, Token
 
 
 class AlterRules(BuildBase):
@@ -63,7 +64,16 @@ class AlterRules(BuildBase):
             if data == "op_as_query":
                 return st.AlterViewQuery(text, kind, name, str(ch[1]).strip())
             if data == "op_retention":
-                return st.AlterSetConfig(text, kind, name, (("retention", self.tok(ch[3]).value),))
+                return st.AlterRetention(text, kind, name, self.tok(ch[3]).value)
+            if data == "op_secret_credential":
+                opts = ch[1] if len(ch) == 4 else ()
+                return st.AlterSecretCredential(text, kind, name, opts or (), ch[-1])
+            if data == "op_connector" and kind == "CONNECTION":
+                return st.AlterConnectorProps(text, kind, name, ch[2])
+            if data == "op_rename_column" and kind == "TABLE":
+                renamed = self._rename_column()
+                if renamed is not None:
+                    return st.AlterTableRenameColumn(text, kind, name, renamed)
             ops = {
                 "op_add": "ADD COLUMN",
                 "op_drop_connector": "DROP CONNECTOR",
@@ -78,6 +88,45 @@ class AlterRules(BuildBase):
             if data in ops:
                 return st.AlterOperation(text, kind, name, ops[data])
         raise AssertionError(f"unhandled ALTER operation {op!r}")  # pragma: no cover
+
+    def _rename_column(self) -> str | None:
+        """RisingWave's Display of ``ALTER TABLE [ONLY] <name> RENAME [COLUMN | CONSTRAINT]
+        <old> TO <new>`` (ast/ddl.rs:476-502: ``RENAME COLUMN`` also for the form without
+        COLUMN; ONLY is not kept; idents as typed, quoted ones quoted), or None for a shape
+        left to the generic ALTER operation.  A missing TO or trailing words fail as
+        parser.rs:3318-3334 fails."""
+        toks = self.toks
+        i = 3 if len(toks) > 2 and toks[2].upper == "ONLY" and not toks[2].quoted else 2
+        name: list[Token] = []
+        while i < len(toks) and toks[i].kind is Kind.WORD:
+            name.append(toks[i])
+            i += 1
+            if i < len(toks) and toks[i].kind is Kind.OP and toks[i].value == ".":
+                i += 1
+                continue
+            break
+        if not name or i >= len(toks) or toks[i].upper != "RENAME" or toks[i].quoted:
+            return None
+        i += 1
+        what = "COLUMN"
+        if i < len(toks) and not toks[i].quoted and toks[i].upper in ("COLUMN", "CONSTRAINT"):
+            what = toks[i].upper
+            i += 1
+        at = toks[i] if i < len(toks) else self.stop
+        if at.kind is not Kind.WORD or (at.upper == "TO" and not at.quoted):
+            return None  # (a reserved word: parse_identifier_non_reserved's own error)
+        old = at
+        at = toks[i + 1] if i + 1 < len(toks) else self.stop
+        if at.upper != "TO" or at.quoted:
+            raise self.err(at, "TO")
+        at = toks[i + 2] if i + 2 < len(toks) else self.stop
+        if at.kind is not Kind.WORD:
+            return None
+        new = at
+        if i + 3 < len(toks):
+            raise self.err(toks[i + 3], "end of statement")
+        shown = ".".join(t.display() for t in name)
+        return f"ALTER TABLE {shown} RENAME {what} {old.display()} TO {new.display()}"
 
     def alter_table(self, c: list[Any]) -> st.Statement:
         return self._alter("TABLE", c[2], c[3])
@@ -107,10 +156,10 @@ class AlterRules(BuildBase):
         return st.AlterOperation(self.text, "FUNCTION", c[1], "ALTER FUNCTION")
 
     def alter_connection(self, c: list[Any]) -> st.Statement:
-        return st.AlterOperation(self.text, "CONNECTION", c[1], "ALTER CONNECTION")
+        return self._alter("CONNECTION", c[1], c[2])
 
     def alter_secret(self, c: list[Any]) -> st.Statement:
-        return st.AlterOperation(self.text, "SECRET", c[1], "ALTER SECRET")
+        return self._alter("SECRET", c[1], c[2])
 
     def alter_compaction(self, c: list[Any]) -> st.Statement:
         return st.AlterCompactionGroup(self.text)

@@ -16,7 +16,12 @@ from lark import Transformer
 
 from rwshim.errors import SqlParserError
 from rwshim.sql.errors_text import expected_error, located
-from rwshim.sql.tokens import Token
+from rwshim.sql.lenient import reserved_name_error_at
+from rwshim.sql.tokens import Kind, Token
+
+# Table constraints a column-definition list may hold instead of a column (parser.rs
+# parse_optional_table_constraint), and its other items (WATERMARK FOR, `*`).
+_NOT_A_COLUMN = {"CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK", "WATERMARK"}
 
 
 class Ident(str):
@@ -64,6 +69,38 @@ class BuildBase(Transformer[Any, Any]):
             else "invalid digit found in string"
         )
         raise located(self.sql, t, f"invalid u64\n{cause}")
+
+    def check_column_names(self, lt: Any, definitions: bool) -> None:
+        """The names of a parenthesised column list (``definitions``: column definitions, whose
+        items may also be constraints and watermarks) read as ``parse_identifier_non_reserved``
+        reads them (parser.rs:4548-4559): a word RisingWave reserves fails with
+        `syntax error at or near <word>`, located after it."""
+        if not isinstance(lt, LarkToken) or lt.type != "PARENS":
+            return
+        start = self.toks.index(self.tok(lt))
+        depth = 0
+        for i in range(start, len(self.toks)):
+            t = self.toks[i]
+            if t.kind is Kind.OP and t.value in ("(", "["):
+                depth += 1
+                if depth == 1:
+                    self._check_name(i + 1, definitions)
+            elif t.kind is Kind.OP and t.value in (")", "]"):
+                depth -= 1
+                if depth == 0:
+                    return
+            elif depth == 1 and t.kind is Kind.OP and t.value == ",":
+                self._check_name(i + 1, definitions)
+
+    def _check_name(self, i: int, definitions: bool) -> None:
+        if i >= len(self.toks):
+            return
+        t = self.toks[i]
+        if definitions and t.upper in _NOT_A_COLUMN:
+            return
+        at = reserved_name_error_at(self.toks, i)
+        if at is not None:
+            raise located(self.sql, at, f"syntax error at or near {t.value}")
 
     def u32_literal(self, lt: LarkToken) -> int:
         """A number token read as ``literal_u32`` reads it (parser.rs:4327-4330, ids of jobs

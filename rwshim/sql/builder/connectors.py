@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lark import Token as LarkToken
+
 from rwshim.sql import statements as st
 from rwshim.sql.builder.base import BuildBase
 from rwshim.sql.errors_text import located
@@ -25,6 +27,7 @@ class ConnectorRules(BuildBase):
 
     def create_source(self, c: list[Any]) -> st.Statement:
         _src, ine, name, cols, include, _with, opts, fe = c
+        self.check_column_names(cols, definitions=True)
         return st.CreateSource(
             self.text,
             name,
@@ -93,7 +96,31 @@ class ConnectorRules(BuildBase):
 
     def create_connection(self, c: list[Any]) -> st.Statement:
         _conn, ine, name, _with, opts = c
+        if not opts:
+            # statement.rs:834-849: parser_err! where the WITH (...) list would be
+            raise located(
+                self.sql, self._after_with_options(), "connection properties not provided"
+            )
         return st.CreateConnection(self.text, name, bool(ine), opts or ())
 
     def create_secret(self, c: list[Any]) -> st.Statement:
-        return st.CreateSecret(self.text, c[2], bool(c[1]))
+        _secret, ine, name, _with, opts, _as, value = c
+        return st.CreateSecret(self.text, name, bool(ine), opts or (), value)
+
+    def secret_value(self, c: list[Any]) -> st.OptionValue:
+        """ensure_parse_value (parser.rs): a literal; a double-quoted word is a
+        DoubleQuotedString value, any other word is not a value."""
+        lt = c[0]
+        if isinstance(lt, LarkToken) and lt.type == "IDENT":
+            t = self.tok(lt)
+            if t.upper == "SECRET":
+                raise self.err(t, "a concrete value rather than a secret reference")
+            if not t.quoted:
+                raise self.err(t, "a concrete value")
+            return st.OptionValue(t.value, "dstring")
+        t = self.tok(lt)
+        if t.kind is Kind.STRING:
+            return st.OptionValue(t.value, "string")
+        kinds = {Kind.ESTRING: "estring", Kind.NUMBER: "number", Kind.DOLLAR: "dollar",
+                 Kind.NSTRING: "nstring", Kind.XSTRING: "xstring"}  # fmt: skip
+        return st.OptionValue(t.value, kinds.get(t.kind, "word"))

@@ -16,8 +16,9 @@ from typing import Any
 from lark import Token as LarkToken
 
 from rwshim.sql import statements as st
-from rwshim.sql.builder.base import BuildBase
+from rwshim.sql.builder.base import BuildBase, fold
 from rwshim.sql.errors_text import located
+from rwshim.sql.tokens import Kind, Token
 
 
 class CreateRules(BuildBase):
@@ -45,6 +46,7 @@ class CreateRules(BuildBase):
 
     def create_mv(self, c: list[Any], or_replace: bool = False) -> st.Statement:
         _mat, _view, ine, name, cols, _with, opts, _as, query, emit = c
+        self.check_column_names(cols, definitions=False)
         return st.CreateMaterializedView(
             self.text,
             name,
@@ -61,6 +63,7 @@ class CreateRules(BuildBase):
 
     def create_view(self, c: list[Any], or_replace: bool = False) -> st.Statement:
         _view, ine, name, cols, _with, opts, _as, query = c
+        self.check_column_names(cols, definitions=False)
         return st.CreateView(
             self.text,
             name,
@@ -127,6 +130,7 @@ class CreateRules(BuildBase):
         include: list[str] = []
         opts: list[tuple[str, str]] = []
         if isinstance(c[0], LarkToken) and c[0].type == "PARENS":
+            self.check_column_names(c[0], definitions=True)
             out["columns_text"] = str(c[0])
         for x in c:
             if isinstance(x, LarkToken) and x.type == "QUERY":
@@ -188,10 +192,49 @@ class CreateRules(BuildBase):
         return ("clause", "cdc", (c[1], self.tok(c[3]).value))
 
     def index_include(self, c: list[Any]) -> tuple[str, ...]:
+        self.check_column_names(c[1], definitions=False)
         return self._columns(c[1])
 
     def index_distributed(self, c: list[Any]) -> tuple[str, ...]:
         return self._columns(c[2])
+
+    def _index_keys(self, lt: Any) -> tuple[st.IndexKey, ...]:
+        """The key list of CREATE INDEX, item by item as ``parse_order_by_expr`` reads it
+        (parser.rs): <expr> [ASC | DESC] [NULLS {FIRST | LAST}]."""
+        if not isinstance(lt, LarkToken):
+            return ()
+        start = self.toks.index(self.tok(lt))
+        items: list[list[Token]] = [[]]
+        depth = 0
+        for t in self.toks[start:]:
+            if t.kind is Kind.OP and t.value in ("(", "["):
+                depth += 1
+                if depth == 1:
+                    continue
+            elif t.kind is Kind.OP and t.value in (")", "]"):
+                depth -= 1
+                if depth == 0:
+                    break
+            elif depth == 1 and t.kind is Kind.OP and t.value == ",":
+                items.append([])
+                continue
+            items[-1].append(t)
+        keys = []
+        for item in items:
+            nulls_first: bool | None = None
+            if len(item) >= 2 and item[-2].upper == "NULLS" and item[-1].upper in ("FIRST", "LAST"):
+                nulls_first = item[-1].upper == "FIRST"
+                item = item[:-2]
+            asc: bool | None = None
+            if item and item[-1].upper in ("ASC", "DESC"):
+                asc = item[-1].upper == "ASC"
+                item = item[:-1]
+            if not item:
+                continue
+            expr = self.sql[item[0].start : item[-1].end]
+            plain = len(item) == 1 and item[0].kind is Kind.WORD
+            keys.append(st.IndexKey(expr, fold(item[0]) if plain else None, asc, nulls_first))
+        return tuple(keys)
 
     def create_index(self, c: list[Any]) -> st.Statement:
         unique, _idx, ine, name, _on, table, cols, inc, dist, _with, opts = c
@@ -205,6 +248,7 @@ class CreateRules(BuildBase):
             bool(ine),
             unique is not None,
             opts or (),
+            self._index_keys(cols),
         )
 
     def create_function(self, c: list[Any]) -> st.Statement:

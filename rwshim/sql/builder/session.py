@@ -59,4 +59,4 @@ class SessionRules(BuildBase):
         return st.SetTransaction(self.text)
 
     def use(self, c: list[Any]) -> st.Statement:
-        return st.Use(self.text, c[1].name)
+        return st.Use(self.text, c[1])

@@ -136,15 +136,15 @@ class ValueRules(BuildBase):
             raise self.err(tok, "a concrete value")
         if form == "call" and low != "backfill_order":
             raise self.err(tok, "a concrete value")
-        if form == "ident":
-            value = st.OptionValue(value, "connection" if low == "connection" else "backfill_order")
+        if form == "ident" and low != "connection":
+            value = st.OptionValue(value, "backfill_order")
         return (key, value)
 
     def ov_literal(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
         t = self.tok(c[0])
         kinds = {
             Kind.STRING: "string",
-            Kind.ESTRING: "string",
+            Kind.ESTRING: "estring",
             Kind.NUMBER: "number",
             Kind.DOLLAR: "dollar",
             Kind.NSTRING: "nstring",
@@ -158,11 +158,18 @@ class ValueRules(BuildBase):
 
     def ov_secret(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
         name = c[1]
-        text = ".".join(name.parts) + (" AS FILE" if c[2] is not None else "")
-        return ("secret", st.OptionValue(text, "secret"), self.tok(c[0]))
+        as_file = c[2] is not None
+        text = ".".join(name.parts) + (" AS FILE" if as_file else "")
+        value = st.OptionValue(text, "secret", tuple(name.parts), as_file)
+        return ("secret", value, self.tok(c[0]))
 
     def ov_ident(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
-        return ("ident", st.OptionValue(str(c[0]), "connection"), c[0].tok)
+        return ("ident", st.OptionValue(str(c[0]), "connection", (str(c[0]),)), c[0].tok)
+
+    def ov_qualified(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
+        """A dotted name: only a connection (parse_object_name after `connection =`)."""
+        parts = tuple(str(x) for x in c if not isinstance(x, LarkToken))
+        return ("ident", st.OptionValue(".".join(parts), "connection", parts), c[0].tok)
 
     def ov_call(self, c: list[Any]) -> tuple[str, st.OptionValue, Token]:
         # backfill_order = FIXED(a -> b, ...) (parser.rs:4290-4316): kept as written.

@@ -522,6 +522,19 @@ CREATE_CASES: list[tuple[str, object]] = [
         ("c",),
         ("a",),
         True,
+        keys=(st.IndexKey("a", "a"), st.IndexKey("b", "b", asc=False)),
+    ),
+    _p(
+        'CREATE INDEX i ON t ("A" ASC NULLS FIRST, b DESC NULLS LAST, lower(c) NULLS LAST)',
+        st.CreateIndex,
+        name("i"),
+        name("t"),
+        ('"A" ASC NULLS FIRST', "b DESC NULLS LAST", "lower(c) NULLS LAST"),
+        keys=(
+            st.IndexKey('"A"', "A", asc=True, nulls_first=True),
+            st.IndexKey("b", "b", asc=False, nulls_first=False),
+            st.IndexKey("lower(c)", None, nulls_first=False),
+        ),
     ),
     _p(
         'create index if not exists "__dbt_index_mv_model_name" on "dev"."s"."mv_model" (name)',
@@ -530,6 +543,7 @@ CREATE_CASES: list[tuple[str, object]] = [
         name("dev", "s", "mv_model"),
         ("name",),
         if_not_exists=True,
+        keys=(st.IndexKey("name", "name"),),
     ),
     _p(
         "create subscription if not exists s from t with (retention = '1D')",
@@ -655,6 +669,16 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("VALUES (1)", st.Query),
     _p("insert into s.t values (1) returning a", st.Insert, name("s", "t"), True),
     _p("update t set a = 1", st.Update, name("t")),
+    # keywords RisingWave takes as relation names (parse_object_name takes any word)
+    _p("select * from table join user on true, left", st.Query),
+    _p("insert into table values (1)", st.Insert, name("table")),
+    _p("INSERT INTO Window (v) VALUES (1)", st.Insert, name("window")),
+    _p("update table set v = 1", st.Update, name("table")),
+    _p("delete from s.table", st.Delete, name("s", "table")),
+    _p("truncate table table", st.Truncate, name("table")),
+    # subscripts on a function's result or an ARRAY constructor (parse_array_index)
+    _p("select regexp_match('abc', 'b')[1], pg_catalog.f(x)[1][2], array[1, 2][1:2]", st.Query),
+    _p("select f(g(x)[1])[2] from t where h(x)[1] = 1", st.Query),
     _p("delete from t where a in (select 1) returning a", st.Delete, name("t"), True),
     _p("copy pp (a, b) from stdin", st.Copy, name("pp"), False),
     _p("copy pp to stdout", st.Copy, name("pp"), True),
@@ -673,6 +697,55 @@ OTHER_CASES: list[tuple[str, object]] = [
     _p("PREPARE p AS select 1", st.Prepare, "p"),
     _p("DEALLOCATE p", st.Deallocate, "p"),
     _p("alter user u with superuser", st.AlterUser, "u"),
+    # parser.rs:3318-3334, shown as ast/ddl.rs:476-502 prints them (ONLY dropped, idents as typed)
+    _p(
+        'alter table only s."T" rename "A" to b',
+        st.AlterTableRenameColumn,
+        TBL,
+        st.ObjectName(("s", "T")),
+        'ALTER TABLE s."T" RENAME COLUMN "A" TO b',
+    ),
+    _p(
+        "ALTER TABLE T RENAME CONSTRAINT C TO D",
+        st.AlterTableRenameColumn,
+        TBL,
+        st.ObjectName(("t",)),
+        "ALTER TABLE T RENAME CONSTRAINT C TO D",
+    ),
+    # parser.rs:4768-4801: EXPLAIN ANALYZE of a streaming job, not of a statement
+    _p(
+        "EXPLAIN ANALYZE MATERIALIZED VIEW s.Mv",
+        st.ExplainAnalyzeStreamJob,
+        MV,
+        st.ObjectName(("s", "mv")),
+        None,
+        None,
+    ),
+    _p(
+        'explain analyze (duration_secs 3) sink "K"',
+        st.ExplainAnalyzeStreamJob,
+        SINK,
+        st.ObjectName(("K",)),
+        None,
+        3,
+    ),
+    _p(
+        "explain analyze table t",
+        st.ExplainAnalyzeStreamJob,
+        TBL,
+        st.ObjectName(("t",)),
+        None,
+        None,
+    ),
+    _p(
+        "explain analyze index i",
+        st.ExplainAnalyzeStreamJob,
+        IDX,
+        st.ObjectName(("i",)),
+        None,
+        None,
+    ),
+    _p("explain analyze id 4294967295", st.ExplainAnalyzeStreamJob, "ID", None, 4294967295, None),
 ]
 
 ALL_PARSE_CASES = PARALLELISM_CASES + ALTER_CASES + CREATE_CASES + OTHER_CASES
@@ -771,6 +844,14 @@ _AFTER_SET = {
 # Every parse-error text of rw-sql-surface.md (§0.4, §1.6, §3, §3.1, §4.6, §5.1, §6 rows 38-41)
 # and e2e_test/error_ui/simple/main.slt, checked whole.
 PARSE_ERRORS: list[tuple[str, str]] = [
+    _err("explain analyze table t x", "expected end of statement, found: x", 25),
+    _err("alter table t rename column a b", "expected TO, found: b", 31),
+    _eof("alter table t rename a", "expected TO, found: EOF"),
+    _err("alter table t rename a to b c", "expected end of statement, found: c", 29),
+    # winnow's literal_u32: the label of the parser that failed (parser_v2/number.rs:51-59)
+    _err("explain analyze id x", "invalid number", 20),
+    _err("explain analyze id 4294967296", "invalid u32", 20),
+    _err('explain analyze "table" t', 'expected statement, found: "table"', 17),
     ("selet 1;", "sql parser error: expected statement, found: selet\nLINE 1: selet 1;\n        ^"),
     _err("PAUSE", "expected statement, found: PAUSE", 1),
     _err("RESET x", "expected statement, found: RESET", 1),
@@ -985,11 +1066,20 @@ PARSE_ERRORS: list[tuple[str, str]] = [
     _err("CREATE SINK s FROM m FORMAT PLAIN ENCODE JSON", "expected WITH, found: FORMAT", 22),
     _err("DROP TABLE IF x", "expected end of statement, found: x", 15),
     _err("CREATE SINK s FROM m WITH (connection = 'c')", "expected identifier, found: 'c'", 41),
+    # An option list holds at least one option (parse_options_inner, parser.rs:3031-3044), so
+    # `WITH ()` fails there, before statement.rs:567-569's "sink properties not provided".
     _err(
         "CREATE SINK s AS SELECT 1 WITH () FORMAT PLAIN ENCODE JSON",
-        "sink properties not provided",
-        35,
+        "expected identifier, found: )",
+        33,
     ),
+    _err(
+        "CREATE TABLE t (v int) WITH (a = 'b' c = 'd')",
+        "expected ',' or ')' after option definition, found: c",
+        38,
+    ),
+    _err("CREATE TABLE t (table int)", "syntax error at or near table", 23),
+    _err("CREATE VIEW v (a, from) AS SELECT 1, 2", "syntax error at or near from", 23),
     _err("CREATE MATERIALIZED VIEW m SELECT 1", "expected AS, found: SELECT", 28),
     _err(
         "CREATE SINK s FROM m WITH (connector = kafka)",

@@ -50,4 +50,4 @@ def test_values_keep_their_kind() -> None:
     [stmt] = parse("CREATE TABLE t (a int) WITH (a = 'x', b = 2, c = false, d = E'\\n')")
     opts = stmt.with_options  # type: ignore[attr-defined]
     assert opts == (("a", "x"), ("b", "2"), ("c", "false"), ("d", "\n"))
-    assert [v.kind for _, v in opts] == ["string", "number", "bool", "string"]
+    assert [v.kind for _, v in opts] == ["string", "number", "bool", "estring"]

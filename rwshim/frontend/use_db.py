@@ -1,0 +1,56 @@
+"""USE <database> and SET database: the session moves to another database.
+
+RisingWave: ``src/frontend/src/handler/use_db.rs`` (the name is one identifier, the database
+must exist and the user needs CONNECT on it unless superuser or owner; the notice, search_path
+reset to its default, the session's database changed) and ``handler/mod.rs:700-721`` (``SET
+database = <name>`` runs the same handler and answers SET_VARIABLE with its notices; ``SET
+database TO DEFAULT`` looks for a database named ``default``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rwshim.errors import CatalogNotFound, PermissionDenied
+from rwshim.frontend.common import Handler
+from rwshim.qualified import resolve_single_name
+from rwshim.results import Outcome
+from rwshim.sql import statements as st
+
+if TYPE_CHECKING:
+    from rwshim.frontend.frontend import Frontend
+
+
+def use_database(fe: Frontend, database: str) -> list[str]:
+    """Move the session to ``database``; the notices to send."""
+    row = fe.instance.conn.execute(
+        "SELECT database_id, owner_id FROM database WHERE name = ?", (database,)
+    ).fetchone()
+    if row is None:
+        raise CatalogNotFound("database", database)
+    database_id, owner_id = int(row[0]), int(row[1])
+    if not fe.is_superuser and owner_id != fe.user_id and not _can_connect(fe, database_id):
+        # privilege.rs:44-63 ObjectCheckItem::error_message (the action in Debug form).
+        raise PermissionDenied(f'permission denied for database "{database}": "CONNECT"')
+    notice = f'You are now connected to database "{database}" as user "{fe.user}".'
+    fe.config.reset("search_path")
+    fe.move_to_database(database, database_id)
+    return [notice]
+
+
+def _can_connect(fe: Frontend, database_id: int) -> bool:
+    row = fe.instance.conn.execute(
+        "SELECT 1 FROM privilege WHERE user_id = ? AND object_id = ? AND action = 'CONNECT'",
+        (fe.user_id, database_id),
+    ).fetchone()
+    return row is not None
+
+
+def handle_use(fe: Frontend, stmt: st.Use, params: list[object]) -> Outcome:
+    database = resolve_single_name(stmt.database.parts, "database name")
+    return Outcome(stmt.tag, notices=use_database(fe, database))
+
+
+HANDLERS: dict[type[st.Statement], Handler] = {
+    st.Use: handle_use,
+}

@@ -1,0 +1,138 @@
+"""ALTER ... SET CONFIG / RESET CONFIG over real connections: the per-job streaming config
+override and rw_streaming_job_config (src/frontend/src/handler/alter_streaming_config.rs,
+alter_utils.rs; meta controller/catalog/alter_op.rs:943-1030; rw_streaming_job_config.rs)."""
+
+from __future__ import annotations
+
+from tests.conftest import Running
+from tests.scenarios.drivers import Client
+from tests.scenarios.helpers import cause, run_ticking
+
+RECOVER = (
+    "NOTICE",
+    "00000",
+    "ALTER CONFIG requires a RECOVER on the specified streaming job to take effect.",
+)
+
+
+def one(text: str) -> str:
+    return f"\n\nCaused by:\n  {text}\n"
+
+
+async def config(client: Client) -> list[tuple[object, ...]]:
+    return await client.rows(
+        "select name, key, value from rw_streaming_job_config order by name, key"
+    )
+
+
+async def test_set_and_reset_config(client: Client, server: Running) -> None:
+    assert await client.run("create table t (v int)") == "CREATE_TABLE"
+    sql = (
+        "alter table t set config (streaming.developer.chunk_size = 1024, "
+        "streaming.developer.cache_refill_policy = 'both', streaming.in_flight_barrier_nums = 5,"
+        " streaming.unsafe_disable_strict_consistency = true, "
+        "streaming.developer.memory_controller_threshold_stable = 0.5)"
+    )
+    assert await client.run(sql) == "ALTER_TABLE"
+    assert await client.notices() == [RECOVER]
+    assert await config(client) == [
+        ("t", "streaming.developer.cache_refill_policy", '"both"'),
+        ("t", "streaming.developer.chunk_size", "1024"),
+        ("t", "streaming.developer.memory_controller_threshold_stable", "0.5"),
+        ("t", "streaming.in_flight_barrier_nums", "5"),
+        ("t", "streaming.unsafe_disable_strict_consistency", "true"),
+    ]
+    # the cache refill policy alone needs no RECOVER
+    sql = "alter table t set config (streaming.developer.cache_refill_policy = 'disabled')"
+    assert await client.run(sql) == "ALTER_TABLE"
+    assert await client.notices() == []
+    # RESET, and NULL, remove keys
+    sql = (
+        "alter table t reset config (streaming.developer.chunk_size, "
+        "streaming.in_flight_barrier_nums)"
+    )
+    assert await client.run(sql) == "ALTER_TABLE"
+    assert await client.notices() == [RECOVER]
+    sql = "alter table t set config (streaming.unsafe_disable_strict_consistency = null)"
+    assert await client.run(sql) == "ALTER_TABLE"
+    assert await config(client) == [
+        ("t", "streaming.developer.cache_refill_policy", '"disabled"'),
+        ("t", "streaming.developer.memory_controller_threshold_stable", "0.5"),
+    ]
+    # other job kinds: materialized views, indexes, sinks
+    mv = "create materialized view mv as select * from t"
+    assert await run_ticking(client, server, mv) == "CREATE_MATERIALIZED_VIEW"
+    idx = "create index i on t (v)"
+    assert await run_ticking(client, server, idx) == "CREATE_INDEX"
+    sink = "create sink k from mv with (connector = 'blackhole')"
+    assert await run_ticking(client, server, sink) == "CREATE_SINK"
+    for sql, tag in (
+        ("alter materialized view mv set config (streaming.developer.chunk_size = 7)",
+         "ALTER_MATERIALIZED_VIEW"),
+        ("alter index i set config (streaming.developer.stream_chunk_size = 8)", "ALTER_INDEX"),
+        ("alter sink k set config (streaming.developer.chunk_size = 9)", "ALTER_SINK"),
+    ):  # fmt: skip
+        assert await client.run(sql) == tag
+    rows = [r for r in await config(client) if r[0] != "t"]
+    assert rows == [
+        ("i", "streaming.developer.stream_chunk_size", "8"),
+        ("k", "streaming.developer.chunk_size", "9"),
+        ("mv", "streaming.developer.chunk_size", "7"),
+    ]
+
+
+async def test_config_refusals(client: Client, server: Running) -> None:
+    assert await client.run("create table t (v int)") == "CREATE_TABLE"
+    mv = "create materialized view mv as select * from t"
+    assert await run_ticking(client, server, mv) == "CREATE_MATERIALIZED_VIEW"
+    assert (
+        await client.run(
+            "create source s (v int) with (connector = 'datagen') format plain encode json"
+        )
+        == "CREATE_SOURCE"
+    )
+    for sql, text in (
+        (
+            "alter table t set config (developer.chunk_size = 1)",
+            one(
+                "Invalid input syntax: ALTER CONFIG only accepts options starting with `streaming.`"
+            ),
+        ),
+        (
+            "alter table t set config (streaming.a = 1, streaming.a = 2)",
+            one("Invalid input syntax: Duplicate option for ALTER CONFIG: streaming.a"),
+        ),
+        (
+            "alter table t set config (streaming.developer.chunk_size = E'1')",
+            one("Invalid input syntax: Unsupported value for ALTER CONFIG: E'1'"),
+        ),
+        (
+            "alter table t set config (streaming.developer.nope = 1, streaming.nada = true)",
+            one(
+                "Invalid parameter value: Invalid parameter: unrecognized configs: "
+                '["streaming.nada", "streaming.developer.nope"]'
+            ),
+        ),
+        (
+            "alter table t set config (streaming.developer.chunk_size = 'big')",
+            "\n\nCaused by these errors (recent errors listed first):\n"
+            "  1: gRPC request to meta service (call "
+            "`/ddl_service.DdlService/AlterStreamingJobConfig`) failed: Internal error\n"
+            "  2: invalid streaming job config override\n",
+        ),
+        (
+            "alter table mv set config (streaming.developer.chunk_size = 1)",
+            one("Invalid input syntax: cannot alter config of MATERIALIZED_VIEW mv by ALTER_TABLE"),
+        ),
+        (
+            "alter source s set config (streaming.developer.chunk_size = 1)",
+            one(
+                "Invalid input syntax: cannot alter config of non-shared source.\n"
+                "Use `ALTER MATERIALIZED VIEW` to alter the materialized view using the source "
+                "instead."
+            ),
+        ),
+    ):
+        f = await cause(client, sql)
+        assert f[1] == text, sql
+    assert await config(client) == []
