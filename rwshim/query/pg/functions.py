@@ -1,0 +1,114 @@
+"""SQL installed in the template database every data-plane database is cloned from: the
+schemas, the bookkeeping table and the functions of schema ``rwfn``.
+
+``rwfn`` comes first in every data session's search_path, before ``pg_catalog``, so its
+functions shadow PostgreSQL's: the session-dependent ones answer from settings the data
+session keeps in step with the rwshim session (``rw.*`` custom settings), as RisingWave's
+frontend answers them from its session (src/frontend/src/expr/session_timezone.rs,
+src/frontend/src/binder/expr/function/builtin_scalar.rs current_database / current_schema /
+current_user / version).
+
+Registering: ``register(sql)`` adds SQL run once in the template (RisingWave-only functions,
+types); ``OVERRIDES`` lists the pg_catalog functions rwfn shadows, so that a call written
+``pg_catalog.f(...)`` is spliced to ``rwfn.f(...)``.  Bump ``TEMPLATE_VERSION`` when what is
+installed changes: a template of another version is rebuilt.
+"""
+
+from __future__ import annotations
+
+from rwshim.query.pg.names import DATA_SCHEMA, FUNCTION_SCHEMA
+
+TEMPLATE_VERSION = 1
+
+# The custom settings a data session carries (set by the session, read by rwfn).
+SETTING_USER = "rw.user_name"
+SETTING_DATABASE = "rw.database"
+SETTING_SCHEMA = "rw.current_schema"
+SETTING_SCHEMAS = "rw.search_path"  # the search path's existing schemas, comma-separated
+SETTING_VERSION = "rw.version"
+SETTING_VARIABLES = "rw.settings"  # RisingWave's session variables as a JSON object
+
+_F = FUNCTION_SCHEMA
+
+_BASE = f"""
+CREATE SCHEMA {DATA_SCHEMA};
+CREATE SCHEMA {_F};
+-- What exists in schema {DATA_SCHEMA}: one row per object, written in the transaction that
+-- creates it, so that the data plane knows what it has after any crash.
+CREATE TABLE {_F}.objects (
+    name      text PRIMARY KEY,   -- t<id>, v<id>, i<id>
+    signature text NOT NULL       -- what the object was made from (ddl.signature)
+);
+CREATE FUNCTION {_F}.current_database() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT pg_catalog.current_setting('{SETTING_DATABASE}') $$;
+CREATE FUNCTION {_F}.current_catalog() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT pg_catalog.current_setting('{SETTING_DATABASE}') $$;
+CREATE FUNCTION {_F}."current_user"() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
+CREATE FUNCTION {_F}."session_user"() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
+CREATE FUNCTION {_F}."user"() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
+CREATE FUNCTION {_F}."current_role"() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
+CREATE FUNCTION {_F}.current_schema() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT nullif(pg_catalog.current_setting('{SETTING_SCHEMA}'), '') $$;
+CREATE FUNCTION {_F}.current_schemas(include_implicit boolean) RETURNS varchar[]
+    LANGUAGE sql STABLE AS $$
+    SELECT CASE WHEN include_implicit
+                THEN ARRAY['pg_catalog', 'rw_catalog']::varchar[] ELSE ARRAY[]::varchar[] END
+           || coalesce(string_to_array(
+                  nullif(pg_catalog.current_setting('{SETTING_SCHEMAS}'), ''), ',')::varchar[],
+                  ARRAY[]::varchar[]) $$;
+CREATE FUNCTION {_F}.version() RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT pg_catalog.current_setting('{SETTING_VERSION}') $$;
+-- RisingWave's current_setting reads RisingWave's session variables
+-- (src/frontend/src/expr/function_impl/context.rs); an unknown name is the same error
+-- rwshim's in-process path gives (raised by the caller's error mapping).
+CREATE FUNCTION {_F}.current_setting(name text) RETURNS varchar LANGUAGE plpgsql STABLE AS $$
+DECLARE v varchar;
+BEGIN
+    v := pg_catalog.current_setting('{SETTING_VARIABLES}')::jsonb ->> lower(name);
+    IF v IS NULL THEN
+        RAISE EXCEPTION USING ERRCODE = '42704',
+            MESSAGE = format('unrecognized configuration parameter "%s"', name);
+    END IF;
+    RETURN v;
+END $$;
+"""
+
+# pg_catalog functions shadowed by rwfn (a pg_catalog-qualified call is spliced to rwfn)
+OVERRIDES: frozenset[str] = frozenset(
+    {
+        "current_database",
+        "current_catalog",
+        "current_user",
+        "session_user",
+        "current_schema",
+        "current_schemas",
+        "version",
+        "current_setting",
+    }
+)
+
+# SQLValueFunction ops (PostgreSQL's keywords without parentheses) -> the rwfn call
+VALUE_FUNCTIONS: dict[str, str] = {
+    "SVFOP_CURRENT_USER": f'{_F}."current_user"()',
+    "SVFOP_USER": f'{_F}."user"()',
+    "SVFOP_SESSION_USER": f'{_F}."session_user"()',
+    "SVFOP_CURRENT_ROLE": f'{_F}."current_role"()',
+    "SVFOP_CURRENT_CATALOG": f"{_F}.current_catalog()",
+    "SVFOP_CURRENT_SCHEMA": f"{_F}.current_schema()",
+}
+
+_EXTRA: list[str] = []
+
+
+def register(sql: str) -> None:
+    """Add SQL to run in the template (after the base schemas and functions)."""
+    _EXTRA.append(sql)
+
+
+def template_sql() -> str:
+    """Everything the template database holds beyond an empty database."""
+    return _BASE + "\n".join(_EXTRA)

@@ -1,0 +1,129 @@
+"""The token-level pre-pass: RisingWave-only syntax made PostgreSQL-parsable before the parse,
+with the side information the rewriter needs.
+
+Every pass keeps byte offsets (it blanks what it removes), so the parse tree's locations are
+locations in the user's text.  A pass that cannot keep a construct's meaning must leave the
+text alone: PostgreSQL then fails to parse it, the statement goes to the catalog path, and that
+path refuses it if it reads user data (never a construct silently dropped).
+
+Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
+- ``* EXCEPT (a, b)`` (parse_wildcard_or_expr): blanked to ``*``; the star leaves a, b out;
+- ``FOR SYSTEM_TIME AS OF PROCTIME()`` / ``NOW()`` on a join's right side
+  (parse_table_factor): blanked; a batch query reads the current version, which is what a
+  plain join reads.
+
+Register more with ``register(fn)``: ``fn(text, state)`` edits ``state`` (a ``Prepassed``)
+and is called only when ``fn.trigger`` (a lower-case word) occurs in the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rwshim.errors import RwError
+from rwshim.sql.tokens import Kind, Token, tokenize
+
+
+@dataclass(slots=True)
+class Prepassed:
+    text: str
+    # byte offset of a star -> the column names it leaves out (``* EXCEPT``)
+    star_excludes: dict[int, frozenset[str]] = field(default_factory=dict)
+    tokens: list[Token] | None = None
+
+    def blank(self, start: int, end: int) -> None:
+        """Replace characters [start, end) with spaces (offsets are kept)."""
+        self.text = self.text[:start] + " " * (end - start) + self.text[end:]
+
+    def byte_offset(self, char_offset: int) -> int:
+        return len(self.text[:char_offset].encode())
+
+
+Pass = Callable[[str, Prepassed], None]
+_PASSES: list[tuple[str, Pass]] = []
+
+
+def register(trigger: str, fn: Pass) -> None:
+    """Run ``fn`` on texts that contain the word ``trigger`` (case-insensitive)."""
+    _PASSES.append((trigger.lower(), fn))
+
+
+def prepass(text: str) -> Prepassed:
+    out = Prepassed(text)
+    lower: str | None = None
+    for trigger, fn in _PASSES:
+        if lower is None:
+            lower = text.lower()
+        if trigger in lower:
+            fn(text, out)
+    return out
+
+
+def _tokens(state: Prepassed) -> list[Token]:
+    if state.tokens is None:
+        try:
+            state.tokens = tokenize(state.text)
+        except RwError:
+            state.tokens = []
+    return state.tokens
+
+
+def _star_except(text: str, state: Prepassed) -> None:
+    toks = _tokens(state)
+    for i, t in enumerate(toks):
+        if not (t.kind is Kind.OP and t.value == "*") or i + 2 >= len(toks):
+            continue
+        kw, lp = toks[i + 1], toks[i + 2]
+        if not (kw.kind is Kind.WORD and not kw.quoted and kw.upper == "EXCEPT"):
+            continue
+        if not (lp.kind is Kind.OP and lp.value == "("):
+            continue
+        names: list[str] = []
+        j = i + 3
+        ok = False
+        while j < len(toks):
+            w = toks[j]
+            if w.kind is not Kind.WORD:
+                break
+            # an unquoted name folds to lower case (RisingWave's Ident::real_value)
+            names.append(w.value if w.quoted else w.value.lower())
+            sep = toks[j + 1] if j + 1 < len(toks) else None
+            if sep is not None and sep.kind is Kind.OP and sep.value == ")":
+                ok = True
+                j += 1
+                break
+            if sep is None or not (sep.kind is Kind.OP and sep.value == ","):
+                break
+            j += 2
+        if not ok or not names:
+            continue
+        state.star_excludes[state.byte_offset(t.start)] = frozenset(names)
+        state.blank(kw.start, toks[j].end)
+
+
+def _temporal_join(text: str, state: Prepassed) -> None:
+    toks = _tokens(state)
+    words = ("FOR", ("SYSTEM_TIME", "SYSTEM_VERSION"), "AS", "OF", ("PROCTIME", "NOW"))
+    spans = []
+    for i in range(len(toks) - 7):
+        ok = True
+        for k, want in enumerate(words):
+            t = toks[i + k]
+            if t.kind is not Kind.WORD or t.quoted:
+                ok = False
+                break
+            if t.upper not in (want if isinstance(want, tuple) else (want,)):
+                ok = False
+                break
+        lp, rp = toks[i + 5], toks[i + 6]
+        if ok and lp.kind is Kind.OP and lp.value == "(" and rp.kind is Kind.OP and rp.value == ")":
+            spans.append((toks[i].start, rp.end))
+    for start, end in spans:
+        state.blank(start, end)
+    if spans:
+        state.tokens = None
+
+
+register("except", _star_except)
+register("system_", _temporal_join)

@@ -1,0 +1,175 @@
+"""Where a statement runs: in process (constants, catalog-only queries) or on PostgreSQL
+(anything that reads or writes a user relation), with every relation name resolved.
+
+Names resolve with RisingWave's rules through the read path's resolver (search path with
+``$user`` and the implicit system schemas, three-part ``db.schema.name`` read across databases:
+src/frontend/src/binder/relation/mod.rs resolve_db_schema_qualified_name); a DML target
+resolves as RisingWave's ``bind_table`` + ``check_for_dml`` do (only created tables; a
+materialized view, index or internal table is refused: src/frontend/src/binder/relation/
+table_or_source.rs:706-737, src/frontend/src/catalog/root_catalog.rs:732-739; writes are never
+cross-database: relation/mod.rs resolve_schema_qualified_name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from rwshim.errors import InvalidInputSyntax
+from rwshim.query.context import QueryContext
+from rwshim.query.pg import tree
+from rwshim.query.pg.prepass import Prepassed, prepass
+from rwshim.query.relations import Relation, RelationSource, RelKind
+
+
+class Route(Enum):
+    CATALOG = "catalog"  # in process: the catalog path (constants, catalog relations)
+    DATA = "data"  # PostgreSQL
+
+
+class SystemColumn(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def type_oid(self) -> int: ...
+
+
+class SystemRel(Protocol):
+    """A catalog relation as the resolver returns it (rw_catalog / pg_catalog /
+    information_schema)."""
+
+    @property
+    def schema(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def columns(self) -> Sequence[SystemColumn]: ...
+
+
+Resolved = Relation | SystemRel
+# (database or None, schema or None, name) -> the relation; raises RisingWave's error
+Resolver = Callable[[str | None, str | None, str], Resolved]
+
+
+@dataclass(slots=True)
+class Routed:
+    route: Route
+    prepassed: Prepassed
+    shape: tree.Shape | None = None
+    resolved: dict[int, Resolved] = field(default_factory=dict)  # id(RelRef) -> relation
+    target: Relation | None = None
+    reason: str = ""  # why the catalog path (for errors raised there about user data)
+
+    def relation_of(self, ref: tree.RelRef) -> Resolved | None:
+        return self.resolved.get(id(ref))
+
+    def user_relations(self) -> list[Relation]:
+        """The distinct user relations the statement reads or writes directly."""
+        seen: dict[int, Relation] = {}
+        for r in self.resolved.values():
+            if isinstance(r, Relation):
+                seen.setdefault(r.id, r)
+        return list(seen.values())
+
+    def system_relations(self) -> list[SystemRel]:
+        seen: dict[tuple[str, str], SystemRel] = {}
+        for r in self.resolved.values():
+            if not isinstance(r, Relation):
+                seen.setdefault((r.schema, r.name), r)
+        return list(seen.values())
+
+
+def is_user(rel: Resolved) -> bool:
+    return isinstance(rel, Relation)
+
+
+def resolver(ctx: QueryContext, relations: RelationSource) -> Resolver:
+    """The read path's resolver (resolve.resolve_relation) for one context, with the catalog
+    relations of rwshim/query/catalog."""
+    from rwshim.query.catalog import RELATIONS
+    from rwshim.query.resolve import resolve_relation
+
+    def system(schema: str, name: str) -> Any:
+        return RELATIONS.get((schema, name))
+
+    def resolve(db: str | None, schema: str | None, name: str) -> Resolved:
+        return resolve_relation(ctx, relations, system, db, schema, name)
+
+    return resolve
+
+
+def route(
+    text: str,
+    ctx: QueryContext,
+    resolve: Resolver,
+    relations: RelationSource,
+    catalog_only: Callable[[Relation], bool] = lambda rel: False,
+) -> Routed:
+    """Decide where ``text`` runs; resolves its relation names (RisingWave's errors raised).
+
+    ``catalog_only(view)`` says whether a user view reads only catalog relations (such a view
+    keeps a query on the catalog path).
+    """
+    pre = prepass(text)
+    try:
+        shape = tree.parse(pre.text)
+    except tree.TreeError:
+        # RisingWave-only syntax PostgreSQL cannot parse and the pre-pass does not rewrite:
+        # the catalog path answers it (and refuses it if it turns out to read user data).
+        return Routed(Route.CATALOG, pre, reason="syntax PostgreSQL cannot parse")
+    shape.star_excludes = pre.star_excludes
+    out = Routed(Route.CATALOG, pre, shape)
+    if shape.kind in ("insert", "update", "delete"):
+        assert shape.target is not None
+        out.target = dml_target(shape.target, ctx, relations)
+        out.resolved[id(shape.target)] = out.target
+        out.route = Route.DATA
+    elif shape.kind != "select":
+        return out
+    for ref in shape.relation_refs:
+        if ref.target is not None:
+            continue
+        db, schema = _qualifiers(ref)
+        rel = resolve(db, schema, ref.name)
+        out.resolved[id(ref)] = rel
+        if isinstance(rel, Relation) and not (rel.kind == RelKind.VIEW and catalog_only(rel)):
+            out.route = Route.DATA
+    return out
+
+
+def _qualifiers(ref: tree.RelRef) -> tuple[str | None, str | None]:
+    parts = ref.parts
+    if len(parts) == 3:
+        return parts[0], parts[1]
+    if len(parts) == 2:
+        return None, parts[0]
+    return None, None
+
+
+def _display_name(parts: Sequence[str]) -> str:
+    """An ObjectName as RisingWave's Display prints it (quoted where needed)."""
+    out = []
+    for p in parts:
+        plain = p and (p[0].isalpha() or p[0] == "_") and all(c.isalnum() or c in "_$" for c in p)
+        out.append(p if plain and p == p.lower() else '"' + p.replace('"', '""') + '"')
+    return ".".join(out)
+
+
+def dml_target(ref: tree.RelRef, ctx: QueryContext, relations: RelationSource) -> Relation:
+    """The table an INSERT / UPDATE / DELETE writes: writes are never cross-database
+    (resolve_schema_qualified_name, binder/relation/mod.rs), then the read path's
+    ``resolve_dml_target`` (bind_table + check_for_dml)."""
+    from rwshim.query.resolve import resolve_dml_target
+
+    parts = ref.parts
+    if len(parts) == 3 and parts[0] != ctx.database:
+        raise InvalidInputSyntax(
+            f'cross-database references are not implemented: "{_display_name(parts)}"'
+        )
+    schema = parts[-2] if len(parts) >= 2 else None
+    return resolve_dml_target(ctx, relations, schema, parts[-1], ref.target == "insert")
