@@ -63,14 +63,15 @@ def _row(sqlstate: str, pattern: str) -> Callable[[Build], Build]:
     return deco
 
 
-_PHYSICAL = re.compile(r'(?:\brw\.)?"?\b([tvi])(\d+)\b"?')
+_PHYSICAL = re.compile(r'\brw\."([tvi])(\d+)"|\brw\.([tvi])(\d+)\b|\b([tvi])(\d+)\b')
 
 
 def user_names(text: str, name_of: NameOf) -> str:
     """``text`` with physical relation names (``rw.t12``, ``"t12"``) as the user's names."""
 
     def sub(m: re.Match[str]) -> str:
-        found = name_of(int(m.group(2)))
+        digits = m.group(2) or m.group(4) or m.group(6)
+        found = name_of(int(digits))
         return m.group(0) if found is None else found
 
     return _PHYSICAL.sub(sub, text)
