@@ -1,24 +1,97 @@
 """The ``rwshim`` command: ``rwshim`` / ``rwshim serve`` run a server, ``rwshim ctl ...``
-controls a running one (``rwshim.ctl``)."""
+controls a running one (``rwshim.ctl``).  A bad flag value is one ``rwshim: error: ...`` line
+and exit status 2, before anything starts."""
 
 from __future__ import annotations
 
 import argparse
 import gc
 import logging
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
+from rwshim import __version__
 from rwshim.config import AUTH_METHODS, Config
 from rwshim.errors import RwError
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage block); ``--help`` has it.
+    Subparsers are made with the parent's class, so every subcommand answers the same way."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def port(text: str) -> int:
+    """A TCP port, 1-65535, or 0 for one the OS picks (the tests' way of avoiding clashes)."""
+    n = _int(text)
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{n} is not a port (1-65535, or 0 for any free port)")
+    return n
+
+
+def positive_int(text: str) -> int:
+    n = _int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def positive_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return x
+
+
+def log_level(text: str) -> str:
+    level = text.upper()
+    if level not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {text!r} (choose from {', '.join(LOG_LEVELS)})"
+        )
+    return level
+
+
+def pem_file(text: str) -> Path:
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no such file: {text}")
+    return path
+
+
+def data_dir(text: str) -> Path:
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"not a directory: {text}")
+    return path
 
 
 def _add_serve_options(p: argparse.ArgumentParser) -> None:
     d = Config()
     p.add_argument("--host", default=d.host, help="listen address (default %(default)s)")
-    p.add_argument("--port", type=int, default=d.port, help="listen port (default %(default)s)")
-    p.add_argument("--data-dir", type=Path, help="keep state in this directory (default: memory)")
+    p.add_argument(
+        "--port", type=port, default=d.port, help="listen port, 0 for any (default %(default)s)"
+    )
+    p.add_argument(
+        "--data-dir", type=data_dir, help="keep state in this directory (default: memory)"
+    )
     p.add_argument(
         "--postgres-url",
         help="run table data on this PostgreSQL (16 or newer) instead of rwshim's own",
@@ -33,27 +106,31 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--auth", choices=AUTH_METHODS, default=d.auth, help="password check (default %(default)s)"
     )
-    p.add_argument("--tls-cert", type=Path, help="PEM certificate: answer SSLRequest with S")
-    p.add_argument("--tls-key", type=Path, help="PEM private key for --tls-cert")
+    p.add_argument("--tls-cert", type=pem_file, help="PEM certificate: answer SSLRequest with S")
+    p.add_argument("--tls-key", type=pem_file, help="PEM private key for --tls-cert")
     p.add_argument("--tls-required", action="store_true", help="refuse connections without TLS")
-    p.add_argument("--log-level", default=d.log_level, help="DEBUG, INFO, WARNING, ERROR")
-    p.add_argument("--max-connections", type=int, default=d.max_connections)
+    p.add_argument("--log-level", type=log_level, default=d.log_level, help=", ".join(LOG_LEVELS))
+    p.add_argument("--max-connections", type=positive_int, default=d.max_connections)
     p.add_argument(
         "--startup-timeout",
-        type=float,
+        type=positive_float,
         default=d.startup_timeout,
         help="seconds a client has to finish startup and authentication (default %(default)s)",
     )
     p.add_argument(
-        "--max-message-size", type=int, default=d.max_message_size, help="bytes per message"
+        "--max-message-size",
+        type=positive_int,
+        default=d.max_message_size,
+        help="bytes per message",
     )
     p.add_argument("--no-uvloop", action="store_true", help="use the standard asyncio loop")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="rwshim", description="A RisingWave look-alike speaking the PostgreSQL protocol."
     )
+    parser.add_argument("--version", action="version", version=f"rwshim {__version__}")
     _add_serve_options(parser)
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="run the server (the default)")

@@ -21,8 +21,18 @@ DEFAULT_DSN = "host=127.0.0.1 port=4566 user=root dbname=dev"
 BAR_WIDTH = 24
 
 
+def _dsn_here(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Accept ``--dsn`` after a subcommand too (``rwshim ctl jobs --dsn ...``).  No default
+    here, so a ``--dsn`` given before the subcommand (or the default) stands unless this one
+    is given."""
+    p.add_argument("--dsn", default=argparse.SUPPRESS, help="as --dsn before the subcommand")
+    return p
+
+
 def add_parser(sub: Any) -> None:
     """Register ``ctl`` and its subcommands on the ``rwshim`` command's subparsers."""
+    from rwshim.cli import positive_float, positive_int
+
     ctl = sub.add_parser(
         "ctl",
         help="control a running server (risectl's verbs, barriers, faults, jobs)",
@@ -35,36 +45,42 @@ def add_parser(sub: Any) -> None:
     )
     verbs = ctl.add_subparsers(dest="verb", required=True)
 
-    meta = verbs.add_parser("meta", help="risectl's meta verbs")
+    meta = _dsn_here(verbs.add_parser("meta", help="risectl's meta verbs"))
     meta_verbs = meta.add_subparsers(dest="meta_verb", required=True)
     for name, what in (("pause", "pause"), ("resume", "resume")):
-        p = meta_verbs.add_parser(name, help=f"{what} the stream graph (like risectl meta {name})")
+        p = _dsn_here(
+            meta_verbs.add_parser(name, help=f"{what} the stream graph (like risectl meta {name})")
+        )
         p.add_argument("--database", help=f"{what} only this database (rwshim extension)")
-    rb = meta_verbs.add_parser("resume-backfill", help="let a held backfill go on")
+    rb = _dsn_here(meta_verbs.add_parser("resume-backfill", help="let a held backfill go on"))
     target = rb.add_mutually_exclusive_group(required=True)
     target.add_argument("--job-id", type=int)
     target.add_argument("--fragment-id", type=int)
 
-    tick = verbs.add_parser("tick", help="inject barriers now")
-    tick.add_argument("count", nargs="?", type=int, default=1)
+    tick = _dsn_here(verbs.add_parser("tick", help="inject barriers now"))
+    tick.add_argument("count", nargs="?", type=positive_int, default=1)
     tick.add_argument("--database", help="only this database")
 
-    clock = verbs.add_parser("clock", help="manual: no periodic barriers; auto: periodic again")
+    clock = _dsn_here(
+        verbs.add_parser("clock", help="manual: no periodic barriers; auto: periodic again")
+    )
     clock.add_argument("mode", choices=("manual", "auto"))
 
-    hold = verbs.add_parser("hold-backfill", help="stop a creating job's backfill")
+    hold = _dsn_here(verbs.add_parser("hold-backfill", help="stop a creating job's backfill"))
     hold.add_argument("job_id", type=int)
 
-    fault = verbs.add_parser("fault", help="switch a documented fault, or list them")
+    fault = _dsn_here(verbs.add_parser("fault", help="switch a documented fault, or list them"))
     fault.add_argument("name", nargs="?")
     fault.add_argument("state", nargs="?", choices=("on", "off"))
 
-    verbs.add_parser("restart", help="restart the meta node (RisingWave's recovery runs)")
+    _dsn_here(
+        verbs.add_parser("restart", help="restart the meta node (RisingWave's recovery runs)")
+    )
 
-    jobs = verbs.add_parser("jobs", help="a live table of streaming jobs")
+    jobs = _dsn_here(verbs.add_parser("jobs", help="a live table of streaming jobs"))
     jobs.add_argument("--once", action="store_true", help="print one snapshot and exit")
     jobs.add_argument(
-        "--interval", type=float, default=1.0, help="seconds between refreshes (default 1)"
+        "--interval", type=positive_float, default=1.0, help="seconds between refreshes (default 1)"
     )
     jobs.add_argument(
         "--until-done", action="store_true", help="exit when no job is creating any more"

@@ -29,11 +29,13 @@ def test_defaults_are_risingwaves() -> None:
     assert cfg.auth_method == "md5"
 
 
-def test_tls_options_go_together(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tls_options_go_together(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from rwshim.cli import main
 
+    cert = tmp_path / "a.pem"
+    cert.write_text("")
     with pytest.raises(SystemExit) as info:
-        main(["--tls-cert", "a.pem"])
+        main(["--tls-cert", str(cert)])
     assert info.value.code == 2
     assert capsys.readouterr().err.endswith(
         "error: --tls-cert and --tls-key must be given together\n"
