@@ -7,7 +7,7 @@ module turns them, and ``RwError``s, into backend messages for the protocol path
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
@@ -40,7 +40,9 @@ class Outcome:
 
     tag: str
     columns: list[Column] | None = None
-    rows: Iterable[Sequence[object]] = ()
+    # an AsyncIterator of rows too: the data plane streams (the session iterates it with
+    # ``async for`` and closes it with ``aclose`` when it stops early)
+    rows: Iterable[Sequence[object]] | AsyncIterator[Sequence[object]] = ()
     count_rows: bool = False
     notices: list[str] = field(default_factory=list)
     # COPY ... TO STDOUT: rows go out as CopyData (tab-separated text) between

@@ -20,7 +20,7 @@ import logging
 import secrets
 import time
 import zoneinfo
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
@@ -116,8 +116,18 @@ class Portal:
     codes: tuple[int, ...] = ()
     # Set while a row-limited Execute left rows to send.
     outcome: Outcome | None = None
-    rows: Iterator[Sequence[object]] | None = None
+    rows: Iterator[Sequence[object]] | AsyncIterator[Sequence[object]] | None = None
     encoder: RowEncoder | None = None
+
+
+async def _first(rows: Iterator[Sequence[object]] | AsyncIterator[Sequence[object]]) -> object:
+    """The next row, or None."""
+    if isinstance(rows, AsyncIterator):
+        try:
+            return await anext(rows)
+        except StopAsyncIteration:
+            return None
+    return next(rows, None)
 
 
 class Session:
@@ -322,17 +332,7 @@ class Session:
                 elif columns is not None:
                     encoder = row_encoder(columns, _TEXT_FORMATS[len(columns)], self.tz)
                     send(encoder.row_description)
-                    encode = encoder.encode
-                    sent = 0
-                    size = 0
-                    for row in outcome.rows:
-                        data = encode(row)
-                        send(data)
-                        sent += 1
-                        size += len(data)
-                        if size >= FLUSH_THRESHOLD:
-                            await self._flush_now()
-                            size = 0
+                    sent = await self._emit(outcome.rows, encoder.encode, 0)
                     send(command_complete(command_tag(outcome, sent)))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
@@ -349,17 +349,53 @@ class Session:
         tz = self.tz
         send = self._out.append
         send(backend.copy_out_response(len(columns)))
+        sent = await self._emit(outcome.rows, lambda row: copy_row(columns, row, tz), 0)
+        send(backend.COPY_DONE)
+        send(command_complete(command_tag(outcome, sent)))
+
+    async def _emit(
+        self,
+        rows: Iterable[Sequence[object]] | AsyncIterator[Sequence[object]],
+        encode: Callable[[Sequence[object]], bytes],
+        limit: int,
+    ) -> int:
+        """Send rows (at most ``limit`` when > 0), flushing as the buffer fills; the number
+        sent.  Rows may come from an async iterator (the data plane streams): one left
+        early by an error or a cancel is closed, which cancels its statement."""
+        send = self._out.append
         sent = size = 0
-        for row in outcome.rows:
-            data = copy_row(columns, row, tz)
+        if isinstance(rows, AsyncIterator):
+            finished = False
+            try:
+                while limit <= 0 or sent < limit:
+                    try:
+                        row = await anext(rows)
+                    except StopAsyncIteration:
+                        break
+                    data = encode(row)
+                    send(data)
+                    sent += 1
+                    size += len(data)
+                    if size >= FLUSH_THRESHOLD:
+                        await self._flush_now()
+                        size = 0
+                finished = True
+            finally:
+                if not finished:
+                    aclose = getattr(rows, "aclose", None)
+                    if aclose is not None:
+                        await aclose()
+            return sent
+        it = itertools.islice(rows, limit) if limit > 0 else rows
+        for row in it:
+            data = encode(row)
             send(data)
             sent += 1
             size += len(data)
             if size >= FLUSH_THRESHOLD:
                 await self._flush_now()
                 size = 0
-        send(backend.COPY_DONE)
-        send(command_complete(command_tag(outcome, sent)))
+        return sent
 
     def _outcome_head(self, outcome: Outcome) -> None:
         """Notices and ParameterStatus changes go out before the statement's rows and
@@ -520,7 +556,8 @@ class Session:
                     self.send(command_complete(command_tag(outcome, 0)))
                     return True
                 portal.outcome = outcome
-                portal.rows = iter(outcome.rows)
+                rows = outcome.rows
+                portal.rows = rows if isinstance(rows, AsyncIterator) else iter(rows)
                 formats = portal.formats
                 ncols = len(outcome.columns)
                 if len(formats) != ncols:
@@ -528,7 +565,7 @@ class Session:
                     # (pgwire types.rs:113-125), only when a row is converted.
                     codes = portal.codes
                     if len(codes) not in (0, 1, ncols):
-                        if next(portal.rows, None) is not None:
+                        if await _first(portal.rows) is not None:
                             raise RwError(
                                 f"internal error: format codes length {len(codes)} is not 0, "
                                 f"1 or equal to actual length {ncols}"
@@ -552,20 +589,9 @@ class Session:
         encoder = portal.encoder
         outcome = portal.outcome
         assert rows is not None and encoder is not None and outcome is not None
-        sent = 0
-        size = 0
-        send = self._out.append
-        encode = encoder.encode
-        for row in itertools.islice(rows, max_rows) if max_rows > 0 else rows:
-            data = encode(row)
-            send(data)
-            sent += 1
-            size += len(data)
-            if size >= FLUSH_THRESHOLD:
-                await self._flush_now()
-                size = 0
+        sent = await self._emit(rows, encoder.encode, max_rows)
         if max_rows > 0 and sent == max_rows:
-            send(backend.PORTAL_SUSPENDED)
+            self._out.append(backend.PORTAL_SUSPENDED)
             return
         # Done: a later Execute of this portal runs the statement again, as in RisingWave
         # (the result cache is dropped, the portal kept: pg_protocol.rs:1126-1157).
@@ -574,6 +600,12 @@ class Session:
 
     @staticmethod
     def _reset_portal(portal: Portal) -> None:
+        rows = portal.rows
+        abandon = getattr(rows, "abandon", None)
+        if abandon is not None:
+            # a suspended data-plane query nobody reads any more: its statement is
+            # cancelled before the session's next one
+            abandon()
         portal.rows = None
         portal.outcome = None
         portal.encoder = None

@@ -63,6 +63,7 @@ class Relation:
     indexed_id: int | None = None
     index_keys: tuple[str, ...] = ()
     index_desc: tuple[bool, ...] = ()
+    database_id: int = 0
 
     @property
     def visible_columns(self) -> tuple[RelColumn, ...]:

@@ -399,6 +399,21 @@ INSERT INTO catalog_version VALUES (0);
     for event in ("INSERT", "DELETE", f"UPDATE OF {update_of}" if update_of else "UPDATE")
 )
 
+# Version 6: what the PostgreSQL data plane needs to make a relation's objects from the
+# catalog alone (rwshim/query/pg/ddl.py).
+SCHEMA_V6: Final = """
+-- relation.on_conflict: a table's ConflictBehavior (src/frontend/src/handler/create_table.rs
+-- 671-705): 'overwrite' (the default), 'ignore' (ON CONFLICT DO NOTHING, and an APPEND ONLY
+-- table with a declared key), 'if_not_null' (DO UPDATE IF NOT NULL), 'no_check' (APPEND ONLY
+-- without a key); NULL for other kinds and for tables created before this version
+-- (read as 'overwrite', or 'no_check' / 'ignore' when append-only).
+ALTER TABLE relation ADD COLUMN on_conflict TEXT;
+-- relation.search_path: the creating session's search_path (its SHOW form) for a view or
+-- materialized view, whose definition's names resolve with it, as RisingWave binds the query
+-- once at CREATE; NULL: the default ("$user", public).
+ALTER TABLE relation ADD COLUMN search_path TEXT;
+"""
+
 # Migrations: (version, SQL taking the store from version - 1 to version).  Version 1 is the
 # initial schema; append, never edit an entry once released.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -407,6 +422,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (3, SCHEMA_V3),
     (4, SCHEMA_V4),
     (5, SCHEMA_V5),
+    (6, SCHEMA_V6),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

@@ -130,6 +130,15 @@ def _timeout(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -
     return QueryTimeout(ctx.timeout_seconds)
 
 
+# current_setting of an unknown name (rwfn.current_setting raises RWSC1 with the name):
+# SessionConfigError over `Unrecognized config entry` (src/common/src/session_config/mod.rs)
+@_row("RWSC1", r"^(?P<name>.*)$")
+def _setting(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    from rwshim.errors import SessionConfigError
+
+    return SessionConfigError(f"Unrecognized config entry `{m['name']}`")
+
+
 # Binder texts PostgreSQL words the same (src/frontend/src/binder/insert.rs:325-340)
 @_row("42601", r"^INSERT has more (?:target columns than expressions|expressions than target)")
 def _insert_width(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:

@@ -8,6 +8,9 @@ frontend answers them from its session (src/frontend/src/expr/session_timezone.r
 src/frontend/src/binder/expr/function/builtin_scalar.rs current_database / current_schema /
 current_user / version).
 
+Everything is idempotent (``IF NOT EXISTS``, ``OR REPLACE``): it is also run on an existing
+database (``--data-dir``, ``--postgres-url``) to bring it up to date.
+
 Registering: ``register(sql)`` adds SQL run once in the template (RisingWave-only functions,
 types); ``OVERRIDES`` lists the pg_catalog functions rwfn shadows, so that a call written
 ``pg_catalog.f(...)`` is spliced to ``rwfn.f(...)``.  Bump ``TEMPLATE_VERSION`` when what is
@@ -31,50 +34,52 @@ SETTING_VARIABLES = "rw.settings"  # RisingWave's session variables as a JSON ob
 _F = FUNCTION_SCHEMA
 
 _BASE = f"""
-CREATE SCHEMA {DATA_SCHEMA};
-CREATE SCHEMA {_F};
+CREATE SCHEMA IF NOT EXISTS {DATA_SCHEMA};
+CREATE SCHEMA IF NOT EXISTS {_F};
 -- What exists in schema {DATA_SCHEMA}: one row per object, written in the transaction that
 -- creates it, so that the data plane knows what it has after any crash.
-CREATE TABLE {_F}.objects (
+CREATE TABLE IF NOT EXISTS {_F}.objects (
     name      text PRIMARY KEY,   -- t<id>, v<id>, i<id>
     signature text NOT NULL       -- what the object was made from (ddl.signature)
 );
-CREATE FUNCTION {_F}.current_database() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}.current_database() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT pg_catalog.current_setting('{SETTING_DATABASE}') $$;
-CREATE FUNCTION {_F}.current_catalog() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}.current_catalog() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT pg_catalog.current_setting('{SETTING_DATABASE}') $$;
-CREATE FUNCTION {_F}."current_user"() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}."current_user"() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
-CREATE FUNCTION {_F}."session_user"() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}."session_user"() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
-CREATE FUNCTION {_F}."user"() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}."user"() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
-CREATE FUNCTION {_F}."current_role"() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}."current_role"() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
-CREATE FUNCTION {_F}.current_schema() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}.current_schema() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT nullif(pg_catalog.current_setting('{SETTING_SCHEMA}'), '') $$;
-CREATE FUNCTION {_F}.current_schemas(include_implicit boolean) RETURNS varchar[]
+CREATE OR REPLACE FUNCTION {_F}.current_schemas(include_implicit boolean) RETURNS varchar[]
     LANGUAGE sql STABLE AS $$
     SELECT CASE WHEN include_implicit
                 THEN ARRAY['pg_catalog', 'rw_catalog']::varchar[] ELSE ARRAY[]::varchar[] END
            || coalesce(string_to_array(
                   nullif(pg_catalog.current_setting('{SETTING_SCHEMAS}'), ''), ',')::varchar[],
                   ARRAY[]::varchar[]) $$;
-CREATE FUNCTION {_F}.version() RETURNS varchar LANGUAGE sql STABLE
+CREATE OR REPLACE FUNCTION {_F}.version() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT pg_catalog.current_setting('{SETTING_VERSION}') $$;
 -- RisingWave's current_setting reads RisingWave's session variables
--- (src/frontend/src/expr/function_impl/context.rs); an unknown name is the same error
--- rwshim's in-process path gives (raised by the caller's error mapping).
-CREATE FUNCTION {_F}.current_setting(name text) RETURNS varchar LANGUAGE plpgsql STABLE AS $$
+-- (src/frontend/src/expr/function_impl/context.rs); an unknown name raises SQLSTATE RWSC1,
+-- which the error table turns into RisingWave's `Unrecognized config entry` text.
+CREATE OR REPLACE FUNCTION {_F}.current_setting(name text, missing_ok boolean) RETURNS varchar
+    LANGUAGE plpgsql STABLE AS $$
 DECLARE v varchar;
 BEGIN
     v := pg_catalog.current_setting('{SETTING_VARIABLES}')::jsonb ->> lower(name);
-    IF v IS NULL THEN
-        RAISE EXCEPTION USING ERRCODE = '42704',
-            MESSAGE = format('unrecognized configuration parameter "%s"', name);
+    IF v IS NULL AND NOT missing_ok THEN
+        RAISE EXCEPTION USING ERRCODE = 'RWSC1', MESSAGE = name;
     END IF;
     RETURN v;
 END $$;
+CREATE OR REPLACE FUNCTION {_F}.current_setting(name text) RETURNS varchar LANGUAGE sql STABLE
+    AS $$ SELECT {_F}.current_setting(name, false) $$;
 """
 
 # pg_catalog functions shadowed by rwfn (a pg_catalog-qualified call is spliced to rwfn)

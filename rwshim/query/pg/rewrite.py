@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from rwshim.errors import NotImplementedError_
 from rwshim.query.pg import dml, functions, names, tree, typemap
 from rwshim.query.pg.names import quote_ident as qi
+from rwshim.query.pg.prepass import Prepassed
 from rwshim.query.pg.route import Route, Routed
 from rwshim.query.pg.splice import SpliceError, Splicer, keyword_before, name_end
 from rwshim.query.relations import Relation, RelKind
@@ -77,6 +78,23 @@ def has_hidden(rel: object) -> bool:
         return any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
     return any(getattr(c, "extension", False) for c in cols)
+
+
+_EXPR_HEAD = "SELECT "
+
+
+def expression(text: str) -> str:
+    """A column expression (DEFAULT, generated ``AS``) in PostgreSQL's text: its value
+    functions and type names spliced as in a query; it reads no relation."""
+    shape = tree.parse(_EXPR_HEAD + text)
+    routed = Routed(Route.DATA, Prepassed(_EXPR_HEAD + text), shape)
+    rw = _Rewriter(routed)
+    try:
+        rw.value_functions()
+        rw.type_names()
+    except SpliceError as e:
+        raise RewriteRefused(f"this column expression ({e})") from None
+    return rw.sp.result()[len(_EXPR_HEAD) :]
 
 
 def rewrite(routed: Routed) -> PgStatement:

@@ -1,0 +1,375 @@
+"""The data plane of one rwshim instance: its PostgreSQL database and the objects in it.
+
+- ``plan(text, ctx)``: where a statement runs and, for PostgreSQL, its text (query/pg), cached
+  by (text, context, catalog version); no I/O.
+- ``ensure(ids)``: before a data statement runs, the PostgreSQL objects of the relations it
+  touches (and of what they read) exist as the catalog says now; made from catalog data in one
+  transaction with their bookkeeping rows (``rwfn.objects``).  Objects of relations the catalog
+  no longer has are dropped in the same transaction, so a DROP costs no PostgreSQL round trip
+  on its own path.  Nothing is done when every object is already right (a dictionary look-up
+  per relation).
+- ``ready()``: on first use the database is made (host.py) and reconciled with the catalog,
+  the meta store being the truth: what the catalog does not have is dropped; what it has is
+  made lazily.  PostgreSQL's DDL is transactional, so after a crash of either side nothing
+  half-made is there.
+- ``row_count(id)``: the engine's backfill model reads upstream row counts synchronously; they
+  are fetched before a CREATE that backfills (``refresh_counts``) and refreshed in the
+  background after DML on a counted table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rwshim.datapath.host import PgHost
+from rwshim.datapath.pgio import ConnectionLost, PgConn, PgFailure
+from rwshim.dataplane import DataPlaneError
+from rwshim.errors import RwError
+from rwshim.query.context import QueryContext, parse_search_path
+from rwshim.query.pg import ddl, names, rewrite, route
+from rwshim.query.pg.errors import map_error
+from rwshim.query.pg.names import quote_literal
+from rwshim.query.relations import Relation, RelKind
+from rwshim.query.store_source import StoreRelations
+
+log = logging.getLogger("rwshim.datapath")
+
+_PLAN_CACHE_MAX = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    routed: route.Routed
+    statement: rewrite.PgStatement
+
+
+class DataPlaneLost(RwError):
+    """The data plane's PostgreSQL went away under a statement (rwshim's own condition:
+    RisingWave has no such process; the statement is not applied)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"the data plane's PostgreSQL is unavailable: {detail}")
+
+
+class DataPlane:
+    """The PostgreSQL side of one instance."""
+
+    def __init__(
+        self,
+        relations: StoreRelations,
+        *,
+        postgres_url: str | None = None,
+        data_dir: str | Path | None = None,
+    ) -> None:
+        self.relations = relations
+        self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
+        self.dbname = self.host.new_database_name()
+        self._plans: dict[tuple[object, ...], Planned | None] = {}
+        self._objects_by_rel: dict[int, list[ddl.PgObject]] = {}
+        self._seen_catalog: object = None
+        self._made: dict[str, str] = {}  # name -> signature: rwfn.objects as of our last commit
+        self._ready: asyncio.Future[None] | None = None
+        self._lock: asyncio.Lock | None = None
+        self._admin: PgConn | None = None
+        self._reconciled: object = None  # catalog version of the last drop pass
+        self.counts: dict[int, int] = {}
+        self._count_tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    # --- planning (no I/O) --------------------------------------------------------------
+
+    def _catalog_version(self) -> object:
+        return self.relations.fingerprint()
+
+    def plan(self, text: str, ctx: QueryContext) -> Planned | None:
+        """The statement's PostgreSQL form, or None when it runs in process."""
+        version = self._catalog_version()
+        if version != self._seen_catalog:
+            self._seen_catalog = version
+            self._plans.clear()
+            self._objects_by_rel.clear()
+        key = (text, ctx.cache_key)
+        if key in self._plans:
+            return self._plans[key]
+        routed = route.route(
+            text, ctx, route.resolver(ctx, self.relations), self.relations, self.catalog_only
+        )
+        planned = None
+        if routed.route is route.Route.DATA:
+            planned = Planned(routed, rewrite.rewrite(routed))
+        if len(self._plans) > _PLAN_CACHE_MAX:
+            self._plans.clear()
+        self._plans[key] = planned
+        return planned
+
+    def catalog_only(self, rel: Relation) -> bool:
+        """Whether a view reads only catalog relations (then it runs in process)."""
+        try:
+            planned = self._definition(rel)
+        except RwError:
+            return False
+        return planned is None
+
+    def view_context(self, rel: Relation) -> QueryContext:
+        """The context a view's definition binds in: its database, and the search_path of the
+        session that created it (RisingWave binds the query once, at CREATE)."""
+        db = self.relations.database_name(rel.database_id) or ""
+        path = self.relations.view_search_path(rel.id)
+        search_path = parse_search_path(path) if path else ("$user", "public")
+        return QueryContext(rel.database_id, db, 0, "root", search_path)
+
+    def _definition(self, rel: Relation) -> Planned | None:
+        if rel.definition is None:
+            raise DataPlaneError(f"{rel.kind.value} {rel.name} has no definition")
+        ctx = self.view_context(rel)
+        routed = route.route(
+            rel.definition, ctx, route.resolver(ctx, self.relations), self.relations,
+            self.catalog_only,
+        )  # fmt: skip
+        if routed.route is not route.Route.DATA:
+            return None
+        return Planned(routed, rewrite.rewrite(routed))
+
+    def objects_for(
+        self, relation_id: int, seen: frozenset[int] = frozenset()
+    ) -> list[ddl.PgObject]:
+        """The objects of a relation and of what it reads, dependencies first."""
+        cached = self._objects_by_rel.get(relation_id)
+        if cached is not None:
+            return cached
+        if relation_id in seen:
+            raise DataPlaneError(f"relation {relation_id} reads itself")
+        rel = self.relations.relation_by_id(relation_id)
+        if rel is None:
+            raise DataPlaneError(f"relation {relation_id} is not in the catalog")
+        inner = seen | {relation_id}
+        out: list[ddl.PgObject] = []
+        if rel.kind == RelKind.TABLE:
+            out.append(ddl.table(rel, self.expression))
+        elif rel.kind in (RelKind.VIEW, RelKind.MATERIALIZED_VIEW):
+            planned = self._definition(rel)
+            if planned is None:
+                raise rewrite.RewriteRefused(
+                    f"a query joining {rel.name}, a view of catalog relations, with user data"
+                )
+            if planned.statement.snapshots:
+                raise rewrite.RewriteRefused(
+                    f"{rel.kind.value} {rel.name}, which joins catalog relations with user data"
+                )
+            for dep in planned.statement.relation_ids:
+                out.extend(self.objects_for(dep, inner))
+            out.append(ddl.view(rel, planned.statement.text))
+        elif rel.kind == RelKind.SOURCE:
+            out.append(ddl.source(rel))
+        elif rel.kind == RelKind.INDEX and rel.indexed_id is not None:
+            indexed = self.relations.relation_by_id(rel.indexed_id)
+            if indexed is None:
+                raise DataPlaneError(f"index {rel.name} has no relation")
+            out.extend(self.objects_for(indexed.id, inner))
+            out.extend(ddl.index(rel, indexed))
+        else:
+            raise rewrite.RewriteRefused(f"reading {rel.kind.value} {rel.name}")
+        deduped = list({o.name: o for o in out}.values())
+        self._objects_by_rel[relation_id] = deduped
+        return deduped
+
+    def expression(self, text: str) -> str:
+        """A DEFAULT / generated expression in PostgreSQL's text."""
+        return rewrite.expression(text)
+
+    def name_of(self, ids: Iterable[int]) -> Callable[[int], str | None]:
+        """Physical id -> the user's name, for the relations a statement touches."""
+        wanted = set(ids)
+
+        def lookup(i: int) -> str | None:
+            if i not in wanted:
+                return None
+            found = self.relations.locate(i)
+            return None if found is None else found[2]
+
+        return lookup
+
+    # --- the database -----------------------------------------------------------------------
+
+    async def ready(self) -> None:
+        """The database exists and is reconciled with the catalog (once; again after the
+        server restarted)."""
+        if self._closed:
+            raise DataPlaneLost("the instance is closed")
+        if self._ready is None or (self._ready.done() and self._ready.exception() is not None):
+            self._ready = asyncio.get_running_loop().create_future()
+            try:
+                await self._open()
+            except BaseException as e:
+                self._ready.set_exception(e if isinstance(e, Exception) else RuntimeError(e))
+                self._ready.exception()  # retrieved: no "never retrieved" warning
+                raise
+            self._ready.set_result(None)
+            return
+        await asyncio.shield(self._ready)
+
+    async def _open(self) -> None:
+        try:
+            await self.host.create_database(self.dbname)
+            self._admin = await PgConn.connect(self.host.conninfo(self.dbname))
+            await self._load_made(self._admin)
+            self._reconciled = None
+        except DataPlaneError as e:
+            raise RwError(str(e)) from None
+        except ConnectionLost as e:
+            raise DataPlaneLost(str(e)) from None
+
+    async def _load_made(self, conn: PgConn) -> None:
+        res = await conn.query(f"SELECT name, signature FROM {names.FUNCTION_SCHEMA}.objects")
+        self._made = {
+            (res.get_value(r, 0) or b"").decode(): (res.get_value(r, 1) or b"").decode()
+            for r in range(res.ntuples)
+        }
+
+    def conninfo(self) -> str:
+        return self.host.conninfo(self.dbname)
+
+    async def _admin_conn(self) -> PgConn:
+        if self._admin is None or self._admin.closed:
+            try:
+                self._admin = await PgConn.connect(self.conninfo())
+            except ConnectionLost as e:
+                raise DataPlaneLost(str(e)) from None
+            await self._load_made(self._admin)
+        return self._admin
+
+    def _stale(self) -> list[str]:
+        """Objects the catalog no longer has."""
+        ids = self.relations.relation_ids()
+        out = []
+        for name in self._made:
+            parsed = names.parse_physical(name)
+            if parsed is None or parsed[1] not in ids:
+                out.append(name)
+        return out
+
+    async def ensure(self, relation_ids: Iterable[int]) -> None:
+        """Make the objects of these relations (and what they read) as the catalog says."""
+        wanted: list[ddl.PgObject] = []
+        for rid in relation_ids:
+            wanted.extend(self.objects_for(rid))
+        version = self._catalog_version()
+        todo = [o for o in wanted if self._made.get(o.name) != o.signature]
+        if not todo and version == self._reconciled:
+            return
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            todo = [o for o in wanted if self._made.get(o.name) != o.signature]
+            stale = self._stale() if version != self._reconciled else []
+            if todo or stale:
+                try:
+                    await self._apply(todo, stale)
+                except ConnectionLost as e:
+                    self._admin = None
+                    raise DataPlaneLost(str(e)) from None
+            self._reconciled = version
+
+    async def _apply(self, todo: list[ddl.PgObject], stale: list[str]) -> None:
+        conn = await self._admin_conn()
+        statements = ["BEGIN"]
+        for name in stale:
+            kind = {"t": "TABLE", "v": "VIEW", "i": "INDEX"}.get(name[:1], "TABLE")
+            statements.append(
+                f"DROP {kind} IF EXISTS {names.DATA_SCHEMA}.{names.quote_ident(name)} CASCADE"
+            )
+        made: dict[str, str] = {}
+        for obj in todo:
+            old = self._made.get(obj.name)
+            if old is not None and obj.kind == "table":
+                rel = self.relations.relation_by_id(obj.relation_id)
+                assert rel is not None
+                statements.extend(ddl.table_migration(old, rel, self.expression))
+            else:
+                if old is not None:
+                    statements.append(obj.drop())
+                statements.extend(obj.create)
+            made[obj.name] = obj.signature
+        objects = f"{names.FUNCTION_SCHEMA}.objects"
+        for name, signature in made.items():
+            statements.append(
+                f"INSERT INTO {objects} VALUES ({quote_literal(name)}, {quote_literal(signature)})"
+                " ON CONFLICT (name) DO UPDATE SET signature = EXCLUDED.signature"
+            )
+        # what a CASCADE took with it is no longer made
+        statements.append(
+            f"DELETE FROM {objects} o WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE"
+            f" c.relnamespace = '{names.DATA_SCHEMA}'::regnamespace AND c.relname = o.name)"
+        )
+        statements.append("COMMIT")
+        try:
+            await conn.script(";\n".join(statements))
+        except PgFailure as e:
+            with contextlib.suppress(Exception):
+                await conn.script("ROLLBACK")
+            await self._load_made(conn)
+            ids = [o.relation_id for o in todo]
+            raise map_error(e.error, self.name_of(ids)) from None
+        await self._load_made(conn)
+
+    # --- row counts for the backfill model ------------------------------------------------
+
+    def row_count(self, relation_id: int) -> int:
+        return self.counts.get(relation_id, 0)
+
+    async def refresh_counts(self, relation_ids: Iterable[int]) -> None:
+        """Count the rows of these relations now (before a CREATE that backfills from them)."""
+        ids = [i for i in relation_ids if self.relations.relation_by_id(i) is not None]
+        if not ids:
+            return
+        await self.ready()
+        readable = []
+        for i in ids:
+            try:
+                self.objects_for(i)
+                readable.append(i)
+            except RwError:
+                self.counts[i] = 0
+        await self.ensure(readable)
+        conn = await self._admin_conn()
+        for i in readable:
+            rel = self.relations.relation_by_id(i)
+            assert rel is not None
+            target = rewrite.physical(rel)
+            try:
+                res = await conn.query(f"SELECT count(*) FROM {target}")
+                self.counts[i] = int((res.get_value(0, 0) or b"0").decode())
+            except (PgFailure, ConnectionLost):
+                self.counts[i] = 0
+
+    def recount_later(self, relation_id: int) -> None:
+        """After DML on a table whose count the engine reads: count it again, off the path."""
+        if relation_id not in self.counts or self._closed:
+            return
+
+        async def run() -> None:
+            with contextlib.suppress(Exception):
+                await self.refresh_counts([relation_id])
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._count_tasks.add(task)
+        task.add_done_callback(self._count_tasks.discard)
+
+    # --- end ----------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Close the connections; an in-memory instance's database is dropped in the
+        background."""
+        self._closed = True
+        for task in list(self._count_tasks):
+            task.cancel()
+        if self._admin is not None:
+            await self._admin.close()
+            self._admin = None
+        if self._ready is not None and self._ready.done() and self._ready.exception() is None:
+            self.host.drop_database(self.dbname)
