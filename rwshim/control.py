@@ -67,9 +67,9 @@ def set_fault(instance: Instance, name: str, on: bool) -> None:
 
 def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
     """Hold or release a streaming job's backfill; the job must exist."""
-    if instance.engine.job_status(job_id) is None:
+    if instance.engine.catalog.job_status(job_id) is None:
         raise InvalidParameterValue(f"streaming job {job_id} not found")
-    instance.engine.hold_backfill(job_id, hold)
+    instance.engine.backfill.hold(job_id, hold)
     instance.query.invalidate()
 
 
@@ -77,7 +77,7 @@ def job_rows(instance: Instance) -> list[tuple[object, ...]]:
     """The rows of RWSHIM JOBS, by job id."""
     engine = instance.engine
     rows: list[tuple[object, ...]] = []
-    progress_of = {p[0]: p[3] for p in engine.ddl_progress()}
+    progress_of = {p[0]: p[3] for p in engine.backfill.ddl_progress()}
     for (
         jid,
         db,
@@ -113,8 +113,8 @@ def job_rows(instance: Instance) -> list[tuple[object, ...]]:
                 str(status),
                 str(ctype),
                 str(jtype),
-                engine.catalog_parallelism(job_id),
-                sum(engine.rendered_parallelism(job_id).values()),
+                engine.actors.catalog_parallelism(job_id),
+                sum(engine.actors.rendered_parallelism(job_id).values()),
                 int(maxp),
                 bool(paused),
                 bool(held),
@@ -149,7 +149,7 @@ def handlers(frontend: Any) -> dict[type, Callable[..., Any]]:
         if not 1 <= stmt.count <= MAX_TICKS:
             # Barriers run on the server's loop: a huge count would stall every session.
             raise InvalidParameterValue(f"tick count must be between 1 and {MAX_TICKS}")
-        db = None if stmt.database is None else instance.engine.database_id(stmt.database)
+        db = None if stmt.database is None else instance.engine.catalog.database_id(stmt.database)
         instance.step(stmt.count, db)
         return Outcome(TAG)
 

@@ -80,7 +80,7 @@ class Instance:
 
     def tick(self, database_id: int | None = None) -> None:
         """One barrier (all databases when None); the catalog may have changed."""
-        self.engine.tick(database_id)
+        self.engine.barrier.tick(database_id)
         self.query.invalidate()
         for fn in list(self.on_tick):
             fn()
@@ -105,11 +105,11 @@ class Instance:
 
     def _interval_ms(self, database_id: int | None) -> int:
         if database_id is not None:
-            return self.engine.barrier_interval_ms(database_id)
-        due = self.engine.due_databases()
+            return self.engine.params.barrier_interval_ms(database_id)
+        due = self.engine.barrier.due_databases()
         if not due:
-            return int(self.engine.system_param("barrier_interval_ms") or 1000)
-        return min(self.engine.barrier_interval_ms(db) for db, _ in due)
+            return int(self.engine.meta.system_param("barrier_interval_ms") or 1000)
+        return min(self.engine.params.barrier_interval_ms(db) for db, _ in due)
 
     def restart(self) -> None:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""

@@ -166,7 +166,7 @@ class Server:
             wake = self._barrier_wake
             if wake is not None:
                 wake.clear()
-            due = engine.due_databases()
+            due = engine.barrier.due_databases()
             ready = [db for db, ms in due if ms <= 0]
             for db in ready:
                 try:
@@ -175,7 +175,7 @@ class Server:
                     log.exception("barrier of database %d failed", db)
             if ready:
                 # The databases just ticked are due again one interval from now.
-                due = self.instance.engine.due_databases()
+                due = self.instance.engine.barrier.due_databases()
             wait_ms = min((ms for _, ms in due if ms > 0), default=100)
             if wake is None:
                 await asyncio.sleep(max(wait_ms, 1) / 1000)

@@ -3,7 +3,7 @@
 Owns what the PostgreSQL protocol keeps per connection: prepared statements, portals (with
 the rows still to send after a row-limited Execute), the transaction status byte sent in
 ReadyForQuery, notices, and skip-until-Sync after an extended-protocol error.  What SQL
-means is the ``Frontend``'s business (``rwshim/frontend.py``).
+means is the ``Frontend``'s business (``rwshim/frontend/``).
 
 Error envelopes follow RisingWave's pgwire (``src/utils/pgwire/src/pg_protocol.rs``):
 simple query "Failed to run the query" (:841, :875); Parse "Failed to prepare the statement"

@@ -94,7 +94,7 @@ class RwShim:
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(30)
 
     def _db(self, database: str | None) -> int | None:
-        return None if database is None else self.instance.engine.database_id(database)
+        return None if database is None else self.instance.engine.catalog.database_id(database)
 
     def tick(self, n: int = 1, database: str | None = None) -> None:
         """``n`` barriers now, on every database (or the one named)."""
@@ -116,16 +116,20 @@ class RwShim:
         def run() -> None:
             engine = self.instance.engine
             if database is None:
-                (engine.pause_all if pause else engine.resume_all)()
+                (engine.barrier.pause_all if pause else engine.barrier.resume_all)()
             else:
-                (engine.pause_database if pause else engine.resume_database)(None, database)
+                (engine.barrier.pause_database if pause else engine.barrier.resume_database)(
+                    None, database
+                )
             self.instance.query.invalidate()
 
         self.call(run)
 
     def is_paused(self, database: str = "dev") -> bool:
         return self.call(
-            lambda: self.instance.engine.is_paused(self.instance.engine.database_id(database))
+            lambda: self.instance.engine.barrier.is_paused(
+                self.instance.engine.catalog.database_id(database)
+            )
         )
 
     def hold_backfill(self, job_id: int) -> None:
@@ -147,7 +151,7 @@ class RwShim:
 
     def job_status(self, job_id: int) -> str | None:
         """'INITIAL', 'CREATING', 'CREATED', or None when there is no such job."""
-        return self.call(lambda: self.instance.engine.job_status(job_id))
+        return self.call(lambda: self.instance.engine.catalog.job_status(job_id))
 
     def jobs(self) -> list[dict[str, Any]]:
         """The rows of ``RWSHIM JOBS`` as dicts."""

@@ -107,8 +107,26 @@ class ColumnSpec:
     generated_expr: str | None = None
 
 
+@dataclass
+class JobSpec:
+    """A streaming job to create, as the handlers hand it to the shared create path."""
+
+    kind: str
+    name: str
+    schema_id: int
+    columns: list[ColumnSpec]
+    primary_key: list[int]
+    definition: str
+    upstream_ids: list[int]
+    options: dict[str, str]
+    extra: dict[str, object] = field(default_factory=dict)
+    has_values: bool = False
+    has_temporal_join: bool = False
+    if_not_exists: bool = False
+
+
 class Waiter:
-    """Completion of a foreground DDL, WAIT or FLUSH: completed by ``Engine.tick()``.
+    """Completion of a foreground DDL, WAIT or FLUSH: completed by a barrier (or a failure).
 
     ``done`` turns true once; then ``error`` is None (success) or the RwError to report.
     """

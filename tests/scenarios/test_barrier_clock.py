@@ -22,8 +22,8 @@ async def test_barrier_loop_follows_the_database_interval(
     try:
         await table_with_rows(c, rows=10)
         assert await c.run("alter database dev set barrier_interval_ms = 20") == ("ALTER_DATABASE")
-        db = instance.engine.database_id("dev")
-        assert instance.engine.barrier_interval_ms(db) == 20
+        db = instance.engine.catalog.database_id("dev")
+        assert instance.engine.params.barrier_interval_ms(db) == 20
         barriers: list[float] = []
         instance.on_tick.append(lambda: barriers.append(time.monotonic()))
         # The loop keeps injecting barriers on its own (no timing bound: speed is measured in
@@ -33,7 +33,7 @@ async def test_barrier_loop_follows_the_database_interval(
             await asyncio.sleep(0.05)
         assert len(barriers) >= 10
         # And each database is due again within its own interval.
-        assert all(ms <= 20 for d, ms in instance.engine.due_databases() if d == db)
+        assert all(ms <= 20 for d, ms in instance.engine.barrier.due_databases() if d == db)
         # A foreground create completes on the loop's barriers.
         assert await c.run("create materialized view mv as select * from t") == (
             "CREATE_MATERIALIZED_VIEW"

@@ -182,9 +182,9 @@ def test_restart_clears_pause(rw_thread_server_factory: Any) -> None:
     with _connect(srv) as conn:
         conn.execute("CREATE TABLE t (v int)")
         conn.execute("ALTER SYSTEM PAUSE")
-        assert srv.thread.call(lambda: srv.server.instance.engine.is_paused(1)) is True
+        assert srv.thread.call(lambda: srv.server.instance.engine.barrier.is_paused(1)) is True
         conn.execute("RWSHIM RESTART")
-        assert srv.thread.call(lambda: srv.server.instance.engine.is_paused(1)) is False
+        assert srv.thread.call(lambda: srv.server.instance.engine.barrier.is_paused(1)) is False
         assert conn.execute("SELECT name FROM rw_catalog.rw_tables").fetchall() == [("t",)]
 
 
@@ -240,7 +240,7 @@ def test_ctl_meta_pause_resume(rw_thread_server: ThreadRunning) -> None:
     srv = rw_thread_server
     with _connect(srv) as conn:
         conn.execute("CREATE TABLE t (v int)")
-    paused = lambda: srv.thread.call(lambda: srv.server.instance.engine.is_paused(1))  # noqa: E731
+    paused = lambda: srv.thread.call(lambda: srv.server.instance.engine.barrier.is_paused(1))  # noqa: E731
     out = _ctl(srv, "meta", "pause")
     assert (out.returncode, out.stdout, out.stderr) == (0, "Done.\n", "")
     assert paused() is True

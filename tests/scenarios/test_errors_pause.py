@@ -162,7 +162,12 @@ async def test_error3_for_batch_refresh_and_error5_with_the_fault(
     await nothing_left(client)
     # Error 5 also fails the barrier injection (control.rs:1311-1330): the database goes
     # through its own recovery and comes back unpaused (checkpoint/recovery.rs:419).
-    assert server.call(lambda: engine(server).is_paused(engine(server).database_id("dev"))) is False
+    assert (
+        server.call(
+            lambda: engine(server).barrier.is_paused(engine(server).catalog.database_id("dev"))
+        )
+        is False
+    )
 
     assert await client.run("alter database dev resume") == "ALTER_DATABASE"
     assert await run_ticking(client, server, create) == "CREATE_MATERIALIZED_VIEW"

@@ -49,10 +49,12 @@ def test_catalog_fingerprint_follows_catalog_changes_not_barriers() -> None:
         before = inst.relations.fingerprint()
         inst.tick()
         assert inst.relations.fingerprint() == before  # a barrier changes no catalog row
-        inst.engine.create_table(Context(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)")
+        inst.engine.ddl.create_table(
+            Context(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)"
+        )
         created = inst.relations.fingerprint()
         assert created != before
-        inst.engine.rename(Context(), "table", ObjectName("t"), "t2")
+        inst.engine.catalog.rename(Context(), "table", ObjectName("t"), "t2")
         assert inst.relations.fingerprint() not in (before, created)
     finally:
         inst.close()

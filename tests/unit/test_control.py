@@ -55,7 +55,7 @@ async def test_backfill_hold_and_release(fe: Frontend) -> None:
     )
     assert m["progress"] == "Snapshot [0.00% (0/100)]"
     await run(fe, f"RWSHIM RELEASE BACKFILL {job}; RWSHIM TICK 3")
-    assert fe.instance.engine.job_status(int(job)) == "CREATED"  # type: ignore[call-overload]
+    assert fe.instance.engine.catalog.job_status(int(job)) == "CREATED"  # type: ignore[call-overload]
 
 
 async def test_clock_modes(fe: Frontend) -> None:

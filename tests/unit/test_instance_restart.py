@@ -13,20 +13,20 @@ from tests.unit.engine.helpers import V, bg, ctx
 
 def _creating_mv_over_rows(inst: Instance) -> int:
     e = inst.engine
-    e.create_table(ctx(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)")
-    t = e.lookup(ctx(), ObjectName("t"))
+    e.ddl.create_table(ctx(), ObjectName("t"), V, definition="CREATE TABLE t (v INT)")
+    t = e.catalog.lookup(ctx(), ObjectName("t"))
     assert t is not None
     with e.store.transaction():
         e.conn.executemany(f"INSERT INTO rel_{t.id}(v) VALUES (?)", [(i,) for i in range(50)])
-    e.create_materialized_view(
+    e.ddl.create_materialized_view(
         bg(),
         ObjectName("m"),
         V,
         definition="CREATE MATERIALIZED VIEW m AS SELECT * FROM t",
         upstream_ids=[t.id],
     )
-    m = e.lookup(ctx(), ObjectName("m"))
-    assert m is not None and e.job_status(m.id) == "CREATING"
+    m = e.catalog.lookup(ctx(), ObjectName("m"))
+    assert m is not None and e.catalog.job_status(m.id) == "CREATING"
     return m.id
 
 
@@ -34,16 +34,16 @@ def test_reopening_a_data_dir_with_a_creating_job(tmp_path: Path) -> None:
     inst = Instance(tmp_path, manual_clock=True)
     m = _creating_mv_over_rows(inst)
     inst.tick()
-    assert inst.engine.show_jobs().rows[0][3] == "Snapshot [8.00% (4/50)]"
+    assert inst.engine.backfill.show_jobs().rows[0][3] == "Snapshot [8.00% (4/50)]"
     inst.close()
 
     again = Instance(tmp_path, manual_clock=True)
     # Recovery kept the background job and its recovery barrier read 4 more rows.
-    assert again.engine.job_status(m) == "CREATING"
-    assert again.engine.show_jobs().rows[0][3] == "Snapshot [16.00% (8/50)]"
+    assert again.engine.catalog.job_status(m) == "CREATING"
+    assert again.engine.backfill.show_jobs().rows[0][3] == "Snapshot [16.00% (8/50)]"
     again.restart()
-    assert again.engine.show_jobs().rows[0][3] == "Snapshot [24.00% (12/50)]"
+    assert again.engine.backfill.show_jobs().rows[0][3] == "Snapshot [24.00% (12/50)]"
     # The read path follows the reopened store (the closed one would count nothing).
-    t = again.engine.lookup(ctx(), ObjectName("t"))
+    t = again.engine.catalog.lookup(ctx(), ObjectName("t"))
     assert t is not None and again.row_count(t.id) == 50
     again.close()

@@ -114,3 +114,96 @@ def test_the_sqlite_part_does_not_import_the_binder() -> None:
             if parts[:2] == ["rwshim", "query"] and len(parts) > 2 and parts[2] in BINDER_MODULES:
                 bad.append(f"{path.relative_to(PKG)} imports {mod}")
     assert bad == []
+
+
+# --- the engine's parts (issue 11) ------------------------------------------------------------
+
+ENGINE = PKG / "engine"
+# Engine modules of plain values and pure functions: every part may import them, and they
+# import only each other.
+ENGINE_LEAVES = {"types", "kinds", "options", "parallelism", "graph", "sysparams"}
+# part -> the parts it may import besides itself and the leaves: RisingWave's meta node from
+# the bottom (the shared environment, users, sessions' waits, the catalog) up to the DDL entry
+# points; the facade (engine, and the package's __init__) composes them all.
+ENGINE_ALLOWED: dict[str, set[str]] = {
+    "state": set(),
+    "users": {"state"},
+    "waits": {"state"},
+    "catalog": {"state", "users", "waits"},
+    "params": {"state", "users", "catalog", "waits"},
+    "actors": {"state"},
+    "fragments": {"state", "catalog"},
+    "backfill": {"state", "params", "catalog", "actors", "waits"},
+    "barrier": {"state", "users", "params", "catalog", "backfill", "waits"},
+    "scale": {"state", "catalog", "actors", "barrier", "backfill"},
+    "throttle": {"state", "catalog", "barrier"},
+    "recovery": {"state", "users", "params", "catalog", "waits", "actors", "barrier"},
+    "jobs": {"state", "catalog", "waits", "fragments", "actors", "backfill", "barrier", "recovery"},
+    "ddl": {"state", "catalog", "waits", "barrier", "jobs"},
+}
+ENGINE_FACADE = {"engine", "__init__"}
+
+
+def _engine_imports(path: Path) -> set[str]:
+    """The engine modules ``path`` imports (``from rwshim.engine import graph`` included)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module == "rwshim.engine":
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rwshim.engine."):
+            found.add((node.module or "").split(".")[2])
+        elif isinstance(node, ast.Import):
+            found.update(
+                a.name.split(".")[2] for a in node.names if a.name.startswith("rwshim.engine.")
+            )
+    return found
+
+
+def test_every_engine_module_has_a_place() -> None:
+    modules = {p.stem for p in ENGINE.glob("*.py")}
+    assert modules == ENGINE_LEAVES | set(ENGINE_ALLOWED) | ENGINE_FACADE
+
+
+def test_engine_parts_import_only_the_parts_below_them() -> None:
+    bad = []
+    for path in sorted(ENGINE.glob("*.py")):
+        part = path.stem
+        if part in ENGINE_FACADE:
+            continue
+        allowed = ENGINE_LEAVES if part in ENGINE_LEAVES else ENGINE_LEAVES | ENGINE_ALLOWED[part]
+        for mod in sorted(_engine_imports(path) - {part}):
+            if mod not in allowed:
+                bad.append(f"engine/{part}.py imports engine.{mod}")
+    assert bad == []
+
+
+def test_engine_parts_are_acyclic() -> None:
+    order: list[str] = []
+    left = {k: set(v) for k, v in ENGINE_ALLOWED.items()}
+    while left:
+        ready = sorted(k for k, deps in left.items() if deps <= set(order))
+        assert ready, f"a cycle among {sorted(left)}"
+        order += ready
+        for k in ready:
+            del left[k]
+
+
+def test_engine_parts_use_each_other_by_public_names() -> None:
+    """A part calls another part's named functions, never its private state:
+    ``self.<part>._x`` is refused."""
+    parts = set(ENGINE_ALLOWED)
+    bad = []
+    for path in sorted(ENGINE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr in parts
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == "self"
+            ):
+                bad.append(
+                    f"engine/{path.stem}.py:{node.lineno} uses {node.value.attr}.{node.attr}"
+                )
+    assert bad == []

@@ -39,7 +39,7 @@ class Env:
 
     def tick(self) -> None:
         self.clock.advance(1000)
-        self.engine.tick()
+        self.engine.barrier.tick()
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def env() -> Iterator[Env]:
 
 def test_background_mv_lifecycle(env: Env) -> None:
     eng = env.engine
-    eng.create_table(
+    eng.ddl.create_table(
         CTX, ObjectName("t"),
         [ColumnSpec("v1", t.INT4, "integer"), ColumnSpec("v2", t.VARCHAR, "character varying")],
         definition="CREATE TABLE t (v1 INT PRIMARY KEY, v2 CHARACTER VARYING)",
@@ -59,7 +59,7 @@ def test_background_mv_lifecycle(env: Env) -> None:
     )  # fmt: skip
     (tid,) = env.conn.execute("SELECT relation_id FROM relation WHERE name = 't'").fetchone()
     env.conn.executemany(f"INSERT INTO rel_{tid} VALUES (?, 'x')", [(i,) for i in range(100)])
-    eng.create_materialized_view(
+    eng.ddl.create_materialized_view(
         CTX, ObjectName("mv"), [ColumnSpec("v1", t.INT4, "integer")],
         definition="CREATE MATERIALIZED VIEW mv AS SELECT v1 FROM t", upstream_ids=[tid],
         primary_key=[0],
@@ -72,7 +72,9 @@ def test_background_mv_lifecycle(env: Env) -> None:
 
     def progress() -> list[tuple[object, ...]]:
         rows = env.rows("rw_catalog.rw_ddl_progress")
-        expected = [(a, b, c, d, e, int(f), g) for a, b, c, d, e, f, g in eng.ddl_progress()]
+        expected = [
+            (a, b, c, d, e, int(f), g) for a, b, c, d, e, f, g in eng.backfill.ddl_progress()
+        ]
         assert rows == expected
         return [r[3] for r in rows]
 
@@ -127,13 +129,13 @@ def test_background_mv_lifecycle(env: Env) -> None:
 
 def test_index_view_and_describe(env: Env) -> None:
     eng = env.engine
-    eng.create_table(
+    eng.ddl.create_table(
         CTX, ObjectName("t3"),
         [ColumnSpec("v1", t.INT4, "integer"), ColumnSpec("v2", t.INT4, "integer"),
          ColumnSpec("v3", t.INT4, "integer")],
         definition="CREATE TABLE t3 (v1 INT, v2 INT, v3 INT)",
     )  # fmt: skip
-    eng.create_index(
+    eng.ddl.create_index(
         CTX,
         ObjectName("idx1"),
         ObjectName("t3"),
@@ -143,7 +145,7 @@ def test_index_view_and_describe(env: Env) -> None:
     for _ in range(3):
         env.tick()
     (tid,) = env.conn.execute("SELECT relation_id FROM relation WHERE name = 't3'").fetchone()
-    eng.create_view(
+    eng.ddl.create_view(
         CTX,
         ObjectName("v"),
         [ColumnSpec("v1", t.INT4, "integer")],
@@ -191,7 +193,7 @@ def test_show_cluster(env: Env) -> None:
 
 
 def test_resource_groups(env: Env) -> None:
-    env.engine.create_table(CTX, ObjectName("t"), [ColumnSpec("v1", t.INT4, "integer")],
+    env.engine.ddl.create_table(CTX, ObjectName("t"), [ColumnSpec("v1", t.INT4, "integer")],
                             definition="CREATE TABLE t (v1 INT)")  # fmt: skip
     assert [c.name for c in catalog.RELATIONS[("rw_catalog", "rw_resource_groups")].columns] == [
         "name", "streaming_workers", "parallelism", "databases", "streaming_jobs",

@@ -22,13 +22,13 @@ def make_engine(store: Store | None = None, **kw: int) -> Engine:
 
 
 def rel_id(e: Engine, name: str, c: Context | None = None) -> int:
-    rel = e._lookup(c or ctx(), ObjectName(name))
+    rel = e.catalog.lookup(c or ctx(), ObjectName(name))
     assert rel is not None, name
     return rel.id
 
 
 def table(e: Engine, name: str, rows: int = 0, c: Context | None = None) -> int:
-    e.create_table(c or ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name} (v INT)")
+    e.ddl.create_table(c or ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name} (v INT)")
     tid = rel_id(e, name, c)
     if rows:
         with e.store.transaction():
@@ -43,7 +43,7 @@ def mv(
     c: Context | None = None,
     with_options: Sequence[tuple[str, str]] = (),
 ) -> Result:
-    return e.create_materialized_view(
+    return e.ddl.create_materialized_view(
         c or ctx(),
         ObjectName(name),
         V,
@@ -61,7 +61,7 @@ def bg(**extra: str) -> Context:
 
 def run_until_created(e: Engine, job_id: int, limit: int = 1000) -> int:
     for n in range(limit):
-        if e.job_status(job_id) == "CREATED":
+        if e.catalog.job_status(job_id) == "CREATED":
             return n
-        e.tick()
-    raise AssertionError(f"job {job_id} still {e.job_status(job_id)}")
+        e.barrier.tick()
+    raise AssertionError(f"job {job_id} still {e.catalog.job_status(job_id)}")

@@ -43,7 +43,7 @@ def test_table_columns_row_id_and_data_table() -> None:
     ]
     e.conn.execute(f"INSERT INTO rel_{t}(v) VALUES (1)")
     assert e.conn.execute(f"SELECT _row_id, v FROM rel_{t}").fetchall() == [(1, 1)]
-    e.create_table(
+    e.ddl.create_table(
         ctx(),
         ObjectName("k"),
         [ColumnSpec("a", pgtypes.INT4, "integer"), ColumnSpec("b", pgtypes.VARCHAR, "varchar")],
@@ -55,7 +55,7 @@ def test_table_columns_row_id_and_data_table() -> None:
         "SELECT name, pk_position FROM relation_column WHERE relation_id = ?", (k,)
     ).fetchall() == [("a", 0), ("b", None)]
     with pytest.raises(RwError) as ex:
-        e.create_table(ctx(), ObjectName("z"), V, definition="", primary_key=["nope"])
+        e.ddl.create_table(ctx(), ObjectName("z"), V, definition="", primary_key=["nope"])
     assert ex.value.chain == ['Bind error: column "nope" named in key does not exist']
 
 
@@ -87,45 +87,45 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
     e = make_engine()
     t = table(e, "t")
     mv(e, "m", [t])
-    e.tick()
-    e.create_view(
+    e.barrier.tick()
+    e.ddl.create_view(
         ctx(),
         ObjectName("v"),
         V,
         definition="CREATE VIEW v AS SELECT * FROM m",
         upstream_ids=[rel_id(e, "m")],
     )
-    e.create_index(
+    e.ddl.create_index(
         ctx(),
         ObjectName("i"),
         ObjectName("t"),
         definition="CREATE INDEX i ON t(v)",
         key_columns=["v"],
     )
-    e.tick()  # the foreground CREATE INDEX returns once the index is Created
+    e.barrier.tick()  # the foreground CREATE INDEX returns once the index is Created
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "table", ObjectName("t"))
+        e.ddl.drop_relation(ctx(), "table", ObjectName("t"))
     assert ex.value.report() == (
         "Failed to run the query\n\nCaused by:\n  Permission denied: table used by 1 other "
         "objects. \nDETAIL: materialized view public.m depends on it\nHINT:  Use DROP ... "
         "CASCADE to drop the dependent objects too.\n"
     )
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "materialized view", ObjectName("m"))
+        e.ddl.drop_relation(ctx(), "materialized view", ObjectName("m"))
     assert ex.value.chain == [
         "Permission denied: table used by 1 other objects. \nDETAIL: view public.v depends on "
         "it\nHINT:  Use DROP ... CASCADE to drop the dependent objects too."
     ]
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "materialized view", ObjectName("t"))
+        e.ddl.drop_relation(ctx(), "materialized view", ObjectName("t"))
     assert ex.value.chain == ["Invalid input syntax: Use `DROP TABLE` to drop a table."]
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "view", ObjectName("t"))
+        e.ddl.drop_relation(ctx(), "view", ObjectName("t"))
     assert ex.value.chain == ["Catalog error", "view not found: t"]
-    assert e.drop_relation(ctx(), "sink", ObjectName("nope"), if_exists=True).notices == [
+    assert e.ddl.drop_relation(ctx(), "sink", ObjectName("nope"), if_exists=True).notices == [
         'sink "nope" does not exist, skipping'
     ]
-    e.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
+    e.ddl.drop_relation(ctx(), "table", ObjectName("t"), cascade=True)
     assert e.conn.execute("SELECT count(*) FROM relation").fetchone() == (0,)
     for tbl in ("fragment", "fragment_relation", "actor", "streaming_job", "relation_column"):
         assert e.conn.execute(f"SELECT count(*) FROM {tbl}").fetchone() == (0,), tbl
@@ -137,87 +137,87 @@ def test_drop_restrict_cascade_and_if_exists() -> None:
 def test_index_goes_with_its_table_in_restrict_mode() -> None:
     e = make_engine()
     table(e, "t")
-    e.create_index(ctx(), ObjectName("i"), ObjectName("t"), definition="", key_columns=["v"])
-    e.tick()
-    e.drop_relation(ctx(), "table", ObjectName("t"))
+    e.ddl.create_index(ctx(), ObjectName("i"), ObjectName("t"), definition="", key_columns=["v"])
+    e.barrier.tick()
+    e.ddl.drop_relation(ctx(), "table", ObjectName("t"))
     assert e.conn.execute("SELECT count(*) FROM relation").fetchone() == (0,)
 
 
 def test_databases_schemas_users() -> None:
     e = make_engine()
-    e.create_database(ctx(), "d2")
-    assert e.create_database(ctx(), "d2", if_not_exists=True).notices == [
+    e.catalog.create_database(ctx(), "d2")
+    assert e.catalog.create_database(ctx(), "d2", if_not_exists=True).notices == [
         'database "d2" exists, skipping'
     ]
     with pytest.raises(RwError) as ex:
-        e.create_database(ctx(), "d2")
+        e.catalog.create_database(ctx(), "d2")
     assert (ex.value.code, ex.value.chain) == (
         "42710",
         ["Catalog error", "database named d2 already exists"],
     )
-    d2 = e.database_id("d2")
+    d2 = e.catalog.database_id("d2")
     assert e.conn.execute(
         "SELECT name FROM schema WHERE database_id = ? ORDER BY schema_id", (d2,)
     ).fetchall() == [("public",), ("pg_catalog",), ("information_schema",), ("rw_catalog",)]
     with pytest.raises(RwError) as ex:
-        e.drop_database(ctx(), "dev")
+        e.catalog.drop_database(ctx(), "dev")
     assert ex.value.chain == ["Permission denied: cannot drop the currently open database"]
-    e.drop_database(ctx(), "d2")
+    e.catalog.drop_database(ctx(), "d2")
     with pytest.raises(RwError) as ex:
-        e.drop_database(ctx(), "d2")
+        e.catalog.drop_database(ctx(), "d2")
     assert (ex.value.code, ex.value.chain) == ("3D000", ["Catalog error", "database not found: d2"])
 
-    e.create_schema(ctx(), "s")
+    e.catalog.create_schema(ctx(), "s")
     table(e, "t", c=ctx(search_path="s"))
     with pytest.raises(RwError) as ex:
-        e.drop_schema(ctx(), "s")
+        e.catalog.drop_schema(ctx(), "s")
     assert ex.value.chain == ["Permission denied: schema is not empty"]
     with pytest.raises(RwError) as ex:
-        e.drop_schema(ctx(), "rw_catalog")
+        e.catalog.drop_schema(ctx(), "rw_catalog")
     assert ex.value.chain == [
         "Protocol error: cannot drop schema rw_catalog because it is required by the database "
         "system"
     ]
-    e.drop_schema(ctx(), "s", cascade=True)
+    e.catalog.drop_schema(ctx(), "s", cascade=True)
 
-    e.create_user(ctx(), "alice", create_db=True)
-    alice = Context(user_id=e.user_id("alice") or 0)
+    e.users.create_user(ctx(), "alice", create_db=True)
+    alice = Context(user_id=e.users.user_id("alice") or 0)
     with pytest.raises(RwError) as ex:
-        e.create_user(alice, "eve")
+        e.users.create_user(alice, "eve")
     assert ex.value.chain == ["Permission denied: permission denied to create user"]
-    e.create_database(alice, "ad")
+    e.catalog.create_database(alice, "ad")
     with pytest.raises(RwError) as ex:
-        e.drop_user(ctx(), "alice")
+        e.users.drop_user(ctx(), "alice")
     # The database and its four schemas (create_op.rs:111-113 gives them the db's owner).
     assert ex.value.chain == [
         "Permission denied: drop user alice is not allowed, because it owns 5 objects"
     ]
     with pytest.raises(RwError) as ex:
-        e.drop_user(ctx(), "root")
+        e.users.drop_user(ctx(), "root")
     assert ex.value.chain == ["Permission denied: current user cannot be dropped"]
 
 
 def test_privilege_on_alter_and_drop() -> None:
     e = make_engine()
     table(e, "t")
-    e.create_user(ctx(), "bob")
-    bob = Context(user_id=e.user_id("bob") or 0)
+    e.users.create_user(ctx(), "bob")
+    bob = Context(user_id=e.users.user_id("bob") or 0)
     text = (
         "Permission denied: Only the relation owner, the schema owner, and superuser can drop "
         "or alter a relation."
     )
     for fn in (
-        lambda: e.drop_relation(bob, "table", ObjectName("t")),
-        lambda: e.alter_parallelism(bob, "table", ObjectName("t"), "2"),
+        lambda: e.ddl.drop_relation(bob, "table", ObjectName("t")),
+        lambda: e.scale.alter_parallelism(bob, "table", ObjectName("t"), "2"),
     ):
         with pytest.raises(RwError) as ex:
             fn()
         assert ex.value.chain == [text]
     with pytest.raises(RwError) as ex:
-        e.adhoc_recover(bob)
+        e.recovery.adhoc_recover(bob)
     assert ex.value.chain == ["Permission denied: only superusers can trigger adhoc recovery"]
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(bob, "barrier_interval_ms", "10")
+        e.params.alter_system_set(bob, "barrier_interval_ms", "10")
     assert ex.value.chain == [
         "Permission denied: must be superuser to execute ALTER SYSTEM command"
     ]
@@ -227,22 +227,22 @@ def test_rename_swap_owner_schema_comment() -> None:
     e = make_engine()
     t = table(e, "t")
     u = table(e, "u")
-    e.rename(ctx(), "table", ObjectName("t"), "t2")
+    e.catalog.rename(ctx(), "table", ObjectName("t"), "t2")
     assert rel_id(e, "t2") == t
     with pytest.raises(RwError) as ex:
-        e.rename(ctx(), "table", ObjectName("t2"), "u")
+        e.catalog.rename(ctx(), "table", ObjectName("t2"), "u")
     assert ex.value.chain == ["Catalog error", "table named u already exists"]
-    e.swap(ctx(), "table", ObjectName("t2"), ObjectName("u"))
+    e.catalog.swap(ctx(), "table", ObjectName("t2"), ObjectName("u"))
     assert (rel_id(e, "t2"), rel_id(e, "u")) == (u, t)
-    e.create_user(ctx(), "carol")
-    e.alter_owner(ctx(), "table", ObjectName("u"), "carol")
-    assert e.relation(t).owner_id == e.user_id("carol")  # type: ignore[union-attr]
-    e.create_schema(ctx(), "s")
-    e.set_schema(ctx(), "table", ObjectName("u"), "s")
-    assert e._lookup(ctx(), ObjectName("u")) is None
-    assert e._lookup(ctx(), ObjectName("u", "s")) is not None
-    e.comment_on(ctx(), t, None, "the table")
-    e.comment_on(ctx(), t, "v", "a column")
+    e.users.create_user(ctx(), "carol")
+    e.catalog.alter_owner(ctx(), "table", ObjectName("u"), "carol")
+    assert e.catalog.relation(t).owner_id == e.users.user_id("carol")  # type: ignore[union-attr]
+    e.catalog.create_schema(ctx(), "s")
+    e.catalog.set_schema(ctx(), "table", ObjectName("u"), "s")
+    assert e.catalog.lookup(ctx(), ObjectName("u")) is None
+    assert e.catalog.lookup(ctx(), ObjectName("u", "s")) is not None
+    e.catalog.comment_on(ctx(), t, None, "the table")
+    e.catalog.comment_on(ctx(), t, "v", "a column")
     assert e.conn.execute("SELECT objsubid, description FROM comment ORDER BY 1").fetchall() == [
         (0, "the table"),
         (1, "a column"),
@@ -251,14 +251,14 @@ def test_rename_swap_owner_schema_comment() -> None:
 
 def test_parameters() -> None:
     e = make_engine()
-    names = [r[0] for r in e.show_parameters().rows]
+    names = [r[0] for r in e.params.show_parameters().rows]
     assert names[:2] == ["barrier_interval_ms", "checkpoint_frequency"]
-    e.alter_system_set(ctx(), "barrier_interval_ms", "250")
-    assert e.barrier_interval_ms(1) == 250
-    e.alter_database_param(ctx(), "dev", "barrier_interval_ms", "50")
-    assert e.barrier_interval_ms(1) == 50
+    e.params.alter_system_set(ctx(), "barrier_interval_ms", "250")
+    assert e.params.barrier_interval_ms(1) == 250
+    e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", "50")
+    assert e.params.barrier_interval_ms(1) == 50
     with pytest.raises(RwError) as ex:
-        e.alter_database_param(ctx(), "dev", "foo", "1")
+        e.params.alter_database_param(ctx(), "dev", "foo", "1")
     assert ex.value.chain == ["Invalid input syntax: Unsupported database config parameter: foo"]
 
 
@@ -290,7 +290,7 @@ def test_sink_into_table_goes_with_the_table() -> None:
     e = make_engine()
     t = table(e, "t")
     u = table(e, "u")
-    e.create_sink(
+    e.ddl.create_sink(
         ctx(),
         ObjectName("s"),
         [],
@@ -298,33 +298,33 @@ def test_sink_into_table_goes_with_the_table() -> None:
         upstream_ids=[t],
         into_table=ObjectName("u"),
     )
-    e.tick()  # the foreground CREATE SINK returns once the sink is Created
+    e.barrier.tick()  # the foreground CREATE SINK returns once the sink is Created
     s = rel_id(e, "s")
     assert e.conn.execute(
         "SELECT job_type FROM streaming_job WHERE job_id = ?", (s,)
     ).fetchone() == ("SinkIntoTable",)
-    e.drop_relation(ctx(), "table", ObjectName("u"))
-    assert e.relation(s) is None and e.relation(u) is None
-    assert e.lookup(ctx(), ObjectName("t")) is not None
+    e.ddl.drop_relation(ctx(), "table", ObjectName("u"))
+    assert e.catalog.relation(s) is None and e.catalog.relation(u) is None
+    assert e.catalog.lookup(ctx(), ObjectName("t")) is not None
 
 
 def test_license_key_is_never_shown() -> None:
     e = make_engine()
 
     def shown() -> object:
-        return next(r[1] for r in e.show_parameters().rows if r[0] == "license_key")
+        return next(r[1] for r in e.params.show_parameters().rows if r[0] == "license_key")
 
     assert shown() == "<default>"
-    e.alter_system_set(ctx(), "license_key", "secret-key")
+    e.params.alter_system_set(ctx(), "license_key", "secret-key")
     assert shown() == "<redacted>"
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(ctx(), "nope", "1")
+        e.params.alter_system_set(ctx(), "nope", "1")
     assert ex.value.chain[-1] == 'System parameters error: unrecognized system parameter "nope"'
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(ctx(), "state_store", "x")
+        e.params.alter_system_set(ctx(), "state_store", "x")
     assert ex.value.chain[-1] == 'System parameters error: "state_store" is immutable'
     with pytest.raises(RwError) as ex:
-        e.alter_system_set(ctx(), "barrier_interval_ms", "fast")
+        e.params.alter_system_set(ctx(), "barrier_interval_ms", "fast")
     assert ex.value.chain == [
         "gRPC request to meta service (call `/meta.SystemParamsService/SetSystemParam`) failed: "
         "Internal error",
@@ -346,9 +346,9 @@ def test_parallelism_policy_of_fragments() -> None:
         ]
 
     assert policies(t) == ["inherit(bounded(4))", "inherit(bounded(4))"]
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
     assert policies(t) == ["inherit(2)", "inherit(2)"]
-    e.create_materialized_view(
+    e.ddl.create_materialized_view(
         ctx(),
         ObjectName("k"),
         V,
@@ -357,12 +357,12 @@ def test_parallelism_policy_of_fragments() -> None:
         has_values=True,
     )
     assert policies(rel_id(e, "k")) == ["single"]
-    e.create_source(
+    e.ddl.create_source(
         ctx(), ObjectName("src"), [], definition="", with_options=[("connector", "kafka")]
     )
     src = rel_id(e, "src")
     mv(e, "m", [src])
-    e.tick()
+    e.barrier.tick()
     m = rel_id(e, "m")
     src_fragment = e.conn.execute(
         "SELECT fragment_id FROM fragment WHERE job_id = ?", (src,)
@@ -370,9 +370,9 @@ def test_parallelism_policy_of_fragments() -> None:
     assert policies(m) == [f"upstream_fragment([{src_fragment}])"]
     assert policies(src) == ["inherit(bounded(4))"]
     mf = e.conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (m,)).fetchone()[0]
-    e.alter_fragment_parallelism(ctx(), [mf], "3")
+    e.scale.alter_fragment_parallelism(ctx(), [mf], "3")
     assert policies(m) == ["override(3)"]
-    e.alter_fragment_parallelism(ctx(), [mf], "adaptive", is_ident=True)
+    e.scale.alter_fragment_parallelism(ctx(), [mf], "adaptive", is_ident=True)
     assert policies(m) == ["override(bounded(64))"]  # Adaptive shows the job's strategy
 
 
@@ -390,17 +390,17 @@ def test_parallelism_policy_of_fragments() -> None:
     ],
 )
 def test_rename_rewrites_the_created_name(definition: str, renamed: str) -> None:
-    from rwshim.engine.engine import rename_in_definition
+    from rwshim.engine.catalog import rename_in_definition
 
     assert rename_in_definition(definition, "zz") == renamed
 
 
 def test_rename_and_swap_update_definitions() -> None:
     e = make_engine()
-    e.create_table(ctx(), ObjectName("a"), V, definition="CREATE TABLE a (v INT)")
-    e.create_table(ctx(), ObjectName("b"), V, definition="CREATE TABLE b (v INT, w INT)")
-    e.rename(ctx(), "table", ObjectName("a"), "c")
-    assert e.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT)"  # type: ignore[union-attr]
-    e.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))
-    assert e.relation(rel_id(e, "b")).definition == "CREATE TABLE b (v INT)"  # type: ignore[union-attr]
-    assert e.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT, w INT)"  # type: ignore[union-attr]
+    e.ddl.create_table(ctx(), ObjectName("a"), V, definition="CREATE TABLE a (v INT)")
+    e.ddl.create_table(ctx(), ObjectName("b"), V, definition="CREATE TABLE b (v INT, w INT)")
+    e.catalog.rename(ctx(), "table", ObjectName("a"), "c")
+    assert e.catalog.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT)"  # type: ignore[union-attr]
+    e.catalog.swap(ctx(), "table", ObjectName("c"), ObjectName("b"))
+    assert e.catalog.relation(rel_id(e, "b")).definition == "CREATE TABLE b (v INT)"  # type: ignore[union-attr]
+    assert e.catalog.relation(rel_id(e, "c")).definition == "CREATE TABLE c (v INT, w INT)"  # type: ignore[union-attr]

@@ -24,14 +24,14 @@ def test_error_1_alter_parallelism_of_creating_snapshot_backfill_mv_and_its_upst
     mv(e, "m", [t], bg())
     m = rel_id(e, "m")
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
+        e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
     assert ex.value.code == "XX000"
     assert ex.value.report() == grpc(
         "AlterParallelism",
         f"Cannot alter the job {m} because it is blocked by creating unreschedulable backfill jobs",
     )
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
     assert ex.value.report() == grpc(
         "AlterParallelism",
         f"Cannot alter the job {t} because it is blocked by creating unreschedulable backfill jobs",
@@ -47,7 +47,7 @@ def test_error_1_through_alter_resource_group_uses_its_own_call() -> None:
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
     with pytest.raises(RwError) as ex:
-        e.alter_resource_group(ctx(), "table", ObjectName("t"), "rg")
+        e.scale.alter_resource_group(ctx(), "table", ObjectName("t"), "rg")
     assert ex.value.report() == grpc(
         "AlterResourceGroup",
         f"Cannot alter the job {t} because it is blocked by creating unreschedulable backfill jobs",
@@ -60,7 +60,7 @@ def test_error_2_backfill_parallelism_of_creating_snapshot_backfill_job() -> Non
     mv(e, "m", [t], bg())
     m = rel_id(e, "m")
     with pytest.raises(RwError) as ex:
-        e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
+        e.scale.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
     assert ex.value.report() == grpc(
         "AlterBackfillParallelism",
         f"Cannot alter the job {m} because its creating backfill contains a scan type that does "
@@ -75,12 +75,12 @@ def test_error_2_backfill_parallelism_of_creating_snapshot_backfill_job() -> Non
 def test_error_3_snapshot_backfill_create_while_paused(call: str, kind: str) -> None:
     e = make_engine()
     t = table(e, "t", rows=3)
-    e.pause_all(ctx())
+    e.barrier.pause_all(ctx())
     with pytest.raises(RwError) as ex:
         if kind == "mv":
             mv(e, "m", [t])
         else:
-            e.create_sink(
+            e.ddl.create_sink(
                 ctx(),
                 ObjectName("s"),
                 [],
@@ -93,14 +93,14 @@ def test_error_3_snapshot_backfill_create_while_paused(call: str, kind: str) -> 
         call, "cannot create streaming job with snapshot backfill when paused"
     )
     # Nothing remains: the INITIAL job was aborted.
-    assert e.show_jobs().rows == []
-    assert e._lookup(ctx(), ObjectName("m" if kind == "mv" else "s")) is None
+    assert e.backfill.show_jobs().rows == []
+    assert e.catalog.lookup(ctx(), ObjectName("m" if kind == "mv" else "s")) is None
 
 
 def test_error_3_text_also_for_batch_refresh_and_error_5_with_the_fault() -> None:
     e = make_engine()
     t = table(e, "t", rows=3)
-    e.pause_all(ctx())
+    e.barrier.pause_all(ctx())
     with pytest.raises(RwError) as ex:
         mv(e, "m", [t], with_options=[("refresh.interval.sec", "10")])
     assert ex.value.report() == grpc(
@@ -113,25 +113,25 @@ def test_error_3_text_also_for_batch_refresh_and_error_5_with_the_fault() -> Non
         "CreateMaterializedView", "cannot create batch refresh job while database barrier is paused"
     )
     # The failed injection sends the database through recovery: it comes back unpaused.
-    assert not e.is_paused(1)
+    assert not e.barrier.is_paused(1)
 
 
 def test_error_4_alter_origin_both_variants() -> None:
     e = make_engine()
     table(e, "t", c=ctx(streaming_max_parallelism="4"))
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t"), "8")
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "8")
     assert ex.value.report() == grpc(
         "AlterParallelism", "specified parallelism 8 should not exceed max parallelism 4"
     )
     with pytest.raises(RwError) as ex:
-        e.alter_backfill_parallelism(ctx(), "table", ObjectName("t"), "8")
+        e.scale.alter_backfill_parallelism(ctx(), "table", ObjectName("t"), "8")
     assert ex.value.report() == grpc(
         "AlterBackfillParallelism",
         "specified backfill parallelism 8 should not exceed max parallelism 4",
     )
     # bounded(n) above the max is not rejected (only Fixed is checked).
-    assert e.alter_parallelism(ctx(), "table", ObjectName("t"), "bounded(1000)").notices == []
+    assert e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "bounded(1000)").notices == []
 
 
 def test_error_4_create_origin_both_variants_and_the_id_is_consumed() -> None:
@@ -155,7 +155,7 @@ def test_error_4_create_origin_both_variants_and_the_id_is_consumed() -> None:
     )
     # No backfill scan: the backfill variable is not sent, so no error.
     assert (
-        e.create_materialized_view(
+        e.ddl.create_materialized_view(
             c,
             ObjectName("k"),
             [],
@@ -172,32 +172,32 @@ def test_error_6_hash_downstream_of_a_scanned_table_after_the_catalog_write() ->
     arr = ctx(streaming_use_snapshot_backfill="false")
     mv(e, "m2", [t], arr)  # created at once over an ArrangementBackfill scan
     m2 = rel_id(e, "m2")
-    e.tick()
-    assert e.job_status(m2) == "CREATED"
+    e.barrier.tick()
+    assert e.catalog.job_status(m2) == "CREATED"
     mv(e, "m", [t], bg())  # snapshot backfill, creating
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "materialized view", ObjectName("m2"), "2")
+        e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m2"), "2")
     assert ex.value.report() == grpc(
         "AlterParallelism",
         f"cannot reschedule jobs {{{t}}} when creating jobs with unreschedulable backfill "
         "fragments",
     )
     # The catalog write happened before the barrier rejected the command.
-    assert e.catalog_parallelism(m2) == "2"
-    assert set(e.rendered_parallelism(m2).values()) == {4}
+    assert e.actors.catalog_parallelism(m2) == "2"
+    assert set(e.actors.rendered_parallelism(m2).values()) == {4}
 
 
 def test_deferred_notice_and_no_error() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
-    r = e.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
+    r = e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
     assert r.notices == [
         "DEFERRED is used, please ensure that automatic parallelism control is enabled on the "
         "meta, otherwise, the alter will not take effect."
     ]
     notice = r.notices
-    r = e.alter_backfill_parallelism(
+    r = e.scale.alter_backfill_parallelism(
         ctx(), "materialized view", ObjectName("m"), "2", deferred=True
     )
     assert r.notices == notice
@@ -214,11 +214,11 @@ def test_sqlstates_of_catalog_errors() -> None:
         "  1: Catalog error\n  2: table named t already exists\n",
     )
     with pytest.raises(RwError) as ex:
-        e.drop_relation(ctx(), "materialized view", ObjectName("nope"))
+        e.ddl.drop_relation(ctx(), "materialized view", ObjectName("nope"))
     assert ex.value.code == "42704"
     assert ex.value.chain == ["Catalog error", "materialized view not found: nope"]
     with pytest.raises(RwError) as ex:
-        e.database_id("nodb")
+        e.catalog.database_id("nodb")
     assert ex.value.code == "3D000"
 
 
@@ -230,27 +230,30 @@ def test_the_issue_scenario_end_to_end() -> None:
     t = table(e, "t", rows=20)
     mv(e, "m", [t], bg())
     for fn in (
-        lambda: e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
-        lambda: e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
+        lambda: e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2"),
+        lambda: e.scale.alter_backfill_parallelism(
+            ctx(), "materialized view", ObjectName("m"), "2"
+        ),
     ):
         with pytest.raises(RwError):
             fn()
-    r = e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
+    r = e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
     assert len(r.notices) == 1 and r.notices[0].startswith("DEFERRED is used")
     for _ in range(10):
-        e.tick()
+        e.barrier.tick()
     m = rel_id(e, "m")
-    assert e.job_status(m) == "CREATED"
-    assert e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "3").notices == []
+    assert e.catalog.job_status(m) == "CREATED"
+    assert e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "3").notices == []
     assert (
-        e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2").notices == []
+        e.scale.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "2").notices
+        == []
     )
-    e.pause_database(ctx(), "dev")
+    e.barrier.pause_database(ctx(), "dev")
     with pytest.raises(RwError) as ex:
         mv(e, "m2", [t])
     assert ex.value.chain[-1] == "cannot create streaming job with snapshot backfill when paused"
-    e.resume_database(ctx(), "dev")
+    e.barrier.resume_database(ctx(), "dev")
     r = mv(e, "m2", [t])
     assert r.wait is not None
-    e.tick()
+    e.barrier.tick()
     assert r.wait.done and r.wait.error is None

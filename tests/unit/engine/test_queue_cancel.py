@@ -13,8 +13,8 @@ def test_cancelling_a_queued_create_answers_its_session_now() -> None:
     queued = mv(e, "q", [t])
     assert queued.wait is not None and not queued.wait.done
     q = e.conn.execute("SELECT relation_id FROM relation WHERE name = 'q'").fetchone()[0]
-    assert e.job_status(q) == "INITIAL"
-    cancelled = e.cancel_jobs(ctx(), [q])
+    assert e.catalog.job_status(q) == "INITIAL"
+    cancelled = e.jobs.cancel_jobs(ctx(), [q])
     assert cancelled.rows == [(str(q),)]
     assert queued.wait.done and queued.wait.error is not None
     assert queued.wait.error.report() == (
@@ -24,5 +24,5 @@ def test_cancelling_a_queued_create_answers_its_session_now() -> None:
         " failed: The operation was cancelled\n"
         "  3: Cancelled: create\n"
     )
-    assert [p.job_id for p in e._queue] == []
+    assert [p.job_id for p in e.waits.queue] == []
     assert holder.wait is not None and not holder.wait.done  # the permit holder runs on

@@ -40,8 +40,8 @@ def test_blocked_set_of_a_creating_snapshot_backfill_mv() -> None:
     t = table(e, "t", rows=50)
     other = table(e, "other", rows=5)
     mv(e, "m2", [t], ctx(streaming_use_snapshot_backfill="false"))  # hash downstream of t
-    e.tick()
-    e.create_sink(
+    e.barrier.tick()
+    e.ddl.create_sink(
         ctx(),
         ObjectName("s"),
         [],
@@ -65,13 +65,13 @@ def test_arrangement_backfill_creating_job_blocks_nothing() -> None:
     t = table(e, "t", rows=50)
     mv(e, "m", [t], bg(streaming_use_snapshot_backfill="false"))
     m = rel_id(e, "m")
-    assert e.job_status(m) == "CREATING"
+    assert e.catalog.job_status(m) == "CREATING"
     assert _blocked(e, online=True) == set()
     # Online alters of both succeed; the creating job's backfill parallelism re-renders now.
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
-    assert set(e.rendered_parallelism(t).values()) == {2}
-    e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "bounded(3)")
-    assert set(e.rendered_parallelism(m).values()) == {3}
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2")
+    assert set(e.actors.rendered_parallelism(t).values()) == {2}
+    e.scale.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "bounded(3)")
+    assert set(e.actors.rendered_parallelism(m).values()) == {3}
 
 
 CASES = [
@@ -95,7 +95,7 @@ def test_alter_rules_while_snapshot_backfill_mv_is_creating(
     mv(e, "m", [t], bg())
     kind = "table" if target == "t" else "materialized view"
     job = rel_id(e, target)
-    fn = e.alter_parallelism if what == "parallelism" else e.alter_backfill_parallelism
+    fn = e.scale.alter_parallelism if what == "parallelism" else e.scale.alter_backfill_parallelism
     if error is None:
         r = fn(ctx(), kind, ObjectName(target), "2", deferred=deferred)
         assert r.notices == ([g_notice()] if deferred else [])
@@ -116,7 +116,7 @@ def test_alter_rules_while_snapshot_backfill_mv_is_creating(
 
 
 def g_notice() -> str:
-    from rwshim.engine.engine import DEFERRED_NOTICE
+    from rwshim.engine.scale import DEFERRED_NOTICE
 
     return DEFERRED_NOTICE
 
@@ -126,11 +126,11 @@ def test_blocked_check_comes_before_the_max_parallelism_check() -> None:
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t"), "100000")
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "100000")
     assert ex.value.chain[-1].startswith(f"Cannot alter the job {t} because it is blocked")
     # DEFERRED skips the block but not the max check.
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t"), "100000", deferred=True)
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "100000", deferred=True)
     assert (
         ex.value.chain[-1] == "specified parallelism 100000 should not exceed max parallelism 256"
     )
@@ -142,24 +142,24 @@ def test_the_same_alters_succeed_once_the_job_is_created() -> None:
     mv(e, "m", [t], bg())
     m = rel_id(e, "m")
     run_until_created(e, m)
-    e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "3")
-    assert set(e.rendered_parallelism(m).values()) == {2}
-    assert set(e.rendered_parallelism(t).values()) == {3}
+    e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "3")
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
+    assert set(e.actors.rendered_parallelism(t).values()) == {3}
     # Backfill parallelism of a created job: stored, layout unchanged.
-    e.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "1")
-    assert set(e.rendered_parallelism(m).values()) == {2}
+    e.scale.alter_backfill_parallelism(ctx(), "materialized view", ObjectName("m"), "1")
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
 
 
 def test_deferred_parallelism_is_applied_by_recovery() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
-    assert e.catalog_parallelism(t) == "2"
-    assert set(e.rendered_parallelism(t).values()) == {4}
-    e.adhoc_recover(ctx())
-    assert set(e.rendered_parallelism(t).values()) == {2}
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
+    assert e.actors.catalog_parallelism(t) == "2"
+    assert set(e.actors.rendered_parallelism(t).values()) == {4}
+    e.recovery.adhoc_recover(ctx())
+    assert set(e.actors.rendered_parallelism(t).values()) == {2}
 
 
 def test_backfill_parallelism_while_creating_then_restore_of_the_target() -> None:
@@ -172,16 +172,18 @@ def test_backfill_parallelism_while_creating_then_restore_of_the_target() -> Non
     )
     mv(e, "m", [t], c)
     m = rel_id(e, "m")
-    assert e.catalog_parallelism(m) == "2"  # catalogs show the backfill override while creating
-    assert set(e.rendered_parallelism(m).values()) == {2}
+    assert (
+        e.actors.catalog_parallelism(m) == "2"
+    )  # catalogs show the backfill override while creating
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
     run_until_created(e, m)
-    assert e.catalog_parallelism(m) == "3"
-    assert set(e.rendered_parallelism(m).values()) == {3}
+    assert e.actors.catalog_parallelism(m) == "3"
+    assert set(e.actors.rendered_parallelism(m).values()) == {3}
 
 
 def test_shared_source_ensemble_follows_the_source() -> None:
     e = make_engine()
-    e.create_source(
+    e.ddl.create_source(
         ctx(),
         ObjectName("src"),
         [],
@@ -193,24 +195,24 @@ def test_shared_source_ensemble_follows_the_source() -> None:
     assert r.notices == ['snapshot backfill disabled due to using shared source Some("src")']
     m = rel_id(e, "m")
     assert r.wait is not None and not r.wait.done  # foreground: waits for its source backfill
-    e.tick()
+    e.barrier.tick()
     assert r.wait.done and r.wait.error is None
-    assert e.job_status(m) == "CREATED"
-    e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
-    assert set(e.rendered_parallelism(m).values()) == {4}  # NoShuffle: keeps the source's
-    e.alter_parallelism(ctx(), "source", ObjectName("src"), "3")
-    assert set(e.rendered_parallelism(m).values()) == {3}
+    assert e.catalog.job_status(m) == "CREATED"
+    e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2")
+    assert set(e.actors.rendered_parallelism(m).values()) == {4}  # NoShuffle: keeps the source's
+    e.scale.alter_parallelism(ctx(), "source", ObjectName("src"), "3")
+    assert set(e.actors.rendered_parallelism(m).values()) == {3}
 
 
 def test_cross_database_scan_is_normal_and_blocks_nothing() -> None:
     e = make_engine()
     t = table(e, "t", rows=100)
-    e.create_database(ctx(), "db2")
-    db2 = e.database_id("db2")
+    e.catalog.create_database(ctx(), "db2")
+    db2 = e.catalog.database_id("db2")
     c2 = Context(database_id=db2, variables={"background_ddl": "true", "backfill_rate_limit": "1"})
     mv(e, "x", [t], c2)
     x = rel_id(e, "x", c2)
-    assert e.job_status(x) == "CREATING"
+    assert e.catalog.job_status(x) == "CREATING"
     assert _blocked(e, online=True) == set()
     assert e.conn.execute(
         "SELECT job_type, backfill_type FROM streaming_job WHERE job_id = ?", (x,)
@@ -222,21 +224,23 @@ def test_frontend_resolution_errors_of_alter_parallelism() -> None:
     table(e, "t", rows=100)
     mv(e, "m", [rel_id(e, "t")], bg())
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("m"), "2")  # creating MV via ALTER TABLE
+        e.scale.alter_parallelism(
+            ctx(), "table", ObjectName("m"), "2"
+        )  # creating MV via ALTER TABLE
     assert ex.value.chain == ["Catalog error", "table not found: m"]
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "materialized view", ObjectName("t"), "2")
+        e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("t"), "2")
     assert ex.value.chain == [
         "Invalid input syntax: cannot alter parallelism of TABLE t by ALTER_MATERIALIZED_VIEW"
     ]
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t", "nosuch"), "2")
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t", "nosuch"), "2")
     assert ex.value.chain == ["Catalog error", "schema not found: nosuch"]
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "sink", ObjectName("t"), "2")
+        e.scale.alter_parallelism(ctx(), "sink", ObjectName("t"), "2")
     assert ex.value.chain == ["Catalog error", "sink not found: t"]
     with pytest.raises(RwError) as ex:
-        e.alter_parallelism(ctx(), "table", ObjectName("t"), "bounded(0)")
+        e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "bounded(0)")
     assert ex.value.chain == [
         "Invalid input syntax: target parallelism must be a valid number, adaptive, bounded(n), "
         "or ratio(r): Invalid value for Bounded strategy: must be positive integer"
@@ -250,12 +254,12 @@ def test_deferred_on_a_creating_job_without_backfill_override_waits_for_recovery
     t = table(e, "t", rows=20)
     mv(e, "m", [t], bg())
     m = rel_id(e, "m")
-    e.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
+    e.scale.alter_parallelism(ctx(), "materialized view", ObjectName("m"), "2", deferred=True)
     run_until_created(e, m)
-    assert e.catalog_parallelism(m) == "2"
-    assert set(e.rendered_parallelism(m).values()) == {4}
-    e.adhoc_recover(ctx())
-    assert set(e.rendered_parallelism(m).values()) == {2}
+    assert e.actors.catalog_parallelism(m) == "2"
+    assert set(e.actors.rendered_parallelism(m).values()) == {4}
+    e.recovery.adhoc_recover(ctx())
+    assert set(e.actors.rendered_parallelism(m).values()) == {2}
 
 
 def _rule_answers(graph: g.Graph, job_id: int, database_id: int) -> tuple[object, ...]:
@@ -274,7 +278,7 @@ def _rule_answers(graph: g.Graph, job_id: int, database_id: int) -> tuple[object
 
 def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
     e = make_engine()
-    e.create_source(
+    e.ddl.create_source(
         ctx(),
         ObjectName("src"),
         [],
@@ -282,12 +286,12 @@ def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
         with_options=[("connector", "kafka")],
     )
     mv(e, "from_src", [rel_id(e, "src")])
-    e.tick()
+    e.barrier.tick()
     t = table(e, "t", rows=50)
     table(e, "other", rows=5)
     mv(e, "m2", [t], ctx(streaming_use_snapshot_backfill="false"))
-    e.tick()
-    e.create_sink(
+    e.barrier.tick()
+    e.ddl.create_sink(
         ctx(),
         ObjectName("s"),
         [],
@@ -297,7 +301,7 @@ def test_the_graph_around_a_job_gives_the_whole_graphs_answers() -> None:
     )
     mv(e, "m", [t], bg(streaming_use_snapshot_backfill="true"))
     mv(e, "m3", [rel_id(e, "m2")], bg())
-    assert e.job_status(rel_id(e, "m")) == "CREATING"
+    assert e.catalog.job_status(rel_id(e, "m")) == "CREATING"
     whole = g.Graph.load(e.conn)
     assert len(whole.job_status) >= 8
     for job in whole.job_status:

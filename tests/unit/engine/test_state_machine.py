@@ -81,12 +81,12 @@ class EngineMachine(RuleBasedStateMachine):
     @rule(name=st.sampled_from(NAMES), rows=st.integers(0, 30))
     def create_table(self, name: str, rows: int) -> None:
         try:
-            self.e.create_table(ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name}")
+            self.e.ddl.create_table(ctx(), ObjectName(name), V, definition=f"CREATE TABLE {name}")
         except RwError:
             return
-        rel = self.e.lookup(ctx(), ObjectName(name))
+        rel = self.e.catalog.lookup(ctx(), ObjectName(name))
         if rel is None:  # waiting for the creation permit
-            assert any(p.spec.name == name for p in self.e._queue)
+            assert any(p.spec.name == name for p in self.e.waits.queue)
             return
         with self.e.store.transaction():
             self.e.conn.executemany(
@@ -121,7 +121,7 @@ class EngineMachine(RuleBasedStateMachine):
             streaming_parallelism=parallelism,
         )
         with contextlib.suppress(RwError):
-            self.e.create_materialized_view(
+            self.e.ddl.create_materialized_view(
                 c,
                 ObjectName(name),
                 V,
@@ -140,25 +140,25 @@ class EngineMachine(RuleBasedStateMachine):
         if not jobs:
             return
         _, kind, name = data.draw(st.sampled_from(jobs))
-        fn = self.e.alter_backfill_parallelism if backfill else self.e.alter_parallelism
+        fn = self.e.scale.alter_backfill_parallelism if backfill else self.e.scale.alter_parallelism
         with contextlib.suppress(RwError):
             fn(ctx(), kind, ObjectName(name), value, deferred=deferred)
 
     @rule(pause=st.booleans())
     def pause_or_resume(self, pause: bool) -> None:
-        (self.e.pause_all if pause else self.e.resume_all)(ctx())
+        (self.e.barrier.pause_all if pause else self.e.barrier.resume_all)(ctx())
 
     @rule(n=st.integers(1, 5))
     def tick(self, n: int) -> None:
         for _ in range(n):
             self.clock.advance(1000)
-            self.e.tick()
+            self.e.barrier.tick()
 
     @rule(data=st.data())
     def cancel(self, data: st.DataObject) -> None:
         jobs = self._jobs()
         if jobs:
-            self.e.cancel_jobs(ctx(), [data.draw(st.sampled_from(jobs))[0]])
+            self.e.jobs.cancel_jobs(ctx(), [data.draw(st.sampled_from(jobs))[0]])
 
     @rule(data=st.data(), cascade=st.booleans())
     def drop(self, data: st.DataObject, cascade: bool) -> None:
@@ -167,12 +167,12 @@ class EngineMachine(RuleBasedStateMachine):
             return
         _, kind, name = data.draw(st.sampled_from(jobs))
         with contextlib.suppress(RwError):
-            self.e.drop_relation(ctx(), kind, ObjectName(name), cascade=cascade)
+            self.e.ddl.drop_relation(ctx(), kind, ObjectName(name), cascade=cascade)
 
     @rule()
     def restart(self) -> None:
         before = _state(self.e)
-        queued = {p.job_id for p in self.e._queue}
+        queued = {p.job_id for p in self.e.waits.queue}
         self.e = self.e.restart()
         after = _state(self.e)
         # Recovery deletes nothing here (no INITIAL jobs, no VALUES fragments); progress and
@@ -182,7 +182,7 @@ class EngineMachine(RuleBasedStateMachine):
             "SELECT count(*) FROM streaming_job WHERE job_status = 'INITIAL'"
         ).fetchone() == (0,)
         assert after == _without(before, queued)
-        assert not self.e.is_paused(1)
+        assert not self.e.barrier.is_paused(1)
 
     @invariant()
     def no_fixed_parallelism_above_max(self) -> None:
@@ -196,7 +196,7 @@ class EngineMachine(RuleBasedStateMachine):
         }
         # A create waiting for the permit is not validated yet: RisingWave checks the
         # parallelism after taking it (ddl_controller.rs:1200-1208, then :1928-1932).
-        assert bad <= {p.job_id for p in self.e._queue}
+        assert bad <= {p.job_id for p in self.e.waits.queue}
 
     @invariant()
     def initial_jobs_are_only_those_waiting_for_a_permit(self) -> None:
@@ -206,7 +206,7 @@ class EngineMachine(RuleBasedStateMachine):
                 "SELECT job_id FROM streaming_job WHERE job_status = 'INITIAL'"
             )
         }
-        assert initial == {p.job_id for p in self.e._queue}
+        assert initial == {p.job_id for p in self.e.waits.queue}
 
     @invariant()
     def catalog_and_fragments_consistent(self) -> None:

@@ -141,7 +141,7 @@ class World:
     ) -> None:
         from rwshim.engine.types import ColumnSpec, Context, ObjectName
 
-        self.engine.create_table(  # type: ignore[attr-defined]
+        self.engine.ddl.create_table(  # type: ignore[attr-defined]
             Context(),
             ObjectName(name, schema),
             [ColumnSpec(*c) for c in cols],
@@ -154,7 +154,7 @@ class World:
         from rwshim.engine.types import ColumnSpec, Context, ObjectName
 
         an = self.query.check_mv_columns(query, self.ctx)
-        self.engine.create_materialized_view(  # type: ignore[attr-defined]
+        self.engine.ddl.create_materialized_view(  # type: ignore[attr-defined]
             Context(),
             ObjectName(name, schema),
             [ColumnSpec(c.name, c.type_oid, "x") for c in an.columns],
@@ -162,14 +162,14 @@ class World:
             upstream_ids=an.upstreams,
         )
         for _ in range(20):
-            self.engine.tick()  # type: ignore[attr-defined]
+            self.engine.barrier.tick()  # type: ignore[attr-defined]
         self.query.invalidate()
 
     def view(self, name: str, query: str) -> None:
         from rwshim.engine.types import ColumnSpec, Context, ObjectName
 
         an = self.query.analyze(query, self.ctx)
-        self.engine.create_view(  # type: ignore[attr-defined]
+        self.engine.ddl.create_view(  # type: ignore[attr-defined]
             Context(),
             ObjectName(name),
             [ColumnSpec(c.name, c.type_oid, "x") for c in an.columns],

@@ -51,7 +51,7 @@ def scenario(world: World) -> World:
         world.table(
             t, [("id", pgtypes.INT4, "integer"), ("name", pgtypes.VARCHAR, "varchar")], pk=("id",)
         )
-    world.engine.create_schema(Context(), "dbt_test")  # type: ignore[attr-defined]
+    world.engine.catalog.create_schema(Context(), "dbt_test")  # type: ignore[attr-defined]
     world.table(
         "src", [("id", pgtypes.INT4, "integer"), ("c", pgtypes.INT4, "integer")], schema="dbt_test"
     )

@@ -110,7 +110,7 @@ def test_cached_translation_follows_catalog_changes_without_invalidate(world: Wo
     world.query.execute("INSERT INTO a VALUES (1)", (), world.ctx)
     world.mv("m", "SELECT x FROM a")
     assert world.rows("SELECT * FROM m") == [(1,)]
-    world.engine.drop_relation(Context(), "materialized view", ObjectName("m"))  # type: ignore[attr-defined]
+    world.engine.ddl.drop_relation(Context(), "materialized view", ObjectName("m"))  # type: ignore[attr-defined]
     with pytest.raises(RwError) as info:
         world.rows("SELECT * FROM m")
     assert info.value.chain == ["Catalog error", "table or source not found: m"]
@@ -127,7 +127,7 @@ def test_row_count_for_the_backfill_model(shop: World) -> None:
 def test_index_reads_as_its_columns_of_the_table(shop: World) -> None:
     from rwshim.engine.types import Context, ObjectName
 
-    shop.engine.create_index(  # type: ignore[attr-defined]
+    shop.engine.ddl.create_index(  # type: ignore[attr-defined]
         Context(),
         ObjectName("idx_region"),
         ObjectName("customers"),
@@ -135,7 +135,7 @@ def test_index_reads_as_its_columns_of_the_table(shop: World) -> None:
         key_columns=["region"],
     )
     for _ in range(20):
-        shop.engine.tick()  # type: ignore[attr-defined]
+        shop.engine.barrier.tick()  # type: ignore[attr-defined]
     out = shop.query.execute("SELECT * FROM idx_region ORDER BY id", (), shop.ctx)
     names = [c.name for c in out.columns or []]
     assert names[0] == "region" and "id" in names

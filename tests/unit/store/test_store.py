@@ -123,8 +123,8 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
     e = make_engine(Store.open(tmp_path))
     t = table(e, "t", rows=100)
     mv(e, "m", [t], bg())
-    e.pause_all(ctx())
-    e.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
+    e.barrier.pause_all(ctx())
+    e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
     before = _dump(e.conn)
     e.store.close()
     e2 = make_engine(Store.open(tmp_path))
@@ -132,9 +132,9 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
     assert after["relation"] == before["relation"]
     # Same fragments; only backfill progress moved (recovery's barrier reads rows).
     assert [f[:11] for f in after["fragment"]] == [f[:11] for f in before["fragment"]]
-    assert e2.job_status(rel_id(e2, "m")) == "CREATING"  # background job resumes
-    assert not e2.is_paused(1)  # pause cleared
-    assert set(e2.rendered_parallelism(t).values()) == {2}  # DEFERRED applied
+    assert e2.catalog.job_status(rel_id(e2, "m")) == "CREATING"  # background job resumes
+    assert not e2.barrier.is_paused(1)  # pause cleared
+    assert set(e2.actors.rendered_parallelism(t).values()) == {2}  # DEFERRED applied
 
 
 CHILD = textwrap.dedent(
@@ -149,7 +149,7 @@ CHILD = textwrap.dedent(
     cols = [ColumnSpec("v", pgtypes.INT4, "integer")]
     i = 0
     while True:
-        e.create_table(Context(), ObjectName(f"t{i}"), cols, definition=f"CREATE TABLE t{i}")
+        e.ddl.create_table(Context(), ObjectName(f"t{i}"), cols, definition=f"CREATE TABLE t{i}")
         print(f"t{i}", flush=True)  # acknowledged only after the commit
         i += 1
     """

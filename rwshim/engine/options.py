@@ -1,0 +1,72 @@
+"""The session variables and WITH options a create reads: parallelism and boolean variables
+(with RisingWave's session-config error for a bad text), rate limits (a WITH option
+overrides the session variable; negative means none), and the WITH keys a materialized
+view accepts.
+
+RisingWave: ``src/common/src/session_config/parallelism.rs``, ``src/frontend/src/utils/
+overwrite_options.rs:29-87``, ``src/frontend/src/utils/with_options.rs:584-590``,
+``src/frontend/src/handler/create_mv.rs:358-371``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from rwshim.engine import parallelism as par
+from rwshim.engine.types import Context
+from rwshim.errors import InvalidParameterValue, ProtocolError, SessionConfigError
+
+MV_WITH_KEYS = {
+    "backfill_rate_limit",
+    "source_rate_limit",
+    "dml_rate_limit",
+    "sink_rate_limit",
+    "refresh.interval.sec",
+    "resource_group",
+    "cloud.serverless_backfill_enabled",
+    "backfill_order",
+}
+
+
+def parallelism_var(ctx: Context, name: str) -> par.Target | None:
+    """A parallelism session variable; the session validated it, but a bad text still gets
+    RisingWave's session-config error rather than a traceback."""
+    text = ctx.var(name)
+    try:
+        return par.parse_config_parallelism(text)
+    except par.ParseError as e:
+        raise SessionConfigError(f"Invalid value `{text}` for `{name}`", str(e)) from None
+
+
+def bool_var(ctx: Context, name: str) -> bool:
+    text = ctx.var(name)
+    try:
+        return par.parse_bool(text)
+    except par.ParseError:
+        raise SessionConfigError(f"Invalid value `{text}` for `{name}`", "Invalid bool") from None
+
+
+def rate(options: dict[str, str], ctx: Context, key: str) -> int | None:
+    """A rate limit from WITH (overriding the session variable); negative = none
+    (overwrite_options.rs:29-87)."""
+    text = options.get(key, ctx.var(key))
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    return None if n < 0 else n
+
+
+def check_with_options(pairs: Sequence[tuple[str, str]], allowed: set[str]) -> dict[str, str]:
+    """Duplicate keys (with_options.rs:584-590) and unknown MV keys (create_mv.rs:358-371)."""
+    out: dict[str, str] = {}
+    for k, v in pairs:
+        if k in out:
+            raise InvalidParameterValue(f"Duplicated option: {k}")
+        out[k] = v
+    unknown = sorted(k for k in out if k not in allowed)
+    if unknown:
+        keys = ", ".join(json.dumps(k) for k in unknown)
+        raise ProtocolError(f"unexpected options in WITH clause: [{keys}]")
+    return out

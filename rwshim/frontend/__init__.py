@@ -1,0 +1,22 @@
+"""Per-connection SQL semantics: statements in, Outcomes out (the seam between wire and SQL).
+
+The protocol session (``session.py``) owns prepared statements, portals and the wire; it calls
+the ``Frontend`` for everything that depends on what the SQL means.  ``Frontend``
+(``frontend/frontend.py``) dispatches the typed statements of ``sql/`` to its handler modules,
+one per statement family as in RisingWave's src/frontend/src/handler/, which call the engine
+(DDL, jobs, barriers), the read path (queries, DML, catalogs) and the session variables.
+
+Interface the session relies on:
+- ``parse(sql) -> list[Statement]`` (raise RwError on bad syntax; [] for an empty string),
+- ``describe(stmt, param_oids) -> Description`` (parameter OIDs with 0s resolved, result
+  columns or None),
+- ``async execute(stmt, params) -> Outcome`` (params decoded to Python values; may await:
+  a CancelRequest cancels the await),
+- ``txn_status`` ('I', 'T', 'E'), ``parameter_changes`` (ParameterStatus to send, drained
+  by the session), ``timezone`` (session TimeZone name, for timestamptz text output),
+- ``close()`` when the connection ends.
+"""
+
+from rwshim.frontend.frontend import Description, Frontend, Statement
+
+__all__ = ["Description", "Frontend", "Statement"]

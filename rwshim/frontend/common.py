@@ -1,0 +1,54 @@
+"""What the frontend's handler modules share: the handler signature, the object words of
+statements as the engine's relation kinds, names for the engine, and the cursor record.
+
+RisingWave: ``src/frontend/src/handler/mod.rs`` (``HandlerArgs``: each handler is a function
+of the session and the statement).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rwshim import pgtypes
+from rwshim.engine import ObjectName as EngineName
+from rwshim.results import Column, Outcome
+from rwshim.sql import statements as st
+
+if TYPE_CHECKING:
+    from rwshim.frontend.frontend import Frontend
+
+# A statement handler: the session's frontend, the statement, its decoded parameters.
+Handler = Callable[["Frontend", Any, list[object]], Outcome | Awaitable[Outcome]]
+
+# The frontend's worker id in the emulated cluster (rw_worker_nodes row 1).
+FRONTEND_WORKER_ID = 1
+
+# Object words of ALTER/DROP/WAIT -> the engine's relation kinds.
+KINDS = {
+    "TABLE": "table",
+    "MATERIALIZED VIEW": "materialized view",
+    "VIEW": "view",
+    "INDEX": "index",
+    "SOURCE": "source",
+    "SINK": "sink",
+}
+
+
+@dataclass(slots=True)
+class Cursor:
+    """A cursor of the session (DECLARE ... CURSOR FOR): its columns and the rows left."""
+
+    columns: list[Column]
+    rows: Iterator[Sequence[object]]
+
+
+def engine_name(name: st.ObjectName) -> EngineName:
+    """A statement's (possibly qualified) name as the engine takes it."""
+    return EngineName(name.name, name.schema)
+
+
+def varchar_columns(cols: Sequence[Any]) -> list[Column]:
+    """Result columns of the catalog's SHOW/DESCRIBE answers."""
+    return [Column(c.name, c.type_oid, pgtypes.type_size(c.type_oid)) for c in cols]

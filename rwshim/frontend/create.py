@@ -1,0 +1,226 @@
+"""CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK | INDEX | SCHEMA | DATABASE: the
+frontend's part of each (the columns of a table definition or of the bound query, the
+relations a query reads), handed to ``engine.ddl`` or ``engine.catalog``.
+
+RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs``,
+``create_view.rs``, ``create_source.rs``, ``create_sink.rs``, ``create_index.rs``,
+``create_schema.rs``, ``create_database.rs``, ``create_table_as.rs``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rwshim import coltypes
+from rwshim.engine import ColumnSpec
+from rwshim.engine.types import Result
+from rwshim.frontend.common import Handler, engine_name
+from rwshim.results import Outcome
+from rwshim.sql import statements as st
+from rwshim.sql.columns import table_schema
+
+if TYPE_CHECKING:
+    from rwshim.frontend.frontend import Frontend
+
+
+def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]]:
+    """The columns and primary key of a column-list definition."""
+    schema = table_schema(columns_text)
+    specs = []
+    for c in schema.columns:
+        oid, rw = coltypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
+        specs.append(
+            ColumnSpec(
+                c.name,
+                oid,
+                rw,
+                is_nullable=not (c.not_null or c.primary_key or c.name in schema.primary_key),
+                default_expr=c.default,
+                generated_expr=c.generated,
+            )
+        )
+    return specs, list(schema.primary_key)
+
+
+def query_columns(
+    fe: Frontend, query: str, names: Sequence[str] = ()
+) -> tuple[list[ColumnSpec], list[int]]:
+    """The columns of a bound query, and the relations it reads."""
+    analysis = fe.instance.query.check_mv_columns(query, fe.query_context(), names)
+    cols = [
+        ColumnSpec(c.name, c.type_oid, coltypes.rw_type_name(c.type_oid)) for c in analysis.columns
+    ]
+    return cols, list(analysis.upstreams)
+
+
+def new_query_columns(
+    fe: Frontend,
+    name: st.ObjectName,
+    if_not_exists: bool,
+    query: str,
+    column_names: Sequence[str] = (),
+) -> tuple[list[ColumnSpec], list[int]]:
+    """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
+    object (the engine answers with its notice, and the query need not bind any more)."""
+    if if_not_exists and fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name)):
+        return [], []
+    return query_columns(fe, query, column_names)
+
+
+async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
+    connector = dict(stmt.with_options).get("connector")
+    if stmt.query is not None:
+        cols, _ = query_columns(fe, stmt.query)
+        pk: list[str] = []
+    else:
+        cols, pk = table_columns(stmt.columns_text)
+    out = await fe.engine_call(
+        stmt.tag,
+        lambda: fe.instance.engine.ddl.create_table(
+            fe.ctx(),
+            engine_name(stmt.name),
+            cols,
+            definition=stmt.text,
+            primary_key=pk,
+            if_not_exists=stmt.if_not_exists,
+            append_only=stmt.append_only,
+            with_options=stmt.with_options,
+            connector=connector,
+        ),
+    )
+    if stmt.query is not None and not out.notices:
+        # CREATE TABLE ... AS: the table is filled with the query's rows.
+        name = ".".join(f'"{p}"' for p in stmt.name.parts)
+        fe.instance.query.execute(f"INSERT INTO {name} {stmt.query}", [], fe.query_context())
+    return out
+
+
+async def handle_create_mv(
+    fe: Frontend, stmt: st.CreateMaterializedView, params: list[object]
+) -> Outcome:
+    cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+    return await fe.engine_call(stmt.tag, lambda: _create_mv_call(fe, stmt, cols, upstreams))
+
+
+def _create_mv_call(
+    fe: Frontend, stmt: st.CreateMaterializedView, cols: list[ColumnSpec], upstreams: list[int]
+) -> Result:
+    return fe.instance.engine.ddl.create_materialized_view(
+        fe.ctx(),
+        engine_name(stmt.name),
+        cols,
+        definition=stmt.text,
+        upstream_ids=upstreams,
+        if_not_exists=stmt.if_not_exists,
+        with_options=stmt.with_options,
+        has_values=not upstreams and re.search(r"\bVALUES\b", stmt.query, re.I) is not None,
+    )
+
+
+async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[object]) -> Outcome:
+    cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+    return await fe.engine_call(
+        stmt.tag,
+        lambda: fe.instance.engine.ddl.create_view(
+            fe.ctx(),
+            engine_name(stmt.name),
+            cols,
+            definition=stmt.text,
+            upstream_ids=upstreams,
+            if_not_exists=stmt.if_not_exists,
+        ),
+    )
+
+
+async def handle_create_source(
+    fe: Frontend, stmt: st.CreateSource, params: list[object]
+) -> Outcome:
+    cols, _ = table_columns(stmt.columns_text)
+    fmt = stmt.format_encode
+    return await fe.engine_call(
+        stmt.tag,
+        lambda: fe.instance.engine.ddl.create_source(
+            fe.ctx(),
+            engine_name(stmt.name),
+            cols,
+            definition=stmt.text,
+            with_options=stmt.with_options,
+            format=fmt.format if fmt else None,
+            row_encode=fmt.encode if fmt else None,
+            format_encode_options=fmt.options if fmt else (),
+            if_not_exists=stmt.if_not_exists,
+        ),
+    )
+
+
+async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[object]) -> Outcome:
+    query = stmt.query
+    if query is None and stmt.from_name is not None:
+        query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
+    cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
+    fmt = stmt.format_encode
+    return await fe.engine_call(
+        stmt.tag,
+        lambda: fe.instance.engine.ddl.create_sink(
+            fe.ctx(),
+            engine_name(stmt.name),
+            cols,
+            definition=stmt.text,
+            upstream_ids=upstreams,
+            with_options=stmt.with_options,
+            format_encode_options=fmt.options if fmt else (),
+            into_table=engine_name(stmt.into_table) if stmt.into_table else None,
+            if_not_exists=stmt.if_not_exists,
+        ),
+    )
+
+
+async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
+    return await fe.engine_call(
+        stmt.tag,
+        lambda: fe.instance.engine.ddl.create_index(
+            fe.ctx(),
+            engine_name(stmt.name),
+            engine_name(stmt.table),
+            definition=stmt.text,
+            key_columns=list(stmt.columns),
+            include_columns=list(stmt.include) if stmt.include else None,
+            if_not_exists=stmt.if_not_exists,
+        ),
+    )
+
+
+async def handle_create_schema(
+    fe: Frontend, stmt: st.CreateSchema, params: list[object]
+) -> Outcome:
+    return await fe.engine_call(
+        stmt.tag,
+        lambda: fe.instance.engine.catalog.create_schema(
+            fe.ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists, owner=stmt.owner
+        ),
+    )
+
+
+async def handle_create_database(
+    fe: Frontend, stmt: st.CreateDatabase, params: list[object]
+) -> Outcome:
+    return await fe.engine_call(
+        stmt.tag,
+        lambda: fe.instance.engine.catalog.create_database(
+            fe.ctx(), stmt.name.name, if_not_exists=stmt.if_not_exists
+        ),
+    )
+
+
+HANDLERS: dict[type[st.Statement], Handler] = {
+    st.CreateTable: handle_create_table,
+    st.CreateMaterializedView: handle_create_mv,
+    st.CreateView: handle_create_view,
+    st.CreateSource: handle_create_source,
+    st.CreateSink: handle_create_sink,
+    st.CreateIndex: handle_create_index,
+    st.CreateSchema: handle_create_schema,
+    st.CreateDatabase: handle_create_database,
+}

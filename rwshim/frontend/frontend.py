@@ -1,0 +1,300 @@
+"""The frontend of one connection: its session state (user, database, variables,
+transaction status, cursors), the contexts the engine and the read path take, and the
+dispatch of typed statements to the handler modules, as RisingWave's ``handle()`` does
+(src/frontend/src/handler/mod.rs).  What each statement does is its handler's business:
+
+- ``query``: SELECT, DML, cursors;
+- ``variables``: SET, SHOW <variable>, transactions;
+- ``show``: SHOW <objects>, SHOW CREATE, DESCRIBE;
+- ``create``: CREATE TABLE | MATERIALIZED VIEW | VIEW | SOURCE | SINK | INDEX | SCHEMA |
+  DATABASE;
+- ``users``: CREATE / ALTER USER, GRANT, REVOKE;
+- ``alter``: ALTER on jobs, relations, databases, the system, fragments;
+- ``drop``: DROP, COMMENT ON;
+- ``jobs``: CANCEL JOBS, KILL, WAIT, FLUSH, RECOVER;
+- ``rwshim.control``: rwshim's test-control statements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rwshim import control as ctl
+from rwshim import logfmt
+from rwshim.engine import Context, Waiter
+from rwshim.engine.types import Result
+from rwshim.errors import (
+    FatalError,
+    NotImplementedError_,
+    PermissionDenied,
+    RwError,
+    StartupOptionError,
+)
+from rwshim.frontend import alter, create, drop, jobs, query, show, users, variables
+from rwshim.frontend.common import Cursor
+from rwshim.instance import Instance
+from rwshim.query.catalog.show import ShowContext
+from rwshim.query.context import QueryContext, parse_search_path
+from rwshim.results import Column, Outcome
+from rwshim.session_config import SessionConfig
+from rwshim.sql import parse as sql_parse
+from rwshim.sql import statements as st
+
+Statement = st.Statement
+
+# The handler modules, in RisingWave's handler/ layout; a later one never overrides an
+# earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
+HANDLER_MODULES = (query, variables, show, create, users, alter, drop, jobs)
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """What Describe answers: parameter type OIDs, and the result columns (None = NoData)."""
+
+    param_oids: list[int]
+    columns: list[Column] | None
+
+
+class _Variables(Mapping[str, str]):
+    """The session config as the engine reads it: RisingWave names -> value texts."""
+
+    def __init__(self, config: SessionConfig) -> None:
+        self._config = config
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            return self._config.get(key)
+        except RwError:
+            raise KeyError(key) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(name for name, _, _ in self._config.show_all())
+
+    def __len__(self) -> int:
+        return len(self._config.show_all())
+
+
+class Frontend:
+    """SQL semantics of one connection."""
+
+    def __init__(
+        self,
+        instance: Instance,
+        user: str,
+        database: str,
+        options: Mapping[str, str] | None = None,
+        process: Any = None,
+    ) -> None:
+        self.instance = instance
+        self.user = user
+        self.database = database
+        self.process = process
+        self.txn_status = "I"
+        self.parameter_changes: list[tuple[str, str]] = []
+        self.cursors: dict[str, Cursor] = {}
+        engine = instance.engine
+        self.database_id = self._database_id(database)
+        uid = engine.users.user_id(user)
+        if uid is None:
+            # session.rs:1780 bail_catalog_error!("Role {} does not exist"); SQLSTATE 28000 is
+            # PostgreSQL's (RisingWave sends XX000), kept so drivers classify it as auth.
+            raise FatalError("Catalog error", f"Role {user} does not exist", sqlstate="28000")
+        self.user_id = uid
+        self.config = SessionConfig(defaults=dict(engine.params.session_defaults()))
+        # pg_protocol.rs:742-755: `options` entries, then application_name (which wins); any
+        # failure is a startup error.
+        opts = dict(options or {})
+        app = opts.pop("application_name", None)
+        for key, value in [*opts.items(), *([("application_name", app)] if app else [])]:
+            try:
+                self.config.set(key, value)
+            except RwError as e:
+                raise StartupOptionError(*e.chain) from None
+        self._variables = _Variables(self.config)
+        self._qctx_cache: QueryContext | None = None
+        self._handlers: dict[type[st.Statement], Callable[..., Any]] = self._handler_table()
+
+    def _database_id(self, name: str) -> int:
+        row = self.instance.conn.execute(
+            "SELECT database_id FROM database WHERE name = ?", (name,)
+        ).fetchone()
+        if row is None:
+            # session.rs:1587 get_database_by_name -> CatalogError NotFound (3D000).
+            raise FatalError("Catalog error", f"database not found: {name}", sqlstate="3D000")
+        return int(row[0])
+
+    # --- contexts -------------------------------------------------------------------------
+
+    @property
+    def timezone(self) -> str:
+        return self.config.get("timezone")
+
+    @property
+    def is_superuser(self) -> bool:
+        row = self.instance.conn.execute(
+            "SELECT is_super FROM rw_user WHERE user_id = ?", (self.user_id,)
+        ).fetchone()
+        return bool(row and row[0])
+
+    def ctx(self) -> Context:
+        """The engine's view of the session: database, user, variables."""
+        return Context(self.database_id, self.user_id, self._variables)
+
+    def query_context(self) -> QueryContext:
+        """The read path's view of the session."""
+        # Built once per change of the session's variables: it is on the per-query path.
+        ctx = self._qctx_cache
+        if ctx is None:
+            ctx = self._qctx_cache = QueryContext(
+                self.database_id,
+                self.database,
+                self.user_id,
+                self.user,
+                parse_search_path(self.config.get("search_path")),
+                dict(self._variables.items()),
+                self.is_superuser,
+            )
+        return ctx
+
+    def settings_changed(self) -> None:
+        """A SET changed the session's variables: the read path's context is rebuilt."""
+        self._qctx_cache = None
+
+    def show_context(self) -> ShowContext:
+        """The catalog's SHOW/DESCRIBE view of the session."""
+        self.instance.query.use_context(self.query_context())
+        return ShowContext(
+            self.database_id, self.user_id, self.user, self.config.get("search_path")
+        )
+
+    # --- the session's interface -----------------------------------------------------------
+
+    def parse(self, sql: str) -> list[Statement]:
+        """Split and parse a query string; raises RwError on bad syntax."""
+        try:
+            return sql_parse(sql)
+        except RwError as e:
+            if logfmt.statement_log.isEnabledFor(logging.DEBUG):
+                logfmt.statement_log.debug(
+                    logfmt.line(
+                        "statement", pid=getattr(self.process, "pid", 0), user=self.user,
+                        db=self.database, kind="unparsed", ok=False, sqlstate=e.code,
+                        sql=sql[:500],
+                    )
+                )  # fmt: skip
+            raise
+
+    def describe(self, stmt: Statement, param_oids: list[int]) -> Description:
+        if isinstance(stmt, (st.Query, st.Insert, st.Update, st.Delete)):
+            if isinstance(stmt, st.Query) and query.SLEEP.match(stmt.text):
+                return Description([], query.sleep_columns())
+            d = self.instance.query.describe(stmt.text, param_oids, self.query_context())
+            return Description(list(d.param_oids), d.columns)
+        if type(stmt).OWNER == "control":
+            return Description(list(param_oids), ctl.columns(stmt))
+        if isinstance(stmt, st.FetchCursor):
+            cur = self.cursors.get(stmt.cursor)
+            return Description(list(param_oids), cur.columns if cur else None)
+        if isinstance(stmt, (st.ShowObjects, st.ShowVariable, st.ShowCreate, st.Describe)):
+            out = self._handlers[type(stmt)](stmt, [])
+            assert isinstance(out, Outcome)
+            return Description(list(param_oids), out.columns)
+        return Description(list(param_oids), None)
+
+    async def execute(self, stmt: Statement, params: list[object]) -> Outcome:
+        if not logfmt.statement_log.isEnabledFor(logging.DEBUG):
+            return await self._execute(stmt, params)
+        started = time.perf_counter()
+        fields: dict[str, object] = {
+            "pid": getattr(self.process, "pid", 0),
+            "user": self.user,
+            "db": self.database,
+            "kind": type(stmt).__name__,
+        }
+        try:
+            out = await self._execute(stmt, params)
+        except RwError as e:
+            fields.update(ok=False, sqlstate=e.code)
+            raise
+        else:
+            fields.update(ok=True, tag=out.tag)
+            return out
+        finally:
+            ms = (time.perf_counter() - started) * 1000
+            logfmt.statement_log.debug(
+                logfmt.line("statement", **fields, ms=f"{ms:.2f}", sql=stmt.text[:500])
+            )
+
+    async def _execute(self, stmt: Statement, params: list[object]) -> Outcome:
+        handler = self._handlers.get(type(stmt))
+        if handler is None:
+            raise NotImplementedError_(type(stmt).__name__)
+        out = handler(stmt, params)
+        if isinstance(out, Awaitable):
+            out = await out
+        assert isinstance(out, Outcome)
+        return out
+
+    def close(self) -> None:
+        self.cursors.clear()
+
+    # --- dispatch ---------------------------------------------------------------------------
+
+    def _handler_table(self) -> dict[type[st.Statement], Callable[..., Any]]:
+        h: dict[type[st.Statement], Callable[..., Any]] = {}
+        for module in HANDLER_MODULES:
+            for cls, fn in module.HANDLERS.items():
+                h[cls] = functools.partial(fn, self)
+        for cls, ctl_fn in ctl.handlers(self).items():
+            h[cls] = ctl_fn
+        return h
+
+    # --- engine results ---------------------------------------------------------------------
+
+    async def engine_call(self, tag: str, fn: Callable[[], Result]) -> Outcome:
+        """Run one engine operation, await its barrier wait, and refresh the read path."""
+        try:
+            result = fn()
+        finally:
+            self.instance.query.invalidate()
+        if result.wait is not None:
+            await self._await(result.wait, getattr(result, "job_id", None))
+            self.instance.query.invalidate()
+        rows: list[tuple[object, ...]] = result.rows
+        return Outcome(tag, result.columns, rows, notices=list(result.notices))
+
+    async def _await(self, waiter: Waiter, job_id: int | None) -> None:
+        if not waiter.done:
+            loop = asyncio.get_running_loop()
+            fut: asyncio.Future[None] = loop.create_future()
+
+            def wake(_: Waiter) -> None:
+                if not fut.done():
+                    fut.set_result(None)
+
+            waiter.add_done_callback(wake)
+            try:
+                await fut
+            except asyncio.CancelledError:
+                # A cancelled foreground CREATE cancels its job, as RisingWave's
+                # cancel_queries_in_session + creating_streaming_job_tracker do.
+                engine = self.instance.engine
+                if job_id is not None and engine.catalog.job_status(job_id) is not None:
+                    with contextlib.suppress(RwError):
+                        engine.jobs.cancel_jobs(self.ctx(), [job_id])
+                    self.instance.query.invalidate()
+                raise
+        waiter.result()
+
+    # --- privileges -----------------------------------------------------------------------------
+
+    def require_superuser(self, what: str) -> None:
+        if not self.is_superuser:
+            raise PermissionDenied(what)

@@ -1,0 +1,108 @@
+"""Session variables (SET, SET TIME ZONE, SHOW <variable>) and transaction statements (BEGIN,
+START TRANSACTION, COMMIT, ROLLBACK, ABORT, SET TRANSACTION), which RisingWave accepts with its
+notices, and DISCARD.
+
+RisingWave: ``src/frontend/src/handler/variable.rs``, ``handler/transaction.rs``,
+``handler/show.rs`` (SHOW PARAMETERS), ``src/common/src/session_config/`` (the variables
+themselves: ``rwshim/session_config.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from rwshim import pgtypes
+from rwshim.frontend.common import Handler
+from rwshim.results import Column, Outcome
+from rwshim.sql import statements as st
+
+if TYPE_CHECKING:
+    from rwshim.frontend.frontend import Frontend
+
+# RisingWave's BEGIN notice (src/frontend/src/handler/transaction.rs:47-55).
+BEGIN_NOTICE = (
+    "Read-write transaction is not supported yet. Please specify `READ ONLY` to start a "
+    "read-only transaction.\nFor compatibility, this statement will still succeed but no "
+    "transaction is actually started."
+)
+# transaction.rs:36-40
+ISOLATION_NOTICE = (
+    "Transaction with given Isolation Level is not supported yet.\n"
+    "For compatibility, this statement will proceed with RepeatableRead."
+)
+# transaction.rs:102-104
+SET_TRANSACTION_NOTICE = (
+    "`SET TRANSACTION` is not supported yet.\n"
+    "For compatibility, this statement will still succeed but no changes are actually made."
+)
+
+_READ_ONLY = re.compile(r"\bREAD\s+ONLY\b", re.IGNORECASE)
+_ISOLATION = re.compile(r"\bISOLATION\s+LEVEL\b", re.IGNORECASE)
+
+
+def handle_set_variable(fe: Frontend, stmt: st.SetVariable, params: list[object]) -> Outcome:
+    value = None if stmt.value.kind == "default" else list(stmt.value.items)
+    notices = fe.config.set(stmt.variable, value)
+    fe.settings_changed()
+    fe.parameter_changes.extend(fe.config.parameter_status_changes())
+    return Outcome(stmt.tag, notices=notices)
+
+
+def handle_set_time_zone(fe: Frontend, stmt: st.SetTimeZone, params: list[object]) -> Outcome:
+    value = stmt.value or "UTC"
+    fe.config.set("timezone", value)
+    fe.settings_changed()
+    return Outcome(stmt.tag)
+
+
+def handle_show_variable(fe: Frontend, stmt: st.ShowVariable, params: list[object]) -> Outcome:
+    name = stmt.variable.lower()
+    if name == "parameters":
+        r = fe.instance.engine.params.show_parameters()
+        return Outcome("SHOW_VARIABLE", r.columns, r.rows)
+    if name in ("transaction_isolation", "transaction isolation level"):
+        value = fe.config.get("transaction_isolation")
+        return Outcome("SHOW_VARIABLE", [Column("Name", pgtypes.VARCHAR)], [(value,)])
+    names, rows = fe.config.show(name)
+    cols = [Column(n, pgtypes.VARCHAR) for n in names]
+    return Outcome("SHOW_VARIABLE", cols, rows)
+
+
+# --- transactions ------------------------------------------------------------------------------
+
+
+def handle_begin(fe: Frontend, stmt: st.Statement, params: list[object]) -> Outcome:
+    notices = [ISOLATION_NOTICE] if _ISOLATION.search(stmt.text) else []
+    if _READ_ONLY.search(stmt.text):
+        fe.txn_status = "T"
+        return Outcome(stmt.tag, notices=notices)
+    return Outcome(stmt.tag, notices=[*notices, BEGIN_NOTICE])
+
+
+def handle_end_txn(fe: Frontend, stmt: st.Statement, params: list[object]) -> Outcome:
+    fe.txn_status = "I"
+    fe.cursors.clear()
+    return Outcome(stmt.tag)
+
+
+def handle_set_transaction(fe: Frontend, stmt: st.SetTransaction, params: list[object]) -> Outcome:
+    return Outcome(stmt.tag, notices=[SET_TRANSACTION_NOTICE])
+
+
+def handle_discard(fe: Frontend, stmt: st.Discard, params: list[object]) -> Outcome:
+    return Outcome(stmt.tag)
+
+
+HANDLERS: dict[type[st.Statement], Handler] = {
+    st.SetVariable: handle_set_variable,
+    st.SetTimeZone: handle_set_time_zone,
+    st.SetTransaction: handle_set_transaction,
+    st.ShowVariable: handle_show_variable,
+    st.Begin: handle_begin,
+    st.StartTransaction: handle_begin,
+    st.Commit: handle_end_txn,
+    st.Rollback: handle_end_txn,
+    st.Abort: handle_end_txn,
+    st.Discard: handle_discard,
+}
