@@ -113,7 +113,9 @@ class Server:
         self.config = config
         self.registry = SessionRegistry()
         if instance is None and frontend_factory is None:
-            instance = Instance(config.data_dir, manual_clock=config.manual_clock)
+            instance = Instance(
+                config.data_dir, manual_clock=config.manual_clock, postgres_url=config.postgres_url
+            )
         self.instance = instance
         if instance is not None:
             instance.registry = self.registry

@@ -161,7 +161,6 @@ class Session:
         self._tz: tzinfo = UTC
         # Handlers that never wait run without a coroutine (most extended-protocol messages).
         self._sync_handlers: dict[type, Callable[[Any], bool]] = {
-            ev.Parse: self._on_parse,
             ev.Bind: self._on_bind,
             ev.Describe: self._on_describe,
             ev.Close: self._on_close,
@@ -173,7 +172,9 @@ class Session:
             ev.CopyDone: self._on_copy,
             ev.CopyFail: self._on_copy,
         }
+        # Parse may wait: a data statement is parsed and described by PostgreSQL.
         self._async_handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
+            ev.Parse: self._on_parse,
             ev.Query: self._on_query,
             ev.Execute: self._on_execute,
         }
@@ -406,7 +407,7 @@ class Session:
 
     # --- extended query ------------------------------------------------------------------
 
-    def _on_parse(self, msg: ev.Parse) -> bool:
+    async def _on_parse(self, msg: ev.Parse) -> bool:
         try:
             if msg.name:
                 if msg.name in self._statements:
@@ -423,7 +424,8 @@ class Session:
                     raise RwError(f"Unsupported oid {oid - 2**32 if oid >= 2**31 else oid}")
             if stmts:
                 stmt: Statement | None = stmts[0]
-                desc = self.frontend.describe(stmts[0], list(msg.param_oids))
+                found = self.frontend.describe(stmts[0], list(msg.param_oids))
+                desc = found if isinstance(found, Description) else await self._run(found)
             else:
                 stmt = None
                 desc = Description(list(msg.param_oids), None)

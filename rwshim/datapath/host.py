@@ -17,6 +17,7 @@ as it is, with rwshim's schemas created in it.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import contextlib
 import itertools
@@ -111,7 +112,17 @@ class PgHost:
                 return self.server
 
             self._started = self._run_on_host(start())
+            atexit.register(self._stop_at_exit)
             return self._started
+
+    def _stop_at_exit(self) -> None:
+        """A clean stop on the server's own loop before the interpreter goes (otherwise its
+        supervisor sees the child killed by the exit and reports a crash)."""
+        server, loop = self.server, self._loop
+        if server is None or loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(server.stop(), loop).result(10)
 
     async def ready(self) -> DataPlaneServer:
         """The server, started if need be, once it accepts sessions (raises DataPlaneError)."""

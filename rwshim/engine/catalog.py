@@ -33,7 +33,6 @@ from rwshim.errors import (
     PermissionDenied,
     ProtocolError,
 )
-from rwshim.store.schema import data_table
 from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS
 
 
@@ -100,22 +99,6 @@ def rename_in_definition(definition: str, new_name: str) -> str:
     if m is None:
         return definition
     return definition[: m.start(2)] + new_name + definition[m.end(2) :]
-
-
-def _quote_ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _sqlite_affinity(type_oid: int) -> str:
-    if type_oid in (pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, pgtypes.BOOL):
-        return "INTEGER"
-    if type_oid in (pgtypes.FLOAT4, pgtypes.FLOAT8):
-        return "REAL"
-    if type_oid == pgtypes.NUMERIC:
-        return "NUMERIC"
-    if type_oid == pgtypes.BYTEA:
-        return "BLOB"
-    return "TEXT"
 
 
 class Catalog:
@@ -488,20 +471,6 @@ class Catalog:
                 out[rid] = rel
         return [out[k] for k in sorted(out)]
 
-    def create_data_table(self, table_id: int) -> None:
-        """The table's rows live in ``rel_<id>`` (store/schema.py); ``_row_id`` is its key."""
-        cols = self.columns(table_id)
-        defs = []
-        for c in cols:
-            if c.is_hidden and c.name == "_row_id":
-                defs.append(f"{_quote_ident(c.name)} INTEGER PRIMARY KEY")
-            else:
-                defs.append(f"{_quote_ident(c.name)} {_sqlite_affinity(c.type_oid)}")
-        with self.store.transaction():
-            self.conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {data_table(table_id)} ({', '.join(defs)})"
-            )
-
     # ------------------------------------------------------------------ removal (drop_op.rs)
 
     def cascade_closure(self, ids: Iterable[int]) -> list[int]:
@@ -584,8 +553,6 @@ class Catalog:
             )
             status = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (rid,))
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
-            if kind == "table":
-                self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
             self.waits.notify_removed(rid, str(kind), status, cancelled)
         self.waits.check_wait_all()
 

@@ -80,12 +80,15 @@ class Ddl:
         primary_key: Sequence[str] = (),
         if_not_exists: bool = False,
         append_only: bool = False,
+        on_conflict: str | None = None,
         with_options: Sequence[tuple[str, str]] = (),
         connector: str | None = None,
     ) -> Result:
         """CREATE TABLE (create_table.rs): a streaming job without backfill, always foreground;
-        its rows live in ``rel_<id>``.  A table without primary key gets the hidden ``_row_id``
-        (serial) as its last column and key (create_table.rs:437-446)."""
+        its rows live on the data plane (made from this catalog entry on first use).  A table
+        without primary key gets the hidden ``_row_id`` (serial) as its last column and key
+        (create_table.rs:437-446).  ``on_conflict`` is the statement's ON CONFLICT clause
+        (``DO NOTHING``, ``DO UPDATE FULL``, ``OVERWRITE``, ``DO UPDATE IF NOT NULL``)."""
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
@@ -102,9 +105,11 @@ class Ddl:
             if k not in names:
                 raise BindError(f'column "{k}" named in key does not exist')
             pk.append(names.index(k))
+        row_id_as_pk = not pk
         if not pk:
             cols.append(ColumnSpec("_row_id", pgtypes.INT8, "serial", is_hidden=True))
             pk = [len(cols) - 1]
+        behaviour = conflict_behaviour(on_conflict, append_only, row_id_as_pk)
         options = dict(with_options)
         notices = ["APPEND ONLY TABLE is currently an experimental feature."] if append_only else []
         spec = JobSpec(
@@ -119,6 +124,7 @@ class Ddl:
             options=options,
             extra={
                 "append_only": int(append_only),
+                "on_conflict": behaviour,
                 "connector": connector,
                 "with_options": json.dumps(options, sort_keys=True),
             },
@@ -145,8 +151,9 @@ class Ddl:
         with self.store.transaction():
             rid = self.store.next_id("object")
             self.catalog.insert_relation(
-                rid, "view", name.name, schema_id, ctx, definition, columns
-            )
+                rid, "view", name.name, schema_id, ctx, definition, columns,
+                extra={"search_path": ctx.variables.get("search_path")},
+            )  # fmt: skip
             self.catalog.insert_dependencies(rid, upstream_ids)
         return Result()
 
@@ -239,6 +246,8 @@ class Ddl:
             options=options,
             has_values=has_values,
             has_temporal_join=has_temporal_join,
+            # the definition's names bind with the creating session's search_path
+            extra={"search_path": ctx.variables.get("search_path")},
         )
         return self.jobs.create(ctx, spec)
 
@@ -417,3 +426,25 @@ class Ddl:
                 self.barrier.barrier(rel.database_id)
         self.meta.commit_actions()
         return Result()
+
+
+def conflict_behaviour(on_conflict: str | None, append_only: bool, row_id_as_pk: bool) -> str:
+    """A table's ConflictBehavior as ``EitherOnConflict::to_behavior`` resolves it
+    (src/frontend/src/handler/create_table.rs:671-705), in the store's words
+    (relation.on_conflict)."""
+    if append_only:
+        if row_id_as_pk:
+            return "no_check"
+        if on_conflict is not None and on_conflict != "DO NOTHING":
+            raise InvalidInputSyntax(
+                "When PRIMARY KEY constraint applied to an APPEND ONLY table, "
+                "the ON CONFLICT behavior must be DO NOTHING."
+            )
+        return "ignore"
+    return {
+        None: "overwrite",
+        "DO UPDATE FULL": "overwrite",
+        "OVERWRITE": "overwrite",
+        "DO NOTHING": "ignore",
+        "DO UPDATE IF NOT NULL": "if_not_null",
+    }.get(on_conflict, "overwrite")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from rwshim import coltypes
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
+from rwshim.errors import RwError
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
@@ -36,7 +37,8 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
                 c.name,
                 oid,
                 rw,
-                is_nullable=not (c.not_null or c.primary_key or c.name in schema.primary_key),
+                # NOT NULL alone: a key column may hold NULL (create_table.rs:181-183)
+                is_nullable=not c.not_null,
                 default_expr=c.default,
                 generated_expr=c.generated,
             )
@@ -53,6 +55,14 @@ def query_columns(
         ColumnSpec(c.name, c.type_oid, coltypes.rw_type_name(c.type_oid)) for c in analysis.columns
     ]
     return cols, list(analysis.upstreams)
+
+
+async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:
+    """The backfill model reads its upstreams' row counts synchronously: count them first,
+    unless no data statement ever ran here (then every table is empty)."""
+    data = fe.instance.data
+    if upstreams and (data.started or fe.instance.data_dir is not None):
+        await data.refresh_counts(data.scan_relations(upstreams))
 
 
 def new_query_columns(
@@ -86,6 +96,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             primary_key=pk,
             if_not_exists=stmt.if_not_exists,
             append_only=stmt.append_only,
+            on_conflict=stmt.on_conflict,
             with_options=stmt.with_options,
             connector=connector,
         ),
@@ -93,7 +104,12 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
     if stmt.query is not None and not out.notices:
         # CREATE TABLE ... AS: the table is filled with the query's rows.
         name = ".".join(f'"{p}"' for p in stmt.name.parts)
-        fe.instance.query.execute(f"INSERT INTO {name} {stmt.query}", [], fe.query_context())
+        insert = f"INSERT INTO {name} {stmt.query}"
+        planned = fe.data_plan(insert)
+        if planned is None:
+            fe.instance.query.execute(insert, [], fe.query_context())
+        else:
+            await fe.data_session().execute(planned, [], fe.data_state())
     return out
 
 
@@ -101,6 +117,7 @@ async def handle_create_mv(
     fe: Frontend, stmt: st.CreateMaterializedView, params: list[object]
 ) -> Outcome:
     cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+    await count_upstreams(fe, upstreams)
     return await fe.engine_call(stmt.tag, lambda: _create_mv_call(fe, stmt, cols, upstreams))
 
 
@@ -160,6 +177,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
     cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
+    await count_upstreams(fe, upstreams)
     fmt = stmt.format_encode
     return await fe.engine_call(
         stmt.tag,
@@ -178,6 +196,12 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
 
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
+    try:
+        indexed = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(stmt.table))
+    except RwError:
+        indexed = None  # the engine reports it, in its order
+    if indexed is not None:
+        await count_upstreams(fe, [indexed.id])
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_index(

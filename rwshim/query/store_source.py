@@ -1,7 +1,7 @@
 """``RelationSource`` over the meta store's tables (rwshim/store/schema.py).
 
 Reads ``visible_relation`` (relations of INITIAL jobs are invisible to the frontend), its
-columns and streaming-job status; rows of a user table live in ``rel_<id>``.
+columns and streaming-job status; rows of a user table live on the PostgreSQL data plane.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import re
 import sqlite3
 
 from rwshim.query.relations import Relation, RelColumn, RelKind
-from rwshim.store.schema import data_table
 
 _KINDS = {k.value: k for k in RelKind}
 
@@ -87,7 +86,6 @@ class StoreRelations:
             (rid,),
         ).fetchall()
         pk = tuple(c[0] for c in sorted((c for c in cols if c[3] is not None), key=lambda c: c[3]))
-        storage = data_table(rid) if kind == RelKind.TABLE else None
         is_view = kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW)
         query: str | None = None
         index_keys: tuple[str, ...] = ()
@@ -125,7 +123,6 @@ class StoreRelations:
             ),
             created=status is None or status == "CREATED",
             definition=query,
-            storage=storage,
             primary_key=table_pk,
             append_only=bool(append_only),
             conflict=_conflict(on_conflict, bool(append_only), table_pk, cols),

@@ -23,10 +23,9 @@ Conventions that hold for every table:
   its first barrier (or after a crash in between, until recovery deletes it).  RisingWave's
   frontend never sees such a relation: the binder and the catalog views must skip relations
   whose ``streaming_job.job_status = 'INITIAL'`` (``visible_relation`` below does this).
-* User tables' rows live in this same connection, in a SQLite table named ``rel_<id>`` with the
-  user's column names (hidden ``_row_id`` included).  The engine creates and drops it in the
-  DDL's transaction; the read path does DML and SELECT on it.  Materialized views, views and
-  indexes have no ``rel_<id>`` table: they read as their definition over their upstreams.
+* User tables' rows are not here: they live on the PostgreSQL data plane (rwshim/datapath),
+  in objects made from these catalog rows (rwshim/query/pg/ddl.py).  A store of an older
+  rwshim may still hold ``rel_<id>`` tables; nothing reads them.
 """
 
 from __future__ import annotations
@@ -426,8 +425,3 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
-
-
-def data_table(relation_id: int) -> str:
-    """The SQLite table holding a user table's rows (quoted identifier not needed)."""
-    return f"rel_{relation_id}"

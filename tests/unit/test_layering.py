@@ -15,7 +15,8 @@ ALLOWED: dict[str, set[str]] = {
     "sql": {"session_config"},
     "store": set(),
     "engine": {"store", "sql", "session_config"},
-    "query": {"store", "session_config"},
+    # query/pg/prepass.py reads RisingWave-only syntax with RisingWave's tokenizer (sql/tokens)
+    "query": {"store", "session_config", "sql"},
     "session_config": set(),
     # The data plane's PostgreSQL process and files: I/O allowed, but it knows nothing of
     # the engine, the query layer, the frontend or the server that will use it.

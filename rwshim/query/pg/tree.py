@@ -15,8 +15,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pglast import parser as pg_parser
-
 Node = dict[str, Any]
 
 SETOP_NONE = "SETOP_NONE"
@@ -223,6 +221,8 @@ class Shape:
 
 def parse(text: str) -> Shape:
     """The shape of the one statement in ``text``; TreeError if PostgreSQL cannot parse it."""
+    from pglast import parser as pg_parser  # not at import: `SELECT 1` never needs it
+
     try:
         tree = json.loads(pg_parser.parse_sql_json(text))
     except pg_parser.ParseError as e:
