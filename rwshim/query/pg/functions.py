@@ -106,6 +106,69 @@ VALUE_FUNCTIONS: dict[str, str] = {
     "SVFOP_CURRENT_SCHEMA": f"{_F}.current_schema()",
 }
 
+# Functions a query reading no relation is answered with in process (the catalog path):
+# those that read RisingWave's catalog (PostgreSQL's data database has another one), those
+# that change the rwshim session (set_config), and the session's own values, which the
+# catalog path answers without a round trip (drivers ask for them on every connection).
+IN_PROCESS: frozenset[str] = frozenset(
+    {
+        # catalog readers (src/frontend/src/expr/function_impl/*, binder/expr/function/*)
+        "has_table_privilege",
+        "has_schema_privilege",
+        "has_database_privilege",
+        "has_any_column_privilege",
+        "has_column_privilege",
+        "has_function_privilege",
+        "pg_table_is_visible",
+        "pg_type_is_visible",
+        "pg_function_is_visible",
+        "pg_collation_is_visible",
+        "pg_get_userbyid",
+        "obj_description",
+        "col_description",
+        "shobj_description",
+        "pg_get_viewdef",
+        "pg_get_indexdef",
+        "pg_get_constraintdef",
+        "pg_get_expr",
+        "pg_get_ruledef",
+        "pg_get_function_arguments",
+        "pg_get_function_identity_arguments",
+        "pg_get_function_result",
+        "pg_get_serial_sequence",
+        "pg_relation_size",
+        "pg_table_size",
+        "pg_total_relation_size",
+        "pg_indexes_size",
+        "pg_relation_is_publishable",
+        "format_type",
+        "to_regclass",
+        "to_regtype",
+        "pg_encoding_to_char",
+        "pg_advisory_unlock_all",
+        "pg_backend_pid",
+        "pg_cancel_backend",
+        "pg_terminate_backend",
+        "pg_is_in_recovery",
+        "rw_recovery_status",
+        "pg_postmaster_start_time",
+        # the session's state
+        "set_config",
+        "current_setting",
+        "version",
+        "current_database",
+        "current_catalog",
+        "current_schema",
+        "current_schemas",
+        "current_user",
+        "session_user",
+    }
+)
+# Casts to these types name catalog objects: a query using one stays in process.
+IN_PROCESS_TYPES: frozenset[str] = frozenset(
+    {"regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper"}
+)
+
 _EXTRA: list[str] = []
 
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from rwshim.errors import InvalidInputSyntax
 from rwshim.query.context import QueryContext
-from rwshim.query.pg import tree
+from rwshim.query.pg import functions, tree
 from rwshim.query.pg.prepass import Prepassed, prepass
 from rwshim.query.relations import Relation, RelationSource, RelKind
 
@@ -139,7 +139,25 @@ def route(
         out.resolved[id(ref)] = rel
         if isinstance(rel, Relation) and not (rel.kind == RelKind.VIEW and catalog_only(rel)):
             out.route = Route.DATA
+    if out.route is Route.CATALOG and shape.kind == "select" and reads_nothing(shape):
+        # A query that reads no relation at all is RisingWave's batch engine evaluating
+        # expressions: PostgreSQL has the functions, types and casts RisingWave's are built
+        # after; only what reads the catalog or the session stays in process.
+        out.route = Route.DATA
     return out
+
+
+def reads_nothing(shape: tree.Shape) -> bool:
+    """Whether a query reads no relation (CTEs aside) and calls nothing that must be
+    answered in process (``functions.IN_PROCESS``, ``::regclass`` & co, SQL value functions
+    of the session)."""
+    if shape.relation_refs or shape.unsupported:
+        return False
+    if not functions.IN_PROCESS.isdisjoint(shape.func_names):
+        return False
+    if any(t.names[-1] in functions.IN_PROCESS_TYPES for t in shape.type_refs):
+        return False
+    return not any(vf.op in functions.VALUE_FUNCTIONS for vf in shape.value_funcs)
 
 
 def _qualifiers(ref: tree.RelRef) -> tuple[str | None, str | None]:

@@ -201,6 +201,7 @@ class Shape:
     column_paths: list[ColumnPath] = field(default_factory=list)
     value_funcs: list[ValueFunc] = field(default_factory=list)
     func_refs: list[FuncRef] = field(default_factory=list)
+    func_names: set[str] = field(default_factory=set)  # every function called (last name part)
     type_refs: list[TypeRef] = field(default_factory=list)
     params: set[int] = field(default_factory=set)
     target: RelRef | None = None
@@ -562,6 +563,8 @@ class _Walker:
             return
         if kind == "FuncCall":
             parts = _names(node.get("funcname"))
+            if parts:
+                shape.func_names.add(parts[-1])
             if len(parts) > 1:
                 shape.func_refs.append(FuncRef(parts, node.get("location", -1)))
             for key in ("args", "agg_order", "agg_filter", "over"):

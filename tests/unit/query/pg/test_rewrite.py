@@ -12,12 +12,38 @@ from rwshim.query.pg.route import Route
 from .conftest import INT, VARCHAR, Catalog, pg, route_of
 
 
-def test_constants_and_catalog_queries_stay_in_process(catalog: Catalog, ctx: QueryContext) -> None:
+def test_catalog_queries_stay_in_process(catalog: Catalog, ctx: QueryContext) -> None:
     catalog.table("t", [("a", INT)])
-    assert route_of(catalog, ctx, "SELECT 1") is Route.CATALOG
     assert route_of(catalog, ctx, "SELECT * FROM rw_catalog.rw_tables") is Route.CATALOG
     assert route_of(catalog, ctx, "SELECT relname FROM pg_class") is Route.CATALOG
     assert route_of(catalog, ctx, "SELECT * FROM t") is Route.DATA
+
+
+def test_expressions_over_no_relation_run_on_postgres(catalog: Catalog, ctx: QueryContext) -> None:
+    # (``SELECT 1`` itself never gets here: the frontend's constant fast path answers it)
+    for text in (
+        "SELECT 1",
+        "SELECT array_min(ARRAY[1, 2])",
+        "SELECT * FROM generate_series(1, 3)",
+        "WITH c AS (SELECT 1 AS x) SELECT x + 1 FROM c",
+        "VALUES (1, 'a'), (2, 'b')",
+    ):
+        assert route_of(catalog, ctx, text) is Route.DATA, text
+
+
+def test_catalog_and_session_functions_keep_a_constant_in_process(
+    catalog: Catalog, ctx: QueryContext
+) -> None:
+    for text in (
+        "SELECT version()",
+        "SELECT current_setting('timezone')",
+        "SELECT set_config('search_path', 'public', false)",
+        "SELECT pg_catalog.pg_get_userbyid(1)",
+        "SELECT 'pg_class'::regclass",
+        "SELECT current_user",
+        "SELECT 1 + length(current_schema())",
+    ):
+        assert route_of(catalog, ctx, text) is Route.CATALOG, text
 
 
 def test_names_become_physical_with_the_written_name_as_alias(
