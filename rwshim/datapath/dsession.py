@@ -223,7 +223,13 @@ class DataSession:
             timeout = (state.timeout_ms or 3600 * 1000) / 1000
             rows = _Rows(self, conn, planned, state, pg_types, args, time.monotonic() + timeout)
             outcome = Outcome("SELECT", None, rows, count_rows=True)
-            await rows.start(outcome)
+            try:
+                await rows.start(outcome)
+            except BaseException:
+                # a row that cannot be decoded (or a cancel) must not leave the statement
+                # running on the connection the next one needs
+                await rows.aclose()
+                raise
             self.active = rows
             return outcome
         try:
@@ -399,7 +405,11 @@ class _Rows:
             if res is None:
                 self._done = True
                 raise StopAsyncIteration
-            self._take(res)
+            try:
+                self._take(res)
+            except BaseException:
+                await self.aclose()
+                raise
         row = self._buffer[self._pos]
         self._pos += 1
         return row
