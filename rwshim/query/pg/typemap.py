@@ -41,6 +41,9 @@ _RESULT_OIDS: dict[int, int] = {
     # regclass and oid are int4 in RisingWave (binder/expr/mod.rs:995-998)
     pgtypes.OID: pgtypes.INT4,
     pgtypes.REGCLASS: pgtypes.INT4,
+    # pg_typeof is a varchar literal of the type's name (binder/expr/function/
+    # builtin_scalar.rs "pg_typeof"); PostgreSQL's answers a regtype
+    pgtypes.REGTYPE: pgtypes.VARCHAR,
 }
 
 # One-word type names RisingWave's parser accepts and PostgreSQL does not know.
