@@ -118,6 +118,18 @@ def _max_one_row(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContex
     return expr_error("More than one row returned by subquery used as an expression")
 
 
+# RisingWave's own texts raised by the rwfn functions (query/pg/sqlfn): an ExprError's text
+# under "Expr error" (src/expr/core/src/error.rs), any other as it is
+@_row("RWEXP", r"^(?P<text>.*)$")
+def _rw_expr(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(m["text"])
+
+
+@_row("RWERR", r"^(?P<text>.*)$")
+def _rw_text(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return RwError(m["text"])
+
+
 # CancelRequest: PostgreSQL's text, which RisingWave's pgwire sends too (README)
 @_row("57014", r"due to user request")
 def _cancel(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:

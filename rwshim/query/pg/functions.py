@@ -13,15 +13,19 @@ database (``--data-dir``, ``--postgres-url``) to bring it up to date.
 
 Registering: ``register(sql)`` adds SQL run once in the template (RisingWave-only functions,
 types); ``OVERRIDES`` lists the pg_catalog functions rwfn shadows, so that a call written
-``pg_catalog.f(...)`` is spliced to ``rwfn.f(...)``.  Bump ``TEMPLATE_VERSION`` when what is
-installed changes: a template of another version is rebuilt.
+``pg_catalog.f(...)`` is spliced to ``rwfn.f(...)``.  ``TEMPLATE_VERSION`` follows what is
+installed (a digest of the SQL): a template of another version is rebuilt.  The
+RisingWave-only functions themselves are in ``sqlfn`` (imported at the end of this module).
 """
 
 from __future__ import annotations
 
+import hashlib
+
 from rwshim.query.pg.names import DATA_SCHEMA, FUNCTION_SCHEMA
 
-TEMPLATE_VERSION = 1
+# the version of what the template holds before the digest of the SQL is added to it
+_TEMPLATE_BASE = 1
 
 # The custom settings a data session carries (set by the session, read by rwfn).
 SETTING_USER = "rw.user_name"
@@ -180,3 +184,9 @@ def register(sql: str) -> None:
 def template_sql() -> str:
     """Everything the template database holds beyond an empty database."""
     return _BASE + "\n".join(_EXTRA)
+
+
+# RisingWave-only functions, types and overloads register themselves (after `register` exists)
+from rwshim.query.pg import sqlfn  # noqa: E402, F401
+
+TEMPLATE_VERSION = f"{_TEMPLATE_BASE}-{hashlib.sha256(template_sql().encode()).hexdigest()[:12]}"
