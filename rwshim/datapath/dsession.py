@@ -302,8 +302,9 @@ class DataSession:
                 count = _decoded_rows(results, [values.decoder(pgtypes.INT8)])
                 n = int(count[0][0]) if count else 0  # type: ignore[call-overload]
                 return Outcome(f"INSERT 0 {n}")
-        last = results[-1]
-        tag = (last.command_status or b"").decode()
+        # in chunked-rows mode the status rides on the last chunk, not the closing result
+        status = next((r.command_status for r in reversed(results) if r.command_status), b"")
+        tag = (status or b"").decode()
         fields = fields_of(results[0]) if results and results[0].nfields else []
         if not fields:
             return Outcome(tag)

@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rwshim.dataplane import DataPlaneError
 from rwshim.datapath.host import PgHost
 from rwshim.datapath.pgio import ConnectionLost, PgConn, PgFailure
+from rwshim.dataplane import DataPlaneError
 from rwshim.errors import RwError
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.query.pg import ddl, names, rewrite, route
