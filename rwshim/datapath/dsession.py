@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from rwshim import pgtypes
 from rwshim.datapath import values
 from rwshim.datapath.pgio import ConnectionLost, Described, Field, PgConn, PgFailure, fields_of
-from rwshim.datapath.plane import DataPlane, DataPlaneLost, Planned
-from rwshim.errors import QueryTimeout, RwError
+from rwshim.datapath.plane import DataPlane, DataPlaneLost, Planned, RelationGone
+from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
 from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState
 from rwshim.query.pg import functions, names, typemap
@@ -40,6 +40,15 @@ from rwshim.results import Column, Outcome
 
 if TYPE_CHECKING:
     from psycopg import pq
+
+UNDEFINED_TABLE = "42P01"  # a physical object went away under the statement (a race)
+RACE_RETRIES = 5
+
+
+class _Dropped(Exception):
+    def __init__(self, error: RwError) -> None:
+        self.error = error
+
 
 # SQLSTATEs of binder-class failures: the in-process binder words these as RisingWave does
 BINDER_STATES = frozenset({"42703", "42883", "42804", "42725", "42P18", "42846", "42P10"})
@@ -145,17 +154,27 @@ class DataSession:
 
     # --- before a statement ---------------------------------------------------------------
 
-    async def _prepare(self, planned: Planned, state: SessionState) -> PgConn:
+    async def _prepare(self, planned: Planned, state: SessionState) -> tuple[PgConn, Planned]:
+        """The connection, ready for ``planned`` (planned again when another session dropped
+        a relation it reads while this one waited: then RisingWave's not-found error)."""
         active, self.active = self.active, None
         if active is not None:
             await active.settle()
         plane = self.plane
         await plane.ready()
-        await plane.ensure(planned.statement.relation_ids)
+        for _ in range(3):
+            try:
+                await plane.ensure(planned.statement.relation_ids)
+                break
+            except RelationGone:
+                fresh = plane.plan(planned.text, state.ctx)
+                if fresh is None:
+                    raise DataPlaneLost("the statement no longer reads user data") from None
+                planned = fresh
         conn = await self._connection(state)
         for schema, name in planned.statement.snapshots:
             await self._snapshot(conn, schema, name, state.ctx)
-        return conn
+        return conn, planned
 
     async def _snapshot(self, conn: PgConn, schema: str, name: str, ctx: QueryContext) -> None:
         key = (self.plane._catalog_version(), ctx.cache_key)
@@ -187,9 +206,8 @@ class DataSession:
             found = self.explain(planned.routed.prepassed.text, state.ctx)
             if found is not None:
                 return found
-        ids = planned.statement.relation_ids
         seconds = (state.timeout_ms or 3600 * 1000) // 1000
-        return map_error(err, self.plane.name_of(ids), MapContext(seconds))
+        return map_error(err, _names_of(planned), MapContext(seconds))
 
     def _lost(self, e: ConnectionLost) -> RwError:
         self.conn = None
@@ -200,8 +218,8 @@ class DataSession:
     ) -> tuple[list[int], list[Column] | None]:
         """PostgreSQL's Parse/Describe of the statement: parameter and result types as a
         client sees them."""
-        conn = await self._prepare(planned, state)
-        types = [o for o in param_oids]
+        conn, planned = await self._prepare(planned, state)
+        types = list(param_oids)
         try:
             described = await conn.describe(planned.statement.text, types)
         except PgFailure as e:
@@ -216,7 +234,23 @@ class DataSession:
     async def execute(
         self, planned: Planned, params: Sequence[object], state: SessionState
     ) -> Outcome:
-        conn = await self._prepare(planned, state)
+        for _ in range(RACE_RETRIES):
+            try:
+                return await self._execute(planned, params, state)
+            except _Dropped:
+                # another session dropped a relation between our ensure and our statement:
+                # plan again (RisingWave's not-found error if it is gone for good)
+                fresh = self.plane.plan(planned.text, state.ctx)
+                if fresh is None:
+                    raise DataPlaneLost("the statement no longer reads user data") from None
+                planned = fresh
+        names = [r.name for r in planned.routed.user_relations()]
+        raise CatalogNotFound("table or source", names[0] if names else "?")
+
+    async def _execute(
+        self, planned: Planned, params: Sequence[object], state: SessionState
+    ) -> Outcome:
+        conn, planned = await self._prepare(planned, state)
         st = planned.statement
         pg_types, args = self._params(st.text, params)
         if st.kind == "select":
@@ -235,6 +269,8 @@ class DataSession:
         try:
             return await self._dml(conn, planned, pg_types, args, state)
         except PgFailure as e:
+            if e.error.sqlstate == UNDEFINED_TABLE:
+                raise _Dropped(self._failure(e, planned, state)) from None
             raise self._failure(e, planned, state) from None
         except ConnectionLost as e:
             raise self._lost(e) from None
@@ -272,14 +308,21 @@ class DataSession:
                 count = _decoded_rows(results, [values.decoder(pgtypes.INT8)])
                 n = int(count[0][0]) if count else 0  # type: ignore[call-overload]
                 return Outcome(f"INSERT 0 {n}")
-        last = results[-1]
-        tag = (last.command_status or b"").decode()
+        # in chunked-rows mode the status rides on the last chunk, not the closing result
+        status = next((r.command_status for r in reversed(results) if r.command_status), b"")
+        tag = (status or b"").decode()
         fields = fields_of(results[0]) if results and results[0].nfields else []
         if not fields:
             return Outcome(tag)
         cols = _columns(fields)
         rows = _decoded_rows(results, [values.decoder(c.type_oid) for c in cols])
         return Outcome(tag, cols, rows)
+
+
+def _names_of(planned: Planned) -> Callable[[int], str | None]:
+    """Physical id -> the user's name, for the relations the statement was planned with."""
+    names_ = {r.id: r.name for r in planned.routed.user_relations()}
+    return names_.get
 
 
 def _snapshot_type(oid: int) -> str:
@@ -339,6 +382,7 @@ class _Rows:
         self._decoders: list[Callable[[bytes], object]] = []
         self._done = False
         self._abandoned = False
+        self._started = False
 
     async def _next_chunk(self) -> Any | None:
         remaining = self.deadline - time.monotonic()
@@ -352,7 +396,10 @@ class _Rows:
             raise QueryTimeout(int((self.state.timeout_ms or 3600 * 1000) // 1000)) from None
         except PgFailure as e:
             self._done = True
-            raise self.session._failure(e, self.planned, self.state) from None
+            err = self.session._failure(e, self.planned, self.state)
+            if e.error.sqlstate == UNDEFINED_TABLE and not self._started:
+                raise _Dropped(err) from None
+            raise err from None
         except ConnectionLost as e:
             self._done = True
             raise self.session._lost(e) from None
@@ -368,6 +415,7 @@ class _Rows:
         outcome.columns = cols
         self._decoders = [values.decoder(c.type_oid) for c in cols]
         self._take(res)
+        self._started = True
 
     def _take(self, res: Any) -> None:
         self._buffer = _decoded_rows([res], self._decoders)

@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rwshim.dataplane import DataPlaneError
 from rwshim.datapath.host import PgHost
 from rwshim.datapath.pgio import ConnectionLost, PgConn, PgFailure
+from rwshim.dataplane import DataPlaneError
 from rwshim.errors import RwError
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.query.pg import ddl, names, rewrite, route
@@ -47,8 +47,18 @@ _PLAN_CACHE_MAX = 4096
 
 @dataclass(frozen=True, slots=True)
 class Planned:
+    text: str  # the statement as the user wrote it
     routed: route.Routed
     statement: rewrite.PgStatement
+
+
+class RelationGone(RwError):
+    """A relation a plan was made with was dropped before the statement ran (another session
+    raced it): the caller plans again, which gives RisingWave's not-found error."""
+
+    def __init__(self, relation_id: int) -> None:
+        super().__init__(f"relation {relation_id} was dropped while the statement was planned")
+        self.relation_id = relation_id
 
 
 class DataPlaneLost(RwError):
@@ -90,13 +100,18 @@ class DataPlane:
     def _catalog_version(self) -> object:
         return self.relations.fingerprint()
 
-    def plan(self, text: str, ctx: QueryContext) -> Planned | None:
-        """The statement's PostgreSQL form, or None when it runs in process."""
+    def _follow_catalog(self) -> object:
+        """The catalog version; what was derived from an older one is forgotten."""
         version = self._catalog_version()
         if version != self._seen_catalog:
             self._seen_catalog = version
             self._plans.clear()
             self._objects_by_rel.clear()
+        return version
+
+    def plan(self, text: str, ctx: QueryContext) -> Planned | None:
+        """The statement's PostgreSQL form, or None when it runs in process."""
+        self._follow_catalog()
         key = (text, ctx.cache_key)
         if key in self._plans:
             return self._plans[key]
@@ -105,7 +120,7 @@ class DataPlane:
         )
         planned = None
         if routed.route is route.Route.DATA:
-            planned = Planned(routed, rewrite.rewrite(routed))
+            planned = Planned(text, routed, rewrite.rewrite(routed))
         if len(self._plans) > _PLAN_CACHE_MAX:
             self._plans.clear()
         self._plans[key] = planned
@@ -137,7 +152,7 @@ class DataPlane:
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
             return None
-        return Planned(routed, rewrite.rewrite(routed))
+        return Planned(rel.definition, routed, rewrite.rewrite(routed))
 
     def objects_for(
         self, relation_id: int, seen: frozenset[int] = frozenset()
@@ -150,7 +165,7 @@ class DataPlane:
             raise DataPlaneError(f"relation {relation_id} reads itself")
         rel = self.relations.relation_by_id(relation_id)
         if rel is None:
-            raise DataPlaneError(f"relation {relation_id} is not in the catalog")
+            raise RelationGone(relation_id)
         inner = seen | {relation_id}
         out: list[ddl.PgObject] = []
         if rel.kind == RelKind.TABLE:
@@ -247,6 +262,12 @@ class DataPlane:
             await self._load_made(self._admin)
         return self._admin
 
+    def _admin_lock(self) -> asyncio.Lock:
+        """Held by whatever uses the admin connection (one statement at a time on it)."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
     def _stale(self) -> list[str]:
         """Objects the catalog no longer has."""
         ids = self.relations.relation_ids()
@@ -259,16 +280,14 @@ class DataPlane:
 
     async def ensure(self, relation_ids: Iterable[int]) -> None:
         """Make the objects of these relations (and what they read) as the catalog says."""
+        version = self._follow_catalog()
         wanted: list[ddl.PgObject] = []
         for rid in relation_ids:
             wanted.extend(self.objects_for(rid))
-        version = self._catalog_version()
         todo = [o for o in wanted if self._made.get(o.name) != o.signature]
         if not todo and version == self._reconciled:
             return
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:
+        async with self._admin_lock():
             todo = [o for o in wanted if self._made.get(o.name) != o.signature]
             stale = self._stale() if version != self._reconciled else []
             if todo or stale:
@@ -292,7 +311,8 @@ class DataPlane:
             old = self._made.get(obj.name)
             if old is not None and obj.kind == "table":
                 rel = self.relations.relation_by_id(obj.relation_id)
-                assert rel is not None
+                if rel is None:
+                    raise RelationGone(obj.relation_id)
                 statements.extend(ddl.table_migration(old, rel, self.expression))
             else:
                 if old is not None:
@@ -364,17 +384,27 @@ class DataPlane:
                 readable.append(i)
             except RwError:
                 self.counts[i] = 0
-        await self.ensure(readable)
-        conn = await self._admin_conn()
-        for i in readable:
-            rel = self.relations.relation_by_id(i)
-            assert rel is not None
-            target = rewrite.physical(rel)
-            try:
-                res = await conn.query(f"SELECT count(*) FROM {target}")
-                self.counts[i] = int((res.get_value(0, 0) or b"0").decode())
-            except (PgFailure, ConnectionLost):
-                self.counts[i] = 0
+        try:
+            await self.ensure(readable)
+        except RwError:
+            # dropped meanwhile, or not readable: the CREATE's own checks report it
+            return
+        async with self._admin_lock():
+            conn = await self._admin_conn()
+            for i in readable:
+                rel = self.relations.relation_by_id(i)
+                if rel is None:  # dropped meanwhile
+                    self.counts.pop(i, None)
+                    continue
+                target = rewrite.physical(rel)
+                try:
+                    res = await conn.query(f"SELECT count(*) FROM {target}")
+                    self.counts[i] = int((res.get_value(0, 0) or b"0").decode())
+                except ConnectionLost:
+                    self._admin = None
+                    self.counts[i] = 0
+                except PgFailure:
+                    self.counts[i] = 0
 
     def recount_soon(self, relation_id: int) -> None:
         """A count the engine needs and this process never took (a restart): take it in the

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rwshim import pgtypes
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
 from rwshim.engine.state import Meta
 from rwshim.engine.types import ColumnSpec, Context, ObjectName, Result

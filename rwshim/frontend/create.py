@@ -10,7 +10,7 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs``,
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rwshim import coltypes
@@ -65,6 +65,20 @@ async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:
         await data.refresh_counts(data.scan_relations(upstreams))
 
 
+async def bound_after_counting(
+    fe: Frontend, bind: Callable[[], tuple[list[ColumnSpec], list[int]]]
+) -> tuple[list[ColumnSpec], list[int]]:
+    """The CREATE's bound query, with its upstreams counted first; bound again when the
+    catalog changed while counting, so that the engine call that follows (without a wait in
+    between) sees the relations the binding saw."""
+    cols, upstreams = bind()
+    version = fe.instance.relations.fingerprint()
+    await count_upstreams(fe, upstreams)
+    if fe.instance.relations.fingerprint() != version:
+        cols, upstreams = bind()
+    return cols, upstreams
+
+
 def new_query_columns(
     fe: Frontend,
     name: st.ObjectName,
@@ -116,8 +130,10 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
 async def handle_create_mv(
     fe: Frontend, stmt: st.CreateMaterializedView, params: list[object]
 ) -> Outcome:
-    cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
-    await count_upstreams(fe, upstreams)
+    def bind() -> tuple[list[ColumnSpec], list[int]]:
+        return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+
+    cols, upstreams = await bound_after_counting(fe, bind)
     return await fe.engine_call(stmt.tag, lambda: _create_mv_call(fe, stmt, cols, upstreams))
 
 
@@ -176,8 +192,9 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     query = stmt.query
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
-    cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
-    await count_upstreams(fe, upstreams)
+    cols, upstreams = await bound_after_counting(
+        fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
+    )
     fmt = stmt.format_encode
     return await fe.engine_call(
         stmt.tag,

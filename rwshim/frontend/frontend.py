@@ -294,9 +294,7 @@ class Frontend:
         )
 
     async def _describe_data(self, planned: Planned, param_oids: list[int]) -> Description:
-        params, cols = await self.data_session().describe(
-            planned, self.data_state(), param_oids
-        )
+        params, cols = await self.data_session().describe(planned, self.data_state(), param_oids)
         return Description(params, cols)
 
     def _explain(self, text: str, ctx: QueryContext) -> RwError | None:

@@ -130,6 +130,34 @@ def _rw_text(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -
     return RwError(m["text"])
 
 
+_PARSE_TYPES = {
+    "smallint": "smallint",
+    "integer": "integer",
+    "bigint": "bigint",
+}
+
+
+# A string cast to an integer type: ExprError::Parse from str_parse (src/common/src/types/
+# mod.rs: "{type} {rust's ParseIntError}"), e.g. `Parse error: integer invalid digit found in
+# string`; boolean: `Parse error: Invalid bool` (src/common/src/types/from_text.rs)
+@_row("22P02", r'^invalid input syntax for type (?P<type>[a-z ]+): "(?P<value>.*)"$')
+def _parse(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    from rwshim.errors import ExprError
+
+    typ, value = m["type"], m["value"]
+    evaluating = f"str_parse('{value}')"
+    if typ in _PARSE_TYPES:
+        why = (
+            "cannot parse integer from empty string"
+            if not value.strip()
+            else ("invalid digit found in string")
+        )
+        return ExprError(evaluating, f"Parse error: {_PARSE_TYPES[typ]} {why}")
+    if typ == "boolean":
+        return ExprError(evaluating, "Parse error: Invalid bool")
+    return RwError(err.message, sqlstate=err.sqlstate)
+
+
 # CancelRequest: PostgreSQL's text, which RisingWave's pgwire sends too (README)
 @_row("57014", r"due to user request")
 def _cancel(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:

@@ -25,7 +25,7 @@ import hashlib
 from rwshim.query.pg.names import DATA_SCHEMA, FUNCTION_SCHEMA
 
 # the version of what the template holds before the digest of the SQL is added to it
-_TEMPLATE_BASE = 1
+_TEMPLATE_BASE = 2
 
 # The custom settings a data session carries (set by the session, read by rwfn).
 SETTING_USER = "rw.user_name"
@@ -84,6 +84,26 @@ BEGIN
 END $$;
 CREATE OR REPLACE FUNCTION {_F}.current_setting(name text) RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT {_F}.current_setting(name, false) $$;
+-- RisingWave's tumble_start (src/expr/impl/src/scalar/tumble.rs): the start of the window of
+-- `size` (aligned on the Unix epoch, shifted by `offset`) that holds the time; HOP windows:
+-- every start `hop` apart whose `size` window holds it (src/expr/impl/src/table_function/
+-- hop_window.rs), earliest first.
+CREATE OR REPLACE FUNCTION {_F}.tumble_start(ts timestamp, size interval,
+    "offset" interval DEFAULT interval '0') RETURNS timestamp LANGUAGE sql IMMUTABLE
+    AS $$ SELECT pg_catalog.date_bin(size, ts, timestamp '1970-01-01' + "offset") $$;
+CREATE OR REPLACE FUNCTION {_F}.tumble_start(ts timestamptz, size interval,
+    "offset" interval DEFAULT interval '0') RETURNS timestamptz LANGUAGE sql IMMUTABLE
+    AS $$ SELECT pg_catalog.date_bin(size, ts, timestamptz '1970-01-01 00:00:00+00' + "offset") $$;
+CREATE OR REPLACE FUNCTION {_F}.hop_starts(ts timestamp, hop interval, size interval,
+    "offset" interval DEFAULT interval '0') RETURNS SETOF timestamp LANGUAGE sql IMMUTABLE AS $$
+    SELECT {_F}.tumble_start(ts, hop, "offset") - hop * g
+    FROM pg_catalog.generate_series(greatest(1, (extract(epoch FROM size)
+        / extract(epoch FROM hop))::bigint) - 1, 0, -1) AS g $$;
+CREATE OR REPLACE FUNCTION {_F}.hop_starts(ts timestamptz, hop interval, size interval,
+    "offset" interval DEFAULT interval '0') RETURNS SETOF timestamptz LANGUAGE sql IMMUTABLE AS $$
+    SELECT {_F}.tumble_start(ts, hop, "offset") - hop * g
+    FROM pg_catalog.generate_series(greatest(1, (extract(epoch FROM size)
+        / extract(epoch FROM hop))::bigint) - 1, 0, -1) AS g $$;
 """
 
 # pg_catalog functions shadowed by rwfn (a pg_catalog-qualified call is spliced to rwfn)

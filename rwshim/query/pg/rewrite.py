@@ -26,7 +26,7 @@ from rwshim.query.pg import dml, functions, names, tree, typemap
 from rwshim.query.pg.names import quote_ident as qi
 from rwshim.query.pg.prepass import Prepassed
 from rwshim.query.pg.route import Route, Routed
-from rwshim.query.pg.splice import SpliceError, Splicer, keyword_before, name_end
+from rwshim.query.pg.splice import SpliceError, Splicer, call_args, keyword_before, name_end
 from rwshim.query.relations import Relation, RelKind
 
 UNNAMED = "?column?"
@@ -118,6 +118,7 @@ class _Rewriter:
             raise RewriteRefused(f"{shape.unsupported[0]} on user data")
         try:
             self.stars()
+            self.windows()
             self.relations()
             self.column_paths()
             self.value_functions()
@@ -143,7 +144,7 @@ class _Rewriter:
     def relations(self) -> None:
         sp, text = self.sp, self.text
         for ref in self.shape.refs:
-            if ref.cte is not None:
+            if ref.cte is not None or ref.window:
                 continue
             rel = self.routed.relation_of(ref)
             if rel is None:  # pragma: no cover - route resolved every reference
@@ -184,6 +185,69 @@ class _Rewriter:
                 continue
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
+
+    # --- TUMBLE / HOP -----------------------------------------------------------------------
+
+    def windows(self) -> None:
+        for level in self.shape.levels:
+            stack: list[tree.FromItem] = list(level.items)
+            while stack:
+                item = stack.pop()
+                if isinstance(item, tree.JoinItem):
+                    stack.extend((item.left, item.right))
+                elif isinstance(item, tree.WindowItem):
+                    self._window(item)
+
+    def _window(self, item: tree.WindowItem) -> None:
+        """The call as a subquery: the input's visible columns, then window_start and
+        window_end (RisingWave's tumble_start; HOP: one row per window holding the time)."""
+        text = self.text
+        end, args = call_args(text, item.location)
+        want = 3 if item.kind == "tumble" else 4
+        if len(args) not in (want, want + 1):
+            raise RewriteRefused(f"{item.kind} with {len(args)} arguments")
+        arg = [text[a:b].decode().strip() for a, b in args]
+        ref = item.input
+        src = "__rw_w"
+        if ref.cte is not None:
+            source, cols = qi(ref.name), f"{qi(src)}.*"
+        else:
+            rel = self.routed.relation_of(ref)
+            if rel is None:  # pragma: no cover - route resolved it
+                raise RewriteRefused(f"relation {ref.name}")
+            source = physical(rel)
+            cols = ", ".join(f"{qi(src)}.{qi(n)}" for n in visible_names(rel))
+        f = names.FUNCTION_SCHEMA
+        ts = arg[1]
+        if item.kind == "tumble":
+            size, offset = arg[2], arg[3:]
+            start = f"{f}.tumble_start({', '.join([ts, size, *offset])})"
+            body = (
+                f"SELECT {cols}, {start} AS window_start, {start} + ({size}) AS window_end"
+                f" FROM {source} AS {qi(src)}"
+            )
+        else:
+            hop, size, offset = arg[2], arg[3], arg[4:]
+            starts = f"{f}.hop_starts({', '.join([ts, hop, size, *offset])})"
+            body = (
+                f"SELECT {cols}, __rw_h.window_start, __rw_h.window_start + ({size})"
+                f" AS window_end FROM {source} AS {qi(src)}"
+                f" CROSS JOIN LATERAL {starts} AS __rw_h(window_start)"
+            )
+        alias = "" if item.alias is not None else f" AS {qi(item.kind)}"
+        self.sp.replace(item.location, end, f"({body}){alias}")
+
+    def window_names(self, item: tree.WindowItem) -> list[str] | None:
+        ref = item.input
+        if ref.cte is not None:
+            base = list(ref.cte.colnames) or self.query_names(ref.cte.query)
+        else:
+            rel = self.routed.relation_of(ref)
+            base = None if rel is None else visible_names(rel)
+        if base is None:
+            return None
+        out = [*base, "window_start", "window_end"]
+        return list(item.colnames) + out[len(item.colnames) :]
 
     # --- stars ----------------------------------------------------------------------------
 
@@ -330,6 +394,8 @@ class _Rewriter:
             if sub is None:
                 return list(item.colnames) or None
             return list(item.colnames) + sub[len(item.colnames) :]
+        if isinstance(item, tree.WindowItem):
+            return self.window_names(item)
         if isinstance(item, tree.FunctionItem):
             if item.colnames:
                 return list(item.colnames)
@@ -431,6 +497,8 @@ class _Rewriter:
 def _exposed(item: tree.FromItem) -> str | None:
     if isinstance(item, tree.RelRef):
         return item.exposed
+    if isinstance(item, tree.WindowItem):
+        return item.alias if item.alias is not None else item.kind
     if isinstance(item, tree.FunctionItem):
         if item.alias is not None:
             return item.alias

@@ -57,6 +57,48 @@ def paren_end(text: bytes, pos: int) -> int:
     return m.end() if m is not None else pos
 
 
+def call_args(text: bytes, pos: int) -> tuple[int, list[tuple[int, int]]]:
+    """For a call whose name starts at ``pos``: the end offset of its closing parenthesis and
+    the spans of its arguments (split at top-level commas; literals and quoted names
+    skipped)."""
+    open_at = text.find(b"(", pos)
+    if open_at < 0:
+        raise SpliceError(f"no call at {pos}")
+    depth = 0
+    i = open_at
+    start = open_at + 1
+    spans: list[tuple[int, int]] = []
+    n = len(text)
+    while i < n:
+        c = text[i : i + 1]
+        if c in (b"'", b'"'):
+            backslash = c == b"'" and i > 0 and text[i - 1 : i] in (b"E", b"e")
+            i += 1
+            while i < n:
+                d = text[i : i + 1]
+                if backslash and d == b"\\":
+                    i += 2
+                    continue
+                if d == c:
+                    if text[i + 1 : i + 2] == c:
+                        i += 2
+                        continue
+                    break
+                i += 1
+        elif c == b"(":
+            depth += 1
+        elif c == b")":
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i))
+                return i + 1, [sp for sp in spans if text[sp[0] : sp[1]].strip()]
+        elif c == b"," and depth == 1:
+            spans.append((start, i))
+            start = i + 1
+        i += 1
+    raise SpliceError(f"unbalanced call at {pos}")
+
+
 def keyword_before(text: bytes, pos: int, keyword: bytes) -> int:
     """Start of the last ``keyword`` (case-insensitive, as a whole word) before ``pos``."""
     for m in reversed(list(_KEYWORD.finditer(text, 0, pos))):

@@ -60,6 +60,7 @@ class RelRef:
     level: Level | None
     cte: CteDef | None = None
     target: str | None = None  # "insert" / "update" / "delete" for the DML target
+    window: bool = False  # the input of a TUMBLE / HOP (spliced with the call)
 
     @property
     def name(self) -> str:
@@ -88,6 +89,19 @@ class FunctionItem:
 
 
 @dataclass(slots=True, eq=False)
+class WindowItem:
+    """RisingWave's TUMBLE(rel, ts, size [, offset]) / HOP(rel, ts, hop, size [, offset]):
+    the relation's rows with window_start and window_end (src/frontend/src/binder/relation/
+    window_table_function.rs)."""
+
+    kind: str  # "tumble" | "hop"
+    input: RelRef  # the relation (its span lies inside the call's, spliced with it)
+    location: int  # the call's name
+    alias: str | None
+    colnames: tuple[str, ...]
+
+
+@dataclass(slots=True, eq=False)
 class JoinItem:
     left: FromItem
     right: FromItem
@@ -104,7 +118,7 @@ class OpaqueItem:
     alias: str | None
 
 
-FromItem = RelRef | SubqueryItem | FunctionItem | JoinItem | OpaqueItem
+FromItem = RelRef | SubqueryItem | FunctionItem | WindowItem | JoinItem | OpaqueItem
 
 
 @dataclass(slots=True, eq=False)
@@ -481,6 +495,9 @@ class _Walker:
                 query = {}
             return SubqueryItem(query, alias, colnames, sub_level)
         if kind == "RangeFunction":
+            window = self.window_item(node, level, scope)
+            if window is not None:
+                return window
             alias, colnames = _alias(node)
             names: list[tuple[str, ...]] = []
             for entry in node.get("functions") or []:
@@ -516,6 +533,33 @@ class _Walker:
         self.expr(node, level, scope)
         alias, _ = _alias(node)
         return OpaqueItem(alias)
+
+    def window_item(self, node: Node, level: Level, scope: Scope) -> WindowItem | None:
+        """TUMBLE / HOP in FROM: its first argument names a relation."""
+        functions = node.get("functions") or []
+        if len(functions) != 1 or node.get("ordinality") or node.get("is_rowsfrom"):
+            return None
+        items = functions[0].get("List", {}).get("items", [])
+        call = items[0].get("FuncCall") if items else None
+        if call is None:
+            return None
+        name = _names(call.get("funcname"))
+        if len(name) != 1 or name[0] not in ("tumble", "hop"):
+            return None
+        args = call.get("args") or []
+        first = args[0].get("ColumnRef") if args else None
+        if first is None:
+            return None
+        parts = _names(first.get("fields"))
+        if not parts or len(parts) != len(first.get("fields") or ()):
+            return None
+        alias, colnames = _alias(node)
+        ref = RelRef(parts, first.get("location", -1), None, (), level, window=True)
+        if len(parts) == 1:
+            ref.cte = scope.find(parts[0])
+        self.shape.refs.append(ref)
+        self.expr(args[1:], level, scope)
+        return WindowItem(name[0], ref, call.get("location", -1), alias, colnames)
 
     # --- expressions ----------------------------------------------------------------------
 

@@ -28,7 +28,9 @@ class Counts(dict[int, int]):
 def make_engine(store: Store | None = None, counts: Counts | None = None, **kw: int) -> Engine:
     """An engine; ``counts``: the data plane's counts to start from (one that outlives an
     engine, as the data plane outlives a meta-node restart)."""
-    return Engine(store or Store.open(), ManualClock(), row_count=Counts() if counts is None else counts, **kw)
+    return Engine(
+        store or Store.open(), ManualClock(), row_count=Counts() if counts is None else counts, **kw
+    )
 
 
 def counts_of(e: Engine) -> Counts:

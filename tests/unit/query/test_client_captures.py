@@ -1,6 +1,8 @@
 """Every SELECT the clients of clients.md sent (psql, pgcli, asyncpg, psycopg, SQLAlchemy, dbt;
 captured in /work/shared/clients/wire/*.log, extracted to data/client_selects.json) binds,
-translates and runs on a real store with the catalog views, with builtin OIDs only."""
+translates and runs on a real store with the catalog views, with builtin OIDs only; one that
+reads user data is planned for the PostgreSQL data plane instead (its rewrite is checked here,
+its run by the client suites)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from rwshim import pgtypes
+from rwshim.datapath.plane import DataPlane
 from rwshim.errors import CatalogNotFound
 from rwshim.query.engine import QueryEngine
+from rwshim.query.store_source import StoreRelations
 
 from .conftest import World
 
@@ -78,6 +82,12 @@ def test_capture_runs(scenario: World, capture: dict[str, object]) -> None:
     if any(f"from {m}" in sql.lower() or f'from "{m}"' in sql.lower() for m in MISSING):
         with pytest.raises(CatalogNotFound):
             qe.describe(sql, oids, ctx)
+        return
+    plane = DataPlane(StoreRelations(scenario.store.conn))  # type: ignore[attr-defined]
+    planned = plane.plan(sql, ctx)
+    if planned is not None:
+        text = planned.statement.text
+        assert planned.statement.relation_ids and 'rw."' in text, text
         return
     desc = qe.describe(sql, oids, ctx)
     assert desc.columns is not None

@@ -34,5 +34,3 @@ def test_migrations_apply_in_order_to_an_empty_database() -> None:
         "session_parameter",
         "privilege",
     } <= tables
-
-

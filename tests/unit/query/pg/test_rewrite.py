@@ -165,3 +165,18 @@ def test_double_type_name(catalog: Catalog, ctx: QueryContext) -> None:
     t = catalog.table("t", [("a", INT)], pk=("a",))
     out = pg(catalog, ctx, "SELECT a::double FROM t")
     assert out.text == f'SELECT a::double precision FROM rw."t{t.id}" AS "t"'
+
+
+def test_tumble_and_hop_read_their_relation(catalog: Catalog, ctx: QueryContext) -> None:
+    t = catalog.table("ev", [("id", INT), ("ts", INT)])
+    out = pg(catalog, ctx, "SELECT * FROM TUMBLE(ev, ts, INTERVAL '1 minute') WHERE id = 1")
+    assert out.text == (
+        'SELECT * FROM (SELECT "__rw_w"."id", "__rw_w"."ts", '
+        "rwfn.tumble_start(ts, INTERVAL '1 minute') AS window_start, "
+        "rwfn.tumble_start(ts, INTERVAL '1 minute') + (INTERVAL '1 minute') AS window_end "
+        f'FROM rw."t{t.id}" AS "__rw_w") AS "tumble" WHERE id = 1'
+    )
+    assert out.relation_ids == (t.id,)
+    out = pg(catalog, ctx, "SELECT h.window_start FROM hop(ev, ts, '1 m', '2 m', '0 s') AS h")
+    assert "rwfn.hop_starts(ts, '1 m', '2 m', '0 s') AS __rw_h(window_start)" in out.text
+    assert out.text.endswith(") AS h")
