@@ -171,6 +171,7 @@ class DataSession:
                 if fresh is None:
                     raise DataPlaneLost("the statement no longer reads user data") from None
                 planned = fresh
+        await plane.ensure_types(planned.statement.requires)
         conn = await self._connection(state)
         for schema, name in planned.statement.snapshots:
             await self._snapshot(conn, schema, name, state.ctx)
@@ -228,7 +229,7 @@ class DataSession:
             raise self._lost(e) from None
         self._described[planned.statement.text] = described
         params = [typemap.result_oid(o) for o in described.param_oids]
-        cols = None if described.fields is None else _columns(described.fields)
+        cols = None if described.fields is None else (await self.columns(described.fields))[0]
         return params, cols
 
     async def execute(
@@ -314,9 +315,25 @@ class DataSession:
         fields = fields_of(results[0]) if results and results[0].nfields else []
         if not fields:
             return Outcome(tag)
-        cols = _columns(fields)
-        rows = _decoded_rows(results, [values.decoder(c.type_oid) for c in cols])
+        cols, decoders = await self.columns(fields)
+        rows = _decoded_rows(results, decoders)
         return Outcome(tag, cols, rows)
+
+    async def columns(
+        self, fields: Sequence[Field]
+    ) -> tuple[list[Column], list[Callable[[bytes], object]]]:
+        """Result columns as the client sees them and their decoders; a type that is not
+        builtin (a struct's composite, vector) is looked up in the data database first."""
+        types = self.plane.types
+        await types.learn([f.type_oid for f in fields])
+        cols: list[Column] = []
+        decoders: list[Callable[[bytes], object]] = []
+        for f in fields:
+            rw = types.rw_oid(f.type_oid)
+            oid = rw if rw is not None else typemap.result_oid(f.type_oid)
+            cols.append(Column(f.name, oid, pgtypes.type_size(oid)))
+            decoders.append(types.decoder(f.type_oid, oid))
+        return cols, decoders
 
 
 def _names_of(planned: Planned) -> Callable[[int], str | None]:
@@ -330,14 +347,6 @@ def _snapshot_type(oid: int) -> str:
         return typemap.column_type(oid)
     except RwError:
         return "text"
-
-
-def _columns(fields: Sequence[Field]) -> list[Column]:
-    out = []
-    for f in fields:
-        oid = typemap.result_oid(f.type_oid)
-        out.append(Column(f.name, oid, pgtypes.type_size(oid)))
-    return out
 
 
 def _decoded_rows(
@@ -411,9 +420,8 @@ class _Rows:
             outcome.columns = []
             self._done = True
             return
-        cols = _columns(fields_of(res))
+        cols, self._decoders = await self.session.columns(fields_of(res))
         outcome.columns = cols
-        self._decoders = [values.decoder(c.type_oid) for c in cols]
         self._take(res)
         self._started = True
 

@@ -29,8 +29,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from rwshim.datapath import typecat
 from rwshim.datapath.host import PgHost
 from rwshim.datapath.pgio import ConnectionLost, PgConn, PgFailure
+from rwshim.datapath.typecat import TypeCatalog, TypeRow
 from rwshim.dataplane import DataPlaneError
 from rwshim.errors import RwError
 from rwshim.query.context import QueryContext, parse_search_path
@@ -94,6 +96,10 @@ class DataPlane:
         self._count_tasks: set[asyncio.Task[None]] = set()
         self._recounting: set[int] = set()
         self._closed = False
+        # the database's own types by OID (struct composites, vector), and the type DDL
+        # already run (query/pg/typemap.type_ddl statements are idempotent)
+        self.types = TypeCatalog(self._lookup_types)
+        self._types_made: set[str] = set()
 
     # --- planning (no I/O) --------------------------------------------------------------
 
@@ -182,7 +188,8 @@ class DataPlane:
                 )
             for dep in planned.statement.relation_ids:
                 out.extend(self.objects_for(dep, inner))
-            out.append(ddl.view(rel, planned.statement.text))
+            view = ddl.view(rel, planned.statement.text)
+            out.append(ddl.requiring(view, planned.statement.requires))
         elif rel.kind == RelKind.SOURCE:
             out.append(ddl.source(rel))
         elif rel.kind == RelKind.INDEX and rel.indexed_id is not None:
@@ -238,6 +245,8 @@ class DataPlane:
             self._admin = await PgConn.connect(self.host.conninfo(self.dbname))
             await self._load_made(self._admin)
             self._reconciled = None
+            self.types = TypeCatalog(self._lookup_types)
+            self._types_made.clear()
         except DataPlaneError as e:
             raise RwError(str(e)) from None
         except ConnectionLost as e:
@@ -261,6 +270,29 @@ class DataPlane:
                 raise DataPlaneLost(str(e)) from None
             await self._load_made(self._admin)
         return self._admin
+
+    async def _lookup_types(self, oids: list[int]) -> list[TypeRow]:
+        """pg_type rows of these OIDs and of their element types (typecat.Lookup)."""
+        array = ("{" + ",".join(str(o) for o in oids) + "}").encode()
+        async with self._admin_lock():
+            conn = await self._admin_conn()
+            res = await conn.query(typecat.LOOKUP_SQL, [array], [0])
+        return typecat.rows_of(res)
+
+    async def ensure_types(self, statements: Iterable[str]) -> None:
+        """Run the type DDL a statement needs (composites of its struct casts) once."""
+        todo = [s for s in statements if s not in self._types_made]
+        if not todo:
+            return
+        async with self._admin_lock():
+            conn = await self._admin_conn()
+            for sql in todo:
+                try:
+                    await conn.script(sql)
+                except ConnectionLost as e:
+                    self._admin = None
+                    raise DataPlaneLost(str(e)) from None
+                self._types_made.add(sql)
 
     def _admin_lock(self) -> asyncio.Lock:
         """Held by whatever uses the admin connection (one statement at a time on it)."""

@@ -81,7 +81,9 @@ def table(rel: Relation, expression: ExprRewriter) -> PgObject:
     name = names.table_name(rel.id)
     qualified = names.qualified_table(rel.id)
     cols = ", ".join(_column(c, expression) for c in rel.columns)
-    stmts = [f"CREATE TABLE {qualified} ({cols})"]
+    # the composite types of struct columns first (typemap: idempotent)
+    stmts = [*typemap.columns_ddl(c.rw_type for c in rel.columns)]
+    stmts.append(f"CREATE TABLE {qualified} ({cols})")
     key = user_key(rel)
     if key:
         stmts.append(
@@ -102,9 +104,10 @@ def table_migration(old_signature: str, rel: Relation, expression: ExprRewriter)
     if new["columns"][: len(old_cols)] != old_cols:
         raise InternalError(f"the data-plane table of {rel.name} has other columns")
     qualified = names.qualified_table(rel.id)
+    added = rel.columns[len(old_cols) :]
     return [
-        f"ALTER TABLE {qualified} ADD COLUMN {_column(c, expression)}"
-        for c in rel.columns[len(old_cols) :]
+        *typemap.columns_ddl(c.rw_type for c in added),
+        *(f"ALTER TABLE {qualified} ADD COLUMN {_column(c, expression)}" for c in added),
     ]
 
 
@@ -118,12 +121,20 @@ def view(rel: Relation, pg_query: str) -> PgObject:
     return PgObject(name, "view", signature, (create,), rel.id)
 
 
+def requiring(obj: PgObject, statements: tuple[str, ...]) -> PgObject:
+    """``obj`` made after ``statements`` (the idempotent type DDL its text needs)."""
+    if not statements:
+        return obj
+    return PgObject(obj.name, obj.kind, obj.signature, (*statements, *obj.create), obj.relation_id)
+
+
 def source(rel: Relation) -> PgObject:
     """A source reads as an empty relation of its columns (rwshim moves no source data)."""
     items = ", ".join(
         f"NULL::{typemap.column_type(c.type_oid, c.rw_type)} AS {qi(c.name)}" for c in rel.columns
     )
-    return view(rel, f"SELECT {items or 'NULL'} WHERE false")
+    obj = view(rel, f"SELECT {items or 'NULL'} WHERE false")
+    return requiring(obj, tuple(typemap.columns_ddl(c.rw_type for c in rel.columns)))
 
 
 def index(rel: Relation, indexed: Relation) -> list[PgObject]:

@@ -46,6 +46,8 @@ class PgStatement:
     repeated_key_text: str | None = None
     # the repeated-key text returns one row holding the number of input rows (the tag)
     repeated_key_counts: bool = False
+    # idempotent DDL run before it (the composite types of its struct casts: typemap)
+    requires: tuple[str, ...] = ()
 
 
 class RewriteRefused(NotImplementedError_):
@@ -137,6 +139,7 @@ class _Rewriter:
             target.id if target is not None else None,
             extra.repeated_key_text,
             extra.repeated_key_counts,
+            tuple(self.routed.prepassed.requires),
         )
 
     # --- relation names -------------------------------------------------------------------
