@@ -10,7 +10,9 @@ Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
 - ``* EXCEPT (a, b)`` (parse_wildcard_or_expr): blanked to ``*``; the star leaves a, b out;
 - ``FOR SYSTEM_TIME AS OF PROCTIME()`` / ``NOW()`` on a join's right side
   (parse_table_factor): blanked; a batch query reads the current version, which is what a
-  plain join reads.
+  plain join reads;
+- ``STRUCT<...>`` in a type position (parse_data_type): the struct's composite type
+  (query/pg/typemap), whose DDL goes to ``requires``.
 
 Register more with ``register(fn)``: ``fn(text, state)`` edits ``state`` (a ``Prepassed``)
 and is called only when ``fn.trigger`` (a lower-case word) occurs in the text.
@@ -31,10 +33,24 @@ class Prepassed:
     # byte offset of a star -> the column names it leaves out (``* EXCEPT``)
     star_excludes: dict[int, frozenset[str]] = field(default_factory=dict)
     tokens: list[Token] | None = None
+    # idempotent DDL the rewritten text needs first (composite types of struct casts)
+    requires: list[str] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Replace characters [start, end) with spaces (offsets are kept)."""
         self.text = self.text[:start] + " " * (end - start) + self.text[end:]
+
+    def replace(self, start: int, end: int, new: str) -> None:
+        """Put ``new`` in place of characters [start, end), padded with spaces to the same
+        length in bytes (byte offsets of the parse tree stay those of the user's text)."""
+        width = len(self.text[start:end].encode())
+        if len(new.encode()) > width:
+            raise ValueError(f"{new!r} does not fit in {self.text[start:end]!r}")
+        pad = width - len(new.encode())
+        # characters after the span keep their byte offsets; a multi-byte character in the
+        # span leaves the character offsets of what follows shorter: re-tokenize
+        self.text = self.text[:start] + new + " " * pad + self.text[end:]
+        self.tokens = None
 
     def byte_offset(self, char_offset: int) -> int:
         return len(self.text[:char_offset].encode())
@@ -125,5 +141,67 @@ def _temporal_join(text: str, state: Prepassed) -> None:
         state.tokens = None
 
 
+def _angle_end(text: str, start: int) -> int | None:
+    """The offset just past the ``>`` closing the ``<`` at ``start`` (quoted names skipped)."""
+    depth = 0
+    i = start
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            j = text.find('"', i + 1)
+            while j >= 0 and text[j + 1 : j + 2] == '"':
+                j = text.find('"', j + 2)
+            if j < 0:
+                return None
+            i = j + 1
+            continue
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c in ";'":
+            return None
+        i += 1
+    return None
+
+
+def _struct_types(text: str, state: Prepassed) -> None:
+    from rwshim import rwtypes
+    from rwshim.errors import RwError as _RwError
+    from rwshim.query.pg import typemap
+
+    toks = _tokens(state)
+    spans: list[tuple[int, int, rwtypes.RwType]] = []
+    covered = -1
+    for i, t in enumerate(toks):
+        if t.start < covered or i + 1 >= len(toks):
+            continue
+        if not (t.kind is Kind.WORD and not t.quoted and t.upper == "STRUCT"):
+            continue
+        nxt = toks[i + 1]
+        if not (nxt.kind is Kind.OP and nxt.value.startswith("<")):
+            continue
+        end = _angle_end(state.text, nxt.start)
+        if end is None:
+            continue
+        # a list of structs: the brackets after the struct belong to the type
+        while state.text[end : end + 2] == "[]":
+            end += 2
+        try:
+            typ = rwtypes.parse(state.text[t.start : end])
+        except (rwtypes.TypeSyntaxError, _RwError):
+            continue
+        spans.append((t.start, end, typ))
+        covered = end
+    for start, end, typ in reversed(spans):
+        state.replace(start, end, typemap.pg_type(typ).removeprefix("rwfn."))
+        for sql in typemap.type_ddl(typ):
+            if sql not in state.requires:
+                state.requires.append(sql)
+
+
 register("except", _star_except)
 register("system_", _temporal_join)
+register("struct", _struct_types)
