@@ -12,7 +12,10 @@ Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
   (parse_table_factor): blanked; a batch query reads the current version, which is what a
   plain join reads;
 - ``STRUCT<...>`` in a type position (parse_data_type): the struct's composite type
-  (query/pg/typemap), whose DDL goes to ``requires``.
+  (query/pg/typemap), whose DDL goes to ``requires``;
+- ``::char(n)`` / ``::character(n)`` / ``::bpchar``, ``CAST(x AS char(n))``: RisingWave has
+  no char type and binds it as varchar (src/frontend/src/binder/expr/mod.rs bind_data_type,
+  AstDataType::Char), the length ignored (``text`` where ``varchar`` does not fit in place).
 
 Register more with ``register(fn)``: ``fn(text, state)`` edits ``state`` (a ``Prepassed``)
 and is called only when ``fn.trigger`` (a lower-case word) occurs in the text.
@@ -202,6 +205,42 @@ def _struct_types(text: str, state: Prepassed) -> None:
                 state.requires.append(sql)
 
 
+def _char_casts(text: str, state: Prepassed) -> None:
+    toks = _tokens(state)
+    spans: list[tuple[int, int]] = []
+    for i in range(1, len(toks)):
+        t, before = toks[i], toks[i - 1]
+        if t.kind is not Kind.WORD or t.quoted or t.upper not in ("CHAR", "CHARACTER", "BPCHAR"):
+            continue
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if nxt is not None and nxt.kind is Kind.WORD and nxt.upper == "VARYING":
+            continue
+        end = t.end
+        sized = (
+            i + 3 < len(toks)
+            and toks[i + 1].value == "("
+            and toks[i + 2].kind is Kind.NUMBER
+            and toks[i + 3].value == ")"
+        )
+        if sized:
+            end = toks[i + 3].end
+        cast = before.kind is Kind.OP and before.value == "::"
+        # CAST(x AS char(n)): AS, the sized type, then the closing parenthesis
+        in_cast = (
+            before.kind is Kind.WORD
+            and before.upper == "AS"
+            and sized
+            and i + 4 < len(toks)
+            and toks[i + 4].value == ")"
+        )
+        if cast or in_cast:
+            spans.append((t.start, end))
+    for start, end in reversed(spans):
+        width = len(state.text[start:end].encode())
+        state.replace(start, end, "varchar" if width >= len("varchar") else "text")
+
+
 register("except", _star_except)
 register("system_", _temporal_join)
 register("struct", _struct_types)
+register("char", _char_casts)

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from rwshim.errors import InvalidInputSyntax
 from rwshim.query.context import QueryContext
-from rwshim.query.pg import functions, tree
+from rwshim.query.pg import checks, functions, tree
 from rwshim.query.pg.prepass import Prepassed, prepass
 from rwshim.query.relations import Relation, RelationSource, RelKind
 
@@ -144,6 +144,9 @@ def route(
         # expressions: PostgreSQL has the functions, types and casts RisingWave's are built
         # after; only what reads the catalog or the session stays in process.
         out.route = Route.DATA
+    if out.route is Route.DATA:
+        # RisingWave's binder rules PostgreSQL would not enforce (query/pg/checks)
+        checks.check(shape, out.target.columns if out.target is not None else None)
     return out
 
 

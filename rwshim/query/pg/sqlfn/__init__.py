@@ -13,8 +13,17 @@ RisingWave reports on its own (a binder check); query/pg/errors.py maps both.
 
 from __future__ import annotations
 
-from rwshim.query.pg.sqlfn import aggregates, arrays, int256, numeric, scalars, series, vector
+from rwshim.query.pg.sqlfn import (
+    aggregates,
+    arrays,
+    datetime,
+    int256,
+    numeric,
+    scalars,
+    series,
+    vector,
+)
 
-MODULES = (numeric, arrays, series, aggregates, scalars, int256, vector)
+MODULES = (datetime, numeric, arrays, series, aggregates, scalars, int256, vector)
 
 __all__ = ["MODULES"]

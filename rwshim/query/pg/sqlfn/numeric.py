@@ -4,6 +4,9 @@
   infinity) they are NaN, as Rust's f64 functions are (src/expr/impl/src/scalar/
   trigonometric.rs); PostgreSQL raises ``input is out of range``.  ``coth`` is RisingWave's
   (NaN at 0).
+- ``round(decimal, n)`` (src/expr/impl/src/scalar/round.rs round_digits: rust_decimal's
+  round_dp keeps a value with no more than n fractional digits as it is: ``round(42, 1)`` is
+  42, PostgreSQL's 42.0).
 - RisingWave's decimal is rust_decimal: a 96-bit mantissa with at most 28 fractional digits
   (src/common/src/types/decimal.rs).  ``rw_decimal(x)`` fits a PostgreSQL numeric into it the
   way rust_decimal rounds a result (the most fractional digits that fit), or raises
@@ -44,6 +47,10 @@ SQL = "".join(
         f"""
 CREATE OR REPLACE FUNCTION {F}.coth(float8) RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT CASE WHEN $1 = 0 THEN {_NAN} ELSE pg_catalog.cosh($1) / pg_catalog.sinh($1) END $$;
+
+CREATE OR REPLACE FUNCTION {F}.round(numeric, int4) RETURNS numeric LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE AS $$ SELECT CASE WHEN $2 >= 0 AND $2 >= pg_catalog.scale($1) THEN $1
+        ELSE pg_catalog.round($1, least($2, {DECIMAL_MAX_SCALE})) END $$;
 
 CREATE OR REPLACE FUNCTION {F}.rw_decimal(x numeric, overflow text DEFAULT 'Numeric out of range')
     RETURNS numeric LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
