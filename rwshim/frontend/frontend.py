@@ -273,7 +273,14 @@ class Frontend:
         # SELECT 1-style constants take the in-process fast path, not even parsed for routing
         if self.instance.query.is_constant(text):
             return None
-        return self.instance.data.plan(text, self.query_context())
+        from rwshim.query.pg.checks import UnknownFunction
+
+        ctx = self.query_context()
+        try:
+            return self.instance.data.plan(text, ctx)
+        except UnknownFunction as e:
+            # RisingWave's whole text names the argument types: the in-process binder's
+            raise self._explain(text, ctx) or e from None
 
     def data_session(self) -> DataSession:
         """This session's side of the data plane (its connection opens on first use)."""

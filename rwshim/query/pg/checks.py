@@ -14,6 +14,11 @@ data plane.
 - a date literal (``'…'::date``, ``DATE '…'``, a string inserted into a date column) must be
   ``YYYY-MM-DD`` (src/common/src/types/datetime.rs ``impl FromStr for Date``: speedate's
   RFC 3339 date), else ``Can't cast string to date (expected format is YYYY-MM-DD)``;
+- a function RisingWave does not have (rw_functions_generated: the names its binder
+  resolves; PostgreSQL's SQL-syntax forms such as ``TRIM(... FROM ...)`` aside) is
+  ``function ... does not exist``, refused before PostgreSQL would run its own (``UnknownFunction``:
+  the frontend asks the in-process binder for RisingWave's whole text, with argument types);
+- ``COLLATE`` other than "C" or "POSIX" (src/frontend/src/binder/expr/mod.rs bind_collate);
 - a list cast to a type with another number of dimensions (RisingWave's ``int[]`` and
   ``int[][]`` are different types: src/frontend/src/expr/type_inference/cast.rs cast_array):
   an ``ARRAY[...]`` literal of one depth cast to another is ``cannot cast type``.
@@ -35,6 +40,7 @@ from rwshim.errors import (
     ExprError,
     InvalidInputSyntax,
     ItemNotFound,
+    NoFunction,
     NotImplementedError_,
     RwError,
 )
@@ -102,6 +108,51 @@ def _const_number(node: Any) -> float | None:
 def _is_constant(node: Any) -> bool:
     """No column, parameter or subquery inside (RisingWave folds such an expression)."""
     return not any(True for kind in ("ColumnRef", "ParamRef", "SubLink") for _ in walk(node, kind))
+
+
+# --- functions RisingWave does not have ------------------------------------------------------
+
+
+class UnknownFunction(NoFunction):
+    """A call of a function RisingWave's binder does not know (the frontend replaces this text
+    with the in-process binder's, which names the argument types)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name}(...)")
+        self.name = name
+
+
+# functions PostgreSQL's grammar writes for syntax RisingWave has too (x SIMILAR TO p,
+# x LIKE p ESCAPE e), as explicit calls
+_PG_SYNTAX_CALLS = frozenset({"similar_to_escape", "like_escape"})
+
+
+@register
+def _unknown_functions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    from rwshim.query.pg import functions, rw_functions_generated
+
+    for call in walk(shape.node, "FuncCall"):
+        if call.get("funcformat") == "COERCE_SQL_SYNTAX":
+            continue  # TRIM(... FROM ...), x AT TIME ZONE y ...: PostgreSQL's grammar
+        names = _names(call.get("funcname"))
+        if not names:
+            continue
+        name = names[-1]
+        if name in rw_functions_generated.ALL or name in functions.IN_PROCESS:
+            continue
+        if name in _PG_SYNTAX_CALLS:
+            continue
+        raise UnknownFunction(name)
+
+
+@register
+def _collate(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    for clause in walk(shape.node, "CollateClause"):
+        name = _names(clause.get("collname"))
+        if name[-1:] not in (["C"], ["POSIX"]):
+            raise NotImplementedError_(
+                "Collate collation other than `C` or `POSIX` is not implemented"
+            )
 
 
 # --- ordered-set aggregates -------------------------------------------------------------------
