@@ -19,6 +19,8 @@ data plane.
   ``function ... does not exist``, refused before PostgreSQL would run its own (``UnknownFunction``:
   the frontend asks the in-process binder for RisingWave's whole text, with argument types);
 - ``COLLATE`` other than "C" or "POSIX" (src/frontend/src/binder/expr/mod.rs bind_collate);
+- ``to_timestamp`` of a constant text and pattern: the text's shape as chrono parses it
+  (query/pg/chrono.py; src/expr/impl/src/scalar/to_timestamp.rs), else ``Parse error: ...``;
 - a list cast to a type with another number of dimensions (RisingWave's ``int[]`` and
   ``int[][]`` are different types: src/frontend/src/expr/type_inference/cast.rs cast_array):
   an ``ARRAY[...]`` literal of one depth cast to another is ``cannot cast type``.
@@ -314,6 +316,27 @@ def _date_literals(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
             text = _const_string(value)
             if text is not None:
                 check_date_text(text)
+
+
+# --- to_timestamp ------------------------------------------------------------------------------
+
+
+@register
+def _to_timestamp(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    from rwshim.query.pg import chrono
+
+    for call in walk(shape.node, "FuncCall"):
+        if _names(call.get("funcname"))[-1:] != ["to_timestamp"]:
+            continue
+        args = call.get("args") or []
+        if len(args) != 2:
+            continue
+        text, pattern = _const_string(args[0]), _const_string(args[1])
+        if text is None or pattern is None:
+            continue
+        err = chrono.scan(text, pattern)
+        if err is not None:
+            raise ExprError(f"char_to_timestamptz('{text}', '{pattern}')", f"Parse error: {err}")
 
 
 # --- list dimensions ------------------------------------------------------------------------------
