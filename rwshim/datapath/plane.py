@@ -36,13 +36,17 @@ from rwshim.datapath.typecat import TypeCatalog, TypeRow
 from rwshim.dataplane import DataPlaneError
 from rwshim.errors import RwError
 from rwshim.query.context import QueryContext, parse_search_path
-from rwshim.query.pg import ddl, names, rewrite, route
+from rwshim.query.pg import checks, ddl, names, rewrite, route
 from rwshim.query.pg.errors import map_error
 from rwshim.query.pg.names import quote_literal
 from rwshim.query.relations import Relation, RelKind
 from rwshim.query.store_source import StoreRelations
+from rwshim.wire import codec_text, codecs
 
 log = logging.getLogger("rwshim.datapath")
+
+# RisingWave's HOP checks read interval literals with the wire layer's interval codec
+checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 
 _PLAN_CACHE_MAX = 4096
 

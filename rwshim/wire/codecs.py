@@ -178,6 +178,12 @@ _BIN_OUT: dict[int, Encoder] = {
     194: _str_text,  # pg_node_tree sends its text
     2278: _void_text,
     3220: lambda v: _q.pack(_lsn_int(v)),
+    # RisingWave's own types (src/common/src/types/num256.rs ToBinary: 32 bytes big-endian
+    # two's complement; to_binary.rs: a vector as a float4 array)
+    1301: lambda v: int(v).to_bytes(32, "big", signed=True),
+    1305: lambda v: _array_bin_of(700, _float4_bin)(
+        [float(x) for x in str(v).strip("[]").split(",") if x.strip()]
+    ),
 }
 
 _TEXT_IN: dict[int, Decoder] = {

@@ -189,6 +189,19 @@ def _ordered_set(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
 _WINDOW_ARG = "Invalid arguments for HOP window function: window_size"
 
 
+# PostgreSQL's interval input and RisingWave's interval text (interval.rs Display, which is
+# PostgreSQL's): the wire layer's codecs, handed in by the data plane (this core imports no
+# other layer).  Until then HOP arguments are not checked here (PostgreSQL reads them).
+IntervalParse = Callable[[str], pgtypes.Interval]
+IntervalText = Callable[[pgtypes.Interval], str]
+_interval_codec: tuple[IntervalParse, IntervalText] | None = None
+
+
+def use_interval_codec(parse: IntervalParse, text: IntervalText) -> None:
+    global _interval_codec
+    _interval_codec = (parse, text)
+
+
 def _interval_literal(node: Any) -> pgtypes.Interval | None:
     cast = node.get("TypeCast") if isinstance(node, dict) else None
     if cast is None:
@@ -196,18 +209,14 @@ def _interval_literal(node: Any) -> pgtypes.Interval | None:
     if _names(cast.get("typeName", {}).get("names"))[-1:] != ["interval"]:
         return None
     text = _const_string(cast.get("arg"))
-    if text is None:
+    if text is None or _interval_codec is None:
         return None
-    from rwshim.wire.codecs import CodecError, parse_interval
-
-    typmods = cast.get("typeName", {}).get("typmods")
-    try:
-        iv = parse_interval(text)
-    except CodecError:
-        return None
-    if typmods:
+    if cast.get("typeName", {}).get("typmods"):
         return None  # `interval '30' minute`: PostgreSQL reads the unit; not checked here
-    return iv
+    try:
+        return _interval_codec[0](text)
+    except ValueError:
+        return None
 
 
 def _usecs(iv: pgtypes.Interval) -> int:
@@ -228,8 +237,9 @@ def _exact_div(a: pgtypes.Interval, b: pgtypes.Interval) -> bool:
 
 @register
 def _hop(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
-    from rwshim.wire.codec_text import interval_str
-
+    if _interval_codec is None:
+        return
+    interval_str = _interval_codec[1]
     for rf in walk(shape.node, "RangeFunction"):
         for entry in rf.get("functions") or []:
             items = entry.get("List", {}).get("items", [])

@@ -37,6 +37,9 @@ def test_ordered_set_direct_arguments() -> None:
 
 
 def test_hop_window_arguments() -> None:
+    from rwshim.wire import codec_text, codecs
+
+    checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
     assert refused("SELECT * FROM hop(t, ts, interval '1', interval '-1')") == [
         "Bind error: window_size -00:00:01 and window_slide 00:00:01 must be positive"
     ]
