@@ -80,6 +80,8 @@ def _rw_only(type_text: str, array_dims: int) -> tuple[int, str] | None:
         t = rwtypes.parse(type_text.strip())
     except rwtypes.TypeSyntaxError:
         return None
+    if any(x.kind == "map" for x in t.walk()):
+        return None  # no map on the data plane yet: refused here, before any row is written
     return t.oid, t.display()
 
 

@@ -153,6 +153,8 @@ def _date_str(d: dt.date) -> str:
 
 
 def _date_text(v: Any) -> bytes:
+    if isinstance(v, str):  # already RisingWave's text (outside Python's years: BC, > 9999)
+        return v.encode()
     return _date_str(v).encode()
 
 
@@ -198,6 +200,8 @@ def _timetz_text(v: Any) -> bytes:
 
 
 def _timestamp_text(v: Any) -> bytes:
+    if isinstance(v, str):  # already RisingWave's text (outside Python's years)
+        return v.encode()
     if isinstance(v, dt.datetime):
         return f"{_date_str(v)} {_time_str(v)}".encode()
     return f"{_date_str(v)} 00:00:00".encode()
@@ -205,6 +209,8 @@ def _timestamp_text(v: Any) -> bytes:
 
 def _timestamptz_text_in(tz: dt.tzinfo) -> Encoder:
     def enc(v: Any) -> bytes:
+        if isinstance(v, str):  # already RisingWave's text (outside Python's years)
+            return v.encode()
         if not isinstance(v, dt.datetime):
             v = dt.datetime(v.year, v.month, v.day)
         if v.tzinfo is None:

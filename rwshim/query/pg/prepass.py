@@ -7,7 +7,9 @@ text alone: PostgreSQL then fails to parse it, the statement goes to the catalog
 path refuses it if it reads user data (never a construct silently dropped).
 
 Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
-- ``* EXCEPT (a, b)`` (parse_wildcard_or_expr): blanked to ``*``; the star leaves a, b out;
+- ``* EXCEPT (a, b)`` / ``t.* EXCEPT (a, u.b)`` (parse_wildcard_or_expr): blanked to ``*``;
+  the star leaves a, b out (a name qualified as ``u.b``: only u's b; a name given twice is
+  ``Duplicate entry in except list``, src/frontend/src/binder/select.rs);
 - ``FOR SYSTEM_TIME AS OF PROCTIME()`` / ``NOW()`` on a join's right side
   (parse_table_factor): blanked; a batch query reads the current version, which is what a
   plain join reads;
@@ -102,11 +104,28 @@ def _star_except(text: str, state: Prepassed) -> None:
         j = i + 3
         ok = False
         while j < len(toks):
-            w = toks[j]
-            if w.kind is not Kind.WORD:
+            # a column, or qualified: `a.v1` (RisingWave binds each in the FROM clause)
+            parts: list[str] = []
+            while j < len(toks) and toks[j].kind is Kind.WORD:
+                w = toks[j]
+                # an unquoted name folds to lower case (RisingWave's Ident::real_value)
+                parts.append(w.value if w.quoted else w.value.lower())
+                dot = toks[j + 1] if j + 1 < len(toks) else None
+                if dot is not None and dot.kind is Kind.OP and dot.value == ".":
+                    j += 2
+                    continue
                 break
-            # an unquoted name folds to lower case (RisingWave's Ident::real_value)
-            names.append(w.value if w.quoted else w.value.lower())
+            if not parts or j >= len(toks) or toks[j].kind is not Kind.WORD:
+                break
+            if len(parts) > 2:
+                break
+            name = ".".join(parts)
+            if name in names:
+                from rwshim.errors import BindError
+
+                # select.rs generate_except_indices
+                raise BindError("Duplicate entry in except list")
+            names.append(name)
             sep = toks[j + 1] if j + 1 < len(toks) else None
             if sep is not None and sep.kind is Kind.OP and sep.value == ")":
                 ok = True
@@ -117,7 +136,13 @@ def _star_except(text: str, state: Prepassed) -> None:
             j += 2
         if not ok or not names:
             continue
-        state.star_excludes[state.byte_offset(t.start)] = frozenset(names)
+        # the star's offset in the parse tree: a qualified star (`t.*`) starts at `t`
+        k = i
+        while k >= 2 and toks[k - 1].kind is Kind.OP and toks[k - 1].value == ".":
+            if toks[k - 2].kind is not Kind.WORD:
+                break
+            k -= 2
+        state.star_excludes[state.byte_offset(toks[k].start)] = frozenset(names)
         state.blank(kw.start, toks[j].end)
 
 

@@ -282,6 +282,8 @@ class _Rewriter:
         """The expressions a star becomes, or None to keep it as written."""
         excl = self.shape.star_excludes.get(star.location, frozenset())
         level = star.level
+        if excl:
+            self.check_excludes(level, excl)
         if star.qualifier:
             item = self._find_item(level, star.qualifier[-1])
             if item is None:
@@ -295,7 +297,8 @@ class _Rewriter:
             cols = self.item_names(item)
             if cols is None:
                 raise RewriteRefused("this wildcard on user data")
-            return [f"{qi(star.qualifier[-1])}.{qi(n)}" for n in cols if n not in excl]
+            q = star.qualifier[-1]
+            return [f"{qi(q)}.{qi(n)}" for n in cols if not _excluded(excl, q, n)]
         if not excl and not any(
             has_hidden(self.routed.relation_of(r)) for r in level.relations() if r.cte is None
         ):
@@ -368,7 +371,36 @@ class _Rewriter:
         cols = self.item_names(item)
         if cols is None:
             return None
-        return [f"{qi(exposed)}.{qi(n)}" for n in cols if n not in excl]
+        return [f"{qi(exposed)}.{qi(n)}" for n in cols if not _excluded(excl, exposed, n)]
+
+    def check_excludes(self, level: tree.Level, excl: frozenset[str]) -> None:
+        """Each name of an EXCEPT list binds to one column of the FROM clause, as RisingWave
+        binds it (select.rs generate_except_indices: bind_expr, then an input ref): unknown is
+        ``Invalid column``, in two relations ``Ambiguous column name``."""
+        from rwshim.errors import BindExprError, InternalError, ItemNotFound
+
+        items: list[tuple[str | None, list[str] | None]] = []
+        merged: set[str] = set()  # USING / NATURAL columns: one column of the join
+
+        def collect(item: tree.FromItem) -> None:
+            if isinstance(item, tree.JoinItem) and item.alias is None:
+                merged.update(self.join_using(item) or ())
+                collect(item.left)
+                collect(item.right)
+                return
+            items.append((_exposed(item), self.item_names(item)))
+
+        for it in level.items:
+            collect(it)
+        if any(names_ is None for _, names_ in items):
+            return  # a relation whose columns are not known here: PostgreSQL binds the rest
+        for e in sorted(excl):
+            qual, _, col = e.rpartition(".")
+            found = [x for x, names_ in items if col in (names_ or []) and (not qual or x == qual)]
+            if not found:
+                raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))
+            if len(found) > 1 and not qual and col not in merged:
+                raise InternalError(f"Ambiguous column name: {col}")
 
     def join_using(self, item: tree.JoinItem) -> list[str] | None:
         """The merged (USING / NATURAL) column names of a join, None when it has none."""
@@ -495,6 +527,11 @@ class _Rewriter:
             if new is not None:
                 end = name_end(self.text, tr.location, 1)
                 self.sp.replace(tr.location, end, new)
+
+
+def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:
+    """Whether an EXCEPT list leaves column ``name`` of the item ``exposed`` out."""
+    return name in excl or (exposed is not None and f"{exposed}.{name}" in excl)
 
 
 def _exposed(item: tree.FromItem) -> str | None:

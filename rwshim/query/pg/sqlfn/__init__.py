@@ -18,12 +18,13 @@ from rwshim.query.pg.sqlfn import (
     arrays,
     datetime,
     int256,
+    maketime,
     numeric,
     scalars,
     series,
     vector,
 )
 
-MODULES = (datetime, numeric, arrays, series, aggregates, scalars, int256, vector)
+MODULES = (datetime, maketime, numeric, arrays, series, aggregates, scalars, int256, vector)
 
 __all__ = ["MODULES"]

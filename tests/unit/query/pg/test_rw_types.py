@@ -59,6 +59,8 @@ def test_create_table_binds_risingwave_only_column_types() -> None:
         "struct<a integer, b character varying>",
     )
     assert coltypes.bind_column_type("rw_int256", "rw_int256") == (1301, "rw_int256")
+    with pytest.raises(NotImplementedError_):
+        coltypes.bind_column_type("map", "map(varchar, int)")
     assert coltypes.bind_column_type("int4", "int[][]", 2) == (pgtypes.INT4_ARRAY, "integer[][]")
     assert coltypes.bind_column_type("int4", "int[]", 1) == (pgtypes.INT4_ARRAY, "integer[]")
 
