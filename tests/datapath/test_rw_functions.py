@@ -87,3 +87,24 @@ def test_binder_checks_refuse_what_risingwave_refuses(db: Client) -> None:
         "Invalid input syntax: direct arg in `percentile_cont` must be castable to float64"
     )
     assert db.error("SELECT xmlcomment(v::text) FROM d").endswith("does not exist\n")
+
+
+def test_make_date_and_time_check_as_risingwave(db: Client) -> None:
+    assert db.error("SELECT make_date(2013, 2, 30)") == caused_by(
+        "Expr error", "Invalid parameter year, month, day: invalid date: 2013-2-30"
+    )
+    assert db.error("SELECT make_timestamptz(1973, 7, 15, 8, 15, -55.33)") == caused_by(
+        "Expr error", "Invalid parameter sec: invalid sec: -55.33"
+    )
+    assert db.error("SELECT make_timestamptz(1910, 12, 24, 0, 0, 0, 'Nehwon/Lankhmar')") == (
+        caused_by(
+            "Expr error",
+            "Invalid parameter time_zone: 'Nehwon/Lankhmar' is not a valid timezone",
+        )
+    )
+    from psycopg.types.string import TextLoader
+
+    db.conn.adapters.register_loader(1082, TextLoader)
+    assert db.rows("SELECT make_date(-5, 2, 29)::varchar, make_date(20240, 1, 26)") == [
+        ("0005-02-29 BC", "20240-01-26")
+    ]

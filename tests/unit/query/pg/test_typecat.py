@@ -42,3 +42,18 @@ def test_struct_values_render_fields_in_risingwaves_forms() -> None:
         '(1,1000000000000000,"2020-01-01 08:00:00+00:00",10:00:00.500,"{1,2}","(""a b"")")'
     )
     assert dec(b"(,,,,,)") == "(,,,,,)"
+
+
+def test_dates_beyond_pythons_years_read_as_risingwaves_text() -> None:
+    from rwshim import pgtypes
+    from rwshim.datapath import values
+
+    assert values.decoder(pgtypes.TIMESTAMPTZ)(b"1973-07-15 08:15:55.33+00 BC") == (
+        "1973-07-15 08:15:55.330+00:00 BC"
+    )
+    assert values.decoder(pgtypes.TIMESTAMP)(b"20240-01-26 14:20:26.1234") == (
+        "20240-01-26 14:20:26.123400"
+    )
+    assert values.decoder(pgtypes.DATE)(b"2024-01-26 BC") == "2024-01-26 BC"
+    # inside Python's years: a value, as before
+    assert values.decoder(pgtypes.DATE)(b"2024-01-26").year == 2024  # type: ignore[attr-defined]
