@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from rwshim import __version__
 from rwshim.config import AUTH_METHODS, Config
+from rwshim.dashboard import DEFAULT_PORT as DASHBOARD_PORT
 from rwshim.errors import RwError
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -40,6 +41,14 @@ def port(text: str) -> int:
     n = _int(text)
     if not 0 <= n <= 65535:
         raise argparse.ArgumentTypeError(f"{n} is not a port (1-65535, or 0 for any free port)")
+    return n
+
+
+def dashboard_port(text: str) -> int:
+    """The dashboard's TCP port, 1-65535, or 0 for no dashboard."""
+    n = _int(text)
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"{n} is not a port (1-65535, or 0 for no dashboard)")
     return n
 
 
@@ -123,6 +132,17 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
         default=d.max_message_size,
         help="bytes per message",
     )
+    p.add_argument(
+        "--dashboard-port",
+        type=dashboard_port,
+        help=f"web dashboard port on --host, 0 for none (default {DASHBOARD_PORT}; when that"
+        " port is taken the server starts without one)",
+    )
+    p.add_argument(
+        "--dashboard-control",
+        action="store_true",
+        help="let the dashboard pause/resume barriers, tick, and hold backfills",
+    )
     p.add_argument("--no-uvloop", action="store_true", help="use the standard asyncio loop")
 
 
@@ -159,6 +179,12 @@ def config_from_args(args: argparse.Namespace) -> Config:
         startup_timeout=args.startup_timeout,
         max_message_size=args.max_message_size,
         use_uvloop=not args.no_uvloop,
+        # Not given: RisingWave's port, and a busy one is only a warning; 0: no dashboard.
+        dashboard_port=(
+            DASHBOARD_PORT if args.dashboard_port is None else args.dashboard_port or None
+        ),
+        dashboard_optional=args.dashboard_port is None,
+        dashboard_control=args.dashboard_control,
     )
 
 

@@ -34,6 +34,13 @@ class Config:
     # Seconds a client has to finish startup and authentication.
     startup_timeout: float = 60.0
     use_uvloop: bool = True
+    # The web dashboard (rwshim.dashboard) on ``host``: None = off, 0 = a port the OS picks.
+    dashboard_port: int | None = None
+    # A dashboard port in use is a warning, not a failure (the CLI's default port, so that a
+    # second rwshim on the same machine still starts).
+    dashboard_optional: bool = False
+    # Let the dashboard pause/resume, tick, take the clock and hold backfills.
+    dashboard_control: bool = False
     # Manual clock: no barrier loop; barriers only when a test (or `rwshim ctl tick`) steps them.
     manual_clock: bool = False
     server_version: str = "13.14.0"

@@ -180,17 +180,89 @@ class SessionConfigError(RwError):
         super().__init__("Failed to get or set session config", *causes)
 
 
-class MetaRpcError(RwError):
-    """A meta `bail!` (gRPC Internal) as the frontend shows it (src/error/src/tonic.rs:195-222).
+# --- meta errors through the gRPC boundary ---------------------------------------------------
+#
+# A MetaError becomes a tonic Status whose code follows its variant (src/meta/src/error.rs:
+# 201-216); the Status carries the serialized error chain and, in its Extra, the PostgreSQL
+# code the error provides (src/error/src/tonic.rs:62-85, tonic/extra.rs:55-80): only
+# CatalogIdNotFound (42704 UndefinedObject) and Duplicated (42710 DuplicateObject) provide one
+# (error.rs:152-164).  The frontend turns the Status into an ErrorCode by its code
+# (src/frontend/src/error.rs:211-227):
+#
+#   gRPC code         frontend ErrorCode          message the client sees        SQLSTATE
+#   InvalidArgument   InvalidParameterValue(msg)  the status message only        XX000
+#   NotFound          CatalogError(status)        Catalog error / gRPC... / chain 42704 (Extra)
+#   AlreadyExists     CatalogError(status)        Catalog error / gRPC... / chain 42710 (Extra)
+#   PermissionDenied  PermissionDenied(msg)       Permission denied: <msg>        XX000
+#   Cancelled         SchedulerError(status)      Scheduler error / gRPC... / ... XX000
+#   anything else     RpcError(status)            gRPC... / chain                 XX000
+#
+# The wrappers that keep the status as their source (CatalogError, SchedulerError, RpcError)
+# also pass its Extra on, so the SQLSTATE is the code of the meta error when it has one; the
+# ones built from the message alone drop it.  pgwire sends the first code in the chain, else
+# XX000 (src/utils/pgwire/src/error_or_notice.rs:38-47).  Each class below is one row.
 
-    ``call`` is the RPC path, e.g. ``/ddl_service.DdlService/AlterParallelism``.
+# tonic::Code's Display (tonic status.rs Code::description), which TonicStatusWrapper prints
+# after ``failed:`` (src/error/src/tonic.rs:199-225).
+GRPC_CODE_TEXT = {
+    "Internal": "Internal error",
+    "NotFound": "Some requested entity was not found",
+    "AlreadyExists": "Some entity that we attempted to create (e.g., file or directory) "
+    "already exists",
+    "Cancelled": "The operation was cancelled",
+}
+
+
+def grpc_failed(call: str, code: str) -> str:
+    """TonicStatusWrapper's own message: the meta service, the call, the code's text."""
+    return f"gRPC request to meta service (call `{call}`) failed: {GRPC_CODE_TEXT[code]}"
+
+
+class MetaRpcError(RwError):
+    """A meta `bail!` / anyhow error (gRPC Internal) as the frontend shows it, through
+    RpcError(status) (src/error/src/tonic.rs:195-222): no SQLSTATE of its own.
+
+    ``call`` is the RPC path, e.g. ``/ddl_service.DdlService/AlterParallelism``; ``message``
+    and ``causes`` are the meta error's chain.
     """
 
-    def __init__(self, call: str, message: str) -> None:
+    def __init__(self, call: str, message: str, *causes: str) -> None:
         self.call = call
         self.meta_message = message
+        super().__init__(grpc_failed(call, "Internal"), message, *causes)
+
+
+class MetaNodeRestarted(MetaRpcError):
+    """rwshim only: a session waiting on the meta node (a foreground CREATE, WAIT, a create
+    queued for its permit) when ``RWSHIM RESTART`` restarts it.  RisingWave's frontend sees its
+    RPC to the meta node break, with a transport error whose text depends on the moment;
+    rwshim names the restart in the envelope of a meta error instead of imitating one."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(call, "meta node restarted")
+
+
+class SystemParamsError(MetaRpcError):
+    """MetaErrorInner::SystemParams, `System parameters error: <s>` (src/meta/src/error.rs:99),
+    gRPC Internal; raised by the system-parameter controller (controller/system_param.rs:
+    182-220) and for an unknown session parameter (controller/session_params.rs:140-146)."""
+
+    def __init__(self, message: str, *, call: str = "/meta.SystemParamsService/SetSystemParam"):
+        super().__init__(call, f"System parameters error: {message}")
+
+
+class MetaCatalogNotFound(RwError):
+    """MetaError::catalog_id_not_found (`<type> id not found: <id>`, src/meta/src/error.rs:
+    76-79): gRPC NotFound, which the frontend wraps as a CatalogError that keeps the status
+    (src/frontend/src/error.rs:220) and so its code 42704 (error.rs:155-158)."""
+
+    sqlstate: ClassVar[str] = "42704"
+
+    def __init__(self, call: str, object_type: str, object_id: object) -> None:
         super().__init__(
-            f"gRPC request to meta service (call `{call}`) failed: Internal error", message
+            "Catalog error",
+            grpc_failed(call, "NotFound"),
+            f"{object_type} id not found: {object_id}",
         )
 
 
@@ -357,28 +429,25 @@ class CreateCancelled(RwError):
     """A CREATE whose job was cancelled (CANCEL JOBS, DROP of the creating job) while its
     session waited: meta returns `MetaError::cancelled("create")`
     (src/meta/src/stream/stream_manager.rs:522-523), gRPC Cancelled, which the frontend makes a
-    SchedulerError (src/frontend/src/error.rs:222); tonic describes the code as "The operation
-    was cancelled"."""
+    SchedulerError (src/frontend/src/error.rs:222); Cancelled provides no SQLSTATE."""
 
     def __init__(self, call: str) -> None:
-        super().__init__(
-            "Scheduler error",
-            f"gRPC request to meta service (call `{call}`) failed: The operation was cancelled",
-            "Cancelled: create",
-        )
+        super().__init__("Scheduler error", grpc_failed(call, "Cancelled"), "Cancelled: create")
 
 
 class MetaCatalogDuplicated(RwError):
     """Meta's own duplicate check (src/meta/src/controller/utils.rs:717-783) catching a job the
     frontend could not see (INITIAL): `MetaError::catalog_under_creation`, gRPC AlreadyExists,
-    which the frontend wraps as a CatalogError (src/frontend/src/error.rs:221); the type word is
-    meta's ObjectType (`table` also for a materialized view)."""
+    which the frontend wraps as a CatalogError (src/frontend/src/error.rs:221) keeping the
+    status's code 42710 (src/meta/src/error.rs:159-161); the type word is meta's ObjectType
+    (`table` also for a materialized view)."""
+
+    sqlstate: ClassVar[str] = "42710"
 
     def __init__(self, call: str, object_type: str, name: str) -> None:
         super().__init__(
             "Catalog error",
-            f"gRPC request to meta service (call `{call}`) failed: Some entity that we attempted "
-            "to create (e.g., file or directory) already exists",
+            grpc_failed(call, "AlreadyExists"),
             f"{object_type} named {name} already exists and is still being created",
         )
 

@@ -124,6 +124,16 @@ class Instance:
                 " PostgreSQL data plane yet"
             )
 
+    def set_frontend_address(self, host: str, port: int) -> None:
+        """The frontend worker's address in rw_worker_nodes / SHOW CLUSTER: the server's own
+        listen address (RisingWave's frontend registers its advertise address, defaulting to
+        its listen address: src/frontend/src/session.rs:313-321)."""
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE worker SET host = ?, port = ? WHERE worker_type = 'WORKER_TYPE_FRONTEND'",
+                (host, port),
+            )
+
     def user_password(self, name: str) -> StoredPassword | None:
         """The password stored for user ``name`` by CREATE USER ... PASSWORD (None when the
         user has none or does not exist: the server's ``--password`` applies then)."""
@@ -171,6 +181,8 @@ class Instance:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""
         self.engine = self.engine.restart(on_open=self._reopened)
         self._reopened(self.engine.store)
+        # Recovery may have deleted jobs: the read path's cached catalog is stale.
+        self.query.invalidate()
 
     def _reopened(self, store: Store) -> None:
         """The store was reopened: the read path follows it (before recovery counts rows)."""

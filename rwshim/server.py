@@ -20,7 +20,7 @@ import logging
 import signal
 import ssl
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rwshim import errors, logfmt
 from rwshim.config import Config
@@ -31,6 +31,9 @@ from rwshim.session import ProcessInfo, Session, SessionRegistry
 from rwshim.wire import auth, backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
+
+if TYPE_CHECKING:
+    from rwshim.dashboard.app import Dashboard
 
 log = logging.getLogger("rwshim.server")
 
@@ -130,6 +133,7 @@ class Server:
         self.port: int = config.port
         self.host: str = config.host
         self._server: asyncio.Server | None = None
+        self.dashboard: Dashboard | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ssl: ssl.SSLContext | None = None
         if config.tls_cert is not None and config.tls_key is not None:
@@ -144,6 +148,7 @@ class Server:
         sock = self._server.sockets[0].getsockname()
         self.host, self.port = sock[0], sock[1]
         if self.instance is not None:
+            self.instance.set_frontend_address(self.host, self.port)
             # Always running: a manual clock only makes it idle (RWSHIM CLOCK switches modes).
             loop = asyncio.get_running_loop()
             wake = self._barrier_wake = asyncio.Event()
@@ -156,6 +161,27 @@ class Server:
             self.instance.engine.on_barrier_wanted = wanted
             self._barriers = loop.create_task(self._barrier_loop())
         log.info("rwshim ready on %s:%d (%s)", self.host, self.port, _reach(self.host))
+        if self.config.dashboard_port is not None and self.instance is not None:
+            await self._start_dashboard(self.instance)
+
+    async def _start_dashboard(self, instance: Instance) -> None:
+        """The web dashboard on the SQL port's host; the SQL port is already serving."""
+        from rwshim import dashboard
+
+        cfg = self.config
+        assert cfg.dashboard_port is not None
+        try:
+            self.dashboard = await dashboard.start(
+                instance, cfg.host, cfg.dashboard_port, control=cfg.dashboard_control
+            )
+        except OSError as e:
+            if not cfg.dashboard_optional:
+                await self.stop()
+                raise
+            log.warning(
+                "no dashboard: %s (--dashboard-port N for another port, 0 for none)",
+                e.strerror or e,
+            )
 
     async def _barrier_loop(self) -> None:
         """Inject a barrier into each database at its barrier interval (decision 6)."""
@@ -187,6 +213,9 @@ class Server:
 
     async def stop(self) -> None:
         """Stop accepting, then end every connection (FATAL 57P01, as PostgreSQL does)."""
+        if self.dashboard is not None:
+            await self.dashboard.stop()
+            self.dashboard = None
         if self._barriers is not None:
             self._barriers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -479,16 +508,18 @@ class Server:
 async def serve(config: Config, frontend_factory: FrontendFactory | None = None) -> None:
     """Run a server until SIGINT/SIGTERM, then shut down cleanly."""
     server = Server(config, frontend_factory)
-    await server.start()
-    # What start-up built (modules, grammar, catalog caches) lives as long as the process:
-    # move it out of the collector's generations so full collections stop rescanning it.
-    gc.freeze()
-    gc.enable()
+    # Handlers first: a signal that comes once the SQL port answers, while the dashboard is
+    # still starting, shuts down cleanly too.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    await server.start()
+    # What start-up built (modules, grammar, catalog caches) lives as long as the process:
+    # move it out of the collector's generations so full collections stop rescanning it.
+    gc.freeze()
+    gc.enable()
     try:
         await stop.wait()
     finally:

@@ -52,6 +52,7 @@ __all__ = [
     "parallelism",
     "parse_startup_options",
     "parser_for",
+    "rust_uint",
     "variables",
 ]
 
@@ -139,6 +140,12 @@ def _rust_int(s: str, lo: int, hi: int) -> int:
     return n
 
 
+def rust_uint(s: str, bits: int) -> int:
+    """Rust's ``str::parse::<u32>`` (``bits`` 32) or ``<u64>`` (64): InvalidValue with
+    ParseIntError's text otherwise.  The engine's value parsers use it too."""
+    return _rust_int(s, *_INT_RANGES[f"u{bits}"])
+
+
 def _int(lo: int, hi: int) -> Callable[[str], str]:
     return lambda s: str(_rust_int(s, lo, hi))
 
@@ -168,32 +175,42 @@ def _f32_display(x: float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-_BOUNDED = re.compile(r"^bounded\((\d+)\)$")
-_RATIO = re.compile(r"^ratio\(([+-]?\d+(?:\.\d+)?)\)$")
+# parse_strategy's patterns (adaptive_parallelism_strategy.rs:94-144).  Rust's ``^...$``
+# without multi-line mode ends at the end of the text, so these are matched whole
+# (``fullmatch``; Python's ``$`` would also match before a trailing newline).  ``\d`` is
+# Unicode in both; the number itself is then parsed by Rust's ASCII-only ``str::parse``.
+_BOUNDED = re.compile(r"bounded\((\d+)\)")
+_RATIO = re.compile(r"ratio\(([+-]?\d+(?:\.\d+)?)\)")
 
 
 def parallelism(s: str) -> str:
     """ConfigParallelism (session_config/parallelism.rs:65-94); returns its Display
     (``default``, ``adaptive``, ``n``, ``bounded(n)``, ``ratio(r)``) or raises InvalidValue.
-    The engine reads ALTER ... SET PARALLELISM values with it too."""
-    low = s.lower()
-    if low == "default":
+    ALTER ... SET [BACKFILL_]PARALLELISM values are read with it too
+    (``rwshim.engine.parallelism.parse_config_parallelism``)."""
+    key = _ascii_lower(s)  # to_ascii_lowercase, parallelism.rs:69
+    if key == "default":
         return "default"
-    if low in ("adaptive", "auto", "full"):
+    if key in ("adaptive", "auto"):
         return "adaptive"
-    m = _BOUNDED.match(low)
+    low = s.lower()  # parse_strategy lower-cases with to_lowercase
+    if low in ("auto", "full"):
+        return "adaptive"
+    m = _BOUNDED.fullmatch(low)
     if m:
         try:
-            n = _rust_int(m.group(1), 0, 2**64 - 1)
+            n = _rust_int(m.group(1), *_INT_RANGES["usize"])
         except InvalidValue as e:
             raise InvalidValue("Parse error", *e.causes) from None
         if n == 0:
             raise InvalidValue("Invalid value for Bounded strategy: must be positive integer")
         return f"bounded({n})"
-    m = _RATIO.match(low)
+    m = _RATIO.fullmatch(low)
     if m:
-        r = float(m.group(1))
-        r32 = struct.unpack("f", struct.pack("f", r))[0]
+        if not m.group(1).isascii():
+            # Rust's f32 FromStr takes ASCII digits only (ParseFloatError's text).
+            raise InvalidValue("Parse error", "invalid float literal")
+        r32 = struct.unpack("f", struct.pack("f", float(m.group(1))))[0]
         if not (0.0 <= r32 <= 1.0) or math.isnan(r32):
             raise InvalidValue("Invalid value for Ratio strategy: must be between 0.0 and 1.0")
         return f"ratio({_f32_display(r32)})"

@@ -13,6 +13,9 @@ Fixtures:
   (or ``manual_clock()`` is called): then barriers happen only on ``tick()``.
 - ``rwshim_session``: one server for the whole session (faster; tests share its catalog).
 
+No dashboard by default (a test pays nothing for it); ``@pytest.mark.rwshim(dashboard=True)``
+starts one on a port the OS picks, with its control actions, at ``rwshim.dashboard_url``.
+
 The server runs on its own event loop in a background thread, so blocking clients (psycopg,
 psycopg2, psql) and asyncio clients (asyncpg, on the test's loop) both work; every control
 method runs on the server's loop and returns when done.
@@ -40,7 +43,14 @@ __all__ = ["RwShim", "rwshim", "rwshim_session"]
 class RwShim:
     """A running rwshim server and its control interface."""
 
-    def __init__(self, *, manual: bool = False, user: str = "root", database: str = "dev") -> None:
+    def __init__(
+        self,
+        *,
+        manual: bool = False,
+        user: str = "root",
+        database: str = "dev",
+        dashboard: bool = False,
+    ) -> None:
         self.user = user
         self.database = database
         self._loop = asyncio.new_event_loop()
@@ -48,7 +58,14 @@ class RwShim:
             target=self._loop.run_forever, name="rwshim-server", daemon=True
         )
         self._thread.start()
-        config = Config(host="127.0.0.1", port=0, log_level="WARNING", manual_clock=manual)
+        config = Config(
+            host="127.0.0.1",
+            port=0,
+            log_level="WARNING",
+            manual_clock=manual,
+            dashboard_port=0 if dashboard else None,
+            dashboard_control=dashboard,
+        )
         self.server = Server(config)
         try:
             asyncio.run_coroutine_threadsafe(self.server.start(), self._loop).result(30)
@@ -77,6 +94,12 @@ class RwShim:
     def url(self) -> str:
         """postgresql:// URL (asyncpg, SQLAlchemy)."""
         return f"postgresql://{self.user}@{self.host}:{self.port}/{self.database}"
+
+    @property
+    def dashboard_url(self) -> str | None:
+        """The dashboard's address (``rwshim(dashboard=True)``), else None."""
+        d = self.server.dashboard
+        return None if d is None else d.url
 
     @property
     def instance(self) -> Instance:
@@ -174,7 +197,8 @@ class RwShim:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "rwshim(manual=False): options of the rwshim fixture (manual=True: no periodic barriers)",
+        "rwshim(manual=False, dashboard=False): options of the rwshim fixture (manual=True: no"
+        " periodic barriers; dashboard=True: a dashboard at rwshim.dashboard_url)",
     )
 
 
@@ -182,8 +206,10 @@ def pytest_configure(config: pytest.Config) -> None:
 def rwshim(request: pytest.FixtureRequest) -> Iterator[RwShim]:
     """A fresh rwshim server for this test."""
     marker = request.node.get_closest_marker("rwshim")
-    manual = bool(marker.kwargs.get("manual", False)) if marker is not None else False
-    server = RwShim(manual=manual)
+    kwargs = marker.kwargs if marker is not None else {}
+    server = RwShim(
+        manual=bool(kwargs.get("manual", False)), dashboard=bool(kwargs.get("dashboard", False))
+    )
     try:
         yield server
     finally:

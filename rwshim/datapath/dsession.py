@@ -82,15 +82,28 @@ class DataSession:
         # the query whose rows are still being read (a suspended portal): settled before the
         # connection is used for anything else
         self.active: _Rows | None = None
+        self._generation = -1
 
     # --- the connection -----------------------------------------------------------------
 
     async def _connection(self, state: SessionState) -> PgConn:
         conn = self.conn
-        if conn is None or conn.closed:
+        generation = self.plane.generation()
+        if conn is None or conn.closed or generation != self._generation:
+            # none yet, or the server restarted since it was opened (its sessions are gone)
+            if conn is not None:
+                conn.close_now()
             self.conn = None
             self._synced = None
             self._snapshots.clear()
+            conn = await self._open()
+            self.conn = conn
+            self._generation = self.plane.generation()
+        await self._sync(conn, state)
+        return conn
+
+    async def _open(self) -> PgConn:
+        for attempt in range(2):
             try:
                 conn = await PgConn.connect(self.plane.conninfo())
                 await conn.script(
@@ -98,11 +111,13 @@ class DataSession:
                     " SET IntervalStyle = postgres; SET extra_float_digits = 1;"
                     " SET bytea_output = hex; SET client_encoding = UTF8"
                 )
+                return conn
             except (ConnectionLost, PgFailure) as e:
-                raise DataPlaneLost(str(e)) from None
-            self.conn = conn
-        await self._sync(conn, state)
-        return conn
+                if attempt:
+                    raise DataPlaneLost(str(e)) from None
+                # the server may be restarting after a crash: wait until it accepts sessions
+                await self.plane.wait_server()
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def _sync(self, conn: PgConn, state: SessionState) -> None:
         ctx = state.ctx

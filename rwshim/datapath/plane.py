@@ -95,6 +95,7 @@ class DataPlane:
         self._ready: asyncio.Future[None] | None = None
         self._lock: asyncio.Lock | None = None
         self._admin: PgConn | None = None
+        self._admin_generation = -1
         self._reconciled: object = None  # catalog version of the last drop pass
         self.counts: dict[int, int] = {}
         self._count_tasks: set[asyncio.Task[None]] = set()
@@ -247,6 +248,7 @@ class DataPlane:
         try:
             await self.host.create_database(self.dbname)
             self._admin = await PgConn.connect(self.host.conninfo(self.dbname))
+            self._admin_generation = self.generation()
             await self._load_made(self._admin)
             self._reconciled = None
             self.types = TypeCatalog(self._lookup_types)
@@ -266,14 +268,38 @@ class DataPlane:
     def conninfo(self) -> str:
         return self.host.conninfo(self.dbname)
 
+    def generation(self) -> int:
+        """The server's generation (bumped at every crash: older connections are gone)."""
+        server = self.host.server
+        return 0 if server is None else server.generation
+
+    async def wait_server(self) -> None:
+        """Until the server accepts sessions again (after a crash, rwshim restarts it)."""
+        try:
+            await self.host.ready()
+        except DataPlaneError as e:
+            raise DataPlaneLost(str(e)) from None
+
     async def _admin_conn(self) -> PgConn:
-        if self._admin is None or self._admin.closed:
-            try:
-                self._admin = await PgConn.connect(self.conninfo())
-            except ConnectionLost as e:
-                raise DataPlaneLost(str(e)) from None
-            await self._load_made(self._admin)
-        return self._admin
+        admin = self._admin
+        if admin is None or admin.closed or self._admin_generation != self.generation():
+            if admin is not None:
+                admin.close_now()
+            self._admin = None
+            fresh: PgConn | None = None
+            for attempt in range(2):
+                try:
+                    fresh = await PgConn.connect(self.conninfo())
+                    break
+                except ConnectionLost as e:
+                    if attempt:
+                        raise DataPlaneLost(str(e)) from None
+                    await self.wait_server()
+            assert fresh is not None
+            self._admin, self._admin_generation = fresh, self.generation()
+            await self._load_made(fresh)
+            return fresh
+        return admin
 
     async def _lookup_types(self, oids: list[int]) -> list[TypeRow]:
         """pg_type rows of these OIDs and of their element types (typecat.Lookup)."""

@@ -50,6 +50,9 @@ class Barrier:
         self._early: set[int] = set()
         # Called after commit when a database is owed an early barrier (the server's loop).
         self.on_barrier_wanted: Callable[[], None] | None = None
+        # Called after every periodic barrier, once it committed: time has moved, so the
+        # meta node's own timers run (scale's parallelism control listens).
+        self.on_periodic: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------------ epochs and barriers
 
@@ -103,6 +106,8 @@ class Barrier:
             for db in self.databases() if database_id is None else [database_id]:
                 self.barrier(db)
         self.meta.commit_actions()
+        for listener in self.on_periodic:
+            listener()
 
     def due_databases(self) -> list[tuple[int, int]]:
         """(database id, ms until its next periodic barrier) for the server's barrier loop."""

@@ -225,13 +225,15 @@ class Ddl:
         """CREATE MATERIALIZED VIEW (create_mv.rs:186-420 and meta's create path).
 
         ``upstream_ids``: the relations the query reads (views included; the engine follows
-        views to their streaming inputs).  ``has_values``: the plan has a VALUES leaf (not
-        recoverable: never background).  ``has_temporal_join``: forbids snapshot backfill.
+        views to their streaming inputs).  ``has_values``: the plan has a Values leaf (VALUES,
+        a SELECT without FROM, an uncorrelated table function): not recoverable, so never
+        background, and deleted by recovery while creating.  ``has_temporal_join``: forbids
+        snapshot backfill.
         """
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
-            bg = opts.bool_var(ctx, "background_ddl") and not has_values
+            bg = opts.background_create(ctx, "materialized view", has_values)
             return self._if_not_exists_result(existing, if_not_exists, bg)
         options = opts.check_with_options(with_options, opts.MV_WITH_KEYS)
         spec = JobSpec(
@@ -273,7 +275,7 @@ class Ddl:
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(
-                existing, if_not_exists, opts.bool_var(ctx, "background_ddl")
+                existing, if_not_exists, opts.background_create(ctx, "index", False)
             )
         base_cols = self.catalog.columns(base.id)
         by_name = {c.name: (i, c) for i, c in enumerate(base_cols)}
@@ -317,14 +319,16 @@ class Ddl:
         format_encode_options: Sequence[tuple[str, str]] = (),
         into_table: ObjectName | None = None,
         if_not_exists: bool = False,
+        has_values: bool = False,
     ) -> Result:
         """CREATE SINK (create_sink.rs).  ``snapshot = 'false'`` makes an UpstreamOnly sink;
-        a sink INTO a table is a SinkIntoTable job with ArrangementBackfill."""
+        a sink INTO a table is a SinkIntoTable job with ArrangementBackfill.  ``has_values``:
+        the plan of a CREATE SINK ... AS query has a Values leaf (never background)."""
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
             return self._if_not_exists_result(
-                existing, if_not_exists, opts.bool_var(ctx, "background_ddl")
+                existing, if_not_exists, opts.background_create(ctx, "sink", has_values)
             )
         options = dict(with_options)
         target_id: int | None = None
@@ -353,6 +357,7 @@ class Ddl:
                 "with_options": json.dumps(options, sort_keys=True),
                 "format_encode_options": json.dumps(dict(format_encode_options), sort_keys=True),
             },
+            has_values=has_values,
         )
         return self.jobs.create(ctx, spec)
 

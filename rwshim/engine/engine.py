@@ -124,19 +124,22 @@ class Engine:
         self.barrier.on_barrier_wanted = fn
 
     def restart(self, on_open: Callable[[Store], None] | None = None) -> Engine:
-        """Test control: a meta-node restart.  A file store is closed and reopened (bootstrap
-        recovery runs on open); an in-memory one cannot be reopened, so only recovery runs.
-        Sessions waiting on this engine are gone with it: their waits fail.  ``on_open`` is
-        called with a reopened store before recovery runs on it (so ``row_count`` can follow)."""
+        """Test control: a meta-node restart.  The meta node's process state goes with it:
+        every part is built anew over the store (a file store is closed and reopened, an
+        in-memory one is kept as it is), so nothing of the previous run survives but the
+        store (no timers, no waiting sessions, no record of when foreground creates began,
+        no fault switches), and the new engine's construction runs bootstrap recovery,
+        whatever the store (barrier/worker.rs:367-402).  Sessions waiting on this engine are
+        gone with it: their waits fail.  ``on_open`` is called with a reopened store before
+        recovery runs on it (so ``row_count`` can follow)."""
         self.waits.meta_restarted()
-        if self.store.path is None:
-            self.recovery.recover(bootstrap=True)
-            return self
-        data_dir = self.store.path.parent
-        self.store.close()
-        store = Store.open(data_dir)
-        if on_open is not None:
-            on_open(store)
+        store = self.store
+        if store.path is not None:
+            data_dir = store.path.parent
+            store.close()
+            store = Store.open(data_dir)
+            if on_open is not None:
+                on_open(store)
         engine = Engine(
             store,
             self.meta.clock,

@@ -147,20 +147,27 @@ class Fragments:
             if not ins:
                 flags = top_flags + (["VALUES"] if spec.has_values else [])
                 frags = [FragSpec(0, flags, "SINGLE", owns_job_table=owns, rate_limit=sink_rl)]
-            elif len(ins) == 1:
-                f = ins[0]
-                f.flags = top_flags + f.flags
-                f.owns_job_table = owns
-                if spec.kind == "sink":
-                    f.rate_limit = sink_rl
-                frags = [f]
             else:
-                # The root fragment takes the first fragment id, its inputs the next ones.
-                top = FragSpec(0, top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl)
-                for i, f in enumerate(ins, start=1):
-                    f.key = i
-                frags = [top, *ins]
-                internal_edges = [(i, 0, "Hash") for i in range(1, len(ins) + 1)]
+                if len(ins) == 1:
+                    f = ins[0]
+                    f.flags = top_flags + f.flags
+                    f.owns_job_table = owns
+                    if spec.kind == "sink":
+                        f.rate_limit = sink_rl
+                    frags = [f]
+                else:
+                    # The root fragment takes the first fragment id, its inputs the next ones.
+                    top = FragSpec(0, top_flags, "HASH", owns_job_table=owns, rate_limit=sink_rl)
+                    for i, f in enumerate(ins, start=1):
+                        f.key = i
+                    frags = [top, *ins]
+                    internal_edges = [(i, 0, "Hash") for i in range(1, len(ins) + 1)]
+                if spec.has_values:
+                    # A Values leaf beside the scans: its own singleton fragment, exchanged
+                    # into the root (StreamValues is Single-distributed; the Values flag is
+                    # what recovery looks for, fragment.rs:145-147).
+                    frags.append(FragSpec(len(frags), ["VALUES"], "SINGLE"))
+                    internal_edges.append((len(frags) - 1, 0, "Hash"))
         for f in frags:
             f.flags = sorted(set(f.flags), key=FLAG_ORDER.index)
         ids: dict[int, int] = {}

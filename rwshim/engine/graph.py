@@ -183,6 +183,14 @@ def blocked_jobs(graph: Graph, creating: list[int], online: bool) -> set[int]:
     return {o for f in blocked if (o := graph.owner(f)) is not None}
 
 
+def blocking_jobs(graph: Graph, creating: list[int], job_id: int, online: bool) -> list[int]:
+    """The creating jobs among ``creating`` whose backfill alone puts ``job_id`` in the blocked
+    set: the cause of error 1.  The blocked set is a union over the creating jobs (the seeds'
+    upstream hop and NoShuffle closure distribute over union), so asking ``blocked_jobs`` one
+    creating job at a time names every cause with the same rule."""
+    return [j for j in creating if job_id in blocked_jobs(graph, [j], online)]
+
+
 def online_unreschedulable_jobs(graph: Graph, creating: list[int]) -> set[int]:
     """collect_online_unreschedulable_backfill_jobs (metadata.rs:704-725)."""
     return {j for j in creating if graph.unreschedulable_fragments(j, online=True)}
@@ -206,15 +214,18 @@ def reschedule_fragments(graph: Graph, job_id: int) -> set[int]:
     return graph.no_shuffle_closure(set(graph.fragments_of(job_id)))
 
 
-def barrier_rejected_jobs(graph: Graph, database_id: int, fragments: set[int]) -> set[int]:
+def barrier_rejected_jobs(
+    graph: Graph, database_id: int, fragments: set[int], *, seeds: Iterable[int] | None = None
+) -> set[int]:
     """The barrier-level check of a resolved reschedule (control.rs:64-89, 866-966): the jobs
-    among the reschedule's affected fragments that in-flight independent jobs block."""
+    among the reschedule's affected fragments that in-flight independent jobs block.
+    ``seeds`` limits the blocking side to some of the in-flight jobs (to name the causes)."""
     independent = independent_inflight(graph, database_id)
     if not independent:
         return set()
     independent_set = set(independent)
     seed: set[int] = set()
-    for j in independent:
+    for j in independent if seeds is None else [j for j in independent if j in set(seeds)]:
         own = graph.unreschedulable_fragments(j, online=True)
         seed |= own
         seed |= {u for f in own for u in graph.upstream(f)}
@@ -234,6 +245,17 @@ def barrier_rejected_jobs(graph: Graph, database_id: int, fragments: set[int]) -
     return owners & blocked
 
 
+def barrier_blocking_jobs(graph: Graph, database_id: int, fragments: set[int]) -> list[int]:
+    """The in-flight independent jobs that alone make the barrier reject a reschedule of
+    ``fragments``: the cause of error 6 (the same rule, one in-flight job at a time; its seed
+    is a union over them, like ``blocked_jobs``)."""
+    return [
+        j
+        for j in independent_inflight(graph, database_id)
+        if barrier_rejected_jobs(graph, database_id, fragments, seeds=[j])
+    ]
+
+
 def ensemble_roots(graph: Graph, fragment_id: int) -> list[int]:
     """The entry fragments of the NoShuffle ensemble a fragment belongs to, empty when the
     fragment is itself an entry or has no ensemble (fragment.rs:1467-1493)."""
@@ -246,3 +268,15 @@ def ensemble_roots(graph: Graph, fragment_id: int) -> list[int]:
         if not any(graph.edges.get((u, f)) == "NoShuffle" for u in graph.upstream(f))
     )
     return [] if fragment_id in roots else roots
+
+
+def ensemble_entries(graph: Graph, component: set[int]) -> list[int]:
+    """The entry fragments of a NoShuffle ensemble: those with no NoShuffle upstream inside
+    it (find_no_shuffle_graphs, src/meta/src/controller/scale.rs:1636-1690), sorted."""
+    return sorted(
+        f
+        for f in component
+        if not any(
+            graph.edges.get((u, f)) == "NoShuffle" and u in component for u in graph.upstream(f)
+        )
+    )

@@ -168,12 +168,8 @@ class Jobs:
         else:
             scan_type = "ArrangementBackfill"
 
-        # Background (stream_materialize.rs:135-142, utils.rs:471-499).
-        background = (
-            spec.kind in ("materialized view", "sink", "index")
-            and opts.bool_var(ctx, "background_ddl")
-            and not spec.has_values
-        )
+        # Create type: background only for a plan whose leaves all recover (utils.rs:471-499).
+        background = opts.background_create(ctx, spec.kind, spec.has_values)
 
         # Parallelism (stream_fragmenter/parallelism.rs, mod.rs:205-240).
         var_kind = {

@@ -39,6 +39,19 @@ def parallelism_var(ctx: Context, name: str) -> par.Target | None:
         raise SessionConfigError(f"Invalid value `{text}` for `{name}`", str(e)) from None
 
 
+def background_create(ctx: Context, kind: str, has_values: bool) -> bool:
+    """The create type of a job's plan: background iff ``background_ddl`` is on and every leaf
+    of the plan is recoverable, a table scan, source or Now, not Values
+    (plan_can_use_background_ddl, src/frontend/src/optimizer/plan_node/utils.rs:471-499), for
+    a materialized view (stream_materialize.rs:135-142), a sink (stream_sink.rs:548-553) or an
+    index (handler/create_index.rs:453-457); a table is always foreground."""
+    return (
+        kind in ("materialized view", "sink", "index")
+        and bool_var(ctx, "background_ddl")
+        and not has_values
+    )
+
+
 def bool_var(ctx: Context, name: str) -> bool:
     text = ctx.var(name)
     try:

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import math
 import re
-import struct
 from dataclasses import dataclass
 
+from rwshim import session_config as sc
 from rwshim.errors import InvalidInputSyntax
 from rwshim.store.functions import render_parallelism
-
-U64_MAX = 2**64 - 1
 
 
 class ParseError(Exception):
@@ -45,84 +43,45 @@ class Target:
         return Target("Adaptive", None, strategy)
 
 
-def _as_f32(r: float) -> float:
-    return float(struct.unpack("f", struct.pack("f", r))[0])
-
-
-def _rust_f32(r: float) -> str:
-    """Rust's Display of an f32: shortest round-trip text, no trailing '.0'."""
-    f = _as_f32(r)
-    for digits in range(1, 10):
-        text = f"{f:.{digits}g}"
-        if _as_f32(float(text)) == f:
-            break
-    if "e" in text:
-        text = repr(float(text))
-    if text.endswith(".0"):
-        text = text[:-2]
-    return text
-
-
-def parse_strategy(s: str) -> str:
-    """Parse an adaptive strategy (adaptive_parallelism_strategy.rs:94-144); returns its
-    canonical upper-case form ('AUTO', 'FULL', 'BOUNDED(n)', 'RATIO(r)').
-
-    Raises ``ParseError`` with RisingWave's text, or ``LookupError`` for an unsupported
-    strategy (callers then try an integer).
-    """
-    low = s.lower()
-    if low == "auto":
-        return "AUTO"
-    if low == "full":
-        return "FULL"
-    m = re.fullmatch(r"bounded\((\d+)\)", low)
-    if m:
-        n = int(m.group(1))
-        if n > U64_MAX:
-            raise ParseError("Parse error: number too large to fit in target type")
-        if n < 1:
-            raise ParseError("Invalid value for Bounded strategy: must be positive integer")
-        return f"BOUNDED({n})"
-    m = re.fullmatch(r"ratio\(([+-]?\d+(?:\.\d+)?)\)", low)
-    if m:
-        r = _as_f32(float(m.group(1)))
-        if not 0.0 <= r <= 1.0:
-            raise ParseError("Invalid value for Ratio strategy: must be between 0.0 and 1.0")
-        return f"RATIO({_rust_f32(r)})"
-    raise LookupError(s)
+def parse_uint(s: str, bits: int) -> int:
+    """Rust's ``str::parse::<u32>`` / ``<u64>``: ASCII digits after an optional ``+``, with
+    ParseIntError's texts (raised bare: callers add RisingWave's prefixes)."""
+    try:
+        return sc.rust_uint(s, bits)
+    except sc.InvalidValue as e:
+        raise ParseError(e.compact()) from None
 
 
 def parse_u64(s: str) -> int:
-    """Rust's ``str::parse::<u64>`` with its error texts (prefixed 'Parse error: ')."""
-    if s == "":
-        raise ParseError("Parse error: cannot parse integer from empty string")
-    body = s[1:] if s.startswith("+") else s
-    if body == "" or not body.isascii() or not body.isdigit():
-        raise ParseError("Parse error: invalid digit found in string")
-    n = int(body)
-    if n > U64_MAX:
-        raise ParseError("Parse error: number too large to fit in target type")
-    return n
+    """``str::parse::<u64>`` with its error text prefixed 'Parse error: ' (ConfigParallelism's
+    ParseIntError, session_config/parallelism.rs:59)."""
+    try:
+        return parse_uint(s, 64)
+    except ParseError as e:
+        raise ParseError(f"Parse error: {e}") from None
 
 
 def parse_config_parallelism(s: str) -> Target | None:
-    """ConfigParallelism::from_str (session_config/parallelism.rs:65-94).
-
-    Returns None for 'default', else a Target (0/adaptive/auto/full -> Adaptive AUTO).
-    """
-    low = s.lower()
-    if low == "default":
-        return None
-    if low in ("adaptive", "auto"):
-        return Target.adaptive()
+    """ConfigParallelism::from_str (session_config/parallelism.rs:65-94), read by the one
+    parser SET uses (``rwshim.session_config.parallelism``): None for 'default', else a
+    Target (0/adaptive/auto/full -> Adaptive AUTO).  ``ParseError`` carries the compact
+    report RisingWave embeds (``Parse error: invalid digit found in string``)."""
     try:
-        strategy = parse_strategy(s)
-    except LookupError:
-        n = parse_u64(s)
-        return Target.adaptive() if n == 0 else Target.of_fixed(n)
-    if strategy == "FULL":
+        shown = sc.parallelism(s)
+    except sc.InvalidValue as e:
+        raise ParseError(e.compact()) from None
+    return _from_display(shown)
+
+
+def _from_display(shown: str) -> Target | None:
+    """A ConfigParallelism's Display back as the catalog's Target."""
+    if shown == "default":
+        return None
+    if shown == "adaptive":
         return Target.adaptive()
-    return Target.adaptive(strategy)
+    if shown.startswith(("bounded(", "ratio(")):
+        return Target.adaptive(shown.upper())
+    return Target.of_fixed(int(shown))
 
 
 def render(target: Target | None) -> str:
@@ -180,22 +139,22 @@ def parse_alter_backfill_value(value: str | None) -> Target | None:
 
 
 def parse_fragment_value(value: str | None, *, is_ident: bool) -> Target | None:
-    """``ALTER FRAGMENT ... SET PARALLELISM`` (alter_parallelism.rs:181-244): DEFAULT -> None,
-    bare identifier ``adaptive`` -> Adaptive, u32 number (0 = adaptive), else an error."""
+    """``ALTER FRAGMENT ... SET PARALLELISM`` (extract_fragment_parallelism,
+    alter_parallelism.rs:181-244): DEFAULT -> None, the identifier ``adaptive`` -> Adaptive,
+    a number literal parsed as u32 (0 = adaptive).  The frontend refuses every other form
+    (``rwshim.frontend.alter_values.fragment_parallelism``) before this is reached."""
     if value is None:
         return None
     if is_ident:
         if value.lower() == "adaptive":
             return Target.adaptive()
         raise InvalidInputSyntax("target parallelism must be a valid number or adaptive")
-    if not value.isascii() or not value.isdigit():
-        raise InvalidInputSyntax("target parallelism must be a valid number or adaptive")
-    n = int(value)
-    if n > 0xFFFFFFFF:
+    try:
+        n = parse_uint(value, 32)
+    except ParseError as e:
         raise InvalidInputSyntax(
-            "target parallelism must be a valid number or adaptive: "
-            "number too large to fit in target type"
-        )
+            f"target parallelism must be a valid number or adaptive: {e}"
+        ) from None
     return Target.adaptive() if n == 0 else Target.of_fixed(n)
 
 
@@ -249,15 +208,15 @@ def parse_bool(text: str) -> bool:
 
 
 def _format_strategy(strategy: str | None) -> str | None:
+    """A stored adaptive strategy as format_streaming_parallelism prints it (None when it is
+    not one)."""
     if strategy is None:
         return None
     try:
-        canonical = parse_strategy(strategy)
-    except (LookupError, ParseError):
+        shown = sc.parallelism(strategy)
+    except sc.InvalidValue:
         return None
-    if canonical in ("AUTO", "FULL"):
-        return "adaptive"
-    return canonical.lower()
+    return shown if shown == "adaptive" or shown.startswith(("bounded(", "ratio(")) else None
 
 
 def format_streaming_parallelism(kind: str, fixed: int | None, strategy: str | None) -> str:

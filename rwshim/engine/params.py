@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 from rwshim import pgtypes
+from rwshim import session_config as sc
 from rwshim.engine import parallelism as par
 from rwshim.engine import sysparams
 from rwshim.engine.catalog import Catalog
@@ -22,8 +23,42 @@ from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, Result
 from rwshim.engine.users import Users
 from rwshim.engine.waits import Waits
-from rwshim.errors import InvalidInputSyntax, MetaRpcError, PermissionDenied
+from rwshim.errors import (
+    DDL,
+    InvalidInputSyntax,
+    MetaRpcError,
+    PermissionDenied,
+    RwError,
+    SystemParamsError,
+)
 from rwshim.results import Column
+
+# src/common/src/system_param/mod.rs:107-109: the values ALTER SYSTEM / ALTER DATABASE warn at.
+NOTICE_BARRIER_INTERVAL_MS = 300_000
+NOTICE_CHECKPOINT_FREQUENCY = 60
+SESSION_PARAM_CALL = "/meta.SessionParamService/SetSessionParam"
+# alter_database_param.rs:113-116
+DATABASE_RESOURCE_GROUP_NOTICE = (
+    "The database resource group metadata has been updated, but it will not take effect "
+    "immediately. Manually trigger recovery for inherited streaming jobs to use the new "
+    "database resource group."
+)
+
+
+def barrier_interval_notice(interval: int) -> str:
+    """alter_system.rs:66-69, alter_database_param.rs:36-39."""
+    return (
+        f"Barrier interval is set to {interval} ms >= {NOTICE_BARRIER_INTERVAL_MS} ms. This can "
+        "hurt freshness and potentially cause OOM."
+    )
+
+
+def checkpoint_frequency_notice(frequency: int) -> str:
+    """alter_system.rs:71-74, alter_database_param.rs:45-48."""
+    return (
+        f"Checkpoint frequency is set to {frequency} >= {NOTICE_CHECKPOINT_FREQUENCY}. This can "
+        "hurt freshness and potentially cause OOM."
+    )
 
 
 class Params:
@@ -85,54 +120,41 @@ class Params:
         return Result(columns=cols, rows=rows)
 
     def alter_system_set(self, ctx: Context, name: str, value: str | None) -> Result:
-        """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:25-80; meta
-        set_system_param, src/common/src/system_param/mod.rs:325-372).  Session parameters
-        are the session's business (``set_session_default``)."""
+        """ALTER SYSTEM SET <system parameter> {TO|=} <v>|DEFAULT (alter_system.rs:60-80; meta
+        set_param, src/meta/src/controller/system_param.rs:182-220, with set_system_param's
+        parse and OverrideValidate, src/common/src/system_param/mod.rs:325-372, :449-485).
+        Session parameters go through ``set_session_param``."""
         if not self.users.is_super(ctx):
             raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
-        call = "/meta.SystemParamsService/SetSystemParam"
         p = sysparams.BY_NAME.get(name)
         if p is None:
-            raise MetaRpcError(
-                call, f"System parameters error: unrecognized system parameter {json.dumps(name)}"
-            )
+            raise SystemParamsError(f"unrecognized system parameter {json.dumps(name)}")
         if not p.mutable:
-            raise MetaRpcError(call, f"System parameters error: {json.dumps(name)} is immutable")
-        text = p.default if value is None else value
-        try:
-            if p.kind == "u32" or p.kind == "u64":
-                n = int(par.parse_u64(text))
-                if p.kind == "u32" and n > 0xFFFFFFFF:
-                    raise par.ParseError("number too large to fit in target type")
-                text = str(n)
-            elif p.kind == "bool":
-                if text not in ("true", "false"):  # Rust's bool::from_str
-                    raise par.ParseError("provided string was not `true` or `false`")
-            elif p.kind == "f64":
-                text = str(float(text))
-        except (par.ParseError, ValueError) as e:
-            msg = str(e).removeprefix("Parse error: ")
-            if isinstance(e, ValueError):
-                msg = "invalid float literal"
-            raise MetaRpcError(
-                call, f"System parameters error: cannot parse parameter value: {msg}"
-            ) from None
+            raise SystemParamsError(f"{json.dumps(name)} is immutable")
+        if value is None:
+            if not p.has_default:
+                raise SystemParamsError(f"{name} does not have a default value")
+            text = p.default
+        else:
+            try:
+                text = sysparams.parse_value(p, value)
+            except ValueError as e:
+                raise SystemParamsError(f"cannot parse parameter value: {e}") from None
+        problem = sysparams.validate(p, text)
+        if problem is not None:
+            raise SystemParamsError(problem)
         with self.store.transaction():
             self.conn.execute("UPDATE system_parameter SET value = ? WHERE name = ?", (text, name))
         self.waits.drain()
+        # The response carries every parameter, so the notices look at both whatever was set
+        # (alter_system.rs:64-76; NOTICE_* at system_param/mod.rs:107-109).
         notices = []
         interval = int(self.meta.system_param("barrier_interval_ms") or 1000)
         frequency = int(self.meta.system_param("checkpoint_frequency") or 1)
-        if interval >= 300000:
-            notices.append(
-                f"Barrier interval is set to {interval} ms >= 300000 ms. This can hurt freshness "
-                "and potentially cause OOM."
-            )
-        if frequency >= 60:
-            notices.append(
-                f"Checkpoint frequency is set to {frequency} >= 60. This can hurt freshness and "
-                "potentially cause OOM."
-            )
+        if interval >= NOTICE_BARRIER_INTERVAL_MS:
+            notices.append(barrier_interval_notice(interval))
+        if frequency >= NOTICE_CHECKPOINT_FREQUENCY:
+            notices.append(checkpoint_frequency_notice(frequency))
         return Result(notices)
 
     # ------------------------------------------------------------------ session-variable defaults
@@ -144,33 +166,73 @@ class Params:
             for k, v in self.conn.execute("SELECT name, value FROM session_parameter")
         }
 
-    def set_session_default(self, name: str, value: str | None) -> None:
-        """Persist ALTER SYSTEM SET <session variable> (None = back to RisingWave's default)."""
-        with self.store.transaction():
+    def set_session_param(self, name: str, value: str | None) -> str:
+        """Meta's SetSessionParam (src/meta/src/controller/session_params.rs:136-170): the
+        value parsed as the session variable's type, stored as its display (DEFAULT: the
+        declared default), which every new session then starts with; returns the display.
+        A bad value is meta's `Session parameters error` over the session-config error."""
+        entry = sc.entry_name(name)
+        if not sc.SessionConfig.is_known(entry):
+            raise SystemParamsError(
+                f"unrecognized session parameter {json.dumps(entry)}",
+                call=SESSION_PARAM_CALL,
+            )
+        probe = sc.SessionConfig()
+        try:
             if value is None:
-                self.conn.execute("DELETE FROM session_parameter WHERE name = ?", (name,))
+                probe.reset(entry)
             else:
-                self.conn.execute(
-                    "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
-                    (name, value),
-                )
+                probe.set(entry, value)
+        except RwError as e:
+            # SessionConfigError lifted into MetaErrorInner::SessionConfig (error.rs:103-108).
+            raise MetaRpcError(
+                SESSION_PARAM_CALL, "Session parameters error", *e.chain[1:]
+            ) from None
+        shown = probe.get(entry)
+        with self.store.transaction():
+            self.conn.execute(
+                "INSERT OR REPLACE INTO session_parameter(name, value) VALUES (?, ?)",
+                (entry, shown),
+            )
+        return shown
 
     # ------------------------------------------------------------------ per-database settings
 
     def alter_database_param(
-        self, ctx: Context, database: str, param: str, value: str | None
+        self, ctx: Context, database: str, param: str, value: int | None
     ) -> Result:
-        """ALTER DATABASE <db> SET barrier_interval_ms | checkpoint_frequency (mod.rs:767-828);
-        None (DEFAULT) falls back to the system parameter."""
+        """ALTER DATABASE <db> SET barrier_interval_ms | checkpoint_frequency, the value read by
+        the frontend (``rwshim.frontend.alter_values.database_param``): the notices of
+        alter_database_param.rs:31-56, then meta's OverrideValidate
+        (controller/catalog/alter_op.rs:820-864, an anyhow error: gRPC Internal).  None
+        (DEFAULT) falls back to the system parameter."""
         if param not in ("barrier_interval_ms", "checkpoint_frequency"):
             raise InvalidInputSyntax(f"Unsupported database config parameter: {param}")
         db = self.catalog.database_id(database)
-        n: int | None = None
+        notices: list[str] = []
         if value is not None:
-            try:
-                n = int(value)
-            except ValueError:
-                raise InvalidInputSyntax(f"Invalid value for {param}: {value}") from None
+            if param == "barrier_interval_ms" and value >= NOTICE_BARRIER_INTERVAL_MS:
+                notices.append(barrier_interval_notice(value))
+            if param == "checkpoint_frequency" and value >= NOTICE_CHECKPOINT_FREQUENCY:
+                notices.append(checkpoint_frequency_notice(value))
+            problem = sysparams.validate(sysparams.BY_NAME[param], str(value))
+            if problem is not None:
+                raise MetaRpcError(DDL + "AlterDatabaseParam", problem)
         with self.store.transaction():
-            self.conn.execute(f"UPDATE database SET {param} = ? WHERE database_id = ?", (n, db))
-        return Result()
+            self.conn.execute(f"UPDATE database SET {param} = ? WHERE database_id = ?", (value, db))
+        return Result(notices)
+
+    def alter_database_resource_group(
+        self, ctx: Context, database: str, group: str | None
+    ) -> Result:
+        """ALTER DATABASE <db> SET RESOURCE_GROUP ... DEFERRED | RESET RESOURCE_GROUP DEFERRED
+        (alter_database_param.rs:78-121; meta alter_database_resource_group,
+        controller/catalog/alter_op.rs:866-899): the database's group (None: 'default');
+        jobs that inherit it move at the next recovery, as the notice says."""
+        db = self.catalog.database_id(database)
+        with self.store.transaction():
+            self.conn.execute(
+                "UPDATE database SET resource_group = ? WHERE database_id = ?",
+                (group or "default", db),
+            )
+        return Result([DATABASE_RESOURCE_GROUP_NOTICE])

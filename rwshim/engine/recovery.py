@@ -52,38 +52,17 @@ class Recovery:
         self.barrier = barrier
 
     def recover(self, *, bootstrap: bool = False) -> None:
-        """RisingWave's recovery (rw-engine-semantics §1.1, §3, §2.7): INITIAL jobs deleted,
-        CREATING jobs with a VALUES fragment deleted, the others resume; every database
-        unpaused (bootstrap: paused if ``pause_on_next_bootstrap``, which is then reset);
-        every job re-rendered from the catalog, which applies DEFERRED parallelism."""
+        """RisingWave's global recovery (worker.rs:1093-1150, rw-engine-semantics §1.1, §3,
+        §2.7), the same for a bootstrap and an ad-hoc RECOVER but for its reason and pause:
+        every finish wait fails with the reason (a foreground create that began waiting
+        less than 30 s ago cancels its job), dirty creating jobs are cleaned, every database
+        comes back unpaused (bootstrap: paused if ``pause_on_next_bootstrap``, which is then
+        reset), and every job is re-rendered from the catalog, which applies DEFERRED
+        parallelism.  A bootstrap runs in a new meta node (``Engine.restart`` builds one), so
+        no session waits on it and no create is cancelled early, whatever the store."""
+        reason = "bootstrap" if bootstrap else "adhoc recovery"
         with self.store.transaction():
-            initial = [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT job_id FROM streaming_job WHERE job_status = 'INITIAL'"
-                )
-            ]
-            unrecoverable = [
-                int(r[0])
-                for r in self.conn.execute(
-                    "SELECT DISTINCT j.job_id FROM streaming_job j JOIN fragment f"
-                    " ON f.job_id = j.job_id WHERE j.job_status = 'CREATING'"
-                    " AND f.flags LIKE '%\"VALUES\"%'"
-                )
-            ]
-            # Recovery fails every finish wait (worker.rs:1113-1119); a foreground create that
-            # began waiting less than 30 s ago cancels its job and returns the error
-            # (stream_manager.rs:77, :416-450); later ones wait again.
-            reason = "bootstrap" if bootstrap else "adhoc recovery"
-            now = self.meta.clock.now_ms()
-            early = [
-                jid
-                for jid, started in self.waits.fg_started.items()
-                if now - started < EARLY_FAILURE_MS and self.catalog.job_status(jid) == "CREATING"
-            ]
-            for jid in early:
-                self.waits.notify_finish_failed(jid, reason)
-            self.catalog.remove_relations(initial + unrecoverable + early, cancelled=False)
+            self._clean(None, self._fail_finish_waits(reason, None))
             pause = bootstrap and self.params.take_pause_on_next_bootstrap()
             self.barrier.unpause()
             if pause:
@@ -98,8 +77,13 @@ class Recovery:
         self.meta.commit_actions()
 
     def database_recovery(self, database_id: int) -> None:
-        """Per-database recovery: unpaused, jobs of the database re-rendered from the catalog."""
+        """A database's own recovery (checkpoint/recovery.rs; worker.rs:618-640): the finish
+        waits of its creates fail with the database's reset (the 30 s rule applies), its
+        dirty creating jobs are cleaned (context/recovery.rs:1032-1037), it comes back
+        unpaused, its jobs re-rendered from the catalog."""
         with self.store.transaction():
+            reason = f"database {database_id} reset"
+            self._clean(database_id, self._fail_finish_waits(reason, database_id))
             self.barrier.unpause(database_id)
             self.actors.render_jobs(
                 {
@@ -111,6 +95,54 @@ class Recovery:
             )
             self.barrier.barrier(database_id)
         self.meta.commit_actions()
+
+    def _fail_finish_waits(self, reason: str, database_id: int | None) -> list[int]:
+        """notify_creating_job_failed (worker.rs:1113-1119): every finish wait (of one
+        database, or all) fails with ``reason``; the jobs of foreground creates that began
+        waiting less than 30 s ago are returned, to be cancelled (stream_manager.rs:77,
+        :416-440); later ones wait again."""
+        now = self.meta.clock.now_ms()
+        early = []
+        for jid, started in list(self.waits.fg_started.items()):
+            if database_id is not None and database_id != self.meta.val(
+                "SELECT database_id FROM streaming_job WHERE job_id = ?", (jid,)
+            ):
+                continue
+            if now - started < EARLY_FAILURE_MS and self.catalog.job_status(jid) == "CREATING":
+                early.append(jid)
+        for jid in early:
+            self.waits.notify_finish_failed(jid, reason)
+        return early
+
+    def _clean(self, database_id: int | None, cancelled_early: list[int]) -> None:
+        """clean_dirty_creating_jobs (controller/catalog/mod.rs:637-708), of one database or
+        all: INITIAL jobs, and CREATING jobs with a non-recoverable (VALUES) fragment
+        (fragment.rs:145-147); ``clean_all_foreground_jobs_on_recovery`` is off by default
+        (config/meta.rs:231-236), so other foreground jobs resume.  The early-cancelled
+        foreground jobs go too."""
+        scope = "" if database_id is None else " AND j.database_id = ?"
+        args: tuple[int, ...] = () if database_id is None else (database_id,)
+        initial = [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT j.job_id FROM streaming_job j WHERE j.job_status = 'INITIAL'" + scope,
+                args,
+            )
+        ]
+        unrecoverable = [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT DISTINCT j.job_id FROM streaming_job j JOIN fragment f"
+                " ON f.job_id = j.job_id WHERE j.job_status = 'CREATING'"
+                " AND f.flags LIKE '%\"VALUES\"%'" + scope,
+                args,
+            )
+        ]
+        for jid in unrecoverable:
+            rel = self.catalog.relation(jid)
+            self.waits.notify_vanished(jid, "" if rel is None else rel.kind)
+        gone = sorted(set(initial + unrecoverable + cancelled_early))
+        self.catalog.remove_relations(gone, cancelled=False)
 
     def adhoc_recover(self, ctx: Context) -> Result:
         """RECOVER (recover.rs:22-30): superuser only."""

@@ -1,9 +1,14 @@
 """System parameters: names, defaults, mutability and descriptions as RisingWave lists them
-(src/common/src/system_param/mod.rs:76-102), for SHOW PARAMETERS and ALTER SYSTEM SET."""
+(src/common/src/system_param/mod.rs:76-102), for SHOW PARAMETERS and ALTER SYSTEM SET, with
+how a new value is parsed (set_system_param, mod.rs:325-372) and checked (OverrideValidate,
+mod.rs:449-485)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from rwshim import session_config as sc
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,6 +18,10 @@ class SystemParam:
     mutable: bool
     description: str
     kind: str  # 'u32' | 'u64' | 'bool' | 'f64' | 'str'
+    # False for the parameters declared with a None default (they must be initialized):
+    # ``ALTER SYSTEM SET <p> TO DEFAULT`` refuses them.  ``default`` is then the value a new
+    # cluster is initialized with.
+    has_default: bool = True
 
 
 PARAMS: tuple[SystemParam, ...] = (
@@ -38,16 +47,22 @@ PARAMS: tuple[SystemParam, ...] = (
         "are emitted.",
         "f64",
     ),
-    SystemParam("state_store", "hummock+memory", False, "URL for the state store", "str"),
+    SystemParam("state_store", "hummock+memory", False, "URL for the state store", "str", False),
     SystemParam(
         "data_directory",
         "hummock_001",
         False,
         "Remote directory for storing data and metadata objects.",
         "str",
+        False,
     ),
     SystemParam(
-        "backup_storage_url", "memory", True, "Remote storage url for storing snapshots.", "str"
+        "backup_storage_url",
+        "memory",
+        True,
+        "Remote storage url for storing snapshots.",
+        "str",
+        False,
     ),
     SystemParam(
         "backup_storage_directory",
@@ -55,6 +70,7 @@ PARAMS: tuple[SystemParam, ...] = (
         True,
         "Remote directory for storing snapshots.",
         "str",
+        False,
     ),
     SystemParam(
         "max_concurrent_creating_streaming_jobs",
@@ -72,7 +88,12 @@ PARAMS: tuple[SystemParam, ...] = (
     ),
     SystemParam("enable_tracing", "false", True, "Whether to enable distributed tracing.", "bool"),
     SystemParam(
-        "use_new_object_prefix_strategy", "true", False, "Whether to split object prefix.", "bool"
+        "use_new_object_prefix_strategy",
+        "true",
+        False,
+        "Whether to split object prefix.",
+        "bool",
+        False,
     ),
     # The built-in key prints as "<default>", any other non-empty key as "<redacted>"
     # (src/license/src/key.rs:98-118).
@@ -97,3 +118,43 @@ PARAMS: tuple[SystemParam, ...] = (
 )
 
 BY_NAME: dict[str, SystemParam] = {p.name: p for p in PARAMS}
+
+
+# Rust's f64 FromStr: an optional sign, then digits with an optional fraction and exponent, or
+# inf / infinity / nan (any case); nothing else (no spaces, no '_').
+_F64 = re.compile(
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.I
+)
+
+
+def parse_value(p: SystemParam, text: str) -> str:
+    """``text`` parsed as the parameter's type (``v.as_ref().parse()`` in set_system_param,
+    mod.rs:341-343) and shown as meta stores it; ValueError carries the FromStr error text."""
+    if p.kind in ("u32", "u64"):
+        try:
+            return str(sc.rust_uint(text, int(p.kind[1:])))
+        except sc.InvalidValue as e:
+            raise ValueError(e.compact()) from None
+    if p.kind == "bool":
+        if text not in ("true", "false"):  # bool::from_str
+            raise ValueError("provided string was not `true` or `false`")
+        return text
+    if p.kind == "f64":
+        if not _F64.fullmatch(text):
+            raise ValueError("invalid float literal")
+        return text
+    return text
+
+
+def validate(p: SystemParam, text: str) -> str | None:
+    """OverrideValidate (mod.rs:449-485): the reason a parsed value is refused, else None.
+    Ranges print as Rust's Debug of a RangeFrom (``value 10 out of range, expect 50..``)."""
+    if p.name == "barrier_interval_ms" and int(text) < 50:
+        return f"value {text} out of range, expect 50.."
+    if p.name == "checkpoint_frequency" and int(text) < 1:
+        return f"value {text} out of range, expect 1.."
+    if p.name in ("backup_storage_directory", "backup_storage_url") and not text.strip():
+        return f"{p.name} cannot be empty"
+    if p.name == "time_travel_retention_ms" and 0 < int(text) < 600_000:
+        return "time_travel_retention_ms cannot be less than 600000"
+    return None

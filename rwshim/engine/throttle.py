@@ -17,9 +17,18 @@ from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, ObjectName, Result
-from rwshim.errors import CatalogNotFound, InvalidInputSyntax, NotImplementedError_, Uncategorized
+from rwshim.errors import (
+    CatalogNotFound,
+    InvalidInputSyntax,
+    MetaCatalogNotFound,
+    MetaInvalidParameter,
+    NotImplementedError_,
+    Uncategorized,
+)
 
 RATE_KINDS = ("source", "backfill", "dml", "sink")
+# proto/meta.proto:501 (StreamManagerService.ApplyThrottle), the call every rate limit takes.
+APPLY_THROTTLE = "/meta.StreamManagerService/ApplyThrottle"
 
 
 class Throttle:
@@ -107,22 +116,49 @@ class Throttle:
         rate_kind: str = "backfill",
     ) -> Result:
         """ALTER FRAGMENT id SET {RATE_LIMIT | <KIND>_RATE_LIMIT} (mod.rs:1603-1622; the
-        session answers tag SET_VARIABLE).  ``RATE_LIMIT`` alone means backfill."""
+        session answers tag SET_VARIABLE).  ``RATE_LIMIT`` alone means backfill.  Meta's
+        apply_throttle on a fragment (src/meta/service/src/stream_service.rs:186-248,
+        controller/streaming_job.rs:3646-3760 and :2569-2610): an unknown fragment is
+        catalog_id_not_found (gRPC NotFound, 42704); a fragment without the node the kind
+        throttles is an invalid parameter."""
         if len(fragment_ids) != 1:
             raise InvalidInputSyntax(
                 "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id"
             )
+        fid = fragment_ids[0]
+        row = self.meta.q1(
+            "SELECT f.flags, f.scan_relation_id, j.database_id, j.job_id FROM fragment f"
+            " JOIN streaming_job j ON j.job_id = f.job_id WHERE f.fragment_id = ?",
+            (fid,),
+        )
+        if row is None:
+            raise MetaCatalogNotFound(APPLY_THROTTLE, "fragment", fid)
+        flags, scan_rel, db, job = json.loads(row[0]), row[1], int(row[2]), int(row[3])
+        if not self._has_throttled_node(rate_kind, flags, scan_rel, job):
+            raise MetaInvalidParameter(f"fragment id {fid}: rate limit node not found")
         column = "backfill_rate_limit" if rate_kind == "backfill" else "rate_limit"
         with self.store.transaction():
             self.conn.execute(
-                f"UPDATE fragment SET {column} = ? WHERE fragment_id = ?", (value, fragment_ids[0])
+                f"UPDATE fragment SET {column} = ? WHERE fragment_id = ?", (value, fid)
             )
-            db = self.meta.val(
-                "SELECT j.database_id FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id"
-                " WHERE f.fragment_id = ?",
-                (fragment_ids[0],),
-            )
-            if db is not None:
-                self.barrier.barrier(int(db))
+            self.barrier.barrier(db)
         self.meta.commit_actions()
         return Result()
+
+    def _has_throttled_node(
+        self, rate_kind: str, flags: list[str], scan_rel: int | None, job_id: int
+    ) -> bool:
+        """Whether the fragment has the node a throttle of ``rate_kind`` sets
+        (update_fragment_rate_limit_by_fragment_id, streaming_job.rs:3652-3734): a Source with
+        a connector (a table without one has none), a StreamScan or SourceBackfill in a
+        STREAM_SCAN / SOURCE_SCAN fragment, a Sink in a SINK fragment, a Dml in a DML one."""
+        if rate_kind == "backfill":
+            return scan_rel is not None and bool({"STREAM_SCAN", "SOURCE_SCAN"} & set(flags))
+        if rate_kind == "sink":
+            return "SINK" in flags
+        if rate_kind == "dml":
+            return "DML" in flags
+        if "SOURCE" not in flags:
+            return False
+        rel = self.catalog.relation(job_id)
+        return rel is None or rel.kind != "table" or bool(rel.connector)

@@ -21,7 +21,14 @@ from typing import Protocol
 from rwshim.engine.kinds import CREATE_CALL
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Waiter
-from rwshim.errors import DDL, CreateCancelled, MetaRpcError, RwError
+from rwshim.errors import (
+    DDL,
+    CreateCancelled,
+    MetaCatalogNotFound,
+    MetaNodeRestarted,
+    MetaRpcError,
+    RwError,
+)
 
 
 class Queued(Protocol):
@@ -66,6 +73,16 @@ class Waits:
         """Recovery fails a finish wait (worker.rs:1113-1119)."""
         for w, call in self.job_waiters.pop(job_id, []):
             err = MetaRpcError(call, f"failed to wait streaming job finish: {reason}")
+            self.meta.after_commit(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
+
+    def notify_vanished(self, job_id: int, kind: str) -> None:
+        """A job recovery cleaned while a foreground create kept waiting for it (it began
+        more than 30 s ago, so it registers again): streaming_job_is_finished finds no job,
+        catalog_id_not_found (controller/catalog/mod.rs:1358-1372), which ends the create
+        (stream_manager.rs:420-422) as a Catalog error with its 42704."""
+        for w, waiter_call in self.job_waiters.pop(job_id, []):
+            call = waiter_call or CREATE_CALL.get(kind, DDL + "CreateMaterializedView")
+            err = MetaCatalogNotFound(call, "streaming job", "may have been cancelled/dropped")
             self.meta.after_commit(lambda w=w, err=err: w.complete(err))  # type: ignore[misc]
 
     def notify_removed(self, job_id: int, kind: str, status: str | None, cancelled: bool) -> None:
@@ -163,15 +180,16 @@ class Waits:
 
     def meta_restarted(self) -> None:
         """The meta node goes away: every wait on it fails, every permit and queued create
-        with it."""
+        with it (and nothing of it is kept: the restarted node starts with empty waits)."""
         for waiters in self.job_waiters.values():
             for w, call in waiters:
-                w.complete(MetaRpcError(call, "meta node restarted"))
+                w.complete(MetaNodeRestarted(call))
         for w, _ in self.wait_all:
-            w.complete(MetaRpcError(DDL + "Wait", "meta node restarted"))
+            w.complete(MetaNodeRestarted(DDL + "Wait"))
         for p in self.queue:
-            p.waiter.complete(MetaRpcError(p.call, "meta node restarted"))
+            p.waiter.complete(MetaNodeRestarted(p.call))
         self.job_waiters.clear()
         self.wait_all.clear()
         self.queue.clear()
         self.permit_holders.clear()
+        self.fg_started.clear()

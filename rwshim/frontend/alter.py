@@ -15,8 +15,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rwshim.engine.types import Result
+from rwshim.errors import InternalError
+from rwshim.frontend import alter_values
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.results import Outcome
+from rwshim.session_config import SessionConfig
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -44,7 +47,7 @@ async def handle_alter_parallelism(
         if isinstance(stmt, st.AlterParallelism)
         else scale.alter_backfill_parallelism
     )
-    value = None if stmt.value.kind == "default" else stmt.value.text
+    value = alter_values.parallelism_text(stmt.value)
     return await _alter_object(fe, stmt, fn, value, deferred=stmt.deferred)
 
 
@@ -60,7 +63,16 @@ async def handle_alter_rate_limit(
 async def handle_alter_resource_group(
     fe: Frontend, stmt: st.AlterResourceGroup, params: list[object]
 ) -> Outcome:
-    group = None if stmt.value is None or stmt.value.kind == "default" else stmt.value.text
+    group = alter_values.resource_group(stmt.value)
+    if stmt.kind == "DATABASE":
+        # ALTER DATABASE ... {SET | RESET} RESOURCE_GROUP ... DEFERRED
+        # (alter_database_param.rs:78-121): the database's own setting, not a reschedule.
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: fe.instance.engine.params.alter_database_resource_group(
+                fe.ctx(), stmt.name.name, group
+            ),
+        )
     return await _alter_object(
         fe, stmt, fe.instance.engine.scale.alter_resource_group, group, deferred=stmt.deferred
     )
@@ -89,11 +101,13 @@ async def handle_alter_set_schema(
 async def handle_alter_database_param(
     fe: Frontend, stmt: st.AlterDatabaseParam, params: list[object]
 ) -> Outcome:
-    value = None if stmt.value.kind == "default" else stmt.value.text
+    # The value is read before the database is looked up (mod.rs:767-828, then
+    # alter_database_param.rs:25-29).
+    value = alter_values.database_param(stmt.param, stmt.value)
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.params.alter_database_param(
-            fe.ctx(), stmt.database.name, stmt.param, value
+            fe.ctx(), stmt.database.name, stmt.param.lower(), value
         ),
     )
 
@@ -115,21 +129,39 @@ async def handle_alter_system_pause(
 
 
 async def handle_alter_system(fe: Frontend, stmt: st.AlterSystem, params: list[object]) -> Outcome:
-    value = None if stmt.value.kind == "default" else stmt.value.text
+    """ALTER SYSTEM SET (alter_system.rs:25-80): a session parameter's cluster-wide default
+    when the name is one (no superuser needed), else a system parameter."""
+    value = alter_values.param_text(stmt.value)
+    if SessionConfig.is_known(stmt.param):
+        if not SessionConfig.can_alter_system(stmt.param):
+            raise InternalError(f"session param {stmt.param} cannot be altered system wide")
+        out = await fe.engine_call(stmt.tag, lambda: _set_session_param(fe, stmt.param, value))
+        # The current session takes the value too (alter_system.rs:48-58).
+        if value is None:
+            fe.config.reset(stmt.param)
+        else:
+            fe.config.set(stmt.param, value)
+        fe.settings_changed()
+        return out
     return await fe.engine_call(
         stmt.tag,
-        lambda: fe.instance.engine.params.alter_system_set(fe.ctx(), stmt.param, value),
+        lambda: fe.instance.engine.params.alter_system_set(fe.ctx(), stmt.param.lower(), value),
     )
+
+
+def _set_session_param(fe: Frontend, name: str, value: str | None) -> Result:
+    fe.instance.engine.params.set_session_param(name, value)
+    return Result([SessionConfig.alter_system_notice(name, value)])
 
 
 async def handle_alter_fragment_parallelism(
     fe: Frontend, stmt: st.AlterFragmentParallelism, params: list[object]
 ) -> Outcome:
-    value = None if stmt.value.kind == "default" else stmt.value.text
+    value, is_ident = alter_values.fragment_parallelism(stmt.value)
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.scale.alter_fragment_parallelism(
-            fe.ctx(), list(stmt.fragment_ids), value
+            fe.ctx(), list(stmt.fragment_ids), value, is_ident=is_ident
         ),
     )
 
@@ -141,7 +173,7 @@ async def handle_alter_fragment_rate_limit(
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.throttle.alter_fragment_rate_limit(
-            fe.ctx(), list(stmt.fragment_ids), value
+            fe.ctx(), list(stmt.fragment_ids), value, stmt.rate_limit_type.lower()
         ),
     )
 

@@ -9,8 +9,8 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs``,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rwshim import coltypes
@@ -46,15 +46,25 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
     return specs, list(schema.primary_key)
 
 
-def query_columns(
-    fe: Frontend, query: str, names: Sequence[str] = ()
-) -> tuple[list[ColumnSpec], list[int]]:
-    """The columns of a bound query, and the relations it reads."""
+@dataclass(frozen=True, slots=True)
+class BoundQuery:
+    """What a CREATE ... AS needs of its bound query: the columns, the relations it reads, and
+    whether its streaming plan has a Values leaf (``values_leaf``: VALUES, a SELECT without
+    FROM, an uncorrelated table function; plan_can_use_background_ddl,
+    src/frontend/src/optimizer/plan_node/utils.rs:471-499)."""
+
+    columns: list[ColumnSpec] = field(default_factory=list)
+    upstreams: list[int] = field(default_factory=list)
+    values_leaf: bool = False
+
+
+def query_columns(fe: Frontend, query: str, names: Sequence[str] = ()) -> BoundQuery:
+    """The columns of a bound query, the relations it reads, its Values leaves."""
     analysis = fe.instance.query.check_mv_columns(query, fe.query_context(), names)
     cols = [
         ColumnSpec(c.name, c.type_oid, coltypes.rw_type_name(c.type_oid)) for c in analysis.columns
     ]
-    return cols, list(analysis.upstreams)
+    return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
 
 
 async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:
@@ -65,18 +75,16 @@ async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:
         await data.refresh_counts(data.scan_relations(upstreams))
 
 
-async def bound_after_counting(
-    fe: Frontend, bind: Callable[[], tuple[list[ColumnSpec], list[int]]]
-) -> tuple[list[ColumnSpec], list[int]]:
+async def bound_after_counting(fe: Frontend, bind: Callable[[], BoundQuery]) -> BoundQuery:
     """The CREATE's bound query, with its upstreams counted first; bound again when the
     catalog changed while counting, so that the engine call that follows (without a wait in
     between) sees the relations the binding saw."""
-    cols, upstreams = bind()
+    bound = bind()
     version = fe.instance.relations.fingerprint()
-    await count_upstreams(fe, upstreams)
+    await count_upstreams(fe, bound.upstreams)
     if fe.instance.relations.fingerprint() != version:
-        cols, upstreams = bind()
-    return cols, upstreams
+        bound = bind()
+    return bound
 
 
 def new_query_columns(
@@ -85,18 +93,18 @@ def new_query_columns(
     if_not_exists: bool,
     query: str,
     column_names: Sequence[str] = (),
-) -> tuple[list[ColumnSpec], list[int]]:
+) -> BoundQuery:
     """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
     object (the engine answers with its notice, and the query need not bind any more)."""
     if if_not_exists and fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name)):
-        return [], []
+        return BoundQuery()
     return query_columns(fe, query, column_names)
 
 
 async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
     connector = dict(stmt.with_options).get("connector")
     if stmt.query is not None:
-        cols, _ = query_columns(fe, stmt.query)
+        cols = query_columns(fe, stmt.query).columns
         pk: list[str] = []
     else:
         cols, pk = table_columns(stmt.columns_text)
@@ -130,38 +138,36 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
 async def handle_create_mv(
     fe: Frontend, stmt: st.CreateMaterializedView, params: list[object]
 ) -> Outcome:
-    def bind() -> tuple[list[ColumnSpec], list[int]]:
+    def bind() -> BoundQuery:
         return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
 
-    cols, upstreams = await bound_after_counting(fe, bind)
-    return await fe.engine_call(stmt.tag, lambda: _create_mv_call(fe, stmt, cols, upstreams))
+    bound = await bound_after_counting(fe, bind)
+    return await fe.engine_call(stmt.tag, lambda: _create_mv_call(fe, stmt, bound))
 
 
-def _create_mv_call(
-    fe: Frontend, stmt: st.CreateMaterializedView, cols: list[ColumnSpec], upstreams: list[int]
-) -> Result:
+def _create_mv_call(fe: Frontend, stmt: st.CreateMaterializedView, bound: BoundQuery) -> Result:
     return fe.instance.engine.ddl.create_materialized_view(
         fe.ctx(),
         engine_name(stmt.name),
-        cols,
+        bound.columns,
         definition=stmt.text,
-        upstream_ids=upstreams,
+        upstream_ids=bound.upstreams,
         if_not_exists=stmt.if_not_exists,
         with_options=stmt.with_options,
-        has_values=not upstreams and re.search(r"\bVALUES\b", stmt.query, re.I) is not None,
+        has_values=bound.values_leaf,
     )
 
 
 async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[object]) -> Outcome:
-    cols, upstreams = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+    bound = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_view(
             fe.ctx(),
             engine_name(stmt.name),
-            cols,
+            bound.columns,
             definition=stmt.text,
-            upstream_ids=upstreams,
+            upstream_ids=bound.upstreams,
             if_not_exists=stmt.if_not_exists,
         ),
     )
@@ -192,7 +198,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     query = stmt.query
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
-    cols, upstreams = await bound_after_counting(
+    bound = await bound_after_counting(
         fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
     )
     fmt = stmt.format_encode
@@ -201,13 +207,14 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         lambda: fe.instance.engine.ddl.create_sink(
             fe.ctx(),
             engine_name(stmt.name),
-            cols,
+            bound.columns,
             definition=stmt.text,
-            upstream_ids=upstreams,
+            upstream_ids=bound.upstreams,
             with_options=stmt.with_options,
             format_encode_options=fmt.options if fmt else (),
             into_table=engine_name(stmt.into_table) if stmt.into_table else None,
             if_not_exists=stmt.if_not_exists,
+            has_values=bound.values_leaf,
         ),
     )
 

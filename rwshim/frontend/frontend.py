@@ -49,6 +49,7 @@ from rwshim.query.catalog.show import ShowContext
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.results import Column, Outcome
 from rwshim.session_config import SessionConfig
+from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
 from rwshim.sql import statements as st
 
@@ -61,6 +62,15 @@ Statement = st.Statement
 # The handler modules, in RisingWave's handler/ layout; a later one never overrides an
 # earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
 HANDLER_MODULES = (query, variables, show, create, users, alter, drop, jobs)
+
+
+def answered_kinds() -> frozenset[str]:
+    """The statement kinds a frontend has a handler for (the rest answer ``Feature is not yet
+    implemented: <kind>``), for SUPPORTED.md: the handler modules' and the control
+    statements."""
+    kinds = {cls.__name__ for module in HANDLER_MODULES for cls in module.HANDLERS}
+    kinds |= {c.__name__ for c in st.all_statement_classes() if c.OWNER == "control"}
+    return frozenset(kinds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +263,9 @@ class Frontend:
         handler = self._handlers.get(type(stmt))
         if handler is None:
             raise NotImplementedError_(type(stmt).__name__)
+        # HandlerArgs::new reads the WITH clause before any handler runs
+        # (src/frontend/src/handler/mod.rs:236-243, utils/with_options.rs:537-651).
+        check_with_options(stmt)
         out = handler(stmt, params)
         if isinstance(out, Awaitable):
             out = await out

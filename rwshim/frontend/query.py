@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
-from rwshim.errors import QueryTimeout, RwError, Uncategorized
+from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
 from rwshim.frontend.common import Cursor, Handler
 from rwshim.instance import Instance
 from rwshim.results import Column, Outcome
@@ -71,6 +71,40 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
     if not isinstance(rows, (list, tuple, AsyncIterator)):
         out.rows = _deadline(instance, rows, deadline, ms // 1000)
     return out
+
+
+def _copy_query(text: str) -> str:
+    """The query of ``COPY (<query>) TO STDOUT``: the text inside the outer parentheses."""
+    start = text.index("(")
+    depth, quote = 0, ""
+    for i in range(start, len(text)):
+        ch = text[i]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i]
+    raise NotImplementedError_(f"Unhandled statement: {text.strip()}")
+
+
+async def handle_copy(fe: Frontend, stmt: st.Copy, params: list[object]) -> Outcome:
+    """``COPY (<query>) TO STDOUT``: the query's rows as COPY data (handler/mod.rs:656-664);
+    RisingWave handles no other COPY (its ``Unhandled statement``, handler/mod.rs:1686)."""
+    if stmt.table is not None or not stmt.to_stdout:
+        shown = (
+            f"COPY {'.'.join(stmt.table.parts)} TO STDOUT"
+            if stmt.table is not None and stmt.to_stdout
+            else stmt.text.strip()
+        )
+        raise NotImplementedError_(f"Unhandled statement: {shown}")
+    out = await handle_query(fe, st.Query(_copy_query(stmt.text)), params)
+    return Outcome("COPY", out.columns, out.rows, count_rows=True, copy_out=True)
 
 
 async def handle_dml(
@@ -153,6 +187,7 @@ def handle_close_cursor(fe: Frontend, stmt: st.CloseCursor, params: list[object]
 
 HANDLERS: dict[type[st.Statement], Handler] = {
     st.Query: handle_query,
+    st.Copy: handle_copy,
     st.Insert: handle_dml,
     st.Update: handle_dml,
     st.Delete: handle_dml,

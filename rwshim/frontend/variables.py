@@ -94,6 +94,26 @@ def handle_discard(fe: Frontend, stmt: st.Discard, params: list[object]) -> Outc
     return Outcome(stmt.tag)
 
 
+# handler/prepared_statement.rs:20-44: SQL-level PREPARE and DEALLOCATE succeed with a notice
+# and change nothing (a protocol-level prepared statement is not freed by DEALLOCATE).
+PREPARE_NOTICE = (
+    "`PREPARE` is not supported yet.\n"
+    "For compatibility, this statement will still succeed but no changes are actually made."
+)
+DEALLOCATE_NOTICE = (
+    "`DEALLOCATE` is not supported yet.\n"
+    "For compatibility, this statement will still succeed but no changes are actually made."
+)
+
+
+def handle_prepare(fe: Frontend, stmt: st.Prepare, params: list[object]) -> Outcome:
+    return Outcome("PREPARE", notices=[PREPARE_NOTICE])
+
+
+def handle_deallocate(fe: Frontend, stmt: st.Deallocate, params: list[object]) -> Outcome:
+    return Outcome("DEALLOCATE", notices=[DEALLOCATE_NOTICE])
+
+
 HANDLERS: dict[type[st.Statement], Handler] = {
     st.SetVariable: handle_set_variable,
     st.SetTimeZone: handle_set_time_zone,
@@ -105,4 +125,6 @@ HANDLERS: dict[type[st.Statement], Handler] = {
     st.Rollback: handle_end_txn,
     st.Abort: handle_end_txn,
     st.Discard: handle_discard,
+    st.Prepare: handle_prepare,
+    st.Deallocate: handle_deallocate,
 }

@@ -10,9 +10,9 @@ whatever engine runs the statement:
   ``regnamespace::text`` through ``pg_namespace``;
 - ``pg_table_is_visible`` (expr/function_impl/pg_table_is_visible.rs:33-70: system catalogs
   always, other relations when their schema is on the search path, else NULL),
-  ``pg_get_userbyid`` (pg_get_userbyid.rs), ``obj_description`` / ``col_description``
-  (col_description.rs), ``pg_get_viewdef`` (pg_get_viewdef.rs: the query of a view or
-  materialized view, not its CREATE statement) and ``pg_get_indexdef`` (pg_get_indexdef.rs).
+  ``pg_get_userbyid`` (pg_get_userbyid.rs), ``pg_get_viewdef`` (pg_get_viewdef.rs: the query
+  of a view or materialized view, not its CREATE statement) and ``pg_get_indexdef``
+  (pg_get_indexdef.rs).
 
 The catalog relations themselves are resolved by resolve.py and read through the lowering's
 ``system_relation``; the templates below are PostgreSQL and bound like any query.
@@ -113,16 +113,6 @@ _TEMPLATES: dict[str, tuple[str, int]] = {
         "WHERE __rw_r.oid = ? LIMIT 1), 'unknown (OID=' || ? || ')')",
         pgtypes.VARCHAR,
     ),
-    "obj_description": (
-        "SELECT __rw_d.description FROM pg_catalog.pg_description AS __rw_d "
-        "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = 0 LIMIT 1",
-        pgtypes.VARCHAR,
-    ),
-    "col_description": (
-        "SELECT __rw_d.description FROM pg_catalog.pg_description AS __rw_d "
-        "WHERE __rw_d.objoid = ? AND __rw_d.objsubid = ? LIMIT 1",
-        pgtypes.VARCHAR,
-    ),
     # RisingWave answers with the query of a view or materialized view (handler
     # pg_get_viewdef.rs), not the whole CREATE statement
     "pg_get_viewdef": (
@@ -142,7 +132,7 @@ CATALOG_FUNCTIONS = frozenset(_TEMPLATES)
 
 
 def catalog_function(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
-    """pg_table_is_visible / pg_get_userbyid / obj_description ...: correlated subqueries
+    """pg_table_is_visible / pg_get_userbyid / pg_get_viewdef ...: correlated subqueries
     over the catalog relations, so the answer follows the catalog."""
     name = func_name(node)
     args = [tx.bind(a)[0] for a in func_args(node)]

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from rwshim import pgtypes
-from rwshim.errors import BindExprError, ItemNotFound, NoFunction, RwError
+from rwshim.errors import BindExprError, ItemNotFound, NoFunction, NotImplementedError_, RwError
 from rwshim.query import bind_func, bind_ops, types
 from rwshim.query.parse import expr_text, lit_str, param_number
 from rwshim.query.resolve import Scope, lookup
 from rwshim.query.type_inference import (
     UNKNOWN,
+    at_bind,
     common_type,
     func_name,
     literal_default,
@@ -51,11 +52,16 @@ class ExprBinder:
         original = expr_text(node)
         try:
             return self.bind(node)
-        except BindExprError:
-            raise
+        except BindExprError as e:
+            # a subquery's own root expression failed: RisingWave wraps again at the boundary
+            # (binder/expr/mod.rs:50-56)
+            raise BindExprError(original, e) from None
         except RwError as e:
-            if e.chain and e.chain[0].startswith(
-                ("Item not found", "Invalid reference", "internal error", "function ")
+            if getattr(e, "at_bind", False) or (
+                e.chain
+                and e.chain[0].startswith(
+                    ("Item not found", "Invalid reference", "internal error", "function ")
+                )
             ):
                 raise BindExprError(original, e) from None
             raise
@@ -269,14 +275,40 @@ class ExprBinder:
         node.set("this", new)
         return node, pgtypes.BOOL
 
+    def struct_field(self, value: exp.Expr, oid: int, field: str) -> tuple[exp.Expr, int]:
+        """``(value).field`` of a bound struct (binder/expr/mod.rs ``bind_field``)."""
+        fields = types.struct_fields(oid)
+        names = [f for f, _ in fields or ()]
+        if fields is None or field.lower() not in names:
+            raise ItemNotFound(f"Invalid field name: {field}")
+        i = names.index(field.lower())
+        return self.low.struct_field(value, i), fields[i][1]
+
     def _dot(self, node: exp.Dot) -> tuple[exp.Expr, int]:
         left = node.this
+        if isinstance(left, exp.Paren):
+            new, oid = self.bind(left.this)
+            return self.struct_field(new, oid, node.expression.name)
         if (
             isinstance(left, (exp.Identifier, exp.Var))
             and left.name.lower() == "pg_catalog"
             and (isinstance(node.expression, exp.Func))
         ):
             return self.bind(node.expression)
+        if (
+            isinstance(left, (exp.Identifier, exp.Var))
+            and left.name.lower() == "information_schema"
+            and isinstance(node.expression, exp.Func)
+        ):
+            if func_name(node.expression) == "_pg_expandarray":
+                return self.bind(node.expression)
+            # binder/expr/function/mod.rs:96-110
+            raise at_bind(
+                NotImplementedError_(
+                    "Unsupported function name under schema: information_schema",
+                    "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/12422",
+                )
+            )
         if isinstance(node.expression, exp.Func):
             raise NoFunction(f"{left.name}.{func_name(node.expression)}")
         self.children(node)

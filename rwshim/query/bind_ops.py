@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from rwshim import pgtypes
-from rwshim.errors import NoFunction, NotImplementedError_
+from rwshim.errors import BindError, NoFunction, NotImplementedError_, NotSupported
 from rwshim.query import bind_catalog, types
 from rwshim.query.parse import func_call, param_number
-from rwshim.query.type_inference import UNKNOWN, is_regclass, type_oid_of
+from rwshim.query.type_inference import UNKNOWN, at_bind, cast_type, is_regclass
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -178,13 +178,36 @@ def escape(tx: ExprBinder, node: exp.Escape) -> tuple[exp.Expr, int]:
     return like(tx, inner, node.expression, isinstance(inner, exp.ILike))
 
 
+def _collation_name(node: exp.Expr) -> str:
+    """A collation's ``ObjectName::real_value``: its parts joined by '.', unquoted parts in
+    lower case."""
+    if isinstance(node, (exp.Column, exp.Dot)):
+        return ".".join(_collation_name(p) for p in node.parts)
+    if isinstance(node, exp.Identifier) and node.quoted:
+        return node.name
+    return node.name.lower()
+
+
 def collate(tx: ExprBinder, node: exp.Collate) -> tuple[exp.Expr, int]:
+    """binder/expr/mod.rs:1042-1063: only ``C`` and ``POSIX``, only on varchar."""
+    if _collation_name(node.expression) not in ("C", "POSIX"):
+        raise at_bind(
+            NotImplementedError_("Collate collation other than `C` or `POSIX` is not implemented")
+        )
     new, oid = tx.bind(node.this)
+    if oid not in types.STRING_OIDS | {UNKNOWN}:
+        name = types.DISPLAY.get(types.external(oid), "unknown")
+        raise at_bind(
+            NotSupported(
+                f"{name} is not a collatable data type",
+                "The only built-in collatable data types are `varchar`, please check your type",
+            )
+        )
     return tx.low.collate(node, new), oid
 
 
 def cast(tx: ExprBinder, node: exp.Cast) -> tuple[exp.Expr, int]:
-    to = type_oid_of(node.args["to"])
+    to = cast_type(node.args["to"])
     inner = node.this
     # a parameter cast to a reg* type is sent as the object's name
     reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or is_regclass(node.args["to"])
@@ -192,6 +215,14 @@ def cast(tx: ExprBinder, node: exp.Cast) -> tuple[exp.Expr, int]:
     if to == pgtypes.INT4 and is_regclass(node.args["to"]):
         return bind_catalog.regclass(tx, inner)
     new, frm = tx.bind(inner)
+    to_node = node.args["to"]
+    if isinstance(to_node, exp.ObjectIdentifier) and to_node.name.lower() == "regproc":
+        # binder/expr/mod.rs:999-1009: only a varchar passes (unchanged)
+        if frm not in types.STRING_OIDS | {UNKNOWN}:
+            raise BindError(
+                f"Can't cast {types.DISPLAY.get(types.external(frm), 'unknown')} to regproc"
+            )
+        return new, pgtypes.VARCHAR
     if to == types.REGTYPE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:
         return func_call("to_regtype", new), to
     if to == types.REGNAMESPACE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:

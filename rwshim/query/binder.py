@@ -98,6 +98,13 @@ class Binder:
                 self.params[i] = oid
         self.max_param = len(param_oids or [])
         self.upstreams: list[int] = []
+        # Whether the streaming plan of the query has a Values leaf (VALUES, a SELECT without
+        # FROM, an uncorrelated table function in FROM): such a plan is not recoverable, so
+        # its job is never background and recovery drops it while it is creating
+        # (plan_can_use_background_ddl, src/frontend/src/optimizer/plan_node/utils.rs:471-499;
+        # TableFunctionToProjectSetRule puts table functions over Values,
+        # optimizer/rule/table_function_to_project_set_rule.rs).
+        self.values_leaf = False
         self._expanding: list[int] = []
 
     # --- statements ---------------------------------------------------------------------
@@ -139,7 +146,9 @@ class Binder:
                 return Source(alias, cols)
         rel = self.resolve_relation(db, schema, name)
         if isinstance(rel, SystemRelation):
-            in_from = isinstance(node.parent, (exp.From, exp.Join))
+            in_from = isinstance(node.parent, (exp.From, exp.Join)) or bool(
+                node.meta.get("rw_join_item")
+            )
             node.replace(self.low.system_relation(rel, alias, in_from))
             return Source(alias, rename(list(rel.columns), alias_cols), rel.schema)
         return self._user_source(node, rel, alias, alias_cols)
@@ -163,6 +172,9 @@ class Binder:
                 sub.query(inner, None)
             finally:
                 self._expanding.pop()
+            if rel.kind == RelKind.VIEW and sub.values_leaf:
+                # A view is planned inline; an MV or index is a scan of its table.
+                self.values_leaf = True
             rename_outputs(inner, [c.name for c in rel.visible_columns])
             new: exp.Expr = exp.Subquery(this=inner, alias=exp.TableAlias(this=ident(alias)))
         else:
@@ -224,6 +236,7 @@ class Binder:
             scope.ctes[name] = cols
 
     def _values(self, node: exp.Values, outer: Scope | None) -> list[OutColumn]:
+        self.values_leaf = True
         scope = Scope(outer)
         oids: list[int] = []
         for row in node.expressions:
@@ -244,39 +257,59 @@ class Binder:
 
     def from_items(self, node: exp.Select, scope: Scope) -> None:
         frm = node.args.get("from_")
-        items: list[exp.Expr] = []
         if frm is not None:
-            items.append(frm.this)
-        joins = node.args.get("joins") or []
+            self._join_tree(frm.this, node.args.get("joins") or [], scope)
+
+    def _join_tree(self, first: exp.Expr, joins: list[exp.Expr], scope: Scope) -> None:
+        """One FROM item and its joins (relation/join.rs ``bind_table_with_joins``): the
+        relations of a nested join ``(a JOIN b ON ...)`` join the same scope, as RisingWave
+        binds ``TableFactor::NestedJoin`` (relation/mod.rs:666) into the enclosing context."""
+        start = len(scope.sources)
+        self._table_factor(first, scope)
         for j in joins:
-            items.append(j.this)
-        for item in items:
-            scope.sources.append(self._from_item(item, scope))
-        for i, j in enumerate(joins):
-            right = scope.sources[i + 1]
-            left = scope.sources[: i + 1]
+            left = scope.sources[start:]
+            right_start = len(scope.sources)
+            self._table_factor(j.this, scope)
+            right = scope.sources[right_start:]
+            right_names = {c.name for src in right for c in src.columns}
             if j.args.get("using"):
                 names = [u.name for u in j.args["using"]]
             elif str(j.args.get("method") or "").upper() == "NATURAL":
                 left_names = {c.name for src in left for c in src.columns}
-                names = [c.name for c in right.columns if c.name in left_names]
+                names = [c.name for src in right for c in src.columns if c.name in left_names]
             else:
                 names = []
             for n in names:
                 src = next((x for x in left if any(c.name == n for c in x.columns)), None)
-                if src is None or not any(c.name == n for c in right.columns):
+                if src is None or n not in right_names:
                     raise ItemNotFound(
                         f'column "{n}" specified in USING clause does not exist in '
                         f"{'left' if src is None else 'right'} table"
                     )
                 scope.using.setdefault(n, src.alias)
-        for j in joins:
+            # RisingWave binds a join's condition right after its right side, seeing only
+            # the relations bound so far (relation/join.rs bind_table_with_joins)
             on = j.args.get("on")
             if on is not None:
                 _no_aggregate(on, "Join On", self.low)
                 tx = ExprBinder(self, scope)
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
+
+    def _table_factor(self, item: exp.Expr, scope: Scope) -> None:
+        nested = _nested_join(item)
+        if nested is None:
+            scope.sources.append(self._from_item(item, scope))
+            return
+        # ``(a JOIN b ON ...)``: sqlglot hangs the inner joins on the first relation; they
+        # are taken off while it is bound (binding replaces its node) and put back on its
+        # replacement, so the engine's text keeps the parenthesised join.
+        holder, first = nested
+        joins = list(first.args.get("joins") or [])
+        first.set("joins", None)
+        first.meta["rw_join_item"] = True  # a FROM relation, though its parent is no Join
+        self._join_tree(first, joins, scope)
+        holder.this.set("joins", joins)
 
     def _from_item(self, item: exp.Expr, scope: Scope) -> Source:
         if isinstance(item, exp.Table):
@@ -287,6 +320,10 @@ class Binder:
         if isinstance(item, exp.Unnest):
             return self._unnest(item, scope)
         if isinstance(item, exp.Subquery):
+            if isinstance(item.this, exp.Table):
+                # ``(a JOIN b) AS j``: RisingWave's parser takes no alias after a nested join
+                # (parser.rs:5572-5577) and PostgreSQL's form is not bound here
+                raise NotImplementedError_("an alias on a parenthesised join")
             alias = item.alias or f"__rw_subquery{len(scope.sources)}"
             if not item.alias:
                 item.set("alias", exp.TableAlias(this=ident(alias)))
@@ -322,6 +359,7 @@ class Binder:
             args = [fn.args.get("start"), fn.args.get("end"), fn.args.get("step")]
             if isinstance(fn, exp.Anonymous):
                 args = list(fn.expressions)
+            self._note_table_function(name, [a for a in args if a is not None])
             bound = [tx.bind_top(a) for a in args if a is not None]
             oid = bound[0][1] if bound[0][1] != UNKNOWN else pgtypes.INT4
             cname = col_names[0] if col_names else alias
@@ -331,6 +369,7 @@ class Binder:
             fargs: list[exp.Expr] = [
                 a for a in (fn.expressions or [fn.this]) if isinstance(a, exp.Expr)
             ]
+            self._note_table_function(name, fargs)
             return self._unnest_args(item, fargs, alias, col_names, False, None, scope)
         if name in ("tumble", "hop"):
             return self._time_window(item, fn, name, alias, col_names, scope)
@@ -383,6 +422,17 @@ class Binder:
         item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
         return Source(alias, cols)
 
+    def _note_table_function(self, name: str, args: list[exp.Expr]) -> None:
+        """A table function in FROM is a ProjectSet over Values unless it reads the rows
+        before it (a correlated call goes over that input instead) or is
+        ``generate_series(start, now(), step)``, which becomes a Now node
+        (GenerateSeriesWithNowRule, optimizer/rule/stream/generate_series_with_now_rule.rs)."""
+        if any(a.find(exp.Column) is not None for a in args):
+            return
+        if name == "generate_series" and len(args) == 3 and _is_now(args[1]):
+            return
+        self.values_leaf = True
+
     def _unnest(self, item: exp.Unnest, scope: Scope) -> Source:
         alias_node = item.args.get("alias")
         alias = alias_node.name if alias_node is not None and alias_node.name else "unnest"
@@ -396,6 +446,7 @@ class Binder:
         # unnest(...) as offset=False
         ordinality = offset is not None and offset is not False
         ord_name = offset.name if isinstance(offset, exp.Expr) and offset.name else ("ordinality")
+        self._note_table_function("unnest", list(item.expressions))
         return self._unnest_args(
             item, list(item.expressions), alias, col_names, ordinality, ord_name, scope
         )
@@ -425,6 +476,8 @@ class Binder:
         return Source(alias, cols, refs=refs)
 
     def _select(self, node: exp.Select, outer: Scope | None) -> list[OutColumn]:
+        if node.args.get("from_") is None and not node.args.get("joins"):
+            self.values_leaf = True  # a SELECT without FROM is planned over one-row Values
         scope = Scope(outer)
         self._with(node, scope)
         self.from_items(node, scope)
@@ -434,9 +487,11 @@ class Binder:
         items: list[exp.Expr] = []
         cols: list[OutColumn] = []
         srfs = [
-            e
-            for e in (it.this if isinstance(it, exp.Alias) else it for it in node.expressions)
-            if is_srf(e)
+            core
+            for core in (
+                srf_core(it.this if isinstance(it, exp.Alias) else it) for it in node.expressions
+            )
+            if core is not None
         ]
         zipped = self._srf_zip(node, srfs, scope, tx) if len(srfs) > 1 else {}
         for item in node.expressions:
@@ -460,12 +515,17 @@ class Binder:
             else:
                 name = derive_alias(item)
                 expr = item
-            if id(expr) in zipped:
-                new, oid = zipped[id(expr)]
-            elif is_srf(expr):
-                new, oid = self._srf(node, expr, scope, tx)
+            core = srf_core(expr)
+            if core is not None and id(core) in zipped:
+                new, oid = zipped[id(core)]
+            elif core is not None:
+                new, oid = self._srf(node, core, scope, tx)
             else:
                 new, oid = tx.bind_top(expr)
+            if core is not None:
+                # ``(f(...)).field`` over a struct-valued SRF
+                for field in reversed(_field_path(expr)):
+                    new, oid = tx.struct_field(new, oid, field)
             out_name = name if name is not None else UNNAMED_COLUMN
             items.append(exp.Alias(this=new, alias=ident(out_name)))
             cols.append(OutColumn(out_name, literal_default(oid)))
@@ -630,7 +690,11 @@ def _srf_type(name: str, bound: list[tuple[exp.Expr, int]]) -> int:
         return bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4
     if name == "generate_subscripts":
         return pgtypes.INT4
-    return types.element_of(bound[0][1]) or pgtypes.VARCHAR
+    elem = types.element_of(bound[0][1]) or pgtypes.VARCHAR
+    if name == "_pg_expandarray":
+        # setof struct<x any, n int4> (expr/impl/src/table_function/pg_expandarray.rs)
+        return types.struct_of((("x", elem), ("n", pgtypes.INT4)))
+    return elem
 
 
 def _is_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
@@ -649,6 +713,46 @@ def _has_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
     if isinstance(node, (exp.Subquery, exp.Select, exp.Window, exp.Exists)):
         return False
     return any(_has_agg(c, lowered) for c in node.iter_expressions())
+
+
+def srf_core(node: exp.Expr) -> exp.Expr | None:
+    """The set-returning call a select item is, unwrapping ``information_schema.`` (only
+    ``_pg_expandarray`` lives there: binder/expr/function/mod.rs:96-110) and field access
+    ``(f(...)).field``; None for any other item."""
+    if isinstance(node, exp.Dot) and isinstance(node.this, exp.Paren):
+        return srf_core(node.this.this)
+    if (
+        isinstance(node, exp.Dot)
+        and isinstance(node.this, (exp.Identifier, exp.Var))
+        and node.this.name.lower() == "information_schema"
+        and isinstance(node.expression, exp.Func)
+        and func_name(node.expression) == "_pg_expandarray"
+    ):
+        return node.expression
+    return node if is_srf(node) else None
+
+
+def _field_path(node: exp.Expr) -> list[str]:
+    """The fields read from an SRF item, outermost first: ``((f()).a).b`` -> [b, a]."""
+    out: list[str] = []
+    while isinstance(node, exp.Dot) and isinstance(node.this, exp.Paren):
+        out.append(node.expression.name)
+        node = node.this.this
+    return out
+
+
+def _nested_join(item: exp.Expr) -> tuple[exp.Subquery, exp.Expr] | None:
+    """``(a JOIN b ...)`` in FROM as sqlglot parses it: a Subquery without alias holding a
+    relation that carries joins (or another nested join).  Returns the Subquery and that
+    relation."""
+    if not isinstance(item, exp.Subquery) or item.args.get("alias") is not None:
+        return None
+    inner = item.this
+    if isinstance(inner, (exp.Table, exp.Subquery)) and inner.args.get("joins"):
+        return item, inner
+    if isinstance(inner, exp.Subquery) and _nested_join(inner) is not None:
+        return item, inner  # ((a JOIN b ...)): parentheses around a nested join
+    return None
 
 
 def _no_aggregate(node: exp.Expr, clause: str, low: Lowering) -> None:
@@ -694,3 +798,10 @@ def _check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
 
     for r in roots:
         check(r)
+
+
+def _is_now(e: exp.Expr) -> bool:
+    """``now()`` as sqlglot reads it (CURRENT_TIMESTAMP)."""
+    return isinstance(e, exp.CurrentTimestamp) or (
+        isinstance(e, exp.Anonymous) and str(e.this).lower() == "now" and not e.expressions
+    )

@@ -69,6 +69,8 @@ class Analysis:
 
     columns: list[OutColumn]
     upstreams: list[int]
+    # The streaming plan has a Values leaf: not recoverable (binder.Binder.values_leaf).
+    values_leaf: bool = False
 
 
 class QueryEngine:
@@ -195,8 +197,9 @@ class QueryEngine:
     def _analyze_impl(self, query_text: str, ctx: QueryContext) -> Analysis:
         """Output names follow RisingWave, unnamed expressions are None-free ``?column?``;
         ``check_mv_columns`` adds the MV alias rule."""
-        cols, upstreams = prepare.analyze(query_text, self._binder(ctx, []))
-        return Analysis(cols, upstreams)
+        binder = self._binder(ctx, [])
+        cols, upstreams = prepare.analyze(query_text, binder)
+        return Analysis(cols, upstreams, binder.values_leaf)
 
     def _check_mv_columns_impl(
         self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()
@@ -218,7 +221,7 @@ class QueryEngine:
             if c.name in seen:
                 raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
             seen.add(c.name)
-        return Analysis(cols, analysis.upstreams)
+        return Analysis(cols, analysis.upstreams, analysis.values_leaf)
 
     def _execute_impl(
         self,

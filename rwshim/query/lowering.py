@@ -93,9 +93,10 @@ class QueryLowering(Protocol):
         ...
 
     def srf(self, select: exp.Select, name: str, args: list[exp.Expr], alias: str) -> exp.Expr:
-        """One set-returning function (unnest, generate_series, generate_subscripts) in the
-        select list of ``select``: one output row per element; returns the expression that
-        reads the element (``select`` may be given a FROM item named ``alias``)."""
+        """One set-returning function (unnest, generate_series, generate_subscripts,
+        _pg_expandarray: the struct of an element and its 1-based index) in the select list
+        of ``select``: one output row per element; returns the expression that reads the
+        element (``select`` may be given a FROM item named ``alias``)."""
         ...
 
     def srf_zip(
@@ -246,6 +247,10 @@ class ExprLowering(Protocol):
 
     def call(self, name: str, args: list[exp.Expr]) -> exp.Expr:
         """A call of PostgreSQL function ``name`` (``round``, ``concat``) on bound args."""
+        ...
+
+    def struct_field(self, value: exp.Expr, index: int) -> exp.Expr:
+        """Field ``index`` (0-based) of a bound struct value (``(s).f``)."""
         ...
 
     def ordered_agg(

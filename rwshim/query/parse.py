@@ -116,7 +116,52 @@ def definition_query(definition: str) -> exp.Expr:
 
 def expr_text(node: exp.Expr) -> str:
     """An expression as RisingWave's Display prints it in error messages (close to its SQL)."""
+    if node.find(exp.Boolean, exp.ByteString, exp.Cast) is not None:
+        node = node.copy()
+        for c in list(node.find_all(exp.Cast)):
+            c.set("to", exp.Var(this=rw_type_text(c.args["to"])))
+        # RisingWave prints booleans in lower case and an E'...' string as ``E'<raw>'``
+        # (ast/value.rs:67-68); sqlglot prints ``TRUE`` and ``e'...'``
+        for b in list(node.find_all(exp.Boolean)):
+            b.replace(exp.Var(this="true" if b.this else "false"))
+        for e in list(node.find_all(exp.ByteString)):
+            text = e.sql(dialect="postgres")
+            if text[:2] == "e'":
+                e.replace(exp.Var(this="E" + text[1:]))
     return node.sql(dialect="postgres", normalize_functions="lower")
+
+
+# sqlglot's type names -> RisingWave's DataType Display (sqlparser/src/ast/data_type.rs:73-131)
+_RW_TYPE_TEXT = {
+    "VARCHAR": "CHARACTER VARYING",
+    "DOUBLE": "DOUBLE",
+    "FLOAT": "REAL",
+    "DECIMAL": "NUMERIC",
+    "TIMETZ": "TIME WITH TIME ZONE",
+    "TIMESTAMPTZ": "TIMESTAMP WITH TIME ZONE",
+    "VARBINARY": "BYTEA",
+}
+
+
+def rw_type_text(dt_node: exp.Expr) -> str:
+    """A cast's type as RisingWave's AST prints it (a custom name as written)."""
+    if isinstance(dt_node, exp.ObjectIdentifier):
+        name = dt_node.name
+        return name.upper() if name.lower() in ("regclass", "regproc") else name.lower()
+    if not isinstance(dt_node, exp.DataType):
+        return dt_node.sql(dialect="postgres")
+    kind = dt_node.this
+    if kind == exp.DataType.Type.ARRAY and dt_node.expressions:
+        return rw_type_text(dt_node.expressions[0]) + "[]"
+    if kind == exp.DataType.Type.USERDEFINED:
+        ref = dt_node.args.get("kind")
+        return ref.sql(dialect="postgres") if isinstance(ref, exp.Expr) else str(ref)
+    key = kind.name if isinstance(kind, exp.DataType.Type) else str(kind)
+    params = ",".join(p.name for p in dt_node.expressions)
+    if key in ("FLOAT", "DOUBLE") and params:
+        return f"FLOAT({params})"
+    text = _RW_TYPE_TEXT.get(key, key)
+    return f"{text}({params})" if params else text
 
 
 def param_number(node: exp.Expr | None) -> int | None:

@@ -261,6 +261,8 @@ def derive_alias(node: exp.Expr) -> str | None:
             return None
         return node.name
     if isinstance(node, exp.Dot):
+        if isinstance(node.this, exp.Paren) and isinstance(node.expression, exp.Identifier):
+            return node.expression.name  # ``(s).field``: Expr::FieldIdentifier
         return derive_alias(node.expression)
     if isinstance(node, (exp.Cast, exp.TryCast)):
         inner = derive_alias(node.this)

@@ -13,6 +13,8 @@ Nothing here depends on the engine that runs the query.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from sqlglot import exp
 
 from rwshim import pgtypes
@@ -37,6 +39,116 @@ def type_oid_of(dt_node: exp.Expr) -> int:
         name = dt_node.this.name.lower() if hasattr(dt_node.this, "name") else str(dt_node.this)
         return _SQLGLOT_TYPES.get(name, types.NAME_TO_OID.get(name, pgtypes.VARCHAR))
     return pgtypes.VARCHAR
+
+
+# The sqlglot types RisingWave's ``bind_data_type`` binds (binder/expr/mod.rs), by what they
+# become; the others are refused, named as RisingWave displays them (ast/data_type.rs:73-131).
+_RW_BOUND_TYPES: dict[str, int] = {
+    "BOOLEAN": pgtypes.BOOL,
+    "SMALLINT": pgtypes.INT2,
+    "INT": pgtypes.INT4,
+    "BIGINT": pgtypes.INT8,
+    "FLOAT": pgtypes.FLOAT4,
+    "DOUBLE": pgtypes.FLOAT8,
+    "VARCHAR": pgtypes.VARCHAR,
+    "TEXT": pgtypes.VARCHAR,
+    "CHAR": pgtypes.VARCHAR,  # bind_cast: CHAR(n) is read as varchar (mod.rs:1011-1024)
+    "DATE": pgtypes.DATE,
+    "TIME": pgtypes.TIME,
+    "TIMESTAMP": pgtypes.TIMESTAMP,
+    "TIMESTAMPTZ": pgtypes.TIMESTAMPTZ,
+    "INTERVAL": pgtypes.INTERVAL,
+    "VARBINARY": pgtypes.BYTEA,
+    "JSONB": pgtypes.JSONB,
+}
+_RW_REFUSED_DISPLAY: dict[str, str] = {
+    "UUID": "UUID",
+    "TIMETZ": "TIME WITH TIME ZONE",
+}
+# DataType::Custom names bind_data_type knows, bare or under pg_catalog (mod.rs bind_data_type)
+_RW_CUSTOM_TYPES: dict[str, int] = {
+    "int2": pgtypes.INT2,
+    "int4": pgtypes.INT4,
+    "int8": pgtypes.INT8,
+    "float4": pgtypes.FLOAT4,
+    "float8": pgtypes.FLOAT8,
+    "timestamptz": pgtypes.TIMESTAMPTZ,
+    "text": pgtypes.VARCHAR,
+}
+
+
+E = TypeVar("E", bound=BaseException)
+
+
+def at_bind(error: E) -> E:
+    """Mark an error RisingWave raises while binding an expression: the root expression's
+    ``Failed to bind expression`` wraps it (binder/expr/mod.rs:57-64)."""
+    error.at_bind = True  # type: ignore[attr-defined]
+    return error
+
+
+def cast_type(dt_node: exp.Expr) -> int:
+    """The internal OID of a cast's target type, bound as RisingWave's ``bind_cast`` binds it
+    (binder/expr/mod.rs:991-1025 and ``bind_data_type``): ``regclass`` and ``regproc`` (bare
+    only), CHAR(n) as varchar, the keyword types, and the custom names ``int2`` ... ``text``
+    (bare or ``pg_catalog.``-qualified).  Every other name (``oid``, ``name``, ``regtype``,
+    ``pg_catalog.regclass``, ``uuid``, ``numeric(10,2)``, ...) fails with RisingWave's
+    ``Feature is not yet implemented: unsupported data type: <type>``."""
+    from rwshim.errors import NotImplementedError_, NotSupported
+
+    def refuse(display: str) -> NotImplementedError_:
+        return at_bind(NotImplementedError_(f"unsupported data type: {display}"))
+
+    if isinstance(dt_node, exp.ObjectIdentifier):
+        name = dt_node.name.lower()
+        if name == "regclass":
+            return pgtypes.INT4
+        if name == "regproc":
+            return pgtypes.VARCHAR
+        raise refuse(name)
+    if not isinstance(dt_node, exp.DataType):
+        raise refuse(dt_node.sql("postgres"))
+    kind = dt_node.this
+    if kind == exp.DataType.Type.ARRAY and dt_node.expressions:
+        return types.array_of(cast_type(dt_node.expressions[0]))
+    if kind == exp.DataType.Type.USERDEFINED:
+        ref = dt_node.args.get("kind")
+        if isinstance(ref, exp.Identifier) and ref.quoted and ref.name == "char":
+            raise refuse('"char"')
+        written = ref.sql("postgres") if isinstance(ref, exp.Expr) else str(ref or "")
+        parts = [p.name if isinstance(p, exp.Identifier) else str(p) for p in _dotted(ref)]
+        if len(parts) == 2 and parts[0] == "pg_catalog":
+            parts = parts[1:]
+        if len(parts) == 1 and parts[0].lower() == "serial":
+            raise NotSupported(
+                "Column type SERIAL is not supported", "Please remove the SERIAL column"
+            )
+        if len(parts) == 1 and parts[0] in _RW_CUSTOM_TYPES:
+            return _RW_CUSTOM_TYPES[parts[0]]
+        raise refuse(written)
+    key = kind.name if isinstance(kind, exp.DataType.Type) else str(kind)
+    if key == "DECIMAL":
+        params = [p.name for p in dt_node.expressions]
+        if not params:
+            return pgtypes.NUMERIC
+        raise refuse(f"NUMERIC({','.join(params)})")
+    if key in ("FLOAT", "DOUBLE") and dt_node.expressions:
+        # FLOAT(p): 1..24 is real, 25..53 double (the parser refuses other precisions)
+        p = int(dt_node.expressions[0].name)
+        return pgtypes.FLOAT4 if p <= 24 else pgtypes.FLOAT8
+    if key in _RW_BOUND_TYPES and (key == "CHAR" or not dt_node.expressions):
+        return _RW_BOUND_TYPES[key]
+    if key == "SERIAL":
+        raise at_bind(
+            NotSupported("Column type SERIAL is not supported", "Please remove the SERIAL column")
+        )
+    raise refuse(_RW_REFUSED_DISPLAY.get(key, key.lower()))
+
+
+def _dotted(ref: object) -> list[object]:
+    if isinstance(ref, exp.Dot):
+        return [*_dotted(ref.this), ref.expression]
+    return [ref]
 
 
 _SQLGLOT_TYPES: dict[str, int] = {
@@ -130,6 +242,7 @@ _FUNC_TYPES: dict[str, int | str] = {
     "extract": pgtypes.NUMERIC,
     "to_timestamp": pgtypes.TIMESTAMPTZ,
     "pg_table_is_visible": pgtypes.BOOL,
+    "pg_tablespace_location": pgtypes.VARCHAR,
     "pg_relation_is_publishable": pgtypes.BOOL,
     "pg_collation_is_visible": pgtypes.BOOL,
     "starts_with": pgtypes.BOOL,
@@ -238,7 +351,7 @@ def literal_default(oid: int) -> int:
     return pgtypes.VARCHAR if oid == UNKNOWN else oid
 
 
-_SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts"})
+_SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts", "_pg_expandarray"})
 
 
 def is_srf(node: exp.Expr) -> bool:

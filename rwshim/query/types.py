@@ -127,8 +127,30 @@ def is_array(oid: int) -> bool:
     return element_of(oid) is not None
 
 
+# Struct types (RisingWave's DataType::Struct), as internal tags from STRUCT_BASE up: the
+# fields of each, in order.  In process a struct value is a JSON array of its fields; a client
+# sees ``record`` (postgres_type.rs:133) with the text form ``(a,b)``.
+STRUCT_BASE = 1 << 30
+_STRUCTS: list[tuple[tuple[str, int], ...]] = []
+
+
+def struct_of(fields: tuple[tuple[str, int], ...]) -> int:
+    """The internal tag of the struct type with these (name, oid) fields."""
+    if fields not in _STRUCTS:
+        _STRUCTS.append(fields)
+    return STRUCT_BASE + _STRUCTS.index(fields)
+
+
+def struct_fields(oid: int) -> tuple[tuple[str, int], ...] | None:
+    """The fields of a struct tag, else None."""
+    i = oid - STRUCT_BASE
+    return _STRUCTS[i] if 0 <= i < len(_STRUCTS) else None
+
+
 def external(oid: int) -> int:
     """The OID a client sees for an internally typed value (only builtin RisingWave types)."""
+    if struct_fields(oid) is not None:
+        return pgtypes.RECORD
     if oid in (REGTYPE_TAG, REGNAMESPACE_TAG, pgtypes.TEXT, pgtypes.NAME, pgtypes.BPCHAR):
         return pgtypes.VARCHAR
     if oid == pgtypes.CHAR:
@@ -345,6 +367,9 @@ def decode(value: object, oid: int) -> object:
     if elem is not None:
         items = value if isinstance(value, list) else parse_array(value)
         return [decode(x, elem) for x in items]
+    fields = struct_fields(oid)
+    if fields is not None:
+        return _struct_text(value, fields)
     fn = _DECODERS.get(oid)
     if fn is None:
         return _to_str(value)
@@ -354,6 +379,28 @@ def decode(value: object, oid: int) -> object:
         # A value SQLite computed outside the declared type (e.g. text in an int column of
         # a loosely typed expression): hand it over as text rather than fail the row.
         return _to_str(value)
+
+
+def _struct_text(value: object, fields: tuple[tuple[str, int], ...]) -> str:
+    """A struct's text form, as RisingWave writes a StructRef: ``(1,a)``, a NULL field empty,
+    a field holding ``,()"\\`` or a space (or empty) double-quoted."""
+    items = value if isinstance(value, list) else json.loads(str(value))
+    out: list[str] = []
+    for item, (_, oid) in zip(items, fields, strict=False):
+        if item is None:
+            out.append("")
+            continue
+        value_ = decode(item, oid)
+        if isinstance(value_, bool):
+            text = "t" if value_ else "f"
+        elif isinstance(value_, list):
+            text = render_array_text(value_)
+        else:
+            text = _to_str(value_)
+        if text == "" or any(ch in text for ch in ',()"\\ '):
+            text = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        out.append(text)
+    return "(" + ",".join(out) + ")"
 
 
 def parse_array(value: object) -> list[object]:

@@ -1,7 +1,9 @@
 """Text forms of PostgreSQL builtin types: output as RisingWave's pgwire prints it (PostgreSQL's
 output functions, except where RisingWave's own ``ToText`` differs: floats, fractional seconds,
-timestamptz offsets; src/common/src/types/to_text.rs, datetime.rs, timestamptz.rs), and
-parameter input as PostgreSQL's input functions read it."""
+timestamptz offsets; src/common/src/types/to_text.rs, datetime.rs, timestamptz.rs); input of
+the types RisingWave lacks (uuid, oid, json, timetz) and the interval and array forms the
+parameter input builds on.  RisingWave's own types take text parameters by RisingWave's rules
+(codec_rwtext.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import json
 import math
 import re
 import uuid
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from rwshim.pgtypes import Interval, RegOid
@@ -20,7 +22,6 @@ from rwshim.wire.codec_base import (
     USECS_PER_MINUTE,
     USECS_PER_SEC,
     CodecError,
-    Decoder,
     Encoder,
     _f,
 )
@@ -363,123 +364,8 @@ def _syntax(type_name: str, text: str) -> CodecError:
     return CodecError(f'invalid input syntax for type {type_name}: "{text}"', type_name, text)
 
 
-_TRUE = {"t", "true", "y", "yes", "on", "1"}
-_FALSE = {"f", "false", "n", "no", "off", "0"}
-
-
-def _bool_parse(b: bytes) -> bool:
-    s = b.decode().strip().lower()
-    if s in _TRUE or (len(s) > 1 and "true".startswith(s)) or (s and "yes".startswith(s)):
-        return True
-    if s in _FALSE or (len(s) > 1 and "false".startswith(s)) or (s and "no".startswith(s)):
-        return False
-    raise _syntax("boolean", b.decode())
-
-
-def _int_parse_of(name: str, lo: int, hi: int) -> Decoder:
-    def dec(b: bytes) -> int:
-        s = b.decode()
-        try:
-            v = int(s.strip())
-        except ValueError:
-            raise _syntax(name, s) from None
-        if not lo <= v <= hi:
-            raise CodecError(f'value "{s}" is out of range for type {name}', name, s)
-        return v
-
-    return dec
-
-
-_FLOAT_WORDS = {
-    "nan": math.nan,
-    "infinity": math.inf,
-    "+infinity": math.inf,
-    "-infinity": -math.inf,
-    "inf": math.inf,
-    "+inf": math.inf,
-    "-inf": -math.inf,
-}
-
-
-def _float_parse_of(name: str) -> Decoder:
-    def dec(b: bytes) -> float:
-        s = b.decode()
-        t = s.strip().lower()
-        if t in _FLOAT_WORDS:
-            return _FLOAT_WORDS[t]
-        try:
-            return float(t)
-        except ValueError:
-            raise _syntax(name, s) from None
-
-    return dec
-
-
-def _numeric_parse(b: bytes) -> Decimal:
-    s = b.decode()
-    t = s.strip()
-    low = t.lower()
-    if low in ("nan", "infinity", "+infinity", "-infinity", "inf", "+inf", "-inf"):
-        return Decimal(low.replace("inf", "Infinity").replace("Infinityinity", "Infinity"))
-    try:
-        d = Decimal(t)
-    except InvalidOperation:
-        raise _syntax("numeric", s) from None
-    if d.is_nan() or d.is_infinite():
-        raise _syntax("numeric", s)
-    return d
-
-
 def _str_parse(b: bytes) -> str:
     return b.decode()
-
-
-def _bytea_parse(b: bytes) -> bytes:
-    s = b.decode()
-    if s.startswith("\\x"):
-        try:
-            return bytes.fromhex(s[2:])
-        except ValueError:
-            raise CodecError("invalid hexadecimal data: odd number of digits", "bytea", s) from None
-    out = bytearray()
-    i = 0
-    while i < len(b):
-        c = b[i]
-        if c == 0x5C:  # backslash
-            if b[i + 1 : i + 2] == b"\\":
-                out.append(0x5C)
-                i += 2
-                continue
-            oct_ = b[i + 1 : i + 4]
-            if len(oct_) == 3 and all(0x30 <= x <= 0x37 for x in oct_):
-                out.append(int(oct_, 8))
-                i += 4
-                continue
-            raise _syntax("bytea", s)
-        out.append(c)
-        i += 1
-    return bytes(out)
-
-
-def _date_parse(b: bytes) -> dt.date:
-    s = b.decode().strip()
-    low = s.lower()
-    if low == "infinity":
-        return dt.date.max
-    if low == "-infinity":
-        return dt.date.min
-    try:
-        return dt.date.fromisoformat(s)
-    except ValueError:
-        raise _syntax("date", s) from None
-
-
-def _time_parse(b: bytes) -> dt.time:
-    s = b.decode().strip()
-    try:
-        return dt.time.fromisoformat(s)
-    except ValueError:
-        raise _syntax("time without time zone", s) from None
 
 
 def _fix_offset(s: str) -> str:
@@ -497,33 +383,6 @@ def _timetz_parse(b: bytes) -> dt.time:
         return dt.time.fromisoformat(_fix_offset(s))
     except ValueError:
         raise _syntax("time with time zone", s) from None
-
-
-def _timestamp_parse(b: bytes) -> dt.datetime:
-    s = b.decode().strip()
-    low = s.lower()
-    if low == "infinity":
-        return dt.datetime.max
-    if low == "-infinity":
-        return dt.datetime.min
-    try:
-        return dt.datetime.fromisoformat(s)
-    except ValueError:
-        raise _syntax("timestamp", s) from None
-
-
-def _timestamptz_parse(b: bytes) -> dt.datetime:
-    s = b.decode().strip()
-    low = s.lower()
-    if low == "infinity":
-        return dt.datetime.max.replace(tzinfo=dt.UTC)
-    if low == "-infinity":
-        return dt.datetime.min.replace(tzinfo=dt.UTC)
-    try:
-        v = dt.datetime.fromisoformat(_fix_offset(s))
-    except ValueError:
-        raise _syntax("timestamp with time zone", s) from None
-    return v if v.tzinfo is not None else v.replace(tzinfo=dt.UTC)
 
 
 _IV_UNITS: dict[str, tuple[int, int, int]] = {}
@@ -643,79 +502,3 @@ def _char_parse(b: bytes) -> str:
 
 def _vector_parse(b: bytes) -> list[int]:
     return [int(x) for x in b.decode().split()]
-
-
-def parse_array_text(s: str, elem: Decoder) -> list[Any]:
-    """PostgreSQL array input (``{1,2}``, ``{{a,b},{c,d}}``, quoted elements, NULL)."""
-    text = s
-    s = s.strip()
-    if s.startswith("["):  # explicit bounds "[1:2]={...}": the bounds are dropped
-        eq = s.find("=")
-        if eq < 0:
-            raise _syntax("array", text)
-        s = s[eq + 1 :].strip()
-    if not s.startswith("{"):
-        raise CodecError(f'malformed array literal: "{text}"', "array", text)
-    pos = 0
-
-    def parse_level() -> list[Any]:
-        nonlocal pos
-        assert s[pos] == "{"
-        pos += 1
-        items: list[Any] = []
-        expect_item = True
-        while pos < len(s):
-            c = s[pos]
-            if c.isspace():
-                pos += 1
-            elif c == "}":
-                pos += 1
-                return items
-            elif c == ",":
-                if expect_item:
-                    raise CodecError(f'malformed array literal: "{text}"', "array", text)
-                expect_item = True
-                pos += 1
-            elif c == "{":
-                items.append(parse_level())
-                expect_item = False
-            elif c == '"':
-                pos += 1
-                buf = []
-                while pos < len(s) and s[pos] != '"':
-                    if s[pos] == "\\":
-                        pos += 1
-                    if pos < len(s):
-                        buf.append(s[pos])
-                    pos += 1
-                if pos >= len(s):
-                    raise CodecError(f'malformed array literal: "{text}"', "array", text)
-                pos += 1
-                items.append(elem("".join(buf).encode()))
-                expect_item = False
-            else:
-                start = pos
-                buf = []
-                while pos < len(s) and s[pos] not in ",}":
-                    if s[pos] == "\\":
-                        pos += 1
-                    if pos < len(s):
-                        buf.append(s[pos])
-                    pos += 1
-                raw = s[start:pos].strip()
-                word = "".join(buf).strip()
-                items.append(None if raw.upper() == "NULL" else elem(word.encode()))
-                expect_item = False
-        raise CodecError(f'malformed array literal: "{text}"', "array", text)
-
-    result = parse_level()
-    if s[pos:].strip():
-        raise CodecError(f'malformed array literal: "{text}"', "array", text)
-    return result
-
-
-def _array_parse_of(elem: Decoder) -> Decoder:
-    def dec(b: bytes) -> list[Any]:
-        return parse_array_text(b.decode(), elem)
-
-    return dec

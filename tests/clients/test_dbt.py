@@ -1,17 +1,21 @@
-"""dbt-risingwave 1.11.16 against a real rwshim server: seed, run, test, and a second run.
+"""dbt-risingwave against a real rwshim server: seed, run, test, docs, and a second run.
+The main suite is dbt-risingwave 1.12.1 (dbt-core 1.12); 1.11.16 (dbt-core 1.11) is kept.
 
-dbt lives in its own virtualenv (its pins clash with ours): the test runs the executable named by
-``RWSHIM_DBT`` or ``<repo>/.venv-dbt/bin/dbt``, and fails (never skips) when neither exists.
+dbt lives in its own virtualenvs (its pins clash with ours): ``.venv-dbt112`` for 1.12 and
+``.venv-dbt`` for 1.11, made by ``.ci/setup`` (1.12 with ``--only-binary
+dbt-core-experimental-parser``: that package ships a source distribution whose build needs a
+download pip cannot make offline, and a wheel that installs as is); ``RWSHIM_DBT112`` /
+``RWSHIM_DBT`` name other executables.  The test fails (never skips) when dbt is missing.
 The project is a copy of ``shared/clients/dbtproj`` (vendored under ``tests/clients/dbtproj``)
 with its profile pointed at the test server.
 
-The second run of the unchanged project fails at ``incr_model`` on RisingWave itself: dbt-core's
-default delete+insert strategy (which dbt-risingwave 1.11.16 uses) sends
-``delete from <rel> as DBT_INTERNAL_DEST ...`` and RisingWave's ``parse_delete``
-(src/sqlparser/src/parser.rs:4641) takes no alias. rwshim answers as RisingWave does, and the test
-checks that exact failure; a third run, with the incremental model switched to the ``append``
-strategy (insert only) and zero-downtime rebuilds on, then succeeds for every model.
-``dbt docs generate`` runs after ``dbt test``.
+The second run of the unchanged project: 1.12 re-runs every model cleanly.  1.11 fails at
+``incr_model``, on RisingWave itself: dbt-core 1.11's default delete+insert strategy (which
+dbt-risingwave 1.11.16 uses) sends ``delete from <rel> as DBT_INTERNAL_DEST ...`` and
+RisingWave's ``parse_delete`` (src/sqlparser/src/parser.rs:4641) takes no alias; rwshim
+answers as RisingWave does, and the test checks that exact failure.  A third run, with the
+incremental model switched to the ``append`` strategy (insert only) and zero-downtime rebuilds
+on, then succeeds for every model in both.  ``dbt docs generate`` runs after ``dbt test``.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from tests.conftest import ThreadRunning
 
@@ -31,12 +37,16 @@ REPO = Path(__file__).resolve().parents[2]
 PROJECT = Path(__file__).resolve().parent / "dbtproj"
 
 
-def dbt_executable() -> str:
-    exe = os.environ.get("RWSHIM_DBT") or str(REPO / ".venv-dbt" / "bin" / "dbt")
+# version -> (environment variable, virtualenv)
+VERSIONS = {"1.12.1": ("RWSHIM_DBT112", ".venv-dbt112"), "1.11.16": ("RWSHIM_DBT", ".venv-dbt")}
+
+
+def dbt_executable(version: str) -> str:
+    var, venv = VERSIONS[version]
+    exe = os.environ.get(var) or str(REPO / venv / "bin" / "dbt")
     assert Path(exe).is_file(), (
-        f"dbt not found at {exe}: install it with "
-        "`python -m venv .venv-dbt && .venv-dbt/bin/pip install dbt-risingwave==1.11.16` "
-        "or point RWSHIM_DBT at a dbt executable"
+        f"dbt not found at {exe}: `bash .ci/setup` installs dbt-risingwave=={version} in {venv}, "
+        f"or point {var} at a dbt executable"
     )
     return exe
 
@@ -49,11 +59,11 @@ def make_project(tmp_path: Path, port: int, name: str = "p") -> Path:
     return project
 
 
-def dbt(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_dbt(project: Path, *args: str, version: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, DBT_SEND_ANONYMOUS_USAGE_STATS="false", NO_COLOR="1")
     return subprocess.run(
         [
-            dbt_executable(),
+            dbt_executable(version),
             *args,
             "--no-use-colors",
             "--profiles-dir",
@@ -100,8 +110,15 @@ def execute(server: ThreadRunning, sql: str) -> None:
         conn.execute(sql)
 
 
-def test_dbt_seed_run_test_run(rw_thread_server: ThreadRunning, tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", list(VERSIONS))
+def test_dbt_seed_run_test_run(
+    rw_thread_server: ThreadRunning, tmp_path: Path, version: str
+) -> None:
     server = rw_thread_server
+
+    def dbt(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return run_dbt(project, *args, version=version)
+
     execute(server, "CREATE USER pwuser")
     project = make_project(tmp_path, server.port)
 
@@ -166,9 +183,23 @@ def test_dbt_seed_run_test_run(rw_thread_server: ThreadRunning, tmp_path: Path) 
         ("view_model", "view"),
     ]
 
-    # The second run: incr_model's delete+insert is refused exactly as RisingWave refuses it;
-    # every other model is re-run (or skipped as dbt-risingwave does for existing MVs) cleanly.
     r = dbt(project, "run")
+    if version.startswith("1.12"):
+        # every model re-run (or skipped, as dbt-risingwave does for existing relations)
+        assert r.returncode == 0, ok(r)
+        assert results(project) == dict.fromkeys(MODELS, "success")
+        assert fetch(server, "SELECT id, name FROM dbt_test.incr_model ORDER BY id") == [
+            (1, "alice"),
+            (2, "bob"),
+        ]
+    else:
+        second_run_fails_at_incr_model(project, r)
+    append_run(server, project, dbt)
+
+
+def second_run_fails_at_incr_model(project: Path, r: subprocess.CompletedProcess[str]) -> None:
+    """1.11: incr_model's delete+insert is refused exactly as RisingWave refuses it; every
+    other model is re-run (or skipped as dbt-risingwave does for existing MVs) cleanly."""
     assert r.returncode == 1, ok(r)
     second = results(project)
     assert second.pop("model.rwproj.incr_model") == "error"
@@ -184,8 +215,12 @@ def test_dbt_seed_run_test_run(rw_thread_server: ThreadRunning, tmp_path: Path) 
         "                                                            ^\n"
     ) in re.sub(r"^\d\d:\d\d:\d\d  ", "", message, flags=re.M)
 
-    # The same run with the incremental model on the append strategy (insert only) succeeds
-    # throughout: nothing else in a repeated run trips RisingWave's rules.
+
+def append_run(
+    server: ThreadRunning, project: Path, dbt: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    """The same run with the incremental model on the append strategy (insert only) succeeds
+    throughout: nothing else in a repeated run trips RisingWave's rules."""
     incr = project / "models" / "incr_model.sql"
     incr.write_text(
         incr.read_text().replace(

@@ -7,12 +7,13 @@ extended protocol for every statement unless ``preferQueryMode=simple``, so Risi
 arrive in the "Failed to prepare/execute the statement" envelopes (``pg_protocol.rs``: Parse
 :1008-1043, Execute :1149) and, in simple mode, in "Failed to run the query" (:841).
 
-Not covered here because rwshim cannot answer them yet (see the README's client table):
-``getPrimaryKeys`` and ``getIndexInfo`` select ``information_schema._pg_expandarray(i.indkey)``,
+``getPrimaryKeys`` selects ``information_schema._pg_expandarray(i.indkey)`` and its fields,
 a set-returning function RisingWave has (binder/expr/function/mod.rs:103,
-expr/impl/src/table_function/pg_expandarray.rs) and rwshim's read path lacks;
-``getFunctions`` calls ``pg_get_function_result``, which RisingWave lacks (the call fails
-there) while rwshim answers it.
+expr/impl/src/table_function/pg_expandarray.rs); RisingWave's pg_index has a pseudo index per
+primary key whose ``indexrelid`` is the table's own id (pg_index.rs), so ``PK_NAME`` is the
+table's name.  ``getIndexInfo`` then reads ``pg_class.reltuples``, ``getFunctions``
+``pg_get_function_result``, neither of which RisingWave has: both fail with its text.
+``getImportedKeys`` fails in pgjdbc itself (no ``max_index_keys`` setting).
 """
 
 from __future__ import annotations
@@ -227,4 +228,40 @@ def test_documented_errors_are_psqlexceptions(
             text,
         ], label
     assert got.pop("after errors") == [[["1"]]]
+    assert got == {}
+
+
+def _bind_failure(cause: list[str], sqlstate: str = "XX000") -> list[object]:
+    text = (
+        "Failed to prepare the statement\n\nCaused by these errors (recent errors listed "
+        "first):\n" + "".join(f"  {i}: {c}\n" for i, c in enumerate(cause, start=1))
+    )
+    return ["org.postgresql.util.PSQLException", sqlstate, f"ERROR: {text}", "ERROR", text]
+
+
+def test_keys_indexes_and_functions(jdbc_classpath: str, rw_thread_server: ThreadRunning) -> None:
+    got = by_label(run(jdbc_classpath, rw_thread_server, "keys"))
+    assert got.pop("primary keys") == [
+        [["public", "legs", "trip", "1", "legs"], ["public", "legs", "seq", "2", "legs"]]
+    ]
+    assert got.pop("primary keys, none") == [[]]
+    assert got.pop("index info") == _bind_failure(
+        ["Failed to bind expression: ci.reltuples", "Item not found: Invalid column: reltuples"]
+    )
+    assert got.pop("functions") == _bind_failure(
+        [
+            "Failed to bind expression: CASE WHEN (format_type(p.prorettype, NULL) = 'unknown') "
+            "THEN 0 WHEN (SUBSTRING(pg_get_function_result(p.oid) FROM 0 FOR 6) = 'TABLE') OR "
+            "(SUBSTRING(pg_get_function_result(p.oid) FROM 0 FOR 6) = 'SETOF') THEN 2 ELSE 1 END",
+            "function pg_get_function_result(integer) does not exist",
+        ],
+        "42883",
+    )
+    assert got.pop("imported keys") == [
+        "org.postgresql.util.PSQLException",
+        "99999",
+        "Unable to determine a value for MaxIndexKeys due to missing system catalog data.",
+        None,
+        None,
+    ]
     assert got == {}

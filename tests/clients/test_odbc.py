@@ -9,14 +9,23 @@ nothing (``handler/prepared_statement.rs:34-44``), so the next Parse under the s
 with ``Duplicated statement name`` (``pg_protocol.rs:1007-1009``): one cursor running two
 different parameterised statements fails on RisingWave.  ``UseServerSidePrepare=0`` makes
 psqlODBC inline the parameters and send simple queries, which always works.
+
+``SQLColumns`` and ``SQLStatistics`` read ``pg_class.relhasrules`` (and ``relhassubclass``),
+which RisingWave's pg_class lacks (pg_class.rs): both fail there, and psqlODBC reports only
+``Error while executing the query``.  The test reads the statement the driver sent from the
+server's statement log and runs it again with psycopg to check RisingWave's whole message.
+(``SQLPrimaryKeys`` only reads columns RisingWave has.)
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import re
 from collections.abc import Iterator
 from decimal import Decimal
 
+import psycopg
 import pyodbc
 import pytest
 
@@ -117,7 +126,28 @@ def test_errors_carry_risingwaves_sqlstate_and_text(odbc: pyodbc.Connection) -> 
     assert cur.execute("SELECT 1").fetchall()[0][0] == 1
 
 
+class _Statements(logging.Handler):
+    """The statements the server logs (``rwshim.statement`` at DEBUG), failed ones with their
+    text as logged (the first 500 characters)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.failed: list[str] = []
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        line = record.getMessage()
+        self.lines.append(line)
+        m = re.search(r' sql="((?:[^"\\]|\\.)*)"$', line)
+        if " ok=False " in line and m is not None:
+            self.failed.append(re.sub(r"\\(.)", lambda g: {"n": "\n"}.get(g[1], g[1]), m[1]))
+
+
 def test_one_cursor_two_prepared_statements(rw_thread_server: ThreadRunning) -> None:
+    log = logging.getLogger("rwshim.statement")
+    handler, level = _Statements(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
     conn = pyodbc.connect(connection_string(rw_thread_server), autocommit=True)
     try:
         cur = conn.cursor()
@@ -132,6 +162,12 @@ def test_one_cursor_two_prepared_statements(rw_thread_server: ThreadRunning) -> 
         )
     finally:
         conn.close()
+        log.removeHandler(handler)
+        log.setLevel(level)
+    # the driver freed its plan first: DEALLOCATE succeeds (with RisingWave's notice) and
+    # drops nothing
+    [dealloc] = [x for x in handler.lines if " kind=Deallocate " in x]
+    assert " ok=True tag=DEALLOCATE " in dealloc and ' sql="DEALLOCATE \\"_PLAN0x' in dealloc
     # The workaround: parameters inlined by the driver, simple queries only.
     conn = pyodbc.connect(
         connection_string(rw_thread_server, "UseServerSidePrepare=0;"), autocommit=True
@@ -157,3 +193,61 @@ def test_default_manual_commit(rw_thread_server: ThreadRunning) -> None:
         assert [tuple(r) for r in cur.execute("SELECT * FROM notes").fetchall()] == [(1, "kept")]
     finally:
         conn.close()
+
+
+# What psqlODBC 13.02 sends for SQLColumns(table='legs') and SQLStatistics(table='legs'),
+# taken from rwshim's statement log (each is checked below against the statement the driver
+# sent in this run, over the 500 characters the log keeps).
+SQL_COLUMNS = (
+    "select n.nspname, c.relname, a.attname, a.atttypid, t.typname, a.attnum, a.attlen, "
+    "a.atttypmod, a.attnotnull, c.relhasrules, c.relkind, c.oid, pg_get_expr(d.adbin, "
+    "d.adrelid), case t.typtype when 'd' then t.typbasetype else 0 end, t.typtypmod, 0, "
+    "attidentity, c.relhassubclass from (((pg_catalog.pg_class c inner join "
+    "pg_catalog.pg_namespace n on n.oid = c.relnamespace and c.relname = 'legs' and "
+    "n.nspname = 'public') inner join pg_catalog.pg_attribute a on (not a.attisdropped) and "
+    "a.attnum > 0 and a.attrelid = c.oid) inner join pg_catalog.pg_type t on t.oid = "
+    "a.atttypid) left outer join pg_attrdef d on a.atthasdef and d.adrelid = a.attrelid and "
+    "d.adnum = a.attnum order by n.nspname, c.relname, attnum"
+)
+
+
+def test_catalog_functions(rw_thread_server: ThreadRunning) -> None:
+    log = logging.getLogger("rwshim.statement")
+    handler, level = _Statements(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    conn = pyodbc.connect(connection_string(rw_thread_server), autocommit=True)
+    try:
+        conn.cursor().execute(
+            "CREATE TABLE legs (trip int, seq int, place varchar, PRIMARY KEY (trip, seq))"
+        )
+        keys = [tuple(r) for r in conn.cursor().primaryKeys(table="legs", schema="public")]
+        # RisingWave's pg_index names a primary key after its table (pg_index.rs)
+        assert keys == [("dev", "public", "legs", "trip", 1, "legs"),
+                        ("dev", "public", "legs", "seq", 2, "legs")]  # fmt: skip
+        for call, name in ((conn.cursor().columns, "SQLColumns"),
+                           (conn.cursor().statistics, "SQLStatistics")):  # fmt: skip
+            with pytest.raises(pyodbc.Error) as info:
+                call(table="legs", schema="public")
+            assert info.value.args == (
+                "HY000",
+                f"[HY000] Error while executing the query (1) ({name})",
+            )
+    finally:
+        conn.close()
+        log.removeHandler(handler)
+        log.setLevel(level)
+    # SQLColumns sends its columns query with LIKE patterns; SQLStatistics starts with the
+    # same query with '=' and stops when it fails
+    like = SQL_COLUMNS.replace("= 'legs' and n.nspname = ", "like 'legs' and n.nspname like ")
+    assert handler.failed == [like[:500], SQL_COLUMNS[:500]]
+    with (
+        psycopg.connect(rw_thread_server.dsn(), autocommit=True) as pg,
+        pytest.raises(psycopg.errors.InternalError_) as err,
+    ):
+        pg.execute(SQL_COLUMNS)
+    assert str(err.value) == (
+        "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: c.relhasrules\n"
+        "  2: Item not found: Invalid column: relhasrules"
+    )

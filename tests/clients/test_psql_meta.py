@@ -1,13 +1,20 @@
 """psql 15 meta-commands against a real rwshim server, each output compared whole.
 
-The layout is psql's own (it formats what the catalog queries in clients.md §3.1 return); the
-contents are RisingWave's catalog: system tables of ``rw_catalog`` are relkind 'r' and always
-visible (pg_table_is_visible.rs), system views relkind 'v'; ``pg_attribute.attnotnull`` is
-always false (pg_attribute.rs), so no column reads "not null"; owners are the creating user;
-``pg_get_viewdef`` is the MV's query (pg_get_viewdef.rs). RisingWave itself cannot answer
-``\\d name`` (its pg_class lacks relchecks, relhasindex, ...; clients.md §3); rwshim answers it,
-with each index's definition as RisingWave's ``pg_get_indexdef`` renders it (the CREATE
-statement).
+What psql prints is what RisingWave's catalogs give its queries (clients.md §3.1 for the SQL):
+system tables of ``rw_catalog`` are relkind 'r' and always visible (pg_table_is_visible.rs),
+system views relkind 'v'; owners are the creating user; pg_tablespace is an empty view and
+``pg_tablespace_location`` NULL (builtin_scalar.rs).  Where RisingWave cannot answer, psql
+prints RisingWave's error, found by its binder's rules:
+
+- ``\\d NAME`` (and ``\\dt PATTERN``...) filter with ``COLLATE pg_catalog.default``, and
+  RisingWave collates only by ``C`` or ``POSIX`` (binder/expr/mod.rs:1042-1045);
+- ``\\sf`` / ``\\sv`` cast to ``pg_catalog.oid``, a type its ``bind_data_type`` does not know;
+- ``\\dp`` reads ``pg_class.relacl``, ``\\dd`` the system column ``tableoid``, ``\\dC``
+  ``pg_cast.castfunc``: columns its catalogs lack (pg_class.rs, pg_cast.rs);
+- ``\\dt+`` calls ``pg_size_pretty``, ``\\df`` ``pg_get_function_result``, ``\\dc``
+  ``pg_conversion_is_visible``, ``\\do`` ``pg_operator_is_visible``: functions it lacks;
+- ``\\dx`` casts to ``pg_catalog.regclass``;
+- ``\\dy``, ``\\des``, ``\\dl`` read relations it lacks (pg_event_trigger, ...).
 """
 
 # ruff: noqa: E501
@@ -173,139 +180,113 @@ EXPECTED = {
             "",
         ]
     ),
-    "\\d t1": "\n".join(
+    "\\du": "\n".join(
         [
-            '                      Table "public.t1"',
-            " Column |       Type        | Collation | Nullable | Default ",
-            "--------+-------------------+-----------+----------+---------",
-            " id     | integer           |           |          | ",
-            " name   | character varying |           |          | ",
-            " v      | double precision  |           |          | ",
-            "Indexes:",
-            '    "t1" PRIMARY KEY, CREATE TABLE t1 (id INT PRIMARY KEY, name CHARACTER VARYING, v DOUBLE PRECISION)',
-            '    "i1" CREATE INDEX i1 ON t1(name)',
+            "                                   List of roles",
+            " Role name |                         Attributes                         | Member of ",
+            "-----------+------------------------------------------------------------+-----------",
+            " postgres  | Superuser, Create role, Create DB, Replication, Bypass RLS | {}",
+            " root      | Superuser, Create role, Create DB, Replication, Bypass RLS | {}",
+            " rwadmin   | Superuser, Create role, Create DB, Replication, Bypass RLS | {}",
             "",
             "",
         ]
     ),
-    "\\d mv1": "\n".join(
+    "\\db": "\n".join(
         [
-            '          Materialized view "public.mv1"',
-            " Column |  Type   | Collation | Nullable | Default ",
-            "--------+---------+-----------+----------+---------",
-            " id     | integer |           |          | ",
-            " n      | bigint  |           |          | ",
+            "   List of tablespaces",
+            " Name | Owner | Location ",
+            "------+-------+----------",
+            "(0 rows)",
             "",
             "",
         ]
     ),
-    "\\d+ mv1": "\n".join(
-        [
-            '                              Materialized view "public.mv1"',
-            " Column |  Type   | Collation | Nullable | Default | Storage | Stats target | Description ",
-            "--------+---------+-----------+----------+---------+---------+--------------+-------------",
-            " id     | integer |           |          |         | plain   |              | ",
-            " n      | bigint  |           |          |         | plain   |              | ",
-            "View definition:",
-            "SELECT id, count(*) AS n FROM t1 GROUP BY id",
-            "",
-            "",
-        ]
+}
+
+_NO_TRACKING = (
+    "No tracking issue yet. Feel free to submit a feature request at "
+    "https://github.com/risingwavelabs/risingwave/issues/new?labels=type%2Ffeature&"
+    "template=feature_request.yml"
+)
+
+
+def _error(*causes: str) -> str:
+    head = "ERROR:  Failed to run the query\n\nCaused by"
+    # psql ends the server's message (which ends in a newline) with one more
+    if len(causes) == 1:
+        return f"{head}:\n  {causes[0]}\n\n"
+    listed = "".join(f"  {i}: {c}\n" for i, c in enumerate(causes, start=1))
+    return f"{head} these errors (recent errors listed first):\n{listed}\n"
+
+
+def _bind(expr: str, cause: str) -> str:
+    return _error(f"Failed to bind expression: {expr}", cause)
+
+
+def _collate(name: str) -> str:
+    return _bind(
+        f"c.relname OPERATOR(pg_catalog.~) '^({name})$' COLLATE pg_catalog.default AND "
+        "pg_catalog.pg_table_is_visible(c.oid)",
+        "Feature is not yet implemented: Collate collation other than `C` or `POSIX` is not "
+        f"implemented\n{_NO_TRACKING}",
+    )
+
+
+def _not_supported(relation: str) -> str:
+    return _error(
+        f"Feature is not yet implemented: pg_catalog.{relation} is not supported, please use "
+        "`SHOW` commands for now.\n`SHOW TABLES`,\n`SHOW MATERIALIZED VIEWS`,\n"
+        "`DESCRIBE <table>`,\n`SHOW COLUMNS FROM [table]`\n\n"
+        "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/1695"
+    )
+
+
+def _unsupported_type(expr: str, name: str) -> str:
+    return _bind(
+        expr, f"Feature is not yet implemented: unsupported data type: {name}\n{_NO_TRACKING}"
+    )
+
+
+ERRORS = {
+    **{f"\\d {n}": _collate(n) for n in ("t1", "i1", "mv1", "v1", "nosuch")},
+    **{f"\\d+ {n}": _collate(n) for n in ("t1", "mv1", "v1")},
+    "\\sv v1": _unsupported_type(
+        "CAST(CAST('v1' AS pg_catalog.regclass) AS pg_catalog.oid)", "pg_catalog.oid"
     ),
-    "\\d v1": "\n".join(
-        [
-            '                 View "public.v1"',
-            " Column |  Type   | Collation | Nullable | Default ",
-            "--------+---------+-----------+----------+---------",
-            " id     | integer |           |          | ",
-            "",
-            "",
-        ]
+    "\\sf v1": _unsupported_type(
+        "CAST(CAST('v1' AS pg_catalog.regproc) AS pg_catalog.oid)", "pg_catalog.oid"
     ),
-    "\\d+ v1": "\n".join(
-        [
-            '                             View "public.v1"',
-            " Column |  Type   | Collation | Nullable | Default | Storage | Description ",
-            "--------+---------+-----------+----------+---------+---------+-------------",
-            " id     | integer |           |          |         | plain   | ",
-            "View definition:",
-            "SELECT id FROM t1",
-            "",
-            "",
-        ]
+    "\\dp": _bind(
+        "pg_catalog.array_to_string(c.relacl, E'\\n')", "Item not found: Invalid column: relacl"
     ),
-    "\\dt+": "\n".join(
-        [
-            "                                                   List of relations",
-            "   Schema   |                Name                 | Type  | Owner | Persistence | Access method |  Size   | Description ",
-            "------------+-------------------------------------+-------+-------+-------------+---------------+---------+-------------",
-            " public     | t1                                  | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | iceberg_namespace_properties        | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | iceberg_tables                      | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_actor_infos                      | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_actor_splits                     | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_actors                           | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_backfill_info                    | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_cdc_progress                     | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_columns                          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_connections                      | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_databases                        | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_ddl_progress                     | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_depend                           | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_description                      | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_event_logs                       | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_features                         | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_fragment_infos                   | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_fragments                        | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_functions                        | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_branched_objects         | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_checkpoint_version       | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_compact_task_assignment  | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_compact_task_progress    | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_compaction_group_configs | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_current_version          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_meta_configs             | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_pinned_versions          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_snapshot                 | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_sstables                 | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_table_change_log         | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_table_watermark          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_hummock_version_deltas           | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_iceberg_all_files                | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_iceberg_compaction_schedules     | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_iceberg_files                    | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_iceberg_snapshots                | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_indexes                          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_internal_tables                  | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_kafka_source_metrics             | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_materialized_views               | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_meta_snapshot                    | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_rate_limit                       | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_refresh_table_state              | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_relation_info                    | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_schemas                          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_secrets                          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_sink_log_store_tables            | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_sinks                            | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_sources                          | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_streaming_job_config             | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_streaming_jobs                   | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_subscriptions                    | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_system_tables                    | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_table_fragments                  | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_table_stats                      | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_tables                           | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_types                            | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_unmigrated_tables                | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_user_secrets                     | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_users                            | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_views                            | table | root  | permanent   |               | 0 bytes | ",
-            " rw_catalog | rw_worker_nodes                     | table | root  | permanent   |               | 0 bytes | ",
-            "(62 rows)",
-            "",
-            "",
-        ]
+    "\\dd": _bind("pgc.tableoid", "Item not found: Invalid column: tableoid"),
+    "\\dC": _bind("c.castfunc = p.oid", "Item not found: Invalid column: castfunc"),
+    "\\dt+": _bind(
+        "pg_catalog.pg_size_pretty(pg_catalog.pg_table_size(c.oid))",
+        "function pg_size_pretty(bigint) does not exist",
     ),
+    "\\df": _bind(
+        "pg_catalog.pg_get_function_result(p.oid)",
+        "function pg_get_function_result(integer) does not exist",
+    ),
+    "\\dc": _bind(
+        "true AND n.nspname <> 'pg_catalog' AND n.nspname <> 'information_schema' AND "
+        "pg_catalog.pg_conversion_is_visible(c.oid)",
+        "function pg_conversion_is_visible(integer) does not exist",
+    ),
+    "\\do": _bind(
+        "n.nspname <> 'pg_catalog' AND n.nspname <> 'information_schema' AND "
+        "pg_catalog.pg_operator_is_visible(o.oid)",
+        "function pg_operator_is_visible(integer) does not exist",
+    ),
+    "\\dx": _unsupported_type(
+        "c.objoid = e.oid AND c.classoid = CAST('pg_catalog.pg_extension' AS pg_catalog.regclass)",
+        "pg_catalog.regclass",
+    ),
+    "\\dy": _not_supported("pg_event_trigger"),
+    "\\des": _not_supported("pg_foreign_server"),
+    "\\dl": _not_supported("pg_largeobject_metadata"),
 }
 
 
@@ -327,10 +308,8 @@ def test_psql_meta_command(psql_server: ThreadRunning, command: str) -> None:
     assert r.stdout == EXPECTED[command]
 
 
-def test_psql_describe_missing_relation(psql_server: ThreadRunning) -> None:
-    r = psql_server.psql("-P", "pager=off", "-c", "\\d nosuch")
-    assert (r.returncode, r.stdout, r.stderr) == (
-        1,
-        "",
-        'Did not find any relation named "nosuch".\n',
-    )
+@pytest.mark.parametrize("command", list(ERRORS))
+def test_psql_meta_command_fails_as_risingwave(psql_server: ThreadRunning, command: str) -> None:
+    r = psql_server.psql("-P", "pager=off", "-c", command)
+    assert (r.returncode, r.stdout) == (1, "")
+    assert r.stderr == ERRORS[command]

@@ -124,3 +124,43 @@ async def test_cursor_in_a_read_only_transaction(rw_server: Running) -> None:
         assert len(await conn.fetch(sql)) == 1000
     finally:
         await conn.close()
+
+
+async def test_pool_reset_and_its_workaround(rw_server: Running) -> None:
+    """asyncpg's pool resets a released connection with ``SELECT pg_advisory_unlock_all();
+    CLOSE ALL; UNLISTEN *; RESET ALL;`` in one Query; RisingWave parses the whole message first
+    and has no UNLISTEN (parser.rs parse_statement), so release fails; a pool given its own
+    ``reset`` (here ``CLOSE ALL``, which RisingWave has) works."""
+    kw = {"host": rw_server.host, "port": rw_server.port, "user": "root", "database": "dev"}
+    pool = await asyncpg.create_pool(min_size=1, max_size=1, **kw)  # type: ignore[arg-type]
+    with pytest.raises(asyncpg.InternalServerError) as info:
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("select 1") == 1
+    assert str(info.value) == (
+        "Failed to run the query\n\nCaused by:\n"
+        "  sql parser error: expected statement, found: UNLISTEN\nLINE 3: UNLISTEN *;\n"
+        "        ^\n"
+    )
+    pool.terminate()
+
+    async def reset(conn: asyncpg.Connection) -> None:
+        await conn.execute("CLOSE ALL")
+
+    pool = await asyncpg.create_pool(min_size=1, max_size=1, reset=reset, **kw)  # type: ignore[arg-type]
+    for _ in range(2):
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("select 1") == 1
+    await pool.close()
+
+
+async def test_cursor_outside_a_transaction(rw_server: Running) -> None:
+    """asyncpg refuses a cursor unless the server reports a transaction; RisingWave's plain
+    BEGIN starts none (handler/transaction.rs:54-62): use ``transaction(readonly=True)``."""
+    conn = await connect(rw_server)
+    try:
+        with pytest.raises(asyncpg.NoActiveSQLTransactionError) as info:
+            async with conn.transaction():
+                await conn.cursor("select 1")
+        assert str(info.value) == "cursor cannot be created outside of a transaction"
+    finally:
+        await conn.close()

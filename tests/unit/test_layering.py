@@ -21,8 +21,14 @@ ALLOWED: dict[str, set[str]] = {
     # The data plane's PostgreSQL process and files: I/O allowed, but it knows nothing of
     # the engine, the query layer, the frontend or the server that will use it.
     "dataplane": set(),
+    # The web dashboard reads the engine's state and asks its rules through an Instance, and
+    # runs the test-control actions (control); nothing below it imports it (the engine and the
+    # other cores are checked above), and the server starts it lazily.
+    "dashboard": {"engine", "instance", "control", "config"},
 }
 CORES_WITHOUT_IO = {"wire", "sql", "engine", "store", "query"}
+# Layers none of the cores (nor the session, frontend or control) may import.
+TOP_ONLY = {"dashboard"}
 
 
 def _layer(path: Path) -> str:
@@ -57,6 +63,23 @@ def test_layers_import_only_what_they_may() -> None:
                 continue
             if target not in ALLOWED[layer]:
                 bad.append(f"{path.relative_to(PKG)} imports {mod}")
+    assert bad == []
+
+
+def test_only_the_server_and_the_cli_reach_the_dashboard() -> None:
+    """The dashboard sits on top: the server starts it (importing it inside a function, so
+    that a server without one never loads the web library) and the CLI reads its port."""
+    users = {"server.py", "cli.py"}
+    bad = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG)
+        if _layer(path) in TOP_ONLY or rel.as_posix() in users:
+            continue
+        bad.extend(
+            f"{rel} imports {mod}"
+            for mod in sorted(_imported_names(path))
+            if mod.split(".")[:2] == ["rwshim", "dashboard"]
+        )
     assert bad == []
 
 

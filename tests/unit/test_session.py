@@ -223,9 +223,15 @@ async def test_parse_errors_use_prepare_envelope_and_skip_until_sync() -> None:
             fe.parse("s", "select $1::int4") + fe.bind("", "s", []),
             'bind message supplies 0 parameters, but prepared statement "s" requires 1',
         ),
+        # RisingWave parses a text parameter with ScalarImpl::from_text (types/mod.rs:1141):
+        # Rust's i32::from_str, its error text as the whole message (bind_param.rs:77-112)
         (
             fe.parse("s", "select $1::int4") + fe.bind("", "s", [b"x"]),
-            'invalid input syntax for type integer: "x"',
+            "invalid digit found in string",
+        ),
+        (
+            fe.parse("s", "select $1::date") + fe.bind("", "s", [b"2024-07-01 +00"]),
+            "Can't cast string to date (expected format is YYYY-MM-DD)",
         ),
         (
             fe.parse("s", "select $1::int4") + fe.bind("", "s", [b"xy"], [1]),

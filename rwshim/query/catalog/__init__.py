@@ -14,10 +14,8 @@ Contract between the catalog definitions (this package) and the query core (rwsh
   package registers in ``install``.
 
 Every builtin catalog of RisingWave at the reference commit is here (``system_catalogs.py``,
-121 relations, RisingWave's columns in its order); those this package has no rows for return
-no row, as RisingWave's dummy views do.  pg_catalog relations carry, after RisingWave's
-columns, the PostgreSQL columns clients read (``pg_catalog.EXTRA``), and a few PostgreSQL-only
-relations psql reads exist empty (``pg_catalog.PG_ONLY``).
+121 relations, RisingWave's columns in its order, and no other); those this package has no rows
+for return no row, as RisingWave's dummy views do.
 
 Value conventions in the views (the query core decodes by the declared OID): booleans are
 0/1, arrays and jsonb are JSON text, timestamptz is ISO text ``YYYY-MM-DD HH:MM:SS.ffffff+00:00``.
@@ -38,10 +36,6 @@ from rwshim.query.catalog.system_catalogs import SYSTEM_CATALOGS
 class CatalogColumn:
     name: str
     type_oid: int
-    # True for a PostgreSQL column RisingWave's relation lacks (pg_catalog.EXTRA, PG_ONLY):
-    # clients name it, but RisingWave's ``SELECT *`` would not show it, so the binder should
-    # leave it out of ``*`` expansion.
-    extension: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +44,7 @@ class CatalogRelation:
     name: str
     columns: tuple[CatalogColumn, ...]
     sql: str
-    # RisingWave's id for the relation (SYS_CATALOG_START_ID + rank); 0 for the
-    # PostgreSQL-only relations RisingWave lacks.
+    # RisingWave's id for the relation (SYS_CATALOG_START_ID + rank)
     oid: int = 0
     # True when RisingWave defines it as a table (rw_system_tables), False for a view.
     is_table: bool = False
@@ -72,17 +65,9 @@ def _build() -> dict[tuple[str, str], CatalogRelation]:
     rels: dict[tuple[str, str], CatalogRelation] = {}
     for schema, name, kind, cols, _pk, _view_sql, _file in SYSTEM_CATALOGS:
         columns = [CatalogColumn(c, oid) for c, oid in cols]
-        if schema == "pg_catalog":
-            extra = pg_catalog.EXTRA.get(name, ())
-            columns += [CatalogColumn(c, oid, extension=True) for c, oid in extra]
         sql = _SQL_BY_SCHEMA[schema].get(name) or empty_select(len(columns))
         rels[(schema, name)] = CatalogRelation(
             schema, name, tuple(columns), sql, system_catalog_id(schema, name), kind == "table"
-        )
-    for name, pg_cols in pg_catalog.PG_ONLY.items():
-        columns = [CatalogColumn(c, oid, extension=True) for c, oid in pg_cols]
-        rels[("pg_catalog", name)] = CatalogRelation(
-            "pg_catalog", name, tuple(columns), empty_select(len(columns))
         )
     return rels
 

@@ -1,20 +1,17 @@
 """The pg_catalog relations as SQLite SELECTs over the rw_catalog views and the meta store.
 
-RisingWave's own columns come first, in its order (``system_catalogs.py``); ``EXTRA`` appends
-the PostgreSQL 15 columns that clients read and RisingWave lacks (clients.md §9.1: psql ``\\d
-name``, pgcli, SQLAlchemy), with RisingWave's type conventions (oid-like columns int4, names
-and ``"char"`` columns varchar).  ``PG_ONLY`` lists relations RisingWave does not have at all
-but psql reads (always empty: rwshim has no policies, publications or extended statistics).
+Each relation has RisingWave's columns only, in its order (``system_catalogs.py``), with its
+type conventions (oid-like columns int4, names and ``"char"`` columns varchar): a client that
+reads a PostgreSQL column RisingWave lacks (psql's ``\\d name`` reads ``pg_class.relchecks``,
+psqlODBC ``relhasrules``) gets RisingWave's ``Invalid column`` error, and a relation
+RisingWave lacks (``pg_policy``, ``pg_event_trigger``, ...) its ``is not supported`` error.
 """
 
 from __future__ import annotations
 
-from rwshim import pgtypes as t
 from rwshim.query.catalog._sql import CURRENT_DB
 
 SQL: dict[str, str] = {}
-EXTRA: dict[str, tuple[tuple[str, int], ...]] = {}
-PG_ONLY: dict[str, tuple[tuple[str, int], ...]] = {}
 
 # pg_namespace.rs / pg_database.rs / pg_roles.rs / pg_user.rs (views over rw_catalog).
 SQL["pg_namespace"] = "SELECT id, name, owner, acl FROM rw_catalog__rw_schemas"
@@ -29,52 +26,20 @@ SQL["pg_user"] = "SELECT id, name, create_db, is_super, '********' FROM rw_catal
 # views included), sources ('s'), sinks ('k'); no ACL filter.
 _KIND = """CASE r.kind WHEN 'table' THEN 'r' WHEN 'materialized view' THEN 'm' WHEN 'index' THEN 'i'
     WHEN 'view' THEN 'v' WHEN 'source' THEN 's' WHEN 'sink' THEN 'k' END"""
-EXTRA["pg_class"] = (
-    ("reltype", t.INT4),
-    ("reloftype", t.INT4),
-    ("reltoastrelid", t.INT4),
-    ("relhasindex", t.BOOL),
-    ("relisshared", t.BOOL),
-    ("relnatts", t.INT2),
-    ("relchecks", t.INT2),
-    ("relhasrules", t.BOOL),
-    ("relhastriggers", t.BOOL),
-    ("relhassubclass", t.BOOL),
-    ("relrowsecurity", t.BOOL),
-    ("relforcerowsecurity", t.BOOL),
-    ("relispopulated", t.BOOL),
-    ("relreplident", t.VARCHAR),
-    ("relacl", t.VARCHAR_ARRAY),
-)
-# relhasindex: an index on it, or (tables) the primary-key pseudo index of pg_index.
-_USER_CLASS_EXTRA = """0, 0, 0,
-       EXISTS (SELECT 1 FROM visible_relation i WHERE i.kind = 'index'
-               AND i.primary_table_id = r.relation_id)
-       OR (r.kind = 'table' AND EXISTS (SELECT 1 FROM relation_column k
-           WHERE k.relation_id = r.relation_id AND k.pk_position IS NOT NULL
-           AND NOT k.is_hidden)), 0,
-       (SELECT count(*) FROM relation_column a WHERE a.relation_id = r.relation_id
-        AND NOT a.is_hidden),
-       0, 0, 0, 0, 0, 0, 1, 'd', NULL"""
-_SYS_CLASS_EXTRA = """0, 0, 0, 0, 0,
-       (SELECT count(*) FROM rwshim_sys_column a WHERE a.relation_id = v.id),
-       0, 0, 0, 0, 0, 0, 1, 'd', NULL"""
 SQL["pg_class"] = f"""
-SELECT r.relation_id, r.name, r.schema_id, r.owner_id, 'p', {_KIND}, 0, 0, 0, '[]', 0, NULL,
-       {_USER_CLASS_EXTRA}
+SELECT r.relation_id, r.name, r.schema_id, r.owner_id, 'p', {_KIND}, 0, 0, 0, '[]', 0, NULL
 FROM visible_relation r WHERE r.database_id = {CURRENT_DB} AND r.kind <> 'internal'
 UNION ALL
 SELECT v.id, v.name, s.schema_id, 1, 'p', CASE v.kind WHEN 'table' THEN 'r' ELSE 'v' END,
-       0, 0, 0, '[]', 0, NULL, {_SYS_CLASS_EXTRA}
+       0, 0, 0, '[]', 0, NULL
 FROM rwshim_sys_relation v JOIN schema s ON s.name = v.schema_name
 WHERE s.database_id = {CURRENT_DB}"""
 
 # pg_attribute.rs (view over rw_columns, hidden columns excluded).
-EXTRA["pg_attribute"] = (("attstattarget", t.INT4), ("attstorage", t.VARCHAR))
 SQL["pg_attribute"] = """
 SELECT c.relation_id, c.name, c.type_oid, CASE WHEN c.udt_type = 'list' THEN 1 ELSE 0 END,
        c.type_len, c.position, 0, 0, 0, '', CASE WHEN c.is_generated THEN 's' ELSE '' END,
-       -1, NULL, 0, -1, CASE WHEN c.type_len = -1 THEN 'x' ELSE 'p' END
+       -1, NULL, 0
 FROM rw_catalog__rw_columns c WHERE NOT c.is_hidden"""
 
 # pg_index.rs (view): indexes, and a primary-key pseudo index per user table (indexrelid =
@@ -114,8 +79,7 @@ WHERE t.id IN (SELECT DISTINCT relation_id FROM rw_catalog__rw_columns
 
 # pg_constraint.rs: a primary-key constraint per system table and per table / MV / index
 # (oid = conrelid = conindid = the relation id, conkey = 1-based pk columns in key order).
-EXTRA["pg_constraint"] = (("condeferred", t.BOOL),)
-_CON_TAIL = "0, 0, ' ', ' ', ' ', 1, 0, 1, {conkey}, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0"
+_CON_TAIL = "0, 0, ' ', ' ', ' ', 1, 0, 1, {conkey}, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
 _SYS_CONKEY = """(SELECT json_group_array(position) FROM (SELECT c.position
     FROM rwshim_sys_column c WHERE c.relation_id = v.id AND c.is_pk ORDER BY c.position))"""
 _CONKEY = """(SELECT json_group_array(p) FROM (SELECT c.position + 1 AS p FROM relation_column c
@@ -172,56 +136,3 @@ FROM json_each(rw_session_settings())
 UNION ALL
 SELECT name, value, '', 'postmaster'
 FROM (SELECT name, value FROM system_parameter ORDER BY name)"""
-
-# pg_proc.rs is an empty view; pgcli's completion refresher reads these too.
-EXTRA["pg_proc"] = (
-    ("proallargtypes", t.INT4_ARRAY),
-    ("proargmodes", t.VARCHAR_ARRAY),
-    ("proargnames", t.VARCHAR_ARRAY),
-    ("proretset", t.BOOL),
-)
-
-# Relations psql's `\d name` reads that RisingWave lacks (PostgreSQL 15 columns).
-PG_ONLY["pg_policy"] = (
-    ("oid", t.INT4),
-    ("polname", t.VARCHAR),
-    ("polrelid", t.INT4),
-    ("polcmd", t.VARCHAR),
-    ("polpermissive", t.BOOL),
-    ("polroles", t.INT4_ARRAY),
-    ("polqual", t.VARCHAR),
-    ("polwithcheck", t.VARCHAR),
-)
-PG_ONLY["pg_publication"] = (
-    ("oid", t.INT4),
-    ("pubname", t.VARCHAR),
-    ("pubowner", t.INT4),
-    ("puballtables", t.BOOL),
-    ("pubinsert", t.BOOL),
-    ("pubupdate", t.BOOL),
-    ("pubdelete", t.BOOL),
-    ("pubtruncate", t.BOOL),
-    ("pubviaroot", t.BOOL),
-)
-PG_ONLY["pg_publication_rel"] = (
-    ("oid", t.INT4),
-    ("prpubid", t.INT4),
-    ("prrelid", t.INT4),
-    ("prqual", t.VARCHAR),
-    ("prattrs", t.INT2_ARRAY),
-)
-PG_ONLY["pg_publication_namespace"] = (
-    ("oid", t.INT4),
-    ("pnpubid", t.INT4),
-    ("pnnspid", t.INT4),
-)
-PG_ONLY["pg_statistic_ext"] = (
-    ("oid", t.INT4),
-    ("stxrelid", t.INT4),
-    ("stxname", t.VARCHAR),
-    ("stxnamespace", t.INT4),
-    ("stxowner", t.INT4),
-    ("stxstattarget", t.INT4),
-    ("stxkeys", t.INT2_ARRAY),
-    ("stxkind", t.VARCHAR_ARRAY),
-)

@@ -339,13 +339,16 @@ FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id
 WHERE j.job_status <> 'CREATED' AND r.kind <> 'source' ORDER BY j.job_id"""
 
 # rw_worker_nodes.rs: sorted by id; is_streaming / is_serving / resource_group only for compute
-# nodes.
+# nodes; internal_rpc_host_addr the frontend's host with its RPC port (frontend_rpc_listener_addr,
+# default 6786: src/frontend/src/session.rs:324-328, lib.rs:130-135), '' for a compute node
+# (src/compute/src/server.rs:134); started_at in whole seconds (Timestamptz::from_secs).
 SQL["rw_worker_nodes"] = """
 SELECT w.worker_id, w.host, CAST(w.port AS TEXT), w.worker_type, w.state,
        CASE WHEN w.worker_type = 'WORKER_TYPE_COMPUTE_NODE' THEN w.parallelism END,
        CASE WHEN w.worker_type = 'WORKER_TYPE_COMPUTE_NODE' THEN w.is_streaming END,
        CASE WHEN w.worker_type = 'WORKER_TYPE_COMPUTE_NODE' THEN w.is_serving END,
-       w.host || ':' || w.port, NULL, NULL, NULL, w.started_at,
+       CASE WHEN w.worker_type = 'WORKER_TYPE_FRONTEND' THEN w.host || ':6786' ELSE '' END,
+       NULL, NULL, NULL, substr(w.started_at, 1, 19) || '.000000+00:00',
        CASE WHEN w.worker_type = 'WORKER_TYPE_COMPUTE_NODE'
             THEN COALESCE(w.resource_group, 'default') END,
        CASE WHEN w.worker_type = 'WORKER_TYPE_COMPACTOR' THEN 0 END

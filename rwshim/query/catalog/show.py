@@ -11,6 +11,7 @@ The command tag is ``SHOW_COMMAND`` for SHOW and ``DESCRIBE`` for DESCRIBE (the 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import sqlite3
 from collections.abc import Sequence
@@ -229,9 +230,13 @@ def show_cluster(conn: sqlite3.Connection, ctx: ShowContext) -> Result:
     rows = conn.execute(
         "SELECT worker_id, host || ':' || port, worker_type, state,"
         " CASE WHEN worker_type = 'WORKER_TYPE_COMPUTE_NODE' THEN parallelism END,"
-        " is_streaming, is_serving, started_at FROM worker ORDER BY worker_id"
+        " is_streaming, is_serving, substr(started_at, 1, 19) FROM worker ORDER BY worker_id"
     ).fetchall()
-    return columns, [(i, a, ty, st, p, bool(s), bool(v), ts) for i, a, ty, st, p, s, v, ts in rows]
+    # started_at in whole seconds (show.rs:780-782 Timestamptz::from_secs)
+    return columns, [
+        (i, a, ty, st, p, bool(s), bool(v), dt.datetime.fromisoformat(ts).replace(tzinfo=dt.UTC))
+        for i, a, ty, st, p, s, v, ts in rows
+    ]
 
 
 def show_functions(conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None) -> Result:

@@ -66,7 +66,31 @@ def to_text(value: object, from_oid: int) -> str:
         return types.format_type_name(int(value))  # type: ignore[call-overload]
     if from_oid == pgtypes.NUMERIC and isinstance(value, float):
         return types.format_float(value)
+    if from_oid in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ, pgtypes.TIME):
+        return _datetime_text(str(value), from_oid)
     return str(value)
+
+
+def _fraction(micros: int) -> str:
+    """chrono's ``%.f``: no fraction when zero, else 3 or 6 digits, as few as hold it."""
+    if micros == 0:
+        return ""
+    return f".{micros // 1000:03d}" if micros % 1000 == 0 else f".{micros:06d}"
+
+
+def _datetime_text(stored: str, oid: int) -> str:
+    """A stored time / timestamp / timestamptz as RisingWave's text: ``ToText`` of Time and
+    Timestamp (src/common/src/types/datetime.rs:338-365, chrono's Display) and the
+    timestamptz-to-varchar cast (write_date_time_tz, timestamptz.rs:240-256; rwshim's session
+    zone there is UTC)."""
+    if oid == pgtypes.TIME:
+        t = dt.time.fromisoformat(stored)
+        return t.replace(microsecond=0).isoformat() + _fraction(t.microsecond)
+    d = dt.datetime.fromisoformat(stored)
+    if oid == pgtypes.TIMESTAMPTZ and d.tzinfo is not None:
+        d = d.astimezone(dt.UTC)
+    text = f"{d:%Y-%m-%d %H:%M:%S}{_fraction(d.microsecond)}"
+    return text + "+00:00" if oid == pgtypes.TIMESTAMPTZ else text
 
 
 def cast(value: object, from_oid: int, to_oid: int) -> object:

@@ -37,6 +37,8 @@ _BIND_RE = re.compile(r"\?(\d+)")
 def decoder(oid: int) -> Callable[[object], object]:
     """SQLite's value of a column typed ``oid`` as the Python value for the wire."""
     ext = types.external(oid)
+    if types.struct_fields(oid) is not None:
+        return lambda v: types.decode(v, oid)  # its fields' types decide the text form
     if oid == types.REGTYPE_TAG:
         return lambda v: None if v is None else types.format_type_name(int(v))  # type: ignore[call-overload]
     return lambda v: types.decode(v, ext)

@@ -144,9 +144,12 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("array_lower", 2, lambda a, d: None if not f.array_items(a) else 1)
     reg("format_type", 2, f.format_type)
     reg("format_type", 1, f.format_type)
-    reg("pg_encoding_to_char", 1, lambda e: "UTF8" if e == 6 else "SQL_ASCII" if e == 0 else "")
-    reg("pg_get_expr", 2, lambda e, r: e)
-    reg("pg_get_expr", 3, lambda e, r, p: e)
+    # builtin_scalar.rs: a constant 'UTF8' whatever the argument
+    reg("pg_encoding_to_char", 1, lambda e: "UTF8")
+    reg("pg_tablespace_location", 1, lambda o: None)  # builtin_scalar.rs: NULL
+    # builtin_scalar.rs:589-599: '' for two or three arguments
+    reg("pg_get_expr", 2, lambda e, r: "")
+    reg("pg_get_expr", 3, lambda e, r, p: "")
     reg("pg_get_constraintdef", 1, lambda o: None)
     reg("pg_get_constraintdef", 2, lambda o, p: None)
     reg("pg_get_ruledef", 1, lambda o: None)

@@ -200,6 +200,10 @@ class SqliteExprs:
     def call(self, name: str, args: list[exp.Expr]) -> exp.Expr:
         return func_call(_RENAMED.get(name, name), *args)
 
+    def struct_field(self, value: exp.Expr, index: int) -> exp.Expr:
+        # a struct is a JSON array of its fields
+        return func_call("json_extract", value, exp.Literal.string(f"$[{index}]"))
+
     def ordered_agg(
         self,
         name: str,

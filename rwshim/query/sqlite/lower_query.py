@@ -176,6 +176,17 @@ class SqliteQueries:
                 this=exp.Column(this=ident("key"), table=ident(alias)),
                 expression=exp.Literal.number(1),
             )
+        elif name == "_pg_expandarray":
+            # the struct (x, n): the element and its 1-based index, as a JSON array
+            source = args[0]
+            col = func_call(
+                "json_array",
+                exp.Column(this=ident("value"), table=ident(alias)),
+                exp.Add(
+                    this=exp.Column(this=ident("key"), table=ident(alias)),
+                    expression=exp.Literal.number(1),
+                ),
+            )
         else:
             source = args[0]
             col = exp.Column(this=ident("value"), table=ident(alias))
@@ -205,12 +216,25 @@ class SqliteQueries:
         )
         _join(select, table)
         out: list[exp.Expr] = []
-        for arr in arrays:
+        for (name, _), arr in zip(fns, arrays, strict=True):
             index = exp.Add(
                 this=exp.Column(this=ident("value"), table=ident(alias)),
                 expression=exp.Literal.number(1),
             )
-            out.append(func_call("rw_array_get", arr.copy(), index))
+            element: exp.Expr = func_call("rw_array_get", arr.copy(), index)
+            if name == "_pg_expandarray":
+                # (x, n) while the array lasts, NULL past its end
+                element = exp.Case(
+                    ifs=[
+                        exp.If(
+                            this=exp.LTE(
+                                this=index.copy(), expression=func_call("cardinality", arr.copy())
+                            ),
+                            true=func_call("json_array", element, index.copy()),
+                        )
+                    ]
+                )
+            out.append(element)
         return out
 
     def distinct_on(

@@ -233,6 +233,8 @@ class AlterFragmentRateLimit(Statement):
 
     fragment_ids: tuple[int, ...]
     rate_limit: int
+    # SOURCE | BACKFILL | DML | SINK; plain RATE_LIMIT is BACKFILL (parser.rs:4108-4121)
+    rate_limit_type: str = "BACKFILL"
     TAG: ClassVar[str] = "SET_VARIABLE"
 
 

@@ -18,7 +18,7 @@ re-parse them), WITH options as ordered ``(key, value text)`` pairs, object name
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "OptionValue",
     "Options",
     "Owner",
+    "SetItemKind",
     "SetValue",
     "Statement",
     "name",
@@ -65,16 +66,42 @@ def name(*parts: str) -> ObjectName:
     return ObjectName(tuple(parts))
 
 
+# What each item of a SetValue was written as: SetVariableValueSingle's Ident, Raw, or the
+# Literal's Value variant (src/sqlparser/src/ast/mod.rs:3860-3867, ast/value.rs:24-60).
+SetItemKind = Literal[
+    "ident",  # Ident (unquoted word)
+    "raw",  # Raw: ident(args)
+    "number",  # Value::Number
+    "string",  # Value::SingleQuotedString
+    "dstring",  # Value::DoubleQuotedString ("word": read as a literal first)
+    "estring",  # Value::CstyleEscapedString
+    "dollar",  # Value::DollarQuotedString
+    "nstring",  # Value::NationalStringLiteral
+    "xstring",  # Value::HexStringLiteral
+    "bool",  # Value::Boolean
+    "null",  # Value::Null
+]
+
+
 @dataclass(frozen=True, slots=True)
 class SetValue:
     """The right-hand side of SET / ALTER ... SET PARALLELISM (parser.rs:4250-4288).
 
     ``kind`` is ``default``, ``single`` or ``list``; ``items`` are the values as the handler
     reads them: literals unquoted, identifiers as written, ``ident(args)`` as raw text.
+    ``kinds`` says what each item was written as (the handlers that accept only some forms
+    look at it: ALTER FRAGMENT, RESOURCE_GROUP, ALTER DATABASE SET); it does not take part in
+    equality, so a value compares by what it says.
     """
 
     kind: Literal["default", "single", "list"]
     items: tuple[str, ...] = ()
+    kinds: tuple[SetItemKind, ...] = field(default=(), compare=False)
+
+    @property
+    def item_kind(self) -> SetItemKind | None:
+        """The kind of a single value's item (None for DEFAULT, a list, or no kinds known)."""
+        return self.kinds[0] if self.kind == "single" and self.kinds else None
 
     @property
     def text(self) -> str:

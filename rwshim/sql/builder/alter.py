@@ -155,4 +155,5 @@ class AlterRules(BuildBase):
             return st.AlterFragmentParallelism(self.text, ids, ch[3])
         if data == "op_fragment_rate_limit":
             return st.AlterFragmentRateLimit(self.text, ids, ch[3])
-        return st.AlterFragmentRateLimit(self.text, ids, ch[1][1])
+        typ, n = ch[1]
+        return st.AlterFragmentRateLimit(self.text, ids, n, typ)

@@ -34,6 +34,26 @@ def _value_display(t: Token) -> str:
     return t.display()
 
 
+class _SetItem(str):
+    """One item of a SET value while it is built: its text and what it was written as."""
+
+    kind: st.SetItemKind
+
+    def __new__(cls, text: str, kind: st.SetItemKind) -> _SetItem:
+        obj = super().__new__(cls, text)
+        obj.kind = kind
+        return obj
+
+
+_LITERAL_KINDS: dict[Kind, st.SetItemKind] = {
+    Kind.NUMBER: "number",
+    Kind.ESTRING: "estring",
+    Kind.DOLLAR: "dollar",
+    Kind.NSTRING: "nstring",
+    Kind.XSTRING: "xstring",
+}
+
+
 class ValueRules(BuildBase):
     """Names and values (RisingWave-side value checks raise its parse errors)."""
 
@@ -62,33 +82,39 @@ class ValueRules(BuildBase):
         return st.SetValue("default")
 
     def value_items(self, c: list[Any]) -> st.SetValue:
-        items = tuple(x for x in c if isinstance(x, str) and not isinstance(x, LarkToken))
-        return st.SetValue("single" if len(items) == 1 else "list", items)
+        items = [x for x in c if isinstance(x, _SetItem)]
+        return st.SetValue(
+            "single" if len(items) == 1 else "list",
+            tuple(str(x) for x in items),
+            tuple(x.kind for x in items),
+        )
 
-    def vs_literal(self, c: list[LarkToken]) -> str:
+    def vs_literal(self, c: list[LarkToken]) -> _SetItem:
         # SetVariableValueSingle::to_string_unquoted (ast/mod.rs:3869-3878): quoted strings
         # lose their quotes, every other literal prints as its Value Display.
         t = self.tok(c[0])
         if t.kind is Kind.STRING:
-            return t.value
-        return _value_display(t)
+            return _SetItem(t.value, "string")
+        if t.kind is Kind.WORD:
+            return _SetItem(_value_display(t), "null" if t.upper == "NULL" else "bool")
+        return _SetItem(_value_display(t), _LITERAL_KINDS.get(t.kind, "string"))
 
-    def vs_ident(self, c: list[Any]) -> str:
+    def vs_ident(self, c: list[Any]) -> _SetItem:
         # A word written "like this" is read as a string literal first (parser.rs:4208-4210);
         # `default` after a comma is rejected (parser.rs:4271-4273).
         t = c[0].tok
         if not t.quoted and t.value == "default":
             raise self.err(t, "parameter list value")
-        return str(t.value)
+        return _SetItem(str(t.value), "dstring" if t.quoted else "ident")
 
-    def vs_raw(self, c: list[Any]) -> str:
+    def vs_raw(self, c: list[Any]) -> _SetItem:
         name_tok = next(x for x in c if isinstance(x, Ident)).tok.display()
         args = [
             _value_display(self.tok(x))
             for x in c
             if isinstance(x, LarkToken) and x.type not in ("LPAR", "RPAR", "COMMA")
         ]
-        return f"{name_tok}({', '.join(args)})"
+        return _SetItem(f"{name_tok}({', '.join(args)})", "raw")
 
     def to_eq(self, c: list[Any]) -> None:
         return None

@@ -260,6 +260,24 @@ public final class RwJdbc {
         "COLUMN_NAME", "TYPE_NAME", "ORDINAL_POSITION"));
   }
 
+  /** Keys, indexes and functions as DBeaver's and DataGrip's navigators read them. */
+  private static void keys(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE legs (trip int, seq int, place varchar, PRIMARY KEY (trip, seq))");
+      s.execute("CREATE INDEX legs_by_place ON legs (place) INCLUDE (trip)");
+      s.execute("CREATE TABLE notes (body varchar)");
+    }
+    DatabaseMetaData md = c.getMetaData();
+    emit("primary keys", rows(md.getPrimaryKeys(null, "public", "legs"),
+        "TABLE_SCHEM", "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ", "PK_NAME"));
+    emit("primary keys, none", rows(md.getPrimaryKeys(null, "public", "notes"), "COLUMN_NAME"));
+    expectError("index info", () -> rows(md.getIndexInfo(null, "public", "legs", false, false),
+        "INDEX_NAME"));
+    expectError("functions", () -> rows(md.getFunctions(null, "public", "%"), "FUNCTION_NAME"));
+    expectError("imported keys", () -> rows(md.getImportedKeys(null, "public", "legs"),
+        "FKCOLUMN_NAME"));
+  }
+
   /** RisingWave's documented errors (README's table) as PSQLException. */
   private static void errors(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
@@ -308,13 +326,14 @@ public final class RwJdbc {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 2) {
-      System.err.println("usage: RwJdbc <jdbc url> statements|metadata|errors");
+      System.err.println("usage: RwJdbc <jdbc url> statements|metadata|keys|errors");
       System.exit(2);
     }
     try (Connection c = DriverManager.getConnection(args[0], "root", "")) {
       switch (args[1]) {
         case "statements" -> statements(c);
         case "metadata" -> metadata(c);
+        case "keys" -> keys(c);
         case "errors" -> errors(c);
         default -> {
           System.err.println("unknown scenario " + args[1]);

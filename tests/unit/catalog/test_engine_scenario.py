@@ -4,6 +4,7 @@ engine's SHOW JOBS rows at every step."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -189,7 +190,8 @@ def test_show_cluster(env: Env) -> None:
         ("Parallelism", t.INT4), ("Is Streaming", t.BOOL), ("Is Serving", t.BOOL),
         ("Started At", t.TIMESTAMPTZ),
     ]  # fmt: skip
-    started = "2026-01-01 00:00:00.000000+00:00"
+    # a timestamptz in whole seconds (show.rs:780-782 Timestamptz::from_secs)
+    started = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     assert rows == [
         (1, "127.0.0.1:4566", "WORKER_TYPE_FRONTEND", "RUNNING", None, False, False, started),
         (2, "127.0.0.1:5688", "WORKER_TYPE_COMPUTE_NODE", "RUNNING", 4, True, True, started),

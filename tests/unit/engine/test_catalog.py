@@ -250,11 +250,20 @@ def test_parameters() -> None:
     assert names[:2] == ["barrier_interval_ms", "checkpoint_frequency"]
     e.params.alter_system_set(ctx(), "barrier_interval_ms", "250")
     assert e.params.barrier_interval_ms(1) == 250
-    e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", "50")
+    e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", 50)
     assert e.params.barrier_interval_ms(1) == 50
     with pytest.raises(RwError) as ex:
-        e.params.alter_database_param(ctx(), "dev", "foo", "1")
+        e.params.alter_database_param(ctx(), "dev", "foo", 1)
     assert ex.value.chain == ["Invalid input syntax: Unsupported database config parameter: foo"]
+    # OverrideValidate on meta's side (system_param/mod.rs:451-453), after the catalog lookup.
+    with pytest.raises(RwError) as ex:
+        e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", 49)
+    assert ex.value.chain == [
+        "gRPC request to meta service (call `/ddl_service.DdlService/AlterDatabaseParam`) "
+        "failed: Internal error",
+        "value 49 out of range, expect 50..",
+    ]
+    assert e.params.barrier_interval_ms(1) == 50
 
 
 def test_table_fragments_and_the_mv_reads_the_materialize_fragment() -> None:
@@ -365,10 +374,24 @@ def test_parallelism_policy_of_fragments() -> None:
     assert policies(m) == [f"upstream_fragment([{src_fragment}])"]
     assert policies(src) == ["inherit(bounded(4))"]
     mf = e.conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (m,)).fetchone()[0]
-    e.scale.alter_fragment_parallelism(ctx(), [mf], "3")
-    assert policies(m) == ["override(3)"]
-    e.scale.alter_fragment_parallelism(ctx(), [mf], "adaptive", is_ident=True)
-    assert policies(m) == ["override(bounded(64))"]  # Adaptive shows the job's strategy
+    # Only the entry of a NoShuffle ensemble takes the override; the request must name it
+    # (reschedule_fragment_inplace, src/meta/src/stream/scale.rs:376-393).
+    with pytest.raises(RwError) as ex:
+        e.scale.alter_fragment_parallelism(ctx(), [mf], "3")
+    assert ex.value.chain == [
+        f"Invalid parameter value: Invalid parameter: none of the entry fragments [{src_fragment}]"
+        " were included in the reschedule request; provide at least one entry fragment id"
+    ]
+    e.scale.alter_fragment_parallelism(ctx(), [mf, src_fragment], "3")
+    assert policies(src) == ["override(3)"]
+    assert policies(m) == [f"upstream_fragment([{src_fragment}])"]
+    assert set(e.actors.rendered_parallelism(m).values()) == {3}
+    mv(e, "m2", [t])
+    e.barrier.tick()
+    m2 = rel_id(e, "m2")
+    f2 = e.conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (m2,)).fetchone()[0]
+    e.scale.alter_fragment_parallelism(ctx(), [f2], "adaptive", is_ident=True)
+    assert policies(m2) == ["override(bounded(64))"]  # Adaptive shows the job's strategy
 
 
 @pytest.mark.parametrize(

@@ -386,7 +386,7 @@ def test_hold_backfill_and_the_barrier_schedule() -> None:
     assert e.barrier.due_databases() == [(1, 1000)]
     e.clock.advance(400)  # type: ignore[attr-defined]
     assert e.barrier.due_databases() == [(1, 600)]
-    e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", "100")
+    e.params.alter_database_param(ctx(), "dev", "barrier_interval_ms", 100)
     assert e.barrier.due_databases() == [(1, 0)]
     epoch = e.conn.execute("SELECT epoch FROM barrier_state").fetchone()[0]
     e.barrier.tick(1)

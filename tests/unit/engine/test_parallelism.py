@@ -56,6 +56,14 @@ def test_alter_values(text: str | None, rendered: str, strategy: str | None) -> 
         ("bounded(0)", "Invalid value for Bounded strategy: must be positive integer"),
         ("ratio(1.5)", "Invalid value for Ratio strategy: must be between 0.0 and 1.0"),
         ("ratio(-0.5)", "Invalid value for Ratio strategy: must be between 0.0 and 1.0"),
+        # Rust's `$` ends at the end of the text (no match before a trailing newline), then
+        # u64::from_str fails (adaptive_parallelism_strategy.rs:107-110, parallelism.rs:79).
+        ("bounded(4)\n", "Parse error: invalid digit found in string"),
+        ("4\n", "Parse error: invalid digit found in string"),
+        # `\d` is Unicode in Rust's regex too, but usize / f32 FromStr take ASCII digits only.
+        ("bounded(\u0664)", "Parse error: invalid digit found in string"),
+        ("ratio(\uff10.5)", "Parse error: invalid float literal"),
+        ("\u0664", "Parse error: invalid digit found in string"),
     ],
 )
 def test_alter_value_errors(text: str, cause: str) -> None:
@@ -72,8 +80,22 @@ def test_backfill_default_clears_and_fragment_values() -> None:
     assert par.render(par.parse_fragment_value("adaptive", is_ident=True)) == "adaptive"
     assert par.render(par.parse_fragment_value("0", is_ident=False)) == "adaptive"
     assert par.render(par.parse_fragment_value("3", is_ident=False)) == "3"
+    # A number literal is parsed as u32 (alter_parallelism.rs:220-225) ...
     with pytest.raises(RwError) as ex:
-        par.parse_fragment_value("bounded(2)", is_ident=False)
+        par.parse_fragment_value("1.5", is_ident=False)
+    assert ex.value.chain == [
+        "Invalid input syntax: target parallelism must be a valid number or adaptive: "
+        "invalid digit found in string"
+    ]
+    with pytest.raises(RwError) as ex:
+        par.parse_fragment_value("4294967296", is_ident=False)
+    assert ex.value.chain == [
+        "Invalid input syntax: target parallelism must be a valid number or adaptive: "
+        "number too large to fit in target type"
+    ]
+    # ... an identifier other than adaptive is refused without a cause (:227-233).
+    with pytest.raises(RwError) as ex:
+        par.parse_fragment_value("auto", is_ident=True)
     assert ex.value.chain == [
         "Invalid input syntax: target parallelism must be a valid number or adaptive"
     ]

@@ -118,8 +118,8 @@ def cols(engine: QueryEngine, ctx: QueryContext, sql: str) -> list[tuple[str, in
             [("version", pgtypes.VARCHAR), ("version", pgtypes.VARCHAR)],
         ),
         (
-            "SELECT 23::regtype, 't'::regclass, 1::oid",
-            [("regtype", pgtypes.VARCHAR), ("regclass", pgtypes.INT4), ("oid", pgtypes.INT4)],
+            "SELECT 't'::regclass, 'f'::regproc",
+            [("regclass", pgtypes.INT4), ("regproc", pgtypes.VARCHAR)],
         ),
     ],
 )
@@ -186,7 +186,7 @@ def test_dml_without_returning_describes_no_rows(
         ("SELECT 1::bigint", "int8"),
         ("SELECT 1.0::double precision", "float8"),
         ("SELECT '1'::numeric", "numeric"),
-        ("SELECT 'a'::name", "name"),
+        ("SELECT 'a'::pg_catalog.text", "text"),
         ("SELECT '{1}'::int[]", "int4"),
         ("SELECT now()::timestamptz", "now"),
         ("SELECT '1 day'::interval", "interval"),

@@ -295,7 +295,13 @@ ALTER_CASES: list[tuple[str, object]] = [
         1,
     ),
     _p("ALTER FRAGMENT 3 SET RATE_LIMIT = 10", st.AlterFragmentRateLimit, (3,), 10),
-    _p("ALTER FRAGMENT 3 SET source_rate_limit TO DEFAULT", st.AlterFragmentRateLimit, (3,), -1),
+    _p(
+        "ALTER FRAGMENT 3 SET source_rate_limit TO DEFAULT",
+        st.AlterFragmentRateLimit,
+        (3,),
+        -1,
+        "SOURCE",
+    ),
     _p("ALTER TABLE t SET CONFIG (a.b = 1)", st.AlterSetConfig, TBL, name("t"), (("a.b", "1"),)),
     _p(
         "ALTER MATERIALIZED VIEW m RESET CONFIG (a.b)", st.AlterResetConfig, MV, name("m"), ("a.b",)

@@ -1,0 +1,433 @@
+"""Text-format parameters read as RisingWave reads them: ``ScalarImpl::from_text``
+(src/common/src/types/mod.rs:1138-1169), each type by its own ``FromStr``, with their texts.
+
+- bool: ``str_to_bool`` (src/common/src/cast/mod.rs:28-49): trimmed, case-insensitive
+  prefixes of true/false/yes/no, ``on``/``off``, ``1``/``0``; else ``Invalid bool``;
+- int2/int4/int8: Rust's ``from_str`` (no whitespace, one optional sign): ``cannot parse integer
+  from empty string``, ``invalid digit found in string``, ``number too large to fit in target
+  type``, ``number too small to fit in target type``;
+- float4/float8: Rust's float ``from_str`` (``inf``/``infinity``/``nan`` in any case, no
+  whitespace): ``cannot parse float from empty string``, ``invalid float literal``;
+- numeric: types/decimal.rs:772-785 (lower-cased; ``nan``/``inf``; rust_decimal 1.40's
+  ``from_str``, then ``from_scientific``, whose ``Failed to parse`` is the usual answer);
+- date / time / timestamp: types/datetime.rs:118-180 (speedate's RFC 3339 date, speedate's time
+  with a trailing ``Z`` dropped, jiff's civil datetime) and their ``Can't cast string to ...``
+  texts (datetime.rs:259-267);
+- timestamptz: types/timestamptz.rs:196-232: an offset is required;
+- interval: types/interval.rs (``Invalid interval: <text>``, ``Invalid unit: <unit>``);
+- jsonb: serde_json's parse error (``expected value at line 1 column 1``; rwshim gives
+  serde_json's words for a missing value and trailing characters, and ``expected value`` for
+  every other syntax error);
+- bytea: ``str_to_bytea`` (cast/mod.rs:118-190);
+- arrays: ``ListValue::from_str`` (src/common/src/array/list_array.rs:747-975), each element
+  by its type's rules.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Container
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from rwshim.wire.codec_base import CodecError, Decoder
+
+_TRUE = ("true", "tru", "tr", "t", "on", "1", "yes", "ye", "y")
+_FALSE = ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n")
+
+
+def _error(message: str, type_name: str, text: str) -> CodecError:
+    return CodecError(message, type_name, text)
+
+
+def bool_from_text(b: bytes) -> bool:
+    s = b.decode().strip().lower()
+    if s in _TRUE:
+        return True
+    if s in _FALSE:
+        return False
+    raise _error("Invalid bool", "boolean", b.decode())
+
+
+def int_from_text(name: str, bits: int) -> Decoder:
+    lo, hi = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+    def dec(b: bytes) -> int:
+        s = b.decode()
+        if not s:
+            raise _error("cannot parse integer from empty string", name, s)
+        negative = s[0] == "-"
+        digits = s[1:] if s[0] in "+-" else s
+        if not digits:
+            raise _error("invalid digit found in string", name, s)
+        value = 0
+        # digit by digit, as Rust does: an overflow is reported before a later bad digit
+        for ch in digits:
+            if not "0" <= ch <= "9":
+                raise _error("invalid digit found in string", name, s)
+            value = value * 10 + (ord(ch) - 48)
+            if negative and -value < lo:
+                raise _error("number too small to fit in target type", name, s)
+            if not negative and value > hi:
+                raise _error("number too large to fit in target type", name, s)
+        return -value if negative else value
+
+    return dec
+
+
+_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+_FLOAT_WORDS = {"inf": math.inf, "infinity": math.inf, "nan": math.nan}
+
+
+def float_from_text(name: str) -> Decoder:
+    def dec(b: bytes) -> float:
+        s = b.decode()
+        if not s:
+            raise _error("cannot parse float from empty string", name, s)
+        body = s[1:] if s[0] in "+-" else s
+        word = _FLOAT_WORDS.get(body.lower())
+        if word is not None:
+            return -word if s[0] == "-" else word
+        if not _FLOAT.match(s):
+            raise _error("invalid float literal", name, s)
+        return float(s)
+
+    return dec
+
+
+# rust_decimal 1.40 parse_str_radix_10: digits with at most one '.', underscores after the
+# first digit; its error texts (src/str.rs)
+_DECIMAL = re.compile(r"[+-]?(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)\Z")
+
+
+def _rust_decimal(s: str) -> Decimal:
+    if not s:
+        raise ValueError("Invalid decimal: empty")
+    if _DECIMAL.match(s):
+        return Decimal(s.replace("_", ""))
+    body = s[1:] if s[0] in "+-" else s
+    if body.count(".") > 1:
+        raise ValueError("Invalid decimal: two decimal points")
+    if body.startswith("_"):
+        raise ValueError("Invalid decimal: must start lead with a number")
+    if body in ("", "."):
+        raise ValueError("Invalid decimal: no digits found")
+    raise ValueError("Invalid decimal: unknown character")
+
+
+def numeric_from_text(b: bytes) -> Decimal:
+    text = b.decode()
+    s = text.lower()
+    if s == "nan":
+        return Decimal("NaN")
+    if s in ("inf", "+inf", "infinity", "+infinity"):
+        return Decimal("Infinity")
+    if s in ("-inf", "-infinity"):
+        return Decimal("-Infinity")
+    try:
+        return _rust_decimal(s)
+    except ValueError:
+        pass
+    # Decimal::from_scientific: base 'e' exponent, the exponent a u32 (with an optional '-')
+    base, sep, exp = s.partition("e")
+    try:
+        if not sep:
+            raise ValueError("Failed to parse")
+        mantissa = _rust_decimal(base)
+        digits = exp[1:] if exp.startswith("-") else exp
+        if not digits.isascii() or not digits.isdigit():
+            raise ValueError("Failed to parse")
+        return mantissa.scaleb(-int(digits) if exp.startswith("-") else int(digits))
+    except (ValueError, InvalidOperation) as e:
+        raise _error(str(e), "numeric", text) from None
+
+
+def varchar_from_text(b: bytes) -> str:
+    return b.decode()
+
+
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
+_TIME = re.compile(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(?:[+-]\d{2}(?::?\d{2})?)?\Z")
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:[+-]\d{2}(?::?\d{2})?)?)?\Z"
+)
+_DATE_ERROR = "Can't cast string to date (expected format is YYYY-MM-DD)"
+_TIME_ERROR = (
+    "Can't cast string to time (expected format is HH:MM:SS[.D+{up to 6 digits}][Z] or HH:MM)"
+)
+_TIMESTAMP_ERROR = (
+    "Can't cast string to timestamp (expected format is YYYY-MM-DD HH:MM:SS[.D+{up to 9 "
+    "digits}] or YYYY-MM-DD HH:MM or YYYY-MM-DD or ISO 8601 format)"
+)
+_TIMESTAMPTZ_ERROR = (
+    "Can't cast string to timestamp with time zone (expected format is YYYY-MM-DD "
+    "HH:MM:SS[.D+{up to 6 digits}] followed by +hh:mm or literal Z)\n"
+    "For example: '2021-04-01 00:00:00+00:00'"
+)
+
+
+def _micros(frac: str | None) -> int:
+    return int((frac or "0").ljust(9, "0")[:6])
+
+
+def date_from_text(b: bytes) -> dt.date:
+    s = b.decode()
+    m = _DATE.match(s)
+    try:
+        if m is None:
+            raise ValueError
+        return dt.date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        raise _error(_DATE_ERROR, "date", s) from None
+
+
+def time_from_text(b: bytes) -> dt.time:
+    s = b.decode()
+    m = _TIME.match(s.rstrip("Z"))
+    try:
+        if m is None:
+            raise ValueError
+        return dt.time(int(m[1]), int(m[2]), int(m[3] or 0), _micros(m[4]))
+    except ValueError:
+        raise _error(_TIME_ERROR, "time without time zone", s) from None
+
+
+def timestamp_from_text(b: bytes) -> dt.datetime:
+    s = b.decode()
+    m = _TIMESTAMP.match(s)
+    try:
+        if m is None:
+            raise ValueError
+        return dt.datetime(
+            int(m[1]),
+            int(m[2]),
+            int(m[3]),
+            int(m[4] or 0),
+            int(m[5] or 0),
+            int(m[6] or 0),
+            _micros(m[7]),
+        )
+    except ValueError:
+        raise _error(_TIMESTAMP_ERROR, "timestamp", s) from None
+
+
+_TIMESTAMPTZ = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)? ?"
+    r"(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)\Z"
+)
+
+
+def timestamptz_from_text(b: bytes) -> dt.datetime:
+    s = b.decode()
+    m = _TIMESTAMPTZ.match(s)
+    try:
+        if m is None:
+            raise ValueError
+        if m[8]:
+            tz = dt.UTC
+        else:
+            off = dt.timedelta(hours=int(m[10]), minutes=int(m[11] or 0))
+            tz = dt.timezone(-off if m[9] == "-" else off)
+        return dt.datetime(
+            int(m[1]),
+            int(m[2]),
+            int(m[3]),
+            int(m[4]),
+            int(m[5]),
+            int(m[6] or 0),
+            _micros(m[7]),
+            tzinfo=tz,
+        )
+    except ValueError:
+        raise _error(_TIMESTAMPTZ_ERROR, "timestamp with time zone", s) from None
+
+
+def interval_from_text(parse: Decoder, units: Container[str]) -> Decoder:
+    """Interval input (the shared parser of the PostgreSQL forms ``units`` names), with
+    RisingWave's texts."""
+
+    def dec(b: bytes) -> Any:
+        s = b.decode()
+        try:
+            return parse(b)
+        except CodecError:
+            for unit in re.findall(r"\d\s*([A-Za-z]+)", s):
+                if unit.lower() != "ago" and unit.lower() not in units:
+                    raise _error(f"Invalid unit: {unit.lower()}", "interval", s) from None
+            raise _error(f"Invalid interval: {s}", "interval", s) from None
+
+    return dec
+
+
+def jsonb_from_text(b: bytes) -> str:
+    """JSON text; a syntax error in serde_json's words for the cases clients hit (no value,
+    or trailing characters), its position as serde_json counts it."""
+    s = b.decode()
+    try:
+        json.loads(s)
+    except json.JSONDecodeError as e:
+        if e.msg == "Extra data":
+            reason = "trailing characters"
+        elif e.pos >= len(s.rstrip()):
+            line = s[: e.pos].rsplit("\n", 1)[-1]
+            raise _error(
+                f"EOF while parsing a value at line {e.lineno} column {len(line)}", "jsonb", s
+            ) from None
+        else:
+            reason = "expected value"
+        raise _error(f"{reason} at line {e.lineno} column {e.colno}", "jsonb", s) from None
+    return s
+
+
+_HEX = "0123456789abcdefABCDEF"
+
+
+def bytea_from_text(b: bytes) -> bytes:
+    s = b.decode()
+    out = bytearray()
+    if s.startswith("\\x"):
+        digits = [ch for ch in s[2:] if ch not in " \n\t\r"]  # white space is tolerated
+        for ch in digits:
+            if ch not in _HEX:
+                raise _error(f'invalid hexadecimal digit: "{ch}"', "bytea", s)
+        if len(digits) % 2:
+            raise _error("invalid hexadecimal data: odd number of digits", "bytea", s)
+        return bytes.fromhex("".join(digits))
+    i = 0
+    while i < len(b):
+        c = b[i]
+        if c != 0x5C:
+            out.append(c)
+            i += 1
+        elif b[i + 1 : i + 2] == b"\\":
+            out.append(0x5C)
+            i += 2
+        elif (
+            len(b[i + 1 : i + 4]) == 3
+            and 0x30 <= b[i + 1] <= 0x33
+            and all(0x30 <= x <= 0x37 for x in b[i + 2 : i + 4])
+        ):
+            out.append(int(b[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            raise _error("invalid input syntax for type bytea", "bytea", s)
+    return bytes(out)
+
+
+class _ListParser:
+    """RisingWave's array text (list_array.rs:747-975): braces, unquoted or double-quoted
+    elements with backslash escapes, NULL in any case.  A parameter's OID does not say how
+    many levels its list type has (``int[]`` and ``int[][]`` share one), so an element that
+    opens a brace is read as a nested list, as RisingWave reads it for the nested type."""
+
+    def __init__(self, text: str, elem: Decoder) -> None:
+        self.s = text
+        self.elem = elem
+
+    def _skip(self) -> None:
+        self.s = self.s.lstrip(" \t\n\r\f\v")
+
+    def array(self) -> list[Any]:
+        self._skip()
+        if not self.s.startswith("{"):
+            raise ValueError('Array value must start with "{"')
+        self.s = self.s[1:]
+        self._skip()
+        out: list[Any] = []
+        if self.s.startswith("}"):
+            self.s = self.s[1:]
+            return out
+        while True:
+            out.append(self.datum())
+            self._skip()
+            if not self.s:
+                raise ValueError("Unexpected end of input.")
+            if self.s[0] == ",":
+                self.s = self.s[1:]
+            elif self.s[0] == "}":
+                self.s = self.s[1:]
+                return out
+            else:
+                raise ValueError("Unexpected array element.")
+
+    def datum(self) -> Any:
+        self._skip()
+        if self.s.startswith("{"):
+            return self.array()
+        if self.s.startswith('"'):
+            return self._quoted()
+        return self._bare()
+
+    def _quoted(self) -> Any:
+        i, out = 1, []
+        while True:
+            if i >= len(self.s):
+                raise ValueError("Unexpected end of input.")
+            c = self.s[i]
+            if c == "\\":
+                if i + 1 >= len(self.s):
+                    raise ValueError("Unexpected end of input.")
+                out.append(self.s[i + 1])
+                i += 2
+            elif c == '"':
+                self.s = self.s[i + 1 :]
+                return self._value("".join(out))
+            else:
+                out.append(c)
+                i += 1
+
+    def _bare(self) -> Any:
+        i, out, escaped_upto = 0, [], 0
+        while True:
+            if i >= len(self.s):
+                raise ValueError("Unexpected end of input.")
+            c = self.s[i]
+            if c == "\\":
+                if i + 1 >= len(self.s):
+                    raise ValueError("Unexpected end of input.")
+                out.append(self.s[i + 1])
+                escaped_upto = len(out)
+                i += 2
+            elif c in ",}":
+                self.s = self.s[i:]
+                text = "".join(out)
+                if escaped_upto:
+                    return self._value(text[:escaped_upto] + text[escaped_upto:].rstrip())
+                text = text.rstrip()
+                if not text:
+                    raise ValueError(f'Unexpected "{c}" character.')
+                if text.lower() == "null":
+                    return None
+                return self._value(text)
+            elif c == "{":
+                raise ValueError('Unexpected "{" character.')
+            elif c == '"':
+                raise ValueError("Unexpected array element.")
+            else:
+                out.append(c)
+                i += 1
+
+    def _value(self, text: str) -> Any:
+        return self.elem(text.encode())
+
+
+def array_from_text(elem: Decoder) -> Decoder:
+    def dec(b: bytes) -> list[Any]:
+        s = b.decode()
+        p = _ListParser(s, elem)
+        try:
+            out = p.array()
+            p._skip()
+            if p.s:
+                raise ValueError("Junk after closing right brace.")
+        except ValueError as e:
+            if isinstance(e, CodecError):
+                raise  # an element's own error, as RisingWave reports it
+            raise _error(str(e), "array", s) from None
+        return out
+
+    return dec

@@ -1,0 +1,44 @@
+"""risingwave-py 0.0.2 (RisingWave's Python SDK, ``from risingwave import RisingWave``) against a
+real rwshim server: connecting (it creates ``_risingwave_py_version``, inserts into it and parses
+``version()``), DDL and queries, its row and DataFrame inserts, ``check_exist`` and its
+materialized-view helper, and an error.
+
+It pins sqlalchemy-risingwave 1.1.1 (and needs psycopg2, which it does not declare), so it
+lives in its own virtualenv made by ``.ci/setup``: ``RWSHIM_RWPY_PYTHON`` or
+``<repo>/.venv-rwpy/bin/python``; the test fails, never skips, without it.  ``on_change``
+(a subscription and a subscription cursor) is not covered: rwshim has no subscriptions yet.
+"""
+
+from __future__ import annotations
+
+from tests.clients.drivers import by_label, run_lines
+from tests.clients.test_sqlalchemy_risingwave import HERE, venv_python
+from tests.conftest import ThreadRunning
+
+
+def test_risingwave_py(rw_thread_server: ThreadRunning) -> None:
+    python = venv_python("RWSHIM_RWPY_PYTHON", ".venv-rwpy", "risingwave-py==0.0.2")
+    server = rw_thread_server
+    got = by_label(
+        run_lines(
+            [python, str(HERE / "risingwave_py.py"), server.host, str(server.port)],
+            cwd=HERE,
+            timeout=180,
+        )
+    )
+    # parsed from version(): PostgreSQL 13.14.0-RisingWave-3.2.0-alpha (...)
+    assert got.pop("version") == ["3.2.0"]
+    assert got.pop("version table") == [[[1]]]
+    assert got.pop("exists") == [True, False]
+    # row 1 was buffered and never sent (the SDK's own bookkeeping: see risingwave_py.py)
+    assert got.pop("rows") == [[[2, "pear", 5], [3, "fig", 7], [4, "kiwi", 9]]]
+    assert got.pop("dataframe") == [["item", "qty"], [["pear", 5], ["fig", 7], ["kiwi", 9]]]
+    assert got.pop("fetchone") == [[3, 21]]
+    assert got.pop("mv") == ["big_orders", [["pear", 5], ["fig", 7], ["kiwi", 9]]]
+    assert got.pop("bad sql") == [
+        "error",
+        "UndefinedObject",
+        "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n  2: table or source not found: nosuch\n\n",
+    ]
+    assert got == {}
