@@ -88,9 +88,7 @@ class TypeCatalog:
             dec = inner.decoder
             array_oid = pgtypes.BY_OID.get(inner.rw_oid)
             rw = array_oid.array_oid if array_oid is not None and array_oid.array_oid else 0
-            return TypeInfo(
-                rw or pgtypes.VARCHAR, lambda b: codecs.parse_array_text(b.decode(), dec)
-            )
+            return TypeInfo(rw or pgtypes.VARCHAR, codecs.array_from_text(dec))
         if typtype == "c" and comment:
             try:
                 t = rwtypes.parse(comment)
@@ -207,7 +205,8 @@ def _rw_text_of(t: rwtypes.RwType) -> Callable[[str], str]:
             return lambda raw: enc_list(dec_list(raw.encode())).decode()
         elem = _rw_text_of(inner)
         enc = codecs.encoder(pgtypes.VARCHAR_ARRAY, False)
-        return lambda raw: enc(codecs.parse_array_text(raw, lambda b: elem(b.decode()))).decode()
+        parse = codecs.array_from_text(lambda b: elem(b.decode()))
+        return lambda raw: enc(parse(raw.encode())).decode()
     if t.scalar_oid in _SAME_TEXT:
         return lambda raw: raw
     oid = t.scalar_oid

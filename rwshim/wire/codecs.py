@@ -329,6 +329,7 @@ __all__ = [
     "CodecError",
     "Decoder",
     "Encoder",
+    "array_from_text",
     "as_interval",
     "decoder",
     "encoder",
