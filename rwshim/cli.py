@@ -1,6 +1,7 @@
 """The ``rwshim`` command: ``rwshim`` / ``rwshim serve`` run a server, ``rwshim ctl ...``
-controls a running one (``rwshim.ctl``).  A bad flag value is one ``rwshim: error: ...`` line
-and exit status 2, before anything starts."""
+controls a running one (``rwshim.ctl``), ``rwshim store ...`` backs up or checks a data
+directory (``rwshim.storecmd``).  A bad flag value is one ``rwshim: error: ...`` line and exit
+status 2, before anything starts."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import argparse
 import gc
 import logging
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -107,11 +109,7 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--user", default=d.user, help="default user (default %(default)s)")
     p.add_argument("--database", default=d.database, help="default database (default %(default)s)")
-    p.add_argument(
-        "--password",
-        help="require this password from users without one of their own"
-        " (CREATE USER ... PASSWORD sets a user's own, checked with md5 as RisingWave does)",
-    )
+    _add_password_options(p)
     p.add_argument(
         "--auth", choices=AUTH_METHODS, default=d.auth, help="password check (default %(default)s)"
     )
@@ -143,7 +141,55 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let the dashboard pause/resume barriers, tick, and hold backfills",
     )
+    p.add_argument(
+        "--max-query-size",
+        type=positive_int,
+        default=d.max_query_size,
+        help="longest Query/Parse/Bind message served, in bytes; a longer one is answered with"
+        " RisingWave's max_single_query_size_bytes error (default %(default)s)",
+    )
     p.add_argument("--no-uvloop", action="store_true", help="use the standard asyncio loop")
+
+
+PASSWORD_ENV = "RWSHIM_PASSWORD"
+
+
+def _add_password_options(p: argparse.ArgumentParser) -> None:
+    secret = p.add_mutually_exclusive_group()
+    secret.add_argument(
+        "--password",
+        help="require this password from users without one of their own"
+        " (CREATE USER ... PASSWORD sets a user's own, checked with md5 as RisingWave does);"
+        " visible to every local user in the process list: prefer --password-file or"
+        f" ${PASSWORD_ENV}",
+    )
+    secret.add_argument(
+        "--password-file",
+        type=Path,
+        help="read that password from this file (its first line)",
+    )
+    p.add_argument(
+        "--allow-remote-without-password",
+        action="store_true",
+        help="listen on a non-loopback --host with no password (anyone who reaches the port"
+        " is a superuser); refused without this flag",
+    )
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    """--password, else the first line of --password-file, else $RWSHIM_PASSWORD."""
+    if args.password is not None:
+        return str(args.password)
+    if args.password_file is not None:
+        try:
+            text = Path(args.password_file).read_text()
+        except OSError as e:
+            raise ValueError(f"cannot read --password-file: {e.strerror}: {e.filename}") from None
+        line = text.splitlines()[0] if text else ""
+        if not line:
+            raise ValueError(f"--password-file {args.password_file} is empty")
+        return line
+    return os.environ.get(PASSWORD_ENV) or None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -155,9 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="run the server (the default)")
     _add_serve_options(serve)
-    from rwshim import ctl
+    from rwshim import ctl, storecmd
 
     ctl.add_parser(sub)
+    storecmd.add_parser(sub)
     return parser
 
 
@@ -169,7 +216,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
         database=args.database,
         data_dir=args.data_dir,
         postgres_url=args.postgres_url,
-        password=args.password,
+        password=_password(args),
+        allow_remote_without_password=args.allow_remote_without_password,
         auth=args.auth,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
@@ -178,6 +226,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         max_connections=args.max_connections,
         startup_timeout=args.startup_timeout,
         max_message_size=args.max_message_size,
+        max_query_size=args.max_query_size,
         use_uvloop=not args.no_uvloop,
         # Not given: RisingWave's port, and a busy one is only a warning; 0: no dashboard.
         dashboard_port=(
@@ -195,10 +244,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from rwshim import ctl
 
         return ctl.run(args)
+    if args.command == "store":
+        from rwshim import storecmd
+
+        return storecmd.run(args)
     try:
         config = config_from_args(args)
     except ValueError as e:
         parser.error(str(e))
+    if config.exposed_without_password():
+        print(
+            f"rwshim: refusing to listen on {config.host!r} without a password (any client"
+            " that reaches it is a superuser): give --password-file, $RWSHIM_PASSWORD or"
+            " --password, or --allow-remote-without-password",
+            file=sys.stderr,
+        )
+        return 2
     logging.basicConfig(
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,8 @@ class Config:
     postgres_url: str | None = None
     # When set, every user must give this password, checked with ``auth``.
     password: str | None = None
+    # Serve a non-loopback address with no password (the CLI refuses it otherwise).
+    allow_remote_without_password: bool = False
     auth: str = "scram"
     tls_cert: Path | None = None
     tls_key: Path | None = None
@@ -31,6 +34,11 @@ class Config:
     max_connections: int = 1000
     # Largest Query/Parse/Bind/CopyData body accepted; a larger length prefix is FATAL 08P01.
     max_message_size: int = 64 * 1024 * 1024
+    # Largest Query/Parse/Bind body served; a longer one is dropped unread and answered with
+    # RisingWave's ``max_single_query_size_bytes`` error (the session goes on).  RisingWave's
+    # default is 1 GiB; parsing costs about 300 bytes of memory per token, so rwshim's keeps
+    # a dense statement within a few GB (README, Reliability).
+    max_query_size: int = 8 * 1024 * 1024
     # Seconds a client has to finish startup and authentication.
     startup_timeout: float = 60.0
     use_uvloop: bool = True
@@ -54,6 +62,18 @@ class Config:
             raise ValueError("--tls-cert and --tls-key must be given together")
         if self.tls_required and self.tls_cert is None:
             raise ValueError("--tls-required needs --tls-cert and --tls-key")
+
+    def exposed_without_password(self) -> bool:
+        """Listening beyond loopback with no password, and not told that this is wanted."""
+        if self.password is not None or self.allow_remote_without_password:
+            return False
+        host = self.host.strip("[]")
+        if host == "localhost":
+            return False
+        try:
+            return not ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return True  # a host name or "" (every interface): may be reachable from others
 
     @property
     def auth_method(self) -> str:

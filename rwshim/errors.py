@@ -98,6 +98,22 @@ class QueryCanceled(RwError):
         return self.compact()
 
 
+class ServerThrottled(RwError):
+    """``Server throttled: max_single_query_size_bytes <n> has been exceeded, please either
+    reduce the query size or increase the limit``: RisingWave's PsqlError::ServerThrottle
+    (src/utils/pgwire/src/error.rs:78-79, text pg_protocol.rs:638-644) for a message longer
+    than the limit, whose body was dropped unread.  No envelope, SQLSTATE XX000."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"Server throttled: max_single_query_size_bytes {limit} has been exceeded, "
+            "please either reduce the query size or increase the limit"
+        )
+
+    def report(self, envelope: str | None = None) -> str:
+        return self.compact()
+
+
 # --- frontend ErrorCode variants (src/frontend/src/error.rs) -------------------------------
 
 
@@ -477,6 +493,27 @@ class StoreUnusable(FatalError):
     rwshim meta store, or one written by a newer rwshim.  Raised at startup, never overwritten."""
 
 
+class StoreWriteFailed(RwError):
+    """The meta store's file could not be written (a full disk, a file-size limit, an I/O
+    error): nothing of the statement was committed.  RisingWave's meta store is an external
+    database and has no text of its own for this, so the text is PostgreSQL's for a write
+    that failed (src/backend/storage/smgr/md.c ``could not extend file``/``could not write
+    to file "%s": %m``): SQLSTATE 53100 (disk_full) with ``No space left on device``, or
+    58030 (io_error) with ``Input/output error``, and PostgreSQL's HINT for a full disk."""
+
+    def __init__(self, file: str, *, disk_full: bool) -> None:
+        if disk_full:
+            super().__init__(
+                f'could not write to file "{file}": No space left on device\n'
+                "HINT: Check free disk space.",
+                sqlstate="53100",
+            )
+        else:
+            super().__init__(
+                f'could not write to file "{file}": Input/output error', sqlstate="58030"
+            )
+
+
 # --- read path errors (rwshim/query) --------------------------------------------------------
 
 
@@ -544,6 +581,18 @@ class NoFunction(RwError):
 
 
 # --- reliability (rel): limits ---------------------------------------------------------------
+
+
+class StackDepthExceeded(RwError):
+    """PostgreSQL's ``stack depth limit exceeded`` (54001, src/backend/tcop/postgres.c
+    check_stack_depth) for a statement nested deeper than rwshim's parsers can walk
+    (``rwshim/sql/limits.py``).  RisingWave at 448c657 has no depth bound and no text for it:
+    it grows its stack (src/common/src/util/recursive.rs)."""
+
+    sqlstate: ClassVar[str] = "54001"
+
+    def __init__(self) -> None:
+        super().__init__("stack depth limit exceeded")
 
 
 class QueryTimeout(RwError):

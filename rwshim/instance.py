@@ -24,6 +24,7 @@ from rwshim.passwords import StoredPassword
 from rwshim.query.engine import QueryEngine
 from rwshim.query.relations import RelKind
 from rwshim.query.store_source import StoreRelations
+from rwshim.store.files import damaged
 from rwshim.store.store import Store
 
 if TYPE_CHECKING:
@@ -50,16 +51,30 @@ class Instance:
         self.store = Store.open(data_dir)
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
-        # The read path first: opening an existing store runs recovery, whose first barrier
-        # moves creating jobs and so counts upstream rows through it.
-        self._attach_read_path()
-        self.engine = Engine(self.store, self.clock, row_count=self.row_count)
-        # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL.
-        self.registry: object | None = None
+        try:
+            # The read path first: opening an existing store runs recovery, whose first
+            # barrier moves creating jobs and so counts upstream rows through it.
+            self._attach_read_path()
+            self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+        except sqlite3.DatabaseError as e:
+            # A page that quick_check passed but recovery cannot read: refuse in one line.
+            self.store.conn.close()
+            raise damaged(self.store.path or Path(":memory:"), str(e)) from None
+        self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
 
+    # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
+    # their open reads before a write.
+    registry: object | None = None
+
+    def _release_reads(self) -> None:
+        release = getattr(self.registry, "release_reads", None)
+        if callable(release):
+            release()
+
     def _attach_read_path(self) -> None:
+        self.store.release_hooks.append(self._release_reads)
         conn = self.store.conn
         # statement_timeout: SQLite checks the running batch query's deadline as it works
         # (one query runs at a time: the store is driven from one thread).
@@ -191,6 +206,8 @@ class Instance:
             self._attach_read_path()
 
     def close(self) -> None:
+        """Close the data plane's connections, checkpoint and close the store (nothing
+        committed is left only in the WAL)."""
         if self._data is not None:
             self._data.close_now()
-        self.store.conn.close()
+        self.store.close()

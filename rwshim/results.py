@@ -6,8 +6,9 @@ module turns them, and ``RwError``s, into backend messages for the protocol path
 
 from __future__ import annotations
 
+import itertools
 import struct
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
@@ -48,6 +49,49 @@ class Outcome:
     # COPY ... TO STDOUT: rows go out as CopyData (tab-separated text) between
     # CopyOutResponse and CopyDone, then ``COPY n`` (pg_protocol.rs:889-910).
     copy_out: bool = False
+
+
+_LIST_ITERATOR: type = type(iter([]))
+
+
+class Rows:
+    """A result's rows as they stream, which another session's write can turn into a list.
+
+    Rows are read lazily from the store's one SQLite connection: while a statement is active
+    there (a result streaming to a slow client, a suspended portal, an open cursor) SQLite
+    refuses DROP TABLE on that connection (``database table is locked``) to every session.
+    So before a write the store asks every session to ``materialise`` what it holds open:
+    the rest of the rows is read into memory (the statement ends) and iteration goes on
+    from the list, for whoever is iterating now.  An error met while reading the rest is
+    raised where the rows are next read, in the session they belong to.
+    """
+
+    __slots__ = ("_it",)
+
+    def __init__(self, rows: Iterable[Sequence[object]]) -> None:
+        self._it: Iterator[Sequence[object]] = iter(rows)
+
+    def __iter__(self) -> Rows:
+        return self
+
+    def __next__(self) -> Sequence[object]:
+        return next(self._it)
+
+    def materialise(self) -> None:
+        if type(self._it) is _LIST_ITERATOR:
+            return
+        rest: list[Sequence[object]] = []
+        try:
+            rest.extend(self._it)
+        except Exception as e:  # the reader's error, for the reader
+            self._it = itertools.chain(rest, _raising(e))
+            return
+        self._it = iter(rest)
+
+
+def _raising(e: Exception) -> Iterator[Sequence[object]]:
+    raise e
+    yield  # pragma: no cover - makes this a generator
 
 
 # --- rendering into wire messages -----------------------------------------------------------

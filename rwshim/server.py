@@ -115,6 +115,8 @@ class Server:
     ) -> None:
         self.config = config
         self.registry = SessionRegistry()
+        # An instance the server made is the server's to close (checkpoint) when it stops.
+        self._owns_instance = instance is None and frontend_factory is None
         if instance is None and frontend_factory is None:
             instance = Instance(
                 config.data_dir, manual_clock=config.manual_clock, postgres_url=config.postgres_url
@@ -231,6 +233,9 @@ class Server:
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
+        if self._owns_instance and self.instance is not None:
+            self._owns_instance = False
+            self.instance.close()
 
     async def serve_forever(self) -> None:
         assert self._server is not None
@@ -244,7 +249,7 @@ class Server:
         self._tasks.add(task)
         peer = writer.get_extra_info("peername")
         addr = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer or "")
-        conn = ServerConnection(self.config.max_message_size)
+        conn = ServerConnection(self.config.max_message_size, self.config.max_query_size)
         session: Session | None = None
         try:
             try:
@@ -529,6 +534,10 @@ async def serve(config: Config, frontend_factory: FrontendFactory | None = None)
 
 def run(config: Config, frontend_factory: FrontendFactory | None = None) -> None:
     """Run ``serve`` on a fresh event loop (uvloop when installed and not disabled)."""
+    # A file-size limit (ulimit -f) makes a write past it fail (EFBIG, answered as a write
+    # error) instead of killing the server with SIGXFSZ.
+    with contextlib.suppress(ValueError, AttributeError):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     loop_factory = None
     if config.use_uvloop:
         try:

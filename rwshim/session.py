@@ -18,6 +18,7 @@ import asyncio
 import itertools
 import logging
 import secrets
+import struct
 import time
 import zoneinfo
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
@@ -25,12 +26,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
 
-from rwshim import errors
-from rwshim.errors import RwError
+from rwshim import errors, pgtypes
+from rwshim.errors import RwError, StoreWriteFailed
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.results import (
     Outcome,
     RowEncoder,
+    Rows,
     command_tag,
     copy_row,
     render_error,
@@ -38,6 +40,8 @@ from rwshim.results import (
     result_formats,
     row_encoder,
 )
+from rwshim.sql import statements as st
+from rwshim.store.store import Store
 from rwshim.wire import backend, codecs
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
@@ -116,7 +120,7 @@ class Portal:
     codes: tuple[int, ...] = ()
     # Set while a row-limited Execute left rows to send.
     outcome: Outcome | None = None
-    rows: Iterator[Sequence[object]] | AsyncIterator[Sequence[object]] | None = None
+    rows: Rows | AsyncIterator[Sequence[object]] | None = None
     encoder: RowEncoder | None = None
 
 
@@ -155,6 +159,8 @@ class Session:
         self.closing = False
         self._statements: dict[str, Prepared] = {}
         self._portals: dict[str, Portal] = {}
+        # Results being streamed now (their SQLite statements are active).
+        self._streaming: set[Rows] = set()
         self._task: asyncio.Task[Any] | None = None
         self._cancel_requested = False
         self._tz_name = "UTC"
@@ -171,6 +177,7 @@ class Session:
             ev.CopyData: self._on_copy,
             ev.CopyDone: self._on_copy,
             ev.CopyFail: self._on_copy,
+            ev.TooLarge: self._on_too_large,
         }
         # Parse may wait: a data statement is parsed and described by PostgreSQL.
         self._async_handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
@@ -289,10 +296,45 @@ class Session:
     def _end(self) -> None:
         self.process.active = False
 
+    def _store(self) -> Store | None:
+        instance = getattr(self.frontend, "instance", None)
+        store = getattr(instance, "store", None)
+        return store if isinstance(store, Store) else None
+
+    def _before(self, stmt: Statement) -> None:
+        """Before a statement that may write: no session may hold a read open on the store
+        (a query only reads, and needs nothing)."""
+        if not isinstance(stmt, st.Query):
+            store = self._store()
+            if store is not None:
+                store.release_readers()
+
+    def _committed(self) -> None:
+        """After a statement, before its acknowledgement: a write transaction it left open
+        was never committed (its commit failed, the disk is full); roll it back and answer
+        with the failure instead of the command tag."""
+        store = self._store()
+        if store is not None and store.settle():
+            raise StoreWriteFailed(store.written_file(), disk_full=False)
+
+    def _failed(self, e: Exception) -> RwError:
+        """The error a client sees for ``e``: the store's write failure when that is what
+        ``e`` came from, RisingWave's text when ``e`` is one, else a generic internal error
+        (the exception itself goes to the log, never to the client)."""
+        store = self._store()
+        if store is not None:
+            store.settle()
+            failure = store.write_failure(e)
+            if failure is not None:
+                return failure
+        if isinstance(e, RwError):
+            return e
+        return self._internal(e)
+
     @staticmethod
     def _internal(e: BaseException) -> RwError:
         log.error("unexpected error while handling a statement", exc_info=e)
-        return RwError(f"internal error: {type(e).__name__}: {e}")
+        return errors.InternalError("the statement could not be executed")
 
     # --- simple query --------------------------------------------------------------------
 
@@ -324,7 +366,9 @@ class Session:
         send = self._out.append
         for stmt in stmts:
             try:
+                self._before(stmt)
                 outcome = await self._run(frontend.execute(stmt, []))
+                self._committed()
                 if outcome.notices or frontend.parameter_changes:
                     self._outcome_head(outcome)
                 columns = outcome.columns
@@ -337,11 +381,8 @@ class Session:
                     send(command_complete(command_tag(outcome, sent)))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
-            except RwError as e:
-                self._error(e, errors.RUN_QUERY)
-                return
             except Exception as e:
-                self._error(self._internal(e), errors.RUN_QUERY)
+                self._error(self._failed(e), errors.RUN_QUERY)
                 return
 
     async def _copy_out(self, outcome: Outcome) -> None:
@@ -387,15 +428,21 @@ class Session:
                     if aclose is not None:
                         await aclose()
             return sent
-        it = itertools.islice(rows, limit) if limit > 0 else rows
-        for row in it:
-            data = encode(row)
-            send(data)
-            sent += 1
-            size += len(data)
-            if size >= FLUSH_THRESHOLD:
-                await self._flush_now()
-                size = 0
+        # In-process rows read the store's SQLite connection: while they stream, another
+        # session's write may read the rest into memory (``release_reads``, results.Rows).
+        held = rows if isinstance(rows, Rows) else Rows(rows)
+        self._streaming.add(held)
+        try:
+            for row in itertools.islice(held, limit) if limit > 0 else held:
+                data = encode(row)
+                send(data)
+                sent += 1
+                size += len(data)
+                if size >= FLUSH_THRESHOLD:
+                    await self._flush_now()
+                    size = 0
+        finally:
+            self._streaming.discard(held)
         return sent
 
     def _outcome_head(self, outcome: Outcome) -> None:
@@ -506,9 +553,25 @@ class Session:
             try:
                 out.append(codecs.decoder(oids[i], binary)(raw))
             except codecs.CodecError as e:
+                if str(e) == "incorrect binary data format in bind parameter":
+                    # PostgreSQL's text names the parameter (postgres.c exec_bind_message)
+                    raise RwError(f"{e} {i + 1}", sqlstate="22P03") from None
                 raise RwError(str(e)) from None
-            except (UnicodeDecodeError, ValueError) as e:
-                raise RwError(f"invalid parameter ${i + 1}: {e}") from None
+            except UnicodeDecodeError as e:
+                raise RwError(_utf8_error_text(e)) from None
+            except (ValueError, OverflowError, ArithmeticError, IndexError, struct.error):
+                # A decoder's own failure: PostgreSQL's texts for a parameter that does not
+                # convert (src/backend/tcop/postgres.c exec_bind_message), never Python's.
+                if binary:
+                    raise RwError(
+                        f"incorrect binary data format in bind parameter {i + 1}",
+                        sqlstate="22P03",
+                    ) from None
+                name = pgtypes.BY_OID[oids[i]].name if oids[i] in pgtypes.BY_OID else "text"
+                text = raw.decode(errors="replace")
+                raise RwError(
+                    f'invalid input syntax for type {name}: "{text}"', sqlstate="22P02"
+                ) from None
         return out
 
     def _on_describe(self, msg: ev.Describe) -> bool:
@@ -548,7 +611,9 @@ class Session:
                 if prepared.stmt is None:
                     self.send(backend.EMPTY_QUERY)
                     return True
+                self._before(prepared.stmt)
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
+                self._committed()
                 if outcome.notices or self.frontend.parameter_changes:
                     self._outcome_head(outcome)
                 if outcome.copy_out:
@@ -559,7 +624,7 @@ class Session:
                     return True
                 portal.outcome = outcome
                 rows = outcome.rows
-                portal.rows = rows if isinstance(rows, AsyncIterator) else iter(rows)
+                portal.rows = rows if isinstance(rows, AsyncIterator) else Rows(rows)
                 formats = portal.formats
                 ncols = len(outcome.columns)
                 if len(formats) != ncols:
@@ -576,12 +641,9 @@ class Session:
                     formats = result_formats(codes, ncols)
                 portal.encoder = row_encoder(outcome.columns, formats, self.tz)
             await self._send_rows(portal, msg.max_rows)
-        except RwError as e:
-            self._reset_portal(portal)
-            self._error(e, errors.EXECUTE_STATEMENT)
         except Exception as e:
             self._reset_portal(portal)
-            self._error(self._internal(e), errors.EXECUTE_STATEMENT)
+            self._error(self._failed(e), errors.EXECUTE_STATEMENT)
         finally:
             self._end()
         return True
@@ -628,6 +690,18 @@ class Session:
         self.send(backend.CLOSE_COMPLETE)
         return True
 
+    def _on_too_large(self, msg: ev.TooLarge) -> bool:
+        """A message past the query size limit (dropped unread by the connection).
+
+        A Query gets RisingWave's error and ReadyForQuery, as in RisingWave; a Parse or Bind
+        gets the error and then skip-until-Sync, as the extended protocol requires
+        (RisingWave sends ReadyForQuery at once there too, which clients read as the answer
+        to a Sync they have not sent yet)."""
+        self._error(errors.ServerThrottled(msg.limit), None)
+        if not msg.extended:
+            self._ready()
+        return True
+
     def _on_sync(self, msg: ev.Sync) -> bool:
         self._ready()
         return True
@@ -644,6 +718,21 @@ class Session:
         # enters COPY mode and drops these messages before they get here.
         return True
 
+    def release_reads(self) -> None:
+        """Read into memory every result this session holds open on the store (results
+        streaming now, portals suspended after a row-limited Execute, SQL cursors), so that
+        another session's DDL does not find the store's tables locked (see ``Rows``)."""
+        for rows in list(self._streaming):
+            rows.materialise()
+        for portal in self._portals.values():
+            # (a data-plane portal reads this session's own PostgreSQL connection)
+            if isinstance(portal.rows, Rows):
+                portal.rows.materialise()
+        # The frontend's DECLAREd cursors.
+        release = getattr(self.frontend, "release_reads", None)
+        if callable(release):
+            release()
+
     def close(self) -> None:
         """The connection is gone: drop statements and portals, release the frontend."""
         self._statements.clear()
@@ -651,6 +740,14 @@ class Session:
         close = getattr(self.frontend, "close", None)
         if callable(close):
             close()
+
+
+def _utf8_error_text(e: UnicodeDecodeError) -> str:
+    """Rust's ``Utf8Error`` display, which RisingWave answers a parameter that is not UTF-8
+    with (src/frontend/src/binder/bind_param.rs:65-77 ``std::str::from_utf8``)."""
+    if e.reason == "unexpected end of data":
+        return f"incomplete utf-8 byte sequence from index {e.start}"
+    return f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
 
 
 class SessionRegistry:
@@ -671,6 +768,11 @@ class SessionRegistry:
     def remove(self, session: Session) -> None:
         if self._sessions.get(session.process.pid) is session:
             del self._sessions[session.process.pid]
+
+    def release_reads(self) -> None:
+        """Every session's open results into memory, before a write (``Session.release_reads``)."""
+        for session in list(self._sessions.values()):
+            session.release_reads()
 
     def processes(self) -> list[ProcessInfo]:
         return [s.process for s in self._sessions.values()]

@@ -34,8 +34,8 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-from rwshim.config import Config
-from rwshim.server import Server
+from rwshim.config import Config  # noqa: E402 (after the profile is loaded)
+from rwshim.server import Server  # noqa: E402
 
 
 @dataclass

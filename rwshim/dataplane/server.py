@@ -45,7 +45,7 @@ from rwshim.dataplane.child import (
 )
 from rwshim.dataplane.cluster import DBNAME, PORT, SUPERUSER, DataDirLock, Instance
 from rwshim.dataplane.errors import DataPlaneError, DataPlaneUnavailable
-from rwshim.dataplane.osuser import RunAs, can_reach, server_user
+from rwshim.dataplane.osuser import RunAs, server_user
 from rwshim.dataplane.probe import CANNOT_CONNECT_NOW, Ended, ProbeRefused, Sentinel
 
 log = logging.getLogger("rwshim.dataplane")
@@ -264,14 +264,7 @@ class EmbeddedPostgres(DataPlaneServer):
     def _prepare(self, bins: PgBinaries, cache: Path) -> tuple[PgBinaries, Instance]:
         """The blocking part of ``start`` (runs on a worker thread)."""
         self._who = who = server_user(cache)
-        if who is not None and not _usable_by(bins, who):
-            wheel, bins = bins.root, binaries.mirror(bins, cache)
-            if not _usable_by(bins, who):
-                raise DataPlaneError(
-                    f"PostgreSQL runs as {who.name} (rwshim runs as root), which can reach"
-                    f" neither {wheel} nor the copy in {cache}; set"
-                    f" ${cluster.CACHE_ENV} to a directory it can reach"
-                )
+        bins = binaries.for_server_user(bins, who, cache)
         template = cluster.ensure_template(bins, who, cache)
         sweep_orphans()
         instance = cluster.new_instance(template, who, self.data_dir)
@@ -461,15 +454,6 @@ class EmbeddedPostgres(DataPlaneServer):
             and self._postmaster is not None
             and not self._postmaster.exited()
         )
-
-
-def _usable_by(bins: PgBinaries, who: RunAs) -> bool:
-    needed = [bins.postgres, bins.initdb, bins.root / "share" / "postgresql.conf.sample"]
-    if bins.libs.is_dir():
-        needed.append(bins.libs)
-    return all(can_reach(p, who) for p in needed) and all(
-        os.stat(p).st_mode & 0o001 for p in (bins.postgres, bins.initdb)
-    )
 
 
 _running: weakref.WeakSet[EmbeddedPostgres] = weakref.WeakSet()

@@ -47,7 +47,7 @@ from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
 from rwshim.query.catalog.show import ShowContext
 from rwshim.query.context import QueryContext, parse_search_path
-from rwshim.results import Column, Outcome
+from rwshim.results import Column, Outcome, Rows
 from rwshim.session_config import SessionConfig
 from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
@@ -340,6 +340,13 @@ class Frontend:
         rows = out.rows
         assert not isinstance(rows, AsyncIterator)
         return list(out.columns or []), list(rows)
+
+    def release_reads(self) -> None:
+        """Read the rest of every DECLAREd cursor into memory: an open cursor keeps a SQLite
+        statement active, which makes other sessions' DROP TABLE fail (results.Rows)."""
+        for cursor in self.cursors.values():
+            if isinstance(cursor.rows, Rows):
+                cursor.rows.materialise()
 
     # --- dispatch ---------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from rwshim import pgtypes
 from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
 from rwshim.frontend.common import Cursor, Handler
 from rwshim.instance import Instance
-from rwshim.results import Column, Outcome
+from rwshim.results import Column, Outcome, Rows
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -149,8 +149,11 @@ async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[obje
     else:
         out = fe.instance.query.execute(stmt.query, params, fe.query_context())
     rows = out.rows
+    # An in-process cursor reads the store's SQLite connection: Rows lets another session's
+    # write read the rest into memory (session.release_reads).  A data-plane cursor reads
+    # its session's own PostgreSQL connection, which holds nothing another session waits on.
     fe.cursors[stmt.cursor] = Cursor(
-        out.columns or [], rows if isinstance(rows, AsyncIterator) else iter(rows)
+        out.columns or [], rows if isinstance(rows, AsyncIterator) else Rows(rows)
     )
     return Outcome(stmt.tag)
 

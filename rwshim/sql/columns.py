@@ -177,9 +177,19 @@ def _until_option(toks: list[Token]) -> list[Token]:
     return out
 
 
-@functools.lru_cache(maxsize=1024)
 def _canonical_type(type_text: str) -> tuple[str, int]:
     """pglast's name for a PostgreSQL type (and its array dimensions); else the text."""
+    if len(type_text) > 200:  # cached by text: only the short texts real types have
+        return _canonical_type_uncached(type_text)
+    return _canonical_type_cached(type_text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_type_cached(type_text: str) -> tuple[str, int]:
+    return _canonical_type_uncached(type_text)
+
+
+def _canonical_type_uncached(type_text: str) -> tuple[str, int]:
     if not type_text:
         return ("", 0)
     from pglast import parse_sql  # imported on first use: pglast is ~10% of start-up

@@ -13,11 +13,12 @@ NOTIFY, DO, CALL, LOCK, ...).
 
 from __future__ import annotations
 
-import functools
 import re
 
 from rwshim.sql import statements as st
+from rwshim.sql.cache import TextLRU
 from rwshim.sql.errors_text import expected_error
+from rwshim.sql.limits import check_depth
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 # First words RisingWave's parse_statement dispatches on (parser.rs:276-354), by who reads them.
@@ -71,13 +72,18 @@ _PG_CREATE = {"SCHEMA", "DATABASE", "USER"}
 _PG_ALTER = {"USER"}
 
 
+# Parses by query text, bounded by the texts' size (a parsed statement keeps a copy of its
+# text, hence the factor 2): 64 MiB, whatever the number of statements.
+PARSE_CACHE_BYTES = 64 * 1024 * 1024
+_PARSES: TextLRU[tuple[st.Statement, ...]] = TextLRU(PARSE_CACHE_BYTES, factor=2)
+
+
 def parse(text: str) -> list[st.Statement]:
     """Parse a query string into typed statements; raises SqlParserError as RisingWave would."""
-    return list(_parse_cached(text))
+    return list(_PARSES.get_or_make(text, lambda: _parse_uncached(text)))
 
 
-@functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str) -> tuple[st.Statement, ...]:
+def _parse_uncached(text: str) -> tuple[st.Statement, ...]:
     toks = tokenize(text)
     out: list[st.Statement] = []
     group: list[Token] = []
@@ -93,10 +99,24 @@ def _parse_cached(text: str) -> tuple[st.Statement, ...]:
 
 def parse_cache_clear() -> None:
     """Forget cached parses (tests measuring cold parses use it)."""
-    _parse_cached.cache_clear()
+    _PARSES.clear()
 
 
 def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
+    # Before pglast or lark sees it: too deep a statement overflows their stacks.
+    check_depth(toks)
+    # EXPLAIN [EXPLAIN ...] <statement>: peeled in a loop, not by recursion.
+    explains: list[str] = []
+    while toks[0].upper == "EXPLAIN":
+        explains.append(sql[toks[0].start : toks[-1].end])
+        toks = toks[_explain_body(sql, toks, stop) :]
+    out = _one(sql, toks, stop)
+    for text in reversed(explains):
+        out = st.Explain(text, out)
+    return out
+
+
+def _one(sql: str, toks: list[Token], stop: Token) -> st.Statement:
     first = toks[0]
     text = sql[first.start : toks[-1].end]
     up = first.upper
@@ -105,8 +125,6 @@ def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
         if len(toks) > 1:
             raise expected_error(sql, toks[1], "end of statement")
         return st.Abort(text)
-    if up == "EXPLAIN":
-        return _explain(sql, toks, stop, text)
     if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):
         return _pg(sql, text, toks, stop)
     if up in _RW_FIRST:
@@ -152,8 +170,9 @@ def _pg(sql: str, text: str, toks: list[Token], stop: Token) -> st.Statement:
         raise expected_error(sql, at, "end of statement") from None
 
 
-def _explain(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statement:
-    # EXPLAIN [ANALYZE] [VERBOSE] [(options)] <statement> (parser.rs:4690-4770)
+def _explain_body(sql: str, toks: list[Token], stop: Token) -> int:
+    """Where the statement after ``EXPLAIN [ANALYZE] [VERBOSE] [(options)]`` starts
+    (parser.rs:4690-4770)."""
     i = 1
     while i < len(toks) and toks[i].upper in ("ANALYZE", "VERBOSE"):
         i += 1
@@ -170,5 +189,4 @@ def _explain(sql: str, toks: list[Token], stop: Token, text: str) -> st.Statemen
             i += 1
     if i >= len(toks):
         raise expected_error(sql, stop, "statement")
-    inner = _statement(sql, toks[i:], stop)
-    return st.Explain(text, inner)
+    return i

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from rwshim.errors import StoreUnusable
-from rwshim.store import functions
+from rwshim.errors import RwError, StoreUnusable, StoreWriteFailed
+from rwshim.store import files, functions
 from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
 
 FILE_NAME = "meta.db"
@@ -26,6 +26,11 @@ _INITIAL_USERS = ((1, "root", 0), (2, "postgres", 0), (3, "rwadmin", 1))
 _INITIAL_SCHEMAS = ((2, "public"), (3, "pg_catalog"), (4, "information_schema"), (5, "rw_catalog"))
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "rw_catalog")
 
+# SQLite's primary result codes for a write the file system refused (sqlite3.h): the
+# extended codes (SQLITE_IOERR_WRITE, ...) share the low byte.
+_SQLITE_IOERR = 10
+_SQLITE_FULL = 13
+
 
 class Store:
     """The meta store.  Use ``Store.open()``; write only inside ``transaction()``."""
@@ -34,7 +39,13 @@ class Store:
         self.conn = conn
         self.path = path
         self.created = created  # True when this open created a fresh store
+        self.wal = False
         self._depth = 0
+        # Called before a statement that may write (the session calls release_readers):
+        # whoever streams rows from this connection reads them into memory first (an active
+        # SQLite statement makes DROP TABLE fail as "locked").  Not before the barrier
+        # loop's writes: those only update rows, which an active read does not block.
+        self.release_hooks: list[Callable[[], None]] = []
 
     @classmethod
     def open(cls, data_dir: str | Path | None = None, *, now: str = "") -> Store:
@@ -43,26 +54,44 @@ class Store:
         Raises ``StoreUnusable`` for a file that is not an rwshim store or is newer than this
         rwshim; the file is left untouched.
         """
-        path: Path | None = None
         if data_dir is None:
             conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        else:
-            path = Path(data_dir) / FILE_NAME
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _refuse_foreign_file(path)
-            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            return cls._opened(conn, None, now)
+        path = Path(data_dir) / FILE_NAME
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _refuse_foreign_file(path)
+        files.check_files(path)
+        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        try:
             _refuse_foreign_database(conn, path)
+            files.quick_check(conn, path)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
+            store = cls._opened(conn, path, now)
+            # Recorded in meta.db itself (checkpointed): a later open that finds it set and
+            # the WAL gone knows committed changes were lost with the WAL (files.py).
+            with store.transaction():
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('open', '1')")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.DatabaseError as e:
+            conn.close()
+            raise files.damaged(path, str(e)) from None
+        except BaseException:
+            conn.close()
+            raise
+        return store
+
+    @classmethod
+    def _opened(cls, conn: sqlite3.Connection, path: Path | None, now: str) -> Store:
         conn.execute("PRAGMA foreign_keys=OFF")
         functions.register(conn)
         store = cls(conn, path, created=False)
+        store.wal = path is not None
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
             store._create(now)
             store.created = True
         elif version > SCHEMA_VERSION:
-            conn.close()
             raise StoreUnusable(
                 f"the meta store {path} was written by a newer rwshim (schema version "
                 f"{version}, this rwshim knows up to {SCHEMA_VERSION})"
@@ -126,7 +155,12 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (nested calls join the outer one).  Rolls back on error."""
+        """One write transaction (nested calls join the outer one).  Rolls back on error.
+
+        A COMMIT that fails (a full disk, a file-size limit, an I/O error) rolls back too and
+        raises ``StoreWriteFailed``: nothing of the transaction is kept, and none is left
+        open for the next statement to join.
+        """
         if self._depth:
             self._depth += 1
             try:
@@ -134,16 +168,75 @@ class Store:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.settle()  # a transaction some other writer left open must not absorb this one
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise self.write_failure(e) or e from None
         self._depth = 1
         try:
             yield self.conn
-        except BaseException:
+        except BaseException as e:
             self._depth = 0
-            self.conn.execute("ROLLBACK")
+            self._rollback()
+            failure = self.write_failure(e)
+            if failure is not None:
+                raise failure from None
             raise
         self._depth = 0
-        self.conn.execute("COMMIT")
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            self._rollback()
+            raise self.write_failure(e) or e from None
+
+    def release_readers(self) -> None:
+        """Ask every open reader of this connection to finish its reads (``release_hooks``)."""
+        for hook in list(self.release_hooks):
+            hook()
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled the transaction back itself (it does for some
+        # SQLITE_FULL and SQLITE_IOERR failures); a ROLLBACK then would fail on its own.
+        if self.conn.in_transaction:
+            with suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+
+    def settle(self) -> bool:
+        """Roll back a transaction left open outside ``transaction()``; True if there was one.
+
+        Writers that manage their own SAVEPOINT (the read path's DML) commit with RELEASE;
+        when that RELEASE fails, SQLite keeps the transaction open and every later write
+        would join it, acknowledged and never committed.  The session calls this after
+        every statement, so such a transaction ends with the statement that opened it.
+        """
+        if self._depth or not self.conn.in_transaction:
+            return False
+        with suppress(sqlite3.Error):
+            self.conn.execute("ROLLBACK")
+        return True
+
+    def write_failure(self, e: BaseException) -> RwError | None:
+        """``StoreWriteFailed`` when ``e`` (or an error it was raised from) is SQLite failing to
+        write the store's files, else None."""
+        cur: BaseException | None = e
+        seen = 0
+        while cur is not None and seen < 8:
+            if isinstance(cur, StoreWriteFailed):
+                return cur
+            if isinstance(cur, sqlite3.Error):
+                code = getattr(cur, "sqlite_errorcode", None)
+                if isinstance(code, int) and code & 0xFF in (_SQLITE_FULL, _SQLITE_IOERR):
+                    return StoreWriteFailed(self.written_file(), disk_full=code & 0xFF == 13)
+            cur = cur.__cause__ or cur.__context__
+            seen += 1
+        return None
+
+    def written_file(self) -> str:
+        """The file a commit writes (for error texts)."""
+        if self.path is None:
+            return "meta store (in memory)"
+        return f"{self.path}-wal" if self.wal else str(self.path)
 
     @property
     def in_transaction(self) -> bool:
@@ -165,7 +258,21 @@ class Store:
         return None if row is None else str(row[0])
 
     def close(self) -> None:
+        """Checkpoint (every committed change into ``meta.db``), mark the store closed
+        cleanly, and close; SQLite then removes the WAL."""
+        if self.path is not None:
+            # A full disk may refuse these: the committed changes are in the WAL all the same,
+            # and the next open (finding the flag set and the WAL there) reads them from it.
+            with suppress(sqlite3.Error, StoreWriteFailed):
+                self.settle()
+                with self.transaction():
+                    self.conn.execute("UPDATE meta SET value = '0' WHERE key = 'open'")
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.conn.close()
+
+    def backup(self, dest_dir: Path) -> Path:
+        """A consistent copy of this store in ``dest_dir`` (files.backup)."""
+        return files.backup(self.conn, dest_dir)
 
 
 def _refuse_foreign_file(path: Path) -> None:

@@ -267,9 +267,14 @@ def jsonb_from_text(b: bytes) -> str:
     """JSON text; a syntax error in serde_json's words for the cases clients hit (no value,
     or trailing characters), its position as serde_json counts it."""
     s = b.decode()
+    deep = _json_too_deep(s)
     try:
         json.loads(s)
+    except RecursionError:
+        deep = deep if deep is not None else len(s)
     except json.JSONDecodeError as e:
+        if deep is not None and deep < e.pos:
+            raise _json_depth_error(s, deep) from None
         if e.msg == "Extra data":
             reason = "trailing characters"
         elif e.pos >= len(s.rstrip()):
@@ -280,7 +285,44 @@ def jsonb_from_text(b: bytes) -> str:
         else:
             reason = "expected value"
         raise _error(f"{reason} at line {e.lineno} column {e.colno}", "jsonb", s) from None
+    if deep is not None:
+        raise _json_depth_error(s, deep)
     return s
+
+
+# serde_json's nesting limit (its Deserializer's remaining_depth, 128): the 128th open bracket
+# is refused with RecursionLimitExceeded at that bracket (jsonbb parses through serde_json).
+JSON_MAX_DEPTH = 128
+
+
+def _json_too_deep(s: str) -> int | None:
+    """The index of the bracket that opens nesting level ``JSON_MAX_DEPTH``, if any: one pass
+    that skips strings, so a deep document never reaches the recursive parser's limit."""
+    depth = 0
+    in_string = escaped = False
+    for i, c in enumerate(s):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth >= JSON_MAX_DEPTH:
+                return i
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
+def _json_depth_error(s: str, index: int) -> CodecError:
+    line = s.count("\n", 0, index) + 1
+    column = index - (s.rfind("\n", 0, index) + 1) + 1
+    return _error(f"recursion limit exceeded at line {line} column {column}", "jsonb", s)
 
 
 _HEX = "0123456789abcdefABCDEF"
@@ -318,82 +360,122 @@ def bytea_from_text(b: bytes) -> bytes:
     return bytes(out)
 
 
+_SPACE = " \t\n\r\f\v"
+
+
 class _ListParser:
     """RisingWave's array text (list_array.rs:747-975): braces, unquoted or double-quoted
-    elements with backslash escapes, NULL in any case.  A parameter's OID does not say how
-    many levels its list type has (``int[]`` and ``int[][]`` share one), so an element that
-    opens a brace is read as a nested list, as RisingWave reads it for the nested type."""
+    elements with backslash escapes, NULL in any case.  The parse is directed by the type, as
+    RisingWave's is: ``levels`` is how many list levels the type has, and a brace below the
+    last one is ``Unexpected "{" character.`` (list_array.rs:836).  A parameter's type comes
+    from its OID, and ``DataType::from_oid`` gives one level for every array OID
+    (src/common/src/types/postgres_type.rs:89-104), so a client's ``int4[]`` parameter is one level
+    deep whatever its text holds; the walk is iterative and its stack bounded by ``levels``.
+    """
 
-    def __init__(self, text: str, elem: Decoder) -> None:
+    def __init__(self, text: str, elem: Decoder, levels: int = 1) -> None:
         self.s = text
+        self.i = 0
         self.elem = elem
+        self.levels = levels
 
     def _skip(self) -> None:
-        self.s = self.s.lstrip(" \t\n\r\f\v")
+        s, i, n = self.s, self.i, len(self.s)
+        while i < n and s[i] in _SPACE:
+            i += 1
+        self.i = i
+
+    def rest(self) -> str:
+        return self.s[self.i :]
 
     def array(self) -> list[Any]:
         self._skip()
-        if not self.s.startswith("{"):
+        if not self.s.startswith("{", self.i):
             raise ValueError('Array value must start with "{"')
-        self.s = self.s[1:]
-        self._skip()
-        out: list[Any] = []
-        if self.s.startswith("}"):
-            self.s = self.s[1:]
-            return out
+        self.i += 1
+        stack: list[list[Any]] = [[]]
+        fresh = True  # just after "{": "}" closes an empty list
         while True:
-            out.append(self.datum())
             self._skip()
-            if not self.s:
-                raise ValueError("Unexpected end of input.")
-            if self.s[0] == ",":
-                self.s = self.s[1:]
-            elif self.s[0] == "}":
-                self.s = self.s[1:]
-                return out
+            if fresh and self.s.startswith("}", self.i):
+                self.i += 1
+                done = stack.pop()
+                if not stack:
+                    return done
+                stack[-1].append(done)
+                fresh = False
+                if self._after_item(stack):
+                    return stack.pop()
+                continue
+            fresh = False
+            if self.s.startswith("{", self.i):
+                if len(stack) >= self.levels:
+                    raise ValueError('Unexpected "{" character.')
+                self.i += 1
+                stack.append([])
+                fresh = True
+                continue
+            if self.s.startswith('"', self.i):
+                stack[-1].append(self._quoted())
             else:
-                raise ValueError("Unexpected array element.")
+                stack[-1].append(self._bare())
+            if self._after_item(stack):
+                return stack.pop()
 
-    def datum(self) -> Any:
-        self._skip()
-        if self.s.startswith("{"):
-            return self.array()
-        if self.s.startswith('"'):
-            return self._quoted()
-        return self._bare()
+    def _after_item(self, stack: list[list[Any]]) -> bool:
+        """After an element: "," goes on, "}" closes lists (True when the outermost closed,
+        left on the stack for the caller); anything else is RisingWave's error."""
+        while True:
+            self._skip()
+            if self.i >= len(self.s):
+                raise ValueError("Unexpected end of input.")
+            c = self.s[self.i]
+            if c == ",":
+                self.i += 1
+                return False
+            if c != "}":
+                raise ValueError("Unexpected array element.")
+            self.i += 1
+            if len(stack) == 1:
+                return True
+            done = stack.pop()
+            stack[-1].append(done)
 
     def _quoted(self) -> Any:
-        i, out = 1, []
+        s, i, n = self.s, self.i + 1, len(self.s)
+        out: list[str] = []
         while True:
-            if i >= len(self.s):
+            if i >= n:
                 raise ValueError("Unexpected end of input.")
-            c = self.s[i]
+            c = s[i]
             if c == "\\":
-                if i + 1 >= len(self.s):
+                if i + 1 >= n:
                     raise ValueError("Unexpected end of input.")
-                out.append(self.s[i + 1])
+                out.append(s[i + 1])
                 i += 2
             elif c == '"':
-                self.s = self.s[i + 1 :]
+                self.i = i + 1
                 return self._value("".join(out))
             else:
                 out.append(c)
                 i += 1
 
     def _bare(self) -> Any:
-        i, out, escaped_upto = 0, [], 0
+        s, i, n = self.s, self.i, len(self.s)
+        out: list[str] = []
+        escaped_upto = 0
         while True:
-            if i >= len(self.s):
+            if i >= n:
                 raise ValueError("Unexpected end of input.")
-            c = self.s[i]
+            c = s[i]
             if c == "\\":
-                if i + 1 >= len(self.s):
+                if i + 1 >= n:
                     raise ValueError("Unexpected end of input.")
-                out.append(self.s[i + 1])
+                out.append(s[i + 1])
                 escaped_upto = len(out)
                 i += 2
             elif c in ",}":
-                self.s = self.s[i:]
+                self.i = i
                 text = "".join(out)
                 if escaped_upto:
                     return self._value(text[:escaped_upto] + text[escaped_upto:].rstrip())
@@ -415,14 +497,17 @@ class _ListParser:
         return self.elem(text.encode())
 
 
-def array_from_text(elem: Decoder) -> Decoder:
+def array_from_text(elem: Decoder, levels: int = 1) -> Decoder:
+    """A list of ``levels`` list levels from its text (a parameter's type has one level per
+    array OID; PostgreSQL's output of an array column can hold up to its MAXDIM, 6)."""
+
     def dec(b: bytes) -> list[Any]:
         s = b.decode()
-        p = _ListParser(s, elem)
+        p = _ListParser(s, elem, levels)
         try:
             out = p.array()
             p._skip()
-            if p.s:
+            if p.rest():
                 raise ValueError("Junk after closing right brace.")
         except ValueError as e:
             if isinstance(e, CodecError):

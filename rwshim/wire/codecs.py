@@ -321,11 +321,26 @@ def decoder(oid: int, binary: bool = False) -> Decoder:
     return _str_parse
 
 
+# PostgreSQL's MAXDIM (src/include/utils/array.h): the most levels its array output holds.
+PG_ARRAY_MAXDIM = 6
+
+
+def output_decoder(oid: int) -> Decoder:
+    """The reader of PostgreSQL's own text output of type ``oid`` (the data plane's results):
+    as ``decoder``, except that an array column's text may hold up to ``PG_ARRAY_MAXDIM``
+    levels (one OID serves every depth; a parameter is one level per OID)."""
+    elem = _elem_oid(oid)
+    if elem and oid not in _TEXT_IN:
+        return array_from_text(decoder(elem, False), PG_ARRAY_MAXDIM)
+    return decoder(oid, False)
+
+
 def _binary_decoder(oid: int) -> Decoder:
     return decoder(oid, True)
 
 
 __all__ = [
+    "PG_ARRAY_MAXDIM",
     "CodecError",
     "Decoder",
     "Encoder",
@@ -334,5 +349,6 @@ __all__ = [
     "decoder",
     "encoder",
     "interval_str",
+    "output_decoder",
     "parse_interval",
 ]

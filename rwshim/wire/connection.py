@@ -20,9 +20,13 @@ CLOSED         nothing                                      -
 
 Anything else is a ``ProtocolError`` event (FATAL 08P01, then the shell closes).  Frame
 lengths are checked against the limits *before* any body is buffered, so an oversized
-length prefix costs nothing.  The texts are PostgreSQL's (``src/backend/tcop/postgres.c``,
-``src/backend/postmaster/postmaster.c``), since RisingWave just drops such connections; an
-unknown startup code gets RisingWave's text (``pg_message.rs:401-406``).  In READY the
+length prefix costs nothing.  A Query/Parse/Bind/CopyData body longer than
+``max_query_size`` (and within ``max_message_size``) is read and dropped as it arrives and
+becomes one ``TooLarge`` event: the session answers it and the connection goes on, as
+RisingWave's pgwire does past ``max_single_query_size_bytes``.  The texts are PostgreSQL's
+(``src/backend/tcop/postgres.c``, ``src/backend/postmaster/postmaster.c``), since RisingWave
+just drops such connections; an unknown startup code gets RisingWave's text
+(``pg_message.rs:401-406``).  In READY the
 messages of every round trip (Q P B D E C S H) are parsed by a per-tag fast path.
 """
 
@@ -170,9 +174,17 @@ def _parse_startup_params(body: bytes) -> tuple[dict[str, str], tuple[str, ...]]
 class ServerConnection:
     """Protocol state and framing of one client connection (no I/O)."""
 
-    def __init__(self, max_message_size: int = DEFAULT_LARGE_MESSAGE_LIMIT) -> None:
+    def __init__(
+        self,
+        max_message_size: int = DEFAULT_LARGE_MESSAGE_LIMIT,
+        max_query_size: int | None = None,
+    ) -> None:
         self.state = _STARTUP
         self.max_message_size = max_message_size
+        self.max_query_size = max_message_size if max_query_size is None else max_query_size
+        # Bytes of a too-large body still to drop, and the event to emit once they are.
+        self._skip = 0
+        self._too_large: ev.TooLarge | None = None
         self._buf: bytes | bytearray = b""
         self._pos = 0
         self._eof = False
@@ -189,6 +201,12 @@ class ServerConnection:
         if not data:
             self._eof = True
             return
+        if self._skip:
+            drop = min(self._skip, len(data))
+            self._skip -= drop
+            data = data[drop:]
+            if not data:
+                return
         buf = self._buf
         if self._pos >= len(buf):
             # Nothing pending (the common case): keep the caller's bytes, no copy.
@@ -289,6 +307,11 @@ class ServerConnection:
         Nothing changes here today; the hook keeps the shell's calls explicit."""
 
     def _next_regular(self) -> ev.Event | object | None:
+        if self._too_large is not None:
+            if self._skip:
+                return self._closed() if self._eof else NEED_DATA
+            event, self._too_large = self._too_large, None
+            return event
         buf = self._buf
         pos = self._pos
         avail = len(buf) - pos
@@ -307,6 +330,8 @@ class ServerConnection:
                     self.max_message_size if large else SMALL_MESSAGE_LIMIT
                 ):
                     return self._violation("invalid message length")
+                if large and length - 4 > self.max_query_size:
+                    return self._drop_body(length, extended)
                 if avail <= length:
                     if self._eof:
                         return self._closed()
@@ -325,13 +350,17 @@ class ServerConnection:
             if tag != 0x70:  # 'p'
                 return self._violation(f"expected password response, got message type {tag}")
             limit = AUTH_MESSAGE_LIMIT
+            large = False
         else:
             kind = _REGULAR.get(tag)
             if kind is None:
                 return self._violation(f"invalid frontend message type {tag}")
-            limit = self.max_message_size if kind[1] else SMALL_MESSAGE_LIMIT
+            large = kind[1]
+            limit = self.max_message_size if large else SMALL_MESSAGE_LIMIT
         if length < 4 or length - 4 > limit:
             return self._violation("invalid message length")
+        if large and length - 4 > self.max_query_size:
+            return self._drop_body(length, tag in _EXTENDED_TAGS)
         if avail < length + 1:
             if self._eof:
                 return self._closed()
@@ -347,6 +376,22 @@ class ServerConnection:
             return self._decode(tag, body)
         except _Malformed as e:
             return self._violation(str(e))
+
+    def _drop_body(self, length: int, extended: bool) -> ev.Event | object | None:
+        """Drop a too-large message (header and body) as it arrives; its TooLarge event comes
+        once the last byte is read, so that the messages after it keep their order."""
+        total = length + 1
+        avail = len(self._buf) - self._pos
+        taken = min(avail, total)
+        self._pos += taken
+        self._skip = total - taken
+        if self.state is _READY:
+            self.in_extended = extended
+            self._too_large = ev.TooLarge(self.max_query_size, extended)
+        # (skipping until Sync, or in COPY: dropped without a word, as any message there)
+        if self._pos >= len(self._buf):
+            self._buf, self._pos = b"", 0
+        return _SKIPPED
 
     def _decode(self, tag: int, body: bytes) -> ev.Event | object:
         """Messages outside the READY fast path: Terminate, Sync in SKIP/COPY, password

@@ -159,6 +159,17 @@ class ProtocolError:
     message: str
 
 
+@dataclass(slots=True)
+class TooLarge:
+    """A Query, Parse, Bind or CopyData message longer than the query size limit: its body
+    was read and dropped, never buffered (RisingWave's ``ServerThrottle(TooLargeMessage)``,
+    src/utils/pgwire/src/pg_protocol.rs:660-676).  ``extended`` says it was a Parse or Bind,
+    ``limit`` is the limit in bytes."""
+
+    limit: int
+    extended: bool
+
+
 Event = (
     SSLRequest
     | GSSENCRequest
@@ -179,4 +190,5 @@ Event = (
     | CopyFail
     | ConnectionClosed
     | ProtocolError
+    | TooLarge
 )

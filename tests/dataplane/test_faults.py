@@ -173,8 +173,8 @@ from pathlib import Path
 from rwshim.dataplane import binaries, child, cluster, osuser
 
 data_dir = Path(sys.argv[1])
-bins = binaries.find_binaries()
 who = osuser.server_user(cluster.cache_root())
+bins = binaries.for_server_user(binaries.find_binaries(), who, cluster.cache_root())
 template = cluster.ensure_template(bins, who, cluster.cache_root())
 instance = cluster.new_instance(template, who, data_dir)
 settings = cluster.server_settings(sessions=5, durable=True)

@@ -28,7 +28,9 @@ import sys
 from pathlib import Path
 from rwshim.dataplane import binaries, cluster, osuser
 cache = Path(sys.argv[1])
-print(cluster.ensure_template(binaries.find_binaries(), osuser.server_user(cache), cache))
+who = osuser.server_user(cache)
+bins = binaries.for_server_user(binaries.find_binaries(), who, cache)
+print(cluster.ensure_template(bins, who, cache))
 """
 
 

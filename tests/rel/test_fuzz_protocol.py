@@ -24,6 +24,7 @@ from rwshim.wire.connection import ServerConnection
 from tests import wirekit as fe
 from tests.conftest import ThreadRunning
 from tests.rel import fuzzkit
+from tests.rel.leaks import internal_text
 from tests.rel.liveclient import Client
 from tests.wirekit import Msg
 
@@ -57,6 +58,7 @@ def _check_output(msgs: list[Msg]) -> None:
         if m.tag in "EN":
             text = " ".join(m.fields().values())
             assert not any(leak in text for leak in LEAKS), text
+            assert internal_text(text) is None, text
 
 
 RECOVER = fe.raw(b"f", b"fuzz\x00") + fe.SYNC + fe.query("rollback") + fe.query("select 1")

@@ -16,6 +16,7 @@ from hypothesis import strategies as hs
 from tests import wirekit as fe
 from tests.conftest import ThreadRunning, ThreadServer, _config
 from tests.rel.invariants import violations
+from tests.rel.leaks import internal_text
 from tests.rel.liveclient import Client, errors
 from tests.unit.sql import cases
 
@@ -131,6 +132,7 @@ def _check(sql: str, msgs: list[fe.Msg]) -> None:
         if m.tag in "EN":
             text = "\n".join(m.fields().values())
             assert not any(leak in text for leak in LEAKS), (sql, text)
+            assert internal_text(text) is None, (sql, text)
     for e in errors(msgs):
         assert e["S"] == "ERROR", (sql, e)
         assert re.fullmatch(r"[0-9A-Z]{5}", e["C"]), (sql, e)

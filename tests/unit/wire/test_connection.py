@@ -346,3 +346,34 @@ def test_message_round_trip(messages: list[ev.Event], chunk: int) -> None:
         conn.receive_data(data[i : i + chunk])
         got += drain(conn)
     assert got == messages
+
+
+def _limited(max_query_size: int) -> ServerConnection:
+    conn = ServerConnection(max_message_size=1 << 20, max_query_size=max_query_size)
+    conn.receive_data(fe.startup({"user": "u"}))
+    drain(conn)
+    conn.authenticated()
+    return conn
+
+
+def test_query_past_the_query_size_is_dropped_as_it_arrives() -> None:
+    conn = _limited(100)
+    big = fe.query("x" * 5000)
+    # Any chunking: nothing of the body is kept, one TooLarge comes after its last byte.
+    conn.receive_data(big[:7])
+    assert conn.next_event() is None
+    for i in range(7, len(big), 700):
+        conn.receive_data(big[i : i + 700])
+        assert conn.buffered == 0
+    conn.receive_data(fe.query("SELECT 1") + fe.SYNC)
+    assert drain(conn) == [ev.TooLarge(100, False), ev.Query("SELECT 1"), ev.Sync()]
+    assert conn.state is State.READY
+
+
+def test_parse_past_the_query_size_is_extended() -> None:
+    conn = _limited(100)
+    conn.receive_data(fe.parse("", "x" * 500) + fe.bind("", "") + fe.SYNC)
+    assert conn.next_event() == ev.TooLarge(100, True)
+    conn.error_sent()  # the session answered it: skip until Sync
+    assert drain(conn) == [ev.Sync()]
+    assert conn.state is State.READY
