@@ -49,6 +49,11 @@ log = logging.getLogger("rwshim.datapath")
 checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 
 _PLAN_CACHE_MAX = 4096
+# The bookkeeping rows of objects no longer in PostgreSQL (a DROP ... CASCADE took them).
+_FORGET_GONE = (
+    "DELETE FROM {objects} o WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE"
+    " c.relnamespace = '{schema}'::regnamespace AND c.relname = o.name)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,22 +357,55 @@ class DataPlane:
         async with self._admin_lock():
             todo = [o for o in wanted if self._made.get(o.name) != o.signature]
             stale = self._stale() if version != self._reconciled else []
+            all_dropped = True
             if todo or stale:
                 try:
-                    await self._apply(todo, stale)
+                    all_dropped = await self._drop_stale(stale)
+                    if todo:
+                        await self._apply(todo)
                 except ConnectionLost as e:
                     self._admin = None
                     raise DataPlaneLost(str(e)) from None
-            self._reconciled = version
+            if all_dropped:  # else the next statement tries the drops left again
+                self._reconciled = version
 
-    async def _apply(self, todo: list[ddl.PgObject], stale: list[str]) -> None:
+    async def _drop_stale(self, stale: list[str]) -> bool:
+        """Drop the objects the catalog no longer has, each in a transaction of its own that
+        waits for no lock: an object some session still reads (a suspended portal, an open
+        cursor, a result streaming to a slow client hold PostgreSQL's lock on it until they
+        end) is left for a later pass, so that no other session's statement waits behind
+        that reader.  True when every one is gone."""
+        if not stale:
+            return True
         conn = await self._admin_conn()
-        statements = ["BEGIN"]
+        objects = f"{names.FUNCTION_SCHEMA}.objects"
+        all_dropped = True
         for name in stale:
             kind = {"t": "TABLE", "v": "VIEW", "i": "INDEX"}.get(name[:1], "TABLE")
-            statements.append(
-                f"DROP {kind} IF EXISTS {names.DATA_SCHEMA}.{names.quote_ident(name)} CASCADE"
+            script = ";\n".join(
+                [
+                    "BEGIN",
+                    "SET LOCAL lock_timeout = 1",  # ms; 0 would mean "wait for ever"
+                    f"DROP {kind} IF EXISTS {names.DATA_SCHEMA}.{names.quote_ident(name)} CASCADE",
+                    _FORGET_GONE.format(objects=objects, schema=names.DATA_SCHEMA),
+                    "COMMIT",
+                ]
             )
+            try:
+                await conn.script(script)
+            except PgFailure as e:
+                with contextlib.suppress(Exception):
+                    await conn.script("ROLLBACK")
+                if e.error.sqlstate != "55P03":  # lock_not_available: read now, drop later
+                    await self._load_made(conn)
+                    raise map_error(e.error, self.name_of([])) from None
+                all_dropped = False
+        await self._load_made(conn)
+        return all_dropped
+
+    async def _apply(self, todo: list[ddl.PgObject]) -> None:
+        conn = await self._admin_conn()
+        statements = ["BEGIN"]
         made: dict[str, str] = {}
         for obj in todo:
             old = self._made.get(obj.name)
@@ -388,10 +426,7 @@ class DataPlane:
                 " ON CONFLICT (name) DO UPDATE SET signature = EXCLUDED.signature"
             )
         # what a CASCADE took with it is no longer made
-        statements.append(
-            f"DELETE FROM {objects} o WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE"
-            f" c.relnamespace = '{names.DATA_SCHEMA}'::regnamespace AND c.relname = o.name)"
-        )
+        statements.append(_FORGET_GONE.format(objects=objects, schema=names.DATA_SCHEMA))
         statements.append("COMMIT")
         try:
             await conn.script(";\n".join(statements))
