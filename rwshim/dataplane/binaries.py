@@ -146,19 +146,29 @@ def usable_by(bins: PgBinaries, who: RunAs) -> bool:
     )
 
 
+# Where a root rwshim keeps the binaries' copy when its cache is private to root (a cache in
+# a 0700 directory still serves the template: initdb and the copies run from a cwd root set).
+SHARED_MIRROR_DIR = Path("/var/cache/rwshim")
+
+
 def for_server_user(bins: PgBinaries, who: RunAs | None, cache: Path) -> PgBinaries:
     """The install the server's user runs: ``bins`` itself when it can reach them (or when
-    rwshim is not root), else the world-readable copy in ``cache``.  Raises
-    ``DataPlaneError`` when it can reach neither."""
+    rwshim is not root), else a world-readable copy: in ``cache`` when the server's user can
+    reach it, else in ``SHARED_MIRROR_DIR``.  Raises ``DataPlaneError`` when it can reach
+    none of them."""
     if who is None or usable_by(bins, who):
         return bins
     from rwshim.dataplane.cluster import CACHE_ENV  # cluster imports this module
 
-    copy = mirror(bins, cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    dest = cache if can_reach(cache, who) else SHARED_MIRROR_DIR
+    if dest == SHARED_MIRROR_DIR:
+        dest.mkdir(mode=0o755, parents=True, exist_ok=True)
+    copy = mirror(bins, dest)
     if not usable_by(copy, who):
         raise DataPlaneError(
             f"PostgreSQL runs as {who.name} (rwshim runs as root), which can reach"
-            f" neither {bins.root} nor the copy in {cache}; set"
+            f" neither {bins.root} nor the copy in {dest}; set"
             f" ${CACHE_ENV} to a directory it can reach"
         )
     return copy
