@@ -93,3 +93,29 @@ async def test_describe_of_dml(rwshim: RwShim) -> None:
         assert [a.type.name for a in text.get_attributes()] == ["varchar", "varchar"]
     finally:
         await conn.close()
+
+
+def test_timestamps_cast_to_strings_in_risingwave_text(db: Client) -> None:
+    # cast_with_time_zone's %Y-%m-%d %H:%M:%S%.f%:z and Timestamp's ToText: 3 or 6 digits of
+    # a second (none when zero), +HH:MM, in the session's time zone; PostgreSQL's own output
+    # would be '.5' and '+00'
+    db.run("CREATE TABLE ts (a timestamptz, b timestamp)")
+    db.run(
+        "INSERT INTO ts VALUES ('2020-01-02 12:34:56.5 -11:00', '2020-01-01 00:00:00.25'),"
+        " ('2020-01-02 12:34:56 +00:00', '2020-01-01 00:00:00.123456'), (NULL, NULL)"
+    )
+    assert db.rows("SELECT a::varchar, b::varchar, CAST(a AS text) FROM ts ORDER BY b") == [
+        ("2020-01-02 12:34:56+00:00", "2020-01-01 00:00:00.123456", "2020-01-02 12:34:56+00:00"),
+        (
+            "2020-01-02 23:34:56.500+00:00",
+            "2020-01-01 00:00:00.250",
+            "2020-01-02 23:34:56.500+00:00",
+        ),
+        (None, None, None),
+    ]
+    db.run("SET TIME ZONE 'Asia/Kolkata'")
+    assert db.rows("SELECT a::varchar FROM ts WHERE b = '2020-01-01 00:00:00.25'") == [
+        ("2020-01-03 05:04:56.500+05:30",)
+    ]
+    # arg_max keeps its value as text inside: the value comes back whole
+    assert db.rows("SELECT arg_max(a, b) = max(a) FROM ts") == [(True,)]

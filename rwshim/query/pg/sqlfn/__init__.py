@@ -22,9 +22,21 @@ from rwshim.query.pg.sqlfn import (
     numeric,
     scalars,
     series,
+    totext,
     vector,
 )
 
-MODULES = (datetime, maketime, numeric, arrays, series, aggregates, scalars, int256, vector)
+MODULES = (
+    datetime,
+    maketime,
+    numeric,
+    arrays,
+    series,
+    aggregates,
+    scalars,
+    int256,
+    vector,
+    totext,
+)
 
 __all__ = ["MODULES"]
