@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
-from rwshim.errors import InvalidInputSyntax
+from rwshim.errors import InvalidInputSyntax, RwError
 from rwshim.query.context import QueryContext
 from rwshim.query.pg import checks, functions, tree
 from rwshim.query.pg.prepass import Prepassed, prepass
@@ -131,14 +131,27 @@ def route(
         out.route = Route.DATA
     elif shape.kind != "select":
         return out
+    failed: RwError | None = None
     for ref in shape.relation_refs:
         if ref.target is not None:
             continue
         db, schema = _qualifiers(ref)
-        rel = resolve(db, schema, ref.name)
+        try:
+            rel = resolve(db, schema, ref.name)
+        except RwError as e:
+            failed = failed or e
+            continue
         out.resolved[id(ref)] = rel
         if isinstance(rel, Relation) and not (rel.kind == RelKind.VIEW and catalog_only(rel)):
             out.route = Route.DATA
+    if failed is not None:
+        if out.route is Route.CATALOG:
+            # No user relation: the in-process binder binds the query in RisingWave's order
+            # and so reports the error RisingWave reports first (a select item's bad column
+            # before a missing catalog in a later subquery: psql's \dp).
+            out.reason = "a relation name does not resolve"
+            return out
+        raise failed
     if out.route is Route.CATALOG and shape.kind == "select" and reads_nothing(shape):
         # A query that reads no relation at all is RisingWave's batch engine evaluating
         # expressions: PostgreSQL has the functions, types and casts RisingWave's are built
