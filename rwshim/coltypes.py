@@ -53,6 +53,9 @@ def bind_column_type(type_name: str, type_text: str, array_dims: int = 0) -> tup
         raise NotImplementedError_("CHAR is not supported, please use VARCHAR instead")
     if key == "serial":
         raise NotSupported("Column type SERIAL is not supported", "Please remove the SERIAL column")
+    rw = _rw_only(type_text, array_dims)
+    if rw is not None:
+        return rw
     base = _BASE.get(key)
     if base is None or (key in ("numeric", "decimal") and "(" in type_text):
         raise NotImplementedError_(f"unsupported data type: {type_text.strip()}")
@@ -65,7 +68,24 @@ def bind_column_type(type_name: str, type_text: str, array_dims: int = 0) -> tup
     return oid, rw_name
 
 
-_RW_NAME: dict[int, str] = {oid: rw for oid, rw in _BASE.values()}
+def _rw_only(type_text: str, array_dims: int) -> tuple[int, str] | None:
+    """A RisingWave-only type (struct, map, rw_int256, vector, a list of lists): its OID and
+    RisingWave's name of it (rwshim/rwtypes.py)."""
+    from rwshim import rwtypes
+
+    low = type_text.lower()
+    if array_dims <= 1 and not any(w in low for w in ("struct", "map", "int256", "vector")):
+        return None
+    try:
+        t = rwtypes.parse(type_text.strip())
+    except rwtypes.TypeSyntaxError:
+        return None
+    if any(x.kind == "map" for x in t.walk()):
+        return None  # no map on the data plane yet: refused here, before any row is written
+    return t.oid, t.display()
+
+
+_RW_NAME: dict[int, str] = {oid: rw for oid, rw in _BASE.values()} | {1301: "rw_int256"}
 
 
 def rw_type_name(oid: int) -> str:

@@ -19,7 +19,7 @@ class Config:
     database: str = "dev"
     data_dir: Path | None = None
     # The user's PostgreSQL (>= 16) for table data instead of rwshim's own child
-    # (rwshim.dataplane); not used by the server yet.
+    # (rwshim.dataplane); its database holds rwshim's schemas rw and rwfn.
     postgres_url: str | None = None
     # When set, every user must give this password, checked with ``auth``.
     password: str | None = None

@@ -550,6 +550,14 @@ class BindExprError(RwError):
         self.cause = cause
 
 
+class InsertViolation(RwError):
+    """`Invalid insert operation: <s>` (src/frontend/src/error.rs:159-160), e.g. a value for a
+    generated column (src/frontend/src/binder/insert.rs:181-184)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"Invalid insert operation: {detail}")
+
+
 class ItemNotFound(RwError):
     """`Item not found: <s>` (src/frontend/src/error.rs:156), e.g. `Invalid column: v1`
     (src/frontend/src/binder/bind_context.rs:247) or `missing FROM-clause entry for table "t"`

@@ -1,7 +1,10 @@
-"""One rwshim "cluster": the meta store, the catalog and barrier engine, the read path, and the
-clock, shared by every connection of a server (RisingWave's meta node plus its frontend state).
+"""One rwshim "cluster": the meta store, the catalog and barrier engine, the read path, the data
+plane and the clock, shared by every connection of a server (RisingWave's meta node plus its
+frontend state, and its compute nodes' data on PostgreSQL).
 
-No I/O here: the server drives ``tick()`` from its barrier loop, tests drive it by hand.
+No I/O here: the server drives ``tick()`` from its barrier loop, tests drive it by hand; the
+data plane (rwshim/datapath) does its I/O when a session awaits it, and starts nothing until
+the first data statement.
 """
 
 from __future__ import annotations
@@ -12,16 +15,22 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
+from rwshim.errors import NotImplementedError_
 from rwshim.passwords import StoredPassword
 from rwshim.query.engine import QueryEngine
+from rwshim.query.relations import RelKind
 from rwshim.query.rewrites import register_rewrite
 from rwshim.query.store_source import StoreRelations
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
+
+if TYPE_CHECKING:
+    from rwshim.datapath.plane import DataPlane
 
 # version() at the reference commit: PostgreSQL 13.14.0-RisingWave-<cargo version> (<git sha>)
 # (src/common/src/lib.rs current_cluster_version, clients.md §8.1).
@@ -31,11 +40,19 @@ RW_VERSION = "PostgreSQL 13.14.0-RisingWave-3.2.0-alpha (448c6570b1b9d6367367083
 class Instance:
     """The state every session of one server shares."""
 
-    def __init__(self, data_dir: str | Path | None = None, *, manual_clock: bool = False) -> None:
+    def __init__(
+        self,
+        data_dir: str | Path | None = None,
+        *,
+        manual_clock: bool = False,
+        postgres_url: str | None = None,
+    ) -> None:
         self.data_dir = data_dir
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
+        self.postgres_url = postgres_url
+        self._data: DataPlane | None = None
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.
@@ -69,6 +86,9 @@ class Instance:
         # names too.
         register_rewrite(quote_keyword_relations)
         self.query = QueryEngine(conn, self.relations, version=RW_VERSION, clock=self._now)
+        self.query.refuse_user_data = self._refuse_user_data
+        if self._data is not None:
+            self._data.relations = self.relations
 
     # time.monotonic() after which SQLite abandons the query running now (inf: none runs).
     deadline: float = math.inf
@@ -80,13 +100,49 @@ class Instance:
         return dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, tz=dt.UTC)
 
     @property
+    def data(self) -> DataPlane:
+        """The data plane (made, and its modules imported, on first use)."""
+        if self._data is None:
+            from rwshim.datapath.plane import DataPlane
+
+            self._data = DataPlane(
+                self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir
+            )
+        return self._data
+
+    @property
     def conn(self) -> sqlite3.Connection:
         return self.store.conn
 
     def row_count(self, relation_id: int) -> int:
         """Rows a backfill of ``relation_id`` reads: a table's rows, or the rows of a
-        materialized view's defining query (it reads as that query, decision 4)."""
-        return self.query.row_count(relation_id)
+        materialized view's defining query (it reads as that query, decision 4), as the data
+        plane last counted them (before the CREATE, and after DML).  Not counted in this
+        process yet (a restart with a creating job): the total the engine stored at its last
+        barrier, while the data plane counts again."""
+        found = None if self._data is None else self._data.counts.get(relation_id)
+        if found is not None:
+            return found
+        row = self.conn.execute(
+            "SELECT max(backfill_total) FROM fragment WHERE scan_relation_id = ?", (relation_id,)
+        ).fetchone()
+        if self._data is not None or self.data_dir is not None or self.postgres_url:
+            self.data.recount_soon(relation_id)
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
+    def _refuse_user_data(self, relation_ids: list[int]) -> None:
+        """The in-process path was about to read user data: only catalog relations (and
+        views of them) are there; everything else runs on PostgreSQL."""
+        for rid in relation_ids:
+            rel = self.relations.relation_by_id(rid)
+            if rel is None:
+                continue
+            if rel.kind == RelKind.VIEW and self.data.catalog_only(rel):
+                continue
+            raise NotImplementedError_(
+                f"this statement on {rel.kind.value} {rel.name}: its syntax cannot run on the"
+                " PostgreSQL data plane yet"
+            )
 
     def set_frontend_address(self, host: str, port: int) -> None:
         """The frontend worker's address in rw_worker_nodes / SHOW CLUSTER: the server's own
@@ -155,5 +211,8 @@ class Instance:
             self._attach_read_path()
 
     def close(self) -> None:
-        """Checkpoint and close the store (nothing committed is left only in the WAL)."""
+        """Close the data plane's connections, checkpoint and close the store (nothing
+        committed is left only in the WAL)."""
+        if self._data is not None:
+            self._data.close_now()
         self.store.close()

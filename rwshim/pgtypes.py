@@ -60,6 +60,10 @@ _TYPES: tuple[PgType, ...] = (
     PgType(2278, "void", "void", 4, 0),
     PgType(2276, "any", '"any"', 4, 0),
     PgType(2277, "anyarray", "anyarray", -1, 0),
+    # RisingWave's own type OIDs (src/common/src/types/postgres_type.rs to_oid)
+    PgType(1301, "rw_int256", "rw_int256", -1, 1302),
+    PgType(1303, "map", "map", -1, 1304),
+    PgType(1305, "vector", "vector", -1, 1306),
 )
 
 BY_OID: dict[int, PgType] = {t.oid: t for t in _TYPES}

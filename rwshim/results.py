@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import tzinfo
 
@@ -41,7 +41,9 @@ class Outcome:
 
     tag: str
     columns: list[Column] | None = None
-    rows: Iterable[Sequence[object]] = ()
+    # an AsyncIterator of rows too: the data plane streams (the session iterates it with
+    # ``async for`` and closes it with ``aclose`` when it stops early)
+    rows: Iterable[Sequence[object]] | AsyncIterator[Sequence[object]] = ()
     count_rows: bool = False
     notices: list[str] = field(default_factory=list)
     # COPY ... TO STDOUT: rows go out as CopyData (tab-separated text) between

@@ -118,7 +118,9 @@ class Server:
         # An instance the server made is the server's to close (checkpoint) when it stops.
         self._owns_instance = instance is None and frontend_factory is None
         if instance is None and frontend_factory is None:
-            instance = Instance(config.data_dir, manual_clock=config.manual_clock)
+            instance = Instance(
+                config.data_dir, manual_clock=config.manual_clock, postgres_url=config.postgres_url
+            )
         self.instance = instance
         if instance is not None:
             instance.registry = self.registry

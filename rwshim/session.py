@@ -21,7 +21,7 @@ import secrets
 import struct
 import time
 import zoneinfo
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
@@ -120,8 +120,18 @@ class Portal:
     codes: tuple[int, ...] = ()
     # Set while a row-limited Execute left rows to send.
     outcome: Outcome | None = None
-    rows: Rows | None = None
+    rows: Rows | AsyncIterator[Sequence[object]] | None = None
     encoder: RowEncoder | None = None
+
+
+async def _first(rows: Iterator[Sequence[object]] | AsyncIterator[Sequence[object]]) -> object:
+    """The next row, or None."""
+    if isinstance(rows, AsyncIterator):
+        try:
+            return await anext(rows)
+        except StopAsyncIteration:
+            return None
+    return next(rows, None)
 
 
 class Session:
@@ -157,7 +167,6 @@ class Session:
         self._tz: tzinfo = UTC
         # Handlers that never wait run without a coroutine (most extended-protocol messages).
         self._sync_handlers: dict[type, Callable[[Any], bool]] = {
-            ev.Parse: self._on_parse,
             ev.Bind: self._on_bind,
             ev.Describe: self._on_describe,
             ev.Close: self._on_close,
@@ -170,7 +179,9 @@ class Session:
             ev.CopyFail: self._on_copy,
             ev.TooLarge: self._on_too_large,
         }
+        # Parse may wait: a data statement is parsed and described by PostgreSQL.
         self._async_handlers: dict[type, Callable[[Any], Awaitable[bool]]] = {
+            ev.Parse: self._on_parse,
             ev.Query: self._on_query,
             ev.Execute: self._on_execute,
         }
@@ -367,22 +378,7 @@ class Session:
                 elif columns is not None:
                     encoder = row_encoder(columns, _TEXT_FORMATS[len(columns)], self.tz)
                     send(encoder.row_description)
-                    encode = encoder.encode
-                    sent = 0
-                    size = 0
-                    rows = Rows(outcome.rows)
-                    self._streaming.add(rows)
-                    try:
-                        for row in rows:
-                            data = encode(row)
-                            send(data)
-                            sent += 1
-                            size += len(data)
-                            if size >= FLUSH_THRESHOLD:
-                                await self._flush_now()
-                                size = 0
-                    finally:
-                        self._streaming.discard(rows)
+                    sent = await self._emit(outcome.rows, encoder.encode, 0)
                     send(command_complete(command_tag(outcome, sent)))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
@@ -396,12 +392,50 @@ class Session:
         tz = self.tz
         send = self._out.append
         send(backend.copy_out_response(len(columns)))
+        sent = await self._emit(outcome.rows, lambda row: copy_row(columns, row, tz), 0)
+        send(backend.COPY_DONE)
+        send(command_complete(command_tag(outcome, sent)))
+
+    async def _emit(
+        self,
+        rows: Iterable[Sequence[object]] | AsyncIterator[Sequence[object]],
+        encode: Callable[[Sequence[object]], bytes],
+        limit: int,
+    ) -> int:
+        """Send rows (at most ``limit`` when > 0), flushing as the buffer fills; the number
+        sent.  Rows may come from an async iterator (the data plane streams): one left
+        early by an error or a cancel is closed, which cancels its statement."""
+        send = self._out.append
         sent = size = 0
-        rows = Rows(outcome.rows)
-        self._streaming.add(rows)
+        if isinstance(rows, AsyncIterator):
+            finished = False
+            try:
+                while limit <= 0 or sent < limit:
+                    try:
+                        row = await anext(rows)
+                    except StopAsyncIteration:
+                        break
+                    data = encode(row)
+                    send(data)
+                    sent += 1
+                    size += len(data)
+                    if size >= FLUSH_THRESHOLD:
+                        await self._flush_now()
+                        size = 0
+                finished = True
+            finally:
+                if not finished:
+                    aclose = getattr(rows, "aclose", None)
+                    if aclose is not None:
+                        await aclose()
+            return sent
+        # In-process rows read the store's SQLite connection: while they stream, another
+        # session's write may read the rest into memory (``release_reads``, results.Rows).
+        held = rows if isinstance(rows, Rows) else Rows(rows)
+        self._streaming.add(held)
         try:
-            for row in rows:
-                data = copy_row(columns, row, tz)
+            for row in itertools.islice(held, limit) if limit > 0 else held:
+                data = encode(row)
                 send(data)
                 sent += 1
                 size += len(data)
@@ -409,9 +443,8 @@ class Session:
                     await self._flush_now()
                     size = 0
         finally:
-            self._streaming.discard(rows)
-        send(backend.COPY_DONE)
-        send(command_complete(command_tag(outcome, sent)))
+            self._streaming.discard(held)
+        return sent
 
     def _outcome_head(self, outcome: Outcome) -> None:
         """Notices and ParameterStatus changes go out before the statement's rows and
@@ -422,7 +455,7 @@ class Session:
 
     # --- extended query ------------------------------------------------------------------
 
-    def _on_parse(self, msg: ev.Parse) -> bool:
+    async def _on_parse(self, msg: ev.Parse) -> bool:
         try:
             if msg.name:
                 if msg.name in self._statements:
@@ -439,7 +472,8 @@ class Session:
                     raise RwError(f"Unsupported oid {oid - 2**32 if oid >= 2**31 else oid}")
             if stmts:
                 stmt: Statement | None = stmts[0]
-                desc = self.frontend.describe(stmts[0], list(msg.param_oids))
+                found = self.frontend.describe(stmts[0], list(msg.param_oids))
+                desc = found if isinstance(found, Description) else await self._run(found)
             else:
                 stmt = None
                 desc = Description(list(msg.param_oids), None)
@@ -590,7 +624,8 @@ class Session:
                     self.send(command_complete(command_tag(outcome, 0)))
                     return True
                 portal.outcome = outcome
-                portal.rows = Rows(outcome.rows)
+                rows = outcome.rows
+                portal.rows = rows if isinstance(rows, AsyncIterator) else Rows(rows)
                 formats = portal.formats
                 ncols = len(outcome.columns)
                 if len(formats) != ncols:
@@ -598,7 +633,7 @@ class Session:
                     # (pgwire types.rs:113-125), only when a row is converted.
                     codes = portal.codes
                     if len(codes) not in (0, 1, ncols):
-                        if next(portal.rows, None) is not None:
+                        if await _first(portal.rows) is not None:
                             raise RwError(
                                 f"internal error: format codes length {len(codes)} is not 0, "
                                 f"1 or equal to actual length {ncols}"
@@ -619,20 +654,9 @@ class Session:
         encoder = portal.encoder
         outcome = portal.outcome
         assert rows is not None and encoder is not None and outcome is not None
-        sent = 0
-        size = 0
-        send = self._out.append
-        encode = encoder.encode
-        for row in itertools.islice(rows, max_rows) if max_rows > 0 else rows:
-            data = encode(row)
-            send(data)
-            sent += 1
-            size += len(data)
-            if size >= FLUSH_THRESHOLD:
-                await self._flush_now()
-                size = 0
+        sent = await self._emit(rows, encoder.encode, max_rows)
         if max_rows > 0 and sent == max_rows:
-            send(backend.PORTAL_SUSPENDED)
+            self._out.append(backend.PORTAL_SUSPENDED)
             return
         # Done: a later Execute of this portal runs the statement again, as in RisingWave
         # (the result cache is dropped, the portal kept: pg_protocol.rs:1126-1157).
@@ -641,6 +665,12 @@ class Session:
 
     @staticmethod
     def _reset_portal(portal: Portal) -> None:
+        rows = portal.rows
+        abandon = getattr(rows, "abandon", None)
+        if abandon is not None:
+            # a suspended data-plane query nobody reads any more: its statement is
+            # cancelled before the session's next one
+            abandon()
         portal.rows = None
         portal.outcome = None
         portal.encoder = None
@@ -696,7 +726,8 @@ class Session:
         for rows in list(self._streaming):
             rows.materialise()
         for portal in self._portals.values():
-            if portal.rows is not None:
+            # (a data-plane portal reads this session's own PostgreSQL connection)
+            if isinstance(portal.rows, Rows):
                 portal.rows.materialise()
         # The frontend's DECLAREd cursors.
         release = getattr(self.frontend, "release_reads", None)

@@ -4,19 +4,30 @@
 (a consistent snapshot even while a server writes to it) into ``DEST/meta.db``, which
 ``rwshim --data-dir DEST`` then opens.  ``rwshim store check --data-dir DIR`` runs the checks
 a server runs on open.  Which files make up a store: ``rwshim/store/files.py``.
+
+User rows live in the data plane's PostgreSQL cluster, ``DIR/pg/``.  It is copied too when no
+server runs it (the copy holds the data directory's lock, so no server starts it meanwhile):
+``DEST`` is then a whole data directory.  While a server runs it, the cluster cannot be copied
+consistently (it runs with ``wal_level=minimal``, which allows no online backup): the meta
+store alone is copied and stderr says that the rows are not in the copy.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
+from rwshim.dataplane.cluster import DataDirLock, pid_alive, postmaster_pid
+from rwshim.dataplane.errors import DataDirInUse
 from rwshim.errors import RwError
 from rwshim.store import files
 from rwshim.store.store import FILE_NAME
+
+DATA_CLUSTER = "pg"  # the data plane's cluster in a data directory (dataplane/cluster.py)
 
 
 def add_parser(sub: Any) -> None:
@@ -48,11 +59,46 @@ def run(args: argparse.Namespace) -> int:
             if args.verb == "check":
                 print(f"{path}: ok")
                 return 0
-            target = files.backup(conn, Path(args.dest))
+            lock = _try_lock(Path(args.data_dir))
+            try:
+                target = files.backup(conn, Path(args.dest))
+                print(f"backed up {path} to {target}")
+                _backup_cluster(Path(args.data_dir), Path(args.dest), lock is not None)
+            finally:
+                if lock is not None:
+                    lock.release()
         finally:
             conn.close()
     except (RwError, OSError, sqlite3.Error) as e:
         print(f"rwshim store {args.verb}: {e}", file=sys.stderr)
         return 1
-    print(f"backed up {path} to {target}")
     return 0
+
+
+def _try_lock(data_dir: Path) -> DataDirLock | None:
+    """The data directory's lock, or None while a server's PostgreSQL holds it."""
+    lock = DataDirLock(data_dir)
+    try:
+        lock.acquire()
+    except DataDirInUse:
+        return None
+    return lock
+
+
+def _backup_cluster(data_dir: Path, dest: Path, locked: bool) -> None:
+    """Copy ``data_dir/pg`` (the user rows) into ``dest/pg`` when no server runs it."""
+    source = data_dir / DATA_CLUSTER
+    if not (source / "PG_VERSION").exists():
+        return  # no data statement ever ran: there are no rows to copy
+    pid = postmaster_pid(source)
+    if not locked or (pid is not None and pid_alive(pid)):
+        print(
+            f"rwshim store backup: the rows of user tables, in {source}, are not in this copy:"
+            " a server is running on them and PostgreSQL's cluster cannot be copied while it"
+            " runs; stop the server and back up again to copy them",
+            file=sys.stderr,
+        )
+        return
+    target = dest / DATA_CLUSTER
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns("postmaster.pid"))
+    print(f"backed up {source} to {target}")

@@ -182,7 +182,12 @@ def stop_stale(data: Path, timeout: float = 10.0) -> int | None:
     where there is no parent-death signal); its pid, or None.  The caller holds the data
     directory's lock, so no live rwshim owns that postmaster."""
     pid = postmaster_pid(data)
-    if pid is None or pid == os.getpid() or not pid_alive(pid) or not _is_postmaster_of(pid, data):
+    if pid is None or pid == os.getpid() or not pid_alive(pid):
+        return None
+    if _is_zombie(pid):
+        _forget_dead_postmaster(data, pid)
+        return None
+    if not _is_postmaster_of(pid, data):
         return None
     log.warning("stopping PostgreSQL (pid %d) left running on %s by a previous rwshim", pid, data)
     for sig, grace in ((signal.SIGINT, timeout), (signal.SIGQUIT, 5.0), (signal.SIGKILL, 5.0)):
@@ -190,10 +195,50 @@ def stop_stale(data: Path, timeout: float = 10.0) -> int | None:
             os.kill(pid, sig)
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline:
-            if not pid_alive(pid) or _is_zombie(pid):
+            if not pid_alive(pid):
+                return pid
+            if _is_zombie(pid):
+                _forget_dead_postmaster(data, pid)
                 return pid
             time.sleep(0.01)
     return pid
+
+
+def _forget_dead_postmaster(data: Path, pid: int, wait: float = 5.0) -> None:
+    """A postmaster that exited but is not reaped yet (its rwshim died, and the process that
+    inherited it reaps slowly: a container's init) still answers ``kill(pid, 0)``, and
+    PostgreSQL refuses to start while the pid of its ``postmaster.pid`` answers (``lock file
+    "postmaster.pid" already exists``, miscinit.c CreateLockFile).  Wait a little for it to
+    be reaped; then, if no process is attached to its shared memory any more (PostgreSQL's
+    own test that no backend of it survives, PGSharedMemoryIsInUse, read from
+    /proc/sysvipc/shm), remove the stale lock file (the caller holds the data directory's
+    lock, so no live server owns it)."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if not pid_alive(pid) or not _is_zombie(pid):
+            return
+        time.sleep(0.02)
+    if postmaster_pid(data) != pid or _shared_memory_in_use(data):
+        return
+    log.warning("removing the lock file of PostgreSQL (pid %d, exited) on %s", pid, data)
+    with contextlib.suppress(FileNotFoundError):
+        (data / "postmaster.pid").unlink()
+
+
+def _shared_memory_in_use(data: Path) -> bool:
+    """Whether a process is attached to the SysV segment ``postmaster.pid`` names (its 7th
+    line: key and id); True when that cannot be told (the lock file is then kept)."""
+    try:
+        lines = (data / "postmaster.pid").read_text().splitlines()
+        shmid = int(lines[6].split()[1])
+        table = Path("/proc/sysvipc/shm").read_text().splitlines()
+    except (OSError, IndexError, ValueError):
+        return True
+    for row in table[1:]:
+        fields = row.split()
+        if len(fields) > 6 and fields[1] == str(shmid):
+            return fields[6] != "0"
+    return False  # the segment is gone
 
 
 def sweep_orphans(parents: list[Path] | None = None, min_age: float = 60.0) -> list[Path]:

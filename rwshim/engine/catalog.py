@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rwshim import pgtypes
 from rwshim.acl import CheckItem
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
 from rwshim.engine.privileges import Privileges
@@ -36,7 +35,6 @@ from rwshim.errors import (
     ProtocolError,
 )
 from rwshim.sql import unparse
-from rwshim.store.schema import data_table
 from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS
 
 
@@ -98,22 +96,6 @@ def view_sql(definition: str, schema: str, name: str) -> str:
         return unparse.view_sql(definition)
     except unparse.UnparseError:
         return definition
-
-
-def _quote_ident(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _sqlite_affinity(type_oid: int) -> str:
-    if type_oid in (pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, pgtypes.BOOL):
-        return "INTEGER"
-    if type_oid in (pgtypes.FLOAT4, pgtypes.FLOAT8):
-        return "REAL"
-    if type_oid == pgtypes.NUMERIC:
-        return "NUMERIC"
-    if type_oid == pgtypes.BYTEA:
-        return "BLOB"
-    return "TEXT"
 
 
 class Owned(Protocol):
@@ -585,20 +567,6 @@ class Catalog:
                 out[rid] = rel
         return [out[k] for k in sorted(out)]
 
-    def create_data_table(self, table_id: int) -> None:
-        """The table's rows live in ``rel_<id>`` (store/schema.py); ``_row_id`` is its key."""
-        cols = self.columns(table_id)
-        defs = []
-        for c in cols:
-            if c.is_hidden and c.name == "_row_id":
-                defs.append(f"{_quote_ident(c.name)} INTEGER PRIMARY KEY")
-            else:
-                defs.append(f"{_quote_ident(c.name)} {_sqlite_affinity(c.type_oid)}")
-        with self.store.transaction():
-            self.conn.execute(
-                f"CREATE TABLE IF NOT EXISTS {data_table(table_id)} ({', '.join(defs)})"
-            )
-
     # ------------------------------------------------------------------ removal (drop_op.rs)
 
     def cascade_closure(self, ids: Iterable[int]) -> list[int]:
@@ -692,8 +660,6 @@ class Catalog:
             )
             status = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (rid,))
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
-            if kind == "table":
-                self.conn.execute(f"DROP TABLE IF EXISTS {data_table(rid)}")
             self.waits.notify_removed(rid, str(kind), status, cancelled)
         self.waits.check_wait_all()
 

@@ -107,12 +107,15 @@ class Ddl:
         primary_key: Sequence[str] = (),
         if_not_exists: bool = False,
         append_only: bool = False,
+        on_conflict: str | None = None,
         with_options: Sequence[tuple[str, str]] = (),
         connector: str | None = None,
     ) -> Result:
         """CREATE TABLE (create_table.rs): a streaming job without backfill, always foreground;
-        its rows live in ``rel_<id>``.  A table without primary key gets the hidden ``_row_id``
-        (serial) as its last column and key (create_table.rs:437-446)."""
+        its rows live on the data plane (made from this catalog entry on first use).  A table
+        without primary key gets the hidden ``_row_id`` (serial) as its last column and key
+        (create_table.rs:437-446).  ``on_conflict`` is the statement's ON CONFLICT clause
+        (``DO NOTHING``, ``DO UPDATE FULL``, ``OVERWRITE``, ``DO UPDATE IF NOT NULL``)."""
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
@@ -129,9 +132,11 @@ class Ddl:
             if k not in names:
                 raise BindError(f'column "{k}" named in key does not exist')
             pk.append(names.index(k))
+        row_id_as_pk = not pk
         if not pk:
             cols.append(ColumnSpec("_row_id", pgtypes.INT8, "serial", is_hidden=True))
             pk = [len(cols) - 1]
+        behaviour = conflict_behaviour(on_conflict, append_only, row_id_as_pk)
         ref_columns: dict[str, object] = {}
         if connector is None:
             if any(
@@ -159,6 +164,7 @@ class Ddl:
             options=options,
             extra={
                 "append_only": int(append_only),
+                "on_conflict": behaviour,
                 "connector": connector,
                 "with_options": json.dumps(options, sort_keys=True),
                 **ref_columns,
@@ -189,8 +195,9 @@ class Ddl:
         with self.store.transaction():
             rid = self.store.next_id("object")
             self.catalog.insert_relation(
-                rid, "view", name.name, schema_id, ctx, definition, columns
-            )
+                rid, "view", name.name, schema_id, ctx, definition, columns,
+                extra={"search_path": ctx.variables.get("search_path")},
+            )  # fmt: skip
             self.catalog.insert_dependencies(rid, upstream_ids)
             self.catalog.privileges.apply_relation_defaults(rid)  # create_op.rs:601-602
         return Result()
@@ -280,7 +287,6 @@ class Ddl:
             return self._if_not_exists_result(existing, if_not_exists, bg)
         options = opts.check_with_options(with_options, opts.MV_WITH_KEYS)
         spec = JobSpec(
-            extra=self._read_query(read_query_template, ctx),
             kind="materialized view",
             if_not_exists=if_not_exists,
             name=name.name,
@@ -292,6 +298,11 @@ class Ddl:
             options=options,
             has_values=has_values,
             has_temporal_join=has_temporal_join,
+            # the definition's names bind with the creating session's search_path
+            extra={
+                "search_path": ctx.variables.get("search_path"),
+                **self._read_query(read_query_template, ctx),
+            },
         )
         return self.jobs.create(ctx, spec)
 
@@ -596,3 +607,25 @@ class Ddl:
             word = "materialized view" if d.kind in ("table", "materialized view") else d.kind
             out.append(f"{word} {schema}.{d.name} depends on it")
         return out
+
+
+def conflict_behaviour(on_conflict: str | None, append_only: bool, row_id_as_pk: bool) -> str:
+    """A table's ConflictBehavior as ``EitherOnConflict::to_behavior`` resolves it
+    (src/frontend/src/handler/create_table.rs:671-705), in the store's words
+    (relation.on_conflict)."""
+    if append_only:
+        if row_id_as_pk:
+            return "no_check"
+        if on_conflict is not None and on_conflict != "DO NOTHING":
+            raise InvalidInputSyntax(
+                "When PRIMARY KEY constraint applied to an APPEND ONLY table, "
+                "the ON CONFLICT behavior must be DO NOTHING."
+            )
+        return "ignore"
+    return {
+        None: "overwrite",
+        "DO UPDATE FULL": "overwrite",
+        "OVERWRITE": "overwrite",
+        "DO NOTHING": "ignore",
+        "DO UPDATE IF NOT NULL": "if_not_null",
+    }.get(on_conflict, "overwrite")

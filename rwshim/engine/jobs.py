@@ -302,8 +302,6 @@ class Jobs:
                 job_type = self.fragments.build(
                     job_id, spec, ctx, p.inputs, p.scan_type, p.batch_refresh
                 )
-                if spec.kind == "table":
-                    self.catalog.create_data_table(job_id)
                 self._admit_and_start(ctx.database_id, job_id, job_type, call)
         except BatchRefreshWhenPaused:
             # The failed apply also fails the barrier injection (control.rs:1311-1330): the

@@ -7,7 +7,7 @@ of the session and the statement).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ class Cursor:
     """A cursor of the session (DECLARE ... CURSOR FOR): its columns and the rows left."""
 
     columns: list[Column]
-    rows: Iterator[Sequence[object]]
+    rows: Iterator[Sequence[object]] | AsyncIterator[Sequence[object]]
 
 
 def engine_name(name: st.ObjectName, database: str) -> EngineName:

@@ -9,7 +9,7 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -40,7 +40,8 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
                 c.name,
                 oid,
                 rw,
-                is_nullable=not (c.not_null or c.primary_key or c.name in schema.primary_key),
+                # NOT NULL alone: a key column may hold NULL (create_table.rs:181-183)
+                is_nullable=not c.not_null,
                 default_expr=c.default,
                 generated_expr=c.generated,
             )
@@ -67,6 +68,26 @@ def query_columns(fe: Frontend, query: str, names: Sequence[str] = ()) -> BoundQ
         ColumnSpec(c.name, c.type_oid, coltypes.rw_type_name(c.type_oid)) for c in analysis.columns
     ]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
+
+
+async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:
+    """The backfill model reads its upstreams' row counts synchronously: count them first,
+    unless no data statement ever ran here (then every table is empty)."""
+    data = fe.instance.data
+    if upstreams and (data.started or fe.instance.data_dir is not None):
+        await data.refresh_counts(data.scan_relations(upstreams))
+
+
+async def bound_after_counting(fe: Frontend, bind: Callable[[], BoundQuery]) -> BoundQuery:
+    """The CREATE's bound query, with its upstreams counted first; bound again when the
+    catalog changed while counting, so that the engine call that follows (without a wait in
+    between) sees the relations the binding saw."""
+    bound = bind()
+    version = fe.instance.relations.fingerprint()
+    await count_upstreams(fe, bound.upstreams)
+    if fe.instance.relations.fingerprint() != version:
+        bound = bind()
+    return bound
 
 
 def new_query_columns(
@@ -163,6 +184,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             primary_key=pk,
             if_not_exists=stmt.if_not_exists,
             append_only=stmt.append_only,
+            on_conflict=stmt.on_conflict,
             with_options=stmt.with_options,
             connector=connector,
         ),
@@ -170,7 +192,12 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
     if stmt.query is not None and not out.notices:
         # CREATE TABLE ... AS: the table is filled with the query's rows.
         name = ".".join(f'"{p}"' for p in stmt.name.parts)
-        fe.instance.query.execute(f"INSERT INTO {name} {stmt.query}", [], fe.query_context())
+        insert = f"INSERT INTO {name} {stmt.query}"
+        planned = fe.data_plan(insert)
+        if planned is None:
+            fe.instance.query.execute(insert, [], fe.query_context())
+        else:
+            await fe.data_session().execute(planned, [], fe.data_state())
     return out
 
 
@@ -178,7 +205,11 @@ async def handle_create_mv(
     fe: Frontend, stmt: st.CreateMaterializedView, params: list[object]
 ) -> Outcome:
     definition = stored_definition(stmt.text)
-    bound = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+
+    def bind() -> BoundQuery:
+        return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+
+    bound = await bound_after_counting(fe, bind)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     return await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
@@ -261,7 +292,9 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
     definition = stored_definition(stmt.text)
-    bound = new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
+    bound = await bound_after_counting(
+        fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
+    )
     template = read_query_template(fe, query) if query is not None and bound.columns else None
     fmt = stmt.format_encode
     return await fe.engine_call(
@@ -288,6 +321,12 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
     # cannot bind).  Orders as OrderType::from_bools (create_index.rs gen_create_index_plan).
     keys = [k.name if k.name is not None else k.expr for k in stmt.keys] or list(stmt.columns)
     orders = [(k.desc, k.nulls_smallest) for k in stmt.keys]
+    try:
+        indexed = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(stmt.table, fe.database))
+    except RwError:
+        indexed = None  # the engine reports it, in its order
+    if indexed is not None:
+        await count_upstreams(fe, [indexed.id])
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_index(

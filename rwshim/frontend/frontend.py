@@ -29,9 +29,9 @@ import functools
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rwshim import control as ctl
 from rwshim import logfmt
@@ -39,7 +39,12 @@ from rwshim.acl import UserAcl
 from rwshim.engine import Context, Waiter
 from rwshim.engine.types import Result
 from rwshim.errors import (
+    BindError,
+    BindExprError,
     FatalError,
+    InvalidReference,
+    ItemNotFound,
+    NoFunction,
     NotImplementedError_,
     PermissionDenied,
     RwError,
@@ -69,6 +74,10 @@ from rwshim.session_config import SessionConfig
 from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
 from rwshim.sql import statements as st
+
+if TYPE_CHECKING:
+    from rwshim.datapath.dsession import DataSession, SessionState
+    from rwshim.datapath.plane import Planned
 
 Statement = st.Statement
 
@@ -201,6 +210,7 @@ class Frontend:
         self._qctx_cache: QueryContext | None = None
         self._acl: UserAcl | None = None
         self._acl_key: tuple[int, int] | None = None
+        self._data: DataSession | None = None
         self._handlers: dict[type[st.Statement], Callable[..., Any]] = self._handler_table()
 
     # --- contexts -------------------------------------------------------------------------
@@ -287,10 +297,17 @@ class Frontend:
                 )  # fmt: skip
             raise
 
-    def describe(self, stmt: Statement, param_oids: list[int]) -> Description:
+    def describe(
+        self, stmt: Statement, param_oids: list[int]
+    ) -> Description | Awaitable[Description]:
+        """Parameter types and result columns; for a data statement, an awaitable (PostgreSQL
+        parses and describes it)."""
         if isinstance(stmt, (st.Query, st.Insert, st.Update, st.Delete)):
             if isinstance(stmt, st.Query) and query.SLEEP.match(stmt.text):
                 return Description([], query.sleep_columns())
+            planned = self.data_plan(stmt.text)
+            if planned is not None:
+                return self._describe_data(planned, param_oids)
             d = self.instance.query.describe(stmt.text, param_oids, self.query_context())
             return Description(list(d.param_oids), d.columns)
         if type(stmt).OWNER == "control":
@@ -345,6 +362,72 @@ class Frontend:
 
     def close(self) -> None:
         self.cursors.clear()
+        if self._data is not None:
+            self._data.close_now()
+            self._data = None
+
+    # --- the data plane -------------------------------------------------------------------
+
+    def data_plan(self, text: str) -> Planned | None:
+        """How ``text`` runs on PostgreSQL, or None when it runs in process (constants,
+        catalog-only queries)."""
+        # SELECT 1-style constants take the in-process fast path, not even parsed for routing
+        if self.instance.query.is_constant(text):
+            return None
+        from rwshim.query.pg.checks import UnknownFunction
+
+        ctx = self.query_context()
+        try:
+            return self.instance.data.plan(text, ctx)
+        except UnknownFunction as e:
+            # RisingWave's whole text names the argument types: the in-process binder's
+            raise self._explain(text, ctx) or e from None
+
+    def data_session(self) -> DataSession:
+        """This session's side of the data plane (its connection opens on first use)."""
+        if self._data is None:
+            from rwshim.datapath.dsession import DataSession
+
+            self._data = DataSession(self.instance.data, self._explain, self._catalog_rows)
+        return self._data
+
+    def data_state(self) -> SessionState:
+        from rwshim.datapath.dsession import SessionState
+
+        return SessionState(
+            self.query_context(),
+            self.timezone,
+            self.instance.query.state.version,
+            self.config.statement_timeout_ms,
+        )
+
+    async def _describe_data(self, planned: Planned, param_oids: list[int]) -> Description:
+        params, cols = await self.data_session().describe(planned, self.data_state(), param_oids)
+        return Description(params, cols)
+
+    def _explain(self, text: str, ctx: QueryContext) -> RwError | None:
+        """The in-process binder's RisingWave text for a statement PostgreSQL refused with a
+        binder-class error (unknown column or function...), if it has one."""
+        try:
+            self.instance.query.describe(text, [], ctx)
+        except (BindExprError, ItemNotFound, InvalidReference, NoFunction, BindError) as e:
+            return e
+        except RwError:
+            return None
+        return None
+
+    def _catalog_rows(
+        self, schema: str, name: str, ctx: QueryContext
+    ) -> tuple[list[Column], list[Sequence[object]]]:
+        """A catalog relation's rows as the in-process path reads them (for a snapshot)."""
+        from rwshim.query.catalog import RELATIONS
+
+        rel = RELATIONS[(schema, name)]
+        cols = ", ".join('"' + c.name.replace('"', '""') + '"' for c in rel.columns)
+        out = self.instance.query.execute(f'SELECT {cols} FROM "{schema}"."{name}"', [], ctx)
+        rows = out.rows
+        assert not isinstance(rows, AsyncIterator)
+        return list(out.columns or []), list(rows)
 
     def release_reads(self) -> None:
         """Read the rest of every DECLAREd cursor into memory: an open cursor keeps a SQLite

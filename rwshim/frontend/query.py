@@ -1,5 +1,7 @@
-"""Queries and DML on the read path, with statement_timeout over the whole answer, and the
-session's cursors (DECLARE, FETCH, CLOSE).
+"""Queries and DML, with statement_timeout over the whole answer, and the session's cursors
+(DECLARE, FETCH, CLOSE).  A statement that reads or writes user data runs on the PostgreSQL
+data plane (rwshim/datapath: this session's connection); constants and catalog-only queries
+run in process.
 
 RisingWave: ``src/frontend/src/handler/query.rs``, ``handler/declare_cursor.rs``,
 ``fetch_cursor.rs``, ``close_cursor.rs``, ``src/frontend/src/session/cursor_manager.rs``,
@@ -13,7 +15,7 @@ import asyncio
 import math
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
@@ -52,6 +54,9 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
         except TimeoutError:
             raise QueryTimeout(ms // 1000) from None
         return Outcome("SELECT", sleep_columns(), [("",)], True)
+    planned = fe.data_plan(stmt.text)
+    if planned is not None:
+        return await fe.data_session().execute(planned, params, fe.data_state())
     instance = fe.instance
     deadline = time.monotonic() + ms / 1000
     instance.deadline = deadline
@@ -63,8 +68,9 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
         raise
     finally:
         instance.deadline = math.inf
-    if not isinstance(out.rows, (list, tuple)):
-        out.rows = _deadline(instance, out.rows, deadline, ms // 1000)
+    rows = out.rows
+    if not isinstance(rows, (list, tuple, AsyncIterator)):
+        out.rows = _deadline(instance, rows, deadline, ms // 1000)
     return out
 
 
@@ -102,14 +108,17 @@ async def handle_copy(fe: Frontend, stmt: st.Copy, params: list[object]) -> Outc
     return Outcome("COPY", out.columns, out.rows, count_rows=True, copy_out=True)
 
 
-def handle_dml(
+async def handle_dml(
     fe: Frontend, stmt: st.Insert | st.Update | st.Delete, params: list[object]
 ) -> Outcome:
     # A DML target is never in another database (binder insert.rs:111, update.rs:132,
     # delete.rs:74: resolve_schema_qualified_name).
     resolve_schema_qualified_name(fe.database, stmt.table.parts)
-    out = fe.instance.query.execute(stmt.text, params, fe.query_context())
-    return out
+    planned = fe.data_plan(stmt.text)
+    if planned is not None:
+        return await fe.data_session().execute(planned, params, fe.data_state())
+    # DML whose text PostgreSQL cannot parse: the in-process path refuses it (no user data)
+    return fe.instance.query.execute(stmt.text, params, fe.query_context())
 
 
 def _deadline(
@@ -137,23 +146,41 @@ def _deadline(
 # --- cursors -----------------------------------------------------------------------------------
 
 
-def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[object]) -> Outcome:
-    out = fe.instance.query.execute(stmt.query, params, fe.query_context())
-    # Rows: another session's write can read the rest into memory (session.release_reads)
-    fe.cursors[stmt.cursor] = Cursor(out.columns or [], Rows(out.rows))
+async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[object]) -> Outcome:
+    planned = fe.data_plan(stmt.query)
+    if planned is not None:
+        out = await fe.data_session().execute(planned, params, fe.data_state())
+    else:
+        out = fe.instance.query.execute(stmt.query, params, fe.query_context())
+    rows = out.rows
+    # An in-process cursor reads the store's SQLite connection: Rows lets another session's
+    # write read the rest into memory (session.release_reads).  A data-plane cursor reads
+    # its session's own PostgreSQL connection, which holds nothing another session waits on.
+    fe.cursors[stmt.cursor] = Cursor(
+        out.columns or [], rows if isinstance(rows, AsyncIterator) else Rows(rows)
+    )
     return Outcome(stmt.tag)
 
 
-def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object]) -> Outcome:
+async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object]) -> Outcome:
     cur = fe.cursors.get(stmt.cursor)
     if cur is None:
         # src/frontend/src/session/cursor_manager.rs: "Cursor {} does not exist"
         raise Uncategorized(f'cursor "{stmt.cursor}" does not exist')
     rows: list[Sequence[object]] = []
-    for row in cur.rows:
+    source = cur.rows
+    while stmt.count is None or len(rows) < stmt.count:
+        if isinstance(source, AsyncIterator):
+            try:
+                row = await anext(source)
+            except StopAsyncIteration:
+                break
+        else:
+            found = next(source, None)
+            if found is None:
+                break
+            row = found
         rows.append(row)
-        if stmt.count is not None and len(rows) >= stmt.count:
-            break
     return Outcome(f"FETCH {len(rows)}", cur.columns, rows)
 
 

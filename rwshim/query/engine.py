@@ -101,6 +101,10 @@ class QueryEngine:
         self._fingerprint: object = None
         # built when the binder first needs it (building it imports the binder)
         self._system: dict[tuple[str, str], SystemRelation] | None = None
+        # Called with the user relations a statement would read or write here: user data is
+        # on the PostgreSQL data plane, so the instance refuses (catalog-only views pass).
+        self.refuse_user_data: Callable[[list[int]], None] | None = None
+        self._constants: dict[str, bool] = {}
 
     def _load_system(self) -> dict[tuple[str, str], SystemRelation]:
         from rwshim.query.resolve import OutColumn, SystemRelation
@@ -122,26 +126,14 @@ class QueryEngine:
             system = self._load_system()
         return system.get((schema, name))
 
-    def row_count(self, relation_id: int) -> int:
-        """Rows a relation holds now (a materialized view or view: rows of its query), for
-        the engine's backfill model (``Engine(row_count=...)``); 0 if it cannot be read."""
-        locate = getattr(self.relations, "locate", None)
-        found = locate(relation_id) if locate is not None else None
-        if found is None:
-            return 0
-        db_id, schema, name = found
-        ident = '"' + name.replace('"', '""') + '"'
-        sch = '"' + schema.replace('"', '""') + '"'
-        ctx = QueryContext(db_id, "", 0, "", search_path=(schema,))
-        saved = self.state.ctx
-        try:
-            out = self.execute(f"SELECT count(*) FROM {sch}.{ident}", (), ctx)
-            rows = list(out.rows)
-        except RwError:
-            return 0
-        finally:
-            self.state.ctx = saved
-        return int(rows[0][0]) if rows else 0  # type: ignore[call-overload]
+    def is_constant(self, sql_text: str) -> bool:
+        """Whether ``sql_text`` is a ``SELECT 1``-style constant (the fast path)."""
+        hit = self._constants.get(sql_text)
+        if hit is None:
+            hit = self._constants[sql_text] = _constant_select(sql_text) is not None
+            if len(self._constants) > 4096:
+                self._constants.clear()
+        return hit
 
     def relation_id(self, ctx: QueryContext, parts: Sequence[str]) -> int | None:
         """The user relation a FROM name (its parts' real values) resolves to, as the binder
@@ -210,6 +202,7 @@ class QueryEngine:
         self, sql_text: str, param_oids: Sequence[int], ctx: QueryContext
     ) -> Description:
         prep = self._prepare(sql_text, list(param_oids), ctx)
+        self._guard(prep)
         cols = prep.client_columns if prep.kind == "select" or prep.columns else None
         if prep.kind != "select" and not prep.returning_sql:
             cols = None
@@ -253,6 +246,7 @@ class QueryEngine:
     ) -> Outcome:
         oids = list(param_oids) or [0] * len(params)
         prep = self._prepare(sql_text, oids, ctx)
+        self._guard(prep)
         ex = self.executor
         args = [ex.encode_param(v, o) for v, o in zip(params, prep.param_oids, strict=False)]
         if len(args) < len(prep.param_oids):
@@ -266,6 +260,11 @@ class QueryEngine:
         return ex.dml(prep, args, self._bind_default)
 
     # --- internals ---------------------------------------------------------------------------
+
+    def _guard(self, prep: Prepared) -> None:
+        ids = list(prep.upstreams) + ([prep.target.id] if prep.target is not None else [])
+        if ids and self.refuse_user_data is not None:
+            self.refuse_user_data(ids)
 
     def _guarded(self, fn: Callable[[], _T]) -> _T:
         """Run ``fn``; a failure that is not already RisingWave's becomes RisingWave's

@@ -41,7 +41,9 @@ def prepare(sql_text: str, b: Binder, ctx: QueryContext, relations: RelationSour
         tree, (exp.Select, exp.Union, exp.Except, exp.Intersect, exp.Values, exp.Subquery)
     ):
         bound = b.bind_select(tree)
-        return Prepared("select", bound.sql, bound.columns, bound.param_oids)
+        prep = Prepared("select", bound.sql, bound.columns, bound.param_oids)
+        prep.upstreams = list(bound.upstreams)
+        return prep
     raise NotImplementedError_(f"statement {type(tree).__name__} on the read path")
 
 

@@ -40,6 +40,8 @@ class Prepared:
     insert_columns: list[str] = field(default_factory=list)
     source_oids: list[int] = field(default_factory=list)
     returning_sql: str = ""
+    # ids of the user relations the statement reads or writes
+    upstreams: list[int] = field(default_factory=list)
     # ``columns`` as a client sees them, built once: handing back the same list for every
     # execution lets ``results.row_encoder`` find its encoder by identity
     client_columns: list[Column] = field(default_factory=list)

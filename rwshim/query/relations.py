@@ -32,6 +32,9 @@ class RelColumn:
     type_oid: int
     hidden: bool = False
     default_expr: str | None = None  # DEFAULT expression text, as written
+    generated_expr: str | None = None  # `AS <expr>` of a generated column, as written
+    nullable: bool = True
+    rw_type: str = ""  # RisingWave's type name (relation_column.rw_type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,13 @@ class Relation:
     storage: str | None = None
     primary_key: tuple[str, ...] = ()
     append_only: bool = False
+    # a table's ConflictBehavior (handler/create_table.rs:671-705): "overwrite", "ignore",
+    # "if_not_null", or "no_check" (append-only without a declared key)
+    conflict: str = "overwrite"
+    # an index: the relation it indexes and its key / INCLUDE column names
+    indexed_id: int | None = None
+    index_keys: tuple[str, ...] = ()
+    index_desc: tuple[bool, ...] = ()
     database_id: int = 0
     owner_id: int = 0  # the owner's user id (privilege checks: rwshim.acl)
 

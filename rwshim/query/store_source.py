@@ -1,16 +1,16 @@
 """``RelationSource`` over the meta store's tables (rwshim/store/schema.py).
 
 Reads ``visible_relation`` (relations of INITIAL jobs are invisible to the frontend), its
-columns and streaming-job status; rows of a user table live in ``rel_<id>``.
+columns and streaming-job status; rows of a user table live on the PostgreSQL data plane.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 
 from rwshim.query.relations import Relation, RelColumn, RelKind
-from rwshim.store.schema import data_table
 
 _KINDS = {k.value: k for k in RelKind}
 
@@ -68,7 +68,7 @@ class StoreRelations:
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "
-            "r.primary_table_id, r.read_query, r.owner_id "
+            "r.primary_table_id, r.on_conflict, r.index_key_columns, r.read_query, r.owner_id "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
             "WHERE r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
@@ -77,17 +77,21 @@ class StoreRelations:
         ).fetchone()
         if row is None:
             return None
-        rid, kind_text, definition, append_only, status, primary_id, read_query, owner_id = row
+        (rid, kind_text, definition, append_only, status, primary_id, on_conflict, keys,
+         read_query, owner_id) = row  # fmt: skip
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
-            "SELECT name, type_oid, is_hidden, pk_position, default_expr FROM relation_column "
+            "SELECT name, type_oid, is_hidden, pk_position, default_expr, generated_expr, "
+            "is_nullable, rw_type, pk_desc FROM relation_column "
             "WHERE relation_id = ? ORDER BY position",
             (rid,),
         ).fetchall()
         pk = tuple(c[0] for c in sorted((c for c in cols if c[3] is not None), key=lambda c: c[3]))
-        storage = data_table(rid) if kind == RelKind.TABLE else None
         is_view = kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW)
         query: str | None = None
+        index_keys: tuple[str, ...] = ()
+        index_desc: tuple[bool, ...] = ()
+        indexed_id: int | None = None
         if kind == RelKind.MATERIALIZED_VIEW and read_query:
             # bound to the relations it was created on, whatever their names now (schema v6)
             query = read_query
@@ -97,21 +101,74 @@ class StoreRelations:
             query = definition_query_text(definition)
         elif kind == RelKind.INDEX and primary_id is not None:
             # an index reads as its columns of the indexed relation
-            primary = self.locate(int(primary_id))
+            indexed_id = int(primary_id)
+            primary = self.locate(indexed_id)
             if primary is not None:
                 names = ", ".join(_quote(c[0]) for c in cols if not c[2])
                 query = f"SELECT {names} FROM {_quote(primary[1])}.{_quote(primary[2])}"
+            base = [
+                str(r[0])
+                for r in self.conn.execute(
+                    "SELECT name FROM relation_column WHERE relation_id = ? ORDER BY position",
+                    (indexed_id,),
+                )
+            ]
+            positions = [int(p) for p in json.loads(keys or "[]")]
+            index_keys = tuple(base[p] for p in positions if p < len(base))
+            by_name = {c[0]: bool(c[8]) for c in cols}
+            index_desc = tuple(by_name.get(k, False) for k in index_keys)
+        table_pk = pk if kind == RelKind.TABLE else ()
         return Relation(
             id=int(rid),
             schema=schema,
             name=name,
             kind=kind,
-            columns=tuple(RelColumn(c[0], int(c[1]), bool(c[2]), c[4]) for c in cols),
+            columns=tuple(
+                RelColumn(c[0], int(c[1]), bool(c[2]), c[4], c[5], bool(c[6]), str(c[7] or ""))
+                for c in cols
+            ),
             created=status is None or status == "CREATED",
             definition=query,
-            storage=storage,
-            primary_key=pk if kind == RelKind.TABLE else (),
+            primary_key=table_pk,
             append_only=bool(append_only),
+            conflict=_conflict(on_conflict, bool(append_only), table_pk, cols),
+            indexed_id=indexed_id,
+            index_keys=index_keys,
+            index_desc=index_desc,
             database_id=database_id,
             owner_id=int(owner_id),
         )
+
+    def view_search_path(self, relation_id: int) -> str | None:
+        """The search_path a view's or materialized view's definition was bound with."""
+        row = self.conn.execute(
+            "SELECT search_path FROM relation WHERE relation_id = ?", (relation_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    def database_name(self, database_id: int) -> str | None:
+        row = self.conn.execute(
+            "SELECT name FROM database WHERE database_id = ?", (database_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def relation_by_id(self, relation_id: int) -> Relation | None:
+        found = self.locate(relation_id)
+        return None if found is None else self.relation(*found)
+
+    def relation_ids(self) -> set[int]:
+        """Every relation id of the catalog (every database, every kind)."""
+        return {int(r[0]) for r in self.conn.execute("SELECT relation_id FROM relation")}
+
+
+def _conflict(
+    stored: str | None, append_only: bool, pk: tuple[str, ...], cols: list[tuple[object, ...]]
+) -> str:
+    """The table's conflict behaviour; for a store older than version 6, as RisingWave's
+    EitherOnConflict::to_behavior resolves a CREATE without ON CONFLICT."""
+    if stored:
+        return stored
+    if append_only:
+        hidden_key = any(c[0] in pk and c[2] for c in cols)
+        return "no_check" if hidden_key or not pk else "ignore"
+    return "overwrite"

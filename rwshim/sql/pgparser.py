@@ -25,6 +25,7 @@ from rwshim.sql.tokens import Kind, Token
 #   temporal joins   FOR SYSTEM_TIME AS OF PROCTIME() | NOW() | '<literal>' | <number>
 #   ASOF joins       ASOF [LEFT] JOIN
 #   * EXCEPT (cols)  a wildcard without some columns
+#   STRUCT<...>      RisingWave's struct type (parse_data_type): the angle brackets blanked
 _RW_QUERY_ONLY = [
     re.compile(
         r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
@@ -35,10 +36,45 @@ _RW_QUERY_ONLY = [
 ]
 
 
+_STRUCT = re.compile(r"(?i)\bstruct\s*<")
+
+
+def _blank_struct_types(text: str) -> str:
+    """``STRUCT<...>`` (nested, quoted field names allowed) as ``STRUCT`` and spaces: a type
+    name pglast reads (the field list is RisingWave's; the binder reads it)."""
+    out = text
+    for m in reversed(list(_STRUCT.finditer(text))):
+        depth, i, end = 0, m.end() - 1, None
+        while i < len(text):
+            c = text[i]
+            if c == '"':
+                j = text.find('"', i + 1)
+                if j < 0:
+                    break
+                i = j + 1
+                continue
+            if c in "';":
+                break
+            if c == "<":
+                depth += 1
+            elif c == ">":
+                depth -= 1
+                if depth == 0:
+                    end = i + 1
+                    break
+            i += 1
+        if end is not None:
+            start = m.start() + len("struct")
+            out = out[:start] + " " * (end - start) + out[end:]
+    return out
+
+
 def blank_rw_query_syntax(text: str) -> str:
     """``text`` with RisingWave-only query constructs replaced by spaces (same length)."""
     for rx in _RW_QUERY_ONLY:
         text = rx.sub(lambda m: " " * len(m.group(0)), text)
+    if "<" in text:
+        text = _blank_struct_types(text)
     return text
 
 

@@ -23,10 +23,9 @@ Conventions that hold for every table:
   its first barrier (or after a crash in between, until recovery deletes it).  RisingWave's
   frontend never sees such a relation: the binder and the catalog views must skip relations
   whose ``streaming_job.job_status = 'INITIAL'`` (``visible_relation`` below does this).
-* User tables' rows live in this same connection, in a SQLite table named ``rel_<id>`` with the
-  user's column names (hidden ``_row_id`` included).  The engine creates and drops it in the
-  DDL's transaction; the read path does DML and SELECT on it.  Materialized views, views and
-  indexes have no ``rel_<id>`` table: they read as their definition over their upstreams.
+* User tables' rows are not here: they live on the PostgreSQL data plane (rwshim/datapath),
+  in objects made from these catalog rows (rwshim/query/pg/ddl.py).  A store of an older
+  rwshim may still hold ``rel_<id>`` tables; nothing reads them.
 """
 
 from __future__ import annotations
@@ -555,6 +554,21 @@ SELECT CAST(json_extract(e.value, '$.secret_id') AS INTEGER), c.connection_id
 FROM connection c, json_each(c.secret_refs) e;
 """
 
+# Version 9: what the PostgreSQL data plane needs to make a relation's objects from the
+# catalog alone (rwshim/query/pg/ddl.py).
+SCHEMA_V9: Final = """
+-- relation.on_conflict: a table's ConflictBehavior (src/frontend/src/handler/create_table.rs
+-- 671-705): 'overwrite' (the default), 'ignore' (ON CONFLICT DO NOTHING, and an APPEND ONLY
+-- table with a declared key), 'if_not_null' (DO UPDATE IF NOT NULL), 'no_check' (APPEND ONLY
+-- without a key); NULL for other kinds and for tables created before this version
+-- (read as 'overwrite', or 'no_check' / 'ignore' when append-only).
+ALTER TABLE relation ADD COLUMN on_conflict TEXT;
+-- relation.search_path: the creating session's search_path (its SHOW form) for a view or
+-- materialized view, whose definition's names resolve with it, as RisingWave binds the query
+-- once at CREATE; NULL: the default ("$user", public).
+ALTER TABLE relation ADD COLUMN search_path TEXT;
+"""
+
 # Migrations: (version, SQL taking the store from the previous entry's version to version).
 # Version 1 is the initial schema; versions increase, and may skip a number another branch
 # holds until it is merged; append, never edit an entry once released.
@@ -567,11 +581,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (6, SCHEMA_V6),
     (7, SCHEMA_V7),
     (8, SCHEMA_V8),
+    (9, SCHEMA_V9),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
-
-
-def data_table(relation_id: int) -> str:
-    """The SQLite table holding a user table's rows (quoted identifier not needed)."""
-    return f"rel_{relation_id}"

@@ -497,10 +497,13 @@ class _ListParser:
         return self.elem(text.encode())
 
 
-def array_from_text(elem: Decoder) -> Decoder:
+def array_from_text(elem: Decoder, levels: int = 1) -> Decoder:
+    """A list of ``levels`` list levels from its text (a parameter's type has one level per
+    array OID; PostgreSQL's output of an array column can hold up to its MAXDIM, 6)."""
+
     def dec(b: bytes) -> list[Any]:
         s = b.decode()
-        p = _ListParser(s, elem)
+        p = _ListParser(s, elem, levels)
         try:
             out = p.array()
             p._skip()

@@ -1,7 +1,9 @@
-"""Text forms of PostgreSQL builtin types: output as PostgreSQL's output functions print it
-(what psql, psycopg and psycopg2 parse); input of the types RisingWave lacks (uuid, oid, json,
-timetz) and the interval and array forms the parameter input builds on.  RisingWave's own
-types take text parameters by RisingWave's rules (codec_rwtext.py)."""
+"""Text forms of PostgreSQL builtin types: output as RisingWave's pgwire prints it (PostgreSQL's
+output functions, except where RisingWave's own ``ToText`` differs: floats, fractional seconds,
+timestamptz offsets; src/common/src/types/to_text.rs, datetime.rs, timestamptz.rs); input of
+the types RisingWave lacks (uuid, oid, json, timetz) and the interval and array forms the
+parameter input builds on.  RisingWave's own types take text parameters by RisingWave's rules
+(codec_rwtext.py)."""
 
 from __future__ import annotations
 
@@ -35,9 +37,9 @@ def _int_text(v: Any) -> bytes:
     return str(int(v)).encode()
 
 
-def _float_shortest(v: float, fixed_max_exp: int) -> str:
-    """PostgreSQL's float output (shortest exact digits, ``src/common/d2s.c``): fixed notation
-    when the decimal exponent is in [-4, fixed_max_exp], else ``d.ddde+XX``."""
+def _float_shortest(v: float, fixed_max_exp: int, fixed_min_exp: int = -4) -> str:
+    """Float output as shortest exact digits: fixed notation when the decimal exponent is in
+    [fixed_min_exp, fixed_max_exp], else ``d.ddde+XX``."""
     if v != v:
         return "NaN"
     if v == math.inf:
@@ -46,16 +48,16 @@ def _float_shortest(v: float, fixed_max_exp: int) -> str:
         return "-Infinity"
     if v == 0:
         return "-0" if math.copysign(1.0, v) < 0 else "0"
-    return _format_digits(repr(v), fixed_max_exp)
+    return _format_digits(repr(v), fixed_max_exp, fixed_min_exp)
 
 
-def _format_digits(shortest: str, fixed_max_exp: int) -> str:
+def _format_digits(shortest: str, fixed_max_exp: int, fixed_min_exp: int = -4) -> str:
     sign, digits, exp = Decimal(shortest).as_tuple()
     ds = "".join(map(str, digits)).rstrip("0") or "0"
     exp += len(digits) - len(ds)  # type: ignore[operator]
     e10 = len(ds) + int(exp) - 1  # exponent of the leading digit
     neg = "-" if sign else ""
-    if -4 <= e10 <= fixed_max_exp:
+    if fixed_min_exp <= e10 <= fixed_max_exp:
         if e10 < 0:
             return f"{neg}0.{'0' * (-e10 - 1)}{ds}"
         if len(ds) <= e10 + 1:
@@ -65,8 +67,15 @@ def _format_digits(shortest: str, fixed_max_exp: int) -> str:
     return f"{neg}{mant}e{'-' if e10 < 0 else '+'}{abs(e10):02d}"
 
 
+# RisingWave prints floats with ryu's format_finite (to_text.rs implement_using_ryu: ".0"
+# dropped, the exponent signed and at least two digits): fixed notation for a decimal exponent
+# in [-5, 15] for float8 and [-6, 12] for float4 (PostgreSQL: [-4, 14] and [-4, 5]).
+_F8_FIXED = (-5, 15)
+_F4_FIXED = (-6, 12)
+
+
 def _float8_text(v: Any) -> bytes:
-    return _float_shortest(float(v), 14).encode()
+    return _float_shortest(float(v), _F8_FIXED[1], _F8_FIXED[0]).encode()
 
 
 def _float4_round(v: float) -> float:
@@ -87,8 +96,8 @@ def _float4_repr(v: float) -> str:
 def _float4_text(v: Any) -> bytes:
     x = _float4_round(float(v))
     if x != x or math.isinf(x) or x == 0:
-        return _float_shortest(x, 5).encode()
-    return _format_digits(_float4_repr(x), 5).encode()
+        return _float_shortest(x, _F4_FIXED[1], _F4_FIXED[0]).encode()
+    return _format_digits(_float4_repr(x), _F4_FIXED[1], _F4_FIXED[0]).encode()
 
 
 def _numeric_text(v: Any) -> bytes:
@@ -126,7 +135,18 @@ def _bytea_text(v: Any) -> bytes:
 
 
 def _frac(us: int) -> str:
+    """An interval's fraction of a second: trailing zeros trimmed (interval.rs Display)."""
     return ("." + f"{us:06d}".rstrip("0")) if us else ""
+
+
+def _chrono_frac(us: int) -> str:
+    """A time's fraction of a second as chrono prints it (``%.f`` / NaiveTime's Display, used
+    by RisingWave's time, timestamp and timestamptz): none, 3 or 6 digits."""
+    if not us:
+        return ""
+    if us % 1000 == 0:
+        return f".{us // 1000:03d}"
+    return f".{us:06d}"
 
 
 def _date_str(d: dt.date) -> str:
@@ -134,11 +154,13 @@ def _date_str(d: dt.date) -> str:
 
 
 def _date_text(v: Any) -> bytes:
+    if isinstance(v, str):  # already RisingWave's text (outside Python's years: BC, > 9999)
+        return v.encode()
     return _date_str(v).encode()
 
 
 def _time_str(t: dt.time | dt.datetime) -> str:
-    return f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}{_frac(t.microsecond)}"
+    return f"{t.hour:02d}:{t.minute:02d}:{t.second:02d}{_chrono_frac(t.microsecond)}"
 
 
 def _time_text(v: Any) -> bytes:
@@ -147,7 +169,7 @@ def _time_text(v: Any) -> bytes:
         h, rem = divmod(us, USECS_PER_HOUR)
         m, rem = divmod(rem, USECS_PER_MINUTE)
         s, us = divmod(rem, USECS_PER_SEC)
-        return f"{h:02d}:{m:02d}:{s:02d}{_frac(us)}".encode()
+        return f"{h:02d}:{m:02d}:{s:02d}{_chrono_frac(us)}".encode()
     return _time_str(v).encode()
 
 
@@ -165,11 +187,22 @@ def _offset_str(off: dt.timedelta | None) -> str:
     return out
 
 
+def _tz_offset_str(off: dt.timedelta | None) -> str:
+    """chrono's ``%:z``, which RisingWave's timestamptz output uses (timestamptz.rs
+    write_date_time_tz): ``+HH:MM`` always."""
+    secs = int(off.total_seconds()) if off is not None else 0
+    sign = "-" if secs < 0 else "+"
+    h, rem = divmod(abs(secs), 3600)
+    return f"{sign}{h:02d}:{rem // 60:02d}"
+
+
 def _timetz_text(v: Any) -> bytes:
     return (_time_str(v) + _offset_str(v.utcoffset())).encode()
 
 
 def _timestamp_text(v: Any) -> bytes:
+    if isinstance(v, str):  # already RisingWave's text (outside Python's years)
+        return v.encode()
     if isinstance(v, dt.datetime):
         return f"{_date_str(v)} {_time_str(v)}".encode()
     return f"{_date_str(v)} 00:00:00".encode()
@@ -177,12 +210,15 @@ def _timestamp_text(v: Any) -> bytes:
 
 def _timestamptz_text_in(tz: dt.tzinfo) -> Encoder:
     def enc(v: Any) -> bytes:
+        if isinstance(v, str):  # already RisingWave's text (outside Python's years)
+            return v.encode()
         if not isinstance(v, dt.datetime):
             v = dt.datetime(v.year, v.month, v.day)
         if v.tzinfo is None:
             v = v.replace(tzinfo=dt.UTC)
         local = v.astimezone(tz)
-        return f"{_date_str(local)} {_time_str(local)}{_offset_str(local.utcoffset())}".encode()
+        off = _tz_offset_str(local.utcoffset())
+        return f"{_date_str(local)} {_time_str(local)}{off}".encode()
 
     return enc
 

@@ -182,6 +182,12 @@ _BIN_OUT: dict[int, Encoder] = {
     194: _str_text,  # pg_node_tree sends its text
     2278: _void_text,
     3220: lambda v: _q.pack(_lsn_int(v)),
+    # RisingWave's own types (src/common/src/types/num256.rs ToBinary: 32 bytes big-endian
+    # two's complement; to_binary.rs: a vector as a float4 array)
+    1301: lambda v: int(v).to_bytes(32, "big", signed=True),
+    1305: lambda v: _array_bin_of(700, _float4_bin)(
+        [float(x) for x in str(v).strip("[]").split(",") if x.strip()]
+    ),
 }
 
 # Text parameters: RisingWave's types by RisingWave's ``from_text`` (codec_rwtext.py); the
@@ -315,17 +321,34 @@ def decoder(oid: int, binary: bool = False) -> Decoder:
     return _str_parse
 
 
+# PostgreSQL's MAXDIM (src/include/utils/array.h): the most levels its array output holds.
+PG_ARRAY_MAXDIM = 6
+
+
+def output_decoder(oid: int) -> Decoder:
+    """The reader of PostgreSQL's own text output of type ``oid`` (the data plane's results):
+    as ``decoder``, except that an array column's text may hold up to ``PG_ARRAY_MAXDIM``
+    levels (one OID serves every depth; a parameter is one level per OID)."""
+    elem = _elem_oid(oid)
+    if elem and oid not in _TEXT_IN:
+        return array_from_text(decoder(elem, False), PG_ARRAY_MAXDIM)
+    return decoder(oid, False)
+
+
 def _binary_decoder(oid: int) -> Decoder:
     return decoder(oid, True)
 
 
 __all__ = [
+    "PG_ARRAY_MAXDIM",
     "CodecError",
     "Decoder",
     "Encoder",
+    "array_from_text",
     "as_interval",
     "decoder",
     "encoder",
     "interval_str",
+    "output_decoder",
     "parse_interval",
 ]

@@ -81,7 +81,8 @@ def test_psql_show_cluster_and_worker_nodes(rw_thread_server: ThreadRunning) -> 
     assert frontend.startswith(f"1,127.0.0.1:{port},WORKER_TYPE_FRONTEND,RUNNING,,f,f,")
     assert compute.startswith("2,127.0.0.1:5688,WORKER_TYPE_COMPUTE_NODE,RUNNING,4,t,t,")
     started = frontend.rsplit(",", 1)[1]
-    assert len(started) == len("2026-01-01 00:00:00+00") and started.endswith("+00"), started
+    # a timestamptz in RisingWave's text: whole seconds and a +HH:MM offset
+    assert len(started) == len("2026-01-01 00:00:00+00:00") and started.endswith("+00:00"), started
     r = psql(
         rw_thread_server,
         "-At",

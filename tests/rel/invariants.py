@@ -97,12 +97,4 @@ def violations(conn: sqlite3.Connection) -> list[str]:
         rows = conn.execute(sql).fetchall()
         if rows:
             found.append(f"{what}: {rows[:5]}")
-    tables = {
-        str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    }
-    from rwshim.store.schema import data_table
-
-    for (rid,) in conn.execute("SELECT relation_id FROM relation WHERE kind = 'table'"):
-        if data_table(int(rid)) not in tables:
-            found.append(f"table {rid} without its data table")
     return found

@@ -129,3 +129,46 @@ def test_cursor_error_stays_with_its_session(server: ServerProcess) -> None:
         with pytest.raises(psycopg.Error) as e:
             a.execute("FETCH ALL FROM c")
         assert "Division by zero" in str(e.value)
+
+
+def test_open_data_read_blocks_no_other_data_statement() -> None:
+    # A read held open on the data plane (a portal of a result far larger than one batch, a
+    # cursor) keeps PostgreSQL's lock on its table until it ends: another session's DROP of
+    # that table must not make every later data statement wait behind it (the drop waits
+    # for the reader instead), and the reader still gets every row.
+    sp = ServerProcess()
+    try:
+        with sp.connect() as c:
+            c.execute("CREATE TABLE big (v int, p varchar)")
+            c.execute(
+                "INSERT INTO big SELECT n, repeat('x', 100) FROM generate_series(1, 200000) AS g(n)"
+            )
+            c.execute("CREATE TABLE held (v int)")
+            c.execute("INSERT INTO held SELECT * FROM generate_series(1, 200000)")
+        a = Raw(sp.port)
+        a.s.sendall(fe.parse("", "SELECT v FROM big ORDER BY v") + fe.bind("p", ""))
+        a.s.sendall(fe.execute("p", 10) + fe.SYNC)
+        assert [m.tag for m in a.until_ready()] == ["1", "2"] + ["D"] * 10 + ["s", "Z"]
+        with sp.connect() as b:
+            b.execute("BEGIN")
+            b.execute("DECLARE c CURSOR FOR SELECT v FROM held ORDER BY v")
+            assert b.execute("FETCH 2 FROM c").fetchall() == [(1,), (2,)]
+            with sp.connect() as c:
+                c.execute("SET statement_timeout = 60000")  # a hang fails, not blocks, the test
+                assert c.execute("DROP TABLE big").statusmessage == "DROP_TABLE"
+                assert c.execute("DROP TABLE held").statusmessage == "DROP_TABLE"
+                c.execute("CREATE TABLE big (v int)")
+                assert c.execute("INSERT INTO big VALUES (7)").statusmessage == "INSERT 0 1"
+                assert c.execute("SELECT v FROM big").fetchall() == [(7,)]
+            rest = b.execute("FETCH ALL FROM c").fetchall()
+            assert rest == [(v,) for v in range(3, 200001)]
+            b.execute("COMMIT")
+        a.s.sendall(fe.execute("p", 0) + fe.SYNC)
+        msgs = a.until_ready()
+        assert [int(m.body[6:]) for m in msgs if m.tag == "D"] == list(range(11, 200001))
+        assert msgs[-2].body == b"SELECT 199990\x00"
+        # The readers are done: the dropped tables' rows go at the next data statement.
+        with sp.connect() as c:
+            assert c.execute("SELECT count(*) FROM big").fetchone() == (1,)
+    finally:
+        sp.stop()

@@ -1,7 +1,9 @@
 """The store is honest about its own state: a clean stop leaves every committed change in
 ``meta.db`` (checkpointed, no WAL left); a store whose files lost committed changes or whose
 pages are damaged is refused at start-up with one line and exit status 1 (no traceback),
-and left as it was; ``rwshim store backup`` makes a consistent copy while a server writes."""
+and left as it was; ``rwshim store backup`` makes a consistent copy of the meta store while
+a server writes, and of the whole data directory (with the data plane's cluster ``pg/``,
+which holds the user rows) when no server runs on it."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import os
 import random
 import shutil
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -35,15 +38,24 @@ def _tables_without_wal(meta: Path) -> list[str]:
     return [r[0] for r in rows]
 
 
+def _files(data_dir: Path) -> dict[str, bytes]:
+    """Every file under ``data_dir`` (the meta store and the data plane's cluster)."""
+    return {
+        str(p.relative_to(data_dir)): p.read_bytes()
+        for p in sorted(data_dir.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
+
+
 def _refused(data_dir: Path) -> str:
     """Start a server on ``data_dir``: it must refuse with one line and status 1."""
-    before = {p.name: p.read_bytes() for p in data_dir.iterdir()}
+    before = _files(data_dir)
     done = run_cli("--port", "0", "--no-uvloop", "--data-dir", str(data_dir))
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, done.stderr
-    after = {p.name: p.read_bytes() for p in data_dir.iterdir()}
+    after = _files(data_dir)
     assert after == before  # left as it was
     return lines[0]
 
@@ -55,10 +67,12 @@ def test_clean_stop_checkpoints_into_meta_db(tmp_path: Path) -> None:
     wal = tmp_path / "meta.db-wal"
     assert not wal.exists() or wal.stat().st_size == 0
     assert _tables_without_wal(tmp_path / "meta.db") == [f"t{i}" for i in range(5)]
-    # ... and a copy of meta.db alone is then a whole store.
+    # ... and a copy of meta.db with the stopped data cluster (the user rows) is then a whole
+    # store: no WAL of either is needed.
     copy = tmp_path / "copy"
     copy.mkdir()
     shutil.copy(tmp_path / "meta.db", copy / "meta.db")
+    shutil.copytree(tmp_path / "pg", copy / "pg", symlinks=True)
     sp = ServerProcess("--data-dir", str(copy))
     with sp.connect() as c:
         assert c.execute("SELECT count(*) FROM t4").fetchone() == (200,)
@@ -69,9 +83,25 @@ def _killed_store(tmp_path: Path) -> Path:
     data = tmp_path / "data"
     sp = ServerProcess("--data-dir", str(data))
     _populate(sp)
+    pg = _postmaster(data)
     sp.kill()
+    _wait_gone(pg)  # the data plane's child dies with the server, in its own time
     assert (data / "meta.db-wal").stat().st_size > 0
     return data
+
+
+def _postmaster(data_dir: Path) -> int:
+    return int((data_dir / "pg" / "postmaster.pid").read_text().split("\n", 1)[0])
+
+
+def _wait_gone(pid: int) -> None:
+    for _ in range(600):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"PostgreSQL (pid {pid}) outlived its rwshim")
 
 
 def test_meta_db_copied_without_its_wal_is_refused(tmp_path: Path) -> None:
@@ -164,6 +194,13 @@ def test_backup_while_a_server_writes(tmp_path: Path) -> None:
             done = run_cli("store", "backup", str(tmp_path / "copy"), "--data-dir", str(data))
             assert done.returncode == 0, done.stderr
             assert done.stdout == f"backed up {data / 'meta.db'} to {tmp_path / 'copy/meta.db'}\n"
+            # The rows are in PostgreSQL's running cluster, which cannot be copied online:
+            # the copy says so instead of holding empty tables silently.
+            assert done.stderr == (
+                f"rwshim store backup: the rows of user tables, in {data / 'pg'}, are not in "
+                "this copy: a server is running on them and PostgreSQL's cluster cannot be "
+                "copied while it runs; stop the server and back up again to copy them\n"
+            )
             c.execute("CREATE TABLE after_backup (v int)")  # the server goes on writing
     finally:
         assert sp.stop() == 0
@@ -176,8 +213,26 @@ def test_backup_while_a_server_writes(tmp_path: Path) -> None:
         with sp.connect() as c:
             names = [r[0] for r in c.execute("SELECT name FROM rw_tables ORDER BY name")]
             assert names == [f"t{i}" for i in range(5)]
+            mvs = [r[0] for r in c.execute("SELECT name FROM rw_materialized_views")]
+            assert mvs == ["m"]
+    finally:
+        assert sp.stop() == 0
+    # With the server stopped, the backup is the whole data directory, rows included.
+    whole = tmp_path / "whole"
+    done = run_cli("store", "backup", str(whole), "--data-dir", str(data))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        f"backed up {data / 'meta.db'} to {whole / 'meta.db'}\n"
+        f"backed up {data / 'pg'} to {whole / 'pg'}\n"
+    )
+    assert sorted(p.name for p in whole.iterdir()) == ["meta.db", "pg"]
+    sp = ServerProcess("--data-dir", str(whole))
+    try:
+        with sp.connect() as c:
+            names = [r[0] for r in c.execute("SELECT name FROM rw_tables ORDER BY name")]
+            assert names == ["after_backup"] + [f"t{i}" for i in range(5)]
             assert c.execute("SELECT n FROM m").fetchone() == (200,)
-            assert c.execute("SELECT count(*) FROM t3").fetchone() == (200,)
+            assert c.execute("SELECT count(*) FROM t4").fetchone() == (200,)
     finally:
         assert sp.stop() == 0
     # A second backup into the same place is refused, the first copy kept.
@@ -187,3 +242,4 @@ def test_backup_while_a_server_writes(tmp_path: Path) -> None:
         f"rwshim store backup: {tmp_path / 'copy/meta.db'} exists; back up into an empty "
         "directory\n"
     )
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["meta.db"]

@@ -3,12 +3,10 @@
 ``SqliteExecutor`` is the ``prepared.Executor`` over the store's SQLite connection: it
 registers rwshim's functions (sqlite/install.py) and the catalog views (rwshim/query/catalog)
 on the connection, makes each statement's ``SqliteLowering``, decodes SQLite's values
-(``types.decode``), and runs statements.  INSERT is carried out row by row in a savepoint:
-each value cast to its column's type (sqlite/casts.py), DEFAULTs evaluated once per statement,
-the hidden ``_row_id`` numbered, and a row with the same primary key deleted first (RisingWave's
-overwrite on conflict).  A failure is RisingWave's error: the one a registered function parked
-in ``FunctionState.error``, else SQLite's message mapped to RisingWave's text
-(``sqlite_error``), never SQLite's own words.
+(``types.decode``), and runs queries (constants and the catalog relations: user tables' rows
+live on the PostgreSQL data plane, so DML is refused here).  A failure is RisingWave's error:
+the one a registered function parked in ``FunctionState.error``, else SQLite's message mapped
+to RisingWave's text (``sqlite_error``), never SQLite's own words.
 """
 
 from __future__ import annotations
@@ -16,25 +14,23 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
-from rwshim.errors import ItemNotFound, RwError
+from rwshim.errors import ItemNotFound, NotImplementedError_, RwError
 from rwshim.query import types
 from rwshim.query.catalog import install as install_catalog_views
 from rwshim.query.functions import FunctionState
-from rwshim.query.prepared import BindDefault, Prepared, column_of
+from rwshim.query.prepared import BindDefault, Prepared
 from rwshim.query.sqlite import casts
 from rwshim.query.sqlite.install import install
-from rwshim.query.sqlite.storage import storage_table
 from rwshim.results import Outcome
 
 if TYPE_CHECKING:
     from rwshim.query.sqlite.lowering import SqliteLowering
 
-ROW_ID = "_row_id"
 _BIND_RE = re.compile(r"\?(\d+)")
 
 
@@ -91,111 +87,12 @@ class SqliteExecutor:
         return self._rows(cur, prep.decoders)
 
     def dml(self, prep: Prepared, args: Sequence[object], bind_default: BindDefault) -> Outcome:
-        """Run an INSERT / UPDATE / DELETE.  UPDATE and DELETE run as one statement; INSERT
-        evaluates its source, casts each value to the column's type, fills DEFAULTs and the
-        hidden row id, and upserts by primary key (RisingWave overwrites the row with the
-        same key: ``ConflictBehavior::Overwrite``, handler/create_table.rs:696-697), all in
-        one savepoint."""
-        rel = prep.target
-        assert rel is not None
-        ret_cols = [column_of(c) for c in prep.columns] if prep.returning_sql else None
-        if prep.kind in ("update", "delete"):
-            cur = self._run(prep.sql, list(args[: prep.nbind]))
-            if prep.returning_sql:
-                rows = [
-                    tuple(d(v) for d, v in zip(prep.decoders, r, strict=True))
-                    for r in cur.fetchall()
-                ]
-                n = len(rows)
-            else:
-                rows = []
-                n = cur.rowcount
-            tag = f"{prep.kind.upper()} {n}"
-            return Outcome(tag, ret_cols, rows)
-        # INSERT: evaluate the source, cast to the column types, upsert by primary key
-        storage = storage_table(rel)
-        cur = self._run(prep.sql, list(args[: prep.nbind]))
-        source_rows: Iterable[Sequence[object]]
-        if storage in prep.sql:
-            # The source reads the target: take it whole first (no Halloween problem).
-            try:
-                source_rows = cur.fetchall()
-            except sqlite3.Error as e:
-                raise self._translate_error(e) from None
-        else:
-            # A huge INSERT ... SELECT goes through in batches, never whole in memory.
-            source_rows = self._batches(cur)
-        by_name = {c.name: c for c in rel.columns}
-        cols = list(prep.insert_columns)
-        # columns the statement leaves out take their DEFAULT (evaluated once per statement)
-        defaults: list[tuple[str, object]] = []
-        for c in rel.columns:
-            if c.name not in cols and not c.hidden and c.default_expr:
-                dcol = self._default_value(bind_default, c.default_expr, c.type_oid)
-                defaults.append((c.name, dcol))
-        has_row_id = ROW_ID in by_name and by_name[ROW_ID].hidden and ROW_ID not in cols
-        all_cols = cols + [d[0] for d in defaults] + ([ROW_ID] if has_row_id else [])
-        placeholders = ", ".join("?" for _ in all_cols)
-        col_list = ", ".join(f'"{c}"' for c in all_cols)
-        insert_sql = f'INSERT INTO "{storage}" ({col_list}) VALUES ({placeholders})'
-        if prep.returning_sql:
-            insert_sql += " RETURNING " + prep.returning_sql
-        pk = [c for c in rel.primary_key if c in all_cols]
-        delete_sql = ""
-        if pk and len(pk) == len(rel.primary_key):
-            cond = " AND ".join(f'"{c}" = ?' for c in pk)
-            delete_sql = f'DELETE FROM "{storage}" WHERE {cond}'
-        next_row_id = 0
-        if has_row_id:
-            r = self._run(f'SELECT COALESCE(MAX("{ROW_ID}"), 0) FROM "{storage}"', []).fetchone()
-            next_row_id = int(r[0]) if r else 0
-        out_rows: list[tuple[object, ...]] = []
-        self.state.error = None
-        # one statement is all or nothing
-        self.conn.execute("SAVEPOINT rw_dml")
-        inserted = 0
-        try:
-            for raw in source_rows:
-                inserted += 1
-                values: list[object] = [
-                    casts.cast(v, prep.source_oids[i], by_name[cname].type_oid)
-                    for i, (cname, v) in enumerate(zip(cols, raw, strict=False))
-                ]
-                values.extend(d[1] for d in defaults)
-                if has_row_id:
-                    next_row_id += 1
-                    values.append(next_row_id)
-                if delete_sql:
-                    self._run(delete_sql, [values[all_cols.index(c)] for c in pk])
-                c2 = self._run(insert_sql, values)
-                if prep.returning_sql:
-                    out_rows.extend(
-                        tuple(d(v) for d, v in zip(prep.decoders, r, strict=True))
-                        for r in c2.fetchall()
-                    )
-        except BaseException:
-            self.conn.execute("ROLLBACK TO rw_dml")
-            self.conn.execute("RELEASE rw_dml")
-            raise
-        self.conn.execute("RELEASE rw_dml")
-        return Outcome(f"INSERT 0 {inserted}", ret_cols, out_rows)
-
-    def _batches(self, cur: sqlite3.Cursor, size: int = 1000) -> Iterator[Sequence[object]]:
-        while True:
-            try:
-                batch = cur.fetchmany(size)
-            except sqlite3.Error as e:
-                raise self._translate_error(e) from None
-            if not batch:
-                return
-            yield from batch
-
-    def _default_value(self, bind_default: BindDefault, expr_text: str, type_oid: int) -> object:
-        """A column DEFAULT evaluated as RisingWave does at insert time, in storage form."""
-        sql, oid = bind_default(expr_text)
-        row = self._run(sql, []).fetchone()
-        value = row[0] if row else None
-        return casts.cast(value, oid, type_oid)
+        """User tables' rows live on the PostgreSQL data plane (rwshim/datapath), never
+        here: DML that reaches the in-process path is refused."""
+        name = prep.target.name if prep.target is not None else "?"
+        raise NotImplementedError_(
+            f"{prep.kind.upper()} on {name} here: table data is on the PostgreSQL data plane"
+        )
 
     def _run(self, sql: str, args: Sequence[object]) -> sqlite3.Cursor:
         try:

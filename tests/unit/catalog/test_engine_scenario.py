@@ -17,6 +17,7 @@ from rwshim.engine.types import ColumnSpec, Context, ManualClock, ObjectName
 from rwshim.query import catalog
 from rwshim.query.catalog import show
 from rwshim.store.store import CLUSTER_VERSION, Store
+from tests.unit.engine.helpers import Counts
 
 CTX = Context(1, 1, {"background_ddl": "true"})
 SHOW_CTX = show.ShowContext(1, 1, "root")
@@ -26,7 +27,10 @@ class Env:
     def __init__(self) -> None:
         self.store = Store.open()
         self.clock = ManualClock()
-        self.engine = Engine(self.store, self.clock, backfill_rows_per_second=10)
+        self.counts = Counts()
+        self.engine = Engine(
+            self.store, self.clock, backfill_rows_per_second=10, row_count=self.counts
+        )
         self.conn: sqlite3.Connection = self.store.conn
         self.conn.create_function("rw_current_database_id", 0, lambda: 1)
         self.conn.create_function("rw_current_user_id", 0, lambda: 1)
@@ -59,7 +63,7 @@ def test_background_mv_lifecycle(env: Env) -> None:
         primary_key=["v1"],
     )  # fmt: skip
     (tid,) = env.conn.execute("SELECT relation_id FROM relation WHERE name = 't'").fetchone()
-    env.conn.executemany(f"INSERT INTO rel_{tid} VALUES (?, 'x')", [(i,) for i in range(100)])
+    env.counts[tid] = 100  # the data plane's count of t
     eng.ddl.create_materialized_view(
         CTX, ObjectName("mv"), [ColumnSpec("v1", t.INT4, "integer")],
         definition="CREATE MATERIALIZED VIEW mv AS SELECT v1 FROM t", upstream_ids=[tid],

@@ -88,6 +88,18 @@ class Catalog:
         self.rels[(db, schema, name)] = rel
         return rel
 
+    def load(
+        self, name: str, rows: list[tuple[object, ...]], schema: str = "public", db: int = 1
+    ) -> None:
+        """Rows of a test table, in SQLite's storage forms (query/types.py: booleans 0/1,
+        arrays and jsonb JSON text), written straight into its ``rel_<id>``: the in-process
+        path's lowering reads them; DML runs on the PostgreSQL data plane, not here."""
+        rel = self.rels[(db, schema, name)]
+        visible = [c.name for c in rel.columns if not c.hidden]
+        cols = ", ".join(f'"{c}"' for c in visible)
+        marks = ", ".join("?" for _ in visible)
+        self.conn.executemany(f'INSERT INTO "rel_{rel.id}" ({cols}) VALUES ({marks})', rows)
+
     def set_created(self, name: str, schema: str = "public", db: int = 1) -> None:
         key = (db, schema, name)
         self.rels[key] = replace(self.rels[key], created=True)

@@ -4,7 +4,9 @@ data/client_selects.json) binds, translates and runs on a real store with the ca
 with builtin OIDs only; or fails as RisingWave fails it: a column RisingWave's catalogs lack
 (the columns of every RisingWave catalog are in system_catalogs.py), a cast type its
 ``bind_data_type`` refuses, a collation other than C/POSIX, a function it lacks, a
-pg_catalog relation it lacks."""
+pg_catalog relation it lacks.  One that reads user data, or only evaluates expressions
+(RisingWave's batch engine: PostgreSQL here), is planned for the PostgreSQL data plane instead
+(its rewrite is checked here, its run by the client suites)."""
 
 from __future__ import annotations
 
@@ -15,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from rwshim import pgtypes
+from rwshim.datapath.plane import DataPlane
 from rwshim.errors import CatalogNotFound, RwError
 from rwshim.query.bind_func import NOT_IN_RISINGWAVE
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.engine import QueryEngine
+from rwshim.query.store_source import StoreRelations
 
 from .conftest import World
 
@@ -85,6 +89,22 @@ def test_capture_runs(scenario: World, capture: dict[str, object]) -> None:
     if any(f"from {m}" in sql.lower() or f'from "{m}"' in sql.lower() for m in MISSING):
         with pytest.raises(CatalogNotFound):
             qe.describe(sql, oids, ctx)
+        return
+    plane = DataPlane(StoreRelations(scenario.store.conn))  # type: ignore[attr-defined]
+    try:
+        planned = plane.plan(sql, ctx)
+    except RwError as e:
+        assert _risingwave_refuses(e), e
+        return
+    if planned is not None:
+        text = planned.statement.text
+        shape = planned.routed.shape
+        assert shape is not None
+        if not shape.relation_refs:
+            # expressions over no relation: the user's text as written
+            assert not planned.statement.relation_ids and text == sql, text
+            return
+        assert planned.statement.relation_ids and 'rw."' in text, text
         return
     try:
         desc = qe.describe(sql, oids, ctx)

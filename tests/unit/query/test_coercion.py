@@ -16,11 +16,12 @@ def test_string_literal_compared_to_an_instant_is_an_instant(
     catalog.table(
         "ts", [("id", pgtypes.INT4), ("at", pgtypes.TIMESTAMPTZ), ("d", pgtypes.DATE)], pk=("id",)
     )
-    engine.execute(
-        "INSERT INTO ts VALUES (1, '2024-01-01 00:00:00+00:00', '2024-01-01'), "
-        "(2, '2024-01-01 00:00:01+00:00', '2024-01-02')",
-        (),
-        ctx,
+    catalog.load(
+        "ts",
+        [
+            (1, "2024-01-01 00:00:00.000000+00:00", "2024-01-01"),
+            (2, "2024-01-01 00:00:01.000000+00:00", "2024-01-02"),
+        ],
     )
     assert list(engine.execute("SELECT id FROM ts WHERE at > '2024-01-01'", (), ctx).rows) == [(2,)]
     assert list(

@@ -29,9 +29,7 @@ def t(catalog: Catalog, engine: QueryEngine, ctx: QueryContext) -> None:
     catalog.table(
         "t", [("id", pgtypes.INT4), ("s", pgtypes.VARCHAR), ("b", pgtypes.BOOL)], pk=("id",)
     )
-    engine.execute(
-        "INSERT INTO t VALUES (1, 'abc', true), (2, 'ABD', false), (3, NULL, NULL)", (), ctx
-    )
+    catalog.load("t", [(1, "abc", 1), (2, "ABD", 0), (3, None, None)])
 
 
 @pytest.mark.usefixtures("t")
@@ -210,7 +208,7 @@ def test_catalog_functions(world: World) -> None:
 
 def test_json_operators(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
     catalog.table("j", [("id", pgtypes.INT4), ("doc", pgtypes.JSONB)], pk=("id",))
-    engine.execute("""INSERT INTO j VALUES (1, '{"k": 1, "l": [1, 2]}'), (2, NULL)""", (), ctx)
+    catalog.load("j", [(1, '{"k": 1, "l": [1, 2]}'), (2, None)])
     out = engine.execute(
         "SELECT doc -> 'l', doc ->> 'k', doc @> '{\"k\": 1}', "
         "'{\"k\": 1}'::jsonb <@ doc FROM j ORDER BY id",
@@ -235,7 +233,7 @@ def test_window_functions_including_decimal_sum(
     catalog.table(
         "w", [("id", pgtypes.INT4), ("g", pgtypes.VARCHAR), ("v", pgtypes.NUMERIC)], pk=("id",)
     )
-    engine.execute("INSERT INTO w VALUES (1, 'a', 1.5), (2, 'a', 2), (3, 'b', 4)", (), ctx)
+    catalog.load("w", [(1, "a", 1.5), (2, "a", 2), (3, "b", 4)])
     out = engine.execute(
         "SELECT id, row_number() OVER (PARTITION BY g ORDER BY id), "
         "sum(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM w ORDER BY id",
@@ -255,8 +253,8 @@ def test_using_and_natural_joins_merge_the_join_columns(
 ) -> None:
     catalog.table("l", [("id", pgtypes.INT4), ("a", pgtypes.VARCHAR)], pk=("id",))
     catalog.table("r", [("id", pgtypes.INT4), ("b", pgtypes.VARCHAR)], pk=("id",))
-    engine.execute("INSERT INTO l VALUES (1, 'x'), (2, 'y')", (), ctx)
-    engine.execute("INSERT INTO r VALUES (1, 'p')", (), ctx)
+    catalog.load("l", [(1, "x"), (2, "y")])
+    catalog.load("r", [(1, "p")])
     for sql in ("SELECT * FROM l JOIN r USING (id)", "SELECT * FROM l NATURAL JOIN r"):
         out = engine.execute(sql, (), ctx)
         assert [c.name for c in out.columns or []] == ["id", "a", "b"]
@@ -293,7 +291,7 @@ def test_function_in_from_reads_earlier_items(
     engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 ) -> None:
     catalog.table("arrs", [("id", pgtypes.INT4), ("xs", pgtypes.INT4_ARRAY)], pk=("id",))
-    engine.execute("INSERT INTO arrs VALUES (1, ARRAY[10, 20]), (2, ARRAY[30])", (), ctx)
+    catalog.load("arrs", [(1, "[10, 20]"), (2, "[30]")])
     out = engine.execute(
         "SELECT a.id, u.x, u.n FROM arrs a, unnest(a.xs) WITH ORDINALITY AS u(x, n) ORDER BY 1, 3",
         (),

@@ -36,7 +36,3 @@ def test_migrations_apply_in_order_to_an_empty_database() -> None:
         "session_parameter",
         "privilege",
     } <= tables
-
-
-def test_data_table_name() -> None:
-    assert schema.data_table(1001) == "rel_1001"

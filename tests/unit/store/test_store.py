@@ -18,7 +18,7 @@ from rwshim.engine.types import ObjectName
 from rwshim.errors import StoreUnusable
 from rwshim.store import schema
 from rwshim.store.store import FILE_NAME, Store
-from tests.unit.engine.helpers import bg, ctx, make_engine, mv, rel_id, table
+from tests.unit.engine.helpers import bg, counts_of, ctx, make_engine, mv, rel_id, table
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -127,7 +127,7 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
     e.scale.alter_parallelism(ctx(), "table", ObjectName("t"), "2", deferred=True)
     before = _dump(e.conn)
     e.store.close()
-    e2 = make_engine(Store.open(tmp_path))
+    e2 = make_engine(Store.open(tmp_path), counts_of(e))
     after = _dump(e2.conn)
     assert after["relation"] == before["relation"]
     # Same fragments; only backfill progress moved (recovery's barrier reads rows).

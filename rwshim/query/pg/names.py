@@ -1,0 +1,64 @@
+"""Physical names of the data plane: every user relation lives in PostgreSQL under its catalog
+id, so renames and SET SCHEMA cost nothing there and dependents keep working.
+
+- schema ``rw``: ``t<id>`` tables, ``v<id>`` views (RisingWave views, materialized views,
+  sources, and the readable form of an index), ``i<id>`` indexes;
+- schema ``rwfn``: functions first in every data session's search_path (before
+  ``pg_catalog``, so they shadow it);
+- catalog snapshots for queries that join catalogs with user data: per-session temporary
+  tables named after the catalog relation.
+"""
+
+from __future__ import annotations
+
+DATA_SCHEMA = "rw"
+FUNCTION_SCHEMA = "rwfn"
+# The data sessions' search_path: our functions shadow pg_catalog's (listing pg_catalog
+# explicitly after rwfn is what makes the shadowing work).
+SEARCH_PATH = f"{FUNCTION_SCHEMA}, pg_catalog"
+
+
+def quote_ident(name: str) -> str:
+    """``name`` as a PostgreSQL quoted identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def quote_literal(text: str) -> str:
+    """``text`` as a PostgreSQL string literal (standard_conforming_strings is on)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def table_name(relation_id: int) -> str:
+    return f"t{relation_id}"
+
+
+def view_name(relation_id: int) -> str:
+    return f"v{relation_id}"
+
+
+def index_name(relation_id: int) -> str:
+    return f"i{relation_id}"
+
+
+def qualified_table(relation_id: int) -> str:
+    return f"{DATA_SCHEMA}.{quote_ident(table_name(relation_id))}"
+
+
+def qualified_view(relation_id: int) -> str:
+    return f"{DATA_SCHEMA}.{quote_ident(view_name(relation_id))}"
+
+
+def snapshot_name(schema: str, name: str) -> str:
+    """The temporary table holding a catalog relation's rows for one data session."""
+    return f"rwcat_{schema}_{name}"
+
+
+def qualified_snapshot(schema: str, name: str) -> str:
+    return "pg_temp." + quote_ident(snapshot_name(schema, name))
+
+
+def parse_physical(name: str) -> tuple[str, int] | None:
+    """(kind letter, relation id) of a physical name in schema ``rw``, or None."""
+    if len(name) < 2 or name[0] not in "tvi" or not name[1:].isdigit():
+        return None
+    return name[0], int(name[1:])

@@ -1,0 +1,21 @@
+"""Errors raised in RisingWave's words by the rwfn functions (SQLSTATE RWEXP / RWERR) and the
+PostgreSQL texts mapped to RisingWave's (query/pg/errors.py)."""
+
+from __future__ import annotations
+
+from rwshim.query.pg.errors import PgError, map_error
+
+
+def _none(_: int) -> str | None:
+    return None
+
+
+def test_an_expression_error_of_a_function_reads_as_risingwaves() -> None:
+    err = map_error(PgError("RWEXP", "Invalid parameter step: step size cannot equal zero"), _none)
+    assert err.chain == ["Expr error", "Invalid parameter step: step size cannot equal zero"]
+    err = map_error(PgError("RWERR", "arg_min does not support struct, array, map, vector, "
+                            "jsonb for comparison argument, got integer[]"), _none)  # fmt: skip
+    assert err.chain == [
+        "arg_min does not support struct, array, map, vector, jsonb for comparison argument, "
+        "got integer[]"
+    ]
