@@ -151,6 +151,9 @@ class Session:
         self._portals: dict[str, Portal] = {}
         # Results being streamed now (their SQLite statements are active).
         self._streaming: set[Rows] = set()
+        # The task the shell runs this session's waiting messages in (set by the shell; a
+        # caller that drives ``handle`` from its own task leaves it None).
+        self.task: asyncio.Task[Any] | None = None
         self._task: asyncio.Task[Any] | None = None
         self._cancel_requested = False
         self._tz_name = "UTC"
@@ -261,9 +264,10 @@ class Session:
         No task per statement (it would cost two loop turns per query): ``cancel`` cancels
         the connection's task, which is only possible while it is suspended, and the only
         suspension point between setting and clearing ``_task`` is inside ``awaitable`` -
-        so the CancelledError always lands here.
+        so the CancelledError always lands here.  The shell names its task (``task``), so
+        that no statement asks the loop for it.
         """
-        self._task = asyncio.current_task()
+        self._task = self.task or asyncio.current_task()
         self._cancel_requested = False
         try:
             return await awaitable
