@@ -19,7 +19,7 @@ import ipaddress
 import logging
 import signal
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any, cast
 
 from rwshim import errors, logfmt
@@ -264,6 +264,7 @@ class Server:
                     app=p.application_name,
                 )
             )  # fmt: skip
+            session.shell_tasks = True
             client.session = session
         except asyncio.CancelledError:
             client.terminate()
@@ -454,6 +455,35 @@ class Server:
         return list(params.items())
 
 
+class _Resume:
+    """Awaitable that continues a coroutine which was started outside any task and stopped
+    at ``waiting`` (the future it awaits): the task awaiting this waits for that future, and
+    sends its result (or throws its exception, a cancellation included) into the coroutine,
+    exactly as if the coroutine had been the task's own from the start."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, bool], waiting: Any) -> None:
+        self.coro = coro
+        self.waiting = waiting
+
+    def __await__(self) -> Generator[Any, Any, bool]:
+        coro, waiting = self.coro, self.waiting
+        while True:
+            try:
+                sent = yield waiting
+            except BaseException as e:  # a cancellation too: the coroutine decides
+                try:
+                    waiting = coro.throw(e)
+                except StopIteration as done:
+                    return bool(done.value)
+            else:
+                try:
+                    waiting = coro.send(sent)
+                except StopIteration as done:
+                    return bool(done.value)
+
+
 _SHUTDOWN = backend.error_response(
     "FATAL", "57P01", "terminating connection due to administrator command"
 )
@@ -598,8 +628,24 @@ class _Client(asyncio.Protocol):
                 if isinstance(event, ev.ProtocolError):
                     self._violation(session, event)
                     return
-                self.task = asyncio.get_running_loop().create_task(self.serve(event))
-                return
+                # Run the handler's coroutine here until it first waits: a statement that
+                # never waits (SELECT 1, a catalog query) is answered without a task.  One
+                # that waits is continued from that point in a task (``serve``).
+                coro = session.handle(event)
+                try:
+                    waiting = coro.send(None)
+                except StopIteration as done:
+                    keep = done.value
+                except Exception:
+                    log.exception("connection %s failed", self.addr)
+                    self.finish()
+                    return
+                else:
+                    resume = _Resume(coro, waiting)
+                    task = asyncio.get_running_loop().create_task(self.serve(None, resume))
+                    self.task = task
+                    session.adopt(task)
+                    return
             if session.flush_requested:
                 # Sync, Flush and the end of a Query go out at once, even when more input is
                 # already buffered (a pipeline's later statements may take long).
@@ -608,13 +654,21 @@ class _Client(asyncio.Protocol):
                 self._close_session(session)
                 return
 
-    async def serve(self, event: ev.Event | None) -> None:
-        """Handle ``event`` and the messages after it in this task, then hand back."""
+    async def serve(self, event: ev.Event | None, resume: _Resume | None = None) -> None:
+        """Handle ``event`` (or finish the handler ``resume`` continues) and the messages
+        after it in this task, then hand back."""
         session = self.session
         assert session is not None
         session.task = self.task
         conn = self.conn
         try:
+            if resume is not None:
+                kept = await resume
+                if session.flush_requested:
+                    self.write(session.take_output())
+                if not kept:
+                    self._close_session(session)
+                    return
             while True:
                 if event is None:
                     event = conn.next_event()
