@@ -46,11 +46,29 @@ class WorkloadResult:
     core: bool
     rwshim: Series = field(default_factory=Series)
     postgres: Series = field(default_factory=Series)
+    # The canned-reply server's figures, for the workloads it can answer (else None).
+    floor: Series | None = None
 
     @property
     def ratio(self) -> float | None:
         """rwshim / PostgreSQL of the medians (higher is better for rates)."""
         return ratio(self.rwshim.median, self.postgres.median)
+
+    @property
+    def floor_ratio(self) -> float | None:
+        """rwshim / the canned-reply floor of the medians."""
+        return None if self.floor is None else ratio(self.rwshim.median, self.floor.median)
+
+    @property
+    def spread(self) -> float | None:
+        """The larger spread (max / min - 1) of rwshim's and PostgreSQL's runs: how far the
+        runs of a workload moved on a machine other work shares."""
+        spreads = [
+            max(s.runs) / min(s.runs) - 1
+            for s in (self.rwshim, self.postgres)
+            if s.runs and min(s.runs) > 0
+        ]
+        return max(spreads) if spreads else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +79,9 @@ class WorkloadResult:
             "rwshim": self.rwshim.to_json(),
             "postgres": self.postgres.to_json(),
             "ratio": self.ratio,
+            "floor": self.floor.to_json() if self.floor is not None else None,
+            "floor_ratio": self.floor_ratio,
+            "spread": self.spread,
         }
 
 
@@ -136,6 +157,8 @@ class Report:
     scale: ScaleResult | None = None
     memory: MemoryResult | None = None
     startup: Series = field(default_factory=Series)
+    # The same with the web dashboard on (the CLI's default).
+    startup_dashboard: Series = field(default_factory=Series)
     # The same measure for a bare `python -c pass`: the floor no Python server can go under.
     interpreter_s: Series = field(default_factory=Series)
     notes: list[str] = field(default_factory=list)
@@ -153,6 +176,7 @@ class Report:
             "scale": self.scale.to_json() if self.scale else None,
             "memory": asdict(self.memory) if self.memory else None,
             "startup_s": self.startup.to_json(),
+            "startup_dashboard_s": self.startup_dashboard.to_json(),
             "interpreter_start_s": self.interpreter_s.to_json(),
             "rwshim_args": self.rwshim_args,
             "notes": self.notes,
@@ -216,14 +240,21 @@ def format_text(rep: Report) -> str:
         f"pgbench: {rep.rounds} round(s) A B per workload, {rep.seconds:g} s per run, medians"
         + (f"; rwshim started with {' '.join(rep.rwshim_args)}" if rep.rwshim_args else ""),
         "",
-        f"{'workload':<22} {'unit':<14} {'rwshim':>10} {'postgres':>10} {'ratio':>7}",
+        f"{'workload':<22} {'unit':<14} {'rwshim':>10} {'postgres':>10} {'ratio':>7}"
+        f" {'floor':>10} {'rw/floor':>8} {'spread':>7}",
     ]
     for w in rep.workloads:
+        floor = w.floor.median if w.floor is not None else None
+        spread = f"{w.spread:.0%}" if w.spread is not None else "-"
         out.append(
             f"{w.name:<22} {w.unit:<14} {_num(w.rwshim.median):>10} "
             f"{_num(w.postgres.median):>10} {_num(w.ratio):>7}"
+            f" {_num(floor):>10} {_num(w.floor_ratio):>8} {spread:>7}"
         )
-        for label, s in (("rwshim", w.rwshim), ("postgres", w.postgres)):
+        series = [("rwshim", w.rwshim), ("postgres", w.postgres)]
+        if w.floor is not None:
+            series.append(("floor", w.floor))
+        for label, s in series:
             if s.error:
                 out.append(f"    {label}: {_why(s.error)}")
     if rep.scale is not None:
@@ -268,6 +299,14 @@ def format_text(rep: Report) -> str:
         )
     if st.error:
         out.append(f"    {_why(st.error)}")
+    sd = rep.startup_dashboard
+    if sd.runs or sd.error:
+        med = sd.median
+        out.append(
+            "start-up with the web dashboard (the CLI default): median "
+            f"{_num(med * 1000 if med else None, ' ms')}"
+            + (f"; {_why(sd.error)}" if sd.error else "")
+        )
     base = rep.interpreter_s.median
     if base is not None:
         out.append(f"bare interpreter start (python -c pass): median {base * 1000:.0f} ms")

@@ -22,8 +22,8 @@ if __package__ in (None, ""):
 from bench import pgbench
 from bench.report import Report, Series, WorkloadResult, format_text, machine
 from bench.scale import execute, run_interpreter, run_memory, run_scale, run_startup
-from bench.servers import BenchError, Postgres, Rwshim, Target
-from bench.workloads import POSTGRES, RWSHIM, SERVERS, Workload, all_workloads
+from bench.servers import BenchError, Floor, Postgres, Rwshim, Target
+from bench.workloads import FLOOR, POSTGRES, RWSHIM, SERVERS, Workload, all_workloads
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +50,28 @@ def log(msg: str) -> None:
 class Runner:
     """Holds both servers; restarts rwshim if a workload killed it."""
 
-    def __init__(self, settings: Settings, rw: Rwshim, pg: Postgres, report: Report) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        rw: Rwshim,
+        pg: Postgres,
+        report: Report,
+        floor: Floor | None = None,
+        rw_data_dir: Rwshim | None = None,
+    ) -> None:
         self.s = settings
+        self.mem = rw
         self.rw = rw
         self.pg = pg
+        self.floor = floor
+        self.disk = rw_data_dir
         self.report = report
         self.rw_error: str | None = None
 
     def target(self, server: str) -> Target:
+        if server == FLOOR:
+            assert self.floor is not None
+            return self.floor.target
         return self.rw.target if server == RWSHIM else self.pg.target
 
     def ensure_rwshim(self) -> None:
@@ -77,6 +91,22 @@ class Runner:
     def workload(self, w: Workload) -> WorkloadResult:
         res = WorkloadResult(w.name, w.title, w.unit, w.core)
         series = {RWSHIM: res.rwshim, POSTGRES: res.postgres}
+        servers: tuple[str, ...] = SERVERS
+        if w.floor and self.floor is not None:
+            res.floor = series[FLOOR] = Series()
+            servers = (*SERVERS, FLOOR)
+        if w.data_dir and self.disk is not None:
+            self.rw, self.rw_error = self.disk, None
+        try:
+            return self._workload(w, res, series, servers)
+        finally:
+            if self.rw is not self.mem:
+                self.rw.stop()
+                self.rw, self.rw_error = self.mem, None
+
+    def _workload(
+        self, w: Workload, res: WorkloadResult, series: dict[str, Series], servers: tuple[str, ...]
+    ) -> WorkloadResult:
         self.ensure_rwshim()
         if self.rw_error:
             res.rwshim.fail(self.rw_error)
@@ -87,7 +117,7 @@ class Runner:
                 except BenchError as e:
                     series[server].fail(f"set-up failed: {e}")
         for _ in range(self.s.rounds):
-            for server in SERVERS:
+            for server in servers:
                 self.one_run(w, server, series[server])
         for server in SERVERS:
             try:
@@ -104,7 +134,7 @@ class Runner:
             execute(self.target(server), w.reset.get(server, []))
             r = pgbench.run(
                 self.target(server),
-                w.scripts[server],
+                w.scripts.get(server, w.scripts[RWSHIM]),
                 clients=w.clients,
                 mode=w.mode,
                 seconds=self.s.seconds,
@@ -152,13 +182,17 @@ def main(argv: list[str] | None = None) -> int:
 def run(s: Settings, only: str | None, scale: bool) -> Report:
     """Every workload on both servers, then (if `scale`) the rwshim-only runs."""
     t0 = time.perf_counter()
-    with Postgres() as pg, Rwshim() as rw:
+    with Postgres() as pg, Rwshim() as rw, Rwshim(data_dir=True) as disk, Floor() as floor:
         log("starting PostgreSQL")
         pg.start()
         report = Report(
             mode=s.mode, seconds=s.seconds, rounds=s.rounds, machine=machine(pg.version)
         )
-        runner = Runner(s, rw, pg, report)
+        try:
+            floor.start()
+        except BenchError as e:
+            report.notes.append(f"no floor figures: {e}")
+        runner = Runner(s, rw, pg, report, floor if floor.proc else None, disk)
         for w in all_workloads():
             if only and only not in w.name:
                 continue
@@ -170,6 +204,7 @@ def run(s: Settings, only: str | None, scale: bool) -> Report:
     if scale:
         log("start-up runs")
         report.startup = run_startup(s.startups)
+        report.startup_dashboard = run_startup(s.startups, dashboard=True)
         report.interpreter_s = run_interpreter(s.startups)
         with Rwshim() as srv:
             try:

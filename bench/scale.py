@@ -48,6 +48,7 @@ PROBES = (
         "SELECT id, name, status, parallelism FROM rw_catalog.rw_streaming_jobs "
         "WHERE name = 'bench_scale_mv_5';\n",
     ),
+    ProbeSpec("show_jobs", "SHOW JOBS;", "SHOW JOBS;\n"),
     ProbeSpec(
         "create_mv",
         "CREATE MATERIALIZED VIEW bench_probe_new AS SELECT v FROM bench_probe_t;",
@@ -274,14 +275,15 @@ def run_interpreter(times: int) -> Series:
     return series
 
 
-def run_startup(times: int) -> Series:
-    """Seconds from spawning rwshim to its first answered SELECT 1, over `times` fresh starts.
+def run_startup(times: int, dashboard: bool = False) -> Series:
+    """Seconds from spawning rwshim to its first answered SELECT 1, over `times` fresh starts
+    (with its web dashboard, as the CLI starts by default, when `dashboard`).
 
     One uncounted start comes first, so every counted one finds the bytecode cache written.
     """
     series = Series()
     for i in range(times + 1):
-        with Rwshim() as srv:
+        with Rwshim(dashboard=dashboard) as srv:
             try:
                 took = srv.start()
             except BenchError as e:

@@ -97,9 +97,21 @@ class Rwshim:
     # installed package does (from .pyc files), even where PYTHONDONTWRITEBYTECODE is set.
     pycache: Path | None = None
 
-    def __init__(self, python: str = sys.executable, ready_timeout: float = 20.0) -> None:
+    def __init__(
+        self,
+        python: str = sys.executable,
+        ready_timeout: float = 20.0,
+        data_dir: bool = False,
+        dashboard: bool = False,
+    ) -> None:
         self.python = python
+        # The web dashboard (on by default in the CLI) is off unless asked for: its start-up
+        # imports aiohttp in a thread, which takes the interpreter from the first seconds of
+        # queries, and no workload measures it.
+        self.dashboard = dashboard
         self.ready_timeout = ready_timeout
+        # --data-dir: the meta store in a file (a throwaway directory, removed on close).
+        self.data_dir = Path(tempfile.mkdtemp(prefix="rwshim-bench-data-")) if data_dir else None
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self.startup_s = 0.0
@@ -127,7 +139,11 @@ class Rwshim:
         env["PYTHONPYCACHEPREFIX"] = str(Rwshim.pycache)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         cmd = [self.python, "-m", "rwshim", "--host", "127.0.0.1", "--port", str(self.port)]
+        if not self.dashboard:
+            cmd += ["--dashboard-port", "0"]
         cmd += self.extra_args
+        if self.data_dir is not None:
+            cmd += ["--data-dir", str(self.data_dir)]
         self._log.seek(0)
         self._log.truncate()
         t0 = time.perf_counter()
@@ -169,8 +185,60 @@ class Rwshim:
     def close(self) -> None:
         self.stop()
         self._log.close()
+        if self.data_dir is not None:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
 
     def __enter__(self) -> Rwshim:
+        return self
+
+    def __exit__(
+        self,
+        et: type[BaseException] | None,
+        ev: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class Floor:
+    """The canned-reply server (bench/floor.py) as a subprocess: the floor of a Python server."""
+
+    def __init__(self, python: str = sys.executable) -> None:
+        self.python = python
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def target(self) -> Target:
+        return Target("floor", "127.0.0.1", self.port, "root", "dev")
+
+    def start(self) -> None:
+        self.port = free_port()
+        script = str(REPO / "bench" / "floor.py")
+        self.proc = subprocess.Popen([self.python, script, str(self.port)], cwd=REPO)
+        deadline = time.perf_counter() + 10
+        while True:
+            if self.proc.poll() is not None:
+                raise BenchError(f"the floor server exited with {self.proc.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                if time.perf_counter() > deadline:
+                    raise BenchError("the floor server did not listen in 10 s") from None
+                time.sleep(0.01)
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def __enter__(self) -> Floor:
         return self
 
     def __exit__(

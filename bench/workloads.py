@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 RWSHIM = "rwshim"
 POSTGRES = "postgres"
 SERVERS = (RWSHIM, POSTGRES)
+# The canned-reply server (bench/floor.py), run beside both for the SELECT 1 workloads.
+FLOOR = "floor"
 
 CATALOG_MVS = 10
 
@@ -26,6 +28,11 @@ class Workload:
     connect_each: bool = False
     unit: str = "tps"
     core: bool = False
+    # Also run on the canned-reply floor (SELECT 1 only: the floor answers nothing else).
+    floor: bool = False
+    # rwshim with --data-dir (its meta store in a file, committed with fsync) instead of the
+    # in-memory store.
+    data_dir: bool = False
     # Run once before the rounds, after them, and before each pgbench run.
     setup: dict[str, list[str]] = field(default_factory=dict)
     teardown: dict[str, list[str]] = field(default_factory=dict)
@@ -67,6 +74,25 @@ CATALOG_SQL = {
     ),
 }
 
+# What psql 15 sends for \\d (describe.c listTables with "tvmsE"), the same on both servers.
+PSQL_LIST = """SELECT n.nspname as "Schema",
+  c.relname as "Name",
+  CASE c.relkind WHEN 'r' THEN 'table' WHEN 'v' THEN 'view' WHEN 'm' THEN 'materialized view' \
+WHEN 'i' THEN 'index' WHEN 'S' THEN 'sequence' WHEN 't' THEN 'TOAST table' \
+WHEN 'f' THEN 'foreign table' WHEN 'p' THEN 'partitioned table' \
+WHEN 'I' THEN 'partitioned index' END as "Type",
+  pg_catalog.pg_get_userbyid(c.relowner) as "Owner"
+FROM pg_catalog.pg_class c
+     LEFT JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam
+WHERE c.relkind IN ('r','p','v','m','S','f','')
+      AND n.nspname <> 'pg_catalog'
+      AND n.nspname !~ '^pg_toast'
+      AND n.nspname <> 'information_schema'
+  AND pg_catalog.pg_table_is_visible(c.oid)
+ORDER BY 1,2;
+"""
+
 # One cycle is a pgbench transaction.  PostgreSQL has no parallelism to alter: its nearest
 # statement sets the matview's `parallel_workers` storage parameter (a catalog update too).
 _T = "bench_ddl_t_:client_id"
@@ -105,6 +131,7 @@ def all_workloads() -> list[Workload]:
                     clients=clients,
                     mode=mode,
                     core=True,
+                    floor=True,
                 )
             )
     for mode in ("simple", "extended"):
@@ -120,15 +147,27 @@ def all_workloads() -> list[Workload]:
         )
     out.append(
         Workload(
-            name="ddl-cycle-c1",
-            title="DDL cycle (create table, create MV, alter parallelism, drop, drop), 1 client",
-            scripts=DDL_CYCLE,
-            unit="cycles/s",
-            # A run that failed mid-cycle must leave no objects for the next run.
-            reset={RWSHIM: DDL_CLEANUP, POSTGRES: DDL_CLEANUP},
-            teardown={RWSHIM: DDL_CLEANUP, POSTGRES: DDL_CLEANUP},
+            name="psql-list-c1",
+            title=f"psql's \\d list query ({CATALOG_MVS} MVs), simple protocol, 1 client",
+            scripts=_same(PSQL_LIST),
+            setup={RWSHIM: _catalog_setup(RWSHIM), POSTGRES: _catalog_setup(POSTGRES)},
+            teardown={RWSHIM: _catalog_teardown(), POSTGRES: _catalog_teardown()},
         )
     )
+    for data_dir in (False, True):
+        out.append(
+            Workload(
+                name="ddl-cycle-datadir-c1" if data_dir else "ddl-cycle-c1",
+                title="DDL cycle (create table, create MV, alter parallelism, drop, drop), "
+                + ("1 client, rwshim --data-dir" if data_dir else "1 client"),
+                scripts=DDL_CYCLE,
+                unit="cycles/s",
+                data_dir=data_dir,
+                # A run that failed mid-cycle must leave no objects for the next run.
+                reset={RWSHIM: DDL_CLEANUP, POSTGRES: DDL_CLEANUP},
+                teardown={RWSHIM: DDL_CLEANUP, POSTGRES: DDL_CLEANUP},
+            )
+        )
     for clients in (1, 8):
         out.append(
             Workload(

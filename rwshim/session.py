@@ -161,7 +161,15 @@ class Session:
         self._portals: dict[str, Portal] = {}
         # Results being streamed now (their SQLite statements are active).
         self._streaming: set[Rows] = set()
+        # The task the shell runs this session's waiting messages in (set by the shell; a
+        # caller that drives ``handle`` from its own task leaves it None).
+        self.task: asyncio.Task[Any] | None = None
+        # True when the shell keeps ``task`` (None: the handler runs outside any task, and
+        # ``adopt`` names the task it continues in), so no statement asks the loop for it
+        # (asyncio.current_task is Python code in 3.11).
+        self.shell_tasks = False
         self._task: asyncio.Task[Any] | None = None
+        self._in_run = False  # inside ``_run``: the statement's call is being awaited
         self._cancel_requested = False
         self._tz_name = "UTC"
         self._tz: tzinfo = UTC
@@ -273,10 +281,13 @@ class Session:
         No task per statement (it would cost two loop turns per query): ``cancel`` cancels
         the connection's task, which is only possible while it is suspended, and the only
         suspension point between setting and clearing ``_task`` is inside ``awaitable`` -
-        so the CancelledError always lands here.
+        so the CancelledError always lands here.  The shell names its task (``task``), so
+        that no statement asks the loop for it.
         """
-        self._task = asyncio.current_task()
+        task = self.task
+        self._task = task if task is not None or self.shell_tasks else asyncio.current_task()
         self._cancel_requested = False
+        self._in_run = True
         try:
             return await awaitable
         except asyncio.CancelledError:
@@ -285,8 +296,17 @@ class Session:
                 raise errors.QueryCanceled() from None
             raise
         finally:
+            self._in_run = False
             self._task = None
             self._cancel_requested = False
+
+    def adopt(self, task: asyncio.Task[Any]) -> None:
+        """The shell started this session's handler outside any task (it answers a message
+        that never waits in place) and continues it in ``task`` from its first wait: a
+        statement waiting there can be cancelled through that task."""
+        self.task = task
+        if self._in_run and self._task is None:
+            self._task = task
 
     def _begin(self, sql: str) -> None:
         p = self.process

@@ -409,6 +409,10 @@ class _Rows:
         self._started = False
 
     async def _next_chunk(self) -> Any | None:
+        if asyncio.current_task() is None:
+            # started in place by the server's fast path (server._Resume), which moves a
+            # statement into a task at its first wait: asyncio.timeout needs that task
+            await asyncio.sleep(0)
         remaining = self.deadline - time.monotonic()
         try:
             async with asyncio.timeout(max(remaining, 0)):

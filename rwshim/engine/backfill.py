@@ -195,8 +195,9 @@ class Backfill:
         for jid, defn, ctype, status, jtype, init, serverless, btype in self.conn.execute(
             "SELECT j.job_id, r.definition, j.create_type, j.job_status, j.job_type,"
             " r.initialized_at, j.is_serverless_backfill, j.backfill_type FROM streaming_job j"
-            " JOIN relation r ON r.relation_id = j.job_id WHERE j.job_status != 'CREATED'"
-            " AND r.kind != 'source' ORDER BY j.job_id"
+            " JOIN relation r ON r.relation_id = j.job_id"
+            " WHERE j.job_status IN ('INITIAL', 'CREATING') AND r.kind != 'source'"
+            " ORDER BY j.job_id"
         ).fetchall():
             out.append(
                 (

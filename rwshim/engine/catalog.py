@@ -613,7 +613,7 @@ class Catalog:
         n = int(
             self.meta.val(
                 f"SELECT count(*) FROM streaming_job WHERE job_id IN ({marks})"
-                " AND job_status != 'CREATED'",
+                " AND job_status IN ('INITIAL', 'CREATING')",
                 wanted,
             )
         )

@@ -67,10 +67,12 @@ class Graph:
         neighbours.  Every rule in this module gives the same answer on it as on ``load``."""
         g = cls()
         seeds = set(jobs)
+        # The creating set is read through streaming_job_by_status: IN, not != 'CREATED',
+        # which SQLite's planner can only answer by scanning every job.
         seeds.update(
             int(j)
             for (j,) in conn.execute(
-                "SELECT job_id FROM streaming_job WHERE job_status != 'CREATED'"
+                "SELECT job_id FROM streaming_job WHERE job_status IN ('INITIAL', 'CREATING')"
             )
         )
         full: list[int] = []

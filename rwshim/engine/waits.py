@@ -162,7 +162,7 @@ class Waits:
         for w, target in self.wait_all:
             if target is None:
                 pending = self.meta.val(
-                    "SELECT count(*) FROM streaming_job WHERE job_status != 'CREATED'"
+                    "SELECT count(*) FROM streaming_job WHERE job_status IN ('INITIAL', 'CREATING')"
                 )
             else:
                 pending = self.meta.val(

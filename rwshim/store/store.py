@@ -30,6 +30,10 @@ SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "rw_catalog")
 # extended codes (SQLITE_IOERR_WRITE, ...) share the low byte.
 _SQLITE_IOERR = 10
 _SQLITE_FULL = 13
+# Prepared statements the connection keeps (sqlite3 keeps 128 by default): one DDL runs about
+# a hundred distinct statements and the read path as many again, so with the default a DDL
+# cycle re-prepares most of its statements every time.
+_CACHED_STATEMENTS = 1024
 
 
 class Store:
@@ -55,13 +59,23 @@ class Store:
         rwshim; the file is left untouched.
         """
         if data_dir is None:
-            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                ":memory:",
+                isolation_level=None,
+                check_same_thread=False,
+                cached_statements=_CACHED_STATEMENTS,
+            )
             return cls._opened(conn, None, now)
         path = Path(data_dir) / FILE_NAME
         path.parent.mkdir(parents=True, exist_ok=True)
         _refuse_foreign_file(path)
         files.check_files(path)
-        conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            str(path),
+            isolation_level=None,
+            check_same_thread=False,
+            cached_statements=_CACHED_STATEMENTS,
+        )
         try:
             _refuse_foreign_database(conn, path)
             files.quick_check(conn, path)

@@ -46,8 +46,15 @@ def _positive(series: dict[str, Any]) -> bool:
 
 def test_every_workload_ran_on_both_servers(figures: dict[str, Any]) -> None:
     names = [w["name"] for w in figures["workloads"]]
-    assert "select1-prepared-c8" in names and "ddl-cycle-c1" in names and len(names) == 11
+    assert "select1-prepared-c8" in names and "ddl-cycle-c1" in names and len(names) == 13
+    assert "ddl-cycle-datadir-c1" in names and "psql-list-c1" in names
     for w in figures["workloads"]:
+        # The canned-reply floor runs beside both for SELECT 1, and only there.
+        if w["name"].startswith("select1-"):
+            assert _positive(w["floor"]), w
+            assert w["floor_ratio"] > 0
+        else:
+            assert w["floor"] is None, w
         assert _positive(w["postgres"]), w
         if w["core"]:
             assert _positive(w["rwshim"]), w
@@ -68,7 +75,13 @@ def test_scale_figures(figures: dict[str, Any]) -> None:
     scale = figures["scale"]
     assert scale["requested"] == [10, 1000]
     counts = [str(n) for n in scale["counts"]]
-    assert set(scale["probes"]) == {"alter_parallelism", "catalog_query", "create_mv", "drop_mv"}
+    assert set(scale["probes"]) == {
+        "alter_parallelism",
+        "catalog_query",
+        "show_jobs",
+        "create_mv",
+        "drop_mv",
+    }
     for name, probe in scale["probes"].items():
         if probe["error"] is None:
             assert counts and set(probe["latency_ms"]) == set(counts), name

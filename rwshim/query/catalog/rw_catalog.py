@@ -334,7 +334,7 @@ SQL["rw_ddl_progress"] = """
 SELECT j.job_id, r.definition, j.create_type, j.progress, r.initialized_at,
        j.is_serverless_backfill, j.backfill_type
 FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id
-WHERE j.job_status <> 'CREATED' AND r.kind <> 'source' ORDER BY j.job_id"""
+WHERE j.job_status IN ('INITIAL', 'CREATING') AND r.kind <> 'source' ORDER BY j.job_id"""
 
 # rw_worker_nodes.rs: sorted by id; is_streaming / is_serving / resource_group only for compute
 # nodes; internal_rpc_host_addr the frontend's host with its RPC port (frontend_rpc_listener_addr,
