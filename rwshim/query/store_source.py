@@ -164,7 +164,7 @@ class StoreRelations:
 def _conflict(
     stored: str | None, append_only: bool, pk: tuple[str, ...], cols: list[tuple[object, ...]]
 ) -> str:
-    """The table's conflict behaviour; for a store older than version 6, as RisingWave's
+    """The table's conflict behaviour; for a store older than version 9, as RisingWave's
     EitherOnConflict::to_behavior resolves a CREATE without ON CONFLICT."""
     if stored:
         return stored
