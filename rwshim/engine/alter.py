@@ -363,7 +363,7 @@ class Alter:
     def _has_privilege(self, user_id: int, object_id: int, action: str) -> bool:
         return bool(
             self.meta.val(
-                "SELECT 1 FROM privilege WHERE user_id = ? AND object_id = ? AND action = ?",
+                "SELECT 1 FROM user_privilege WHERE user_id = ? AND oid = ? AND action = ?",
                 (user_id, object_id, action),
             )
         )

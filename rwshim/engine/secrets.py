@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rwshim.engine.catalog import Catalog
+from rwshim.engine.privileges import ObjectKind
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, ObjectName, Result
 from rwshim.engine.users import Users
@@ -152,6 +153,29 @@ class Secrets:
         self.conn = meta.conn
         self.users = users
         self.catalog = catalog
+        # GRANT / REVOKE ... ON SECRET | CONNECTION find their objects here
+        for kind in ("secret", "connection"):
+            catalog.privileges.register_kind(kind, self._grant_kind(kind))
+
+    def _grant_kind(self, kind: str) -> ObjectKind:
+        def owner_of(oid: int) -> int | None:
+            v = self.meta.val(f"SELECT owner_id FROM {kind} WHERE {kind}_id = ?", (oid,))
+            return None if v is None else int(v)
+
+        def resolve(ctx: Context, name: ObjectName, args: str | None) -> int:
+            found = self._find(ctx, kind, name)
+            if found is None:
+                raise CatalogNotFound(kind, name.name)
+            return found.id
+
+        def in_schema(schema_id: int) -> list[int]:
+            rows = self.conn.execute(
+                f"SELECT {kind}_id FROM {kind} WHERE schema_id = ? ORDER BY {kind}_id",
+                (schema_id,),
+            )
+            return [int(r[0]) for r in rows]
+
+        return ObjectKind(owner_of, resolve, in_schema)
 
     # ------------------------------------------------------------------ look-ups
 
@@ -190,7 +214,7 @@ class Secrets:
         if self.users.is_super(ctx) or obj.owner_id == ctx.user_id:
             return
         granted = self.meta.q1(
-            "SELECT 1 FROM privilege WHERE user_id = ? AND object_id = ? AND action = 'USAGE'",
+            "SELECT 1 FROM user_privilege WHERE user_id = ? AND oid = ? AND action = 'USAGE'",
             (ctx.user_id, obj.id),
         )
         if granted is None:
@@ -569,8 +593,8 @@ class Secrets:
             self.conn.execute("DELETE FROM secret WHERE secret_id = ?", (sid,))
         for cid in connection_ids:
             self.conn.execute("DELETE FROM connection WHERE connection_id = ?", (cid,))
+        self.catalog.privileges.forget_objects([*secret_ids, *connection_ids])
         for oid in [*secret_ids, *connection_ids]:
-            self.conn.execute("DELETE FROM privilege WHERE object_id = ?", (oid,))
             self.conn.execute("DELETE FROM comment WHERE object_id = ?", (oid,))
 
     # ------------------------------------------------------------------ owner, schema

@@ -40,7 +40,7 @@ def use_database(fe: Frontend, database: str) -> list[str]:
 
 def _can_connect(fe: Frontend, database_id: int) -> bool:
     row = fe.instance.conn.execute(
-        "SELECT 1 FROM privilege WHERE user_id = ? AND object_id = ? AND action = 'CONNECT'",
+        "SELECT 1 FROM user_privilege WHERE user_id = ? AND oid = ? AND action = 'CONNECT'",
         (fe.user_id, database_id),
     ).fetchone()
     return row is not None

@@ -263,6 +263,18 @@ async def test_reference_refusals(client: Client, client_factory: Connect) -> No
     )
     assert f[1] == one('Permission denied: permission denied for secret "s": "USAGE"')
     assert await client.rows("select name from rw_sources") == []
+    # GRANT USAGE ON SECRET (handle_privilege.rs: GrantObjects::Secrets) lets it through
+    assert await client.run("grant usage on secret s to u") == "GRANT_PRIVILEGE"
+    assert (
+        await u.run(
+            "create source x (v int) with (connector = 'kafka', topic = 't', "
+            "properties.sasl.password = secret s) format plain encode json"
+        )
+        == "CREATE_SOURCE"
+    )
+    assert await client.run("revoke usage on secret s from u") == "REVOKE_PRIVILEGE"
+    f = await cause(u, "grant usage on secret nope to u")
+    assert f[1] == catalog("secret not found: nope")
 
 
 async def test_drop_restrict_and_cascade(client: Client, server: Running) -> None:

@@ -66,6 +66,12 @@ async def test_use_refusals(client: Client, client_factory: Connect) -> None:
     f = await cause(u, "use d2")
     assert f[1] == error('Permission denied: permission denied for database "d2": "CONNECT"')
     assert await u.rows("select current_database()") == [("dev",)]
+    # a CONNECT granted on it (use_db.rs:34-39 reads the user's privileges)
+    assert await client.run("grant connect on database d2 to u") == "GRANT_PRIVILEGE"
+    await u.notices()
+    assert await u.run("use d2") == "USE"
+    assert await u.notices() == [notice("d2", "u")]
+    assert await u.run("use dev") == "USE"
     # the owner of a database needs no CONNECT privilege on it
     assert await u.run("create database d3") == "CREATE_DATABASE"
     await u.notices()

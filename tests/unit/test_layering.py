@@ -164,7 +164,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "throttle": {"state", "catalog", "barrier"},
     "recovery": {"state", "users", "params", "catalog", "waits", "actors", "barrier"},
     "jobs": {"state", "catalog", "waits", "fragments", "actors", "backfill", "barrier", "recovery"},
-    "secrets": {"state", "users", "catalog"},
+    "secrets": {"state", "users", "privileges", "catalog"},
     "streaming_config": {"state", "catalog"},
     "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets"},
     "alter": {"state", "users", "catalog"},
