@@ -1,7 +1,7 @@
 """Run RisingWave's own sqllogictest files against rwshim (or any PostgreSQL-wire server) and
 tabulate how many records pass (GitHub issue 12).
 
-    python bench/e2e/run.py --mirror /work/.mirror/risingwavelabs+risingwave/repo
+    python bench/e2e/run.py --mirror <RisingWave git dir>
     python bench/e2e/run.py --mirror <git dir> basic types        # e2e_test/batch/<dir>/
     python bench/e2e/run.py --mirror <git dir> --dsn "host=/tmp/pg dbname=postgres"
     python bench/e2e/run.py --dir some/dir file.slt               # files on disk

@@ -6,7 +6,7 @@ dbt lives in its own virtualenvs (its pins clash with ours): ``.venv-dbt112`` fo
 dbt-core-experimental-parser``: that package ships a source distribution whose build needs a
 download pip cannot make offline, and a wheel that installs as is); ``RWSHIM_DBT112`` /
 ``RWSHIM_DBT`` name other executables.  The test fails (never skips) when dbt is missing.
-The project is a copy of ``shared/clients/dbtproj`` (vendored under ``tests/clients/dbtproj``)
+The project is vendored under ``tests/clients/dbtproj``
 with its profile pointed at the test server.
 
 The second run of the unchanged project: 1.12 re-runs every model cleanly.  1.11 fails at

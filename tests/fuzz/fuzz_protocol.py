@@ -8,8 +8,8 @@ error text with a traceback or SQLite's words in it.
 
 Run from the repository root (atheris needs a clang-built CPython or its wheel)::
 
-    /work/venv/bin/pip install atheris
-    PYTHONPATH=. /work/venv/bin/python tests/fuzz/fuzz_protocol.py -max_total_time=600 corpus/
+    .venv/bin/pip install atheris
+    PYTHONPATH=. .venv/bin/python tests/fuzz/fuzz_protocol.py -max_total_time=600 corpus/
 
 ``corpus/`` may start empty; add ``-runs=N`` to bound the run, or pass a crash file to
 replay it.

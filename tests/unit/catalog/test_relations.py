@@ -13,7 +13,7 @@ from rwshim.query.catalog.static import type_rows
 from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID, SYSTEM_CATALOGS
 from tests.unit.catalog.conftest import Store
 
-# A copy of shared/clients/features.json (the relation.column list of clients.md §9.1).
+# The relation.column list the client captures read (copied into this file).
 FEATURES = Path(__file__).parent / "data" / "features.json"
 
 

@@ -1,5 +1,5 @@
 """Every SELECT the clients of clients.md sent (psql, pgcli, asyncpg, psycopg, SQLAlchemy, dbt;
-captured against PostgreSQL in /work/shared/clients/wire/*.log, extracted to
+captured against PostgreSQL by the client-capture scenarios, extracted once into
 data/client_selects.json) binds, translates and runs on a real store with the catalog views,
 with builtin OIDs only; or fails as RisingWave fails it: a column RisingWave's catalogs lack
 (the columns of every RisingWave catalog are in system_catalogs.py), a cast type its

@@ -1,7 +1,7 @@
 """Statements real clients sent, as recorded in the client wire captures.
 
 The data file ``data/client_statements.json`` was extracted once from the decoded wire logs of
-the clients-captures set (``shared/clients/wire/*.log``, made by its ``tools/wireproxy.py``):
+the clients-captures set (decoded ``wire/*.log`` files made by a recording proxy):
 every distinct string a client sent in an ``F> Query`` or ``F> Parse`` message, with the name of
 the capture it first appeared in (the same reading as ``tools/extract_sql.py``).  It is kept in
 the repository so that a clone with nothing beside it runs the tests.  ``extract(wire_dir)``

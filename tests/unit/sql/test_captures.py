@@ -1,4 +1,4 @@
-"""Every statement the real clients sent (../shared/clients/wire) parses.
+"""Every statement the real clients sent (the wire captures, vendored in data/) parses.
 
 The captures were taken against PostgreSQL, so a few are PostgreSQL statements RisingWave's
 parser has no rule for; those must fail exactly as RisingWave fails them, and are listed here
