@@ -18,7 +18,6 @@ import asyncio
 import itertools
 import logging
 import secrets
-import struct
 import time
 import zoneinfo
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
@@ -26,7 +25,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
 
-from rwshim import errors, pgtypes
+from rwshim import errors
+from rwshim.bind_params import decode_params
 from rwshim.errors import RwError, StoreWriteFailed
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.results import (
@@ -42,7 +42,7 @@ from rwshim.results import (
 )
 from rwshim.sql import statements as st
 from rwshim.store.store import Store
-from rwshim.wire import backend, codecs
+from rwshim.wire import backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 
@@ -531,7 +531,7 @@ class Session:
             for code in (*msg.param_formats, *msg.result_formats):
                 if code not in (0, 1):
                     raise RwError(f"Unknown format code: {code}")
-            params = self._decode_params(prepared, msg)
+            params = decode_params(prepared.description.param_oids, msg)
             # A wrong number of result format codes is not a Bind error in RisingWave: it
             # fails when rows are converted at Execute (handler/util.rs:208-209).
             formats = result_formats(msg.result_formats, len(prepared.description.columns or ()))
@@ -549,51 +549,6 @@ class Session:
         prepared.portals.add(msg.portal)
         self.send(backend.BIND_COMPLETE)
         return True
-
-    def _decode_params(self, prepared: Prepared, msg: ev.Bind) -> list[object]:
-        oids = prepared.description.param_oids
-        values = msg.params
-        if len(values) != len(oids):
-            raise RwError(
-                f"bind message supplies {len(values)} parameters, but prepared statement "
-                f'"{msg.statement}" requires {len(oids)}',
-                sqlstate="08P01",
-            )
-        pformats = msg.param_formats
-        nf = len(pformats)
-        if nf not in (0, 1, len(values)):
-            raise errors.BindError(
-                f"format codes length {nf} is not 0, 1 or equal to actual length {len(values)}"
-            )
-        out: list[object] = []
-        for i, raw in enumerate(values):
-            if raw is None:
-                out.append(None)
-                continue
-            binary = (pformats[i] if nf > 1 else pformats[0] if nf else 0) == 1
-            try:
-                out.append(codecs.decoder(oids[i], binary)(raw))
-            except codecs.CodecError as e:
-                if str(e) == "incorrect binary data format in bind parameter":
-                    # PostgreSQL's text names the parameter (postgres.c exec_bind_message)
-                    raise RwError(f"{e} {i + 1}", sqlstate="22P03") from None
-                raise RwError(str(e)) from None
-            except UnicodeDecodeError as e:
-                raise RwError(_utf8_error_text(e)) from None
-            except (ValueError, OverflowError, ArithmeticError, IndexError, struct.error):
-                # A decoder's own failure: PostgreSQL's texts for a parameter that does not
-                # convert (src/backend/tcop/postgres.c exec_bind_message), never Python's.
-                if binary:
-                    raise RwError(
-                        f"incorrect binary data format in bind parameter {i + 1}",
-                        sqlstate="22P03",
-                    ) from None
-                name = pgtypes.BY_OID[oids[i]].name if oids[i] in pgtypes.BY_OID else "text"
-                text = raw.decode(errors="replace")
-                raise RwError(
-                    f'invalid input syntax for type {name}: "{text}"', sqlstate="22P02"
-                ) from None
-        return out
 
     def _on_describe(self, msg: ev.Describe) -> bool:
         try:
@@ -761,14 +716,6 @@ class Session:
         close = getattr(self.frontend, "close", None)
         if callable(close):
             close()
-
-
-def _utf8_error_text(e: UnicodeDecodeError) -> str:
-    """Rust's ``Utf8Error`` display, which RisingWave answers a parameter that is not UTF-8
-    with (src/frontend/src/binder/bind_param.rs:65-77 ``std::str::from_utf8``)."""
-    if e.reason == "unexpected end of data":
-        return f"incomplete utf-8 byte sequence from index {e.start}"
-    return f"invalid utf-8 sequence of {e.end - e.start} bytes from index {e.start}"
 
 
 class SessionRegistry:
