@@ -27,7 +27,6 @@ from sqlglot import exp
 from rwshim import pgtypes
 from rwshim.errors import (
     BindError,
-    BindExprError,
     InvalidInputSyntax,
     ItemNotFound,
     NotImplementedError_,
@@ -35,11 +34,19 @@ from rwshim.errors import (
 )
 from rwshim.query import types
 from rwshim.query.bind_expr import ExprBinder
+from rwshim.query.binder_checks import (
+    check_grouping,
+    field_path,
+    is_now,
+    nested_join,
+    no_aggregate,
+    srf_core,
+    srf_type,
+)
 from rwshim.query.context import QueryContext
 from rwshim.query.lowering import Lowering
 from rwshim.query.parse import (
     definition_query,
-    expr_text,
     ident,
     parse,
 )
@@ -59,7 +66,6 @@ from rwshim.query.type_inference import (
     UNKNOWN,
     func_args,
     func_name,
-    is_srf,
     literal_default,
 )
 
@@ -307,13 +313,13 @@ class Binder:
             # the relations bound so far (relation/join.rs bind_table_with_joins)
             on = j.args.get("on")
             if on is not None:
-                _no_aggregate(on, "Join On", self.low)
+                no_aggregate(on, "Join On", self.low)
                 tx = ExprBinder(self, scope)
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
 
     def _table_factor(self, item: exp.Expr, scope: Scope) -> None:
-        nested = _nested_join(item)
+        nested = nested_join(item)
         if nested is None:
             scope.sources.append(self._from_item(item, scope))
             return
@@ -445,7 +451,7 @@ class Binder:
         (GenerateSeriesWithNowRule, optimizer/rule/stream/generate_series_with_now_rule.rs)."""
         if any(a.find(exp.Column) is not None for a in args):
             return
-        if name == "generate_series" and len(args) == 3 and _is_now(args[1]):
+        if name == "generate_series" and len(args) == 3 and is_now(args[1]):
             return
         self.values_leaf = True
 
@@ -540,7 +546,7 @@ class Binder:
                 new, oid = tx.bind_top(expr)
             if core is not None:
                 # ``(f(...)).field`` over a struct-valued SRF
-                for field in reversed(_field_path(expr)):
+                for field in reversed(field_path(expr)):
                     new, oid = tx.struct_field(new, oid, field)
             out_name = name if name is not None else UNNAMED_COLUMN
             items.append(exp.Alias(this=new, alias=ident(out_name)))
@@ -548,7 +554,7 @@ class Binder:
         node.set("expressions", items)
         scope.outputs = cols
         if where is not None:
-            _no_aggregate(where.this, "Where", self.low)
+            no_aggregate(where.this, "Where", self.low)
             new, _ = tx.bind_top(where.this)
             where.set("this", new)
         group = node.args.get("group")
@@ -560,7 +566,7 @@ class Binder:
         if having is not None:
             new, _ = tx.bind_top(having.this)
             having.set("this", new)
-        _check_grouping(node, scope, self.low)
+        check_grouping(node, scope, self.low)
         distinct = node.args.get("distinct")
         if distinct is not None and distinct.args.get("on") is not None:
             self._distinct_on(node, scope, tx)
@@ -580,7 +586,7 @@ class Binder:
             name = func_name(fn)
             bound = [tx.bind_top(a) for a in func_args(fn)]
             calls.append((name, [b[0] for b in bound]))
-            oids.append(_srf_type(name, bound))
+            oids.append(srf_type(name, bound))
         alias = f"__srfzip{len(scope.sources)}"
         elements = self.low.srf_zip(node, calls, alias)
         scope.sources.append(Source(alias, []))
@@ -597,7 +603,7 @@ class Binder:
         alias = f"__srf{len(node.args.get('joins') or [])}_{len(scope.sources)}"
         col = self.low.srf(node, name, [b[0] for b in bound], alias)
         scope.sources.append(Source(alias, []))
-        return col, _srf_type(name, bound)
+        return col, srf_type(name, bound)
 
     def _distinct_on(self, node: exp.Select, scope: Scope, tx: ExprBinder) -> None:
         """``DISTINCT ON (k) ... ORDER BY o``: the keys and the order items bound (an ordinal
@@ -692,132 +698,3 @@ class Binder:
                 tx.hint_param(lim.expression, pgtypes.INT8)
                 new, _ = tx.bind_top(lim.expression)
                 lim.set("expression", new)
-
-
-# aggregates a query names by a function sqlglot has no class for (the lowering adds the
-# names of the aggregate calls it produces)
-_AGGREGATE_NAMES = frozenset({"bool_and", "bool_or", "every", "count", "sum", "avg", "min", "max"})
-
-
-def _srf_type(name: str, bound: list[tuple[exp.Expr, int]]) -> int:
-    """The element type of a set-returning function: generate_series of its first
-    argument's type (int4 for untyped), generate_subscripts int4, unnest the array's element."""
-    if name == "generate_series":
-        return bound[0][1] if bound and bound[0][1] != UNKNOWN else pgtypes.INT4
-    if name == "generate_subscripts":
-        return pgtypes.INT4
-    elem = types.element_of(bound[0][1]) or pgtypes.VARCHAR
-    if name == "_pg_expandarray":
-        # setof struct<x any, n int4> (expr/impl/src/table_function/pg_expandarray.rs)
-        return types.struct_of((("x", elem), ("n", pgtypes.INT4)))
-    return elem
-
-
-def _is_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
-    if isinstance(node, (exp.AggFunc, exp.WithinGroup)):
-        return True
-    if not isinstance(node, exp.Anonymous):
-        return False
-    name = node.name.lower()
-    return name in _AGGREGATE_NAMES or name in lowered
-
-
-def _has_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
-    """An aggregate call at this query level (not inside a subquery or a window)."""
-    if _is_agg(node, lowered):
-        return True
-    if isinstance(node, (exp.Subquery, exp.Select, exp.Window, exp.Exists)):
-        return False
-    return any(_has_agg(c, lowered) for c in node.iter_expressions())
-
-
-def srf_core(node: exp.Expr) -> exp.Expr | None:
-    """The set-returning call a select item is, unwrapping ``information_schema.`` (only
-    ``_pg_expandarray`` lives there: binder/expr/function/mod.rs:96-110) and field access
-    ``(f(...)).field``; None for any other item."""
-    if isinstance(node, exp.Dot) and isinstance(node.this, exp.Paren):
-        return srf_core(node.this.this)
-    if (
-        isinstance(node, exp.Dot)
-        and isinstance(node.this, (exp.Identifier, exp.Var))
-        and node.this.name.lower() == "information_schema"
-        and isinstance(node.expression, exp.Func)
-        and func_name(node.expression) == "_pg_expandarray"
-    ):
-        return node.expression
-    return node if is_srf(node) else None
-
-
-def _field_path(node: exp.Expr) -> list[str]:
-    """The fields read from an SRF item, outermost first: ``((f()).a).b`` -> [b, a]."""
-    out: list[str] = []
-    while isinstance(node, exp.Dot) and isinstance(node.this, exp.Paren):
-        out.append(node.expression.name)
-        node = node.this.this
-    return out
-
-
-def _nested_join(item: exp.Expr) -> tuple[exp.Subquery, exp.Expr] | None:
-    """``(a JOIN b ...)`` in FROM as sqlglot parses it: a Subquery without alias holding a
-    relation that carries joins (or another nested join).  Returns the Subquery and that
-    relation."""
-    if not isinstance(item, exp.Subquery) or item.args.get("alias") is not None:
-        return None
-    inner = item.this
-    if isinstance(inner, (exp.Table, exp.Subquery)) and inner.args.get("joins"):
-        return item, inner
-    if isinstance(inner, exp.Subquery) and _nested_join(inner) is not None:
-        return item, inner  # ((a JOIN b ...)): parentheses around a nested join
-    return None
-
-
-def _no_aggregate(node: exp.Expr, clause: str, low: Lowering) -> None:
-    """binder/expr/function/aggregate.rs:28-46 (clause names in TITLE CASE, bind_context.rs:64)."""
-    if _has_agg(node, low.aggregates):
-        raise BindExprError(
-            expr_text(node),
-            InvalidInputSyntax(f"aggregate functions are not allowed in {clause}"),
-        )
-
-
-def _check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
-    """RisingWave's planner check (optimizer/plan_node/logical_agg.rs:1040-1060): in a grouped
-    query every column outside an aggregate must be a GROUP BY expression (compared as the
-    lowered expressions' text)."""
-    group = node.args.get("group")
-    items = [it.this if isinstance(it, exp.Alias) else it for it in node.expressions]
-    having = node.args.get("having")
-    roots = items + ([having.this] if having is not None else [])
-    lowered = low.aggregates
-    if group is None and not any(_has_agg(r, lowered) for r in roots):
-        return
-    keys: set[str] = set()
-    for g in group.expressions if group is not None else []:
-        if isinstance(g, exp.Literal) and not g.is_string:
-            g = items[int(g.this) - 1]
-        keys.add(g.sql(dialect=low.dialect))
-    local = {src.alias for src in scope.sources}
-
-    def check(e: exp.Expr) -> None:
-        if (
-            e.sql(dialect=low.dialect) in keys
-            or _is_agg(e, lowered)
-            or isinstance(e, (exp.Window, exp.Subquery, exp.Select, exp.Exists))
-        ):
-            return
-        if isinstance(e, exp.Column) and e.table in local:
-            raise InvalidInputSyntax(
-                "column must appear in the GROUP BY clause or be used in an aggregate function"
-            )
-        for child in e.iter_expressions():
-            check(child)
-
-    for r in roots:
-        check(r)
-
-
-def _is_now(e: exp.Expr) -> bool:
-    """``now()`` as sqlglot reads it (CURRENT_TIMESTAMP)."""
-    return isinstance(e, exp.CurrentTimestamp) or (
-        isinstance(e, exp.Anonymous) and str(e.this).lower() == "now" and not e.expressions
-    )
