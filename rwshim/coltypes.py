@@ -5,42 +5,12 @@ src/frontend/src/binder/expr/mod.rs:1066-1160).
 
 from __future__ import annotations
 
-from rwshim import pgtypes
+from rwshim import pgtypes, rwtypes
 from rwshim.errors import NotImplementedError_, NotSupported
 
-# pglast's canonical names (and the spellings RisingWave's parser keeps) -> (OID, RW name).
-_BASE: dict[str, tuple[int, str]] = {
-    "bool": (pgtypes.BOOL, "boolean"),
-    "boolean": (pgtypes.BOOL, "boolean"),
-    "int2": (pgtypes.INT2, "smallint"),
-    "smallint": (pgtypes.INT2, "smallint"),
-    "int4": (pgtypes.INT4, "integer"),
-    "int": (pgtypes.INT4, "integer"),
-    "integer": (pgtypes.INT4, "integer"),
-    "int8": (pgtypes.INT8, "bigint"),
-    "bigint": (pgtypes.INT8, "bigint"),
-    "float4": (pgtypes.FLOAT4, "real"),
-    "real": (pgtypes.FLOAT4, "real"),
-    "float8": (pgtypes.FLOAT8, "double precision"),
-    "double precision": (pgtypes.FLOAT8, "double precision"),
-    "float": (pgtypes.FLOAT8, "double precision"),
-    "numeric": (pgtypes.NUMERIC, "numeric"),
-    "decimal": (pgtypes.NUMERIC, "numeric"),
-    "varchar": (pgtypes.VARCHAR, "character varying"),
-    "character varying": (pgtypes.VARCHAR, "character varying"),
-    "text": (pgtypes.VARCHAR, "character varying"),
-    "string": (pgtypes.VARCHAR, "character varying"),
-    "date": (pgtypes.DATE, "date"),
-    "time": (pgtypes.TIME, "time without time zone"),
-    "time without time zone": (pgtypes.TIME, "time without time zone"),
-    "timestamp": (pgtypes.TIMESTAMP, "timestamp without time zone"),
-    "timestamp without time zone": (pgtypes.TIMESTAMP, "timestamp without time zone"),
-    "timestamptz": (pgtypes.TIMESTAMPTZ, "timestamp with time zone"),
-    "timestamp with time zone": (pgtypes.TIMESTAMPTZ, "timestamp with time zone"),
-    "interval": (pgtypes.INTERVAL, "interval"),
-    "bytea": (pgtypes.BYTEA, "bytea"),
-    "jsonb": (pgtypes.JSONB, "jsonb"),
-}
+# the scalar names RisingWave's parser accepts (pglast's canonical spellings among them) ->
+# (OID, RisingWave's name): one table, rwtypes.SCALARS
+_BASE: dict[str, tuple[int, str]] = rwtypes.SCALARS
 
 
 def bind_column_type(type_name: str, type_text: str, array_dims: int = 0) -> tuple[int, str]:
@@ -71,7 +41,6 @@ def bind_column_type(type_name: str, type_text: str, array_dims: int = 0) -> tup
 def _rw_only(type_text: str, array_dims: int) -> tuple[int, str] | None:
     """A RisingWave-only type (struct, map, rw_int256, vector, a list of lists): its OID and
     RisingWave's name of it (rwshim/rwtypes.py)."""
-    from rwshim import rwtypes
 
     low = type_text.lower()
     if array_dims <= 1 and not any(w in low for w in ("struct", "map", "int256", "vector")):
