@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from rwshim.testing import RwShim
+from tests.rel import serverproc
 
 
 class Client:
@@ -55,3 +56,11 @@ def caused_by(*chain: str) -> str:
 def db(rwshim: RwShim) -> Iterator[Client]:
     with psycopg.connect(rwshim.dsn, autocommit=True) as conn:
         yield Client(conn)
+
+
+@pytest.fixture(autouse=True)
+def _reap_server_processes() -> Iterator[None]:
+    """Kill any rwshim child a failed test left running (tests/rel/serverproc.reap)."""
+    before = serverproc.live()  # a module fixture's server outlives the test
+    yield
+    serverproc.reap(keep=before)

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -20,39 +17,23 @@ from typing import Any
 import psycopg
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.rel.serverproc import ServerProcess
+
 ROUNDS = 6
 
 
-class Proc:
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir = data_dir
-        self.p = subprocess.Popen(
-            [sys.executable, "-m", "rwshim", "--port", "0", "--no-uvloop",
-             "--data-dir", str(data_dir)],
-            cwd=ROOT, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        assert self.p.stderr is not None
-        line = self.p.stderr.readline()
-        m = re.search(r"rwshim ready on 127\.0\.0\.1:(\d+)", line)
-        assert m, line + self.p.stderr.read()
-        self.port = int(m.group(1))
-        threading.Thread(target=self.p.stderr.read, daemon=True).start()
+class Proc(ServerProcess):
+    """rwshim with ``--data-dir``; its PostgreSQL child's postmaster pid."""
 
-    def connect(self) -> psycopg.Connection[Any]:
-        return psycopg.connect(
-            host="127.0.0.1", port=self.port, user="root", dbname="dev", autocommit=True
-        )
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__("--data-dir", str(data_dir))
+        self.data_dir = data_dir
 
     def postmaster(self) -> int | None:
         try:
             return int((self.data_dir / "pg" / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
-
-    def kill(self) -> None:
-        self.p.send_signal(signal.SIGKILL)
-        self.p.wait(10)
 
 
 def _pg_objects(proc: Proc) -> set[str]:

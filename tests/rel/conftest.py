@@ -4,8 +4,11 @@ of a run, for the closing note of issue 7."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 
 import pytest
+
+from tests.rel import serverproc
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -19,3 +22,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_sep("-", "reliability counts")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(autouse=True)
+def _reap_server_processes() -> Iterator[None]:
+    """Kill any rwshim child a failed test left running (serverproc.reap)."""
+    before = serverproc.live()  # a module fixture's server outlives the test
+    yield
+    serverproc.reap(keep=before)

@@ -1,6 +1,10 @@
 """An rwshim server in a child process, for the suites whose faults would take the test
 process down with it: a crash (segmentation fault), a file-size limit, its memory measured
-(RSS from /proc), its exit status and last words on stderr."""
+(RSS from /proc), its exit status and last words on stderr.
+
+Every child started here is remembered until it is stopped or killed; ``reap()`` (run after
+each test by the ``tests/rel`` and ``tests/datapath`` conftests, for the children that test
+started) kills whatever a failed assertion left running, so a red test leaves no server behind."""
 
 from __future__ import annotations
 
@@ -32,6 +36,24 @@ def file_size_limit(limit: int) -> Callable[[], None]:
     return apply
 
 
+_LIVE: set[ServerProcess] = set()
+
+
+def live() -> frozenset[ServerProcess]:
+    """The children started and not yet stopped or killed."""
+    return frozenset(_LIVE)
+
+
+def reap(keep: frozenset[ServerProcess] = frozenset()) -> int:
+    """Kill every child still running that a test did not stop, except ``keep`` (those of
+    fixtures wider than the test); how many there were."""
+    left = [sp for sp in _LIVE - keep if sp.alive()]
+    for sp in left:
+        sp.kill()
+    _LIVE.intersection_update(keep)
+    return len(left)
+
+
 class ServerProcess:
     """``python -m rwshim --port 0`` with extra arguments; ``.port`` once it is ready."""
 
@@ -46,6 +68,7 @@ class ServerProcess:
             cwd=ROOT, stderr=subprocess.PIPE, text=True,
             env={**os.environ, **(env or {})}, preexec_fn=preexec,
         )  # fmt: skip
+        _LIVE.add(self)
         assert self.p.stderr is not None
         self.lines: list[str] = []
         while True:  # log lines may come before the one that says where it listens
@@ -56,6 +79,7 @@ class ServerProcess:
                 break
             if not line:
                 self.p.wait(10)
+                _LIVE.discard(self)
                 raise AssertionError("".join(self.lines))
         self.port = int(m.group(1))
         self._reader = threading.Thread(target=self._drain, daemon=True)
@@ -91,12 +115,15 @@ class ServerProcess:
                 self.p.kill()
                 self.p.wait(10)
         self._reader.join(5)
+        _LIVE.discard(self)
         return self.p.returncode
 
     def kill(self) -> None:
+        """SIGKILL (a crash); waits for the exit."""
         with contextlib.suppress(ProcessLookupError):
             self.p.kill()
         self.p.wait(10)
+        _LIVE.discard(self)
 
     def stderr(self) -> str:
         time.sleep(0)

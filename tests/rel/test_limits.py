@@ -4,11 +4,8 @@ connection limit and the startup timeout."""
 
 from __future__ import annotations
 
-import re
 import socket
 import struct
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -19,8 +16,8 @@ import pytest
 
 from tests import wirekit as fe
 from tests.conftest import Running
+from tests.rel.serverproc import ServerProcess
 
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = (
     "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
     "  1: Scheduler error\n  2: Query cancelled: timeout after {} seconds\n"
@@ -64,30 +61,6 @@ async def test_statement_timeout_is_per_session(rw_server: Running) -> None:
     assert await b.fetchval("SELECT pg_sleep(1.2)") is None
     await a.close()
     await b.close()
-
-
-class ServerProcess:
-    def __init__(self, *args: str) -> None:
-        self.p = subprocess.Popen(
-            [sys.executable, "-m", "rwshim", "--port", "0", "--no-uvloop", *args],
-            cwd=ROOT, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
-        assert self.p.stderr is not None
-        line = self.p.stderr.readline()
-        m = re.search(r"rwshim ready on 127\.0\.0\.1:(\d+)", line)
-        assert m, line
-        self.port = int(m.group(1))
-        threading.Thread(target=self.p.stderr.read, daemon=True).start()
-
-    def rss(self) -> int:
-        status = Path(f"/proc/{self.p.pid}/status").read_text()
-        m = re.search(r"VmRSS:\s+(\d+) kB", status)
-        assert m
-        return int(m.group(1)) * 1024
-
-    def stop(self) -> None:
-        self.p.kill()
-        self.p.wait(10)
 
 
 @pytest.fixture
