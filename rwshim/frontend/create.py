@@ -13,12 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rwshim import coltypes
+from rwshim import coltypes, pgtypes
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
 from rwshim.errors import RwError
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
+from rwshim.query import types as qtypes
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
 from rwshim.sql import unparse
@@ -64,10 +65,17 @@ class BoundQuery:
 def query_columns(fe: Frontend, query: str, names: Sequence[str] = ()) -> BoundQuery:
     """The columns of a bound query, the relations it reads, its Values leaves."""
     analysis = fe.instance.query.check_mv_columns(query, fe.query_context(), names)
-    cols = [
-        ColumnSpec(c.name, c.type_oid, coltypes.rw_type_name(c.type_oid)) for c in analysis.columns
-    ]
+    cols = [_output_column(c.name, c.type_oid) for c in analysis.columns]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
+
+
+def _output_column(name: str, oid: int) -> ColumnSpec:
+    """A query output column as the catalog keeps it: a struct is a RECORD column whose type
+    text names its fields (as a table's struct column is kept)."""
+    struct = qtypes.struct_type_text(oid, coltypes.rw_type_name)
+    if struct is not None:
+        return ColumnSpec(name, pgtypes.RECORD, struct)
+    return ColumnSpec(name, oid, coltypes.rw_type_name(oid))
 
 
 async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:

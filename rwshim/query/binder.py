@@ -167,7 +167,9 @@ class Binder:
     ) -> Source:
         if rel.id not in self.upstreams:
             self.upstreams.append(rel.id)
-        visible = [OutColumn(c.name, c.type_oid) for c in rel.visible_columns]
+        visible = [
+            OutColumn(c.name, types.column_oid(c.type_oid, c.rw_type)) for c in rel.visible_columns
+        ]
         cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:

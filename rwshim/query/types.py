@@ -26,8 +26,12 @@ import json
 import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
+
+if TYPE_CHECKING:
+    from rwshim import rwtypes
 
 # Internal type tags (not sent to clients): PostgreSQL OIDs of types RisingWave lacks.
 REGTYPE_TAG = pgtypes.REGTYPE
@@ -145,6 +149,45 @@ def struct_fields(oid: int) -> tuple[tuple[str, int], ...] | None:
     """The fields of a struct tag, else None."""
     i = oid - STRUCT_BASE
     return _STRUCTS[i] if 0 <= i < len(_STRUCTS) else None
+
+
+def column_oid(type_oid: int, rw_type: str) -> int:
+    """The internal type of a catalog column: its stored OID, except that a struct (stored as
+    RECORD, or as a list of them) gets the tag of its fields, which ``(col).field`` binds
+    against (binder/expr/mod.rs ``bind_field`` reads the column's StructType)."""
+    if "struct" not in rw_type.lower():
+        return type_oid
+    from rwshim import rwtypes  # the type-text parser, only for struct columns
+
+    try:
+        return _internal(rwtypes.parse(rw_type), type_oid)
+    except (rwtypes.TypeSyntaxError, ValueError):
+        return type_oid
+
+
+def struct_type_text(oid: int, scalar_name: Callable[[int], str]) -> str | None:
+    """RisingWave's name of a struct tag's type (``struct<a integer, b struct<...>>``), the
+    names of its scalar fields from ``scalar_name``; None if ``oid`` is no struct tag."""
+    fields = struct_fields(oid)
+    if fields is None:
+        return None
+    from rwshim.rwtypes import quote_ident
+
+    inner = ", ".join(
+        f"{quote_ident(name)} {struct_type_text(f, scalar_name) or scalar_name(f)}"
+        for name, f in fields
+    )
+    return f"struct<{inner}>"
+
+
+def _internal(t: rwtypes.RwType, fallback: int) -> int:
+    if t.kind == "struct":
+        return struct_of(tuple((name, _internal(f, pgtypes.RECORD)) for name, f in t.fields))
+    if t.kind == "list" and t.elem is not None and t.elem.kind == "scalar":
+        return array_of(t.elem.scalar_oid)
+    if t.kind == "scalar":
+        return t.scalar_oid
+    return fallback
 
 
 def external(oid: int) -> int:

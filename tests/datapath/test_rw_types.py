@@ -33,6 +33,39 @@ def test_struct_columns_read_back_in_risingwaves_text(db: Client) -> None:
     assert db.rows("SELECT v1 FROM st WHERE (v2).v2 = (1, 'a b'::varchar)") == [(1,)]
 
 
+def test_struct_fields_bind_in_views_and_keep_their_type(db: Client) -> None:
+    """A view or materialized view binds ``(t.col).field`` of a table's struct column (its
+    fields come from the column's type, binder/expr/mod.rs bind_field), and a struct output
+    column keeps its struct type in the catalog, as RisingWave's DESCRIBE shows it."""
+    raw_structs(db)
+    db.run("CREATE TABLE t (v1 INT PRIMARY KEY, v2 STRUCT<v1 INT, v2 STRUCT<v1 INT, v2 INT>>)")
+    db.run("INSERT INTO t VALUES (1, ROW(2, ROW(3, 4)))")
+    assert db.tag("CREATE MATERIALIZED VIEW mv AS SELECT v1, (t.v2).v1 AS v21 FROM t") == (
+        "CREATE_MATERIALIZED_VIEW"
+    )
+    db.run("CREATE VIEW v3 AS (SELECT MAX((t.v2).v1) FROM t AS t)")
+    db.run("CREATE MATERIALIZED VIEW mv2 AS SELECT v2, (v2).v2 AS i, ((v2).v2).v2 AS deep FROM t")
+    db.run("CREATE MATERIALIZED VIEW mv3 AS SELECT (i).v1 AS x, (mv2.v2).v2 AS y FROM mv2")
+    assert db.rows("SELECT * FROM mv") == [(1, 2)]
+    assert db.rows("SELECT * FROM v3") == [(2,)]
+    assert db.rows("SELECT * FROM mv3") == [(3, "(3,4)")]
+    assert db.rows(
+        "SELECT name, data_type FROM rw_columns WHERE relation_id = 'mv2'::regclass"
+        " AND NOT is_hidden ORDER BY position"
+    ) == [
+        ("v2", "struct<v1 integer, v2 struct<v1 integer, v2 integer>>"),
+        ("i", "struct<v1 integer, v2 integer>"),
+        ("deep", "integer"),
+    ]
+    assert db.rows("DESCRIBE mv3")[:2] == [
+        ("x", "integer", "false", None),
+        ("y", "struct<v1 integer, v2 integer>", "false", None),
+    ]
+    assert db.error("CREATE MATERIALIZED VIEW mv4 AS SELECT (t.v2).nope FROM t") == caused_by(
+        "Failed to bind expression: (t.v2).nope", "Item not found: Invalid field name: nope"
+    )
+
+
 def test_struct_casts_and_lists_of_structs(db: Client) -> None:
     raw_structs(db)
     assert db.rows("SELECT (1, (NULL, 3))::STRUCT<i BIGINT, j STRUCT<a BIGINT, b VARCHAR>>") == [
