@@ -8,7 +8,8 @@ rewritten here into equivalent PostgreSQL text before pglast reads it:
   ``array[1, 2][1]``: RisingWave's ``[`` is an infix operator on any expression
   (parser.rs parse_infix / parse_array_index, precedence ``Array``); PostgreSQL subscripts only
   column references and parenthesised expressions, so the operand is parenthesised;
-- a keyword as a relation name, ``SELECT * FROM table``, ``INSERT INTO user ...``: RisingWave
+- a keyword as a relation or user name, ``SELECT * FROM table``, ``INSERT INTO user ...``,
+  ``CREATE USER user``: RisingWave
   reads relation names with ``parse_object_name`` / ``parse_identifier``, which take any word
   (parser.rs:4476-4545); PostgreSQL's reserved and type/function-name keywords are not
   relation names there, so such a word is replaced by a placeholder of the same length and the
@@ -106,6 +107,13 @@ class PgText:
                 break
         return offset - n
 
+    def name_for(self, word: str) -> str:
+        """The name a placeholder word of ``text`` stands for (``word`` when it is none)."""
+        for name in self.names.values():
+            if word == "_" + name[1:]:
+                return name
+        return word
+
     def pg_offset(self, original: int) -> int:
         """An offset in the original statement text as an offset in ``text``."""
         return original + bisect.bisect_right(self.inserts, original)
@@ -150,9 +158,25 @@ def _is(tok: Token, value: str) -> bool:
     return tok.kind is Kind.OP and tok.value == value
 
 
+def _keyword_users(toks: list[Token]) -> list[int]:
+    """Indexes of words standing as user names in CREATE / ALTER USER (and ALTER USER's
+    RENAME TO) that PostgreSQL would read as keywords: RisingWave reads them with
+    parse_object_name / parse_identifier (parser.rs parse_create_user, parse_alter_user),
+    so ``CREATE USER user`` is a user named user (e2e_test/ddl/privilege.slt)."""
+    if len(toks) < 3 or toks[0].upper not in ("CREATE", "ALTER") or toks[1].upper != "USER":
+        return []
+    out = []
+    for i in range(2, len(toks)):
+        if i == 2 or (toks[i - 1].upper == "TO" and toks[i - 2].upper == "RENAME"):
+            cand = toks[i]
+            if cand.kind is Kind.WORD and not cand.quoted and cand.upper in _pg_not_relation():
+                out.append(i)
+    return out
+
+
 def _keyword_relations(toks: list[Token]) -> list[int]:
     """Indexes of words standing as relation names that PostgreSQL would read as keywords."""
-    out: list[int] = []
+    out: list[int] = _keyword_users(toks)
     # one entry per open parenthesis: (is a query level, FROM list active)
     levels: list[list[bool]] = [[True, False]]
     n = len(toks)

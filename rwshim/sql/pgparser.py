@@ -333,12 +333,13 @@ def build(node: Any, text: str, pg: PgText | None = None) -> st.Statement:
         return st.CreateDatabase(
             text, st.ObjectName((n.dbname,)), owner=owners[-1] if owners else None
         )
+    user = pg.name_for if pg is not None else (lambda w: w)
     if kind == "CreateRoleStmt":
-        return st.CreateUser(text, n.role)
+        return st.CreateUser(text, user(n.role))
     if kind == "AlterRoleStmt":
-        return st.AlterUser(text, n.role.rolename)
+        return st.AlterUser(text, user(n.role.rolename))
     if kind == "RenameStmt" and n.renameType.name == "OBJECT_ROLE":
-        return st.AlterUser(text, n.subname)
+        return st.AlterUser(text, user(n.subname))
     if kind == "VacuumStmt":
         return st.Vacuum(text) if n.is_vacuumcmd else st.Analyze(text)
     # A statement pglast accepts but RisingWave's grammar has no such form for.

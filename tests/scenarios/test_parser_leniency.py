@@ -114,3 +114,21 @@ async def test_index_keys_with_order_and_nulls(client: Client, server: Running) 
         ("i2", "t", "b DESC NULLS LAST", "c", "b"),
         ("i3", "t", "c DESC, a ASC", "b", "c"),
     ]
+
+
+async def test_keywords_as_user_names(client: Client) -> None:
+    """``CREATE USER user`` (e2e_test/ddl/privilege.slt): RisingWave reads a user name with
+    parse_object_name, PostgreSQL's grammar has no role named by a reserved word."""
+    assert await client.run("CREATE USER user WITH SUPERUSER PASSWORD 'password'") == "CREATE_USER"
+    assert await client.run("CREATE USER user1") == "CREATE_USER"
+    grant = "GRANT CREATE ON SCHEMA public TO user1 WITH GRANT OPTION GRANTED BY user"
+    assert await client.run(grant) == "GRANT_PRIVILEGE"
+    assert await client.run("ALTER USER user WITH NOSUPERUSER") == "UPDATE_USER"
+    assert await client.run("ALTER USER user RENAME TO table") == "UPDATE_USER"
+    assert await client.rows(
+        "SELECT name, is_super FROM rw_users WHERE name NOT IN ('root', 'postgres', 'rwadmin')"
+        " ORDER BY name"
+    ) == [("table", False), ("user1", False)]
+    assert await client.run("ALTER USER table RENAME TO user") == "UPDATE_USER"
+    assert await client.run("DROP USER user") == "DROP_USER"
+    assert await client.rows("SELECT name FROM rw_users WHERE name LIKE 'user%'") == [("user1",)]
