@@ -405,7 +405,9 @@ class DataPlane:
 
     async def _apply(self, todo: list[ddl.PgObject]) -> None:
         conn = await self._admin_conn()
-        statements = ["BEGIN"]
+        # function names in views and column expressions bind as in a data session's query
+        # (rwfn's RisingWave functions first): a view must answer as its query does ad hoc
+        statements = ["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}"]
         made: dict[str, str] = {}
         for obj in todo:
             old = self._made.get(obj.name)

@@ -21,8 +21,8 @@ from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.query import types as qtypes
 from rwshim.results import Outcome
+from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
-from rwshim.sql import unparse
 from rwshim.sql.columns import table_schema
 
 if TYPE_CHECKING:
@@ -48,6 +48,17 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
             )
         )
     return specs, list(schema.primary_key)
+
+
+def _check_column_exprs(
+    fe: Frontend, name: st.ObjectName, cols: Sequence[ColumnSpec], pk: Sequence[str]
+) -> None:
+    """The DDL binder's refusals of generated and DEFAULT expressions (column_exprs); an
+    existing name is refused first, by the engine (check_relation_name_duplicated comes
+    before the columns are bound)."""
+    if fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database)):
+        return
+    column_exprs.check_table_columns([(c.name, c.default_expr, c.generated_expr) for c in cols], pk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +192,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         pk: list[str] = []
     else:
         cols, pk = table_columns(stmt.columns_text)
+        _check_column_exprs(fe, stmt.name, cols, pk)
     definition = table_definition(stmt, cols, pk)
     out = await fe.engine_call(
         stmt.tag,
@@ -270,6 +282,7 @@ async def handle_create_source(
     from rwshim.sql.unparse import nodes, purify
 
     cols, pk = table_columns(stmt.columns_text)
+    _check_column_exprs(fe, stmt.name, cols, pk)
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateSource)
     cdc = any(o.name.real_value() == "connector" and "-cdc" in o.value for o in node.with_options)

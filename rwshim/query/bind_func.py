@@ -16,16 +16,18 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from rwshim import pgtypes
-from rwshim.errors import NoFunction
+from rwshim.errors import InvalidInputSyntax, NoFunction
 from rwshim.query import bind_catalog, types
 from rwshim.query.parse import func_call, lit_str
 from rwshim.query.type_inference import (
     UNKNOWN,
+    at_bind,
     func_args,
     func_name,
     function_type,
     literal_default,
 )
+from rwshim.sql import column_exprs
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -199,6 +201,11 @@ def _now(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     return tx.low.session_value("now"), pgtypes.TIMESTAMPTZ
 
 
+def _proctime(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
+    # a query or a streaming job's binder is not the DDL binder (builtin_scalar.rs:896-904)
+    raise at_bind(InvalidInputSyntax(column_exprs.PROCTIME_ONLY_IN_DDL))
+
+
 def _current_date(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     return tx.low.session_value("current_date"), pgtypes.DATE
 
@@ -257,6 +264,7 @@ _SPECIAL_FUNCS: dict[str, Handler] = {
     "string_agg": _string_agg,
     "date_trunc": _date_trunc,
     "now": _now,
+    "proctime": _proctime,
     "current_schema": _current_schema,
     "current_user": _current_user,
     "session_user": _current_user,

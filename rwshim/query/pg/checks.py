@@ -18,6 +18,8 @@ data plane.
   resolves; PostgreSQL's SQL-syntax forms such as ``TRIM(... FROM ...)`` aside) is
   ``function ... does not exist``, refused before PostgreSQL would run its own (``UnknownFunction``:
   the frontend asks the in-process binder for RisingWave's whole text, with argument types);
+- ``proctime()`` outside a CREATE TABLE / SOURCE column (builtin_scalar.rs:896-904), the text
+  the in-process binder gives (``ProctimeOutsideDdl``);
 - ``COLLATE`` other than "C" or "POSIX" (src/frontend/src/binder/expr/mod.rs bind_collate);
 - ``to_timestamp`` of a constant text and pattern: the text's shape as chrono parses it
   (query/pg/chrono.py; src/expr/impl/src/scalar/to_timestamp.rs), else ``Parse error: ...``;
@@ -33,7 +35,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rwshim import pgtypes
 from rwshim.errors import (
@@ -48,6 +50,7 @@ from rwshim.errors import (
 )
 from rwshim.query.pg import tree
 from rwshim.query.relations import RelColumn
+from rwshim.sql import column_exprs
 
 Node = dict[str, Any]
 # (the statement's shape, the columns of its DML target or None)
@@ -410,3 +413,23 @@ def _source_type(node: Any, depth: int) -> str:
     elif "boolval" in c:
         name = "boolean"
     return name + "[]" * depth
+
+
+class ProctimeOutsideDdl(UnknownFunction):
+    """``proctime()`` in a query: RisingWave's binder allows it only when binding a CREATE
+    TABLE / SOURCE (builtin_scalar.rs:896-904); the in-process binder has the whole text, with
+    the root expression it is bound in."""
+
+    sqlstate: ClassVar[str] = "XX000"
+
+    def __init__(self) -> None:
+        super().__init__("proctime")
+        self.chain = [f"Invalid input syntax: {column_exprs.PROCTIME_ONLY_IN_DDL}"]
+
+
+@register
+def _proctime(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    for call in walk(shape.node, "FuncCall"):
+        names = _names(call.get("funcname"))
+        if names and names[-1] == "proctime":
+            raise ProctimeOutsideDdl()

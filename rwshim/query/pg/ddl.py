@@ -25,6 +25,7 @@ from rwshim.query.pg import names, typemap
 from rwshim.query.pg.dml import user_key
 from rwshim.query.pg.names import quote_ident as qi
 from rwshim.query.relations import Relation, RelColumn, RelKind
+from rwshim.sql import column_exprs
 
 # rewrites a column expression (DEFAULT / generated) into PostgreSQL's text
 ExprRewriter = Callable[[str], str]
@@ -53,6 +54,10 @@ def _column(c: RelColumn, expression: ExprRewriter) -> str:
     sql = f"{qi(c.name)} {typemap.column_type(c.type_oid, c.rw_type)}"
     if c.hidden and c.name == "_row_id":
         return sql + " GENERATED ALWAYS AS IDENTITY"
+    if c.generated_expr is not None and column_exprs.is_impure(c.generated_expr):
+        # PostgreSQL generates from immutable expressions only: proctime() is computed per
+        # insert as a DEFAULT (rwshim's DML refuses a value for a generated column itself)
+        return sql + f" DEFAULT ({expression(c.generated_expr)})"
     if c.generated_expr is not None:
         return sql + f" GENERATED ALWAYS AS ({expression(c.generated_expr)}) STORED"
     if c.default_expr is not None:
@@ -116,7 +121,9 @@ def view(rel: Relation, pg_query: str) -> PgObject:
     column names."""
     name = names.view_name(rel.id)
     cols = ", ".join(qi(c.name) for c in rel.columns)
-    signature = json.dumps([cols, pg_query], separators=(",", ":"))
+    # the search path its function names were bound under (plane._apply sets it): a view made
+    # under another one is remade
+    signature = json.dumps([cols, pg_query, names.SEARCH_PATH], separators=(",", ":"))
     create = f"CREATE VIEW {names.qualified_view(rel.id)} ({cols}) AS {pg_query}"
     return PgObject(name, "view", signature, (create,), rel.id)
 

@@ -55,6 +55,10 @@ CREATE OR REPLACE FUNCTION {F}.rw_raise(message text, typed anyelement) RETURNS 
 BEGIN
     RAISE EXCEPTION USING ERRCODE = '{EXPR_ERROR}', MESSAGE = message;
 END $$;
+-- proctime() of a table's generated column (query/pg/ddl.py makes it a DEFAULT): the time the
+-- row is written, as the statement's transaction sees it (RisingWave: the epoch's time)
+CREATE OR REPLACE FUNCTION {F}.proctime() RETURNS timestamptz LANGUAGE sql STABLE
+    PARALLEL SAFE AS $$ SELECT pg_catalog.now() $$;
 {_trunc("field text, ts timestamp", "timestamp", "field, ts", "IMMUTABLE")}
 {_trunc("field text, ts timestamptz", "timestamptz", "field, ts", "STABLE")}
 {_trunc("field text, ts timestamptz, zone text", "timestamptz", "field, ts, zone", "STABLE")}

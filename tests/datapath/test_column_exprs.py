@@ -1,0 +1,95 @@
+"""A table's generated and DEFAULT column expressions as RisingWave's DDL binder checks them
+(create_table.rs bind_sql_column_constraints / check_generated_column_constraints,
+builtin_scalar.rs ensure_now_function_allowed / ensure_proctime_function_allowed), proctime()
+columns filled per write, and views binding functions as their query does ad hoc."""
+
+from __future__ import annotations
+
+from .conftest import Client, caused_by
+
+PROCTIME_REFUSED = (
+    "Invalid input syntax: Function `PROCTIME()` is only allowed in CREATE TABLE/SOURCE. "
+    "Is `NOW()` what you want?"
+)
+
+
+def test_now_in_a_generated_column_is_refused(db: Client) -> None:
+    assert db.error("CREATE TABLE t (v int, t timestamptz AS now() + interval '1 hour')") == (
+        caused_by(
+            'failed to bind the expression in generated column "t"',
+            "Failed to bind expression: now() + INTERVAL '1 hour'",
+            "Invalid input syntax: Cannot use `NOW()` function in generated columns. "
+            "Do you want `PROCTIME()`?",
+        )
+    )
+    assert db.rows("SELECT name FROM rw_tables") == []
+
+
+def test_generated_column_rules(db: Client) -> None:
+    assert db.error("CREATE TABLE t2 (v1 int AS v2 + 1, v2 int, v3 int AS v1 - 1)") == caused_by(
+        "Bind error: A generated column cannot reference another generated column. "
+        'Generated column "v3" references generated column "v1"'
+    )
+    sql = "CREATE TABLE t (v1 INT, v2 timestamptz AS proctime(), PRIMARY KEY (v1, v2))"
+    assert db.error(sql) == caused_by(
+        "Bind error: Generated columns with impure expressions should not be part of the "
+        'primary key. Here column "v2" is defined as part of the primary key.'
+    )
+    # a pure generated column may be a key column; an existing name is refused first
+    assert db.tag("CREATE TABLE k (a int, b int AS a * 2, PRIMARY KEY (a, b))") == "CREATE_TABLE"
+    assert db.error("CREATE TABLE k (a int, b timestamptz AS now())") == caused_by(
+        "Catalog error", "table named k already exists"
+    )
+    assert db.rows("SELECT name FROM rw_tables") == [("k",)]
+
+
+def test_proctime_column_is_the_time_of_each_write(db: Client) -> None:
+    assert db.tag("CREATE TABLE t3 (v1 int, v2 timestamptz AS proctime())") == "CREATE_TABLE"
+    assert db.tag("INSERT INTO t3 VALUES (1), (2)") == "INSERT 0 2"
+    db.run("FLUSH")
+    assert db.tag("INSERT INTO t3 VALUES (3)") == "INSERT 0 1"
+    assert db.rows("SELECT v1, v2 >= date '2021-01-01' FROM t3 ORDER BY v1") == [
+        (1, True),
+        (2, True),
+        (3, True),
+    ]
+    one, two, three = (r[0] for r in db.rows("SELECT v2 FROM t3 ORDER BY v1"))
+    assert one == two < three
+    assert db.error("INSERT INTO t3 VALUES (4, now())") == caused_by(
+        'Invalid insert operation: cannot insert a non-DEFAULT value into column "v2"\n'
+        '  DETAIL: Column "v2" is a generated column.'
+    )
+    assert db.rows("SHOW CREATE TABLE t3") == [
+        ("public.t3", "CREATE TABLE t3 (v1 INT, v2 timestamptz AS proctime())")
+    ]
+
+
+def test_proctime_outside_create_table_is_refused(db: Client) -> None:
+    db.run("CREATE TABLE t (v int, ts timestamptz)")
+    assert db.error("SELECT proctime()") == caused_by(
+        "Failed to bind expression: proctime()", PROCTIME_REFUSED
+    )
+    assert db.error("SELECT v FROM t WHERE ts < proctime()") == caused_by(
+        "Failed to bind expression: ts < proctime()", PROCTIME_REFUSED
+    )
+    assert db.error("CREATE MATERIALIZED VIEW m AS SELECT v, proctime() AS p FROM t") == (
+        caused_by("Failed to bind expression: proctime()", PROCTIME_REFUSED)
+    )
+
+
+def test_a_view_calls_the_functions_its_query_calls(db: Client) -> None:
+    """A view's functions bind as the query's do ad hoc (RisingWave's date_trunc takes only
+    its own field names, where PostgreSQL's also takes abbreviations)."""
+    db.run("CREATE TABLE dt (ts timestamp)")
+    db.run("INSERT INTO dt VALUES ('2020-01-01 10:11:12')")
+    refused = caused_by(
+        "Expr error",
+        'Invalid parameter field: invalid field "s". must be one of: microseconds, '
+        "milliseconds, second, minute, hour, day, week, month, quarter, year, decade, century, "
+        "millennium",
+    )
+    assert db.error("SELECT date_trunc('s', ts) FROM dt") == refused
+    db.run("CREATE VIEW dtv AS SELECT date_trunc('s', ts) FROM dt")
+    assert db.error("SELECT * FROM dtv") == refused
+    db.run("CREATE VIEW dtm AS SELECT date_trunc('minute', ts) AS m FROM dt")
+    assert [str(r[0]) for r in db.rows("SELECT m FROM dtm")] == ["2020-01-01 10:11:00"]
