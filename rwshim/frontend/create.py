@@ -23,6 +23,7 @@ from rwshim.query import types as qtypes
 from rwshim.results import Outcome
 from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
+from rwshim.sql.column_names import check_not_reserved
 from rwshim.sql.columns import table_schema
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
     schema = table_schema(columns_text)
     specs = []
     for c in schema.columns:
+        check_not_reserved(c.name)  # before its type (create_table.rs:178)
         oid, rw = coltypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
         specs.append(
             ColumnSpec(
@@ -76,6 +78,8 @@ class BoundQuery:
 def query_columns(fe: Frontend, query: str, names: Sequence[str] = ()) -> BoundQuery:
     """The columns of a bound query, the relations it reads, its Values leaves."""
     analysis = fe.instance.query.check_mv_columns(query, fe.query_context(), names)
+    for name in names:  # a column-name list, once the query is planned (create_mv.rs:148-151)
+        check_not_reserved(name)
     cols = [_output_column(c.name, c.type_oid) for c in analysis.columns]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
 

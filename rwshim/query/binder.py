@@ -68,6 +68,7 @@ from rwshim.query.type_inference import (
     func_name,
     literal_default,
 )
+from rwshim.sql import column_names
 
 
 @dataclass(slots=True)
@@ -535,6 +536,7 @@ class Binder:
                 continue
             if isinstance(item, exp.Alias):
                 name: str | None = item.alias
+                column_names.check_not_reserved(item.alias)  # binder/select.rs:355
                 expr = item.this
             else:
                 name = derive_alias(item)

@@ -93,3 +93,31 @@ def test_a_view_calls_the_functions_its_query_calls(db: Client) -> None:
     assert db.error("SELECT * FROM dtv") == refused
     db.run("CREATE VIEW dtm AS SELECT date_trunc('minute', ts) AS m FROM dt")
     assert [str(r[0]) for r in db.rows("SELECT m FROM dtm")] == ["2020-01-01 10:11:00"]
+
+
+def test_reserved_column_names(db: Client) -> None:
+    """check_column_name_not_reserved (catalog/mod.rs:65-91) for a table's columns, an MV's
+    column-name list and every select-list alias (binder/select.rs:355)."""
+
+    def system(name: str) -> str:
+        return caused_by(
+            f'Invalid input syntax: column name "{name}" conflicts with a system column name'
+        )
+
+    def prefixed(prefix: str) -> str:
+        return caused_by(f'internal error: column name prefixed with "{prefix}" are reserved word.')
+
+    assert db.error("CREATE TABLE t (v1 int, cmin int)") == system("cmin")
+    assert db.error('CREATE TABLE t (v1 int, "xmax" int)') == system("xmax")
+    assert db.error("CREATE TABLE t (v1 int, cMax int)") == system("cmax")
+    assert db.error("CREATE TABLE t (_row_id int)") == prefixed("_row_id")
+    assert db.error("CREATE TABLE t (_rw_x int)") == prefixed("_rw_")
+    assert db.tag('CREATE TABLE t (v1 int, "xMin" int)') == "CREATE_TABLE"
+    assert db.error("CREATE MATERIALIZED VIEW mv AS SELECT 1 AS tableoid") == system("tableoid")
+    assert db.error("CREATE MATERIALIZED VIEW mv (ctid) AS SELECT 1 AS x") == system("ctid")
+    assert db.error("SELECT 1 AS xmin") == system("xmin")
+    assert db.error("SELECT v1 AS ctid FROM t") == system("ctid")
+    assert db.error("SELECT * FROM (SELECT v1 AS ctid FROM t) s") == system("ctid")
+    assert db.error("CREATE VIEW vv AS SELECT v1 AS _row_idx FROM t") == prefixed("_row_id")
+    assert db.rows('SELECT "xMin" AS "CTID" FROM t') == []
+    assert db.rows("SELECT name FROM rw_relations WHERE name LIKE 'mv%' OR name = 'vv'") == []

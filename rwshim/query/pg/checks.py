@@ -20,6 +20,8 @@ data plane.
   the frontend asks the in-process binder for RisingWave's whole text, with argument types);
 - ``proctime()`` outside a CREATE TABLE / SOURCE column (builtin_scalar.rs:896-904), the text
   the in-process binder gives (``ProctimeOutsideDdl``);
+- a select-list alias RisingWave reserves (``_row_id...``, ``_rw_...``, system column names:
+  catalog/mod.rs check_column_name_not_reserved, binder/select.rs:355);
 - ``COLLATE`` other than "C" or "POSIX" (src/frontend/src/binder/expr/mod.rs bind_collate);
 - ``to_timestamp`` of a constant text and pattern: the text's shape as chrono parses it
   (query/pg/chrono.py; src/expr/impl/src/scalar/to_timestamp.rs), else ``Parse error: ...``;
@@ -50,7 +52,7 @@ from rwshim.errors import (
 )
 from rwshim.query.pg import tree
 from rwshim.query.relations import RelColumn
-from rwshim.sql import column_exprs
+from rwshim.sql import column_exprs, column_names
 
 Node = dict[str, Any]
 # (the statement's shape, the columns of its DML target or None)
@@ -433,3 +435,17 @@ def _proctime(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
         names = _names(call.get("funcname"))
         if names and names[-1] == "proctime":
             raise ProctimeOutsideDdl()
+
+
+@register
+def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    """``expr AS <name>`` in a select list may not take a name RisingWave reserves
+    (binder/select.rs:355, catalog/mod.rs check_column_name_not_reserved)."""
+    selects = list(walk(shape.node, "SelectStmt"))
+    if shape.kind == "select":
+        selects.append(shape.node)  # the statement itself (the unwrapped body)
+    for select in selects:
+        for target in select.get("targetList") or []:
+            name = target.get("ResTarget", {}).get("name")
+            if name is not None:
+                column_names.check_not_reserved(name)

@@ -16,6 +16,7 @@ from typing import Any
 from rwshim import pgtypes
 from rwshim.query.prepared import Prepared
 from rwshim.query.sqlite.executor import decoder
+from rwshim.sql.column_names import SYSTEM_COLUMNS
 
 _CONST_HEAD = re.compile(r"\s*select\s+", re.IGNORECASE)
 _CONST_ITEM = re.compile(
@@ -49,6 +50,8 @@ def constant_select(sql_text: str) -> Prepared | None:
                 return None
         else:
             name = "?column?"
+        if name in SYSTEM_COLUMNS or name.startswith(("_row_id", "_rw_")):
+            return None  # the binder refuses a reserved alias (column_names)
         if m["int"] is not None:
             text = m["int"]
             magnitude = int(text.lstrip("-"))
