@@ -10,13 +10,13 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs``,
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim import coltypes, pgtypes
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
-from rwshim.errors import RwError
+from rwshim.errors import InternalError, InvalidInputSyntax, RwError
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.query import types as qtypes
@@ -75,13 +75,63 @@ class BoundQuery:
     values_leaf: bool = False
 
 
-def query_columns(fe: Frontend, query: str, names: Sequence[str] = ()) -> BoundQuery:
-    """The columns of a bound query, the relations it reads, its Values leaves."""
-    analysis = fe.instance.query.check_mv_columns(query, fe.query_context(), names)
+def query_columns(
+    fe: Frontend, query: str, names: Sequence[str] = (), rules: str = "mv"
+) -> BoundQuery:
+    """The columns of a bound query, the relations it reads, its Values leaves.
+
+    ``rules`` are the CREATE's naming rules: ``mv`` (and sinks) those of create_mv.rs (an
+    alias for every item without a derivable name, at most as many names as columns);
+    ``view`` create_view.rs:73-92 (a batch query's columns: ``?column?`` for an unnamed
+    item, a column list exactly as long); ``table`` create_table_as.rs (a batch query's
+    columns, at most as many names)."""
+    ctx = fe.query_context()
+    if rules == "mv":
+        analysis = fe.instance.query.check_mv_columns(query, ctx, names)
+        columns = analysis.columns
+    else:
+        analysis = fe.instance.query.analyze(query, ctx)
+        columns = analysis.columns
+        if rules == "view" and names and len(names) != len(columns):
+            raise InternalError("view has different number of columns than the query's columns")
+        if rules == "table" and len(names) > len(columns):
+            raise InvalidInputSyntax("too many column names were specified")
+        columns = [replace(c, name=n) for c, n in zip(columns, names, strict=False)] + list(
+            columns[len(names) :]
+        )
+        seen: set[str] = set()
+        for c in columns:
+            # RisingWave keeps a view's or table's two columns of one name (a self-join's
+            # *); the data plane's PostgreSQL object cannot, so rwshim refuses as an MV does
+            if c.name in seen:
+                raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
+            seen.add(c.name)
     for name in names:  # a column-name list, once the query is planned (create_mv.rs:148-151)
         check_not_reserved(name)
-    cols = [_output_column(c.name, c.type_oid) for c in analysis.columns]
+    cols = [_output_column(c.name, c.type_oid) for c in columns]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
+
+
+def ctas_column_names(columns_text: str | None) -> list[str]:
+    """The names of CREATE TABLE t (a, b) AS's column list (create_table_as.rs:47-52: no data
+    type may be given)."""
+    if not columns_text:
+        return []
+    from rwshim.sql.tokens import Kind, tokenize
+
+    toks = [t for t in tokenize(columns_text) if t.kind is not Kind.EOF]
+    inner = toks[1:-1] if toks and toks[0].value == "(" else toks
+    names: list[str] = []
+    item: list[object] = []
+    for t in [*inner, None]:
+        if t is None or (t.kind is Kind.OP and t.value == ","):
+            if len(item) != 1:
+                raise InvalidInputSyntax("Should not specify data type in CREATE TABLE AS")
+            names.append(str(item[0]))
+            item = []
+        else:
+            item.append(t.value if t.quoted or t.kind is not Kind.WORD else t.value.lower())
+    return names
 
 
 def _output_column(name: str, oid: int) -> ColumnSpec:
@@ -119,6 +169,7 @@ def new_query_columns(
     if_not_exists: bool,
     query: str,
     column_names: Sequence[str] = (),
+    rules: str = "mv",
 ) -> BoundQuery:
     """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
     object (the engine answers with its notice, and the query need not bind any more)."""
@@ -126,7 +177,7 @@ def new_query_columns(
         fe.ctx(), engine_name(name, fe.database)
     ):
         return BoundQuery()
-    return query_columns(fe, query, column_names)
+    return query_columns(fe, query, column_names, rules)
 
 
 # --- definitions (RisingWave stores the statement's Display: rwshim/sql/unparse) -----------
@@ -192,7 +243,8 @@ def read_query_template(fe: Frontend, query: str) -> str:
 async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
     connector = dict(stmt.with_options).get("connector")
     if stmt.query is not None:
-        cols = query_columns(fe, stmt.query).columns
+        names = ctas_column_names(stmt.columns_text)
+        cols = query_columns(fe, stmt.query, names, rules="table").columns
         pk: list[str] = []
     else:
         cols, pk = table_columns(stmt.columns_text)
@@ -266,7 +318,9 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateView)
     sql = unparse.query_of(node)
-    bound = new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+    bound = new_query_columns(
+        fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns, rules="view"
+    )
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_view(

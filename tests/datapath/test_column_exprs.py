@@ -121,3 +121,34 @@ def test_reserved_column_names(db: Client) -> None:
     assert db.error("CREATE VIEW vv AS SELECT v1 AS _row_idx FROM t") == prefixed("_row_id")
     assert db.rows('SELECT "xMin" AS "CTID" FROM t') == []
     assert db.rows("SELECT name FROM rw_relations WHERE name LIKE 'mv%' OR name = 'vv'") == []
+
+
+def test_create_view_and_table_as_name_columns_as_a_batch_query(db: Client) -> None:
+    """CREATE VIEW (create_view.rs:73-92) and CREATE TABLE AS (create_table_as.rs) take a
+    batch query's columns, ``?column?`` for an unnamed item; CREATE MATERIALIZED VIEW wants an
+    alias (create_mv.rs:80-98)."""
+    assert db.tag("CREATE VIEW v AS SELECT 1") == "CREATE_VIEW"
+    assert db.rows("SELECT * FROM v") == [(1,)]
+    assert db.tag("CREATE TABLE t AS SELECT 1") == "CREATE_TABLE"
+    assert db.rows("SELECT name FROM rw_columns WHERE relation_id = 't'::regclass") == [
+        ("?column?",),
+        ("_row_id",),
+        ("_rw_timestamp",),
+    ]
+    assert db.tag("CREATE TABLE t2 (v1) AS SELECT 1, 2") == "CREATE_TABLE"
+    assert db.rows('SELECT v1, "?column?" FROM t2') == [(1, 2)]
+    assert db.error("CREATE TABLE t3 (a, b, c) AS SELECT 1, 2") == caused_by(
+        "Invalid input syntax: too many column names were specified"
+    )
+    assert db.error("CREATE TABLE t4 (a int) AS SELECT 1") == caused_by(
+        "Invalid input syntax: Should not specify data type in CREATE TABLE AS"
+    )
+    assert db.error("CREATE VIEW v2 (a, b) AS SELECT 1") == caused_by(
+        "internal error: view has different number of columns than the query's columns"
+    )
+    assert db.tag("CREATE VIEW v3 (a) AS SELECT 1 AS x") == "CREATE_VIEW"
+    assert db.rows("SELECT a FROM v3") == [(1,)]
+    assert db.error("CREATE MATERIALIZED VIEW m AS SELECT 1") == caused_by(
+        "Bind error: An alias must be specified for the 1st expression (counting from 1) in "
+        "result relation"
+    )
