@@ -9,6 +9,7 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs``,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from rwshim import coltypes, pgtypes
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
-from rwshim.errors import InternalError, InvalidInputSyntax, RwError
+from rwshim.errors import InternalError, InvalidInputSyntax, NotSupported, RwError
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.query import types as qtypes
@@ -50,6 +51,39 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
             )
         )
     return specs, list(schema.primary_key)
+
+
+_RETENTION_NOTICE = (
+    "Storage retention is enabled for non-append-only table. This may lead to stream "
+    "inconsistency and unrecoverable node failure if there is any row INSERT/UPDATE/DELETE "
+    "operation corresponding to the TTLed primary keys"
+)
+_WITH_TTL = re.compile(r"(?i)\bWITH\s+TTL\s*$")
+
+
+def _append_only_rules(fe: Frontend, stmt: st.CreateTable) -> str | None:
+    """What only an APPEND ONLY table may have (create_table.rs:779-810): a watermark without
+    TTL, and ``retention_seconds`` unless the session allows it unsafely (then a notice,
+    returned).  An existing name is refused first, by the engine."""
+    if stmt.append_only or fe.instance.engine.catalog.lookup(
+        fe.ctx(), engine_name(stmt.name, fe.database)
+    ):
+        return None
+    marks = table_schema(stmt.columns_text).watermarks if stmt.query is None else ()
+    if any(not _WITH_TTL.search(expr) for _, expr in marks):
+        raise NotSupported(
+            "Defining watermarks on table requires the table to be append only.",
+            "Use the key words `APPEND ONLY`",
+        )
+    retention = dict(stmt.with_options).get("retention_seconds", "")
+    if not (retention.isdigit() and 0 < int(retention) < 2**32):
+        return None  # parsed as a NonZeroU32, else no retention (with_options.rs:152-156)
+    if fe.config.get("unsafe_enable_storage_retention_for_non_append_only_tables") == "true":
+        return _RETENTION_NOTICE
+    raise NotSupported(
+        "Defining retention seconds on table requires the table to be append only.",
+        "Use the key words `APPEND ONLY`",
+    )
 
 
 def _check_column_exprs(
@@ -249,6 +283,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
     else:
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
+    retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
     out = await fe.engine_call(
         stmt.tag,
@@ -274,6 +309,8 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             fe.instance.query.execute(insert, [], fe.query_context())
         else:
             await fe.data_session().execute(planned, [], fe.data_state())
+    if retention_notice is not None and not out.notices:
+        out.notices.append(retention_notice)
     return out
 
 

@@ -152,3 +152,37 @@ def test_create_view_and_table_as_name_columns_as_a_batch_query(db: Client) -> N
         "Bind error: An alias must be specified for the 1st expression (counting from 1) in "
         "result relation"
     )
+
+
+def test_what_only_an_append_only_table_may_have(db: Client) -> None:
+    """create_table.rs:779-810: a watermark without TTL, retention_seconds (unless
+    unsafe_enable_storage_retention_for_non_append_only_tables, then a notice)."""
+    hint = "\nHINT: Use the key words `APPEND ONLY`"
+    mark = "v2 timestamptz, WATERMARK FOR v2 AS v2 - INTERVAL '10 MINUTES'"
+    assert db.error(f"CREATE TABLE t2 (v1 int, {mark})") == caused_by(
+        "Not supported: Defining watermarks on table requires the table to be append only." + hint
+    )
+    assert db.tag(f"CREATE TABLE t3 (v1 int, {mark} WITH TTL)") == "CREATE_TABLE"
+    assert db.tag(f"CREATE TABLE t4 (v1 int, {mark}) APPEND ONLY") == "CREATE_TABLE"
+    assert db.error("CREATE TABLE t5 (v int) WITH (retention_seconds = 5)") == caused_by(
+        "Not supported: Defining retention seconds on table requires the table to be append "
+        "only." + hint
+    )
+    assert db.tag("CREATE TABLE t6 (v int) APPEND ONLY WITH (retention_seconds = 5)") == (
+        "CREATE_TABLE"
+    )
+    notices: list[str] = []
+    db.conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+    db.run("SET unsafe_enable_storage_retention_for_non_append_only_tables TO true")
+    assert db.tag("CREATE TABLE t5 (v int) WITH (retention_seconds = 5)") == "CREATE_TABLE"
+    assert notices == [
+        "Storage retention is enabled for non-append-only table. This may lead to stream "
+        "inconsistency and unrecoverable node failure if there is any row "
+        "INSERT/UPDATE/DELETE operation corresponding to the TTLed primary keys"
+    ]
+    assert db.rows("SELECT name FROM rw_tables ORDER BY name") == [
+        ("t3",),
+        ("t4",),
+        ("t5",),
+        ("t6",),
+    ]

@@ -36,7 +36,9 @@ def parse_error(c: Client, message: str, sql: str, caret: int) -> str:
 
 
 async def test_trailing_comma_in_with_options(client: Client) -> None:
-    sql = "create table t (v int,) with (appendonly = 'true', retention_seconds = '10',)"
+    sql = (
+        "create table t (v int,) append only with (appendonly = 'true', retention_seconds = '10',)"
+    )
     assert await client.run(sql) == "CREATE_TABLE"
     assert await client.rows("select name from rw_tables") == [("t",)]
     bad = "create table u (v int) with (a = 'b' c = 'd')"
