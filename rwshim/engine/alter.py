@@ -192,7 +192,9 @@ class Alter:
         return Result()
 
     def _indexes_of(self, rel: Rel) -> list[int]:
-        if rel.kind != "table":
+        # a materialized view is a Table object to meta: its indexes go along too
+        # (alter_op.rs alter_owner / alter_schema, ObjectType::Table)
+        if rel.kind not in ("table", "materialized view"):
             return []
         return [
             int(r[0])

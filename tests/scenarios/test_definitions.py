@@ -338,6 +338,31 @@ async def test_schema_rename_and_owner(client: Client) -> None:
     assert f.message == caused_by(client.envelope, "Catalog error", "user not found: nobody")
 
 
+async def test_materialized_view_owner_and_schema_take_its_indexes(client: Client) -> None:
+    """A materialized view is a Table object to meta: ALTER ... OWNER TO / SET SCHEMA take its
+    indexes along as a table's (alter_op.rs alter_owner, alter_schema; e2e_test/ddl/
+    alter_owner.slt)."""
+    for sql in (
+        "create user user1",
+        "create schema s2",
+        "create table t (v1 int)",
+        "create materialized view mv as select v1 from t",
+        "create index mv_idx on mv(v1)",
+    ):
+        await client.run(sql)
+    assert await client.run("alter materialized view mv owner to user1") == (
+        "ALTER_MATERIALIZED_VIEW"
+    )
+    assert await client.run("alter materialized view mv set schema s2") == (
+        "ALTER_MATERIALIZED_VIEW"
+    )
+    assert await client.rows(
+        "select r.name, u.name, s.name from rw_relations r join rw_users u on u.id = r.owner"
+        " join rw_schemas s on s.id = r.schema_id where r.name in ('mv', 'mv_idx', 't')"
+        " order by 1"
+    ) == [("mv", "user1", "s2"), ("mv_idx", "user1", "s2"), ("t", "root", "public")]
+
+
 async def test_database_options_rename_and_owner(client: Client) -> None:
     """CREATE DATABASE with its options (parse_create_database, parser.rs:2026-2086) lands in
     rw_databases; ALTER DATABASE ... RENAME TO / OWNER TO (alter_rename.rs:283-330,
