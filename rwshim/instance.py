@@ -28,13 +28,13 @@ from rwshim.query.store_source import StoreRelations
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
+from rwshim.version import CLUSTER_VERSION
 
 if TYPE_CHECKING:
     from rwshim.datapath.plane import DataPlane
 
-# version() at the reference commit: PostgreSQL 13.14.0-RisingWave-<cargo version> (<git sha>)
-# (src/common/src/lib.rs current_cluster_version, clients.md §8.1).
-RW_VERSION = "PostgreSQL 13.14.0-RisingWave-3.2.0-alpha (448c6570b1b9d636736708340f61a85900c2b7d7)"
+# version() at the reference commit (rwshim.version, clients.md §8.1)
+RW_VERSION = CLUSTER_VERSION
 
 
 class Instance:

@@ -35,7 +35,8 @@ from rwshim.errors import (
     ProtocolError,
 )
 from rwshim.sql import unparse
-from rwshim.store.store import CLUSTER_VERSION, SYSTEM_SCHEMAS
+from rwshim.store.store import SYSTEM_SCHEMAS
+from rwshim.version import CLUSTER_VERSION
 
 
 @dataclass(slots=True)

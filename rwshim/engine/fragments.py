@@ -22,7 +22,7 @@ from rwshim.engine.kinds import CREATE_CALL
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, JobSpec
 from rwshim.errors import MetaRpcError
-from rwshim.store.store import CLUSTER_VERSION
+from rwshim.version import CLUSTER_VERSION
 
 # FragmentTypeFlag order (src/common/src/catalog/mod.rs:320-342): rw_fragments lists flags so.
 FLAG_ORDER = (

@@ -18,15 +18,12 @@ from dataclasses import dataclass, field
 
 from rwshim.errors import RwError, SessionConfigError
 from rwshim.query.context import IMPLICIT_SCHEMAS, QueryContext
-
-RW_VERSION = "3.2.0-alpha"
-GIT_SHA = "448c6570b1b9d636736708340f61a85900c2b7d7"
+from rwshim.version import GIT_SHA, cluster_version
 
 
 def version_string(git_sha: str = GIT_SHA) -> str:
-    """``version()``: PostgreSQL {PG_VERSION}-RisingWave-{RW_VERSION} ({GIT_SHA})
-    (src/common/src/lib.rs:116, 142-147)."""
-    return f"PostgreSQL 13.14.0-RisingWave-{RW_VERSION} ({git_sha})"
+    """``version()`` (rwshim.version.cluster_version)."""
+    return cluster_version(git_sha)
 
 
 @dataclass(slots=True)

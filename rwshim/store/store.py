@@ -19,7 +19,6 @@ from rwshim.store import files, functions
 from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
 
 FILE_NAME = "meta.db"
-CLUSTER_VERSION = "2.6.0"  # the RisingWave version rwshim reports in catalogs
 
 # RisingWave's initial catalog (src/meta/model/migration/src/m20230908_072257_init.rs:908-972).
 _INITIAL_USERS = ((1, "root", 0), (2, "postgres", 0), (3, "rwadmin", 1))

@@ -468,3 +468,27 @@ async def test_swap_rewrites_dependents_which_keep_reading_the_same_object(
     assert await client.rows("select * from msa order by a") == [(1,), (3,)]
     assert await client.rows("select * from vsa order by a") == [(1,), (3,)]
     assert await client.rows("select * from sa") == [(2,)]
+
+
+async def test_cluster_version_columns_hold_version(client: Client) -> None:
+    """``created_at_cluster_version`` / ``initialized_at_cluster_version`` hold
+    current_cluster_version() (src/common/src/lib.rs:142-147), what version() answers
+    (e2e_test/ddl/view.slt)."""
+    await client.run("set rw_implicit_flush = true")
+    for sql in (
+        "create table t1 (a int, b int)",
+        "create view if not exists view_check (a1, b1) as select a, b from t1",
+        "create materialized view m1 as select a from t1",
+    ):
+        await client.run(sql)
+    (version,) = (await client.rows("select version()"))[0]
+    assert str(version).startswith("PostgreSQL 13.14.0-RisingWave-")
+    assert await client.rows(
+        "select name from rw_views where created_at >= now() - interval '10' minute"
+        " and created_at_cluster_version = (select version())"
+    ) == [("view_check",)]
+    for catalog, name in (("rw_tables", "t1"), ("rw_materialized_views", "m1")):
+        assert await client.rows(
+            f"select created_at_cluster_version, initialized_at_cluster_version from {catalog}"
+            f" where name = '{name}'"
+        ) == [(version, version)]
