@@ -16,7 +16,8 @@ from rwshim.engine.engine import Engine
 from rwshim.engine.types import ColumnSpec, Context, ManualClock, ObjectName
 from rwshim.query import catalog
 from rwshim.query.catalog import show
-from rwshim.store.store import CLUSTER_VERSION, Store
+from rwshim.store.store import Store
+from rwshim.version import CLUSTER_VERSION
 from tests.unit.engine.helpers import Counts
 
 CTX = Context(1, 1, {"background_ddl": "true"})
