@@ -9,8 +9,9 @@ prints RisingWave's error, found by its binder's rules:
 - ``\\d NAME`` (and ``\\dt PATTERN``...) filter with ``COLLATE pg_catalog.default``, and
   RisingWave collates only by ``C`` or ``POSIX`` (binder/expr/mod.rs:1042-1045);
 - ``\\sf`` / ``\\sv`` cast to ``pg_catalog.oid``, a type its ``bind_data_type`` does not know;
-- ``\\dp`` reads ``pg_class.relacl``, ``\\dd`` the system column ``tableoid``, ``\\dC``
-  ``pg_cast.castfunc``: columns its catalogs lack (pg_class.rs, pg_cast.rs);
+- ``\\dp`` reads ``pg_class.relacl``, ``\\dC`` ``pg_cast.castfunc``: columns its catalogs
+  lack (pg_class.rs, pg_cast.rs); ``\\dd`` aliases a column ``tableoid``, a system column's
+  name (catalog/mod.rs check_column_name_not_reserved);
 - ``\\dt+`` calls ``pg_size_pretty``, ``\\df`` ``pg_get_function_result``, ``\\dc``
   ``pg_conversion_is_visible``, ``\\do`` ``pg_operator_is_visible``: functions it lacks;
 - ``\\dx`` casts to ``pg_catalog.regclass``;
@@ -260,7 +261,11 @@ ERRORS = {
     "\\dp": _bind(
         "pg_catalog.array_to_string(c.relacl, E'\\n')", "Item not found: Invalid column: relacl"
     ),
-    "\\dd": _bind("pgc.tableoid", "Item not found: Invalid column: tableoid"),
+    # ``pgc.tableoid AS tableoid``: the alias is checked before its expression is bound
+    # (binder/select.rs:355, check_column_name_not_reserved)
+    "\\dd": _error(
+        'Invalid input syntax: column name "tableoid" conflicts with a system column name'
+    ),
     "\\dC": _bind("c.castfunc = p.oid", "Item not found: Invalid column: castfunc"),
     "\\dt+": _bind(
         "pg_catalog.pg_size_pretty(pg_catalog.pg_table_size(c.oid))",

@@ -120,6 +120,11 @@ def test_reserved_column_names(db: Client) -> None:
     assert db.error("SELECT * FROM (SELECT v1 AS ctid FROM t) s") == system("ctid")
     assert db.error("CREATE VIEW vv AS SELECT v1 AS _row_idx FROM t") == prefixed("_row_id")
     assert db.rows('SELECT "xMin" AS "CTID" FROM t') == []
+    # the select list binds item by item: an earlier item's error comes first
+    assert db.error("SELECT nosuch, 1 AS ctid FROM t") == caused_by(
+        "Failed to bind expression: nosuch", "Item not found: Invalid column: nosuch"
+    )
+    assert db.error("SELECT 1 AS ctid, nosuch FROM t") == system("ctid")
     assert db.rows("SELECT name FROM rw_relations WHERE name LIKE 'mv%' OR name = 'vv'") == []
 
 

@@ -437,6 +437,17 @@ def _proctime(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
             raise ProctimeOutsideDdl()
 
 
+class ReservedAlias(UnknownFunction):
+    """A select-list alias RisingWave reserves; the in-process binder has the first error of
+    the select list in RisingWave's order (an item before it may fail to bind first)."""
+
+    sqlstate: ClassVar[str] = "XX000"
+
+    def __init__(self, error: RwError) -> None:
+        super().__init__("")
+        self.chain = list(error.chain)
+
+
 @register
 def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     """``expr AS <name>`` in a select list may not take a name RisingWave reserves
@@ -448,4 +459,7 @@ def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> N
         for target in select.get("targetList") or []:
             name = target.get("ResTarget", {}).get("name")
             if name is not None:
-                column_names.check_not_reserved(name)
+                try:
+                    column_names.check_not_reserved(name)
+                except RwError as e:
+                    raise ReservedAlias(e) from None
