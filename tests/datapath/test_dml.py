@@ -225,3 +225,16 @@ def test_numeric_keeps_every_digit(db: Client) -> None:
         "INSERT 0 2"
     )
     assert db.rows("SELECT x FROM num ORDER BY k") == [(big,), (Decimal("99999999999999999999"),)]
+
+
+def test_scalar_subquery_of_more_than_one_row_fails(db: Client) -> None:
+    """The batch MaxOneRow executor's text (max_one_row.rs:67-70), in a query and in an
+    UPDATE (e2e_test/batch/basic/dml_update.slt.part, subquery/scalar_subquery.slt.part)."""
+    db.run("CREATE TABLE t (x int)")
+    db.run("INSERT INTO t VALUES (1)")
+    assert db.rows("SELECT (SELECT x FROM t) x, 1 one") == [(1, 1)]
+    db.run("INSERT INTO t VALUES (2)")
+    refused = caused_by("Scalar subquery produced more than one row.")
+    assert db.error("SELECT (SELECT x FROM t) x, 1 one") == refused
+    assert db.error("UPDATE t SET x = (SELECT generate_series(1, 2))") == refused
+    assert db.rows("SELECT x FROM t ORDER BY x") == [(1,), (2,)]

@@ -112,10 +112,12 @@ def _not_null(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) 
     )
 
 
-# ExprError::MaxOneRow (error.rs:84-85): a scalar subquery with more than one row
+# a scalar subquery with more than one row: the batch MaxOneRow executor's bail
+# (src/batch/executors/src/executor/max_one_row.rs:67-70), a BatchError::Internal shown as it
+# is (frontend error.rs ErrorCode::BatchError "{0}"); ExprError::MaxOneRow is never raised
 @_row("21000", r"^more than one row returned by a subquery used as an expression")
 def _max_one_row(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
-    return expr_error("More than one row returned by subquery used as an expression")
+    return RwError("Scalar subquery produced more than one row.")
 
 
 # RisingWave's own texts raised by the rwfn functions (query/pg/sqlfn): an ExprError's text
