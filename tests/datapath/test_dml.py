@@ -238,3 +238,22 @@ def test_scalar_subquery_of_more_than_one_row_fails(db: Client) -> None:
     assert db.error("SELECT (SELECT x FROM t) x, 1 one") == refused
     assert db.error("UPDATE t SET x = (SELECT generate_series(1, 2))") == refused
     assert db.rows("SELECT x FROM t ORDER BY x") == [(1,), (2,)]
+
+
+def test_update_refuses_system_and_generated_key_columns(db: Client) -> None:
+    """update.rs:244-281: the system column _rw_timestamp, a generated column, and a column a
+    generated key column reads."""
+    db.run("CREATE TABLE t (a int, b int AS a + 1, c int, PRIMARY KEY (b))")
+    db.run("INSERT INTO t (a, c) VALUES (1, 1)")
+    assert db.error("UPDATE t SET _rw_timestamp = _rw_timestamp + interval '1 second'") == (
+        caused_by("Bind error: update modifying column `_rw_timestamp` is unsupported")
+    )
+    assert db.error("UPDATE t SET b = 3") == caused_by(
+        "Bind error: update modifying the PK column is unsupported"
+    )
+    assert db.error("UPDATE t SET a = 3") == caused_by(
+        "Bind error: update modifying the column referenced by generated columns that are part "
+        "of the primary key is not allowed"
+    )
+    assert db.tag("UPDATE t SET c = 5") == "UPDATE 1"
+    assert db.rows("SELECT a, b, c FROM t") == [(1, 2, 5)]

@@ -34,6 +34,10 @@ from rwshim.query.pg.splice import (
     statement_end,
 )
 from rwshim.query.relations import Relation, RelColumn
+from rwshim.sql import column_exprs
+
+# the system column every table has (src/common/src/catalog/mod.rs RW_TIMESTAMP_COLUMN_NAME)
+RW_TIMESTAMP = "_rw_timestamp"
 
 OVERWRITE = "overwrite"
 IGNORE = "ignore"
@@ -250,14 +254,29 @@ def _check_update(shape: tree.Shape, rel: Relation) -> None:
     by_name = {c.name: c for c in rel.columns}
     seen: set[str] = set()
     for name, _loc, _ind in info.assignments:
-        if name not in by_name:
+        if name not in by_name and name != RW_TIMESTAMP:
             raise BindExprError(name, ItemNotFound(f"Invalid column: {name}"))
         if name in seen:
             raise BindError("multiple assignments to the same column")
         seen.add(name)
+    # columns a generated key column reads (update.rs cols_refed_by_generated_pk)
+    names = [c.name for c in rel.columns]
+    refed_by_generated_pk = {
+        ref
+        for c in rel.columns
+        if c.generated_expr is not None and c.name in rel.primary_key
+        for ref in column_exprs.column_refs(c.generated_expr, names)
+    }
     for name in seen:
+        if name == RW_TIMESTAMP:  # a system column: not can_dml (update.rs:278-280)
+            raise BindError(f"update modifying column `{name}` is unsupported")
         col = by_name[name]
         if name in rel.primary_key:
             raise BindError("update modifying the PK column is unsupported")
         if col.generated_expr is not None:
             raise BindError("update modifying the generated column is unsupported")
+        if name in refed_by_generated_pk:
+            raise BindError(
+                "update modifying the column referenced by generated columns that are part of "
+                "the primary key is not allowed"
+            )
