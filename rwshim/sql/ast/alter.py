@@ -18,6 +18,7 @@ from rwshim.sql.ast.base import ObjectName, Options, SetValue, Statement
 
 __all__ = [
     "AlterBackfillParallelism",
+    "AlterColumn",
     "AlterCompactionGroup",
     "AlterConnectorProps",
     "AlterDatabaseParam",
@@ -177,6 +178,29 @@ class AlterOperation(_AlterObject):
     WITH, DROP CONNECTOR, REFRESH SCHEMA, FORMAT ... ENCODE, ALTER FUNCTION/CONNECTION/SECRET."""
 
     operation: str = ""  # "ADD COLUMN", "DROP COLUMN", "RENAME COLUMN", "ALTER COLUMN", ...
+
+
+@dataclass(frozen=True, slots=True)
+class AlterColumn(_AlterObject):
+    """ALTER TABLE <name> {ADD | DROP | ALTER} [COLUMN] ...; ALTER SOURCE <name> ADD [COLUMN] ...
+
+    The forms: ``ADD [COLUMN] <column def>``, ``ADD <constraint>``, ``DROP [COLUMN] [IF
+    EXISTS] <col> [CASCADE]``, ``ALTER [COLUMN] <col> <op>``.
+
+    AlterTableOperation::AddColumn / AddConstraint / DropColumn / AlterColumn and
+    AlterSourceOperation::AddColumn (parser.rs:3302-3450, 3870-3874).  ``column`` is the
+    column's real value, ``written`` its Ident Display; ``column_def`` the definition as
+    written (ADD) or the constraint as written (ADD CONSTRAINT)."""
+
+    action: Literal["ADD", "ADD CONSTRAINT", "DROP", "ALTER"] = "ADD"
+    column: str = ""
+    written: str = ""
+    column_def: str = ""
+    if_exists: bool = False
+    cascade: bool = False
+    alter: str = ""  # ALTER: SET NOT NULL, DROP NOT NULL, SET DEFAULT, DROP DEFAULT, SET DATA TYPE
+    argument: str = ""  # SET DEFAULT's expression / SET DATA TYPE's type, as written
+    using: str = ""  # SET DATA TYPE ... USING <expr>, as written
 
 
 @dataclass(frozen=True, slots=True)
