@@ -169,6 +169,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets"},
     "alter": {"state", "users", "catalog"},
     "alter_columns": {"state", "catalog"},
+    "alter_props": {"state", "catalog", "secrets"},
 }
 ENGINE_FACADE = {"engine", "__init__"}
 

@@ -68,7 +68,7 @@ class AlterRules(BuildBase):
             if data == "op_secret_credential":
                 opts = ch[1] if len(ch) == 4 else ()
                 return st.AlterSecretCredential(text, kind, name, opts or (), ch[-1])
-            if data == "op_connector" and kind == "CONNECTION":
+            if data == "op_connector" and kind in ("CONNECTION", "SOURCE", "SINK", "TABLE"):
                 return st.AlterConnectorProps(text, kind, name, ch[2])
             if (data == "op_add" and kind in ("TABLE", "SOURCE")) or (
                 data in ("op_drop_column", "op_alter_column") and kind == "TABLE"
