@@ -30,6 +30,7 @@ from collections.abc import Callable
 from rwshim.engine.actors import Actors
 from rwshim.engine.alter import Alter
 from rwshim.engine.alter_columns import AlterColumns
+from rwshim.engine.alter_connector import AlterConnector
 from rwshim.engine.alter_props import AlterProps
 from rwshim.engine.backfill import Backfill
 from rwshim.engine.barrier import Barrier
@@ -111,6 +112,7 @@ class Engine:
         self.alter = Alter(self.meta, self.users, self.catalog)
         self.alter_columns = AlterColumns(self.meta, self.catalog)
         self.alter_props = AlterProps(self.meta, self.catalog, self.secrets)
+        self.alter_connector = AlterConnector(self.meta, self.catalog)
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()

@@ -1,8 +1,11 @@
-"""ALTER TABLE ... ADD / DROP / ALTER COLUMN, ALTER SOURCE ... ADD COLUMN and ALTER
-[MATERIALIZED] VIEW ... AS: the frontend's part (which columns a downstream job's query
-reads, bound by the read path) handed to ``engine.alter_columns``.
+"""ALTER TABLE ... ADD / DROP / ALTER COLUMN, ALTER SOURCE ... ADD COLUMN, the connector
+ALTERs (DROP CONNECTOR, REFRESH SCHEMA, FORMAT ... ENCODE, RESET) and ALTER [MATERIALIZED]
+VIEW ... AS: the frontend's part (which columns a downstream job's query reads, bound by the
+read path) handed to ``engine.alter_columns`` / ``engine.alter_connector``.
 
 RisingWave: ``src/frontend/src/handler/alter_table_column.rs``, ``alter_source_column.rs``,
+``alter_table_drop_connector.rs``, ``alter_table_with_sr.rs``, ``alter_source_with_sr.rs``,
+``reset_source.rs``,
 ``handler/mod.rs`` (the dispatch of ``Statement::AlterTable`` / ``AlterSource`` /
 ``AlterView``: ``ALTER VIEW AS QUERY`` and, in a release build, ``ALTER MATERIALIZED VIEW AS
 QUERY`` are not implemented, mod.rs:1212-1220).
@@ -51,6 +54,15 @@ async def handle_alter_column(fe: Frontend, stmt: st.AlterColumn, params: list[o
     )
 
 
+async def handle_alter_connector(
+    fe: Frontend, stmt: st.AlterConnector, params: list[object]
+) -> Outcome:
+    name = engine_name(stmt.name, fe.database)
+    return await fe.engine_call(
+        stmt.tag, lambda: fe.instance.engine.alter_connector.alter(fe.ctx(), stmt, name)
+    )
+
+
 def handle_alter_view_query(fe: Frontend, stmt: st.AlterViewQuery, params: list[object]) -> Outcome:
     """mod.rs:1212-1220: refused before any look-up (the release build's answer)."""
     if stmt.kind == "VIEW":
@@ -60,5 +72,6 @@ def handle_alter_view_query(fe: Frontend, stmt: st.AlterViewQuery, params: list[
 
 HANDLERS: dict[type[st.Statement], Handler] = {
     st.AlterColumn: handle_alter_column,
+    st.AlterConnector: handle_alter_connector,
     st.AlterViewQuery: handle_alter_view_query,
 }

@@ -170,6 +170,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "alter": {"state", "users", "catalog"},
     "alter_columns": {"state", "catalog"},
     "alter_props": {"state", "catalog", "secrets"},
+    "alter_connector": {"state", "catalog"},
 }
 ENGINE_FACADE = {"engine", "__init__"}
 

@@ -20,6 +20,7 @@ __all__ = [
     "AlterBackfillParallelism",
     "AlterColumn",
     "AlterCompactionGroup",
+    "AlterConnector",
     "AlterConnectorProps",
     "AlterDatabaseParam",
     "AlterDatabasePause",
@@ -173,11 +174,23 @@ class AlterConnectorProps(_AlterObject):
 
 
 @dataclass(frozen=True, slots=True)
-class AlterOperation(_AlterObject):
-    """The other ALTER forms, kept as text: columns (ADD/DROP/RENAME/ALTER COLUMN), CONNECTOR
-    WITH, DROP CONNECTOR, REFRESH SCHEMA, FORMAT ... ENCODE, ALTER FUNCTION/CONNECTION/SECRET."""
+class AlterConnector(_AlterObject):
+    """ALTER TABLE <name> {DROP CONNECTOR | REFRESH SCHEMA}; ALTER SOURCE <name> {REFRESH
+    SCHEMA | RESET | FORMAT ... ENCODE ... [(...)]}.
 
-    operation: str = ""  # "ADD COLUMN", "DROP COLUMN", "RENAME COLUMN", "ALTER COLUMN", ...
+    AlterTableOperation::DropConnector / RefreshSchema, AlterSourceOperation::RefreshSchema /
+    ResetSource / FormatEncode (parser.rs:3302-3450, 3861-3990); ``format_encode`` is the
+    text after FORMAT, as written."""
+
+    operation: Literal["DROP CONNECTOR", "REFRESH SCHEMA", "RESET", "FORMAT"] = "REFRESH SCHEMA"
+    format_encode: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AlterOperation(_AlterObject):
+    """The other ALTER forms, kept as text: ALTER TABLE ... ALTER WATERMARK, ALTER FUNCTION."""
+
+    operation: str = ""  # "ALTER COLUMN" (ALTER WATERMARK), "ALTER FUNCTION"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ Mirrors ``parse_alter`` and the per-kind parsers it dispatches to in src/sqlpars
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from lark import Token as LarkToken
 from lark import Tree
@@ -76,6 +76,17 @@ class AlterRules(BuildBase):
                 column = self._column_op(kind, name, data, self.tok(ch[0]))
                 if column is not None:
                     return column
+            connector_ops: dict[str, Literal["DROP CONNECTOR", "REFRESH SCHEMA", "RESET"]] = {
+                "op_drop_connector": "DROP CONNECTOR",
+                "op_refresh_schema": "REFRESH SCHEMA",
+                "op_reset_source": "RESET",
+            }
+            if data in connector_ops:
+                return st.AlterConnector(text, kind, name, connector_ops[data])
+            if data == "op_format":
+                first = self.tok(ch[0])
+                rest = text[first.end : self.toks[-1].end].strip()
+                return st.AlterConnector(text, kind, name, "FORMAT", rest)
             if data == "op_rename_column" and kind == "TABLE":
                 renamed = self._rename_column()
                 if renamed is not None:
