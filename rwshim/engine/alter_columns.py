@@ -173,6 +173,8 @@ class AlterColumns:
             text = f"ALTER TABLE {shown} ADD {node.constraints[0]}"
             raise NotImplementedError_(f"Unhandled statement: {text}")
         if rel.connector == "webhook":
+            if stmt.action == "ALTER WATERMARK":  # alter_watermark.rs:40-45
+                raise BindError("ALTER WATERMARK on a table with webhook has not been implemented.")
             raise BindError(
                 "Adding/dropping a column of a table with webhook has not been implemented."
             )
@@ -183,6 +185,8 @@ class AlterColumns:
         ):
             raise InvalidInputSyntax("dropping columns in target table of sinks is not supported")
         cols = self._columns(rel.id)
+        if stmt.action == "ALTER WATERMARK":
+            return self._watermark(rel, node, stmt, shown)
         if stmt.action == "ADD":
             return self._add(rel, node, cols, stmt, shown)
         if stmt.action == "DROP":
@@ -340,6 +344,26 @@ class AlterColumns:
                 "(ALTER TABLE ... ALTER COLUMN ... TYPE of a type containing a struct)"
             )
         target.data_type = new_type
+        with self.store.transaction():
+            self._set_definition(rel, node)
+        return Result()
+
+    def _watermark(self, rel: Rel, node: n.CreateTable, stmt: st.AlterColumn, shown: str) -> Result:
+        """handle_alter_watermark (alter_watermark.rs:33-90): the watermark's expression
+        changes; the column, TTL and so the state schema stay."""
+        mark = next((w for w in node.watermarks if w.column.real_value() == stmt.column), None)
+        if mark is None:
+            raise InvalidInputSyntax(
+                f'no watermark defined on column "{stmt.column}" of table "{shown}"'
+            )
+        if mark.with_ttl != stmt.with_ttl:
+            raise NotSupported(
+                "toggling WITH TTL via ALTER WATERMARK is not supported",
+                "drop and recreate the table",
+            )
+        parsed = parse_create(f"CREATE TABLE t (x INT, WATERMARK FOR x AS {stmt.argument})")
+        assert isinstance(parsed, n.CreateTable) and len(parsed.watermarks) == 1
+        mark.expr = parsed.watermarks[0].expr
         with self.store.transaction():
             self._set_definition(rel, node)
         return Result()

@@ -51,7 +51,8 @@ STATUS: dict[str, tuple[str, str]] = {
     "AlterStreamingOption": (AS_RISINGWAVE, "a debug-build-only statement in RisingWave; "
                              "refused as its release build refuses it: `ALTER STREAMING "
                              "ENABLE UNALIGNED JOIN is only supported in debug mode`"),
-    "AlterColumn": (IMPLEMENTED, "the columns, the definition and the rows change together; "
+    "AlterColumn": (IMPLEMENTED, "the columns, the definition and the rows change together "
+                    "(ALTER WATERMARK: the watermark's expression in the definition); "
                     "RisingWave's refusals in its texts (key, generated and NOT NULL columns, "
                     "columns downstream jobs read, sink targets, types other than structs); "
                     "changing a struct column's fields is refused: not emulated"),
@@ -59,7 +60,7 @@ STATUS: dict[str, tuple[str, str]] = {
                        "of a CDC source has no offsets to reset; the forms that read a schema "
                        "registry are refused: rwshim reaches none; RisingWave's refusals in its "
                        "texts"),
-    "AlterOperation": (NOT_YET, "ALTER TABLE ... ALTER WATERMARK; ALTER FUNCTION"),
+    "AlterOperation": (NOT_YET, "ALTER FUNCTION (user-defined functions)"),
 }  # fmt: skip
 
 

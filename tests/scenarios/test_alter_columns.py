@@ -397,3 +397,40 @@ async def test_alter_view_as_query(client: Client) -> None:
         "XX000",
         one(f"Feature is not yet implemented: ALTER MATERIALIZED VIEW AS QUERY\n{NO_ISSUE}"),
     )
+
+
+async def test_alter_watermark(client: Client) -> None:
+    assert (
+        await client.run(
+            "create table t (v int, ts timestamp, watermark for ts as ts - interval '5' second) "
+            "append only"
+        )
+        == "CREATE_TABLE"
+    )
+    assert await client.run("insert into t values (1, '2026-01-01 00:00:00')") == "INSERT 0 1"
+    assert (
+        await client.run("alter table t alter watermark for ts as ts - interval '10' second")
+        == "ALTER_TABLE"
+    )
+    assert await show_create(client, "t") == (
+        "CREATE TABLE t (v INT, ts TIMESTAMP, WATERMARK FOR ts AS ts - INTERVAL '10' SECOND) "
+        "APPEND ONLY"
+    )
+    assert await cause(client, "alter table t alter watermark for v as v") == (
+        "XX000",
+        one('Invalid input syntax: no watermark defined on column "v" of table "t"'),
+    )
+    assert await cause(client, "alter table t alter watermark for ts as ts with ttl") == (
+        "XX000",
+        one(
+            "Not supported: toggling WITH TTL via ALTER WATERMARK is not supported\n"
+            "HINT: drop and recreate the table"
+        ),
+    )
+    # a column added keeps the watermark after the columns
+    assert await client.run("alter table t add column w int") == "ALTER_TABLE"
+    assert await show_create(client, "t") == (
+        "CREATE TABLE t (v INT, ts TIMESTAMP, w INT, WATERMARK FOR ts AS ts - INTERVAL '10' "
+        "SECOND) APPEND ONLY"
+    )
+    assert await client.rows("select v, w from t") == [(1, None)]

@@ -188,9 +188,9 @@ class AlterConnector(_AlterObject):
 
 @dataclass(frozen=True, slots=True)
 class AlterOperation(_AlterObject):
-    """The other ALTER forms, kept as text: ALTER TABLE ... ALTER WATERMARK, ALTER FUNCTION."""
+    """The other ALTER forms, kept as text: ALTER FUNCTION."""
 
-    operation: str = ""  # "ALTER COLUMN" (ALTER WATERMARK), "ALTER FUNCTION"
+    operation: str = ""  # "ALTER FUNCTION"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,14 +198,15 @@ class AlterColumn(_AlterObject):
     """ALTER TABLE <name> {ADD | DROP | ALTER} [COLUMN] ...; ALTER SOURCE <name> ADD [COLUMN] ...
 
     The forms: ``ADD [COLUMN] <column def>``, ``ADD <constraint>``, ``DROP [COLUMN] [IF
-    EXISTS] <col> [CASCADE]``, ``ALTER [COLUMN] <col> <op>``.
+    EXISTS] <col> [CASCADE]``, ``ALTER [COLUMN] <col> <op>``, ``ALTER WATERMARK FOR <col> AS
+    <expr> [WITH TTL]`` (``argument`` is the expression as written).
 
     AlterTableOperation::AddColumn / AddConstraint / DropColumn / AlterColumn and
     AlterSourceOperation::AddColumn (parser.rs:3302-3450, 3870-3874).  ``column`` is the
     column's real value, ``written`` its Ident Display; ``column_def`` the definition as
     written (ADD) or the constraint as written (ADD CONSTRAINT)."""
 
-    action: Literal["ADD", "ADD CONSTRAINT", "DROP", "ALTER"] = "ADD"
+    action: Literal["ADD", "ADD CONSTRAINT", "DROP", "ALTER", "ALTER WATERMARK"] = "ADD"
     column: str = ""
     written: str = ""
     column_def: str = ""
@@ -214,6 +215,7 @@ class AlterColumn(_AlterObject):
     alter: str = ""  # ALTER: SET NOT NULL, DROP NOT NULL, SET DEFAULT, DROP DEFAULT, SET DATA TYPE
     argument: str = ""  # SET DEFAULT's expression / SET DATA TYPE's type, as written
     using: str = ""  # SET DATA TYPE ... USING <expr>, as written
+    with_ttl: bool = False  # ALTER WATERMARK FOR <col> AS <expr> WITH TTL
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,9 +73,7 @@ class AlterRules(BuildBase):
             if (data == "op_add" and kind in ("TABLE", "SOURCE")) or (
                 data in ("op_drop_column", "op_alter_column") and kind == "TABLE"
             ):
-                column = self._column_op(kind, name, data, self.tok(ch[0]))
-                if column is not None:
-                    return column
+                return self._column_op(kind, name, data, self.tok(ch[0]))
             connector_ops: dict[str, Literal["DROP CONNECTOR", "REFRESH SCHEMA", "RESET"]] = {
                 "op_drop_connector": "DROP CONNECTOR",
                 "op_refresh_schema": "REFRESH SCHEMA",
@@ -106,12 +104,9 @@ class AlterRules(BuildBase):
                 return st.AlterOperation(text, kind, name, ops[data])
         raise AssertionError(f"unhandled ALTER operation {op!r}")  # pragma: no cover
 
-    def _column_op(
-        self, kind: str, name: st.ObjectName, data: str, first: Token
-    ) -> st.Statement | None:
-        """ADD / DROP / ALTER [COLUMN] as parse_alter_table reads them (parser.rs:3302-3450;
-        parse_alter_source's ADD, 3870-3874); None for ALTER WATERMARK (left to the generic
-        operation)."""
+    def _column_op(self, kind: str, name: st.ObjectName, data: str, first: Token) -> st.Statement:
+        """ADD / DROP / ALTER [COLUMN] / ALTER WATERMARK as parse_alter_table reads them
+        (parser.rs:3302-3450; parse_alter_source's ADD, 3870-3874)."""
         toks = self.toks
         i = toks.index(first) + 1
 
@@ -156,7 +151,23 @@ class AlterRules(BuildBase):
                 if_exists=if_exists, cascade=cascade,
             )  # fmt: skip
         if word(i, "WATERMARK") and word(i + 1, "FOR"):
-            return None
+            # parser.rs:3411-3426: FOR <col> AS <expr> [WITH TTL], nothing after
+            col = at(i + 2)
+            if col.kind is not Kind.WORD:
+                raise self.err(col, "identifier")
+            if not word(i + 3, "AS"):
+                raise self.err(at(i + 3), "AS")
+            end = len(toks)
+            with_ttl = word(end - 2, "WITH") and word(end - 1, "TTL") and end - 2 > i + 4
+            if with_ttl:
+                end -= 2
+            if end <= i + 4:
+                raise self.err(at(i + 4), "an expression")
+            expr = self.text[toks[i + 4].start : toks[end - 1].end]
+            return st.AlterColumn(
+                self.text, kind, name, "ALTER WATERMARK", fold(col), col.display(),
+                argument=expr, with_ttl=with_ttl,
+            )  # fmt: skip
         if word(i, "COLUMN"):
             i += 1
         col = at(i)

@@ -71,8 +71,15 @@ def test_alter_column_forms_and_their_display() -> None:
         assert alter_column_display(stmt) == shown, sql
     with pytest.raises(SqlParserError):
         parse("alter table t alter column v rename")
-    # ALTER WATERMARK is another operation
-    assert isinstance(one("alter table t alter watermark for v as v"), st.AlterOperation)
+    mark = one("alter table t alter watermark for ts as ts - interval '1' second with ttl")
+    assert isinstance(mark, st.AlterColumn)
+    assert (mark.action, mark.column, mark.argument, mark.with_ttl) == (
+        "ALTER WATERMARK", "ts", "ts - interval '1' second", True,
+    )  # fmt: skip
+    # a column called watermark is a column (parser.rs:3411: WATERMARK needs FOR)
+    named = one("alter table t alter watermark type int")
+    assert isinstance(named, st.AlterColumn)
+    assert (named.action, named.column) == ("ALTER", "watermark")
 
 
 def test_connector_forms() -> None:
