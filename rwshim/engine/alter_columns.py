@@ -220,7 +220,7 @@ class AlterColumns:
         return Result()
 
     def _keep_horizons(self, relation_id: int, largest: int) -> None:
-        """The materialized views reading the table (directly or through views, which
+        """The materialized views reading the table or source (directly or through views, which
         RisingWave plans inline) keep reading the columns they were planned with."""
         seen: set[int] = set()
         todo = [relation_id]
@@ -413,6 +413,7 @@ class AlterColumns:
         node = self._definition(rel)
         node.columns.append(_column_def(stmt.column_def))
         with self.store.transaction():
+            self._keep_horizons(rel.id, max((c.column_id for c in cols), default=0))
             # max_column_id(columns).next(): a source has no version of its own
             self._insert_column(rel.id, len(cols), spec, reuse_ids=True)
             self._set_definition(rel, node)

@@ -333,7 +333,7 @@ async def test_sink_into_an_altered_table(client: Client, server: Running) -> No
     assert await client.run("alter table target add column c int") == "ALTER_TABLE"
 
 
-async def test_alter_source_add_column(client: Client) -> None:
+async def test_alter_source_add_column(client: Client, server: Running) -> None:
     assert (
         await client.run(
             "create source s (v int) with (connector = 'kafka', topic = 't', "
@@ -356,7 +356,17 @@ async def test_alter_source_add_column(client: Client) -> None:
         )
         == "CREATE_TABLE"
     )
+    mv = "create materialized view ms as select * from s"
+    assert await run_ticking(client, server, mv) == "CREATE_MATERIALIZED_VIEW"
     assert await client.run("alter source s add column w varchar") == "ALTER_SOURCE"
+    # the materialized view keeps the source's columns it was made with
+    assert await client.rows(
+        "select c.name from rw_columns c join rw_materialized_views m on m.id = c.relation_id"
+        " where m.name = 'ms' and not c.is_hidden"
+    ) == [("v",)]
+    # (a union with a row of the width expected fails if the width is another)
+    assert await client.rows("select * from ms union all select 1") == [(1,)]
+    assert await client.rows("select * from s union all select 1, 'a'") == [(1, "a")]
     assert await client.rows("select definition from rw_sources where name = 's'") == [
         (
             "CREATE SOURCE s (v INT, w CHARACTER VARYING) WITH (connector = 'kafka', "
