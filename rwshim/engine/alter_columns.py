@@ -165,13 +165,17 @@ class AlterColumns:
     ) -> Result:
         """handle_alter_table_column (and the ADD CONSTRAINT RisingWave has no handler for)."""
         shown = written(stmt.name)
-        rel = self._table(ctx, name, shown)
         if stmt.action == "ADD CONSTRAINT":
-            # mod.rs:1012-1020: parsed, no handler
+            # mod.rs:1012-1020: parsed, no handler, once check_ban_ddl_for_iceberg_engine_table
+            # found the table catalog (any kind)
+            found = self.catalog.lookup(ctx, name, TABLE_NAMESPACE)
+            if found is None or found.status not in (None, "CREATED"):
+                raise CatalogNotFound("table", name.name)
             node = parse_create(f"CREATE TABLE t (x INT, {stmt.column_def})")
             assert isinstance(node, n.CreateTable)
             text = f"ALTER TABLE {shown} ADD {node.constraints[0]}"
             raise NotImplementedError_(f"Unhandled statement: {text}")
+        rel = self._table(ctx, name, shown)
         if rel.connector == "webhook":
             if stmt.action == "ALTER WATERMARK":  # alter_watermark.rs:40-45
                 raise BindError("ALTER WATERMARK on a table with webhook has not been implemented.")

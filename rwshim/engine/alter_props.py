@@ -201,11 +201,12 @@ class AlterProps:
             if rel.kind != "table":
                 shown = name.name if name.schema is None else f"{name.schema}.{name.name}"
                 raise InvalidInputSyntax(f'"{shown}" is not a table or cannot be altered')
+            # fetch_table_catalog_for_alter checks the privilege first
+            self.catalog.check_drop_alter(ctx, rel)
             if rel.connector is None:
                 raise InvalidInputSyntax(
                     "Only table with connector can use ALTER TABLE CONNECTOR syntax."
                 )
-            self.catalog.check_drop_alter(ctx, rel)
         elif kind == "source":
             found = self.catalog.lookup(ctx, name, ("source",))
             if found is None:

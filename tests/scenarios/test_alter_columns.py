@@ -217,7 +217,7 @@ async def test_added_columns_in_the_catalogs(client: Client) -> None:
     ]
 
 
-async def test_key_constraint_and_generated_columns(client: Client) -> None:
+async def test_key_constraint_and_generated_columns(client: Client, server: Running) -> None:
     assert (
         await client.run("create table t (a int, b int, g int as a + b, primary key (a))")
         == "CREATE_TABLE"
@@ -244,6 +244,16 @@ async def test_key_constraint_and_generated_columns(client: Client) -> None:
         one(f"Feature is not yet implemented: Unhandled statement: ALTER TABLE t ADD "
             f"CONSTRAINT u UNIQUE (a)\n{NO_ISSUE}"),
     )  # fmt: skip
+    # no handler whatever the table catalog's kind (mod.rs:1012-1020)
+    mv = "create materialized view m as select * from t"
+    assert await run_ticking(client, server, mv) == "CREATE_MATERIALIZED_VIEW"
+    assert await cause(client, "alter table m add constraint u unique (a)") == (
+        "XX000",
+        one(
+            "Feature is not yet implemented: Unhandled statement: ALTER TABLE m ADD "
+            f"CONSTRAINT u UNIQUE (a)\n{NO_ISSUE}"
+        ),
+    )
     assert await cause(client, "alter table nope add column c int") == (
         "42704",
         "\n\nCaused by these errors (recent errors listed first):\n"
