@@ -39,7 +39,7 @@ from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.query.pg import checks, ddl, names, rewrite, route
 from rwshim.query.pg.errors import map_error
 from rwshim.query.pg.names import quote_literal
-from rwshim.query.relations import Relation, RelKind
+from rwshim.query.relations import Relation, RelKind, as_of
 from rwshim.query.store_source import StoreRelations
 from rwshim.wire import codec_text, codecs
 
@@ -162,9 +162,10 @@ class DataPlane:
         if rel.definition is None:
             raise DataPlaneError(f"{rel.kind.value} {rel.name} has no definition")
         ctx = self.view_context(rel)
+        # a materialized view reads its upstreams with the columns it was planned with
+        relations = as_of(self.relations, rel)
         routed = route.route(
-            rel.definition, ctx, route.resolver(ctx, self.relations), self.relations,
-            self.catalog_only,
+            rel.definition, ctx, route.resolver(ctx, relations), relations, self.catalog_only,
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
             return None
@@ -363,6 +364,10 @@ class DataPlane:
                     all_dropped = await self._drop_stale(stale)
                     if todo:
                         await self._apply(todo)
+                        # a table that lost a column took what read it along (CASCADE)
+                        again = [o for o in wanted if self._made.get(o.name) != o.signature]
+                        if again:
+                            await self._apply(again)
                 except ConnectionLost as e:
                     self._admin = None
                     raise DataPlaneLost(str(e)) from None

@@ -29,6 +29,9 @@ from collections.abc import Callable
 
 from rwshim.engine.actors import Actors
 from rwshim.engine.alter import Alter
+from rwshim.engine.alter_columns import AlterColumns
+from rwshim.engine.alter_connector import AlterConnector
+from rwshim.engine.alter_props import AlterProps
 from rwshim.engine.backfill import Backfill
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
@@ -107,6 +110,9 @@ class Engine:
         self.streaming_config = StreamingJobConfig(self.meta, self.catalog)
         self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs, self.secrets)
         self.alter = Alter(self.meta, self.users, self.catalog)
+        self.alter_columns = AlterColumns(self.meta, self.catalog)
+        self.alter_props = AlterProps(self.meta, self.catalog, self.secrets)
+        self.alter_connector = AlterConnector(self.meta, self.catalog)
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()

@@ -52,6 +52,7 @@ from rwshim.errors import (
 )
 from rwshim.frontend import (
     alter,
+    alter_columns,
     create,
     drop,
     explain,
@@ -104,6 +105,7 @@ HANDLER_MODULES = (
     users,
     privilege,
     alter,
+    alter_columns,
     drop,
     jobs,
     maintenance,

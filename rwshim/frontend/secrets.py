@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rwshim.errors import InvalidInputSyntax, RwError
+from rwshim.errors import InvalidInputSyntax
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
@@ -63,8 +63,14 @@ async def handle_create_connection(
 async def handle_alter_connector_props(
     fe: Frontend, stmt: st.AlterConnectorProps, params: list[object]
 ) -> Outcome:
-    if stmt.kind != "CONNECTION":  # pragma: no cover - the builder makes these for connections
-        raise RwError(f"ALTER {stmt.kind} CONNECTOR WITH is not handled here")
+    if stmt.kind != "CONNECTION":
+        # a source, table with connector or sink (alter_source_props.rs, alter_sink_props.rs)
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: fe.instance.engine.alter_props.alter(
+                fe.ctx(), stmt.kind.lower(), engine_name(stmt.name, fe.database), stmt.with_options
+            ),
+        )
     if any(k.lower() == "connection" for k, _ in stmt.with_options):
         # alter_connection_props.rs:56-61
         raise InvalidInputSyntax(

@@ -153,6 +153,7 @@ class ExprBinder:
         while scope is not None:
             try:
                 src, col = lookup(scope, schema, table, name)
+                self.b.note_read(src, col.name)
                 return src.ref(col.name), col.type_oid
             except RwError as e:
                 if err is None or isinstance(err, ItemNotFound):

@@ -50,7 +50,7 @@ from rwshim.query.parse import (
     ident,
     parse,
 )
-from rwshim.query.relations import Relation, RelationSource, RelKind
+from rwshim.query.relations import Relation, RelationSource, RelKind, as_of
 from rwshim.query.resolve import (
     UNNAMED_COLUMN,
     OutColumn,
@@ -113,6 +113,9 @@ class Binder:
         # optimizer/rule/table_function_to_project_set_rule.rs).
         self.values_leaf = False
         self._expanding: list[int] = []
+        # the columns read of each user relation, by relation id (a view's query counts as
+        # the querying one's, since RisingWave plans a view inline)
+        self.column_reads: dict[int, set[str]] = {}
 
     # --- statements ---------------------------------------------------------------------
 
@@ -181,8 +184,12 @@ class Binder:
                 # the definition reads as its owner made it: no privilege checks inside
                 # (security invoker is disabled for views, table_or_source.rs:477-480; a
                 # materialized view is its own state)
-                sub = Binder(replace(self.ctx, acl=None), self.relations, self.system, self.low)
+                sub = Binder(
+                    replace(self.ctx, acl=None), as_of(self.relations, rel), self.system, self.low
+                )
                 sub._expanding = self._expanding
+                if rel.kind == RelKind.VIEW:
+                    sub.column_reads = self.column_reads
                 # upstreams are the relations named directly (RisingWave's dependencies)
                 try:
                     sub.query(inner, None)
@@ -209,7 +216,14 @@ class Binder:
                 new, alias, [c.name for c in visible], [c.name for c in cols]
             )
         node.replace(new)
-        return Source(alias, cols, rel.schema)
+        real = {c.name: v.name for c, v in zip(cols, visible, strict=False)}
+        return Source(alias, cols, rel.schema, relation_id=rel.id, real_names=real)
+
+    def note_read(self, src: Source, name: str) -> None:
+        """``src``'s column ``name`` is read (a reference or a ``*``)."""
+        if src.relation_id is not None and src.real_names is not None:
+            real = src.real_names.get(name, name)
+            self.column_reads.setdefault(src.relation_id, set()).add(real)
 
     # --- queries ------------------------------------------------------------------------
 
@@ -526,6 +540,7 @@ class Binder:
                 qual = item.table if isinstance(item, exp.Column) else None
                 expanded = self._expand_star(scope, qual or None)
                 for src, c in expanded:
+                    self.note_read(src, c.name)
                     items.append(
                         exp.Alias(
                             this=src.ref(c.name),

@@ -21,7 +21,7 @@ import datetime as dt
 import importlib
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,7 +31,7 @@ from rwshim.query.catalog import RELATIONS
 from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState
 from rwshim.query.prepared import Executor, Prepared, column_of
-from rwshim.query.relations import Relation, RelationSource
+from rwshim.query.relations import Relation, RelationSource, as_of
 from rwshim.query.sqlite.executor import SqliteExecutor
 from rwshim.query.sqlite.fast_path import constant_select as _constant_select
 from rwshim.results import Column, Outcome
@@ -71,6 +71,8 @@ class Analysis:
     upstreams: list[int]
     # The streaming plan has a Values leaf: not recoverable (binder.Binder.values_leaf).
     values_leaf: bool = False
+    # the columns read of each user relation (binder.Binder.column_reads)
+    column_reads: dict[int, frozenset[str]] = field(default_factory=dict)
 
 
 class QueryEngine:
@@ -172,10 +174,13 @@ class QueryEngine:
         """Parameter types (unknown ones inferred) and result columns of a statement."""
         return self._guarded(lambda: self._describe_impl(sql_text, param_oids, ctx))
 
-    def analyze(self, query_text: str, ctx: QueryContext) -> Analysis:
+    def analyze(
+        self, query_text: str, ctx: QueryContext, as_of: Relation | None = None
+    ) -> Analysis:
         """Output columns and upstream relation ids of the query of CREATE MATERIALIZED VIEW /
-        VIEW / SINK AS / TABLE AS (``query_text`` is the query alone)."""
-        return self._guarded(lambda: self._analyze_impl(query_text, ctx))
+        VIEW / SINK AS / TABLE AS (``query_text`` is the query alone); ``as_of``: the
+        materialized view whose query it is (its upstreams as it was planned on them)."""
+        return self._guarded(lambda: self._analyze_impl(query_text, ctx, as_of))
 
     def check_mv_columns(
         self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()
@@ -208,12 +213,17 @@ class QueryEngine:
             cols = None
         return Description([types.external(o) for o in prep.param_oids], cols)
 
-    def _analyze_impl(self, query_text: str, ctx: QueryContext) -> Analysis:
+    def _analyze_impl(
+        self, query_text: str, ctx: QueryContext, mv: Relation | None = None
+    ) -> Analysis:
         """Output names follow RisingWave, unnamed expressions are None-free ``?column?``;
         ``check_mv_columns`` adds the MV alias rule."""
         binder = self._binder(ctx, [])
+        if mv is not None:
+            binder.relations = as_of(binder.relations, mv)
         cols, upstreams = prepare.analyze(query_text, binder)
-        return Analysis(cols, upstreams, binder.values_leaf)
+        reads = {k: frozenset(v) for k, v in binder.column_reads.items()}
+        return Analysis(cols, upstreams, binder.values_leaf, reads)
 
     def _check_mv_columns_impl(
         self, query_text: str, ctx: QueryContext, column_names: Sequence[str] = ()

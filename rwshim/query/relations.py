@@ -9,7 +9,8 @@ other catalog holder).  Catalog relations (``rw_catalog``/``pg_catalog``/
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Protocol
 
@@ -35,6 +36,7 @@ class RelColumn:
     generated_expr: str | None = None  # `AS <expr>` of a generated column, as written
     nullable: bool = True
     rw_type: str = ""  # RisingWave's type name (relation_column.rw_type)
+    column_id: int = -1  # RisingWave's column id (a dropped and re-added column gets a new one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,9 @@ class Relation:
     index_desc: tuple[bool, ...] = ()
     database_id: int = 0
     owner_id: int = 0  # the owner's user id (privilege checks: rwshim.acl)
+    # a materialized view: (upstream id, the largest column id it was planned with) of the
+    # upstreams that gained columns since (relation.column_horizon; read through ``AsOf``)
+    horizon: tuple[tuple[int, int], ...] = ()
 
     @property
     def visible_columns(self) -> tuple[RelColumn, ...]:
@@ -83,3 +88,46 @@ class RelationSource(Protocol):
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         """The relation ``schema.name`` in the database, created or not, or None."""
         ...
+
+
+class AsOf:
+    """A ``RelationSource`` that shows relations as a materialized view planned before some
+    of them gained columns: the later columns are hidden, so a ``*`` of its query does not
+    take them (ALTER TABLE ... ADD COLUMN leaves the running job as it was,
+    alter_table_column.rs)."""
+
+    def __init__(self, inner: RelationSource, horizon: tuple[tuple[int, int], ...]) -> None:
+        self.inner = inner
+        self.horizon = dict(horizon)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def database_id(self, name: str) -> int | None:
+        return self.inner.database_id(name)
+
+    def schema_exists(self, database_id: int, schema: str) -> bool:
+        return self.inner.schema_exists(database_id, schema)
+
+    def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
+        return self.cut(self.inner.relation(database_id, schema, name))
+
+    def relation_by_id(self, relation_id: int) -> Relation | None:
+        # not every RelationSource looks relations up by id (StoreRelations does)
+        by_id: Callable[[int], Relation | None] = getattr(self.inner, "relation_by_id")  # noqa: B009
+        return self.cut(by_id(relation_id))
+
+    def cut(self, rel: Relation | None) -> Relation | None:
+        limit = None if rel is None else self.horizon.get(rel.id)
+        if rel is None or limit is None:
+            return rel
+        cols = tuple(
+            replace(c, hidden=True) if c.column_id > limit and not c.hidden else c
+            for c in rel.columns
+        )
+        return replace(rel, columns=cols)
+
+
+def as_of(relations: RelationSource, rel: Relation) -> RelationSource:
+    """``relations`` as the materialized view ``rel`` reads them."""
+    return AsOf(relations, rel.horizon) if rel.horizon else relations

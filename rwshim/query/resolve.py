@@ -65,6 +65,10 @@ class Source:
     # columns the lowering reads by another expression than ``alias.name`` (an unnest's
     # element and ordinality)
     refs: dict[str, Callable[[], exp.Expr]] = field(default_factory=dict)
+    # a user relation's id and its column names by exposed name (an alias list renames
+    # them): the binder notes which columns a query reads (ALTER TABLE ... DROP COLUMN)
+    relation_id: int | None = None
+    real_names: dict[str, str] | None = None
 
     def ref(self, name: str) -> exp.Expr:
         """The expression reading column ``name`` of this source."""

@@ -68,7 +68,8 @@ class StoreRelations:
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "
-            "r.primary_table_id, r.on_conflict, r.index_key_columns, r.read_query, r.owner_id "
+            "r.primary_table_id, r.on_conflict, r.index_key_columns, r.read_query, r.owner_id, "
+            "r.column_horizon "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
             "WHERE r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
@@ -78,11 +79,11 @@ class StoreRelations:
         if row is None:
             return None
         (rid, kind_text, definition, append_only, status, primary_id, on_conflict, keys,
-         read_query, owner_id) = row  # fmt: skip
+         read_query, owner_id, horizon) = row  # fmt: skip
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
             "SELECT name, type_oid, is_hidden, pk_position, default_expr, generated_expr, "
-            "is_nullable, rw_type, pk_desc FROM relation_column "
+            "is_nullable, rw_type, pk_desc, column_id FROM relation_column "
             "WHERE relation_id = ? ORDER BY position",
             (rid,),
         ).fetchall()
@@ -124,7 +125,9 @@ class StoreRelations:
             name=name,
             kind=kind,
             columns=tuple(
-                RelColumn(c[0], int(c[1]), bool(c[2]), c[4], c[5], bool(c[6]), str(c[7] or ""))
+                RelColumn(
+                    c[0], int(c[1]), bool(c[2]), c[4], c[5], bool(c[6]), str(c[7] or ""), int(c[9])
+                )
                 for c in cols
             ),
             created=status is None or status == "CREATED",
@@ -137,6 +140,7 @@ class StoreRelations:
             index_desc=index_desc,
             database_id=database_id,
             owner_id=int(owner_id),
+            horizon=tuple((int(k), int(v)) for k, v in json.loads(horizon or "{}").items()),
         )
 
     def view_search_path(self, relation_id: int) -> str | None:

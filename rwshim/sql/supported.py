@@ -45,14 +45,22 @@ STATUS: dict[str, tuple[str, str]] = {
     "AlterRetention": (NOT_YET, "subscriptions"),
     "CreateSubscription": (NOT_YET, "subscriptions"),
     "CreateFunction": (NOT_YET, "user-defined functions and aggregates"),
-    "AlterViewQuery": (NOT_YET, "ALTER MATERIALIZED VIEW ... AS (RisingWave's debug builds "
-                       "only); ALTER VIEW ... AS"),
+    "AlterViewQuery": (AS_RISINGWAVE, "refused as RisingWave's release build refuses it, "
+                       "before any look-up: `Feature is not yet implemented: ALTER VIEW AS QUERY` "
+                       "/ `... ALTER MATERIALIZED VIEW AS QUERY` (handler/mod.rs:1212-1220)"),
     "AlterStreamingOption": (AS_RISINGWAVE, "a debug-build-only statement in RisingWave; "
                              "refused as its release build refuses it: `ALTER STREAMING "
                              "ENABLE UNALIGNED JOIN is only supported in debug mode`"),
-    "AlterOperation": (NOT_YET, "column changes (ADD / DROP / ALTER COLUMN), CONNECTOR WITH "
-                       "of sources / sinks / tables, DROP CONNECTOR, REFRESH SCHEMA, "
-                       "FORMAT ... ENCODE, RESET of a source, ALTER FUNCTION"),
+    "AlterColumn": (IMPLEMENTED, "the columns, the definition and the rows change together "
+                    "(ALTER WATERMARK: the watermark's expression in the definition); "
+                    "RisingWave's refusals in its texts (key, generated and NOT NULL columns, "
+                    "columns downstream jobs read, sink targets, types other than structs); "
+                    "changing a struct column's fields is refused: not emulated"),
+    "AlterConnector": (IMPLEMENTED, "DROP CONNECTOR keeps the table's columns and rows; RESET "
+                       "of a CDC source has no offsets to reset; the forms that read a schema "
+                       "registry are refused: rwshim reaches none; RisingWave's refusals in its "
+                       "texts"),
+    "AlterOperation": (NOT_YET, "ALTER FUNCTION (user-defined functions)"),
 }  # fmt: skip
 
 

@@ -587,6 +587,19 @@ CREATE INDEX fragment_relation_by_target_type
     ON fragment_relation(target_fragment_id, dispatcher_type);
 """
 
+# Version 13 (ALTER TABLE ... ADD / DROP COLUMN): a table's next column id, which RisingWave
+# keeps in its TableVersion (col_id_gen.rs) so that a dropped column's id is never reused.
+SCHEMA_V13: Final = """
+-- relation.next_column_id: the id the next column ALTER TABLE / ALTER SOURCE ... ADD COLUMN
+-- adds gets; NULL: one more than the largest column id the relation has.
+ALTER TABLE relation ADD COLUMN next_column_id INTEGER;
+-- relation.column_horizon: a materialized view's upstreams that gained columns after it was
+-- made, as JSON {"<relation id>": <largest column id the view was planned with>}: the view
+-- reads them without the later columns (RisingWave's job keeps the columns it was planned
+-- with); NULL: none.
+ALTER TABLE relation ADD COLUMN column_horizon TEXT;
+"""
+
 # Migrations: (version, SQL taking the store from the previous entry's version to version).
 # Version 1 is the initial schema; versions increase, and may skip a number another branch
 # holds until it is merged; append, never edit an entry once released.
@@ -601,6 +614,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (8, SCHEMA_V8),
     (9, SCHEMA_V9),
     (10, SCHEMA_V10),
+    (13, SCHEMA_V13),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

@@ -172,6 +172,9 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "streaming_config": {"state", "catalog"},
     "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets"},
     "alter": {"state", "users", "catalog"},
+    "alter_columns": {"state", "catalog"},
+    "alter_props": {"state", "catalog", "secrets"},
+    "alter_connector": {"state", "catalog"},
 }
 ENGINE_FACADE = {"engine", "__init__"}
 

@@ -72,7 +72,7 @@ def _table_signature(rel: Relation) -> str:
         {
             "columns": [
                 [c.name, c.type_oid, c.rw_type, c.hidden, c.default_expr, c.generated_expr,
-                 c.nullable]
+                 c.nullable, c.column_id]
                 for c in rel.columns
             ],
             "key": list(user_key(rel)),
@@ -98,19 +98,39 @@ def table(rel: Relation, expression: ExprRewriter) -> PgObject:
     return PgObject(name, "table", _table_signature(rel), tuple(stmts), rel.id)
 
 
+def _same_column(old: list[object], new: list[object]) -> bool:
+    """The same column: name and column id (a signature of an older rwshim has no id: the
+    name alone)."""
+    return old[0] == new[0] and (len(old) < 8 or old[7] == new[7])
+
+
 def table_migration(old_signature: str, rel: Relation, expression: ExprRewriter) -> list[str]:
-    """Statements turning the table made from ``old_signature`` into ``rel``'s; only new
-    trailing columns can be added (rwshim has no other ALTER TABLE on columns)."""
+    """Statements turning the table made from ``old_signature`` into ``rel``'s, keeping its
+    rows: the columns ALTER TABLE dropped go (with what reads them: a view the catalog still
+    has is made again when next used), the ones it added come with their DEFAULT for the rows
+    there are (as RisingWave fills them, alter_table_column.rs).  A kept column must keep its
+    type, key and place among the others (RisingWave's ALTER TABLE changes neither)."""
     old = json.loads(old_signature)
     new = json.loads(_table_signature(rel))
     if old.get("key") != new["key"]:
         raise InternalError(f"the data-plane table of {rel.name} has another key")
-    old_cols = old.get("columns", [])
-    if new["columns"][: len(old_cols)] != old_cols:
-        raise InternalError(f"the data-plane table of {rel.name} has other columns")
+    old_cols: list[list[object]] = old.get("columns", [])
+    kept: list[int] = []
+    added: list[RelColumn] = []
+    for c, spec in zip(rel.columns, new["columns"], strict=True):
+        match = [i for i, o in enumerate(old_cols) if _same_column(o, spec)]
+        if not match:
+            added.append(c)
+            continue
+        if old_cols[match[0]][:7] != spec[:7]:
+            raise InternalError(f"the data-plane table of {rel.name} has another {c.name}")
+        kept.append(match[0])
+    if kept != sorted(kept):
+        raise InternalError(f"the data-plane table of {rel.name} has its columns in another order")
     qualified = names.qualified_table(rel.id)
-    added = rel.columns[len(old_cols) :]
+    dropped = [str(o[0]) for i, o in enumerate(old_cols) if i not in kept]
     return [
+        *(f"ALTER TABLE {qualified} DROP COLUMN {qi(n)} CASCADE" for n in dropped),
         *typemap.columns_ddl(c.rw_type for c in added),
         *(f"ALTER TABLE {qualified} ADD COLUMN {_column(c, expression)}" for c in added),
     ]

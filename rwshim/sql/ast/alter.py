@@ -18,7 +18,9 @@ from rwshim.sql.ast.base import ObjectName, Options, SetValue, Statement
 
 __all__ = [
     "AlterBackfillParallelism",
+    "AlterColumn",
     "AlterCompactionGroup",
+    "AlterConnector",
     "AlterConnectorProps",
     "AlterDatabaseParam",
     "AlterDatabasePause",
@@ -172,11 +174,48 @@ class AlterConnectorProps(_AlterObject):
 
 
 @dataclass(frozen=True, slots=True)
-class AlterOperation(_AlterObject):
-    """The other ALTER forms, kept as text: columns (ADD/DROP/RENAME/ALTER COLUMN), CONNECTOR
-    WITH, DROP CONNECTOR, REFRESH SCHEMA, FORMAT ... ENCODE, ALTER FUNCTION/CONNECTION/SECRET."""
+class AlterConnector(_AlterObject):
+    """ALTER TABLE <name> {DROP CONNECTOR | REFRESH SCHEMA}; ALTER SOURCE <name> {REFRESH
+    SCHEMA | RESET | FORMAT ... ENCODE ... [(...)]}.
 
-    operation: str = ""  # "ADD COLUMN", "DROP COLUMN", "RENAME COLUMN", "ALTER COLUMN", ...
+    AlterTableOperation::DropConnector / RefreshSchema, AlterSourceOperation::RefreshSchema /
+    ResetSource / FormatEncode (parser.rs:3302-3450, 3861-3990); ``format_encode`` is the
+    text after FORMAT, as written."""
+
+    operation: Literal["DROP CONNECTOR", "REFRESH SCHEMA", "RESET", "FORMAT"] = "REFRESH SCHEMA"
+    format_encode: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AlterOperation(_AlterObject):
+    """The other ALTER forms, kept as text: ALTER FUNCTION."""
+
+    operation: str = ""  # "ALTER FUNCTION"
+
+
+@dataclass(frozen=True, slots=True)
+class AlterColumn(_AlterObject):
+    """ALTER TABLE <name> {ADD | DROP | ALTER} [COLUMN] ...; ALTER SOURCE <name> ADD [COLUMN] ...
+
+    The forms: ``ADD [COLUMN] <column def>``, ``ADD <constraint>``, ``DROP [COLUMN] [IF
+    EXISTS] <col> [CASCADE]``, ``ALTER [COLUMN] <col> <op>``, ``ALTER WATERMARK FOR <col> AS
+    <expr> [WITH TTL]`` (``argument`` is the expression as written).
+
+    AlterTableOperation::AddColumn / AddConstraint / DropColumn / AlterColumn and
+    AlterSourceOperation::AddColumn (parser.rs:3302-3450, 3870-3874).  ``column`` is the
+    column's real value, ``written`` its Ident Display; ``column_def`` the definition as
+    written (ADD) or the constraint as written (ADD CONSTRAINT)."""
+
+    action: Literal["ADD", "ADD CONSTRAINT", "DROP", "ALTER", "ALTER WATERMARK"] = "ADD"
+    column: str = ""
+    written: str = ""
+    column_def: str = ""
+    if_exists: bool = False
+    cascade: bool = False
+    alter: str = ""  # ALTER: SET NOT NULL, DROP NOT NULL, SET DEFAULT, DROP DEFAULT, SET DATA TYPE
+    argument: str = ""  # SET DEFAULT's expression / SET DATA TYPE's type, as written
+    using: str = ""  # SET DATA TYPE ... USING <expr>, as written
+    with_ttl: bool = False  # ALTER WATERMARK FOR <col> AS <expr> WITH TTL
 
 
 @dataclass(frozen=True, slots=True)

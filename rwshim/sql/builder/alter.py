@@ -10,13 +10,13 @@ Mirrors ``parse_alter`` and the per-kind parsers it dispatches to in src/sqlpars
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from lark import Token as LarkToken
 from lark import Tree
 
 from rwshim.sql import statements as st
-from rwshim.sql.builder.base import BuildBase
+from rwshim.sql.builder.base import BuildBase, fold
 from rwshim.sql.tokens import Kind, Token
 
 
@@ -68,8 +68,23 @@ class AlterRules(BuildBase):
             if data == "op_secret_credential":
                 opts = ch[1] if len(ch) == 4 else ()
                 return st.AlterSecretCredential(text, kind, name, opts or (), ch[-1])
-            if data == "op_connector" and kind == "CONNECTION":
+            if data == "op_connector" and kind in ("CONNECTION", "SOURCE", "SINK", "TABLE"):
                 return st.AlterConnectorProps(text, kind, name, ch[2])
+            if (data == "op_add" and kind in ("TABLE", "SOURCE")) or (
+                data in ("op_drop_column", "op_alter_column") and kind == "TABLE"
+            ):
+                return self._column_op(kind, name, data, self.tok(ch[0]))
+            connector_ops: dict[str, Literal["DROP CONNECTOR", "REFRESH SCHEMA", "RESET"]] = {
+                "op_drop_connector": "DROP CONNECTOR",
+                "op_refresh_schema": "REFRESH SCHEMA",
+                "op_reset_source": "RESET",
+            }
+            if data in connector_ops:
+                return st.AlterConnector(text, kind, name, connector_ops[data])
+            if data == "op_format":
+                first = self.tok(ch[0])
+                rest = text[first.end : self.toks[-1].end].strip()
+                return st.AlterConnector(text, kind, name, "FORMAT", rest)
             if data == "op_rename_column" and kind == "TABLE":
                 renamed = self._rename_column()
                 if renamed is not None:
@@ -88,6 +103,106 @@ class AlterRules(BuildBase):
             if data in ops:
                 return st.AlterOperation(text, kind, name, ops[data])
         raise AssertionError(f"unhandled ALTER operation {op!r}")  # pragma: no cover
+
+    def _column_op(self, kind: str, name: st.ObjectName, data: str, first: Token) -> st.Statement:
+        """ADD / DROP / ALTER [COLUMN] / ALTER WATERMARK as parse_alter_table reads them
+        (parser.rs:3302-3450; parse_alter_source's ADD, 3870-3874)."""
+        toks = self.toks
+        i = toks.index(first) + 1
+
+        def at(j: int) -> Token:
+            return toks[j] if j < len(toks) else self.stop
+
+        def word(j: int, *words: str) -> bool:
+            t = at(j)
+            return t.kind is Kind.WORD and not t.quoted and t.upper in words
+
+        def rest(j: int) -> str:
+            return self.text[at(j).start : toks[-1].end] if j < len(toks) else ""
+
+        if data == "op_add":
+            if kind == "TABLE" and word(i, "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"):
+                return st.AlterColumn(self.text, kind, name, "ADD CONSTRAINT", column_def=rest(i))
+            if word(i, "COLUMN"):
+                i += 1
+            if word(i, "IF") and word(i + 1, "NOT") and word(i + 2, "EXISTS"):
+                i += 3
+            col = at(i)
+            if col.kind is not Kind.WORD:
+                raise self.err(col, "identifier")
+            return st.AlterColumn(
+                self.text, kind, name, "ADD", fold(col), col.display(), column_def=rest(i)
+            )
+        if data == "op_drop_column":
+            if word(i, "COLUMN"):
+                i += 1
+            if_exists = word(i, "IF") and word(i + 1, "EXISTS")
+            if if_exists:
+                i += 2
+            col = at(i)
+            if col.kind is not Kind.WORD:
+                raise self.err(col, "identifier")
+            cascade = word(i + 1, "CASCADE")
+            end = i + 2 if cascade else i + 1
+            if end < len(toks):
+                raise self.err(toks[end], "end of statement")
+            return st.AlterColumn(
+                self.text, kind, name, "DROP", fold(col), col.display(),
+                if_exists=if_exists, cascade=cascade,
+            )  # fmt: skip
+        if word(i, "WATERMARK") and word(i + 1, "FOR"):
+            # parser.rs:3411-3426: FOR <col> AS <expr> [WITH TTL], nothing after
+            col = at(i + 2)
+            if col.kind is not Kind.WORD:
+                raise self.err(col, "identifier")
+            if not word(i + 3, "AS"):
+                raise self.err(at(i + 3), "AS")
+            end = len(toks)
+            with_ttl = word(end - 2, "WITH") and word(end - 1, "TTL") and end - 2 > i + 4
+            if with_ttl:
+                end -= 2
+            if end <= i + 4:
+                raise self.err(at(i + 4), "an expression")
+            expr = self.text[toks[i + 4].start : toks[end - 1].end]
+            return st.AlterColumn(
+                self.text, kind, name, "ALTER WATERMARK", fold(col), col.display(),
+                argument=expr, with_ttl=with_ttl,
+            )  # fmt: skip
+        if word(i, "COLUMN"):
+            i += 1
+        col = at(i)
+        if col.kind is not Kind.WORD:
+            raise self.err(col, "identifier")
+        i += 1
+        argument = using = ""
+        if word(i, "SET") and word(i + 1, "NOT") and word(i + 2, "NULL"):
+            op, i = "SET NOT NULL", i + 3
+        elif word(i, "DROP") and word(i + 1, "NOT") and word(i + 2, "NULL"):
+            op, i = "DROP NOT NULL", i + 3
+        elif word(i, "SET") and word(i + 1, "DEFAULT"):
+            op, argument, i = "SET DEFAULT", rest(i + 2), len(toks)
+        elif word(i, "DROP") and word(i + 1, "DEFAULT"):
+            op, i = "DROP DEFAULT", i + 2
+        elif (word(i, "SET") and word(i + 1, "DATA") and word(i + 2, "TYPE")) or word(i, "TYPE"):
+            i += 3 if word(i, "SET") else 1
+            j = i
+            while j < len(toks) and not word(j, "USING"):
+                j += 1
+            if j == i:
+                raise self.err(at(i), "a data type name")
+            argument = self.text[toks[i].start : toks[j - 1].end]
+            using = rest(j + 1) if j < len(toks) else ""
+            op, i = "SET DATA TYPE", len(toks)
+        else:
+            raise self.err(
+                at(i), "SET/DROP NOT NULL, SET DEFAULT, SET DATA TYPE after ALTER COLUMN"
+            )
+        if i < len(toks):
+            raise self.err(toks[i], "end of statement")
+        return st.AlterColumn(
+            self.text, kind, name, "ALTER", fold(col), col.display(),
+            alter=op, argument=argument, using=using,
+        )  # fmt: skip
 
     def _rename_column(self) -> str | None:
         """RisingWave's Display of ``ALTER TABLE [ONLY] <name> RENAME [COLUMN | CONSTRAINT]
