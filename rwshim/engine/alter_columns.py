@@ -37,6 +37,7 @@ from rwshim.errors import (
 )
 from rwshim.sql import columns as sqlcols
 from rwshim.sql import statements as st
+from rwshim.sql.column_names import check_not_reserved
 from rwshim.sql.tokens import Kind, tokenize
 from rwshim.sql.unparse import ddl_display, purify
 from rwshim.sql.unparse import nodes as n
@@ -93,15 +94,6 @@ def reads_column(expression: str, column: str) -> bool:
         if t.kind is Kind.WORD and (t.value if t.quoted else t.value.lower()) == column:
             return True
     return False
-
-
-def check_column_name_not_reserved(name: str) -> None:
-    """catalog/mod.rs:66-90, run by bind_sql_columns on a column from the user."""
-    for prefix in ("_row_id", "_rw_"):
-        if name.startswith(prefix):
-            raise InternalError(f'column name prefixed with "{prefix}" are reserved word.')
-    if name in ("tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"):
-        raise InvalidInputSyntax(f'column name "{name}" conflicts with a system column name')
 
 
 def _has(cdef: n.ColumnDef, kind: str) -> bool:
@@ -212,7 +204,7 @@ class AlterColumns:
             raise InvalidInputSyntax("alter table add generated columns is not supported")
         if _has(cdef, "not_null") and not _has(cdef, "default"):
             raise InvalidInputSyntax("alter table add NOT NULL columns must have default value")
-        check_column_name_not_reserved(stmt.column)
+        check_not_reserved(stmt.column)  # catalog/mod.rs:66-90, as bind_sql_columns
         spec, _ = _bound(stmt.column_def)
         node.columns.append(cdef)
         self._check_key(rel, node)
@@ -412,7 +404,7 @@ class AlterColumns:
             raise InvalidInputSyntax(
                 f'column "{stmt.column}" of source "{written(stmt.name)}" already exists'
             )
-        check_column_name_not_reserved(stmt.column)
+        check_not_reserved(stmt.column)  # catalog/mod.rs:66-90, as bind_sql_columns
         spec, _ = _bound(stmt.column_def)
         node = self._definition(rel)
         node.columns.append(_column_def(stmt.column_def))
