@@ -138,6 +138,7 @@ class Runner:
                 clients=w.clients,
                 mode=w.mode,
                 seconds=self.s.seconds,
+                transactions=w.transactions,
                 connect_each=w.connect_each,
             )
             series.runs.append(r.tps)
