@@ -82,7 +82,7 @@ def nodes(shape: tree.Shape, kind: str) -> list[Node]:
     indexed = _INDEXED
     if indexed is None or indexed[0] is not shape.node:
         index: dict[str, list[Node]] = {}
-        stack = [shape.node]
+        stack: list[Any] = [shape.node]
         while stack:
             v = stack.pop()
             if isinstance(v, list):
