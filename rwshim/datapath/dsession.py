@@ -19,7 +19,6 @@ and the statements themselves.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import time
@@ -416,7 +415,9 @@ class _Rows:
         self.planned = planned
         self.state = state
         self.deadline = deadline
-        self._chunks: AsyncIterator[Any] = conn.stream(planned.statement.text, args, pg_types)
+        self._chunks: AsyncIterator[Any] = conn.stream(
+            planned.statement.text, args, pg_types, deadline=deadline
+        )
         self._buffer: list[tuple[object, ...]] = []
         self._pos = 0
         self._decoders: list[Callable[[bytes], object]] = []
@@ -426,16 +427,9 @@ class _Rows:
 
     async def _next_chunk(self) -> Any | None:
         try:
-            if self._started and self.conn.result_buffered():
-                # the rest of a short result came with its first chunk: no wait, no deadline
-                return await anext(self._chunks)
-            if asyncio.current_task() is None:
-                # started in place by the server's fast path (server._Resume), which moves a
-                # statement into a task at its first wait: asyncio.timeout needs that task
-                await asyncio.sleep(0)
-            remaining = self.deadline - time.monotonic()
-            async with asyncio.timeout(max(remaining, 0)):
-                return await anext(self._chunks)
+            # the deadline is the connection's (pgio): a wait past it raises TimeoutError,
+            # with no timer context per chunk and no task needed to start in place
+            return await anext(self._chunks)
         except StopAsyncIteration:
             return None
         except TimeoutError:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -160,11 +161,6 @@ class PgConn:
             raise ConnectionLost(str(e).strip()) from None
         return cls(conn)
 
-    def result_buffered(self) -> bool:
-        """Whether the running statement's next result is already read (taking it waits on
-        nothing, so it needs no deadline)."""
-        return not self.pgconn.is_busy()
-
     @property
     def closed(self) -> bool:
         return bool(self.conn.closed) or self.conn.broken
@@ -215,9 +211,16 @@ class PgConn:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
-    async def _wait_fast(self, gen: Generator[Any, Any, Any]) -> Any:
-        """Run a libpq generator, waiting on the socket with the kept reader.  A cancel
-        (CancelRequest, statement_timeout) raises here; the caller stops the statement."""
+    def _on_deadline(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(TimeoutError())
+
+    async def _wait_fast(self, gen: Generator[Any, Any, Any], deadline: float | None = None) -> Any:
+        """Run a libpq generator, waiting on the socket with the kept reader; past
+        ``deadline`` (time.monotonic) a wait raises TimeoutError.  A cancel (CancelRequest)
+        raises here too; the caller stops the statement.  Needs no task: a statement started
+        in place by the server's fast path moves into one at its first wait."""
         import psycopg
 
         wait, _ = _generators()
@@ -235,10 +238,15 @@ class PgConn:
                     self._writing = True
                 self._ready = 0
                 self._waiter = waiter = loop.create_future()
+                timer = None
+                if deadline is not None:
+                    timer = loop.call_later(max(deadline - time.monotonic(), 0), self._on_deadline)
                 try:
                     await waiter
                 finally:
                     self._waiter = None
+                    if timer is not None:
+                        timer.cancel()
                     if self._writing:
                         self._writing = False
                         with contextlib.suppress(Exception):
@@ -246,16 +254,20 @@ class PgConn:
                 s = gen.send(self._ready)
         except StopIteration as e:
             return e.value
+        except TimeoutError:  # the deadline's (an OSError, but the connection is fine)
+            raise
         except (psycopg.OperationalError, OSError) as e:
             self._unwatch()
             raise ConnectionLost(str(e).strip()) from None
 
-    async def _fetch_all_fast(self) -> list[pq.abc.PGresult]:
-        results: list[pq.abc.PGresult] = await self._wait_fast(_fetch_all(self.pgconn))
+    async def _fetch_all_fast(self, deadline: float | None = None) -> list[pq.abc.PGresult]:
+        results: list[pq.abc.PGresult] = await self._wait_fast(_fetch_all(self.pgconn), deadline)
         self._check(results)
         return results
 
-    async def _statement_name(self, sql: str, types: Sequence[int]) -> bytes | None:
+    async def _statement_name(
+        self, sql: str, types: Sequence[int], deadline: float | None = None
+    ) -> bytes | None:
         """The prepared statement for this text on this connection, prepared on its
         PREPARE_AFTER-th run; None: run it unnamed (PostgreSQL's error, if it has one, comes
         from that run)."""
@@ -275,7 +287,7 @@ class PgConn:
         name = b"rw%d" % (len(self._prepared) + 1)
         self.pgconn.send_prepare(name, sql.encode(), list(types) or None)
         try:
-            await self._fetch_all_fast()
+            await self._fetch_all_fast(deadline)
         except PgFailure:
             return None
         self._prepared[key] = name
@@ -335,9 +347,11 @@ class PgConn:
         params: Sequence[bytes | None],
         types: Sequence[int],
         chunk: int = CHUNK_ROWS,
+        deadline: float | None = None,
     ) -> AsyncIterator[pq.abc.PGresult]:
         """Run one statement; its results chunk by chunk (the last one carries the command
-        status).  Leaving early cancels the statement and drains what is left."""
+        status).  Leaving early cancels the statement and drains what is left; a wait past
+        ``deadline`` (time.monotonic) raises TimeoutError (then the statement is stopped)."""
         from psycopg import pq
 
         pgconn = self.pgconn
@@ -345,15 +359,15 @@ class PgConn:
         done = False
         first = True
         try:
-            name = await self._statement_name(sql, types)
+            name = await self._statement_name(sql, types, deadline)
             if name is not None:
                 pgconn.send_query_prepared(name, list(params), None, 0)
             else:
                 pgconn.send_query_params(sql.encode(), list(params), list(types) or None, None, 0)
             pgconn.set_chunked_rows_mode(chunk)
-            await self._wait_fast(_send(pgconn))
+            await self._wait_fast(_send(pgconn), deadline)
             while True:
-                res = await self._wait_fast(_fetch(pgconn))
+                res = await self._wait_fast(_fetch(pgconn), deadline)
                 if res is None:
                     done = True
                     break
@@ -368,7 +382,7 @@ class PgConn:
                             sql.encode(), list(params), list(types) or None, None, 0
                         )
                         pgconn.set_chunked_rows_mode(chunk)
-                        await self._wait_fast(_send(pgconn))
+                        await self._wait_fast(_send(pgconn), deadline)
                         continue
                     done = True
                     raise PgFailure(error)
