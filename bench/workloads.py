@@ -33,6 +33,9 @@ class Workload:
     # rwshim with --data-dir (its meta store in a file, committed with fsync) instead of the
     # in-memory store.
     data_dir: bool = False
+    # A fixed number of transactions per pgbench run (-t) instead of the run's seconds (-T):
+    # for a transaction that takes seconds, such as the 100k-row INSERT.
+    transactions: int | None = None
     # Run once before the rounds, after them, and before each pgbench run.
     setup: dict[str, list[str]] = field(default_factory=dict)
     teardown: dict[str, list[str]] = field(default_factory=dict)
@@ -119,6 +122,58 @@ DDL_CLEANUP = [
 ]
 
 
+# User data (issue 16): on rwshim these rows live in its PostgreSQL data plane, one hop away.
+KV_ROWS = 10_000
+_KV_SETUP = [
+    "DROP TABLE IF EXISTS bench_kv",
+    "CREATE TABLE bench_kv (k int PRIMARY KEY, v varchar)",
+    f"INSERT INTO bench_kv SELECT g, 'v' || g FROM generate_series(1, {KV_ROWS}) AS g",
+]
+PK_LOOKUP = _same(f"\\set k random(1, {KV_ROWS})\nSELECT v FROM bench_kv WHERE k = :k;\n")
+INSERT_ROWS = 100_000
+_INS_SETUP = [
+    "DROP TABLE IF EXISTS bench_ins",
+    "CREATE TABLE bench_ins (k int PRIMARY KEY, v int, w varchar)",
+]
+INSERT_100K = _same(
+    "INSERT INTO bench_ins SELECT g, g * 2, 'x' || g "
+    f"FROM generate_series(1, {INSERT_ROWS}) AS g;\n"
+)
+
+
+def _user_data_workloads() -> list[Workload]:
+    out = [
+        Workload(
+            name=f"pk-lookup-{mode}-c1",
+            title=f"point lookup by primary key ({KV_ROWS:,} rows), {mode} protocol, 1 client",
+            scripts=PK_LOOKUP,
+            mode=mode,
+            # RisingWave's INSERT is visible after FLUSH; PostgreSQL's at once.
+            setup={RWSHIM: [*_KV_SETUP, "FLUSH"], POSTGRES: _KV_SETUP},
+            teardown=_same_list(["DROP TABLE IF EXISTS bench_kv"]),
+        )
+        for mode in ("simple", "prepared")
+    ]
+    out.append(
+        Workload(
+            name="insert-100k-pk-c1",
+            title=f"INSERT ... SELECT of {INSERT_ROWS:,} rows into a table with a primary key",
+            scripts=INSERT_100K,
+            unit="statements/s",
+            transactions=1,
+            setup=_same_list(_INS_SETUP),
+            # Each run inserts into an empty table (RisingWave has no TRUNCATE).
+            reset={RWSHIM: ["DELETE FROM bench_ins", "FLUSH"], POSTGRES: ["TRUNCATE bench_ins"]},
+            teardown=_same_list(["DROP TABLE IF EXISTS bench_ins"]),
+        )
+    )
+    return out
+
+
+def _same_list(stmts: list[str]) -> dict[str, list[str]]:
+    return {RWSHIM: stmts, POSTGRES: stmts}
+
+
 def all_workloads() -> list[Workload]:
     out: list[Workload] = []
     for clients in (1, 8):
@@ -168,6 +223,8 @@ def all_workloads() -> list[Workload]:
                 teardown={RWSHIM: DDL_CLEANUP, POSTGRES: DDL_CLEANUP},
             )
         )
+    # after the DDL cycles: they start rwshim's data plane, which the cycle would then pay for
+    out.extend(_user_data_workloads())
     for clients in (1, 8):
         out.append(
             Workload(

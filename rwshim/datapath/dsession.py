@@ -19,7 +19,6 @@ and the statements themselves.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import time
@@ -78,6 +77,11 @@ class DataSession:
         self.conn: PgConn | None = None
         self._synced: tuple[object, ...] | None = None
         self._described: dict[str, Described] = {}
+        # result shapes: (id of the type catalog, fields) -> (it, columns, decoders)
+        self._columns: dict[
+            tuple[int, tuple[Field, ...]],
+            tuple[object, list[Column], list[Callable[[bytes], object]]],
+        ] = {}
         self._snapshots: dict[tuple[str, str], object] = {}
         # the query whose rows are still being read (a suspended portal): settled before the
         # connection is used for anything else
@@ -125,6 +129,9 @@ class DataSession:
         key = (id(ctx), ctx.cache_key, state.timezone, catalog)
         if key == self._synced:
             return
+        if self._synced is not None and self._synced[3] != catalog:
+            # relations its prepared statements read may have another shape now
+            await conn.forget_prepared()
         fs = FunctionState(ctx=ctx, schema_exists=self.plane.relations.schema_exists)
         schema = fs.current_schema() or ""
         schemas = ",".join(fs.current_schemas(False))
@@ -340,6 +347,11 @@ class DataSession:
         """Result columns as the client sees them and their decoders; a type that is not
         builtin (a struct's composite, vector) is looked up in the data database first."""
         types = self.plane.types
+        key = (id(types), tuple(fields))
+        hit = self._columns.get(key)
+        if hit is not None and hit[0] is types:
+            # the same list each time: the session's row encoder is found by identity
+            return hit[1], hit[2]
         await types.learn([f.type_oid for f in fields])
         cols: list[Column] = []
         decoders: list[Callable[[bytes], object]] = []
@@ -348,6 +360,9 @@ class DataSession:
             oid = rw if rw is not None else typemap.result_oid(f.type_oid)
             cols.append(Column(f.name, oid, pgtypes.type_size(oid)))
             decoders.append(types.decoder(f.type_oid, oid))
+        if len(self._columns) >= 256:
+            self._columns.clear()
+        self._columns[key] = (types, cols, decoders)
         return cols, decoders
 
 
@@ -400,7 +415,9 @@ class _Rows:
         self.planned = planned
         self.state = state
         self.deadline = deadline
-        self._chunks: AsyncIterator[Any] = conn.stream(planned.statement.text, args, pg_types)
+        self._chunks: AsyncIterator[Any] = conn.stream(
+            planned.statement.text, args, pg_types, deadline=deadline
+        )
         self._buffer: list[tuple[object, ...]] = []
         self._pos = 0
         self._decoders: list[Callable[[bytes], object]] = []
@@ -409,14 +426,10 @@ class _Rows:
         self._started = False
 
     async def _next_chunk(self) -> Any | None:
-        if asyncio.current_task() is None:
-            # started in place by the server's fast path (server._Resume), which moves a
-            # statement into a task at its first wait: asyncio.timeout needs that task
-            await asyncio.sleep(0)
-        remaining = self.deadline - time.monotonic()
         try:
-            async with asyncio.timeout(max(remaining, 0)):
-                return await anext(self._chunks)
+            # the deadline is the connection's (pgio): a wait past it raises TimeoutError,
+            # with no timer context per chunk and no task needed to start in place
+            return await anext(self._chunks)
         except StopAsyncIteration:
             return None
         except TimeoutError:
@@ -441,8 +454,8 @@ class _Rows:
             return
         cols, self._decoders = await self.session.columns(fields_of(res))
         outcome.columns = cols
-        self._take(res)
         self._started = True
+        self._take(res)
 
     def _take(self, res: Any) -> None:
         self._buffer = _decoded_rows([res], self._decoders)

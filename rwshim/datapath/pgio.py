@@ -14,7 +14,9 @@ statement arrives (it costs 120-170 ms), never at server start.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -26,6 +28,10 @@ if TYPE_CHECKING:
     from psycopg import pq
 
 CHUNK_ROWS = 1000
+# A statement text run this many times on one connection is prepared there (a named statement
+# PostgreSQL parses and plans once); at most PREPARED_MAX per connection.
+PREPARE_AFTER = 2
+PREPARED_MAX = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +58,16 @@ class ConnectionLost(Exception):
     """The connection broke (the server or its backend went away)."""
 
 
-def _generators() -> Any:
-    from psycopg.waiting import Ready, Wait
+_WAITING: Any = None  # psycopg.waiting's (Wait, Ready), imported with psycopg on first use
 
-    return Wait, Ready
+
+def _generators() -> Any:
+    global _WAITING
+    if _WAITING is None:
+        from psycopg.waiting import Ready, Wait
+
+        _WAITING = (Wait, Ready)
+    return _WAITING
 
 
 def _send(pgconn: pq.abc.PGconn) -> Generator[Any, Any, None]:
@@ -109,6 +121,12 @@ def _error_of(res: pq.abc.PGresult) -> PgError:
     )
 
 
+def _stale_plan(error: PgError) -> bool:
+    """PostgreSQL's refusal of a prepared statement whose relations changed shape under it
+    (the catalog moved between our check and the statement): plancache.c's error."""
+    return error.sqlstate == "0A000" and error.message == "cached plan must not change result type"
+
+
 def fields_of(res: pq.abc.PGresult) -> list[Field]:
     return [Field((res.fname(i) or b"").decode(), res.ftype(i)) for i in range(res.nfields)]
 
@@ -120,6 +138,18 @@ class PgConn:
         self.conn = conn
         self.pgconn = conn.pgconn
         self.busy = False
+        # The statements' path waits on the socket with a reader it keeps registered between
+        # statements (psycopg's own wait adds and removes one, with a timer, at every wait:
+        # about half of a short query's CPU here).  psycopg's waits replace it, so they
+        # unregister it first (_unwatch).
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiter: asyncio.Future[None] | None = None
+        self._ready = 0
+        self._writing = False
+        # (text, parameter types) -> the name of its prepared statement, and run counts of
+        # the texts not prepared yet
+        self._prepared: dict[tuple[str, tuple[int, ...]], bytes] = {}
+        self._runs: dict[tuple[str, tuple[int, ...]], int] = {}
 
     @classmethod
     async def connect(cls, conninfo: str) -> PgConn:
@@ -136,21 +166,142 @@ class PgConn:
         return bool(self.conn.closed) or self.conn.broken
 
     async def close(self) -> None:
+        self._unwatch()
         with contextlib.suppress(Exception):
             await self.conn.close()
 
     def close_now(self) -> None:
         """Close the socket without waiting (sends Terminate)."""
+        self._unwatch()
         with contextlib.suppress(Exception):
             self.pgconn.finish()
 
     async def _wait(self, gen: Generator[Any, Any, Any]) -> Any:
+        """psycopg's wait (its cancel-on-interrupt included): for the admin path."""
         import psycopg
 
+        self._unwatch()
         try:
             return await self.conn.wait(gen)
         except psycopg.OperationalError as e:
             raise ConnectionLost(str(e).strip()) from None
+
+    # --- the statements' wait ---------------------------------------------------------------
+
+    def _unwatch(self) -> None:
+        loop, self._loop = self._loop, None
+        if loop is not None:
+            with contextlib.suppress(Exception):
+                loop.remove_reader(self.pgconn.socket)
+
+    def _on_readable(self) -> None:
+        waiter = self._waiter
+        if waiter is None:
+            # data nobody waits for (the next chunk of a result the client reads slowly, a
+            # notice): leave it in the socket, so a result is never read ahead into memory
+            self._unwatch()
+            return
+        self._ready |= _generators()[1].R
+        if not waiter.done():
+            waiter.set_result(None)
+
+    def _on_writable(self) -> None:
+        self._ready |= _generators()[1].W
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _on_deadline(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(TimeoutError())
+
+    async def _wait_fast(self, gen: Generator[Any, Any, Any], deadline: float | None = None) -> Any:
+        """Run a libpq generator, waiting on the socket with the kept reader; past
+        ``deadline`` (time.monotonic) a wait raises TimeoutError.  A cancel (CancelRequest)
+        raises here too; the caller stops the statement.  Needs no task: a statement started
+        in place by the server's fast path moves into one at its first wait."""
+        import psycopg
+
+        wait, _ = _generators()
+        try:
+            s = next(gen)
+            while True:
+                loop = asyncio.get_running_loop()
+                fd = self.pgconn.socket
+                if self._loop is not loop:
+                    self._unwatch()
+                    loop.add_reader(fd, self._on_readable)
+                    self._loop = loop
+                if s & wait.W:
+                    loop.add_writer(fd, self._on_writable)
+                    self._writing = True
+                self._ready = 0
+                self._waiter = waiter = loop.create_future()
+                timer = None
+                if deadline is not None:
+                    timer = loop.call_later(max(deadline - time.monotonic(), 0), self._on_deadline)
+                try:
+                    await waiter
+                finally:
+                    self._waiter = None
+                    if timer is not None:
+                        timer.cancel()
+                    if self._writing:
+                        self._writing = False
+                        with contextlib.suppress(Exception):
+                            loop.remove_writer(fd)
+                s = gen.send(self._ready)
+        except StopIteration as e:
+            return e.value
+        except TimeoutError:  # the deadline's (an OSError, but the connection is fine)
+            raise
+        except (psycopg.OperationalError, OSError) as e:
+            self._unwatch()
+            raise ConnectionLost(str(e).strip()) from None
+
+    async def _fetch_all_fast(self, deadline: float | None = None) -> list[pq.abc.PGresult]:
+        results: list[pq.abc.PGresult] = await self._wait_fast(_fetch_all(self.pgconn), deadline)
+        self._check(results)
+        return results
+
+    async def _statement_name(
+        self, sql: str, types: Sequence[int], deadline: float | None = None
+    ) -> bytes | None:
+        """The prepared statement for this text on this connection, prepared on its
+        PREPARE_AFTER-th run; None: run it unnamed (PostgreSQL's error, if it has one, comes
+        from that run)."""
+        key = (sql, tuple(types))
+        name = self._prepared.get(key)
+        if name is not None:
+            return name
+        runs = self._runs.get(key, 0) + 1
+        if runs < PREPARE_AFTER:
+            if len(self._runs) >= 4 * PREPARED_MAX:
+                self._runs.clear()
+            self._runs[key] = runs
+            return None
+        self._runs.pop(key, None)
+        if len(self._prepared) >= PREPARED_MAX:
+            await self.forget_prepared()
+        name = b"rw%d" % (len(self._prepared) + 1)
+        self.pgconn.send_prepare(name, sql.encode(), list(types) or None)
+        try:
+            await self._fetch_all_fast(deadline)
+        except PgFailure:
+            return None
+        self._prepared[key] = name
+        return name
+
+    async def forget_prepared(self) -> None:
+        """Deallocate this connection's prepared statements (the catalog changed: the
+        relations they read may have another shape)."""
+        self._runs.clear()
+        if not self._prepared:
+            return
+        self._prepared.clear()
+        self.pgconn.send_query(b"DEALLOCATE ALL")
+        await self._fetch_all_fast()
 
     def _check(self, results: Sequence[pq.abc.PGresult]) -> None:
         from psycopg import pq
@@ -196,27 +347,46 @@ class PgConn:
         params: Sequence[bytes | None],
         types: Sequence[int],
         chunk: int = CHUNK_ROWS,
+        deadline: float | None = None,
     ) -> AsyncIterator[pq.abc.PGresult]:
         """Run one statement; its results chunk by chunk (the last one carries the command
-        status).  Leaving early cancels the statement and drains what is left."""
+        status).  Leaving early cancels the statement and drains what is left; a wait past
+        ``deadline`` (time.monotonic) raises TimeoutError (then the statement is stopped)."""
         from psycopg import pq
 
         pgconn = self.pgconn
-        pgconn.send_query_params(sql.encode(), list(params), list(types) or None, None, 0)
-        pgconn.set_chunked_rows_mode(chunk)
         self.busy = True
         done = False
+        first = True
         try:
-            await self._wait(_send(pgconn))
+            name = await self._statement_name(sql, types, deadline)
+            if name is not None:
+                pgconn.send_query_prepared(name, list(params), None, 0)
+            else:
+                pgconn.send_query_params(sql.encode(), list(params), list(types) or None, None, 0)
+            pgconn.set_chunked_rows_mode(chunk)
+            await self._wait_fast(_send(pgconn), deadline)
             while True:
-                res = await self._wait(_fetch(pgconn))
+                res = await self._wait_fast(_fetch(pgconn), deadline)
                 if res is None:
                     done = True
                     break
                 if res.status == pq.ExecStatus.FATAL_ERROR:
                     await self._drain()
+                    error = _error_of(res)
+                    if first and name is not None and _stale_plan(error):
+                        # the plan went stale under us: forget it and run the text unnamed
+                        await self.forget_prepared()
+                        name = None
+                        pgconn.send_query_params(
+                            sql.encode(), list(params), list(types) or None, None, 0
+                        )
+                        pgconn.set_chunked_rows_mode(chunk)
+                        await self._wait_fast(_send(pgconn), deadline)
+                        continue
                     done = True
-                    raise PgFailure(_error_of(res))
+                    raise PgFailure(error)
+                first = False
                 yield res
             if pgconn.status != pq.ConnStatus.OK:
                 raise ConnectionLost(pgconn.error_message.decode(errors="replace").strip())
@@ -227,7 +397,7 @@ class PgConn:
 
     async def _drain(self) -> None:
         while True:
-            res = await self._wait(_fetch(self.pgconn))
+            res = await self._wait_fast(_fetch(self.pgconn))
             if res is None:
                 return
 

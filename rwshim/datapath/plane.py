@@ -238,6 +238,9 @@ class DataPlane:
         server restarted)."""
         if self._closed:
             raise DataPlaneLost("the instance is closed")
+        ready = self._ready
+        if ready is not None and ready.done() and not _failed(ready):
+            return  # every data statement asks: no shield, no future
         if self._ready is None or _failed(self._ready):
             self._ready = asyncio.get_running_loop().create_future()
             try:

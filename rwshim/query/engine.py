@@ -165,8 +165,8 @@ class QueryEngine:
 
     def invalidate(self) -> None:
         """Forget cached translations (call after any catalog change)."""
+        # (the system relations are not: they are RisingWave's fixed catalog, built once)
         self._cache.clear()
-        self._system = None
 
     # --- public entry points: every failure is an RwError ------------------------------
 

@@ -36,13 +36,22 @@ class StoreRelations:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self._version: tuple[int, tuple[object, ...]] | None = None  # (total_changes, it)
 
     def fingerprint(self) -> tuple[object, ...]:
         """Changes whenever anything the binder reads changes (relations, their names, kinds,
         columns, job states, schemas, databases): cached translations are checked against it.
-        The store's triggers keep the counter (schema v5), so this is one row read."""
+        The store's triggers keep the counter (schema v5), so this is one row read, and none
+        while the connection has written nothing since the last read (the store is this
+        process's one connection; the data path asks several times per statement)."""
+        changes = self.conn.total_changes
+        cached = self._version
+        if cached is not None and cached[0] == changes:
+            return cached[1]
         row = self.conn.execute("SELECT n FROM catalog_version").fetchone()
-        return tuple(row)
+        version = tuple(row)
+        self._version = (changes, version)
+        return version
 
     def database_id(self, name: str) -> int | None:
         row = self.conn.execute(

@@ -424,6 +424,33 @@ def decode(value: object, oid: int) -> object:
         return _to_str(value)
 
 
+def scalar_decoder(oid: int) -> Callable[[object], object] | None:
+    """``decode(v, oid)`` with the type's branch chosen once, for a column of a scalar type
+    (None for arrays and structs): the read path decodes every value of a result with it."""
+    if element_of(oid) is not None or struct_fields(oid) is not None:
+        return None
+    fn = _DECODERS.get(oid)
+    if fn is None:
+
+        def as_text(value: object) -> object:
+            if value is None:
+                return None
+            return value if type(value) is str else _to_str(value)
+
+        return as_text
+    convert = fn
+
+    def typed(value: object) -> object:
+        if value is None:
+            return None
+        try:
+            return convert(value)
+        except (ValueError, TypeError, InvalidOperation):
+            return _to_str(value)  # as decode: a value outside the declared type, as text
+
+    return typed
+
+
 def _struct_text(value: object, fields: tuple[tuple[str, int], ...]) -> str:
     """A struct's text form, as RisingWave writes a StructRef: ``(1,a)``, a NULL field empty,
     a field holding ``,()"\\`` or a space (or empty) double-quoted."""

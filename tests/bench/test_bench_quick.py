@@ -46,8 +46,9 @@ def _positive(series: dict[str, Any]) -> bool:
 
 def test_every_workload_ran_on_both_servers(figures: dict[str, Any]) -> None:
     names = [w["name"] for w in figures["workloads"]]
-    assert "select1-prepared-c8" in names and "ddl-cycle-c1" in names and len(names) == 13
+    assert "select1-prepared-c8" in names and "ddl-cycle-c1" in names and len(names) == 16
     assert "ddl-cycle-datadir-c1" in names and "psql-list-c1" in names
+    assert "pk-lookup-prepared-c1" in names and "insert-100k-pk-c1" in names
     for w in figures["workloads"]:
         # The canned-reply floor runs beside both for SELECT 1, and only there.
         if w["name"].startswith("select1-"):

@@ -67,8 +67,40 @@ def register(fn: Check) -> Check:
 
 def check(shape: tree.Shape, target_columns: Sequence[RelColumn] | None = None) -> None:
     """Raise RisingWave's error if a binder rule refuses the statement."""
-    for fn in _CHECKS:
-        fn(shape, target_columns)
+    global _INDEXED
+    _INDEXED = None
+    try:
+        for fn in _CHECKS:
+            fn(shape, target_columns)
+    finally:
+        _INDEXED = None
+
+
+# The nodes of the statement being checked by kind, taken in one walk of its tree (the checks
+# ask for several kinds; a walk per kind was most of their cost): (its tree, the index).
+_INDEXED: tuple[Any, dict[str, list[Node]]] | None = None
+
+
+def nodes(shape: tree.Shape, kind: str) -> list[Node]:
+    """``walk(shape.node, kind)``, in the same order, from one walk per statement."""
+    global _INDEXED
+    indexed = _INDEXED
+    if indexed is None or indexed[0] is not shape.node:
+        index: dict[str, list[Node]] = {}
+        stack: list[Any] = [shape.node]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, list):
+                stack.extend(reversed(v))
+            elif isinstance(v, dict):
+                for k, sub in v.items():
+                    if isinstance(sub, dict):
+                        index.setdefault(k, []).append(sub)
+                        stack.append(sub)
+                    elif isinstance(sub, list):
+                        stack.append(sub)
+        indexed = _INDEXED = (shape.node, index)
+    return indexed[1].get(kind, [])
 
 
 def walk(value: Any, kind: str) -> Iterator[Node]:
@@ -138,7 +170,7 @@ _PG_SYNTAX_CALLS = frozenset({"similar_to_escape", "like_escape"})
 def _unknown_functions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     from rwshim.query.pg import functions, rw_functions_generated
 
-    for call in walk(shape.node, "FuncCall"):
+    for call in nodes(shape, "FuncCall"):
         if call.get("funcformat") == "COERCE_SQL_SYNTAX":
             continue  # TRIM(... FROM ...), x AT TIME ZONE y ...: PostgreSQL's grammar
         names = _names(call.get("funcname"))
@@ -154,7 +186,7 @@ def _unknown_functions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> 
 
 @register
 def _collate(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
-    for clause in walk(shape.node, "CollateClause"):
+    for clause in nodes(shape, "CollateClause"):
         name = _names(clause.get("collname"))
         if name[-1:] not in (["C"], ["POSIX"]):
             raise NotImplementedError_(
@@ -169,7 +201,7 @@ _ORDERED_SET = ("percentile_cont", "percentile_disc")
 
 @register
 def _ordered_set(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
-    for call in walk(shape.node, "FuncCall"):
+    for call in nodes(shape, "FuncCall"):
         names = _names(call.get("funcname"))
         if not names or names[-1] not in _ORDERED_SET or not call.get("agg_within_group"):
             continue
@@ -245,7 +277,7 @@ def _hop(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     if _interval_codec is None:
         return
     interval_str = _interval_codec[1]
-    for rf in walk(shape.node, "RangeFunction"):
+    for rf in nodes(shape, "RangeFunction"):
         for entry in rf.get("functions") or []:
             items = entry.get("List", {}).get("items", [])
             call = items[0].get("FuncCall") if items else None
@@ -312,7 +344,7 @@ def check_date_text(text: str) -> None:
 
 @register
 def _date_literals(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
-    for cast in walk(shape.node, "TypeCast"):
+    for cast in nodes(shape, "TypeCast"):
         type_name = cast.get("typeName", {})
         if _names(type_name.get("names"))[-1:] == ["date"] and not type_name.get("arrayBounds"):
             text = _const_string(cast.get("arg"))
@@ -340,7 +372,7 @@ def _date_literals(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
 def _to_timestamp(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     from rwshim.query.pg import chrono
 
-    for call in walk(shape.node, "FuncCall"):
+    for call in nodes(shape, "FuncCall"):
         if _names(call.get("funcname"))[-1:] != ["to_timestamp"]:
             continue
         args = call.get("args") or []
@@ -383,7 +415,7 @@ _TYPE_NAMES = {
 
 @register
 def _list_dimensions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
-    for cast in walk(shape.node, "TypeCast"):
+    for cast in nodes(shape, "TypeCast"):
         bounds = cast.get("typeName", {}).get("arrayBounds") or []
         depth = _array_depth(cast.get("arg"))
         if not bounds or not depth or depth == len(bounds):

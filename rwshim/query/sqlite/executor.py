@@ -41,6 +41,9 @@ def decoder(oid: int) -> Callable[[object], object]:
         return lambda v: types.decode(v, oid)  # its fields' types decide the text form
     if oid == types.REGTYPE_TAG:
         return lambda v: None if v is None else types.format_type_name(int(v))  # type: ignore[call-overload]
+    scalar = types.scalar_decoder(ext)
+    if scalar is not None:
+        return scalar
     return lambda v: types.decode(v, ext)
 
 
