@@ -463,7 +463,7 @@ class ProctimeOutsideDdl(UnknownFunction):
 
 @register
 def _proctime(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
-    for call in walk(shape.node, "FuncCall"):
+    for call in nodes(shape, "FuncCall"):
         names = _names(call.get("funcname"))
         if names and names[-1] == "proctime":
             raise ProctimeOutsideDdl()
@@ -484,7 +484,7 @@ class ReservedAlias(UnknownFunction):
 def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     """``expr AS <name>`` in a select list may not take a name RisingWave reserves
     (binder/select.rs:355, catalog/mod.rs check_column_name_not_reserved)."""
-    selects = list(walk(shape.node, "SelectStmt"))
+    selects = list(nodes(shape, "SelectStmt"))
     if shape.kind == "select":
         selects.append(shape.node)  # the statement itself (the unwrapped body)
     for select in selects:
