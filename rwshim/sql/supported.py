@@ -44,7 +44,6 @@ STATUS: dict[str, tuple[str, str]] = {
                                 "no stream executors whose statistics it could sample"),
     "AlterRetention": (NOT_YET, "subscriptions"),
     "CreateSubscription": (NOT_YET, "subscriptions"),
-    "CreateFunction": (NOT_YET, "user-defined functions and aggregates"),
     "AlterViewQuery": (NOT_YET, "ALTER MATERIALIZED VIEW ... AS (RisingWave's debug builds "
                        "only); ALTER VIEW ... AS"),
     "AlterStreamingOption": (AS_RISINGWAVE, "a debug-build-only statement in RisingWave; "
