@@ -174,8 +174,8 @@ class DataPlane:
             raise DataPlaneError(f"{rel.kind.value} {rel.name} has no definition")
         ctx = self.view_context(rel)
         routed = route.route(
-            self._inline(rel.definition, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
-            self.catalog_only,
+            self._inline(rel.definition, ctx), ctx, route.resolver(ctx, self.relations),
+            self.relations, self.catalog_only,
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
             return None

@@ -231,7 +231,9 @@ class Functions:
         dependents."""
         if callers and not cascade:
             raise DropDependedOn(
-                "function", self._caller_lines(callers), hint="HINT: DROP the dependent objects first."
+                "function",
+                self._caller_lines(callers),
+                hint="HINT: DROP the dependent objects first.",
             )
         ids = self.catalog.cascade_closure(callers) if callers else []
         self.catalog.refuse_dropping_creating(ids, "function")
@@ -311,12 +313,19 @@ def _split_types(text: str) -> list[str]:
 
 
 def bind_type_name(type_text: str) -> str:
-    """RisingWave's name of a type as written (bind_data_type)."""
-    from rwshim.coltypes import bind_column_type
+    """RisingWave's name of a type as written (bind_data_type's names; a type it does not
+    know keeps its text, and matches no function)."""
+    from rwshim import rwtypes
     from rwshim.sql.columns import canonical_type
 
     name, dims = canonical_type(type_text)
-    return bind_column_type(name, type_text, dims)[1]
+    base = rwtypes.SCALARS.get(name.lower().removeprefix("pg_catalog."))
+    if base is not None:
+        return base[1] + "[]" * dims
+    try:
+        return rwtypes.parse(type_text.strip()).display()
+    except rwtypes.TypeSyntaxError:
+        return type_text.strip().lower()
 
 
 __all__ = ["FunctionCatalogError", "FunctionRow", "Functions", "NewFunction", "bind_type_name"]

@@ -22,7 +22,8 @@ import binascii
 from typing import TYPE_CHECKING
 
 from rwshim import coltypes
-from rwshim.engine.functions import NewFunction, bind_type_name
+from rwshim.engine.functions import FunctionRow, NewFunction
+from rwshim.engine.types import ObjectName as EngineName
 from rwshim.errors import (
     BindExprError,
     InvalidInputSyntax,
@@ -31,7 +32,7 @@ from rwshim.errors import (
     RwError,
     Uncategorized,
 )
-from rwshim.frontend.common import Handler
+from rwshim.frontend.common import Handler, engine_name
 from rwshim.query import types as qtypes
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.query.udf import Inliner, Udf, bind_error_expression
@@ -71,12 +72,13 @@ async def handle_create_function(
     fe: Frontend, stmt: st.CreateFunction, params: list[object]
 ) -> Outcome:
     d = parse_create(stmt.text)
+    name = engine_name(st.ObjectName(d.parts), fe.database)
     if d.aggregate:
-        fn = _aggregate(d, stmt.text)
+        fn = _aggregate(d, name, stmt.text)
     elif d.language is not None and d.language.lower() == "sql":
-        fn = _sql_function(d, stmt.text)
+        fn = _sql_function(d, name, stmt.text)
     else:
-        fn = _general_function(d, stmt.text)
+        fn = _general_function(d, name, stmt.text)
     functions = fe.instance.engine.functions
     if fn.language == "sql":
         # the duplicate check comes before the body is bound (create_sql_function.rs:127-135)
@@ -93,11 +95,7 @@ def _args(d: FunctionDef) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]]
     return tuple(a.name for a in d.args), tuple(_bind(a.type_text) for a in d.args)
 
 
-def _name(d: FunctionDef) -> st.ObjectName:
-    return st.ObjectName(d.parts)
-
-
-def _sql_function(d: FunctionDef, text: str) -> NewFunction:
+def _sql_function(d: FunctionDef, name: EngineName, text: str) -> NewFunction:
     """create_sql_function.rs:25-145, up to the binding."""
     if d.or_replace:
         raise NotImplementedError_("CREATE OR REPLACE FUNCTION")
@@ -115,7 +113,7 @@ def _sql_function(d: FunctionDef, text: str) -> NewFunction:
         raise InvalidParameterValue("USING must NOT be specified with sql udf function")
     kind, ret = _returns(d)
     names, types = _args(d)
-    return NewFunction(_name(d), kind, names, types, ret, "sql", text, body=body)
+    return NewFunction(name, kind, names, types, ret, "sql", text, body=body)
 
 
 def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
@@ -201,7 +199,7 @@ def _implementation(
     )
 
 
-def _general_function(d: FunctionDef, text: str) -> NewFunction:
+def _general_function(d: FunctionDef, name: EngineName, text: str) -> NewFunction:
     """create_function.rs:44-215 (the external server's signature check and the WebAssembly
     module's are not made: rwshim reaches no UDF server and loads no module)."""
     if d.or_replace:
@@ -217,14 +215,14 @@ def _general_function(d: FunctionDef, text: str) -> NewFunction:
     body, remote = _implementation(lang, link, d, binary, False)
     opts = d.with_options
     return NewFunction(
-        _name(d), kind, names, types, ret, lang, text,
+        name, kind, names, types, ret, lang, text,
         name_in_runtime=remote or d.parts[-1], body=body, link=link, compressed_binary=binary,
         always_retry_on_network_error=opts.get("always_retry_on_network_error", False),
         is_async=opts.get("async"), is_batched=opts.get("batch"),
     )  # fmt: skip
 
 
-def _aggregate(d: FunctionDef, text: str) -> NewFunction:
+def _aggregate(d: FunctionDef, name: EngineName, text: str) -> NewFunction:
     """create_aggregate.rs:25-140."""
     if d.or_replace:
         raise NotImplementedError_("CREATE OR REPLACE AGGREGATE")
@@ -236,7 +234,7 @@ def _aggregate(d: FunctionDef, text: str) -> NewFunction:
     link, binary = _using(d)
     body, remote = _implementation(lang, link, d, binary, True)
     return NewFunction(
-        _name(d), "AGGREGATE", names, types, ret, lang, text,
+        name, "AGGREGATE", names, types, ret, lang, text,
         name_in_runtime=remote or d.parts[-1], body=body, link=link, compressed_binary=binary,
     )  # fmt: skip
 
@@ -251,21 +249,16 @@ async def handle_drop_function(fe: Frontend, stmt: st.Drop, params: list[object]
         raise NotImplementedError_("only support dropping 1 function")
     desc = descs[0]
     functions = fe.instance.engine.functions
-    from rwshim.frontend.common import engine_name
-
     name = engine_name(st.ObjectName(desc.parts), fe.database)
-    types = None if desc.arg_types is None else [bind_type_name(t) for t in desc.arg_types]
+    types = None if desc.arg_types is None else [_bind(t)[1] for t in desc.arg_types]
     found = functions.for_drop(
         fe.ctx(), name, types, aggregate=stmt.object_type == "AGGREGATE", if_exists=if_exists
     )
-    if not hasattr(found, "id"):
-        return Outcome(stmt.tag, notices=list(getattr(found, "notices", [])))
+    if not isinstance(found, FunctionRow):
+        return Outcome(stmt.tag, notices=found.notices)
     fn = found
-    users = callers(fe.instance.conn, fn.id, _definitions(fe))  # type: ignore[union-attr]
-    return await fe.engine_call(
-        stmt.tag,
-        lambda: functions.drop(fn, users, cascade=cascade),  # type: ignore[arg-type]
-    )
+    users = callers(fe.instance.conn, fn.id, _definitions(fe))
+    return await fe.engine_call(stmt.tag, lambda: functions.drop(fn, users, cascade=cascade))
 
 
 def _definitions(fe: Frontend) -> list[tuple[int, str, QueryContext]]:

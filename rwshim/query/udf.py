@@ -49,6 +49,7 @@ class Udf:
     arg_types: tuple[str, ...]  # RisingWave's type names
     return_type: str
     body: str | None
+    owner_id: int = 0
 
 
 # (schema or None, function name, number of arguments) -> the candidates of the first schema
@@ -95,8 +96,16 @@ class _Call:
 class Inliner:
     """Inlines the SQL functions ``lookup`` finds into statement texts."""
 
-    def __init__(self, lookup: Lookup, *, collect_only: bool = False) -> None:
+    def __init__(
+        self,
+        lookup: Lookup,
+        *,
+        collect_only: bool = False,
+        on_call: Callable[[Udf], None] | None = None,
+    ) -> None:
         self.lookup = lookup
+        # called with each function a text calls (the EXECUTE privilege check)
+        self.on_call = on_call
         # the functions the texts call (through SQL functions' bodies too)
         self.used: set[int] = set()
         # only find the calls (DROP FUNCTION's callers): refuse nothing, expand nothing
@@ -169,6 +178,8 @@ class Inliner:
                 "picks a user-defined function by its number of arguments"
             )
         udf = candidates[0]
+        if self.on_call is not None:
+            self.on_call(udf)
         if node.func_variadic:
             # function/mod.rs:484-487
             raise InvalidInputSyntax("`VARIADIC` is not allowed in user-defined function call")
@@ -190,7 +201,12 @@ class Inliner:
             self.used.add(udf.id)
             for s, e in call.args:
                 self.expression(sql[s:e].strip(), depth)
-            if udf.language == "sql" and udf.body and depth < MAX_DEPTH and udf.id not in self._seen:
+            if (
+                udf.language == "sql"
+                and udf.body
+                and depth < MAX_DEPTH
+                and udf.id not in self._seen
+            ):
                 self._seen.add(udf.id)
                 try:
                     expr, inline = udf_expression(udf.body)
@@ -233,7 +249,9 @@ class Inliner:
         return f"(SELECT ({inner}) FROM (SELECT {cols}) AS {alias})"
 
 
-def _call_span(sql: str, toks: list[Any], location: int) -> tuple[int, list[tuple[int, int]]] | None:
+def _call_span(
+    sql: str, toks: list[Any], location: int
+) -> tuple[int, list[tuple[int, int]]] | None:
     """(end of the call, the argument spans) of the call whose name starts at ``location``."""
     i = next((k for k, t in enumerate(toks) if t.start >= location), None)
     if i is None:
@@ -302,9 +320,9 @@ def udf_expression(body: str) -> tuple[str, bool]:
     text = body.strip().rstrip(";").rstrip()
     if not single:
         return text, False
-    target = stmt.targetList[0]
-    start = target.location
-    expr = text[start:]
+    target = (stmt.targetList or ())[0]
+    start = int(target.location or 0)
+    expr = body[start:].strip().rstrip(";").rstrip()
     if target.name:
         # drop `[AS] alias` at the end
         expr = re.sub(r"\s+(?:[Aa][Ss]\s+)?(?:\"[^\"]*\"|[A-Za-z_][A-Za-z0-9_$]*)\s*$", "", expr)
@@ -331,19 +349,21 @@ def _replace_params(expr: str, arg_names: tuple[str, ...], args: list[str], inli
 
     def visit(node: Any) -> None:
         if isinstance(node, ParamRef):
-            key = f"${node.number}"
-            i = node.number - 1
+            number = int(node.number or 0)
+            loc = int(node.location or 0)
+            key = f"${number}"
+            i = number - 1
             if not (0 <= i < len(arg_names)) or arg_names[i]:
                 raise BindError(f"failed to find unnamed parameter {key}")
-            edits.append((node.location, node.location + len(key), f"({args[i]})"))
+            edits.append((loc, loc + len(key), f"({args[i]})"))
             return
         if isinstance(node, ColumnRef):
             fields = node.fields or ()
             if len(fields) == 1 and isinstance(fields[0], String):
                 name = fields[0].sval
                 if name in named:
-                    end = _ident_end(wrapped, node.location)
-                    edits.append((node.location, end, f"({args[named[name]]})"))
+                    loc = int(node.location or 0)
+                    edits.append((loc, _ident_end(wrapped, loc), f"({args[named[name]]})"))
                 elif inline:
                     raise BindError(f"failed to find named parameter {name}")
             return
@@ -375,9 +395,9 @@ def bind_error_expression(body: str) -> str:
 
 
 __all__ = [
+    "MAX_DEPTH",
     "Inliner",
     "Lookup",
-    "MAX_DEPTH",
     "Udf",
     "UdfInlineError",
     "bind_error_expression",

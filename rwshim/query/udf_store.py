@@ -10,15 +10,19 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from rwshim.acl import CheckItem, check_privileges
 from rwshim.query.context import USER_WILDCARD, QueryContext
 from rwshim.query.udf import Inliner, Lookup, Udf, may_call
 
 
 def function_names(conn: sqlite3.Connection, database_id: int) -> frozenset[str]:
     """The names of the database's user-defined functions (lower-cased for the cheap test)."""
-    rows = conn.execute(
-        "SELECT DISTINCT name FROM function WHERE database_id = ?", (database_id,)
-    ).fetchall()
+    try:
+        rows = conn.execute(
+            "SELECT DISTINCT name FROM function WHERE database_id = ?", (database_id,)
+        ).fetchall()
+    except sqlite3.OperationalError:  # a connection without the meta store's tables
+        return frozenset()
     return frozenset(str(r[0]).lower() for r in rows)
 
 
@@ -33,7 +37,7 @@ def lookup(conn: sqlite3.Connection, ctx: QueryContext) -> Lookup:
         for s in schemas:
             rows = conn.execute(
                 "SELECT f.function_id, f.name, sc.name, f.kind, f.language, f.arg_names,"
-                " f.arg_types, f.return_type, f.body FROM function f"
+                " f.arg_types, f.return_type, f.body, f.owner_id FROM function f"
                 " JOIN schema sc ON sc.schema_id = f.schema_id"
                 " WHERE f.database_id = ? AND sc.name = ? AND f.name = ?"
                 " ORDER BY f.function_id",
@@ -41,10 +45,17 @@ def lookup(conn: sqlite3.Connection, ctx: QueryContext) -> Lookup:
             ).fetchall()
             found = [
                 Udf(
-                    int(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]),
-                    tuple(json.loads(r[5])), tuple(str(t[1]) for t in json.loads(r[6])),
-                    str(r[7]), None if r[8] is None else str(r[8]),
-                )  # fmt: skip
+                    int(r[0]),
+                    str(r[1]),
+                    str(r[2]),
+                    str(r[3]),
+                    str(r[4]),
+                    tuple(json.loads(r[5])),
+                    tuple(str(t[1]) for t in json.loads(r[6])),
+                    str(r[7]),
+                    None if r[8] is None else str(r[8]),
+                    int(r[9]),
+                )
                 for r in rows
             ]
             found = [u for u in found if len(u.arg_types) == nargs]
@@ -55,13 +66,20 @@ def lookup(conn: sqlite3.Connection, ctx: QueryContext) -> Lookup:
     return find
 
 
-def inline(
-    conn: sqlite3.Connection, ctx: QueryContext, sql: str, names: frozenset[str]
-) -> str:
+def inline(conn: sqlite3.Connection, ctx: QueryContext, sql: str, names: frozenset[str]) -> str:
     """``sql`` with its SQL functions inlined (unchanged when it names none of ``names``)."""
     if not may_call(sql, names):
         return sql
-    return Inliner(lookup(conn, ctx)).statement(sql)
+    return Inliner(lookup(conn, ctx), on_call=lambda u: check_execute(ctx, u)).statement(sql)
+
+
+def check_execute(ctx: QueryContext, udf: Udf) -> None:
+    """The binder's EXECUTE check of a call (function/mod.rs:262-276; a context without an
+    ACL, a view's definition, checks nothing)."""
+    acl = ctx.acl
+    if acl is None or acl.is_super or acl.user_id == udf.owner_id:
+        return
+    check_privileges(acl, [CheckItem(udf.owner_id, "EXECUTE", udf.name, "function", udf.id)])
 
 
 def callers(

@@ -168,7 +168,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "streaming_config": {"state", "catalog"},
     "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets"},
     "alter": {"state", "users", "catalog"},
-    "functions": {"state", "catalog", "barrier"},
+    "functions": {"state", "privileges", "catalog", "barrier"},
 }
 ENGINE_FACADE = {"engine", "__init__"}
 
