@@ -21,7 +21,7 @@ import base64
 import binascii
 from typing import TYPE_CHECKING
 
-from rwshim import coltypes
+from rwshim import coltypes, pgtypes
 from rwshim.engine.functions import FunctionRow, NewFunction
 from rwshim.engine.types import ObjectName as EngineName
 from rwshim.errors import (
@@ -49,10 +49,14 @@ _ENABLED = {"javascript", "rust", "wasm"}
 
 
 def _bind(text: str) -> tuple[int, str]:
+    """(OID as DataType::to_oid gives it, RisingWave's name) of a type (bind_data_type)."""
     from rwshim.sql.columns import canonical_type
 
     name, dims = canonical_type(text)
-    return coltypes.bind_column_type(name, text, dims)
+    oid, rw_name = coltypes.bind_column_type(name, text, dims)
+    if rw_name.startswith("struct<"):
+        oid = pgtypes.RECORD
+    return oid, rw_name
 
 
 def _returns(d: FunctionDef) -> tuple[str, tuple[int, str]]:
@@ -64,7 +68,7 @@ def _returns(d: FunctionDef) -> tuple[str, tuple[int, str]]:
         if len(d.table_columns) == 1:
             return "TABLE", _bind(d.table_columns[0][1])
         fields = ", ".join(f"{n} {_bind(t)[1]}" for n, t in d.table_columns)
-        return "TABLE", (qtypes.STRUCT_BASE, f"struct<{fields}>")
+        return "TABLE", (pgtypes.RECORD, f"struct<{fields}>")
     raise InvalidParameterValue("return type must be specified")
 
 
