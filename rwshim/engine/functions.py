@@ -270,11 +270,18 @@ class Functions:
 
     # ------------------------------------------------------------------ ALTER
 
-    def alter_owner(self, ctx: Context, fn: FunctionRow, owner_id: int) -> Result:
-        """ALTER FUNCTION ... OWNER TO (alter_owner.rs: the FUNCTION arm)."""
+    def alter_owner(self, ctx: Context, fn: FunctionRow, owner: str) -> Result:
+        """ALTER FUNCTION ... OWNER TO (alter_owner.rs: the new owner exists, the session may
+        alter the function, the new owner may create in its schema)."""
+        uid = self.catalog.users.user_id(owner)
+        if uid is None:
+            raise CatalogNotFound("user", owner)
+        owner_id = uid
         self.catalog.privileges.check_drop_alter(ctx, fn.owner_id, fn.schema_id)
+        self.catalog.privileges.check_new_owner(ctx, owner_id, fn.schema_id)
         if owner_id == fn.owner_id:
             return Result()
+        self.catalog.privileges.check_not_owned_by_admin(fn.owner_id, fn.name)
         with self.store.transaction():
             self.conn.execute(
                 "UPDATE function SET owner_id = ? WHERE function_id = ?", (owner_id, fn.id)

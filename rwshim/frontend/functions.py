@@ -281,6 +281,26 @@ def _definitions(fe: Frontend) -> list[tuple[int, str, QueryContext]]:
     return out
 
 
+# --- ALTER ----------------------------------------------------------------------------------
+
+
+async def handle_alter_function(
+    fe: Frontend, stmt: st.AlterFunction, params: list[object]
+) -> Outcome:
+    """ALTER FUNCTION ... OWNER TO / SET SCHEMA (alter_owner.rs, alter_set_schema.rs:143-175:
+    the function by its argument list, or the only one of its name)."""
+    functions = fe.instance.engine.functions
+    name = engine_name(stmt.name, fe.database)
+    types = None if stmt.arg_types is None else [_bind(t)[1] for t in stmt.arg_types]
+    fn = functions.resolve(fe.ctx(), name, types)
+    if stmt.operation == "OWNER TO":
+        return await fe.engine_call(
+            stmt.tag, lambda: functions.alter_owner(fe.ctx(), fn, stmt.target)
+        )
+    return await fe.engine_call(stmt.tag, lambda: functions.alter_schema(fe.ctx(), fn, stmt.target))
+
+
 HANDLERS: dict[type[st.Statement], Handler] = {
     st.CreateFunction: handle_create_function,
+    st.AlterFunction: handle_alter_function,
 }

@@ -383,10 +383,41 @@ def parse_drop(sql: str) -> tuple[tuple[FunctionDesc, ...], bool, bool]:
     return tuple(descs), if_exists, cascade
 
 
+def parse_alter(sql: str) -> tuple[FunctionDesc, str, str]:
+    """ALTER FUNCTION desc {SET SCHEMA name | OWNER TO ident} (parser.rs:3960-3986): the
+    description, the operation and its schema or user."""
+    r = _Reader(sql)
+    r.kw("ALTER")
+    r.kw("FUNCTION")
+    desc = _desc(r)
+    if r.kw("SET"):
+        if not r.kw("SCHEMA"):
+            raise r.expected("SCHEMA after SET")
+        op, target = "SET SCHEMA", ".".join(r.object_name())
+    elif r.kw("OWNER", "TO"):
+        if r.tok.kind is not Kind.WORD:
+            raise r.expected("identifier")
+        op, target = "OWNER TO", _fold(r.tok)
+        r.i += 1
+    else:
+        raise r.expected("SET or OWNER TO after ALTER FUNCTION")
+    if r.tok.kind is not Kind.EOF:
+        raise r.expected("end of statement")
+    return desc, op, target
+
+
 def parse_desc(text: str) -> FunctionDesc:
     """``name [(argtypes)]`` alone."""
     r = _Reader(text)
     return _desc(r)
 
 
-__all__ = ["FunctionArg", "FunctionDef", "FunctionDesc", "parse_create", "parse_desc", "parse_drop"]
+__all__ = [
+    "FunctionArg",
+    "FunctionDef",
+    "FunctionDesc",
+    "parse_alter",
+    "parse_create",
+    "parse_desc",
+    "parse_drop",
+]

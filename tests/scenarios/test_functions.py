@@ -405,3 +405,51 @@ async def test_execute_privilege(client: Client, client_factory: Connect) -> Non
         "42704",
         chain("Catalog error", "function not found: nope(integer)"),
     )
+
+
+async def test_alter_function_and_schemas(client: Client) -> None:
+    # e2e_test/udf/tests/management/alter_function.slt, with SQL bodies
+    assert await client.run("create schema test_schema") == "CREATE_SCHEMA"
+    assert (
+        await client.run("create function test_func() returns int language sql as 'select 42'")
+        == "CREATE_FUNCTION"
+    )
+    assert (
+        await client.run("create function test_func(INT) returns int language sql as 'select $1'")
+        == "CREATE_FUNCTION"
+    )
+    assert await cause(client, "alter function test_func set schema test_schema") == (
+        "XX000",
+        chain(
+            "Catalog error",
+            'function name "test_func" is not unique\nHINT: Specify the argument list to select '
+            "the function unambiguously.",
+        ),
+    )
+    for sql in (
+        "alter function test_func() set schema test_schema",
+        "alter function test_func(INT) set schema test_schema",
+    ):
+        assert await client.run(sql) == "ALTER_FUNCTION"
+    assert await client.rows(
+        "select name, nspname from rw_functions join pg_namespace "
+        "on pg_namespace.oid = rw_functions.schema_id where nspname = 'test_schema'"
+    ) == [("test_func", "test_schema"), ("test_func", "test_schema")]
+    assert await client.rows("select test_schema.test_func(), test_schema.test_func(7)") == [
+        (42, 7)
+    ]
+    assert await client.run("create user u2") == "CREATE_USER"
+    assert await client.run("alter function test_schema.test_func() owner to u2") == (
+        "ALTER_FUNCTION"
+    )
+    assert await cause(client, "alter function test_schema.test_func() owner to nobody") == (
+        "42704",
+        chain("Catalog error", "user not found: nobody"),
+    )
+    assert await client.rows("select owner from rw_functions order by id") == [(4,), (1,)]
+    assert await cause(client, "drop schema test_schema") == (
+        "XX000",
+        one("Permission denied: schema is not empty"),
+    )
+    assert await client.run("drop schema test_schema cascade") == "DROP_SCHEMA"
+    assert await client.rows("select count(*) from rw_functions") == [(0,)]

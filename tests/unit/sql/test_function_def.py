@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from rwshim.errors import SqlParserError
-from rwshim.sql.function_def import FunctionArg, FunctionDesc, parse_create, parse_drop
+from rwshim.sql.function_def import (
+    FunctionArg,
+    FunctionDesc,
+    parse_alter,
+    parse_create,
+    parse_drop,
+)
 
 
 def test_arguments_names_types_and_defaults() -> None:
@@ -72,3 +78,17 @@ def test_drop_descriptions() -> None:
         True,
     )
     assert parse_drop("DROP AGGREGATE a() RESTRICT") == ((FunctionDesc(("a",), ()),), False, False)
+
+
+def test_alter() -> None:
+    assert parse_alter("alter function s.f(int) set schema t") == (
+        FunctionDesc(("s", "f"), ("int",)), "SET SCHEMA", "t",
+    )  # fmt: skip
+    assert parse_alter("ALTER FUNCTION f OWNER TO U1") == (
+        FunctionDesc(("f",), None), "OWNER TO", "u1",
+    )  # fmt: skip
+    with pytest.raises(SqlParserError) as e:
+        parse_alter("alter function f rename to g")
+    assert str(e.value).split("\n")[0] == (
+        "sql parser error: expected SET or OWNER TO after ALTER FUNCTION, found: rename"
+    )
