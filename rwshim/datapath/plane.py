@@ -132,8 +132,9 @@ class DataPlane:
         if key in self._plans:
             return self._plans[key]
         routed = route.route(
-            text, ctx, route.resolver(ctx, self.relations), self.relations, self.catalog_only
-        )
+            self._inline(text, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
+            self.catalog_only,
+        )  # fmt: skip
         planned = None
         if routed.route is route.Route.DATA:
             planned = Planned(text, routed, rewrite.rewrite(routed))
@@ -141,6 +142,16 @@ class DataPlane:
             self._plans.clear()
         self._plans[key] = planned
         return planned
+
+    def _inline(self, text: str, ctx: QueryContext) -> str:
+        """``text`` with its SQL functions inlined (query/udf.py), as the binder sees it."""
+        conn = getattr(self.relations, "conn", None)
+        if conn is None:
+            return text
+        from rwshim.query import udf_store
+
+        names = udf_store.function_names(conn, ctx.database_id)
+        return udf_store.inline(conn, ctx, text, names) if names else text
 
     def catalog_only(self, rel: Relation) -> bool:
         """Whether a view reads only catalog relations (then it runs in process)."""
@@ -165,7 +176,8 @@ class DataPlane:
         # a materialized view reads its upstreams with the columns it was planned with
         relations = as_of(self.relations, rel)
         routed = route.route(
-            rel.definition, ctx, route.resolver(ctx, relations), relations, self.catalog_only,
+            self._inline(rel.definition, ctx), ctx, route.resolver(ctx, relations), relations,
+            self.catalog_only,
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
             return None

@@ -349,11 +349,14 @@ class Catalog:
                 + [
                     int(r[0])
                     for r in self.conn.execute(
-                        "SELECT schema_id FROM schema WHERE database_id = ?", (db_id,)
+                        "SELECT schema_id FROM schema WHERE database_id = ? UNION ALL "
+                        "SELECT function_id FROM function WHERE database_id = ?",
+                        (db_id, db_id),
                     )
                 ]
             )
             self.conn.execute("DELETE FROM secret WHERE database_id = ?", (db_id,))
+            self.conn.execute("DELETE FROM function WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM connection WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM schema WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM barrier_state WHERE database_id = ?", (db_id,))
@@ -422,8 +425,9 @@ class Catalog:
             int(r[0])
             for r in self.conn.execute(
                 "SELECT secret_id FROM secret WHERE schema_id = ? UNION ALL "
-                "SELECT connection_id FROM connection WHERE schema_id = ?",
-                (sid, sid),
+                "SELECT connection_id FROM connection WHERE schema_id = ? UNION ALL "
+                "SELECT function_id FROM function WHERE schema_id = ?",
+                (sid, sid, sid),
             )
         ]
         if (ids or others) and not cascade:
@@ -437,6 +441,7 @@ class Catalog:
             self.privileges.forget_objects([sid, *others])
             self.conn.execute("DELETE FROM secret WHERE schema_id = ?", (sid,))
             self.conn.execute("DELETE FROM connection WHERE schema_id = ?", (sid,))
+            self.conn.execute("DELETE FROM function WHERE schema_id = ?", (sid,))
             self.conn.execute("DELETE FROM schema WHERE schema_id = ?", (sid,))
         self.meta.commit_actions()
         return Result()

@@ -37,6 +37,7 @@ from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.ddl import Ddl
 from rwshim.engine.fragments import Fragments
+from rwshim.engine.functions import Functions
 from rwshim.engine.jobs import Jobs
 from rwshim.engine.params import Params
 from rwshim.engine.privileges import Privileges
@@ -107,6 +108,7 @@ class Engine:
             self.recovery,
         )
         self.secrets = Secrets(self.meta, self.users, self.catalog)
+        self.functions = Functions(self.meta, self.catalog, self.barrier)
         self.streaming_config = StreamingJobConfig(self.meta, self.catalog)
         self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs, self.secrets)
         self.alter = Alter(self.meta, self.users, self.catalog)

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 
 
 async def handle_drop(fe: Frontend, stmt: st.Drop, params: list[object]) -> Outcome:
+    if stmt.object_type in ("FUNCTION", "AGGREGATE"):
+        from rwshim.frontend.functions import handle_drop_function
+
+        return await handle_drop_function(fe, stmt, params)
     notices: list[str] = []
     for name in stmt.names:
         out = await fe.engine_call(stmt.tag, lambda n=name: _drop_one(fe, stmt, n))  # type: ignore[misc]

@@ -107,6 +107,8 @@ class QueryEngine:
         # on the PostgreSQL data plane, so the instance refuses (catalog-only views pass).
         self.refuse_user_data: Callable[[list[int]], None] | None = None
         self._constants: dict[str, bool] = {}
+        # the user-defined function names per database (the cheap test before inlining)
+        self._udf_names: dict[int, frozenset[str]] = {}
 
     def _load_system(self) -> dict[tuple[str, str], SystemRelation]:
         from rwshim.query.resolve import OutColumn, SystemRelation
@@ -167,6 +169,7 @@ class QueryEngine:
         """Forget cached translations (call after any catalog change)."""
         # (the system relations are not: they are RisingWave's fixed catalog, built once)
         self._cache.clear()
+        self._udf_names.clear()
 
     # --- public entry points: every failure is an RwError ------------------------------
 
@@ -221,7 +224,7 @@ class QueryEngine:
         binder = self._binder(ctx, [])
         if mv is not None:
             binder.relations = as_of(binder.relations, mv)
-        cols, upstreams = prepare.analyze(query_text, binder)
+        cols, upstreams = prepare.analyze(self.inline_functions(query_text, ctx), binder)
         reads = {k: frozenset(v) for k, v in binder.column_reads.items()}
         return Analysis(cols, upstreams, binder.values_leaf, reads)
 
@@ -323,6 +326,21 @@ class QueryEngine:
         if current != self._fingerprint:
             self._fingerprint = current
             self._cache.clear()
+            self._udf_names.clear()
+
+    def inline_functions(self, sql_text: str, ctx: QueryContext) -> str:
+        """``sql_text`` with its SQL functions' calls inlined (query/udf.py)."""
+        from rwshim.query import udf_store
+
+        self._check_catalog()
+        names = self._udf_names.get(ctx.database_id)
+        if names is None:
+            names = self._udf_names[ctx.database_id] = udf_store.function_names(
+                self.conn, ctx.database_id
+            )
+        if not names:
+            return sql_text
+        return udf_store.inline(self.conn, ctx, sql_text, names)
 
     def _prepare(self, sql_text: str, param_oids: list[int], ctx: QueryContext) -> Prepared:
         self._check_catalog()
@@ -331,6 +349,7 @@ class QueryEngine:
         if prep is not None:
             return prep
         self.state.ctx = ctx
+        sql_text = self.inline_functions(sql_text, ctx)
         if not param_oids and (prep := _constant_select(sql_text)) is not None:
             prep.client_columns = [column_of(c) for c in prep.columns]
             self._cache[key] = prep

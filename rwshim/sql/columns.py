@@ -177,6 +177,11 @@ def _until_option(toks: list[Token]) -> list[Token]:
     return out
 
 
+def canonical_type(type_text: str) -> tuple[str, int]:
+    """pglast's name for a PostgreSQL type (and its array dimensions); else the text."""
+    return _canonical_type(type_text)
+
+
 def _canonical_type(type_text: str) -> tuple[str, int]:
     """pglast's name for a PostgreSQL type (and its array dimensions); else the text."""
     if len(type_text) > 200:  # cached by text: only the short texts real types have

@@ -44,7 +44,6 @@ STATUS: dict[str, tuple[str, str]] = {
                                 "no stream executors whose statistics it could sample"),
     "AlterRetention": (NOT_YET, "subscriptions"),
     "CreateSubscription": (NOT_YET, "subscriptions"),
-    "CreateFunction": (NOT_YET, "user-defined functions and aggregates"),
     "AlterViewQuery": (AS_RISINGWAVE, "refused as RisingWave's release build refuses it, "
                        "before any look-up: `Feature is not yet implemented: ALTER VIEW AS QUERY` "
                        "/ `... ALTER MATERIALIZED VIEW AS QUERY` (handler/mod.rs:1212-1220)"),

@@ -587,6 +587,50 @@ CREATE INDEX fragment_relation_by_target_type
     ON fragment_relation(target_fragment_id, dispatcher_type);
 """
 
+# Version 12: user-defined functions and aggregates (CREATE FUNCTION / AGGREGATE).
+SCHEMA_V12: Final = """
+-- function (src/meta/model/src/function.rs; frontend catalog/function_catalog.rs): in the
+-- object id space, named per schema apart from relations, overloaded by argument types.
+--   kind            'SCALAR' | 'TABLE' | 'AGGREGATE' (FunctionKind's Display)
+--   arg_names       JSON array of names ('' for an unnamed argument)
+--   arg_types       JSON array of [type OID, RisingWave's type name]
+--   language        'sql', 'javascript', 'rust', 'wasm', 'java', 'python' or ''
+--   body            the SQL body (a RETURN expression as 'select <expr>'), or the code
+--   link            USING LINK; compressed_binary: USING BASE64, decoded
+--   definition      the CREATE statement as written
+CREATE TABLE function (
+    function_id         INTEGER PRIMARY KEY,
+    name                TEXT NOT NULL,
+    schema_id           INTEGER NOT NULL REFERENCES schema(schema_id),
+    database_id         INTEGER NOT NULL REFERENCES database(database_id),
+    owner_id            INTEGER NOT NULL REFERENCES rw_user(user_id),
+    kind                TEXT NOT NULL,
+    arg_names           TEXT NOT NULL DEFAULT '[]',
+    arg_types           TEXT NOT NULL DEFAULT '[]',
+    return_type_oid     INTEGER NOT NULL,
+    return_type         TEXT NOT NULL,
+    language            TEXT NOT NULL,
+    runtime             TEXT,
+    name_in_runtime     TEXT,
+    body                TEXT,
+    link                TEXT,
+    compressed_binary   BLOB,
+    always_retry_on_network_error INTEGER NOT NULL DEFAULT 0,
+    is_async            INTEGER,
+    is_batched          INTEGER,
+    definition          TEXT NOT NULL,
+    created_at          TEXT NOT NULL
+);
+CREATE INDEX function_by_schema_name ON function(schema_id, name);
+-- the read path inlines SQL functions: what it cached is stale when a function changes
+CREATE TRIGGER catalog_version_function_insert AFTER INSERT ON function
+    BEGIN UPDATE catalog_version SET n = n + 1; END;
+CREATE TRIGGER catalog_version_function_delete AFTER DELETE ON function
+    BEGIN UPDATE catalog_version SET n = n + 1; END;
+CREATE TRIGGER catalog_version_function_update AFTER UPDATE ON function
+    BEGIN UPDATE catalog_version SET n = n + 1; END;
+"""
+
 # Version 13 (ALTER TABLE ... ADD / DROP COLUMN): a table's next column id, which RisingWave
 # keeps in its TableVersion (col_id_gen.rs) so that a dropped column's id is never reused.
 SCHEMA_V13: Final = """
@@ -614,6 +658,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (8, SCHEMA_V8),
     (9, SCHEMA_V9),
     (10, SCHEMA_V10),
+    (12, SCHEMA_V12),
     (13, SCHEMA_V13),
 )
 

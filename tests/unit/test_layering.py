@@ -175,6 +175,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "alter_columns": {"state", "catalog"},
     "alter_props": {"state", "catalog", "secrets"},
     "alter_connector": {"state", "catalog"},
+    "functions": {"state", "privileges", "catalog", "barrier"},
 }
 ENGINE_FACADE = {"engine", "__init__"}
 

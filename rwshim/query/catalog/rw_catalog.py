@@ -19,6 +19,7 @@ from rwshim.query.catalog._sql import (
     can_see,
     parallelism_text,
 )
+from rwshim.query.catalog.functions import SQL as _FUNCTIONS_SQL
 from rwshim.query.catalog.secrets import SQL as _SECRETS_SQL
 from rwshim.query.catalog.secrets import props_with_secrets
 
@@ -548,3 +549,6 @@ LEFT JOIN streaming_job_stats j ON ag.resource_group = j.resource_group"""
 
 # rw_secrets.rs, rw_connections.rs (rwshim/query/catalog/secrets.py)
 SQL.update(_SECRETS_SQL)
+
+# rw_functions.rs (rwshim/query/catalog/functions.py)
+SQL.update(_FUNCTIONS_SQL)

@@ -244,8 +244,25 @@ def show_cluster(conn: sqlite3.Connection, ctx: ShowContext) -> Result:
 
 
 def show_functions(conn: sqlite3.Connection, ctx: ShowContext, schema: str | None = None) -> Result:
-    """SHOW FUNCTIONS: rwshim has no user-defined functions, so no row."""
-    return _cols("Name", "Arguments", "Return Type", "Language", "Link"), []
+    """SHOW FUNCTIONS (show.rs:749-767): the functions the user may see, per schema of the
+    path (or the one named), as ``schema.name``, the argument types joined by ``, ``, the
+    return type, the language and the link.  The LIKE filter does not apply (the handler
+    returns before filtering)."""
+    from rwshim.query.catalog.functions import ARG_TYPE_NAMES
+
+    rows: list[Row] = []
+    for name in [schema] if schema is not None else ctx.real_path():
+        found = _schema(conn, ctx, name)
+        if found is None or not _has_usage(conn, ctx, *found):
+            continue
+        for fname, args, ret, lang, link in conn.execute(
+            f"SELECT f.name, {ARG_TYPE_NAMES}, f.return_type, f.language, f.link FROM function f "
+            f"WHERE f.schema_id = ? AND {can_see('f.function_id', 'f.owner_id')} "
+            "ORDER BY f.function_id",
+            (found[0],),
+        ).fetchall():
+            rows.append((display_name([name, fname]), args, ret, lang, link))
+    return _cols("Name", "Arguments", "Return Type", "Language", "Link"), rows
 
 
 def show_connections(

@@ -27,6 +27,7 @@ __all__ = [
     "AlterDefaultPrivileges",
     "AlterFragmentParallelism",
     "AlterFragmentRateLimit",
+    "AlterFunction",
     "AlterKind",
     "AlterOperation",
     "AlterOwner",
@@ -337,3 +338,13 @@ class AlterUser(Statement):
 
     user: str
     TAG: ClassVar[str] = "UPDATE_USER"
+
+
+@dataclass(frozen=True, slots=True)
+class AlterFunction(_AlterObject):
+    """ALTER FUNCTION <name>[(<argtypes>)] {SET SCHEMA <schema> | OWNER TO <user>}
+    (parser.rs:3960-3986 parse_alter_function)."""
+
+    arg_types: tuple[str, ...] | None = None  # as written; None: no argument list
+    operation: str = ""  # "SET SCHEMA" | "OWNER TO"
+    target: str = ""  # the schema or the user, folded

@@ -177,7 +177,10 @@ class CreateSubscription(Statement):
 
 @dataclass(frozen=True, slots=True)
 class CreateFunction(Statement):
-    """CREATE [OR REPLACE] {FUNCTION | AGGREGATE} [IF NOT EXISTS] <name> ... (body kept as text)."""
+    """CREATE [OR REPLACE] {FUNCTION | AGGREGATE} [IF NOT EXISTS] <name>(<args>) RETURNS ...
+
+    ``RETURNS {<type> | TABLE (...)} [LANGUAGE ...] {AS ... | RETURN <expr> | USING ...}
+    [WITH (...)]``, read in full by sql/function_def.py."""
 
     name: ObjectName
     if_not_exists: bool = False

@@ -268,7 +268,12 @@ class AlterRules(BuildBase):
         return self._alter("SUBSCRIPTION", c[1], c[2])
 
     def alter_function(self, c: list[Any]) -> st.Statement:
-        return st.AlterOperation(self.text, "FUNCTION", c[1], "ALTER FUNCTION")
+        from rwshim.sql.function_def import parse_alter
+
+        desc, operation, target = parse_alter(self.text)
+        return st.AlterFunction(
+            self.text, "FUNCTION", st.ObjectName(desc.parts), desc.arg_types, operation, target
+        )
 
     def alter_connection(self, c: list[Any]) -> st.Statement:
         return self._alter("CONNECTION", c[1], c[2])
