@@ -40,6 +40,7 @@ from rwshim.engine.privileges import Privileges
 from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
 from rwshim.engine.secrets import Secrets
+from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.state import Faults, Meta
 from rwshim.engine.streaming_config import StreamingJobConfig
 from rwshim.engine.throttle import Throttle
@@ -107,6 +108,12 @@ class Engine:
         self.streaming_config = StreamingJobConfig(self.meta, self.catalog)
         self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs, self.secrets)
         self.alter = Alter(self.meta, self.users, self.catalog)
+        self.subscriptions = Subscriptions(self.meta, self.users, self.catalog, self.barrier)
+        # a cross-database scan needs a subscription on its upstream; a DROP of a subscribed
+        # relation lists its subscriptions; a rename rewrites their definitions
+        self.jobs.cross_db_check = self.subscriptions.refuse_unsubscribed
+        self.ddl.subscriptions = self.subscriptions
+        self.alter.subscriptions = self.subscriptions
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()

@@ -17,6 +17,7 @@ __all__ = [
     "CloseCursor",
     "Copy",
     "DeclareCursor",
+    "DeclareSubscriptionCursor",
     "Delete",
     "Explain",
     "ExplainAnalyzeStreamJob",
@@ -123,7 +124,22 @@ class FetchCursor(Statement):
 
     cursor: str
     count: int | None  # None = ALL
+    # WITH (timeout = '...'): FetchCursorStatement's with_properties (a subscription cursor's)
+    with_options: tuple[tuple[str, str], ...] = ()
     TAG: ClassVar[str] = "FETCH_CURSOR"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareSubscriptionCursor(Statement):
+    """DECLARE <cursor> SUBSCRIPTION CURSOR FOR <subscription> [SINCE {now() | proctime() |
+    begin() | <unix ms>} | FULL] (DeclareCursor::Subscription, ast/statement.rs:707-730)."""
+
+    cursor: str
+    subscription: ObjectName
+    since: str  # "now" (also proctime() and no SINCE), "begin", "ms", "full"
+    since_ms: int | None = None
+    TAG: ClassVar[str] = "DECLARE_CURSOR"
     OWNER: ClassVar[Owner] = "read"
 
 
