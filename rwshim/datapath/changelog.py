@@ -130,9 +130,49 @@ class ChangeLog:
         pk.sort()
         is_table = row[0] == "table"
         key: tuple[str, ...] | None = tuple(n for _, n, _ in pk) or None
-        if not is_table and key is not None and any(h for _, _, h in pk):
-            key = None  # an MV's view shows no hidden stream key column
+        if not is_table:
+            key = self._mv_key(relation_id, int(row[1]), 0)
         return Upstream(relation_id, int(row[1]), is_table, visible, key)
+
+    def _mv_key(self, relation_id: int, database_id: int, depth: int) -> tuple[str, ...] | None:
+        """A materialized view's key as its definition shows it (changes.stream_key)."""
+        conn = self.engine.meta.conn
+        found = conn.execute(
+            "SELECT kind, definition, schema_id FROM relation WHERE relation_id = ?",
+            (relation_id,),
+        ).fetchone()
+        if found is None or depth > 8:
+            return None
+        kind, definition, schema_id = str(found[0]), str(found[1] or ""), int(found[2])
+        if kind == "table":
+            cols = conn.execute(
+                "SELECT name, is_hidden FROM relation_column WHERE relation_id = ?"
+                " AND pk_position IS NOT NULL ORDER BY pk_position",
+                (relation_id,),
+            ).fetchall()
+            if not cols or any(h for _, h in cols):
+                return None  # keyed by a hidden _row_id a projection does not show
+            return tuple(str(n) for n, _ in cols)
+        if kind != "materialized view":
+            return None
+
+        def upstream_key(name: str, schema: str | None) -> tuple[str, ...] | None:
+            sql = (
+                "SELECT r.relation_id FROM relation r JOIN schema s ON s.schema_id = r.schema_id"
+                " WHERE r.name = ? AND r.database_id = ? AND r.kind IN"
+                " ('table', 'materialized view')"
+            )
+            args: list[object] = [name, database_id]
+            if schema is not None:
+                sql += " AND s.name = ?"
+                args.append(schema)
+            else:
+                sql += " AND r.schema_id = ?"
+                args.append(schema_id)
+            hit = conn.execute(sql, args).fetchone()
+            return None if hit is None else self._mv_key(int(hit[0]), database_id, depth + 1)
+
+        return changes.stream_key(definition, upstream_key)
 
     def _subscribed(self) -> dict[int, int]:
         """Subscribed relation id -> the longest retention (seconds) of its subscriptions."""

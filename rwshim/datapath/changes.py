@@ -153,3 +153,52 @@ def before(now: Sequence[Row], pending: Iterable[Change], key: KeyFn) -> list[Ro
 
 def ordered(rows: Sequence[Row], key: KeyFn) -> list[Row]:
     return sorted(rows, key=lambda r: _sort_key(key(r)))
+
+
+def stream_key(
+    definition: str, upstream_key: Callable[[str, str | None], tuple[str, ...] | None]
+) -> tuple[str, ...] | None:
+    """The output columns a materialized view's rows are keyed by, where its definition shows
+    them (rwshim keeps no stream key for a materialized view): the GROUP BY columns when each
+    is an output column, all of them under DISTINCT, or the upstream's key when it is one
+    table or materialized view projected with its key columns kept.  None otherwise (joins,
+    unions, expressions over the key, ...): its changes are then a multiset difference.
+    ``upstream_key(name, schema)`` gives a FROM relation's key (None when it has none)."""
+    try:
+        import pglast
+
+        stmt = pglast.parse_sql(definition)[0].stmt
+    except Exception:
+        return None
+    q: Any = getattr(stmt, "query", None)
+    if type(q).__name__ != "SelectStmt" or q.op != pglast.enums.SetOperation.SETOP_NONE:
+        return None
+    outputs: dict[str, str] = {}  # input column -> output name, plain column references only
+    names: list[str] = []
+    for t in q.targetList or ():
+        val = t.val
+        if type(val).__name__ != "ColumnRef" or type(val.fields[-1]).__name__ != "String":
+            names.append(t.name or "?")
+            continue
+        col = val.fields[-1].sval
+        out = t.name or col
+        outputs.setdefault(col, out)
+        names.append(out)
+    if q.distinctClause is not None:
+        return tuple(names) if "?" not in names else None
+    if q.groupClause:
+        keys = []
+        for g in q.groupClause:
+            if type(g).__name__ != "ColumnRef" or g.fields[-1].sval not in outputs:
+                return None
+            keys.append(outputs[g.fields[-1].sval])
+        return tuple(keys)
+    frm: Any = q.fromClause or ()
+    if len(frm) != 1 or type(frm[0]).__name__ != "RangeVar":
+        return None
+    up = upstream_key(frm[0].relname, frm[0].schemaname)
+    if up is None or any(c not in outputs for c in up):
+        return None
+    # (an aggregate without GROUP BY cannot sit beside plain columns: no case left here)
+    return tuple(outputs[c] for c in up)
+
