@@ -93,7 +93,8 @@ class ChangeLog:
         self.plane = plane
         self._conn: PgConn | None = None
         self._generation = -1
-        self._lock = asyncio.Lock()
+        self._lock = asyncio.Lock()  # one seal (or snapshot) at a time
+        self._io = asyncio.Lock()  # one statement at a time on the connection
         self._installed: set[int] = set()
         self._baseline: dict[int, list[changes.Row]] = {}
         self._pending: list[tuple[int, int]] = []
@@ -197,6 +198,21 @@ class ChangeLog:
         return conn
 
     async def _query(self, sql: str, params: Sequence[str | None] = ()) -> Any:
+        async with self._io:
+            return await self._query_now(sql, params)
+
+    async def _script(self, sql: str) -> None:
+        async with self._io:
+            conn = await self._connection()
+            try:
+                await conn.script(sql)
+            except ConnectionLost as e:
+                self._conn = None
+                raise RwError(f"the data plane connection was lost: {e}") from None
+            except PgFailure as e:
+                raise RwError(f"subscription change log: {e.error.message}") from None
+
+    async def _query_now(self, sql: str, params: Sequence[str | None]) -> Any:
         conn = await self._connection()
         try:
             return await conn.query(sql, [None if p is None else p.encode() for p in params])
@@ -234,8 +250,7 @@ class ChangeLog:
                 f" ON {up.pg_name} FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.capture("
                 f"{quote_literal(f'r{relation_id}')})",
             ]
-        conn = await self._connection()
-        await conn.script(";\n".join(sql))
+        await self._script(";\n".join(sql))
         if not up.is_table and relation_id not in self._baseline:
             self._baseline[relation_id] = await self._contents(up)
         self._installed.add(relation_id)
