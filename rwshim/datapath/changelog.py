@@ -235,6 +235,7 @@ class ChangeLog:
         up = self.upstream(relation_id)
         if up is None:
             return
+        await self.plane.ready()
         await self.plane.ensure([relation_id])
         sealed = _sealed(relation_id)
         sql = [

@@ -42,8 +42,6 @@ STATUS: dict[str, tuple[str, str]] = {
     "ExplainAnalyzeStreamJob": (NOT_EMULATED, "the target is bound as RisingWave binds it "
                                 "(its not-found errors); a job found is refused: rwshim runs "
                                 "no stream executors whose statistics it could sample"),
-    "AlterRetention": (NOT_YET, "subscriptions"),
-    "CreateSubscription": (NOT_YET, "subscriptions"),
     "CreateFunction": (NOT_YET, "user-defined functions and aggregates"),
     "AlterViewQuery": (NOT_YET, "ALTER MATERIALIZED VIEW ... AS (RisingWave's debug builds "
                        "only); ALTER VIEW ... AS"),

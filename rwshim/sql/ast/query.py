@@ -120,7 +120,7 @@ class DeclareCursor(Statement):
 
 @dataclass(frozen=True, slots=True)
 class FetchCursor(Statement):
-    """FETCH [FORWARD] {n | ALL} FROM <cursor>."""
+    """FETCH [FORWARD] {n | ALL} FROM <cursor> [WITH (timeout = '<interval>')]."""
 
     cursor: str
     count: int | None  # None = ALL
@@ -132,8 +132,10 @@ class FetchCursor(Statement):
 
 @dataclass(frozen=True, slots=True)
 class DeclareSubscriptionCursor(Statement):
-    """DECLARE <cursor> SUBSCRIPTION CURSOR FOR <subscription> [SINCE {now() | proctime() |
-    begin() | <unix ms>} | FULL] (DeclareCursor::Subscription, ast/statement.rs:707-730)."""
+    """DECLARE <cursor> SUBSCRIPTION CURSOR FOR <subscription> [SINCE <when> | FULL]."""
+
+    # <when>: now() | proctime() | begin() | <unix ms> (DeclareCursor::Subscription,
+    # ast/statement.rs:707-730; parser.rs parse_since)
 
     cursor: str
     subscription: ObjectName
