@@ -30,8 +30,8 @@ from rwshim.store.files import damaged
 from rwshim.store.store import Store
 
 if TYPE_CHECKING:
-    from rwshim.datapath.plane import DataPlane
     from rwshim.datapath.changelog import ChangeLog
+    from rwshim.datapath.plane import DataPlane
 
 # version() at the reference commit: PostgreSQL 13.14.0-RisingWave-<cargo version> (<git sha>)
 # (src/common/src/lib.rs current_cluster_version, clients.md §8.1).

@@ -342,7 +342,7 @@ class ChangeLog:
         self._baseline.pop(rid, None)
         await self._query(f"DROP TABLE IF EXISTS {_raw(rid)}, {_sealed(rid)}")
         with contextlib.suppress(RwError):
-            await self._query(f"DROP TRIGGER IF EXISTS rwshim_subscription ON rw.\"t{rid}\"")
+            await self._query(f'DROP TRIGGER IF EXISTS rwshim_subscription ON rw."t{rid}"')
 
     # --- what cursors read ------------------------------------------------------------------
 

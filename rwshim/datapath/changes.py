@@ -201,4 +201,3 @@ def stream_key(
         return None
     # (an aggregate without GROUP BY cannot sit beside plain columns: no case left here)
     return tuple(outputs[c] for c in up)
-

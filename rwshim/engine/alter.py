@@ -24,9 +24,9 @@ from collections.abc import Callable
 from rwshim.engine.catalog import Catalog, Rel, view_sql
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
 from rwshim.engine.state import Meta
+from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.types import Context, ObjectName, Result
 from rwshim.engine.users import Users
-from rwshim.engine.subscriptions import Subscriptions
 from rwshim.errors import (
     CatalogNotFound,
     InvalidInputSyntax,

@@ -27,8 +27,8 @@ from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.jobs import Jobs
 from rwshim.engine.kinds import DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.secrets import Named, Refs, Secrets
-from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.state import Meta
+from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.types import ColumnSpec, Context, JobSpec, ObjectName, Result, Waiter
 from rwshim.engine.waits import Waits
 from rwshim.errors import (

@@ -40,9 +40,9 @@ from rwshim.engine.privileges import Privileges
 from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
 from rwshim.engine.secrets import Secrets
-from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.state import Faults, Meta
 from rwshim.engine.streaming_config import StreamingJobConfig
+from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.throttle import Throttle
 from rwshim.engine.types import Clock
 from rwshim.engine.users import Users

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rwshim.acl import CheckItem
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.kinds import TABLE_NAMESPACE
@@ -38,10 +39,8 @@ from rwshim.errors import (
     InternalError,
     InvalidInputSyntax,
     MetaPermissionDenied,
-    PermissionDenied,
     Uncategorized,
 )
-from rwshim.acl import CheckItem
 from rwshim.sql import unparse
 from rwshim.store.store import CLUSTER_VERSION
 
@@ -94,9 +93,7 @@ class Subscriptions:
 
     def _grant_kind(self) -> ObjectKind:
         def owner_of(oid: int) -> int | None:
-            v = self.meta.val(
-                "SELECT owner_id FROM subscription WHERE subscription_id = ?", (oid,)
-            )
+            v = self.meta.val("SELECT owner_id FROM subscription WHERE subscription_id = ?", (oid,))
             return None if v is None else int(v)
 
         def resolve(ctx: Context, name: ObjectName, args: str | None) -> int:

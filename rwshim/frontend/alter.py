@@ -98,9 +98,7 @@ async def handle_alter_rename(fe: Frontend, stmt: st.AlterRename, params: list[o
         subs = fe.instance.engine.subscriptions
         return await fe.engine_call(
             stmt.tag,
-            lambda: subs.rename(
-                fe.ctx(), engine_name(stmt.name, fe.database), stmt.new_name.name
-            ),
+            lambda: subs.rename(fe.ctx(), engine_name(stmt.name, fe.database), stmt.new_name.name),
         )
     return await _alter_object(fe, stmt, fe.instance.engine.alter.rename, stmt.new_name.name)
 

@@ -154,9 +154,7 @@ def subscription_cursor_rows(fe: Frontend) -> tuple[list[Column], list[tuple[obj
     """SHOW SUBSCRIPTION CURSORS (show.rs:821-831, :969-1044): every session's."""
     names = ("Worker Id", "Session Id", "User", "Host", "Database", "Cursor Name",
              "Subscription Name", "State", "Idle Duration Ms", "Info")  # fmt: skip
-    cols = [
-        Column(n, pgtypes.INT8 if n == "Idle Duration Ms" else pgtypes.VARCHAR) for n in names
-    ]
+    cols = [Column(n, pgtypes.INT8 if n == "Idle Duration Ms" else pgtypes.VARCHAR) for n in names]
     rows: list[tuple[object, ...]] = []
     for session_fe, process in _sessions(fe):
         for name, cur in session_fe.cursors.items():

@@ -54,8 +54,6 @@ def test_risingwave_py(rw_thread_server: ThreadRunning) -> None:
     ]
     assert got.pop("on_change table rw_timestamp") == [True, True]
     assert got.pop("subscriptions") == [[["public.orders_sub", 86400]]]
-    assert got.pop("on_change mv cursor") == [
-        "risingwave_py_cursor_default_public_big_orders_sub"
-    ]
+    assert got.pop("on_change mv cursor") == ["risingwave_py_cursor_default_public_big_orders_sub"]
     assert got.pop("on_change mv rows") == [[["kiwi", 9, "Delete"], ["lime", 30, "Insert"]]]
     assert got == {}

@@ -111,9 +111,10 @@ async def test_create_subscription_refusals(client: Client) -> None:
         chain("Catalog error", "table named t already exists"),
     )
     await client.notices()
-    assert await client.run(
-        "create subscription if not exists s from t with (retention = '1D')"
-    ) == "CREATE_SUBSCRIPTION"
+    assert (
+        await client.run("create subscription if not exists s from t with (retention = '1D')")
+        == "CREATE_SUBSCRIPTION"
+    )
     assert await client.notices() == [("NOTICE", "00000", 'relation "s" already exists, skipping')]
 
 

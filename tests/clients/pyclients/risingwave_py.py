@@ -1,8 +1,8 @@
 """risingwave-py (RisingWave's Python SDK) against a server: ``python risingwave_py.py <host>
 <port>``.  Connect (it creates and fills its own ``_risingwave_py_version`` table and reads
 ``version()``), DDL and queries through ``execute``/``fetch``/``fetchone``, its row and
-DataFrame inserts, ``check_exist`` and its materialized-view helper, ``on_change`` of a table and of a
-materialized view (a subscription and a subscription cursor: the handler gets the rows that
+DataFrame inserts, ``check_exist`` and its materialized-view helper, ``on_change`` of a table
+and of a materialized view (a subscription and a subscription cursor: the handler gets the rows that
 changed, with their ``op`` and ``rw_timestamp``); prints JSON lines."""
 
 from __future__ import annotations
@@ -28,8 +28,12 @@ class _Enough(Exception):
 
 
 def watch(
-    host: str, port: int, start: Callable[[Callable[[Any], None]], None], cursor: str,
-    dml: list[str], want: int,
+    host: str,
+    port: int,
+    start: Callable[[Callable[[Any], None]], None],
+    cursor: str,
+    dml: list[str],
+    want: int,
 ) -> tuple[str, list[list[Any]]]:
     """Run ``start(handler)`` (an on_change) until ``want`` rows came; another connection
     runs ``dml`` (then FLUSH) once the SDK's cursor exists.  (The cursor name the SDK prints,
@@ -97,21 +101,31 @@ def main() -> None:
     attempt("bad sql", lambda: rw.fetch("SELECT * FROM nosuch"))
     # on_change of the table: an insert, an update, a delete
     name, got = watch(
-        host, port, lambda h: rw.on_change("orders", h, max_batch_size=10),
+        host,
+        port,
+        lambda h: rw.on_change("orders", h, max_batch_size=10),
         "risingwave_py_cursor_default_public_orders_sub",
-        ["INSERT INTO orders VALUES (5, 'plum', 11)", "UPDATE orders SET qty = 6 WHERE id = 2",
-         "DELETE FROM orders WHERE id = 3"],
+        [
+            "INSERT INTO orders VALUES (5, 'plum', 11)",
+            "UPDATE orders SET qty = 6 WHERE id = 2",
+            "DELETE FROM orders WHERE id = 3",
+        ],
         4,
     )
     emit("on_change table cursor", name)
     emit("on_change table rows", [r[:-1] for r in got])
     stamps = [r[-1] for r in got]
-    emit("on_change table rw_timestamp", all(isinstance(t, int) for t in stamps),
-         stamps == sorted(stamps))
+    emit(
+        "on_change table rw_timestamp",
+        all(isinstance(t, int) for t in stamps),
+        stamps == sorted(stamps),
+    )
     emit("subscriptions", rows(rw.fetch("SHOW SUBSCRIPTIONS")))
     # on_change of the materialized view: a row enters it, another leaves it
     name, got = watch(
-        host, port, lambda h: mv.on_change(h, max_batch_size=10),
+        host,
+        port,
+        lambda h: mv.on_change(h, max_batch_size=10),
         "risingwave_py_cursor_default_public_big_orders_sub",
         ["INSERT INTO orders VALUES (6, 'lime', 30)", "DELETE FROM orders WHERE id = 4"],
         2,
