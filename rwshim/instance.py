@@ -31,6 +31,7 @@ from rwshim.store.store import Store
 from rwshim.version import CLUSTER_VERSION
 
 if TYPE_CHECKING:
+    from rwshim.datapath.changelog import ChangeLog
     from rwshim.datapath.plane import DataPlane
 
 # version() at the reference commit (rwshim.version, clients.md §8.1)
@@ -53,6 +54,7 @@ class Instance:
         self.store = Store.open(data_dir)
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
+        self._changelog: ChangeLog | None = None
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.
@@ -109,6 +111,15 @@ class Instance:
                 self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir
             )
         return self._data
+
+    @property
+    def changelog(self) -> ChangeLog:
+        """The subscriptions' change logs on the data plane (made on first use)."""
+        if self._changelog is None:
+            from rwshim.datapath.changelog import ChangeLog
+
+            self._changelog = ChangeLog(self.engine, self.data)
+        return self._changelog
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -201,6 +212,10 @@ class Instance:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""
         self.engine = self.engine.restart(on_open=self._reopened)
         self._reopened(self.engine.store)
+        # a meta restart: the change logs' in-memory state (MV baselines) starts again
+        if self._changelog is not None:
+            self._changelog.close_now()
+            self._changelog = None
         # Recovery may have deleted jobs: the read path's cached catalog is stale.
         self.query.invalidate()
 
@@ -213,6 +228,8 @@ class Instance:
     def close(self) -> None:
         """Close the data plane's connections, checkpoint and close the store (nothing
         committed is left only in the WAL)."""
+        if self._changelog is not None:
+            self._changelog.close_now()
         if self._data is not None:
             self._data.close_now()
         self.store.close()

@@ -745,6 +745,10 @@ class SessionRegistry:
     def processes(self) -> list[ProcessInfo]:
         return [s.process for s in self._sessions.values()]
 
+    def sessions(self) -> list[Session]:
+        """The live sessions (SHOW CURSORS / SUBSCRIPTION CURSORS list their cursors)."""
+        return list(self._sessions.values())
+
     def get(self, pid: int) -> Session | None:
         return self._sessions.get(pid)
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from rwshim.engine.catalog import Catalog, Rel, view_sql
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
 from rwshim.engine.state import Meta
+from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.types import Context, ObjectName, Result
 from rwshim.engine.users import Users
 from rwshim.errors import (
@@ -53,6 +54,8 @@ class Alter:
         self.conn = meta.conn
         self.users = users
         self.catalog = catalog
+        # a renamed upstream's subscriptions (engine.subscriptions; set by the engine)
+        self.subscriptions: Subscriptions | None = None
 
     # ------------------------------------------------------------------ resolution
 
@@ -119,6 +122,8 @@ class Alter:
         with self.store.transaction():
             self._rename_one(rel, new_name)
             self._rename_refs(rel, rel.name, new_name)
+            if self.subscriptions is not None:
+                self.subscriptions.rename_upstream(rel.id, rel.name, new_name)
             self.catalog.render_read_queries([rel.id])
         return Result()
 

@@ -53,6 +53,9 @@ class Barrier:
         # Called after every periodic barrier, once it committed: time has moved, so the
         # meta node's own timers run (scale's parallelism control listens).
         self.on_periodic: list[Callable[[], None]] = []
+        # Called with (database id, epoch) at every barrier, inside its transaction: the
+        # subscriptions' change logs assign what was written before it to its epoch.
+        self.on_barrier: list[Callable[[int, int], None]] = []
 
     # ------------------------------------------------------------------ epochs and barriers
 
@@ -98,6 +101,8 @@ class Barrier:
             if paused and jtype not in ("SnapshotBackfill", "BatchRefresh"):
                 continue
             self.backfill.progress(int(jid), interval, epoch)
+        for listener in self.on_barrier:
+            listener(database_id, epoch)
         self.waits.check_wait_all()
 
     def tick(self, database_id: int | None = None) -> None:

@@ -355,6 +355,7 @@ class Catalog:
                     )
                 ]
             )
+            self._remove_subscriptions("database_id", db_id)
             self.conn.execute("DELETE FROM secret WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM function WHERE database_id = ?", (db_id,))
             self.conn.execute("DELETE FROM connection WHERE database_id = ?", (db_id,))
@@ -426,8 +427,9 @@ class Catalog:
             for r in self.conn.execute(
                 "SELECT secret_id FROM secret WHERE schema_id = ? UNION ALL "
                 "SELECT connection_id FROM connection WHERE schema_id = ? UNION ALL "
-                "SELECT function_id FROM function WHERE schema_id = ?",
-                (sid, sid, sid),
+                "SELECT function_id FROM function WHERE schema_id = ? UNION ALL "
+                "SELECT subscription_id FROM subscription WHERE schema_id = ?",
+                (sid, sid, sid, sid),
             )
         ]
         if (ids or others) and not cascade:
@@ -439,6 +441,7 @@ class Catalog:
         with self.store.transaction():
             self.remove_relations(removed)
             self.privileges.forget_objects([sid, *others])
+            self._remove_subscriptions("schema_id", sid)
             self.conn.execute("DELETE FROM secret WHERE schema_id = ?", (sid,))
             self.conn.execute("DELETE FROM connection WHERE schema_id = ?", (sid,))
             self.conn.execute("DELETE FROM function WHERE schema_id = ?", (sid,))
@@ -664,10 +667,25 @@ class Catalog:
             self.conn.execute(
                 "DELETE FROM dependency WHERE referenced_id = ? OR dependent_id = ?", (rid, rid)
             )
+            # a subscription goes with the table or materialized view it reads (CASCADE; a
+            # RESTRICT drop refused before: engine.ddl)
+            self._remove_subscriptions("dependent_table_id", rid)
             status = self.meta.val("SELECT job_status FROM streaming_job WHERE job_id = ?", (rid,))
             self.conn.execute("DELETE FROM streaming_job WHERE job_id = ?", (rid,))
             self.waits.notify_removed(rid, str(kind), status, cancelled)
         self.waits.check_wait_all()
+
+    def _remove_subscriptions(self, column: str, value: int) -> None:
+        """Delete the subscriptions whose ``column`` is ``value``, with their privileges."""
+        subs = [
+            int(r[0])
+            for r in self.conn.execute(
+                f"SELECT subscription_id FROM subscription WHERE {column} = ?", (value,)
+            )
+        ]
+        if subs:
+            self.privileges.forget_objects(subs)
+            self.conn.execute(f"DELETE FROM subscription WHERE {column} = ?", (value,))
 
     # ------------------------------------------------------------------ resolution for ALTER
 

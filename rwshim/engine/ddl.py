@@ -28,6 +28,7 @@ from rwshim.engine.jobs import Jobs
 from rwshim.engine.kinds import DROP_HINT, TABLE_NAMESPACE
 from rwshim.engine.secrets import Named, Refs, Secrets
 from rwshim.engine.state import Meta
+from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.types import ColumnSpec, Context, JobSpec, ObjectName, Result, Waiter
 from rwshim.engine.waits import Waits
 from rwshim.errors import (
@@ -61,6 +62,8 @@ class Ddl:
         self.barrier = barrier
         self.jobs = jobs
         self.secrets = secrets
+        # the subscriptions on a dropped relation (engine.subscriptions; set by the engine)
+        self.subscriptions: Subscriptions | None = None
 
     def _references(
         self,
@@ -523,8 +526,9 @@ class Ddl:
         dependents = self._dependents(rel.id)
         table_like = rel.kind in ("table", "materialized view")
         blocking = [d for d in dependents if not (table_like and d.kind == "index")]
-        if blocking:
-            raise self._depended_on(rel, blocking)
+        subs = self.subscriptions.drop_lines(rel.id) if self.subscriptions else []
+        if blocking or subs:
+            raise self._depended_on(rel, blocking, subs)
         indexes = [d for d in dependents if d.kind == "index"]
         for index in indexes:
             on_index = self._dependents(index.id)
@@ -539,7 +543,9 @@ class Ddl:
         ]
         return ids
 
-    def _depended_on(self, rel: Rel, dependents: list[Rel]) -> DropDependedOn:
+    def _depended_on(
+        self, rel: Rel, dependents: list[Rel], subscriptions: Sequence[str] = ()
+    ) -> DropDependedOn:
         """check_object_refer_for_drop's error (controller/utils.rs:853-990): meta's object
         type (``table`` for a materialized view) and one line per dependent."""
         order = ("table", "materialized view", "sink", "view", "source", "index")
@@ -551,6 +557,11 @@ class Ddl:
             schema = self.catalog.schema_name(d.schema_id)
             word = "materialized view" if d.kind in ("table", "materialized view") else d.kind
             details.append(f"{word} {schema}.{d.name} depends on it")
+        # subscriptions after views, before sources (utils.rs:853-990's arms)
+        at = next(
+            (i for i, d in enumerate(dependents) if d.kind in ("source", "index")), len(details)
+        )
+        details[at:at] = list(subscriptions)
         obj_type = "table" if rel.kind == "materialized view" else rel.kind
         return DropDependedOn(obj_type, details)
 

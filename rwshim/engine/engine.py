@@ -46,6 +46,7 @@ from rwshim.engine.scale import Scale
 from rwshim.engine.secrets import Secrets
 from rwshim.engine.state import Faults, Meta
 from rwshim.engine.streaming_config import StreamingJobConfig
+from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.throttle import Throttle
 from rwshim.engine.types import Clock
 from rwshim.engine.users import Users
@@ -115,6 +116,12 @@ class Engine:
         self.alter_columns = AlterColumns(self.meta, self.catalog)
         self.alter_props = AlterProps(self.meta, self.catalog, self.secrets)
         self.alter_connector = AlterConnector(self.meta, self.catalog)
+        self.subscriptions = Subscriptions(self.meta, self.users, self.catalog, self.barrier)
+        # a cross-database scan needs a subscription on its upstream; a DROP of a subscribed
+        # relation lists its subscriptions; a rename rewrites their definitions
+        self.jobs.cross_db_check = self.subscriptions.refuse_unsubscribed
+        self.ddl.subscriptions = self.subscriptions
+        self.alter.subscriptions = self.subscriptions
         with self.store.transaction():
             self.params.ensure_defaults()
             self.actors.ensure_workers()

@@ -96,6 +96,8 @@ class Jobs:
         self.backfill = backfill
         self.barrier = barrier
         self.recovery = recovery
+        # validate_cross_db_snapshot_backfill (engine.subscriptions), set by the engine
+        self.cross_db_check: Callable[[list[int]], None] | None = None
 
     # ------------------------------------------------------------------ the create pipeline
 
@@ -302,6 +304,17 @@ class Jobs:
                 job_type = self.fragments.build(
                     job_id, spec, ctx, p.inputs, p.scan_type, p.batch_refresh
                 )
+                if self.cross_db_check is not None:
+                    self.cross_db_check(
+                        [
+                            int(r[0])
+                            for r in self.conn.execute(
+                                "SELECT scan_relation_id FROM fragment WHERE job_id = ?"
+                                " AND scan_type = 'CrossDbSnapshotBackfill'",
+                                (job_id,),
+                            )
+                        ]
+                    )
                 self._admit_and_start(ctx.database_id, job_id, job_type, call)
         except BatchRefreshWhenPaused:
             # The failed apply also fails the barrier injection (control.rs:1311-1330): the

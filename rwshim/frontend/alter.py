@@ -94,10 +94,26 @@ async def handle_alter_config(
 
 
 async def handle_alter_rename(fe: Frontend, stmt: st.AlterRename, params: list[object]) -> Outcome:
+    if stmt.kind == "SUBSCRIPTION":
+        subs = fe.instance.engine.subscriptions
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: subs.rename(fe.ctx(), engine_name(stmt.name, fe.database), stmt.new_name.name),
+        )
     return await _alter_object(fe, stmt, fe.instance.engine.alter.rename, stmt.new_name.name)
 
 
 async def handle_alter_swap(fe: Frontend, stmt: st.AlterSwap, params: list[object]) -> Outcome:
+    if stmt.kind == "SUBSCRIPTION":
+        subs = fe.instance.engine.subscriptions
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: subs.swap(
+                fe.ctx(),
+                engine_name(stmt.name, fe.database),
+                engine_name(stmt.target, fe.database),
+            ),
+        )
     return await _alter_object(
         fe, stmt, fe.instance.engine.alter.swap, engine_name(stmt.target, fe.database)
     )
@@ -107,6 +123,13 @@ async def handle_alter_owner(fe: Frontend, stmt: st.AlterOwner, params: list[obj
     engine = fe.instance.engine
     if stmt.kind in ("SECRET", "CONNECTION"):
         return await _alter_object(fe, stmt, engine.secrets.alter_owner, stmt.new_owner)
+    if stmt.kind == "SUBSCRIPTION":
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: engine.subscriptions.alter_owner(
+                fe.ctx(), engine_name(stmt.name, fe.database), stmt.new_owner
+            ),
+        )
     return await _alter_object(fe, stmt, engine.alter.alter_owner, stmt.new_owner)
 
 
@@ -114,6 +137,13 @@ async def handle_alter_set_schema(
     fe: Frontend, stmt: st.AlterSetSchema, params: list[object]
 ) -> Outcome:
     engine = fe.instance.engine
+    if stmt.kind == "SUBSCRIPTION":
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: engine.subscriptions.set_schema(
+                fe.ctx(), engine_name(stmt.name, fe.database), stmt.new_schema.name
+            ),
+        )
     if stmt.kind == "CONNECTION":
         return await fe.engine_call(
             stmt.tag,

@@ -58,6 +58,10 @@ def _drop_one(fe: Frontend, stmt: st.Drop, name: st.ObjectName) -> Result:
             if_exists=stmt.if_exists,
             cascade=stmt.cascade,
         )
+    if stmt.object_type == "SUBSCRIPTION":
+        return engine.subscriptions.drop(
+            ctx, engine_name(name, fe.database), if_exists=stmt.if_exists, cascade=stmt.cascade
+        )
     raise NotImplementedError_(f"DROP {stmt.object_type}")
 
 

@@ -167,6 +167,12 @@ async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object])
     if cur is None:
         # src/frontend/src/session/cursor_manager.rs: "Cursor {} does not exist"
         raise Uncategorized(f'cursor "{stmt.cursor}" does not exist')
+    from rwshim.frontend import subscriptions
+    from rwshim.frontend.sub_cursor import SubscriptionCursor
+
+    if isinstance(cur, SubscriptionCursor):
+        return await subscriptions.fetch(fe, cur, stmt)
+    subscriptions.fetch_options_refused(stmt)
     rows: list[Sequence[object]] = []
     source = cur.rows
     while stmt.count is None or len(rows) < stmt.count:

@@ -47,8 +47,12 @@ def handle_show_objects(fe: Frontend, stmt: st.ShowObjects, params: list[object]
         return Outcome("SHOW_VARIABLE", r.columns, r.rows)
     if what == "PROCESSLIST":
         return Outcome(stmt.tag, *_processlist(fe))
-    if what == "CURSORS":
-        return Outcome(stmt.tag, [Column("Name", pgtypes.VARCHAR)], [(n,) for n in fe.cursors])
+    if what in ("CURSORS", "SUBSCRIPTION CURSORS"):
+        from rwshim.frontend import subscriptions
+
+        if what == "CURSORS":
+            return Outcome(stmt.tag, *subscriptions.cursor_rows(fe))
+        return Outcome(stmt.tag, *subscriptions.subscription_cursor_rows(fe))
     sctx = fe.show_context()
     schema = stmt.schema
     if what in _SHOW_OBJECT_KINDS:

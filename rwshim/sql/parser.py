@@ -141,6 +141,19 @@ def _one(sql: str, toks: list[Token], stop: Token) -> st.Statement:
         from rwshim.sql.rwparser import parse_rw
 
         return parse_rw(sql, toks, stop, text)
+    if up == "DECLARE" or up == "FETCH":
+        # RisingWave's cursor forms pglast lacks (rwshim.sql.subcursor)
+        from rwshim.sql import subcursor
+
+        if subcursor.is_subscription_declare(toks):
+            return subcursor.parse_subscription_declare(sql, text, toks, stop)
+        if up == "FETCH":
+            n, opts = subcursor.split_fetch_with(sql, toks, stop)
+            if opts:
+                head = toks[:n]
+                out = _pg(sql, sql[first.start : head[-1].end], head, stop)
+                assert isinstance(out, st.FetchCursor)
+                return st.FetchCursor(text, out.cursor, out.count, opts)
     if up in _PG_FIRST or (first.kind is Kind.OP and first.value == "("):
         return _pg(sql, text, toks, stop)
     raise expected_error(sql, first, "statement")

@@ -42,8 +42,6 @@ STATUS: dict[str, tuple[str, str]] = {
     "ExplainAnalyzeStreamJob": (NOT_EMULATED, "the target is bound as RisingWave binds it "
                                 "(its not-found errors); a job found is refused: rwshim runs "
                                 "no stream executors whose statistics it could sample"),
-    "AlterRetention": (NOT_YET, "subscriptions"),
-    "CreateSubscription": (NOT_YET, "subscriptions"),
     "AlterViewQuery": (AS_RISINGWAVE, "refused as RisingWave's release build refuses it, "
                        "before any look-up: `Feature is not yet implemented: ALTER VIEW AS QUERY` "
                        "/ `... ALTER MATERIALIZED VIEW AS QUERY` (handler/mod.rs:1212-1220)"),

@@ -587,6 +587,29 @@ CREATE INDEX fragment_relation_by_target_type
     ON fragment_relation(target_fragment_id, dispatcher_type);
 """
 
+# Version 11: subscriptions (CREATE SUBSCRIPTION; src/meta/model/src/subscription.rs), in the
+# object id space, named per schema in the relations' namespace (root_catalog.rs
+# check_relation_name_duplicated has a subscription arm).  dependent_table_id: the table or
+# materialized view subscribed to; retention_seconds as convert_interval_to_u64_seconds reads
+# WITH (retention = ...); created_epoch: the barrier epoch at creation (SINCE begin() reads it).
+SCHEMA_V11: Final = """
+CREATE TABLE subscription (
+    subscription_id    INTEGER PRIMARY KEY,
+    name               TEXT NOT NULL,
+    schema_id          INTEGER NOT NULL REFERENCES schema(schema_id),
+    database_id        INTEGER NOT NULL REFERENCES database(database_id),
+    owner_id           INTEGER NOT NULL REFERENCES rw_user(user_id),
+    dependent_table_id INTEGER NOT NULL,
+    retention_seconds  INTEGER NOT NULL,
+    definition         TEXT NOT NULL,
+    created_epoch      INTEGER NOT NULL,
+    created_at         TEXT NOT NULL,
+    created_at_cluster_version TEXT,
+    UNIQUE (schema_id, name)
+);
+CREATE INDEX subscription_by_table ON subscription(dependent_table_id);
+"""
+
 # Version 12: user-defined functions and aggregates (CREATE FUNCTION / AGGREGATE).
 SCHEMA_V12: Final = """
 -- function (src/meta/model/src/function.rs; frontend catalog/function_catalog.rs): in the
@@ -658,6 +681,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (8, SCHEMA_V8),
     (9, SCHEMA_V9),
     (10, SCHEMA_V10),
+    (11, SCHEMA_V11),
     (12, SCHEMA_V12),
     (13, SCHEMA_V13),
 )

@@ -5,8 +5,9 @@ materialized-view helper, and an error.
 
 It pins sqlalchemy-risingwave 1.1.1 (and needs psycopg2, which it does not declare), so it
 lives in its own virtualenv made by ``.ci/setup``: ``RWSHIM_RWPY_PYTHON`` or
-``<repo>/.venv-rwpy/bin/python``; the test fails, never skips, without it.  ``on_change``
-(a subscription and a subscription cursor) is not covered: rwshim has no subscriptions yet.
+``<repo>/.venv-rwpy/bin/python``; the test fails, never skips, without it.  ``on_change`` of a
+table and of a materialized view: the SDK creates a subscription, declares a subscription
+cursor and FETCHes; its handler gets each changed row whole, with its op and rw_timestamp.
 """
 
 from __future__ import annotations
@@ -41,4 +42,18 @@ def test_risingwave_py(rw_thread_server: ThreadRunning) -> None:
         "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
         "  1: Catalog error\n  2: table or source not found: nosuch\n\n",
     ]
+    assert got.pop("on_change table cursor") == ["risingwave_py_cursor_default_public_orders_sub"]
+    # the three statements commit in one barrier (the FLUSH): one epoch, in key order
+    assert got.pop("on_change table rows") == [
+        [
+            [2, "pear", 5, "UpdateDelete"],
+            [2, "pear", 6, "UpdateInsert"],
+            [3, "fig", 7, "Delete"],
+            [5, "plum", 11, "Insert"],
+        ]
+    ]
+    assert got.pop("on_change table rw_timestamp") == [True, True]
+    assert got.pop("subscriptions") == [[["public.orders_sub", 86400]]]
+    assert got.pop("on_change mv cursor") == ["risingwave_py_cursor_default_public_big_orders_sub"]
+    assert got.pop("on_change mv rows") == [[["kiwi", 9, "Delete"], ["lime", 30, "Insert"]]]
     assert got == {}

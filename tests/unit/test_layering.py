@@ -149,7 +149,7 @@ def test_the_sqlite_part_does_not_import_the_binder() -> None:
 ENGINE = PKG / "engine"
 # Engine modules of plain values and pure functions: every part may import them, and they
 # import only each other.
-ENGINE_LEAVES = {"types", "kinds", "options", "parallelism", "graph", "sysparams"}
+ENGINE_LEAVES = {"types", "kinds", "options", "parallelism", "graph", "sysparams", "retention"}
 # part -> the parts it may import besides itself and the leaves: RisingWave's meta node from
 # the bottom (the shared environment, users, sessions' waits, the catalog) up to the DDL entry
 # points; the facade (engine, and the package's __init__) composes them all.
@@ -170,8 +170,9 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "jobs": {"state", "catalog", "waits", "fragments", "actors", "backfill", "barrier", "recovery"},
     "secrets": {"state", "users", "privileges", "catalog"},
     "streaming_config": {"state", "catalog"},
-    "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets"},
-    "alter": {"state", "users", "catalog"},
+    "subscriptions": {"state", "users", "privileges", "catalog", "barrier"},
+    "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets", "subscriptions"},
+    "alter": {"state", "users", "catalog", "subscriptions"},
     "alter_columns": {"state", "catalog"},
     "alter_props": {"state", "catalog", "secrets"},
     "alter_connector": {"state", "catalog"},

@@ -23,7 +23,8 @@ FROM rw_catalog__rw_users"""
 SQL["pg_user"] = "SELECT id, name, create_db, is_super, '********' FROM rw_catalog__rw_users"
 
 # pg_class.rs: tables, MVs (creating ones included), system tables, indexes, views (system
-# views included), sources ('s'), sinks ('k'), connections ('c', pg_class.rs:167-180); no
+# views included), sources ('s'), sinks ('k'), subscriptions ('u', pg_class.rs:153-166),
+# connections ('c', pg_class.rs:167-180); no
 # ACL filter.
 _KIND = """CASE r.kind WHEN 'table' THEN 'r' WHEN 'materialized view' THEN 'm' WHEN 'index' THEN 'i'
     WHEN 'view' THEN 'v' WHEN 'source' THEN 's' WHEN 'sink' THEN 'k' END"""
@@ -35,6 +36,9 @@ SELECT v.id, v.name, s.schema_id, 1, 'p', CASE v.kind WHEN 'table' THEN 'r' ELSE
        0, 0, 0, '[]', 0, NULL
 FROM rwshim_sys_relation v JOIN schema s ON s.name = v.schema_name
 WHERE s.database_id = {CURRENT_DB}
+UNION ALL
+SELECT u.subscription_id, u.name, u.schema_id, u.owner_id, 'p', 'u', 0, 0, 0, '[]', 0, NULL
+FROM subscription u WHERE u.database_id = {CURRENT_DB}
 UNION ALL
 SELECT c.connection_id, c.name, c.schema_id, c.owner_id, 'p', 'c', 0, 0, 0, '[]', 0, NULL
 FROM connection c WHERE c.database_id = {CURRENT_DB}"""

@@ -11,6 +11,9 @@
   and rw_sinks: ``{"k": {"type": "plaintext", "value": v}}``, a secret reference
   ``{"k": {"type": "secret", "value": {"value": "<secret name>"}}}``.
 
+- ``rw_subscriptions`` (rw_subscriptions.rs): the subscriptions of the current database the
+  user may see, initialized_at = created_at (one barrier carries the create).
+
 pg_class lists connections with relkind 'c' (pg_class.rs:167-180); see pg_catalog.py.
 """
 
@@ -66,3 +69,13 @@ SELECT c.connection_id, c.name, c.schema_id, c.owner_id, c.connection_type, '',
 FROM connection c
 WHERE c.database_id = {CURRENT_DB} AND {can_see("c.connection_id", "c.owner_id")}
 ORDER BY c.connection_id"""
+
+# rw_subscriptions.rs: the subscriptions of the current database the user may see
+# (iter_subscription_with_acl); acl as a relation's without DML (get_acl_items(id, false)).
+SQL["rw_subscriptions"] = f"""
+SELECT u.subscription_id, u.name, u.schema_id, sc.name, u.owner_id, u.definition,
+       u.retention_seconds, {acl("u.subscription_id", "r")}, u.created_at, u.created_at,
+       u.created_at_cluster_version, u.created_at_cluster_version
+FROM subscription u JOIN schema sc ON sc.schema_id = u.schema_id
+WHERE u.database_id = {CURRENT_DB} AND {can_see("u.subscription_id", "u.owner_id")}
+ORDER BY u.subscription_id"""

@@ -176,12 +176,22 @@ def show_objects(
         )
         if store_kind == "materialized view":
             sql += " AND COALESCE(j.job_status, 'CREATED') = 'CREATED'"
+        retention: dict[int, int] = {}
         if store_kind == "secret":
             # Secrets are not relations (rwshim/store/schema.py `secret`).
             sql = "SELECT secret_id, name, owner_id FROM secret WHERE schema_id = ? AND ? = ?"
             objects = conn.execute(
                 sql + " ORDER BY name", (found[0], store_kind, store_kind)
             ).fetchall()
+        elif store_kind == "subscription":
+            # Nor are subscriptions (`subscription`): ShowSubscriptionRow has the retention.
+            subs = conn.execute(
+                "SELECT subscription_id, name, owner_id, retention_seconds FROM subscription"
+                " WHERE schema_id = ? ORDER BY name",
+                (found[0],),
+            ).fetchall()
+            objects = [(i, n, o) for i, n, o, _ in subs]
+            retention = {int(i): int(r) for i, _, _, r in subs}
         else:
             objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
         if store_kind == "view":
@@ -199,7 +209,9 @@ def show_objects(
             if ilike is not None and not like_matches(obj_name, ilike, case_insensitive=True):
                 continue
             shown = display_name([name, obj_name])
-            rows.append((shown, 0) if kind == "subscriptions" else (shown,))
+            rows.append(
+                (shown, retention.get(int(obj_id), 0)) if kind == "subscriptions" else (shown,)
+            )
     if kind == "subscriptions":
         return SUBSCRIPTION_COLUMNS, rows
     return OBJECT_COLUMNS, rows
@@ -385,6 +397,8 @@ def show_create(
     if kind == "function":
         raise NotImplementedError_("show create on: FUNCTION")
     kinds, label, created_only = _CREATE_KINDS[kind]
+    if kind == "subscription":
+        return CREATE_COLUMNS, [_show_create_subscription(conn, ctx, parts)]
     found = _find(conn, ctx, parts, kinds, created_only=created_only)
     if kind == "source" and found is not None:
         # A table's associated source is not a source here (show.rs:918-929).
@@ -397,6 +411,31 @@ def show_create(
     if found is None:
         raise CatalogNotFound(label, display_name(parts))
     return CREATE_COLUMNS, [(f"{found.schema}.{parts[-1]}", found.definition or "")]
+
+
+def _show_create_subscription(
+    conn: sqlite3.Connection, ctx: ShowContext, parts: Sequence[str]
+) -> Row:
+    """show.rs:951-957: get_subscription_by_name through the search path, then the access
+    check (not found when the user may not see it)."""
+    schemas = [parts[-2]] if len(parts) > 1 else ctx.real_path()
+    for schema in schemas:
+        found = _schema(conn, ctx, schema)
+        if found is None:
+            if len(parts) > 1:
+                raise CatalogNotFound("schema", schema)
+            continue
+        row = conn.execute(
+            "SELECT subscription_id, owner_id, definition FROM subscription"
+            " WHERE schema_id = ? AND name = ?",
+            (found[0], parts[-1]),
+        ).fetchone()
+        if row is None:
+            continue
+        if not _can_see(conn, ctx, row[0], row[1]):
+            break
+        return (f"{schema}.{parts[-1]}", str(row[2]))
+    raise CatalogNotFound("subscription", display_name(parts))
 
 
 # --- DESCRIBE / SHOW COLUMNS / SHOW INDEXES -------------------------------------------------

@@ -17,6 +17,7 @@ __all__ = [
     "CloseCursor",
     "Copy",
     "DeclareCursor",
+    "DeclareSubscriptionCursor",
     "Delete",
     "Explain",
     "ExplainAnalyzeStreamJob",
@@ -119,11 +120,28 @@ class DeclareCursor(Statement):
 
 @dataclass(frozen=True, slots=True)
 class FetchCursor(Statement):
-    """FETCH [FORWARD] {n | ALL} FROM <cursor>."""
+    """FETCH [FORWARD] {n | ALL} FROM <cursor> [WITH (timeout = '<interval>')]."""
 
     cursor: str
     count: int | None  # None = ALL
+    # WITH (timeout = '...'): FetchCursorStatement's with_properties (a subscription cursor's)
+    with_options: tuple[tuple[str, str], ...] = ()
     TAG: ClassVar[str] = "FETCH_CURSOR"
+    OWNER: ClassVar[Owner] = "read"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareSubscriptionCursor(Statement):
+    """DECLARE <cursor> SUBSCRIPTION CURSOR FOR <subscription> [SINCE <when> | FULL]."""
+
+    # <when>: now() | proctime() | begin() | <unix ms> (DeclareCursor::Subscription,
+    # ast/statement.rs:707-730; parser.rs parse_since)
+
+    cursor: str
+    subscription: ObjectName
+    since: str  # "now" (also proctime() and no SINCE), "begin", "ms", "full"
+    since_ms: int | None = None
+    TAG: ClassVar[str] = "DECLARE_CURSOR"
     OWNER: ClassVar[Owner] = "read"
 
 

@@ -1,11 +1,17 @@
 """risingwave-py (RisingWave's Python SDK) against a server: ``python risingwave_py.py <host>
 <port>``.  Connect (it creates and fills its own ``_risingwave_py_version`` table and reads
 ``version()``), DDL and queries through ``execute``/``fetch``/``fetchone``, its row and
-DataFrame inserts, ``check_exist`` and its materialized-view helper; prints JSON lines.
-``on_change`` needs subscriptions and subscription cursors, which rwshim does not have yet."""
+DataFrame inserts, ``check_exist`` and its materialized-view helper, ``on_change`` of a table
+and of a materialized view (a subscription and a subscription cursor: the handler gets the rows that
+changed, with their ``op`` and ``rw_timestamp``); prints JSON lines."""
 
 from __future__ import annotations
 
+import io
+import threading
+import time
+from collections.abc import Callable
+from contextlib import redirect_stdout
 from typing import Any
 
 import pandas as pd
@@ -15,6 +21,57 @@ from risingwave import OutputFormat, RisingWave, RisingWaveConnOptions
 
 def rows(result: Any) -> list[list[Any]]:
     return [list(r) for r in result]
+
+
+class _Enough(Exception):
+    """Raised by a handler to leave on_change, whose loop only ends on KeyboardInterrupt."""
+
+
+def watch(
+    host: str,
+    port: int,
+    start: Callable[[Callable[[Any], None]], None],
+    cursor: str,
+    dml: list[str],
+    want: int,
+) -> tuple[str, list[list[Any]]]:
+    """Run ``start(handler)`` (an on_change) until ``want`` rows came; another connection
+    runs ``dml`` (then FLUSH) once the SDK's cursor exists.  (The cursor name the SDK prints,
+    the rows.)"""
+    writer = RisingWave(
+        RisingWaveConnOptions.from_connection_info(
+            host=host, port=port, user="root", password="", database="dev"
+        )
+    )
+
+    def act() -> None:
+        # DML after the cursor is declared (SINCE now()): wait until SHOW lists it
+        for _ in range(1200):
+            if any(r[5] == cursor for r in writer.fetch("SHOW SUBSCRIPTION CURSORS")):
+                break
+            time.sleep(0.05)
+        for sql in dml:
+            writer.execute(sql)
+        writer.execute("FLUSH")
+
+    got: list[list[Any]] = []
+
+    def handler(data: Any) -> None:
+        got.extend(list(r) for r in data)
+        if len(got) >= want:
+            raise _Enough
+
+    thread = threading.Thread(target=act)
+    thread.start()
+    printed = io.StringIO()
+    try:
+        with redirect_stdout(printed):
+            start(handler)
+    except _Enough:
+        pass
+    thread.join()
+    writer.close()
+    return printed.getvalue().strip(), got
 
 
 def main() -> None:
@@ -42,6 +99,39 @@ def main() -> None:
     mv = rw.mv(name="big_orders", stmt="SELECT item, qty FROM orders WHERE qty > 4")
     emit("mv", mv.name, rows(rw.fetch("SELECT item, qty FROM big_orders ORDER BY qty")))
     attempt("bad sql", lambda: rw.fetch("SELECT * FROM nosuch"))
+    # on_change of the table: an insert, an update, a delete
+    name, got = watch(
+        host,
+        port,
+        lambda h: rw.on_change("orders", h, max_batch_size=10),
+        "risingwave_py_cursor_default_public_orders_sub",
+        [
+            "INSERT INTO orders VALUES (5, 'plum', 11)",
+            "UPDATE orders SET qty = 6 WHERE id = 2",
+            "DELETE FROM orders WHERE id = 3",
+        ],
+        4,
+    )
+    emit("on_change table cursor", name)
+    emit("on_change table rows", [r[:-1] for r in got])
+    stamps = [r[-1] for r in got]
+    emit(
+        "on_change table rw_timestamp",
+        all(isinstance(t, int) for t in stamps),
+        stamps == sorted(stamps),
+    )
+    emit("subscriptions", rows(rw.fetch("SHOW SUBSCRIPTIONS")))
+    # on_change of the materialized view: a row enters it, another leaves it
+    name, got = watch(
+        host,
+        port,
+        lambda h: mv.on_change(h, max_batch_size=10),
+        "risingwave_py_cursor_default_public_big_orders_sub",
+        ["INSERT INTO orders VALUES (6, 'lime', 30)", "DELETE FROM orders WHERE id = 4"],
+        2,
+    )
+    emit("on_change mv cursor", name)
+    emit("on_change mv rows", sorted(r[:-1] for r in got))
     rw.close()
 
 
