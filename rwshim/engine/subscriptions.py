@@ -202,8 +202,8 @@ class Subscriptions:
         if existing is not None:
             if if_not_exists and existing.status in (None, "CREATED"):
                 return Result([f'relation "{name.name}" already exists, skipping'])
-            if not if_not_exists or existing.status in (None, "CREATED"):
-                raise self.catalog.duplicate_error(existing)
+            # (a job still being created: meta's own duplicate check refuses it)
+            raise self.catalog.duplicate_error(existing)
         if self.duplicate(sid, name.name):
             if if_not_exists:
                 return Result([f'relation "{name.name}" already exists, skipping'])
@@ -211,7 +211,7 @@ class Subscriptions:
         # create_subscription_catalog (:31-72): both schemas for create (CREATE on them),
         # then the upstream: a created table, materialized view or index in the upstream's
         # schema (get_table_by_name, session.rs:1283-1308: SELECT on it)
-        table_sid, table_schema = self.catalog.creation_schema(ctx, from_name)
+        table_sid, _ = self.catalog.creation_schema(ctx, from_name)
         sub_sid, _ = self.catalog.creation_schema(ctx, name)
         definition = unparse.definition(text)
         row = self.meta.q1(
@@ -259,7 +259,6 @@ class Subscriptions:
                 owner_id=ctx.user_id,
             )
         self.meta.commit_actions()
-        del table_schema
         return Result()
 
     def drop(

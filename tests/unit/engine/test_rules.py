@@ -210,6 +210,14 @@ def test_cross_database_scan_is_normal_and_blocks_nothing() -> None:
     e.catalog.create_database(ctx(), "db2")
     db2 = e.catalog.database_id("db2")
     c2 = Context(database_id=db2, variables={"background_ddl": "true", "backfill_rate_limit": "1"})
+    # a cross-database scan needs a subscription on its upstream (create_op.rs:625-663)
+    with pytest.raises(RwError) as refused:
+        mv(e, "x", [t], c2)
+    assert refused.value.chain == ["Permission denied: Some upstream tables are not subscribed"]
+    e.subscriptions.create(
+        ctx(), ObjectName("s"), ObjectName("t"), [("retention", "1D")],
+        "create subscription s from t with (retention = '1D')",
+    )  # fmt: skip
     mv(e, "x", [t], c2)
     x = rel_id(e, "x", c2)
     assert e.catalog.job_status(x) == "CREATING"
