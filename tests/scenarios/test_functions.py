@@ -13,6 +13,9 @@ from tests.scenarios.conftest import Connect
 from tests.scenarios.drivers import Client
 from tests.scenarios.helpers import cause, run_ticking
 
+# what version() answers and the *_cluster_version columns hold (src/common/src/lib.rs:142-147)
+VERSION = "PostgreSQL 13.14.0-RisingWave-3.2.0-alpha (448c6570b1b9d636736708340f61a85900c2b7d7)"
+
 ADD = "create function add(INT, INT) returns int language sql as $$select $1 + $2$$"
 
 
@@ -354,9 +357,9 @@ async def test_catalog_rows_and_schemas(client: Client) -> None:
         " from rw_functions f join pg_namespace n on n.oid = f.schema_id order by f.id"
     ) == [
         ("add", "public", 1, "SCALAR", "{23,23}", 23, "sql",
-         "{root=X/root,postgres=X/root,rwadmin=X/root}", "2.6.0"),
+         "{root=X/root,postgres=X/root,rwadmin=X/root}", VERSION),
         ("greet", "s2", 1, "SCALAR", "{1043}", 1043, "sql",
-         "{root=X/root,postgres=X/root,rwadmin=X/root}", "2.6.0"),
+         "{root=X/root,postgres=X/root,rwadmin=X/root}", VERSION),
     ]  # fmt: skip
     assert await client.rows("show functions") == [
         ("public.add", "integer, integer", "integer", "sql", None)
