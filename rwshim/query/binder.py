@@ -166,6 +166,19 @@ class Binder:
             return Source(alias, rename(list(rel.columns), alias_cols), rel.schema)
         return self._user_source(node, rel, alias, alias_cols)
 
+    def _inlined(self, definition: str) -> str:
+        """A view's definition with its SQL functions inlined (query/udf.py), as the
+        statement that reads it was."""
+        conn = getattr(self.relations, "conn", None)
+        if conn is None:
+            return definition
+        from rwshim.query import udf_store
+
+        names = udf_store.function_names(conn, self.ctx.database_id)
+        if not names:
+            return definition
+        return udf_store.inline(conn, replace(self.ctx, acl=None), definition, names)
+
     def _user_source(
         self, node: exp.Expr, rel: Relation, alias: str, alias_cols: list[str]
     ) -> Source:
@@ -180,7 +193,7 @@ class Binder:
                 raise RwError(f'infinite recursion detected in rules for relation "{rel.name}"')
             self._expanding.append(rel.id)
             try:
-                inner = definition_query(rel.definition)
+                inner = definition_query(self._inlined(rel.definition))
                 # the definition reads as its owner made it: no privilege checks inside
                 # (security invoker is disabled for views, table_or_source.rs:477-480; a
                 # materialized view is its own state)

@@ -115,6 +115,11 @@ async def test_sql_functions_over_tables_and_in_materialized_views(
     assert await client.rows("select * from mv order by c1") == [
         (1, 2, 3), (2, 4, 2), (3, 6, 1), (4, 8, 0),
     ]  # fmt: skip
+    # a view over the MV, and a query reading both (the MV's definition is inlined where it
+    # is bound in process too)
+    assert await client.run("create view v as select d + 1 as e from mv") == "CREATE_VIEW"
+    assert await client.rows("select e from v order by e") == [(3,), (5,), (7,), (9,)]
+    assert await client.run("drop view v") == "DROP_VIEW"
     # the MV calls twice, which calls add: neither can go while it stands
     detail = "materialized view public.mv depends on it"
     for name in ("add", "twice", "above"):
