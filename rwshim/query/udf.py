@@ -91,6 +91,9 @@ class _Call:
     end: int  # past the closing parenthesis
     args: list[tuple[int, int]]
     udf: Udf
+    # a select item that is the call alone is named after the function, as RisingWave derives
+    # the alias from the call before inlining it (binder/select.rs derive_alias)
+    alias: str | None = None
 
 
 class Inliner:
@@ -115,7 +118,7 @@ class Inliner:
     def statement(self, sql: str) -> str:
         """``sql`` with every call of a SQL function inlined (unchanged if pglast cannot
         parse it: the statement's own path reports that)."""
-        return self._text(sql, 0, sql)
+        return self._text(sql, 0, sql, aliases=True)
 
     def expression(self, expr: str, depth: int = 0) -> str:
         prefix = "SELECT "
@@ -124,7 +127,9 @@ class Inliner:
 
     # ------------------------------------------------------------------ internals
 
-    def _text(self, sql: str, depth: int, shown: str) -> str:
+    def _text(self, sql: str, depth: int, shown: str, aliases: bool = False) -> str:
+        """``aliases``: name a select item that is a call alone after the function (the
+        statement's own select lists; not an argument or a body being inlined)."""
         from pglast import parse_sql
         from pglast.parser import ParseError, scan
 
@@ -145,13 +150,21 @@ class Inliner:
                 continue
             out.append(sql[pos : call.start])
             out.append(self._expand(call, sql, depth))
+            if aliases and call.alias is not None and not self.collect_only:
+                out.append(" AS " + _quote(call.alias))
             pos = call.end
         out.append(sql[pos:])
         return "".join(out)
 
     def _collect(self, node: Any, sql: str, toks: list[Any], calls: list[_Call]) -> None:
-        from pglast.ast import FuncCall
+        from pglast.ast import FuncCall, ResTarget
 
+        if isinstance(node, ResTarget) and node.name is None and isinstance(node.val, FuncCall):
+            call = self._match(node.val, sql, toks)
+            if call is not None:
+                call.alias = getattr((node.val.funcname or ("",))[-1], "sval", None)
+                calls.append(call)
+                return
         if isinstance(node, FuncCall):
             call = self._match(node, sql, toks)
             if call is not None:
@@ -247,6 +260,10 @@ class Inliner:
         cols = ", ".join(f'{a} AS "a{i}"' for i, a in enumerate(args))
         inner = self._text(body, depth + 1, body)
         return f"(SELECT ({inner}) FROM (SELECT {cols}) AS {alias})"
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _call_span(
