@@ -129,8 +129,12 @@ class DataSession:
         key = (id(ctx), ctx.cache_key, state.timezone, catalog)
         if key == self._synced:
             return
-        if self._synced is not None and self._synced[3] != catalog:
-            # relations its prepared statements read may have another shape now
+        if self._synced is not None and (
+            self._synced[3] != catalog or self._synced[2] != state.timezone
+        ):
+            # relations its prepared statements read may have another shape now; and a literal
+            # cast to timestamptz was made a constant when the statement was parsed, in the
+            # time zone of then (a prepared text would keep answering in the old zone)
             await conn.forget_prepared()
         fs = FunctionState(ctx=ctx, schema_exists=self.plane.relations.schema_exists)
         schema = fs.current_schema() or ""

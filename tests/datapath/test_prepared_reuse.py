@@ -113,3 +113,19 @@ def test_a_prepared_statement_whose_table_changed_shape_runs_as_text(
     seen = asyncio.run(run())
     assert seen[:RUNS] == [[("a", [b"1"])]] * RUNS
     assert seen[RUNS:] == [[("a,b", [b"1", b"x"])]] * 2
+
+
+def test_a_repeated_text_answers_in_the_session_time_zone(db: Client) -> None:
+    """A text run twice is prepared on the data plane; PostgreSQL makes a literal's cast to
+    timestamptz a constant when it parses it, so the prepared statements are dropped when the
+    session's time zone changes (e2e_test/batch/basic/to_jsonb.slt.part: the same literal read
+    in UTC after Europe/London answered London's instant)."""
+    db.run("CREATE TABLE z (v int)")  # a text reading a table runs on the data plane
+    db.run("INSERT INTO z VALUES (1)")
+    sql = "SELECT extract(epoch FROM '2014-05-28 12:22:35'::timestamptz)::bigint FROM z"
+    answers = []
+    for zone in ("UTC", "Europe/London", "EST5EDT", "UTC"):
+        db.run(f"SET timezone TO '{zone}'")
+        answers += [db.rows(sql)[0][0], db.rows(sql)[0][0]]
+    utc = 1401279755
+    assert answers == [utc, utc, utc - 3600, utc - 3600, utc + 4 * 3600, utc + 4 * 3600, utc, utc]
