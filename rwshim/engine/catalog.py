@@ -16,12 +16,13 @@ RisingWave: the catalog controller, ``src/meta/src/controller/catalog/`` (``crea
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
 
 from rwshim.acl import CheckItem
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
 from rwshim.engine.privileges import Privileges
+from rwshim.engine.relrow import _REL_SELECT, Owned, _rel
+from rwshim.engine.relrow import Rel as Rel
+from rwshim.engine.relrow import view_sql as view_sql
 from rwshim.engine.state import Meta
 from rwshim.engine.types import ColumnSpec, Context, ObjectName, Result
 from rwshim.engine.users import Users
@@ -37,76 +38,6 @@ from rwshim.errors import (
 from rwshim.sql import unparse
 from rwshim.store.store import SYSTEM_SCHEMAS
 from rwshim.version import CLUSTER_VERSION
-
-
-@dataclass(slots=True)
-class Rel:
-    """A relation row joined with its streaming job (if any)."""
-
-    id: int
-    kind: str
-    name: str
-    schema_id: int
-    database_id: int
-    owner_id: int
-    definition: str
-    is_shared: bool
-    status: str | None
-    create_type: str | None
-    job_type: str | None
-    connector: str | None
-    target_table_id: int | None
-
-    @property
-    def is_job(self) -> bool:
-        return self.status is not None
-
-
-_REL_SELECT = (
-    "SELECT r.relation_id, r.kind, r.name, r.schema_id, r.database_id, r.owner_id, r.definition,"
-    " r.is_shared, j.job_status, j.create_type, j.job_type, r.connector, r.target_table_id"
-    " FROM relation r LEFT JOIN streaming_job j ON j.job_id = r.relation_id"
-)
-
-
-def _rel(row: Sequence[Any]) -> Rel:
-    return Rel(
-        int(row[0]),
-        str(row[1]),
-        str(row[2]),
-        int(row[3]),
-        int(row[4]),
-        int(row[5]),
-        str(row[6]),
-        bool(row[7]),
-        None if row[8] is None else str(row[8]),
-        None if row[9] is None else str(row[9]),
-        None if row[10] is None else str(row[10]),
-        None if row[11] is None else str(row[11]),
-        None if row[12] is None else int(row[12]),
-    )
-
-
-def view_sql(definition: str, schema: str, name: str) -> str:
-    """A view's stored SQL from its definition: the query after the ``CREATE VIEW [schema.]name
-    AS`` prefix rwshim writes (a definition from an older store is read as a statement)."""
-    prefix = unparse.view_definition(schema, name, "")
-    if definition.startswith(prefix):
-        return definition[len(prefix) :]
-    try:
-        return unparse.view_sql(definition)
-    except unparse.UnparseError:
-        return definition
-
-
-class Owned(Protocol):
-    """A schema object as the drop/alter privilege rule reads it."""
-
-    @property
-    def owner_id(self) -> int: ...
-
-    @property
-    def schema_id(self) -> int: ...
 
 
 class Catalog:
