@@ -35,10 +35,10 @@ from rwshim.errors import (
     RwError,
     Uncategorized,
 )
+from rwshim.sql import column_exprs
 from rwshim.sql import columns as sqlcols
 from rwshim.sql import statements as st
 from rwshim.sql.column_names import check_not_reserved
-from rwshim.sql.tokens import Kind, tokenize
 from rwshim.sql.unparse import ddl_display, purify
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse.cursor import UnparseError
@@ -90,10 +90,7 @@ def _bound(text: str) -> tuple[ColumnSpec, sqlcols.ColumnDef]:
 
 def reads_column(expression: str, column: str) -> bool:
     """Whether a column expression (a generated column's) names ``column``."""
-    for t in tokenize(expression):
-        if t.kind is Kind.WORD and (t.value if t.quoted else t.value.lower()) == column:
-            return True
-    return False
+    return bool(column_exprs.column_refs(expression, [column]))
 
 
 def _has(cdef: n.ColumnDef, kind: str) -> bool:
