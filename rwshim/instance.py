@@ -25,6 +25,7 @@ from rwshim.query.engine import QueryEngine
 from rwshim.query.relations import RelKind
 from rwshim.query.rewrites import register_rewrite
 from rwshim.query.store_source import StoreRelations
+from rwshim.replies import ReplyCache
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
@@ -55,6 +56,8 @@ class Instance:
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
         self._changelog: ChangeLog | None = None
+        # constant statements' answers, kept encoded by the sessions (rwshim/replies.py)
+        self.replies = ReplyCache()
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.

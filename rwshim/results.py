@@ -49,6 +49,9 @@ class Outcome:
     # COPY ... TO STDOUT: rows go out as CopyData (tab-separated text) between
     # CopyOutResponse and CopyDone, then ``COPY n`` (pg_protocol.rs:889-910).
     copy_out: bool = False
+    # The answer is fixed by the statement's text (a constant SELECT): the session may keep
+    # it encoded and send it again for the same text (rwshim/replies.py).
+    constant: bool = False
 
 
 _LIST_ITERATOR: type = type(iter([]))

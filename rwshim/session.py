@@ -17,11 +17,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import secrets
 import time
 import zoneinfo
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
 
@@ -29,9 +27,10 @@ from rwshim import errors
 from rwshim.bind_params import decode_params
 from rwshim.errors import RwError, StoreWriteFailed
 from rwshim.frontend import Description, Frontend, Statement
+from rwshim.logfmt import statement_log
+from rwshim.replies import ReplyCache, settings_free
 from rwshim.results import (
     Outcome,
-    RowEncoder,
     Rows,
     command_tag,
     copy_row,
@@ -39,6 +38,17 @@ from rwshim.results import (
     render_notice,
     result_formats,
     row_encoder,
+)
+from rwshim.session_parts import (
+    FLUSH_THRESHOLD,
+    PARSE_PARAM_OIDS,
+    TEXT_FORMATS,
+    Portal,
+    Prepared,
+    ProcessInfo,
+    SessionRegistry,
+    command_complete,
+    first_row,
 )
 from rwshim.sql import statements as st
 from rwshim.store.store import Store
@@ -48,90 +58,6 @@ from rwshim.wire.connection import ServerConnection
 
 log = logging.getLogger("rwshim.session")
 T = TypeVar("T")
-
-# Parameter type OIDs RisingWave accepts in Parse (DataType::from_oid, postgres_type.rs):
-# its base types, their arrays, and text/text[] (read as varchar).  0 means "infer".
-PARSE_PARAM_OIDS = frozenset(
-    {16, 17, 20, 21, 23, 700, 701, 1043, 1082, 1083, 1114, 1184, 1186, 1700, 3802, 1307}
-    | {1000, 1001, 1016, 1005, 1007, 1021, 1022, 1015, 1182, 1183, 1115, 1185, 1187, 1231}
-    | {3807, 1308, 25, 1009}
-)
-
-
-class _TextFormats(dict[int, tuple[int, ...]]):
-    """n -> (0,) * n, built once per column count (simple queries send text only)."""
-
-    def __missing__(self, n: int) -> tuple[int, ...]:
-        value = self[n] = (0,) * n
-        return value
-
-
-_TEXT_FORMATS = _TextFormats()
-_TAGS: dict[str, bytes] = {}
-
-
-def command_complete(tag: str) -> bytes:
-    """CommandComplete bytes, memoized per tag text (``SELECT 1`` recurs constantly)."""
-    msg = _TAGS.get(tag)
-    if msg is None:
-        if len(_TAGS) > 10000:
-            _TAGS.clear()
-        msg = _TAGS[tag] = backend.command_complete(tag)
-    return msg
-
-
-# Flush to the socket once this much output is buffered inside one statement.
-FLUSH_THRESHOLD = 256 * 1024
-
-
-@dataclass(slots=True)
-class ProcessInfo:
-    """One live connection, as SHOW PROCESSLIST / KILL / CancelRequest see it."""
-
-    pid: int
-    key: int
-    user: str
-    database: str
-    client_addr: str
-    application_name: str = ""
-    connected_at: float = field(default_factory=time.time)
-    # The statement running now (or the last one run) and when it started.
-    statement: str | None = None
-    statement_started: float | None = None
-    active: bool = False
-
-
-@dataclass(slots=True)
-class Prepared:
-    sql: str
-    stmt: Statement | None  # None: the empty query
-    description: Description
-    portals: set[str] = field(default_factory=set)
-
-
-@dataclass(slots=True)
-class Portal:
-    statement_name: str
-    prepared: Prepared
-    params: list[object]
-    formats: list[int]
-    # The result format codes as Bind sent them (``formats`` is expanded for the described
-    # columns; a statement described as NoData may still return rows, e.g. CANCEL JOBS).
-    codes: tuple[int, ...] = ()
-    # Set while a row-limited Execute left rows to send.
-    outcome: Outcome | None = None
-    rows: Rows | AsyncIterator[Sequence[object]] | None = None
-    encoder: RowEncoder | None = None
-
-
-async def _first(rows: Iterator[Sequence[object]] | AsyncIterator[Sequence[object]]) -> object:
-    """The next row, or None."""
-    if isinstance(rows, AsyncIterator):
-        try:
-            return await anext(rows)
-        except StopAsyncIteration:
-            return None
-    return next(rows, None)
 
 
 class Session:
@@ -148,8 +74,13 @@ class Session:
         frontend: Frontend,
         process: ProcessInfo,
         flush: Callable[[], Awaitable[None]] | None = None,
+        replies: ReplyCache | None = None,
     ) -> None:
         self.conn = conn
+        # the instance's answers kept encoded (rwshim/replies.py)
+        self._replies = frontend.instance.replies if replies is None else replies
+        # counts hand-overs of output mid-statement (an answer sent in parts is not kept)
+        self._flushes = 0
         self.frontend = frontend
         self.process = process
         self._flush_cb = flush
@@ -174,7 +105,12 @@ class Session:
         self._tz_name = "UTC"
         self._tz: tzinfo = UTC
         # Handlers that never wait run without a coroutine (most extended-protocol messages).
-        self._sync_handlers: dict[type, Callable[[Any], bool]] = {
+        # A Query, Parse or Execute whose answer is kept encoded (rwshim/replies.py) is
+        # answered here too; its handler returns None when the answer is not kept.
+        self._sync_handlers: dict[type, Callable[[Any], bool | None]] = {
+            ev.Query: self._query_kept,
+            ev.Parse: self._parse_kept,
+            ev.Execute: self._execute_kept,
             ev.Bind: self._on_bind,
             ev.Describe: self._on_describe,
             ev.Close: self._on_close,
@@ -209,6 +145,7 @@ class Session:
     async def _flush_now(self) -> None:
         """A large result filled the buffer: hand it to the shell now (backpressure).  A
         CancelRequest while the client is slow to read cancels the statement here."""
+        self._flushes += 1
         if self._flush_cb is not None:
             await self._run(self._flush_cb())
 
@@ -253,7 +190,9 @@ class Session:
         """Handle one event; False when the connection is over."""
         handler = self._sync_handlers.get(type(event))
         if handler is not None:
-            return handler(event) and not self.closing
+            keep = handler(event)
+            if keep is not None:
+                return keep and not self.closing
         ahandler = self._async_handlers.get(type(event))
         if ahandler is None:
             return True
@@ -264,7 +203,8 @@ class Session:
         handler = self._sync_handlers.get(type(event))
         if handler is None:
             return None
-        return handler(event) and not self.closing
+        keep = handler(event)
+        return None if keep is None else keep and not self.closing
 
     def cancel(self) -> bool:
         """Cancel the running statement (CancelRequest); False when nothing runs."""
@@ -385,26 +325,97 @@ class Session:
             self.send(backend.EMPTY_QUERY)
             return
         send = self._out.append
+        out = self._out
+        single = len(stmts) == 1
         for stmt in stmts:
             try:
                 self._before(stmt)
                 outcome = await self._run(frontend.execute(stmt, []))
                 self._committed()
-                if outcome.notices or frontend.parameter_changes:
+                headed = bool(outcome.notices or frontend.parameter_changes)
+                if headed:
                     self._outcome_head(outcome)
                 columns = outcome.columns
                 if outcome.copy_out:
                     await self._copy_out(outcome)
                 elif columns is not None:
-                    encoder = row_encoder(columns, _TEXT_FORMATS[len(columns)], self.tz)
+                    encoder = row_encoder(columns, TEXT_FORMATS[len(columns)], self.tz)
+                    mark, flushes = len(out), self._flushes
                     send(encoder.row_description)
                     sent = await self._emit(outcome.rows, encoder.encode, 0)
                     send(command_complete(command_tag(outcome, sent)))
+                    if (
+                        single
+                        and outcome.constant
+                        and not headed
+                        and flushes == self._flushes
+                        and settings_free(columns)
+                    ):
+                        self._replies.put_query(sql, b"".join(out[mark:]))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
             except Exception as e:
                 self._error(self._failed(e), errors.RUN_QUERY)
                 return
+
+    # --- answers kept encoded (rwshim/replies.py) -----------------------------------------
+
+    def _query_kept(self, msg: ev.Query) -> bool | None:
+        """A simple Query whose whole answer is kept: sent without running it (None: not
+        kept).  The statement log, when on, sees every statement run."""
+        data = self._replies.queries.get(msg.sql)
+        if data is None or statement_log.isEnabledFor(logging.DEBUG):
+            return None
+        process = self.process
+        process.statement = msg.sql
+        process.statement_started = time.time()
+        self._out.append(data)
+        self._ready()
+        return True
+
+    def _parse_kept(self, msg: ev.Parse) -> bool | None:
+        """Parse of a text whose statement and description are kept (None: not kept, or a
+        duplicate name, whose error the full path answers)."""
+        if msg.param_oids:
+            return None
+        hit = self._replies.parses.get(msg.sql)
+        if hit is None:
+            return None
+        name = msg.name
+        statements = self._statements
+        if name:
+            if name in statements:
+                return None
+        else:
+            statements.pop("", None)
+        statements[name] = Prepared(msg.sql, hit[0], hit[1])
+        self._out.append(backend.PARSE_COMPLETE)
+        return True
+
+    def _execute_kept(self, msg: ev.Execute) -> bool | None:
+        """Execute (no row limit) of a fresh portal whose answer in its result formats is
+        kept (None: not kept)."""
+        if msg.max_rows:
+            return None
+        portal = self._portals.get(msg.portal)
+        if portal is None or portal.rows is not None:
+            return None
+        sql = portal.prepared.sql
+        data = self._replies.executes.get((sql, tuple(portal.formats)))
+        if data is None or statement_log.isEnabledFor(logging.DEBUG):
+            return None
+        process = self.process
+        process.statement = sql
+        process.statement_started = time.time()
+        self._out.append(data)
+        return True
+
+    def _keep_execute(self, portal: Portal, data: bytes) -> None:
+        """Keep a constant statement's Execute answer, and its Parse."""
+        prepared = portal.prepared
+        self._replies.put_execute(prepared.sql, tuple(portal.formats), data)
+        if not prepared.description.param_oids:
+            self._replies.put_parse(prepared.sql, prepared.stmt, prepared.description)
 
     async def _copy_out(self, outcome: Outcome) -> None:
         """COPY ... TO STDOUT: every row, whatever Execute's row limit (pg_extended.rs:57-80)."""
@@ -567,7 +578,8 @@ class Session:
             if columns is None:
                 self.send(backend.NO_DATA)
             else:
-                self.send(row_encoder(columns, formats, self.tz).row_description)
+                # a RowDescription names types and formats only: no time zone needed
+                self.send(row_encoder(columns, formats).row_description)
         except RwError as e:
             self._error(e, None)
         except Exception as e:
@@ -582,6 +594,7 @@ class Session:
             return True
         prepared = portal.prepared
         self._begin(prepared.sql)
+        keep = False
         try:
             if portal.rows is None:
                 if prepared.stmt is None:
@@ -590,7 +603,8 @@ class Session:
                 self._before(prepared.stmt)
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
                 self._committed()
-                if outcome.notices or self.frontend.parameter_changes:
+                headed = bool(outcome.notices or self.frontend.parameter_changes)
+                if headed:
                     self._outcome_head(outcome)
                 if outcome.copy_out:
                     await self._copy_out(outcome)
@@ -608,7 +622,7 @@ class Session:
                     # (pgwire types.rs:113-125), only when a row is converted.
                     codes = portal.codes
                     if len(codes) not in (0, 1, ncols):
-                        if await _first(portal.rows) is not None:
+                        if await first_row(portal.rows) is not None:
                             raise RwError(
                                 f"internal error: format codes length {len(codes)} is not 0, "
                                 f"1 or equal to actual length {ncols}"
@@ -616,7 +630,17 @@ class Session:
                         codes = ()
                     formats = result_formats(codes, ncols)
                 portal.encoder = row_encoder(outcome.columns, formats, self.tz)
+                keep = (
+                    outcome.constant
+                    and not headed
+                    and not msg.max_rows
+                    and formats is portal.formats
+                    and settings_free(outcome.columns)
+                )
+            out, mark, flushes = self._out, len(self._out), self._flushes
             await self._send_rows(portal, msg.max_rows)
+            if keep and flushes == self._flushes:
+                self._keep_execute(portal, b"".join(out[mark:]))
         except Exception as e:
             self._reset_portal(portal)
             self._error(self._failed(e), errors.EXECUTE_STATEMENT)
@@ -718,57 +742,11 @@ class Session:
             close()
 
 
-class SessionRegistry:
-    """Live sessions by process id (SHOW PROCESSLIST, KILL) and cancel key (CancelRequest)."""
-
-    def __init__(self) -> None:
-        self._next_pid = itertools.count(1)
-        self._sessions: dict[int, Session] = {}
-
-    def new_process(self, user: str, database: str, client_addr: str, app: str) -> ProcessInfo:
-        pid = next(self._next_pid)
-        key = secrets.randbits(31)
-        return ProcessInfo(pid, key, user, database, client_addr, app)
-
-    def add(self, session: Session) -> None:
-        self._sessions[session.process.pid] = session
-
-    def remove(self, session: Session) -> None:
-        if self._sessions.get(session.process.pid) is session:
-            del self._sessions[session.process.pid]
-
-    def release_reads(self) -> None:
-        """Every session's open results into memory, before a write (``Session.release_reads``)."""
-        for session in list(self._sessions.values()):
-            session.release_reads()
-
-    def processes(self) -> list[ProcessInfo]:
-        return [s.process for s in self._sessions.values()]
-
-    def sessions(self) -> list[Session]:
-        """The live sessions (SHOW CURSORS / SUBSCRIPTION CURSORS list their cursors)."""
-        return list(self._sessions.values())
-
-    def get(self, pid: int) -> Session | None:
-        return self._sessions.get(pid)
-
-    def kill(self, pid: int) -> bool:
-        """KILL: cancel pid's running statement (RisingWave's handle_kill_local cancels the
-        session's queries, it does not close the connection); False if no such session."""
-        session = self._sessions.get(pid)
-        if session is None:
-            return False
-        session.cancel()
-        return True
-
-    def cancel(self, pid: int, key: int) -> bool:
-        """CancelRequest: cancel pid's running statement if the key matches."""
-        session = self._sessions.get(pid)
-        if session is None or not secrets.compare_digest(
-            session.process.key.to_bytes(4, "big"), (key & 0xFFFFFFFF).to_bytes(4, "big")
-        ):
-            return False
-        return session.cancel()
-
-    def __len__(self) -> int:
-        return len(self._sessions)
+__all__ = [
+    "FLUSH_THRESHOLD",
+    "PARSE_PARAM_OIDS",
+    "ProcessInfo",
+    "Session",
+    "SessionRegistry",
+    "command_complete",
+]

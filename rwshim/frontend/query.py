@@ -68,6 +68,7 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
         raise
     finally:
         instance.deadline = math.inf
+    out.constant = instance.query.is_constant(stmt.text)
     rows = out.rows
     if not isinstance(rows, (list, tuple, AsyncIterator)):
         out.rows = _deadline(instance, rows, deadline, ms // 1000)
