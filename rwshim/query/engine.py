@@ -174,7 +174,8 @@ class QueryEngine:
         # (the system relations are not: they are RisingWave's fixed catalog, built once)
         self._cache.clear()
         self._udf_names.clear()
-        self.results.clear()
+        # (nor the kept results: they follow the store's own change count, and a barrier,
+        # which calls this every interval, changes nothing they read unless it writes)
 
     # --- public entry points: every failure is an RwError ------------------------------
 

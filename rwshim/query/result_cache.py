@@ -89,6 +89,11 @@ class ResultCache:
         self._views: dict[str, tuple[frozenset[str], frozenset[str]]] | None = None
         self._views_version: object = None
 
+    def __len__(self) -> int:
+        """How many results are kept now (valid or not: a store change is seen on the next
+        ``get``)."""
+        return len(self._entries)
+
     def clear(self) -> None:
         """Forget every result and verdict (the catalog changed)."""
         self._entries.clear()
