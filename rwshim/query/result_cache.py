@@ -86,7 +86,8 @@ class ResultCache:
         # engine text -> whether its result may be kept
         self._verdicts: dict[str, bool] = {}
         self._pure: frozenset[str] | None = None
-        self._views: dict[str, tuple[frozenset[str], frozenset[str]]] | None = None
+        self._views: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._view_names_at: frozenset[str] | None = None
         self._views_version: object = None
 
     def __len__(self) -> int:
@@ -126,17 +127,20 @@ class ResultCache:
     # --- which texts qualify ----------------------------------------------------------------
 
     def _judge(self, sql: str) -> bool:
+        views = self._view_names()
+        pending = [n for n in _names(sql) if n in views]
+        if not pending:
+            # reads no catalog view (a constant, a store table): cheap to run again
+            return False
         pure = self._pure_functions()
-        views = self._view_info()
         calls = set(_calls(sql))
         seen: set[str] = set()
-        pending = [n for n in _names(sql) if n in views]
         while pending:
             name = pending.pop()
             if name in seen:
                 continue
             seen.add(name)
-            view_calls, refs = views[name]
+            view_calls, refs = self._view(name)
             calls |= view_calls
             pending.extend(r for r in refs if r in views and r not in seen)
         return all(c in pure for c in calls)
@@ -158,25 +162,35 @@ class ResultCache:
             self._pure = frozenset(names - impure)
         return self._pure
 
-    def _view_info(self) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
-        """Each SQLite view (the catalog relations): the calls in its body and the names it
-        mentions."""
+    def _view_names(self) -> frozenset[str]:
+        """The SQLite views (the catalog relations), re-read when a schema changes."""
         version = (
             self.conn.execute("PRAGMA main.schema_version").fetchone(),
             self.conn.execute("PRAGMA temp.schema_version").fetchone(),
         )
-        if self._views is None or version != self._views_version:
+        if self._view_names_at is None or version != self._views_version:
             self._views_version = version
             rows = self.conn.execute(
-                "SELECT name, sql FROM sqlite_temp_master WHERE type = 'view'"
-                " UNION ALL SELECT name, sql FROM sqlite_master WHERE type = 'view'"
+                "SELECT name FROM sqlite_temp_master WHERE type = 'view'"
+                " UNION ALL SELECT name FROM sqlite_master WHERE type = 'view'"
             ).fetchall()
-            views = {}
-            for name, text in rows:
-                body = _VIEW_HEAD.sub("", str(text or ""), count=1)
-                views[str(name).lower()] = (_calls(body), _names(body))
-            self._views = views
-        return self._views
+            self._view_names_at = frozenset(str(r[0]).lower() for r in rows)
+            self._views.clear()
+        return self._view_names_at
+
+    def _view(self, name: str) -> tuple[frozenset[str], frozenset[str]]:
+        """A view's calls and the names it mentions (its body read on first need)."""
+        found = self._views.get(name)
+        if found is None:
+            row = self.conn.execute(
+                "SELECT sql FROM sqlite_temp_master WHERE type = 'view' AND lower(name) = ?"
+                " UNION ALL SELECT sql FROM sqlite_master WHERE type = 'view'"
+                " AND lower(name) = ?",
+                (name, name),
+            ).fetchone()
+            body = _VIEW_HEAD.sub("", str(row[0] if row else ""), count=1)
+            found = self._views[name] = (_calls(body), _names(body))
+        return found
 
 
 def result_key(parts: Sequence[object]) -> Hashable | None:
