@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rwshim import coltypes
 from rwshim.engine.catalog import Catalog, Rel
@@ -35,14 +36,23 @@ from rwshim.errors import (
     RwError,
     Uncategorized,
 )
-from rwshim.sql import column_exprs
-from rwshim.sql import columns as sqlcols
+from rwshim.lazy import lazy_module
 from rwshim.sql import statements as st
 from rwshim.sql.column_names import check_not_reserved
-from rwshim.sql.unparse import ddl_display, purify
-from rwshim.sql.unparse import nodes as n
+from rwshim.sql.unparse import parse_create
 from rwshim.sql.unparse.cursor import UnparseError
-from rwshim.sql.unparse.ddl import parse_create
+
+if TYPE_CHECKING:
+    from rwshim.sql import column_exprs
+    from rwshim.sql import columns as sqlcols
+    from rwshim.sql.unparse import ddl_display, purify
+    from rwshim.sql.unparse import nodes as n
+else:
+    column_exprs = lazy_module("rwshim.sql.column_exprs")
+    sqlcols = lazy_module("rwshim.sql.columns")
+    ddl_display = lazy_module("rwshim.sql.unparse.ddl_display")
+    purify = lazy_module("rwshim.sql.unparse.purify")
+    n = lazy_module("rwshim.sql.unparse.nodes")
 
 ISSUE_6903 = "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/6903"
 DOWNSTREAM_READS = (

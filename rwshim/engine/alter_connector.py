@@ -13,6 +13,7 @@ RisingWave: ``src/frontend/src/handler/alter_table_drop_connector.rs``,
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.kinds import TABLE_NAMESPACE
@@ -28,12 +29,19 @@ from rwshim.errors import (
     ProtocolError,
     RwError,
 )
+from rwshim.lazy import lazy_module
 from rwshim.sql import statements as st
-from rwshim.sql.unparse import ddl_display
-from rwshim.sql.unparse import display as d
-from rwshim.sql.unparse import nodes as n
+from rwshim.sql.unparse import parse_create
 from rwshim.sql.unparse.cursor import UnparseError
-from rwshim.sql.unparse.ddl import parse_create
+
+if TYPE_CHECKING:
+    from rwshim.sql.unparse import ddl_display
+    from rwshim.sql.unparse import display as d
+    from rwshim.sql.unparse import nodes as n
+else:
+    ddl_display = lazy_module("rwshim.sql.unparse.ddl_display")
+    d = lazy_module("rwshim.sql.unparse.display")
+    n = lazy_module("rwshim.sql.unparse.nodes")
 
 # the WITH options a table keeps without its connector (alter_table_drop_connector.rs:34-35)
 _TABLE_PROPS = frozenset(("commit_checkpoint_interval", "retention_seconds"))
@@ -48,11 +56,15 @@ _ENCODE = {
     "NATIVE": "Native", "TEMPLATE": "Template", "PARQUET": "Parquet", "NONE": "None",
     "TEXT": "Text",
 }  # fmt: skip
-_NATIVE = n.FormatEncode("NATIVE", "NATIVE")
 NO_REGISTRY = (
     "rwshim reaches no schema registry: reading a source's or table's schema from one "
     "(REFRESH SCHEMA, FORMAT ... ENCODE ... with a registry) is not emulated"
 )
+
+
+def _native() -> n.FormatEncode:
+    """FORMAT NATIVE ENCODE NATIVE (built on use: the syntax tree's classes load lazily)."""
+    return n.FormatEncode("NATIVE", "NATIVE")
 
 
 def has_schema_registry(fmt: n.FormatEncode) -> bool:
@@ -95,11 +107,11 @@ class AlterConnector:
                 # get_format_encode_from_source's `unreachable!()` on a table's source
                 # (alter_source_with_sr.rs:170-180): pgwire reports the panic
                 raise HandlerPanicked("internal error: entered unreachable code")
-            return self._alter_with_sr(source, n.CreateSource(n.ObjectName([])), _NATIVE)
+            return self._alter_with_sr(source, n.CreateSource(n.ObjectName([])), _native())
         if stmt.operation == "REFRESH SCHEMA":
             fmt = definition.format_encode
             if fmt is None:
-                fmt = _NATIVE  # into_v2_with_warning of none
+                fmt = _native()  # into_v2_with_warning of none
         else:
             fmt = _format_encode(stmt.format_encode)
         return self._alter_with_sr(source, definition, fmt)

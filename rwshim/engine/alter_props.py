@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.kinds import TABLE_NAMESPACE
@@ -29,11 +30,18 @@ from rwshim.errors import (
     MetaRpcError,
     RwError,
 )
-from rwshim.sql.unparse import ddl_display
-from rwshim.sql.unparse import display as d
-from rwshim.sql.unparse import nodes as n
+from rwshim.lazy import lazy_module
+from rwshim.sql.unparse import parse_create
 from rwshim.sql.unparse.cursor import UnparseError
-from rwshim.sql.unparse.ddl import parse_create
+
+if TYPE_CHECKING:
+    from rwshim.sql.unparse import ddl_display
+    from rwshim.sql.unparse import display as d
+    from rwshim.sql.unparse import nodes as n
+else:
+    ddl_display = lazy_module("rwshim.sql.unparse.ddl_display")
+    d = lazy_module("rwshim.sql.unparse.display")
+    n = lazy_module("rwshim.sql.unparse.nodes")
 
 CALL = "/meta.StreamManagerService/AlterConnectorProps"
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Sequence
 from typing import Any
 
@@ -142,6 +141,8 @@ def collect_options(entries: Sequence[tuple[str, str]]) -> dict[str, Any]:
 
 def _number(text: str) -> int | float:
     """A number token read as a TOML value (``n.parse()``, alter_streaming_config.rs:55-58)."""
+    import tomllib  # on first use: start-up never parses TOML
+
     try:
         value = tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError as e:
@@ -274,6 +275,8 @@ class StreamingJobConfig:
         text = self.meta.val(
             "SELECT config_override FROM streaming_job WHERE job_id = ?", (rel.id,)
         )
+        import tomllib
+
         table: dict[str, Any] = tomllib.loads(text) if text else {}
         for key, value in diff.items():
             parts = key.split(".")

@@ -35,14 +35,12 @@ from rwshim.errors import (
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.query import types as qtypes
 from rwshim.query.context import QueryContext, parse_search_path
-from rwshim.query.udf import Inliner, Udf, bind_error_expression
-from rwshim.query.udf_store import callers, lookup
 from rwshim.results import Outcome
 from rwshim.sql import statements as st
-from rwshim.sql.function_def import FunctionDef, parse_create, parse_drop
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
+    from rwshim.sql.function_def import FunctionDef
 
 # The languages each CREATE accepts under RisingWave's default udf config (udf.rs:35-47).
 _ENABLED = {"javascript", "rust", "wasm"}
@@ -75,6 +73,8 @@ def _returns(d: FunctionDef) -> tuple[str, tuple[int, str]]:
 async def handle_create_function(
     fe: Frontend, stmt: st.CreateFunction, params: list[object]
 ) -> Outcome:
+    from rwshim.sql.function_def import parse_create
+
     d = parse_create(stmt.text)
     name = engine_name(st.ObjectName(d.parts), fe.database)
     if d.aggregate:
@@ -125,6 +125,10 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
     137-160): its binding errors under ``Failed to bind expression``, then the return type."""
     ctx = fe.query_context()
     conn = fe.instance.conn
+    # the UDF inliner and the function-definition parser load with the first CREATE/DROP
+    from rwshim.query.udf import Inliner, Udf, bind_error_expression
+    from rwshim.query.udf_store import lookup
+
     shown = bind_error_expression(fn.body or "")
     udf = Udf(
         0, fn.name.name, "", fn.kind, "sql", fn.arg_names, tuple(t[1] for t in fn.arg_types),
@@ -248,6 +252,9 @@ def _aggregate(d: FunctionDef, name: EngineName, text: str) -> NewFunction:
 
 async def handle_drop_function(fe: Frontend, stmt: st.Drop, params: list[object]) -> Outcome:
     """drop_function.rs:20-100: one function per statement."""
+    from rwshim.query.udf_store import callers
+    from rwshim.sql.function_def import parse_drop
+
     descs, if_exists, cascade = parse_drop(stmt.text)
     if len(descs) != 1:
         raise NotImplementedError_("only support dropping 1 function")

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import itertools
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,6 +33,7 @@ from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState
 from rwshim.query.prepared import Executor, Prepared, column_of
 from rwshim.query.relations import Relation, RelationSource, as_of
+from rwshim.query.result_cache import MAX_ROWS, ResultCache, result_key
 from rwshim.query.sqlite.executor import SqliteExecutor
 from rwshim.query.sqlite.fast_path import constant_select as _constant_select
 from rwshim.results import Column, Outcome
@@ -107,6 +109,8 @@ class QueryEngine:
         # on the PostgreSQL data plane, so the instance refuses (catalog-only views pass).
         self.refuse_user_data: Callable[[list[int]], None] | None = None
         self._constants: dict[str, bool] = {}
+        # the rows of catalog queries, while the store is unchanged (result_cache.py)
+        self.results = ResultCache(conn)
         # the user-defined function names per database (the cheap test before inlining)
         self._udf_names: dict[int, frozenset[str]] = {}
 
@@ -170,6 +174,8 @@ class QueryEngine:
         # (the system relations are not: they are RisingWave's fixed catalog, built once)
         self._cache.clear()
         self._udf_names.clear()
+        # (nor the kept results: they follow the store's own change count, and a barrier,
+        # which calls this every interval, changes nothing they read unless it writes)
 
     # --- public entry points: every failure is an RwError ------------------------------
 
@@ -269,8 +275,53 @@ class QueryEngine:
             )
         self._begin(ctx)
         if prep.kind == "select":
-            return Outcome("SELECT", prep.client_columns, ex.select(prep, args), count_rows=True)
+            return Outcome(
+                "SELECT",
+                prep.client_columns,
+                self._select(prep, args, ctx, sql_text, oids),
+                count_rows=True,
+            )
         return ex.dml(prep, args, self._bind_default)
+
+    def _select(
+        self,
+        prep: Prepared,
+        args: list[object],
+        ctx: QueryContext,
+        sql_text: str,
+        oids: list[int],
+    ) -> Iterator[tuple[object, ...]]:
+        """The rows of a query: kept ones when the store has not changed since (only for a
+        query that reads nothing but the store and the key, result_cache.py)."""
+        cache = self.results
+        key = None
+        if cache.cacheable(prep.sql):
+            key = result_key(
+                (
+                    sql_text,
+                    ctx.cache_key,
+                    ctx.database,
+                    ctx.user_id,
+                    ctx.is_superuser,
+                    tuple(oids),
+                    *args,
+                )
+            )
+        if key is None:
+            return self.executor.select(prep, args)
+        kept = cache.get(key)
+        if kept is not None:
+            return iter(kept)
+        it = self.executor.select(prep, args)
+        rows: list[tuple[object, ...]] = []
+        try:
+            rows.extend(itertools.islice(it, MAX_ROWS + 1))
+        except Exception as e:  # raised where the rows are read, as when they stream
+            return itertools.chain(rows, _raising(e))
+        if len(rows) > MAX_ROWS:
+            return itertools.chain(rows, it)
+        cache.put(key, rows)
+        return iter(rows)
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -362,6 +413,11 @@ class QueryEngine:
             self._cache.clear()
         self._cache[key] = prep
         return prep
+
+
+def _raising(e: Exception) -> Iterator[tuple[object, ...]]:
+    raise e
+    yield  # pragma: no cover - makes this a generator
 
 
 __all__ = ["Analysis", "Description", "QueryEngine"]

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import TYPE_CHECKING
 
 from rwshim.acl import CheckItem, check_privileges
 from rwshim.query.context import USER_WILDCARD, QueryContext
-from rwshim.query.udf import Inliner, Lookup, Udf, may_call
+
+if TYPE_CHECKING:
+    from rwshim.query.udf import Lookup, Udf
+
+# rwshim.query.udf (the inliner) is imported where a statement names a user function: every
+# query asks ``function_names`` first, and a database without SQL functions never needs it.
 
 
 def function_names(conn: sqlite3.Connection, database_id: int) -> frozenset[str]:
@@ -28,6 +34,7 @@ def function_names(conn: sqlite3.Connection, database_id: int) -> frozenset[str]
 
 def lookup(conn: sqlite3.Connection, ctx: QueryContext) -> Lookup:
     """The function look-up of ``ctx``'s database and search path."""
+    from rwshim.query.udf import Udf
 
     def find(schema: str | None, name: str, nargs: int) -> list[Udf]:
         if schema is not None:
@@ -68,6 +75,8 @@ def lookup(conn: sqlite3.Connection, ctx: QueryContext) -> Lookup:
 
 def inline(conn: sqlite3.Connection, ctx: QueryContext, sql: str, names: frozenset[str]) -> str:
     """``sql`` with its SQL functions inlined (unchanged when it names none of ``names``)."""
+    from rwshim.query.udf import Inliner, may_call
+
     if not may_call(sql, names):
         return sql
     return Inliner(lookup(conn, ctx), on_call=lambda u: check_execute(ctx, u)).statement(sql)
@@ -87,6 +96,8 @@ def callers(
 ) -> list[int]:
     """The relations (id, definition, the context it binds in) whose definition calls the
     function, directly or through the SQL functions it calls."""
+    from rwshim.query.udf import Inliner
+
     out = []
     for rid, definition, ctx in contexts:
         inliner = Inliner(lookup(conn, ctx), collect_only=True)

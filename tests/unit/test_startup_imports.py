@@ -1,0 +1,112 @@
+"""What start-up imports (issue 16, start-up to first answered query): a server started as
+``rwshim`` starts it, that has answered a client's start-up and one ``SELECT 1`` over a real
+socket, has not imported the SQL parsers, the unparser, the DDL-only modules or the data plane.
+
+A behavioural check on ``sys.modules`` in a fresh interpreter (the time it saves is the
+bench's to measure); the second half checks the deferred modules still load when a statement
+needs them, over the same connection.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A raw-socket client (psycopg would import modules of its own): StartupMessage as psql and
+# psycopg send it, then Query messages; prints sys.modules after each answer.
+SCRIPT = r"""
+import asyncio, json, struct, sys
+
+import rwshim.cli  # what ``python -m rwshim`` imports before serving
+from rwshim.config import Config
+from rwshim.server import Server
+
+
+def message(tag, body):
+    return tag + struct.pack("!i", len(body) + 4) + body
+
+
+async def answer(reader, writer, sql):
+    writer.write(message(b"Q", sql.encode() + b"\0"))
+    await writer.drain()
+    seen = []
+    while True:
+        tag = await reader.readexactly(1)
+        (size,) = struct.unpack("!i", await reader.readexactly(4))
+        body = await reader.readexactly(size - 4)
+        seen.append((tag.decode(), body))
+        if tag == b"Z":
+            return seen
+
+
+async def main():
+    server = Server(Config(host="127.0.0.1", port=0, dashboard_port=None))
+    await server.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    params = b"user\0root\0database\0dev\0client_encoding\0UTF8\0application_name\0psql\0\0"
+    writer.write(struct.pack("!ii", len(params) + 8, 196608) + params)
+    while (await reader.readexactly(1)) != b"Z":
+        (size,) = struct.unpack("!i", await reader.readexactly(4))
+        await reader.readexactly(size - 4)
+    await reader.readexactly(5)
+    out = {}
+    got = await answer(reader, writer, "SELECT 1")
+    out["select1"] = [t for t, _ in got]
+    out["select1_row"] = [b.decode(errors="replace") for t, b in got if t == "D"]
+    out["after_select1"] = sorted(sys.modules)
+    out["ddl"] = []
+    for sql in ("CREATE TABLE t (v int)", "ALTER TABLE t ADD COLUMN w int"):
+        got = await answer(reader, writer, sql)
+        out["ddl"] += [t + b.decode() for t, b in got if t in "CE"]
+    out["after_ddl"] = sorted(sys.modules)
+    writer.close()
+    await server.stop()
+    print(json.dumps(out))
+
+
+asyncio.run(main())
+"""
+
+# Not needed to accept a connection and answer SELECT 1.
+HEAVY = (
+    "sqlglot",  # the read path's binder (constant SELECTs take the fast path)
+    "pglast",  # PostgreSQL-syntax statements
+    "lark",  # RisingWave's own statements (grammar/)
+    "rwshim.sql.rwparser",
+    "rwshim.sql.unparse.nodes",  # the unparser: stored definitions, ALTER of a definition
+    "rwshim.sql.unparse.display",
+    "rwshim.sql.unparse.ddl",
+    "rwshim.sql.unparse.ddl_display",
+    "rwshim.sql.unparse.purify",
+    "rwshim.sql.function_def",  # CREATE / DROP FUNCTION
+    "rwshim.query.prepare",
+    "rwshim.datapath.plane",  # user data on PostgreSQL
+    "rwshim.dashboard.app",
+)
+
+
+def run() -> dict[str, list[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    out: dict[str, list[str]] = json.loads(done.stdout.splitlines()[-1])
+    return out
+
+
+def test_select_1_imports_none_of_the_heavy_modules() -> None:
+    out = run()
+    # T (RowDescription), D, C, Z: SELECT 1 was answered, with its row
+    assert out["select1"] == ["T", "D", "C", "Z"]
+    assert len(out["select1_row"]) == 1 and out["select1_row"][0].endswith("1")
+    loaded = set(out["after_select1"])
+    assert sorted(m for m in HEAVY if m in loaded) == []
+    # the deferred modules load when a statement needs them: CREATE TABLE stores its
+    # definition through the unparser, ADD COLUMN rewrites it
+    assert out["ddl"] == ["CCREATE_TABLE\0", "CALTER_TABLE\0"]
+    after = set(out["after_ddl"])
+    assert {"rwshim.sql.unparse.nodes", "rwshim.sql.unparse.ddl_display", "pglast"} <= after
