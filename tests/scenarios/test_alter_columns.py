@@ -454,3 +454,20 @@ async def test_alter_watermark(client: Client) -> None:
         "SECOND) APPEND ONLY"
     )
     assert await client.rows("select v, w from t") == [(1, None)]
+
+
+async def test_column_forms_after_other_statements_of_one_query(client: Client) -> None:
+    """A column definition or type is read from where it stands in the whole query string,
+    not at its offset in a statement that does not start the string (this failed with
+    ``internal error: not one column definition``)."""
+    await client.simple(
+        "create table ms (v int); alter table ms add column w int default 5; "
+        "alter table ms add column s struct<a int>"
+    )
+    assert await show_create(client, "ms") == (
+        "CREATE TABLE ms (v INT, w INT DEFAULT 5, s STRUCT<a INT>)"
+    )
+    await client.simple("select 1;  alter table ms alter column s type struct<a int>")
+    assert await show_create(client, "ms") == (
+        "CREATE TABLE ms (v INT, w INT DEFAULT 5, s STRUCT<a INT>)"
+    )

@@ -118,7 +118,7 @@ class AlterRules(BuildBase):
             return t.kind is Kind.WORD and not t.quoted and t.upper in words
 
         def rest(j: int) -> str:
-            return self.text[at(j).start : toks[-1].end] if j < len(toks) else ""
+            return self.sql[at(j).start : toks[-1].end] if j < len(toks) else ""
 
         if data == "op_add":
             if kind == "TABLE" and word(i, "CONSTRAINT", "PRIMARY", "UNIQUE", "FOREIGN", "CHECK"):
@@ -163,7 +163,7 @@ class AlterRules(BuildBase):
                 end -= 2
             if end <= i + 4:
                 raise self.err(at(i + 4), "an expression")
-            expr = self.text[toks[i + 4].start : toks[end - 1].end]
+            expr = self.sql[toks[i + 4].start : toks[end - 1].end]
             return st.AlterColumn(
                 self.text, kind, name, "ALTER WATERMARK", fold(col), col.display(),
                 argument=expr, with_ttl=with_ttl,
@@ -190,7 +190,7 @@ class AlterRules(BuildBase):
                 j += 1
             if j == i:
                 raise self.err(at(i), "a data type name")
-            argument = self.text[toks[i].start : toks[j - 1].end]
+            argument = self.sql[toks[i].start : toks[j - 1].end]
             using = rest(j + 1) if j < len(toks) else ""
             op, i = "SET DATA TYPE", len(toks)
         else:
