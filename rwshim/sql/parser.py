@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from rwshim.sql import pgjson
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
 from rwshim.sql.errors_text import expected_error, located
@@ -69,6 +70,8 @@ _PG_FIRST = {
 }
 # CREATE/ALTER forms that are PostgreSQL syntax (pglast reads them).  CREATE DATABASE is
 # RisingWave's own (IF NOT EXISTS, RESOURCE_GROUP, ...: parser.rs:2026-2086).
+# First words of a statement that is a query unless WITH heads a DML statement.
+_QUERY_FIRST = {"SELECT", "WITH", "VALUES"}
 _PG_CREATE = {"SCHEMA", "USER"}
 _PG_ALTER = {"USER"}
 
@@ -193,9 +196,23 @@ def _pg(
 ) -> st.Statement:
     if _CONSTANT_SELECT.fullmatch(text):
         return st.Query(text)
-    from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg_text, rw_restrictions
+    from rwshim.sql.pgparser import (
+        blank_rw_query_syntax,
+        build,
+        check_pg_json,
+        check_pg_text,
+        rw_restrictions,
+    )
 
-    node, pg = check_pg_text(sql, blank_rw_query_syntax(pg_text or text), toks, stop)
+    pg_input = blank_rw_query_syntax(pg_text or text)
+    if toks[0].upper in _QUERY_FIRST or toks[0].value == "(":
+        # A query needs only its kind from the parse: PostgreSQL's JSON tree, not pglast's
+        # Python AST (~100 us), handed to the data path's planner, which walks that tree
+        kind, tree, pg_read = check_pg_json(sql, pg_input, toks, stop)
+        if kind == "SelectStmt":
+            pgjson.offer(pg_read.text, tree)
+            return st.Query(text)
+    node, pg = check_pg_text(sql, pg_input, toks, stop)
     rw_restrictions(sql, node, toks, stop, pg)
     try:
         return build(node, text, pg)
