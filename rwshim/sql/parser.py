@@ -13,9 +13,11 @@ NOTIFY, DO, CALL, LOCK, ...).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from rwshim.sql import pgjson
+from rwshim.errors import RwError
+from rwshim.sql import literals, pgjson
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
 from rwshim.sql.errors_text import expected_error, located
@@ -84,7 +86,64 @@ _PARSES: TextLRU[tuple[st.Statement, ...]] = TextLRU(PARSE_CACHE_BYTES, factor=2
 
 def parse(text: str) -> list[st.Statement]:
     """Parse a query string into typed statements; raises SqlParserError as RisingWave would."""
-    return list(_PARSES.get_or_make(text, lambda: _parse_uncached(text)))
+    return list(_PARSES.get_or_make(text, lambda: _parse_new(text)))
+
+
+# Statements of one query or DML statement, shared by the texts that differ only in integer
+# literals (rwshim/sql/literals): skeleton -> (the statement, the characters before its text
+# and after it), or None when the skeleton's parse is not shared.
+_SHARED_MAX = 1024
+_SHARED: dict[tuple[str, ...], tuple[st.Statement, int, int] | None] = {}
+_SHAREABLE = (st.Query, st.Insert, st.Update, st.Delete)
+_UNKNOWN = (st.Query(""), -1, -1)
+
+
+def _parse_new(text: str) -> tuple[st.Statement, ...]:
+    bare = text.strip()
+    if _CONSTANT_SELECT.fullmatch(bare.removesuffix(";").rstrip()):
+        return _parse_uncached(text)  # SELECT 1 needs neither pglast nor sharing
+    lits = literals.literals(text)
+    if lits is None:
+        return _parse_uncached(text)
+    shared = _SHARED.get(lits.skeleton, _UNKNOWN)
+    if shared is None:
+        return _parse_uncached(text)
+    if shared is not _UNKNOWN:
+        stmt, head, tail = shared
+        return (dataclasses.replace(stmt, text=text[head : len(text) - tail]),)
+    out = _parse_uncached(text)  # an error is not remembered
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    _SHARED[lits.skeleton] = _share(text, lits, out)
+    return out
+
+
+def _share(
+    text: str, lits: literals.Literals, out: tuple[st.Statement, ...]
+) -> tuple[st.Statement, int, int] | None:
+    """How ``out``, the parse of ``text``, serves the other texts of its skeleton: only when
+    the parse of a probe (marker literals) is the same statement with its own text."""
+    if len(out) != 1 or type(out[0]) not in _SHAREABLE:
+        return None
+    stmt = out[0]
+    head = len(text) - len(text.lstrip())
+    if not text.startswith(stmt.text, head) or text[head + len(stmt.text) :].strip() not in (
+        "",
+        ";",
+    ):
+        return None  # a comment around it (whose digits are no literals)
+    tail = len(text) - head - len(stmt.text)
+    marks = literals.markers(len(lits.values))
+    if literals.mentions_marker((text,), marks):
+        return None
+    probe = literals.fill(lits, marks)
+    try:
+        got = _parse_uncached(probe)
+    except RwError:
+        return None
+    if got != (dataclasses.replace(stmt, text=probe[head : len(probe) - tail]),):
+        return None
+    return stmt, head, tail
 
 
 def _parse_uncached(text: str) -> tuple[st.Statement, ...]:
@@ -104,6 +163,7 @@ def _parse_uncached(text: str) -> tuple[st.Statement, ...]:
 def parse_cache_clear() -> None:
     """Forget cached parses (tests measuring cold parses use it)."""
     _PARSES.clear()
+    _SHARED.clear()
 
 
 def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
