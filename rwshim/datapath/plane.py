@@ -52,7 +52,9 @@ log = logging.getLogger("rwshim.datapath")
 checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 
 _PLAN_CACHE_MAX = 4096
-_SHARED_MAX = 1024  # skeletons (query/pg/literals) with their shared plan, or None
+_SHARED_MAX = 1024  # skeletons (sql/literals) with their shared plan
+_SEEN = object()
+_UNSEEN = object()
 # The bookkeeping rows of objects no longer in PostgreSQL (a DROP ... CASCADE took them).
 _FORGET_GONE = (
     "DELETE FROM {objects} o WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE"
@@ -85,7 +87,7 @@ def _ids(rels: list[Relation]) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class _Template:
-    """A plan shared by the texts of one skeleton (query/pg/literals): its texts with holes
+    """A plan shared by the texts of one skeleton (sql/literals): its texts with holes
     where the literals go."""
 
     planned: Planned
@@ -140,7 +142,8 @@ class DataPlane:
         self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
         self.dbname = self.host.new_database_name()
         self._plans: dict[tuple[object, ...], Planned | None] = {}
-        self._shared: dict[tuple[object, ...], _Template | None] = {}
+        # skeleton and context -> the shared plan, None (not shared) or _SEEN (one text yet)
+        self._shared: dict[tuple[object, ...], _Template | object | None] = {}
         self._objects_by_rel: dict[int, list[ddl.PgObject]] = {}
         self._seen_catalog: object = None
         self._made: dict[str, str] = {}  # name -> signature: rwfn.objects as of our last commit
@@ -180,23 +183,28 @@ class DataPlane:
         if key in self._plans:
             return self._plans[key]
         lits = literals.literals(text)
-        shared: _Template | None = None
-        skey: tuple[object, ...] = ()
-        if lits is not None:
-            skey = (lits.skeleton, ctx.cache_key)
-            shared = self._shared.get(skey)
-        if shared is not None and lits is not None:
-            planned: Planned | None = shared.fill(text, lits.values)
-        else:
-            reads = checks.constant_reads
-            planned = self._plan_text(text, ctx)
-            if lits is not None and skey not in self._shared:
-                if len(self._shared) >= _SHARED_MAX:
-                    self._shared.clear()
-                self._shared[skey] = self._template(lits, planned, ctx, reads)
+        planned = self._plan_shared(text, lits, ctx) if lits else self._plan_text(text, ctx)
         if len(self._plans) > _PLAN_CACHE_MAX:
             self._plans.clear()
         self._plans[key] = planned
+        return planned
+
+    def _plan_shared(self, text: str, lits: literals.Literals, ctx: QueryContext) -> Planned | None:
+        """The plan of a text with integer literals, through its skeleton's shared plan
+        (sql/literals), probed on the skeleton's second text: a skeleton never repeated
+        costs no probe."""
+        skey = (lits.skeleton, ctx.cache_key)
+        known = self._shared.get(skey, _UNSEEN)
+        if isinstance(known, _Template):
+            return known.fill(text, lits.values)
+        reads = checks.constant_reads
+        planned = self._plan_text(text, ctx)  # an error is not remembered
+        if known is _UNSEEN:
+            if len(self._shared) >= _SHARED_MAX:
+                self._shared.clear()
+            self._shared[skey] = _SEEN
+        elif known is _SEEN:
+            self._shared[skey] = self._template(lits, planned, ctx, reads)
         return planned
 
     def _plan_text(self, text: str, ctx: QueryContext) -> Planned | None:

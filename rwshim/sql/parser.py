@@ -91,16 +91,20 @@ def parse(text: str) -> list[st.Statement]:
 
 # Statements of one query or DML statement, shared by the texts that differ only in integer
 # literals (rwshim/sql/literals): skeleton -> (the statement, the characters before its text
-# and after it), or None when the skeleton's parse is not shared.
+# and after it), None when the skeleton's parse is not shared, or _SEEN after its first text
+# (a skeleton is probed on its second text: texts whose skeletons never repeat, such as
+# INSERTs of string values, pay no probe).
 _SHARED_MAX = 1024
 _SHARED: dict[tuple[str, ...], tuple[st.Statement, int, int] | None] = {}
 _SHAREABLE = (st.Query, st.Insert, st.Update, st.Delete)
+_SHARE_FIRST = re.compile(r"\s*(?:select|with|values|insert|update|delete|\()", re.IGNORECASE)
 _UNKNOWN = (st.Query(""), -1, -1)
+_SEEN = (st.Query(""), -2, -2)
 
 
 def _parse_new(text: str) -> tuple[st.Statement, ...]:
     bare = text.strip()
-    if _CONSTANT_SELECT.fullmatch(bare.removesuffix(";").rstrip()):
+    if not _SHARE_FIRST.match(text) or _CONSTANT_SELECT.fullmatch(bare.removesuffix(";").rstrip()):
         return _parse_uncached(text)  # SELECT 1 needs neither pglast nor sharing
     lits = literals.literals(text)
     if lits is None:
@@ -108,13 +112,13 @@ def _parse_new(text: str) -> tuple[st.Statement, ...]:
     shared = _SHARED.get(lits.skeleton, _UNKNOWN)
     if shared is None:
         return _parse_uncached(text)
-    if shared is not _UNKNOWN:
+    if shared is not _UNKNOWN and shared is not _SEEN:
         stmt, head, tail = shared
         return (dataclasses.replace(stmt, text=text[head : len(text) - tail]),)
     out = _parse_uncached(text)  # an error is not remembered
     if len(_SHARED) >= _SHARED_MAX:
         _SHARED.clear()
-    _SHARED[lits.skeleton] = _share(text, lits, out)
+    _SHARED[lits.skeleton] = _SEEN if shared is _UNKNOWN else _share(text, lits, out)
     return out
 
 
