@@ -62,7 +62,8 @@ def test_a_check_that_reads_the_literal_is_not_shared(db: Client) -> None:
 
 def test_the_shared_plan_follows_the_catalog(db: Client) -> None:
     _kv(db, "c")
-    assert db.rows("SELECT v FROM c WHERE k = 1") == [("v1",)]
+    for k in (1, 5, 6):  # the skeleton's plan is shared from its second text on
+        assert db.rows(f"SELECT v FROM c WHERE k = {k}") == [(f"v{k}",)]
     db.run("DROP TABLE c")
     db.run("CREATE TABLE c (k int PRIMARY KEY, v bigint)")
     db.run("INSERT INTO c VALUES (2, 200)")
