@@ -230,11 +230,16 @@ class DataPlane:
             return None
         try:
             probe = self._plan_text(literals.fill(lits, marks), ctx)
-        except RwError:
+        except Exception:  # whatever the probe meets, the text's own plan stands
             return None
         if probe is None or checks.constant_reads != reads:
             return None
         pst = probe.statement
+        same_texts = dataclasses.replace(pst, text=st.text, repeated_key_text=st.repeated_key_text)
+        if same_texts != st or _ids(probe.routed.user_relations()) != _ids(
+            planned.routed.user_relations()
+        ):
+            return None  # the probe reads or writes otherwise: the plan depends on the values
         made = _Template(
             planned,
             literals.holes(pst.text, marks),
