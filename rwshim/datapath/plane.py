@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,8 +40,10 @@ from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.query.pg import checks, ddl, names, rewrite, route
 from rwshim.query.pg.errors import map_error
 from rwshim.query.pg.names import quote_literal
+from rwshim.query.pg.prepass import Prepassed
 from rwshim.query.relations import Relation, RelKind, as_of
 from rwshim.query.store_source import StoreRelations
+from rwshim.sql import literals
 from rwshim.wire import codec_text, codecs
 
 log = logging.getLogger("rwshim.datapath")
@@ -49,6 +52,9 @@ log = logging.getLogger("rwshim.datapath")
 checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 
 _PLAN_CACHE_MAX = 4096
+_SHARED_MAX = 1024  # skeletons (sql/literals) with their shared plan
+_SEEN = object()
+_UNSEEN = object()
 # The bookkeeping rows of objects no longer in PostgreSQL (a DROP ... CASCADE took them).
 _FORGET_GONE = (
     "DELETE FROM {objects} o WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE"
@@ -61,6 +67,48 @@ class Planned:
     text: str  # the statement as the user wrote it
     routed: route.Routed
     statement: rewrite.PgStatement
+
+
+def _same(a: Planned, b: Planned) -> bool:
+    """Whether two plans run alike (what the data session reads of a plan: a shared plan
+    has no parse tree)."""
+    return (
+        a.text == b.text
+        and a.statement == b.statement
+        and a.routed.prepassed.text == b.routed.prepassed.text
+        and a.routed.route is b.routed.route
+        and _ids(a.routed.user_relations()) == _ids(b.routed.user_relations())
+    )
+
+
+def _ids(rels: list[Relation]) -> list[int]:
+    return [r.id for r in rels]
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """A plan shared by the texts of one skeleton (sql/literals): its texts with holes
+    where the literals go."""
+
+    planned: Planned
+    text: literals.Holes
+    repeated_key_text: literals.Holes | None
+    prepassed: literals.Holes
+
+    def fill(self, text: str, values: tuple[str, ...]) -> Planned:
+        p = self.planned
+        st = dataclasses.replace(
+            p.statement,
+            text=literals.put(self.text, values),
+            repeated_key_text=(
+                None
+                if self.repeated_key_text is None
+                else literals.put(self.repeated_key_text, values)
+            ),
+        )
+        r = p.routed
+        pre = Prepassed(literals.put(self.prepassed, values), requires=list(r.prepassed.requires))
+        return Planned(text, route.Routed(r.route, pre, None, r.resolved, r.target, r.reason), st)
 
 
 class RelationGone(RwError):
@@ -94,6 +142,8 @@ class DataPlane:
         self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
         self.dbname = self.host.new_database_name()
         self._plans: dict[tuple[object, ...], Planned | None] = {}
+        # skeleton and context -> the shared plan, None (not shared) or _SEEN (one text yet)
+        self._shared: dict[tuple[object, ...], _Template | object | None] = {}
         self._objects_by_rel: dict[int, list[ddl.PgObject]] = {}
         self._seen_catalog: object = None
         self._made: dict[str, str] = {}  # name -> signature: rwfn.objects as of our last commit
@@ -122,6 +172,7 @@ class DataPlane:
         if version != self._seen_catalog:
             self._seen_catalog = version
             self._plans.clear()
+            self._shared.clear()
             self._objects_by_rel.clear()
         return version
 
@@ -131,17 +182,73 @@ class DataPlane:
         key = (text, ctx.cache_key)
         if key in self._plans:
             return self._plans[key]
-        routed = route.route(
-            self._inline(text, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
-            self.catalog_only,
-        )  # fmt: skip
-        planned = None
-        if routed.route is route.Route.DATA:
-            planned = Planned(text, routed, rewrite.rewrite(routed))
+        lits = literals.literals(text)
+        planned = self._plan_shared(text, lits, ctx) if lits else self._plan_text(text, ctx)
         if len(self._plans) > _PLAN_CACHE_MAX:
             self._plans.clear()
         self._plans[key] = planned
         return planned
+
+    def _plan_shared(self, text: str, lits: literals.Literals, ctx: QueryContext) -> Planned | None:
+        """The plan of a text with integer literals, through its skeleton's shared plan
+        (sql/literals), probed on the skeleton's second text: a skeleton never repeated
+        costs no probe."""
+        skey = (lits.skeleton, ctx.cache_key)
+        known = self._shared.get(skey, _UNSEEN)
+        if isinstance(known, _Template):
+            return known.fill(text, lits.values)
+        reads = checks.constant_reads
+        planned = self._plan_text(text, ctx)  # an error is not remembered
+        if known is _UNSEEN:
+            if len(self._shared) >= _SHARED_MAX:
+                self._shared.clear()
+            self._shared[skey] = _SEEN
+        elif known is _SEEN:
+            self._shared[skey] = self._template(lits, planned, ctx, reads)
+        return planned
+
+    def _plan_text(self, text: str, ctx: QueryContext) -> Planned | None:
+        routed = route.route(
+            self._inline(text, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
+            self.catalog_only,
+        )  # fmt: skip
+        if routed.route is not route.Route.DATA:
+            return None
+        return Planned(text, routed, rewrite.rewrite(routed))
+
+    def _template(
+        self, lits: literals.Literals, planned: Planned | None, ctx: QueryContext, reads: int
+    ) -> _Template | None:
+        """The plan of ``lits``' skeleton for any literals, or None when the plan may depend
+        on their values (query/pg/literals)."""
+        if planned is None or checks.constant_reads != reads:
+            return None
+        marks = literals.markers(len(lits.values))
+        st = planned.statement
+        own = (planned.text, st.text, st.repeated_key_text, planned.routed.prepassed.text)
+        if literals.mentions_marker(own, marks):
+            return None
+        try:
+            probe = self._plan_text(literals.fill(lits, marks), ctx)
+        except Exception:  # whatever the probe meets, the text's own plan stands
+            return None
+        if probe is None or checks.constant_reads != reads:
+            return None
+        pst = probe.statement
+        same_texts = dataclasses.replace(pst, text=st.text, repeated_key_text=st.repeated_key_text)
+        if same_texts != st or _ids(probe.routed.user_relations()) != _ids(
+            planned.routed.user_relations()
+        ):
+            return None  # the probe reads or writes otherwise: the plan depends on the values
+        made = _Template(
+            planned,
+            literals.holes(pst.text, marks),
+            None if pst.repeated_key_text is None else literals.holes(pst.repeated_key_text, marks),
+            literals.holes(probe.routed.prepassed.text, marks),
+        )
+        if not _same(made.fill(planned.text, lits.values), planned):
+            return None
+        return made
 
     def _inline(self, text: str, ctx: QueryContext) -> str:
         """``text`` with its SQL functions inlined (query/udf.py), as the binder sees it."""

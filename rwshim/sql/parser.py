@@ -13,8 +13,10 @@ NOTIFY, DO, CALL, LOCK, ...).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
+from rwshim.sql import literals, pgjson
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
 from rwshim.sql.errors_text import expected_error, located
@@ -69,6 +71,8 @@ _PG_FIRST = {
 }
 # CREATE/ALTER forms that are PostgreSQL syntax (pglast reads them).  CREATE DATABASE is
 # RisingWave's own (IF NOT EXISTS, RESOURCE_GROUP, ...: parser.rs:2026-2086).
+# First words of a statement that is a query unless WITH heads a DML statement.
+_QUERY_FIRST = {"SELECT", "WITH", "VALUES"}
 _PG_CREATE = {"SCHEMA", "USER"}
 _PG_ALTER = {"USER"}
 
@@ -81,7 +85,68 @@ _PARSES: TextLRU[tuple[st.Statement, ...]] = TextLRU(PARSE_CACHE_BYTES, factor=2
 
 def parse(text: str) -> list[st.Statement]:
     """Parse a query string into typed statements; raises SqlParserError as RisingWave would."""
-    return list(_PARSES.get_or_make(text, lambda: _parse_uncached(text)))
+    return list(_PARSES.get_or_make(text, lambda: _parse_new(text)))
+
+
+# Statements of one query or DML statement, shared by the texts that differ only in integer
+# literals (rwshim/sql/literals): skeleton -> (the statement, the characters before its text
+# and after it), None when the skeleton's parse is not shared, or _SEEN after its first text
+# (a skeleton is probed on its second text: texts whose skeletons never repeat, such as
+# INSERTs of string values, pay no probe).
+_SHARED_MAX = 1024
+_SHARED: dict[tuple[str, ...], tuple[st.Statement, int, int] | None] = {}
+_SHAREABLE = (st.Query, st.Insert, st.Update, st.Delete)
+_SHARE_FIRST = re.compile(r"\s*(?:select|with|values|insert|update|delete|\()", re.IGNORECASE)
+_UNKNOWN = (st.Query(""), -1, -1)
+_SEEN = (st.Query(""), -2, -2)
+
+
+def _parse_new(text: str) -> tuple[st.Statement, ...]:
+    bare = text.strip()
+    if not _SHARE_FIRST.match(text) or _CONSTANT_SELECT.fullmatch(bare.removesuffix(";").rstrip()):
+        return _parse_uncached(text)  # SELECT 1 needs neither pglast nor sharing
+    lits = literals.literals(text)
+    if lits is None:
+        return _parse_uncached(text)
+    shared = _SHARED.get(lits.skeleton, _UNKNOWN)
+    if shared is None:
+        return _parse_uncached(text)
+    if shared is not _UNKNOWN and shared is not _SEEN:
+        stmt, head, tail = shared
+        return (dataclasses.replace(stmt, text=text[head : len(text) - tail]),)
+    out = _parse_uncached(text)  # an error is not remembered
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    _SHARED[lits.skeleton] = _SEEN if shared is _UNKNOWN else _share(text, lits, out)
+    return out
+
+
+def _share(
+    text: str, lits: literals.Literals, out: tuple[st.Statement, ...]
+) -> tuple[st.Statement, int, int] | None:
+    """How ``out``, the parse of ``text``, serves the other texts of its skeleton: only when
+    the parse of a probe (marker literals) is the same statement with its own text."""
+    if len(out) != 1 or type(out[0]) not in _SHAREABLE:
+        return None
+    stmt = out[0]
+    head = len(text) - len(text.lstrip())
+    if not text.startswith(stmt.text, head) or text[head + len(stmt.text) :].strip() not in (
+        "",
+        ";",
+    ):
+        return None  # a comment around it (whose digits are no literals)
+    tail = len(text) - head - len(stmt.text)
+    marks = literals.markers(len(lits.values))
+    if literals.mentions_marker((text,), marks):
+        return None
+    probe = literals.fill(lits, marks)
+    try:
+        got = _parse_uncached(probe)
+    except Exception:  # whatever the probe meets, the text's own parse stands
+        return None
+    if got != (dataclasses.replace(stmt, text=probe[head : len(probe) - tail]),):
+        return None
+    return stmt, head, tail
 
 
 def _parse_uncached(text: str) -> tuple[st.Statement, ...]:
@@ -101,6 +166,7 @@ def _parse_uncached(text: str) -> tuple[st.Statement, ...]:
 def parse_cache_clear() -> None:
     """Forget cached parses (tests measuring cold parses use it)."""
     _PARSES.clear()
+    _SHARED.clear()
 
 
 def _statement(sql: str, toks: list[Token], stop: Token) -> st.Statement:
@@ -193,9 +259,23 @@ def _pg(
 ) -> st.Statement:
     if _CONSTANT_SELECT.fullmatch(text):
         return st.Query(text)
-    from rwshim.sql.pgparser import blank_rw_query_syntax, build, check_pg_text, rw_restrictions
+    from rwshim.sql.pgparser import (
+        blank_rw_query_syntax,
+        build,
+        check_pg_json,
+        check_pg_text,
+        rw_restrictions,
+    )
 
-    node, pg = check_pg_text(sql, blank_rw_query_syntax(pg_text or text), toks, stop)
+    pg_input = blank_rw_query_syntax(pg_text or text)
+    if toks[0].upper in _QUERY_FIRST or toks[0].value == "(":
+        # A query needs only its kind from the parse: PostgreSQL's JSON tree, not pglast's
+        # Python AST (~100 us), handed to the data path's planner, which walks that tree
+        kind, tree, pg_read = check_pg_json(sql, pg_input, toks, stop)
+        if kind == "SelectStmt":
+            pgjson.offer(pg_read.text, tree)
+            return st.Query(text)
+    node, pg = check_pg_text(sql, pg_input, toks, stop)
     rw_restrictions(sql, node, toks, stop, pg)
     try:
         return build(node, text, pg)

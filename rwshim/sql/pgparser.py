@@ -8,16 +8,20 @@ reported in RisingWave's form at the token PostgreSQL stopped at (see ``_pg_erro
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pglast import parse_sql
 from pglast.parser import ParseError
 
 from rwshim.errors import InvalidInputSyntax, SqlParserError
+from rwshim.sql import pgjson
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.lenient import PgText, pg_text
 from rwshim.sql.tokens import Kind, Token
+
+T = TypeVar("T")
 
 # RisingWave-only query syntax PostgreSQL rejects; blanked (offsets kept) before pglast reads
 # a query, so that the rest of the query is still checked (parser.rs parse_table_factor,
@@ -105,8 +109,31 @@ def check_pg_text(
     """``check_pg``, also returning the text pglast read (rwshim.sql.lenient: the forms
     RisingWave accepts and PostgreSQL does not, rewritten) to map its locations back."""
     pg = pg_text(text, toks)
+    nodes = _checked(sql, toks, stop, query, pg, parse_sql)
+    if len(nodes) != 1:  # pragma: no cover - the splitter hands over one statement
+        raise expected_error(sql, stop, "end of statement")
+    return nodes[0].stmt, pg
+
+
+def check_pg_json(
+    sql: str, text: str, toks: list[Token], stop: Token
+) -> tuple[str, dict[str, Any], PgText]:
+    """``check_pg_text`` on PostgreSQL's JSON tree (rwshim.sql.pgjson), without pglast's
+    Python AST: (the statement's node type, the whole tree, the text pglast read)."""
+    pg = pg_text(text, toks)
+    tree = _checked(sql, toks, stop, False, pg, pgjson.parse)
+    stmts = tree.get("stmts") or []
+    if len(stmts) != 1:  # pragma: no cover - the splitter hands over one statement
+        raise expected_error(sql, stop, "end of statement")
+    ((kind, _),) = stmts[0]["stmt"].items()
+    return kind, tree, pg
+
+
+def _checked(
+    sql: str, toks: list[Token], stop: Token, query: bool, pg: PgText, parse: Callable[[str], T]
+) -> T:
     try:
-        nodes = parse_sql(pg.text)
+        out = parse(pg.text)
     except ParseError as e:
         if len(e.args) > 1 and isinstance(e.args[1], int):
             e.args = (e.args[0], pg.original_offset(e.args[1]), *e.args[2:])
@@ -115,12 +142,10 @@ def check_pg_text(
                 # than three (binder/relation/mod.rs:255-270): the name as written.
                 raise InvalidInputSyntax(f"{_TOO_MANY_DOTS}{_dotted_at(toks, e.args[1])}") from None
         raise _pg_error(sql, toks, stop, e, query) from None
-    if len(nodes) != 1:  # pragma: no cover - the splitter hands over one statement
-        raise expected_error(sql, stop, "end of statement")
     empty = _empty_select_list(toks, stop)
     if empty is not None:
         raise expected_error(sql, empty, "an expression")
-    return nodes[0].stmt, pg
+    return out
 
 
 # Words that end a select list; right after SELECT [ALL | DISTINCT [ON (...)]] they mean

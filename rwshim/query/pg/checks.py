@@ -130,13 +130,20 @@ def _const_string(node: Any) -> str | None:
     return sval.get("sval", "") if isinstance(sval, dict) else None
 
 
+# How many times a check read a number literal's value: a plan that depends on one is not
+# shared by texts that differ only in their integer literals (query/pg/literals).
+constant_reads = 0
+
+
 def _const_number(node: Any) -> float | None:
+    global constant_reads
     c = node.get("A_Const") if isinstance(node, dict) else None
     if c is None:
         return None
     for key, field in (("ival", "ival"), ("fval", "fval")):
         v = c.get(key)
         if isinstance(v, dict):
+            constant_reads += 1
             try:
                 return float(v.get(field, 0))
             except ValueError:

@@ -11,9 +11,10 @@ schema-qualified function calls and type names.  No name is resolved here.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from rwshim.sql import pgjson
 
 Node = dict[str, Any]
 
@@ -239,7 +240,8 @@ def parse(text: str) -> Shape:
     from pglast import parser as pg_parser  # not at import: `SELECT 1` never needs it
 
     try:
-        tree = json.loads(pg_parser.parse_sql_json(text))
+        # the SQL front end's parse of the same text, when it just made one (sql/pgjson)
+        tree = pgjson.parse_once(text)
     except pg_parser.ParseError as e:
         raise TreeError(str(e)) from None
     stmts = tree.get("stmts") or []
