@@ -172,9 +172,9 @@ def test_deferred_sync_commits_at_normal_inside_and_full_again_after(tmp_path: P
         assert level() == 1  # NORMAL: the scope's end waits for the disk instead
         with s.transaction():
             first = s.next_id("object")
-        with s.deferred_sync():  # a second session's DDL while the first waits
-            with s.transaction():
-                s.next_id("object")
+        # a second session's DDL while the first waits
+        with s.deferred_sync(), s.transaction():
+            s.next_id("object")
         assert level() == 1  # the outer scope is still open
     assert level() == 2
     s.close()
