@@ -112,6 +112,10 @@ class Barrier:
         with self.store.transaction():
             for db in self.databases() if database_id is None else [database_id]:
                 self.barrier(db)
+        # on disk before anyone hears of it, also while a DDL's deferred_sync holds the
+        # connection at NORMAL (the barrier that completes a foreground create: that
+        # create's own scope then finds nothing left to sync)
+        self.store.flush()
         self.meta.commit_actions()
         for listener in self.on_periodic:
             listener()
