@@ -139,8 +139,9 @@ class Actors:
             count(fid)
         return out
 
-    def render_job(self, job_id: int, *, with_ensembles: bool = True) -> None:
-        """Re-render the actors of a job (and of its NoShuffle ensembles) from the catalog."""
+    def render_job(self, job_id: int, *, with_ensembles: bool = True) -> g.Graph:
+        """Re-render the actors of a job (and of its NoShuffle ensembles) from the catalog.
+        Returns the graph around the job it read (actors are not part of it)."""
         graph = g.Graph.load_around(self.conn, [job_id])
         fragments = (
             g.reschedule_fragments(graph, job_id)
@@ -148,11 +149,15 @@ class Actors:
             else set(graph.fragments_of(job_id))
         )
         self.render_jobs({graph.fragments[f].job_id for f in fragments})
+        return graph
 
-    def store_policies(self, jobs: Iterable[int]) -> None:
-        """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog."""
+    def store_policies(self, jobs: Iterable[int], graph: g.Graph | None = None) -> None:
+        """Keep fragment.parallelism_policy (rw_fragments) in step with the catalog.  ``graph``:
+        ``Graph.load_around`` of these jobs, when the caller has it and nothing changed the
+        fragments, edges or jobs since."""
         jobs = list(jobs)
-        graph = g.Graph.load_around(self.conn, jobs)
+        if graph is None:
+            graph = g.Graph.load_around(self.conn, jobs)
         for jid in jobs:
             row = self.meta.q1(
                 "SELECT parallelism_kind, parallelism_fixed, adaptive_parallelism_strategy"

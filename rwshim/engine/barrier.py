@@ -88,7 +88,7 @@ class Barrier:
             " last_barrier_ms = ? WHERE database_id = ?",
             (epoch, self.meta.clock.now_ms(), database_id),
         )
-        interval = self.params.barrier_interval_ms(database_id)
+        interval: int | None = None  # read only when a job backfills (most barriers: none)
         for jid, jtype, held in self.conn.execute(
             "SELECT job_id, job_type, backfill_held FROM streaming_job"
             " WHERE database_id = ? AND job_status = 'CREATING' ORDER BY job_id",
@@ -100,6 +100,8 @@ class Barrier:
             # never-paused partial graph (creating_job/mod.rs:201-207).
             if paused and jtype not in ("SnapshotBackfill", "BatchRefresh"):
                 continue
+            if interval is None:
+                interval = self.params.barrier_interval_ms(database_id)
             self.backfill.progress(int(jid), interval, epoch)
         for listener in self.on_barrier:
             listener(database_id, epoch)
@@ -110,6 +112,10 @@ class Barrier:
         with self.store.transaction():
             for db in self.databases() if database_id is None else [database_id]:
                 self.barrier(db)
+        # on disk before anyone hears of it, also while a DDL's deferred_sync holds the
+        # connection at NORMAL (the barrier that completes a foreground create: that
+        # create's own scope then finds nothing left to sync)
+        self.store.flush()
         self.meta.commit_actions()
         for listener in self.on_periodic:
             listener()

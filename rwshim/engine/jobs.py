@@ -358,8 +358,8 @@ class Jobs:
             (epoch, job_id),
         )
         # A new job takes its NoShuffle upstreams' current layout (no re-render of theirs).
-        self.actors.render_job(job_id, with_ensembles=False)
-        self.actors.store_policies([job_id])
+        graph = self.actors.render_job(job_id, with_ensembles=False)
+        self.actors.store_policies([job_id], graph)
         self.backfill.store_progress(job_id)
         scans = self.meta.val(
             "SELECT count(*) FROM fragment WHERE job_id = ? AND scan_relation_id IS NOT NULL"

@@ -599,6 +599,7 @@ class Privileges:
         if not wanted:
             return
         marks = ", ".join("?" for _ in wanted)
+        before = self.conn.total_changes
         roots = [
             int(r[0])
             for r in self.conn.execute(
@@ -611,7 +612,10 @@ class Privileges:
             f" OR database_id IN ({marks})",
             wanted + wanted,
         )
-        self.meta.acl_version += 1
+        if self.conn.total_changes != before:
+            # only then: every session rebuilds its ACL and read-path context on a bump,
+            # and most drops take no privilege with them
+            self.meta.acl_version += 1
 
     def granted_to_others(self, user_id: int) -> int:
         """How many privileges ``user_id`` granted (drop_user's check, controller/user.rs:

@@ -210,7 +210,10 @@ class Scale:
         """reschedule_streaming_job (stream_manager.rs:918-958): error 1, then
         reschedule_inplace (scale.rs:224-278: the job must exist, error 4b, the new value
         committed), then (not for DEFERRED) the reschedule command through the barrier."""
-        blocked = self.parallelism_refusal(job_id, deferred=deferred, call=call)
+        # One read of the graph for the refusal, the policies and the reschedule: what they
+        # write in between (the job's parallelism, fragment policies) is not part of it.
+        graph = g.Graph.load_around(self.conn, [job_id])
+        blocked = self.parallelism_refusal(job_id, deferred=deferred, call=call, graph=graph)
         if blocked is not None:
             raise blocked.error
         row = self.meta.q1(
@@ -233,14 +236,14 @@ class Scale:
                     "UPDATE streaming_job SET specific_resource_group = ? WHERE job_id = ?",
                     (group or None, job_id),
                 )
-            self.actors.store_policies([job_id])
+            self.actors.store_policies([job_id], graph)
             if deferred:
                 # The commands are dropped (stream_manager.rs:947); recovery applies them.
                 self.conn.execute(
                     "UPDATE streaming_job SET reschedule_pending = 1 WHERE job_id = ?", (job_id,)
                 )
         if not deferred:
-            self.run_reschedule(db, [job_id], call)
+            self.run_reschedule(db, [job_id], call, graph=graph)
 
     def run_reschedule(
         self,
@@ -248,13 +251,16 @@ class Scale:
         job_ids: Sequence[int],
         call: str,
         fragments: Iterable[int] | None = None,
+        *,
+        graph: g.Graph | None = None,
     ) -> None:
         """A RescheduleIntent command through the database's barrier, the one path of every
         reschedule (ALTER, ALTER FRAGMENT, the post-backfill restore, the parallelism
         control): resolved against the live layout, refused at the barrier (error 6, raised
-        after the commit: the catalog keeps the new value), or applied with a barrier."""
+        after the commit: the catalog keeps the new value), or applied with a barrier.
+        ``graph``: ``Graph.load_around(job_ids)`` as it is now, when the caller has it."""
         with self.store.transaction():
-            refusal = self.apply_reschedule(database_id, job_ids, call, fragments)
+            refusal = self.apply_reschedule(database_id, job_ids, call, fragments, graph=graph)
             if refusal is None:
                 self.barrier.barrier(database_id)
         self.meta.commit_actions()
@@ -267,6 +273,8 @@ class Scale:
         job_ids: Sequence[int],
         call: str,
         fragments: Iterable[int] | None = None,
+        *,
+        graph: g.Graph | None = None,
     ) -> Refusal | None:
         """Resolve an intent against the live layout (inside a transaction): identical ->
         no-op (worker.rs:237-241, :279-281); else the barrier-level check
@@ -274,7 +282,8 @@ class Scale:
         else re-render.  ``fragments``: what the reschedule touches (default: the jobs'
         fragments and their NoShuffle ensembles, build_reschedule_intent_for_jobs,
         scale.rs:456-505).  A refused intent stays pending: recovery applies it."""
-        graph = g.Graph.load_around(self.conn, job_ids)
+        if graph is None:
+            graph = g.Graph.load_around(self.conn, job_ids)
         touched: set[int] = set()
         if fragments is None:
             for jid in job_ids:

@@ -24,6 +24,7 @@ from rwshim.query import types as qtypes
 from rwshim.results import Outcome
 from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
+from rwshim.sql.cache import TextLRU
 from rwshim.sql.column_names import check_not_reserved
 from rwshim.sql.columns import table_schema
 
@@ -226,9 +227,16 @@ def parsed(text: str) -> nodes.Statement:
         raise e.parser_error(text) from None
 
 
+# Definitions by statement text (and, for a table, its columns): the printer's parse is a
+# pure function of them and costs ~0.3 ms a statement (a script re-run, a test suite, a
+# migration tool's CREATE over again).
+_DEFINITIONS: TextLRU[str] = TextLRU(4 * 1024 * 1024, factor=2)
+_TABLE_DEFINITIONS: TextLRU[str] = TextLRU(4 * 1024 * 1024, factor=2)
+
+
 def stored_definition(text: str) -> str:
     """normalize_sql (handler/mod.rs:246-302): the Display, OR REPLACE / IF NOT EXISTS gone."""
-    return unparse.normalized(parsed(text))
+    return _DEFINITIONS.get_or_make(text, lambda: unparse.normalized(parsed(text)))
 
 
 def _user_columns(cols: Sequence[ColumnSpec]) -> list[purify.Column]:
@@ -249,9 +257,15 @@ def table_definition(stmt: st.CreateTable, cols: Sequence[ColumnSpec], pk: Seque
 
     if stmt.query is not None:
         return purify.table_as_definition(stmt.name.name, _user_columns(cols))
-    node = parsed(stmt.text)
-    assert isinstance(node, nodes.CreateTable)
-    return purify.purified_definition(node, _user_columns(cols), pk, not pk)
+    user = _user_columns(cols)
+
+    def make() -> str:
+        node = parsed(stmt.text)
+        assert isinstance(node, nodes.CreateTable)
+        return purify.purified_definition(node, user, pk, not pk)
+
+    key = repr((stmt.text, [(c.name, c.rw_type, c.has_default) for c in user], list(pk)))
+    return _TABLE_DEFINITIONS.get_or_make(key, make)
 
 
 def read_query_template(fe: Frontend, query: str) -> str:

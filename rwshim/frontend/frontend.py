@@ -456,14 +456,17 @@ class Frontend:
     # --- engine results ---------------------------------------------------------------------
 
     async def engine_call(self, tag: str, fn: Callable[[], Result]) -> Outcome:
-        """Run one engine operation, await its barrier wait, and refresh the read path."""
-        try:
-            result = fn()
-        finally:
-            self.instance.query.invalidate()
-        if result.wait is not None:
-            await self._await(result.wait, getattr(result, "job_id", None))
-            self.instance.query.invalidate()
+        """Run one engine operation, await its barrier wait, and refresh the read path.  Its
+        commits (a CREATE's three, with the barrier's) reach the disk together before it is
+        answered (Store.deferred_sync)."""
+        with self.instance.engine.store.deferred_sync():
+            try:
+                result = fn()
+            finally:
+                self.instance.query.invalidate()
+            if result.wait is not None:
+                await self._await(result.wait, getattr(result, "job_id", None))
+                self.instance.query.invalidate()
         rows: list[tuple[object, ...]] = result.rows
         return Outcome(tag, result.columns, rows, notices=list(result.notices))
 

@@ -39,6 +39,8 @@ from rwshim.query.sqlite.fast_path import constant_select as _constant_select
 from rwshim.results import Column, Outcome
 
 if TYPE_CHECKING:
+    from sqlglot import exp
+
     from rwshim.query import prepare
     from rwshim.query.binder import Binder
     from rwshim.query.resolve import OutColumn, SystemRelation
@@ -223,14 +225,22 @@ class QueryEngine:
         return Description([types.external(o) for o in prep.param_oids], cols)
 
     def _analyze_impl(
-        self, query_text: str, ctx: QueryContext, mv: Relation | None = None
+        self,
+        query_text: str,
+        ctx: QueryContext,
+        mv: Relation | None = None,
+        tree: exp.Expr | None = None,
     ) -> Analysis:
         """Output names follow RisingWave, unnamed expressions are None-free ``?column?``;
-        ``check_mv_columns`` adds the MV alias rule."""
+        ``check_mv_columns`` adds the MV alias rule (and passes the query it parsed as
+        ``tree``: bound as it is unless inlining SQL functions changed the text)."""
         binder = self._binder(ctx, [])
         if mv is not None:
             binder.relations = as_of(binder.relations, mv)
-        cols, upstreams = prepare.analyze(self.inline_functions(query_text, ctx), binder)
+        text = self.inline_functions(query_text, ctx)
+        if text != query_text:
+            tree = None
+        cols, upstreams = prepare.analyze(text, binder, tree)
         reads = {k: frozenset(v) for k, v in binder.column_reads.items()}
         return Analysis(cols, upstreams, binder.values_leaf, reads)
 
@@ -239,9 +249,8 @@ class QueryEngine:
     ) -> Analysis:
         """Every select item without a derivable name needs an alias (create_mv.rs:80-98) and
         names must be unique (``column "<n>" specified more than once``)."""
-        if not column_names:
-            prepare.check_mv_aliases(query_text)
-        analysis = self.analyze(query_text, ctx)
+        tree = None if column_names else prepare.check_mv_aliases(query_text)
+        analysis = self._analyze_impl(query_text, ctx, tree=tree)
         cols = analysis.columns
         if column_names:
             if len(column_names) > len(cols):

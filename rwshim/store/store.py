@@ -2,12 +2,17 @@
 
 One ``sqlite3.Connection`` holds the catalog, the job state and the user tables' rows.  In
 memory by default; in a data directory it is ``meta.db`` in WAL mode with ``synchronous=FULL``
-so that a committed DDL survives kill -9.  RisingWave's recovery rules run on top of this, in
-the engine (``Engine.__init__``), because they are engine semantics.
+so that a committed DDL survives kill -9 (and a power cut).  Inside ``deferred_sync()`` (one
+DDL with its barrier waits) commits are written at ``synchronous=NORMAL`` and the scope's end
+waits for them all with one ``fdatasync`` of the WAL, before the DDL is acknowledged: a DDL
+commits up to three times, and each wait for the disk costs more than the DDL's own work.
+RisingWave's recovery rules run on top of this, in the engine (``Engine.__init__``), because
+they are engine semantics.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
@@ -44,6 +49,12 @@ class Store:
         self.created = created  # True when this open created a fresh store
         self.wal = False
         self._depth = 0
+        # deferred_sync(): open scopes, the synchronous level set on the connection, and
+        # conn.total_changes when every change was last known to be on disk.
+        self._deferring = 0
+        self._sync_level = "FULL"
+        self._synced_changes = 0
+        self._closed = False
         # Called before a statement that may write (the session calls release_readers):
         # whoever streams rows from this connection reads them into memory first (an active
         # SQLite statement makes DROP TABLE fail as "locked").  Not before the barrier
@@ -182,6 +193,8 @@ class Store:
                 self._depth -= 1
             return
         self.settle()  # a transaction some other writer left open must not absorb this one
+        if self.wal:
+            self._set_sync_level()
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
@@ -202,6 +215,79 @@ class Store:
         except sqlite3.Error as e:
             self._rollback()
             raise self.write_failure(e) or e from None
+
+    @contextmanager
+    def deferred_sync(self) -> Iterator[None]:
+        """Commits inside are durable when the scope ends, not each at its COMMIT.
+
+        Within the scope (and any scope another session has open) the connection commits at
+        ``synchronous=NORMAL``: SQLite writes the WAL frames and does not wait for the disk
+        (WAL mode stays consistent at NORMAL, SQLite's docs: a power cut can only lose the
+        last commits, never corrupt).  The scope's end makes every change so far durable with
+        one ``fdatasync`` of the WAL, as FULL's commit would have, so a caller that answers
+        its client after the scope has the durability of FULL.  Nested and concurrent scopes
+        share the connection: the last one out sets FULL again.  Outside a data directory
+        (in memory) it does nothing."""
+        if self.path is None:
+            yield
+            return
+        self._deferring += 1
+        self._set_sync_level()
+        failed = True
+        try:
+            yield
+            failed = False
+        finally:
+            self._deferring -= 1
+            try:
+                self.flush()
+            except StoreWriteFailed:
+                if not failed:
+                    raise
+            self._set_sync_level()
+
+    def flush(self) -> None:
+        """Wait until every committed change is on disk (after commits at NORMAL).  A failed
+        sync raises ``StoreWriteFailed`` (the changes are committed but maybe not durable:
+        the client must not take the statement as done)."""
+        if self._closed or self.path is None:
+            return
+        try:
+            changes = self.conn.total_changes
+        except sqlite3.ProgrammingError:  # closed (a store that failed to open)
+            return
+        if changes == self._synced_changes:
+            return
+        if self._sync_level == "NORMAL":
+            try:
+                fd = os.open(f"{self.path}-wal", os.O_RDONLY)
+            except FileNotFoundError:
+                fd = -1  # no WAL (nothing written since a checkpoint removed it)
+            if fd >= 0:
+                try:
+                    (getattr(os, "fdatasync", None) or os.fsync)(fd)
+                except OSError:
+                    raise StoreWriteFailed(self.written_file(), disk_full=False) from None
+                finally:
+                    os.close(fd)
+        self._synced_changes = changes
+
+    def _set_sync_level(self) -> None:
+        """NORMAL while a ``deferred_sync`` scope is open, else FULL.  SQLite refuses the
+        change inside a transaction: then it is made at the next ``transaction()`` or
+        ``settle()``."""
+        if self._closed or not self.wal:
+            return
+        want = "NORMAL" if self._deferring else "FULL"
+        if want == self._sync_level or self.conn.in_transaction:
+            return
+        if want == "NORMAL":
+            # every change before this was committed at FULL: on disk already
+            self._synced_changes = self.conn.total_changes
+        else:
+            self.flush()
+        self.conn.execute(f"PRAGMA synchronous={want}")
+        self._sync_level = want
 
     def release_readers(self) -> None:
         """Ask every open reader of this connection to finish its reads (``release_hooks``)."""
@@ -227,6 +313,7 @@ class Store:
             return False
         with suppress(sqlite3.Error):
             self.conn.execute("ROLLBACK")
+        self._set_sync_level()
         return True
 
     def write_failure(self, e: BaseException) -> RwError | None:
@@ -281,6 +368,7 @@ class Store:
                 with self.transaction():
                     self.conn.execute("UPDATE meta SET value = '0' WHERE key = 'open'")
                 self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._closed = True
         self.conn.close()
 
     def backup(self, dest_dir: Path) -> Path:

@@ -139,6 +139,7 @@ def test_reopen_keeps_the_catalog_and_runs_recovery(tmp_path: Path) -> None:
 
 CHILD = textwrap.dedent(
     """
+    import contextlib
     import sys
     from rwshim import pgtypes
     from rwshim.engine.engine import Engine
@@ -149,16 +150,52 @@ CHILD = textwrap.dedent(
     cols = [ColumnSpec("v", pgtypes.INT4, "integer")]
     i = 0
     while True:
-        e.ddl.create_table(Context(), ObjectName(f"t{i}"), cols, definition=f"CREATE TABLE t{i}")
+        # as the frontend runs a DDL: its commits durable at the scope's end
+        with e.store.deferred_sync() if sys.argv[2] else contextlib.nullcontext():
+            e.ddl.create_table(
+                Context(), ObjectName(f"t{i}"), cols, definition=f"CREATE TABLE t{i}"
+            )
         print(f"t{i}", flush=True)  # acknowledged only after the commit
         i += 1
     """
 )
 
 
-def test_kill_9_during_a_ddl_stream_keeps_every_acknowledged_ddl(tmp_path: Path) -> None:
+def test_deferred_sync_commits_at_normal_inside_and_full_again_after(tmp_path: Path) -> None:
+    s = Store.open(tmp_path)
+
+    def level() -> int:
+        return int(s.conn.execute("PRAGMA synchronous").fetchone()[0])
+
+    assert level() == 2  # FULL
+    with s.deferred_sync():
+        assert level() == 1  # NORMAL: the scope's end waits for the disk instead
+        with s.transaction():
+            first = s.next_id("object")
+        # a second session's DDL while the first waits
+        with s.deferred_sync(), s.transaction():
+            s.next_id("object")
+        assert level() == 1  # the outer scope is still open
+    assert level() == 2
+    s.close()
+    s2 = Store.open(tmp_path)
+    assert s2.next_id("object") == first + 2
+    s2.close()
+
+
+def test_deferred_sync_does_nothing_in_memory() -> None:
+    s = Store.open()
+    with s.deferred_sync(), s.transaction():
+        s.next_id("object")
+    assert s.next_id("object") == 7
+
+
+@pytest.mark.parametrize("deferred", [False, True], ids=["full", "deferred-sync"])
+def test_kill_9_during_a_ddl_stream_keeps_every_acknowledged_ddl(
+    tmp_path: Path, deferred: bool
+) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(tmp_path)],
+        [sys.executable, "-c", CHILD, str(tmp_path), "deferred" if deferred else ""],
         stdout=subprocess.PIPE,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
