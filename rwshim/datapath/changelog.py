@@ -160,7 +160,8 @@ class ChangeLog:
         def upstream_key(name: str, schema: str | None) -> tuple[str, ...] | None:
             sql = (
                 "SELECT r.relation_id FROM relation r JOIN schema s ON s.schema_id = r.schema_id"
-                " WHERE r.name = ? AND r.database_id = ? AND r.kind IN"
+                # +: the name's index, not the database's (which holds every relation)
+                " WHERE r.name = ? AND +r.database_id = ? AND r.kind IN"
                 " ('table', 'materialized view')"
             )
             args: list[object] = [name, database_id]

@@ -81,7 +81,9 @@ class StoreRelations:
             "r.column_horizon "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
-            "WHERE r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
+            # ``+r.database_id``: not the index by database, which holds every relation of
+            # a one-database catalog (SQLite has no statistics to know); the name's index
+            "WHERE +r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind <> 'internal' "
             "ORDER BY r.relation_id LIMIT 1",
             (database_id, schema, name),
         ).fetchone()

@@ -667,6 +667,13 @@ ALTER TABLE relation ADD COLUMN next_column_id INTEGER;
 ALTER TABLE relation ADD COLUMN column_horizon TEXT;
 """
 
+# Version 14 (issue 16): the rows a backfill of a relation reads are looked up by the fragments
+# that scan it (Instance.row_count, at every CREATE over it): without an index that read scanned
+# every fragment, 13% of a CREATE MATERIALIZED VIEW at 10,000 jobs.
+SCHEMA_V14: Final = """
+CREATE INDEX fragment_by_scan_relation ON fragment(scan_relation_id);
+"""
+
 # Migrations: (version, SQL taking the store from the previous entry's version to version).
 # Version 1 is the initial schema; versions increase, and may skip a number another branch
 # holds until it is merged; append, never edit an entry once released.
@@ -684,6 +691,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (11, SCHEMA_V11),
     (12, SCHEMA_V12),
     (13, SCHEMA_V13),
+    (14, SCHEMA_V14),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

@@ -22,6 +22,7 @@ from rwshim.results import Outcome
 # Tables whose rows grow with the number of jobs (the schema's per-object tables).
 GROWING = {
     "relation",
+    "visible_relation",  # the view of the relations a session may see
     "relation_column",
     "dependency",
     "comment",
@@ -32,6 +33,11 @@ GROWING = {
     "privilege",
 }
 _SCAN = re.compile(r"^SCAN (\w+)")
+# An index search on the database alone reads every object of a one-database catalog: as good
+# as a scan (SQLite, without statistics, may pick it over a name's index).
+_BY_DATABASE = re.compile(r"^SEARCH (\w+) USING (?:COVERING )?INDEX \w+ \(database_id=\?\)$")
+# SQLite's plan for an aggregate over a table it has no index for: a scan by another name.
+_BARE_SEARCH = re.compile(r"^SEARCH (\w+)$")
 _ALIAS = re.compile(r"\b(?:FROM|JOIN)\s+(\w+)(?:\s+AS)?\s+(\w+)", re.I)
 _SKIP = re.compile(r"\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA|CREATE|DROP)\b", re.I)
 
@@ -49,7 +55,8 @@ def scanned_tables(conn: sqlite3.Connection, sql: str) -> set[str]:
     aliases = {alias.lower(): table.lower() for table, alias in _ALIAS.findall(sql)}
     out: set[str] = set()
     for row in conn.execute("EXPLAIN QUERY PLAN " + sql):
-        m = _SCAN.match(str(row[3]))
+        detail = str(row[3])
+        m = _SCAN.match(detail) or _BY_DATABASE.match(detail) or _BARE_SEARCH.match(detail)
         if m:
             name = m.group(1).lower()
             out.add(aliases.get(name, name))
@@ -135,3 +142,6 @@ def test_scanned_tables_resolves_aliases() -> None:
         conn, "SELECT j.job_id FROM streaming_job j WHERE j.job_status != 'CREATED'"
     ) == {"streaming_job"}
     assert scanned_tables(conn, "SELECT job_status FROM streaming_job WHERE job_id = 3") == set()
+    conn.execute("CREATE TABLE relation (relation_id INTEGER PRIMARY KEY, database_id, name)")
+    conn.execute("CREATE INDEX relation_by_database ON relation(database_id)")
+    assert scanned_tables(conn, "SELECT name FROM relation WHERE database_id = 1") == {"relation"}
