@@ -54,6 +54,14 @@ class Outcome:
     constant: bool = False
 
 
+class KeptRows(list[tuple[object, ...]]):
+    """Rows a cache hands out again, the same object while they stay valid (the read path's
+    kept catalog results, query/result_cache.py): never changed once made, so a session may
+    keep their encoding for as long as it gets this very object back."""
+
+    __slots__ = ()
+
+
 _LIST_ITERATOR: type = type(iter([]))
 
 

@@ -30,7 +30,9 @@ from rwshim.frontend import Description, Frontend, Statement
 from rwshim.logfmt import statement_log
 from rwshim.replies import ReplyCache, settings_free
 from rwshim.results import (
+    KeptRows,
     Outcome,
+    RowEncoder,
     Rows,
     command_tag,
     copy_row,
@@ -57,6 +59,10 @@ from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 
 log = logging.getLogger("rwshim.session")
+# A kept result's encoding is kept per session for at most this many texts, of at most this
+# many rows each (the encoded bytes live as long as the session holds them).
+KEEP_ENCODED_RESULTS = 16
+KEEP_ENCODED_ROWS = 2000
 T = TypeVar("T")
 
 
@@ -81,6 +87,8 @@ class Session:
         self._replies = frontend.instance.replies if replies is None else replies
         # counts hand-overs of output mid-statement (an answer sent in parts is not kept)
         self._flushes = 0
+        # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
+        self._encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = {}
         self.frontend = frontend
         self.process = process
         self._flush_cb = flush
@@ -342,8 +350,16 @@ class Session:
                     encoder = row_encoder(columns, TEXT_FORMATS[len(columns)], self.tz)
                     mark, flushes = len(out), self._flushes
                     send(encoder.row_description)
-                    sent = await self._emit(outcome.rows, encoder.encode, 0)
+                    rows = outcome.rows
+                    if type(rows) is KeptRows:
+                        encoded = self._kept_encoding(stmt.text, rows, encoder, outcome)
+                        if encoded is not None:
+                            send(encoded)
+                            continue
+                    sent = await self._emit(rows, encoder.encode, 0)
                     send(command_complete(command_tag(outcome, sent)))
+                    if type(rows) is KeptRows and flushes == self._flushes:
+                        self._keep_encoding(stmt.text, rows, encoder, outcome, out[mark + 1 :])
                     if (
                         single
                         and outcome.constant
@@ -409,6 +425,31 @@ class Session:
         process.statement_started = time.time()
         self._out.append(data)
         return True
+
+    def _kept_encoding(
+        self, text: str, rows: KeptRows, encoder: RowEncoder, outcome: Outcome
+    ) -> bytes | None:
+        """The DataRows + CommandComplete this session sent for ``rows``, the very object a
+        cache handed out again (results.KeptRows), encoded by the same encoder (columns,
+        formats, time zone); None when not kept."""
+        hit = self._encoded.get(text)
+        if hit is None or hit[0] is not rows or hit[1] is not encoder:
+            return None
+        return hit[3] if hit[2] == (outcome.tag, outcome.count_rows) else None
+
+    def _keep_encoding(
+        self,
+        text: str,
+        rows: KeptRows,
+        encoder: RowEncoder,
+        outcome: Outcome,
+        sent: list[bytes],
+    ) -> None:
+        if len(rows) > KEEP_ENCODED_ROWS:
+            return
+        if len(self._encoded) >= KEEP_ENCODED_RESULTS:
+            self._encoded.clear()
+        self._encoded[text] = (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent))
 
     def _keep_execute(self, portal: Portal, data: bytes) -> None:
         """Keep a constant statement's Execute answer, and its Parse."""

@@ -36,7 +36,7 @@ from rwshim.query.relations import Relation, RelationSource, as_of
 from rwshim.query.result_cache import MAX_ROWS, ResultCache, result_key
 from rwshim.query.sqlite.executor import SqliteExecutor
 from rwshim.query.sqlite.fast_path import constant_select as _constant_select
-from rwshim.results import Column, Outcome
+from rwshim.results import Column, KeptRows, Outcome
 
 if TYPE_CHECKING:
     from sqlglot import exp
@@ -299,9 +299,10 @@ class QueryEngine:
         ctx: QueryContext,
         sql_text: str,
         oids: list[int],
-    ) -> Iterator[tuple[object, ...]]:
+    ) -> Iterator[tuple[object, ...]] | KeptRows:
         """The rows of a query: kept ones when the store has not changed since (only for a
-        query that reads nothing but the store and the key, result_cache.py)."""
+        query that reads nothing but the store and the key, result_cache.py), handed out as
+        the kept object itself, which the session may have encoded already."""
         cache = self.results
         key = None
         if cache.cacheable(prep.sql):
@@ -320,7 +321,7 @@ class QueryEngine:
             return self.executor.select(prep, args)
         kept = cache.get(key)
         if kept is not None:
-            return iter(kept)
+            return kept
         it = self.executor.select(prep, args)
         rows: list[tuple[object, ...]] = []
         try:
@@ -329,8 +330,8 @@ class QueryEngine:
             return itertools.chain(rows, _raising(e))
         if len(rows) > MAX_ROWS:
             return itertools.chain(rows, it)
-        cache.put(key, rows)
-        return iter(rows)
+        stored = cache.put(key, rows)
+        return iter(rows) if stored is None else stored
 
     # --- internals ---------------------------------------------------------------------------
 

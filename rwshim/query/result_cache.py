@@ -20,6 +20,8 @@ import re
 import sqlite3
 from collections.abc import Hashable, Sequence
 
+from rwshim.results import KeptRows
+
 # Names SQLite's grammar puts before "(" that are not function calls.
 _KEYWORD_TEXT = (
     "all and any as asc between by case cast check collate current default desc distinct"
@@ -81,7 +83,7 @@ class ResultCache:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self._entries: dict[Hashable, list[Row]] = {}
+        self._entries: dict[Hashable, KeptRows] = {}
         self._changes = -1
         # engine text -> whether its result may be kept
         self._verdicts: dict[str, bool] = {}
@@ -109,7 +111,7 @@ class ResultCache:
                 self._verdicts.clear()
         return verdict
 
-    def get(self, key: Hashable) -> list[Row] | None:
+    def get(self, key: Hashable) -> KeptRows | None:
         changes = self.conn.total_changes
         if changes != self._changes:
             self._entries.clear()
@@ -117,12 +119,14 @@ class ResultCache:
             return None
         return self._entries.get(key)
 
-    def put(self, key: Hashable, rows: list[Row]) -> None:
+    def put(self, key: Hashable, rows: list[Row]) -> KeptRows | None:
+        """Keep ``rows``; the kept object (None: the store changed meanwhile, not kept)."""
         if self.conn.total_changes != self._changes:
-            return
+            return None
         if len(self._entries) >= MAX_ENTRIES:
             self._entries.clear()
-        self._entries[key] = rows
+        kept = self._entries[key] = KeptRows(rows)
+        return kept
 
     # --- which texts qualify ----------------------------------------------------------------
 

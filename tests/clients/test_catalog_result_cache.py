@@ -129,3 +129,35 @@ def test_queries_reading_the_session_are_not_kept(
     assert root.execute(sql).fetchall() == [("one",)]
     root.execute("SET application_name = 'two'")
     assert root.execute(sql).fetchall() == [("two",)]
+
+
+def test_a_kept_result_is_sent_as_encoded_only_in_the_same_rendering(
+    rw_thread_server: ThreadRunning, root: psycopg.Connection[tuple[object, ...]]
+) -> None:
+    """The session keeps the DataRows it sent for a kept result (Session._keep_encoding) and
+    sends them again only for that very result and encoder: a new time zone renders anew."""
+    from datetime import datetime
+
+    root.execute("CREATE TABLE tzk (v int)")
+    query = "SELECT name, created_at FROM rw_catalog.rw_tables WHERE name = 'tzk'"
+
+    def created_at() -> str:
+        res = root.pgconn.exec_(query.encode())  # a simple Query, as psql sends
+        assert res.status == psycopg.pq.ExecStatus.TUPLES_OK, res.error_message
+        return (res.get_value(0, 1) or b"").decode()
+
+    def encoded() -> bool:
+        def look() -> bool:
+            return any(query in s._encoded for s in rw_thread_server.server.registry.sessions())
+
+        return bool(rw_thread_server.call(look))
+
+    utc = [created_at() for _ in range(3)]
+    assert encoded()  # the later answers were the kept bytes
+    root.execute("SET TIME ZONE 'Asia/Tokyo'")
+    tokyo = [created_at() for _ in range(3)]
+    assert utc == [utc[0]] * 3 and utc[0].endswith("+00:00")
+    assert tokyo == [tokyo[0]] * 3 and tokyo[0].endswith("+09:00")
+    assert datetime.fromisoformat(utc[0]) == datetime.fromisoformat(tokyo[0])
+    root.execute("DROP TABLE tzk")
+    assert root.pgconn.exec_(query.encode()).ntuples == 0
