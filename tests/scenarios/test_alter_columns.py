@@ -471,3 +471,21 @@ async def test_column_forms_after_other_statements_of_one_query(client: Client) 
     assert await show_create(client, "ms") == (
         "CREATE TABLE ms (v INT, w INT DEFAULT 5, s STRUCT<a INT>)"
     )
+
+
+async def test_a_reserved_word_as_the_added_columns_type(client: Client) -> None:
+    """`ADD ADD COLUMN b int` reads a column `add` of type `COLUMN b int`: answered as CREATE
+    TABLE answers that column list, not as an internal error (a fuzzer's find)."""
+    assert await client.run("create table rw (v int)") == "CREATE_TABLE"
+    for sql, shown in [
+        ("alter table rw add add column b int", "column b int"),
+        ("alter table rw add column b column", "column"),
+    ]:
+        assert await cause(client, sql) == (
+            "XX000",
+            one(f"Feature is not yet implemented: unsupported data type: {shown}\n{NO_ISSUE}"),
+        ), sql
+        create = sql.replace("alter table rw add column", "create table rw2 (").replace(
+            "alter table rw add", "create table rw2 ("
+        )
+        assert await cause(client, create + ")") == await cause(client, sql), create
