@@ -115,6 +115,12 @@ class Instance:
             )
         return self._data
 
+    async def settle_changes(self) -> None:
+        """Every barrier so far has sealed its changes (a write after a barrier must not be
+        sealed into that barrier's epoch); nothing to wait for without a change log."""
+        if self._changelog is not None:
+            await self._changelog.settle()
+
     @property
     def changelog(self) -> ChangeLog:
         """The subscriptions' change logs on the data plane (made on first use)."""

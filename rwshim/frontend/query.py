@@ -117,6 +117,10 @@ async def handle_dml(
     resolve_schema_qualified_name(fe.database, stmt.table.parts)
     planned = fe.data_plan(stmt.text)
     if planned is not None:
+        # A change belongs to the epoch after the barrier it follows: the change log seals a
+        # barrier's changes in the background, so a write waits for that first (else it
+        # would be sealed into the earlier epoch).
+        await fe.instance.settle_changes()
         return await fe.data_session().execute(planned, params, fe.data_state())
     # DML whose text PostgreSQL cannot parse: the in-process path refuses it (no user data)
     return fe.instance.query.execute(stmt.text, params, fe.query_context())
