@@ -22,11 +22,14 @@ and is bounded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from rwshim import pgtypes
 from rwshim.results import Column
+
+if TYPE_CHECKING:
+    from rwshim.frontend import Description, Statement
 
 # Types whose text and binary renderings read no session setting.
 SETTINGS_FREE = frozenset(
@@ -35,10 +38,20 @@ SETTINGS_FREE = frozenset(
 
 LIMIT = 1024
 
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+
 
 def settings_free(columns: Sequence[Column]) -> bool:
     """Whether every column renders the same in every session."""
     return all(c.type_oid in SETTINGS_FREE for c in columns)
+
+
+def _put(table: dict[_K, _V], key: _K, value: _V) -> None:
+    """Keep ``value``; a full table starts over (a bounded cache of cheap-to-rebuild bytes)."""
+    if len(table) >= LIMIT:
+        table.clear()
+    table[key] = value
 
 
 class ReplyCache:
@@ -52,24 +65,13 @@ class ReplyCache:
         # (text, result formats) -> DataRows + CommandComplete
         self.executes: dict[tuple[str, tuple[int, ...]], bytes] = {}
         # text -> (statement, description) of a Parse without parameter types
-        self.parses: dict[str, tuple[Any, Any]] = {}
+        self.parses: dict[str, tuple[Statement | None, Description]] = {}
 
     def put_query(self, sql: str, data: bytes) -> None:
-        if len(self.queries) >= LIMIT:
-            self.queries.clear()
-        self.queries[sql] = data
+        _put(self.queries, sql, data)
 
     def put_execute(self, sql: str, formats: tuple[int, ...], data: bytes) -> None:
-        if len(self.executes) >= LIMIT:
-            self.executes.clear()
-        self.executes[(sql, formats)] = data
+        _put(self.executes, (sql, formats), data)
 
-    def put_parse(self, sql: str, stmt: object, description: object) -> None:
-        if len(self.parses) >= LIMIT:
-            self.parses.clear()
-        self.parses[sql] = (stmt, description)
-
-    def clear(self) -> None:
-        self.queries.clear()
-        self.executes.clear()
-        self.parses.clear()
+    def put_parse(self, sql: str, stmt: Statement | None, description: Description) -> None:
+        _put(self.parses, sql, (stmt, description))

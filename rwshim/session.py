@@ -378,13 +378,12 @@ class Session:
 
     def _query_kept(self, msg: ev.Query) -> bool | None:
         """A simple Query whose whole answer is kept: sent without running it (None: not
-        kept).  The statement log, when on, sees every statement run."""
+        kept).  The statement log, when on, sees every statement run.  (Nothing is active
+        meanwhile, so SHOW PROCESSLIST, which shows only active statements, has nothing
+        to show.)"""
         data = self._replies.queries.get(msg.sql)
         if data is None or statement_log.isEnabledFor(logging.DEBUG):
             return None
-        process = self.process
-        process.statement = msg.sql
-        process.statement_started = time.time()
         self._out.append(data)
         self._ready()
         return True
@@ -416,13 +415,9 @@ class Session:
         portal = self._portals.get(msg.portal)
         if portal is None or portal.rows is not None:
             return None
-        sql = portal.prepared.sql
-        data = self._replies.executes.get((sql, tuple(portal.formats)))
+        data = self._replies.executes.get((portal.prepared.sql, tuple(portal.formats)))
         if data is None or statement_log.isEnabledFor(logging.DEBUG):
             return None
-        process = self.process
-        process.statement = sql
-        process.statement_started = time.time()
         self._out.append(data)
         return True
 

@@ -18,15 +18,14 @@ start-up, and ``SELECT 1`` needs none of them.
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import itertools
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rwshim.errors import BindError, InvalidInputSyntax, RwError
+from rwshim.lazy import lazy_module
 from rwshim.query import types
 from rwshim.query.catalog import RELATIONS
 from rwshim.query.context import QueryContext
@@ -39,22 +38,11 @@ from rwshim.query.sqlite.fast_path import constant_select as _constant_select
 from rwshim.results import Column, KeptRows, Outcome
 
 if TYPE_CHECKING:
-    from sqlglot import exp
-
     from rwshim.query import prepare
     from rwshim.query.binder import Binder
     from rwshim.query.resolve import OutColumn, SystemRelation
 else:
-
-    class _Lazy(ModuleType):
-        """Stands for a module until first touched, then imports it in its place."""
-
-        def __getattr__(self, name: str) -> Any:
-            mod = importlib.import_module(f"rwshim.query.{self.__name__}")
-            globals()[self.__name__] = mod
-            return getattr(mod, name)
-
-    prepare = _Lazy("prepare")
+    prepare = lazy_module("rwshim.query.prepare")
 
 _T = TypeVar("_T")
 
@@ -225,22 +213,15 @@ class QueryEngine:
         return Description([types.external(o) for o in prep.param_oids], cols)
 
     def _analyze_impl(
-        self,
-        query_text: str,
-        ctx: QueryContext,
-        mv: Relation | None = None,
-        tree: exp.Expr | None = None,
+        self, query_text: str, ctx: QueryContext, mv: Relation | None = None
     ) -> Analysis:
         """Output names follow RisingWave, unnamed expressions are None-free ``?column?``;
-        ``check_mv_columns`` adds the MV alias rule (and passes the query it parsed as
-        ``tree``: bound as it is unless inlining SQL functions changed the text)."""
+        ``check_mv_columns`` adds the MV alias rule.  (The alias check and the binder each
+        take the query's tree from prepare.parse, which keeps trees by text.)"""
         binder = self._binder(ctx, [])
         if mv is not None:
             binder.relations = as_of(binder.relations, mv)
-        text = self.inline_functions(query_text, ctx)
-        if text != query_text:
-            tree = None
-        cols, upstreams = prepare.analyze(text, binder, tree)
+        cols, upstreams = prepare.analyze(self.inline_functions(query_text, ctx), binder)
         reads = {k: frozenset(v) for k, v in binder.column_reads.items()}
         return Analysis(cols, upstreams, binder.values_leaf, reads)
 
@@ -249,8 +230,9 @@ class QueryEngine:
     ) -> Analysis:
         """Every select item without a derivable name needs an alias (create_mv.rs:80-98) and
         names must be unique (``column "<n>" specified more than once``)."""
-        tree = None if column_names else prepare.check_mv_aliases(query_text)
-        analysis = self._analyze_impl(query_text, ctx, tree=tree)
+        if not column_names:
+            prepare.check_mv_aliases(query_text)
+        analysis = self._analyze_impl(query_text, ctx)
         cols = analysis.columns
         if column_names:
             if len(column_names) > len(cols):

@@ -47,19 +47,15 @@ def prepare(sql_text: str, b: Binder, ctx: QueryContext, relations: RelationSour
     raise NotImplementedError_(f"statement {type(tree).__name__} on the read path")
 
 
-def analyze(
-    query_text: str, b: Binder, tree: exp.Expr | None = None
-) -> tuple[list[OutColumn], list[int]]:
-    """The output columns and the upstream relation ids of the query of a CREATE ... AS
-    (``tree``: ``query_text`` already parsed, not yet bound)."""
-    cols = b.query(parse(query_text) if tree is None else tree, None)
+def analyze(query_text: str, b: Binder) -> tuple[list[OutColumn], list[int]]:
+    """The output columns and the upstream relation ids of the query of a CREATE ... AS."""
+    cols = b.query(parse(query_text), None)
     return cols, b.upstreams
 
 
-def check_mv_aliases(query_text: str) -> exp.Expr:
+def check_mv_aliases(query_text: str) -> None:
     """CREATE MATERIALIZED VIEW without a column list: every select item needs a derivable
-    name or an alias (create_mv.rs:80-98).  Returns the parsed query (unchanged), for the
-    binder to bind without parsing it again."""
+    name or an alias (create_mv.rs:80-98)."""
     tree = parse(query_text)
     first = tree
     while isinstance(first, (exp.Union, exp.Except, exp.Intersect, exp.Subquery)):
@@ -75,7 +71,6 @@ def check_mv_aliases(query_text: str) -> exp.Expr:
                     f"An alias must be specified for the {_ordinal(i + 1)} expression "
                     "(counting from 1) in result relation"
                 )
-    return tree
 
 
 def bind_default(b: Binder, expr_text: str) -> tuple[str, int]:

@@ -97,11 +97,6 @@ class ResultCache:
         ``get``)."""
         return len(self._entries)
 
-    def clear(self) -> None:
-        """Forget every result and verdict (the catalog changed)."""
-        self._entries.clear()
-        self._verdicts.clear()
-
     def cacheable(self, sql: str) -> bool:
         """Whether the rows of engine text ``sql`` depend only on the store and the key."""
         verdict = self._verdicts.get(sql)

@@ -293,10 +293,15 @@ class QueryParser(ExprParser):
         raise UnparseError("expected proctime(), now(), number or string")
 
 
-def print_query(text: str) -> str:
-    """A query's text as RisingWave prints it."""
+def parse_query(text: str) -> n.Query:
+    """The query ``text`` (the whole text: nothing may follow it)."""
     p = QueryParser(text)
     q = p.parse_query()
     if not p.at_end():
         raise p.error("expected end of statement")
-    return display.query(q)
+    return q
+
+
+def print_query(text: str) -> str:
+    """A query's text as RisingWave prints it."""
+    return display.query(parse_query(text))
