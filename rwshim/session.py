@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 from rwshim import errors
 from rwshim.bind_params import decode_params
 from rwshim.errors import RwError, StoreWriteFailed
+from rwshim.exchanges import Exchanges
 from rwshim.frontend import Description, Frontend, Statement
-from rwshim.logfmt import statement_log
 from rwshim.replies import ReplyCache, settings_free
 from rwshim.results import (
     KeptRows,
@@ -41,6 +41,7 @@ from rwshim.results import (
     result_formats,
     row_encoder,
 )
+from rwshim.session_kept import KeptAnswers
 from rwshim.session_parts import (
     FLUSH_THRESHOLD,
     PARSE_PARAM_OIDS,
@@ -59,14 +60,10 @@ from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 
 log = logging.getLogger("rwshim.session")
-# A kept result's encoding is kept per session for at most this many texts, of at most this
-# many rows each (the encoded bytes live as long as the session holds them).
-KEEP_ENCODED_RESULTS = 16
-KEEP_ENCODED_ROWS = 2000
 T = TypeVar("T")
 
 
-class Session:
+class Session(KeptAnswers):
     """Handles the regular messages of one authenticated connection.
 
     ``handle`` takes one event and appends the reply to an output buffer that the shell
@@ -87,6 +84,8 @@ class Session:
         self._replies = frontend.instance.replies if replies is None else replies
         # counts hand-overs of output mid-statement (an answer sent in parts is not kept)
         self._flushes = 0
+        # Extended-protocol exchanges answered whole from their bytes (rwshim/exchanges.py).
+        self.exchanges = Exchanges()
         # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
         self._encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = {}
         self.frontend = frontend
@@ -158,6 +157,7 @@ class Session:
             await self._run(self._flush_cb())
 
     def _error(self, err: RwError, envelope: str | None) -> None:
+        self.exchanges.pure = False
         self.send(render_error(err, envelope))
         if err.severity == "FATAL" or getattr(err, "closes_connection", False):
             # A FatalError from the frontend (or a caught handler panic, which RisingWave
@@ -169,8 +169,14 @@ class Session:
     def _ready(self) -> None:
         if self.closing:  # no ReadyForQuery after a FATAL error
             return
-        self.send(backend.ready_for_query(self.frontend.txn_status))
+        status = self.frontend.txn_status
+        self.send(backend.ready_for_query(status))
         self.flush_requested = True
+        x = self.exchanges
+        if x.pure and x.refs:
+            x.end(self.conn.last_exchange(), b"".join(self._out), status)
+        else:
+            x.reset()
 
     def _parameter_changes(self) -> None:
         changes = self.frontend.parameter_changes
@@ -210,9 +216,14 @@ class Session:
         """Handle ``event`` if that needs no waiting (then like ``handle``), else None."""
         handler = self._sync_handlers.get(type(event))
         if handler is None:
+            self.exchanges.pure = False
             return None
         keep = handler(event)
-        return None if keep is None else keep and not self.closing
+        if keep is None:
+            # the full path answers it: the exchange is not kept
+            self.exchanges.pure = False
+            return None
+        return keep and not self.closing
 
     def cancel(self) -> bool:
         """Cancel the running statement (CancelRequest); False when nothing runs."""
@@ -374,85 +385,6 @@ class Session:
                 self._error(self._failed(e), errors.RUN_QUERY)
                 return
 
-    # --- answers kept encoded (rwshim/replies.py) -----------------------------------------
-
-    def _query_kept(self, msg: ev.Query) -> bool | None:
-        """A simple Query whose whole answer is kept: sent without running it (None: not
-        kept).  The statement log, when on, sees every statement run.  (Nothing is active
-        meanwhile, so SHOW PROCESSLIST, which shows only active statements, has nothing
-        to show.)"""
-        data = self._replies.queries.get(msg.sql)
-        if data is None or statement_log.isEnabledFor(logging.DEBUG):
-            return None
-        self._out.append(data)
-        self._ready()
-        return True
-
-    def _parse_kept(self, msg: ev.Parse) -> bool | None:
-        """Parse of a text whose statement and description are kept (None: not kept, or a
-        duplicate name, whose error the full path answers)."""
-        if msg.param_oids:
-            return None
-        hit = self._replies.parses.get(msg.sql)
-        if hit is None:
-            return None
-        name = msg.name
-        statements = self._statements
-        if name:
-            if name in statements:
-                return None
-        else:
-            statements.pop("", None)
-        statements[name] = Prepared(msg.sql, hit[0], hit[1])
-        self._out.append(backend.PARSE_COMPLETE)
-        return True
-
-    def _execute_kept(self, msg: ev.Execute) -> bool | None:
-        """Execute (no row limit) of a fresh portal whose answer in its result formats is
-        kept (None: not kept)."""
-        if msg.max_rows:
-            return None
-        portal = self._portals.get(msg.portal)
-        if portal is None or portal.rows is not None:
-            return None
-        data = self._replies.executes.get((portal.prepared.sql, tuple(portal.formats)))
-        if data is None or statement_log.isEnabledFor(logging.DEBUG):
-            return None
-        self._out.append(data)
-        return True
-
-    def _kept_encoding(
-        self, text: str, rows: KeptRows, encoder: RowEncoder, outcome: Outcome
-    ) -> bytes | None:
-        """The DataRows + CommandComplete this session sent for ``rows``, the very object a
-        cache handed out again (results.KeptRows), encoded by the same encoder (columns,
-        formats, time zone); None when not kept."""
-        hit = self._encoded.get(text)
-        if hit is None or hit[0] is not rows or hit[1] is not encoder:
-            return None
-        return hit[3] if hit[2] == (outcome.tag, outcome.count_rows) else None
-
-    def _keep_encoding(
-        self,
-        text: str,
-        rows: KeptRows,
-        encoder: RowEncoder,
-        outcome: Outcome,
-        sent: list[bytes],
-    ) -> None:
-        if len(rows) > KEEP_ENCODED_ROWS:
-            return
-        if len(self._encoded) >= KEEP_ENCODED_RESULTS:
-            self._encoded.clear()
-        self._encoded[text] = (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent))
-
-    def _keep_execute(self, portal: Portal, data: bytes) -> None:
-        """Keep a constant statement's Execute answer, and its Parse."""
-        prepared = portal.prepared
-        self._replies.put_execute(prepared.sql, tuple(portal.formats), data)
-        if not prepared.description.param_oids:
-            self._replies.put_parse(prepared.sql, prepared.stmt, prepared.description)
-
     async def _copy_out(self, outcome: Outcome) -> None:
         """COPY ... TO STDOUT: every row, whatever Execute's row limit (pg_extended.rs:57-80)."""
         columns = outcome.columns or []
@@ -571,6 +503,11 @@ class Session:
         return portal
 
     def _on_bind(self, msg: ev.Bind) -> bool:
+        if msg.portal:
+            self.exchanges.pure = False  # its second run is an error
+        else:
+            self._touch(self._statements, msg.statement)
+            self._touch(self._portals, "")
         try:
             if msg.portal and msg.portal in self._portals:
                 raise RwError("Duplicated portal name")
@@ -598,6 +535,7 @@ class Session:
         return True
 
     def _on_describe(self, msg: ev.Describe) -> bool:
+        self._touch(self._statements if msg.kind == "S" else self._portals, msg.name)
         try:
             if msg.kind == "S":
                 prepared = self._statement(msg.name)
@@ -716,6 +654,7 @@ class Session:
             portal.prepared.portals.discard(name)
 
     def _on_close(self, msg: ev.Close) -> bool:
+        self.exchanges.pure = False
         if msg.kind == "S":
             prepared = self._statements.pop(msg.name, None)
             if prepared is not None:
@@ -733,7 +672,7 @@ class Session:
         gets the error and then skip-until-Sync, as the extended protocol requires
         (RisingWave sends ReadyForQuery at once there too, which clients read as the answer
         to a Sync they have not sent yet)."""
-        self._error(errors.ServerThrottled(msg.limit), None)
+        self._error(errors.ServerThrottled(msg.limit), None)  # (not kept: an error)
         if not msg.extended:
             self._ready()
         return True
@@ -743,6 +682,7 @@ class Session:
         return True
 
     def _on_flush(self, msg: ev.Flush) -> bool:
+        self.exchanges.pure = False  # output leaves mid-exchange
         self.flush_requested = True
         return True
 
@@ -752,6 +692,7 @@ class Session:
     def _on_copy(self, msg: object) -> bool:
         # COPY FROM STDIN is not offered (no statement starts it), so the connection never
         # enters COPY mode and drops these messages before they get here.
+        self.exchanges.pure = False
         return True
 
     def release_reads(self) -> None:

@@ -193,6 +193,12 @@ class ServerConnection:
         # Whether the message being handled is an extended-protocol one (an error while
         # handling it starts skip-until-Sync).
         self.in_extended = False
+        # Where the exchange under way (the messages since the last Sync or Query) began: its
+        # buffer (None once more input arrived: its bytes are not in one buffer) and offset,
+        # and whether the next message begins a new one (rwshim/exchanges.py).
+        self._x_buf: bytes | bytearray | None = None
+        self._x_pos = 0
+        self._x_new = True
 
     # --- input ------------------------------------------------------------------------
 
@@ -201,6 +207,7 @@ class ServerConnection:
         if not data:
             self._eof = True
             return
+        self._x_buf = None
         if self._skip:
             drop = min(self._skip, len(data))
             self._skip -= drop
@@ -225,6 +232,27 @@ class ServerConnection:
     @property
     def buffered(self) -> int:
         return len(self._buf) - self._pos
+
+    def last_exchange(self) -> bytes | None:
+        """The bytes of the messages from the one after the previous Sync or Query through
+        the one just decoded; None when they did not arrive in one read."""
+        buf = self._x_buf
+        if buf is None or buf is not self._buf:
+            return None
+        return bytes(buf[self._x_pos : self._pos])
+
+    def take_exact(self, data: bytes) -> bool:
+        """Consume ``data`` if the input goes on with exactly these bytes, in READY: a recorded
+        exchange of whole messages answered without decoding them (rwshim/exchanges.py)."""
+        if self.state is not _READY or self._too_large is not None:
+            return False
+        buf, pos = self._buf, self._pos
+        if not buf.startswith(data, pos):
+            return False
+        self._pos = pos + len(data)
+        self.in_extended = False
+        self._x_new = True
+        return True
 
     def next_event(self) -> ev.Event | None:
         """The next complete frontend message, or ``NEED_DATA`` (None)."""
@@ -342,6 +370,12 @@ class ServerConnection:
                     body = bytes(body)
                 self._pos = end
                 self.in_extended = extended
+                if self._x_new:
+                    self._x_new = False
+                    self._x_buf = buf
+                    self._x_pos = pos
+                if tag == 0x53 or tag == 0x51:  # Sync, Query: the next message begins anew
+                    self._x_new = True
                 try:
                     return parse(body)
                 except _Malformed as e:
@@ -402,6 +436,7 @@ class ServerConnection:
                 return _SKIPPED
             return self._violation(f"unexpected message type 0x{tag:02X} during COPY from stdin")
         if tag == 0x53:  # S
+            self._x_new = True
             if state is _SKIP:
                 self.state = _READY
             elif state is _COPY_IN:

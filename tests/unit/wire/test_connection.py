@@ -377,3 +377,58 @@ def test_parse_past_the_query_size_is_extended() -> None:
     conn.error_sent()  # the session answered it: skip until Sync
     assert drain(conn) == [ev.Sync()]
     assert conn.state is State.READY
+
+
+# --- exchanges answered whole (rwshim/exchanges.py) ------------------------------------------
+
+EXCHANGE = fe.parse("", "SELECT 1") + fe.bind("", "") + fe.execute("") + fe.SYNC
+
+
+def test_last_exchange_is_the_bytes_since_the_previous_sync_or_query() -> None:
+    conn = ready_conn()
+    conn.receive_data(fe.query("SELECT 2") + EXCHANGE + EXCHANGE)
+    assert isinstance(conn.next_event(), ev.Query)
+    for _ in range(2):
+        events = [conn.next_event() for _ in range(4)]
+        assert isinstance(events[-1], ev.Sync)
+        assert conn.last_exchange() == EXCHANGE
+
+
+def test_an_exchange_decoded_from_two_reads_has_no_bytes() -> None:
+    conn = ready_conn()
+    head = fe.parse("", "SELECT 1") + fe.bind("", "")
+    conn.receive_data(head)
+    assert [type(e) for e in drain(conn)] == [ev.Parse, ev.Bind]
+    conn.receive_data(EXCHANGE[len(head) :])
+    assert [type(e) for e in drain(conn)] == [ev.Execute, ev.Sync]
+    assert conn.last_exchange() is None
+    # a frame cut in two is carried into the next read's buffer: that exchange is whole
+    conn.receive_data(EXCHANGE[:10])
+    assert drain(conn) == []
+    conn.receive_data(EXCHANGE[10:])
+    assert [type(e) for e in drain(conn)][-1] is ev.Sync
+    assert conn.last_exchange() == EXCHANGE
+
+
+def test_an_exchange_after_skip_until_sync_starts_after_that_sync() -> None:
+    conn = ready_conn()
+    conn.receive_data(fe.parse("", "x") + fe.execute("") + fe.SYNC + EXCHANGE)
+    assert isinstance(conn.next_event(), ev.Parse)
+    conn.error_sent()  # the Parse failed: skip until Sync
+    assert isinstance(conn.next_event(), ev.Sync)
+    assert [type(e) for e in drain(conn)][-1] is ev.Sync
+    assert conn.last_exchange() == EXCHANGE
+
+
+def test_take_exact_consumes_only_the_same_bytes_in_ready() -> None:
+    conn = ready_conn()
+    conn.receive_data(EXCHANGE + fe.query("SELECT 3"))
+    assert not conn.take_exact(EXCHANGE[:-1] + b"\x05")
+    assert conn.take_exact(EXCHANGE)
+    assert drain(conn) == [ev.Query("SELECT 3")]
+    # skipping until Sync: nothing is taken whole
+    conn.receive_data(fe.parse("", "x") + EXCHANGE)
+    assert isinstance(conn.next_event(), ev.Parse)
+    conn.error_sent()
+    assert not conn.take_exact(EXCHANGE)
+    assert [type(e) for e in drain(conn)] == [ev.Sync]

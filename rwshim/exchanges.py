@@ -1,0 +1,119 @@
+"""Extended-protocol exchanges answered whole, from their bytes (issue 16).
+
+A driver in extended mode sends one statement as Parse, Bind, Describe, Execute and Sync
+(pgbench ``-M extended``, libpq's ``PQsendQueryParams``), or, for a statement it prepared,
+Bind, Describe, Execute and Sync (``-M prepared``, ``PQsendQueryPrepared``); a pool's health
+check sends the same bytes every time.  When every message of such an exchange was answered
+by a kept answer (rwshim/replies.py: a constant statement) or by bookkeeping that reads only
+the session's statements and portals, the exchange is a function of its bytes and of those
+few entries: the session records its bytes, its whole reply (ParseComplete ... ReadyForQuery)
+and the statement and portal objects it left behind.  When the same bytes arrive again and
+those names still hold the very objects the exchange left, the transaction status is the same
+and the statement log is off, running the messages one by one would rebuild equal objects
+and send the same bytes: the reply is sent and the input consumed at once, without decoding a
+message.
+
+What can make an exchange a different function is kept out of it:
+
+- a named Parse or a Bind to a named portal (their second run is a "Duplicated ..." error),
+  Close, Flush, a simple Query, and any message that needed the full (waiting) path;
+- any error (the reply would differ, and skip-until-Sync changes what is read);
+- output left from before the exchange, or an exchange that arrived in more than one read
+  (its bytes are not in one buffer).
+
+RisingWave has no such shortcut; it answers the same messages with the same bytes
+(src/utils/pgwire/src/pg_protocol.rs, the extended query flow), which is what the tests hold.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rwshim.wire.connection import ServerConnection
+
+# Recorded exchanges kept per session (a driver repeats one or a few exchanges).
+KEEP = 4
+
+# A statement's or portal's state beyond its identity that a later message can change: a
+# statement's portals (Close of the statement drops them), whether a portal has rows left to
+# send (a row-limited Execute suspends it).
+State = frozenset[str] | bool
+
+# (bytes the client sent, the reply, transaction status, and each dict and name the exchange
+# read or wrote with the object it left there and that object's state)
+Entry = tuple[bytes, bytes, str, tuple[tuple[dict[str, Any], str, object, State], ...]]
+
+
+def _state(obj: object) -> State:
+    portals = getattr(obj, "portals", None)
+    if portals is not None:
+        return frozenset(portals)
+    return getattr(obj, "rows", None) is None
+
+
+class Exchanges:
+    """One session's record of the exchange under way, and its recorded exchanges."""
+
+    __slots__ = ("entries", "pure", "refs")
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        # Whether the exchange under way can still be recorded.
+        self.pure = True
+        # The (dict, name) pairs the exchange under way read or wrote.
+        self.refs: list[tuple[dict[str, Any], str]] = []
+
+    def touch(self, table: dict[str, Any], name: str) -> None:
+        """The exchange under way reads or writes ``table[name]``."""
+        self.refs.append((table, name))
+
+    def spoil(self) -> None:
+        """The exchange under way is not a function of its bytes."""
+        self.pure = False
+
+    def reset(self) -> None:
+        """ReadyForQuery after what cannot be recorded: the next exchange starts."""
+        self.pure = True
+        if self.refs:
+            self.refs = []
+
+    def end(self, data: bytes | None, reply: bytes, status: str) -> None:
+        """Sync: record the exchange that ends here if it stayed pure (``data``: its bytes,
+        None when they are not in one buffer), and start the next one."""
+        if self.pure and data and self.refs:
+            refs = []
+            seen: set[tuple[int, str]] = set()
+            for table, name in self.refs:
+                obj = table.get(name)
+                if obj is None:
+                    break
+                if (id(table), name) not in seen:  # each entry is checked once
+                    seen.add((id(table), name))
+                    refs.append((table, name, obj, _state(obj)))
+            else:
+                entries = self.entries
+                for i, entry in enumerate(entries):
+                    if entry[0] == data:
+                        del entries[i]
+                        break
+                if len(entries) >= KEEP:
+                    del entries[0]
+                entries.append((data, reply, status, tuple(refs)))
+        self.pure = True
+        self.refs = []
+
+    def answer(self, conn: ServerConnection, status: str) -> bytes | None:
+        """The reply of a recorded exchange whose bytes are next in ``conn`` and whose objects
+        are all still in place, in the state it left them, under this transaction status (its
+        bytes are consumed); None when there is none."""
+        for data, reply, recorded, refs in reversed(self.entries):
+            if recorded != status:
+                continue
+            for table, name, obj, state in refs:
+                if table.get(name) is not obj or _state(obj) != state:
+                    break
+            else:
+                if conn.take_exact(data):
+                    return reply
+        return None

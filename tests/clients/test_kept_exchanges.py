@@ -1,0 +1,152 @@
+"""Extended-protocol exchanges answered whole from their bytes (rwshim/exchanges.py), over a
+real server and a raw-protocol client: a repeated exchange gets the first time's reply, and
+whatever a message between two repeats changed (a suspended portal, a portal bound from the
+statement, the transaction status, the statement log) is seen as if every message had been
+run again.  Each test first checks that the exchange was recorded, so it fails if recording
+stops, and then that the answer is right, so it fails if the replay ignores what changed."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from rwshim.session import Session
+from tests import wirekit as fe
+from tests.conftest import ThreadRunning
+from tests.rel.liveclient import Client
+from tests.wirekit import Msg
+
+SYNC = fe.raw(b"S", b"")
+# pgbench -M extended / PQsendQueryParams: Parse, Bind, Describe portal, Execute, Sync
+EXTENDED = fe.parse("", "SELECT 1") + fe.bind("", "") + fe.describe("P", "") + fe.execute("") + SYNC
+# pgbench -M prepared / PQsendQueryPrepared of a statement prepared once
+PREPARED = fe.bind("", "s1") + fe.describe("P", "") + fe.execute("") + SYNC
+
+
+def _send(client: Client, data: bytes) -> list[Msg]:
+    client.sock.sendall(data)
+    return client.until("Z")
+
+
+def _shape(msgs: list[Msg]) -> list[tuple[str, bytes]]:
+    return [(m.tag, m.body) for m in msgs]
+
+
+def _recorded(server: ThreadRunning, pid: int) -> list[bytes]:
+    """The bytes of the exchanges the session of backend ``pid`` has recorded."""
+
+    def read() -> list[bytes]:
+        session = server.server.registry.get(pid)
+        assert isinstance(session, Session)
+        return [entry[0] for entry in session.exchanges.entries]
+
+    got = server.call(read)
+    assert isinstance(got, list)
+    return got
+
+
+@pytest.fixture
+def client(rw_thread_server: ThreadRunning) -> Client:
+    c = Client(rw_thread_server)
+    yield c  # type: ignore[misc]
+    c.close()
+
+
+def test_a_repeated_exchange_gets_the_first_reply(
+    rw_thread_server: ThreadRunning, client: Client
+) -> None:
+    first = _send(client, EXTENDED)
+    assert fe.tags(first) == "12TDCZ"
+    assert first[3].row() == [b"1"]
+    again = [_send(client, EXTENDED) for _ in range(4)]
+    assert _recorded(rw_thread_server, client.pid) == [EXTENDED]
+    assert [_shape(r) for r in again] == [_shape(first)] * 4
+    # a prepared statement's Bind / Describe / Execute / Sync, text and binary results
+    assert fe.tags(_send(client, fe.parse("s1", "SELECT 1") + SYNC)) == "1Z"
+    binary = fe.bind("", "s1", result_formats=[1]) + fe.describe("P", "") + fe.execute("")
+    binary += SYNC
+    answers = [_send(client, data) for data in (PREPARED, binary) * 3]
+    assert PREPARED in _recorded(rw_thread_server, client.pid)
+    assert binary in _recorded(rw_thread_server, client.pid)
+    assert [m.row() for r in answers for m in r if m.tag == "D"] == [
+        [b"1"],
+        [b"\x00\x00\x00\x01"],
+    ] * 3
+
+
+def test_a_portal_suspended_between_repeats_is_bound_anew(
+    rw_thread_server: ThreadRunning, client: Client
+) -> None:
+    for _ in range(2):
+        _send(client, EXTENDED)
+    assert _recorded(rw_thread_server, client.pid) == [EXTENDED]
+    # a row-limited Execute leaves the unnamed portal suspended (its row is sent)
+    assert fe.tags(_send(client, fe.execute("", 1) + SYNC)) == "DsZ"
+    # the exchange again binds a fresh portal: its Execute runs the statement again
+    assert fe.tags(_send(client, EXTENDED)) == "12TDCZ"
+    msgs = _send(client, fe.execute("") + SYNC)
+    assert fe.tags(msgs) == "DCZ"
+    assert msgs[1].text() == "SELECT 1"
+
+
+def test_a_portal_bound_from_the_statement_between_repeats_survives(
+    rw_thread_server: ThreadRunning, client: Client
+) -> None:
+    for _ in range(2):
+        _send(client, EXTENDED)
+    assert _recorded(rw_thread_server, client.pid) == [EXTENDED]
+    # portal p2 is bound from the unnamed statement the exchange left
+    assert fe.tags(_send(client, fe.bind("p2", "") + SYNC)) == "2Z"
+    # the exchange again parses a new unnamed statement: closing that one leaves p2 alone
+    assert fe.tags(_send(client, EXTENDED)) == "12TDCZ"
+    assert fe.tags(_send(client, fe.close("S", "") + SYNC)) == "3Z"
+    msgs = _send(client, fe.execute("p2") + SYNC)
+    assert fe.tags(msgs) == "DCZ", [m.fields() for m in msgs if m.tag == "E"]
+    assert msgs[0].row() == [b"1"]
+
+
+def test_the_reply_carries_the_transaction_status_of_its_time(
+    rw_thread_server: ThreadRunning, client: Client
+) -> None:
+    for _ in range(2):
+        assert _send(client, EXTENDED)[-1].body == b"I"
+    assert _recorded(rw_thread_server, client.pid) == [EXTENDED]
+    # RisingWave's transactions are read-only ones (a plain BEGIN stays idle, with a notice)
+    assert _send(client, fe.query("BEGIN READ ONLY"))[-1].body == b"T"
+    assert [_send(client, EXTENDED)[-1].body for _ in range(2)] == [b"T", b"T"]
+    assert _send(client, fe.query("COMMIT"))[-1].body == b"I"
+    assert _send(client, EXTENDED)[-1].body == b"I"
+
+
+def test_an_exchange_with_an_error_or_a_named_parse_is_not_recorded(
+    rw_thread_server: ThreadRunning, client: Client
+) -> None:
+    # a format code RisingWave refuses at Bind: the error every time, then skip until Sync
+    bad = fe.parse("", "SELECT 1") + fe.bind("", "", result_formats=[7]) + fe.execute("") + SYNC
+    for _ in range(3):
+        msgs = _send(client, bad)
+        assert fe.tags(msgs) == "1EZ"
+        assert msgs[1].fields()["M"] == "Unknown format code: 7"
+    named = fe.parse("n1", "SELECT 1") + fe.bind("", "n1") + fe.execute("") + SYNC
+    assert fe.tags(_send(client, named)) == "12DCZ"
+    msgs = _send(client, named)  # the second Parse of n1 is an error
+    assert fe.tags(msgs) == "EZ"
+    assert msgs[0].fields()["M"] == (
+        "Failed to prepare the statement\n\nCaused by:\n  Duplicated statement name\n"
+    )
+    assert _recorded(rw_thread_server, client.pid) == []
+
+
+def test_the_statement_log_sees_every_exchange(
+    rw_thread_server: ThreadRunning, client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    text = fe.parse("", "SELECT 6 AS shown") + fe.bind("", "") + fe.execute("") + SYNC
+    for _ in range(2):
+        _send(client, text)
+    assert _recorded(rw_thread_server, client.pid) == [text]
+    with caplog.at_level(logging.DEBUG, logger="rwshim.statement"):
+        for _ in range(3):
+            assert fe.tags(_send(client, text)) == "12DCZ"
+    lines = [r.getMessage() for r in caplog.records if r.name == "rwshim.statement"]
+    assert sum("SELECT 6 AS shown" in line for line in lines) == 3, lines
