@@ -191,6 +191,9 @@ class ClientProtocol(asyncio.Protocol):
             if recorded and kept():
                 # a recorded extended-protocol exchange, answered whole (rwshim/exchanges.py)
                 transport.write(session.take_output())
+                if self._write_paused:
+                    self._wait_for_client()
+                    return
                 continue
             event = next_event()
             if event is None:
@@ -229,9 +232,18 @@ class ClientProtocol(asyncio.Protocol):
                 # Sync, Flush and the end of a Query go out at once, even when more input is
                 # already buffered (a pipeline's later statements may take long).
                 transport.write(session.take_output())
+                if self._write_paused and keep:
+                    self._wait_for_client()
+                    return
             if not keep:
                 self._close_session(session)
                 return
+
+    def _wait_for_client(self) -> None:
+        """The client does not read its replies (the transport's buffer is past its limit):
+        the messages still buffered wait in a task until it has read them, instead of their
+        replies piling up in memory (a pipelined query can answer megabytes)."""
+        self.task = asyncio.get_running_loop().create_task(self.serve(None))
 
     async def serve(self, event: ev.Event | None, resume: _Resume | None = None) -> None:
         """Handle ``event`` (or finish the handler ``resume`` continues) and the messages
@@ -249,6 +261,8 @@ class ClientProtocol(asyncio.Protocol):
                     self._close_session(session)
                     return
             while True:
+                if self._write_paused:
+                    await self.drain()  # the client reads slowly: wait for it
                 if event is None:
                     event = conn.next_event()
                     if event is None:

@@ -7,6 +7,7 @@ bounded by bytes.  Measured on a server process (RSS sampled while the statement
 from __future__ import annotations
 
 import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -132,3 +133,50 @@ def test_parse_past_the_limit_skips_until_sync() -> None:
         s.close()
     finally:
         sp.stop()
+
+
+def test_a_client_that_does_not_read_its_replies_is_not_buffered_for(
+    server: ServerProcess,
+) -> None:
+    """A client pipelining queries without reading the replies: the server answers on until
+    the socket's buffers are full, then waits for the client, instead of holding every reply
+    in memory (1,000 queries of 200 KB answers here, each below the size at which one
+    statement's output waits for the client); once the client reads, every query is
+    answered, in order."""
+    width = 200_000
+    query = fe.query(f"SELECT repeat('x', {width})")
+    total = 1000
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    s.sendall(fe.startup({"user": "root", "database": "dev"}))
+    got = b""
+    while not got.endswith(READY):
+        got += s.recv(65536)
+
+    def push() -> None:
+        s.sendall(query * total)  # 36 KB: the socket takes it whole
+        time.sleep(3)  # the server answers what it can meanwhile
+
+    growth, _ = _peak(server, push)
+    assert growth < 60 * MB, growth
+    rows = 0
+    ready = 0
+    buf = bytearray()
+    pos = 0
+    while ready < total:
+        chunk = s.recv(1 << 20)
+        assert chunk, f"connection closed after {ready} answers"
+        buf += chunk
+        while len(buf) - pos >= 5:
+            (size,) = struct.unpack_from("!i", buf, pos + 1)
+            if len(buf) - pos < size + 1:
+                break
+            tag = buf[pos]
+            if tag == ord("D"):
+                (length,) = struct.unpack_from("!i", buf, pos + 7)
+                rows += length == width
+            ready += tag == ord("Z")
+            pos += size + 1
+        del buf[:pos]
+        pos = 0
+    s.close()
+    assert (rows, ready) == (total, total)
