@@ -54,7 +54,6 @@ from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
 from rwshim.lazy import lazy_module
-from rwshim.query.catalog.show import ShowContext
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.results import Column, Outcome, Rows
 from rwshim.session_config import SessionConfig
@@ -66,6 +65,7 @@ if TYPE_CHECKING:
     from rwshim.datapath.dsession import DataSession, SessionState
     from rwshim.datapath.plane import Planned
     from rwshim.frontend import explain
+    from rwshim.query.catalog.show import ShowContext
 else:
     explain = lazy_module("rwshim.frontend.explain")
 
@@ -247,6 +247,9 @@ class Frontend:
 
     def show_context(self) -> ShowContext:
         """The catalog's SHOW/DESCRIBE view of the session."""
+        # imported with the first SHOW: the SHOW handlers' module, not SELECT 1's
+        from rwshim.query.catalog.show import ShowContext
+
         self.instance.query.use_context(self.query_context())
         return ShowContext(
             self.database_id, self.user_id, self.user, self.config.get("search_path")

@@ -90,6 +90,7 @@ HEAVY = (
     "rwshim.query.prepare",
     "rwshim.datapath.plane",  # user data on PostgreSQL
     "rwshim.dashboard.app",
+    "rwshim.query.catalog.show",  # SHOW / DESCRIBE
     "rwshim.dataplane",  # the data plane's PostgreSQL (the CLI's ``store`` loads it when run)
     "importlib.metadata",  # the data plane's binaries look-up (email, zipfile, ...)
     # The statement families but the query family's (rwshim/sql/statements.py FAMILY_OF)
