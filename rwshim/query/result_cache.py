@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from rwshim.results import KeptRows
 
@@ -81,8 +81,12 @@ def _names(sql: str) -> frozenset[str]:
 class ResultCache:
     """Kept results of one store connection's catalog queries."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, ensure_views: Callable[[str], None] | None = None
+    ) -> None:
         self.conn = conn
+        # makes the catalog views a text may read if they are not yet (made on first use)
+        self._ensure_views = ensure_views
         self._entries: dict[Hashable, KeptRows] = {}
         self._changes = -1
         # engine text -> whether its result may be kept
@@ -126,6 +130,8 @@ class ResultCache:
     # --- which texts qualify ----------------------------------------------------------------
 
     def _judge(self, sql: str) -> bool:
+        if self._ensure_views is not None:
+            self._ensure_views(sql)
         views = self._view_names()
         pending = [n for n in _names(sql) if n in views]
         if not pending:
