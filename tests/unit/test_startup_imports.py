@@ -91,6 +91,8 @@ HEAVY = (
     "rwshim.datapath.plane",  # user data on PostgreSQL
     "rwshim.dashboard.app",
     "rwshim.query.catalog.show",  # SHOW / DESCRIBE
+    "rwshim.sql.columns",  # CREATE TABLE / SOURCE's column list
+    "rwshim.sql.supported",  # SUPPORTED.md
     # the engine's parts built on first use (rwshim/engine/engine.py)
     "rwshim.engine.alter_columns",
     "rwshim.engine.alter_connector",
