@@ -31,11 +31,14 @@ if TYPE_CHECKING:
 DATA_CLUSTER = "pg"  # the data plane's cluster in a data directory (dataplane/cluster.py)
 
 
+HELP = "back up or check a data directory's meta store"
+
+
 def add_parser(sub: Any) -> None:
     """Register ``store`` and its verbs on the ``rwshim`` command's subparsers."""
     store = sub.add_parser(
         "store",
-        help="back up or check a data directory's meta store",
+        help=HELP,
         description="Commands on the meta store of a data directory (see README, Reliability).",
     )
     verbs = store.add_subparsers(dest="verb", required=True)
