@@ -29,13 +29,16 @@ def _dsn_here(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return p
 
 
+HELP = "control a running server (risectl's verbs, barriers, faults, jobs)"
+
+
 def add_parser(sub: Any) -> None:
     """Register ``ctl`` and its subcommands on the ``rwshim`` command's subparsers."""
     from rwshim.cli import positive_float, positive_int
 
     ctl = sub.add_parser(
         "ctl",
-        help="control a running server (risectl's verbs, barriers, faults, jobs)",
+        help=HELP,
         description="Control a running rwshim server over its SQL port.",
     )
     ctl.add_argument(

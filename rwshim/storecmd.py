@@ -19,22 +19,26 @@ import shutil
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rwshim.dataplane.cluster import DataDirLock, pid_alive, postmaster_pid
-from rwshim.dataplane.errors import DataDirInUse
 from rwshim.errors import RwError
 from rwshim.store import files
 from rwshim.store.store import FILE_NAME
 
+if TYPE_CHECKING:
+    from rwshim.dataplane.cluster import DataDirLock
+
 DATA_CLUSTER = "pg"  # the data plane's cluster in a data directory (dataplane/cluster.py)
+
+
+HELP = "back up or check a data directory's meta store"
 
 
 def add_parser(sub: Any) -> None:
     """Register ``store`` and its verbs on the ``rwshim`` command's subparsers."""
     store = sub.add_parser(
         "store",
-        help="back up or check a data directory's meta store",
+        help=HELP,
         description="Commands on the meta store of a data directory (see README, Reliability).",
     )
     verbs = store.add_subparsers(dest="verb", required=True)
@@ -77,6 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _try_lock(data_dir: Path) -> DataDirLock | None:
     """The data directory's lock, or None while a server's PostgreSQL holds it."""
+    # The data plane's modules load here, not at import: the CLI imports this module to
+    # register ``store`` on every start of a server (issue 16, start-up).
+    from rwshim.dataplane.cluster import DataDirLock
+    from rwshim.dataplane.errors import DataDirInUse
+
     lock = DataDirLock(data_dir)
     try:
         lock.acquire()
@@ -90,6 +99,8 @@ def _backup_cluster(data_dir: Path, dest: Path, locked: bool) -> None:
     source = data_dir / DATA_CLUSTER
     if not (source / "PG_VERSION").exists():
         return  # no data statement ever ran: there are no rows to copy
+    from rwshim.dataplane.cluster import pid_alive, postmaster_pid
+
     pid = postmaster_pid(source)
     if not locked or (pid is not None and pid_alive(pid)):
         print(

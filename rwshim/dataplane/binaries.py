@@ -17,7 +17,6 @@ libz (the wheel is built ``--without-icu --without-readline`` and without OpenSS
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import importlib.util
 import os
 import platform
@@ -83,8 +82,11 @@ def find_binaries(install_dir: Path | None = None) -> PgBinaries:
                 f"the {DISTRIBUTION} package (PostgreSQL's binaries) is not installed"
             )
         install_dir = Path(next(iter(spec.submodule_search_locations))) / "pginstall"
-        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
-            version = importlib.metadata.version(DISTRIBUTION)
+        # importlib.metadata (email, zipfile...) loads only when the binaries are looked up
+        from importlib import metadata
+
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            version = metadata.version(DISTRIBUTION)
     bins = PgBinaries(install_dir, version)
     for exe in (bins.postgres, bins.initdb):
         if not os.access(exe, os.X_OK):

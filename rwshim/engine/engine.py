@@ -26,18 +26,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from rwshim.engine.actors import Actors
 from rwshim.engine.alter import Alter
-from rwshim.engine.alter_columns import AlterColumns
-from rwshim.engine.alter_connector import AlterConnector
-from rwshim.engine.alter_props import AlterProps
 from rwshim.engine.backfill import Backfill
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.ddl import Ddl
 from rwshim.engine.fragments import Fragments
-from rwshim.engine.functions import Functions
 from rwshim.engine.jobs import Jobs
 from rwshim.engine.params import Params
 from rwshim.engine.privileges import Privileges
@@ -45,13 +43,19 @@ from rwshim.engine.recovery import Recovery
 from rwshim.engine.scale import Scale
 from rwshim.engine.secrets import Secrets
 from rwshim.engine.state import Faults, Meta
-from rwshim.engine.streaming_config import StreamingJobConfig
 from rwshim.engine.subscriptions import Subscriptions
 from rwshim.engine.throttle import Throttle
 from rwshim.engine.types import Clock
 from rwshim.engine.users import Users
 from rwshim.engine.waits import Waits
 from rwshim.store.store import Store
+
+if TYPE_CHECKING:
+    from rwshim.engine.alter_columns import AlterColumns
+    from rwshim.engine.alter_connector import AlterConnector
+    from rwshim.engine.alter_props import AlterProps
+    from rwshim.engine.functions import Functions
+    from rwshim.engine.streaming_config import StreamingJobConfig
 
 
 class Engine:
@@ -109,13 +113,8 @@ class Engine:
             self.recovery,
         )
         self.secrets = Secrets(self.meta, self.users, self.catalog)
-        self.functions = Functions(self.meta, self.catalog, self.barrier)
-        self.streaming_config = StreamingJobConfig(self.meta, self.catalog)
         self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs, self.secrets)
         self.alter = Alter(self.meta, self.users, self.catalog)
-        self.alter_columns = AlterColumns(self.meta, self.catalog)
-        self.alter_props = AlterProps(self.meta, self.catalog, self.secrets)
-        self.alter_connector = AlterConnector(self.meta, self.catalog)
         self.subscriptions = Subscriptions(self.meta, self.users, self.catalog, self.barrier)
         # a cross-database scan needs a subscription on its upstream; a DROP of a subscribed
         # relation lists its subscriptions; a rename rewrites their definitions
@@ -126,6 +125,40 @@ class Engine:
             self.params.ensure_defaults()
             self.actors.ensure_workers()
         self.recovery.recover(bootstrap=True)
+
+    # The parts no other part uses and that keep no state of their own (each holds its
+    # collaborators only): built, and their modules imported, on first use, not with every
+    # start-up (issue 16).
+
+    @cached_property
+    def functions(self) -> Functions:
+        from rwshim.engine.functions import Functions
+
+        return Functions(self.meta, self.catalog, self.barrier)
+
+    @cached_property
+    def streaming_config(self) -> StreamingJobConfig:
+        from rwshim.engine.streaming_config import StreamingJobConfig
+
+        return StreamingJobConfig(self.meta, self.catalog)
+
+    @cached_property
+    def alter_columns(self) -> AlterColumns:
+        from rwshim.engine.alter_columns import AlterColumns
+
+        return AlterColumns(self.meta, self.catalog)
+
+    @cached_property
+    def alter_props(self) -> AlterProps:
+        from rwshim.engine.alter_props import AlterProps
+
+        return AlterProps(self.meta, self.catalog, self.secrets)
+
+    @cached_property
+    def alter_connector(self) -> AlterConnector:
+        from rwshim.engine.alter_connector import AlterConnector
+
+        return AlterConnector(self.meta, self.catalog)
 
     @property
     def clock(self) -> Clock:

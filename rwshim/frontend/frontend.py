@@ -50,27 +50,10 @@ from rwshim.errors import (
     RwError,
     StartupOptionError,
 )
-from rwshim.frontend import (
-    alter,
-    alter_columns,
-    create,
-    drop,
-    explain,
-    functions,
-    jobs,
-    maintenance,
-    privilege,
-    query,
-    secrets,
-    show,
-    subscriptions,
-    use_db,
-    users,
-    variables,
-)
+from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
-from rwshim.query.catalog.show import ShowContext
+from rwshim.lazy import lazy_module
 from rwshim.query.context import QueryContext, parse_search_path
 from rwshim.results import Column, Outcome, Rows
 from rwshim.session_config import SessionConfig
@@ -81,46 +64,29 @@ from rwshim.sql import statements as st
 if TYPE_CHECKING:
     from rwshim.datapath.dsession import DataSession, SessionState
     from rwshim.datapath.plane import Planned
+    from rwshim.frontend import explain
+    from rwshim.query.catalog.show import ShowContext
+else:
+    explain = lazy_module("rwshim.frontend.explain")
 
 Statement = st.Statement
 
 # A secret's value is never written to the log (RisingWave redacts statements it logs,
 # pg_protocol.rs:204-245): CREATE / ALTER SECRET lose everything after AS.
-_SECRET_STATEMENT = re.compile(r"(?is)^(\s*(?:create|alter)\s+secret\b.*?\bAS\b).*$")
+# (a pattern text: compiled by ``re`` on the first statement logged, not at start-up)
+_SECRET_STATEMENT = r"(?is)^(\s*(?:create|alter)\s+secret\b.*?\bAS\b).*$"
 
 
 def loggable(sql: str) -> str:
     """``sql`` as the statement log may show it."""
-    return _SECRET_STATEMENT.sub(r"\1 <redacted>", sql)
-
-
-# The handler modules, in RisingWave's handler/ layout; a later one never overrides an
-# earlier one's statement (tests/unit/test_frontend_dispatch.py holds that).
-HANDLER_MODULES = (
-    query,
-    variables,
-    use_db,
-    show,
-    explain,
-    create,
-    secrets,
-    functions,
-    subscriptions,
-    users,
-    privilege,
-    alter,
-    alter_columns,
-    drop,
-    jobs,
-    maintenance,
-)
+    return re.sub(_SECRET_STATEMENT, r"\1 <redacted>", sql)
 
 
 def answered_kinds() -> frozenset[str]:
     """The statement kinds a frontend has a handler for (the rest answer ``Feature is not yet
     implemented: <kind>``), for SUPPORTED.md: the handler modules' and the control
     statements."""
-    kinds = {cls.__name__ for module in HANDLER_MODULES for cls in module.HANDLERS}
+    kinds = {cls.__name__ for module in dispatch.handler_modules() for cls in module.HANDLERS}
     kinds |= {c.__name__ for c in st.all_statement_classes() if c.OWNER == "control"}
     return frozenset(kinds)
 
@@ -217,7 +183,8 @@ class Frontend:
         self._acl: UserAcl | None = None
         self._acl_key: tuple[int, int] | None = None
         self._data: DataSession | None = None
-        self._handlers: dict[type[st.Statement], Callable[..., Any]] = self._handler_table()
+        # Filled a handler module at a time, on the first statement of each (dispatch.py).
+        self._handlers: dict[type[st.Statement], Callable[..., Any]] = {}
 
     # --- contexts -------------------------------------------------------------------------
 
@@ -281,6 +248,9 @@ class Frontend:
 
     def show_context(self) -> ShowContext:
         """The catalog's SHOW/DESCRIBE view of the session."""
+        # imported with the first SHOW: the SHOW handlers' module, not SELECT 1's
+        from rwshim.query.catalog.show import ShowContext
+
         self.instance.query.use_context(self.query_context())
         return ShowContext(
             self.database_id, self.user_id, self.user, self.config.get("search_path")
@@ -324,7 +294,9 @@ class Frontend:
         if isinstance(stmt, st.Explain | st.DescribeFragment):
             return Description(list(param_oids), explain.PLAN_COLUMN)
         if isinstance(stmt, (st.ShowObjects, st.ShowVariable, st.ShowCreate, st.Describe)):
-            out = self._handlers[type(stmt)](stmt, [])
+            show_handler = self._handler(type(stmt))
+            assert show_handler is not None
+            out = show_handler(stmt, [])
             assert isinstance(out, Outcome)
             return Description(list(param_oids), out.columns)
         return Description(list(param_oids), None)
@@ -354,7 +326,7 @@ class Frontend:
             )
 
     async def _execute(self, stmt: Statement, params: list[object]) -> Outcome:
-        handler = self._handlers.get(type(stmt))
+        handler = self._handlers.get(type(stmt)) or self._handler(type(stmt))
         if handler is None:
             raise NotImplementedError_(type(stmt).__name__)
         # HandlerArgs::new reads the WITH clause before any handler runs
@@ -444,14 +416,21 @@ class Frontend:
 
     # --- dispatch ---------------------------------------------------------------------------
 
-    def _handler_table(self) -> dict[type[st.Statement], Callable[..., Any]]:
-        h: dict[type[st.Statement], Callable[..., Any]] = {}
-        for module in HANDLER_MODULES:
-            for cls, fn in module.HANDLERS.items():
-                h[cls] = functools.partial(fn, self)
-        for cls, ctl_fn in ctl.handlers(self).items():
-            h[cls] = ctl_fn
-        return h
+    def _handler(self, cls: type[st.Statement]) -> Callable[..., Any] | None:
+        """The handler of statement kind ``cls``, binding its module's (or the control
+        statements') handlers to this session the first time one of them is asked for."""
+        found = self._handlers.get(cls)
+        if found is not None:
+            return found
+        if cls.OWNER == "control":
+            self._handlers.update(ctl.handlers(self))
+        else:
+            name = dispatch.MODULE_OF.get(cls.__name__)
+            if name is None:
+                return None
+            for kind, fn in dispatch.module(name).HANDLERS.items():
+                self._handlers[kind] = functools.partial(fn, self)
+        return self._handlers.get(cls)
 
     # --- engine results ---------------------------------------------------------------------
 

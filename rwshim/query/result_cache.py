@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 from rwshim.results import KeptRows
 
@@ -49,10 +49,12 @@ _CLOCK = frozenset(("date", "time", "datetime", "julianday", "strftime", "unixep
 # checked as any others).
 _PURE_TABLES = frozenset(("json_each", "json_tree"))
 
-_STRING = re.compile(r"'(?:[^']|'')*'")
-_CALL = re.compile(r'(?:"((?:[^"]|"")+)"|\b([A-Za-z_][A-Za-z0-9_$]*))\s*\(')
-_NAME = re.compile(r'"((?:[^"]|"")+)"|\b([A-Za-z_][A-Za-z0-9_$]*)\b')
-_VIEW_HEAD = re.compile(
+# Patterns (plain texts, compiled by ``re`` on first use: only a text that reads a catalog
+# view is read with them, and SELECT 1 never is).
+_STRING = r"'(?:[^']|'')*'"
+_CALL = r'(?:"((?:[^"]|"")+)"|\b([A-Za-z_][A-Za-z0-9_$]*))\s*\('
+_NAME = r'"((?:[^"]|"")+)"|\b([A-Za-z_][A-Za-z0-9_$]*)\b'
+_VIEW_HEAD = (
     r"(?is)^\s*CREATE\s+(?:TEMP\s+|TEMPORARY\s+)?VIEW\s+(?:IF\s+NOT\s+EXISTS\s+)?"
     r'(?:"(?:[^"]|"")+"|\S+)\s*(?:\([^)]*\))?\s*AS\s'
 )
@@ -65,24 +67,28 @@ Row = tuple[object, ...]
 
 
 def _calls(sql: str) -> frozenset[str]:
-    text = _STRING.sub("''", sql)
+    text = re.sub(_STRING, "''", sql)
     return frozenset(
         (m.group(1) or m.group(2)).lower()
-        for m in _CALL.finditer(text)
+        for m in re.finditer(_CALL, text)
         if m.group(1) is not None or m.group(2).lower() not in _KEYWORDS
     )
 
 
 def _names(sql: str) -> frozenset[str]:
-    text = _STRING.sub("''", sql)
-    return frozenset((m.group(1) or m.group(2)).lower() for m in _NAME.finditer(text))
+    text = re.sub(_STRING, "''", sql)
+    return frozenset((m.group(1) or m.group(2)).lower() for m in re.finditer(_NAME, text))
 
 
 class ResultCache:
     """Kept results of one store connection's catalog queries."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, ensure_views: Callable[[str], None] | None = None
+    ) -> None:
         self.conn = conn
+        # makes the catalog views a text may read if they are not yet (made on first use)
+        self._ensure_views = ensure_views
         self._entries: dict[Hashable, KeptRows] = {}
         self._changes = -1
         # engine text -> whether its result may be kept
@@ -126,6 +132,12 @@ class ResultCache:
     # --- which texts qualify ----------------------------------------------------------------
 
     def _judge(self, sql: str) -> bool:
+        if "__" not in sql:
+            # names no catalog view (<schema>__<name>): a constant or a store table, cheap
+            # to run again
+            return False
+        if self._ensure_views is not None:
+            self._ensure_views(sql)
         views = self._view_names()
         pending = [n for n in _names(sql) if n in views]
         if not pending:
@@ -187,7 +199,7 @@ class ResultCache:
                 " AND lower(name) = ?",
                 (name, name),
             ).fetchone()
-            body = _VIEW_HEAD.sub("", str(row[0] if row else ""), count=1)
+            body = re.sub(_VIEW_HEAD, "", str(row[0] if row else ""), count=1)
             found = self._views[name] = (_calls(body), _names(body))
         return found
 

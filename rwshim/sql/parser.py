@@ -293,7 +293,7 @@ def _pg(
 
 
 _ANALYZE_TARGETS = {"TABLE", "INDEX", "SINK", "ID"}
-_DURATION = re.compile(r"(?is)\bduration_secs\s+(\d+)")
+_DURATION = r"(?is)\bduration_secs\s+(\d+)"  # compiled by ``re`` on first use
 
 
 def _analyze_target(
@@ -336,7 +336,7 @@ def _analyze_target(
     if i < len(toks):
         raise expected_error(sql, toks[i], "end of statement")
     opts = sql[toks[1].end : toks[body].start]
-    m = _DURATION.search(opts)
+    m = re.search(_DURATION, opts)
     text = sql[toks[0].start : toks[-1].end]
     return st.ExplainAnalyzeStreamJob(text, target, name, job_id, int(m.group(1)) if m else None)
 

@@ -68,20 +68,23 @@ def status_of(cls: type[st.Statement]) -> tuple[str, str]:
     return STATUS.get(cls.__name__, (IMPLEMENTED, ""))
 
 
-# Statement kinds whose tag depends on the object kind or the form.
-_DYNAMIC_TAGS: dict[type[st.Statement], tuple[str, ...]] = {
-    st.Insert: ("INSERT", "INSERT_RETURNING"),
-    st.Update: ("UPDATE", "UPDATE_RETURNING"),
-    st.Delete: ("DELETE", "DELETE_RETURNING"),
-    st.Drop: tuple(sorted(set(st._DROP_TAGS.values()))),
-    st.CreateFunction: ("CREATE_FUNCTION", "CREATE_AGGREGATE"),
-}
+def _dynamic_tags() -> dict[type[st.Statement], tuple[str, ...]]:
+    """Statement kinds whose tag depends on the object kind or the form (made when asked:
+    it names classes of families a start-up does not load)."""
+    return {
+        st.Insert: ("INSERT", "INSERT_RETURNING"),
+        st.Update: ("UPDATE", "UPDATE_RETURNING"),
+        st.Delete: ("DELETE", "DELETE_RETURNING"),
+        st.Drop: tuple(sorted(set(st._DROP_TAGS.values()))),
+        st.CreateFunction: ("CREATE_FUNCTION", "CREATE_AGGREGATE"),
+    }
 
 
 def tags_of(cls: type[st.Statement]) -> tuple[str, ...]:
     """Every command tag a statement kind can complete with."""
-    if cls in _DYNAMIC_TAGS:
-        return _DYNAMIC_TAGS[cls]
+    dynamic = _dynamic_tags()
+    if cls in dynamic:
+        return dynamic[cls]
     if issubclass(cls, st._AlterObject):
         return tuple(sorted(set(st._ALTER_TAGS.values())))
     return (cls.TAG,)

@@ -411,7 +411,9 @@ def _split_sql(script: str) -> list[str]:
     buf = ""
     for line in script.splitlines(keepends=True):
         buf += line
-        if sqlite3.complete_statement(buf):
+        # A statement ends only on a line with a ";" (asking SQLite of every line was a
+        # fifth of creating a store: issue 16, start-up).
+        if ";" in line and sqlite3.complete_statement(buf):
             if buf.strip():
                 out.append(buf.strip())
             buf = ""

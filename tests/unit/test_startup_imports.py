@@ -14,6 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rwshim.frontend.dispatch import MODULES
+from rwshim.sql.statements import FAMILIES
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # A raw-socket client (psycopg would import modules of its own): StartupMessage as psql and
@@ -22,6 +25,7 @@ SCRIPT = r"""
 import asyncio, json, struct, sys
 
 import rwshim.cli  # what ``python -m rwshim`` imports before serving
+rwshim.cli.build_parser()  # and what its main() imports to read the command line
 from rwshim.config import Config
 from rwshim.server import Server
 
@@ -86,6 +90,21 @@ HEAVY = (
     "rwshim.query.prepare",
     "rwshim.datapath.plane",  # user data on PostgreSQL
     "rwshim.dashboard.app",
+    "rwshim.query.catalog.show",  # SHOW / DESCRIBE
+    "rwshim.sql.columns",  # CREATE TABLE / SOURCE's column list
+    "rwshim.sql.supported",  # SUPPORTED.md
+    # the engine's parts built on first use (rwshim/engine/engine.py)
+    "rwshim.engine.alter_columns",
+    "rwshim.engine.alter_connector",
+    "rwshim.engine.alter_props",
+    "rwshim.engine.functions",
+    "rwshim.engine.streaming_config",
+    "rwshim.dataplane",  # the data plane's PostgreSQL (the CLI's ``store`` loads it when run)
+    "importlib.metadata",  # the data plane's binaries look-up (email, zipfile, ...)
+    # The statement families but the query family's (rwshim/sql/statements.py FAMILY_OF)
+    *(f"rwshim.sql.ast.{f}" for f in FAMILIES if f != "query"),
+    # The handler modules but the query one's (rwshim/frontend/dispatch.py MODULE_OF)
+    *(f"rwshim.frontend.{m}" for m in MODULES if m != "query"),
 )
 
 
@@ -106,7 +125,12 @@ def test_select_1_imports_none_of_the_heavy_modules() -> None:
     loaded = set(out["after_select1"])
     assert sorted(m for m in HEAVY if m in loaded) == []
     # the deferred modules load when a statement needs them: CREATE TABLE stores its
-    # definition through the unparser, ADD COLUMN rewrites it
+    # definition through the unparser, ADD COLUMN rewrites it; each statement loads its
+    # family and its handler module, and nothing the two statements do not need
     assert out["ddl"] == ["CCREATE_TABLE\0", "CALTER_TABLE\0"]
     after = set(out["after_ddl"])
     assert {"rwshim.sql.unparse.nodes", "rwshim.sql.unparse.ddl_display", "pglast"} <= after
+    assert {"rwshim.sql.ast.create", "rwshim.sql.ast.alter"} <= after
+    assert {"rwshim.frontend.create", "rwshim.frontend.alter_columns"} <= after
+    assert "rwshim.engine.alter_columns" in after  # ADD COLUMN's engine part
+    assert "rwshim.frontend.privilege" not in after and "rwshim.sql.ast.control" not in after

@@ -5,7 +5,10 @@ Contract between the catalog definitions (this package) and the query core (rwsh
   exact column names and PostgreSQL type OIDs, and one SQLite SELECT producing those columns
   in that order over the store's tables.
 - ``install(conn)`` creates every relation as a TEMP view named ``<schema>__<name>`` on the
-  store's connection (TEMP so that a durable store never keeps views of an older version).
+  store's connection (TEMP so that a durable store never keeps views of an older version):
+  ``install_tables`` the static tables and helper functions the views and the SHOW/EXPLAIN
+  code read, ``install_views`` the views (the read path makes them on its first query, not at
+  start-up: issue 16).
 - The views may call SQLite functions that the query core registers and that read the context
   of the statement being run: ``rw_current_database_id()``, ``rw_current_user_id()``,
   ``rw_current_schema()``, and ``rw_session_settings()`` (a JSON array of
@@ -77,6 +80,12 @@ RELATIONS: dict[tuple[str, str], CatalogRelation] = _build()
 
 def install(conn: sqlite3.Connection) -> None:
     """Create every catalog relation as a TEMP view on ``conn`` (and the static tables)."""
+    install_tables(conn)
+    install_views(conn)
+
+
+def install_tables(conn: sqlite3.Connection) -> None:
+    """The static tables and the helper functions the views call (idempotent)."""
     install_static(conn)
     install_functions(conn)
     try:
@@ -85,6 +94,10 @@ def install(conn: sqlite3.Connection) -> None:
         # No session to read from yet: pg_settings lists the system parameters only.  The query
         # core's own registration (before or after this) is the one that counts.
         conn.create_function("rw_session_settings", 0, lambda: "[]")
+
+
+def install_views(conn: sqlite3.Connection) -> None:
+    """Every catalog relation as a TEMP view (idempotent; after ``install_tables``)."""
     for rel in RELATIONS.values():
         cols = ", ".join(f'"{c.name}"' for c in rel.columns)
         conn.execute(f'CREATE TEMP VIEW IF NOT EXISTS "{rel.sqlite_name}" ({cols}) AS {rel.sql}')

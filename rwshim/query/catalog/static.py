@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import tomllib
 from typing import Any
 
 from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID, SYSTEM_CATALOGS
@@ -128,6 +127,8 @@ def toml_flatten(text: str | None) -> str:
     an empty array when absent or unparsable."""
     if not text:
         return "[]"
+    import tomllib  # on first use: a start-up installs this function but parses no TOML
+
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from rwshim import pgtypes
 from rwshim.errors import ItemNotFound, NotImplementedError_, RwError
 from rwshim.query import types
-from rwshim.query.catalog import install as install_catalog_views
+from rwshim.query.catalog import install_tables, install_views
 from rwshim.query.functions import FunctionState
 from rwshim.query.prepared import BindDefault, Prepared
 from rwshim.query.sqlite import casts
@@ -57,14 +57,29 @@ class SqliteExecutor:
         self.state = state
         install(conn, state)
         if install_catalog:
-            # the catalog relations as TEMP views (they call the functions registered above)
-            install_catalog_views(conn)
+            # the static catalog tables now (SHOW and EXPLAIN read them directly); the views
+            # over them, ~20 ms of a start-up, before the first statement that reads one
+            # (ensure_views)
+            install_tables(conn)
+        self._views_pending = install_catalog
         conn.execute("PRAGMA case_sensitive_like = ON")
         # every function SQLite can call (builtins and registered), for the binder's
         # ``function ... does not exist``
         self.functions = frozenset(
             str(r[0]).lower() for r in conn.execute("PRAGMA function_list").fetchall()
         )
+
+    def ensure_views(self, sql: str) -> None:
+        """Create the catalog relations' TEMP views if they are not yet and engine text
+        ``sql`` may read one: before it runs here, and before the result cache reads which
+        views there are.  A view's name is ``<schema>__<name>``, and a text that reads it
+        names it (the views that read other views are made together), so a text without
+        ``__`` (a constant) needs none."""
+        if self._views_pending and "__" in sql:
+            install_views(self.conn)
+            # Made inside a transaction, a rollback would drop them again: then they are
+            # looked at again (CREATE ... IF NOT EXISTS) before the next statement.
+            self._views_pending = self.conn.in_transaction
 
     def lowering(self) -> SqliteLowering:
         # imported on first use: the lowering brings sqlglot, which ``SELECT 1`` never needs
@@ -98,6 +113,8 @@ class SqliteExecutor:
         )
 
     def _run(self, sql: str, args: Sequence[object]) -> sqlite3.Cursor:
+        if self._views_pending:
+            self.ensure_views(sql)
         try:
             return self.conn.execute(sql, args)
         except sqlite3.Error as e:

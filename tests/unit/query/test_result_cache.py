@@ -51,7 +51,7 @@ def test_session_clock_and_random_queries_are_not_kept(instance: Instance, sql: 
 
 
 def test_date_now_and_unknown_calls_are_not_kept(instance: Instance) -> None:
-    cache = ResultCache(instance.conn)
+    cache = ResultCache(instance.conn, instance.query.ensure_catalog_views)
     view = '"pg_catalog__pg_namespace"'
     assert cache.cacheable(f"SELECT upper(nspname) FROM {view}")
     assert not cache.cacheable(f"SELECT date('now'), nspname FROM {view}")
@@ -63,7 +63,7 @@ def test_date_now_and_unknown_calls_are_not_kept(instance: Instance) -> None:
 
 
 def test_rows_follow_the_store(instance: Instance) -> None:
-    cache = ResultCache(instance.conn)
+    cache = ResultCache(instance.conn, instance.query.ensure_catalog_views)
     assert cache.get("k") is None
     cache.put("k", [(1,)])
     assert cache.get("k") == [(1,)]
