@@ -292,10 +292,15 @@ class Session(KeptAnswers):
     def _committed(self) -> None:
         """After a statement, before its acknowledgement: a write transaction it left open
         was never committed (its commit failed, the disk is full); roll it back and answer
-        with the failure instead of the command tag."""
+        with the failure instead of the command tag.  What it committed is on disk before it
+        is answered: while another session's DDL holds the store's commits at NORMAL
+        (``Store.deferred_sync``), a write outside a DDL (BACKUP, ...) was not synced at its
+        COMMIT."""
         store = self._store()
-        if store is not None and store.settle():
-            raise StoreWriteFailed(store.written_file(), disk_full=False)
+        if store is not None:
+            if store.settle():
+                raise StoreWriteFailed(store.written_file(), disk_full=False)
+            store.flush()
 
     def _failed(self, e: Exception) -> RwError:
         """The error a client sees for ``e``: the store's write failure when that is what

@@ -272,6 +272,13 @@ class Store:
                     os.close(fd)
         self._synced_changes = changes
 
+    def unsynced(self) -> bool:
+        """Whether a committed change may not be on disk yet (one committed at NORMAL inside
+        or beside a ``deferred_sync`` scope, before the next ``flush``)."""
+        if self._closed or self.path is None or self._sync_level != "NORMAL":
+            return False
+        return self.conn.total_changes != self._synced_changes
+
     def _set_sync_level(self) -> None:
         """NORMAL while a ``deferred_sync`` scope is open, else FULL.  SQLite refuses the
         change inside a transaction: then it is made at the next ``transaction()`` or
