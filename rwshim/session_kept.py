@@ -62,9 +62,13 @@ class KeptAnswers:
         still in place (rwshim/exchanges.py); False when it is not."""
         if self.closing or statement_log.isEnabledFor(logging.DEBUG):
             return False
-        reply = self.exchanges.answer(self.conn, self.frontend.txn_status)
+        x = self.exchanges
+        reply = x.answer(self.conn, self.frontend.txn_status)
         if reply is None:
             return False
+        # it ends with its Sync: what the messages before it in this exchange touched (they
+        # were answered one by one) is not the next exchange's
+        x.reset()
         self._out.append(reply)
         self.flush_requested = True
         return True

@@ -150,3 +150,23 @@ def test_the_statement_log_sees_every_exchange(
             assert fe.tags(_send(client, text)) == "12DCZ"
     lines = [r.getMessage() for r in caplog.records if r.name == "rwshim.statement"]
     assert sum("SELECT 6 AS shown" in line for line in lines) == 3, lines
+
+
+def test_a_recorded_exchange_after_other_messages_of_its_exchange(
+    rw_thread_server: ThreadRunning, client: Client
+) -> None:
+    """The recorded Bind/Describe/Execute/Sync of a prepared statement, sent after a Parse of
+    another unnamed statement in the same exchange: answered as one by one, and the unnamed
+    statement that Parse made is there after it."""
+    assert fe.tags(_send(client, fe.parse("s1", "SELECT 1") + SYNC)) == "1Z"
+    first = _send(client, PREPARED)
+    for _ in range(2):
+        assert _shape(_send(client, PREPARED)) == _shape(first)
+    assert PREPARED in _recorded(rw_thread_server, client.pid)
+    msgs = _send(client, fe.parse("", "SELECT 2 AS two") + PREPARED)
+    assert fe.tags(msgs) == "12TDCZ"
+    assert msgs[3].row() == [b"1"]
+    msgs = _send(client, fe.bind("", "") + fe.describe("P", "") + fe.execute("") + SYNC)
+    assert fe.tags(msgs) == "2TDCZ"
+    assert msgs[1].columns()[0][0] == "two"
+    assert msgs[2].row() == [b"2"]
