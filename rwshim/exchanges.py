@@ -107,8 +107,9 @@ class Exchanges:
         """The reply of a recorded exchange whose bytes are next in ``conn`` and whose objects
         are all still in place, in the state it left them, under this transaction status (its
         bytes are consumed); None when there is none."""
+        buffered = conn.buffered
         for data, reply, recorded, refs in reversed(self.entries):
-            if recorded != status:
+            if recorded != status or buffered < len(data):
                 continue
             for table, name, obj, state in refs:
                 if table.get(name) is not obj or _state(obj) != state:
