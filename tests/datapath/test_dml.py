@@ -257,3 +257,21 @@ def test_update_refuses_system_and_generated_key_columns(db: Client) -> None:
     )
     assert db.tag("UPDATE t SET c = 5") == "UPDATE 1"
     assert db.rows("SELECT a, b, c FROM t") == [(1, 2, 5)]
+
+
+def test_update_of_a_column_list_from_one_subquery(db: Client) -> None:
+    """SET (a, b) = (SELECT ...): PostgreSQL's parse repeats the subquery under each column;
+    it is one subquery (e2e_test/batch/basic/dml_update.slt.part:141 answers RisingWave's
+    MaxOneRow text when it yields two rows)."""
+    db.run("CREATE TABLE t (v1 int, v2 int)")
+    db.run("INSERT INTO t VALUES (1, 2)")
+    db.run("CREATE TABLE y (v1 int, v2 int)")
+    db.run("INSERT INTO y VALUES (11, 12)")
+    db.run("FLUSH")
+    assert db.tag("UPDATE t SET (v1, v2) = (SELECT y.v1, y.v2 FROM y)") == "UPDATE 1"
+    assert db.rows("SELECT v1, v2 FROM t") == [(11, 12)]
+    db.run("INSERT INTO y VALUES (22, 22)")
+    db.run("FLUSH")
+    refused = caused_by("Scalar subquery produced more than one row.")
+    assert db.error("UPDATE t SET (v1, v2) = (SELECT y.v1, y.v2 FROM y)") == refused
+    assert db.rows("SELECT v1, v2 FROM t") == [(11, 12)]

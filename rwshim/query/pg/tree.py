@@ -368,7 +368,12 @@ class _Walker:
             assignments.append(
                 (rt.get("name", ""), rt.get("location", -1), bool(rt.get("indirection")))
             )
-            self.expr(rt.get("val"), level, scope)
+            val = rt.get("val")
+            multi = val.get("MultiAssignRef") if isinstance(val, dict) else None
+            if multi is None or int(multi.get("colno", 1)) == 1:
+                # SET (a, b) = (SELECT ...): PostgreSQL's parse repeats the one source under
+                # every column after the first; it is walked (and its text rewritten) once
+                self.expr(val, level, scope)
             self.expr(rt.get("indirection"), level, scope)
         self.expr(node.get("whereClause"), level, scope)
         self.shape.update = UpdateInfo(assignments, self._returning(node, level, scope))
