@@ -9,32 +9,27 @@ The names load on first use (PEP 562): importing any ``rwshim.x`` runs this file
 ``rwshim ctl`` or a tool importing one module should not pay for the whole server.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+__version__ = "0.1.0"
+
+__all__ = ["Config", "Instance", "RwError", "Server", "__version__", "serve"]
 
 if TYPE_CHECKING:
     from rwshim.config import Config
     from rwshim.errors import RwError
     from rwshim.instance import Instance
     from rwshim.server import Server, serve
+else:
+    from rwshim.lazy import lazy_attributes
 
-__version__ = "0.1.0"
-
-__all__ = ["Config", "Instance", "RwError", "Server", "__version__", "serve"]
-
-_HOMES = {
-    "Config": "rwshim.config",
-    "RwError": "rwshim.errors",
-    "Instance": "rwshim.instance",
-    "Server": "rwshim.server",
-    "serve": "rwshim.server",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
+    __getattr__ = lazy_attributes(
+        __name__,
+        {
+            "Config": "rwshim.config",
+            "RwError": "rwshim.errors",
+            "Instance": "rwshim.instance",
+            "Server": "rwshim.server",
+            "serve": "rwshim.server",
+        },
+    )

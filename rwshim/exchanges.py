@@ -64,24 +64,18 @@ class Exchanges:
         # The (dict, name) pairs the exchange under way read or wrote.
         self.refs: list[tuple[dict[str, Any], str]] = []
 
-    def touch(self, table: dict[str, Any], name: str) -> None:
-        """The exchange under way reads or writes ``table[name]``."""
-        self.refs.append((table, name))
-
-    def spoil(self) -> None:
-        """The exchange under way is not a function of its bytes."""
-        self.pure = False
-
     def reset(self) -> None:
-        """ReadyForQuery after what cannot be recorded: the next exchange starts."""
+        """The next exchange starts (after a ReadyForQuery, or a recorded exchange answered
+        whole)."""
         self.pure = True
         if self.refs:
             self.refs = []
 
-    def end(self, data: bytes | None, reply: bytes, status: str) -> None:
-        """Sync: record the exchange that ends here if it stayed pure (``data``: its bytes,
-        None when they are not in one buffer), and start the next one."""
-        if self.pure and data and self.refs:
+    def end(self, conn: ServerConnection, out: list[bytes], status: str) -> None:
+        """ReadyForQuery: record the exchange that ends here if it stayed pure and its bytes
+        are in one buffer of ``conn`` (``out``: its whole reply), and start the next one."""
+        data = conn.last_exchange() if self.pure and self.refs else None
+        if data:
             refs = []
             seen: set[tuple[int, str]] = set()
             for table, name in self.refs:
@@ -99,9 +93,8 @@ class Exchanges:
                         break
                 if len(entries) >= KEEP:
                     del entries[0]
-                entries.append((data, reply, status, tuple(refs)))
-        self.pure = True
-        self.refs = []
+                entries.append((data, b"".join(out), status, tuple(refs)))
+        self.reset()
 
     def answer(self, conn: ServerConnection, status: str) -> bytes | None:
         """The reply of a recorded exchange whose bytes are next in ``conn`` and whose objects

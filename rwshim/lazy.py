@@ -1,7 +1,7 @@
-"""A module that imports on first attribute access, for start-up: a server answers its first
-``SELECT 1`` without the modules only DDL, EXPLAIN or a catalog rewrite need (issue 16).
+"""Imports on first use, for start-up: a server answers its first ``SELECT 1`` without the
+modules only DDL, EXPLAIN or a catalog rewrite need (issue 16).
 
-Usage (mypy sees the real module)::
+A module that imports on first attribute access (mypy sees the real module)::
 
     if TYPE_CHECKING:
         from rwshim.sql.unparse import nodes as n
@@ -10,11 +10,21 @@ Usage (mypy sees the real module)::
 
 Unlike ``importlib.util.LazyLoader`` nothing enters ``sys.modules`` until the first use, so a
 test can tell from ``sys.modules`` what start-up really imported.
+
+A package's names that load from their modules on first read (PEP 562), mypy seeing the
+imports and no ``__getattr__`` (so a misspelt name is still an error)::
+
+    if TYPE_CHECKING:
+        from rwshim.config import Config
+    else:
+        __getattr__ = lazy_attributes(__name__, {"Config": "rwshim.config"})
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -33,3 +43,21 @@ class _LazyModule(ModuleType):
 def lazy_module(name: str) -> ModuleType:
     """A stand-in for module ``name`` (dotted, absolute) that imports it when first used."""
     return _LazyModule(name)
+
+
+def lazy_attributes(
+    module: str, homes: Mapping[str, str], package: str = ""
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` (PEP 562) for ``module``: name ``x`` is read from module
+    ``package + homes[x]``, imported then, and kept in ``module`` (the next read is a plain
+    attribute)."""
+
+    def __getattr__(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(package + home), name)
+        setattr(sys.modules[module], name, value)
+        return value
+
+    return __getattr__

@@ -172,11 +172,7 @@ class Session(KeptAnswers):
         status = self.frontend.txn_status
         self.send(backend.ready_for_query(status))
         self.flush_requested = True
-        x = self.exchanges
-        if x.pure and x.refs:
-            x.end(self.conn.last_exchange(), b"".join(self._out), status)
-        else:
-            x.reset()
+        self.exchanges.end(self.conn, self._out, status)
 
     def _parameter_changes(self) -> None:
         changes = self.frontend.parameter_changes

@@ -326,7 +326,7 @@ class Frontend:
             )
 
     async def _execute(self, stmt: Statement, params: list[object]) -> Outcome:
-        handler = self._handlers.get(type(stmt)) or self._handler(type(stmt))
+        handler = self._handler(type(stmt))
         if handler is None:
             raise NotImplementedError_(type(stmt).__name__)
         # HandlerArgs::new reads the WITH clause before any handler runs

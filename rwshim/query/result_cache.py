@@ -20,6 +20,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Hashable, Sequence
 
+from rwshim.query.catalog import may_read_view
 from rwshim.results import KeptRows
 
 # Names SQLite's grammar puts before "(" that are not function calls.
@@ -132,10 +133,8 @@ class ResultCache:
     # --- which texts qualify ----------------------------------------------------------------
 
     def _judge(self, sql: str) -> bool:
-        if "__" not in sql:
-            # names no catalog view (<schema>__<name>): a constant or a store table, cheap
-            # to run again
-            return False
+        if not may_read_view(sql):
+            return False  # a constant or a store table: cheap to run again
         if self._ensure_views is not None:
             self._ensure_views(sql)
         views = self._view_names()

@@ -11,37 +11,33 @@ Entry points:
 - ``lark_parser()`` / ``grammar_path()``: the grammar loader (built once, cached on disk).
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rwshim.sql.parser import parse, parse_cache_clear
 from rwshim.sql.with_options import check_with_options
 
+# Names whose modules load on first use, not at import: lark and the grammar with the first
+# RisingWave-only statement (a server answering only PostgreSQL syntax never pays for them),
+# the column reader with the first CREATE TABLE / SOURCE, SUPPORTED.md's table when asked.
 if TYPE_CHECKING:
     from rwshim.sql.columns import ColumnDef, TableSchema, table_schema
     from rwshim.sql.rwparser import grammar_path, lark_parser
     from rwshim.sql.supported import render_supported_md, supported_table
+else:
+    from rwshim.lazy import lazy_attributes
 
-# Names whose modules load on first use, not at import: lark and the grammar with the first
-# RisingWave-only statement (a server answering only PostgreSQL syntax never pays for them),
-# the column reader with the first CREATE TABLE / SOURCE, SUPPORTED.md's table when asked.
-_LAZY = {
-    "grammar_path": "rwshim.sql.rwparser",
-    "lark_parser": "rwshim.sql.rwparser",
-    "ColumnDef": "rwshim.sql.columns",
-    "TableSchema": "rwshim.sql.columns",
-    "table_schema": "rwshim.sql.columns",
-    "render_supported_md": "rwshim.sql.supported",
-    "supported_table": "rwshim.sql.supported",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _LAZY.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
-
+    __getattr__ = lazy_attributes(
+        __name__,
+        {
+            "grammar_path": "rwshim.sql.rwparser",
+            "lark_parser": "rwshim.sql.rwparser",
+            "ColumnDef": "rwshim.sql.columns",
+            "TableSchema": "rwshim.sql.columns",
+            "table_schema": "rwshim.sql.columns",
+            "render_supported_md": "rwshim.sql.supported",
+            "supported_table": "rwshim.sql.supported",
+        },
+    )
 
 __all__ = [
     "ColumnDef",

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rwshim.lazy import lazy_attributes
 from rwshim.sql.ast.base import *  # noqa: F403
 from rwshim.sql.ast.base import Statement
 
@@ -165,13 +166,8 @@ def family(name: str) -> ModuleType:
     return importlib.import_module(f"rwshim.sql.ast.{name}")
 
 
-def __getattr__(name: str) -> Any:
-    fam = FAMILY_OF.get(name)
-    if fam is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(family(fam), name)
-    globals()[name] = value  # the next read is a plain module attribute
-    return value
+if not TYPE_CHECKING:
+    __getattr__ = lazy_attributes(__name__, FAMILY_OF, "rwshim.sql.ast.")
 
 
 def all_statement_classes() -> list[type[Statement]]:

@@ -6,6 +6,7 @@ unnoticed: a unit test compares SUPPORTED.md with ``render_supported_md()``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from pathlib import Path
 
@@ -68,6 +69,7 @@ def status_of(cls: type[st.Statement]) -> tuple[str, str]:
     return STATUS.get(cls.__name__, (IMPLEMENTED, ""))
 
 
+@functools.cache
 def _dynamic_tags() -> dict[type[st.Statement], tuple[str, ...]]:
     """Statement kinds whose tag depends on the object kind or the form (made when asked:
     it names classes of families a start-up does not load)."""

@@ -8,6 +8,7 @@ stops, and then that the answer is right, so it fails if the replay ignores what
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import pytest
 
@@ -46,10 +47,19 @@ def _recorded(server: ThreadRunning, pid: int) -> list[bytes]:
     return got
 
 
+def _record(server: ThreadRunning, client: Client, data: bytes) -> list[Msg]:
+    """Send the exchange ``data`` twice (the first run keeps its answers, the second records
+    it); the second reply, once the exchange is seen recorded."""
+    _send(client, data)
+    reply = _send(client, data)
+    assert data in _recorded(server, client.pid)
+    return reply
+
+
 @pytest.fixture
-def client(rw_thread_server: ThreadRunning) -> Client:
+def client(rw_thread_server: ThreadRunning) -> Iterator[Client]:
     c = Client(rw_thread_server)
-    yield c  # type: ignore[misc]
+    yield c
     c.close()
 
 
@@ -78,8 +88,7 @@ def test_a_repeated_exchange_gets_the_first_reply(
 def test_a_portal_suspended_between_repeats_is_bound_anew(
     rw_thread_server: ThreadRunning, client: Client
 ) -> None:
-    for _ in range(2):
-        _send(client, EXTENDED)
+    _record(rw_thread_server, client, EXTENDED)
     assert _recorded(rw_thread_server, client.pid) == [EXTENDED]
     # a row-limited Execute leaves the unnamed portal suspended (its row is sent)
     assert fe.tags(_send(client, fe.execute("", 1) + SYNC)) == "DsZ"
@@ -93,8 +102,7 @@ def test_a_portal_suspended_between_repeats_is_bound_anew(
 def test_a_portal_bound_from_the_statement_between_repeats_survives(
     rw_thread_server: ThreadRunning, client: Client
 ) -> None:
-    for _ in range(2):
-        _send(client, EXTENDED)
+    _record(rw_thread_server, client, EXTENDED)
     assert _recorded(rw_thread_server, client.pid) == [EXTENDED]
     # portal p2 is bound from the unnamed statement the exchange left
     assert fe.tags(_send(client, fe.bind("p2", "") + SYNC)) == "2Z"
@@ -109,8 +117,8 @@ def test_a_portal_bound_from_the_statement_between_repeats_survives(
 def test_the_reply_carries_the_transaction_status_of_its_time(
     rw_thread_server: ThreadRunning, client: Client
 ) -> None:
-    for _ in range(2):
-        assert _send(client, EXTENDED)[-1].body == b"I"
+    assert _send(client, EXTENDED)[-1].body == b"I"
+    assert _record(rw_thread_server, client, EXTENDED)[-1].body == b"I"
     assert _recorded(rw_thread_server, client.pid) == [EXTENDED]
     # RisingWave's transactions are read-only ones (a plain BEGIN stays idle, with a notice)
     assert _send(client, fe.query("BEGIN READ ONLY"))[-1].body == b"T"
@@ -142,8 +150,7 @@ def test_the_statement_log_sees_every_exchange(
     rw_thread_server: ThreadRunning, client: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
     text = fe.parse("", "SELECT 6 AS shown") + fe.bind("", "") + fe.execute("") + SYNC
-    for _ in range(2):
-        _send(client, text)
+    _record(rw_thread_server, client, text)
     assert _recorded(rw_thread_server, client.pid) == [text]
     with caplog.at_level(logging.DEBUG, logger="rwshim.statement"):
         for _ in range(3):

@@ -96,6 +96,13 @@ def install_tables(conn: sqlite3.Connection) -> None:
         conn.create_function("rw_session_settings", 0, lambda: "[]")
 
 
+def may_read_view(sql: str) -> bool:
+    """Whether engine text ``sql`` may read a catalog view: a view's name is
+    ``<schema>__<name>``, and a text that reads one names it (the views that read other views
+    are made together), so a text without ``__`` (a constant, a store table) reads none."""
+    return "__" in sql
+
+
 def install_views(conn: sqlite3.Connection) -> None:
     """Every catalog relation as a TEMP view (idempotent; after ``install_tables``)."""
     for rel in RELATIONS.values():

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from rwshim import pgtypes
 from rwshim.errors import ItemNotFound, NotImplementedError_, RwError
 from rwshim.query import types
-from rwshim.query.catalog import install_tables, install_views
+from rwshim.query.catalog import install_tables, install_views, may_read_view
 from rwshim.query.functions import FunctionState
 from rwshim.query.prepared import BindDefault, Prepared
 from rwshim.query.sqlite import casts
@@ -71,11 +71,9 @@ class SqliteExecutor:
 
     def ensure_views(self, sql: str) -> None:
         """Create the catalog relations' TEMP views if they are not yet and engine text
-        ``sql`` may read one: before it runs here, and before the result cache reads which
-        views there are.  A view's name is ``<schema>__<name>``, and a text that reads it
-        names it (the views that read other views are made together), so a text without
-        ``__`` (a constant) needs none."""
-        if self._views_pending and "__" in sql:
+        ``sql`` may read one (``may_read_view``): before it runs here, and before the result
+        cache reads which views there are."""
+        if self._views_pending and may_read_view(sql):
             install_views(self.conn)
             # Made inside a transaction, a rollback would drop them again: then they are
             # looked at again (CREATE ... IF NOT EXISTS) before the next statement.
