@@ -15,7 +15,8 @@ RisingWave: ``src/common/src/acl/mod.rs`` (AclMode, its letters and the ALL_AVAI
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from rwshim.errors import PermissionDenied
 
@@ -102,8 +103,7 @@ def available_for_object(kind: str, for_dml_table: bool = False) -> tuple[str, .
     return tuple(sort_actions(AVAILABLE[kind]))
 
 
-@dataclass(frozen=True, slots=True)
-class CheckItem:
+class CheckItem(Struct, frozen=True):
     """One privilege a statement needs (privilege.rs ObjectCheckItem): the object's owner
     (who needs nothing), the action, the name the error shows and the object."""
 
@@ -118,8 +118,7 @@ class CheckItem:
         return f'permission denied for {ERROR_WORD[self.kind]} "{self.name}": "{self.action}"'
 
 
-@dataclass(frozen=True, slots=True)
-class UserAcl:
+class UserAcl(Struct, frozen=True):
     """A user as the frontend's UserCatalog holds it: attributes and privileges.
 
     ``grants`` holds (object id, action) for every privilege the user was granted, whoever

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 AUTH_METHODS = ("scram", "md5", "cleartext", "trust")
 
 
-@dataclass(slots=True)
-class Config:
+class Config(Struct):
     """Settings of one rwshim server (defaults: RisingWave's port, user and database)."""
 
     host: str = "127.0.0.1"

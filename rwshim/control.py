@@ -15,9 +15,10 @@ The ``rwshim.testing`` plugin calls the same ``Instance`` methods directly.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+import msgspec.structs
 
 from rwshim import pgtypes
 from rwshim.errors import InvalidParameterValue, PermissionDenied
@@ -53,7 +54,7 @@ FAULT_COLUMNS = [Column("name", pgtypes.VARCHAR), Column("enabled", pgtypes.BOOL
 
 def fault_names(instance: Instance) -> list[str]:
     """The fault switches the engine documents (``rwshim.engine.engine.Faults``)."""
-    return [f.name for f in dataclasses.fields(instance.engine.faults)]
+    return [f.name for f in msgspec.structs.fields(instance.engine.faults)]
 
 
 def set_fault(instance: Instance, name: str, on: bool) -> None:

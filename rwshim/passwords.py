@@ -12,11 +12,11 @@ rwshim keeps the type name and the value with RisingWave's printed prefix (``md5
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 
-@dataclass(frozen=True, slots=True)
-class StoredPassword:
+class StoredPassword(Struct, frozen=True):
     """``auth_type`` is 'md5', 'sha256' or 'plaintext'; ``value`` as stored."""
 
     auth_type: str

@@ -6,11 +6,10 @@ introspection for any other OID.  This module is a leaf: everything may import i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True, slots=True)
-class PgType:
+class PgType(Struct, frozen=True):
     oid: int
     name: str  # pg_type.typname
     display: str  # format_type() rendering, e.g. "character varying"
@@ -98,8 +97,7 @@ def type_size(oid: int) -> int:
 # --- value types the wire codecs understand (added by the wire server) ----------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Interval:
+class Interval(Struct, frozen=True):
     """A PostgreSQL interval: months, days and microseconds are kept apart, as PostgreSQL
     does (``1 mon`` is not ``30 days``).  ``datetime.timedelta`` is accepted too."""
 

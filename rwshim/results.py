@@ -9,16 +9,16 @@ from __future__ import annotations
 import itertools
 import struct
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from datetime import tzinfo
+
+from msgspec import Struct, field
 
 from rwshim import pgtypes
 from rwshim.errors import RwError
 from rwshim.wire import backend, codecs
 
 
-@dataclass(frozen=True, slots=True)
-class Column:
+class Column(Struct, frozen=True):
     """One RowDescription field. Table OID and attnum are always 0, as in RisingWave
     (clients.md §8.5)."""
 
@@ -28,8 +28,7 @@ class Column:
     type_modifier: int = -1
 
 
-@dataclass(slots=True)
-class Outcome:
+class Outcome(Struct):
     """What one statement produced.
 
     ``columns`` is None for statements without a result set (no RowDescription).  ``rows``

@@ -27,8 +27,9 @@ import re
 import struct
 import zoneinfo
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from decimal import Decimal
+
+from msgspec import Struct, field
 
 from rwshim.errors import SessionConfigError, StartupOptionError
 from rwshim.session_vars_generated import (
@@ -72,8 +73,7 @@ class InvalidValue(Exception):
         return ": ".join(self.causes)
 
 
-@dataclass(frozen=True, slots=True)
-class Var:
+class Var(Struct, frozen=True):
     """One session variable (a field of RisingWave's SessionConfig), from the generated table.
 
     ``kind`` is the field's Rust type as written (``bool``, ``ConfigParallelism``,
@@ -420,8 +420,7 @@ def variables() -> tuple[Var, ...]:
     return _TABLE
 
 
-@dataclass
-class SessionConfig:
+class SessionConfig(Struct):
     """One session's variables.  ``defaults`` are the cluster-wide values ALTER SYSTEM SET
     stored, which a new session starts from."""
 

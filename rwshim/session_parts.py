@@ -13,8 +13,9 @@ import itertools
 import secrets
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from rwshim.frontend import Description, Statement
 from rwshim.results import Outcome, RowEncoder, Rows
@@ -58,8 +59,7 @@ def command_complete(tag: str) -> bytes:
 FLUSH_THRESHOLD = 256 * 1024
 
 
-@dataclass(slots=True)
-class ProcessInfo:
+class ProcessInfo(Struct):
     """One live connection, as SHOW PROCESSLIST / KILL / CancelRequest see it."""
 
     pid: int
@@ -75,16 +75,14 @@ class ProcessInfo:
     active: bool = False
 
 
-@dataclass(slots=True)
-class Prepared:
+class Prepared(Struct):
     sql: str
     stmt: Statement | None  # None: the empty query
     description: Description
     portals: set[str] = field(default_factory=set)
 
 
-@dataclass(slots=True)
-class Portal:
+class Portal(Struct):
     statement_name: str
     prepared: Prepared
     params: list[object]

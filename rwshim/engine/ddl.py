@@ -16,9 +16,10 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs:186-420
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Sequence
+
+import msgspec.structs
 
 from rwshim import pgtypes
 from rwshim.engine import options as opts
@@ -352,7 +353,7 @@ class Ddl:
             inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
         cols = [base_cols[i] for i in key_pos + inc_pos]
         for pos, (desc, nulls_smallest) in enumerate(key_orders[: len(key_pos)]):
-            cols[pos] = dataclasses.replace(
+            cols[pos] = msgspec.structs.replace(
                 cols[pos], pk_desc=desc, pk_nulls_smallest=nulls_smallest
             )
         # create_index.rs:352-353: CREATE on the index's schema

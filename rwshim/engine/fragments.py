@@ -13,7 +13,8 @@ the upstream edges), ``src/common/src/catalog/mod.rs:320-342`` (FragmentTypeFlag
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from rwshim.engine import graph as g
 from rwshim.engine import options as opts
@@ -51,8 +52,7 @@ SCAN_FLAG = {
 }
 
 
-@dataclass
-class FragSpec:
+class FragSpec(Struct):
     key: int
     flags: list[str]
     distribution: str

@@ -7,7 +7,8 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 ONLINE_UNRESCHEDULABLE = {"SnapshotBackfill"}
 LEGACY = {"Backfill", "Chain", "Rearrange"}
@@ -22,16 +23,14 @@ def reschedulable(scan_type: str, online: bool) -> bool:
     return False
 
 
-@dataclass
-class Fragment:
+class Fragment(Struct):
     fragment_id: int
     job_id: int
     scan_type: str | None
     distribution: str
 
 
-@dataclass
-class Graph:
+class Graph(Struct):
     fragments: dict[int, Fragment] = field(default_factory=dict)
     # (source, target) -> dispatcher type
     edges: dict[tuple[int, int], str] = field(default_factory=dict)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from rwshim import pgtypes
 from rwshim.engine import options as opts
@@ -48,8 +49,7 @@ from rwshim.errors import (
 from rwshim.results import Column
 
 
-@dataclass
-class _Pending:
+class _Pending(Struct):
     """A create between its INITIAL catalog row and its first barrier (maybe waiting for the
     creation permit)."""
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from rwshim import session_config as sc
 from rwshim.errors import InvalidInputSyntax
@@ -23,8 +24,7 @@ class ParseError(Exception):
     """A parse failure; ``str()`` is the compact report RisingWave prints as the cause."""
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(Struct, frozen=True):
     """A parallelism as the catalog stores it: Fixed(n) or Adaptive(strategy).
 
     ``strategy`` is 'AUTO', 'BOUNDED(n)' or 'RATIO(r)' for Adaptive, None for Fixed.

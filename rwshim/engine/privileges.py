@@ -20,7 +20,8 @@ get_internal_tables_by_id, get_index_state_tables_by_table_id), ``src/frontend/s
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from rwshim.acl import CheckItem, UserAcl, check_privileges
 from rwshim.engine.state import Meta
@@ -32,8 +33,7 @@ from rwshim.store.store import SYSTEM_SCHEMAS
 OwnerLookup = Callable[[int], int | None]
 
 
-@dataclass(frozen=True, slots=True)
-class ObjectKind:
+class ObjectKind(Struct, frozen=True):
     """How GRANT finds objects of a kind another part keeps (functions, secrets, connections,
     subscriptions): ``owner_of`` (get_object_owner), ``resolve(ctx, name, args)`` the id of the
     object a statement names (raising RisingWave's not-found error; ``args`` the text of a
@@ -67,8 +67,7 @@ _ACTION_DEBUG = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class DefaultPrivilege:
+class DefaultPrivilege(Struct, frozen=True):
     """One ALTER DEFAULT PRIVILEGES operation (AlterDefaultPrivilegeRequest): ``object_type``
     is PbObjectType's word ('schema', 'table', 'materialized view', 'view', 'source', 'sink',
     'function', 'secret', 'connection', 'subscription')."""

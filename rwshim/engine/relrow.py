@@ -9,14 +9,14 @@ RisingWave: the catalog controller's object models, ``src/meta/model/src/table.r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
+
+from msgspec import Struct
 
 from rwshim.sql import unparse
 
 
-@dataclass(slots=True)
-class Rel:
+class Rel(Struct):
     """A relation row joined with its streaming job (if any)."""
 
     id: int

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from rwshim.engine import graph as g
 from rwshim.engine import parallelism as par
@@ -59,8 +60,7 @@ ALTER_BACKFILL_PARALLELISM = DDL + "AlterBackfillParallelism"
 ALTER_FRAGMENT_PARALLELISM = DDL + "AlterFragmentParallelism"
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(Struct, frozen=True):
     """Why a reschedule is refused: the error RisingWave returns and the creating jobs whose
     backfill causes it.  ``at_barrier``: the barrier worker's rejection (error 6), which only
     a reschedule that really changes the layout meets; the others refuse any value."""

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.privileges import ObjectKind
@@ -94,8 +95,7 @@ ALLOWED_CONNECTION_TYPES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Named:
+class Named(Struct, frozen=True):
     """A secret or a connection as the handlers find it."""
 
     id: int
@@ -105,8 +105,7 @@ class Named:
     owner_id: int
 
 
-@dataclass(slots=True)
-class Refs:
+class Refs(Struct):
     """A WITH clause with its references resolved (WithOptionsSecResolved): plain options
     (a connection's properties merged in), secret references by key, the connection."""
 

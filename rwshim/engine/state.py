@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
+
+from msgspec import Struct
 
 from rwshim.engine.types import Clock, ManualClock
 from rwshim.store.store import Store
 
 
-@dataclass
-class Faults:
+class Faults(Struct):
     """Documented fault switches for tests and ``rwshim ctl``.
 
     ``skip_batch_refresh_admission``: the barrier worker skips its admission check for

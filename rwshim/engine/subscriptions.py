@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from rwshim.acl import CheckItem
 from rwshim.engine.barrier import Barrier
@@ -50,8 +51,7 @@ _COLS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Subscription:
+class Subscription(Struct, frozen=True):
     """A subscription as the handlers and cursors find it."""
 
     id: int
@@ -381,8 +381,7 @@ class Subscriptions:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class _Owned:
+class _Owned(Struct, frozen=True):
     """A subscription as check_drop_alter takes it."""
 
     sub: Subscription

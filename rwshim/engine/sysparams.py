@@ -6,13 +6,13 @@ mod.rs:449-485)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from rwshim import session_config as sc
 
 
-@dataclass(frozen=True, slots=True)
-class SystemParam:
+class SystemParam(Struct, frozen=True):
     name: str
     default: str
     mutable: bool

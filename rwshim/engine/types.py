@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Protocol
+
+from msgspec import Struct, field
 
 from rwshim.errors import RwError
 from rwshim.results import Column
@@ -66,8 +67,7 @@ VARIABLE_DEFAULTS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+class Context(Struct, frozen=True):
     """Who runs a statement, where, and with which session variables.
 
     ``variables`` maps RisingWave variable names (lower case) to their value texts as SHOW
@@ -83,8 +83,7 @@ class Context:
         return VARIABLE_DEFAULTS.get(name, "") if v is None else v
 
 
-@dataclass(frozen=True, slots=True)
-class ObjectName:
+class ObjectName(Struct, frozen=True):
     """A possibly schema-qualified name, as written (identifiers already case-folded)."""
 
     name: str
@@ -94,8 +93,7 @@ class ObjectName:
         return f"{self.schema}.{self.name}" if self.schema else self.name
 
 
-@dataclass(frozen=True, slots=True)
-class ColumnSpec:
+class ColumnSpec(Struct, frozen=True):
     """A column of a relation being created."""
 
     name: str
@@ -111,8 +109,7 @@ class ColumnSpec:
     pk_nulls_smallest: bool = False
 
 
-@dataclass
-class JobSpec:
+class JobSpec(Struct):
     """A streaming job to create, as the handlers hand it to the shared create path."""
 
     kind: str
@@ -167,8 +164,7 @@ def done_waiter(error: RwError | None = None) -> Waiter:
     return w
 
 
-@dataclass(slots=True)
-class Result:
+class Result(Struct):
     """What an engine operation produced: notices (in order), rows for statements that return
     rows, and for a foreground create / WAIT a waiter the session awaits before replying."""
 

@@ -8,8 +8,9 @@ of the session and the statement).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from rwshim import pgtypes
 from rwshim.engine import ObjectName as EngineName
@@ -37,8 +38,7 @@ KINDS = {
 }
 
 
-@dataclass(slots=True)
-class Cursor:
+class Cursor(Struct):
     """A cursor of the session (DECLARE ... CURSOR FOR): its columns and the rows left."""
 
     columns: list[Column]

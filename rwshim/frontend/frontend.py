@@ -30,8 +30,9 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from rwshim import control as ctl
 from rwshim import logfmt
@@ -91,8 +92,7 @@ def answered_kinds() -> frozenset[str]:
     return frozenset(kinds)
 
 
-@dataclass(frozen=True, slots=True)
-class Description:
+class Description(Struct, frozen=True):
     """What Describe answers: parameter type OIDs, and the result columns (None = NoData)."""
 
     param_oids: list[int]

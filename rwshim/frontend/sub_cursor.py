@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from msgspec import field
 
 from rwshim.datapath import changes
 from rwshim.datapath.changes import epoch_to_ms
@@ -36,8 +37,7 @@ def catalog_error(message: str) -> RwError:
     return RwError("Catalog error", message)
 
 
-@dataclass(eq=False)
-class SubscriptionCursor(Cursor):
+class SubscriptionCursor(Cursor, eq=False):
     """One DECLAREd subscription cursor (``rows`` unused: FETCH reads through ``fetch``)."""
 
     name: str = ""

@@ -21,8 +21,9 @@ import datetime as dt
 import itertools
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
+
+from msgspec import Struct, field
 
 from rwshim.errors import BindError, InvalidInputSyntax, RwError
 from rwshim.lazy import lazy_module
@@ -47,16 +48,14 @@ else:
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True, slots=True)
-class Description:
+class Description(Struct, frozen=True):
     """Parameter OIDs and result columns (None = the statement returns no rows)."""
 
     param_oids: list[int]
     columns: list[Column] | None
 
 
-@dataclass(frozen=True, slots=True)
-class Analysis:
+class Analysis(Struct, frozen=True):
     """The output columns of a CREATE ... AS query and the user relations it reads."""
 
     columns: list[OutColumn]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from rwshim.errors import RwError, SessionConfigError
 from rwshim.query.context import IMPLICIT_SCHEMAS, QueryContext
@@ -26,8 +27,7 @@ def version_string(git_sha: str = GIT_SHA) -> str:
     return cluster_version(git_sha)
 
 
-@dataclass(slots=True)
-class FunctionState:
+class FunctionState(Struct):
     """Per-connection state the session-dependent functions read (the engine sets ``ctx``
     and ``statement_time`` before each statement)."""
 

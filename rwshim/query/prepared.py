@@ -12,8 +12,9 @@ overwrites the row with the same key; one statement is all or nothing).  Today's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
+
+from msgspec import Struct, field
 
 from rwshim import pgtypes
 from rwshim.errors import RwError
@@ -26,8 +27,7 @@ if TYPE_CHECKING:
     from rwshim.query.resolve import OutColumn
 
 
-@dataclass(slots=True)
-class Prepared:
+class Prepared(Struct):
     kind: str  # "select" or "insert"/"update"/"delete"
     sql: str  # the engine's text (for INSERT: of the source query)
     columns: list[OutColumn]

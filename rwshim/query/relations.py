@@ -10,9 +10,11 @@ other catalog holder).  Catalog relations (``rw_catalog``/``pg_catalog``/
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Protocol
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 
 class RelKind(Enum):
@@ -27,8 +29,7 @@ class RelKind(Enum):
     INTERNAL = "internal"
 
 
-@dataclass(frozen=True, slots=True)
-class RelColumn:
+class RelColumn(Struct, frozen=True):
     name: str
     type_oid: int
     hidden: bool = False
@@ -39,8 +40,7 @@ class RelColumn:
     column_id: int = -1  # RisingWave's column id (a dropped and re-added column gets a new one)
 
 
-@dataclass(frozen=True, slots=True)
-class Relation:
+class Relation(Struct, frozen=True):
     """One user relation as the binder sees it.
 
     ``storage`` is the SQLite table holding the rows (tables; ``rel_<id>``), ``definition``

@@ -28,7 +28,8 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from rwshim.sql.tokens import Kind, Token, tokenize
 
@@ -86,8 +87,7 @@ _NOT_A_CALL = {
 }  # fmt: skip
 
 
-@dataclass(slots=True)
-class PgText:
+class PgText(Struct):
     """A statement's text as pglast should read it, with the way back to the original."""
 
     text: str

@@ -25,8 +25,9 @@ The rule keeps answers exactly those of planning each text on its own:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 # markers: int4 values of ten digits, none a prefix of another's digits at its place
 _MARKER_BASE = 1_987_000_000
@@ -34,8 +35,7 @@ _MARKER_STEP = 1_009
 MAX_LITERALS = 64
 
 
-@dataclass(frozen=True, slots=True)
-class Literals:
+class Literals(Struct, frozen=True):
     """A text cut at its shareable integer literals."""
 
     skeleton: tuple[str, ...]  # the text around the literals (one more than the literals)

@@ -14,8 +14,9 @@ import hashlib
 import hmac
 import os
 import struct
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from rwshim.wire import backend
 
@@ -30,8 +31,7 @@ class AuthFailed(Exception):
         self.sqlstate = sqlstate
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Struct, frozen=True):
     """What to send next; ``done`` means authentication succeeded after ``reply``."""
 
     reply: bytes

@@ -27,7 +27,8 @@ Value conventions in the views (the query core decodes by the declared OID): boo
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from rwshim.query.catalog import information_schema, pg_catalog, rw_catalog
 from rwshim.query.catalog._sql import empty_select
@@ -35,14 +36,12 @@ from rwshim.query.catalog.static import install_functions, install_static, syste
 from rwshim.query.catalog.system_catalogs import SYSTEM_CATALOGS
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogColumn:
+class CatalogColumn(Struct, frozen=True):
     name: str
     type_oid: int
 
 
-@dataclass(frozen=True, slots=True)
-class CatalogRelation:
+class CatalogRelation(Struct, frozen=True):
     schema: str
     name: str
     columns: tuple[CatalogColumn, ...]

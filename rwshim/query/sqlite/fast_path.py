@@ -10,8 +10,9 @@ it is unsure of (a keyword as a name, a literal wider than bigint), goes to the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from rwshim import pgtypes
 from rwshim.query.prepared import Prepared
@@ -82,8 +83,7 @@ def constant_select(sql_text: str) -> Prepared | None:
     return prep
 
 
-@dataclass(frozen=True, slots=True)
-class _ConstColumn:
+class _ConstColumn(Struct, frozen=True):
     """An output column of the fast path, shaped like the binder's ``OutColumn``."""
 
     name: str

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pytest
+from msgspec.structs import replace
 
 from rwshim import pgtypes
 from rwshim.query.context import QueryContext

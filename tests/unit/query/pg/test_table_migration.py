@@ -4,9 +4,8 @@ added ones come with their DEFAULT, anything else is refused."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
+from msgspec.structs import replace
 
 from rwshim.errors import InternalError
 from rwshim.query.pg import ddl

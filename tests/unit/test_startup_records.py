@@ -1,0 +1,58 @@
+"""The records a server creates at start-up are msgspec Structs, not dataclasses (issue 16,
+start-up to first answered query): a dataclass class costs 0.6-1 ms to create on this kind of
+machine and 84 of them were a third of rwshim's own import time; a Struct class ~20 us.
+
+A fresh interpreter imports what ``python -m rwshim`` imports and builds a ``Server``; every
+class a loaded rwshim module defines is then looked at.  Only the statements' base and the
+query family (rwshim/sql/ast/, dataclasses by design: the families load on first use) and
+``QueryContext`` (its ``variables`` are left out of equality, which a Struct cannot say) may be
+dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = r"""
+import dataclasses, inspect, json, sys
+
+import rwshim.cli
+rwshim.cli.build_parser()
+from rwshim.config import Config
+from rwshim.server import Server
+
+Server(Config(host="127.0.0.1", port=0, dashboard_port=None))
+found = {"dataclasses": [], "structs": 0}
+for name, mod in sorted(sys.modules.items()):
+    if not name.startswith("rwshim"):
+        continue
+    for cls in vars(mod).values():
+        if inspect.isclass(cls) and cls.__module__ == name:
+            if dataclasses.is_dataclass(cls):
+                found["dataclasses"].append(f"{name}.{cls.__qualname__}")
+            elif hasattr(cls, "__struct_fields__"):
+                found["structs"] += 1
+print(json.dumps(found))
+"""
+
+ALLOWED_MODULES = ("rwshim.sql.ast.base.", "rwshim.sql.ast.query.")
+ALLOWED = {"rwshim.query.context.QueryContext"}
+
+
+def test_start_up_creates_no_dataclasses_outside_the_statements() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.splitlines()[-1])
+    extra = [
+        c for c in found["dataclasses"] if c not in ALLOWED and not c.startswith(ALLOWED_MODULES)
+    ]
+    assert extra == []
+    # the records did not vanish: the wire events alone are 20 Structs
+    assert found["structs"] >= 60
