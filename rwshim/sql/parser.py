@@ -13,8 +13,9 @@ NOTIFY, DO, CALL, LOCK, ...).
 
 from __future__ import annotations
 
-import dataclasses
 import re
+
+import msgspec.structs
 
 from rwshim.sql import literals, pgjson
 from rwshim.sql import statements as st
@@ -113,7 +114,7 @@ def _parse_new(text: str) -> tuple[st.Statement, ...]:
         return _parse_uncached(text)
     if shared is not _UNKNOWN and shared is not _SEEN:
         stmt, head, tail = shared
-        return (dataclasses.replace(stmt, text=text[head : len(text) - tail]),)
+        return (msgspec.structs.replace(stmt, text=text[head : len(text) - tail]),)
     out = _parse_uncached(text)  # an error is not remembered
     if len(_SHARED) >= _SHARED_MAX:
         _SHARED.clear()
@@ -144,7 +145,7 @@ def _share(
         got = _parse_uncached(probe)
     except Exception:  # whatever the probe meets, the text's own parse stands
         return None
-    if got != (dataclasses.replace(stmt, text=probe[head : len(probe) - tail]),):
+    if got != (msgspec.structs.replace(stmt, text=probe[head : len(probe) - tail]),):
         return None
     return stmt, head, tail
 

@@ -11,8 +11,9 @@ the class says which operation, and the tag follows the kind (pg_response.rs ``A
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar, Literal
+
+from msgspec import field
 
 from rwshim.sql.ast.base import ObjectName, Options, SetValue, Statement
 
@@ -68,8 +69,7 @@ _ALTER_TAGS = {
 AlterKind = Literal["TABLE", "MATERIALIZED VIEW", "VIEW", "INDEX", "SINK", "SOURCE"]
 
 
-@dataclass(frozen=True, slots=True)
-class _AlterObject(Statement):
+class _AlterObject(Statement, frozen=True):
     kind: str  # "TABLE", "MATERIALIZED VIEW", "VIEW", "INDEX", "SINK", "SOURCE", ...
     name: ObjectName
 
@@ -78,104 +78,90 @@ class _AlterObject(Statement):
         return _ALTER_TAGS[self.kind]
 
 
-@dataclass(frozen=True, slots=True)
-class AlterParallelism(_AlterObject):
+class AlterParallelism(_AlterObject, frozen=True):
     """ALTER <kind> <name> SET PARALLELISM {TO|=} <value> [DEFERRED]."""
 
     value: SetValue = field(default_factory=lambda: SetValue("default"))
     deferred: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class AlterBackfillParallelism(_AlterObject):
+class AlterBackfillParallelism(_AlterObject, frozen=True):
     """ALTER <kind> <name> SET BACKFILL_PARALLELISM {TO|=} <value> [DEFERRED]."""
 
     value: SetValue = field(default_factory=lambda: SetValue("default"))
     deferred: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class AlterRateLimit(_AlterObject):
+class AlterRateLimit(_AlterObject, frozen=True):
     """ALTER <kind> <name> SET <TYPE>_RATE_LIMIT {TO|=} {n|DEFAULT}; DEFAULT is -1 (none)."""
 
     rate_limit_type: str = "BACKFILL"  # SOURCE, BACKFILL, DML, SINK
     rate_limit: int = -1
 
 
-@dataclass(frozen=True, slots=True)
-class AlterResourceGroup(_AlterObject):
+class AlterResourceGroup(_AlterObject, frozen=True):
     """ALTER <kind> <name> {SET RESOURCE_GROUP {TO|=} v | RESET RESOURCE_GROUP} [DEFERRED]."""
 
     value: SetValue | None = None  # None = RESET
     deferred: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class AlterSetConfig(_AlterObject):
+class AlterSetConfig(_AlterObject, frozen=True):
     """ALTER <kind> <name> SET CONFIG (k = v, ...)."""
 
     entries: Options = ()
 
 
-@dataclass(frozen=True, slots=True)
-class AlterResetConfig(_AlterObject):
+class AlterResetConfig(_AlterObject, frozen=True):
     """ALTER <kind> <name> RESET CONFIG (k, ...)."""
 
     keys: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class AlterRename(_AlterObject):
+class AlterRename(_AlterObject, frozen=True):
     """ALTER <kind> <name> RENAME TO <new name>."""
 
     new_name: ObjectName = field(default_factory=lambda: ObjectName(("",)))
 
 
-@dataclass(frozen=True, slots=True)
-class AlterOwner(_AlterObject):
+class AlterOwner(_AlterObject, frozen=True):
     """ALTER <kind> <name> OWNER TO <user>."""
 
     new_owner: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class AlterSetSchema(_AlterObject):
+class AlterSetSchema(_AlterObject, frozen=True):
     """ALTER <kind> <name> SET SCHEMA <schema>."""
 
     new_schema: ObjectName = field(default_factory=lambda: ObjectName(("",)))
 
 
-@dataclass(frozen=True, slots=True)
-class AlterSwap(_AlterObject):
+class AlterSwap(_AlterObject, frozen=True):
     """ALTER <kind> <name> SWAP WITH <other>."""
 
     target: ObjectName = field(default_factory=lambda: ObjectName(("",)))
 
 
-@dataclass(frozen=True, slots=True)
-class AlterRetention(_AlterObject):
+class AlterRetention(_AlterObject, frozen=True):
     """ALTER SUBSCRIPTION <name> SET RETENTION {TO|=} <value>."""
 
     retention: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class AlterSecretCredential(_AlterObject):
+class AlterSecretCredential(_AlterObject, frozen=True):
     """ALTER SECRET <name> [WITH [(...)]] AS <value> (AlterSecretOperation::ChangeCredential)."""
 
     with_options: Options = ()
     credential: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class AlterConnectorProps(_AlterObject):
+class AlterConnectorProps(_AlterObject, frozen=True):
     """ALTER {CONNECTION | SOURCE | SINK | TABLE} <name> CONNECTOR WITH (...)."""
 
     with_options: Options = ()
 
 
-@dataclass(frozen=True, slots=True)
-class AlterConnector(_AlterObject):
+class AlterConnector(_AlterObject, frozen=True):
     """ALTER TABLE <name> {DROP CONNECTOR | REFRESH SCHEMA}; ALTER SOURCE <name> {REFRESH
     SCHEMA | RESET | FORMAT ... ENCODE ... [(...)]}.
 
@@ -187,15 +173,13 @@ class AlterConnector(_AlterObject):
     format_encode: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class AlterOperation(_AlterObject):
+class AlterOperation(_AlterObject, frozen=True):
     """The other ALTER forms, kept as text: ALTER FUNCTION."""
 
     operation: str = ""  # "ALTER FUNCTION"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterColumn(_AlterObject):
+class AlterColumn(_AlterObject, frozen=True):
     """ALTER TABLE <name> {ADD | DROP | ALTER} [COLUMN] ...; ALTER SOURCE <name> ADD [COLUMN] ...
 
     The forms: ``ADD [COLUMN] <column def>``, ``ADD <constraint>``, ``DROP [COLUMN] [IF
@@ -219,8 +203,7 @@ class AlterColumn(_AlterObject):
     with_ttl: bool = False  # ALTER WATERMARK FOR <col> AS <expr> WITH TTL
 
 
-@dataclass(frozen=True, slots=True)
-class AlterTableRenameColumn(_AlterObject):
+class AlterTableRenameColumn(_AlterObject, frozen=True):
     """ALTER TABLE <name> RENAME [COLUMN | CONSTRAINT] <old> TO <new>.
 
     AlterTableOperation::RenameColumn / RenameConstraint (parser.rs:3318-3334); ``display``
@@ -229,15 +212,13 @@ class AlterTableRenameColumn(_AlterObject):
     display: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class AlterCompactionGroup(Statement):
+class AlterCompactionGroup(Statement, frozen=True):
     """ALTER COMPACTION GROUP <id>[, ...] SET <param> = <value>[, ...]."""
 
     TAG: ClassVar[str] = "ALTER_COMPACTION_GROUP"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterDefaultPrivileges(Statement):
+class AlterDefaultPrivileges(Statement, frozen=True):
     """ALTER DEFAULT PRIVILEGES [FOR USER ..] [IN SCHEMA ..] {GRANT .. TO | REVOKE .. FROM} ..
 
     The full form: ``{GRANT <privileges> ON <object types> TO <users> [WITH GRANT OPTION] |
@@ -261,23 +242,20 @@ class AlterDefaultPrivileges(Statement):
     TAG: ClassVar[str] = "ALTER_DEFAULT_PRIVILEGES"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterStreamingOption(_AlterObject):
+class AlterStreamingOption(_AlterObject, frozen=True):
     """ALTER <kind> <name> SET STREAMING_ENABLE_UNALIGNED_JOIN {TO|=} bool."""
 
     option: str = ""
     enable: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class AlterViewQuery(_AlterObject):
+class AlterViewQuery(_AlterObject, frozen=True):
     """ALTER [MATERIALIZED] VIEW <name> AS <query>."""
 
     query: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class AlterDatabaseParam(Statement):
+class AlterDatabaseParam(Statement, frozen=True):
     """ALTER DATABASE <name> SET <param> {=|TO} <value> (the handler accepts two params)."""
 
     database: ObjectName
@@ -286,8 +264,7 @@ class AlterDatabaseParam(Statement):
     TAG: ClassVar[str] = "ALTER_DATABASE"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterDatabasePause(Statement):
+class AlterDatabasePause(Statement, frozen=True):
     """rwshim extension (architecture.md decision 2): ALTER DATABASE <name> {PAUSE|RESUME}."""
 
     database: ObjectName
@@ -295,16 +272,14 @@ class AlterDatabasePause(Statement):
     TAG: ClassVar[str] = "ALTER_DATABASE"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterSystemPause(Statement):
+class AlterSystemPause(Statement, frozen=True):
     """rwshim extension (architecture.md decision 2): ALTER SYSTEM {PAUSE|RESUME}."""
 
     pause: bool
     TAG: ClassVar[str] = "ALTER_SYSTEM"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterSystem(Statement):
+class AlterSystem(Statement, frozen=True):
     """ALTER SYSTEM SET <param> {=|TO} <value>|DEFAULT (system parameter or session default)."""
 
     param: str  # as written (its notice prints it so); fold it to look it up
@@ -312,8 +287,7 @@ class AlterSystem(Statement):
     TAG: ClassVar[str] = "ALTER_SYSTEM"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterFragmentParallelism(Statement):
+class AlterFragmentParallelism(Statement, frozen=True):
     """ALTER FRAGMENT <id>[, ...] SET PARALLELISM {TO|=} <value> (no DEFERRED)."""
 
     fragment_ids: tuple[int, ...]
@@ -321,8 +295,7 @@ class AlterFragmentParallelism(Statement):
     TAG: ClassVar[str] = "ALTER_FRAGMENT"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterFragmentRateLimit(Statement):
+class AlterFragmentRateLimit(Statement, frozen=True):
     """ALTER FRAGMENT <id>[, ...] SET [<TYPE>_]RATE_LIMIT ...; tag SET_VARIABLE (mod.rs:1621)."""
 
     fragment_ids: tuple[int, ...]
@@ -332,16 +305,14 @@ class AlterFragmentRateLimit(Statement):
     TAG: ClassVar[str] = "SET_VARIABLE"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterUser(Statement):
+class AlterUser(Statement, frozen=True):
     """ALTER USER <name> [WITH] options / RENAME TO <new name>."""
 
     user: str
     TAG: ClassVar[str] = "UPDATE_USER"
 
 
-@dataclass(frozen=True, slots=True)
-class AlterFunction(_AlterObject):
+class AlterFunction(_AlterObject, frozen=True):
     """ALTER FUNCTION <name>[(<argtypes>)] {SET SCHEMA <schema> | OWNER TO <user>}
     (parser.rs:3960-3986 parse_alter_function)."""
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
+from msgspec import Struct
+
 __all__ = [
     "ObjectName",
     "OptionValue",
@@ -36,8 +38,7 @@ __all__ = [
 Owner = Literal["engine", "read", "session", "control"]
 
 
-@dataclass(frozen=True, slots=True)
-class ObjectName:
+class ObjectName(Struct, frozen=True):
     """A possibly qualified name; parts are folded (unquoted lower-cased, quoted kept)."""
 
     parts: tuple[str, ...]
@@ -140,8 +141,7 @@ class OptionValue(str):
 Options = tuple[tuple[str, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Statement:
+class Statement(Struct, frozen=True):
     """Base: every statement has its source text; subclasses set TAG and OWNER."""
 
     text: str

@@ -7,7 +7,6 @@ README lists them as extensions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rwshim.sql.ast.base import Owner, Statement
@@ -23,8 +22,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ControlTick(Statement):
+class ControlTick(Statement, frozen=True):
     """RWSHIM TICK [n] [DATABASE name]: inject n barriers now (extension)."""
 
     count: int = 1
@@ -33,8 +31,7 @@ class ControlTick(Statement):
     OWNER: ClassVar[Owner] = "control"
 
 
-@dataclass(frozen=True, slots=True)
-class ControlClock(Statement):
+class ControlClock(Statement, frozen=True):
     """RWSHIM CLOCK {MANUAL | AUTO}: stop or restart the periodic barriers (extension)."""
 
     manual: bool = True
@@ -42,8 +39,7 @@ class ControlClock(Statement):
     OWNER: ClassVar[Owner] = "control"
 
 
-@dataclass(frozen=True, slots=True)
-class ControlBackfill(Statement):
+class ControlBackfill(Statement, frozen=True):
     """RWSHIM {HOLD | RELEASE} BACKFILL job_id: stop or let go a job's backfill (extension)."""
 
     job_id: int = 0
@@ -52,8 +48,7 @@ class ControlBackfill(Statement):
     OWNER: ClassVar[Owner] = "control"
 
 
-@dataclass(frozen=True, slots=True)
-class ControlFault(Statement):
+class ControlFault(Statement, frozen=True):
     """RWSHIM FAULT name {ON | OFF}: switch a documented fault (extension)."""
 
     name: str = ""
@@ -62,24 +57,21 @@ class ControlFault(Statement):
     OWNER: ClassVar[Owner] = "control"
 
 
-@dataclass(frozen=True, slots=True)
-class ControlFaults(Statement):
+class ControlFaults(Statement, frozen=True):
     """RWSHIM FAULTS: the fault switches and their state (extension)."""
 
     TAG: ClassVar[str] = "RWSHIM"
     OWNER: ClassVar[Owner] = "control"
 
 
-@dataclass(frozen=True, slots=True)
-class ControlRestart(Statement):
+class ControlRestart(Statement, frozen=True):
     """RWSHIM RESTART: restart the meta node, running recovery (extension)."""
 
     TAG: ClassVar[str] = "RWSHIM"
     OWNER: ClassVar[Owner] = "control"
 
 
-@dataclass(frozen=True, slots=True)
-class ControlJobs(Statement):
+class ControlJobs(Statement, frozen=True):
     """RWSHIM JOBS: every streaming job with state, parallelism and backfill (extension)."""
 
     TAG: ClassVar[str] = "RWSHIM"

@@ -9,8 +9,9 @@ Mirrors src/sqlparser/src/ast/mod.rs (``Statement::CreateView``, ``CreateTable``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
+
+from msgspec import Struct
 
 from rwshim.sql.ast.base import ObjectName, Options, SetValue, Statement
 
@@ -33,8 +34,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class CreateMaterializedView(Statement):
+class CreateMaterializedView(Statement, frozen=True):
     """CREATE [OR REPLACE] MATERIALIZED VIEW [IF NOT EXISTS] <name> [(cols)] [WITH (...)] AS
     <query> [EMIT ...].
     """
@@ -49,8 +49,7 @@ class CreateMaterializedView(Statement):
     TAG: ClassVar[str] = "CREATE_MATERIALIZED_VIEW"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateView(Statement):
+class CreateView(Statement, frozen=True):
     """CREATE [OR REPLACE] VIEW [IF NOT EXISTS] <name> [(cols)] AS <query>."""
 
     name: ObjectName
@@ -62,15 +61,13 @@ class CreateView(Statement):
     TAG: ClassVar[str] = "CREATE_VIEW"
 
 
-@dataclass(frozen=True, slots=True)
-class FormatEncode:
+class FormatEncode(Struct, frozen=True):
     format: str  # upper-case as RisingWave prints it: PLAIN, UPSERT, DEBEZIUM, ...
     encode: str  # JSON, AVRO, ...
     options: Options = ()
 
 
-@dataclass(frozen=True, slots=True)
-class CreateTable(Statement):
+class CreateTable(Statement, frozen=True):
     """CREATE TABLE ... [(cols)] [APPEND ONLY] [ON CONFLICT ...] [INCLUDE ...] [WITH (...)]
     [FORMAT ... ENCODE ...] [AS <query>] [ENGINE = ...].
     """
@@ -92,8 +89,7 @@ class CreateTable(Statement):
     TAG: ClassVar[str] = "CREATE_TABLE"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateSource(Statement):
+class CreateSource(Statement, frozen=True):
     """CREATE SOURCE [IF NOT EXISTS] <name> [(cols)] [INCLUDE ...] [WITH (...)] [FORMAT ...
     ENCODE ...].
     """
@@ -107,8 +103,7 @@ class CreateSource(Statement):
     TAG: ClassVar[str] = "CREATE_SOURCE"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateSink(Statement):
+class CreateSink(Statement, frozen=True):
     """CREATE SINK [IF NOT EXISTS] <name> [INTO <table>] {FROM <name> | AS <query>} [WITH
     (...)] [FORMAT ... ENCODE ...].
     """
@@ -123,8 +118,7 @@ class CreateSink(Statement):
     TAG: ClassVar[str] = "CREATE_SINK"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateIndex(Statement):
+class CreateIndex(Statement, frozen=True):
     """CREATE [UNIQUE] INDEX [IF NOT EXISTS] <name> ON <relation> (cols) [INCLUDE (...)]
     [DISTRIBUTED BY (...)].
     """
@@ -141,8 +135,7 @@ class CreateIndex(Statement):
     TAG: ClassVar[str] = "CREATE_INDEX"
 
 
-@dataclass(frozen=True, slots=True)
-class IndexKey:
+class IndexKey(Struct, frozen=True):
     """One index key (ast/query.rs ``OrderByExpr``): the expression, ``name`` when it is a
     plain column (folded), ``asc`` (None: not written) and ``nulls_first`` (None: not
     written)."""
@@ -164,8 +157,7 @@ class IndexKey:
         return self.nulls_first is not None and self.nulls_first != self.desc
 
 
-@dataclass(frozen=True, slots=True)
-class CreateSubscription(Statement):
+class CreateSubscription(Statement, frozen=True):
     """CREATE SUBSCRIPTION [IF NOT EXISTS] <name> FROM <relation> WITH (...)."""
 
     name: ObjectName
@@ -175,8 +167,7 @@ class CreateSubscription(Statement):
     TAG: ClassVar[str] = "CREATE_SUBSCRIPTION"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateFunction(Statement):
+class CreateFunction(Statement, frozen=True):
     """CREATE [OR REPLACE] {FUNCTION | AGGREGATE} [IF NOT EXISTS] <name>(<args>) RETURNS ...
 
     ``RETURNS {<type> | TABLE (...)} [LANGUAGE ...] {AS ... | RETURN <expr> | USING ...}
@@ -192,8 +183,7 @@ class CreateFunction(Statement):
         return "CREATE_AGGREGATE" if self.aggregate else "CREATE_FUNCTION"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateConnection(Statement):
+class CreateConnection(Statement, frozen=True):
     """CREATE CONNECTION [IF NOT EXISTS] <name> WITH (...)."""
 
     name: ObjectName
@@ -202,8 +192,7 @@ class CreateConnection(Statement):
     TAG: ClassVar[str] = "CREATE_CONNECTION"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateSecret(Statement):
+class CreateSecret(Statement, frozen=True):
     """CREATE SECRET [IF NOT EXISTS] <name> [WITH (...)] [AS <value>]."""
 
     name: ObjectName
@@ -215,8 +204,7 @@ class CreateSecret(Statement):
     TAG: ClassVar[str] = "CREATE_SECRET"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateSchema(Statement):
+class CreateSchema(Statement, frozen=True):
     """CREATE SCHEMA [IF NOT EXISTS] <name> [AUTHORIZATION <user>]."""
 
     name: ObjectName
@@ -225,8 +213,7 @@ class CreateSchema(Statement):
     TAG: ClassVar[str] = "CREATE_SCHEMA"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateDatabase(Statement):
+class CreateDatabase(Statement, frozen=True):
     """CREATE DATABASE [IF NOT EXISTS] <name> [WITH] options (owner, resource group, ...).
 
     The options, each at most once: OWNER [=] <user>, RESOURCE_GROUP [=] <value>,
@@ -242,8 +229,7 @@ class CreateDatabase(Statement):
     TAG: ClassVar[str] = "CREATE_DATABASE"
 
 
-@dataclass(frozen=True, slots=True)
-class CreateUser(Statement):
+class CreateUser(Statement, frozen=True):
     """CREATE USER <name> [WITH] options."""
 
     user: str

@@ -7,7 +7,6 @@ ast/mod.rs (``Statement::DropFunction``, ``Grant``, ``Revoke`` with ``Privileges
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rwshim.sql.ast.base import ObjectName, Statement
@@ -38,8 +37,7 @@ _DROP_TAGS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Drop(Statement):
+class Drop(Statement, frozen=True):
     """DROP <kind> [IF EXISTS] <name> [CASCADE | RESTRICT]."""
 
     object_type: str  # a key of _DROP_TAGS
@@ -52,8 +50,7 @@ class Drop(Statement):
         return _DROP_TAGS[self.object_type]
 
 
-@dataclass(frozen=True, slots=True)
-class Grant(Statement):
+class Grant(Statement, frozen=True):
     """GRANT <privileges> ON <objects> TO <users> [WITH GRANT OPTION] [GRANTED BY <user>].
 
     ast/mod.rs ``Statement::Grant``; recorded by the engine, checked by every statement.
@@ -75,8 +72,7 @@ class Grant(Statement):
     TAG: ClassVar[str] = "GRANT_PRIVILEGE"
 
 
-@dataclass(frozen=True, slots=True)
-class Revoke(Statement):
+class Revoke(Statement, frozen=True):
     """REVOKE [GRANT OPTION FOR] <privileges> ON <objects> FROM <users> [GRANTED BY] [CASCADE].
 
     ast/mod.rs ``Statement::Revoke`` (also ``RESTRICT``); fields as ``Grant``."""
@@ -92,8 +88,7 @@ class Revoke(Statement):
     TAG: ClassVar[str] = "REVOKE_PRIVILEGE"
 
 
-@dataclass(frozen=True, slots=True)
-class Comment(Statement):
+class Comment(Statement, frozen=True):
     """COMMENT ON <kind> <name> IS '<text>' | NULL."""
 
     object_type: str  # "TABLE", "COLUMN", ...

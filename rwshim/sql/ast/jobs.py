@@ -8,7 +8,6 @@ src/sqlparser/src/parser.rs reads them (``parse_cancel_job``, ``parse_kill_proce
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rwshim.sql.ast.base import ObjectName, Statement
@@ -24,24 +23,21 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class CancelJobs(Statement):
+class CancelJobs(Statement, frozen=True):
     """CANCEL {JOBS | JOB} <id>[, ...]."""
 
     job_ids: tuple[int, ...]
     TAG: ClassVar[str] = "CANCEL_COMMAND"
 
 
-@dataclass(frozen=True, slots=True)
-class Kill(Statement):
+class Kill(Statement, frozen=True):
     """KILL '<process id>'."""
 
     process: str  # the worker:id text or number, as written (quotes stripped)
     TAG: ClassVar[str] = "KILL"
 
 
-@dataclass(frozen=True, slots=True)
-class Wait(Statement):
+class Wait(Statement, frozen=True):
     """WAIT [TABLE | MATERIALIZED VIEW | SINK | INDEX <name>]."""
 
     object_type: str | None = None  # None, "TABLE", "MATERIALIZED VIEW", "SINK", "INDEX"
@@ -49,30 +45,26 @@ class Wait(Statement):
     TAG: ClassVar[str] = "WAIT"
 
 
-@dataclass(frozen=True, slots=True)
-class Flush(Statement):
+class Flush(Statement, frozen=True):
     """FLUSH."""
 
     TAG: ClassVar[str] = "FLUSH"
 
 
-@dataclass(frozen=True, slots=True)
-class Recover(Statement):
+class Recover(Statement, frozen=True):
     """RECOVER: ad-hoc recovery (superuser only)."""
 
     TAG: ClassVar[str] = "RECOVER"
 
 
-@dataclass(frozen=True, slots=True)
-class RefreshTable(Statement):
+class RefreshTable(Statement, frozen=True):
     """REFRESH TABLE <name> (refreshable tables)."""
 
     table: ObjectName
     TAG: ClassVar[str] = "REFRESH_TABLE"
 
 
-@dataclass(frozen=True, slots=True)
-class Backup(Statement):
+class Backup(Statement, frozen=True):
     """BACKUP: a meta snapshot."""
 
     TAG: ClassVar[str] = "BACKUP"

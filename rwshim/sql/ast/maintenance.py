@@ -6,7 +6,6 @@ src/sqlparser/src/parser.rs reads them (``parse_vacuum``, ``parse_analyze``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rwshim.sql.ast.base import Owner, Statement
@@ -17,16 +16,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Vacuum(Statement):
+class Vacuum(Statement, frozen=True):
     """VACUUM [FULL] <name>."""
 
     TAG: ClassVar[str] = "VACUUM"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Analyze(Statement):
+class Analyze(Statement, frozen=True):
     """ANALYZE <table>."""
 
     TAG: ClassVar[str] = "OTHER"

@@ -8,7 +8,6 @@ for the read path to translate) and ast/statement.rs (``DeclareCursorStatement``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rwshim.sql.ast.base import ObjectName, Owner, Statement
@@ -29,16 +28,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Query(Statement):
+class Query(Statement, frozen=True):
     """SELECT / VALUES / WITH / (query): the text, for the read path to translate."""
 
     TAG: ClassVar[str] = "SELECT"
     OWNER: ClassVar[Owner] = "read"
 
 
-@dataclass(frozen=True, slots=True)
-class Insert(Statement):
+class Insert(Statement, frozen=True):
     """INSERT INTO <table> ... [RETURNING ...]."""
 
     table: ObjectName
@@ -50,8 +47,7 @@ class Insert(Statement):
         return "INSERT_RETURNING" if self.returning else "INSERT"
 
 
-@dataclass(frozen=True, slots=True)
-class Update(Statement):
+class Update(Statement, frozen=True):
     """UPDATE <table> SET ... [RETURNING ...]."""
 
     table: ObjectName
@@ -63,8 +59,7 @@ class Update(Statement):
         return "UPDATE_RETURNING" if self.returning else "UPDATE"
 
 
-@dataclass(frozen=True, slots=True)
-class Delete(Statement):
+class Delete(Statement, frozen=True):
     """DELETE FROM <table> ... [RETURNING ...]."""
 
     table: ObjectName
@@ -76,8 +71,7 @@ class Delete(Statement):
         return "DELETE_RETURNING" if self.returning else "DELETE"
 
 
-@dataclass(frozen=True, slots=True)
-class Copy(Statement):
+class Copy(Statement, frozen=True):
     """COPY <table> [(cols)] {FROM STDIN | TO STDOUT}."""
 
     table: ObjectName | None
@@ -86,8 +80,7 @@ class Copy(Statement):
     OWNER: ClassVar[Owner] = "read"
 
 
-@dataclass(frozen=True, slots=True)
-class Explain(Statement):
+class Explain(Statement, frozen=True):
     """EXPLAIN [ANALYZE] [VERBOSE] [(options)] <statement>."""
 
     inner: Statement
@@ -95,8 +88,7 @@ class Explain(Statement):
     OWNER: ClassVar[Owner] = "read"
 
 
-@dataclass(frozen=True, slots=True)
-class ExplainAnalyzeStreamJob(Statement):
+class ExplainAnalyzeStreamJob(Statement, frozen=True):
     """EXPLAIN ANALYZE [(options)] {TABLE | INDEX | MATERIALIZED VIEW | SINK} <name> | ID <n>.
 
     Statement::ExplainAnalyzeStreamJob, parser.rs:4768-4801."""
@@ -108,8 +100,7 @@ class ExplainAnalyzeStreamJob(Statement):
     TAG: ClassVar[str] = "EXPLAIN"
 
 
-@dataclass(frozen=True, slots=True)
-class DeclareCursor(Statement):
+class DeclareCursor(Statement, frozen=True):
     """DECLARE <cursor> CURSOR FOR <query>."""
 
     cursor: str
@@ -118,8 +109,7 @@ class DeclareCursor(Statement):
     OWNER: ClassVar[Owner] = "read"
 
 
-@dataclass(frozen=True, slots=True)
-class FetchCursor(Statement):
+class FetchCursor(Statement, frozen=True):
     """FETCH [FORWARD] {n | ALL} FROM <cursor> [WITH (timeout = '<interval>')]."""
 
     cursor: str
@@ -130,8 +120,7 @@ class FetchCursor(Statement):
     OWNER: ClassVar[Owner] = "read"
 
 
-@dataclass(frozen=True, slots=True)
-class DeclareSubscriptionCursor(Statement):
+class DeclareSubscriptionCursor(Statement, frozen=True):
     """DECLARE <cursor> SUBSCRIPTION CURSOR FOR <subscription> [SINCE <when> | FULL]."""
 
     # <when>: now() | proctime() | begin() | <unix ms> (DeclareCursor::Subscription,
@@ -145,8 +134,7 @@ class DeclareSubscriptionCursor(Statement):
     OWNER: ClassVar[Owner] = "read"
 
 
-@dataclass(frozen=True, slots=True)
-class CloseCursor(Statement):
+class CloseCursor(Statement, frozen=True):
     """CLOSE <cursor> | CLOSE ALL."""
 
     cursor: str | None  # None = ALL
@@ -154,8 +142,7 @@ class CloseCursor(Statement):
     OWNER: ClassVar[Owner] = "read"
 
 
-@dataclass(frozen=True, slots=True)
-class Truncate(Statement):
+class Truncate(Statement, frozen=True):
     """TRUNCATE [TABLE] <table>."""
 
     table: ObjectName

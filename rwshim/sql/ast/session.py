@@ -9,7 +9,6 @@ src/sqlparser/src/parser.rs reads them (``parse_set``, ``parse_start_transaction
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rwshim.sql.ast.base import ObjectName, Owner, SetValue, Statement
@@ -32,8 +31,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class SetVariable(Statement):
+class SetVariable(Statement, frozen=True):
     """SET [SESSION | LOCAL] <name> {= | TO} {<value>[, ...] | DEFAULT}."""
 
     variable: str  # folded: unquoted lower-cased, quoted kept
@@ -43,8 +41,7 @@ class SetVariable(Statement):
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class SetTimeZone(Statement):
+class SetTimeZone(Statement, frozen=True):
     """SET [SESSION|LOCAL] TIME ZONE {DEFAULT | LOCAL | 'zone' | zone | INTERVAL '+00:00' ...}.
 
     ``value`` is what RisingWave's handler sets ``timezone`` to (handler/variable.rs:95-118):
@@ -59,16 +56,14 @@ class SetTimeZone(Statement):
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class SetTransaction(Statement):
+class SetTransaction(Statement, frozen=True):
     """SET TRANSACTION ... / SET SESSION CHARACTERISTICS AS TRANSACTION ..."""
 
     TAG: ClassVar[str] = "SET_TRANSACTION"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class ShowVariable(Statement):
+class ShowVariable(Statement, frozen=True):
     """SHOW <name> / SHOW ALL / SHOW PARAMETERS / SHOW TRANSACTION ISOLATION LEVEL."""
 
     variable: str  # e.g. "timezone", "all", "transaction_isolation"
@@ -76,48 +71,42 @@ class ShowVariable(Statement):
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class StartTransaction(Statement):
+class StartTransaction(Statement, frozen=True):
     """START TRANSACTION [modes]."""
 
     TAG: ClassVar[str] = "START_TRANSACTION"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Begin(Statement):
+class Begin(Statement, frozen=True):
     """BEGIN [TRANSACTION | WORK] [modes] (no transaction is opened, as in RisingWave)."""
 
     TAG: ClassVar[str] = "BEGIN"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Commit(Statement):
+class Commit(Statement, frozen=True):
     """COMMIT [TRANSACTION | WORK]."""
 
     TAG: ClassVar[str] = "COMMIT"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Rollback(Statement):
+class Rollback(Statement, frozen=True):
     """ROLLBACK [TRANSACTION | WORK]."""
 
     TAG: ClassVar[str] = "ROLLBACK"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Abort(Statement):
+class Abort(Statement, frozen=True):
     """ABORT."""
 
     TAG: ClassVar[str] = "ABORT"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Prepare(Statement):
+class Prepare(Statement, frozen=True):
     """PREPARE <name> [(types)] AS <statement>."""
 
     statement_name: str
@@ -125,8 +114,7 @@ class Prepare(Statement):
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Execute(Statement):
+class Execute(Statement, frozen=True):
     """EXECUTE <name> [(params)]."""
 
     statement_name: str
@@ -134,8 +122,7 @@ class Execute(Statement):
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Deallocate(Statement):
+class Deallocate(Statement, frozen=True):
     """DEALLOCATE [PREPARE] {<name> | ALL}."""
 
     statement_name: str | None  # None = ALL
@@ -143,16 +130,14 @@ class Deallocate(Statement):
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard(Statement):
+class Discard(Statement, frozen=True):
     """DISCARD ALL."""
 
     TAG: ClassVar[str] = "DISCARD"
     OWNER: ClassVar[Owner] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class Use(Statement):
+class Use(Statement, frozen=True):
     """USE <database>."""
 
     database: ObjectName  # as written: a database name must be one identifier (the handler)

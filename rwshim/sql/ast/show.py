@@ -8,7 +8,6 @@ src/sqlparser/src/parser.rs reads them (``parse_show``, ``parse_show_create``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rwshim.sql.ast.base import ObjectName, Statement
@@ -21,8 +20,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ShowObjects(Statement):
+class ShowObjects(Statement, frozen=True):
     """SHOW TABLES / MATERIALIZED VIEWS / ... / JOBS / PROCESSLIST / PARAMETERS (SHOW_COMMAND)."""
 
     what: str  # upper-case object word(s): "TABLES", "MATERIALIZED VIEWS", "JOBS", ...
@@ -33,8 +31,7 @@ class ShowObjects(Statement):
     TAG: ClassVar[str] = "SHOW_COMMAND"
 
 
-@dataclass(frozen=True, slots=True)
-class ShowCreate(Statement):
+class ShowCreate(Statement, frozen=True):
     """SHOW CREATE {TABLE | MATERIALIZED VIEW | VIEW | INDEX | SOURCE | SINK | SUBSCRIPTION |
     FUNCTION} <name>.
     """
@@ -44,16 +41,14 @@ class ShowCreate(Statement):
     TAG: ClassVar[str] = "SHOW_COMMAND"
 
 
-@dataclass(frozen=True, slots=True)
-class DescribeFragment(Statement):
+class DescribeFragment(Statement, frozen=True):
     """DESCRIBE FRAGMENT <id>."""
 
     fragment_id: int
     TAG: ClassVar[str] = "DESCRIBE"
 
 
-@dataclass(frozen=True, slots=True)
-class Describe(Statement):
+class Describe(Statement, frozen=True):
     """DESCRIBE [FRAGMENTS] <name>."""
 
     name: ObjectName
