@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from rwshim.errors import SessionConfigError, StartupOptionError
+from rwshim.lazy import lazy_pattern
 from rwshim.session_vars_generated import (
     BOOL_ERROR,
     BOOL_FALSE,
@@ -179,8 +180,8 @@ def _f32_display(x: float) -> str:
 # without multi-line mode ends at the end of the text, so these are matched whole
 # (``fullmatch``; Python's ``$`` would also match before a trailing newline).  ``\d`` is
 # Unicode in both; the number itself is then parsed by Rust's ASCII-only ``str::parse``.
-_BOUNDED = re.compile(r"bounded\((\d+)\)")
-_RATIO = re.compile(r"ratio\(([+-]?\d+(?:\.\d+)?)\)")
+_BOUNDED = lazy_pattern(r"bounded\((\d+)\)")
+_RATIO = lazy_pattern(r"ratio\(([+-]?\d+(?:\.\d+)?)\)")
 
 
 def parallelism(s: str) -> str:
@@ -303,7 +304,7 @@ def _check_timezone(v: str) -> None:
         raise InvalidValue("Not a valid timezone")
 
 
-_ZONE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*")
+_ZONE_LIKE = lazy_pattern(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*")
 _TZ_CACHE: set[str] = set()
 
 

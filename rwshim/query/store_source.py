@@ -10,13 +10,14 @@ import json
 import re
 import sqlite3
 
+from rwshim.lazy import lazy_pattern
 from rwshim.query.relations import Relation, RelColumn, RelKind
 
 _KINDS = {k.value: k for k in RelKind}
 
 # The query of a stored CREATE MATERIALIZED VIEW / VIEW definition: what follows the first AS
 # that introduces a query (the definition may carry a column list or WITH options first).
-_QUERY_AFTER_AS = re.compile(r"\bAS\s+((?:SELECT|WITH|VALUES|TABLE|\()[\s\S]*)$", re.IGNORECASE)
+_QUERY_AFTER_AS = lazy_pattern(r"\bAS\s+((?:SELECT|WITH|VALUES|TABLE|\()[\s\S]*)$", re.IGNORECASE)
 
 
 def definition_query_text(definition: str) -> str:

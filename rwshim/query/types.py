@@ -23,12 +23,12 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import json
-import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
+from rwshim.lazy import lazy_pattern
 
 if TYPE_CHECKING:
     from rwshim import rwtypes
@@ -263,7 +263,7 @@ def rw_decimal(d: Decimal) -> Decimal:
 
 # --- decoding stored values into Python values ------------------------------------------------
 
-_INTERVAL_RE = re.compile(
+_INTERVAL_RE = lazy_pattern(
     r"^\s*(?:(?P<years>[-+]?\d+) years?\s*)?(?:(?P<mons>[-+]?\d+) mons?\s*)?"
     r"(?:(?P<days>[-+]?\d+) days?\s*)?"
     r"(?:(?P<sign>[-+])?(?P<h>\d+):(?P<m>\d\d):(?P<s>\d\d(?:\.\d+)?))?\s*$"

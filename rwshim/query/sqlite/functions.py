@@ -22,6 +22,7 @@ from typing import Any
 
 from rwshim import pgtypes
 from rwshim.errors import ExprError
+from rwshim.lazy import lazy_pattern
 from rwshim.query import types
 from rwshim.query.sqlite import casts
 
@@ -327,7 +328,7 @@ def split_part(s: object, sep: object, n: object) -> str | None:
     return parts[idx] if 0 <= idx < len(parts) else ""
 
 
-_SAFE_IDENT = re.compile(r"^[a-z_][a-z0-9_$]*$")
+_SAFE_IDENT = lazy_pattern(r"^[a-z_][a-z0-9_$]*$")
 
 
 def quote_ident(s: object) -> str | None:
