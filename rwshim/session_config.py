@@ -17,7 +17,7 @@ Errors are ``SessionConfigError`` chains (mod.rs:52-63): ``Failed to get or set 
 config`` / ``Invalid value `<v>` for `<entry>``` / causes.  A parse failure quotes the raw
 input; a check-hook failure quotes the parsed value's display (session_config.rs:127-136).
 
-Pure: no I/O; imports only rwshim.errors and the generated table.
+Pure: no I/O; imports only rwshim.errors, rwshim.lazy and the generated table.
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from __future__ import annotations
 import math
 import re
 import struct
-import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from rwshim.errors import SessionConfigError, StartupOptionError
-from rwshim.lazy import lazy_pattern
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.session_vars_generated import (
     BOOL_ERROR,
     BOOL_FALSE,
@@ -41,6 +41,11 @@ from rwshim.session_vars_generated import (
     VARIABLES,
     VNODE_MAX_COUNT,
 )
+
+if TYPE_CHECKING:
+    import zoneinfo
+else:
+    zoneinfo = lazy_module("zoneinfo")  # SET TimeZone's check only (it pulls sysconfig)
 
 __all__ = [
     "LIST_SEP",
