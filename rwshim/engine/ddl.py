@@ -17,8 +17,8 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs:186-420
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim.engine import options as opts
@@ -39,7 +39,13 @@ from rwshim.errors import (
     InvalidParameterValue,
     PermissionDenied,
 )
+from rwshim.lazy import lazy_module
 from rwshim.sql import unparse
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 
 class Ddl:

@@ -15,9 +15,9 @@ frontend's choice of backfill type and create type (``src/frontend/src/optimizer
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim.engine import options as opts
@@ -45,7 +45,13 @@ from rwshim.errors import (
     RwError,
     SessionConfigError,
 )
+from rwshim.lazy import lazy_module
 from rwshim.results import Column
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 
 @dataclass

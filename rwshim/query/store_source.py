@@ -6,12 +6,17 @@ columns and streaming-job status; rows of a user table live on the PostgreSQL da
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
+from typing import TYPE_CHECKING
 
-from rwshim.lazy import lazy_pattern
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.query.relations import Relation, RelColumn, RelKind
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 _KINDS = {k.value: k for k in RelKind}
 

@@ -22,16 +22,19 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-import json
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
-from rwshim.lazy import lazy_pattern
+from rwshim.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:
+    import json
+
     from rwshim import rwtypes
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # Internal type tags (not sent to clients): PostgreSQL OIDs of types RisingWave lacks.
 REGTYPE_TAG = pgtypes.REGTYPE

@@ -26,15 +26,19 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import re
 from collections.abc import Container
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rwshim.lazy import lazy_pattern
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.wire.codec_base import CodecError, Decoder
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 _TRUE = ("true", "tru", "tr", "t", "on", "1", "yes", "ye", "y")
 _FALSE = ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n")

@@ -8,14 +8,13 @@ parameter input builds on.  RisingWave's own types take text parameters by Risin
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import re
 import uuid
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rwshim.lazy import lazy_pattern
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.pgtypes import Interval, RegOid
 from rwshim.wire.codec_base import (
     USECS_PER_DAY,
@@ -26,6 +25,11 @@ from rwshim.wire.codec_base import (
     Encoder,
     _f,
 )
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # --- text output ---------------------------------------------------------------------------
 
