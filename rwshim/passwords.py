@@ -11,9 +11,16 @@ rwshim keeps the type name and the value with RisingWave's printed prefix (``md5
 
 from __future__ import annotations
 
-import hashlib
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
+
+from rwshim.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import hashlib
+else:
+    hashlib = lazy_module("hashlib")  # the md5 of a password given: trust sets none
 
 
 class StoredPassword(Struct, frozen=True):

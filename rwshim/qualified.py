@@ -19,12 +19,12 @@ mod.rs:246-250).  Parts are folded identifiers; the name prints as ObjectName's 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rwshim.errors import InvalidInputSyntax, Uncategorized
+from rwshim.lazy import lazy_pattern
 
-_PLAIN_IDENT = re.compile(r"[a-z_][a-z0-9_$]*")
+_PLAIN_IDENT = lazy_pattern(r"[a-z_][a-z0-9_$]*")
 
 
 def quote_ident(name: str) -> str:

@@ -18,16 +18,16 @@ import asyncio
 import itertools
 import logging
 import time
-import zoneinfo
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, tzinfo
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rwshim import errors
 from rwshim.bind_params import decode_params
 from rwshim.errors import RwError, StoreWriteFailed
 from rwshim.exchanges import Exchanges
 from rwshim.frontend import Description, Frontend, Statement
+from rwshim.lazy import lazy_module
 from rwshim.replies import ReplyCache, settings_free
 from rwshim.results import (
     KeptRows,
@@ -58,6 +58,11 @@ from rwshim.store.store import Store
 from rwshim.wire import backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
+
+if TYPE_CHECKING:
+    import zoneinfo
+else:
+    zoneinfo = lazy_module("zoneinfo")  # a TimeZone other than UTC only (it pulls sysconfig)
 
 log = logging.getLogger("rwshim.session")
 T = TypeVar("T")

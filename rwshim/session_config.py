@@ -17,7 +17,7 @@ Errors are ``SessionConfigError`` chains (mod.rs:52-63): ``Failed to get or set 
 config`` / ``Invalid value `<v>` for `<entry>``` / causes.  A parse failure quotes the raw
 input; a check-hook failure quotes the parsed value's display (session_config.rs:127-136).
 
-Pure: no I/O; imports only rwshim.errors and the generated table.
+Pure: no I/O; imports only rwshim.errors, rwshim.lazy and the generated table.
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ from __future__ import annotations
 import math
 import re
 import struct
-import zoneinfo
 from collections.abc import Callable
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
 from rwshim.errors import SessionConfigError, StartupOptionError
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.session_vars_generated import (
     BOOL_ERROR,
     BOOL_FALSE,
@@ -41,6 +42,11 @@ from rwshim.session_vars_generated import (
     VARIABLES,
     VNODE_MAX_COUNT,
 )
+
+if TYPE_CHECKING:
+    import zoneinfo
+else:
+    zoneinfo = lazy_module("zoneinfo")  # SET TimeZone's check only (it pulls sysconfig)
 
 __all__ = [
     "LIST_SEP",
@@ -179,8 +185,8 @@ def _f32_display(x: float) -> str:
 # without multi-line mode ends at the end of the text, so these are matched whole
 # (``fullmatch``; Python's ``$`` would also match before a trailing newline).  ``\d`` is
 # Unicode in both; the number itself is then parsed by Rust's ASCII-only ``str::parse``.
-_BOUNDED = re.compile(r"bounded\((\d+)\)")
-_RATIO = re.compile(r"ratio\(([+-]?\d+(?:\.\d+)?)\)")
+_BOUNDED = lazy_pattern(r"bounded\((\d+)\)")
+_RATIO = lazy_pattern(r"ratio\(([+-]?\d+(?:\.\d+)?)\)")
 
 
 def parallelism(s: str) -> str:
@@ -303,7 +309,7 @@ def _check_timezone(v: str) -> None:
         raise InvalidValue("Not a valid timezone")
 
 
-_ZONE_LIKE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*")
+_ZONE_LIKE = lazy_pattern(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*")
 _TZ_CACHE: set[str] = set()
 
 

@@ -10,7 +10,7 @@ cancel key), ``src/frontend/src/session.rs`` (the session map behind KILL and Ca
 from __future__ import annotations
 
 import itertools
-import secrets
+import os
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -18,11 +18,16 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 
 from rwshim.frontend import Description, Statement
+from rwshim.lazy import lazy_module
 from rwshim.results import Outcome, RowEncoder, Rows
 from rwshim.wire import backend
 
 if TYPE_CHECKING:
+    import hmac
+
     from rwshim.session import Session
+else:
+    hmac = lazy_module("hmac")  # CancelRequest's key check only
 
 # Parameter type OIDs RisingWave accepts in Parse (DataType::from_oid, postgres_type.rs):
 # its base types, their arrays, and text/text[] (read as varchar).  0 means "infer".
@@ -115,7 +120,9 @@ class SessionRegistry:
 
     def new_process(self, user: str, database: str, client_addr: str, app: str) -> ProcessInfo:
         pid = next(self._next_pid)
-        key = secrets.randbits(31)
+        # secrets.randbits(31) as it computes it (SystemRandom: os.urandom, the top 31 bits
+        # of 4 bytes) without importing secrets, random and hmac with every start-up
+        key = int.from_bytes(os.urandom(4), "big") >> 1
         return ProcessInfo(pid, key, user, database, client_addr, app)
 
     def add(self, session: Session) -> None:
@@ -152,7 +159,7 @@ class SessionRegistry:
     def cancel(self, pid: int, key: int) -> bool:
         """CancelRequest: cancel pid's running statement if the key matches."""
         session = self._sessions.get(pid)
-        if session is None or not secrets.compare_digest(
+        if session is None or not hmac.compare_digest(
             session.process.key.to_bytes(4, "big"), (key & 0xFFFFFFFF).to_bytes(4, "big")
         ):
             return False

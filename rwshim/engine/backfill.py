@@ -12,8 +12,8 @@ The model itself is rwshim's (decision 7 of the design): no rows really move.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim.engine.actors import Actors
@@ -22,7 +22,13 @@ from rwshim.engine.params import Params
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Result
 from rwshim.engine.waits import Waits
+from rwshim.lazy import lazy_module
 from rwshim.results import Column
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 
 class Backfill:

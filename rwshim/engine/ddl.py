@@ -16,8 +16,8 @@ RisingWave: ``src/frontend/src/handler/create_table.rs``, ``create_mv.rs:186-420
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import msgspec.structs
 
@@ -40,7 +40,13 @@ from rwshim.errors import (
     InvalidParameterValue,
     PermissionDenied,
 )
+from rwshim.lazy import lazy_module
 from rwshim.sql import unparse
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 
 class Ddl:

@@ -12,7 +12,7 @@ the upstream edges), ``src/common/src/catalog/mod.rs:320-342`` (FragmentTypeFlag
 
 from __future__ import annotations
 
-import json
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -23,7 +23,13 @@ from rwshim.engine.kinds import CREATE_CALL
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, JobSpec
 from rwshim.errors import MetaRpcError
+from rwshim.lazy import lazy_module
 from rwshim.version import CLUSTER_VERSION
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # FragmentTypeFlag order (src/common/src/catalog/mod.rs:320-342): rw_fragments lists flags so.
 FLAG_ORDER = (

@@ -15,8 +15,8 @@ frontend's choice of backfill type and create type (``src/frontend/src/optimizer
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -46,7 +46,13 @@ from rwshim.errors import (
     RwError,
     SessionConfigError,
 )
+from rwshim.lazy import lazy_module
 from rwshim.results import Column
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 
 class _Pending(Struct):

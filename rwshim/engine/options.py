@@ -10,12 +10,18 @@ overwrite_options.rs:29-87``, ``src/frontend/src/utils/with_options.rs:584-590``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rwshim.engine import parallelism as par
 from rwshim.engine.types import Context
 from rwshim.errors import InvalidParameterValue, ProtocolError, SessionConfigError
+from rwshim.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 MV_WITH_KEYS = {
     "backfill_rate_limit",

@@ -12,7 +12,7 @@ settings in ``controller/catalog/alter_op.rs:820`` and ``handler/alter_database_
 
 from __future__ import annotations
 
-import json
+from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim import session_config as sc
@@ -31,7 +31,13 @@ from rwshim.errors import (
     RwError,
     SystemParamsError,
 )
+from rwshim.lazy import lazy_module
 from rwshim.results import Column
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # src/common/src/system_param/mod.rs:107-109: the values ALTER SYSTEM / ALTER DATABASE warn at.
 NOTICE_BARRIER_INTERVAL_MS = 300_000

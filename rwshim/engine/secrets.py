@@ -18,8 +18,8 @@ get_connection_by_name: USAGE), ``catalog/root_catalog.rs`` (the duplicate check
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
@@ -38,7 +38,13 @@ from rwshim.errors import (
     ProtocolError,
     RwError,
 )
+from rwshim.lazy import lazy_module
 from rwshim.qualified import resolve_schema_qualified_name
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # create_secret.rs:27-30
 SECRET_BACKEND_META = "meta"

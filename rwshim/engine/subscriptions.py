@@ -30,7 +30,6 @@ from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.kinds import TABLE_NAMESPACE
 from rwshim.engine.privileges import ObjectKind
-from rwshim.engine.retention import interval_seconds
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, ObjectName, Result
 from rwshim.engine.users import Users
@@ -236,6 +235,9 @@ class Subscriptions:
         if "retention" not in options:
             # set_retention_seconds (subscription_catalog.rs:74-82)
             raise InternalError("Subscription retention time not set.")
+        # imported here: its Fractions bring fractions, which start-up never uses
+        from rwshim.engine.retention import interval_seconds
+
         retention = interval_seconds(str(options["retention"]))
         with self.store.transaction():
             # a barrier carries the create (Command::CreateSubscription); its epoch is the
@@ -291,6 +293,8 @@ class Subscriptions:
         retention and the stored definition's WITH (retention = ...)."""
         sub = self.get(ctx, name)
         self.catalog.check_drop_alter(ctx, _Owned(sub))
+        from rwshim.engine.retention import interval_seconds  # see create: not at start-up
+
         seconds = interval_seconds(retention)
         definition = _with_retention(sub.definition, retention)
         with self.store.transaction():

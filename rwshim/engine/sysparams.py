@@ -10,6 +10,7 @@ import re
 from msgspec import Struct
 
 from rwshim import session_config as sc
+from rwshim.lazy import lazy_pattern
 
 
 class SystemParam(Struct, frozen=True):
@@ -122,7 +123,7 @@ BY_NAME: dict[str, SystemParam] = {p.name: p for p in PARAMS}
 
 # Rust's f64 FromStr: an optional sign, then digits with an optional fraction and exponent, or
 # inf / infinity / nan (any case); nothing else (no spaces, no '_').
-_F64 = re.compile(
+_F64 = lazy_pattern(
     r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.I
 )
 

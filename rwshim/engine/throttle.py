@@ -10,8 +10,8 @@ RisingWave: ``src/frontend/src/handler/alter_streaming_rate_limit.rs``, ``handle
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
@@ -25,6 +25,12 @@ from rwshim.errors import (
     NotImplementedError_,
     Uncategorized,
 )
+from rwshim.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 RATE_KINDS = ("source", "backfill", "dml", "sink")
 # proto/meta.proto:501 (StreamManagerService.ApplyThrottle), the call every rate limit takes.

@@ -6,17 +6,23 @@ columns and streaming-job status; rows of a user table live on the PostgreSQL da
 
 from __future__ import annotations
 
-import json
 import re
 import sqlite3
+from typing import TYPE_CHECKING
 
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.query.relations import Relation, RelColumn, RelKind
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 _KINDS = {k.value: k for k in RelKind}
 
 # The query of a stored CREATE MATERIALIZED VIEW / VIEW definition: what follows the first AS
 # that introduces a query (the definition may carry a column list or WITH options first).
-_QUERY_AFTER_AS = re.compile(r"\bAS\s+((?:SELECT|WITH|VALUES|TABLE|\()[\s\S]*)$", re.IGNORECASE)
+_QUERY_AFTER_AS = lazy_pattern(r"\bAS\s+((?:SELECT|WITH|VALUES|TABLE|\()[\s\S]*)$", re.IGNORECASE)
 
 
 def definition_query_text(definition: str) -> str:

@@ -22,16 +22,19 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-import json
-import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
+from rwshim.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:
+    import json
+
     from rwshim import rwtypes
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # Internal type tags (not sent to clients): PostgreSQL OIDs of types RisingWave lacks.
 REGTYPE_TAG = pgtypes.REGTYPE
@@ -263,7 +266,7 @@ def rw_decimal(d: Decimal) -> Decimal:
 
 # --- decoding stored values into Python values ------------------------------------------------
 
-_INTERVAL_RE = re.compile(
+_INTERVAL_RE = lazy_pattern(
     r"^\s*(?:(?P<years>[-+]?\d+) years?\s*)?(?:(?P<mons>[-+]?\d+) mons?\s*)?"
     r"(?:(?P<days>[-+]?\d+) days?\s*)?"
     r"(?:(?P<sign>[-+])?(?P<h>\d+):(?P<m>\d\d):(?P<s>\d\d(?:\.\d+)?))?\s*$"

@@ -7,15 +7,19 @@ a statement's SQL functions (rwshim/query/udf.py) with that look-up.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from typing import TYPE_CHECKING
 
 from rwshim.acl import CheckItem, check_privileges
+from rwshim.lazy import lazy_module
 from rwshim.query.context import USER_WILDCARD, QueryContext
 
 if TYPE_CHECKING:
+    import json
+
     from rwshim.query.udf import Lookup, Udf
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # rwshim.query.udf (the inliner) is imported where a statement names a user function: every
 # query asks ``function_names`` first, and a database without SQL functions never needs it.

@@ -29,6 +29,8 @@ from typing import Any
 
 from msgspec import Struct
 
+from rwshim.lazy import lazy_pattern
+
 # markers: int4 values of ten digits, none a prefix of another's digits at its place
 _MARKER_BASE = 1_987_000_000
 _MARKER_STEP = 1_009
@@ -55,7 +57,7 @@ def literals(text: str) -> Literals | None:
 
 # the last text asked about and its answer (one list item: replaced, never mutated inside)
 _LAST: list[tuple[str, Literals | None] | None] = [None]
-_DIGIT = re.compile(r"[0-9]")
+_DIGIT = lazy_pattern(r"[0-9]")
 
 
 def _literals(text: str) -> Literals | None:

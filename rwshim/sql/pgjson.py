@@ -10,9 +10,15 @@ the planner has not taken yet, e.g. a query answered in process).
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from rwshim.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 _HANDOFF_MAX = 16
 _HANDOFF: OrderedDict[str, dict[str, Any]] = OrderedDict()

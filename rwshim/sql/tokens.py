@@ -16,6 +16,7 @@ from enum import Enum
 from msgspec import Struct
 
 from rwshim.errors import SqlParserError
+from rwshim.lazy import lazy_pattern
 
 
 class Kind(Enum):
@@ -323,7 +324,7 @@ def _string(s: _Scanner) -> str:
 
 
 # The body of an E'' string: runs without quote or backslash, escaped pairs, doubled quotes.
-_ESTRING_BODY = re.compile(r"(?:[^'\\]++|\\.|'')*+", re.DOTALL)
+_ESTRING_BODY = lazy_pattern(r"(?:[^'\\]++|\\.|'')*+", re.DOTALL)
 
 
 def _estring(s: _Scanner) -> str:
@@ -452,7 +453,7 @@ def _dollar(s: _Scanner) -> tuple[Kind, str]:
     return Kind.DOLLAR, body
 
 
-_COMMENT_MARK = re.compile(r"/\*|\*/")
+_COMMENT_MARK = lazy_pattern(r"/\*|\*/")
 
 
 def _block_comment(s: _Scanner) -> None:

@@ -10,15 +10,22 @@ An ``Authenticator`` says what to send first (``start``) and answers each 'p' me
 from __future__ import annotations
 
 import functools
-import hashlib
-import hmac
 import os
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
+from rwshim.lazy import lazy_module
 from rwshim.wire import backend
+
+if TYPE_CHECKING:
+    import hashlib
+    import hmac
+else:
+    # the password exchanges' only: trust, the default, needs neither
+    hashlib = lazy_module("hashlib")
+    hmac = lazy_module("hmac")
 
 SCRAM = "SCRAM-SHA-256"
 

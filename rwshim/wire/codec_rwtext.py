@@ -26,14 +26,19 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import re
 from collections.abc import Container
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.wire.codec_base import CodecError, Decoder
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 _TRUE = ("true", "tru", "tr", "t", "on", "1", "yes", "ye", "y")
 _FALSE = ("false", "fals", "fal", "fa", "f", "off", "of", "0", "no", "n")
@@ -78,7 +83,7 @@ def int_from_text(name: str, bits: int) -> Decoder:
     return dec
 
 
-_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+_FLOAT = lazy_pattern(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
 _FLOAT_WORDS = {"inf": math.inf, "infinity": math.inf, "nan": math.nan}
 
 
@@ -100,7 +105,7 @@ def float_from_text(name: str) -> Decoder:
 
 # rust_decimal 1.40 parse_str_radix_10: digits with at most one '.', underscores after the
 # first digit; its error texts (src/str.rs)
-_DECIMAL = re.compile(r"[+-]?(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)\Z")
+_DECIMAL = lazy_pattern(r"[+-]?(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)\Z")
 
 
 def _rust_decimal(s: str) -> Decimal:
@@ -149,9 +154,9 @@ def varchar_from_text(b: bytes) -> str:
     return b.decode()
 
 
-_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
-_TIME = re.compile(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(?:[+-]\d{2}(?::?\d{2})?)?\Z")
-_TIMESTAMP = re.compile(
+_DATE = lazy_pattern(r"(\d{4})-(\d{2})-(\d{2})\Z")
+_TIME = lazy_pattern(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(?:[+-]\d{2}(?::?\d{2})?)?\Z")
+_TIMESTAMP = lazy_pattern(
     r"(\d{4})-(\d{2})-(\d{2})"
     r"(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:[+-]\d{2}(?::?\d{2})?)?)?\Z"
 )
@@ -215,7 +220,7 @@ def timestamp_from_text(b: bytes) -> dt.datetime:
         raise _error(_TIMESTAMP_ERROR, "timestamp", s) from None
 
 
-_TIMESTAMPTZ = re.compile(
+_TIMESTAMPTZ = lazy_pattern(
     r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)? ?"
     r"(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)\Z"
 )

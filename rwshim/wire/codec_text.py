@@ -8,13 +8,13 @@ parameter input builds on.  RisingWave's own types take text parameters by Risin
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import re
 import uuid
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.pgtypes import Interval, RegOid
 from rwshim.wire.codec_base import (
     USECS_PER_DAY,
@@ -25,6 +25,11 @@ from rwshim.wire.codec_base import (
     Encoder,
     _f,
 )
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # --- text output ---------------------------------------------------------------------------
 
@@ -328,7 +333,7 @@ def _lsn_text(v: Any) -> bytes:
     return f"{n >> 32:X}/{n & 0xFFFFFFFF:X}".encode()
 
 
-_ARRAY_SPECIAL = re.compile(r'[{}",\\\s]')
+_ARRAY_SPECIAL = lazy_pattern(r'[{}",\\\s]')
 
 
 def _quote_array_elem(s: str) -> str:
@@ -403,7 +408,7 @@ for _names, _val in (
     for _n in _names:
         _IV_UNITS[_n] = _val
 
-_IV_TOKEN = re.compile(
+_IV_TOKEN = lazy_pattern(
     r"\s*(?:(?P<clock>[+-]?\d+:\d{1,2}(?::\d{1,2}(?:\.\d*)?)?)"
     r"|(?P<num>[+-]?\d+(?:\.\d*)?|[+-]?\.\d+)\s*(?P<unit>[a-z]+)?|(?P<ago>ago))",
 )

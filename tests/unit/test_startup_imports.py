@@ -1,6 +1,7 @@
 """What start-up imports (issue 16, start-up to first answered query): a server started as
 ``rwshim`` starts it, that has answered a client's start-up and one ``SELECT 1`` over a real
-socket, has not imported the SQL parsers, the unparser, the DDL-only modules or the data plane.
+socket (simple, then extended), has not imported the SQL parsers, the unparser, the DDL-only
+modules, the data plane or the standard library modules only other statements use.
 
 A behavioural check on ``sys.modules`` in a fresh interpreter (the time it saves is the
 bench's to measure); the second half checks the deferred modules still load when a statement
@@ -20,9 +21,10 @@ from rwshim.sql.statements import FAMILIES
 ROOT = Path(__file__).resolve().parents[2]
 
 # A raw-socket client (psycopg would import modules of its own): StartupMessage as psql and
-# psycopg send it, then Query messages; prints sys.modules after each answer.
+# psycopg send it, then Query messages; prints sys.modules after each answer.  json is imported
+# only to print them, after the last look.
 SCRIPT = r"""
-import asyncio, json, struct, sys
+import asyncio, struct, sys
 
 import rwshim.cli  # what ``python -m rwshim`` imports before serving
 rwshim.cli.build_parser()  # and what its main() imports to read the command line
@@ -35,8 +37,9 @@ def message(tag, body):
 
 
 async def answer(reader, writer, sql):
-    writer.write(message(b"Q", sql.encode() + b"\0"))
-    await writer.drain()
+    if sql is not None:
+        writer.write(message(b"Q", sql.encode() + b"\0"))
+        await writer.drain()
     seen = []
     while True:
         tag = await reader.readexactly(1)
@@ -61,6 +64,17 @@ async def main():
     got = await answer(reader, writer, "SELECT 1")
     out["select1"] = [t for t, _ in got]
     out["select1_row"] = [b.decode(errors="replace") for t, b in got if t == "D"]
+    # the extended protocol's SELECT 1: Parse, Bind, Describe, Execute, Sync
+    writer.write(
+        message(b"P", b"\0SELECT 1\0" + struct.pack("!h", 0))
+        + message(b"B", b"\0\0" + struct.pack("!hhh", 0, 0, 0))
+        + message(b"D", b"P\0")
+        + message(b"E", b"\0" + struct.pack("!i", 0))
+        + message(b"S", b"")
+    )
+    await writer.drain()
+    got = await answer(reader, writer, None)
+    out["select1_extended"] = [t for t, _ in got]
     out["after_select1"] = sorted(sys.modules)
     out["ddl"] = []
     for sql in ("CREATE TABLE t (v int)", "ALTER TABLE t ADD COLUMN w int"):
@@ -69,6 +83,8 @@ async def main():
     out["after_ddl"] = sorted(sys.modules)
     writer.close()
     await server.stop()
+    import json
+
     print(json.dumps(out))
 
 
@@ -105,6 +121,15 @@ HEAVY = (
     *(f"rwshim.sql.ast.{f}" for f in FAMILIES if f != "query"),
     # The handler modules but the query one's (rwshim/frontend/dispatch.py MODULE_OF)
     *(f"rwshim.frontend.{m}" for m in MODULES if m != "query"),
+    # The standard library's, that asyncio, sqlite3 and logging do not load themselves
+    "json",  # JSON values, stored options and definitions
+    "hashlib",  # md5 password exchanges, CREATE USER ... PASSWORD, SQL md5()
+    "hmac",  # the same, and CancelRequest's key check
+    "secrets",  # (the cancel key is read from os.urandom as secrets reads it)
+    "random",  # secrets'
+    "zoneinfo",  # a TimeZone other than UTC, SET TimeZone's check
+    "sysconfig",  # zoneinfo's
+    "fractions",  # a subscription's retention
 )
 
 
@@ -121,6 +146,8 @@ def test_select_1_imports_none_of_the_heavy_modules() -> None:
     out = run()
     # T (RowDescription), D, C, Z: SELECT 1 was answered, with its row
     assert out["select1"] == ["T", "D", "C", "Z"]
+    # ParseComplete, BindComplete, RowDescription, DataRow, CommandComplete, ReadyForQuery
+    assert out["select1_extended"] == ["1", "2", "T", "D", "C", "Z"]
     assert len(out["select1_row"]) == 1 and out["select1_row"][0].endswith("1")
     loaded = set(out["after_select1"])
     assert sorted(m for m in HEAVY if m in loaded) == []

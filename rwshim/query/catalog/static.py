@@ -14,11 +14,16 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rwshim.lazy import lazy_module
 from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID, SYSTEM_CATALOGS
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 # (oid, array oid, typname, typinput, DataType display, type_len) in for_all_base_types order.
 BASE_TYPES: tuple[tuple[int, int, str, str, str, int], ...] = (

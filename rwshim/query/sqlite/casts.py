@@ -9,13 +9,19 @@ error with the target type's display name, e.g. ``bigint invalid digit found in 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim.errors import ExprError
+from rwshim.lazy import lazy_module
 from rwshim.query import types
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 INT_RANGE: dict[int, tuple[int, int]] = {
     pgtypes.INT2: (-(2**15), 2**15 - 1),

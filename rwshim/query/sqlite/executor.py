@@ -12,7 +12,6 @@ to RisingWave's text (``sqlite_error``), never SQLite's own words.
 from __future__ import annotations
 
 import datetime as dt
-import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from rwshim import pgtypes
 from rwshim.errors import ItemNotFound, NotImplementedError_, RwError
+from rwshim.lazy import lazy_pattern
 from rwshim.query import types
 from rwshim.query.catalog import install_tables, install_views, may_read_view
 from rwshim.query.functions import FunctionState
@@ -31,7 +31,7 @@ from rwshim.results import Outcome
 if TYPE_CHECKING:
     from rwshim.query.sqlite.lowering import SqliteLowering
 
-_BIND_RE = re.compile(r"\?(\d+)")
+_BIND_RE = lazy_pattern(r"\?(\d+)")
 
 
 def decoder(oid: int) -> Callable[[object], object]:

@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import json
 import math
 import re
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rwshim import pgtypes
 from rwshim.errors import ExprError
+from rwshim.lazy import lazy_module, lazy_pattern
 from rwshim.query import types
 from rwshim.query.sqlite import casts
+
+if TYPE_CHECKING:
+    import json
+else:
+    json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
 
 def _regex_flags(flags: str) -> int:
@@ -327,7 +332,7 @@ def split_part(s: object, sep: object, n: object) -> str | None:
     return parts[idx] if 0 <= idx < len(parts) else ""
 
 
-_SAFE_IDENT = re.compile(r"^[a-z_][a-z0-9_$]*$")
+_SAFE_IDENT = lazy_pattern(r"^[a-z_][a-z0-9_$]*$")
 
 
 def quote_ident(s: object) -> str | None:

@@ -13,18 +13,23 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rwshim import pgtypes
 from rwshim.errors import RwError
+from rwshim.lazy import lazy_module
 from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState, view_query
 from rwshim.query.sqlite import aggregates as agg
 from rwshim.query.sqlite import casts, privilege
 from rwshim.query.sqlite import functions as f
+
+if TYPE_CHECKING:
+    import hashlib
+else:
+    hashlib = lazy_module("hashlib")  # SQL md5() only
 
 
 def _guard(state: FunctionState, fn: Callable[..., Any]) -> Callable[..., Any]:
