@@ -249,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if args.command in ("ctl", "store"):
+        gc.enable()  # off while the modules loaded (rwshim/__main__.py): a short-lived client
     if args.command == "ctl":
         from rwshim import ctl
 
