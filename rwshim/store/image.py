@@ -48,11 +48,16 @@ _lock = threading.Lock()
 _template: sqlite3.Connection | None = None
 
 
+def image_dir(root: Path | None = None) -> Path:
+    """The directory of the images (the read path's static catalog tables keep theirs here
+    too, rwshim/query/catalog/static.py)."""
+    return (root if root is not None else cache_root()) / "store"
+
+
 def image_path(root: Path | None = None) -> Path:
     """Where the image of this rwshim's schema on this SQLite is kept."""
     key = zlib.crc32(repr((IMAGE_FORMAT, APPLICATION_ID, MIGRATIONS)).encode())
-    name = f"meta-v{SCHEMA_VERSION}-{sqlite3.sqlite_version}-{key:08x}.img"
-    return (root if root is not None else cache_root()) / "store" / name
+    return image_dir(root) / f"meta-v{SCHEMA_VERSION}-{sqlite3.sqlite_version}-{key:08x}.img"
 
 
 def copy_fresh(
@@ -91,10 +96,10 @@ def _connect() -> sqlite3.Connection:
     return sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
 
 
-def _load() -> sqlite3.Connection | None:
-    """The template from the image file, or None (missing, not ours, damaged, not this
-    schema)."""
-    path = image_path()
+def read_image(path: Path) -> memoryview | None:
+    """The database an image file holds, or None when it is missing, not ours (another
+    owner, or writable by group or others) or damaged (short, not an image, a CRC that does
+    not match)."""
     try:
         with path.open("rb") as f:
             st = os.fstat(f.fileno())
@@ -110,6 +115,14 @@ def _load() -> sqlite3.Connection | None:
         return None
     payload = memoryview(data)[head:]
     if zlib.crc32(payload) != int.from_bytes(data[len(_MAGIC) : head], "big"):
+        return None
+    return payload
+
+
+def _load() -> sqlite3.Connection | None:
+    """The template from the image file, or None (no image to read, or not this schema)."""
+    payload = read_image(image_path())
+    if payload is None:
         return None
     conn = _connect()
     try:
@@ -141,11 +154,12 @@ def _make(build: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection | N
         conn.close()
         return None
     with contextlib.suppress(OSError, sqlite3.Error):
-        _write(image_path(), conn.serialize())
+        write_image(image_path(), conn.serialize())
     return conn
 
 
-def _write(path: Path, payload: bytes) -> None:
+def write_image(path: Path, payload: bytes) -> None:
+    """Write an image file holding ``payload`` (a serialized database); raises OSError."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
     # Beside its final name, then renamed: a reader sees no image or a whole one.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")

@@ -129,7 +129,7 @@ def test_an_image_of_another_schema_is_not_read(
     other.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     other.execute("PRAGMA user_version=1")
     other.commit()
-    image._write(image.image_path(cache), other.serialize())
+    image.write_image(image.image_path(cache), other.serialize())
     assert dump(Store.open(now=NOW)) == expected
     path = image.image_path(cache)
     changed = (*schema.MIGRATIONS, (99, "CREATE TABLE x (y INTEGER);"))
