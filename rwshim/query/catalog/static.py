@@ -101,15 +101,20 @@ TABLES: tuple[tuple[str, str], ...] = (
     ),
 )
 
-StaticRows = tuple[list[tuple[object, ...]], ...]
+StaticRows = tuple[tuple[tuple[object, ...], ...], ...]
+_static_rows: StaticRows | None = None
 
 
 def static_rows() -> StaticRows:
-    """Each of ``TABLES``' rows, in its order."""
-    types: list[tuple[object, ...]] = [
-        (r[0], r[1], r[2], r[3], r[4], i, r[5], r[6], r[7]) for i, r in enumerate(type_rows())
-    ]
-    return list(system_relation_rows()), list(system_column_rows()), types
+    """Each of ``TABLES``' rows, in its order (made once per process: they are constants,
+    and making them is ~1 ms of every instance's start)."""
+    global _static_rows
+    if _static_rows is None:
+        types = tuple(
+            (r[0], r[1], r[2], r[3], r[4], i, r[5], r[6], r[7]) for i, r in enumerate(type_rows())
+        )
+        _static_rows = (tuple(system_relation_rows()), tuple(system_column_rows()), types)
+    return _static_rows
 
 
 def install_static(conn: sqlite3.Connection) -> None:

@@ -30,16 +30,25 @@ IMAGE_FORMAT = 1
 
 # The image this process read or made last: (its file's path, its database).
 _kept: tuple[Path, bytes | memoryview] | None = None
+# The rows attach was last given and their image's file name (the same rows object every
+# time: static.static_rows keeps it).
+_named: tuple[object, str] | None = None
 
 
 def image_path(
     tables: Sequence[tuple[str, str]], rows: Sequence[Sequence[tuple[object, ...]]]
 ) -> Path:
+    return image_dir() / image_name(tables, rows)
+
+
+def image_name(
+    tables: Sequence[tuple[str, str]], rows: Sequence[Sequence[tuple[object, ...]]]
+) -> str:
     # marshal (format 2, without back-references) writes equal values as equal bytes; any
     # difference in its output only names another image, never a wrong one
     value: Any = (IMAGE_FORMAT, tuple(tables), tuple(tuple(r) for r in rows))
     data = marshal.dumps(value, 2)
-    return image_dir() / f"catalog-{sqlite3.sqlite_version}-{zlib.crc32(data):08x}.img"
+    return f"catalog-{sqlite3.sqlite_version}-{zlib.crc32(data):08x}.img"
 
 
 def attach(
@@ -49,11 +58,13 @@ def attach(
 ) -> bool:
     """Attach the image of ``tables`` holding ``rows`` to ``conn`` as ``ATTACHED``; False
     when that cannot be done (the caller inserts the rows then)."""
-    global _kept
-    try:
-        path = image_path(tables, rows)
-    except ValueError:  # a value marshal cannot write
-        return False
+    global _kept, _named
+    if _named is None or _named[0] is not rows:
+        try:
+            _named = (rows, image_name(tables, rows))
+        except ValueError:  # a value marshal cannot write
+            return False
+    path = image_dir() / _named[1]
     payload = _kept[1] if _kept is not None and _kept[0] == path else read_image(path)
     if payload is None:
         payload = _make(tables, rows)
