@@ -386,7 +386,8 @@ class Store:
 def create_schema(conn: sqlite3.Connection) -> None:
     """The schema of a new store on an empty database, inside the caller's transaction: every
     migration's script, the application id and the schema version (no rows but those the
-    scripts insert).  What an image of a fresh store holds (image.py)."""
+    scripts insert).  What an image of a fresh store holds (image.py): a change here that
+    the scripts do not show must bump ``image.IMAGE_FORMAT``."""
     for _, sql in MIGRATIONS:
         _script(conn, sql)
     conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
