@@ -19,11 +19,12 @@ a ~0.3 s start-up.  An in-memory store (no ``--data-dir``) instead gets a page-b
 The template is made by running the scripts (the caller's ``build``, ``store.create_schema``:
 the very statements a store created without an image runs), so a copy is exactly a store
 whose scripts ran (but for SQLite's schema cookie, which a backup sets to the target's count
-plus one and nothing reads); tests/unit/store/test_image.py holds the two equal.  Only the schema is in
-it: the per-store rows (cluster id, creation times, the initial users, database and schemas),
-the connection's functions and pragmas and its TEMP objects are made by ``Store.open`` for
-every store.  The copy lands in a plain ``:memory:`` database (a deserialized one is capped
-at SQLite's memdb size limit, 1 GiB by default; a backup target is not).
+plus one and nothing reads); tests/unit/store/test_image.py holds the two equal.  Only the
+schema is in it: the per-store rows (cluster id, creation times, the initial users, database
+and schemas), the connection's functions and pragmas and its TEMP objects are made by
+``Store.open`` for every store.  The copy lands in a plain ``:memory:`` database (a
+deserialized one is capped at SQLite's memdb size limit, 1 GiB by default; a backup target is
+not).
 """
 
 from __future__ import annotations
