@@ -2,8 +2,9 @@
 ``--data-dir`` lock and the server settings.
 
 - **Template**: one ``initdb --locale=C -E UTF8`` cluster per machine and settings, cached
-  under the cache root (``$RWSHIM_CACHE_DIR``; for root ``/var/cache/rwshim``, where the
-  server's user can reach it; else ``$XDG_CACHE_HOME/rwshim`` or ``~/.cache/rwshim``), keyed
+  under the cache root (rwshim/cachedir.py: ``$RWSHIM_CACHE_DIR``; for root
+  ``/var/cache/rwshim``, where the server's user can reach it; else
+  ``$XDG_CACHE_HOME/rwshim`` or ``~/.cache/rwshim``), keyed
   by the PostgreSQL build and our initdb arguments.  It is built beside its final name and
   renamed into place under a lock, so a racing process waits and then reuses it, and a
   half-built template is never seen.
@@ -30,11 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+# re-exported: the data plane's callers name them here
+from rwshim.cachedir import CACHE_ENV as CACHE_ENV
+from rwshim.cachedir import cache_root as cache_root
 from rwshim.dataplane.binaries import PgBinaries
 from rwshim.dataplane.errors import DataDirInUse, DataPlaneError
-from rwshim.dataplane.osuser import RunAs, chown_tree, is_root
+from rwshim.dataplane.osuser import RunAs, chown_tree
 
-CACHE_ENV = "RWSHIM_CACHE_DIR"
 SUPERUSER = "postgres"
 DBNAME = "postgres"
 PORT = 5432  # only names the socket file (.s.PGSQL.5432): there is no TCP listener
@@ -54,15 +57,6 @@ INITDB_ARGS = (
     "--no-instructions",
 )
 TEMPLATE_FORMAT = 1  # bump when the template's contents change without initdb's arguments
-
-
-def cache_root() -> Path:
-    if env := os.environ.get(CACHE_ENV):
-        return Path(env)
-    if is_root():
-        return Path("/var/cache/rwshim")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    return Path(base) / "rwshim"
 
 
 def server_settings(

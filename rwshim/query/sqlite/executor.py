@@ -63,11 +63,19 @@ class SqliteExecutor:
             install_tables(conn)
         self._views_pending = install_catalog
         conn.execute("PRAGMA case_sensitive_like = ON")
-        # every function SQLite can call (builtins and registered), for the binder's
-        # ``function ... does not exist``
-        self.functions = frozenset(
-            str(r[0]).lower() for r in conn.execute("PRAGMA function_list").fetchall()
-        )
+        self._functions: frozenset[str] | None = None
+
+    @property
+    def functions(self) -> frozenset[str]:
+        """Every function SQLite can call (builtins and registered), for the binder's
+        ``function ... does not exist``.  Read at the first lowering, not at start-up (a
+        constant ``SELECT 1`` needs none): every registration on the connection is made
+        before this executor is (the store's) or by its constructor, so it is the same set."""
+        if self._functions is None:
+            self._functions = frozenset(
+                str(r[0]).lower() for r in self.conn.execute("PRAGMA function_list").fetchall()
+            )
+        return self._functions
 
     def ensure_views(self, sql: str) -> None:
         """Create the catalog relations' TEMP views if they are not yet and engine text

@@ -62,3 +62,47 @@ def test_the_result_cache_sees_the_views_before_it_judges() -> None:
     assert len(instance.query.results) == 1
     assert rows(instance, sql) == first
     assert sorted(first) == [("information_schema",), ("pg_catalog",), ("public",), ("rw_catalog",)]
+
+
+def test_the_static_tables_are_filled_in_one_transaction_of_their_own() -> None:
+    """install_static commits what it made (no transaction left open) and, called inside a
+    transaction, nests in it (a rollback takes the tables with it)."""
+    from rwshim.query.catalog.static import (
+        install_static,
+        system_column_rows,
+        system_relation_rows,
+        type_rows,
+    )
+
+    instance = Instance(None)
+    conn = instance.conn
+    assert not conn.in_transaction
+    for table, want in (
+        ("rwshim_sys_relation", system_relation_rows()),
+        ("rwshim_sys_column", system_column_rows()),
+        ("rwshim_type", type_rows()),
+    ):
+        assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == (len(want),)
+    for name in ("rwshim_sys_relation", "rwshim_sys_column", "rwshim_type"):
+        conn.execute(f"DROP TABLE temp.{name}")
+    conn.execute("BEGIN")
+    install_static(conn)
+    assert conn.in_transaction
+    conn.execute("ROLLBACK")
+    assert "rwshim_type" not in temp_objects(instance, "table")
+    install_static(conn)
+    assert not conn.in_transaction and "rwshim_type" in temp_objects(instance, "table")
+
+
+def test_the_function_names_are_read_at_the_first_lowering() -> None:
+    from rwshim.query.sqlite.executor import SqliteExecutor
+
+    instance = Instance(None)
+    executor = instance.query.executor
+    assert isinstance(executor, SqliteExecutor)
+    assert executor._functions is None  # not at start-up
+    assert rows(instance, "SELECT 1") == [(1,)]
+    listed = {str(r[0]).lower() for r in instance.conn.execute("PRAGMA function_list")}
+    assert executor.functions == listed
+    # the store's, the read path's and the catalog's registrations, and SQLite's builtins
+    assert {"rw_render_parallelism", "rw_cast", "rw_toml_flatten", "abs"} <= executor.functions
