@@ -13,8 +13,9 @@ QUERY`` are not implemented, mod.rs:1212-1220).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
 
 from rwshim.errors import NotImplementedError_, RwError
 from rwshim.frontend.common import Handler, engine_name

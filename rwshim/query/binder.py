@@ -20,8 +20,9 @@ text) is asked of the ``Lowering`` the binder is given (lowering.py; today
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from msgspec.structs import replace
 from sqlglot import exp
 
 from rwshim import pgtypes

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from rwshim.acl import UserAcl
 
@@ -25,8 +25,7 @@ def parse_search_path(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class QueryContext:
+class QueryContext(Struct, frozen=True):
     """What a statement runs under; the session builds one per call.
 
     ``search_path`` is the session variable as a list (``["$user", "public"]``);
@@ -39,12 +38,33 @@ class QueryContext:
     user_id: int
     user: str
     search_path: tuple[str, ...] = (USER_WILDCARD, "public")
-    variables: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    variables: dict[str, str] = field(default_factory=dict)
     is_superuser: bool = True
     # The session's user and privileges: relations read and written are checked against it
     # (rwshim.acl.check_privileges).  None checks nothing: internal contexts (a view's or
     # materialized view's definition, row counts) and callers that act as the system.
     acl: UserAcl | None = None
+
+    # Equality and hash leave ``variables`` out (a Struct compares every field, and a dict
+    # has no hash).
+    def _compared(self) -> tuple[object, ...]:
+        return (
+            self.database_id,
+            self.database,
+            self.user_id,
+            self.user,
+            self.search_path,
+            self.is_superuser,
+            self.acl,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not QueryContext:
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
 
     def resolved_path(self) -> list[str]:
         """The schemas an unqualified name is looked up in, system schemas first."""

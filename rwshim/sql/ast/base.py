@@ -18,7 +18,6 @@ re-parse them), WITH options as ordered ``(key, value text)`` pairs, object name
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from msgspec import Struct
@@ -84,8 +83,7 @@ SetItemKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class SetValue:
+class SetValue(Struct, frozen=True):
     """The right-hand side of SET / ALTER ... SET PARALLELISM (parser.rs:4250-4288).
 
     ``kind`` is ``default``, ``single`` or ``list``; ``items`` are the values as the handler
@@ -97,7 +95,16 @@ class SetValue:
 
     kind: Literal["default", "single", "list"]
     items: tuple[str, ...] = ()
-    kinds: tuple[SetItemKind, ...] = field(default=(), compare=False)
+    kinds: tuple[SetItemKind, ...] = ()
+
+    # Equality and hash leave ``kinds`` out (a Struct compares every field).
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not SetValue:
+            return NotImplemented
+        return self.kind == other.kind and self.items == other.items
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.items))
 
     @property
     def item_kind(self) -> SetItemKind | None:
