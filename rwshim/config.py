@@ -10,6 +10,17 @@ from msgspec import Struct, field
 AUTH_METHODS = ("scram", "md5", "cleartext", "trust")
 
 
+def loopback(host: str) -> bool | None:
+    """Whether ``host`` (an address, or a name) is a loopback address; None for a name other
+    than localhost or "" (every interface): it may be reachable from other hosts."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return None
+
+
 class Config(Struct):
     """Settings of one rwshim server (defaults: RisingWave's port, user and database)."""
 
@@ -67,13 +78,7 @@ class Config(Struct):
         """Listening beyond loopback with no password, and not told that this is wanted."""
         if self.password is not None or self.allow_remote_without_password:
             return False
-        host = self.host.strip("[]")
-        if host == "localhost":
-            return False
-        try:
-            return not ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            return True  # a host name or "" (every interface): may be reachable from others
+        return loopback(self.host.strip("[]")) is not True
 
     @property
     def auth_method(self) -> str:

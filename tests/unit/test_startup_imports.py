@@ -130,6 +130,7 @@ HEAVY = (
     "zoneinfo",  # a TimeZone other than UTC, SET TimeZone's check
     "sysconfig",  # zoneinfo's
     "fractions",  # a subscription's retention
+    "encodings.idna",  # resolving a --host name (an address literal is bound as it is)
 )
 
 
