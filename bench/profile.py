@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -77,7 +78,15 @@ def summarize(collapsed: str, top: int = 20) -> Profile:
     return Profile(total, pct(own), pct(anywhere))
 
 
-def profile(mode: str, clients: int, seconds: int, rate: int, script: str, mvs: int = 0) -> Profile:
+def profile(
+    mode: str,
+    clients: int,
+    seconds: int,
+    rate: int,
+    script: str,
+    mvs: int = 0,
+    setup: Sequence[str] = (),
+) -> Profile:
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
         raise BenchError("py-spy not found (pip install py-spy)")
@@ -87,6 +96,8 @@ def profile(mode: str, clients: int, seconds: int, rate: int, script: str, mvs: 
             execute(rw.target, ["CREATE TABLE bench_base (v int)"])
             with rw.target.connect() as conn:
                 grow(conn, use_background_ddl(conn), 1, mvs, 250, time.perf_counter() + 600)
+        if setup:
+            execute(rw.target, list(setup))
         out = Path(tmp) / "stacks.txt"
         # Blocking sampling: py-spy stops rwshim for each sample, so stacks are whole (without
         # it, stacks read from a running process come out truncated and inclusive shares lie).
@@ -119,12 +130,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--mvs", type=int, default=0, help="create this many MVs (bench_scale_mv_<i>) first"
     )
+    ap.add_argument(
+        "--setup",
+        action="append",
+        default=[],
+        metavar="SQL",
+        help="a statement to run before the workload (repeatable), e.g. the point lookup's table",
+    )
     args = ap.parse_args(argv)
     # SIGTERM unwinds like Ctrl-C, so the servers are stopped and their directories deleted.
     signal.signal(signal.SIGTERM, _terminate)
     try:
         script = args.sql + "\n"
-        prof = profile(args.mode, args.clients, args.seconds, args.rate, script, args.mvs)
+        prof = profile(
+            args.mode, args.clients, args.seconds, args.rate, script, args.mvs, args.setup
+        )
     except BenchError as e:
         print(f"profile: {e}", file=sys.stderr)
         return 2
