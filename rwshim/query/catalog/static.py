@@ -160,8 +160,7 @@ def _fill(conn: sqlite3.Connection, rows: StaticRows, attached: bool) -> None:
             if copied == len(table_rows):
                 continue
             conn.execute(f"DELETE FROM temp.{name}")  # (an image that does not hold them all)
-        marks = ", ".join("?" * len(table_rows[0]))
-        conn.executemany(f"INSERT INTO temp.{name} VALUES ({marks})", table_rows)
+        static_image.insert_rows(conn, f"temp.{name}", table_rows)
 
 
 def _toml_value(v: Any) -> str:

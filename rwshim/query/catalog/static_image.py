@@ -85,6 +85,13 @@ def attach(
     return True
 
 
+def insert_rows(conn: sqlite3.Connection, table: str, rows: Sequence[tuple[object, ...]]) -> None:
+    """Insert ``rows`` into ``table`` one by one (the image's own, and the fallback when none
+    can be attached)."""
+    marks = ", ".join("?" * len(rows[0]))
+    conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+
 def detach(conn: sqlite3.Connection) -> None:
     with contextlib.suppress(sqlite3.Error):
         conn.execute(f"DETACH DATABASE {ATTACHED}")
@@ -99,8 +106,7 @@ def _make(
         conn.execute("BEGIN")
         for (name, columns), table_rows in zip(tables, rows, strict=True):
             conn.execute(f"CREATE TABLE {name} ({columns})")
-            marks = ", ".join("?" * len(table_rows[0]))
-            conn.executemany(f"INSERT INTO {name} VALUES ({marks})", table_rows)
+            insert_rows(conn, name, table_rows)
         conn.execute("COMMIT")
         return conn.serialize()
     except sqlite3.Error:
