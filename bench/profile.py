@@ -86,6 +86,7 @@ def profile(
     script: str,
     mvs: int = 0,
     setup: Sequence[str] = (),
+    top: int = 20,
 ) -> Profile:
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
@@ -110,7 +111,7 @@ def profile(
             _, err = spy_proc.communicate(timeout=seconds + 30)
         if not out.exists():
             raise BenchError(f"py-spy wrote no profile: {err.decode(errors='replace').strip()}")
-        prof = summarize(out.read_text())
+        prof = summarize(out.read_text(), top)
         print(f"{mode}, {clients} client(s): {res.tps:,.0f} tps, {prof.samples} busy samples")
         return prof
 
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         script = args.sql + "\n"
         prof = profile(
-            args.mode, args.clients, args.seconds, args.rate, script, args.mvs, args.setup
+            args.mode, args.clients, args.seconds, args.rate, script, args.mvs, args.setup, args.top
         )
     except BenchError as e:
         print(f"profile: {e}", file=sys.stderr)

@@ -46,8 +46,10 @@ class WorkloadResult:
     core: bool
     rwshim: Series = field(default_factory=Series)
     postgres: Series = field(default_factory=Series)
-    # The canned-reply server's figures, for the workloads it can answer (else None).
+    # The floor's figures, for the workloads that have one (else None): the canned-reply
+    # server (SELECT 1) or the byte relay to PostgreSQL (the point lookups), per floor_kind.
     floor: Series | None = None
+    floor_kind: str = ""
 
     @property
     def ratio(self) -> float | None:
@@ -56,7 +58,7 @@ class WorkloadResult:
 
     @property
     def floor_ratio(self) -> float | None:
-        """rwshim / the canned-reply floor of the medians."""
+        """rwshim / the floor of the medians."""
         return None if self.floor is None else ratio(self.rwshim.median, self.floor.median)
 
     @property
@@ -80,6 +82,7 @@ class WorkloadResult:
             "postgres": self.postgres.to_json(),
             "ratio": self.ratio,
             "floor": self.floor.to_json() if self.floor is not None else None,
+            "floor_kind": self.floor_kind or None,
             "floor_ratio": self.floor_ratio,
             "spread": self.spread,
         }
@@ -230,6 +233,12 @@ def _why(error: str | None) -> str:
     return f"not available: {error}" if error else ""
 
 
+_FLOOR_KINDS = {
+    "canned": "canned = a Python server answering SELECT 1 without reading the query",
+    "relay": "relay = a Python byte pipe to PostgreSQL's unix socket, reading nothing",
+}
+
+
 def format_text(rep: Report) -> str:
     """The printed summary: one line per figure, rwshim/PostgreSQL ratios, then the reasons."""
     m = rep.machine
@@ -253,10 +262,17 @@ def format_text(rep: Report) -> str:
         )
         series = [("rwshim", w.rwshim), ("postgres", w.postgres)]
         if w.floor is not None:
-            series.append(("floor", w.floor))
+            series.append((w.floor_kind or "floor", w.floor))
         for label, s in series:
             if s.error:
                 out.append(f"    {label}: {_why(s.error)}")
+    kinds = {w.floor_kind for w in rep.workloads if w.floor is not None}
+    if kinds:
+        out.append("floor: " + "; ".join(_FLOOR_KINDS[k] for k in sorted(kinds) if k))
+    for w in rep.workloads:
+        if w.floor_kind == "relay" and w.floor is not None:
+            hop = ratio(w.floor.median, w.postgres.median)
+            out.append(f"    {w.name}: relay / postgres {_num(hop)} (one Python hop, no work)")
     if rep.scale is not None:
         sc = rep.scale
         out += ["", "scale (rwshim; latency in ms at each number of materialized views)"]

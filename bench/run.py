@@ -22,8 +22,8 @@ if __package__ in (None, ""):
 from bench import pgbench
 from bench.report import Report, Series, WorkloadResult, format_text, machine
 from bench.scale import execute, run_interpreter, run_memory, run_scale, run_startup
-from bench.servers import BenchError, Floor, Postgres, Rwshim, Target
-from bench.workloads import FLOOR, POSTGRES, RWSHIM, SERVERS, Workload, all_workloads
+from bench.servers import BenchError, Floor, Postgres, Relay, Rwshim, Target
+from bench.workloads import FLOOR, POSTGRES, RELAY, RWSHIM, SERVERS, Workload, all_workloads
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +58,14 @@ class Runner:
         report: Report,
         floor: Floor | None = None,
         rw_data_dir: Rwshim | None = None,
+        relay: Relay | None = None,
     ) -> None:
         self.s = settings
         self.mem = rw
         self.rw = rw
         self.pg = pg
         self.floor = floor
+        self.relay = relay
         self.disk = rw_data_dir
         self.report = report
         self.rw_error: str | None = None
@@ -72,6 +74,9 @@ class Runner:
         if server == FLOOR:
             assert self.floor is not None
             return self.floor.target
+        if server == RELAY:
+            assert self.relay is not None
+            return self.relay.target
         return self.rw.target if server == RWSHIM else self.pg.target
 
     def ensure_rwshim(self) -> None:
@@ -95,6 +100,11 @@ class Runner:
         if w.floor and self.floor is not None:
             res.floor = series[FLOOR] = Series()
             servers = (*SERVERS, FLOOR)
+            res.floor_kind = "canned"
+        elif w.relay and self.relay is not None:
+            res.floor = series[RELAY] = Series()
+            servers = (*SERVERS, RELAY)
+            res.floor_kind = "relay"
         if w.data_dir and self.disk is not None:
             self.rw, self.rw_error = self.disk, None
         try:
@@ -203,7 +213,13 @@ def main(argv: list[str] | None = None) -> int:
 def run(s: Settings, only: str | None, scale: bool) -> Report:
     """Every workload on both servers, then (if `scale`) the rwshim-only runs."""
     t0 = time.perf_counter()
-    with Postgres() as pg, Rwshim() as rw, Rwshim(data_dir=True) as disk, Floor() as floor:
+    with (
+        Postgres() as pg,
+        Rwshim() as rw,
+        Rwshim(data_dir=True) as disk,
+        Floor() as floor,
+        Relay(pg) as relay,
+    ):
         log("starting PostgreSQL")
         pg.start()
         report = Report(
@@ -213,7 +229,13 @@ def run(s: Settings, only: str | None, scale: bool) -> Report:
             floor.start()
         except BenchError as e:
             report.notes.append(f"no floor figures: {e}")
-        runner = Runner(s, rw, pg, report, floor if floor.proc else None, disk)
+        try:
+            relay.start()
+        except BenchError as e:
+            report.notes.append(f"no relay figures: {e}")
+        runner = Runner(
+            s, rw, pg, report, floor if floor.proc else None, disk, relay if relay.proc else None
+        )
         for w in all_workloads():
             if only and only not in w.name:
                 continue

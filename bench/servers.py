@@ -250,6 +250,59 @@ class Floor:
         self.close()
 
 
+class Relay:
+    """The byte relay (bench/relay.py) to a PostgreSQL's unix socket, as a subprocess."""
+
+    def __init__(self, pg: Postgres, python: str = sys.executable) -> None:
+        self.pg = pg
+        self.python = python
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def target(self) -> Target:
+        pg = self.pg.target
+        return Target("relay", "127.0.0.1", self.port, pg.user, pg.dbname)
+
+    def start(self) -> None:
+        self.port = free_port()
+        script = str(REPO / "bench" / "relay.py")
+        sock = str(self.pg.socket)
+        self.proc = subprocess.Popen([self.python, script, str(self.port), sock], cwd=REPO)
+        deadline = time.perf_counter() + 10
+        while True:
+            if self.proc.poll() is not None:
+                raise BenchError(f"the relay exited with {self.proc.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                if time.perf_counter() > deadline:
+                    raise BenchError("the relay did not listen in 10 s") from None
+                time.sleep(0.01)
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def __enter__(self) -> Relay:
+        return self
+
+    def __exit__(
+        self,
+        et: type[BaseException] | None,
+        ev: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
 def find_pg_bin() -> Path:
     """The directory of PostgreSQL's server binaries (initdb, pg_ctl), preferring version 15."""
     candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), reverse=True)
@@ -319,6 +372,11 @@ class Postgres:
         with self.target.connect() as conn:
             row = conn.execute("SHOW server_version").fetchone()
         self.version = str(row[0]) if row else ""
+
+    @property
+    def socket(self) -> Path:
+        """The unix socket the server listens on beside its TCP port."""
+        return self.tmp / f".s.PGSQL.{self.port}"
 
     def pid(self) -> int:
         return int((self.data / "postmaster.pid").read_text().splitlines()[0])

@@ -14,6 +14,9 @@ POSTGRES = "postgres"
 SERVERS = (RWSHIM, POSTGRES)
 # The canned-reply server (bench/floor.py), run beside both for the SELECT 1 workloads.
 FLOOR = "floor"
+# The byte relay to PostgreSQL (bench/relay.py), run beside both for the point lookups: the
+# least one extra Python hop can cost.
+RELAY = "relay"
 
 CATALOG_MVS = 10
 
@@ -30,6 +33,8 @@ class Workload:
     core: bool = False
     # Also run on the canned-reply floor (SELECT 1 only: the floor answers nothing else).
     floor: bool = False
+    # Also run through the byte relay to PostgreSQL (its figure goes in the floor column).
+    relay: bool = False
     # rwshim with --data-dir (its meta store in a file, committed with fsync) instead of the
     # in-memory store.
     data_dir: bool = False
@@ -148,6 +153,7 @@ def _user_data_workloads() -> list[Workload]:
             title=f"point lookup by primary key ({KV_ROWS:,} rows), {mode} protocol, 1 client",
             scripts=PK_LOOKUP,
             mode=mode,
+            relay=True,
             # RisingWave's INSERT is visible after FLUSH; PostgreSQL's at once.
             setup={RWSHIM: [*_KV_SETUP, "FLUSH"], POSTGRES: _KV_SETUP},
             teardown=_same_list(["DROP TABLE IF EXISTS bench_kv"]),

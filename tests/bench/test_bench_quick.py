@@ -50,8 +50,12 @@ def test_every_workload_ran_on_both_servers(figures: dict[str, Any]) -> None:
     assert "ddl-cycle-datadir-c1" in names and "psql-list-c1" in names
     assert "pk-lookup-prepared-c1" in names and "insert-100k-pk-c1" in names
     for w in figures["workloads"]:
-        # The canned-reply floor runs beside both for SELECT 1, and only there.
-        if w["name"].startswith("select1-"):
+        # The canned-reply floor runs beside both for SELECT 1, the byte relay to PostgreSQL
+        # for the point lookups, and no floor elsewhere.
+        kinds = (("select1-", "canned"), ("pk-lookup-", "relay"))
+        kind = next((k for prefix, k in kinds if w["name"].startswith(prefix)), None)
+        if kind is not None:
+            assert w["floor_kind"] == kind, w
             assert _positive(w["floor"]), w
             assert w["floor_ratio"] > 0
         else:
