@@ -28,6 +28,7 @@ from rwshim.errors import RwError, StoreWriteFailed
 from rwshim.exchanges import Exchanges
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.lazy import lazy_module
+from rwshim.logfmt import statement_log
 from rwshim.replies import ReplyCache, settings_free
 from rwshim.results import (
     KeptRows,
@@ -575,10 +576,13 @@ class Session(KeptAnswers):
         prepared = portal.prepared
         self._begin(prepared.sql)
         keep = False
+        fresh: object = None
         try:
             if portal.rows is None:
                 if prepared.stmt is None:
                     self.send(backend.EMPTY_QUERY)
+                    return True
+                if prepared.quick is not None and await self._execute_quick(portal, msg):
                     return True
                 self._before(prepared.stmt)
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
@@ -617,15 +621,40 @@ class Session(KeptAnswers):
                     and formats is portal.formats
                     and settings_free(outcome.columns)
                 )
+                if not (headed or msg.max_rows or any(formats)) and isinstance(rows, AsyncIterator):
+                    fresh = rows  # a data query's rows: its run may be kept (_execute_quick)
             out, mark, flushes = self._out, len(self._out), self._flushes
             await self._send_rows(portal, msg.max_rows)
             if keep and flushes == self._flushes:
                 self._keep_execute(portal, b"".join(out[mark:]))
+            elif fresh is not None and portal.rows is None and portal.outcome is None:
+                columns = outcome.columns or []  # (outcome: set above with fresh)
+                prepared.quick = self.frontend.quick_of(fresh, columns)
         except Exception as e:
             self._reset_portal(portal)
             self._error(self._failed(e), errors.EXECUTE_STATEMENT)
         finally:
             self._end()
+        return True
+
+    async def _execute_quick(self, portal: Portal, msg: ev.Execute) -> bool:
+        """Execute of a portal whose statement's data query has a kept run
+        (rwshim/datapath/quick.py): its rows and CommandComplete sent; False when the kept
+        run no longer holds (then it is dropped, and the full path answers)."""
+        prepared = portal.prepared
+        if msg.max_rows or any(portal.formats) or statement_log.isEnabledFor(logging.DEBUG):
+            return False
+        assert prepared.quick is not None
+        sent = await self._run(
+            self.frontend.run_quick(
+                prepared.quick, portal.params, self._out, self._flush_now, FLUSH_THRESHOLD
+            )
+        )
+        if sent is None:
+            prepared.quick = None
+            return False
+        self._committed()
+        self.send(command_complete(f"SELECT {sent}"))
         return True
 
     async def _send_rows(self, portal: Portal, max_rows: int) -> None:

@@ -25,6 +25,7 @@ from rwshim.wire import backend
 if TYPE_CHECKING:
     import hmac
 
+    from rwshim.datapath.quick import Quick
     from rwshim.session import Session
 else:
     hmac = lazy_module("hmac")  # CancelRequest's key check only
@@ -85,6 +86,8 @@ class Prepared(Struct):
     stmt: Statement | None  # None: the empty query
     description: Description
     portals: set[str] = field(default_factory=set)
+    # The kept run of its data query (rwshim/datapath/quick.py), once one ran to its end.
+    quick: Quick | None = None
 
 
 class Portal(Struct):

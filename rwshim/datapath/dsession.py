@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rwshim import pgtypes
-from rwshim.datapath import values
+from rwshim.datapath import quick, values
 from rwshim.datapath.pgio import ConnectionLost, Described, Field, PgConn, PgFailure, fields_of
 from rwshim.datapath.plane import DataPlane, DataPlaneLost, Planned, RelationGone
+from rwshim.datapath.quick import Quick
 from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
 from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState
@@ -345,6 +346,28 @@ class DataSession:
         rows = _decoded_rows(results, decoders)
         return Outcome(tag, cols, rows)
 
+    # --- kept runs (datapath/quick.py) -------------------------------------------------------
+
+    def quick_of(self, rows: object, columns: Sequence[Column]) -> Quick | None:
+        """A kept run of the query whose rows ``rows`` were just read to their end, when its
+        rows pass through and it reads no catalog snapshot (else None)."""
+        if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
+            return None
+        st = rows.planned.statement
+        if st.kind != "select" or st.snapshots or self._synced is None:
+            return None
+        if not quick.passes_through(rows.field_oids, [c.type_oid for c in columns]):
+            return None
+        return quick.Quick(
+            rows.planned,
+            rows.state,
+            rows.conn,
+            self._generation,
+            self._synced,
+            rows.pg_types,
+            rows.field_oids,
+        )
+
     async def columns(
         self, fields: Sequence[Field]
     ) -> tuple[list[Column], list[Callable[[bytes], object]]]:
@@ -419,6 +442,10 @@ class _Rows:
         self.planned = planned
         self.state = state
         self.deadline = deadline
+        self.pg_types = pg_types
+        self.field_oids: tuple[int, ...] = ()
+        # read to PostgreSQL's end of the statement (not left early, no error)
+        self.finished = False
         self._chunks: AsyncIterator[Any] = conn.stream(
             planned.statement.text, args, pg_types, deadline=deadline
         )
@@ -456,7 +483,9 @@ class _Rows:
             outcome.columns = []
             self._done = True
             return
-        cols, self._decoders = await self.session.columns(fields_of(res))
+        fields = fields_of(res)
+        cols, self._decoders = await self.session.columns(fields)
+        self.field_oids = tuple(f.type_oid for f in fields)
         outcome.columns = cols
         self._started = True
         self._take(res)
@@ -495,7 +524,7 @@ class _Rows:
                 raise StopAsyncIteration
             res = await self._next_chunk()
             if res is None:
-                self._done = True
+                self._done = self.finished = True
                 raise StopAsyncIteration
             try:
                 self._take(res)

@@ -65,6 +65,7 @@ from rwshim.sql import statements as st
 if TYPE_CHECKING:
     from rwshim.datapath.dsession import DataSession, SessionState
     from rwshim.datapath.plane import Planned
+    from rwshim.datapath.quick import Quick
     from rwshim.frontend import explain
     from rwshim.query.catalog.show import ShowContext
 else:
@@ -378,6 +379,32 @@ class Frontend:
             self.instance.query.state.version,
             self.config.statement_timeout_ms,
         )
+
+    def quick_of(self, rows: object, columns: Sequence[Column]) -> Quick | None:
+        """A kept run of the data query whose rows were just read to their end
+        (datapath/quick.py), or None."""
+        data = self._data
+        return None if data is None else data.quick_of(rows, columns)
+
+    async def run_quick(
+        self,
+        kept: Quick,
+        params: Sequence[object],
+        out: list[bytes],
+        flush: Callable[[], Awaitable[None]],
+        flush_at: int,
+    ) -> int | None:
+        """Run a kept data query (datapath/quick.py): the number of DataRows appended to
+        ``out``; None when it no longer holds (nothing was sent; the full path answers)."""
+        data = self._data
+        if data is None or self.parameter_changes:
+            return None
+        from rwshim.datapath import quick
+
+        if not quick.holds(data, kept, self.query_context(), self.timezone):
+            return None
+        timeout = self.config.statement_timeout_ms
+        return await quick.run(data, kept, params, timeout, out, flush, flush_at)
 
     async def _describe_data(self, planned: Planned, param_oids: list[int]) -> Description:
         params, cols = await self.data_session().describe(planned, self.data_state(), param_oids)
