@@ -77,11 +77,13 @@ class KeptAnswers:
         """A simple Query whose whole answer is kept: sent without running it (None: not
         kept).  The statement log, when on, sees every statement run.  (Nothing is active
         meanwhile, so SHOW PROCESSLIST, which shows only active statements, has nothing
-        to show.)"""
+        to show.)  Its ReadyForQuery records it as an exchange (rwshim/exchanges.py) that
+        holds while the kept answer is the one in the instance's cache: the same bytes
+        again are answered without being decoded."""
         data = self._replies.queries.get(msg.sql)
         if data is None or statement_log.isEnabledFor(logging.DEBUG):
             return None
-        self.exchanges.pure = False
+        self._touch(self._replies.queries, msg.sql)
         self._out.append(data)
         self._ready()
         return True

@@ -177,3 +177,44 @@ def test_a_recorded_exchange_after_other_messages_of_its_exchange(
     assert fe.tags(msgs) == "2TDCZ"
     assert msgs[1].columns()[0][0] == "two"
     assert msgs[2].row() == [b"2"]
+
+
+QUERY = fe.query("SELECT 1")
+
+
+def test_a_kept_simple_query_is_an_exchange_while_its_answer_is_kept(
+    rw_thread_server: ThreadRunning, client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A simple Query answered whole from the instance's kept answers (rwshim/replies.py) is
+    recorded as an exchange of one message, answered in its transaction status, in a
+    pipeline, under the statement log, and only while that kept answer is the cached one."""
+    first = _send(client, QUERY)
+    assert fe.tags(first) == "TDCZ"
+    assert first[1].row() == [b"1"] and first[-1].body == b"I"
+    assert _shape(_record(rw_thread_server, client, QUERY)) == _shape(first)
+    assert _recorded(rw_thread_server, client.pid) == [QUERY]
+    # two in one read: both answered
+    client.sock.sendall(QUERY + QUERY)
+    assert fe.tags(client.until("Z") + client.until("Z")) == "TDCZTDCZ"
+    # in a (read-only) transaction the reply says so
+    assert _send(client, fe.query("BEGIN READ ONLY"))[-1].body == b"T"
+    assert [_send(client, QUERY)[-1].body for _ in range(2)] == [b"T", b"T"]
+    assert _send(client, fe.query("COMMIT"))[-1].body == b"I"
+    # the statement log sees each one
+    with caplog.at_level(logging.DEBUG, logger="rwshim.statement"):
+        for _ in range(3):
+            assert fe.tags(_send(client, QUERY)) == "TDCZ"
+    lines = [r.getMessage() for r in caplog.records if r.name == "rwshim.statement"]
+    assert sum("SELECT 1" in line for line in lines) == 3, lines
+    assert QUERY in _recorded(rw_thread_server, client.pid)
+    # the cached answer changes (here: another statement's bytes put in its place): the
+    # recorded exchange no longer holds and the cache's answer is sent
+    other = _send(client, fe.query("SELECT 2"))
+    assert fe.tags(other) == "TDCZ" and other[1].row() == [b"2"]
+
+    def swap() -> None:
+        queries = rw_thread_server.server.instance.replies.queries
+        queries["SELECT 1"] = queries["SELECT 2"]
+
+    rw_thread_server.call(swap)
+    assert _shape(_send(client, QUERY)) == _shape(other)
