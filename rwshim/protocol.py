@@ -181,7 +181,8 @@ class ClientProtocol(asyncio.Protocol):
         session = self.session
         if session is None:
             return
-        next_event = self.conn.next_event
+        conn = self.conn
+        next_event = conn.next_event
         nowait = session.handle_nowait
         recorded = session.exchanges.entries
         kept = session.kept_exchange
@@ -189,11 +190,13 @@ class ClientProtocol(asyncio.Protocol):
         assert transport is not None
         while True:
             if recorded and kept():
-                # a recorded extended-protocol exchange, answered whole (rwshim/exchanges.py)
+                # a recorded exchange, answered whole (rwshim/exchanges.py)
                 transport.write(session.take_output())
                 if self._write_paused:
                     self._wait_for_client()
                     return
+                if conn.drained:
+                    return  # the usual end: one exchange per read, nothing else to do
                 continue
             event = next_event()
             if event is None:

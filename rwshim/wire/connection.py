@@ -233,6 +233,12 @@ class ServerConnection:
     def buffered(self) -> int:
         return len(self._buf) - self._pos
 
+    @property
+    def drained(self) -> bool:
+        """Nothing left to hand out: no byte buffered, no end of input to report, no
+        dropped message's error pending."""
+        return self._pos >= len(self._buf) and not self._eof and self._too_large is None
+
     def last_exchange(self) -> bytes | None:
         """The bytes of the messages from the one after the previous Sync or Query through
         the one just decoded; None when they did not arrive in one read."""

@@ -8,6 +8,7 @@ stops, and then that the answer is right, so it fails if the replay ignores what
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -218,3 +219,23 @@ def test_a_kept_simple_query_is_an_exchange_while_its_answer_is_kept(
 
     rw_thread_server.call(swap)
     assert _shape(_send(client, QUERY)) == _shape(other)
+
+
+def test_a_recorded_exchange_then_end_of_input_closes_the_session(
+    rw_thread_server: ThreadRunning, client: Client
+) -> None:
+    """A recorded exchange answered whole, then the client's end of input (half-close): the
+    reply comes, then the session ends and the server closes the connection."""
+    _record(rw_thread_server, client, QUERY)
+    for data in (QUERY, PREPARED):
+        c = Client(rw_thread_server)
+        try:
+            if data is PREPARED:
+                assert fe.tags(_send(c, fe.parse("s1", "SELECT 1") + SYNC)) == "1Z"
+            _record(rw_thread_server, c, data)
+            c.sock.sendall(data)
+            c.sock.shutdown(socket.SHUT_WR)
+            assert fe.tags(c.until("Z")) in ("TDCZ", "2TDCZ")
+            assert c.read_msg() is None  # closed by the server
+        finally:
+            c.close()
