@@ -100,6 +100,22 @@ class Exchanges:
                 entries.append((data, b"".join(out), status, tuple(refs)))
         self.reset()
 
+    def answer_read(self, data: bytes, status: str) -> bytes | None:
+        """The reply of a recorded exchange whose bytes are exactly ``data`` (one whole read)
+        and whose objects are all still in place, in the state it left them, under this
+        transaction status; None when there is none.  Nothing is consumed: the caller does
+        (``ServerConnection.take_read``)."""
+        for recorded_data, reply, recorded, refs in reversed(self.entries):
+            if recorded_data != data:
+                continue
+            if recorded != status:
+                return None
+            for table, name, obj, state in refs:
+                if table.get(name) is not obj or _state(obj) != state:
+                    return None
+            return reply
+        return None
+
     def answer(self, conn: ServerConnection, status: str) -> bytes | None:
         """The reply of a recorded exchange whose bytes are next in ``conn`` and whose objects
         are all still in place, in the state it left them, under this transaction status (its

@@ -73,6 +73,19 @@ class KeptAnswers:
         self.flush_requested = True
         return True
 
+    def kept_read(self, data: bytes) -> bytes | None:
+        """The reply when one whole read, ``data``, is a recorded exchange whose objects are
+        still in place and nothing else is pending (rwshim/exchanges.py); None: the read
+        goes the usual way (buffered, then decoded or answered by ``kept_exchange``)."""
+        if self.closing or self._out or statement_log.isEnabledFor(logging.DEBUG):
+            return None
+        x = self.exchanges
+        reply = x.answer_read(data, self.frontend.txn_status)
+        if reply is None or not self.conn.take_read():
+            return None
+        x.reset()
+        return reply
+
     def _query_kept(self, msg: ev.Query) -> bool | None:
         """A simple Query whose whole answer is kept: sent without running it (None: not
         kept).  The statement log, when on, sees every statement run.  (Nothing is active

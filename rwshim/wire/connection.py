@@ -260,6 +260,22 @@ class ServerConnection:
         self._x_new = True
         return True
 
+    def take_read(self) -> bool:
+        """Consume a whole read that is a recorded exchange, as ``take_exact`` would once it
+        was buffered, without buffering it: only in READY with nothing else pending (no byte
+        buffered, no end of input, no dropped message)."""
+        if (
+            self.state is not _READY
+            or self._too_large is not None
+            or self._skip
+            or self._eof
+            or self._pos < len(self._buf)
+        ):
+            return False
+        self.in_extended = False
+        self._x_new = True
+        return True
+
     def next_event(self) -> ev.Event | None:
         """The next complete frontend message, or ``NEED_DATA`` (None)."""
         while True:

@@ -432,3 +432,32 @@ def test_take_exact_consumes_only_the_same_bytes_in_ready() -> None:
     conn.error_sent()
     assert not conn.take_exact(EXCHANGE)
     assert [type(e) for e in drain(conn)] == [ev.Sync]
+
+
+def test_take_read_only_with_nothing_pending_in_ready() -> None:
+    """A whole read answered as a recorded exchange is consumed without being buffered: only
+    when no byte, end of input or dropped message is pending and the connection is READY."""
+    conn = ready_conn()
+    assert conn.take_read() and conn.drained
+    # the next exchange is decoded and recorded as usual
+    conn.receive_data(EXCHANGE)
+    assert [type(e) for e in drain(conn)][-1] is ev.Sync
+    assert conn.last_exchange() == EXCHANGE
+    assert conn.take_read()
+    # a byte pending (a frame cut in two): not taken
+    conn.receive_data(EXCHANGE[:3])
+    assert not conn.take_read() and not conn.drained
+    conn.receive_data(EXCHANGE[3:])
+    assert [type(e) for e in drain(conn)][-1] is ev.Sync
+    # skipping until Sync after an error: not taken
+    conn.receive_data(fe.parse("", "x"))
+    assert isinstance(conn.next_event(), ev.Parse)
+    conn.error_sent()
+    assert not conn.take_read()
+    conn.receive_data(fe.SYNC)
+    assert [type(e) for e in drain(conn)] == [ev.Sync]
+    assert conn.take_read()
+    # end of input: not taken (the session must see it close)
+    conn.receive_data(b"")
+    assert not conn.take_read() and not conn.drained
+    assert drain(conn) == [ev.ConnectionClosed()]
