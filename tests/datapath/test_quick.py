@@ -183,3 +183,27 @@ def test_a_cancel_and_the_timeout_stop_a_kept_run(db: Client, rwshim: RwShim) ->
         raise AssertionError("the query outlived statement_timeout")
     print(f"statement_timeout 1s ended the kept run after {time.monotonic() - started:.2f} s")
     assert db.conn.execute(HEAVY, (3,), prepare=True).fetchall() == [(3,)]
+
+
+def test_a_kept_run_follows_a_revoked_privilege(db: Client, rwshim: RwShim) -> None:
+    """A GRANT or REVOKE makes the session's query context anew: the kept run no longer holds,
+    and the full path answers RisingWave's permission error."""
+    _kv(db)
+    db.run("CREATE USER alice WITH PASSWORD 'pw'")
+    db.run("GRANT SELECT ON kv TO alice")
+    dsn = f"host={rwshim.host} port={rwshim.port} user=alice password=pw dbname=dev"
+    with psycopg.connect(dsn, autocommit=True) as alice:
+        runs = [alice.execute(LOOKUP, (5,), prepare=True).fetchall() for _ in range(3)]
+        assert runs == [[("v5", False, 5000000000000)]] * 3
+        assert LOOKUP.replace("%s", "$1") in _kept(rwshim)
+        db.run("REVOKE SELECT ON kv FROM alice")
+        try:
+            alice.execute(LOOKUP, (5,), prepare=True)
+        except psycopg.Error as e:
+            assert e.sqlstate == "XX000"
+            assert e.diag.message_primary == (
+                "Failed to execute the statement\n\nCaused by:\n  Permission denied: "
+                'permission denied for table or materialized view "kv": "SELECT"\n'
+            )
+        else:
+            raise AssertionError("a revoked SELECT answered")
