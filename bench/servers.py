@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 import psycopg
 
@@ -200,32 +201,36 @@ class Rwshim:
         self.close()
 
 
-class Floor:
-    """The canned-reply server (bench/floor.py) as a subprocess: the floor of a Python server."""
+class _Aid:
+    """A benchmark aid (a script under bench/ taking its port first) as a subprocess
+    listening on 127.0.0.1."""
+
+    script = ""  # bench/<script>
+    what = ""  # for its errors
 
     def __init__(self, python: str = sys.executable) -> None:
         self.python = python
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
-    @property
-    def target(self) -> Target:
-        return Target("floor", "127.0.0.1", self.port, "root", "dev")
+    def args(self) -> list[str]:
+        """The script's arguments after the port."""
+        return []
 
     def start(self) -> None:
         self.port = free_port()
-        script = str(REPO / "bench" / "floor.py")
-        self.proc = subprocess.Popen([self.python, script, str(self.port)], cwd=REPO)
+        cmd = [self.python, str(REPO / "bench" / self.script), str(self.port), *self.args()]
+        self.proc = subprocess.Popen(cmd, cwd=REPO)
         deadline = time.perf_counter() + 10
         while True:
             if self.proc.poll() is not None:
-                raise BenchError(f"the floor server exited with {self.proc.returncode}")
+                raise BenchError(f"{self.what} exited with {self.proc.returncode}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1):
                     return
             except OSError:
                 if time.perf_counter() > deadline:
-                    raise BenchError("the floor server did not listen in 10 s") from None
+                    raise BenchError(f"{self.what} did not listen in 10 s") from None
                 time.sleep(0.01)
 
     def close(self) -> None:
@@ -238,7 +243,7 @@ class Floor:
                 self.proc.wait()
         self.proc = None
 
-    def __enter__(self) -> Floor:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -250,57 +255,34 @@ class Floor:
         self.close()
 
 
-class Relay:
-    """The byte relay (bench/relay.py) to a PostgreSQL's unix socket, as a subprocess."""
+class Floor(_Aid):
+    """The canned-reply server (bench/floor.py): the floor of a Python server."""
+
+    script = "floor.py"
+    what = "the floor server"
+
+    @property
+    def target(self) -> Target:
+        return Target("floor", "127.0.0.1", self.port, "root", "dev")
+
+
+class Relay(_Aid):
+    """The byte relay (bench/relay.py) to a PostgreSQL's unix socket."""
+
+    script = "relay.py"
+    what = "the relay"
 
     def __init__(self, pg: Postgres, python: str = sys.executable) -> None:
+        super().__init__(python)
         self.pg = pg
-        self.python = python
-        self.port = 0
-        self.proc: subprocess.Popen[bytes] | None = None
+
+    def args(self) -> list[str]:
+        return [str(self.pg.socket)]
 
     @property
     def target(self) -> Target:
         pg = self.pg.target
         return Target("relay", "127.0.0.1", self.port, pg.user, pg.dbname)
-
-    def start(self) -> None:
-        self.port = free_port()
-        script = str(REPO / "bench" / "relay.py")
-        sock = str(self.pg.socket)
-        self.proc = subprocess.Popen([self.python, script, str(self.port), sock], cwd=REPO)
-        deadline = time.perf_counter() + 10
-        while True:
-            if self.proc.poll() is not None:
-                raise BenchError(f"the relay exited with {self.proc.returncode}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                if time.perf_counter() > deadline:
-                    raise BenchError("the relay did not listen in 10 s") from None
-                time.sleep(0.01)
-
-    def close(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-
-    def __enter__(self) -> Relay:
-        return self
-
-    def __exit__(
-        self,
-        et: type[BaseException] | None,
-        ev: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def find_pg_bin() -> Path:

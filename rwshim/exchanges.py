@@ -44,9 +44,10 @@ KEEP = 4
 # send (a row-limited Execute suspends it).
 State = frozenset[str] | bool
 
-# (bytes the client sent, the reply, transaction status, and each dict and name the exchange
-# read or wrote with the object it left there and that object's state)
-Entry = tuple[bytes, bytes, str, tuple[tuple[dict[str, Any], str, object, State], ...]]
+# A dict and name the exchange read or wrote, with the object it left there and its state.
+Ref = tuple[dict[str, Any], str, object, State]
+# (bytes the client sent, the reply, transaction status, its refs)
+Entry = tuple[bytes, bytes, str, tuple[Ref, ...]]
 
 
 def _state(obj: object) -> State:
@@ -54,6 +55,15 @@ def _state(obj: object) -> State:
     if portals is not None:
         return frozenset(portals)
     return getattr(obj, "rows", None) is None
+
+
+def _in_place(refs: tuple[Ref, ...]) -> bool:
+    """Whether each name an exchange read or wrote still holds the object it left there, in
+    the state it left it."""
+    for table, name, obj, state in refs:
+        if table.get(name) is not obj or _state(obj) != state:
+            return False
+    return True
 
 
 class Exchanges:
@@ -106,14 +116,8 @@ class Exchanges:
         transaction status; None when there is none.  Nothing is consumed: the caller does
         (``ServerConnection.take_read``)."""
         for recorded_data, reply, recorded, refs in reversed(self.entries):
-            if recorded_data != data:
-                continue
-            if recorded != status:
-                return None
-            for table, name, obj, state in refs:
-                if table.get(name) is not obj or _state(obj) != state:
-                    return None
-            return reply
+            if recorded_data == data:
+                return reply if recorded == status and _in_place(refs) else None
         return None
 
     def answer(self, conn: ServerConnection, status: str) -> bytes | None:
@@ -124,10 +128,6 @@ class Exchanges:
         for data, reply, recorded, refs in reversed(self.entries):
             if recorded != status or buffered < len(data):
                 continue
-            for table, name, obj, state in refs:
-                if table.get(name) is not obj or _state(obj) != state:
-                    break
-            else:
-                if conn.take_exact(data):
-                    return reply
+            if _in_place(refs) and conn.take_exact(data):
+                return reply
         return None

@@ -27,10 +27,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rwshim import pgtypes
-from rwshim.datapath import quick, values
+from rwshim.datapath import values
 from rwshim.datapath.pgio import ConnectionLost, Described, Field, PgConn, PgFailure, fields_of
 from rwshim.datapath.plane import DataPlane, DataPlaneLost, Planned, RelationGone
-from rwshim.datapath.quick import Quick
 from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
 from rwshim.query.context import QueryContext
 from rwshim.query.functions import FunctionState
@@ -40,6 +39,8 @@ from rwshim.results import Column, Outcome
 
 if TYPE_CHECKING:
     from psycopg import pq
+
+    from rwshim.datapath.quick import Quick
 
 UNDEFINED_TABLE = "42P01"  # a physical object went away under the statement (a race)
 RACE_RETRIES = 5
@@ -312,8 +313,7 @@ class DataSession:
         described = self._described.get(text)
         pg_types = list(described.param_oids) if described is not None else [0] * len(params)
         args = [
-            values.encode_param(v, typemap.result_oid(t) or pgtypes.VARCHAR)
-            for v, t in zip(params, pg_types, strict=False)
+            values.encode_param(v, param_oid(t)) for v, t in zip(params, pg_types, strict=False)
         ]
         return pg_types, args
 
@@ -356,6 +356,8 @@ class DataSession:
         st = rows.planned.statement
         if st.kind != "select" or st.snapshots or self._synced is None:
             return None
+        from rwshim.datapath import quick  # (it imports this module)
+
         if not quick.passes_through(rows.field_oids, [c.type_oid for c in columns]):
             return None
         return quick.Quick(
@@ -365,6 +367,7 @@ class DataSession:
             self._generation,
             self._synced,
             rows.pg_types,
+            [param_oid(t) for t in rows.pg_types],
             rows.field_oids,
         )
 
@@ -391,6 +394,12 @@ class DataSession:
             self._columns.clear()
         self._columns[key] = (types, cols, decoders)
         return cols, decoders
+
+
+def param_oid(pg_oid: int) -> int:
+    """The type a parameter is encoded as, for PostgreSQL's parameter type ``pg_oid`` (0, not
+    described: as a string)."""
+    return typemap.result_oid(pg_oid) or pgtypes.VARCHAR
 
 
 def _names_of(planned: Planned) -> Callable[[int], str | None]:

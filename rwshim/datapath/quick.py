@@ -34,7 +34,10 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
+
 from rwshim import pgtypes
+from rwshim.datapath.dsession import UNDEFINED_TABLE
 from rwshim.datapath.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.errors import InternalError, QueryTimeout
 from rwshim.query.pg import typemap
@@ -51,45 +54,20 @@ if TYPE_CHECKING:
 PASS_THROUGH = frozenset(
     {pgtypes.BOOL, pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, pgtypes.TEXT, pgtypes.VARCHAR}
 )
-UNDEFINED_TABLE = "42P01"
 _ROW1 = struct.Struct("!ihi")
 
 
-class Quick:
+class Quick(Struct):
     """One query's kept run (see the module docstring); made by ``DataSession.quick_of``."""
 
-    __slots__ = (
-        "catalog",
-        "conn",
-        "field_oids",
-        "generation",
-        "param_oids",
-        "pg_types",
-        "planned",
-        "state",
-        "synced",
-    )
-
-    def __init__(
-        self,
-        planned: Planned,
-        state: SessionState,
-        conn: PgConn,
-        generation: int,
-        synced: tuple[object, ...],
-        pg_types: list[int],
-        field_oids: tuple[int, ...],
-    ) -> None:
-        self.planned = planned
-        self.state = state
-        self.conn = conn
-        self.generation = generation
-        self.synced = synced
-        self.catalog = synced[3]
-        self.pg_types = pg_types
-        # the types parameters are encoded as (DataSession._params' rule)
-        self.param_oids = [typemap.result_oid(t) or pgtypes.VARCHAR for t in pg_types]
-        self.field_oids = field_oids
+    planned: Planned
+    state: SessionState
+    conn: PgConn
+    generation: int  # the data plane's server generation
+    synced: tuple[object, ...]  # DataSession._synced: (ctx id, ctx key, time zone, catalog)
+    pg_types: list[int]  # PostgreSQL's parameter types
+    param_oids: list[int]  # the types parameters are encoded as (dsession.param_oid)
+    field_oids: tuple[int, ...]  # PostgreSQL's result types
 
 
 def passes_through(field_oids: Sequence[int], result_oids: Sequence[int]) -> bool:
@@ -112,7 +90,7 @@ def holds(session: DataSession, quick: Quick, ctx: QueryContext, timezone: str) 
         and not conn.closed
         and session._synced == quick.synced
         and quick.generation == plane.generation()
-        and plane._catalog_version() == quick.catalog
+        and plane._catalog_version() == quick.synced[3]
     )
 
 
@@ -128,7 +106,7 @@ async def run(
     session: DataSession,
     quick: Quick,
     params: Sequence[object],
-    timeout_ms: int,
+    timeout_ms: int,  # the effective statement timeout (frontend.query.timeout_ms)
     out: list[bytes],
     flush: Callable[[], Awaitable[None]],
     flush_at: int,
@@ -145,7 +123,7 @@ async def run(
         session.active = None
     conn = quick.conn
     args = [values.encode_param(v, t) for v, t in zip(params, quick.param_oids, strict=False)]
-    seconds = (timeout_ms or 3600 * 1000) / 1000
+    seconds = timeout_ms / 1000
     chunks = conn.stream(
         quick.planned.statement.text, args, quick.pg_types, deadline=time.monotonic() + seconds
     )

@@ -403,7 +403,7 @@ class Frontend:
 
         if not quick.holds(data, kept, self.query_context(), self.timezone):
             return None
-        timeout = self.config.statement_timeout_ms
+        timeout = query.timeout_ms(self)
         return await quick.run(data, kept, params, timeout, out, flush, flush_at)
 
     async def _describe_data(self, planned: Planned, param_oids: list[int]) -> Description:

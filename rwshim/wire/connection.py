@@ -264,13 +264,7 @@ class ServerConnection:
         """Consume a whole read that is a recorded exchange, as ``take_exact`` would once it
         was buffered, without buffering it: only in READY with nothing else pending (no byte
         buffered, no end of input, no dropped message)."""
-        if (
-            self.state is not _READY
-            or self._too_large is not None
-            or self._skip
-            or self._eof
-            or self._pos < len(self._buf)
-        ):
+        if self.state is not _READY or self._skip or not self.drained:
             return False
         self.in_extended = False
         self._x_new = True

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import psycopg
+import pytest
 
 from rwshim.testing import RwShim
 
@@ -35,6 +36,13 @@ def _kept(rwshim: RwShim) -> set[str]:
         }
 
     return rwshim.call(read)
+
+
+def _refused(conn: psycopg.Connection[Any], sql: str, params: tuple[Any, ...]) -> psycopg.Error:
+    """The error of a prepared statement that must fail."""
+    with pytest.raises(psycopg.Error) as info:
+        conn.execute(sql, params, prepare=True)
+    return info.value
 
 
 def _lookup(db: Client, k: int) -> list[tuple[Any, ...]]:
@@ -77,15 +85,11 @@ def test_a_kept_run_follows_the_table_dropped_and_made_again(db: Client, rwshim:
     _kv(db, label="w")
     assert [_lookup(db, 7) for _ in range(3)] == [[("w7", False, 7000000000000)]] * 3
     db.run("DROP TABLE kv")
-    try:
-        _lookup(db, 7)
-    except psycopg.Error as e:
-        assert e.sqlstate == "42704"
-        assert e.diag.message_primary == (
-            ENVELOPE + "  1: Catalog error\n  2: table or source not found: kv\n"
-        )
-    else:
-        raise AssertionError("a lookup of a dropped table answered")
+    e = _refused(db.conn, LOOKUP, (7,))
+    assert e.sqlstate == "42704"
+    assert e.diag.message_primary == (
+        ENVELOPE + "  1: Catalog error\n  2: table or source not found: kv\n"
+    )
 
 
 def test_a_kept_run_follows_the_search_path(db: Client, rwshim: RwShim) -> None:
@@ -123,13 +127,9 @@ def test_an_error_of_a_kept_run_is_risingwaves(db: Client, rwshim: RwShim) -> No
     sql = "SELECT 10 / a FROM z WHERE k = %s"
     assert [db.conn.execute(sql, (1,), prepare=True).fetchall() for _ in range(2)] == [[(10,)]] * 2
     assert "SELECT 10 / a FROM z WHERE k = $1" in _kept(rwshim)
-    try:
-        db.conn.execute(sql, (2,), prepare=True)
-    except psycopg.Error as e:
-        assert e.sqlstate == "XX000"
-        assert e.diag.message_primary == ENVELOPE + "  1: Expr error\n  2: Division by zero\n"
-    else:
-        raise AssertionError("division by zero answered")
+    e = _refused(db.conn, sql, (2,))
+    assert e.sqlstate == "XX000"
+    assert e.diag.message_primary == ENVELOPE + "  1: Expr error\n  2: Division by zero\n"
     # the session and its connection carry on
     assert db.conn.execute(sql, (1,), prepare=True).fetchall() == [(10,)]
 
@@ -172,15 +172,11 @@ def test_a_cancel_and_the_timeout_stop_a_kept_run(db: Client, rwshim: RwShim) ->
         [(9,)],
     ]
     started = time.monotonic()
-    try:
-        db.conn.execute(HEAVY, (MINUTES,), prepare=True)
-    except psycopg.Error as e:
-        assert e.sqlstate == "XX000"
-        assert e.diag.message_primary == (
-            ENVELOPE + "  1: Scheduler error\n  2: Query cancelled: timeout after 1 seconds\n"
-        )
-    else:
-        raise AssertionError("the query outlived statement_timeout")
+    e = _refused(db.conn, HEAVY, (MINUTES,))
+    assert e.sqlstate == "XX000"
+    assert e.diag.message_primary == (
+        ENVELOPE + "  1: Scheduler error\n  2: Query cancelled: timeout after 1 seconds\n"
+    )
     print(f"statement_timeout 1s ended the kept run after {time.monotonic() - started:.2f} s")
     assert db.conn.execute(HEAVY, (3,), prepare=True).fetchall() == [(3,)]
 
@@ -197,13 +193,9 @@ def test_a_kept_run_follows_a_revoked_privilege(db: Client, rwshim: RwShim) -> N
         assert runs == [[("v5", False, 5000000000000)]] * 3
         assert LOOKUP.replace("%s", "$1") in _kept(rwshim)
         db.run("REVOKE SELECT ON kv FROM alice")
-        try:
-            alice.execute(LOOKUP, (5,), prepare=True)
-        except psycopg.Error as e:
-            assert e.sqlstate == "XX000"
-            assert e.diag.message_primary == (
-                "Failed to execute the statement\n\nCaused by:\n  Permission denied: "
-                'permission denied for table or materialized view "kv": "SELECT"\n'
-            )
-        else:
-            raise AssertionError("a revoked SELECT answered")
+        e = _refused(alice, LOOKUP, (5,))
+        assert e.sqlstate == "XX000"
+        assert e.diag.message_primary == (
+            "Failed to execute the statement\n\nCaused by:\n  Permission denied: "
+            'permission denied for table or materialized view "kv": "SELECT"\n'
+        )
