@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from rwshim.config import Config
     from rwshim.errors import RwError
     from rwshim.instance import Instance
-    from rwshim.server import Server, serve
+    from rwshim.server.listener import Server, serve
 else:
     from rwshim.lazy import lazy_attributes
 
@@ -29,7 +29,7 @@ else:
             "Config": "rwshim.config",
             "RwError": "rwshim.errors",
             "Instance": "rwshim.instance",
-            "Server": "rwshim.server",
-            "serve": "rwshim.server",
+            "Server": "rwshim.server.listener",
+            "serve": "rwshim.server.listener",
         },
     )

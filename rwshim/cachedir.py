@@ -2,7 +2,7 @@
 
 ``$RWSHIM_CACHE_DIR`` when set; for root ``/var/cache/rwshim`` (where the PostgreSQL server's
 user can reach it); else ``$XDG_CACHE_HOME/rwshim`` or ``~/.cache/rwshim``.  The data plane's
-template cluster (rwshim/dataplane/cluster.py) and the meta store's schema image
+template cluster (rwshim/dataplane/postgres/cluster.py) and the meta store's schema image
 (rwshim/store/image.py) live under it.  A module of its own, importing nothing of rwshim's,
 so that the store finds the root without importing the data plane.
 """

@@ -30,7 +30,7 @@ class Config(Struct):
     database: str = "dev"
     data_dir: Path | None = None
     # The user's PostgreSQL (>= 16) for table data instead of rwshim's own child
-    # (rwshim.dataplane); its database holds rwshim's schemas rw and rwfn.
+    # (rwshim.dataplane.postgres); its database holds rwshim's schemas rw and rwfn.
     postgres_url: str | None = None
     # When set, every user must give this password, checked with ``auth``.
     password: str | None = None

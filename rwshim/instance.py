@@ -3,7 +3,7 @@ plane and the clock, shared by every connection of a server (RisingWave's meta n
 frontend state, and its compute nodes' data on PostgreSQL).
 
 No I/O here: the server drives ``tick()`` from its barrier loop, tests drive it by hand; the
-data plane (rwshim/datapath) does its I/O when a session awaits it, and starts nothing until
+data plane (rwshim/dataplane) does its I/O when a session awaits it, and starts nothing until
 the first data statement.
 """
 
@@ -17,23 +17,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rwshim.binder.relations import RelKind
+from rwshim.binder.rewrites import register_rewrite
+from rwshim.catalog_path.engine import QueryEngine
+from rwshim.catalog_path.store_source import StoreRelations
+from rwshim.common.passwords import StoredPassword
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_
-from rwshim.passwords import StoredPassword
-from rwshim.query.engine import QueryEngine
-from rwshim.query.relations import RelKind
-from rwshim.query.rewrites import register_rewrite
-from rwshim.query.store_source import StoreRelations
-from rwshim.replies import ReplyCache
+from rwshim.server.shortcuts.replies import ReplyCache
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
 from rwshim.version import CLUSTER_VERSION
 
 if TYPE_CHECKING:
-    from rwshim.datapath.changelog import ChangeLog
-    from rwshim.datapath.plane import DataPlane
+    from rwshim.dataplane.changelog import ChangeLog
+    from rwshim.dataplane.plane import DataPlane
 
 # version() at the reference commit (rwshim.version, clients.md §8.1)
 RW_VERSION = CLUSTER_VERSION
@@ -56,7 +56,8 @@ class Instance:
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
         self._changelog: ChangeLog | None = None
-        # constant statements' answers, kept encoded by the sessions (rwshim/replies.py)
+        # constant statements' answers, kept encoded by the sessions
+        # (rwshim/server/shortcuts/replies.py)
         self.replies = ReplyCache()
         try:
             # The read path first: opening an existing store runs recovery, whose first
@@ -108,7 +109,7 @@ class Instance:
     def data(self) -> DataPlane:
         """The data plane (made, and its modules imported, on first use)."""
         if self._data is None:
-            from rwshim.datapath.plane import DataPlane
+            from rwshim.dataplane.plane import DataPlane
 
             self._data = DataPlane(
                 self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir
@@ -125,7 +126,7 @@ class Instance:
     def changelog(self) -> ChangeLog:
         """The subscriptions' change logs on the data plane (made on first use)."""
         if self._changelog is None:
-            from rwshim.datapath.changelog import ChangeLog
+            from rwshim.dataplane.changelog import ChangeLog
 
             self._changelog = ChangeLog(self.engine, self.data)
         return self._changelog

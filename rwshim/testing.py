@@ -30,10 +30,10 @@ from typing import Any, TypeVar
 
 import pytest
 
-from rwshim import control
 from rwshim.config import Config
+from rwshim.control import statements as control
 from rwshim.instance import Instance
-from rwshim.server import Server
+from rwshim.server.listener import Server
 
 T = TypeVar("T")
 

@@ -7,7 +7,8 @@
   pgbench) that would otherwise block the loop the server needs.
 
 Both yield a ``Running`` with ``host``, ``port``, ``dsn(...)``, ``url(...)``, ``env(...)`` (PG*
-variables for psql/pgbench), ``psql(*args)`` and ``server`` (the ``rwshim.server.Server``, for
+variables for psql/pgbench), ``psql(*args)`` and ``server`` (the ``rwshim.server.listener.Server``,
+for
 its session registry).  ``ThreadRunning.thread.call(fn)`` runs ``fn`` on the server's loop
 (read server state from the test thread safely).  ``tick(n)`` steps ``n`` barriers on every
 database (for servers started with ``manual_clock=True``), on the server's own loop.
@@ -29,7 +30,7 @@ import pytest
 from hypothesis import settings
 
 from rwshim.config import Config
-from rwshim.server import Server
+from rwshim.server.listener import Server
 
 # CI runs every property test on the same examples (derandomize), so a green main stays green;
 # run without CI set to explore new examples locally.  No shared example database either.

@@ -48,7 +48,7 @@ class RwshimTarget:
 
     def __init__(self) -> None:
         from rwshim.config import Config
-        from rwshim.server import Server
+        from rwshim.server.listener import Server
 
         self._config = Config
         self._server_cls = Server

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from rwshim import control
+from rwshim.control import statements as control
 from rwshim.dashboard import model
 from rwshim.errors import RwError
 

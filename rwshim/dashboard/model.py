@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from rwshim import control
+from rwshim.control import statements as control
 from rwshim.engine import graph as g
 from rwshim.engine.scale import (
     ALTER_BACKFILL_PARALLELISM,

@@ -2,7 +2,7 @@
 RisingWave's order and texts, then the catalog change (columns, ids, the purified definition,
 what points at column positions) in one store transaction.  The table's rows follow on the
 data plane, which migrates ``rw."t<id>"`` to the new columns when next used
-(rwshim/query/pg/ddl.py ``table_migration``).
+(rwshim/dataplane/plan/ddl.py ``table_migration``).
 
 RisingWave: ``src/frontend/src/handler/alter_table_column.rs`` (handle_alter_table_column,
 fetch_table_catalog_for_alter), ``alter_source_column.rs``, ``create_table.rs``
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rwshim import coltypes
+from rwshim.common import coltypes
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.kinds import TABLE_NAMESPACE
 from rwshim.engine.state import Meta

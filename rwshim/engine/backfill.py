@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column
 from rwshim.engine.actors import Actors
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.params import Params
@@ -23,7 +24,6 @@ from rwshim.engine.state import Meta
 from rwshim.engine.types import Result
 from rwshim.engine.waits import Waits
 from rwshim.lazy import lazy_module
-from rwshim.results import Column
 
 if TYPE_CHECKING:
     import json

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from rwshim.acl import CheckItem
+from rwshim.common.acl import CheckItem
 from rwshim.engine.kinds import PROTO_KIND, STMT_KIND, TABLE_NAMESPACE
 from rwshim.engine.privileges import Privileges
 from rwshim.engine.relrow import _REL_SELECT, Owned, _rel

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import msgspec.structs
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
 from rwshim.engine import options as opts
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog, Rel

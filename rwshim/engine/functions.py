@@ -322,7 +322,7 @@ def _split_types(text: str) -> list[str]:
 def bind_type_name(type_text: str) -> str:
     """RisingWave's name of a type as written (bind_data_type's names; a type it does not
     know keeps its text, and matches no function)."""
-    from rwshim import rwtypes
+    from rwshim.common import rwtypes
     from rwshim.sql.columns import canonical_type
 
     name, dims = canonical_type(type_text)

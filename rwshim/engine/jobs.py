@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column
 from rwshim.engine import options as opts
 from rwshim.engine import parallelism as par
 from rwshim.engine.actors import Actors
@@ -47,7 +48,6 @@ from rwshim.errors import (
     SessionConfigError,
 )
 from rwshim.lazy import lazy_module
-from rwshim.results import Column
 
 if TYPE_CHECKING:
     import json

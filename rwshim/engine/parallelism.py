@@ -15,7 +15,7 @@ import re
 
 from msgspec import Struct
 
-from rwshim import session_config as sc
+from rwshim.common import session_config as sc
 from rwshim.errors import InvalidInputSyntax
 from rwshim.store.functions import render_parallelism
 
@@ -63,7 +63,7 @@ def parse_u64(s: str) -> int:
 
 def parse_config_parallelism(s: str) -> Target | None:
     """ConfigParallelism::from_str (session_config/parallelism.rs:65-94), read by the one
-    parser SET uses (``rwshim.session_config.parallelism``): None for 'default', else a
+    parser SET uses (``rwshim.common.session_config.parallelism``): None for 'default', else a
     Target (0/adaptive/auto/full -> Adaptive AUTO).  ``ParseError`` carries the compact
     report RisingWave embeds (``Parse error: invalid digit found in string``)."""
     try:

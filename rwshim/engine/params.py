@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rwshim import pgtypes
-from rwshim import session_config as sc
+from rwshim.common import pgtypes
+from rwshim.common import session_config as sc
+from rwshim.common.outcome import Column
 from rwshim.engine import parallelism as par
 from rwshim.engine import sysparams
 from rwshim.engine.catalog import Catalog
@@ -32,7 +33,6 @@ from rwshim.errors import (
     SystemParamsError,
 )
 from rwshim.lazy import lazy_module
-from rwshim.results import Column
 
 if TYPE_CHECKING:
     import json

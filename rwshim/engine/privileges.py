@@ -2,7 +2,8 @@
 privileges that depend on them), ALTER DEFAULT PRIVILEGES and their application to objects
 created later, the owner of any object, and a user's privileges as the frontend checks them.
 
-The rule a statement checks is the frontend's (``rwshim.acl.check_privileges``); this part keeps
+The rule a statement checks is the frontend's (``rwshim.common.acl.check_privileges``); this part
+keeps
 the rows and answers meta's own checks.  Objects of kinds other parts own (functions, secrets,
 connections, subscriptions) plug in through ``register_kind`` (``ObjectKind``: their owner, how
 a statement names them, their ids in a schema), so GRANT on them and their ACLs work like a
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from msgspec import Struct
 
-from rwshim.acl import CheckItem, UserAcl, check_privileges
+from rwshim.common.acl import CheckItem, UserAcl, check_privileges
 from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, ObjectName, Result
 from rwshim.errors import CatalogNotFound, MetaPermissionDenied, PermissionDenied, ProtocolError

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from msgspec import Struct, field
 
+from rwshim.common.names import resolve_schema_qualified_name
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.privileges import ObjectKind
 from rwshim.engine.state import Meta
@@ -39,7 +40,6 @@ from rwshim.errors import (
     RwError,
 )
 from rwshim.lazy import lazy_module
-from rwshim.qualified import resolve_schema_qualified_name
 
 if TYPE_CHECKING:
     import json

@@ -63,7 +63,7 @@ class Meta:
         self.backfill_rows_per_second = backfill_rows_per_second
         self.faults = Faults()
         # Bumped whenever privileges or user attributes may have changed: the frontend's
-        # snapshot of its user (rwshim.acl.UserAcl) is reloaded when it moves.
+        # snapshot of its user (rwshim.common.acl.UserAcl) is reloaded when it moves.
         self.acl_version = 0
         self._after_commit: list[Callable[[], None]] = []
 

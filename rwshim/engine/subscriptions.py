@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from msgspec import Struct
 
-from rwshim.acl import CheckItem
+from rwshim.common.acl import CheckItem
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.kinds import TABLE_NAMESPACE

@@ -9,7 +9,7 @@ import re
 
 from msgspec import Struct
 
-from rwshim import session_config as sc
+from rwshim.common import session_config as sc
 from rwshim.lazy import lazy_pattern
 
 

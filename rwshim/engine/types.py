@@ -9,8 +9,8 @@ from typing import Protocol
 
 from msgspec import Struct, field
 
+from rwshim.common.outcome import Column
 from rwshim.errors import RwError
-from rwshim.results import Column
 
 # RisingWave epochs: physical ms since 2021-04-01T00:00:00Z, shifted left 16 bits
 # (src/common/src/util/epoch.rs:23-40).

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rwshim.common.outcome import Outcome
+from rwshim.common.session_config import SessionConfig
 from rwshim.engine.types import Result
 from rwshim.errors import InternalError
 from rwshim.frontend import alter_values
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.results import Outcome
-from rwshim.session_config import SessionConfig
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
+from rwshim.common.outcome import Outcome
 from rwshim.errors import NotImplementedError_, RwError
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

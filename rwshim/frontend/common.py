@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.names import resolve_schema_qualified_name
+from rwshim.common.outcome import Column, Outcome
 from rwshim.engine import ObjectName as EngineName
-from rwshim.qualified import resolve_schema_qualified_name
-from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class Cursor(Struct):
 def engine_name(name: st.ObjectName, database: str) -> EngineName:
     """A statement's (possibly qualified) name as the engine takes it, in the session's
     ``database``: Binder::resolve_schema_qualified_name (a database part must be the
-    session's; rwshim.qualified)."""
+    session's; rwshim.common.names)."""
     schema, real = resolve_schema_qualified_name(database, name.parts)
     return EngineName(real, schema)
 

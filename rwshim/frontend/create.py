@@ -14,14 +14,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from rwshim import coltypes, pgtypes
+from rwshim.binder import types as qtypes
+from rwshim.common import coltypes, pgtypes
+from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
 from rwshim.errors import InternalError, InvalidInputSyntax, NotSupported, RwError
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.query import types as qtypes
-from rwshim.results import Outcome
 from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU

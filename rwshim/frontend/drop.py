@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rwshim.common.outcome import Outcome
 from rwshim.engine.types import Result
 from rwshim.errors import CatalogNotFound, NotImplementedError_, PermissionDenied
 from rwshim.frontend.common import KINDS, Handler, engine_name
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

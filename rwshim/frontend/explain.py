@@ -23,13 +23,13 @@ import re
 import sqlite3
 from typing import TYPE_CHECKING
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.names import display_name, resolve_schema_qualified_name
+from rwshim.common.outcome import Column, Outcome
 from rwshim.engine import ObjectName
 from rwshim.errors import CatalogNotFound, MetaRpcError, NotImplementedError_, NotSupported, RwError
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.plan_render import Node, explain_lines, unicode_lines
-from rwshim.qualified import display_name, resolve_schema_qualified_name
-from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ dispatch of typed statements to the handler modules, as RisingWave's ``handle()`
 - ``jobs``: CANCEL JOBS, KILL, WAIT, FLUSH, RECOVER;
 - ``maintenance``: REFRESH TABLE, VACUUM, BACKUP, ALTER COMPACTION GROUP, and
   RisingWave's unhandled TRUNCATE / ANALYZE / EXECUTE;
-- ``rwshim.control``: rwshim's test-control statements.
+- ``rwshim.control.statements``: rwshim's test-control statements.
 """
 
 from __future__ import annotations
@@ -34,9 +34,12 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
-from rwshim import control as ctl
 from rwshim import logfmt
-from rwshim.acl import UserAcl
+from rwshim.binder.context import QueryContext, parse_search_path
+from rwshim.common.acl import UserAcl
+from rwshim.common.outcome import Column, Outcome, Rows
+from rwshim.common.session_config import SessionConfig
+from rwshim.control import statements as ctl
 from rwshim.engine import Context, Waiter
 from rwshim.engine.types import Result
 from rwshim.errors import (
@@ -55,19 +58,16 @@ from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor
 from rwshim.instance import Instance
 from rwshim.lazy import lazy_module
-from rwshim.query.context import QueryContext, parse_search_path
-from rwshim.results import Column, Outcome, Rows
-from rwshim.session_config import SessionConfig
 from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
-    from rwshim.datapath.dsession import DataSession, SessionState
-    from rwshim.datapath.plane import Planned
-    from rwshim.datapath.quick import Quick
+    from rwshim.catalog_path.system_catalogs.show import ShowContext
+    from rwshim.dataplane.plane import Planned
+    from rwshim.dataplane.rerun import Quick
+    from rwshim.dataplane.session import DataSession, SessionState
     from rwshim.frontend import explain
-    from rwshim.query.catalog.show import ShowContext
 else:
     explain = lazy_module("rwshim.frontend.explain")
 
@@ -217,7 +217,8 @@ class Frontend:
     def query_context(self) -> QueryContext:
         """The read path's view of the session."""
         # Built once per change of the session's variables or of privileges: it is on the
-        # per-query path.  Its ACL makes the read path check privileges (rwshim.acl); a dropped
+        # per-query path.  Its ACL makes the read path check privileges (rwshim.common.acl); a
+        # dropped
         # user's session checks against an ACL that holds nothing.
         acl = self.acl()
         ctx = self._qctx_cache
@@ -250,7 +251,7 @@ class Frontend:
     def show_context(self) -> ShowContext:
         """The catalog's SHOW/DESCRIBE view of the session."""
         # imported with the first SHOW: the SHOW handlers' module, not SELECT 1's
-        from rwshim.query.catalog.show import ShowContext
+        from rwshim.catalog_path.system_catalogs.show import ShowContext
 
         self.instance.query.use_context(self.query_context())
         return ShowContext(
@@ -353,7 +354,7 @@ class Frontend:
         # SELECT 1-style constants take the in-process fast path, not even parsed for routing
         if self.instance.query.is_constant(text):
             return None
-        from rwshim.query.pg.checks import UnknownFunction
+        from rwshim.dataplane.plan.checks import UnknownFunction
 
         ctx = self.query_context()
         try:
@@ -365,13 +366,13 @@ class Frontend:
     def data_session(self) -> DataSession:
         """This session's side of the data plane (its connection opens on first use)."""
         if self._data is None:
-            from rwshim.datapath.dsession import DataSession
+            from rwshim.dataplane.session import DataSession
 
             self._data = DataSession(self.instance.data, self._explain, self._catalog_rows)
         return self._data
 
     def data_state(self) -> SessionState:
-        from rwshim.datapath.dsession import SessionState
+        from rwshim.dataplane.session import SessionState
 
         return SessionState(
             self.query_context(),
@@ -382,7 +383,7 @@ class Frontend:
 
     def quick_of(self, rows: object, columns: Sequence[Column]) -> Quick | None:
         """A kept run of the data query whose rows were just read to their end
-        (datapath/quick.py), or None."""
+        (dataplane/rerun.py), or None."""
         data = self._data
         return None if data is None else data.quick_of(rows, columns)
 
@@ -394,12 +395,12 @@ class Frontend:
         flush: Callable[[], Awaitable[None]],
         flush_at: int,
     ) -> int | None:
-        """Run a kept data query (datapath/quick.py): the number of DataRows appended to
+        """Run a kept data query (dataplane/rerun.py): the number of DataRows appended to
         ``out``; None when it no longer holds (nothing was sent; the full path answers)."""
         data = self._data
         if data is None or self.parameter_changes:
             return None
-        from rwshim.datapath import quick
+        from rwshim.dataplane import rerun as quick
 
         if not quick.holds(data, kept, self.query_context(), self.timezone):
             return None
@@ -425,7 +426,7 @@ class Frontend:
         self, schema: str, name: str, ctx: QueryContext
     ) -> tuple[list[Column], list[Sequence[object]]]:
         """A catalog relation's rows as the in-process path reads them (for a snapshot)."""
-        from rwshim.query.catalog import RELATIONS
+        from rwshim.catalog_path.system_catalogs import RELATIONS
 
         rel = RELATIONS[(schema, name)]
         cols = ", ".join('"' + c.name.replace('"', '""') + '"' for c in rel.columns)
@@ -436,7 +437,7 @@ class Frontend:
 
     def release_reads(self) -> None:
         """Read the rest of every DECLAREd cursor into memory: an open cursor keeps a SQLite
-        statement active, which makes other sessions' DROP TABLE fail (results.Rows)."""
+        statement active, which makes other sessions' DROP TABLE fail (outcome.Rows)."""
         for cursor in self.cursors.values():
             if isinstance(cursor.rows, Rows):
                 cursor.rows.materialise()

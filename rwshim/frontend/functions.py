@@ -4,7 +4,7 @@ the engine's catalog write.
 
 Languages, as RisingWave's default configuration has them (src/common/src/config/udf.rs:
 embedded Python off, JavaScript and WebAssembly on; Java only through an external server):
-``sql`` runs (inlined by the read path, rwshim/query/udf.py); ``javascript``, ``rust``,
+``sql`` runs (inlined by the read path, rwshim/binder/udf.py); ``javascript``, ``rust``,
 ``wasm`` and external (``USING LINK``) functions pass RisingWave's CREATE-time checks that need
 no runtime and are catalogued, and a call of one is refused saying what rwshim lacks;
 ``python`` is refused at CREATE as RisingWave refuses it by default.
@@ -21,7 +21,10 @@ import base64
 import binascii
 from typing import TYPE_CHECKING
 
-from rwshim import coltypes, pgtypes
+from rwshim.binder import types as qtypes
+from rwshim.binder.context import QueryContext, parse_search_path
+from rwshim.common import coltypes, pgtypes
+from rwshim.common.outcome import Outcome
 from rwshim.engine.functions import FunctionRow, NewFunction
 from rwshim.engine.types import ObjectName as EngineName
 from rwshim.errors import (
@@ -33,9 +36,6 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.query import types as qtypes
-from rwshim.query.context import QueryContext, parse_search_path
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -126,8 +126,8 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
     ctx = fe.query_context()
     conn = fe.instance.conn
     # the UDF inliner and the function-definition parser load with the first CREATE/DROP
-    from rwshim.query.udf import Inliner, Udf, bind_error_expression
-    from rwshim.query.udf_store import lookup
+    from rwshim.binder.udf import Inliner, Udf, bind_error_expression
+    from rwshim.binder.udf_store import lookup
 
     shown = bind_error_expression(fn.body or "")
     udf = Udf(
@@ -252,7 +252,7 @@ def _aggregate(d: FunctionDef, name: EngineName, text: str) -> NewFunction:
 
 async def handle_drop_function(fe: Frontend, stmt: st.Drop, params: list[object]) -> Outcome:
     """drop_function.rs:20-100: one function per statement."""
-    from rwshim.query.udf_store import callers
+    from rwshim.binder.udf_store import callers
     from rwshim.sql.function_def import parse_drop
 
     descs, if_exists, cascade = parse_drop(stmt.text)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rwshim.common.outcome import Outcome
 from rwshim.errors import InvalidParameterValue, Uncategorized
 from rwshim.frontend.common import FRONTEND_WORKER_ID, KINDS, Handler, engine_name
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

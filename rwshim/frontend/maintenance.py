@@ -22,7 +22,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.names import display_name
+from rwshim.common.outcome import Column, Outcome
 from rwshim.errors import (
     CatalogNotFound,
     InvalidInputSyntax,
@@ -32,8 +34,6 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.qualified import display_name
-from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

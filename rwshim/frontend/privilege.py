@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rwshim.acl import AVAILABLE, sort_actions
+from rwshim.common.acl import AVAILABLE, sort_actions
+from rwshim.common.outcome import Outcome
 from rwshim.engine import ObjectName as EngineName
 from rwshim.engine.privileges import DefaultPrivilege
 from rwshim.errors import (
@@ -26,7 +27,6 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.frontend.common import Handler
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 from rwshim.store.store import SYSTEM_SCHEMAS
 

@@ -1,6 +1,6 @@
 """Queries and DML, with statement_timeout over the whole answer, and the session's cursors
 (DECLARE, FETCH, CLOSE).  A statement that reads or writes user data runs on the PostgreSQL
-data plane (rwshim/datapath: this session's connection); constants and catalog-only queries
+data plane (rwshim/dataplane: this session's connection); constants and catalog-only queries
 run in process.
 
 RisingWave: ``src/frontend/src/handler/query.rs``, ``handler/declare_cursor.rs``,
@@ -18,12 +18,12 @@ import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.names import resolve_schema_qualified_name
+from rwshim.common.outcome import Column, Outcome, Rows
 from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
 from rwshim.frontend.common import Cursor, Handler
 from rwshim.instance import Instance
-from rwshim.qualified import resolve_schema_qualified_name
-from rwshim.results import Column, Outcome, Rows
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rwshim.common.outcome import Outcome
 from rwshim.errors import InvalidInputSyntax
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

@@ -1,6 +1,7 @@
 """SHOW <objects> (tables, views, sources, sinks, databases, schemas, cluster, functions,
 connections, columns, indexes, JOBS, PARAMETERS, PROCESSLIST, CURSORS), SHOW CREATE and
-DESCRIBE.  The catalog answers come from ``rwshim/query/catalog/show.py``; SHOW JOBS and SHOW
+DESCRIBE.  The catalog answers come from ``rwshim/catalog_path/system_catalogs/show.py``; SHOW JOBS
+and SHOW
 PARAMETERS from the engine.
 
 RisingWave: ``src/frontend/src/handler/show.rs`` (SHOW JOBS :413-420, PROCESSLIST :424-432,
@@ -12,12 +13,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from rwshim import pgtypes
+from rwshim.catalog_path.system_catalogs import show
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column, Outcome
 from rwshim.errors import NotImplementedError_
 from rwshim.frontend import explain
 from rwshim.frontend.common import FRONTEND_WORKER_ID, Handler, varchar_columns
-from rwshim.query.catalog import show
-from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING
 
 from msgspec import field
 
-from rwshim.datapath import changes
-from rwshim.datapath.changes import epoch_to_ms
+from rwshim.dataplane import changes
+from rwshim.dataplane.changes import epoch_to_ms
 from rwshim.engine.subscriptions import Subscription
 from rwshim.errors import CatalogNotFound, InternalError, RwError
 from rwshim.frontend.common import Cursor
 
 if TYPE_CHECKING:
-    from rwshim.datapath.changelog import ChangeLog, Upstream
+    from rwshim.dataplane.changelog import ChangeLog, Upstream
     from rwshim.frontend.frontend import Frontend
 
 

@@ -1,6 +1,6 @@
 """CREATE SUBSCRIPTION, ALTER SUBSCRIPTION ... SET RETENTION, and subscription cursors
 (DECLARE ... SUBSCRIPTION CURSOR, their FETCH, SHOW SUBSCRIPTION CURSORS): the statements
-handed to ``engine.subscriptions`` and the change logs of ``rwshim.datapath.changelog``.
+handed to ``engine.subscriptions`` and the change logs of ``rwshim.dataplane.changelog``.
 
 RisingWave: ``src/frontend/src/handler/create_subscription.rs``,
 ``alter_subscription_retention.rs``, ``declare_cursor.rs`` (handle_declare_subscription_cursor
@@ -14,18 +14,18 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from rwshim import pgtypes
-from rwshim.datapath import changes
-from rwshim.datapath.changes import epoch_to_ms, ms_to_epoch
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column, Outcome
+from rwshim.dataplane import changes
+from rwshim.dataplane.changes import epoch_to_ms, ms_to_epoch
 from rwshim.engine.retention import interval_seconds
 from rwshim.errors import InternalError, NotImplementedError_
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.sub_cursor import SubscriptionCursor, catalog_error
-from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
-    from rwshim.datapath.changelog import ChangeLog
+    from rwshim.dataplane.changelog import ChangeLog
     from rwshim.frontend.frontend import Frontend
 
 FRONTEND_WORKER_ID = 0
@@ -120,7 +120,7 @@ async def _render(
     cursor: SubscriptionCursor,
     rows: list[tuple[str, changes.Row, int | None]],
 ) -> tuple[list[Column], list[tuple[object, ...]]]:
-    from rwshim.datapath.dsession import _decoded_rows
+    from rwshim.dataplane.session import _decoded_rows
 
     assert cursor.upstream is not None
     fields, res = await log.render(cursor.upstream, rows)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rwshim.common.names import resolve_single_name
+from rwshim.common.outcome import Outcome
 from rwshim.errors import CatalogNotFound, PermissionDenied
 from rwshim.frontend.common import Handler
-from rwshim.qualified import resolve_single_name
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from rwshim.common.outcome import Outcome
+from rwshim.common.passwords import encrypted_password
 from rwshim.frontend.common import Handler
-from rwshim.passwords import encrypted_password
-from rwshim.results import Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ notices, and DISCARD.
 
 RisingWave: ``src/frontend/src/handler/variable.rs``, ``handler/transaction.rs``,
 ``handler/show.rs`` (SHOW PARAMETERS), ``src/common/src/session_config/`` (the variables
-themselves: ``rwshim/session_config.py``).
+themselves: ``rwshim/common/session_config.py``).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column, Outcome
 from rwshim.frontend.common import Handler
 from rwshim.frontend.use_db import use_database
-from rwshim.results import Column, Outcome
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:

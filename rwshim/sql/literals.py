@@ -3,7 +3,7 @@
 simple query would otherwise pay the whole parse, routing, checking and rewriting of its text
 each time (PostgreSQL's plan cache cannot share them; pg_stat_statements' fingerprint,
 ``pglast.parser.normalize``, does).  Users: rwshim/sql/parser.py (the statement) and
-rwshim/datapath/plane.py (the data plane's plan).
+rwshim/dataplane/plane.py (the data plane's plan).
 
 The rule keeps answers exactly those of planning each text on its own:
 

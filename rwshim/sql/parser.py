@@ -229,7 +229,7 @@ def _one(sql: str, toks: list[Token], stop: Token) -> st.Statement:
 # A SELECT of constants only (integers, '' strings, <int> {+|-|*} <int>): valid
 # PostgreSQL and RisingWave syntax whatever the values, so it is a Query without asking pglast
 # (which is then imported only when a statement needs it; SELECT 1 is most of what pools and
-# health checks send).  The read path has the matching fast path (query/sqlite/fast_path.py).
+# health checks send).  The read path has the matching fast path (catalog_path/sqlite/fast_path.py).
 _CONSTANT_SELECT = re.compile(
     r"select\s+"
     r"(?:(?:-?\d+|\d+\s*[-+*]\s*\d+|'(?:[^']|'')*')\s*(?:,\s*(?!$)|$))+",

@@ -52,7 +52,7 @@ _template: sqlite3.Connection | None = None
 
 def image_dir(root: Path | None = None) -> Path:
     """The directory of the images (the read path's static catalog tables keep theirs here
-    too, rwshim/query/catalog/static_image.py)."""
+    too, rwshim/catalog_path/system_catalogs/static_image.py)."""
     return (root if root is not None else cache_root()) / "store"
 
 

@@ -23,8 +23,8 @@ Conventions that hold for every table:
   its first barrier (or after a crash in between, until recovery deletes it).  RisingWave's
   frontend never sees such a relation: the binder and the catalog views must skip relations
   whose ``streaming_job.job_status = 'INITIAL'`` (``visible_relation`` below does this).
-* User tables' rows are not here: they live on the PostgreSQL data plane (rwshim/datapath),
-  in objects made from these catalog rows (rwshim/query/pg/ddl.py).  A store of an older
+* User tables' rows are not here: they live on the PostgreSQL data plane (rwshim/dataplane),
+  in objects made from these catalog rows (rwshim/dataplane/plan/ddl.py).  A store of an older
   rwshim may still hold ``rel_<id>`` tables; nothing reads them.
 """
 
@@ -160,7 +160,7 @@ CREATE TABLE relation_column (
     position     INTEGER NOT NULL,          -- 0-based order; attnum = position + 1
     column_id    INTEGER NOT NULL,          -- RisingWave's column id (stable across renames)
     name         TEXT NOT NULL,
-    type_oid     INTEGER NOT NULL,          -- PostgreSQL type OID (rwshim.pgtypes)
+    type_oid     INTEGER NOT NULL,          -- PostgreSQL type OID (rwshim.common.pgtypes)
     -- RisingWave's type name: 'integer', 'character varying', 'serial', ...
     rw_type      TEXT NOT NULL,
     is_hidden    INTEGER NOT NULL DEFAULT 0, -- e.g. '_row_id' of a table without primary key
@@ -555,7 +555,7 @@ FROM connection c, json_each(c.secret_refs) e;
 """
 
 # Version 9: what the PostgreSQL data plane needs to make a relation's objects from the
-# catalog alone (rwshim/query/pg/ddl.py).
+# catalog alone (rwshim/dataplane/plan/ddl.py).
 SCHEMA_V9: Final = """
 -- relation.on_conflict: a table's ConflictBehavior (src/frontend/src/handler/create_table.rs
 -- 671-705): 'overwrite' (the default), 'ignore' (ON CONFLICT DO NOTHING, and an APPEND ONLY

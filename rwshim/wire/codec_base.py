@@ -8,7 +8,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
 
 Encoder = Callable[[Any], bytes]
 Decoder = Callable[[bytes], Any]

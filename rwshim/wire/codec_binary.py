@@ -11,7 +11,7 @@ from collections.abc import Callable
 from decimal import Context, Decimal
 from typing import Any
 
-from rwshim.pgtypes import Interval
+from rwshim.common.pgtypes import Interval
 from rwshim.wire.codec_base import (
     _I,
     PG_EPOCH,

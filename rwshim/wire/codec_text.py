@@ -14,8 +14,8 @@ import uuid
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from rwshim.common.pgtypes import Interval, RegOid
 from rwshim.lazy import lazy_module, lazy_pattern
-from rwshim.pgtypes import Interval, RegOid
 from rwshim.wire.codec_base import (
     USECS_PER_DAY,
     USECS_PER_HOUR,

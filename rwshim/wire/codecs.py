@@ -20,7 +20,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
 from rwshim.wire.codec_base import (
     _I,
     CodecError,

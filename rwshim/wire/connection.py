@@ -195,7 +195,7 @@ class ServerConnection:
         self.in_extended = False
         # Where the exchange under way (the messages since the last Sync or Query) began: its
         # buffer (None once more input arrived: its bytes are not in one buffer) and offset,
-        # and whether the next message begins a new one (rwshim/exchanges.py).
+        # and whether the next message begins a new one (rwshim/server/shortcuts/exchanges.py).
         self._x_buf: bytes | bytearray | None = None
         self._x_pos = 0
         self._x_new = True
@@ -249,7 +249,8 @@ class ServerConnection:
 
     def take_exact(self, data: bytes) -> bool:
         """Consume ``data`` if the input goes on with exactly these bytes, in READY: a recorded
-        exchange of whole messages answered without decoding them (rwshim/exchanges.py)."""
+        exchange of whole messages answered without decoding them
+        (rwshim/server/shortcuts/exchanges.py)."""
         if self.state is not _READY or self._too_large is not None:
             return False
         buf, pos = self._buf, self._pos

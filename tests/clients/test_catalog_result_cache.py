@@ -1,4 +1,5 @@
-"""Kept catalog results (rwshim/query/result_cache.py) over a real server: psql's ``\\d`` list
+"""Kept catalog results (rwshim/catalog_path/result_cache.py) over a real server: psql's ``\\d``
+list
 query and other catalog reads answer from kept rows, and the answer still follows every DDL
 (from any session), the search path, the database, the user and their privileges; queries
 that read the session or the clock are never kept.

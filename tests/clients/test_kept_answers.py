@@ -1,4 +1,5 @@
-"""Constant statements answered from their kept encoding (rwshim/replies.py), over a real
+"""Constant statements answered from their kept encoding (rwshim/server/shortcuts/replies.py), over
+a real
 server and real clients: the answer a client reads the tenth time is the first time's, in
 every protocol mode and result format, and nothing a session observes is lost."""
 
@@ -9,7 +10,7 @@ import logging
 import psycopg
 import pytest
 
-from rwshim.replies import ReplyCache
+from rwshim.server.shortcuts.replies import ReplyCache
 from tests.conftest import ThreadRunning
 
 CONSTANTS = [

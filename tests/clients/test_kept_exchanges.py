@@ -1,4 +1,5 @@
-"""Extended-protocol exchanges answered whole from their bytes (rwshim/exchanges.py), over a
+"""Extended-protocol exchanges answered whole from their bytes
+(rwshim/server/shortcuts/exchanges.py), over a
 real server and a raw-protocol client: a repeated exchange gets the first time's reply, and
 whatever a message between two repeats changed (a suspended portal, a portal bound from the
 statement, the transaction status, the statement log) is seen as if every message had been
@@ -13,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from rwshim.session import Session
+from rwshim.server.session import Session
 from tests import wirekit as fe
 from tests.conftest import ThreadRunning
 from tests.rel.liveclient import Client
@@ -186,7 +187,8 @@ QUERY = fe.query("SELECT 1")
 def test_a_kept_simple_query_is_an_exchange_while_its_answer_is_kept(
     rw_thread_server: ThreadRunning, client: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A simple Query answered whole from the instance's kept answers (rwshim/replies.py) is
+    """A simple Query answered whole from the instance's kept answers
+    (rwshim/server/shortcuts/replies.py) is
     recorded as an exchange of one message, answered in its transaction status, in a
     pipeline, under the statement log, and only while that kept answer is the cached one."""
     first = _send(client, QUERY)

@@ -22,10 +22,10 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
+from rwshim.common.outcome import Outcome
 from rwshim.frontend import Frontend
 from rwshim.instance import Instance
-from rwshim.results import Outcome
-from rwshim.session import ProcessInfo
+from rwshim.server.session import ProcessInfo
 from rwshim.sql.statements import Statement
 from tests.conftest import Running, ThreadRunning
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rwshim.cli import build_parser, config_from_args
+from rwshim.cli.main import build_parser, config_from_args
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,7 +30,7 @@ def test_defaults_are_risingwaves() -> None:
 
 
 def test_tls_options_go_together(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from rwshim.cli import main
+    from rwshim.cli.main import main
 
     cert = tmp_path / "a.pem"
     cert.write_text("")

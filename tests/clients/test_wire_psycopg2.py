@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import psycopg2
 
+from rwshim.common.outcome import Outcome
 from rwshim.frontend import Frontend, Statement
 from rwshim.instance import Instance
-from rwshim.results import Outcome
-from rwshim.session import ProcessInfo
+from rwshim.server.session import ProcessInfo
 from tests.conftest import ThreadRunning
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rwshim.cli import build_parser, config_from_args
+from rwshim.cli.main import build_parser, config_from_args
 from rwshim.testing import RwShim
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +99,8 @@ def test_the_default_port_taken_is_a_warning() -> None:
             assert proc.stderr is not None
             lines.append(proc.stderr.readline())
             expected = (
-                "WARNING rwshim.server: no dashboard: error while attempting to bind on address"
+                "WARNING rwshim.server: no dashboard: error while attempting to bind"
+                " on address"
                 " ('127.0.0.1', 5691): address already in use (--dashboard-port N for another"
                 " port, 0 for none)"
             )

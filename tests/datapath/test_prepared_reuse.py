@@ -9,7 +9,7 @@ import asyncio
 
 import psycopg
 
-from rwshim.datapath.pgio import PgConn
+from rwshim.dataplane.pgio import PgConn
 from rwshim.testing import RwShim
 
 from .conftest import Client

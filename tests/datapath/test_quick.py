@@ -1,4 +1,4 @@
-"""A prepared data-plane query run again from its kept run (rwshim/datapath/quick.py): its
+"""A prepared data-plane query run again from its kept run (rwshim/dataplane/rerun.py): its
 rows are passed through as PostgreSQL sent them, and what a client sees is what the full path
 answers: the rows (NULLs, large results in several chunks and flushes), the relations and
 search path of now, RisingWave's errors, a CancelRequest and statement_timeout.  psycopg's
@@ -30,7 +30,7 @@ def _kept(rwshim: RwShim) -> set[str]:
     def read() -> set[str]:
         return {
             p.sql
-            for s in rwshim.server.registry.sessions()
+            for s in rwshim.server.listener.registry.sessions()
             for p in s._statements.values()
             if p.quick is not None
         }

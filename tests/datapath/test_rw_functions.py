@@ -1,4 +1,4 @@
-"""RisingWave's functions on the data plane (query/pg/sqlfn), through a real server: a few
+"""RisingWave's functions on the data plane (dataplane/plan/sqlfn), through a real server: a few
 cases of each family, constant queries included (they run on PostgreSQL too), and RisingWave's
 binder checks (query/pg/checks) with their whole texts."""
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rwshim.dataplane import DataPlaneEvent, EmbeddedPostgres
+from rwshim.dataplane.postgres import DataPlaneEvent, EmbeddedPostgres
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 OWNER_SCRIPT = r"""
 import asyncio, json, sys
 from pathlib import Path
-from rwshim.dataplane import EmbeddedPostgres
+from rwshim.dataplane.postgres import EmbeddedPostgres
 
 async def main():
     server = EmbeddedPostgres(data_dir=Path(sys.argv[1]) if sys.argv[1] else None)

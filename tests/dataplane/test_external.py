@@ -15,10 +15,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rwshim.cli import build_parser, config_from_args
-from rwshim.dataplane import DataPlaneError, EmbeddedPostgres, ExternalPostgres, data_plane
-from rwshim.dataplane.cluster import cache_root, tool_env
-from rwshim.dataplane.osuser import server_user
+from rwshim.cli.main import build_parser, config_from_args
+from rwshim.dataplane.postgres import DataPlaneError, EmbeddedPostgres, ExternalPostgres, data_plane
+from rwshim.dataplane.postgres.cluster import cache_root, tool_env
+from rwshim.dataplane.postgres.osuser import server_user
 
 pytestmark = pytest.mark.slow
 

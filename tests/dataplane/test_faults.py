@@ -14,9 +14,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rwshim.dataplane import DataDirInUse, DataPlaneError, EmbeddedPostgres
-from rwshim.dataplane.child import sweep_orphans
-from rwshim.dataplane.server import SENTINEL_APP
+from rwshim.dataplane.postgres import DataDirInUse, DataPlaneError, EmbeddedPostgres
+from rwshim.dataplane.postgres.child import sweep_orphans
+from rwshim.dataplane.postgres.server import SENTINEL_APP
 from tests.dataplane.conftest import REPO, Events, Owner, children, running, wait_gone
 
 pytestmark = pytest.mark.slow
@@ -170,7 +170,7 @@ async def test_another_process_holding_the_data_directory_is_refused(tmp_path: P
 ORPHAN_SCRIPT = r"""
 import subprocess, sys, time
 from pathlib import Path
-from rwshim.dataplane import binaries, child, cluster, osuser
+from rwshim.dataplane.postgres import binaries, child, cluster, osuser
 
 data_dir = Path(sys.argv[1])
 who = osuser.server_user(cluster.cache_root())

@@ -14,7 +14,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rwshim.dataplane import (
+from rwshim.dataplane.postgres import (
     UNAVAILABLE_TEXT,
     DataPlaneError,
     DataPlaneUnavailable,
@@ -22,8 +22,8 @@ from rwshim.dataplane import (
     UnavailableDataPlane,
     data_plane,
 )
-from rwshim.dataplane.binaries import platform_name
-from rwshim.dataplane.osuser import SERVER_USER
+from rwshim.dataplane.postgres.binaries import platform_name
+from rwshim.dataplane.postgres.osuser import SERVER_USER
 from tests.dataplane.conftest import children, proc_uid, running
 
 pytestmark = pytest.mark.slow

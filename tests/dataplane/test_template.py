@@ -13,8 +13,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rwshim.dataplane import EmbeddedPostgres, binaries, cluster
-from rwshim.dataplane.osuser import RunAs, can_reach
+from rwshim.dataplane.postgres import EmbeddedPostgres, binaries, cluster
+from rwshim.dataplane.postgres.osuser import RunAs, can_reach
 
 pytestmark = pytest.mark.slow
 
@@ -26,7 +26,7 @@ def _entries(templates: Path) -> list[str]:
 BUILD_SCRIPT = r"""
 import sys
 from pathlib import Path
-from rwshim.dataplane import binaries, cluster, osuser
+from rwshim.dataplane.postgres import binaries, cluster, osuser
 cache = Path(sys.argv[1])
 who = osuser.server_user(cache)
 bins = binaries.for_server_user(binaries.find_binaries(), who, cache)

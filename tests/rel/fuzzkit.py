@@ -12,7 +12,7 @@ from hypothesis import strategies as hs
 
 from rwshim.frontend import Frontend
 from rwshim.instance import Instance
-from rwshim.session import ProcessInfo, Session
+from rwshim.server.session import ProcessInfo, Session
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 from tests import wirekit as fe

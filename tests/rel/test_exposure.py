@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rwshim.cli import build_parser, config_from_args
+from rwshim.cli.main import build_parser, config_from_args
 from tests.rel.serverproc import ServerProcess, run_cli
 
 SECRET = "s3cret-Pw"

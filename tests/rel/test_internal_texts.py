@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from rwshim.session import PARSE_PARAM_OIDS
+from rwshim.server.session import PARSE_PARAM_OIDS
 from tests import wirekit as fe
 from tests.rel.leaks import internal_text
 from tests.rel.serverproc import ServerProcess

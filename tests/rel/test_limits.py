@@ -201,7 +201,7 @@ async def test_stuck_startup_is_dropped_without_holding_a_slot(
 
 
 def test_startup_timeout_option() -> None:
-    from rwshim.cli import build_parser, config_from_args
+    from rwshim.cli.main import build_parser, config_from_args
 
     assert config_from_args(build_parser().parse_args([])).startup_timeout == 60.0
     cfg = config_from_args(build_parser().parse_args(["serve", "--startup-timeout", "2.5"]))

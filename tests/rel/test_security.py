@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from rwshim.passwords import StoredPassword, encrypted_password
+from rwshim.common.passwords import StoredPassword, encrypted_password
 from rwshim.wire import auth
 from tests.conftest import Running
 

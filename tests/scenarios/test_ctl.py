@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from rwshim import ctl
+from rwshim.control import ctl
 from rwshim.sql import parse
 from rwshim.sql import statements as st
 from tests.conftest import ThreadRunning

@@ -1,7 +1,7 @@
 """What the DDL path keeps between statements follows what its answers depend on, over a real
 socket (psycopg's simple protocol and asyncpg's extended one).
 
-- Parsed query trees are kept by text (rwshim.query.parse): the same CREATE MATERIALIZED VIEW
+- Parsed query trees are kept by text (rwshim.binder.parse): the same CREATE MATERIALIZED VIEW
   text over a table recreated with other columns binds to the new columns, and its stored
   definition is the statement's again.
 - A DROP leaves the privilege snapshot of every session alone unless it removed a privilege

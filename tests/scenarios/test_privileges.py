@@ -851,7 +851,8 @@ async def test_control_statements_stay_superuser_only(client_factory: Connect) -
     await users(root, "alice")
     await root.run("GRANT CREATE ON DATABASE dev TO alice")
     alice = await client_factory("alice")
-    # rwshim's own statements (rwshim/control.py) and the pause extension: risectl's access
+    # rwshim's own statements (rwshim/control/statements.py) and the pause extension: risectl's
+    # access
     for sql, reason in [
         ("RWSHIM TICK", "must be superuser to use rwshim control statements"),
         ("RWSHIM JOBS", "must be superuser to use rwshim control statements"),

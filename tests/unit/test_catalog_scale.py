@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from rwshim.binder.context import QueryContext
 from rwshim.instance import Instance
-from rwshim.query.context import QueryContext
 
 
 def _plan(inst: Instance, sql: str) -> tuple[list[tuple[object, ...]], str]:

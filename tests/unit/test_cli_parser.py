@@ -1,12 +1,12 @@
 """The ``rwshim`` command line: a server's start builds the ``ctl`` and ``store`` subcommands
-by name and help only (rwshim/cli.py ``build_parser``); what any command line parses to, and
+by name and help only (rwshim/cli/main.py ``build_parser``); what any command line parses to, and
 what ``--help`` says, is the same as with them built in full."""
 
 from __future__ import annotations
 
 import pytest
 
-from rwshim.cli import build_parser
+from rwshim.cli.main import build_parser
 
 
 def test_the_top_level_help_is_the_full_parsers() -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import control
+from rwshim.common.outcome import Outcome
+from rwshim.control import statements as control
 from rwshim.engine import ManualClock, SystemClock
 from rwshim.errors import RwError
 from rwshim.frontend import Frontend
 from rwshim.instance import Instance
-from rwshim.results import Outcome
 
 
 async def run(fe: Frontend, sql: str) -> Outcome:

@@ -20,7 +20,8 @@ ALLOWED: dict[str, set[str]] = {
     "sql": {"session_config"},
     "store": set(),
     "engine": {"store", "sql", "session_config"},
-    # query/pg/prepass.py reads RisingWave-only syntax with RisingWave's tokenizer (sql/tokens)
+    # dataplane/plan/prepass.py reads RisingWave-only syntax with RisingWave's tokenizer
+    # (sql/tokens)
     "query": {"store", "session_config", "sql"},
     "session_config": set(),
     # The data plane's PostgreSQL process and files: I/O allowed, but it knows nothing of
@@ -88,14 +89,14 @@ def test_only_the_server_and_the_cli_reach_the_dashboard() -> None:
     assert bad == []
 
 
-# rwshim/query: the SQLite-specific part (query/sqlite/) is one unit a data plane on another
+# rwshim/query: the SQLite-specific part (catalog_path/sqlite/) is one unit a data plane on another
 # engine replaces. The binder and everything engine-independent reach it only through the
-# Lowering and Executor protocols (query/lowering.py, query/prepared.py); the composition root
-# query/engine.py is the one module that names it. The SQLite part in turn never imports the
+# Lowering and Executor protocols (binder/lowering.py, binder/prepared.py); the composition root
+# catalog_path/engine.py is the one module that names it. The SQLite part in turn never imports the
 # binder, only the engine-independent leaves (types, context, relations, resolve, parse,
 # functions, prepared, catalog).
 QUERY = PKG / "query"
-SQLITE_PART = "rwshim.query.sqlite"
+SQLITE_PART = "rwshim.catalog_path.sqlite"
 BINDER_MODULES = {
     "binder",
     "bind_expr",
@@ -127,7 +128,7 @@ def test_only_the_query_engine_imports_the_sqlite_part() -> None:
     bad = []
     for path in PKG.rglob("*.py"):
         rel = path.relative_to(PKG)
-        if rel.parts[:2] == ("query", "sqlite") or rel.as_posix() == "query/engine.py":
+        if rel.parts[:2] == ("query", "sqlite") or rel.as_posix() == "catalog_path/engine.py":
             continue
         bad.extend(
             f"{rel} imports {mod}" for mod in sorted(_imported_names(path)) if _is_sqlite_part(mod)

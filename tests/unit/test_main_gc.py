@@ -16,7 +16,7 @@ try:
     launcher.main()
 except SystemExit:
     pass
-import rwshim.cli  # loaded by main()
+import rwshim.cli.main  # loaded by main()
 print(gc.get_stats()[0]["collections"] - before, gc.isenabled())
 """
 
@@ -35,7 +35,7 @@ def run(*argv: str) -> tuple[int, bool]:
 
 def test_the_modules_load_without_collections() -> None:
     collections, enabled = run("--version")
-    # rwshim.cli and what it imports (asyncio, msgspec, the config) make thousands of
+    # rwshim.cli.main and what it imports (asyncio, msgspec, the config) make thousands of
     # container objects: with the collector on, dozens of generation-0 collections
     assert collections == 0
     assert not enabled

@@ -8,12 +8,12 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column, Outcome
 from rwshim.errors import RwError
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.instance import Instance
-from rwshim.results import Column, Outcome
-from rwshim.session import ProcessInfo, Session, SessionRegistry
+from rwshim.server.session import ProcessInfo, Session, SessionRegistry
 from rwshim.wire.connection import ServerConnection
 from tests import wirekit as fe
 from tests.wirekit import Msg, split, tags

@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = r"""
 import asyncio, struct, sys
 
-import rwshim.cli  # what ``python -m rwshim`` imports before serving
-rwshim.cli.build_parser()  # and what its main() imports to read the command line
+import rwshim.cli.main  # what ``python -m rwshim`` imports before serving
+rwshim.cli.main.build_parser()  # and what its main() imports to read the command line
 from rwshim.config import Config
-from rwshim.server import Server
+from rwshim.server.listener import Server
 
 
 def message(tag, body):
@@ -103,10 +103,10 @@ HEAVY = (
     "rwshim.sql.unparse.ddl_display",
     "rwshim.sql.unparse.purify",
     "rwshim.sql.function_def",  # CREATE / DROP FUNCTION
-    "rwshim.query.prepare",
-    "rwshim.datapath.plane",  # user data on PostgreSQL
+    "rwshim.binder.prepare",
+    "rwshim.dataplane.plane",  # user data on PostgreSQL
     "rwshim.dashboard.app",
-    "rwshim.query.catalog.show",  # SHOW / DESCRIBE
+    "rwshim.catalog_path.system_catalogs.show",  # SHOW / DESCRIBE
     "rwshim.sql.columns",  # CREATE TABLE / SOURCE's column list
     "rwshim.sql.supported",  # SUPPORTED.md
     # the engine's parts built on first use (rwshim/engine/engine.py)
@@ -115,7 +115,7 @@ HEAVY = (
     "rwshim.engine.alter_props",
     "rwshim.engine.functions",
     "rwshim.engine.streaming_config",
-    "rwshim.dataplane",  # the data plane's PostgreSQL (the CLI's ``store`` loads it when run)
+    "rwshim.dataplane.postgres",  # the data plane's PostgreSQL (``rwshim store`` loads it)
     "importlib.metadata",  # the data plane's binaries look-up (email, zipfile, ...)
     # The statement families but the query family's (rwshim/sql/statements.py FAMILY_OF)
     *(f"rwshim.sql.ast.{f}" for f in FAMILIES if f != "query"),

@@ -19,10 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = r"""
 import inspect, json, sys
 
-import rwshim.cli
-rwshim.cli.build_parser()
+import rwshim.cli.main
+rwshim.cli.main.build_parser()
 from rwshim.config import Config
-from rwshim.server import Server
+from rwshim.server.listener import Server
 
 Server(Config(host="127.0.0.1", port=0, dashboard_port=None))
 found = {"dataclasses": [], "structs": 0, "module": "dataclasses" in sys.modules}
@@ -53,7 +53,7 @@ def test_start_up_creates_no_dataclasses() -> None:
 
 
 def test_the_records_with_a_field_left_out_of_equality() -> None:
-    from rwshim.query.context import QueryContext
+    from rwshim.binder.context import QueryContext
     from rwshim.sql.ast.base import SetValue
 
     a = QueryContext(1, "dev", 1, "root", variables={"timezone": "UTC"})

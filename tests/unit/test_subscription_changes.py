@@ -1,4 +1,4 @@
-"""The I/O-free cores of subscriptions: what one epoch shows (rwshim.datapath.changes), the
+"""The I/O-free cores of subscriptions: what one epoch shows (rwshim.dataplane.changes), the
 retention and timeout intervals (rwshim.engine.retention), and the cursor statements' parser
 (rwshim.sql.subcursor)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim.datapath import changes as c
+from rwshim.dataplane import changes as c
 from rwshim.engine.retention import interval_seconds
 from rwshim.errors import InternalError, SqlParserError
 from rwshim.sql import parse

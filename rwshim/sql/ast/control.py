@@ -1,7 +1,8 @@
 """rwshim's test-control extension statements (``RWSHIM ...``, tag ``RWSHIM``).
 
 No RisingWave counterpart: these stand in for risectl's access to the meta node (stepping
-barriers, the clock, backfill holds, faults, restart); rwshim/control.py executes them and the
+barriers, the clock, backfill holds, faults, restart); rwshim/control/statements.py executes them
+and the
 README lists them as extensions.
 """
 

@@ -1,6 +1,6 @@
 """rwshim's ``RWSHIM ...`` test-control statements (an extension: no RisingWave counterpart).
 
-They stand in for risectl's access to the meta node; rwshim/control.py executes them.
+They stand in for risectl's access to the meta node; rwshim/control/statements.py executes them.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from rwshim.query import catalog
+from rwshim.catalog_path import system_catalogs as catalog
 from rwshim.store.store import Store as MetaStore
 
 TS = "2026-11-29 23:00:00.000000+00:00"

@@ -1,4 +1,5 @@
-"""Regenerate rwshim/query/catalog/system_catalogs.py from RisingWave's source (not a test).
+"""Regenerate rwshim/catalog_path/system_catalogs/system_catalogs.py from RisingWave's source (not
+a test).
 
 Reads every ``#[system_catalog(kind, "schema.name"[, "sql"])]`` under
 src/frontend/src/catalog/system_catalog/ at the reference commit and writes each builtin

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from rwshim import pgtypes as t
+from rwshim.catalog_path import system_catalogs as catalog
+from rwshim.catalog_path.system_catalogs import show
+from rwshim.common import pgtypes as t
 from rwshim.engine.engine import Engine
 from rwshim.engine.types import ColumnSpec, Context, ManualClock, ObjectName
-from rwshim.query import catalog
-from rwshim.query.catalog import show
 from rwshim.store.store import Store
 from rwshim.version import CLUSTER_VERSION
 from tests.unit.engine.helpers import Counts

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from rwshim import pgtypes as t
-from rwshim.query.catalog import RELATIONS
+from rwshim.catalog_path.system_catalogs import RELATIONS
+from rwshim.common import pgtypes as t
 from tests.unit.catalog.conftest import Store
 from tests.unit.catalog.test_rw_catalog import scenario
 

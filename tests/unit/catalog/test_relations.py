@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rwshim import pgtypes
-from rwshim.query.catalog import RELATIONS
-from rwshim.query.catalog.static import type_rows
-from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID, SYSTEM_CATALOGS
+from rwshim.catalog_path.system_catalogs import RELATIONS
+from rwshim.catalog_path.system_catalogs.static import type_rows
+from rwshim.catalog_path.system_catalogs.system_catalogs import (
+    SYS_CATALOG_START_ID,
+    SYSTEM_CATALOGS,
+)
+from rwshim.common import pgtypes
 from tests.unit.catalog.conftest import Store
 
 # The relation.column list the client captures read (copied into this file).

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from rwshim import pgtypes as t
-from rwshim.query.catalog import RELATIONS
-from rwshim.query.catalog.system_catalogs import SYS_CATALOG_START_ID
+from rwshim.catalog_path.system_catalogs import RELATIONS
+from rwshim.catalog_path.system_catalogs.system_catalogs import SYS_CATALOG_START_ID
+from rwshim.common import pgtypes as t
 from tests.unit.catalog.conftest import TS, TS2, VERSION, Store
 
 SUPER_ACL_TABLE = '["root=arwd/root","postgres=arwd/root","rwadmin=arwd/root"]'

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes as t
+from rwshim.catalog_path.system_catalogs import show
+from rwshim.catalog_path.system_catalogs.show import ShowContext
+from rwshim.common import pgtypes as t
 from rwshim.errors import RUN_QUERY, RwError
-from rwshim.query.catalog import show
-from rwshim.query.catalog.show import ShowContext
 from tests.unit.catalog.conftest import Store
 from tests.unit.catalog.test_rw_catalog import scenario
 

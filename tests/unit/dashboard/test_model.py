@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from rwshim.common.outcome import Outcome
 from rwshim.dashboard import model
 from rwshim.errors import RwError
 from rwshim.frontend import Frontend
 from rwshim.instance import Instance
-from rwshim.results import Outcome
 
 
 async def run(fe: Frontend, sql: str) -> Outcome:

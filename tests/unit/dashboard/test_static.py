@@ -52,7 +52,7 @@ def test_vendored_files_are_the_locked_versions() -> None:
 def test_starting_without_a_dashboard_does_not_load_the_web_library() -> None:
     """The CLI, the server and the pytest plugin import aiohttp only when a dashboard starts."""
     code = (
-        "import sys, rwshim.cli, rwshim.server, rwshim.testing, rwshim.dashboard;"
+        "import sys, rwshim.cli.main, rwshim.server.listener, rwshim.testing, rwshim.dashboard;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'aiohttp'"
         " or m == 'rwshim.dashboard.app'))"
     )

@@ -1,4 +1,4 @@
-"""The pass-through rule of kept data-plane runs (rwshim/datapath/quick.py): for every
+"""The pass-through rule of kept data-plane runs (rwshim/dataplane/rerun.py): for every
 PostgreSQL result type whose rows are passed through, decoding PostgreSQL's text output the
 way the full path does and encoding it again for the client gives the same bytes; a type
 outside the set is never passed through."""
@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes
-from rwshim.datapath import quick, values
-from rwshim.query.pg import typemap
+from rwshim.common import pgtypes
+from rwshim.dataplane import rerun as quick
+from rwshim.dataplane import values
+from rwshim.dataplane.plan import typemap
 from rwshim.wire import codecs
 
 # PostgreSQL's text output for each type (int8out, int4out, boolout, textout ...)

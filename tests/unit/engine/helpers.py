@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
 from rwshim.engine.engine import Engine
 from rwshim.engine.types import ColumnSpec, Context, ManualClock, ObjectName, Result
 from rwshim.store.store import Store

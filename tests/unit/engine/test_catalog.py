@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
 from rwshim.engine.types import ColumnSpec, Context, ObjectName
 from rwshim.errors import RwError
 from tests.unit.engine.helpers import V, ctx, make_engine, mv, rel_id, table

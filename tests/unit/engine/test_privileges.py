@@ -1,4 +1,4 @@
-"""The privilege model without a socket: rwshim.acl's check and texts, the engine's privilege
+"""The privilege model without a socket: rwshim.common.acl's check and texts, the engine's privilege
 rows (grantors, dependent privileges, who may revoke what, default privileges, what a drop
 takes along), and the store migration that brings older stores to user_privilege."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rwshim.acl import CheckItem, UserAcl, check_privileges
+from rwshim.common.acl import CheckItem, UserAcl, check_privileges
 from rwshim.engine.engine import Engine
 from rwshim.engine.privileges import DefaultPrivilege
 from rwshim.engine.types import Context, ObjectName

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 import pytest
 from msgspec.structs import replace
 
-from rwshim import pgtypes
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
-from rwshim.query.relations import Relation, RelColumn, RelKind
-from rwshim.query.sqlite.storage import sqlite_affinity
+from rwshim.binder.context import QueryContext
+from rwshim.binder.relations import Relation, RelColumn, RelKind
+from rwshim.catalog_path.engine import QueryEngine
+from rwshim.catalog_path.sqlite.storage import sqlite_affinity
+from rwshim.common import pgtypes
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Catalog:
     def load(
         self, name: str, rows: list[tuple[object, ...]], schema: str = "public", db: int = 1
     ) -> None:
-        """Rows of a test table, in SQLite's storage forms (query/types.py: booleans 0/1,
+        """Rows of a test table, in SQLite's storage forms (binder/types.py: booleans 0/1,
         arrays and jsonb JSON text), written straight into its ``rel_<id>``: the in-process
         path's lowering reads them; DML runs on the PostgreSQL data plane, not here."""
         rel = self.rels[(db, schema, name)]
@@ -197,9 +197,9 @@ class World:
 
 @pytest.fixture
 def world() -> World:
+    from rwshim.catalog_path import system_catalogs as catalog_views
+    from rwshim.catalog_path.store_source import StoreRelations
     from rwshim.engine.engine import Engine
-    from rwshim.query import catalog as catalog_views
-    from rwshim.query.store_source import StoreRelations
     from rwshim.store.store import Store
 
     store = Store.open(None, now="2026-11-29 23:00:00.000000+00:00")

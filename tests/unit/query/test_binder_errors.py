@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes
+from rwshim.binder.context import QueryContext
+from rwshim.binder.relations import RelKind
+from rwshim.catalog_path.engine import QueryEngine
+from rwshim.common import pgtypes
 from rwshim.errors import RwError
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
-from rwshim.query.relations import RelKind
 
 from .conftest import Catalog
 

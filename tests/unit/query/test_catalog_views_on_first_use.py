@@ -4,9 +4,9 @@ read directly are there from the start.  A real store (Instance(None)), real SQL
 
 from __future__ import annotations
 
+from rwshim.binder.context import QueryContext
+from rwshim.catalog_path.system_catalogs import RELATIONS
 from rwshim.instance import Instance
-from rwshim.query.catalog import RELATIONS
-from rwshim.query.context import QueryContext
 
 CTX = QueryContext(1, "dev", 1, "root")
 # now() keeps the result out of the result cache: each run reads the view again
@@ -67,7 +67,7 @@ def test_the_result_cache_sees_the_views_before_it_judges() -> None:
 def test_the_static_tables_are_filled_in_one_transaction_of_their_own() -> None:
     """install_static commits what it made (no transaction left open) and, called inside a
     transaction, nests in it (a rollback takes the tables with it)."""
-    from rwshim.query.catalog.static import (
+    from rwshim.catalog_path.system_catalogs.static import (
         install_static,
         system_column_rows,
         system_relation_rows,
@@ -95,7 +95,7 @@ def test_the_static_tables_are_filled_in_one_transaction_of_their_own() -> None:
 
 
 def test_the_function_names_are_read_at_the_first_lowering() -> None:
-    from rwshim.query.sqlite.executor import SqliteExecutor
+    from rwshim.catalog_path.sqlite.executor import SqliteExecutor
 
     instance = Instance(None)
     executor = instance.query.executor

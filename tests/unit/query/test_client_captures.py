@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from rwshim import pgtypes
-from rwshim.datapath.plane import DataPlane
+from rwshim.binder.bind_func import NOT_IN_RISINGWAVE
+from rwshim.catalog_path.engine import QueryEngine
+from rwshim.catalog_path.store_source import StoreRelations
+from rwshim.catalog_path.system_catalogs import RELATIONS
+from rwshim.common import pgtypes
+from rwshim.dataplane.plane import DataPlane
 from rwshim.errors import CatalogNotFound, RwError
-from rwshim.query.bind_func import NOT_IN_RISINGWAVE
-from rwshim.query.catalog import RELATIONS
-from rwshim.query.engine import QueryEngine
-from rwshim.query.store_source import StoreRelations
 
 from .conftest import World
 

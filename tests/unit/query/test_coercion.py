@@ -3,9 +3,9 @@ resolution), so they compare as instants or booleans, not as text."""
 
 from __future__ import annotations
 
-from rwshim import pgtypes
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
+from rwshim.binder.context import QueryContext
+from rwshim.catalog_path.engine import QueryEngine
+from rwshim.common import pgtypes
 
 from .conftest import Catalog
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from rwshim.binder import binder as bnd
+from rwshim.binder.context import QueryContext
+from rwshim.catalog_path import engine as qe
+from rwshim.catalog_path.engine import QueryEngine
 from rwshim.errors import RwError
-from rwshim.query import binder as bnd
-from rwshim.query import engine as qe
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
 
 FAST = [
     "SELECT 1",
@@ -146,8 +146,8 @@ def test_select_1_does_not_import_sqlglot() -> None:
     script = """
 import sys
 from rwshim.instance import Instance
-from rwshim.query.context import QueryContext
-import rwshim.server
+from rwshim.binder.context import QueryContext
+import rwshim.server.listener
 inst = Instance(None)
 ctx = QueryContext(1, "dev", 1, "root")
 out = inst.query.execute("SELECT 1", [], ctx)

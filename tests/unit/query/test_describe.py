@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
+from rwshim.binder.context import QueryContext
+from rwshim.catalog_path.engine import QueryEngine
+from rwshim.common import pgtypes
 
 from .conftest import Catalog, World
 

@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
+from rwshim.binder.context import QueryContext
+from rwshim.binder.functions import version_string
+from rwshim.catalog_path.engine import QueryEngine
 from rwshim.errors import RwError
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
-from rwshim.query.functions import version_string
 
 from .conftest import FIXED_NOW
 
@@ -139,7 +139,7 @@ def test_numeric_sum_and_avg_are_decimal(engine: QueryEngine, ctx: QueryContext)
 
 def test_view_query_is_the_query_after_as() -> None:
     # pg_get_viewdef answers the query, as RisingWave's pg_get_viewdef.rs does
-    from rwshim.query.functions import view_query as _view_query
+    from rwshim.binder.functions import view_query as _view_query
 
     assert _view_query("CREATE MATERIALIZED VIEW mv AS SELECT 1") == "SELECT 1"
     assert (

@@ -1,13 +1,13 @@
-"""Which catalog queries may keep their rows (rwshim/query/result_cache.py): only those whose
+"""Which catalog queries may keep their rows (rwshim/catalog_path/result_cache.py): only those whose
 engine text and views call deterministic functions or the context functions the key holds."""
 
 from __future__ import annotations
 
 import pytest
 
+from rwshim.binder.context import QueryContext
+from rwshim.catalog_path.result_cache import ResultCache
 from rwshim.instance import Instance
-from rwshim.query.context import QueryContext
-from rwshim.query.result_cache import ResultCache
 
 CTX = QueryContext(1, "dev", 1, "root")
 

@@ -7,11 +7,11 @@ from decimal import Decimal
 
 import pytest
 
-from rwshim import pgtypes
+from rwshim.binder.context import QueryContext
+from rwshim.catalog_path.engine import QueryEngine
+from rwshim.catalog_path.sqlite.executor import encode_param
+from rwshim.common import pgtypes
 from rwshim.errors import RwError
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
-from rwshim.query.sqlite.executor import encode_param
 
 from .conftest import Catalog, World
 

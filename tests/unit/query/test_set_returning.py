@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rwshim.query.context import QueryContext
-from rwshim.query.engine import QueryEngine
+from rwshim.binder.context import QueryContext
+from rwshim.catalog_path.engine import QueryEngine
 
 
 def test_several_set_returning_functions_run_in_lockstep(

@@ -1,4 +1,5 @@
-"""The static catalog tables copied from their image (rwshim/query/catalog/static_image.py)
+"""The static catalog tables copied from their image
+(rwshim/catalog_path/system_catalogs/static_image.py)
 are exactly the tables inserting their rows makes; an image that is missing, damaged or short
 of rows is passed over.  Real SQLite connections, an image directory of the test's own."""
 
@@ -11,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from rwshim.cachedir import CACHE_ENV
-from rwshim.query.catalog import static_image
-from rwshim.query.catalog.static import TABLES, install_static, static_rows
+from rwshim.catalog_path.system_catalogs import static_image
+from rwshim.catalog_path.system_catalogs.static import TABLES, install_static, static_rows
 from rwshim.store.image import write_image
 
 Dump = dict[str, object]

@@ -7,10 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from rwshim import pgtypes
-from rwshim.query import types
-from rwshim.query.context import QueryContext, parse_search_path
-from rwshim.query.sqlite.executor import encode_param
+from rwshim.binder import types
+from rwshim.binder.context import QueryContext, parse_search_path
+from rwshim.catalog_path.sqlite.executor import encode_param
+from rwshim.common import pgtypes
 
 
 @pytest.mark.parametrize(

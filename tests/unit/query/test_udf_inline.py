@@ -1,4 +1,4 @@
-"""SQL functions inlined into statement texts (rwshim/query/udf.py, after RisingWave's
+"""SQL functions inlined into statement texts (rwshim/binder/udf.py, after RisingWave's
 binder/expr/function/mod.rs bind_sql_udf and extract_udf_expr): the I/O-free core with a
 look-up over a dictionary."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from rwshim.binder.udf import Inliner, Udf, udf_expression
 from rwshim.errors import BindError, InvalidInputSyntax, NotImplementedError_
-from rwshim.query.udf import Inliner, Udf, udf_expression
 
 FUNCS = {
     "add": Udf(1, "add", "public", "SCALAR", "sql", ("", ""), ("integer", "integer"), "integer",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim.errors import SessionConfigError, StartupOptionError
-from rwshim.session_config import (
+from rwshim.common.session_config import (
     InvalidValue,
     SessionConfig,
     apply_startup,
@@ -14,6 +13,7 @@ from rwshim.session_config import (
     parse_startup_options,
     variables,
 )
+from rwshim.errors import SessionConfigError, StartupOptionError
 from tests.unit.sql.session_cases import DEFAULTS, ERROR_CASES, SET_CASES
 
 

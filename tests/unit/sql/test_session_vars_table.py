@@ -1,7 +1,7 @@
 """The generated session-variable table and the hand-written code over it agree.
 
-rwshim/session_vars_generated.py is generated from RisingWave's source
-(tests/unit/sql/gen_session_vars.py); rwshim/session_config.py names check hooks, flags,
+rwshim/common/session_vars_generated.py is generated from RisingWave's source
+(tests/unit/sql/gen_session_vars.py); rwshim/common/session_config.py names check hooks, flags,
 field types and variables of its own.  A regeneration that brings a new hook, flag, type or
 enum, or drops a variable the code relies on, fails here instead of at a client's SET.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import session_config as sc
-from rwshim import session_vars_generated as gen
+from rwshim.common import session_config as sc
+from rwshim.common import session_vars_generated as gen
 from rwshim.errors import SessionConfigError
 
 VARS = sc.variables()

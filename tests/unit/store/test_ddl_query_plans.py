@@ -15,9 +15,9 @@ import sqlite3
 
 import pytest
 
+from rwshim.common.outcome import Outcome
 from rwshim.frontend import Frontend
 from rwshim.instance import Instance
-from rwshim.results import Outcome
 
 # Tables whose rows grow with the number of jobs (the schema's per-object tables).
 GROWING = {

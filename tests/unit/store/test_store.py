@@ -141,7 +141,7 @@ CHILD = textwrap.dedent(
     """
     import contextlib
     import sys
-    from rwshim import pgtypes
+    from rwshim.common import pgtypes
     from rwshim.engine.engine import Engine
     from rwshim.engine.types import ColumnSpec, Context, ObjectName, SystemClock
     from rwshim.store.store import Store

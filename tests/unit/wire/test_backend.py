@@ -5,11 +5,12 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rwshim import pgtypes
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column
 from rwshim.errors import RwError
-from rwshim.results import Column, render_error, row_encoder
 from rwshim.wire import backend
 from rwshim.wire.codecs import decoder
+from rwshim.wire.results import render_error, row_encoder
 from tests.wirekit import split
 
 _int = st.integers(-(2**31), 2**31 - 1)

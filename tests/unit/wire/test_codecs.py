@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rwshim import pgtypes
-from rwshim.pgtypes import Interval, RegOid
+from rwshim.common import pgtypes
+from rwshim.common.pgtypes import Interval, RegOid
 from rwshim.wire.codecs import CodecError, decoder, encoder, parse_interval
 
 

@@ -379,7 +379,7 @@ def test_parse_past_the_query_size_is_extended() -> None:
     assert conn.state is State.READY
 
 
-# --- exchanges answered whole (rwshim/exchanges.py) ------------------------------------------
+# --- exchanges answered whole (rwshim/server/shortcuts/exchanges.py) ------------------------------
 
 EXCHANGE = fe.parse("", "SELECT 1") + fe.bind("", "") + fe.execute("") + fe.SYNC
 

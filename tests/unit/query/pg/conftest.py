@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from rwshim import pgtypes
-from rwshim.query.context import QueryContext
-from rwshim.query.pg import route as routing
-from rwshim.query.pg.rewrite import PgStatement, rewrite
-from rwshim.query.relations import Relation, RelColumn, RelKind
+from rwshim.binder.context import QueryContext
+from rwshim.binder.relations import Relation, RelColumn, RelKind
+from rwshim.common import pgtypes
+from rwshim.dataplane.plan import route as routing
+from rwshim.dataplane.plan.rewrite import PgStatement, rewrite
 
 INT, VARCHAR = pgtypes.INT4, pgtypes.VARCHAR
 

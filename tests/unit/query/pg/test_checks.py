@@ -1,14 +1,14 @@
-"""RisingWave's binder checks on the data plane's parse tree (query/pg/checks.py): statements
+"""RisingWave's binder checks on the data plane's parse tree (dataplane/plan/checks.py): statements
 PostgreSQL would run are refused with RisingWave's texts."""
 
 from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes
+from rwshim.binder.relations import RelColumn
+from rwshim.common import pgtypes
+from rwshim.dataplane.plan import checks, tree
 from rwshim.errors import RwError
-from rwshim.query.pg import checks, tree
-from rwshim.query.relations import RelColumn
 
 
 def refused(sql: str, cols: list[RelColumn] | None = None) -> list[str]:

@@ -1,10 +1,10 @@
-"""to_timestamp's input shape as RisingWave's chrono pattern reads it (query/pg/chrono.py)."""
+"""to_timestamp's input shape as RisingWave's chrono pattern reads it (dataplane/plan/chrono.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rwshim.query.pg import chrono
+from rwshim.dataplane.plan import chrono
 
 
 def test_patterns_compile_to_chrono_items_leftmost_longest() -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes
+from rwshim.binder.relations import Relation, RelColumn, RelKind
+from rwshim.common import pgtypes
+from rwshim.dataplane.plan import ddl, typemap
+from rwshim.dataplane.plan.errors import PgError, map_error, register
+from rwshim.dataplane.plan.prepass import prepass
 from rwshim.errors import NotImplementedError_, QueryCanceled, QueryTimeout
-from rwshim.query.pg import ddl, typemap
-from rwshim.query.pg.errors import PgError, map_error, register
-from rwshim.query.pg.prepass import prepass
-from rwshim.query.relations import Relation, RelColumn, RelKind
 
 from .conftest import INT, VARCHAR, Catalog
 
@@ -109,7 +109,7 @@ def test_error_mapping() -> None:
         map_error(PgError("57014", "canceling statement due to user request"), _names),
         QueryCanceled,
     )
-    from rwshim.query.pg.errors import MapContext
+    from rwshim.dataplane.plan.errors import MapContext
 
     timeout = map_error(
         PgError("57014", "canceling statement due to statement timeout"), _names, MapContext(3)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim import pgtypes
+from rwshim.binder.context import QueryContext
+from rwshim.binder.relations import RelColumn, RelKind
+from rwshim.common import pgtypes
 from rwshim.errors import BindError, CatalogNotFound, InsertViolation, InvalidInputSyntax, RwError
-from rwshim.query.context import QueryContext
-from rwshim.query.relations import RelColumn, RelKind
 
 from .conftest import INT, VARCHAR, Catalog, pg
 

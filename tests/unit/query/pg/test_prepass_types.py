@@ -3,9 +3,9 @@ DDL required first) and ``char(n)`` becomes varchar, every byte offset after the
 
 from __future__ import annotations
 
-from rwshim import rwtypes
-from rwshim.query.pg import typemap
-from rwshim.query.pg.prepass import prepass
+from rwshim.common import rwtypes
+from rwshim.dataplane.plan import typemap
+from rwshim.dataplane.plan.prepass import prepass
 
 
 def test_a_struct_cast_names_its_composite_in_place() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from rwshim.binder.context import QueryContext
+from rwshim.dataplane.plan.route import Route
 from rwshim.errors import CatalogNotFound, InvalidInputSyntax
-from rwshim.query.context import QueryContext
-from rwshim.query.pg.route import Route
 
 from .conftest import INT, VARCHAR, Catalog, pg, route_of
 

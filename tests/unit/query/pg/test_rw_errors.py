@@ -1,9 +1,9 @@
 """Errors raised in RisingWave's words by the rwfn functions (SQLSTATE RWEXP / RWERR) and the
-PostgreSQL texts mapped to RisingWave's (query/pg/errors.py)."""
+PostgreSQL texts mapped to RisingWave's (dataplane/plan/errors.py)."""
 
 from __future__ import annotations
 
-from rwshim.query.pg.errors import PgError, map_error
+from rwshim.dataplane.plan.errors import PgError, map_error
 
 
 def _none(_: int) -> str | None:

@@ -1,13 +1,13 @@
-"""RisingWave-only types as text (rwshim/rwtypes.py) and their PostgreSQL form
+"""RisingWave-only types as text (rwshim/common/rwtypes.py) and their PostgreSQL form
 (query/pg/typemap): RisingWave's display names and OIDs, composite types per struct type."""
 
 from __future__ import annotations
 
 import pytest
 
-from rwshim import coltypes, pgtypes, rwtypes
+from rwshim.common import coltypes, pgtypes, rwtypes
+from rwshim.dataplane.plan import typemap
 from rwshim.errors import NotImplementedError_
-from rwshim.query.pg import typemap
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from rwshim.binder.context import QueryContext
 from rwshim.errors import RwError
-from rwshim.query.context import QueryContext
 
 from .conftest import INT, Catalog, pg
 

@@ -1,4 +1,4 @@
-"""The data-plane migration of a table ALTER TABLE changed (rwshim/query/pg/ddl.py
+"""The data-plane migration of a table ALTER TABLE changed (rwshim/dataplane/plan/ddl.py
 ``table_migration``): columns matched by name and column id, dropped ones go with CASCADE,
 added ones come with their DEFAULT, anything else is refused."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
+from rwshim.binder.relations import RelColumn
+from rwshim.dataplane.plan import ddl
 from rwshim.errors import InternalError
-from rwshim.query.pg import ddl
-from rwshim.query.relations import RelColumn
 
 from .conftest import INT, VARCHAR, Catalog
 

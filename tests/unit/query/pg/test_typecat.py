@@ -1,11 +1,11 @@
-"""Struct values from PostgreSQL's composite text to RisingWave's text (datapath/typecat.py)."""
+"""Struct values from PostgreSQL's composite text to RisingWave's text (dataplane/typecat.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rwshim import rwtypes
-from rwshim.datapath.typecat import parse_record, quote_struct_field, struct_decoder
+from rwshim.common import rwtypes
+from rwshim.dataplane.typecat import parse_record, quote_struct_field, struct_decoder
 
 
 @pytest.mark.parametrize(
@@ -45,8 +45,8 @@ def test_struct_values_render_fields_in_risingwaves_forms() -> None:
 
 
 def test_dates_beyond_pythons_years_read_as_risingwaves_text() -> None:
-    from rwshim import pgtypes
-    from rwshim.datapath import values
+    from rwshim.common import pgtypes
+    from rwshim.dataplane import values
 
     assert values.decoder(pgtypes.TIMESTAMPTZ)(b"1973-07-15 08:15:55.33+00 BC") == (
         "1973-07-15 08:15:55.330+00:00 BC"

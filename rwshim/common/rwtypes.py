@@ -1,0 +1,288 @@
+"""RisingWave's data types as text: ``struct<a int, b varchar>``, ``int[][]``, ``map(varchar,
+int)``, ``rw_int256``, ``vector(3)`` and the scalar names, parsed into a tree that knows
+RisingWave's display name (``DataType``'s Display: src/common/src/types/mod.rs,
+struct_type.rs, list_type.rs, map_type.rs) and the type OID RisingWave reports
+(postgres_type.rs ``to_oid``: struct 2249, a list of structs 2287, rw_int256 1301, map 1303,
+vector 1305, their lists one more; a list of lists reports its innermost element's array OID).
+
+A leaf module (errors and pgtypes only): the catalog's column binder (coltypes) and the data
+plane's type mapping (query/pg/typemap) both read it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rwshim.common import pgtypes
+from rwshim.errors import NotImplementedError_
+
+INT256_OID, INT256_ARRAY_OID = 1301, 1302
+MAP_OID, MAP_ARRAY_OID = 1303, 1304
+VECTOR_OID, VECTOR_ARRAY_OID = 1305, 1306
+STRUCT_OID, STRUCT_ARRAY_OID = pgtypes.RECORD, 2287
+
+# scalar names RisingWave's parser accepts -> (OID, RisingWave's display name)
+# (bind_data_type, src/frontend/src/binder/expr/mod.rs)
+SCALARS: dict[str, tuple[int, str]] = {
+    "bool": (pgtypes.BOOL, "boolean"),
+    "boolean": (pgtypes.BOOL, "boolean"),
+    "int2": (pgtypes.INT2, "smallint"),
+    "smallint": (pgtypes.INT2, "smallint"),
+    "int4": (pgtypes.INT4, "integer"),
+    "int": (pgtypes.INT4, "integer"),
+    "integer": (pgtypes.INT4, "integer"),
+    "int8": (pgtypes.INT8, "bigint"),
+    "bigint": (pgtypes.INT8, "bigint"),
+    "float4": (pgtypes.FLOAT4, "real"),
+    "real": (pgtypes.FLOAT4, "real"),
+    "float8": (pgtypes.FLOAT8, "double precision"),
+    "double precision": (pgtypes.FLOAT8, "double precision"),
+    "double": (pgtypes.FLOAT8, "double precision"),
+    "float": (pgtypes.FLOAT8, "double precision"),
+    "numeric": (pgtypes.NUMERIC, "numeric"),
+    "decimal": (pgtypes.NUMERIC, "numeric"),
+    "varchar": (pgtypes.VARCHAR, "character varying"),
+    "character varying": (pgtypes.VARCHAR, "character varying"),
+    "text": (pgtypes.VARCHAR, "character varying"),
+    "string": (pgtypes.VARCHAR, "character varying"),
+    "date": (pgtypes.DATE, "date"),
+    "time": (pgtypes.TIME, "time without time zone"),
+    "time without time zone": (pgtypes.TIME, "time without time zone"),
+    "timestamp": (pgtypes.TIMESTAMP, "timestamp without time zone"),
+    "timestamp without time zone": (pgtypes.TIMESTAMP, "timestamp without time zone"),
+    "timestamptz": (pgtypes.TIMESTAMPTZ, "timestamp with time zone"),
+    "timestamp with time zone": (pgtypes.TIMESTAMPTZ, "timestamp with time zone"),
+    "interval": (pgtypes.INTERVAL, "interval"),
+    "bytea": (pgtypes.BYTEA, "bytea"),
+    "jsonb": (pgtypes.JSONB, "jsonb"),
+}
+
+_LIST_OIDS = {
+    "struct": STRUCT_ARRAY_OID,
+    "int256": INT256_ARRAY_OID,
+    "map": MAP_ARRAY_OID,
+    "vector": VECTOR_ARRAY_OID,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RwType:
+    """One RisingWave data type."""
+
+    kind: str  # "scalar" | "struct" | "list" | "map" | "int256" | "vector"
+    scalar_oid: int = 0  # kind "scalar": the PostgreSQL OID
+    scalar_name: str = ""  # kind "scalar": RisingWave's name
+    fields: tuple[tuple[str, RwType], ...] = ()  # kind "struct"
+    elem: RwType | None = None  # kind "list": the element; kind "map": the key
+    value: RwType | None = None  # kind "map": the value
+    dim: int = 0  # kind "vector"
+    _display: str = field(default="", compare=False)
+
+    def display(self) -> str:
+        """RisingWave's name of the type (``DataType``'s Display)."""
+        if self.kind == "scalar":
+            return self.scalar_name
+        if self.kind == "int256":
+            return "rw_int256"
+        if self.kind == "vector":
+            return f"vector({self.dim})"
+        if self.kind == "list":
+            assert self.elem is not None
+            return self.elem.display() + "[]"
+        if self.kind == "map":
+            assert self.elem is not None and self.value is not None
+            return f"map({self.elem.display()},{self.value.display()})"
+        inner = ", ".join(f"{quote_ident(n)} {t.display()}" for n, t in self.fields)
+        return f"struct<{inner}>"
+
+    @property
+    def oid(self) -> int:
+        """The type OID RisingWave reports (postgres_type.rs to_oid)."""
+        if self.kind == "scalar":
+            return self.scalar_oid
+        if self.kind == "int256":
+            return INT256_OID
+        if self.kind == "vector":
+            return VECTOR_OID
+        if self.kind == "map":
+            return MAP_OID
+        if self.kind == "struct":
+            return STRUCT_OID
+        inner = self.innermost()
+        if inner.kind == "scalar":
+            return pgtypes.BY_OID[inner.scalar_oid].array_oid
+        return _LIST_OIDS[inner.kind]
+
+    def innermost(self) -> RwType:
+        """A list's innermost element type (the type itself for a non-list)."""
+        t = self
+        while t.kind == "list" and t.elem is not None:
+            t = t.elem
+        return t
+
+    def walk(self) -> list[RwType]:
+        """This type and every type inside it, innermost first."""
+        out: list[RwType] = []
+        for _, t in self.fields:
+            out.extend(t.walk())
+        for sub in (self.elem, self.value):
+            if sub is not None:
+                out.extend(sub.walk())
+        out.append(self)
+        return out
+
+
+_PLAIN = re.compile(r"[a-z_][a-z0-9_]*")
+_KEYWORDS: frozenset[str] | None = None
+
+
+def quote_ident(name: str) -> str:
+    """RisingWave's QuoteIdent (src/sqlparser/src/quote_ident.rs): quoted unless a plain
+    lower-case identifier that is not a keyword (pglast's keyword lists stand in for
+    RisingWave's ALL_KEYWORDS)."""
+    global _KEYWORDS
+    if _PLAIN.fullmatch(name):
+        if _KEYWORDS is None:
+            from pglast import keywords as kw
+
+            _KEYWORDS = frozenset(
+                kw.RESERVED_KEYWORDS
+                | kw.UNRESERVED_KEYWORDS
+                | kw.COL_NAME_KEYWORDS
+                | kw.TYPE_FUNC_NAME_KEYWORDS
+            )
+        if name not in _KEYWORDS:
+            return name
+    return '"' + name.replace('"', '""') + '"'
+
+
+class TypeSyntaxError(ValueError):
+    """Text that is not a RisingWave type."""
+
+
+_TOKEN = re.compile(
+    r'\s*(?:(?P<q>"(?:[^"]|"")*")|(?P<w>[A-Za-z_][A-Za-z0-9_$]*)|(?P<n>\d+)|(?P<s>[<>()\[\],]))'
+)
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise TypeSyntaxError(text)
+        kind = m.lastgroup or ""
+        value = m.group(kind)
+        if kind == "q":
+            value = value[1:-1].replace('""', '"')
+        out.append((kind, value))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.toks = _tokens(text)
+        self.pos = 0
+
+    def peek(self, k: int = 0) -> tuple[str, str]:
+        i = self.pos + k
+        return self.toks[i] if i < len(self.toks) else ("", "")
+
+    def take(self) -> tuple[str, str]:
+        t = self.peek()
+        if not t[0]:
+            raise TypeSyntaxError(self.text)
+        self.pos += 1
+        return t
+
+    def expect(self, sym: str) -> None:
+        if self.take() != ("s", sym):
+            raise TypeSyntaxError(self.text)
+
+    def parse(self) -> RwType:
+        t = self.type_()
+        if self.pos != len(self.toks):
+            raise TypeSyntaxError(self.text)
+        return t
+
+    def type_(self) -> RwType:
+        t = self.base()
+        while self.peek() == ("s", "["):
+            self.take()
+            self.expect("]")
+            t = RwType("list", elem=t)
+        return t
+
+    def base(self) -> RwType:
+        kind, word = self.take()
+        if kind != "w":
+            raise TypeSyntaxError(self.text)
+        low = word.lower()
+        if low == "struct" and self.peek() == ("s", "<"):
+            return self.struct()
+        if low == "map" and self.peek() == ("s", "("):
+            self.take()
+            key = self.type_()
+            self.expect(",")
+            value = self.type_()
+            self.expect(")")
+            return RwType("map", elem=key, value=value)
+        if low == "vector" and self.peek() == ("s", "("):
+            self.take()
+            n_kind, n = self.take()
+            if n_kind != "n":
+                raise TypeSyntaxError(self.text)
+            self.expect(")")
+            return RwType("vector", dim=int(n))
+        if low == "rw_int256":
+            return RwType("int256")
+        words = [low]
+        # multi-word scalar names: double precision, character varying, timestamp with time zone
+        while self.peek()[0] == "w" and " ".join([*words, self.peek()[1].lower()]) in _PREFIXES:
+            words.append(self.take()[1].lower())
+        name = " ".join(words)
+        found = SCALARS.get(name)
+        if found is None:
+            raise NotImplementedError_(f"unsupported data type: {self.text.strip()}")
+        return RwType("scalar", scalar_oid=found[0], scalar_name=found[1])
+
+    def struct(self) -> RwType:
+        self.expect("<")
+        fields: list[tuple[str, RwType]] = []
+        if self.peek() == ("s", ">"):
+            self.take()
+            return RwType("struct")
+        while True:
+            kind, name = self.take()
+            if kind not in ("w", "q"):
+                raise TypeSyntaxError(self.text)
+            fields.append((name if kind == "q" else name.lower(), self.type_()))
+            sep = self.take()
+            if sep == ("s", ">"):
+                return RwType("struct", fields=tuple(fields))
+            if sep != ("s", ","):
+                raise TypeSyntaxError(self.text)
+
+
+# every prefix of a multi-word scalar name (for greedy reading of words)
+_PREFIXES = frozenset(
+    " ".join(name.split()[:i]) for name in SCALARS for i in range(2, len(name.split()) + 1)
+)
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> RwType:
+    """The type ``text`` names (TypeSyntaxError if it is not one; RisingWave's
+    ``unsupported data type`` for an unknown name)."""
+    return _Parser(text).parse()
+
+
+def is_rw_only(t: RwType) -> bool:
+    """Whether the type (or a type inside it) is one PostgreSQL has no builtin for."""
+    return any(x.kind in ("struct", "map", "int256", "vector") for x in t.walk())

@@ -1,0 +1,195 @@
+"""Test control over SQL (rwshim's extension statements, tag ``RWSHIM``): stepping barriers,
+taking the clock, holding backfill, faults, restart, and the job table ``rwshim ctl jobs``
+draws.  Every statement here is an extension, listed in the README; all need a superuser, as
+risectl needs access to the meta node.
+
+    RWSHIM TICK [n] [DATABASE name]       n barriers now (all databases, or the one named)
+    RWSHIM CLOCK {MANUAL | AUTO}          stop / restart the periodic barriers
+    RWSHIM {HOLD | RELEASE} BACKFILL id   stop / let go a creating job's backfill progress
+    RWSHIM FAULT name {ON | OFF}          switch a documented fault (``RWSHIM FAULTS`` lists them)
+    RWSHIM RESTART                        meta-node restart: RisingWave's recovery runs
+    RWSHIM JOBS                           one row per streaming job (see ``JOB_COLUMNS``)
+
+The ``rwshim.testing`` plugin calls the same ``Instance`` methods directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import msgspec.structs
+
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column, Outcome
+from rwshim.errors import InvalidParameterValue, PermissionDenied
+from rwshim.sql import statements as st
+
+if TYPE_CHECKING:
+    from rwshim.instance import Instance
+
+TAG = "RWSHIM"
+MAX_TICKS = 100_000
+
+# RWSHIM JOBS: what rwshim ctl jobs shows, one row per streaming job of every database.
+JOB_COLUMNS = [
+    Column("id", pgtypes.INT8),
+    Column("database", pgtypes.VARCHAR),
+    Column("name", pgtypes.VARCHAR),
+    Column("kind", pgtypes.VARCHAR),
+    Column("status", pgtypes.VARCHAR),
+    Column("create_type", pgtypes.VARCHAR),
+    Column("job_type", pgtypes.VARCHAR),
+    Column("parallelism", pgtypes.VARCHAR),
+    Column("actors", pgtypes.INT8),
+    Column("max_parallelism", pgtypes.INT8),
+    Column("paused", pgtypes.BOOL),
+    Column("backfill_held", pgtypes.BOOL),
+    Column("backfill_consumed", pgtypes.INT8),
+    Column("backfill_total", pgtypes.INT8),
+    Column("progress", pgtypes.VARCHAR),
+]
+FAULT_COLUMNS = [Column("name", pgtypes.VARCHAR), Column("enabled", pgtypes.BOOL)]
+
+
+def fault_names(instance: Instance) -> list[str]:
+    """The fault switches the engine documents (``rwshim.engine.engine.Faults``)."""
+    return [f.name for f in msgspec.structs.fields(instance.engine.faults)]
+
+
+def set_fault(instance: Instance, name: str, on: bool) -> None:
+    """Switch one fault; an unknown name lists the known ones."""
+    names = fault_names(instance)
+    key = name.lower()
+    if key not in names:
+        raise InvalidParameterValue(f'unknown fault "{name}", expected one of: {", ".join(names)}')
+    setattr(instance.engine.faults, key, on)
+
+
+def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
+    """Hold or release a streaming job's backfill; the job must exist."""
+    if instance.engine.catalog.job_status(job_id) is None:
+        raise InvalidParameterValue(f"streaming job {job_id} not found")
+    instance.engine.backfill.hold(job_id, hold)
+    instance.query.invalidate()
+
+
+def job_rows(instance: Instance) -> list[tuple[object, ...]]:
+    """The rows of RWSHIM JOBS, by job id."""
+    engine = instance.engine
+    rows: list[tuple[object, ...]] = []
+    progress_of = {p[0]: p[3] for p in engine.backfill.ddl_progress()}
+    for (
+        jid,
+        db,
+        name,
+        kind,
+        status,
+        ctype,
+        jtype,
+        maxp,
+        held,
+        paused,
+        consumed,
+        total,
+    ) in instance.conn.execute(
+        "SELECT j.job_id, d.name, r.name, r.kind, j.job_status, j.create_type, j.job_type,"
+        " j.max_parallelism, j.backfill_held, coalesce(b.is_paused, 0),"
+        " (SELECT sum(backfill_consumed) FROM fragment f WHERE f.job_id = j.job_id"
+        "   AND f.scan_relation_id IS NOT NULL),"
+        " (SELECT sum(backfill_total) FROM fragment f WHERE f.job_id = j.job_id"
+        "   AND f.scan_relation_id IS NOT NULL)"
+        " FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id"
+        " JOIN database d ON d.database_id = j.database_id"
+        " LEFT JOIN barrier_state b ON b.database_id = j.database_id ORDER BY j.job_id"
+    ).fetchall():
+        job_id = int(jid)
+        progress = progress_of.get(job_id, "100%")
+        rows.append(
+            (
+                job_id,
+                str(db),
+                str(name),
+                str(kind),
+                str(status),
+                str(ctype),
+                str(jtype),
+                engine.actors.catalog_parallelism(job_id),
+                sum(engine.actors.rendered_parallelism(job_id).values()),
+                int(maxp),
+                bool(paused),
+                bool(held),
+                None if consumed is None else int(consumed),
+                None if total is None else int(total),
+                progress,
+            )
+        )
+    return rows
+
+
+def columns(stmt: st.Statement) -> list[Column] | None:
+    """The result columns of a control statement (for Describe), None when it has none."""
+    if isinstance(stmt, st.ControlJobs):
+        return JOB_COLUMNS
+    if isinstance(stmt, st.ControlFaults):
+        return FAULT_COLUMNS
+    return None
+
+
+def handlers(frontend: Any) -> dict[type, Callable[..., Any]]:
+    """Statement class -> handler for the control statements a frontend answers."""
+    instance: Instance = frontend.instance
+
+    def require_super() -> None:
+        if not frontend.is_superuser:
+            # rwshim extension: test control needs what risectl needs (meta access).
+            raise PermissionDenied("must be superuser to use rwshim control statements")
+
+    def tick(stmt: st.ControlTick, params: list[object]) -> Outcome:
+        require_super()
+        if not 1 <= stmt.count <= MAX_TICKS:
+            # Barriers run on the server's loop: a huge count would stall every session.
+            raise InvalidParameterValue(f"tick count must be between 1 and {MAX_TICKS}")
+        db = None if stmt.database is None else instance.engine.catalog.database_id(stmt.database)
+        instance.step(stmt.count, db)
+        return Outcome(TAG)
+
+    def clock(stmt: st.ControlClock, params: list[object]) -> Outcome:
+        require_super()
+        instance.set_manual(stmt.manual)
+        return Outcome(TAG)
+
+    def backfill(stmt: st.ControlBackfill, params: list[object]) -> Outcome:
+        require_super()
+        hold_backfill(instance, stmt.job_id, stmt.hold)
+        return Outcome(TAG)
+
+    def fault(stmt: st.ControlFault, params: list[object]) -> Outcome:
+        require_super()
+        set_fault(instance, stmt.name, stmt.on)
+        return Outcome(TAG)
+
+    def faults(stmt: st.ControlFaults, params: list[object]) -> Outcome:
+        require_super()
+        f = instance.engine.faults
+        rows = [(n, bool(getattr(f, n))) for n in fault_names(instance)]
+        return Outcome(TAG, FAULT_COLUMNS, rows)
+
+    def restart(stmt: st.ControlRestart, params: list[object]) -> Outcome:
+        require_super()
+        instance.restart()
+        return Outcome(TAG)
+
+    def jobs(stmt: st.ControlJobs, params: list[object]) -> Outcome:
+        require_super()
+        return Outcome(TAG, JOB_COLUMNS, job_rows(instance))
+
+    return {
+        st.ControlTick: tick,
+        st.ControlClock: clock,
+        st.ControlBackfill: backfill,
+        st.ControlFault: fault,
+        st.ControlFaults: faults,
+        st.ControlRestart: restart,
+        st.ControlJobs: jobs,
+    }

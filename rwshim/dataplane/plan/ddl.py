@@ -1,0 +1,188 @@
+"""PostgreSQL objects generated from catalog data (never from the user's DDL text).
+
+- a table: ``rw."t<id>"`` with its columns under their real names (hidden ``_row_id``
+  included, an identity), NOT NULL, DEFAULT, generated columns as ``GENERATED ALWAYS AS (...)
+  STORED``, and for a declared key a unique index with NULLS NOT DISTINCT (RisingWave accepts
+  NULL in a key and treats it as a value; the upsert clause of ``dml`` infers this index);
+- a view, materialized view or source: ``rw."v<id>"``, the rewritten defining query (a source
+  reads no rows: rwshim's sources move no data) with the catalog's column names;
+- an index: ``rw."i<id>"`` on the indexed table, and ``rw."v<id>"`` reading the index's
+  columns, since RisingWave can read an index as a relation.
+
+Each object has a signature (what it was made from) that the data plane keeps next to it in
+``rwfn.objects``: an object whose signature differs from the catalog's is remade (a view) or
+migrated (a table gains columns), else reported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rwshim.binder.relations import Relation, RelColumn, RelKind
+from rwshim.dataplane.plan import names, typemap
+from rwshim.dataplane.plan.dml import user_key
+from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.errors import InternalError
+from rwshim.sql import column_exprs
+
+# rewrites a column expression (DEFAULT / generated) into PostgreSQL's text
+ExprRewriter = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class PgObject:
+    """One physical object and how to make it."""
+
+    name: str  # t<id> / v<id> / i<id>
+    kind: str  # "table" | "view" | "index"
+    signature: str
+    create: tuple[str, ...]  # run in one transaction, with the bookkeeping row
+    relation_id: int
+
+    @property
+    def qualified(self) -> str:
+        return f"{names.DATA_SCHEMA}.{qi(self.name)}"
+
+    def drop(self) -> str:
+        kind = {"table": "TABLE", "view": "VIEW", "index": "INDEX"}[self.kind]
+        return f"DROP {kind} IF EXISTS {self.qualified} CASCADE"
+
+
+def _column(c: RelColumn, expression: ExprRewriter) -> str:
+    sql = f"{qi(c.name)} {typemap.column_type(c.type_oid, c.rw_type)}"
+    if c.hidden and c.name == "_row_id":
+        return sql + " GENERATED ALWAYS AS IDENTITY"
+    if c.generated_expr is not None and column_exprs.is_impure(c.generated_expr):
+        # PostgreSQL generates from immutable expressions only: proctime() is computed per
+        # insert as a DEFAULT (rwshim's DML refuses a value for a generated column itself)
+        return sql + f" DEFAULT ({expression(c.generated_expr)})"
+    if c.generated_expr is not None:
+        return sql + f" GENERATED ALWAYS AS ({expression(c.generated_expr)}) STORED"
+    if c.default_expr is not None:
+        sql += f" DEFAULT ({expression(c.default_expr)})"
+    if not c.nullable:
+        sql += " NOT NULL"
+    return sql
+
+
+def _table_signature(rel: Relation) -> str:
+    return json.dumps(
+        {
+            "columns": [
+                [c.name, c.type_oid, c.rw_type, c.hidden, c.default_expr, c.generated_expr,
+                 c.nullable, c.column_id]
+                for c in rel.columns
+            ],
+            "key": list(user_key(rel)),
+        },
+        separators=(",", ":"),
+    )  # fmt: skip
+
+
+def table(rel: Relation, expression: ExprRewriter) -> PgObject:
+    """``rw."t<id>"`` for a user table."""
+    name = names.table_name(rel.id)
+    qualified = names.qualified_table(rel.id)
+    cols = ", ".join(_column(c, expression) for c in rel.columns)
+    # the composite types of struct columns first (typemap: idempotent)
+    stmts = [*typemap.columns_ddl(c.rw_type for c in rel.columns)]
+    stmts.append(f"CREATE TABLE {qualified} ({cols})")
+    key = user_key(rel)
+    if key:
+        stmts.append(
+            f"CREATE UNIQUE INDEX {qi(name + '_key')} ON {qualified} "
+            f"({', '.join(qi(k) for k in key)}) NULLS NOT DISTINCT"
+        )
+    return PgObject(name, "table", _table_signature(rel), tuple(stmts), rel.id)
+
+
+def _same_column(old: list[object], new: list[object]) -> bool:
+    """The same column: name and column id (a signature of an older rwshim has no id: the
+    name alone)."""
+    return old[0] == new[0] and (len(old) < 8 or old[7] == new[7])
+
+
+def table_migration(old_signature: str, rel: Relation, expression: ExprRewriter) -> list[str]:
+    """Statements turning the table made from ``old_signature`` into ``rel``'s, keeping its
+    rows: the columns ALTER TABLE dropped go (with what reads them: a view the catalog still
+    has is made again when next used), the ones it added come with their DEFAULT for the rows
+    there are (as RisingWave fills them, alter_table_column.rs).  A kept column must keep its
+    type, key and place among the others (RisingWave's ALTER TABLE changes neither)."""
+    old = json.loads(old_signature)
+    new = json.loads(_table_signature(rel))
+    if old.get("key") != new["key"]:
+        raise InternalError(f"the data-plane table of {rel.name} has another key")
+    old_cols: list[list[object]] = old.get("columns", [])
+    kept: list[int] = []
+    added: list[RelColumn] = []
+    for c, spec in zip(rel.columns, new["columns"], strict=True):
+        match = [i for i, o in enumerate(old_cols) if _same_column(o, spec)]
+        if not match:
+            added.append(c)
+            continue
+        if old_cols[match[0]][:7] != spec[:7]:
+            raise InternalError(f"the data-plane table of {rel.name} has another {c.name}")
+        kept.append(match[0])
+    if kept != sorted(kept):
+        raise InternalError(f"the data-plane table of {rel.name} has its columns in another order")
+    qualified = names.qualified_table(rel.id)
+    dropped = [str(o[0]) for i, o in enumerate(old_cols) if i not in kept]
+    return [
+        *(f"ALTER TABLE {qualified} DROP COLUMN {qi(n)} CASCADE" for n in dropped),
+        *typemap.columns_ddl(c.rw_type for c in added),
+        *(f"ALTER TABLE {qualified} ADD COLUMN {_column(c, expression)}" for c in added),
+    ]
+
+
+def view(rel: Relation, pg_query: str) -> PgObject:
+    """``rw."v<id>"`` reading ``pg_query`` (the rewritten definition) under the catalog's
+    column names."""
+    name = names.view_name(rel.id)
+    cols = ", ".join(qi(c.name) for c in rel.columns)
+    # the search path its function names were bound under (plane._apply sets it): a view made
+    # under another one is remade
+    signature = json.dumps([cols, pg_query, names.SEARCH_PATH], separators=(",", ":"))
+    create = f"CREATE VIEW {names.qualified_view(rel.id)} ({cols}) AS {pg_query}"
+    return PgObject(name, "view", signature, (create,), rel.id)
+
+
+def requiring(obj: PgObject, statements: tuple[str, ...]) -> PgObject:
+    """``obj`` made after ``statements`` (the idempotent type DDL its text needs)."""
+    if not statements:
+        return obj
+    return PgObject(obj.name, obj.kind, obj.signature, (*statements, *obj.create), obj.relation_id)
+
+
+def source(rel: Relation) -> PgObject:
+    """A source reads as an empty relation of its columns (rwshim moves no source data)."""
+    items = ", ".join(
+        f"NULL::{typemap.column_type(c.type_oid, c.rw_type)} AS {qi(c.name)}" for c in rel.columns
+    )
+    obj = view(rel, f"SELECT {items or 'NULL'} WHERE false")
+    return requiring(obj, tuple(typemap.columns_ddl(c.rw_type for c in rel.columns)))
+
+
+def index(rel: Relation, indexed: Relation) -> list[PgObject]:
+    """The PostgreSQL index (on a table) and the view that reads the index as a relation."""
+    base_cols = {c.name for c in indexed.columns}
+    cols = [c.name for c in rel.columns if not c.hidden]
+    missing = [c for c in cols if c not in base_cols]
+    if missing:
+        raise InternalError(f"index {rel.name} has columns its relation lacks: {missing}")
+    if indexed.kind == RelKind.TABLE:
+        base = names.qualified_table(indexed.id)
+    else:
+        base = names.qualified_view(indexed.id)
+    out = [view(rel, f"SELECT {', '.join(qi(c) for c in cols)} FROM {base}")]
+    if indexed.kind == RelKind.TABLE and rel.index_keys:
+        desc = list(rel.index_desc) + [False] * len(rel.index_keys)
+        keys = ", ".join(
+            qi(k) + (" DESC" if d else "") for k, d in zip(rel.index_keys, desc, strict=False)
+        )
+        name = names.index_name(rel.id)
+        create = f"CREATE INDEX {qi(name)} ON {base} ({keys})"
+        signature = json.dumps([indexed.id, keys], separators=(",", ":"))
+        out.insert(0, PgObject(name, "index", signature, (create,), rel.id))
+    return out

@@ -1,0 +1,282 @@
+"""INSERT / UPDATE / DELETE on the data plane: RisingWave's binder checks, the explicit INSERT
+column list, and the upsert clause that gives a table RisingWave's conflict behaviour.
+
+The checks follow src/frontend/src/binder/insert.rs (bind_insert, get_col_indices_to_insert),
+update.rs (bind_update) and delete.rs (bind_delete), in their order.  The columns an INSERT
+fills are the visible, non-generated ones (``TableCatalog::columns_to_insert``); without a
+column list the source's width picks the first ones and the rest take their DEFAULT.
+
+A table with a primary key upserts (handler/create_table.rs:671-705, ``EitherOnConflict``):
+``overwrite`` (the default) replaces the row, ``ignore`` (ON CONFLICT DO NOTHING) keeps the old
+one, ``if_not_null`` (DO UPDATE IF NOT NULL) takes the new row's non-NULL values.  The clause
+spliced is ``ON CONFLICT (<key>) DO UPDATE``, native and linear (bench/ measures it); for
+``ignore`` it rewrites the old row with itself, so that PostgreSQL counts every input row as
+RisingWave's tag does.  PostgreSQL refuses a key repeated within one statement (SQLSTATE 21000)
+where RisingWave keeps the last row (the first for ``ignore``): for that case the rewrite also
+gives a second text that numbers the source rows and keeps one per key, and counts the input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rwshim.binder.relations import Relation, RelColumn
+from rwshim.dataplane.plan import names, tree
+from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.dataplane.plan.route import Routed
+from rwshim.dataplane.plan.splice import (
+    Splicer,
+    alias_end,
+    keyword_before,
+    name_end,
+    paren_end,
+    statement_end,
+)
+from rwshim.errors import BindError, BindExprError, InsertViolation, ItemNotFound
+from rwshim.sql import column_exprs
+
+# the system column every table has (src/common/src/catalog/mod.rs RW_TIMESTAMP_COLUMN_NAME)
+RW_TIMESTAMP = "_rw_timestamp"
+
+OVERWRITE = "overwrite"
+IGNORE = "ignore"
+IF_NOT_NULL = "if_not_null"
+NO_CHECK = "no_check"
+
+
+@dataclass(frozen=True, slots=True)
+class DmlExtra:
+    repeated_key_text: str | None = None
+    # the repeated-key text returns one row: the number of input rows (the INSERT's tag)
+    repeated_key_counts: bool = False
+
+
+def insertable(rel: Relation) -> list[RelColumn]:
+    """The columns an INSERT may name (visible and not generated)."""
+    return [c for c in rel.columns if not c.hidden and c.generated_expr is None]
+
+
+def user_key(rel: Relation) -> tuple[str, ...]:
+    """The table's key when the user declared one (not the hidden ``_row_id``)."""
+    hidden = {c.name for c in rel.columns if c.hidden}
+    return () if any(k in hidden for k in rel.primary_key) else rel.primary_key
+
+
+def splice(routed: Routed, sp: Splicer, source_width: int | None) -> DmlExtra:
+    shape = routed.shape
+    assert shape is not None
+    rel = routed.target
+    if rel is None:
+        return DmlExtra()
+    if shape.kind == "insert":
+        return _insert(shape, rel, sp, source_width)
+    if shape.kind == "update":
+        _check_update(shape, rel)
+    elif shape.kind == "delete" and shape.returning_level is not None:
+        _check_returning(rel)
+    return DmlExtra()
+
+
+def _check_returning(rel: Relation) -> None:
+    if any(c.generated_expr is not None for c in rel.columns):
+        raise BindError("`RETURNING` clause is not supported for tables with generated columns")
+
+
+def _generated_violation(name: str) -> InsertViolation:
+    return InsertViolation(
+        f'cannot insert a non-DEFAULT value into column "{name}"\n'
+        f'  DETAIL: Column "{name}" is a generated column.'
+    )
+
+
+def _insert(shape: tree.Shape, rel: Relation, sp: Splicer, width: int | None) -> DmlExtra:
+    info = shape.insert
+    ref = shape.target
+    assert info is not None and ref is not None
+    text = shape.text
+    generated = [c.name for c in rel.columns if c.generated_expr is not None]
+    user_cols = [c for c, _ in info.columns]
+    if user_cols:
+        for c in user_cols:
+            if c in generated:
+                raise _generated_violation(c)
+    if generated and info.returning:
+        _check_returning(rel)
+    allowed = insertable(rel)
+    allowed_names = {c.name for c in allowed}
+    seen: set[str] = set()
+    for c in user_cols:
+        if c in seen:
+            raise BindError("Column specified more than once")
+        seen.add(c)
+        if c not in allowed_names:
+            raise BindError(f"Column {c} not found in table {rel.name}")
+    if not user_cols and width is not None:
+        # the first generated column among all columns must lie past the source's width
+        for i, col in enumerate(rel.columns):
+            if col.generated_expr is not None:
+                if width > i:
+                    raise _generated_violation(col.name)
+                break
+    targets = len(user_cols) if user_cols else len(allowed)
+    if width is not None:
+        if user_cols and targets > width:
+            raise BindError("INSERT has more target columns than expressions")
+        if targets < width:
+            raise BindError("INSERT has more expressions than target columns")
+    # where the target (and its alias) ends: the column list goes there
+    after = name_end(text, ref.location, len(ref.parts))
+    if ref.alias is not None:
+        after = alias_end(text, after, False)
+    cols = user_cols or [c.name for c in allowed][: width if width is not None else None]
+    source_start = after
+    if info.has_source and not user_cols:
+        sp.insert(after, " (" + ", ".join(qi(c) for c in cols) + ")")
+    elif user_cols:
+        source_start = paren_end(text, after)
+    key = user_key(rel)
+    behaviour = rel.conflict
+    if not key or behaviour == NO_CHECK:
+        return DmlExtra()
+    end = _source_end(shape)
+    alias = ref.exposed
+    clause = upsert_clause(rel, key, behaviour, alias)
+    sp.insert(end, clause)
+    if not info.has_source:
+        return DmlExtra()
+    source = text[source_start:end].decode().strip()
+    returning = _returning_text(shape)
+    fallback = repeated_key_text(rel, key, behaviour, alias, cols, source, returning)
+    return DmlExtra(fallback, fallback is not None and not returning)
+
+
+def _source_end(shape: tree.Shape) -> int:
+    info = shape.insert
+    assert info is not None
+    if info.returning:
+        first = min(rt.get("location", -1) for rt in info.returning)
+        return keyword_before(shape.text, first, b"RETURNING")
+    return statement_end(shape.text)
+
+
+def _returning_text(shape: tree.Shape) -> str:
+    info = shape.insert
+    assert info is not None
+    if not info.returning:
+        return ""
+    start = _source_end(shape)
+    return shape.text[start : statement_end(shape.text)].decode()
+
+
+def _set_list(rel: Relation, key: Sequence[str], behaviour: str, alias: str) -> str:
+    updatable = [
+        c.name
+        for c in rel.columns
+        if c.name not in key and c.generated_expr is None and not c.hidden
+    ]
+    if not updatable:
+        # nothing but the key: rewrite the key with itself (the row counts, nothing changes)
+        return ", ".join(f"{qi(k)} = {qi(alias)}.{qi(k)}" for k in key[:1])
+    if behaviour == IGNORE:
+        return ", ".join(f"{qi(c)} = {qi(alias)}.{qi(c)}" for c in updatable)
+    if behaviour == IF_NOT_NULL:
+        return ", ".join(
+            f"{qi(c)} = COALESCE(EXCLUDED.{qi(c)}, {qi(alias)}.{qi(c)})" for c in updatable
+        )
+    return ", ".join(f"{qi(c)} = EXCLUDED.{qi(c)}" for c in updatable)
+
+
+def upsert_clause(rel: Relation, key: Sequence[str], behaviour: str, alias: str) -> str:
+    """The ON CONFLICT clause giving the table its conflict behaviour."""
+    target = ", ".join(qi(k) for k in key)
+    return f" ON CONFLICT ({target}) DO UPDATE SET {_set_list(rel, key, behaviour, alias)} "
+
+
+def repeated_key_text(
+    rel: Relation,
+    key: Sequence[str],
+    behaviour: str,
+    alias: str,
+    cols: Sequence[str],
+    source: str,
+    returning: str,
+) -> str | None:
+    """The INSERT rewritten to keep one row per key of its source (RisingWave's last row, or
+    the first for ``ignore``); it counts the input rows unless it has a RETURNING list.
+
+    Only run after the plain text failed with a repeated key, so the source has already been
+    type-checked against the columns: the explicit casts here do not widen what is accepted.
+    """
+    if any(k not in cols for k in key):
+        return None
+    by_name = {c.name: c for c in rel.columns}
+    from rwshim.dataplane.plan.typemap import column_type
+
+    def cast(c: str, expr: str) -> str:
+        col = by_name[c]
+        return f"{expr}::{column_type(col.type_oid, col.rw_type)}"
+
+    src_cols = ", ".join(qi(c) for c in cols)
+    numbered = (
+        f"SELECT rw_src.*, row_number() OVER () AS rw_n FROM ({source}) AS rw_src({src_cols})"
+    )
+    keys = ", ".join(qi(k) for k in key)
+    pick = "min" if behaviour == IGNORE else "max"
+    if behaviour == IF_NOT_NULL:
+        items = [
+            cast(c, qi(c))
+            if c in key
+            else cast(
+                c, f"(array_agg({qi(c)} ORDER BY rw_n DESC) FILTER (WHERE {qi(c)} IS NOT NULL))[1]"
+            )
+            for c in cols
+        ]
+        body = f"SELECT {', '.join(items)} FROM rw_s GROUP BY {keys}"
+    else:
+        items = [cast(c, f"rw_s.{qi(c)}") for c in cols]
+        body = (
+            f"SELECT {', '.join(items)} FROM rw_s "
+            f"WHERE rw_n IN (SELECT {pick}(rw_n) FROM rw_s GROUP BY {keys})"
+        )
+    table = f"{names.qualified_table(rel.id)} AS {qi(alias)}"
+    insert = f"INSERT INTO {table} ({src_cols}) {body}{upsert_clause(rel, key, behaviour, alias)}"
+    if returning:
+        return f"WITH rw_s AS ({numbered}) {insert}{returning}"
+    return f"WITH rw_s AS ({numbered}), rw_i AS ({insert}RETURNING 1) SELECT count(*) FROM rw_s"
+
+
+def _check_update(shape: tree.Shape, rel: Relation) -> None:
+    info = shape.update
+    assert info is not None
+    if shape.returning_level is not None:
+        _check_returning(rel)
+    by_name = {c.name: c for c in rel.columns}
+    seen: set[str] = set()
+    for name, _loc, _ind in info.assignments:
+        if name not in by_name and name != RW_TIMESTAMP:
+            raise BindExprError(name, ItemNotFound(f"Invalid column: {name}"))
+        if name in seen:
+            raise BindError("multiple assignments to the same column")
+        seen.add(name)
+    # columns a generated key column reads (update.rs cols_refed_by_generated_pk)
+    names = [c.name for c in rel.columns]
+    refed_by_generated_pk = {
+        ref
+        for c in rel.columns
+        if c.generated_expr is not None and c.name in rel.primary_key
+        for ref in column_exprs.column_refs(c.generated_expr, names)
+    }
+    for name in seen:
+        if name == RW_TIMESTAMP:  # a system column: not can_dml (update.rs:278-280)
+            raise BindError(f"update modifying column `{name}` is unsupported")
+        col = by_name[name]
+        if name in rel.primary_key:
+            raise BindError("update modifying the PK column is unsupported")
+        if col.generated_expr is not None:
+            raise BindError("update modifying the generated column is unsupported")
+        if name in refed_by_generated_pk:
+            raise BindError(
+                "update modifying the column referenced by generated columns that are part of "
+                "the primary key is not allowed"
+            )

@@ -1,0 +1,205 @@
+"""PostgreSQL's errors in RisingWave's words: a table keyed by SQLSTATE and a pattern on the
+message, each row citing the RisingWave source of its text.  Where RisingWave has no text of
+its own, PostgreSQL's text is kept (with its SQLSTATE) and only the physical names
+(``rw.t12``) are turned back into the user's.  Never a driver's or rwshim's internal text.
+
+RisingWave reports an expression's failure as ``Expr error`` over its cause
+(src/frontend/src/error.rs:72-77, src/expr/core/src/error.rs); its middle line (``error while
+evaluating expression `f('1', '0')```) names the failing call with its arguments, which
+PostgreSQL's error does not carry, so it is left out.
+
+Registering: ``register(sqlstate, pattern, build)`` adds a row (tried before the built-in ones).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rwshim.dataplane.plan import names
+from rwshim.errors import QueryCanceled, QueryTimeout, RwError
+
+
+@dataclass(frozen=True, slots=True)
+class PgError:
+    """What PostgreSQL said (the ErrorResponse fields the mapping reads)."""
+
+    sqlstate: str
+    message: str
+    detail: str | None = None
+    hint: str | None = None
+    column: str | None = None
+    table: str | None = None
+    schema: str | None = None
+
+
+# physical id -> the user's name of that relation
+NameOf = Callable[[int], str | None]
+Build = Callable[["re.Match[str]", PgError, NameOf, "MapContext"], RwError]
+
+
+@dataclass(frozen=True, slots=True)
+class MapContext:
+    """What the mapping needs besides the error: the statement timeout in effect (seconds)."""
+
+    timeout_seconds: int = 0
+
+
+_Row = tuple[str, "re.Pattern[str]", Build]
+_ROWS: list[_Row] = []
+_EXTRA: list[_Row] = []
+
+
+def register(sqlstate: str, pattern: str, build: Build) -> None:
+    _EXTRA.append((sqlstate, re.compile(pattern), build))
+
+
+def _row(sqlstate: str, pattern: str) -> Callable[[Build], Build]:
+    def deco(fn: Build) -> Build:
+        _ROWS.append((sqlstate, re.compile(pattern), fn))
+        return fn
+
+    return deco
+
+
+_PHYSICAL = re.compile(r'\brw\."([tvi])(\d+)"|\brw\.([tvi])(\d+)\b|\b([tvi])(\d+)\b')
+
+
+def user_names(text: str, name_of: NameOf) -> str:
+    """``text`` with physical relation names (``rw.t12``, ``"t12"``) as the user's names."""
+
+    def sub(m: re.Match[str]) -> str:
+        digits = m.group(2) or m.group(4) or m.group(6)
+        found = name_of(int(digits))
+        return m.group(0) if found is None else found
+
+    return _PHYSICAL.sub(sub, text)
+
+
+def _relation(err: PgError, name_of: NameOf) -> str:
+    parsed = names.parse_physical(err.table or "")
+    found = name_of(parsed[1]) if parsed else None
+    return found or err.table or ""
+
+
+def expr_error(cause: str) -> RwError:
+    return RwError("Expr error", cause)
+
+
+# --- the table ---------------------------------------------------------------------------
+
+
+# ExprError::DivisionByZero (src/expr/core/src/error.rs:61-62)
+@_row("22012", r"division by zero")
+def _div(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error("Division by zero")
+
+
+# ExprError::NumericOutOfRange (error.rs:55-56): integer and numeric overflow in arithmetic
+@_row("22003", r"^(?:integer|smallint|bigint|numeric field) out of range|value overflows")
+def _range(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error("Numeric out of range")
+
+
+# ExprError::NotNullViolation (error.rs:111-116)
+@_row("23502", r"^null value in column ")
+def _not_null(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    col = err.column or ""
+    return expr_error(
+        f'null value in column "{col}" of relation "{_relation(err, name_of)}" '
+        "violates not-null constraint"
+    )
+
+
+# a scalar subquery with more than one row: the batch MaxOneRow executor's bail
+# (src/batch/executors/src/executor/max_one_row.rs:67-70), a BatchError::Internal shown as it
+# is (frontend error.rs ErrorCode::BatchError "{0}"); ExprError::MaxOneRow is never raised
+@_row("21000", r"^more than one row returned by a subquery used as an expression")
+def _max_one_row(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return RwError("Scalar subquery produced more than one row.")
+
+
+# RisingWave's own texts raised by the rwfn functions (dataplane/plan/sqlfn): an ExprError's text
+# under "Expr error" (src/expr/core/src/error.rs), any other as it is
+@_row("RWEXP", r"^(?P<text>.*)$")
+def _rw_expr(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(m["text"])
+
+
+@_row("RWERR", r"^(?P<text>.*)$")
+def _rw_text(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return RwError(m["text"])
+
+
+_PARSE_TYPES = {
+    "smallint": "smallint",
+    "integer": "integer",
+    "bigint": "bigint",
+}
+
+
+# A string cast to an integer type: ExprError::Parse from str_parse (src/common/src/types/
+# mod.rs: "{type} {rust's ParseIntError}"), e.g. `Parse error: integer invalid digit found in
+# string`; boolean: `Parse error: Invalid bool` (src/common/src/types/from_text.rs)
+@_row("22P02", r'^invalid input syntax for type (?P<type>[a-z ]+): "(?P<value>.*)"$')
+def _parse(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    from rwshim.errors import ExprError
+
+    typ, value = m["type"], m["value"]
+    evaluating = f"str_parse('{value}')"
+    if typ in _PARSE_TYPES:
+        why = (
+            "cannot parse integer from empty string"
+            if not value.strip()
+            else ("invalid digit found in string")
+        )
+        return ExprError(evaluating, f"Parse error: {_PARSE_TYPES[typ]} {why}")
+    if typ == "boolean":
+        return ExprError(evaluating, "Parse error: Invalid bool")
+    return RwError(err.message, sqlstate=err.sqlstate)
+
+
+# CancelRequest: PostgreSQL's text, which RisingWave's pgwire sends too (README)
+@_row("57014", r"due to user request")
+def _cancel(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return QueryCanceled()
+
+
+# statement_timeout: the scheduler's "timeout after N seconds" (scheduler/local.rs:174-186)
+@_row("57014", r"due to statement timeout")
+def _timeout(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return QueryTimeout(ctx.timeout_seconds)
+
+
+# current_setting of an unknown name (rwfn.current_setting raises RWSC1 with the name):
+# SessionConfigError over `Unrecognized config entry` (src/common/src/session_config/mod.rs)
+@_row("RWSC1", r"^(?P<name>.*)$")
+def _setting(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    from rwshim.errors import SessionConfigError
+
+    return SessionConfigError(f"Unrecognized config entry `{m['name']}`")
+
+
+# Binder texts PostgreSQL words the same (src/frontend/src/binder/insert.rs:325-340)
+@_row("42601", r"^INSERT has more (?:target columns than expressions|expressions than target)")
+def _insert_width(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    from rwshim.errors import BindError
+
+    return BindError(err.message)
+
+
+def map_error(err: PgError, name_of: NameOf, ctx: MapContext | None = None) -> RwError:
+    """The RisingWave error for what PostgreSQL reported."""
+    ctx = ctx or MapContext()
+    for sqlstate, pattern, build in (*_EXTRA, *_ROWS):
+        if sqlstate == err.sqlstate:
+            m = pattern.search(err.message)
+            if m is not None:
+                return build(m, err, name_of, ctx)
+    chain = [user_names(err.message, name_of)]
+    if err.detail:
+        chain[0] += "\nDETAIL: " + user_names(err.detail, name_of)
+    if err.hint:
+        chain[0] += "\nHINT: " + user_names(err.hint, name_of)
+    return RwError(*chain, sqlstate=err.sqlstate or None)

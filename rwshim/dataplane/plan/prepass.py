@@ -1,0 +1,271 @@
+"""The token-level pre-pass: RisingWave-only syntax made PostgreSQL-parsable before the parse,
+with the side information the rewriter needs.
+
+Every pass keeps byte offsets (it blanks what it removes), so the parse tree's locations are
+locations in the user's text.  A pass that cannot keep a construct's meaning must leave the
+text alone: PostgreSQL then fails to parse it, the statement goes to the catalog path, and that
+path refuses it if it reads user data (never a construct silently dropped).
+
+Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
+- ``* EXCEPT (a, b)`` / ``t.* EXCEPT (a, u.b)`` (parse_wildcard_or_expr): blanked to ``*``;
+  the star leaves a, b out (a name qualified as ``u.b``: only u's b; a name given twice is
+  ``Duplicate entry in except list``, src/frontend/src/binder/select.rs);
+- ``FOR SYSTEM_TIME AS OF PROCTIME()`` / ``NOW()`` on a join's right side
+  (parse_table_factor): blanked; a batch query reads the current version, which is what a
+  plain join reads;
+- ``STRUCT<...>`` in a type position (parse_data_type): the struct's composite type
+  (query/pg/typemap), whose DDL goes to ``requires``;
+- ``::char(n)`` / ``::character(n)`` / ``::bpchar``, ``CAST(x AS char(n))``: RisingWave has
+  no char type and binds it as varchar (src/frontend/src/binder/expr/mod.rs bind_data_type,
+  AstDataType::Char), the length ignored (``text`` where ``varchar`` does not fit in place).
+
+Register more with ``register(fn)``: ``fn(text, state)`` edits ``state`` (a ``Prepassed``)
+and is called only when ``fn.trigger`` (a lower-case word) occurs in the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rwshim.errors import RwError
+from rwshim.sql.tokens import Kind, Token, tokenize
+
+
+@dataclass(slots=True)
+class Prepassed:
+    text: str
+    # byte offset of a star -> the column names it leaves out (``* EXCEPT``)
+    star_excludes: dict[int, frozenset[str]] = field(default_factory=dict)
+    tokens: list[Token] | None = None
+    # idempotent DDL the rewritten text needs first (composite types of struct casts)
+    requires: list[str] = field(default_factory=list)
+
+    def blank(self, start: int, end: int) -> None:
+        """Replace characters [start, end) with spaces (offsets are kept)."""
+        self.text = self.text[:start] + " " * (end - start) + self.text[end:]
+
+    def replace(self, start: int, end: int, new: str) -> None:
+        """Put ``new`` in place of characters [start, end), padded with spaces to the same
+        length in bytes (byte offsets of the parse tree stay those of the user's text)."""
+        width = len(self.text[start:end].encode())
+        if len(new.encode()) > width:
+            raise ValueError(f"{new!r} does not fit in {self.text[start:end]!r}")
+        pad = width - len(new.encode())
+        # characters after the span keep their byte offsets; a multi-byte character in the
+        # span leaves the character offsets of what follows shorter: re-tokenize
+        self.text = self.text[:start] + new + " " * pad + self.text[end:]
+        self.tokens = None
+
+    def byte_offset(self, char_offset: int) -> int:
+        return len(self.text[:char_offset].encode())
+
+
+Pass = Callable[[str, Prepassed], None]
+_PASSES: list[tuple[str, Pass]] = []
+
+
+def register(trigger: str, fn: Pass) -> None:
+    """Run ``fn`` on texts that contain the word ``trigger`` (case-insensitive)."""
+    _PASSES.append((trigger.lower(), fn))
+
+
+def prepass(text: str) -> Prepassed:
+    out = Prepassed(text)
+    lower: str | None = None
+    for trigger, fn in _PASSES:
+        if lower is None:
+            lower = text.lower()
+        if trigger in lower:
+            fn(text, out)
+    return out
+
+
+def _tokens(state: Prepassed) -> list[Token]:
+    if state.tokens is None:
+        try:
+            state.tokens = tokenize(state.text)
+        except RwError:
+            state.tokens = []
+    return state.tokens
+
+
+def _star_except(text: str, state: Prepassed) -> None:
+    toks = _tokens(state)
+    for i, t in enumerate(toks):
+        if not (t.kind is Kind.OP and t.value == "*") or i + 2 >= len(toks):
+            continue
+        kw, lp = toks[i + 1], toks[i + 2]
+        if not (kw.kind is Kind.WORD and not kw.quoted and kw.upper == "EXCEPT"):
+            continue
+        if not (lp.kind is Kind.OP and lp.value == "("):
+            continue
+        names: list[str] = []
+        j = i + 3
+        ok = False
+        while j < len(toks):
+            # a column, or qualified: `a.v1` (RisingWave binds each in the FROM clause)
+            parts: list[str] = []
+            while j < len(toks) and toks[j].kind is Kind.WORD:
+                w = toks[j]
+                # an unquoted name folds to lower case (RisingWave's Ident::real_value)
+                parts.append(w.value if w.quoted else w.value.lower())
+                dot = toks[j + 1] if j + 1 < len(toks) else None
+                if dot is not None and dot.kind is Kind.OP and dot.value == ".":
+                    j += 2
+                    continue
+                break
+            if not parts or j >= len(toks) or toks[j].kind is not Kind.WORD:
+                break
+            if len(parts) > 2:
+                break
+            name = ".".join(parts)
+            if name in names:
+                from rwshim.errors import BindError
+
+                # select.rs generate_except_indices
+                raise BindError("Duplicate entry in except list")
+            names.append(name)
+            sep = toks[j + 1] if j + 1 < len(toks) else None
+            if sep is not None and sep.kind is Kind.OP and sep.value == ")":
+                ok = True
+                j += 1
+                break
+            if sep is None or not (sep.kind is Kind.OP and sep.value == ","):
+                break
+            j += 2
+        if not ok or not names:
+            continue
+        # the star's offset in the parse tree: a qualified star (`t.*`) starts at `t`
+        k = i
+        while k >= 2 and toks[k - 1].kind is Kind.OP and toks[k - 1].value == ".":
+            if toks[k - 2].kind is not Kind.WORD:
+                break
+            k -= 2
+        state.star_excludes[state.byte_offset(toks[k].start)] = frozenset(names)
+        state.blank(kw.start, toks[j].end)
+
+
+def _temporal_join(text: str, state: Prepassed) -> None:
+    toks = _tokens(state)
+    words = ("FOR", ("SYSTEM_TIME", "SYSTEM_VERSION"), "AS", "OF", ("PROCTIME", "NOW"))
+    spans = []
+    for i in range(len(toks) - 7):
+        ok = True
+        for k, want in enumerate(words):
+            t = toks[i + k]
+            if t.kind is not Kind.WORD or t.quoted:
+                ok = False
+                break
+            if t.upper not in (want if isinstance(want, tuple) else (want,)):
+                ok = False
+                break
+        lp, rp = toks[i + 5], toks[i + 6]
+        if ok and lp.kind is Kind.OP and lp.value == "(" and rp.kind is Kind.OP and rp.value == ")":
+            spans.append((toks[i].start, rp.end))
+    for start, end in spans:
+        state.blank(start, end)
+    if spans:
+        state.tokens = None
+
+
+def _angle_end(text: str, start: int) -> int | None:
+    """The offset just past the ``>`` closing the ``<`` at ``start`` (quoted names skipped)."""
+    depth = 0
+    i = start
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            j = text.find('"', i + 1)
+            while j >= 0 and text[j + 1 : j + 2] == '"':
+                j = text.find('"', j + 2)
+            if j < 0:
+                return None
+            i = j + 1
+            continue
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c in ";'":
+            return None
+        i += 1
+    return None
+
+
+def _struct_types(text: str, state: Prepassed) -> None:
+    from rwshim.common import rwtypes
+    from rwshim.dataplane.plan import typemap
+    from rwshim.errors import RwError as _RwError
+
+    toks = _tokens(state)
+    spans: list[tuple[int, int, rwtypes.RwType]] = []
+    covered = -1
+    for i, t in enumerate(toks):
+        if t.start < covered or i + 1 >= len(toks):
+            continue
+        if not (t.kind is Kind.WORD and not t.quoted and t.upper == "STRUCT"):
+            continue
+        nxt = toks[i + 1]
+        if not (nxt.kind is Kind.OP and nxt.value.startswith("<")):
+            continue
+        end = _angle_end(state.text, nxt.start)
+        if end is None:
+            continue
+        # a list of structs: the brackets after the struct belong to the type
+        while state.text[end : end + 2] == "[]":
+            end += 2
+        try:
+            typ = rwtypes.parse(state.text[t.start : end])
+        except (rwtypes.TypeSyntaxError, _RwError):
+            continue
+        spans.append((t.start, end, typ))
+        covered = end
+    for start, end, typ in reversed(spans):
+        state.replace(start, end, typemap.pg_type(typ).removeprefix("rwfn."))
+        for sql in typemap.type_ddl(typ):
+            if sql not in state.requires:
+                state.requires.append(sql)
+
+
+def _char_casts(text: str, state: Prepassed) -> None:
+    toks = _tokens(state)
+    spans: list[tuple[int, int]] = []
+    for i in range(1, len(toks)):
+        t, before = toks[i], toks[i - 1]
+        if t.kind is not Kind.WORD or t.quoted or t.upper not in ("CHAR", "CHARACTER", "BPCHAR"):
+            continue
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if nxt is not None and nxt.kind is Kind.WORD and nxt.upper == "VARYING":
+            continue
+        end = t.end
+        sized = (
+            i + 3 < len(toks)
+            and toks[i + 1].value == "("
+            and toks[i + 2].kind is Kind.NUMBER
+            and toks[i + 3].value == ")"
+        )
+        if sized:
+            end = toks[i + 3].end
+        cast = before.kind is Kind.OP and before.value == "::"
+        # CAST(x AS char(n)): AS, the sized type, then the closing parenthesis
+        in_cast = (
+            before.kind is Kind.WORD
+            and before.upper == "AS"
+            and sized
+            and i + 4 < len(toks)
+            and toks[i + 4].value == ")"
+        )
+        if cast or in_cast:
+            spans.append((t.start, end))
+    for start, end in reversed(spans):
+        width = len(state.text[start:end].encode())
+        state.replace(start, end, "varchar" if width >= len("varchar") else "text")
+
+
+register("except", _star_except)
+register("system_", _temporal_join)
+register("struct", _struct_types)
+register("char", _char_casts)

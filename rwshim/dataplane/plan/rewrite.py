@@ -1,0 +1,620 @@
+"""The PostgreSQL text of a statement routed to the data plane: the user's text with spans
+spliced, never deparsed.
+
+What is spliced (each where the parse tree says):
+- every relation name -> its physical object (``rw."t<id>"``, ``rw."v<id>"``, or the session's
+  snapshot of a catalog relation), keeping the name the query refers to it by as an alias;
+  with an alias column list, a subquery listing the columns in catalog order;
+- ``s.t.c`` / ``db.s.t.c`` column references -> ``t.c`` (the alias);
+- a star over a relation with hidden columns (``_row_id``), or a ``* EXCEPT``, -> the visible
+  columns in catalog order (RisingWave's wildcard: binder/select.rs bind_wildcard, USING and
+  NATURAL column groups first, iter_column_groups);
+- ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
+  ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
+- one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- DML: see ``dml``.
+
+Results are cached by the caller on (text, database, search_path, catalog version).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rwshim.binder.relations import Relation, RelKind
+from rwshim.dataplane.plan import dml, functions, names, tree, typemap
+from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.dataplane.plan.prepass import Prepassed
+from rwshim.dataplane.plan.route import Route, Routed
+from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
+from rwshim.errors import NotImplementedError_
+
+UNNAMED = "?column?"
+
+
+@dataclass(frozen=True, slots=True)
+class PgStatement:
+    """A statement as the data plane runs it."""
+
+    text: str
+    kind: str  # select / insert / update / delete
+    relation_ids: tuple[int, ...]  # user relations read or written (to ensure first)
+    snapshots: tuple[tuple[str, str], ...]  # catalog relations read: (schema, name)
+    param_count: int
+    target_id: int | None = None
+    # INSERT: run instead when PostgreSQL reports a key twice in the statement (21000)
+    repeated_key_text: str | None = None
+    # the repeated-key text returns one row holding the number of input rows (the tag)
+    repeated_key_counts: bool = False
+    # idempotent DDL run before it (the composite types of its struct casts: typemap)
+    requires: tuple[str, ...] = ()
+
+
+class RewriteRefused(NotImplementedError_):
+    """A construct the data plane cannot run faithfully (never approximated)."""
+
+
+def physical(rel: object) -> str:
+    """The PostgreSQL object a relation reads as."""
+    if isinstance(rel, Relation):
+        if rel.kind == RelKind.TABLE:
+            return names.qualified_table(rel.id)
+        return names.qualified_view(rel.id)
+    return names.qualified_snapshot(rel.schema, rel.name)  # type: ignore[attr-defined]
+
+
+def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
+    """The names a star over ``rel`` yields, an alias column list applied (a catalog
+    relation's PostgreSQL-only columns are not in RisingWave's star)."""
+    if isinstance(rel, Relation):
+        out = [c.name for c in rel.columns if not c.hidden]
+    else:
+        cols = rel.columns  # type: ignore[attr-defined]
+        out = [c.name for c in cols if not getattr(c, "extension", False)]
+    return list(colnames) + out[len(colnames) :]
+
+
+def has_hidden(rel: object) -> bool:
+    """Whether a star over ``rel`` must leave some of its columns out."""
+    if isinstance(rel, Relation):
+        return any(c.hidden for c in rel.columns)
+    cols = getattr(rel, "columns", ())
+    return any(getattr(c, "extension", False) for c in cols)
+
+
+_EXPR_HEAD = "SELECT "
+
+
+def expression(text: str) -> str:
+    """A column expression (DEFAULT, generated ``AS``) in PostgreSQL's text: its value
+    functions and type names spliced as in a query; it reads no relation."""
+    shape = tree.parse(_EXPR_HEAD + text)
+    routed = Routed(Route.DATA, Prepassed(_EXPR_HEAD + text), shape)
+    rw = _Rewriter(routed)
+    try:
+        rw.value_functions()
+        rw.type_names()
+    except SpliceError as e:
+        raise RewriteRefused(f"this column expression ({e})") from None
+    return rw.sp.result()[len(_EXPR_HEAD) :]
+
+
+def rewrite(routed: Routed) -> PgStatement:
+    """The PostgreSQL text of a statement routed to the data plane."""
+    assert routed.route is Route.DATA and routed.shape is not None
+    return _Rewriter(routed).run()
+
+
+class _Rewriter:
+    def __init__(self, routed: Routed) -> None:
+        assert routed.shape is not None
+        self.routed = routed
+        self.shape = routed.shape
+        self.text = self.shape.text
+        self.sp = Splicer(self.text)
+        self._star_spans: set[int] = set()
+
+    def run(self) -> PgStatement:
+        shape = self.shape
+        if shape.unsupported:
+            raise RewriteRefused(f"{shape.unsupported[0]} on user data")
+        try:
+            self.stars()
+            self.windows()
+            self.relations()
+            self.column_paths()
+            self.value_functions()
+            self.type_names()
+            extra = dml.splice(self.routed, self.sp, self.source_width())
+        except SpliceError as e:
+            raise RewriteRefused(f"this statement's text on user data ({e})") from None
+        text = self.sp.result()
+        target = self.routed.target
+        return PgStatement(
+            text,
+            shape.kind,
+            tuple(r.id for r in self.routed.user_relations()),
+            tuple((r.schema, r.name) for r in self.routed.system_relations()),
+            max(shape.params, default=0),
+            target.id if target is not None else None,
+            extra.repeated_key_text,
+            extra.repeated_key_counts,
+            tuple(self.routed.prepassed.requires),
+        )
+
+    # --- relation names -------------------------------------------------------------------
+
+    def relations(self) -> None:
+        sp, text = self.sp, self.text
+        for ref in self.shape.refs:
+            if ref.cte is not None or ref.window:
+                continue
+            rel = self.routed.relation_of(ref)
+            if rel is None:  # pragma: no cover - route resolved every reference
+                raise RewriteRefused(f"relation {ref.name}")
+            end = name_end(text, ref.location, len(ref.parts))
+            phys = physical(rel)
+            if ref.colnames and isinstance(rel, Relation) and ref.target is None:
+                # an alias column list renames columns in catalog order, hidden ones last
+                cols = [c for c in rel.columns if not c.hidden] + [
+                    c for c in rel.columns if c.hidden
+                ]
+                phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+            alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
+            sp.replace(ref.location, end, phys + alias)
+
+    def _find_qualified(
+        self, level: tree.Level | None, qual: tuple[str, ...]
+    ) -> tree.RelRef | None:
+        while level is not None:
+            for ref in level.relations():
+                if ref.cte is not None or ref.alias is not None or ref.name != qual[-1]:
+                    continue
+                rel = self.routed.relation_of(ref)
+                if rel is not None and getattr(rel, "schema", None) == qual[-2]:
+                    return ref
+            level = level.parent
+        return None
+
+    def column_paths(self) -> None:
+        for path in self.shape.column_paths:
+            if path.location in self._star_spans:
+                continue
+            qual = path.fields[:-1]
+            if len(qual) < 2:
+                continue
+            ref = self._find_qualified(path.level, qual)
+            if ref is None:
+                continue
+            end = name_end(self.text, path.location, len(qual))
+            self.sp.replace(path.location, end, qi(ref.exposed))
+
+    # --- TUMBLE / HOP -----------------------------------------------------------------------
+
+    def windows(self) -> None:
+        for level in self.shape.levels:
+            stack: list[tree.FromItem] = list(level.items)
+            while stack:
+                item = stack.pop()
+                if isinstance(item, tree.JoinItem):
+                    stack.extend((item.left, item.right))
+                elif isinstance(item, tree.WindowItem):
+                    self._window(item)
+
+    def _window(self, item: tree.WindowItem) -> None:
+        """The call as a subquery: the input's visible columns, then window_start and
+        window_end (RisingWave's tumble_start; HOP: one row per window holding the time)."""
+        text = self.text
+        end, args = call_args(text, item.location)
+        want = 3 if item.kind == "tumble" else 4
+        if len(args) not in (want, want + 1):
+            raise RewriteRefused(f"{item.kind} with {len(args)} arguments")
+        arg = [text[a:b].decode().strip() for a, b in args]
+        ref = item.input
+        src = "__rw_w"
+        if ref.cte is not None:
+            source, cols = qi(ref.name), f"{qi(src)}.*"
+        else:
+            rel = self.routed.relation_of(ref)
+            if rel is None:  # pragma: no cover - route resolved it
+                raise RewriteRefused(f"relation {ref.name}")
+            source = physical(rel)
+            cols = ", ".join(f"{qi(src)}.{qi(n)}" for n in visible_names(rel))
+        f = names.FUNCTION_SCHEMA
+        ts = arg[1]
+        if item.kind == "tumble":
+            size, offset = arg[2], arg[3:]
+            start = f"{f}.tumble_start({', '.join([ts, size, *offset])})"
+            body = (
+                f"SELECT {cols}, {start} AS window_start, {start} + ({size}) AS window_end"
+                f" FROM {source} AS {qi(src)}"
+            )
+        else:
+            hop, size, offset = arg[2], arg[3], arg[4:]
+            starts = f"{f}.hop_starts({', '.join([ts, hop, size, *offset])})"
+            body = (
+                f"SELECT {cols}, __rw_h.window_start, __rw_h.window_start + ({size})"
+                f" AS window_end FROM {source} AS {qi(src)}"
+                f" CROSS JOIN LATERAL {starts} AS __rw_h(window_start)"
+            )
+        alias = "" if item.alias is not None else f" AS {qi(item.kind)}"
+        self.sp.replace(item.location, end, f"({body}){alias}")
+
+    def window_names(self, item: tree.WindowItem) -> list[str] | None:
+        ref = item.input
+        if ref.cte is not None:
+            base = list(ref.cte.colnames) or self.query_names(ref.cte.query)
+        else:
+            rel = self.routed.relation_of(ref)
+            base = None if rel is None else visible_names(rel)
+        if base is None:
+            return None
+        out = [*base, "window_start", "window_end"]
+        return list(item.colnames) + out[len(item.colnames) :]
+
+    # --- stars ----------------------------------------------------------------------------
+
+    def stars(self) -> None:
+        for level in self.shape.levels:
+            for star in level.stars:
+                exprs = self.star(star)
+                if exprs is None:
+                    continue
+                if not exprs:
+                    raise RewriteRefused("a wildcard that leaves no column")
+                self._replace_star(star, ", ".join(exprs))
+
+    def _replace_star(self, star: tree.Star, new: str) -> None:
+        text = self.text
+        if star.location < 0:
+            # TABLE name: the implicit star of `TABLE t` is `SELECT <cols> FROM t`
+            ref = star.level.relations()[0]
+            kw = keyword_before(text, ref.location, b"TABLE")
+            self.sp.replace(kw, kw + len(b"TABLE"), f"SELECT {new} FROM")
+            return
+        start = star.location
+        pos = name_end(text, start, len(star.qualifier)) if star.qualifier else start
+        end = text.index(b"*", pos) + 1
+        self.sp.replace(start, end, new)
+        self._star_spans.add(start)
+
+    def star(self, star: tree.Star) -> list[str] | None:
+        """The expressions a star becomes, or None to keep it as written."""
+        excl = self.shape.star_excludes.get(star.location, frozenset())
+        level = star.level
+        if excl:
+            self.check_excludes(level, excl)
+        if star.qualifier:
+            item = self._find_item(level, star.qualifier[-1])
+            if item is None:
+                return None
+            if isinstance(item, tree.RelRef):
+                rel = self.routed.relation_of(item)
+                if not excl and not has_hidden(rel):
+                    return None
+            elif not excl:
+                return None
+            cols = self.item_names(item)
+            if cols is None:
+                raise RewriteRefused("this wildcard on user data")
+            q = star.qualifier[-1]
+            return [f"{qi(q)}.{qi(n)}" for n in cols if not _excluded(excl, q, n)]
+        if not excl and not any(
+            has_hidden(self.routed.relation_of(r)) for r in level.relations() if r.cte is None
+        ):
+            return None
+        out: list[str] = []
+        for item in level.items:
+            exprs = self.item_exprs(item, excl)
+            if exprs is None:
+                raise RewriteRefused("this wildcard on user data")
+            out.extend(exprs)
+        return out
+
+    def _find_item(self, level: tree.Level | None, name: str) -> tree.FromItem | None:
+        while level is not None:
+            found = self._item_named(level.items, name)
+            if found is not None:
+                return found
+            level = level.parent
+        return None
+
+    def _item_named(self, items: list[tree.FromItem], name: str) -> tree.FromItem | None:
+        for item in items:
+            if isinstance(item, tree.JoinItem):
+                if item.alias == name:
+                    return item
+                inner = self._item_named([item.left, item.right], name)
+                if inner is not None:
+                    return inner
+            elif _exposed(item) == name:
+                return item
+        return None
+
+    def item_exprs(self, item: tree.FromItem, excl: frozenset[str]) -> list[str] | None:
+        """What a bare star yields for one FROM item (None: unknown)."""
+        if isinstance(item, tree.JoinItem):
+            if item.alias is not None:
+                cols = self.item_names(item)
+                if cols is None:
+                    return None
+                return [f"{qi(item.alias)}.{qi(n)}" for n in cols if n not in excl]
+            merged = self.join_using(item)
+            if merged is None:
+                left = self.item_exprs(item.left, excl)
+                right = self.item_exprs(item.right, excl)
+                return None if left is None or right is None else left + right
+            out = [qi(n) for n in merged if n not in excl]
+            for side in (item.left, item.right):
+                side_exprs = self.item_exprs(side, excl | frozenset(merged))
+                if side_exprs is None:
+                    return None
+                if any(e.endswith(".*") for e in side_exprs):
+                    # a side whose columns are not known cannot drop the merged ones
+                    named = self.item_names(side)
+                    if named is None:
+                        return None
+                    exposed = _exposed(side)
+                    if exposed is None:
+                        return None
+                    side_exprs = [
+                        f"{qi(exposed)}.{qi(n)}" for n in named if n not in excl and n not in merged
+                    ]
+                out.extend(side_exprs)
+            return out
+        exposed = _exposed(item)
+        if exposed is None:
+            return None
+        rel = self.routed.relation_of(item) if isinstance(item, tree.RelRef) else None
+        if not excl and not has_hidden(rel):
+            return [f"{qi(exposed)}.*"]
+        cols = self.item_names(item)
+        if cols is None:
+            return None
+        return [f"{qi(exposed)}.{qi(n)}" for n in cols if not _excluded(excl, exposed, n)]
+
+    def check_excludes(self, level: tree.Level, excl: frozenset[str]) -> None:
+        """Each name of an EXCEPT list binds to one column of the FROM clause, as RisingWave
+        binds it (select.rs generate_except_indices: bind_expr, then an input ref): unknown is
+        ``Invalid column``, in two relations ``Ambiguous column name``."""
+        from rwshim.errors import BindExprError, InternalError, ItemNotFound
+
+        items: list[tuple[str | None, list[str] | None]] = []
+        merged: set[str] = set()  # USING / NATURAL columns: one column of the join
+
+        def collect(item: tree.FromItem) -> None:
+            if isinstance(item, tree.JoinItem) and item.alias is None:
+                merged.update(self.join_using(item) or ())
+                collect(item.left)
+                collect(item.right)
+                return
+            items.append((_exposed(item), self.item_names(item)))
+
+        for it in level.items:
+            collect(it)
+        if any(names_ is None for _, names_ in items):
+            return  # a relation whose columns are not known here: PostgreSQL binds the rest
+        for e in sorted(excl):
+            qual, _, col = e.rpartition(".")
+            found = [x for x, names_ in items if col in (names_ or []) and (not qual or x == qual)]
+            if not found:
+                raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))
+            if len(found) > 1 and not qual and col not in merged:
+                raise InternalError(f"Ambiguous column name: {col}")
+
+    def join_using(self, item: tree.JoinItem) -> list[str] | None:
+        """The merged (USING / NATURAL) column names of a join, None when it has none."""
+        if item.using:
+            return list(item.using)
+        if not item.natural:
+            return None
+        left, right = self.item_names(item.left), self.item_names(item.right)
+        if left is None or right is None:
+            raise RewriteRefused("NATURAL JOIN over a relation whose columns are unknown here")
+        return [n for n in left if n in right]
+
+    def item_names(self, item: tree.FromItem) -> list[str] | None:
+        """The column names a FROM item exposes (visible ones), None when unknown."""
+        if isinstance(item, tree.RelRef):
+            if item.cte is not None:
+                cte = item.cte
+                names_ = list(cte.colnames) or self.query_names(cte.query)
+                if names_ is None:
+                    return None
+                return list(item.colnames) + names_[len(item.colnames) :]
+            rel = self.routed.relation_of(item)
+            return None if rel is None else visible_names(rel, item.colnames)
+        if isinstance(item, tree.SubqueryItem):
+            sub = self.query_names(item.query)
+            if sub is None:
+                return list(item.colnames) or None
+            return list(item.colnames) + sub[len(item.colnames) :]
+        if isinstance(item, tree.WindowItem):
+            return self.window_names(item)
+        if isinstance(item, tree.FunctionItem):
+            if item.colnames:
+                return list(item.colnames)
+            if len(item.names) == 1 and item.names[0]:
+                out = [item.names[0][-1]]
+                return out + (["ordinality"] if item.ordinality else [])
+            return None
+        if isinstance(item, tree.JoinItem):
+            merged = self.join_using(item)
+            left, right = self.item_names(item.left), self.item_names(item.right)
+            if left is None or right is None:
+                return None
+            if merged is None:
+                return left + right
+            return (
+                merged
+                + [n for n in left if n not in merged]
+                + [n for n in right if n not in merged]
+            )
+        return None
+
+    def query_names(self, query: tree.Node) -> list[str] | None:
+        """Output names of a query (its leftmost SELECT), None when unknown."""
+        level = self.shape.level_of.get(id(query))
+        if level is None:
+            return None
+        if level.values is not None:
+            width = len(level.values[0]) if level.values else 0
+            return [f"column{i + 1}" for i in range(width)]
+        out: list[str] = []
+        for rt in level.targets:
+            if rt.get("name"):
+                out.append(rt["name"])
+                continue
+            val = rt.get("val") or {}
+            cref = val.get("ColumnRef")
+            if cref is not None and cref.get("fields") and "A_Star" in cref["fields"][-1]:
+                loc = cref.get("location", -1)
+                star = next((s for s in level.stars if s.location == loc), None)
+                if star is None:
+                    return None
+                expanded = self._star_names(star)
+                if expanded is None:
+                    return None
+                out.extend(expanded)
+                continue
+            out.append(figure_name(val))
+        return out
+
+    def _star_names(self, star: tree.Star) -> list[str] | None:
+        excl = self.shape.star_excludes.get(star.location, frozenset())
+        if star.qualifier:
+            item = self._find_item(star.level, star.qualifier[-1])
+            found = None if item is None else self.item_names(item)
+            return None if found is None else [n for n in found if n not in excl]
+        out: list[str] = []
+        for item in star.level.items:
+            found = self.item_names(item)
+            if found is None:
+                return None
+            out.extend(n for n in found if n not in excl)
+        return out
+
+    def source_width(self) -> int | None:
+        """How many columns an INSERT's source produces (None when unknown here)."""
+        info = self.shape.insert
+        if info is None or info.source is None:
+            return None
+        if info.values_rows is not None:
+            return len(info.values_rows[0]) if info.values_rows else 0
+        found = self.query_names(info.source)
+        return None if found is None else len(found)
+
+    # --- functions and types --------------------------------------------------------------
+
+    def value_functions(self) -> None:
+        for vf in self.shape.value_funcs:
+            new = functions.VALUE_FUNCTIONS.get(vf.op)
+            if new is None:
+                continue
+            end = name_end(self.text, vf.location, 1)
+            self.sp.replace(vf.location, end, new)
+        for fr in self.shape.func_refs:
+            overridden = len(fr.parts) == 2 and fr.parts[1] in functions.OVERRIDES
+            if overridden and fr.parts[0] == "pg_catalog":
+                end = name_end(self.text, fr.location, 1)
+                self.sp.replace(fr.location, end, names.FUNCTION_SCHEMA)
+
+    def type_names(self) -> None:
+        for tr in self.shape.type_refs:
+            if len(tr.names) != 1 or tr.location < 0:
+                continue
+            new = typemap.QUERY_TYPE_NAMES.get(tr.names[0])
+            if new is not None:
+                end = name_end(self.text, tr.location, 1)
+                self.sp.replace(tr.location, end, new)
+
+
+def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:
+    """Whether an EXCEPT list leaves column ``name`` of the item ``exposed`` out."""
+    return name in excl or (exposed is not None and f"{exposed}.{name}" in excl)
+
+
+def _exposed(item: tree.FromItem) -> str | None:
+    if isinstance(item, tree.RelRef):
+        return item.exposed
+    if isinstance(item, tree.WindowItem):
+        return item.alias if item.alias is not None else item.kind
+    if isinstance(item, tree.FunctionItem):
+        if item.alias is not None:
+            return item.alias
+        return item.names[0][-1] if len(item.names) == 1 and item.names[0] else None
+    return item.alias
+
+
+_SVF_NAMES = {
+    "SVFOP_CURRENT_DATE": "current_date",
+    "SVFOP_CURRENT_TIME": "current_time",
+    "SVFOP_CURRENT_TIME_N": "current_time",
+    "SVFOP_CURRENT_TIMESTAMP": "current_timestamp",
+    "SVFOP_CURRENT_TIMESTAMP_N": "current_timestamp",
+    "SVFOP_LOCALTIME": "localtime",
+    "SVFOP_LOCALTIME_N": "localtime",
+    "SVFOP_LOCALTIMESTAMP": "localtimestamp",
+    "SVFOP_LOCALTIMESTAMP_N": "localtimestamp",
+    "SVFOP_CURRENT_ROLE": "current_role",
+    "SVFOP_CURRENT_USER": "current_user",
+    "SVFOP_USER": "user",
+    "SVFOP_SESSION_USER": "session_user",
+    "SVFOP_CURRENT_CATALOG": "current_catalog",
+    "SVFOP_CURRENT_SCHEMA": "current_schema",
+}
+
+
+def figure_name(val: tree.Node) -> str:
+    """PostgreSQL's name for an unaliased output expression (FigureColnameInternal,
+    src/backend/parser/parse_target.c), which the rewritten text's result will carry."""
+    wrapped = tree._wrapped(val)
+    if wrapped is None:
+        return UNNAMED
+    kind, node = wrapped
+    if kind == "ColumnRef":
+        fields = node.get("fields") or []
+        last = fields[-1].get("String") if fields else None
+        return last.get("sval", UNNAMED) if last else UNNAMED
+    if kind == "A_Indirection":
+        for ind in reversed(node.get("indirection") or []):
+            s = ind.get("String")
+            if s is not None:
+                return str(s.get("sval", UNNAMED))
+        return figure_name(node.get("arg") or {})
+    if kind == "FuncCall":
+        parts = tree._names(node.get("funcname"))
+        return parts[-1] if parts else UNNAMED
+    if kind == "TypeCast":
+        inner = figure_name(node.get("arg") or {})
+        if inner != UNNAMED:
+            return inner
+        parts = tree._names((node.get("typeName") or {}).get("names"))
+        return parts[-1] if parts else UNNAMED
+    if kind == "CaseExpr":
+        return "case"
+    if kind == "A_ArrayExpr":
+        return "array"
+    if kind == "RowExpr":
+        return "row"
+    if kind == "CoalesceExpr":
+        return "coalesce"
+    if kind == "MinMaxExpr":
+        return "greatest" if node.get("op") == "IS_GREATEST" else "least"
+    if kind == "NullIfExpr":
+        return "nullif"
+    if kind == "SQLValueFunction":
+        return _SVF_NAMES.get(node.get("op", ""), UNNAMED)
+    if kind == "SubLink":
+        t = node.get("subLinkType")
+        if t == "EXISTS_SUBLINK":
+            return "exists"
+        if t == "ARRAY_SUBLINK":
+            return "array"
+        if t in ("EXPR_SUBLINK", "MULTIEXPR_SUBLINK"):
+            sub = (node.get("subselect") or {}).get("SelectStmt") or {}
+            targets = sub.get("targetList") or []
+            if targets:
+                rt = targets[0].get("ResTarget", {})
+                return str(rt.get("name") or figure_name(rt.get("val") or {}))
+    return UNNAMED

@@ -1,0 +1,29 @@
+"""Shared pieces of the rwfn function SQL: the schema name and RisingWave's error raising."""
+
+from __future__ import annotations
+
+from rwshim.dataplane.plan.names import FUNCTION_SCHEMA as F
+
+# SQLSTATEs of errors raised in RisingWave's words (dataplane/plan/errors.py maps them)
+EXPR_ERROR = "RWEXP"  # an ExprError (src/expr/core/src/error.rs): under "Expr error"
+RW_ERROR = "RWERR"  # any other RisingWave error, its text as it is
+
+__all__ = ["EXPR_ERROR", "RW_ERROR", "F", "raise_expr", "raise_rw"]
+
+
+def raise_expr(message_sql: str) -> str:
+    """A PL/pgSQL statement raising an ExprError whose text is the SQL expression given."""
+    return f"RAISE EXCEPTION USING ERRCODE = '{EXPR_ERROR}', MESSAGE = {message_sql};"
+
+
+def raise_rw(message_sql: str) -> str:
+    return f"RAISE EXCEPTION USING ERRCODE = '{RW_ERROR}', MESSAGE = {message_sql};"
+
+
+def once(statement: str) -> str:
+    """``statement`` (a CREATE without OR REPLACE: an operator, a type) made idempotent: the
+    template SQL also runs on an existing database (``--data-dir``, ``--postgres-url``)."""
+    return (
+        f"DO $once$ BEGIN {statement}; EXCEPTION WHEN duplicate_object OR duplicate_function "
+        "THEN NULL; END $once$;\n"
+    )

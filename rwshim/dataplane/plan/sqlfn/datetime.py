@@ -1,0 +1,68 @@
+"""RisingWave's date/time functions where PostgreSQL's accept more.
+
+``date_trunc`` takes exactly the field names of src/expr/impl/src/scalar/date_trunc.rs
+(case-insensitive: microseconds, milliseconds, second, minute, hour, day, week, month,
+quarter, year, decade, century, millennium; PostgreSQL also takes abbreviations and
+plurals), else ``Invalid parameter field: invalid field "s". must be one of: ...``; an interval
+cannot be truncated to weeks (``Unsupported function: interval units "week" not supported
+because months usually have fractional weeks``).
+"""
+
+from __future__ import annotations
+
+from rwshim.dataplane.plan import functions
+from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR, F
+
+FIELDS = (
+    "microseconds",
+    "milliseconds",
+    "second",
+    "minute",
+    "hour",
+    "day",
+    "week",
+    "month",
+    "quarter",
+    "year",
+    "decade",
+    "century",
+    "millennium",
+)
+_LIST = ", ".join(FIELDS)
+_IN = ", ".join(f"'{f}'" for f in FIELDS)
+
+
+def _trunc(args: str, ret: str, call: str, volatility: str, extra: str = "") -> str:
+    return f"""
+CREATE OR REPLACE FUNCTION {F}.date_trunc({args}) RETURNS {ret} LANGUAGE sql {volatility}
+    PARALLEL SAFE AS $$ SELECT CASE
+        WHEN pg_catalog.lower(field) NOT IN ({_IN}) THEN {F}.rw_raise(
+            'Invalid parameter field: invalid field "' || field || '". must be one of: {_LIST}',
+            NULL::{ret}){extra}
+        ELSE pg_catalog.date_trunc({call}) END $$;
+"""
+
+
+_WEEK = f"""
+        WHEN pg_catalog.lower(field) = 'week' THEN {F}.rw_raise(
+            'Unsupported function: interval units "week" not supported because months usually '
+            'have fractional weeks', NULL::interval)"""
+
+SQL = f"""
+-- an ExprError with RisingWave's text, typed like the value it stands for (usable in a CASE)
+CREATE OR REPLACE FUNCTION {F}.rw_raise(message text, typed anyelement) RETURNS anyelement
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    RAISE EXCEPTION USING ERRCODE = '{EXPR_ERROR}', MESSAGE = message;
+END $$;
+-- proctime() of a table's generated column (dataplane/plan/ddl.py makes it a DEFAULT): the time the
+-- row is written, as the statement's transaction sees it (RisingWave: the epoch's time)
+CREATE OR REPLACE FUNCTION {F}.proctime() RETURNS timestamptz LANGUAGE sql STABLE
+    PARALLEL SAFE AS $$ SELECT pg_catalog.now() $$;
+{_trunc("field text, ts timestamp", "timestamp", "field, ts", "IMMUTABLE")}
+{_trunc("field text, ts timestamptz", "timestamptz", "field, ts", "STABLE")}
+{_trunc("field text, ts timestamptz, zone text", "timestamptz", "field, ts, zone", "STABLE")}
+{_trunc("field text, iv interval", "interval", "field, iv", "IMMUTABLE", _WEEK)}
+"""
+
+functions.register(SQL)

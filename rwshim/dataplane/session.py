@@ -1,0 +1,552 @@
+"""One rwshim session's side of the data plane: its own PostgreSQL connection (opened on its
+first data statement), kept in step with the session (time zone, user, database, search path,
+RisingWave's variables for ``current_setting``), the catalog snapshots its mixed queries read,
+and the statements themselves.
+
+- A query streams: rows come in chunks as the client reads them (bounded memory); leaving
+  early cancels it on PostgreSQL.  DML runs to its end before anything is sent (its RETURNING
+  rows are kept), so a slow reader never leaves a write half done.
+- ``statement_timeout`` bounds a query (never DML: handler/query.rs:501-512), and a
+  CancelRequest stops the running statement: both cancel it on PostgreSQL at once (psycopg sends
+  PostgreSQL's cancel request when the waiting task is cancelled).
+- A query joining catalog relations with user data reads a snapshot of each catalog relation
+  in a temporary table of this connection, refreshed when the catalog or the session's context
+  changed since it was taken.
+- Errors: PostgreSQL's mapped to RisingWave's (query/pg/errors); for the binder's classes
+  (unknown column, function, type mismatch) the in-process binder is asked first, since it
+  reproduces RisingWave's whole text (``Failed to bind expression: ...``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rwshim.binder.context import QueryContext
+from rwshim.binder.functions import FunctionState
+from rwshim.common import pgtypes
+from rwshim.common.outcome import Column, Outcome
+from rwshim.dataplane import values
+from rwshim.dataplane.pgio import ConnectionLost, Described, Field, PgConn, PgFailure, fields_of
+from rwshim.dataplane.plan import functions, names, typemap
+from rwshim.dataplane.plan.errors import MapContext, map_error
+from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
+from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
+
+if TYPE_CHECKING:
+    from psycopg import pq
+
+    from rwshim.dataplane.rerun import Quick
+
+UNDEFINED_TABLE = "42P01"  # a physical object went away under the statement (a race)
+RACE_RETRIES = 5
+
+
+class _Dropped(Exception):
+    def __init__(self, error: RwError) -> None:
+        self.error = error
+
+
+# SQLSTATEs of binder-class failures: the in-process binder words these as RisingWave does
+BINDER_STATES = frozenset({"42703", "42883", "42804", "42725", "42P18", "42846", "42P10"})
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """What the PostgreSQL session mirrors of the rwshim session."""
+
+    ctx: QueryContext
+    timezone: str
+    version: str
+    timeout_ms: int  # statement_timeout of queries (RisingWave's batch default when 0)
+
+
+# (text, context) -> the in-process binder's RisingWave error for it, or None
+Explain = Callable[[str, QueryContext], RwError | None]
+# (schema, name, context) -> the catalog relation's columns and rows, as the catalog path reads
+CatalogRows = Callable[[str, str, QueryContext], tuple[list[Column], list[Sequence[object]]]]
+
+
+class DataSession:
+    def __init__(self, plane: DataPlane, explain: Explain, catalog_rows: CatalogRows) -> None:
+        self.plane = plane
+        self.explain = explain
+        self.catalog_rows = catalog_rows
+        self.conn: PgConn | None = None
+        self._synced: tuple[object, ...] | None = None
+        self._described: dict[str, Described] = {}
+        # result shapes: (id of the type catalog, fields) -> (it, columns, decoders)
+        self._columns: dict[
+            tuple[int, tuple[Field, ...]],
+            tuple[object, list[Column], list[Callable[[bytes], object]]],
+        ] = {}
+        self._snapshots: dict[tuple[str, str], object] = {}
+        # the query whose rows are still being read (a suspended portal): settled before the
+        # connection is used for anything else
+        self.active: _Rows | None = None
+        self._generation = -1
+
+    # --- the connection -----------------------------------------------------------------
+
+    async def _connection(self, state: SessionState) -> PgConn:
+        conn = self.conn
+        generation = self.plane.generation()
+        if conn is None or conn.closed or generation != self._generation:
+            # none yet, or the server restarted since it was opened (its sessions are gone)
+            if conn is not None:
+                conn.close_now()
+            self.conn = None
+            self._synced = None
+            self._snapshots.clear()
+            conn = await self._open()
+            self.conn = conn
+            self._generation = self.plane.generation()
+        await self._sync(conn, state)
+        return conn
+
+    async def _open(self) -> PgConn:
+        for attempt in range(2):
+            try:
+                conn = await PgConn.connect(self.plane.conninfo())
+                await conn.script(
+                    f"SET search_path = {names.SEARCH_PATH}; SET DateStyle = ISO;"
+                    " SET IntervalStyle = postgres; SET extra_float_digits = 1;"
+                    " SET bytea_output = hex; SET client_encoding = UTF8"
+                )
+                return conn
+            except (ConnectionLost, PgFailure) as e:
+                if attempt:
+                    raise DataPlaneLost(str(e)) from None
+                # the server may be restarting after a crash: wait until it accepts sessions
+                await self.plane.wait_server()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _sync(self, conn: PgConn, state: SessionState) -> None:
+        ctx = state.ctx
+        catalog = self.plane._catalog_version()
+        key = (id(ctx), ctx.cache_key, state.timezone, catalog)
+        if key == self._synced:
+            return
+        if self._synced is not None and (
+            self._synced[3] != catalog or self._synced[2] != state.timezone
+        ):
+            # relations its prepared statements read may have another shape now; and a literal
+            # cast to timestamptz was made a constant when the statement was parsed, in the
+            # time zone of then (a prepared text would keep answering in the old zone)
+            await conn.forget_prepared()
+        fs = FunctionState(ctx=ctx, schema_exists=self.plane.relations.schema_exists)
+        schema = fs.current_schema() or ""
+        schemas = ",".join(fs.current_schemas(False))
+        settings = {
+            functions.SETTING_USER: ctx.user,
+            functions.SETTING_DATABASE: ctx.database,
+            functions.SETTING_SCHEMA: schema,
+            functions.SETTING_SCHEMAS: schemas,
+            functions.SETTING_VERSION: state.version,
+            functions.SETTING_VARIABLES: json.dumps(dict(ctx.variables)),
+            "TimeZone": state.timezone,
+        }
+        sql = "SELECT " + ", ".join(
+            f"pg_catalog.set_config({names.quote_literal(k)}, {names.quote_literal(v)}, false)"
+            for k, v in settings.items()
+        )
+        try:
+            await conn.query(sql)
+        except PgFailure:
+            # a time zone PostgreSQL does not know: keep its own, set the rest
+            settings.pop("TimeZone")
+            await conn.query(
+                "SELECT "
+                + ", ".join(
+                    f"pg_catalog.set_config({names.quote_literal(k)}, "
+                    f"{names.quote_literal(v)}, false)"
+                    for k, v in settings.items()
+                )
+            )
+        self._synced = key
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+            self.conn = None
+
+    def close_now(self) -> None:
+        """Close without waiting (the rwshim session is gone)."""
+        if self.conn is not None:
+            self.conn.close_now()
+            self.conn = None
+
+    # --- before a statement ---------------------------------------------------------------
+
+    async def _prepare(self, planned: Planned, state: SessionState) -> tuple[PgConn, Planned]:
+        """The connection, ready for ``planned`` (planned again when another session dropped
+        a relation it reads while this one waited: then RisingWave's not-found error)."""
+        active, self.active = self.active, None
+        if active is not None:
+            await active.settle()
+        plane = self.plane
+        await plane.ready()
+        for _ in range(3):
+            try:
+                await plane.ensure(planned.statement.relation_ids)
+                break
+            except RelationGone:
+                fresh = plane.plan(planned.text, state.ctx)
+                if fresh is None:
+                    raise DataPlaneLost("the statement no longer reads user data") from None
+                planned = fresh
+        await plane.ensure_types(planned.statement.requires)
+        conn = await self._connection(state)
+        for schema, name in planned.statement.snapshots:
+            await self._snapshot(conn, schema, name, state.ctx)
+        return conn, planned
+
+    async def _snapshot(self, conn: PgConn, schema: str, name: str, ctx: QueryContext) -> None:
+        key = (self.plane._catalog_version(), ctx.cache_key)
+        if self._snapshots.get((schema, name)) == key:
+            return
+        columns, rows = self.catalog_rows(schema, name, ctx)
+        table = names.qualified_snapshot(schema, name)
+        cols = ", ".join(
+            f"{names.quote_ident(c.name)} {_snapshot_type(c.type_oid)}" for c in columns
+        )
+        await conn.script(f"DROP TABLE IF EXISTS {table}; CREATE TEMP TABLE {table} ({cols})")
+        if rows:
+            encoders = [values.encode_param for _ in columns]
+            width = len(columns)
+            placeholders = ", ".join(f"${i + 1}" for i in range(width))
+            insert = f"INSERT INTO {table} VALUES ({placeholders})"
+            for row in rows:
+                params = [
+                    enc(v, c.type_oid) for enc, v, c in zip(encoders, row, columns, strict=True)
+                ]
+                await conn.query(insert, params, [0] * width)
+        self._snapshots[(schema, name)] = key
+
+    # --- statements -----------------------------------------------------------------------
+
+    def _failure(self, e: PgFailure, planned: Planned, state: SessionState) -> RwError:
+        err = e.error
+        if err.sqlstate in BINDER_STATES:
+            found = self.explain(planned.routed.prepassed.text, state.ctx)
+            if found is not None:
+                return found
+        seconds = (state.timeout_ms or 3600 * 1000) // 1000
+        return map_error(err, _names_of(planned), MapContext(seconds))
+
+    def _lost(self, e: ConnectionLost) -> RwError:
+        self.conn = None
+        return DataPlaneLost(str(e))
+
+    async def describe(
+        self, planned: Planned, state: SessionState, param_oids: Sequence[int]
+    ) -> tuple[list[int], list[Column] | None]:
+        """PostgreSQL's Parse/Describe of the statement: parameter and result types as a
+        client sees them."""
+        conn, planned = await self._prepare(planned, state)
+        types = list(param_oids)
+        try:
+            described = await conn.describe(planned.statement.text, types)
+        except PgFailure as e:
+            raise self._failure(e, planned, state) from None
+        except ConnectionLost as e:
+            raise self._lost(e) from None
+        self._described[planned.statement.text] = described
+        params = [typemap.result_oid(o) for o in described.param_oids]
+        cols = None if described.fields is None else (await self.columns(described.fields))[0]
+        return params, cols
+
+    async def execute(
+        self, planned: Planned, params: Sequence[object], state: SessionState
+    ) -> Outcome:
+        for _ in range(RACE_RETRIES):
+            try:
+                return await self._execute(planned, params, state)
+            except _Dropped:
+                # another session dropped a relation between our ensure and our statement:
+                # plan again (RisingWave's not-found error if it is gone for good)
+                fresh = self.plane.plan(planned.text, state.ctx)
+                if fresh is None:
+                    raise DataPlaneLost("the statement no longer reads user data") from None
+                planned = fresh
+        names = [r.name for r in planned.routed.user_relations()]
+        raise CatalogNotFound("table or source", names[0] if names else "?")
+
+    async def _execute(
+        self, planned: Planned, params: Sequence[object], state: SessionState
+    ) -> Outcome:
+        conn, planned = await self._prepare(planned, state)
+        st = planned.statement
+        pg_types, args = self._params(st.text, params)
+        if st.kind == "select":
+            timeout = (state.timeout_ms or 3600 * 1000) / 1000
+            rows = _Rows(self, conn, planned, state, pg_types, args, time.monotonic() + timeout)
+            outcome = Outcome("SELECT", None, rows, count_rows=True)
+            try:
+                await rows.start(outcome)
+            except BaseException:
+                # a row that cannot be decoded (or a cancel) must not leave the statement
+                # running on the connection the next one needs
+                await rows.aclose()
+                raise
+            self.active = rows
+            return outcome
+        try:
+            return await self._dml(conn, planned, pg_types, args, state)
+        except PgFailure as e:
+            if e.error.sqlstate == UNDEFINED_TABLE:
+                raise _Dropped(self._failure(e, planned, state)) from None
+            raise self._failure(e, planned, state) from None
+        except ConnectionLost as e:
+            raise self._lost(e) from None
+        finally:
+            if st.target_id is not None:
+                self.plane.recount_later(st.target_id)
+
+    def _params(self, text: str, params: Sequence[object]) -> tuple[list[int], list[bytes | None]]:
+        if not params:
+            return [], []
+        described = self._described.get(text)
+        pg_types = list(described.param_oids) if described is not None else [0] * len(params)
+        args = [
+            values.encode_param(v, param_oid(t)) for v, t in zip(params, pg_types, strict=False)
+        ]
+        return pg_types, args
+
+    async def _dml(
+        self,
+        conn: PgConn,
+        planned: Planned,
+        pg_types: list[int],
+        args: list[bytes | None],
+        state: SessionState,
+    ) -> Outcome:
+        st = planned.statement
+        try:
+            results = [r async for r in conn.stream(st.text, args, pg_types)]
+        except PgFailure as e:
+            if e.error.sqlstate != "21000" or st.repeated_key_text is None:
+                raise
+            results = [r async for r in conn.stream(st.repeated_key_text, args, pg_types)]
+            if st.repeated_key_counts:
+                count = _decoded_rows(results, [values.decoder(pgtypes.INT8)])
+                n = int(count[0][0]) if count else 0  # type: ignore[call-overload]
+                return Outcome(f"INSERT 0 {n}")
+        # in chunked-rows mode the status rides on the last chunk, not the closing result
+        status = next((r.command_status for r in reversed(results) if r.command_status), b"")
+        tag = (status or b"").decode()
+        fields = fields_of(results[0]) if results and results[0].nfields else []
+        if not fields:
+            return Outcome(tag)
+        cols, decoders = await self.columns(fields)
+        rows = _decoded_rows(results, decoders)
+        return Outcome(tag, cols, rows)
+
+    # --- kept runs (dataplane/rerun.py) -------------------------------------------------------
+
+    def quick_of(self, rows: object, columns: Sequence[Column]) -> Quick | None:
+        """A kept run of the query whose rows ``rows`` were just read to their end, when its
+        rows pass through and it reads no catalog snapshot (else None)."""
+        if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
+            return None
+        st = rows.planned.statement
+        if st.kind != "select" or st.snapshots or self._synced is None:
+            return None
+        from rwshim.dataplane import rerun as quick  # (it imports this module)
+
+        if not quick.passes_through(rows.field_oids, [c.type_oid for c in columns]):
+            return None
+        return quick.Quick(
+            rows.planned,
+            rows.state,
+            rows.conn,
+            self._generation,
+            self._synced,
+            rows.pg_types,
+            [param_oid(t) for t in rows.pg_types],
+            rows.field_oids,
+        )
+
+    async def columns(
+        self, fields: Sequence[Field]
+    ) -> tuple[list[Column], list[Callable[[bytes], object]]]:
+        """Result columns as the client sees them and their decoders; a type that is not
+        builtin (a struct's composite, vector) is looked up in the data database first."""
+        types = self.plane.types
+        key = (id(types), tuple(fields))
+        hit = self._columns.get(key)
+        if hit is not None and hit[0] is types:
+            # the same list each time: the session's row encoder is found by identity
+            return hit[1], hit[2]
+        await types.learn([f.type_oid for f in fields])
+        cols: list[Column] = []
+        decoders: list[Callable[[bytes], object]] = []
+        for f in fields:
+            rw = types.rw_oid(f.type_oid)
+            oid = rw if rw is not None else typemap.result_oid(f.type_oid)
+            cols.append(Column(f.name, oid, pgtypes.type_size(oid)))
+            decoders.append(types.decoder(f.type_oid, oid))
+        if len(self._columns) >= 256:
+            self._columns.clear()
+        self._columns[key] = (types, cols, decoders)
+        return cols, decoders
+
+
+def param_oid(pg_oid: int) -> int:
+    """The type a parameter is encoded as, for PostgreSQL's parameter type ``pg_oid`` (0, not
+    described: as a string)."""
+    return typemap.result_oid(pg_oid) or pgtypes.VARCHAR
+
+
+def _names_of(planned: Planned) -> Callable[[int], str | None]:
+    """Physical id -> the user's name, for the relations the statement was planned with."""
+    names_ = {r.id: r.name for r in planned.routed.user_relations()}
+    return names_.get
+
+
+def _snapshot_type(oid: int) -> str:
+    try:
+        return typemap.column_type(oid)
+    except RwError:
+        return "text"
+
+
+def _decoded_rows(
+    results: Sequence[pq.abc.PGresult], decoders: list[Callable[[bytes], object]]
+) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
+    for res in results:
+        n = res.ntuples
+        if not n:
+            continue
+        for r in range(n):
+            out.append(
+                tuple(
+                    None if (v := res.get_value(r, i)) is None else dec(v)
+                    for i, dec in enumerate(decoders)
+                )
+            )
+    return out
+
+
+class _Rows:
+    """A query's rows as they come: an async iterator over PostgreSQL's chunks."""
+
+    def __init__(
+        self,
+        session: DataSession,
+        conn: PgConn,
+        planned: Planned,
+        state: SessionState,
+        pg_types: list[int],
+        args: list[bytes | None],
+        deadline: float,
+    ) -> None:
+        self.session = session
+        self.conn = conn
+        self.planned = planned
+        self.state = state
+        self.deadline = deadline
+        self.pg_types = pg_types
+        self.field_oids: tuple[int, ...] = ()
+        # read to PostgreSQL's end of the statement (not left early, no error)
+        self.finished = False
+        self._chunks: AsyncIterator[Any] = conn.stream(
+            planned.statement.text, args, pg_types, deadline=deadline
+        )
+        self._buffer: list[tuple[object, ...]] = []
+        self._pos = 0
+        self._decoders: list[Callable[[bytes], object]] = []
+        self._done = False
+        self._abandoned = False
+        self._started = False
+
+    async def _next_chunk(self) -> Any | None:
+        try:
+            # the deadline is the connection's (pgio): a wait past it raises TimeoutError,
+            # with no timer context per chunk and no task needed to start in place
+            return await anext(self._chunks)
+        except StopAsyncIteration:
+            return None
+        except TimeoutError:
+            await self.aclose()
+            raise QueryTimeout(int((self.state.timeout_ms or 3600 * 1000) // 1000)) from None
+        except PgFailure as e:
+            self._done = True
+            err = self.session._failure(e, self.planned, self.state)
+            if e.error.sqlstate == UNDEFINED_TABLE and not self._started:
+                raise _Dropped(err) from None
+            raise err from None
+        except ConnectionLost as e:
+            self._done = True
+            raise self.session._lost(e) from None
+
+    async def start(self, outcome: Outcome) -> None:
+        """Read up to the first chunk: the columns (and any error before the first row)."""
+        res = await self._next_chunk()
+        if res is None:  # pragma: no cover - a query always describes its columns
+            outcome.columns = []
+            self._done = True
+            return
+        fields = fields_of(res)
+        cols, self._decoders = await self.session.columns(fields)
+        self.field_oids = tuple(f.type_oid for f in fields)
+        outcome.columns = cols
+        self._started = True
+        self._take(res)
+
+    def _take(self, res: Any) -> None:
+        self._buffer = _decoded_rows([res], self._decoders)
+        self._pos = 0
+
+    def abandon(self) -> None:
+        """Nobody will read the rest (the portal was closed)."""
+        self._abandoned = True
+
+    async def settle(self) -> None:
+        """The connection is wanted for another statement: stop this one if its rows are
+        abandoned, else read the rest into memory (a suspended portal's rows are never
+        dropped)."""
+        if self._done:
+            return
+        if self._abandoned:
+            await self.aclose()
+            return
+        rest = self._buffer[self._pos :]
+        while True:
+            res = await self._next_chunk()
+            if res is None:
+                break
+            rest.extend(_decoded_rows([res], self._decoders))
+        self._buffer, self._pos, self._done = rest, 0, True
+
+    def __aiter__(self) -> _Rows:
+        return self
+
+    async def __anext__(self) -> tuple[object, ...]:
+        while self._pos >= len(self._buffer):
+            if self._done:
+                raise StopAsyncIteration
+            res = await self._next_chunk()
+            if res is None:
+                self._done = self.finished = True
+                raise StopAsyncIteration
+            try:
+                self._take(res)
+            except BaseException:
+                await self.aclose()
+                raise
+        row = self._buffer[self._pos]
+        self._pos += 1
+        return row
+
+    async def aclose(self) -> None:
+        """Stop reading: the statement is cancelled on PostgreSQL and the connection drained."""
+        if not self._done:
+            self._done = True
+            with contextlib.suppress(Exception):
+                await self._chunks.aclose()  # type: ignore[attr-defined]
