@@ -34,7 +34,7 @@ HELP = "control a running server (risectl's verbs, barriers, faults, jobs)"
 
 def add_parser(sub: Any) -> None:
     """Register ``ctl`` and its subcommands on the ``rwshim`` command's subparsers."""
-    from rwshim.cli.main import positive_float, positive_int
+    from rwshim.cli.args import positive_float, positive_int
 
     ctl = sub.add_parser(
         "ctl",

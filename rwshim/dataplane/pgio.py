@@ -32,6 +32,8 @@ CHUNK_ROWS = 1000
 # PostgreSQL parses and plans once); at most PREPARED_MAX per connection.
 PREPARE_AFTER = 2
 PREPARED_MAX = 256
+# PostgreSQL's SQLSTATE when a physical object went away under a statement (a race with DROP)
+UNDEFINED_TABLE = "42P01"
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,9 +37,8 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from rwshim.common import pgtypes
-from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
+from rwshim.dataplane.pgio import UNDEFINED_TABLE, ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import typemap
-from rwshim.dataplane.session import UNDEFINED_TABLE
 from rwshim.errors import InternalError, QueryTimeout
 from rwshim.wire import backend
 

@@ -31,7 +31,15 @@ from rwshim.binder.functions import FunctionState
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column, Outcome
 from rwshim.dataplane import values
-from rwshim.dataplane.pgio import ConnectionLost, Described, Field, PgConn, PgFailure, fields_of
+from rwshim.dataplane.pgio import (
+    UNDEFINED_TABLE,
+    ConnectionLost,
+    Described,
+    Field,
+    PgConn,
+    PgFailure,
+    fields_of,
+)
 from rwshim.dataplane.plan import functions, names, typemap
 from rwshim.dataplane.plan.errors import MapContext, map_error
 from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
@@ -42,7 +50,6 @@ if TYPE_CHECKING:
 
     from rwshim.dataplane.rerun import Quick
 
-UNDEFINED_TABLE = "42P01"  # a physical object went away under the statement (a race)
 RACE_RETRIES = 5
 
 

@@ -11,11 +11,11 @@ current_user / version).
 Everything is idempotent (``IF NOT EXISTS``, ``OR REPLACE``): it is also run on an existing
 database (``--data-dir``, ``--postgres-url``) to bring it up to date.
 
-Registering: ``register(sql)`` adds SQL run once in the template (RisingWave-only functions,
-types); ``OVERRIDES`` lists the pg_catalog functions rwfn shadows, so that a call written
-``pg_catalog.f(...)`` is spliced to ``rwfn.f(...)``.  ``TEMPLATE_VERSION`` follows what is
-installed (a digest of the SQL): a template of another version is rebuilt.  The
-RisingWave-only functions themselves are in ``sqlfn`` (imported at the end of this module).
+The RisingWave-only functions and types are the SQL that the modules of ``sqlfn`` register
+(``sqlfn.common.register``), run after the base schemas.  ``OVERRIDES`` lists the pg_catalog
+functions rwfn shadows, so that a call written ``pg_catalog.f(...)`` is spliced to
+``rwfn.f(...)``.  ``TEMPLATE_VERSION`` follows what is installed (a digest of the SQL): a
+template of another version is rebuilt.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from __future__ import annotations
 import hashlib
 
 from rwshim.dataplane.plan.names import DATA_SCHEMA, FUNCTION_SCHEMA
+
+# importing the package runs its modules, which register their SQL (sqlfn/__init__.py's order)
+from rwshim.dataplane.plan.sqlfn.common import registered
 
 # the version of what the template holds before the digest of the SQL is added to it
 _TEMPLATE_BASE = 2
@@ -193,20 +196,10 @@ IN_PROCESS_TYPES: frozenset[str] = frozenset(
     {"regclass", "regtype", "regproc", "regprocedure", "regnamespace", "regrole", "regoper"}
 )
 
-_EXTRA: list[str] = []
-
-
-def register(sql: str) -> None:
-    """Add SQL to run in the template (after the base schemas and functions)."""
-    _EXTRA.append(sql)
 
 
 def template_sql() -> str:
     """Everything the template database holds beyond an empty database."""
-    return _BASE + "\n".join(_EXTRA)
-
-
-# RisingWave-only functions, types and overloads register themselves (after `register` exists)
-from rwshim.dataplane.plan import sqlfn  # noqa: E402, F401
+    return _BASE + "\n".join(registered())
 
 TEMPLATE_VERSION = f"{_TEMPLATE_BASE}-{hashlib.sha256(template_sql().encode()).hexdigest()[:12]}"

@@ -26,6 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from rwshim.cachedir import CACHE_ENV
 from rwshim.dataplane.postgres.errors import DataPlaneError, DataPlaneUnavailable
 from rwshim.dataplane.postgres.osuser import RunAs, can_reach
 
@@ -160,8 +161,6 @@ def for_server_user(bins: PgBinaries, who: RunAs | None, cache: Path) -> PgBinar
     none of them."""
     if who is None or usable_by(bins, who):
         return bins
-    from rwshim.dataplane.postgres.cluster import CACHE_ENV  # cluster imports this module
-
     cache.mkdir(parents=True, exist_ok=True)
     dest = cache if can_reach(cache, who) else SHARED_MIRROR_DIR
     if dest == SHARED_MIRROR_DIR:

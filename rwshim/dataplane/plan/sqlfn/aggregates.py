@@ -11,8 +11,7 @@ A key of a type RisingWave refuses (struct, list, map, vector, jsonb) is RisingW
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F, once, raise_rw
+from rwshim.dataplane.plan.sqlfn.common import F, once, raise_rw, register
 
 # the key types with an ordering (RisingWave's scalar types); others widen to one of these
 KEY_TYPES = (
@@ -95,4 +94,4 @@ SQL = "".join(
     ]
 )
 
-functions.register(SQL)
+register(SQL)

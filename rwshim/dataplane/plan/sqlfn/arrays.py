@@ -13,8 +13,7 @@ names the binder maps to them, src/frontend/src/binder/expr/function/builtin_sca
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F
+from rwshim.dataplane.plan.sqlfn.common import F, register
 
 SQL = f"""
 CREATE OR REPLACE FUNCTION {F}.array_min(anyarray) RETURNS anyelement LANGUAGE sql IMMUTABLE
@@ -60,4 +59,4 @@ CREATE OR REPLACE FUNCTION {F}.array_is_intersect(anyarray, anyarray) RETURNS bo
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT $1 && $2 $$;
 """
 
-functions.register(SQL)
+register(SQL)

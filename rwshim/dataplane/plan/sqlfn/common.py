@@ -1,4 +1,6 @@
-"""Shared pieces of the rwfn function SQL: the schema name and RisingWave's error raising."""
+"""Shared pieces of the rwfn function SQL: the schema name, RisingWave's error raising, and the
+list the modules of this package register their SQL in (run in the template database, in the
+order the modules register, after ``functions.py``'s base schemas)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,19 @@ from rwshim.dataplane.plan.names import FUNCTION_SCHEMA as F
 EXPR_ERROR = "RWEXP"  # an ExprError (src/expr/core/src/error.rs): under "Expr error"
 RW_ERROR = "RWERR"  # any other RisingWave error, its text as it is
 
-__all__ = ["EXPR_ERROR", "RW_ERROR", "F", "raise_expr", "raise_rw"]
+__all__ = ["EXPR_ERROR", "RW_ERROR", "F", "raise_expr", "raise_rw", "register", "registered"]
+
+_REGISTERED: list[str] = []
+
+
+def register(sql: str) -> None:
+    """Add SQL to run in the template (after the base schemas and functions)."""
+    _REGISTERED.append(sql)
+
+
+def registered() -> list[str]:
+    """The SQL the modules registered, in their order."""
+    return _REGISTERED
 
 
 def raise_expr(message_sql: str) -> str:

@@ -10,8 +10,7 @@ because months usually have fractional weeks``).
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR, F
+from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR, F, register
 
 FIELDS = (
     "microseconds",
@@ -65,4 +64,4 @@ CREATE OR REPLACE FUNCTION {F}.proctime() RETURNS timestamptz LANGUAGE sql STABL
 {_trunc("field text, iv interval", "interval", "field, iv", "IMMUTABLE", _WEEK)}
 """
 
-functions.register(SQL)
+register(SQL)

@@ -20,8 +20,7 @@ reaches the client as numeric; its values and ``pg_typeof`` are RisingWave's.
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F, once, raise_expr
+from rwshim.dataplane.plan.sqlfn.common import F, once, raise_expr, register
 
 INT256_MIN = -(2**255)
 INT256_MAX = 2**255 - 1
@@ -146,4 +145,4 @@ BEGIN
 END $$;
 """
 
-functions.register(SQL)
+register(SQL)

@@ -10,8 +10,7 @@ parameter hour, min, sec: invalid time: h:m:s`` (chrono: hours < 24, minutes and
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F, raise_expr
+from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, register
 
 _BAD_DATE = raise_expr(
     "'Invalid parameter year, month, day: invalid date: ' || y || '-' || m || '-' || d"
@@ -90,4 +89,4 @@ BEGIN
 END $$;
 """
 
-functions.register(SQL)
+register(SQL)

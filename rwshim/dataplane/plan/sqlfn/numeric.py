@@ -17,8 +17,7 @@
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F, once, raise_expr
+from rwshim.dataplane.plan.sqlfn.common import F, once, raise_expr, register
 
 # RisingWave's decimal limit: rust_decimal's 96-bit mantissa
 DECIMAL_MAX_MANTISSA = 2**96 - 1
@@ -141,4 +140,4 @@ END $$;
     ]
 )
 
-functions.register(SQL)
+register(SQL)

@@ -7,8 +7,7 @@
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F, raise_expr
+from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, register
 
 SQL = f"""
 CREATE OR REPLACE FUNCTION {F}.int8recv(bytea) RETURNS int8 LANGUAGE plpgsql IMMUTABLE
@@ -21,4 +20,4 @@ BEGIN
 END $$;
 """
 
-functions.register(SQL)
+register(SQL)

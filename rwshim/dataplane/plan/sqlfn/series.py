@@ -6,8 +6,7 @@ is NaN or infinite ``Invalid parameter start: start value cannot be NaN`` (valid
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F, raise_expr
+from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, register
 
 _ZERO = raise_expr("'Invalid parameter step: step size cannot equal zero'")
 
@@ -54,4 +53,4 @@ SQL = "".join(
     ]
 )
 
-functions.register(SQL)
+register(SQL)

@@ -16,8 +16,7 @@ made here is used instead.  A cast on built-in types needs a superuser: on a
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F
+from rwshim.dataplane.plan.sqlfn.common import F, register
 
 # PostgreSQL's ISO output: date, time, optional fraction, [offset hours[:minutes[:seconds]]], BC
 _PARTS = r"^(\S+ \d\d:\d\d:\d\d)(?:\.(\d+))?(?:([+-]\d\d)(?::(\d\d)(?::\d\d)?)?)?( BC)?$"
@@ -57,4 +56,4 @@ SQL = (
     )
 )
 
-functions.register(SQL)
+register(SQL)

@@ -7,8 +7,7 @@ without it (``--postgres-url``) leaves the type missing: a vector column is then
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan import functions
-from rwshim.dataplane.plan.sqlfn.common import F
+from rwshim.dataplane.plan.sqlfn.common import F, register
 
 SQL = f"""
 DO $vector$ BEGIN
@@ -18,4 +17,4 @@ EXCEPTION WHEN undefined_file OR feature_not_supported OR insufficient_privilege
 END $vector$;
 """
 
-functions.register(SQL)
+register(SQL)
