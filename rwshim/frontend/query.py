@@ -61,7 +61,7 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
     deadline = time.monotonic() + ms / 1000
     instance.deadline = deadline
     try:
-        out = instance.query.execute(stmt.text, params, fe.query_context())
+        out = catalog_execute(fe, stmt.text, params)
     except RwError:
         if time.monotonic() > deadline:
             raise QueryTimeout(ms // 1000) from None
@@ -72,6 +72,23 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
     rows = out.rows
     if not isinstance(rows, (list, tuple, AsyncIterator)):
         out.rows = _deadline(instance, rows, deadline, ms // 1000)
+    return out
+
+
+def catalog_execute(fe: Frontend, text: str, params: list[object]) -> Outcome:
+    """Run ``text`` on the catalog path, then apply to the session the ``set_config(name,
+    value, false)`` calls it made: RisingWave's binder sets the session variable and answers
+    the new value (binder/expr/function/builtin_scalar.rs:621-661), so SHOW and
+    ``current_setting`` see it; a name or value the session refuses fails the statement with
+    the same error as SET.  (The catalog path calls set_config while it produces the first
+    row, which it reads before returning.)"""
+    out = fe.instance.query.execute(text, params, fe.query_context())
+    settings = fe.instance.query.take_settings()
+    if settings:
+        for name, value in settings:
+            fe.config.set(name, value)
+        fe.settings_changed()
+        fe.parameter_changes.extend(fe.config.parameter_status_changes())
     return out
 
 
@@ -123,7 +140,7 @@ async def handle_dml(
         await fe.instance.settle_changes()
         return await fe.data_session().execute(planned, params, fe.data_state())
     # DML whose text PostgreSQL cannot parse: the in-process path refuses it (no user data)
-    return fe.instance.query.execute(stmt.text, params, fe.query_context())
+    return catalog_execute(fe, stmt.text, params)
 
 
 def _deadline(
@@ -156,7 +173,7 @@ async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[obje
     if planned is not None:
         out = await fe.data_session().execute(planned, params, fe.data_state())
     else:
-        out = fe.instance.query.execute(stmt.query, params, fe.query_context())
+        out = catalog_execute(fe, stmt.query, params)
     rows = out.rows
     # An in-process cursor reads the store's SQLite connection: Rows lets another session's
     # write read the rest into memory (session.release_reads).  A data-plane cursor reads

@@ -8,6 +8,7 @@ import pytest
 
 from rwshim.errors import RUN_QUERY, pretty_report
 from tests.conftest import ThreadRunning
+from tests.scenarios.drivers import Client
 from tests.unit.sql.session_cases import DEFAULTS, ERROR_CASES, SET_CASES
 
 
@@ -46,3 +47,31 @@ def test_bad_values_get_risingwaves_whole_error(
             assert conn.execute("SELECT 1").fetchone() == (1,)
         else:
             assert conn.execute(f"SHOW {name}").fetchone() == before
+
+
+# --- set_config(): the answer is the session's (issue 26) ------------------------------------
+
+
+async def test_set_config_sets_what_it_answers(client: Client) -> None:
+    """RisingWave's binder sets the session variable and answers the new value
+    (binder/expr/function/builtin_scalar.rs:621-661): SHOW and current_setting see it."""
+    assert await client.rows("SELECT set_config('application_name', 'xyz', false)") == [("xyz",)]
+    assert await client.rows("SHOW application_name") == [("xyz",)]
+    assert await client.rows("SELECT current_setting('application_name')") == [("xyz",)]
+    # the same text again runs again (it is no constant answer to keep)
+    await client.run("SET application_name = 'other'")
+    assert await client.rows("SELECT set_config('application_name', 'xyz', false)") == [("xyz",)]
+    assert await client.rows("SHOW application_name") == [("xyz",)]
+    # a value the session normalises reads back as SET would store it
+    assert await client.rows("SELECT set_config('extra_float_digits', '2', false)") == [("2",)]
+    assert await client.rows("SHOW extra_float_digits") == [("2",)]
+
+
+async def test_set_config_of_an_unknown_variable_fails_as_set_does(client: Client) -> None:
+    failure = await client.fail("SELECT set_config('no_such_variable', 'x', false)")
+    chain = ["Failed to get or set session config", "Unrecognized config entry `no_such_variable`"]
+    assert (failure.sqlstate, failure.message) == (
+        "XX000",
+        pretty_report([client.envelope, *chain]),
+    )
+    assert await client.rows("SELECT 1") == [(1,)]
