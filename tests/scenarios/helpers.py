@@ -35,6 +35,20 @@ async def jobs(client: Client) -> list[tuple[Any, ...]]:
     return await client.rows("show jobs")
 
 
+async def jobs_listed(
+    client: Client, count: int = 1, timeout: float = 10.0
+) -> list[tuple[Any, ...]]:
+    """SHOW JOBS once it lists ``count`` jobs (or its rows when ``timeout`` seconds ran out):
+    another session's CREATE reaches the server when the machine lets it, which on a loaded
+    machine can be later than ``pending``'s settle time."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        rows = await jobs(client)
+        if len(rows) >= count or asyncio.get_running_loop().time() > deadline:
+            return rows
+        await asyncio.sleep(0.05)
+
+
 async def table_with_rows(client: Client, name: str = "t", rows: int = 100) -> None:
     assert await client.run(f"create table {name} (a int)") == "CREATE_TABLE"
     assert (

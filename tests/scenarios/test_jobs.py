@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import Running
 from tests.scenarios.conftest import Connect
 from tests.scenarios.drivers import AsyncpgClient, Client, connect
-from tests.scenarios.helpers import creating_mv, job, jobs, pending, table_with_rows
+from tests.scenarios.helpers import creating_mv, job, jobs, jobs_listed, pending, table_with_rows
 
 STMT = "create materialized view mv as select * from t"
 # What SHOW JOBS shows of it: the stored definition (list_creating_jobs,
@@ -263,7 +263,7 @@ async def test_cancelling_a_waiting_foreground_create_cancels_its_job(
     await table_with_rows(a)
     assert await a.run("set backfill_rate_limit = 1") == "SET_VARIABLE"
     create = await pending(a.fail(STMT))
-    assert [r[2] for r in await jobs(b)] == ["FOREGROUND"]
+    assert [r[2] for r in await jobs_listed(b)] == ["FOREGROUND"]
     if isinstance(a, AsyncpgClient):
         # asyncpg sends a CancelRequest when the task running a query is cancelled.
         create.cancel()
