@@ -471,9 +471,14 @@ class DataPlane:
     async def ensure(self, relation_ids: Iterable[int]) -> None:
         """Make the objects of these relations (and what they read) as the catalog says."""
         version = self._follow_catalog()
-        wanted: list[ddl.PgObject] = []
+        # one list, each object once, dependencies first: two relations of one statement share
+        # what they read (b reads a, `SELECT * FROM b, a`), and an object listed twice would
+        # be created twice in one transaction ("relation already exists")
+        by_name: dict[str, ddl.PgObject] = {}
         for rid in relation_ids:
-            wanted.extend(self.objects_for(rid))
+            for obj in self.objects_for(rid):
+                by_name.setdefault(obj.name, obj)
+        wanted = list(by_name.values())
         todo = [o for o in wanted if self._made.get(o.name) != o.signature]
         if not todo and version == self._reconciled:
             return
