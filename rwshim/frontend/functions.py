@@ -135,7 +135,8 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
         fn.return_type[1], fn.body,
     )  # fmt: skip
     try:
-        inlined = Inliner(lookup(conn, ctx)).expand(udf, ["NULL"] * len(fn.arg_types))
+        inliner = Inliner(lookup(conn, ctx), database=ctx.database)
+        inlined = inliner.expand(udf, ["NULL"] * len(fn.arg_types))
         analysis = fe.instance.query.analyze(f"SELECT {inlined}", ctx)
     except BindExprError as e:
         raise BindExprError(shown, e.cause) from None
