@@ -519,6 +519,7 @@ class DataPlane:
                     "BEGIN",
                     "SET LOCAL lock_timeout = 1",  # ms; 0 would mean "wait for ever"
                     f"DROP {kind} IF EXISTS {names.DATA_SCHEMA}.{names.quote_ident(name)} CASCADE",
+                    *([ddl.drop_conflict_function(name)] if kind == "TABLE" else []),
                     _FORGET_GONE.format(objects=objects, schema=names.DATA_SCHEMA),
                     "COMMIT",
                 ]

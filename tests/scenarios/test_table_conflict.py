@@ -150,3 +150,40 @@ async def test_version_column_refusals(client: Client) -> None:
     await client.run("CREATE TABLE n (k int, v int) WITH VERSION COLUMN (v)")
     await client.run("INSERT INTO n VALUES (1, 2), (1, 1)")
     assert await client.rows("SELECT * FROM n ORDER BY v") == [(1, 1), (1, 2)]
+
+
+async def test_update_meets_the_conflict_behaviour(client: Client) -> None:
+    # e2e_test/streaming/with_version_column.slt, first table: an UPDATE's row lands on the
+    # stored one through the same check as an INSERT's
+    await client.run(
+        "create table t1 (v1 int, v2 int, v3 int, v4 int, primary key(v1)) "
+        "on conflict do update if not null with version column(v4)"
+    )
+    await client.run("insert into t1 values (1,null,2, 4), (2,3,null, 1)")
+    await client.run("insert into t1 values (3,null,5,2), (3,6,null, 1)")
+    await client.run("insert into t1 values (1,5,null,5), (2,null, 6, 1)")
+    assert await client.rows("select * from t1 order by v1") == [
+        (1, 5, 2, 5),
+        (2, 3, 6, 1),
+        (3, None, 5, 2),
+    ]
+    assert await client.run("update t1 set v2 = 2 where v1 > 1") == "UPDATE 2"
+    after = [(1, 5, 2, 5), (2, 2, 6, 1), (3, 2, 5, 2)]
+    assert await client.rows("select * from t1 order by v1") == after
+    # a NULL keeps the stored value; older versions change nothing; both still count
+    assert await client.run("update t1 set v2 = null, v4 = v4 + 1") == "UPDATE 3"
+    after = [(1, 5, 2, 6), (2, 2, 6, 2), (3, 2, 5, 3)]
+    assert await client.rows("select * from t1 order by v1") == after
+    assert await client.run("update t1 set v2 = 7, v4 = v4 - 1") == "UPDATE 3"
+    assert await client.rows("select * from t1 order by v1") == after
+    # DO UPDATE FULL with a version column, after ALTER TABLE ADD COLUMN
+    await client.run("create table t2 (k int primary key, a int, v int) with version column (v)")
+    await client.run("insert into t2 values (1, 1, 5)")
+    await client.run("update t2 set a = 2, v = 4")
+    assert await client.rows("select * from t2") == [(1, 1, 5)]
+    await client.run("update t2 set a = null")
+    assert await client.rows("select * from t2") == [(1, None, 5)]
+    await client.run("alter table t2 add column b int")
+    await client.run("update t2 set b = 3, v = 1")
+    await client.run("update t2 set b = 4")
+    assert await client.rows("select * from t2") == [(1, None, 5, 4)]

@@ -8,7 +8,9 @@ column list the source's width picks the first ones and the rest take their DEFA
 
 A table with a primary key upserts (handler/create_table.rs:671-705, ``EitherOnConflict``):
 ``overwrite`` (the default) replaces the row, ``ignore`` (ON CONFLICT DO NOTHING) keeps the old
-one, ``if_not_null`` (DO UPDATE IF NOT NULL) takes the new row's non-NULL values.  The clause
+one, ``if_not_null`` (DO UPDATE IF NOT NULL) takes the new row's non-NULL values; with version
+columns (WITH VERSION COLUMN) a row older than the stored one changes nothing
+(stream/executor/mview/cache.rs versions_are_newer_or_equal).  The clause
 spliced is ``ON CONFLICT (<key>) DO UPDATE``, native and linear (bench/ measures it); for
 ``ignore`` it rewrites the old row with itself, so that PostgreSQL counts every input row as
 RisingWave's tag does.  PostgreSQL refuses a key repeated within one statement (SQLSTATE 21000)
