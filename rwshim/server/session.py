@@ -41,9 +41,10 @@ from rwshim.server.portals import (
     first_row,
 )
 from rwshim.server.shortcuts.exchanges import Exchanges
-from rwshim.server.shortcuts.kept import KeptAnswers
+from rwshim.server.shortcuts.kept import KEEP_ENCODED_BYTES, KeptAnswers
 from rwshim.server.shortcuts.replies import ReplyCache, settings_free
 from rwshim.sql import statements as st
+from rwshim.sql.cache import SizedLRU
 from rwshim.store.store import Store
 from rwshim.wire import backend
 from rwshim.wire import events as ev
@@ -91,7 +92,9 @@ class Session(KeptAnswers):
         # (rwshim/server/shortcuts/exchanges.py).
         self.exchanges = Exchanges()
         # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
-        self._encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = {}
+        self._encoded: SizedLRU[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = (
+            SizedLRU(KEEP_ENCODED_BYTES, weigh=lambda v: len(v[3]))
+        )
         self.frontend = frontend
         self.process = process
         self._flush_cb = flush

@@ -11,7 +11,7 @@ by running each message (src/utils/pgwire/src/pg_protocol.rs), which is what the
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rwshim.logfmt import statement_log
 from rwshim.server.portals import Portal, Prepared
@@ -21,14 +21,16 @@ from rwshim.wire import events as ev
 if TYPE_CHECKING:
     from rwshim.common.outcome import KeptRows, Outcome
     from rwshim.frontend import Frontend
-    from rwshim.server.shortcuts.exchanges import Exchanges
+    from rwshim.server.shortcuts.exchanges import Exchanges, Table
     from rwshim.server.shortcuts.replies import ReplyCache
+    from rwshim.sql.cache import SizedLRU
     from rwshim.wire.connection import ServerConnection
     from rwshim.wire.results import RowEncoder
 
-# A kept result's encoding is kept per session for at most this many texts, of at most this
-# many rows each (the encoded bytes live as long as the session holds them).
-KEEP_ENCODED_RESULTS = 16
+# A kept result's encoding is kept per session within this many bytes (texts and encoded
+# rows, rwshim/sql/cache.py), of at most this many rows each (the encoded bytes live as long
+# as the session holds them).
+KEEP_ENCODED_BYTES = 4 * 1024 * 1024
 KEEP_ENCODED_ROWS = 2000
 
 
@@ -46,12 +48,12 @@ class KeptAnswers:
     _replies: ReplyCache
     _statements: dict[str, Prepared]
     _portals: dict[str, Portal]
-    _encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]]
+    _encoded: SizedLRU[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]]
 
     def _ready(self) -> None:
         raise NotImplementedError  # Session's
 
-    def _touch(self, table: dict[str, Any], name: str) -> None:
+    def _touch(self, table: Table, name: str) -> None:
         """The extended-protocol message being handled reads or writes ``table[name]``; the
         exchange it opens must find no output pending (rwshim/server/shortcuts/exchanges.py)."""
         x = self.exchanges
@@ -162,9 +164,7 @@ class KeptAnswers:
     ) -> None:
         if len(rows) > KEEP_ENCODED_ROWS:
             return
-        if len(self._encoded) >= KEEP_ENCODED_RESULTS:
-            self._encoded.clear()
-        self._encoded[text] = (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent))
+        self._encoded.put(text, (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent)))
 
     def _keep_execute(self, portal: Portal, data: bytes) -> None:
         """Keep a constant statement's Execute answer, and its Parse."""
