@@ -276,4 +276,4 @@ class ExprLowering(Protocol):
 
 
 class Lowering(QueryLowering, ExprLowering, Protocol):
-    """Everything the binder asks of the engine a statement is lowered to."""
+    """Everything the binder asks of SQLite, the engine a catalog-path statement is lowered to."""
