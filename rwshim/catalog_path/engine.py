@@ -93,7 +93,7 @@ class QueryEngine:
         sqlite = SqliteExecutor(conn, self.state, install_catalog)
         self.executor: Executor = sqlite
         # the catalog views, made on first use (before a text that reads one runs or is
-        # judged for keeping)
+        # judged for keeping): the hook a ResultCache over this connection needs
         self.ensure_catalog_views = sqlite.ensure_views
         self._cache: dict[tuple[object, ...], Prepared] = {}
         # catalog changes invalidate the cache even if nobody calls invalidate(): checked
@@ -107,7 +107,7 @@ class QueryEngine:
         self.refuse_user_data: Callable[[list[int]], None] | None = None
         self._constants: dict[str, bool] = {}
         # the rows of catalog queries, while the store is unchanged (result_cache.py)
-        self.results = ResultCache(conn, sqlite.ensure_views)
+        self.results = ResultCache(conn, self.ensure_catalog_views)
         # the user-defined function names per database (the cheap test before inlining)
         self._udf_names: dict[int, frozenset[str]] = {}
 
