@@ -281,8 +281,3 @@ def parse(text: str) -> RwType:
     """The type ``text`` names (TypeSyntaxError if it is not one; RisingWave's
     ``unsupported data type`` for an unknown name)."""
     return _Parser(text).parse()
-
-
-def is_rw_only(t: RwType) -> bool:
-    """Whether the type (or a type inside it) is one PostgreSQL has no builtin for."""
-    return any(x.kind in ("struct", "map", "int256", "vector") for x in t.walk())

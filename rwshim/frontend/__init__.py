@@ -4,7 +4,8 @@ The protocol session (``session.py``) owns prepared statements, portals and the 
 the ``Frontend`` for everything that depends on what the SQL means.  ``Frontend``
 (``frontend/frontend.py``) dispatches the typed statements of ``sql/`` to its handler modules,
 one per statement family as in RisingWave's src/frontend/src/handler/, which call the engine
-(DDL, jobs, barriers), the read path (queries, DML, catalogs) and the session variables.
+(DDL, jobs, barriers), the data plane (queries and DML on PostgreSQL), the catalog path
+(constant and catalog queries in process) and the session variables.
 
 Interface the session relies on:
 - ``parse(sql) -> list[Statement]`` (raise RwError on bad syntax; [] for an empty string),

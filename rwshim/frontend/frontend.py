@@ -499,9 +499,3 @@ class Frontend:
                     self.instance.query.invalidate()
                 raise
         waiter.result()
-
-    # --- privileges -----------------------------------------------------------------------------
-
-    def require_superuser(self, what: str) -> None:
-        if not self.is_superuser:
-            raise PermissionDenied(what)

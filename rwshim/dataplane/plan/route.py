@@ -84,10 +84,6 @@ class Routed:
         return list(seen.values())
 
 
-def is_user(rel: Resolved) -> bool:
-    return isinstance(rel, Relation)
-
-
 def resolver(ctx: QueryContext, relations: RelationSource) -> Resolver:
     """The read path's resolver (resolve.resolve_relation) for one context, with the catalog
     relations of rwshim/query/catalog."""
