@@ -27,6 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from rwshim.common import pgtypes
+from rwshim.common.names import quote_ident
 from rwshim.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:
@@ -174,8 +175,6 @@ def struct_type_text(oid: int, scalar_name: Callable[[int], str]) -> str | None:
     fields = struct_fields(oid)
     if fields is None:
         return None
-    from rwshim.common.rwtypes import quote_ident
-
     inner = ", ".join(
         f"{quote_ident(name)} {struct_type_text(f, scalar_name) or scalar_name(f)}"
         for name, f in fields

@@ -5,8 +5,9 @@ struct_type.rs, list_type.rs, map_type.rs) and the type OID RisingWave reports
 (postgres_type.rs ``to_oid``: struct 2249, a list of structs 2287, rw_int256 1301, map 1303,
 vector 1305, their lists one more; a list of lists reports its innermost element's array OID).
 
-A leaf module (errors and pgtypes only): the catalog's column binder (coltypes) and the data
-plane's type mapping (query/pg/typemap) both read it.
+A leaf module (errors, pgtypes and names only: a struct field prints through QuoteIdent):
+the catalog's column binder (coltypes) and the data plane's type mapping (query/pg/typemap)
+both read it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rwshim.common import pgtypes
+from rwshim.common.names import quote_ident
 from rwshim.errors import NotImplementedError_
 
 INT256_OID, INT256_ARRAY_OID = 1301, 1302
@@ -132,30 +134,6 @@ class RwType:
                 out.extend(sub.walk())
         out.append(self)
         return out
-
-
-_PLAIN = re.compile(r"[a-z_][a-z0-9_]*")
-_KEYWORDS: frozenset[str] | None = None
-
-
-def quote_ident(name: str) -> str:
-    """RisingWave's QuoteIdent (src/sqlparser/src/quote_ident.rs): quoted unless a plain
-    lower-case identifier that is not a keyword (pglast's keyword lists stand in for
-    RisingWave's ALL_KEYWORDS)."""
-    global _KEYWORDS
-    if _PLAIN.fullmatch(name):
-        if _KEYWORDS is None:
-            from pglast import keywords as kw
-
-            _KEYWORDS = frozenset(
-                kw.RESERVED_KEYWORDS
-                | kw.UNRESERVED_KEYWORDS
-                | kw.COL_NAME_KEYWORDS
-                | kw.TYPE_FUNC_NAME_KEYWORDS
-            )
-        if name not in _KEYWORDS:
-            return name
-    return '"' + name.replace('"', '""') + '"'
 
 
 class TypeSyntaxError(ValueError):

@@ -37,6 +37,7 @@ from msgspec import Struct
 from rwshim import logfmt
 from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.common.acl import UserAcl
+from rwshim.common.names import quoted
 from rwshim.common.outcome import Column, Outcome, Rows
 from rwshim.common.session_config import SessionConfig
 from rwshim.control import statements as ctl
@@ -429,7 +430,7 @@ class Frontend:
         from rwshim.catalog_path.system_catalogs import RELATIONS
 
         rel = RELATIONS[(schema, name)]
-        cols = ", ".join('"' + c.name.replace('"', '""') + '"' for c in rel.columns)
+        cols = ", ".join(quoted(c.name) for c in rel.columns)
         out = self.instance.query.execute(f'SELECT {cols} FROM "{schema}"."{name}"', [], ctx)
         rows = out.rows
         assert not isinstance(rows, AsyncIterator)
