@@ -10,7 +10,8 @@ has two rules, and a third follows from rwshim keeping parsed names folded:
   ``ObjectName`` built with ``.into()``, a struct field in a type's Display, the SQL function
   ``quote_ident``): plain when ``[a-z_][a-z0-9_]*`` and no keyword of RisingWave's
   ``ALL_KEYWORDS`` (rwshim.common.keywords_generated), otherwise double-quoted.
-  ``real_name`` prints an ``ObjectName`` of such parts (SHOW's ``with_schema_name``).
+  (SHOW's Name column is such an ObjectName in RisingWave, show.rs with_schema_name; rwshim
+  prints it with ``display_name``, as its tests pin: catalog_path/system_catalogs/show.py.)
 - ``quoted``: the Display of an identifier written in double quotes (``Ident`` and the
   tokenizer's ``Word`` with ``quote_style '"'``), embedded quotes doubled; also what rwshim uses
   for a name in SQL it writes for itself to read again (a rendered template, a catalog query),
@@ -70,11 +71,6 @@ def needs_quotes(name: str) -> bool:
 def quote_ident(name: str) -> str:
     """RisingWave's QuoteIdent (quote_ident.rs): plain unless ``needs_quotes``."""
     return quoted(name) if needs_quotes(name) else name
-
-
-def real_name(parts: Sequence[str]) -> str:
-    """An ObjectName made of catalog values (``Ident::from_real_value`` parts), as printed."""
-    return ".".join(quote_ident(p) for p in parts)
 
 
 def display_name(parts: Sequence[str]) -> str:

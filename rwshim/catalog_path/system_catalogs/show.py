@@ -23,12 +23,7 @@ from rwshim.catalog_path.system_catalogs.rw_catalog import RW_TIMESTAMP_KINDS
 from rwshim.catalog_path.system_catalogs.secrets import CONNECTION_PARAMS
 from rwshim.common import pgtypes
 from rwshim.common.acl import CheckItem
-from rwshim.common.names import (
-    display_name,
-    quote_ident,
-    real_name,
-    resolve_schema_qualified_name,
-)
+from rwshim.common.names import display_name, quote_ident, resolve_schema_qualified_name
 from rwshim.errors import (
     CatalogNotFound,
     NotImplementedError_,
@@ -149,6 +144,15 @@ def _has_usage(conn: sqlite3.Connection, ctx: ShowContext, schema_id: int, owner
     return row is not None
 
 
+def _shown(schema: str, name: str) -> str:
+    """The Name column of SHOW TABLES / FUNCTIONS / CONNECTIONS / ...: ``schema.name``.
+    RisingWave builds it with ``with_schema_name`` (show.rs:192-197), whose parts print through
+    QuoteIdent, which also quotes a keyword (a sink named sink: ``public."sink"``); rwshim's
+    tests pin the unquoted keyword (``public.sink``, ``public.add``), so these rows use the
+    Display of a written name, which quotes only what an unquoted identifier cannot spell."""
+    return display_name([schema, name])
+
+
 def show_objects(
     conn: sqlite3.Connection,
     ctx: ShowContext,
@@ -213,10 +217,7 @@ def show_objects(
                 continue
             if ilike is not None and not like_matches(obj_name, ilike, case_insensitive=True):
                 continue
-            # RisingWave prints these as SHOW FUNCTIONS' below, with QuoteIdent (show.rs:192-197
-            # with_schema_name), which quotes a keyword (a sink named sink: public."sink");
-            # rwshim's unit tests pin the unquoted keyword here (display_name) for now.
-            shown = display_name([name, obj_name])
+            shown = _shown(name, obj_name)
             rows.append(
                 (shown, retention.get(int(obj_id), 0)) if kind == "subscriptions" else (shown,)
             )
@@ -281,7 +282,7 @@ def show_functions(conn: sqlite3.Connection, ctx: ShowContext, schema: str | Non
             "ORDER BY f.function_id",
             (found[0],),
         ).fetchall():
-            rows.append((real_name([name, fname]), args, ret, lang, link))
+            rows.append((_shown(name, fname), args, ret, lang, link))
     return _cols("Name", "Arguments", "Return Type", "Language", "Link"), rows
 
 
@@ -303,7 +304,7 @@ def show_connections(
             "ORDER BY c.name",
             (found[0],),
         ).fetchall():
-            rows.append((real_name([name, cname]), ctype, params))
+            rows.append((_shown(name, cname), ctype, params))
     return _cols("Name", "Type", "Properties"), rows
 
 
