@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
 from rwshim.binder.context import QueryContext, parse_search_path
-from rwshim.common import coltypes, pgtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.common.outcome import Outcome
 from rwshim.engine.functions import FunctionRow, NewFunction
 from rwshim.engine.types import ObjectName as EngineName
@@ -51,7 +51,7 @@ def _bind(text: str) -> tuple[int, str]:
     from rwshim.sql.columns import canonical_type
 
     name, dims = canonical_type(text)
-    oid, rw_name = coltypes.bind_column_type(name, text, dims)
+    oid, rw_name = rwtypes.bind_column_type(name, text, dims)
     if rw_name.startswith("struct<"):
         oid = pgtypes.RECORD
     return oid, rw_name
@@ -143,7 +143,7 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
         if e.chain and e.chain[0].startswith("sql parser error"):
             raise
         raise BindExprError(shown, e) from None
-    actual = coltypes.rw_type_name(qtypes.external(analysis.columns[0].type_oid))
+    actual = rwtypes.rw_type_name(qtypes.external(analysis.columns[0].type_oid))
     if actual != fn.return_type[1]:
         raise InvalidInputSyntax(
             f"return type mismatch detected\nexpected: [{fn.return_type[1]}]\nactual: "

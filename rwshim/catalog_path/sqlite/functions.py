@@ -401,7 +401,7 @@ def to_regtype(name: object) -> int | None:
     for t in pgtypes.BY_OID.values():
         if t.display == s:
             return t.oid
-    alias = types.NAME_TO_OID.get(s)
+    alias = types.oid_of_name(s)
     if alias is not None and alias in pgtypes.BY_OID:
         # SQL spellings such as "int"/"integer" name a builtin type
         return {
