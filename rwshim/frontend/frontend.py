@@ -125,13 +125,11 @@ def connect_check(instance: Instance, user: str, database: str) -> tuple[int, in
     which run before any password exchange: the database must exist, then the user, who must
     be allowed to log in and, unless a superuser or the database's owner, hold CONNECT on it.
     Returns (database id, user id)."""
-    row = instance.conn.execute(
-        "SELECT database_id, owner_id FROM database WHERE name = ?", (database,)
-    ).fetchone()
-    if row is None:
+    db = instance.catalog_reader.database_by_name(database)
+    if db is None:
         # session.rs:1587 get_database_by_name -> CatalogError NotFound (3D000).
         raise FatalError("Catalog error", f"database not found: {database}", sqlstate="3D000")
-    database_id, owner = int(row[0]), int(row[1])
+    database_id, owner = db.id, db.owner_id
     engine = instance.engine
     uid = engine.users.user_id(user)
     if uid is None:
