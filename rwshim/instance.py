@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from rwshim.binder.relations import RelKind
 from rwshim.binder.rewrites import register_rewrite
 from rwshim.catalog_path.engine import QueryEngine
+from rwshim.catalog_path.reader import CatalogReader
 from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.common.passwords import StoredPassword
 from rwshim.engine import Engine, ManualClock, SystemClock
@@ -88,6 +89,8 @@ class Instance:
         # (one query runs at a time: the store is driven from one thread).
         conn.set_progress_handler(self._past_deadline, 50_000)
         self.relations = StoreRelations(conn)
+        # the one read API over the store's rows for the frontend, dashboard and data plane
+        self.catalog_reader = CatalogReader(conn)
         # The read path parses statements rwshim.sql accepted: RisingWave's keyword relation
         # names too.
         register_rewrite(quote_keyword_relations)
@@ -128,7 +131,7 @@ class Instance:
         if self._changelog is None:
             from rwshim.dataplane.changelog import ChangeLog
 
-            self._changelog = ChangeLog(self.engine, self.data)
+            self._changelog = ChangeLog(self.engine, self.data, self.catalog_reader)
         return self._changelog
 
     @property
@@ -144,12 +147,10 @@ class Instance:
         found = None if self._data is None else self._data.counts.get(relation_id)
         if found is not None:
             return found
-        row = self.conn.execute(
-            "SELECT max(backfill_total) FROM fragment WHERE scan_relation_id = ?", (relation_id,)
-        ).fetchone()
+        total = self.catalog_reader.backfill_total(relation_id)
         if self._data is not None or self.data_dir is not None or self.postgres_url:
             self.data.recount_soon(relation_id)
-        return int(row[0]) if row is not None and row[0] is not None else 0
+        return total or 0
 
     def _refuse_user_data(self, relation_ids: list[int]) -> None:
         """The in-process path was about to read user data: only catalog relations (and
@@ -178,12 +179,7 @@ class Instance:
     def user_password(self, name: str) -> StoredPassword | None:
         """The password stored for user ``name`` by CREATE USER ... PASSWORD (None when the
         user has none or does not exist: the server's ``--password`` applies then)."""
-        row = self.conn.execute(
-            "SELECT auth_type, auth_value FROM rw_user WHERE name = ?", (name,)
-        ).fetchone()
-        if row is None or row[0] is None or row[1] is None:
-            return None
-        return StoredPassword(str(row[0]), str(row[1]))
+        return self.catalog_reader.stored_password(name)
 
     def tick(self, database_id: int | None = None) -> None:
         """One barrier (all databases when None); the catalog may have changed."""

@@ -77,54 +77,27 @@ def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
 def job_rows(instance: Instance) -> list[tuple[object, ...]]:
     """The rows of RWSHIM JOBS, by job id."""
     engine = instance.engine
-    rows: list[tuple[object, ...]] = []
     progress_of = {p[0]: p[3] for p in engine.backfill.ddl_progress()}
-    for (
-        jid,
-        db,
-        name,
-        kind,
-        status,
-        ctype,
-        jtype,
-        maxp,
-        held,
-        paused,
-        consumed,
-        total,
-    ) in instance.conn.execute(
-        "SELECT j.job_id, d.name, r.name, r.kind, j.job_status, j.create_type, j.job_type,"
-        " j.max_parallelism, j.backfill_held, coalesce(b.is_paused, 0),"
-        " (SELECT sum(backfill_consumed) FROM fragment f WHERE f.job_id = j.job_id"
-        "   AND f.scan_relation_id IS NOT NULL),"
-        " (SELECT sum(backfill_total) FROM fragment f WHERE f.job_id = j.job_id"
-        "   AND f.scan_relation_id IS NOT NULL)"
-        " FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id"
-        " JOIN database d ON d.database_id = j.database_id"
-        " LEFT JOIN barrier_state b ON b.database_id = j.database_id ORDER BY j.job_id"
-    ).fetchall():
-        job_id = int(jid)
-        progress = progress_of.get(job_id, "100%")
-        rows.append(
-            (
-                job_id,
-                str(db),
-                str(name),
-                str(kind),
-                str(status),
-                str(ctype),
-                str(jtype),
-                engine.actors.catalog_parallelism(job_id),
-                sum(engine.actors.rendered_parallelism(job_id).values()),
-                int(maxp),
-                bool(paused),
-                bool(held),
-                None if consumed is None else int(consumed),
-                None if total is None else int(total),
-                progress,
-            )
+    return [
+        (
+            job.id,
+            job.database,
+            job.name,
+            job.kind,
+            job.status,
+            job.create_type,
+            job.job_type,
+            engine.actors.catalog_parallelism(job.id),
+            sum(engine.actors.rendered_parallelism(job.id).values()),
+            job.max_parallelism,
+            job.paused,
+            job.backfill_held,
+            job.backfill_consumed,
+            job.backfill_total,
+            progress_of.get(job.id, "100%"),
         )
-    return rows
+        for job in instance.catalog_reader.jobs()
+    ]
 
 
 def columns(stmt: st.Statement) -> list[Column] | None:

@@ -198,8 +198,7 @@ class Dashboard:
     def _change_key(self) -> tuple[int, int, bool]:
         """Changes whenever anything a page shows may have: a write to the store (a restart
         reopens it), or the clock mode."""
-        conn = self.instance.conn
-        return id(conn), conn.total_changes, self.instance.manual
+        return (*self.instance.catalog_reader.version(), self.instance.manual)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         job_id, bad = self._job_param(request)

@@ -37,6 +37,7 @@ from msgspec import Struct
 from rwshim import logfmt
 from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.common.acl import UserAcl
+from rwshim.common.names import quoted
 from rwshim.common.outcome import Column, Outcome, Rows
 from rwshim.common.session_config import SessionConfig
 from rwshim.control import statements as ctl
@@ -124,13 +125,11 @@ def connect_check(instance: Instance, user: str, database: str) -> tuple[int, in
     which run before any password exchange: the database must exist, then the user, who must
     be allowed to log in and, unless a superuser or the database's owner, hold CONNECT on it.
     Returns (database id, user id)."""
-    row = instance.conn.execute(
-        "SELECT database_id, owner_id FROM database WHERE name = ?", (database,)
-    ).fetchone()
-    if row is None:
+    db = instance.catalog_reader.database_by_name(database)
+    if db is None:
         # session.rs:1587 get_database_by_name -> CatalogError NotFound (3D000).
         raise FatalError("Catalog error", f"database not found: {database}", sqlstate="3D000")
-    database_id, owner = int(row[0]), int(row[1])
+    database_id, owner = db.id, db.owner_id
     engine = instance.engine
     uid = engine.users.user_id(user)
     if uid is None:
@@ -429,7 +428,7 @@ class Frontend:
         from rwshim.catalog_path.system_catalogs import RELATIONS
 
         rel = RELATIONS[(schema, name)]
-        cols = ", ".join('"' + c.name.replace('"', '""') + '"' for c in rel.columns)
+        cols = ", ".join(quoted(c.name) for c in rel.columns)
         out = self.instance.query.execute(f'SELECT {cols} FROM "{schema}"."{name}"', [], ctx)
         rows = out.rows
         assert not isinstance(rows, AsyncIterator)
