@@ -25,7 +25,6 @@ from rwshim.common.passwords import StoredPassword
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_
-from rwshim.server.shortcuts.replies import ReplyCache
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
@@ -56,9 +55,6 @@ class Instance:
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
         self._changelog: ChangeLog | None = None
-        # constant statements' answers, kept encoded by the sessions
-        # (rwshim/server/shortcuts/replies.py)
-        self.replies = ReplyCache()
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.

@@ -29,6 +29,7 @@ from rwshim.frontend import Frontend, connect_check
 from rwshim.instance import Instance
 from rwshim.server.connection import ClientProtocol
 from rwshim.server.session import ProcessInfo, Session, SessionRegistry
+from rwshim.server.shortcuts.replies import ReplyCache
 from rwshim.wire import auth, backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
@@ -142,6 +143,9 @@ class Server:
     ) -> None:
         self.config = config
         self.registry = SessionRegistry()
+        # Constant statements' answers kept encoded, shared by every session of this server
+        # (rwshim/server/shortcuts/replies.py): wire bytes are the server's, not the instance's.
+        self.replies = ReplyCache()
         # An instance the server made is the server's to close (checkpoint) when it stops.
         self._owns_instance = instance is None and frontend_factory is None
         if instance is None and frontend_factory is None:
@@ -458,7 +462,7 @@ class Server:
             writer.write(session.take_output())
             await writer.drain()
 
-        session = Session(conn, frontend, process, flush)
+        session = Session(conn, frontend, process, flush, self.replies)
         return session
 
     def _authenticator(self, user: str) -> auth.Authenticator:

@@ -83,8 +83,9 @@ class Session(KeptAnswers):
         replies: ReplyCache | None = None,
     ) -> None:
         self.conn = conn
-        # the instance's answers kept encoded (rwshim/server/shortcuts/replies.py)
-        self._replies = frontend.instance.replies if replies is None else replies
+        # the server's answers kept encoded, shared by its sessions
+        # (rwshim/server/shortcuts/replies.py); a session of its own keeps its own
+        self._replies = ReplyCache() if replies is None else replies
         # counts hand-overs of output mid-statement (an answer sent in parts is not kept)
         self._flushes = 0
         # Extended-protocol exchanges answered whole from their bytes
