@@ -56,7 +56,7 @@ from rwshim.errors import (
 )
 from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor
-from rwshim.instance import Instance
+from rwshim.instance import Instance, Process
 from rwshim.lazy import lazy_module
 from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
@@ -158,7 +158,7 @@ class Frontend:
         user: str,
         database: str,
         options: Mapping[str, str] | None = None,
-        process: Any = None,
+        process: Process | None = None,
     ) -> None:
         self.instance = instance
         self.user = user
@@ -235,12 +235,17 @@ class Frontend:
             )
         return ctx
 
+    def _pid(self) -> int:
+        """The connection's process id, for the statement log (0: a frontend of no
+        connection)."""
+        return 0 if self.process is None else self.process.pid
+
     def move_to_database(self, database: str, database_id: int) -> None:
         """USE: the session's database changes (session.rs update_database); what it sees
         follows (contexts, SHOW PROCESSLIST)."""
         self.database = database
         self.database_id = database_id
-        if self.process is not None and hasattr(self.process, "database"):
+        if self.process is not None:
             self.process.database = database
         self.settings_changed()
 
@@ -268,7 +273,7 @@ class Frontend:
             if logfmt.statement_log.isEnabledFor(logging.DEBUG):
                 logfmt.statement_log.debug(
                     logfmt.line(
-                        "statement", pid=getattr(self.process, "pid", 0), user=self.user,
+                        "statement", pid=self._pid(), user=self.user,
                         db=self.database, kind="unparsed", ok=False, sqlstate=e.code,
                         sql=loggable(sql)[:500],
                     )
@@ -308,7 +313,7 @@ class Frontend:
             return await self._execute(stmt, params)
         started = time.perf_counter()
         fields: dict[str, object] = {
-            "pid": getattr(self.process, "pid", 0),
+            "pid": self._pid(),
             "user": self.user,
             "db": self.database,
             "kind": type(stmt).__name__,

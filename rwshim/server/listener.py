@@ -485,19 +485,18 @@ class Server:
     def _parameters(
         self, frontend: Frontend, user: str, options: dict[str, str]
     ) -> list[tuple[str, str]]:
-        superuser = getattr(frontend, "is_superuser", True)
         params = {
             "application_name": options.get("application_name", ""),
             "client_encoding": "UTF8",
             "DateStyle": "ISO, MDY",
             "integer_datetimes": "on",
             "IntervalStyle": "postgres",
-            "is_superuser": "on" if superuser else "off",
+            "is_superuser": "on" if frontend.is_superuser else "off",
             "server_encoding": "UTF8",
             "server_version": self.config.server_version,
             "session_authorization": user,
             "standard_conforming_strings": "on",
-            "TimeZone": getattr(frontend, "timezone", "UTC"),
+            "TimeZone": frontend.timezone,
         }
         params.update(self.config.extra_parameters)
         return list(params.items())

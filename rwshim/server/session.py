@@ -191,7 +191,7 @@ class Session(KeptAnswers):
 
     @property
     def tz(self) -> tzinfo:
-        name = getattr(self.frontend, "timezone", "UTC")
+        name = self.frontend.timezone
         if name != self._tz_name:
             self._tz_name = name
             try:
@@ -741,17 +741,13 @@ class Session(KeptAnswers):
             if isinstance(portal.rows, Rows):
                 portal.rows.materialise()
         # The frontend's DECLAREd cursors.
-        release = getattr(self.frontend, "release_reads", None)
-        if callable(release):
-            release()
+        self.frontend.release_reads()
 
     def close(self) -> None:
         """The connection is gone: drop statements and portals, release the frontend."""
         self._statements.clear()
         self._portals.clear()
-        close = getattr(self.frontend, "close", None)
-        if callable(close):
-            close()
+        self.frontend.close()
 
 
 __all__ = [
