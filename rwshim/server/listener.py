@@ -28,7 +28,8 @@ from rwshim.errors import RwError
 from rwshim.frontend import Frontend, connect_check
 from rwshim.instance import Instance
 from rwshim.server.connection import ClientProtocol
-from rwshim.server.session import ProcessInfo, Session, SessionRegistry
+from rwshim.server.registry import SessionRegistry
+from rwshim.server.session import ProcessInfo, Session
 from rwshim.server.shortcuts.replies import ReplyCache
 from rwshim.wire import auth, backend
 from rwshim.wire import events as ev

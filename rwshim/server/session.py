@@ -36,7 +36,6 @@ from rwshim.server.portals import (
     Portal,
     Prepared,
     ProcessInfo,
-    SessionRegistry,
     command_complete,
     first_row,
 )
@@ -755,6 +754,5 @@ __all__ = [
     "PARSE_PARAM_OIDS",
     "ProcessInfo",
     "Session",
-    "SessionRegistry",
     "command_complete",
 ]
