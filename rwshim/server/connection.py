@@ -103,12 +103,11 @@ class ClientProtocol(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self.task is None:
             session = self.session
-            if session is not None and session.exchanges.entries:
-                reply = session.kept_read(data)
+            if session is not None and session.exchanges.entries and not session.closing:
+                reply = session.shortcuts.read(data)
                 if reply is not None:
                     # the read is a recorded exchange (rwshim/server/shortcuts/exchanges.py):
-                    # answered
-                    # whole, neither buffered nor decoded
+                    # answered whole, neither buffered nor decoded
                     self.write(reply)
                     if self._write_paused:
                         self._wait_for_client()
@@ -197,11 +196,11 @@ class ClientProtocol(asyncio.Protocol):
         next_event = conn.next_event
         nowait = session.handle_nowait
         recorded = session.exchanges.entries
-        kept = session.kept_exchange
+        kept = session.shortcuts.exchange
         transport = self.transport
         assert transport is not None
         while True:
-            if recorded and kept():
+            if recorded and not session.closing and kept():
                 # a recorded exchange, answered whole (rwshim/server/shortcuts/exchanges.py)
                 transport.write(session.take_output())
                 if self._write_paused:

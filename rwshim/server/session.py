@@ -40,7 +40,7 @@ from rwshim.server.portals import (
     first_row,
 )
 from rwshim.server.shortcuts.exchanges import Exchanges
-from rwshim.server.shortcuts.kept import KeptAnswers
+from rwshim.server.shortcuts.kept import Shortcuts
 from rwshim.server.shortcuts.replies import ReplyCache, settings_free
 from rwshim.sql import statements as st
 from rwshim.store.store import Store
@@ -48,7 +48,6 @@ from rwshim.wire import backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 from rwshim.wire.results import (
-    RowEncoder,
     copy_row,
     render_error,
     render_notice,
@@ -65,7 +64,7 @@ log = logging.getLogger("rwshim.session")
 T = TypeVar("T")
 
 
-class Session(KeptAnswers):
+class Session:
     """Handles the regular messages of one authenticated connection.
 
     ``handle`` takes one event and appends the reply to an output buffer that the shell
@@ -82,16 +81,11 @@ class Session(KeptAnswers):
         replies: ReplyCache | None = None,
     ) -> None:
         self.conn = conn
-        # the server's answers kept encoded, shared by its sessions
-        # (rwshim/server/shortcuts/replies.py); a session of its own keeps its own
-        self._replies = ReplyCache() if replies is None else replies
         # counts hand-overs of output mid-statement (an answer sent in parts is not kept)
         self._flushes = 0
         # Extended-protocol exchanges answered whole from their bytes
         # (rwshim/server/shortcuts/exchanges.py).
         self.exchanges = Exchanges()
-        # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
-        self._encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = {}
         self.frontend = frontend
         self.process = process
         self._flush_cb = flush
@@ -101,6 +95,18 @@ class Session(KeptAnswers):
         self.closing = False
         self._statements: dict[str, Prepared] = {}
         self._portals: dict[str, Portal] = {}
+        # Answers from kept bytes (rwshim/server/shortcuts/kept.py), over the server's kept
+        # answers (replies.py; a session made alone keeps its own) and this session's state.
+        self.shortcuts = Shortcuts(
+            conn,
+            frontend,
+            ReplyCache() if replies is None else replies,
+            self.exchanges,
+            self._out,
+            self._statements,
+            self._portals,
+            self._ready,
+        )
         # Results being streamed now (their SQLite statements are active).
         self._streaming: set[Rows] = set()
         # The task the shell runs this session's waiting messages in (set by the shell; a
@@ -116,13 +122,13 @@ class Session(KeptAnswers):
         self._tz_name = "UTC"
         self._tz: tzinfo = UTC
         # Handlers that never wait run without a coroutine (most extended-protocol messages).
-        # A Query, Parse or Execute whose answer is kept encoded
-        # (rwshim/server/shortcuts/replies.py) is
+        # A Query, Parse or Execute whose answer is kept encoded (rwshim/server/shortcuts/) is
         # answered here too; its handler returns None when the answer is not kept.
+        shortcuts = self.shortcuts
         self._sync_handlers: dict[type, Callable[[Any], bool | None]] = {
-            ev.Query: self._query_kept,
-            ev.Parse: self._parse_kept,
-            ev.Execute: self._execute_kept,
+            ev.Query: shortcuts.query,
+            ev.Parse: shortcuts.parse,
+            ev.Execute: shortcuts.execute,
             ev.Bind: self._on_bind,
             ev.Describe: self._on_describe,
             ev.Close: self._on_close,
@@ -369,14 +375,16 @@ class Session(KeptAnswers):
                     send(encoder.row_description)
                     rows = outcome.rows
                     if type(rows) is KeptRows:
-                        encoded = self._kept_encoding(stmt.text, rows, encoder, outcome)
+                        encoded = self.shortcuts.encoding(stmt.text, rows, encoder, outcome)
                         if encoded is not None:
                             send(encoded)
                             continue
                     sent = await self._emit(rows, encoder.encode, 0)
                     send(command_complete(command_tag(outcome, sent)))
                     if type(rows) is KeptRows and flushes == self._flushes:
-                        self._keep_encoding(stmt.text, rows, encoder, outcome, out[mark + 1 :])
+                        self.shortcuts.keep_encoding(
+                            stmt.text, rows, encoder, outcome, out[mark + 1 :]
+                        )
                     if (
                         single
                         and outcome.constant
@@ -384,7 +392,7 @@ class Session(KeptAnswers):
                         and flushes == self._flushes
                         and settings_free(columns)
                     ):
-                        self._replies.put_query(sql, b"".join(out[mark:]))
+                        self.shortcuts.keep_query(sql, b"".join(out[mark:]))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
             except Exception as e:
@@ -512,8 +520,9 @@ class Session(KeptAnswers):
         if msg.portal:
             self.exchanges.pure = False  # its second run is an error
         else:
-            self._touch(self._statements, msg.statement)
-            self._touch(self._portals, "")
+            touch = self.shortcuts.touch
+            touch(self._statements, msg.statement)
+            touch(self._portals, "")
         try:
             if msg.portal and msg.portal in self._portals:
                 raise RwError("Duplicated portal name")
@@ -541,7 +550,7 @@ class Session(KeptAnswers):
         return True
 
     def _on_describe(self, msg: ev.Describe) -> bool:
-        self._touch(self._statements if msg.kind == "S" else self._portals, msg.name)
+        self.shortcuts.touch(self._statements if msg.kind == "S" else self._portals, msg.name)
         try:
             if msg.kind == "S":
                 prepared = self._statement(msg.name)
@@ -625,7 +634,7 @@ class Session(KeptAnswers):
             out, mark, flushes = self._out, len(self._out), self._flushes
             await self._send_rows(portal, msg.max_rows)
             if keep and flushes == self._flushes:
-                self._keep_execute(portal, b"".join(out[mark:]))
+                self.shortcuts.keep_execute(portal, b"".join(out[mark:]))
             elif fresh is not None and portal.rows is None and portal.outcome is None:
                 columns = outcome.columns or []  # (outcome: set above with fresh)
                 prepared.quick = self.frontend.quick_of(fresh, columns)
