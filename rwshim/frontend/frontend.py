@@ -53,6 +53,7 @@ from rwshim.errors import (
     PermissionDenied,
     RwError,
     StartupOptionError,
+    StoreWriteFailed,
 )
 from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor
@@ -149,6 +150,47 @@ def connect_check(instance: Instance, user: str, database: str) -> tuple[int, in
     return database_id, uid
 
 
+class StatementScope:
+    """What the meta store needs around each statement a session executes (the session calls
+    it; what it does is the store's business, rwshim/store/store.py): ``begin`` before it,
+    ``done`` after it, before it is acknowledged, and ``failed`` for what it raised.  One per
+    frontend: it reads the instance's store at each call (a restart reopens the store)."""
+
+    __slots__ = ("_instance",)
+
+    def __init__(self, instance: Instance) -> None:
+        self._instance = instance
+
+    def begin(self, stmt: Statement) -> None:
+        """Before a statement that may write: no session may hold a read open on the store
+        (a query only reads, and needs nothing)."""
+        if not isinstance(stmt, st.Query):
+            self._instance.store.release_readers()
+
+    def done(self) -> None:
+        """After a statement, before its acknowledgement: a write transaction it left open
+        was never committed (its commit failed, the disk is full); roll it back and answer
+        with the failure (raised) instead of the command tag.  What it committed is on disk
+        before it is answered: while another session's DDL holds the store's commits at
+        NORMAL (``Store.deferred_sync``), a write outside a DDL (BACKUP, ...) was not synced
+        at its COMMIT."""
+        store = self._instance.store
+        if store.settle():
+            raise StoreWriteFailed(store.written_file(), disk_full=False)
+        store.flush()
+
+    def failed(self, e: Exception) -> RwError | None:
+        """The error a client sees for ``e``: the store's write failure when that is what
+        ``e`` came from, else ``e`` when it is one of RisingWave's errors; None for any other
+        exception (the session answers a generic internal error and logs it)."""
+        store = self._instance.store
+        store.settle()
+        failure = store.write_failure(e)
+        if failure is not None:
+            return failure
+        return e if isinstance(e, RwError) else None
+
+
 class Frontend:
     """SQL semantics of one connection."""
 
@@ -186,6 +228,7 @@ class Frontend:
         self._data: DataSession | None = None
         # Filled a handler module at a time, on the first statement of each (dispatch.py).
         self._handlers: dict[type[st.Statement], Callable[..., Any]] = {}
+        self._scope = StatementScope(instance)
 
     # --- contexts -------------------------------------------------------------------------
 
@@ -344,6 +387,12 @@ class Frontend:
             out = await out
         assert isinstance(out, Outcome)
         return out
+
+    def statement_scope(self) -> StatementScope:
+        """What runs around each statement the session executes (the meta store's readers,
+        its open transaction, its sync, its write failures): the session calls it, and so
+        never reaches into the store itself."""
+        return self._scope
 
     def close(self) -> None:
         self.cursors.clear()

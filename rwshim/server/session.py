@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rwshim import errors
 from rwshim.common.outcome import KeptRows, Outcome, Rows, command_tag
-from rwshim.errors import RwError, StoreWriteFailed
+from rwshim.errors import RwError
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.lazy import lazy_module
 from rwshim.logfmt import statement_log
@@ -42,8 +42,6 @@ from rwshim.server.portals import (
 from rwshim.server.shortcuts.exchanges import Exchanges
 from rwshim.server.shortcuts.kept import Shortcuts
 from rwshim.server.shortcuts.replies import ReplyCache, settings_free
-from rwshim.sql import statements as st
-from rwshim.store.store import Store
 from rwshim.wire import backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
@@ -87,6 +85,8 @@ class Session:
         # (rwshim/server/shortcuts/exchanges.py).
         self.exchanges = Exchanges()
         self.frontend = frontend
+        # the meta store's part around each statement (readers, settle, sync, write failures)
+        self._scope = frontend.statement_scope()
         self.process = process
         self._flush_cb = flush
         self._out: list[bytes] = []
@@ -283,50 +283,12 @@ class Session:
     def _end(self) -> None:
         self.process.active = False
 
-    def _store(self) -> Store | None:
-        instance = getattr(self.frontend, "instance", None)
-        store = getattr(instance, "store", None)
-        return store if isinstance(store, Store) else None
-
-    def _before(self, stmt: Statement) -> None:
-        """Before a statement that may write: no session may hold a read open on the store
-        (a query only reads, and needs nothing)."""
-        if not isinstance(stmt, st.Query):
-            store = self._store()
-            if store is not None:
-                store.release_readers()
-
-    def _committed(self) -> None:
-        """After a statement, before its acknowledgement: a write transaction it left open
-        was never committed (its commit failed, the disk is full); roll it back and answer
-        with the failure instead of the command tag.  What it committed is on disk before it
-        is answered: while another session's DDL holds the store's commits at NORMAL
-        (``Store.deferred_sync``), a write outside a DDL (BACKUP, ...) was not synced at its
-        COMMIT."""
-        store = self._store()
-        if store is not None:
-            if store.settle():
-                raise StoreWriteFailed(store.written_file(), disk_full=False)
-            store.flush()
-
     def _failed(self, e: Exception) -> RwError:
-        """The error a client sees for ``e``: the store's write failure when that is what
-        ``e`` came from, RisingWave's text when ``e`` is one, else a generic internal error
-        (the exception itself goes to the log, never to the client)."""
-        store = self._store()
-        if store is not None:
-            store.settle()
-            failure = store.write_failure(e)
-            if failure is not None:
-                return failure
-        if isinstance(e, RwError):
-            return e
-        return self._internal(e)
-
-    @staticmethod
-    def _internal(e: BaseException) -> RwError:
-        log.error("unexpected error while handling a statement", exc_info=e)
-        return errors.InternalError("the statement could not be executed")
+        """The error a client sees for ``e``: the store's write failure or RisingWave's text
+        (``Frontend.statement_scope``), else a generic internal error (the exception itself
+        goes to the log, never to the client)."""
+        failure = self._scope.failed(e)
+        return failure if failure is not None else _internal(e)
 
     # --- simple query --------------------------------------------------------------------
 
@@ -350,7 +312,7 @@ class Session:
             self._error(e, errors.RUN_QUERY)
             return
         except Exception as e:
-            self._error(self._internal(e), errors.RUN_QUERY)
+            self._error(_internal(e), errors.RUN_QUERY)
             return
         if not stmts:
             self.send(backend.EMPTY_QUERY)
@@ -360,9 +322,9 @@ class Session:
         single = len(stmts) == 1
         for stmt in stmts:
             try:
-                self._before(stmt)
+                self._scope.begin(stmt)
                 outcome = await self._run(frontend.execute(stmt, []))
-                self._committed()
+                self._scope.done()
                 headed = bool(outcome.notices or frontend.parameter_changes)
                 if headed:
                     self._outcome_head(outcome)
@@ -494,7 +456,7 @@ class Session:
             self._error(e, errors.PREPARE_STATEMENT)
             return True
         except Exception as e:
-            self._error(self._internal(e), errors.PREPARE_STATEMENT)
+            self._error(_internal(e), errors.PREPARE_STATEMENT)
             return True
         self._statements[msg.name] = Prepared(msg.sql, stmt, desc)
         self.send(backend.PARSE_COMPLETE)
@@ -538,7 +500,7 @@ class Session:
             self._error(e, None)
             return True
         except Exception as e:
-            self._error(self._internal(e), None)
+            self._error(_internal(e), None)
             return True
         if not msg.portal:
             self._drop_portal("")
@@ -572,7 +534,7 @@ class Session:
         except RwError as e:
             self._error(e, None)
         except Exception as e:
-            self._error(self._internal(e), None)
+            self._error(_internal(e), None)
         return True
 
     async def _on_execute(self, msg: ev.Execute) -> bool:
@@ -592,9 +554,9 @@ class Session:
                     return True
                 if prepared.quick is not None and await self._execute_quick(portal, msg):
                     return True
-                self._before(prepared.stmt)
+                self._scope.begin(prepared.stmt)
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
-                self._committed()
+                self._scope.done()
                 headed = bool(outcome.notices or self.frontend.parameter_changes)
                 if headed:
                     self._outcome_head(outcome)
@@ -639,7 +601,7 @@ class Session:
                 columns = outcome.columns or []  # (outcome: set above with fresh)
                 prepared.quick = self.frontend.quick_of(fresh, columns)
         except Exception as e:
-            self._reset_portal(portal)
+            _reset_portal(portal)
             self._error(self._failed(e), errors.EXECUTE_STATEMENT)
         finally:
             self._end()
@@ -661,7 +623,7 @@ class Session:
         if sent is None:
             prepared.quick = None
             return False
-        self._committed()
+        self._scope.done()
         self.send(command_complete(f"SELECT {sent}"))
         return True
 
@@ -676,20 +638,8 @@ class Session:
             return
         # Done: a later Execute of this portal runs the statement again, as in RisingWave
         # (the result cache is dropped, the portal kept: pg_protocol.rs:1126-1157).
-        self._reset_portal(portal)
+        _reset_portal(portal)
         self.send(command_complete(command_tag(outcome, sent)))
-
-    @staticmethod
-    def _reset_portal(portal: Portal) -> None:
-        rows = portal.rows
-        abandon = getattr(rows, "abandon", None)
-        if abandon is not None:
-            # a suspended data-plane query nobody reads any more: its statement is
-            # cancelled before the session's next one
-            abandon()
-        portal.rows = None
-        portal.outcome = None
-        portal.encoder = None
 
     def _drop_portal(self, name: str) -> None:
         portal = self._portals.pop(name, None)
@@ -756,6 +706,26 @@ class Session:
         self._statements.clear()
         self._portals.clear()
         self.frontend.close()
+
+
+def _internal(e: BaseException) -> RwError:
+    """A generic internal error for an exception that is no RisingWave error (logged with
+    its traceback; the client sees only this)."""
+    log.error("unexpected error while handling a statement", exc_info=e)
+    return errors.InternalError("the statement could not be executed")
+
+
+def _reset_portal(portal: Portal) -> None:
+    """The portal's rows are done or abandoned: its next Execute runs the statement again."""
+    rows = portal.rows
+    abandon = getattr(rows, "abandon", None)
+    if abandon is not None:
+        # a suspended data-plane query nobody reads any more: its statement is
+        # cancelled before the session's next one
+        abandon()
+    portal.rows = None
+    portal.outcome = None
+    portal.encoder = None
 
 
 __all__ = [
