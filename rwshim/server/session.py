@@ -3,7 +3,11 @@
 Owns what the PostgreSQL protocol keeps per connection: prepared statements, portals (with
 the rows still to send after a row-limited Execute), the transaction status byte sent in
 ReadyForQuery, notices, and skip-until-Sync after an extended-protocol error.  What SQL
-means is the ``Frontend``'s business (``rwshim/frontend/``).
+means is the ``Frontend``'s business (``rwshim/frontend/``), and so is what the meta store
+needs around each statement (``Frontend.statement_scope``): the session never reaches the
+store.  Answers from kept bytes are a ``Shortcuts`` object's (rwshim/server/shortcuts/kept.py)
+that the session makes and calls; the registry of live sessions is the server's
+(rwshim/server/registry.py).
 
 Error envelopes follow RisingWave's pgwire (``src/utils/pgwire/src/pg_protocol.rs``):
 simple query "Failed to run the query" (:841, :875); Parse "Failed to prepare the statement"
