@@ -101,7 +101,7 @@ class Session:
         self._portals: dict[str, Portal] = {}
         # Answers from kept bytes (rwshim/server/shortcuts/kept.py), over the server's kept
         # answers (replies.py; a session made alone keeps its own) and this session's state.
-        self.shortcuts = Shortcuts(
+        self.shortcuts: Shortcuts[Prepared, Portal] = Shortcuts(
             conn,
             frontend,
             ReplyCache() if replies is None else replies,
@@ -109,6 +109,7 @@ class Session:
             self._out,
             self._statements,
             self._portals,
+            Prepared,
             self._ready,
         )
         # Results being streamed now (their SQLite statements are active).

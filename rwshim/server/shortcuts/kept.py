@@ -6,6 +6,9 @@ Execute (rwshim/server/shortcuts/replies.py), a kept catalog result's encoding
 ``Shortcuts`` is an object the session (rwshim/server/session.py) makes and calls: the session
 hands it, once, the state these answers read and write (its output buffer, its statement and
 portal tables, its exchange record, its ReadyForQuery); the protocol flows stay in the session.
+It names the session's records (rwshim/server/portals.py, a layer above) only by what it reads
+of them (``PreparedLike``, ``PortalLike``) and is handed the class that makes a prepared
+statement, so that nothing here imports the server.
 RisingWave has no such shortcuts: it sends the same bytes by running each message
 (src/utils/pgwire/src/pg_protocol.rs), which is what the tests hold.
 """
@@ -14,16 +17,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from rwshim.logfmt import statement_log
-from rwshim.server.portals import Portal, Prepared
 from rwshim.wire import backend
 from rwshim.wire import events as ev
 
 if TYPE_CHECKING:
     from rwshim.common.outcome import KeptRows, Outcome
-    from rwshim.frontend import Frontend
+    from rwshim.frontend import Description, Frontend, Statement
     from rwshim.server.shortcuts.exchanges import Exchanges
     from rwshim.server.shortcuts.replies import ReplyCache
     from rwshim.wire.connection import ServerConnection
@@ -35,7 +37,37 @@ KEEP_ENCODED_RESULTS = 16
 KEEP_ENCODED_ROWS = 2000
 
 
-class Shortcuts:
+class PreparedLike(Protocol):
+    """What is read of a prepared statement (the session's ``Prepared``)."""
+
+    @property
+    def sql(self) -> str: ...
+
+    @property
+    def stmt(self) -> Statement | None: ...
+
+    @property
+    def description(self) -> Description: ...
+
+
+class PortalLike(Protocol):
+    """What is read of a portal (the session's ``Portal``)."""
+
+    @property
+    def prepared(self) -> PreparedLike: ...
+
+    @property
+    def formats(self) -> list[int]: ...
+
+    @property
+    def rows(self) -> object: ...  # not None: rows left to send after a row-limited Execute
+
+
+P = TypeVar("P", bound=PreparedLike)
+Q = TypeVar("Q", bound=PortalLike)
+
+
+class Shortcuts(Generic[P, Q]):
     """One session's answers from kept bytes.  A message handler here returns ``None`` when
     the answer is not kept: the session's full path answers then.
 
@@ -50,6 +82,7 @@ class Shortcuts:
         "frontend",
         "out",
         "portals",
+        "prepared",
         "ready",
         "replies",
         "statements",
@@ -62,8 +95,9 @@ class Shortcuts:
         replies: ReplyCache,
         exchanges: Exchanges,
         out: list[bytes],
-        statements: dict[str, Prepared],
-        portals: dict[str, Portal],
+        statements: dict[str, P],
+        portals: dict[str, Q],
+        prepared: Callable[[str, Statement | None, Description], P],
         ready: Callable[[], None],
     ) -> None:
         self.conn = conn
@@ -75,6 +109,8 @@ class Shortcuts:
         self.out = out
         self.statements = statements
         self.portals = portals
+        # makes the prepared statement a kept Parse leaves (the session's Prepared)
+        self.prepared = prepared
         # the session's ReadyForQuery (which also ends the exchange under way)
         self.ready = ready
         # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
@@ -156,7 +192,7 @@ class Shortcuts:
         else:
             self.touch(statements, "")
             statements.pop("", None)
-        statements[name] = Prepared(msg.sql, hit[0], hit[1])
+        statements[name] = self.prepared(msg.sql, hit[0], hit[1])
         self.out.append(backend.PARSE_COMPLETE)
         return True
 
@@ -179,7 +215,7 @@ class Shortcuts:
         """Keep a constant statement's whole simple-Query answer."""
         self.replies.put_query(sql, data)
 
-    def keep_execute(self, portal: Portal, data: bytes) -> None:
+    def keep_execute(self, portal: Q, data: bytes) -> None:
         """Keep a constant statement's Execute answer, and its Parse."""
         prepared = portal.prepared
         self.replies.put_execute(prepared.sql, tuple(portal.formats), data)
