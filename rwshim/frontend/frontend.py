@@ -1,7 +1,9 @@
 """The frontend of one connection: its session state (user, database, variables,
-transaction status, cursors), the contexts the engine and the read path take, and the
-dispatch of typed statements to the handler modules, as RisingWave's ``handle()`` does
-(src/frontend/src/handler/mod.rs).  What each statement does is its handler's business:
+transaction status, cursors), the contexts the engine and the read path take, what the meta
+store needs around each statement (``StatementScope``, so that the protocol session never
+reaches the store), and the dispatch of typed statements to the handler modules, as
+RisingWave's ``handle()`` does (src/frontend/src/handler/mod.rs).  What each statement does is
+its handler's business:
 
 - ``query``: SELECT, DML, cursors;
 - ``variables``: SET, SHOW <variable>, transactions;
