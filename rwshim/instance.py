@@ -13,9 +13,9 @@ import datetime as dt
 import math
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rwshim.binder.relations import RelKind
 from rwshim.binder.rewrites import register_rewrite
@@ -26,7 +26,6 @@ from rwshim.common.passwords import StoredPassword
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_
-from rwshim.server.shortcuts.replies import ReplyCache
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
@@ -38,6 +37,49 @@ if TYPE_CHECKING:
 
 # version() at the reference commit (rwshim.version, clients.md §8.1)
 RW_VERSION = CLUSTER_VERSION
+
+
+# The server's live sessions, as the instance and the frontend's handlers see them.  The
+# registry is the server's (rwshim/server/registry.py, a layer above): these protocols name what
+# is asked of it, so that nothing here or in the frontend imports the server.
+
+
+class Process(Protocol):
+    """One live connection as SHOW PROCESSLIST, SHOW CURSORS and its frontend see it (the
+    server's ``ProcessInfo``, rwshim/server/portals.py)."""
+
+    pid: int
+    user: str
+    database: str
+    client_addr: str
+    # The statement running now (or the last one run), when it started, whether it runs.
+    statement: str | None
+    statement_started: float | None
+    active: bool
+
+
+class LiveSession(Protocol):
+    """One live session: its process record and its connection's frontend (a ``Frontend``,
+    rwshim/frontend/, a layer above: its handlers narrow it)."""
+
+    @property
+    def process(self) -> Process: ...
+
+    @property
+    def frontend(self) -> object: ...
+
+
+class Sessions(Protocol):
+    """The server's registry of live sessions (SHOW PROCESSLIST, SHOW CURSORS, KILL), which
+    also releases their open reads before a write."""
+
+    def release_reads(self) -> None: ...
+
+    def processes(self) -> Sequence[Process]: ...
+
+    def sessions(self) -> Sequence[LiveSession]: ...
+
+    def kill(self, pid: int) -> bool: ...
 
 
 class Instance:
@@ -57,9 +99,6 @@ class Instance:
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
         self._changelog: ChangeLog | None = None
-        # constant statements' answers, kept encoded by the sessions
-        # (rwshim/server/shortcuts/replies.py)
-        self.replies = ReplyCache()
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.
@@ -74,13 +113,14 @@ class Instance:
         self.on_tick: list[Callable[[], None]] = []
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
-    # their open reads before a write.
-    registry: object | None = None
+    # their open reads before a write.  (A class default too: recovery, which may write,
+    # runs in __init__ before it is set.)
+    registry: Sessions | None = None
 
     def _release_reads(self) -> None:
-        release = getattr(self.registry, "release_reads", None)
-        if callable(release):
-            release()
+        registry = self.registry
+        if registry is not None:
+            registry.release_reads()
 
     def _attach_read_path(self) -> None:
         self.store.release_hooks.append(self._release_reads)

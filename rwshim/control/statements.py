@@ -16,7 +16,7 @@ The ``rwshim.testing`` plugin calls the same ``Instance`` methods directly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec.structs
 
@@ -109,9 +109,20 @@ def columns(stmt: st.Statement) -> list[Column] | None:
     return None
 
 
-def handlers(frontend: Any) -> dict[type, Callable[..., Any]]:
+class ControlSession(Protocol):
+    """What the control statements read of the frontend that answers them
+    (``rwshim.frontend.frontend.Frontend``, a layer above this module)."""
+
+    @property
+    def instance(self) -> Instance: ...
+
+    @property
+    def is_superuser(self) -> bool: ...
+
+
+def handlers(frontend: ControlSession) -> dict[type, Callable[..., Any]]:
     """Statement class -> handler for the control statements a frontend answers."""
-    instance: Instance = frontend.instance
+    instance = frontend.instance
 
     def require_super() -> None:
         if not frontend.is_superuser:
