@@ -10,7 +10,9 @@ risectl needs access to the meta node.
     RWSHIM RESTART                        meta-node restart: RisingWave's recovery runs
     RWSHIM JOBS                           one row per streaming job (see ``JOB_COLUMNS``)
 
-The ``rwshim.testing`` plugin calls the same ``Instance`` methods directly.
+The ``rwshim.testing`` plugin and the dashboard call the same actions (``set_paused``,
+``hold_backfill``, ``set_fault``, ``job_rows``) and ``Instance`` methods (``step``, ``set_manual``,
+``restart``) directly.
 """
 
 from __future__ import annotations
@@ -64,6 +66,17 @@ def set_fault(instance: Instance, name: str, on: bool) -> None:
     if key not in names:
         raise InvalidParameterValue(f'unknown fault "{name}", expected one of: {", ".join(names)}')
     setattr(instance.engine.faults, key, on)
+
+
+def set_paused(instance: Instance, database: str | None, paused: bool) -> None:
+    """risectl meta pause / resume: the database named, or every database with streaming jobs
+    (the test-control path of ALTER SYSTEM / DATABASE PAUSE: no privilege check)."""
+    barrier = instance.engine.barrier
+    if database is None:
+        (barrier.pause_all if paused else barrier.resume_all)(None)
+    else:
+        (barrier.pause_database if paused else barrier.resume_database)(None, database)
+    instance.query.invalidate()
 
 
 def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
