@@ -189,10 +189,6 @@ def _from_scientific(s: str) -> Decimal:
     return Decimal(-value if sign else value)
 
 
-def varchar_from_text(b: bytes) -> str:
-    return b.decode()
-
-
 _DATE = lazy_pattern(r"(\d{4})-(\d{2})-(\d{2})\Z")
 _TIME = lazy_pattern(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(?:[+-]\d{2}(?::?\d{2})?)?\Z")
 _TIMESTAMP = lazy_pattern(
