@@ -181,17 +181,9 @@ def _additional_column(
             f"additional column type {kind} is not supported for connector {connector}, "
             f"acceptable column types: {_debug_set(supported)}"
         )
-    if item.alias is not None:
-        name = item.alias.real_value()
-    else:
-        # gen_default_addition_col_name (additional_columns.rs:124-144): the bound type's
-        # Debug, lower-cased
-        parts = ["_rw", connector, kind]
-        if item.inner_field is not None:
-            parts.append(item.inner_field)
-        if header_type is not None:
-            parts.append("bytea" if header_type[1] == "bytea" else "varchar")
-        name = "_".join(parts)
+    from rwshim.sql.unparse.purify import include_column_name
+
+    name = include_column_name(connector, item)
     if kind == "header":
         oid, rw = _HEADERS_TYPE if item.inner_field is None else (header_type or _BYTEA)
     else:
