@@ -201,11 +201,14 @@ def _schema_location(format_options: Mapping[str, str]) -> bool:
 
 
 def check_format_options(
-    connector: str, fmt: str, enc: str, format_options: Mapping[str, str]
+    connector: str, fmt: str, enc: str, format_options: Mapping[str, str], notices: list[str]
 ) -> bool:
     """bind_columns_from_source_for_non_cdc (external_schema.rs:92-359), the parts that read
     only the options; whether the columns come from an external schema (a schema registry or
-    location: rwshim cannot read it and takes the statement's columns as they are)."""
+    location: rwshim cannot read it and takes the statement's columns as they are).  The
+    options no step consumed are named in a notice (:343-356), on the paths whose consumption
+    rwshim follows."""
+    left = dict(format_options)
     if enc == "PROTOBUF" and fmt in ("PLAIN", "UPSERT"):
         _schema_location(format_options)
         if "message" not in format_options:
@@ -217,8 +220,11 @@ def check_format_options(
             if fmt == "DEBEZIUM" and not registry:
                 raise ProtocolError("schema location for DEBEZIUM_AVRO row format is not supported")
         return True
+    if fmt == "DEBEZIUM":
+        left.pop("ignore_key", None)  # DEBEZIUM_IGNORE_KEY (:195-197)
+    external = False
     if fmt == "PLAIN" and enc == "CSV":
-        delimiter = format_options.get("delimiter")
+        delimiter = left.pop("delimiter", None)
         if delimiter is None:
             raise ProtocolError("missing field delimiter in options")
         if delimiter not in (",", ";", "\t"):
@@ -228,16 +234,32 @@ def check_format_options(
                 "failed to parse delimiter",
                 "The delimiter should be one of ',', ';', E'\\t', but got " + rust_str(delimiter),
             )
-        without_header = format_options.get("without_header")
-        has_header = without_header is None or without_header == "false"
-        if connector == "kafka" and has_header:
+        without_header = left.pop("without_header", None)
+        if connector == "kafka" and without_header in (None, "false"):
             raise ProtocolError(
                 "CSV HEADER is not supported when creating table with Kafka connector"
             )
-        return False
-    if enc == "JSON":
-        return "schema.location" in format_options or "schema.registry" in format_options
-    return False
+    elif enc == "JSON" and fmt in ("PLAIN", "UPSERT", "MAXWELL", "CANAL", "DEBEZIUM"):
+        if fmt in ("PLAIN", "UPSERT", "DEBEZIUM"):
+            mode = left.pop("timestamptz.handling.mode", None)
+            if mode is not None and mode not in _TIMESTAMPTZ_MODES:
+                # TimestamptzHandling::from_options (src/connector/src/parser/unified/json.rs:
+                # 125-135)
+                raise InvalidInputSyntax(f"unrecognized timestamptz.handling.mode value {mode}")
+        location, sr = left.pop("schema.location", None), left.pop("schema.registry", None)
+        if location is not None and sr is not None:
+            # get_json_schema_location (external_schema/json.rs:57-70)
+            raise ProtocolError("only need either the schema location or the schema registry")
+        external = location is not None or sr is not None
+    if left and not external:
+        notices.append(
+            f"Get unknown format_encode_options for {FORMAT_DEBUG.get(fmt, fmt)} "
+            f"{ENCODE_DEBUG.get(enc, enc)}: {','.join(sorted(left))}"
+        )
+    return external
+
+
+_TIMESTAMPTZ_MODES = ("utc_string", "utc_without_suffix", "micro", "milli", "guess_number_unit")
 
 
 # --- create_source.rs: the statement-level rules ----------------------------------------
@@ -330,7 +352,7 @@ def check_before_columns(s: Statement) -> Checked:
     # a shared CDC source's columns are the debezium ones (bind_columns_from_source_for_cdc)
     external = s.is_source and shareable_cdc
     if not external:
-        external = check_format_options(connector, s.fmt, s.enc, s.format_options)
+        external = check_format_options(connector, s.fmt, s.enc, s.format_options, notices)
     if s.is_source and any(_has_option(c, "not_null") for c in node.columns):
         raise InvalidInputSyntax("NOT NULL constraint is not supported in source schema")
     # bind_create_source_or_table_with_connector (create_source.rs:872-1151)

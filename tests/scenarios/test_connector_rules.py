@@ -166,6 +166,16 @@ REFUSED: list[tuple[str, str]] = [
         f"create table t (a int) with ({KAFKA}) format plain encode csv (delimiter = ',')",
         one("Protocol error: CSV HEADER is not supported when creating table with Kafka connector"),
     ),
+    (
+        f"create table t (a int) with ({KAFKA}) format plain encode json "
+        "(schema.location = 'file:///x', schema.registry = 'http://r')",
+        one("Protocol error: only need either the schema location or the schema registry"),
+    ),
+    (
+        f"create table t (a int) with ({KAFKA}) format plain encode json "
+        "(timestamptz.handling.mode = 'nanos')",
+        one("Invalid input syntax: unrecognized timestamptz.handling.mode value nanos"),
+    ),
     # --- columns (create_source.rs:1202-1210, :339-488, :989-993)
     (
         f"create source s (a int not null) with ({KAFKA}) format plain encode json",
@@ -333,6 +343,17 @@ async def test_notices(client: Client) -> None:
             "The table contains columns with NOT NULL constraints. Any rows from upstream "
             "violating the constraints will be ignored silently.",
         )
+    ]
+    # options no step reads (external_schema.rs:343-356)
+    assert (
+        await client.run(
+            f"create table t2 (a int) with ({KAFKA}) format plain encode json "
+            "(timestamptz.handling.mode = 'milli', zeta = '1', alpha = '2')"
+        )
+        == "CREATE_TABLE"
+    )
+    assert await client.notices() == [
+        ("NOTICE", "00000", "Get unknown format_encode_options for Plain Json: alpha,zeta")
     ]
     assert (
         await client.run(
