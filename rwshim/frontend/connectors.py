@@ -28,7 +28,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rwshim.engine import ColumnSpec
-from rwshim.errors import BindError, InvalidInputSyntax, NotSupported, ProtocolError, RwError
+from rwshim.errors import (
+    BindError,
+    InvalidInputSyntax,
+    InvalidParameterValue,
+    NotSupported,
+    ProtocolError,
+    RwError,
+)
 from rwshim.frontend.include_columns import (
     ENCODE_DEBUG,
     FORMAT_DEBUG,
@@ -167,6 +174,61 @@ def validate_compatibility(
         if value is not None and not (_is_i64(value) and int(value) != 0):
             raise _invalid_config("debezium.heartbeat.interval.ms", value)
     return connector
+
+
+def _refresh_mode(connector: str, options: Mapping[str, str]) -> str | None:
+    """resolve_source_refresh_mode_in_with_option (src/frontend/src/utils/with_options.rs:
+    434-510): the ``refresh_mode`` given, upper-cased, after its checks."""
+    interval = options.get("refresh_interval_sec")
+    if interval is not None:
+        t = interval[1:] if interval[:1] in ("+", "-") else interval
+        if not (t.isascii() and t.isdigit()) or not -(2**63) <= int(interval) < 2**63:
+            # Rust's ParseIntError, as_report
+            why = (
+                "cannot parse integer from empty string"
+                if not t
+                else "invalid digit found in string"
+                if not (t.isascii() and t.isdigit())
+                else "number too large to fit in target type"
+                if not interval.startswith("-")
+                else "number too small to fit in target type"
+            )
+            raise InvalidParameterValue(
+                "`refresh_interval_sec` must be a positive integer and larger than 0, but got: "
+                f"{interval} (error: {why})"
+            )
+        if int(interval) <= 0:
+            raise InvalidParameterValue(
+                f"`refresh_interval_sec` must be larger than 0, but got: {int(interval)}"
+            )
+    mode = options.get("refresh_mode")
+    upper = None if mode is None else mode.upper()
+    if upper == "STREAMING" and interval is not None:
+        raise InvalidParameterValue(
+            "`refresh_interval_sec` is not allowed when `refresh_mode` is 'STREAMING'"
+        )
+    if mode is not None and upper not in ("STREAMING", "FULL_RELOAD"):
+        raise InvalidParameterValue(
+            f"Invalid key `refresh_mode`: {mode}, accepted values are 'STREAMING' and 'FULL_RELOAD'"
+        )
+    if mode is None and interval is not None:
+        raise InvalidParameterValue(
+            "`refresh_interval_sec` is not allowed when `refresh_mode` is not 'FULL_RELOAD'"
+        )
+    if connector in _BATCH_CONNECTORS and upper != "FULL_RELOAD":
+        raise InvalidParameterValue(
+            f"Refreshable source {connector} must be refreshed with 'FULL_RELOAD' refresh mode. "
+            "Please set `refresh_mode` to 'FULL_RELOAD'."
+        )
+    if upper == "FULL_RELOAD" and connector not in _FULL_RELOAD:
+        raise InvalidParameterValue(
+            "FULL_RELOAD refresh mode is only supported for connectors: s3, gcs, "
+            f"__for_testing_only_batch_posix_fs, iceberg, adbc_snowflake, but got: {connector}"
+        )
+    return upper
+
+
+_FULL_RELOAD = ("s3_v2", "gcs", "__for_testing_only_batch_posix_fs", "iceberg", "adbc_snowflake")
 
 
 def _invalid_config(key: str, value: str) -> RwError:
@@ -330,6 +392,8 @@ def check_before_columns(s: Statement) -> Checked:
     elif s.append_only and s.fmt not in ("PLAIN", "NATIVE"):
         raise BindError(f"Append only table does not support format {s.fmt}.")
     connector = validate_compatibility(s.fmt, s.enc, s.options, s.format_options)
+    if _refresh_mode(connector, s.options) and s.is_source:
+        raise ProtocolError("`refresh_mode` only supported for CREATE TABLE")  # :746-752
     shareable_cdc = connector in _SHAREABLE_CDC
     if not s.is_source and shareable_cdc:
         raise ProtocolError(

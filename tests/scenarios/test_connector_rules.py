@@ -139,6 +139,63 @@ REFUSED: list[tuple[str, str]] = [
             "`CREATE TABLE ... FROM <source> TABLE '<database>.<table>'`"
         ),
     ),
+    # --- refresh modes (src/frontend/src/utils/with_options.rs:434-510)
+    (
+        "create source s (a int) with (connector = 's3', refresh_mode = 'FULL_RELOAD') "
+        "format plain encode json",
+        one("Protocol error: `refresh_mode` only supported for CREATE TABLE"),
+    ),
+    (
+        "create table t (a int) with (connector = 's3', refresh_mode = 'sometimes') "
+        "format plain encode json",
+        one(
+            "Invalid parameter value: Invalid key `refresh_mode`: sometimes, accepted values "
+            "are 'STREAMING' and 'FULL_RELOAD'"
+        ),
+    ),
+    (
+        "create table t (a int) with (connector = 's3', refresh_interval_sec = 'x') "
+        "format plain encode json",
+        one(
+            "Invalid parameter value: `refresh_interval_sec` must be a positive integer and "
+            "larger than 0, but got: x (error: invalid digit found in string)"
+        ),
+    ),
+    (
+        "create table t (a int) with (connector = 's3', refresh_interval_sec = '60') "
+        "format plain encode json",
+        one(
+            "Invalid parameter value: `refresh_interval_sec` is not allowed when `refresh_mode` "
+            "is not 'FULL_RELOAD'"
+        ),
+    ),
+    (
+        f"create table t (a int) with ({KAFKA}, refresh_mode = 'full_reload') "
+        "format plain encode json",
+        one(
+            "Invalid parameter value: FULL_RELOAD refresh mode is only supported for "
+            "connectors: s3, gcs, __for_testing_only_batch_posix_fs, iceberg, adbc_snowflake, "
+            "but got: kafka"
+        ),
+    ),
+    (
+        "create table t (a int) with (connector = '__for_testing_only_batch_posix_fs') "
+        "format plain encode csv (delimiter = ',')",
+        one(
+            "Invalid parameter value: Refreshable source __for_testing_only_batch_posix_fs must "
+            "be refreshed with 'FULL_RELOAD' refresh mode. Please set `refresh_mode` to "
+            "'FULL_RELOAD'."
+        ),
+    ),
+    (
+        "create source s (a int) with (connector = '__for_testing_only_batch_posix_fs') "
+        "format plain encode csv (delimiter = ',')",
+        one(
+            "Invalid parameter value: Refreshable source __for_testing_only_batch_posix_fs must "
+            "be refreshed with 'FULL_RELOAD' refresh mode. Please set `refresh_mode` to "
+            "'FULL_RELOAD'."
+        ),
+    ),
     # --- FORMAT ... ENCODE options read before any schema (external_schema.rs:92-359)
     (
         f"create table t (a int) with ({KAFKA}) format plain encode avro",
