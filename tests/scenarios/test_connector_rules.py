@@ -45,6 +45,35 @@ CONNECTORS = (
 )
 
 REFUSED: list[tuple[str, str]] = [
+    # --- the statement (create_source.rs:1168-1183; validate.rs:130-132)
+    (
+        "create source s (a int) format plain encode json",
+        one("Invalid input syntax: missing WITH clause"),
+    ),
+    (
+        "create source s (a int) with (topic = 't') format plain encode json",
+        one("Protocol error: missing field 'connector'"),
+    ),
+    (
+        "create source __iceberg_source_x (a int) with (connector = 'datagen')",
+        one(
+            "Invalid input syntax: Source name cannot start with reserved prefix "
+            "'__iceberg_source_'"
+        ),
+    ),
+    (
+        "create table t (v int) with (connector = 'nexmark', nexmark.table.type = 'Bids')",
+        one("Protocol error: unsupported table type for nexmark source: bids"),
+    ),
+    (
+        "create table t (id varchar, payload jsonb) with (connector = 'mongodb-cdc', "
+        "mongodb.url = 'mongodb://m', collection.name = 'd.c')",
+        one(
+            "Protocol error: the not generated columns of the source with row format "
+            "DebeziumMongoJson\n        must be (_id [Jsonb | Varchar | Int32 | Int64], "
+            "payload jsonb)."
+        ),
+    ),
     # --- FORMAT UPSERT: the key is the INCLUDE KEY column (create_source.rs:553-586)
     (
         f"create table t (a int primary key) include key as rw_key with ({KAFKA}) "
