@@ -407,8 +407,13 @@ def _cdc_table(
         )
     )
     connectors.check_cdc_external_table(options, stmt.cdc_table)
-    if node.wildcard_idx is None:
-        connectors.check_cdc_defaults(node.columns)
+    if node.wildcard_idx is not None:
+        # bind_cdc_table_schema_externally (create_table.rs:1619-1644) connects upstream
+        raise RwError(
+            "rwshim reaches no upstream database: a CDC table whose columns are read from it "
+            "(`*`) is not emulated"
+        )
+    connectors.check_cdc_defaults(node.columns)
     cols, pk = table_columns(stmt.columns_text)
     _check_column_exprs(fe, stmt.name, cols, pk)
     connector = connectors.connector_of(options) or ""

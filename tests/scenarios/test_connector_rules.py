@@ -395,6 +395,13 @@ REFUSED_ON_CDC: list[tuple[str, str]] = [
         ),
     ),
     (
+        "create table t (*) include timestamp as ts from pg table 'public.t'",
+        one(
+            "rwshim reaches no upstream database: a CDC table whose columns are read from it "
+            "(`*`) is not emulated"
+        ),
+    ),
+    (
         "create table t (a int primary key) from nope table 'public.t'",
         two("Catalog error", "source not found: nope"),
     ),
