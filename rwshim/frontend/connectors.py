@@ -228,6 +228,16 @@ def _refresh_mode(connector: str, options: Mapping[str, str]) -> str | None:
     return upper
 
 
+_NO_EXTERNAL = {
+    "registry": (
+        "rwshim reaches no schema registry: reading a source's or table's schema from one "
+        "(REFRESH SCHEMA, FORMAT ... ENCODE ... with a registry) is not emulated"
+    ),
+    "iceberg": "rwshim reaches no iceberg catalog: a source or table whose columns are read "
+    "from one is not emulated",
+    "adbc_snowflake": "rwshim reaches no Snowflake: a table whose columns are read from it is "
+    "not emulated",
+}
 _FULL_RELOAD = ("s3_v2", "gcs", "__for_testing_only_batch_posix_fs", "iceberg", "adbc_snowflake")
 
 
@@ -474,6 +484,12 @@ def check_after_columns(
     connector = checked.connector
     if not checked.external:
         _bind_all_columns(s, node, columns)
+    elif not (s.is_source and connector in _SHAREABLE_CDC):
+        generated = {c.name.real_value() for c in node.columns if _has_option(c, "generated")}
+        if node.wildcard_idx is not None or all(c.name in generated for c in columns):
+            # bind_all_columns takes the columns from the external schema (create_source.rs:
+            # 233-338), which rwshim cannot read
+            raise RwError(_NO_EXTERNAL.get(connector, _NO_EXTERNAL["registry"]))
     kinds_columns = include_columns(connector, node.include, s.enc)
     kinds = [k for k, _ in kinds_columns]
     included = [c for _, c in kinds_columns]

@@ -283,6 +283,22 @@ REFUSED: list[tuple[str, str]] = [
         f"create table t with ({KAFKA}) format plain encode json",
         one("Protocol error: Schema definition is required, either from SQL or schema registry."),
     ),
+    # --- columns RisingWave reads from an external schema: rwshim reaches none
+    (
+        f"create source s with ({KAFKA}) format plain encode avro (schema.registry = 'http://r')",
+        one(
+            "rwshim reaches no schema registry: reading a source's or table's schema from one "
+            "(REFRESH SCHEMA, FORMAT ... ENCODE ... with a registry) is not emulated"
+        ),
+    ),
+    (
+        "create table t with (connector = 'iceberg', warehouse.path = 's3://w', "
+        "database.name = 'd', table.name = 't')",
+        one(
+            "rwshim reaches no iceberg catalog: a source or table whose columns are read from "
+            "one is not emulated"
+        ),
+    ),
     # --- watermarks on a source (create_source.rs:1087-1107)
     (
         f"create source s (a int, ts timestamp, watermark for ts as ts - interval '1' second "
