@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from rwshim.common import pgtypes
 from rwshim.engine import ColumnSpec
 from rwshim.errors import (
     BindError,
@@ -100,6 +101,9 @@ class Additions:
     columns: list[ColumnSpec] = field(default_factory=list)
     hidden: list[ColumnSpec] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    # the relation's own columns when they are not the statement's (a shared CDC source
+    # takes the debezium columns, bind_all_columns)
+    own: list[ColumnSpec] | None = None
 
 
 def plain_options(options: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -482,9 +486,13 @@ def check_after_columns(
     takes (bind_source_pk)."""
     node = s.node
     connector = checked.connector
+    own: list[ColumnSpec] | None = None
+    notices = list(checked.notices)
     if not checked.external:
         _bind_all_columns(s, node, columns)
-    elif not (s.is_source and connector in _SHAREABLE_CDC):
+    elif s.is_source and connector in _SHAREABLE_CDC:
+        own = _cdc_source_columns(node, columns, notices)
+    else:
         generated = {c.name.real_value() for c in node.columns if _has_option(c, "generated")}
         if node.wildcard_idx is not None or all(c.name in generated for c in columns):
             # bind_all_columns takes the columns from the external schema (create_source.rs:
@@ -497,7 +505,7 @@ def check_after_columns(
         raise ProtocolError("Schema definition is required, either from SQL or schema registry.")
     hidden = hidden_source_columns(connector, kinds, s.shared) if s.is_source else []
     key = _bind_source_pk(s, [c.name for c in columns], kinds_columns, list(pk))
-    names = [c.name for c in (*columns, *included, *hidden)]
+    names = [c.name for c in (*(columns if own is None else own), *included, *hidden)]
     seen: set[str] = set()
     for name in names:
         if name in seen:
@@ -523,7 +531,57 @@ def check_after_columns(
         table_type = s.options.get("nexmark.table.type")
         if table_type is not None and table_type.lower() not in ("bid", "auction", "person"):
             raise ProtocolError(f"unsupported table type for nexmark source: {table_type.lower()}")
-    return Additions(included, hidden, list(checked.notices)), key
+    return Additions(included, hidden, notices, own), key
+
+
+# ColumnCatalog::debezium_cdc_source_cols (src/common/src/catalog/column.rs:444-464)
+_DEBEZIUM_COLUMNS = (
+    ColumnSpec("payload", pgtypes.JSONB, "jsonb"),
+    ColumnSpec("_rw_offset", pgtypes.VARCHAR, "character varying", is_hidden=True),
+    ColumnSpec("_rw_table_name", pgtypes.VARCHAR, "character varying", is_hidden=True),
+)
+_NO_COLUMNS_NOTICE = (
+    'Neither wildcard ("*") nor regular (non-generated) columns appear in the user-defined '
+    "schema from SQL. For backward compatibility, all columns from the source will be "
+    'included at the beginning. For clarity, consider adding a wildcard ("*") to indicate '
+    "where the columns from the source should be included, or specifying the columns you want "
+    "to include from the source.\n" + " " * 24
+)
+
+
+def _cdc_source_columns(
+    node: n.CreateTable | n.CreateSource, columns: Sequence[ColumnSpec], notices: list[str]
+) -> list[ColumnSpec]:
+    """bind_all_columns with the columns of a shared CDC source (create_source.rs:233-338,
+    SqlColumnStrategy::FollowChecked)."""
+    generated = {c.name.real_value() for c in node.columns if _has_option(c, "generated")}
+    gen_cols = [c for c in columns if c.name in generated]
+    if len(gen_cols) != len(columns):
+        if node.wildcard_idx is not None:
+            raise NotSupported(
+                'When there\'s a wildcard ("*"), only generated columns are allowed in '
+                "user-defined schema from SQL",
+                "Remove the non-generated columns",
+            )
+        by_name = {c.name: c for c in _DEBEZIUM_COLUMNS}
+        for col in columns:
+            if col.name in generated:
+                continue
+            found = by_name.get(col.name)
+            if found is None:
+                raise ProtocolError(
+                    f'Column "{col.name}" is defined in SQL but not found in the source'
+                )
+            if found.rw_type != col.rw_type:
+                raise ProtocolError(
+                    f'Data type mismatch for column "{col.name}". Defined in SQL as '
+                    f'"{col.rw_type}", but found in the source as "{found.rw_type}"'
+                )
+        return list(columns)
+    if node.wildcard_idx is None:
+        notices.append(_NO_COLUMNS_NOTICE)
+    at = min(node.wildcard_idx or 0, len(gen_cols))
+    return [*gen_cols[:at], *_DEBEZIUM_COLUMNS, *gen_cols[at:]]
 
 
 def _bind_all_columns(

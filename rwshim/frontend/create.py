@@ -519,7 +519,8 @@ async def handle_create_source(
     )
     fmt = stmt.format_encode
     if added is not None:
-        cols = [*cols, *added.columns, *added.hidden]
+        own = cols if added.own is None else added.own
+        cols = [*own, *added.columns, *added.hidden]
     out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_source(

@@ -359,6 +359,28 @@ REFUSED: list[tuple[str, str]] = [
     ),
 ]
 
+REFUSED += [
+    # a shared CDC source's columns are the debezium ones (create_source.rs:261-301)
+    (
+        f"create source s (a int) with ({PG_CDC})",
+        one('Protocol error: Column "a" is defined in SQL but not found in the source'),
+    ),
+    (
+        f"create source s (payload int) with ({PG_CDC})",
+        one(
+            'Protocol error: Data type mismatch for column "payload". Defined in SQL as '
+            '"integer", but found in the source as "jsonb"'
+        ),
+    ),
+    (
+        f"create source s (*, payload jsonb) with ({PG_CDC})",
+        one(
+            'Not supported: When there\'s a wildcard ("*"), only generated columns are allowed '
+            "in user-defined schema from SQL\nHINT: Remove the non-generated columns"
+        ),
+    ),
+]
+
 # Tables on a shared CDC source (create_table.rs:1378-1617); the source is ``pg``.
 REFUSED_ON_CDC: list[tuple[str, str]] = [
     (
@@ -431,7 +453,7 @@ async def test_refused_before_contact(client: Client) -> None:
 
 
 async def test_refused_on_a_cdc_source(client: Client) -> None:
-    assert await client.run(f"create source pg with ({PG_CDC})") == "CREATE_SOURCE"
+    assert await client.run(f"create source pg (*) with ({PG_CDC})") == "CREATE_SOURCE"
     for sql, text in REFUSED_ON_CDC:
         code = "42704" if "nope" in sql else "XX000"
         assert await cause(client, sql) == (code, text), sql
@@ -451,6 +473,19 @@ async def test_notices(client: Client) -> None:
             "00000",
             "The table contains columns with NOT NULL constraints. Any rows from upstream "
             "violating the constraints will be ignored silently.",
+        )
+    ]
+    # a shared CDC source without columns nor `*` (create_source.rs:303-321)
+    assert await client.run(f"create source pg with ({PG_CDC})") == "CREATE_SOURCE"
+    assert await client.notices() == [
+        (
+            "NOTICE",
+            "00000",
+            'Neither wildcard ("*") nor regular (non-generated) columns appear in the '
+            "user-defined schema from SQL. For backward compatibility, all columns from the "
+            "source will be included at the beginning. For clarity, consider adding a wildcard "
+            '("*") to indicate where the columns from the source should be included, or '
+            "specifying the columns you want to include from the source.\n" + " " * 24,
         )
     ]
     # options no step reads (external_schema.rs:343-356)

@@ -173,11 +173,18 @@ async def test_file_and_cdc_include_columns(client: Client) -> None:
     ]
     assert (
         await client.run(
-            "create source pg with (connector = 'postgres-cdc', hostname = 'h', port = '5432', "
-            "username = 'u', password = 'p', database.name = 'd')"
+            "create source pg (*) with (connector = 'postgres-cdc', hostname = 'h', "
+            "port = '5432', username = 'u', password = 'p', database.name = 'd')"
         )
         == "CREATE_SOURCE"
     )
+    # a shared CDC source's own columns (ColumnCatalog::debezium_cdc_source_cols,
+    # src/common/src/catalog/column.rs:444-464)
+    assert await columns(client, "pg") == [
+        ("payload", "jsonb", False, False),
+        ("_rw_offset", "character varying", True, False),
+        ("_rw_table_name", "character varying", True, False),
+    ]
     assert (
         await client.run(
             "create table c (id int primary key, v varchar) include timestamp as commit_ts "
