@@ -1,24 +1,23 @@
 """The rules RisingWave's frontend applies to CREATE SOURCE and CREATE TABLE with a connector
-before it contacts anything (no broker, no schema registry, no upstream database), and the
-INCLUDE columns such a statement adds to the catalog.
+before it contacts anything (no broker, no schema registry, no upstream database), in its
+order; the INCLUDE columns are rwshim/frontend/include_columns.py's, the CDC parts
+rwshim/frontend/cdc_tables.py's.
 
 RisingWave at 448c657: ``src/frontend/src/handler/create_source.rs`` (handle_create_source,
 bind_connector_props, bind_create_source_or_table_with_connector, bind_all_columns,
 bind_source_pk), ``create_source/validate.rs`` (validate_compatibility),
-``create_source/additional_column.rs`` (handle_addition_columns,
-check_and_add_timestamp_column), ``create_source/external_schema.rs``
-(bind_columns_from_source_for_non_cdc: the FORMAT ... ENCODE options read before any schema
-is fetched), ``create_table.rs`` (check_create_table_with_source,
-gen_create_table_plan_with_source, the CDC-table checks of handle_create_table_plan) and
-``src/connector/src/parser/additional_columns.rs`` (the INCLUDE kinds per connector, their
-types and default names).
+``create_source/external_schema.rs`` (bind_columns_from_source_for_non_cdc: the FORMAT ...
+ENCODE options read before any schema is fetched), ``create_table.rs``
+(check_create_table_with_source, gen_create_table_plan_with_source),
+``src/frontend/src/utils/with_options.rs`` (the refresh modes).
 
-Rules that need an upstream (a schema registry's columns, a CDC table's columns read from
-its database, a connection's reachability) are not imitated: rwshim reaches none, and a
-statement that would need one is accepted as it was before.  The Debug texts of Rust hash
-sets and maps (``acceptable column types: {..}``, ``accept [..]``) have no fixed order in
-RisingWave (a ``HashSet`` / ``HashMap`` iterates in a per-process random order); rwshim
-prints them in the order of RisingWave's source.
+What needs an upstream is not imitated, since rwshim reaches none: a statement whose columns
+RisingWave would read from a schema registry, an iceberg catalog or Snowflake is refused in
+rwshim's own words; one that gives its columns is taken at its word (RisingWave would check
+them against the registry).  The Debug texts of Rust hash sets and maps (``acceptable column
+types: {..}``, ``accept [..]``) have no fixed order in RisingWave (a ``HashSet`` / ``HashMap``
+iterates in a per-process random order); rwshim prints them in the order of RisingWave's
+source.
 """
 
 from __future__ import annotations
@@ -27,7 +26,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rwshim.common import pgtypes
 from rwshim.engine import ColumnSpec
 from rwshim.errors import (
     BindError,
@@ -37,9 +35,11 @@ from rwshim.errors import (
     ProtocolError,
     RwError,
 )
+from rwshim.frontend.cdc_tables import cdc_source_columns, has_option, sql_pk_names
 from rwshim.frontend.include_columns import (
     ENCODE_DEBUG,
     FORMAT_DEBUG,
+    connector_of,
     debug_list,
     hidden_source_columns,
     include_columns,
@@ -115,12 +115,6 @@ def plain_options(options: Iterable[tuple[str, str]]) -> dict[str, str]:
         for k, v in options
         if getattr(v, "kind", "") not in ("secret", "connection") and k != "connection"
     }
-
-
-def connector_of(options: Mapping[str, str]) -> str | None:
-    """get_connector (src/connector/src/with_options.rs:118-121): lower-cased."""
-    value = options.get("connector")
-    return None if value is None else str(value).lower()
 
 
 def validate_compatibility(
@@ -354,10 +348,6 @@ def _hint(fmt: str, enc: str) -> str:
     )
 
 
-def _has_option(c: n.ColumnDef, kind: str) -> bool:
-    return any(o.kind == kind for o in c.options)
-
-
 @dataclass
 class Statement:
     """What the rules read of a CREATE SOURCE or CREATE TABLE with connector."""
@@ -421,7 +411,7 @@ def check_before_columns(s: Statement) -> Checked:
             raise InvalidInputSyntax("invalid value of 'auto.schema.change' option")
     # a shareable CDC connector's table was refused above; its generated-column and NOT NULL
     # checks (create_table.rs:486-488) are reached only on the CDC-source path
-    if not s.is_source and any(_has_option(c, "not_null") for c in node.columns):
+    if not s.is_source and any(has_option(c, "not_null") for c in node.columns):
         notices.append(
             "The table contains columns with NOT NULL constraints. Any rows from upstream "
             "violating the constraints will be ignored silently."
@@ -430,7 +420,7 @@ def check_before_columns(s: Statement) -> Checked:
     external = s.is_source and shareable_cdc
     if not external:
         external = check_format_options(connector, s.fmt, s.enc, s.format_options, notices)
-    if s.is_source and any(_has_option(c, "not_null") for c in node.columns):
+    if s.is_source and any(has_option(c, "not_null") for c in node.columns):
         raise InvalidInputSyntax("NOT NULL constraint is not supported in source schema")
     # bind_create_source_or_table_with_connector (create_source.rs:872-1151)
     if s.is_source:
@@ -450,7 +440,7 @@ def check_before_columns(s: Statement) -> Checked:
                 "your query isn't supported, consider using `CREATE TABLE` instead."
             )
     if connector == "iceberg":
-        if s.is_source and _sql_pk_names(node):
+        if s.is_source and sql_pk_names(node):
             raise NotSupported(
                 "PRIMARY KEY is not supported for Iceberg CREATE SOURCE in continuous ingestion "
                 "mode.",
@@ -472,12 +462,6 @@ def check_before_columns(s: Statement) -> Checked:
     return Checked(connector, external or connector in ("iceberg", "adbc_snowflake"), notices)
 
 
-def _sql_pk_names(node: n.CreateTable | n.CreateSource) -> list[str]:
-    pk = [i.real_value() for i in node.pk_constraint or []]
-    pk += [c.name.real_value() for c in node.columns if _has_option(c, "primary")]
-    return pk
-
-
 def check_after_columns(
     s: Statement, checked: Checked, columns: Sequence[ColumnSpec], pk: Sequence[str]
 ) -> tuple[Additions, list[str]]:
@@ -491,9 +475,9 @@ def check_after_columns(
     if not checked.external:
         _bind_all_columns(s, node, columns)
     elif s.is_source and connector in _SHAREABLE_CDC:
-        own = _cdc_source_columns(node, columns, notices)
+        own = cdc_source_columns(node, columns, notices)
     else:
-        generated = {c.name.real_value() for c in node.columns if _has_option(c, "generated")}
+        generated = {c.name.real_value() for c in node.columns if has_option(c, "generated")}
         if node.wildcard_idx is not None or all(c.name in generated for c in columns):
             # bind_all_columns takes the columns from the external schema (create_source.rs:
             # 233-338), which rwshim cannot read
@@ -535,55 +519,6 @@ def check_after_columns(
 
 
 # ColumnCatalog::debezium_cdc_source_cols (src/common/src/catalog/column.rs:444-464)
-_DEBEZIUM_COLUMNS = (
-    ColumnSpec("payload", pgtypes.JSONB, "jsonb"),
-    ColumnSpec("_rw_offset", pgtypes.VARCHAR, "character varying", is_hidden=True),
-    ColumnSpec("_rw_table_name", pgtypes.VARCHAR, "character varying", is_hidden=True),
-)
-_NO_COLUMNS_NOTICE = (
-    'Neither wildcard ("*") nor regular (non-generated) columns appear in the user-defined '
-    "schema from SQL. For backward compatibility, all columns from the source will be "
-    'included at the beginning. For clarity, consider adding a wildcard ("*") to indicate '
-    "where the columns from the source should be included, or specifying the columns you want "
-    "to include from the source.\n" + " " * 24
-)
-
-
-def _cdc_source_columns(
-    node: n.CreateTable | n.CreateSource, columns: Sequence[ColumnSpec], notices: list[str]
-) -> list[ColumnSpec]:
-    """bind_all_columns with the columns of a shared CDC source (create_source.rs:233-338,
-    SqlColumnStrategy::FollowChecked)."""
-    generated = {c.name.real_value() for c in node.columns if _has_option(c, "generated")}
-    gen_cols = [c for c in columns if c.name in generated]
-    if len(gen_cols) != len(columns):
-        if node.wildcard_idx is not None:
-            raise NotSupported(
-                'When there\'s a wildcard ("*"), only generated columns are allowed in '
-                "user-defined schema from SQL",
-                "Remove the non-generated columns",
-            )
-        by_name = {c.name: c for c in _DEBEZIUM_COLUMNS}
-        for col in columns:
-            if col.name in generated:
-                continue
-            found = by_name.get(col.name)
-            if found is None:
-                raise ProtocolError(
-                    f'Column "{col.name}" is defined in SQL but not found in the source'
-                )
-            if found.rw_type != col.rw_type:
-                raise ProtocolError(
-                    f'Data type mismatch for column "{col.name}". Defined in SQL as '
-                    f'"{col.rw_type}", but found in the source as "{found.rw_type}"'
-                )
-        return list(columns)
-    if node.wildcard_idx is None:
-        notices.append(_NO_COLUMNS_NOTICE)
-    at = min(node.wildcard_idx or 0, len(gen_cols))
-    return [*gen_cols[:at], *_DEBEZIUM_COLUMNS, *gen_cols[at:]]
-
-
 def _bind_all_columns(
     s: Statement, node: n.CreateTable | n.CreateSource, columns: Sequence[ColumnSpec]
 ) -> None:
@@ -594,7 +529,7 @@ def _bind_all_columns(
             "external schema",
             "Remove the wildcard or use a source with external schema",
         )
-    generated = {c.name.real_value() for c in node.columns if _has_option(c, "generated")}
+    generated = {c.name.real_value() for c in node.columns if has_option(c, "generated")}
     regular = [c for c in columns if c.name not in generated]
     if (s.fmt, s.enc) == ("PLAIN", "BYTES"):
         if len(regular) != 1 or regular[0].rw_type != "bytea":
@@ -676,148 +611,3 @@ def _bind_source_pk(
     raise ProtocolError(
         f"Unknown combination {FORMAT_DEBUG.get(fmt, fmt)} {ENCODE_DEBUG.get(enc, enc)}"
     )
-
-
-# --- create_table.rs: tables on a shared CDC source ---------------------------------------
-
-
-def check_cdc_column_defs(columns: Sequence[n.ColumnDef], wildcard_idx: int | None) -> None:
-    """generated_columns_check_for_cdc_table and not_null_check_for_cdc_table
-    (create_table.rs:1506-1552)."""
-    found_generated = False
-    for c in columns:
-        if _has_option(c, "generated"):
-            found_generated = True
-        elif found_generated:
-            raise NotSupported(
-                "Non-generated column found after a generated column.",
-                "Ensure that all generated columns appear at the end of the cdc table definition.",
-            )
-    if wildcard_idx is None and any(_has_option(c, "not_null") for c in columns):
-        raise NotSupported(
-            "CDC table with NOT NULL constraint is not supported",
-            "Please remove the NOT NULL constraint for columns",
-        )
-
-
-def check_table_on_cdc_source(node: n.CreateTable) -> None:
-    """sanity_check_for_table_on_cdc_source (create_table.rs:1554-1617), then the column
-    checks; the (Some, Some) arm of handle_create_table_plan (:1494-1501) first."""
-    if node.format_encode is not None:
-        raise NotSupported(
-            "Data format and encoding format doesn't apply to table created from a CDC source",
-            "Remove the FORMAT and ENCODE specification",
-        )
-    if node.wildcard_idx is not None and node.columns:
-        raise NotSupported(
-            "wildcard(*) and column definitions cannot be used together",
-            "Remove the wildcard or column definitions",
-        )
-    if node.wildcard_idx is None and not _sql_pk_names(node):
-        raise NotSupported(
-            "CDC table without primary key constraint is not supported",
-            "Please define a primary key",
-        )
-    if node.append_only:
-        raise NotSupported(
-            "append only modifier on the table created from a CDC source",
-            "Remove the APPEND ONLY clause",
-        )
-    if any(not w.with_ttl for w in node.watermarks):
-        raise NotSupported(
-            "non-TTL watermark defined on the table created from a CDC source",
-            "Use `WATERMARK ... WITH TTL` instead.",
-        )
-    check_cdc_column_defs(node.columns, node.wildcard_idx)
-
-
-def check_cdc_external_table(source_options: Mapping[str, str], external: str) -> None:
-    """derive_with_options_for_cdc_table (create_table.rs:990-1112): the external table's
-    name against the source's connector (anyhow errors: the message alone)."""
-    database = source_options.get("database.name")
-    if database is None:
-        raise RwError("The source with properties does not contain 'database.name'")
-    connector = connector_of(source_options)
-    if connector == "mysql-cdc":
-        if "." not in external:
-            raise RwError(
-                "The upstream table name must contain database name prefix, e.g. 'database.table'"
-            )
-        db = external.split(".", 1)[0]
-        if db not in [x.strip() for x in database.split(",")]:
-            raise RwError(
-                f"The database name `{db}` in the FROM clause is not included in the database "
-                f"name `{database}` in source definition"
-            )
-    elif connector == "postgres-cdc":
-        _postgres_table_name(external)
-    elif connector == "sqlserver-cdc":
-        parts = external.split(".")
-        if len(parts) == 3 and parts[0] != database:
-            raise RwError(
-                f"The database name '{parts[0]}' in FROM clause does not match the database "
-                f"name '{database}' specified in source definition. You can either use "
-                "'schema.table' format (recommended) or ensure the database name matches."
-            )
-        if len(parts) == 1:
-            raise RwError(
-                f"Invalid table name format '{external}'. For SQL Server CDC, you must specify "
-                f"the schema name. Use 'schema.table' format (e.g., 'dbo.{external}') or "
-                f"'database.schema.table' format (e.g., '{database}.dbo.{external}')."
-            )
-        if len(parts) > 3:
-            raise RwError(
-                f"Invalid table name format '{external}'. Expected 'schema.table' or "
-                "'database.schema.table'."
-            )
-    else:
-        raise RwError(f"connector {connector} is not supported for cdc table")
-
-
-def _postgres_table_name(name: str) -> tuple[str, str]:
-    """parse_postgres_cdc_external_table_name (create_table.rs:1115-1186)."""
-    bad = RwError(f"Invalid Postgres CDC table name '{name}'. Expected 'schema.table'.")
-    parts: list[str] = []
-    current = ""
-    in_quote = closed = False
-    i = 0
-    while i < len(name):
-        ch = name[i]
-        i += 1
-        if in_quote:
-            if ch == '"':
-                if name[i : i + 1] == '"':
-                    current += '"'
-                    i += 1
-                else:
-                    in_quote, closed = False, True
-            else:
-                current += ch
-        elif ch == ".":
-            if not current:
-                raise bad
-            parts.append(current)
-            current, closed = "", False
-        elif ch == '"' and not current:
-            in_quote = True
-        elif ch == '"' or closed:
-            raise bad
-        else:
-            current += ch
-    if in_quote or not current:
-        raise bad
-    parts.append(current)
-    if len(parts) != 2:
-        raise RwError(
-            "The upstream table name must contain schema name prefix, e.g. 'public.table'"
-        )
-    return parts[0], parts[1]
-
-
-def check_cdc_defaults(columns: Sequence[n.ColumnDef]) -> None:
-    """create_table.rs:1424-1447: no DEFAULT on a CDC table's columns."""
-    if any(_has_option(c, "default") or _has_option(c, "default_internal") for c in columns):
-        raise NotSupported(
-            "Default value for columns defined on the table created from a CDC source",
-            "Remove the default value expression in the column definitions",
-        )

@@ -26,10 +26,10 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import connectors
+from rwshim.frontend import cdc_tables, connectors
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.frontend.include_columns import include_columns
+from rwshim.frontend.include_columns import connector_of, include_columns
 from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
@@ -366,7 +366,7 @@ def _connector_table(
     assert isinstance(node, nodes.CreateTable)
     if stmt.cdc_source is not None:
         return _cdc_table(fe, stmt, node)
-    connector = connectors.connector_of(connectors.plain_options(stmt.with_options))
+    connector = connector_of(connectors.plain_options(stmt.with_options))
     if connector is None or connector == "webhook":
         # check_create_table_with_source (create_table.rs:2220-2244)
         raise InvalidInputSyntax("INCLUDE should be used with a connector")
@@ -393,7 +393,7 @@ def _cdc_table(
     INCLUDE columns (the CDC backfill kinds, named after the source's connector)."""
     import json
 
-    connectors.check_table_on_cdc_source(node)
+    cdc_tables.check_table_on_cdc_source(node)
     assert stmt.cdc_source is not None and stmt.cdc_table is not None
     engine = fe.instance.engine
     source_name = engine_name(stmt.cdc_source, fe.database)
@@ -406,17 +406,17 @@ def _cdc_table(
             or "{}"
         )
     )
-    connectors.check_cdc_external_table(options, stmt.cdc_table)
+    cdc_tables.check_cdc_external_table(options, stmt.cdc_table)
     if node.wildcard_idx is not None:
         # bind_cdc_table_schema_externally (create_table.rs:1619-1644) connects upstream
         raise RwError(
             "rwshim reaches no upstream database: a CDC table whose columns are read from it "
             "(`*`) is not emulated"
         )
-    connectors.check_cdc_defaults(node.columns)
+    cdc_tables.check_cdc_defaults(node.columns)
     cols, pk = table_columns(stmt.columns_text)
     _check_column_exprs(fe, stmt.name, cols, pk)
-    connector = connectors.connector_of(options) or ""
+    connector = connector_of(options) or ""
     included = include_columns(connector, node.include, None, cdc_backfill=True)
     names = [c.name for c in cols]
     for _, c in included:
@@ -501,7 +501,7 @@ async def handle_create_source(
             options,
             connectors.plain_options(stmt.format_encode.options if stmt.format_encode else ()),
             is_source=True,
-            shared=connectors.connector_of(options) == "kafka"
+            shared=connector_of(options) == "kafka"
             and opts.bool_var(fe.ctx(), "streaming_use_shared_source"),
             has_with=bool(stmt.with_options),
         )

@@ -13,7 +13,7 @@ RisingWave's source.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rwshim.common import pgtypes
 from rwshim.engine import ColumnSpec
@@ -67,6 +67,12 @@ _KIND_TYPES: dict[str, tuple[int, str]] = {
 }
 # all headers: list of struct<key varchar, value bytea> (get_kafka_header_item_datatype)
 _HEADERS_TYPE = (2287, 'struct<"key" character varying, "value" bytea>[]')  # record[]
+
+
+def connector_of(options: Mapping[str, str]) -> str | None:
+    """get_connector (src/connector/src/with_options.rs:118-121): lower-cased."""
+    value = options.get("connector")
+    return None if value is None else str(value).lower()
 
 
 def connector_error(message: str) -> RwError:

@@ -1,4 +1,4 @@
-"""The pure parts of the connector rules (rwshim/frontend/connectors.py,
+"""The pure parts of the connector rules (rwshim/frontend/connectors.py, cdc_tables.py,
 rwshim/frontend/include_columns.py): INCLUDE names and types, the Postgres CDC table name,
 the Rust Debug renderings embedded in RisingWave's texts."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rwshim.errors import RwError
-from rwshim.frontend import connectors
+from rwshim.frontend import cdc_tables, connectors
 from rwshim.frontend.include_columns import include_columns
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse import parse_create
@@ -49,15 +49,15 @@ def test_postgres_cdc_table_names() -> None:
         '"a""b".c': ('a"b', "c"),
     }
     for text, parts in ok.items():
-        assert connectors._postgres_table_name(text) == parts
+        assert cdc_tables._postgres_table_name(text) == parts
     for bad in ('a."b', "a..b", 'a"b.c', '"a"b.c', "a.b."):
         with pytest.raises(RwError) as e:
-            connectors._postgres_table_name(bad)
+            cdc_tables._postgres_table_name(bad)
         assert e.value.chain == [
             f"Invalid Postgres CDC table name '{bad}'. Expected 'schema.table'."
         ]
     with pytest.raises(RwError) as e:
-        connectors._postgres_table_name("a.b.c")
+        cdc_tables._postgres_table_name("a.b.c")
     assert e.value.chain == [
         "The upstream table name must contain schema name prefix, e.g. 'public.table'"
     ]
