@@ -121,6 +121,21 @@ REFUSED: list[tuple[str, str]] = [
         f"create table t (a int primary key) append only with ({KAFKA}) format upsert encode json",
         one("Bind error: Append only table does not support format UPSERT."),
     ),
+    # --- the format a connector implies (src/sqlparser/src/ast/statement.rs:243-291)
+    (
+        f"create table t (a int primary key) with ({PG_CDC}) format plain encode json",
+        "\n\nCaused by:\n  sql parser error: Row format for CDC connectors should be either "
+        "omitted or set to `FORMAT DEBEZIUM ENCODE JSON`\n"
+        f"LINE 1: create table t (a int primary key) with ({PG_CDC}) format plain encode json\n"
+        + " "
+        * (
+            len(
+                f"LINE 1: create table t (a int primary key) with ({PG_CDC}) format plain "
+                "encode json"
+            )
+        )
+        + "^\n",
+    ),
     # --- validate_compatibility (create_source/validate.rs:126-287)
     (
         "create table t (a int) with (connector = 'nope') format plain encode json",

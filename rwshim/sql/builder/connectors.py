@@ -28,6 +28,7 @@ class ConnectorRules(BuildBase):
     def create_source(self, c: list[Any]) -> st.Statement:
         _src, ine, name, cols, include, _with, opts, fe = c
         self.check_column_names(cols, definitions=True)
+        self.check_implied_format(opts or (), fe, cdc_job=True)
         return st.CreateSource(
             self.text,
             name,
