@@ -136,6 +136,14 @@ REFUSED: list[tuple[str, str]] = [
         )
         + "^\n",
     ),
+    (
+        "create source s (a int) with (connector = 'webhook')",
+        "\n\nCaused by:\n  sql parser error: Source with webhook connector is not supported. "
+        "Please use the `CREATE TABLE ... WITH ...` statement instead.\n"
+        "LINE 1: create source s (a int) with (connector = 'webhook')\n"
+        + " " * len("LINE 1: create source s (a int) with (connector = 'webhook')")
+        + "^\n",
+    ),
     # --- validate_compatibility (create_source/validate.rs:126-287)
     (
         "create table t (a int) with (connector = 'nope') format plain encode json",
