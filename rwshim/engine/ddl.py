@@ -235,7 +235,10 @@ class Ddl:
             ctx, "source", with_options, format_encode_options
         )
         connector = options.get("connector")
-        shared = connector == "kafka" and opts.bool_var(ctx, "streaming_use_shared_source")
+        # is_shareable_non_cdc_connector: get_connector lower-cases (with_options.rs:118-130)
+        shared = str(connector or "").lower() == "kafka" and opts.bool_var(
+            ctx, "streaming_use_shared_source"
+        )
         extra: dict[str, object] = {
             "connector": connector,
             "is_shared": int(shared),
