@@ -37,7 +37,6 @@ from rwshim.errors import (
 )
 from rwshim.sql import unparse
 from rwshim.store.store import SYSTEM_SCHEMAS
-from rwshim.version import CLUSTER_VERSION
 
 
 class Catalog:
@@ -421,10 +420,10 @@ class Catalog:
         cols = ["relation_id", "kind", "name", "schema_id", "database_id", "owner_id"]
         vals: list[object] = [rid, kind, name, schema_id, ctx.database_id, ctx.user_id]
         cols += ["definition", "initialized_at", "initialized_at_cluster_version"]
-        vals += [definition, now, CLUSTER_VERSION]
+        vals += [definition, now, self.meta.release.cluster_version]
         if created:
             cols += ["created_at", "created_at_cluster_version"]
-            vals += [now, CLUSTER_VERSION]
+            vals += [now, self.meta.release.cluster_version]
         for k, v in (extra or {}).items():
             cols.append(k)
             vals.append(v)
@@ -738,7 +737,7 @@ class Catalog:
         self.conn.execute(
             "UPDATE relation SET created_at = ?, created_at_cluster_version = ?"
             " WHERE relation_id = ?",
-            (self.meta.now(), CLUSTER_VERSION, job_id),
+            (self.meta.now(), self.meta.release.cluster_version, job_id),
         )
         # streaming_job.rs:1785-1787: the owner's default privileges apply once it is created
         self.privileges.apply_relation_defaults(job_id)
