@@ -397,6 +397,20 @@ class RescheduleBlocked(MetaRpcError):
         )
 
 
+class NonReschedulableBackgroundJob(MetaRpcError):
+    """The releases' refusal of a reschedule of a creating background job whose backfill
+    cannot be rescheduled: `Cannot alter the job {id} because it is a non-reschedulable
+    background backfill job` (v2.8.5:src/meta/src/stream/stream_manager.rs:819 for SET
+    PARALLELISM; v3.0.3:stream_manager.rs:858 for SET BACKFILL_PARALLELISM)."""
+
+    def __init__(self, call: str, job_id: int) -> None:
+        super().__init__(
+            call,
+            f"Cannot alter the job {job_id} because it is a non-reschedulable background "
+            "backfill job",
+        )
+
+
 class BackfillNotOnlineReschedulable(MetaRpcError):
     """Error 2: the creating job's backfill scan cannot be rescheduled online
     (src/meta/src/stream/stream_manager.rs:977-981)."""

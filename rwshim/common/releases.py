@@ -101,10 +101,21 @@ class Release(Struct, frozen=True):
     # ALTER ... SET PARALLELISM takes bounded(n) / ratio(r) (v3.0.3 alter_parallelism.rs:
     # 133-190), or a number / adaptive only (v2.8.5 alter_parallelism.rs:83-124).
     alter_parallelism_strategies: bool = True
+    # The session variables streaming_parallelism* take bounded(n) / ratio(r) (v3.0.3
+    # session_config/parallelism.rs:55-104), or default / adaptive / auto / n only (v2.8.5
+    # parallelism.rs:35-51).
+    config_parallelism_strategies: bool = True
     # ALTER SINK ... SET PARALLELISM finds a sink still being created (448c657
     # handler/alter_utils.rs:96 get_any_sink_by_name); the releases find created sinks only
     # (v3.0.3:alter_utils.rs:110, v2.8.5:alter_utils.rs:110: "sink not found: <name>").
     alter_finds_creating_sink: bool = True
+
+    # ALTER <kind> <name> SET <word> that the release's parser does not know: (kind, word)
+    # pairs, and its ``expected ... after SET`` text for each kind (v2.8.5:src/sqlparser/src/
+    # parser.rs:3290 TABLE, :3456 INDEX, :3547 MATERIALIZED VIEW, :3646 SINK, :3758 SOURCE;
+    # BACKFILL_PARALLELISM came with 2e7de35083a, INDEX and SINK RESOURCE_GROUP later too).
+    unparsed_set_words: tuple[tuple[str, str], ...] = ()
+    after_set_expected: tuple[tuple[str, str], ...] = ()
 
     # --- features -------------------------------------------------------------------------------
     # Batch-refresh MVs, WITH (refresh.interval.sec = N) (43f07e74cde, #25251): head only.
@@ -142,6 +153,13 @@ class Release(Struct, frozen=True):
         """``current_cluster_version()`` (common/src/lib.rs: 448c657 :144, v3.0.3 :153,
         v2.8.5 :153): what version() answers and the ``*_cluster_version`` columns hold."""
         return f"PostgreSQL 13.14.0-RisingWave-{self.cargo_version} ({self.git_sha})"
+
+    def unparsed_set(self, kind: str, word: str) -> str | None:
+        """The ``expected ... after SET`` text with which this release's parser refuses
+        ``ALTER <kind> <name> SET <word>`` (kind and word upper case), None if it parses."""
+        if (kind, word) not in self.unparsed_set_words:
+            return None
+        return dict(self.after_set_expected)[kind]
 
     def reword(self, text: str) -> str:
         """An error message as this release words it."""
@@ -193,8 +211,28 @@ V2_8 = Release(
     reschedule_blocks_neighbours=False,
     foreground_holds_reschedule_lock=True,
     backfill_parallelism="absent",
+    unparsed_set_words=(
+        *(
+            (kind, "BACKFILL_PARALLELISM")
+            for kind in ("TABLE", "INDEX", "MATERIALIZED VIEW", "SINK", "SOURCE")
+        ),
+        ("INDEX", "RESOURCE_GROUP"),
+        ("SINK", "RESOURCE_GROUP"),
+    ),
+    after_set_expected=(
+        ("TABLE", "SCHEMA/PARALLELISM/SOURCE_RATE_LIMIT/DML_RATE_LIMIT/CONFIG after SET"),
+        ("INDEX", "PARALLELISM or CONFIG after SET"),
+        ("MATERIALIZED VIEW", "SCHEMA/PARALLELISM/BACKFILL_RATE_LIMIT/CONFIG after SET"),
+        (
+            "SINK",
+            "SCHEMA/PARALLELISM/SINK_RATE_LIMIT/BACKFILL_RATE_LIMIT/"
+            "STREAMING_ENABLE_UNALIGNED_JOIN/CONFIG after SET",
+        ),
+        ("SOURCE", "SCHEMA, SOURCE_RATE_LIMIT, PARALLELISM or CONFIG after SET"),
+    ),
     upstream_only_reschedulable=False,
     alter_parallelism_strategies=False,
+    config_parallelism_strategies=False,
     alter_finds_creating_sink=False,
     batch_refresh=False,
     legacy_backfill_honoured=True,

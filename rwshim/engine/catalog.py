@@ -632,7 +632,13 @@ class Catalog:
                 )
         elif kind == "sink":
             rel = self.lookup(ctx, name, ("sink",))
-            if rel is None:
+            # 448c657 finds a sink still being created (get_any_sink_by_name,
+            # alter_utils.rs:96); the releases only created ones (get_created_sink_by_name,
+            # v3.0.3 and v2.8.5 alter_utils.rs:110).
+            if rel is None or (
+                rel.status not in (None, "CREATED")
+                and not self.meta.release.alter_finds_creating_sink
+            ):
                 raise CatalogNotFound("sink", name.name)
         elif kind == "source":
             rel = self.lookup(ctx, name, ("source",))
