@@ -97,7 +97,11 @@ class Instance:
         # names too.
         register_rewrite(quote_keyword_relations)
         self.query = QueryEngine(
-            conn, self.relations, version=self.release.cluster_version, clock=self._now
+            conn,
+            self.relations,
+            version=self.release.cluster_version,
+            release=self.release,
+            clock=self._now,
         )
         self.query.refuse_user_data = self._refuse_user_data
         if self._data is not None:

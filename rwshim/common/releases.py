@@ -135,11 +135,14 @@ class Release(Struct, frozen=True):
     bounded_default_parallelism: bool = True
 
     # --- catalogs, parameters -------------------------------------------------------------------
-    # rw_materialized_views.schema_name (v3.0.3 rw_materialized_views.rs:29; not in v2.8.5).
-    mv_schema_name: bool = True
-    # rw_kafka_job_lag, rw_kafka_source_metrics (v3.0.3 system_catalog/rw_catalog/; not in
-    # v2.8.5).
-    kafka_catalogs: bool = True
+    # System-catalog columns the release does not have, as (schema, relation, column):
+    # v2.8.5 has no rw_materialized_views.schema_name (added after schema_id, v3.0.3
+    # rw_materialized_views.rs:29).
+    absent_catalog_columns: tuple[tuple[str, str, str], ...] = ()
+    # System catalogs the release does not have, as (schema, relation): v2.8.5 has neither
+    # rw_kafka_job_lag nor rw_kafka_source_metrics (v3.0.3 system_catalog/rw_catalog/
+    # rw_kafka_job_lag.rs, rw_kafka_source_metrics.rs).
+    absent_catalogs: tuple[tuple[str, str], ...] = ()
     # The system parameter adaptive_parallelism_strategy (v2.8.5 system_param/mod.rs; removed
     # by ed7186a8277, #25050).
     adaptive_parallelism_strategy_param: bool = False
@@ -238,8 +241,11 @@ V2_8 = Release(
     legacy_backfill_honoured=True,
     legacy_parallelism_display=True,
     bounded_default_parallelism=False,
-    mv_schema_name=False,
-    kafka_catalogs=False,
+    absent_catalog_columns=(("rw_catalog", "rw_materialized_views", "schema_name"),),
+    absent_catalogs=(
+        ("rw_catalog", "rw_kafka_job_lag"),
+        ("rw_catalog", "rw_kafka_source_metrics"),
+    ),
     adaptive_parallelism_strategy_param=True,
     session_vars="session_vars_v2_8",
     new_wording=False,
