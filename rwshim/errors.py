@@ -476,6 +476,17 @@ class RescheduleRejectedAtBarrier(MetaRpcError):
         )
 
 
+class RescheduleRejectedWhileSnapshotBackfill(MetaRpcError):
+    """v2.8.5's barrier-level rejection: any reschedule command of a database while one of its
+    snapshot-backfill jobs is creating (v2.8.5:src/meta/src/barrier/checkpoint/control.rs:
+    1121-1134)."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(
+            call, "cannot reschedule when creating streaming job with snapshot backfill"
+        )
+
+
 class CreateCancelled(RwError):
     """A CREATE whose job was cancelled (CANCEL JOBS, DROP of the creating job) while its
     session waited: meta returns `MetaError::cancelled("create")`

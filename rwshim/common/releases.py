@@ -89,6 +89,10 @@ class Release(Struct, frozen=True):
     # create.  448c657 drops the lock once the create command is collected
     # (stream_manager.rs:407).
     foreground_holds_reschedule_lock: bool = False
+    # The barrier worker's check of a reschedule command while snapshot backfills are creating:
+    # it refuses the jobs those block (v3.0.3:barrier/checkpoint/control.rs:1160-1185), or
+    # every reschedule of the database (v2.8.5:control.rs:1121-1134, its own text).
+    barrier_refuses_any_reschedule: bool = False
     # ALTER ... SET BACKFILL_PARALLELISM: "online" (448c657: error 2 for a creating job with an
     # online-unreschedulable scan, not checked with DEFERRED, stream_manager.rs:960-985),
     # "background" (v3.0.3:stream_manager.rs:837-870: background jobs only, "...is a
@@ -212,6 +216,7 @@ V2_8 = Release(
     git_sha="02a62d6a46f911c0456e57cf6ee55c50d8150712",
     reschedule_sees_foreground=False,
     reschedule_blocks_neighbours=False,
+    barrier_refuses_any_reschedule=True,
     foreground_holds_reschedule_lock=True,
     backfill_parallelism="absent",
     unparsed_set_words=(

@@ -48,6 +48,7 @@ from rwshim.errors import (
     NonReschedulableBackgroundJob,
     RescheduleBlocked,
     RescheduleRejectedAtBarrier,
+    RescheduleRejectedWhileSnapshotBackfill,
     RwError,
 )
 
@@ -185,6 +186,11 @@ class Scale:
                 sorted(fragments),
             ).fetchall()
             graph = self._graph([int(r[0]) for r in owners])
+        if self.meta.release.barrier_refuses_any_reschedule:
+            inflight = g.independent_inflight(graph, database_id)
+            if not inflight:
+                return None
+            return Refusal(RescheduleRejectedWhileSnapshotBackfill(call), tuple(inflight), True)
         rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
         if not rejected:
             return None
