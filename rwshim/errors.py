@@ -80,12 +80,6 @@ class FatalError(RwError):
         return self.compact()
 
 
-class ProtocolViolation(FatalError):
-    """A malformed or oversized frame, or a message out of place (PostgreSQL's 08P01)."""
-
-    sqlstate: ClassVar[str] = "08P01"
-
-
 class QueryCanceled(RwError):
     """A statement cancelled by CancelRequest; the text is PostgreSQL's, which clients match."""
 

@@ -144,17 +144,7 @@ class RwShim:
         self._pause(database, False)
 
     def _pause(self, database: str | None, pause: bool) -> None:
-        def run() -> None:
-            engine = self.instance.engine
-            if database is None:
-                (engine.barrier.pause_all if pause else engine.barrier.resume_all)()
-            else:
-                (engine.barrier.pause_database if pause else engine.barrier.resume_database)(
-                    None, database
-                )
-            self.instance.query.invalidate()
-
-        self.call(run)
+        self.call(lambda: control.set_paused(self.instance, database, pause))
 
     def is_paused(self, database: str = "dev") -> bool:
         return self.call(

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rwshim.common import coltypes
+from rwshim.common import rwtypes
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.kinds import TABLE_NAMESPACE
 from rwshim.engine.state import Meta
@@ -101,7 +101,7 @@ def _bound(text: str) -> tuple[ColumnSpec, sqlcols.ColumnDef]:
     """bind_sql_columns of one column definition."""
     schema = sqlcols.table_schema(f"({text})")
     c = schema.columns[0]
-    oid, rw = coltypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
+    oid, rw = rwtypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
     spec = ColumnSpec(c.name, oid, rw, is_nullable=not c.not_null, default_expr=c.default)
     return spec, c
 

@@ -52,15 +52,6 @@ def parse_uint(s: str, bits: int) -> int:
         raise ParseError(e.compact()) from None
 
 
-def parse_u64(s: str) -> int:
-    """``str::parse::<u64>`` with its error text prefixed 'Parse error: ' (ConfigParallelism's
-    ParseIntError, session_config/parallelism.rs:59)."""
-    try:
-        return parse_uint(s, 64)
-    except ParseError as e:
-        raise ParseError(f"Parse error: {e}") from None
-
-
 def parse_config_parallelism(s: str) -> Target | None:
     """ConfigParallelism::from_str (session_config/parallelism.rs:65-94), read by the one
     parser SET uses (``rwshim.common.session_config.parallelism``): None for 'default', else a
@@ -89,13 +80,6 @@ def render(target: Target | None) -> str:
     if target is None:
         return "unknown"
     return render_parallelism(target.kind, target.fixed, target.strategy)
-
-
-def render_config(target: Target | None) -> str:
-    """ConfigParallelism's Display (what check-hook errors and SHOW print)."""
-    if target is None:
-        return "default"
-    return render(target)
 
 
 def parse_alter_value(value: str | None) -> Target:

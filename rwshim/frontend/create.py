@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.common import coltypes, pgtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
@@ -39,7 +39,7 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
     specs = []
     for c in schema.columns:
         check_not_reserved(c.name)  # before its type (create_table.rs:178)
-        oid, rw = coltypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
+        oid, rw = rwtypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
         specs.append(
             ColumnSpec(
                 c.name,
@@ -172,10 +172,10 @@ def ctas_column_names(columns_text: str | None) -> list[str]:
 def _output_column(name: str, oid: int) -> ColumnSpec:
     """A query output column as the catalog keeps it: a struct is a RECORD column whose type
     text names its fields (as a table's struct column is kept)."""
-    struct = qtypes.struct_type_text(oid, coltypes.rw_type_name)
+    struct = qtypes.struct_type_text(oid, rwtypes.rw_type_name)
     if struct is not None:
         return ColumnSpec(name, pgtypes.RECORD, struct)
-    return ColumnSpec(name, oid, coltypes.rw_type_name(oid))
+    return ColumnSpec(name, oid, rwtypes.rw_type_name(oid))
 
 
 async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:

@@ -20,7 +20,7 @@ from rwshim.sql.unparse import display as d
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse.cursor import UnparseError, deep
 
-# rwshim's RisingWave type names (rwshim/common/coltypes.py) -> DataTypeToAst's Display
+# rwshim's RisingWave type names (rwshim/common/rwtypes.py) -> DataTypeToAst's Display
 _AST = {
     "boolean": "BOOLEAN",
     "smallint": "SMALLINT",
