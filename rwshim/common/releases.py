@@ -99,6 +99,11 @@ class Release(Struct, frozen=True):
     # non-reschedulable background backfill job", checked with is_online = !deferred), or
     # "absent" (v2.8.5: no BACKFILL_PARALLELISM keyword, the statement does not parse).
     backfill_parallelism: str = "online"
+    # CREATE checks the backfill parallelism on its own ("specified backfill parallelism ...",
+    # v3.0.3:rpc/ddl_controller.rs:375); v2.8.5 checks only the initial parallelism, the
+    # backfill one when fixed, else the job's, with the plain text (ddl_controller.rs:1801-1802,
+    # :1648-1653).
+    create_checks_backfill_separately: bool = True
     # PbStreamScanType::is_reschedulable(UpstreamOnly): true (448c657/v3.0.3
     # src/prost/src/lib.rs:557-572), false (v2.8.5:src/prost/src/lib.rs:517).
     upstream_only_reschedulable: bool = True
@@ -217,6 +222,7 @@ V2_8 = Release(
     reschedule_sees_foreground=False,
     reschedule_blocks_neighbours=False,
     barrier_refuses_any_reschedule=True,
+    create_checks_backfill_separately=False,
     foreground_holds_reschedule_lock=True,
     backfill_parallelism="absent",
     unparsed_set_words=(

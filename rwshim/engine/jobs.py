@@ -315,6 +315,14 @@ class Jobs:
                 return value.upper()
         return self.meta.system_param("adaptive_parallelism_strategy")
 
+    @staticmethod
+    def _check_initial_parallelism(p: _Pending) -> None:
+        """v2.8.5 (rpc/ddl_controller.rs:1801-1802, :1648-1653): the initial parallelism, the
+        fixed backfill one or else the job's, against the maximum, with the plain text."""
+        initial = p.backfill if p.backfill is not None and p.backfill.kind == "Fixed" else p.target
+        if initial.kind == "Fixed" and (initial.fixed or 0) > p.max_parallelism:
+            raise CreateParallelismExceedsMax(initial.fixed or 0, p.max_parallelism, backfill=False)
+
     def _start(self, p: _Pending) -> None:
         """The part of a create that runs with the permit: validation, fragments, the barrier.
         Raises the RwError after aborting the INITIAL job."""
@@ -322,7 +330,9 @@ class Jobs:
         try:
             with self.store.transaction():
                 # validate_specified_parallelism (ddl_controller.rs:363-388)
-                if p.target.kind == "Fixed" and (p.target.fixed or 0) > p.max_parallelism:
+                if not self.meta.release.create_checks_backfill_separately:
+                    self._check_initial_parallelism(p)
+                elif p.target.kind == "Fixed" and (p.target.fixed or 0) > p.max_parallelism:
                     raise CreateParallelismExceedsMax(
                         p.target.fixed or 0, p.max_parallelism, backfill=False
                     )

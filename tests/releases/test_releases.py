@@ -461,3 +461,19 @@ def test_error_wording(c: Conn, release: str) -> None:
         "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
         f"  1: Catalog error\n  2: {text}\n"
     )
+
+
+def test_backfill_parallelism_above_the_maximum_on_create(c: Conn, release: str) -> None:
+    """head and 3.0 check the backfill parallelism on its own (v3.0.3:rpc/ddl_controller.rs:
+    375); v2.8 checks the initial parallelism with the plain text (v2.8.5 ddl_controller.rs:
+    1801-1802, :1648-1653), and words the frontend's envelope the old way."""
+    c.run("create table t (a int)")
+    c.run("set streaming_max_parallelism = 4")
+    c.run("set streaming_parallelism_for_backfill = 6")
+    c.run("set background_ddl = true")
+    what = "parallelism" if release == "2.8" else "backfill parallelism"
+    prefix = "Invalid parameter value" if release == "head" else "Invalid Parameter Value"
+    assert c.fail("create materialized view mv as select * from t") == (
+        f"Failed to run the query\n\nCaused by:\n  {prefix}: Invalid parameter: specified "
+        f"{what} 6 should not exceed max parallelism 4\n"
+    )
