@@ -59,6 +59,18 @@ OLD_WORDING: tuple[tuple[str, str], ...] = (
         r"failed to bind the expression in generated column",
         "fail to bind expression in generated column",
     ),
+    # v3.0.3 handler/create_table.rs (bind_sql_column_constraints)
+    (
+        r"A generated column cannot reference another generated column\. Generated column "
+        r'"(.*?)" references generated column "(.*?)"',
+        r"Generated can not reference another generated column. But here generated column "
+        r'"\1" referenced another generated column "\2"',
+    ),
+    # v3.0.3 handler/alter_subscription_retention.rs:73
+    (
+        r"Unexpected statement in the subscription definition\.",
+        "Unexpected statement in subscription definition.",
+    ),
 )
 
 
@@ -118,11 +130,17 @@ class Release(Struct, frozen=True):
     # handler/alter_utils.rs:96 get_any_sink_by_name); the releases find created sinks only
     # (v3.0.3:alter_utils.rs:110, v2.8.5:alter_utils.rs:110: "sink not found: <name>").
     alter_finds_creating_sink: bool = True
+    # ALTER TABLE / MATERIALIZED VIEW / INDEX ... SET CONFIG finds a job still being created
+    # (448c657 alter_utils.rs:72 get_table_by_name(.., true)); the releases look among
+    # created ones only (v3.0.3 and v2.8.5 alter_utils.rs: resolve_streaming_job_id_for_alter
+    # passes include_creating_table = false): "table not found: <name>".
+    alter_config_finds_creating: bool = True
 
     # ALTER <kind> <name> SET <word> that the release's parser does not know: (kind, word)
     # pairs, and its ``expected ... after SET`` text for each kind (v2.8.5:src/sqlparser/src/
-    # parser.rs:3290 TABLE, :3456 INDEX, :3547 MATERIALIZED VIEW, :3646 SINK, :3758 SOURCE;
-    # BACKFILL_PARALLELISM came with 2e7de35083a, INDEX and SINK RESOURCE_GROUP later too).
+    # parser.rs:3290 TABLE, :3456 INDEX, :3547 MATERIALIZED VIEW, :3646 SINK, :3758 SOURCE,
+    # :3696 SUBSCRIPTION; BACKFILL_PARALLELISM came with 2e7de35083a, INDEX and SINK
+    # RESOURCE_GROUP and SUBSCRIPTION RETENTION later too).
     unparsed_set_words: tuple[tuple[str, str], ...] = ()
     after_set_expected: tuple[tuple[str, str], ...] = ()
 
@@ -208,6 +226,7 @@ V3_0 = Release(
     foreground_holds_reschedule_lock=True,
     backfill_parallelism="background",
     alter_finds_creating_sink=False,
+    alter_config_finds_creating=False,
     batch_refresh=False,
     legacy_backfill_honoured=True,
     session_vars="session_vars_v3_0",
@@ -232,6 +251,7 @@ V2_8 = Release(
         ),
         ("INDEX", "RESOURCE_GROUP"),
         ("SINK", "RESOURCE_GROUP"),
+        ("SUBSCRIPTION", "RETENTION"),
     ),
     after_set_expected=(
         ("TABLE", "SCHEMA/PARALLELISM/SOURCE_RATE_LIMIT/DML_RATE_LIMIT/CONFIG after SET"),
@@ -243,11 +263,13 @@ V2_8 = Release(
             "STREAMING_ENABLE_UNALIGNED_JOIN/CONFIG after SET",
         ),
         ("SOURCE", "SCHEMA, SOURCE_RATE_LIMIT, PARALLELISM or CONFIG after SET"),
+        ("SUBSCRIPTION", "SCHEMA after SET"),  # v2.8.5 parser.rs:3696
     ),
     upstream_only_reschedulable=False,
     alter_parallelism_strategies=False,
     config_parallelism_strategies=False,
     alter_finds_creating_sink=False,
+    alter_config_finds_creating=False,
     batch_refresh=False,
     legacy_backfill_honoured=True,
     legacy_parallelism_display=True,

@@ -626,6 +626,13 @@ class Catalog:
             # ALTER TABLE first looks among created tables only (mod.rs:1690-1725).
             if rel is None or (kind == "table" and rel.status != "CREATED"):
                 raise CatalogNotFound("table", name.name)
+            if (
+                what == "config"
+                and rel.status not in (None, "CREATED")
+                and not self.meta.release.alter_config_finds_creating
+            ):
+                # Release.alter_config_finds_creating (get_created_table_by_name)
+                raise CatalogNotFound("table", name.name)
             if rel.kind != kind:
                 raise InvalidInputSyntax(
                     f"cannot alter {what} of {PROTO_KIND[rel.kind]} {rel.name} by {STMT_KIND[kind]}"

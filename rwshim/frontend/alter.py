@@ -13,7 +13,6 @@ PAUSE | RESUME extension.
 from __future__ import annotations
 
 import asyncio
-import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +21,8 @@ from rwshim.common.session_config import SessionConfig
 from rwshim.engine.types import Result, Waiter
 from rwshim.errors import InternalError
 from rwshim.frontend import alter_values
-from rwshim.frontend.common import Handler, engine_name
+from rwshim.frontend.common import Handler, engine_name, refuse_unparsed
 from rwshim.sql import statements as st
-from rwshim.sql.errors_text import expected_error
-from rwshim.sql.tokens import tokenize
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
@@ -54,7 +51,7 @@ async def handle_alter_parallelism(
     reschedule first waits for the foreground creates running now (``reschedule_lock``)."""
     release = fe.instance.release
     if isinstance(stmt, st.AlterBackfillParallelism):
-        _refuse_unparsed(fe, stmt, "BACKFILL_PARALLELISM")
+        refuse_unparsed(fe, stmt, "BACKFILL_PARALLELISM")
     scale = fe.instance.engine.scale
     fn = (
         scale.alter_parallelism
@@ -82,21 +79,6 @@ async def handle_alter_parallelism(
     if notices:
         out.notices[:0] = notices
     return out
-
-
-def _refuse_unparsed(fe: Frontend, stmt: st._AlterObject, word: str) -> None:
-    """The parse error of a release whose parser does not know ``ALTER <kind> <name> SET
-    <word>`` (Release.unparsed_set): ``expected <its list> after SET, found: <word as typed>``
-    at that word.  (RisingWave fails the whole query string at parse time; rwshim, whose one
-    grammar parses every release's statements, fails this statement when it runs.)"""
-    expected = fe.instance.release.unparsed_set(stmt.kind.upper(), word)
-    if expected is None:
-        return
-    toks = tokenize(stmt.text)
-    for prev, tok in itertools.pairwise(toks):
-        if prev.value.upper() == "SET" and tok.value.upper() == word and not tok.quoted:
-            raise expected_error(stmt.text, tok, expected)
-    raise expected_error(stmt.text, toks[-1], expected)
 
 
 # LongRunningNotificationAction::SuggestRecover (v3.0.3:handler/util.rs:394-400,
@@ -148,7 +130,7 @@ async def handle_alter_rate_limit(
 async def handle_alter_resource_group(
     fe: Frontend, stmt: st.AlterResourceGroup, params: list[object]
 ) -> Outcome:
-    _refuse_unparsed(fe, stmt, "RESOURCE_GROUP")
+    refuse_unparsed(fe, stmt, "RESOURCE_GROUP")
     group = alter_values.resource_group(stmt.value)
     if stmt.kind == "DATABASE":
         # ALTER DATABASE ... {SET | RESET} RESOURCE_GROUP ... DEFERRED

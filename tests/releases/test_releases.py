@@ -477,3 +477,29 @@ def test_backfill_parallelism_above_the_maximum_on_create(c: Conn, release: str)
         f"Failed to run the query\n\nCaused by:\n  {prefix}: Invalid parameter: specified "
         f"{what} 6 should not exceed max parallelism 4\n"
     )
+
+
+def test_alter_config_on_a_creating_mv(c: Conn, release: str) -> None:
+    """head finds a job still being created (alter_utils.rs:72); the releases look among the
+    created ones (v3.0.3 / v2.8.5 alter_utils.rs: include_creating_table = false)."""
+    c.run("create table t (a int)")
+    creating_mv(c)
+    sql = "alter materialized view mv set config (streaming.developer.chunk_size = 512)"
+    if release == "head":
+        assert c.run(sql) == []
+    else:
+        assert c.fail(sql) == (
+            "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+            "  1: Catalog error\n  2: table not found: mv\n"
+        )
+
+
+def test_alter_subscription_retention_parses_from_3_0(c: Conn, release: str) -> None:
+    c.run("create table t (a int)")
+    c.run("create subscription sub from t with (retention = '1h')")
+    sql = "alter subscription sub set retention = '2h'"
+    if release == "2.8":
+        # v2.8.5:src/sqlparser/src/parser.rs:3696
+        assert c.fail(sql) == parse_error(sql, "SCHEMA after SET", "retention")
+    else:
+        assert c.run(sql) == []
