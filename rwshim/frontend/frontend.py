@@ -41,7 +41,7 @@ from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.common.acl import UserAcl
 from rwshim.common.names import quoted
 from rwshim.common.outcome import Column, Outcome, Rows
-from rwshim.common.session_config import SessionConfig
+from rwshim.common.session_config import SessionConfig, table_for
 from rwshim.control import statements as ctl
 from rwshim.engine import Context, Waiter
 from rwshim.engine.types import Result
@@ -212,7 +212,10 @@ class Frontend:
         self.cursors: dict[str, Cursor] = {}
         engine = instance.engine
         self.database_id, self.user_id = connect_check(instance, user, database)
-        self.config = SessionConfig(defaults=dict(engine.params.session_defaults()))
+        self.config = SessionConfig(
+            defaults=dict(engine.params.session_defaults()),
+            table=table_for(instance.release),
+        )
         # pg_protocol.rs:742-755: `options` entries, then application_name (which wins); any
         # failure is a startup error.
         opts = dict(options or {})
