@@ -394,7 +394,13 @@ class DataPlane:
         }
 
     def conninfo(self) -> str:
+        """rwshim's own connection to the database (objects, change logs): never a user
+        statement."""
         return self.host.conninfo(self.dbname)
+
+    def data_conninfo(self) -> str:
+        """The connection user statements run on (the unprivileged data role: roles.py)."""
+        return self.host.data_conninfo(self.dbname)
 
     def generation(self) -> int:
         """The server's generation (bumped at every crash: older connections are gone)."""
