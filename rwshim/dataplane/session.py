@@ -356,7 +356,7 @@ class DataSession:
         if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
             return None
         st = rows.planned.statement
-        if st.kind != "select" or st.snapshots or self._synced is None:
+        if st.kind != "select" or st.snapshots or rows.planned.settings or self._synced is None:
             return None
         from rwshim.dataplane import rerun as quick  # (it imports this module)
 

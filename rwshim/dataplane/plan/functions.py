@@ -87,6 +87,15 @@ BEGIN
 END $$;
 CREATE OR REPLACE FUNCTION {_F}.current_setting(name text) RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT {_F}.current_setting(name, false) $$;
+-- RisingWave answers false and signals nothing (builtin_scalar.rs:745-752)
+CREATE OR REPLACE FUNCTION {_F}.pg_cancel_backend(pid integer) RETURNS boolean LANGUAGE sql
+    IMMUTABLE AS $$ SELECT false $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_terminate_backend(pid integer) RETURNS boolean LANGUAGE sql
+    IMMUTABLE AS $$ SELECT false $$;
+-- the answer of set_config(name, value, false): its value (builtin_scalar.rs:621-661); the
+-- session variable is set in process (dataplane/plan/guard.py splices calls to this one)
+CREATE OR REPLACE FUNCTION {_F}.set_config(value varchar) RETURNS varchar LANGUAGE sql
+    IMMUTABLE AS $$ SELECT value $$;
 -- RisingWave's tumble_start (src/expr/impl/src/scalar/tumble.rs): the start of the window of
 -- `size` (aligned on the Unix epoch, shifted by `offset`) that holds the time; HOP windows:
 -- every start `hop` apart whose `size` window holds it (src/expr/impl/src/table_function/
@@ -120,6 +129,8 @@ OVERRIDES: frozenset[str] = frozenset(
         "current_schemas",
         "version",
         "current_setting",
+        "pg_cancel_backend",
+        "pg_terminate_backend",
     }
 )
 
