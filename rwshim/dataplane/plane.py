@@ -237,6 +237,8 @@ class DataPlane:
             self.catalog_only,
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
+            if routed.shape is not None:
+                guard.check_set_config(routed.shape.text, routed.shape.node)
             return None
         st, settings = guarded(rewrite.rewrite(routed))
         return Planned(text, routed, st, settings)

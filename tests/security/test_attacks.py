@@ -203,3 +203,16 @@ def test_a_view_calling_set_config_leaves_roots_session_alone(shim: Shim) -> Non
     assert shim.root.execute("SELECT v, current_user FROM t").fetchall() == [("a", "root")]
     assert shim.root.execute("SELECT 'a\\b' AS v FROM t").fetchall() == [("a\\b",)]
     shim.root.execute("DROP VIEW setter")
+
+
+def test_set_config_without_user_data_checks_its_arguments_too(shim: Shim) -> None:
+    assert error_of(shim.alice, "SELECT set_config('application_name', 'x', true)") == (
+        f"{ENVELOPE}\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Failed to bind expression: set_config('application_name', 'x', true)\n"
+        "  2: Expr error\n"
+        "  3: `is_local = true` is not supported now.\n"
+    )
+    assert shim.alice.execute(
+        "SELECT set_config('application_name', 'plain', false)"
+    ).fetchall() == [("plain",)]
+    assert shim.alice.execute("SHOW application_name").fetchall() == [("plain",)]

@@ -225,6 +225,20 @@ def _set_config(text: bytes, call: Node) -> tuple[str, str]:
     return name, value
 
 
+def check_set_config(text: bytes, tree: Node) -> None:
+    """RisingWave's argument checks of the set_config calls of a statement answered in
+    process (the catalog path applies them; it cannot tell a literal from a column)."""
+    for call in _calls(tree):
+        names = _names(call)
+        args = call.get("args") or []
+        if names and names[-1] == "set_config" and len(args) == 3:
+            if any("ParamRef" in a for a in args):
+                # a client's parameter (asyncpg's set_config('jit', $1, false)): left to the
+                # catalog path, which binds its value
+                continue
+            _set_config(text, call)
+
+
 def guard(text: str, relations: Relations = frozenset()) -> tuple[str, Settings]:
     """``text`` as it may run on PostgreSQL, and the session settings its ``set_config``
     calls make; raises RisingWave's error or GuardRefused."""
