@@ -245,6 +245,18 @@ class PgHost:
         )
         self.data_role, self._data_password = None, None
 
+    async def repair_data_role(self) -> None:
+        """A data connection failed to log in: with --postgres-url, another rwshim database
+        on the same server may have reset the role's password; set ours again."""
+        if not self.external or self._data_password is None:
+            return
+        conn = await PgConn.connect(self.conninfo(""))
+        try:
+            with contextlib.suppress(PgFailure):
+                await conn.script(roles.role_sql(self._data_password))
+        finally:
+            await conn.close()
+
     async def _can_log_in(self) -> bool:
         """Whether the data role logs in without rwshim's password (~/.pgpass, pg_hba)."""
         self.data_role, self._data_password = roles.DATA_ROLE, None

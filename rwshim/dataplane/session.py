@@ -130,6 +130,7 @@ class DataSession:
                     raise DataPlaneLost(str(e)) from None
                 # the server may be restarting after a crash: wait until it accepts sessions
                 await self.plane.wait_server()
+                await self.plane.host.repair_data_role()
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _sync(self, conn: PgConn, state: SessionState) -> None:
