@@ -209,11 +209,21 @@ def _expr_error(text: bytes, call: Node, message: str) -> RwError:
     return BindExprError(_shown(text, call), RwError("Expr error", message))
 
 
+# the binder's functions taking a fixed number of arguments (guard_by_len)
+_ARITY = {"set_config": 3, "current_setting": 1, "pg_cancel_backend": 1, "pg_terminate_backend": 1}
+
+
+def _arity(text: bytes, call: Node, name: str) -> None:
+    """guard_by_len's check (builtin_scalar.rs:52-65)."""
+    n, expect = len(call.get("args") or []), _ARITY[name]
+    if n != expect:
+        raise _expr_error(text, call, f"unexpected arguments number {n}, expect {expect}")
+
+
 def _set_config(text: bytes, call: Node) -> tuple[str, str]:
     """RisingWave's checks of set_config's arguments (builtin_scalar.rs:621-661)."""
+    _arity(text, call, "set_config")
     args = call.get("args") or []
-    if len(args) != 3:
-        raise GuardRefused(f"set_config with {len(args)} arguments")
     name, value, local = _string(args[0]), _string(args[1]), _bool(args[2])
     if name is None or value is None:
         # RisingWave's text for either argument names `setting_name`
@@ -286,9 +296,12 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
                 start, end, f"{FUNCTION_SCHEMA}.set_config({quote_literal(settings[-1][1])})"
             )
             continue
+        if name in ("pg_cancel_backend", "pg_terminate_backend"):
+            _arity(raw, call, name)
         if name == "current_setting":
+            _arity(raw, call, name)
             args = call.get("args") or []
-            if len(args) == 1 and _string(args[0]) is None:
+            if _string(args[0]) is None:
                 raise _expr_error(raw, call, "Only literal is supported in `setting_name`.")
             if schema == "pg_catalog":
                 raise GuardRefused("pg_catalog.current_setting on user data")

@@ -36,6 +36,9 @@ def test_a_pg_catalog_set_config_is_answered_alike() -> None:
         ("set_config('a', v, false)", "Only string literal is supported in `setting_name`."),
         ("set_config('a', 'b', v)", "Only bool literal is supported in `is_local`."),
         ("current_setting(v)", "Only literal is supported in `setting_name`."),
+        ("current_setting('a', true)", "unexpected arguments number 2, expect 1"),
+        ("set_config('a', 'b')", "unexpected arguments number 2, expect 3"),
+        ("pg_cancel_backend(1, 2)", "unexpected arguments number 2, expect 1"),
     ],
 )
 def test_risingwaves_argument_checks(call: str, message: str) -> None:
