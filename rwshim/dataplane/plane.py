@@ -240,6 +240,8 @@ class DataPlane:
             if routed.shape is not None:
                 guard.check_set_config(routed.shape.text, routed.shape.node)
             return None
+        assert routed.shape is not None
+        guard.check_user_calls(f.parts for f in routed.shape.func_refs)
         st, settings = guarded(rewrite.rewrite(routed))
         return Planned(text, routed, st, settings)
 

@@ -35,11 +35,12 @@ What each call becomes:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
 from rwshim.dataplane.plan import splice
+from rwshim.dataplane.plan.checks import UnknownFunction
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_literal
 from rwshim.errors import BindExprError, NotImplementedError_, RwError
 from rwshim.sql import pgjson
@@ -235,6 +236,14 @@ def _set_config(text: bytes, call: Node) -> tuple[str, str]:
     return name, value
 
 
+def check_user_calls(func_refs: Iterable[tuple[str, ...]]) -> None:
+    """The user's own text may not call rwshim's functions by their schema (RisingWave has no
+    schema rwfn; the rewriter's calls of them are the only ones the guard lets through)."""
+    for parts in func_refs:
+        if len(parts) > 1 and parts[-2] == FUNCTION_SCHEMA:
+            raise UnknownFunction(".".join(parts))
+
+
 def check_set_config(text: bytes, tree: Node) -> None:
     """RisingWave's argument checks of the set_config calls of a statement answered in
     process (the catalog path applies them; it cannot tell a literal from a column)."""
@@ -280,7 +289,9 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
         name = names[-1]
         schema = names[-2] if len(names) > 1 else None
         if schema is not None and schema not in _SCHEMAS:
-            raise GuardRefused(f"calling {'.'.join(names)}")
+            # RisingWave has no such function (the frontend asks the in-process binder for
+            # its text); PostgreSQL might (another schema of the database)
+            raise UnknownFunction(".".join(names))
         if name == "set_config":
             if schema == FUNCTION_SCHEMA and len(call.get("args") or []) == 1:
                 continue  # our own answer (spliced below, checked on the second pass)
@@ -313,5 +324,5 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
             raise GuardRefused(f"pg_catalog.{name}() on user data")
         if call.get("funcformat") == "COERCE_SQL_SYNTAX" or name in ok:
             continue
-        raise GuardRefused(f"calling {name}() on user data")
+        raise UnknownFunction(name)
     return (sp.result() if sp else text), tuple(settings)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rwshim.dataplane.plan import guard
+from rwshim.dataplane.plan.checks import UnknownFunction
 from rwshim.errors import RwError
 
 T1 = frozenset({("rw", "t1")})
@@ -60,12 +61,24 @@ def test_risingwaves_argument_checks(call: str, message: str) -> None:
         "pg_catalog.current_setting('a')",
         "has_table_privilege('t', 'select')",
         "pg_get_userbyid(1)",
-        "public.f(1)",
     ],
 )
 def test_calls_that_must_not_reach_postgres_are_refused(call: str) -> None:
-    with pytest.raises(guard.GuardRefused):
+    with pytest.raises(RwError):
         guard.guard(f'SELECT {call} FROM rw."t1"', T1)
+
+
+@pytest.mark.parametrize("call", ["public.f(1)", "rwfn.objects_of(1)", "pg_read_file('/x')"])
+def test_a_function_risingwave_lacks_is_its_unknown_function(call: str) -> None:
+    """The frontend asks the in-process binder for RisingWave's whole text."""
+    with pytest.raises(UnknownFunction):
+        guard.guard(f'SELECT {call} FROM rw."t1"', T1)
+
+
+def test_the_users_text_may_not_name_rwfn() -> None:
+    with pytest.raises(UnknownFunction):
+        guard.check_user_calls([("rwfn", "set_config")])
+    guard.check_user_calls([("pg_catalog", "abs"), ("abs",)])
 
 
 def test_backend_signals_go_to_rwfns_answer() -> None:
@@ -97,5 +110,5 @@ def test_pinned_lexing_a_backslash_does_not_hide_a_call() -> None:
     """With standard_conforming_strings on (pinned on the data role), this is one string."""
     text = "SELECT 'p\\'\n' , pg_read_file($$/etc/passwd$$) -- '\nFROM rw.\"t1\""
     assert guard.guard(text, T1) == (text, ())
-    with pytest.raises(guard.GuardRefused):
+    with pytest.raises(UnknownFunction):
         guard.guard("SELECT E'p\\'\n' , pg_read_file($$/etc/passwd$$) -- '\nFROM rw.\"t1\"", T1)
