@@ -83,10 +83,12 @@ def test_user_statements_run_as_the_unprivileged_data_role(shim: Shim) -> None:
             assert row == (False,), fn
         row = admin.execute(
             "SELECT has_schema_privilege('rwshim_data', 'public', 'CREATE'),"
+            " has_schema_privilege('rwshim_data', 'rw', 'CREATE'),"
+            " has_schema_privilege('rwshim_data', 'rwfn', 'CREATE'),"
             " has_table_privilege('rwshim_data', 'pg_authid', 'SELECT'),"
             " has_table_privilege('rwshim_data', 'rwfn.objects', 'SELECT')"
         ).fetchone()
-        assert row == (False, False, False)
+        assert row == (False, False, False, False, False)
 
 
 def test_set_config_over_a_table_sets_rwshims_variable(shim: Shim) -> None:
