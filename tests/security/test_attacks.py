@@ -218,3 +218,20 @@ def test_set_config_without_user_data_checks_its_arguments_too(shim: Shim) -> No
         "SELECT set_config('application_name', 'plain', false)"
     ).fetchall() == [("plain",)]
     assert shim.alice.execute("SHOW application_name").fetchall() == [("plain",)]
+
+
+def test_constant_catalog_answers_over_a_table_are_risingwaves(shim: Shim) -> None:
+    """builtin_scalar.rs:566-606, 664-667, 742-753: answered whatever PostgreSQL's catalog holds."""
+    cur = shim.alice.execute(
+        "SELECT pg_type_is_visible(1), pg_encoding_to_char(6), pg_get_expr('x', 1),"
+        " pg_get_constraintdef(1), pg_stat_get_numscans(1), pg_my_temp_schema() FROM t"
+    )
+    assert [d.name for d in cur.description or []] == [
+        "pg_type_is_visible",
+        "pg_encoding_to_char",
+        "pg_get_expr",
+        "pg_get_constraintdef",
+        "pg_stat_get_numscans",
+        "pg_my_temp_schema",
+    ]
+    assert cur.fetchall() == [(True, "UTF8", "", None, 0, 0)]

@@ -20,6 +20,9 @@ What each call becomes:
   ``rwfn.current_setting`` from RisingWave's variables (dataplane/plan/functions.py).
 - ``pg_cancel_backend`` / ``pg_terminate_backend``: RisingWave answers ``false`` and does
   nothing (builtin_scalar.rs:745-752); ``rwfn``'s functions of those names do the same.
+- the functions RisingWave answers with a constant (``CONSTANT``: ``pg_type_is_visible`` is
+  true, ``pg_get_expr`` '', ``pg_encoding_to_char`` 'UTF8'...): spliced to ``rwfn``'s
+  answer.
 - the catalog readers RisingWave answers from its catalog (``has_*_privilege``,
   ``pg_get_userbyid``, ``pg_table_is_visible``...: ``REFUSED``): PostgreSQL's catalog is not
   RisingWave's, so a query reading user data that calls one is refused (the catalog path
@@ -62,7 +65,6 @@ REFUSED: frozenset[str] = frozenset(
         "has_function_privilege",
         "pg_get_userbyid",
         "pg_table_is_visible",
-        "pg_type_is_visible",
         "pg_function_is_visible",
         "pg_collation_is_visible",
         "obj_description",
@@ -70,27 +72,19 @@ REFUSED: frozenset[str] = frozenset(
         "shobj_description",
         "pg_get_viewdef",
         "pg_get_indexdef",
-        "pg_get_constraintdef",
-        "pg_get_expr",
         "pg_get_ruledef",
         "pg_get_function_arguments",
         "pg_get_function_identity_arguments",
         "pg_get_function_result",
-        "pg_get_serial_sequence",
-        "pg_get_partkeydef",
         "pg_index_column_has_property",
         "pg_relation_size",
         "pg_table_size",
         "pg_total_relation_size",
         "pg_indexes_size",
         "pg_relation_is_publishable",
-        "pg_tablespace_location",
-        "pg_stat_get_numscans",
-        "pg_my_temp_schema",
         "format_type",
         "to_regclass",
         "to_regtype",
-        "pg_encoding_to_char",
         "pg_advisory_unlock_all",
         "pg_backend_pid",
         "pg_is_in_recovery",
@@ -99,6 +93,22 @@ REFUSED: frozenset[str] = frozenset(
         "pg_get_keywords",
     }
 )
+
+# What RisingWave's binder answers with a constant, whatever the arguments (raw_literal and
+# guard_by_len handlers of builtin_scalar.rs:566-606, 664-667, 742-753): spliced to the rwfn
+# function of the same name without arguments, which answers it (functions.py), so that the
+# column is named as RisingWave names it.  Name -> the number of arguments it takes (None: any).
+CONSTANT: dict[str, tuple[int, ...] | None] = {
+    "pg_type_is_visible": None,
+    "pg_get_constraintdef": None,
+    "pg_get_partkeydef": None,
+    "pg_encoding_to_char": None,
+    "pg_stat_get_numscans": None,
+    "pg_get_serial_sequence": None,
+    "pg_get_expr": (2, 3),
+    "pg_my_temp_schema": (0,),
+    "pg_tablespace_location": (1,),
+}
 
 # calls PostgreSQL's grammar writes for SQL syntax RisingWave has (x SIMILAR TO p, LIKE ...
 # ESCAPE, OVERLAPS, IS NORMALIZED ...): their funcformat is COERCE_SQL_SYNTAX, or these names
@@ -221,6 +231,16 @@ def _arity(text: bytes, call: Node, name: str) -> None:
         raise _expr_error(text, call, f"unexpected arguments number {n}, expect {expect}")
 
 
+def _constant_arity(text: bytes, call: Node, name: str) -> None:
+    counts = CONSTANT[name]
+    n = len(call.get("args") or [])
+    if counts is None or n in counts:
+        return
+    if name == "pg_get_expr":  # builtin_scalar.rs:589-599
+        raise _expr_error(text, call, "Too many/few arguments for pg_catalog.pg_get_expr()")
+    raise _expr_error(text, call, f"unexpected arguments number {n}, expect {counts[0]}")
+
+
 def _set_config(text: bytes, call: Node) -> tuple[str, str]:
     """RisingWave's checks of set_config's arguments (builtin_scalar.rs:621-661)."""
     _arity(text, call, "set_config")
@@ -316,6 +336,20 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
                 raise _expr_error(raw, call, "Only literal is supported in `setting_name`.")
             if schema == "pg_catalog":
                 raise GuardRefused("pg_catalog.current_setting on user data")
+            continue
+        if name in CONSTANT:
+            args = call.get("args") or []
+            if schema == FUNCTION_SCHEMA and not args:
+                continue  # our own answer (spliced below, checked on the second pass)
+            if not splice_ok:
+                raise GuardRefused(f"{name} here")
+            _constant_arity(raw, call, name)
+            start = call.get("location", -1)
+            try:
+                end, _ = splice.call_args(raw, start)
+            except splice.SpliceError as e:
+                raise GuardRefused(f"this {name} call ({e})") from None
+            sp.replace(start, end, f"{FUNCTION_SCHEMA}.{name}()")
             continue
         if name in REFUSED:
             raise GuardRefused(f"{name}() in a query that reads user data")

@@ -112,3 +112,13 @@ def test_pinned_lexing_a_backslash_does_not_hide_a_call() -> None:
     assert guard.guard(text, T1) == (text, ())
     with pytest.raises(UnknownFunction):
         guard.guard("SELECT E'p\\'\n' , pg_read_file($$/etc/passwd$$) -- '\nFROM rw.\"t1\"", T1)
+
+
+def test_constant_answers_go_to_rwfn() -> None:
+    text, _ = guard.guard(
+        'SELECT pg_type_is_visible(k), pg_catalog.pg_get_expr(a, b) FROM rw."t1"', T1
+    )
+    assert text == 'SELECT rwfn.pg_type_is_visible(), rwfn.pg_get_expr() FROM rw."t1"'
+    with pytest.raises(RwError) as info:
+        guard.guard('SELECT pg_get_expr(a) FROM rw."t1"', T1)
+    assert info.value.chain[-1] == "Too many/few arguments for pg_catalog.pg_get_expr()"
