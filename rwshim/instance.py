@@ -23,20 +23,19 @@ from rwshim.catalog_path.engine import QueryEngine
 from rwshim.catalog_path.reader import CatalogReader
 from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.common.passwords import StoredPassword
+from rwshim.common.releases import Release
+from rwshim.common.releases import release as find_release
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_
 from rwshim.sql.lenient import quote_keyword_relations
+from rwshim.store import functions as store_functions
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
-from rwshim.version import CLUSTER_VERSION
 
 if TYPE_CHECKING:
     from rwshim.dataplane.changelog import ChangeLog
     from rwshim.dataplane.plane import DataPlane
-
-# version() at the reference commit (rwshim.version, clients.md §8.1)
-RW_VERSION = CLUSTER_VERSION
 
 
 # The server's live sessions, as the instance and the frontend's handlers see them.  The
@@ -91,11 +90,15 @@ class Instance:
         *,
         manual_clock: bool = False,
         postgres_url: str | None = None,
+        release: Release | str | None = None,
     ) -> None:
+        # The RisingWave release this instance answers as (rwshim.common.releases).
+        self.release = release if isinstance(release, Release) else find_release(release)
         self.data_dir = data_dir
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
+        store_functions.register(self.store.conn, self.release)
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
         self._changelog: ChangeLog | None = None
@@ -103,7 +106,9 @@ class Instance:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.
             self._attach_read_path()
-            self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+            self.engine = Engine(
+                self.store, self.clock, row_count=self.row_count, release=self.release
+            )
         except sqlite3.DatabaseError as e:
             # A page that quick_check passed but recovery cannot read: refuse in one line.
             self.store.conn.close()
@@ -134,7 +139,13 @@ class Instance:
         # The read path parses statements rwshim.sql accepted: RisingWave's keyword relation
         # names too.
         register_rewrite(quote_keyword_relations)
-        self.query = QueryEngine(conn, self.relations, version=RW_VERSION, clock=self._now)
+        self.query = QueryEngine(
+            conn,
+            self.relations,
+            version=self.release.cluster_version,
+            release=self.release,
+            clock=self._now,
+        )
         self.query.refuse_user_data = self._refuse_user_data
         if self._data is not None:
             self._data.relations = self.relations

@@ -38,6 +38,7 @@ from rwshim.catalog_path.sqlite.executor import SqliteExecutor
 from rwshim.catalog_path.sqlite.fast_path import constant_select as _constant_select
 from rwshim.catalog_path.system_catalogs import RELATIONS
 from rwshim.common.outcome import Column, KeptRows, Outcome
+from rwshim.common.releases import HEAD, Release
 from rwshim.errors import BindError, InvalidInputSyntax, NotImplementedError_, RwError
 from rwshim.lazy import lazy_module
 from rwshim.sql.cache import TextLRU
@@ -80,11 +81,14 @@ class QueryEngine:
         relations: RelationSource,
         *,
         version: str | None = None,
+        release: Release = HEAD,
         clock: Callable[[], dt.datetime] | None = None,
         install_catalog: bool = True,
     ) -> None:
         self.conn = conn
         self.relations = relations
+        # The release's catalogs: what it lacks is not there to bind (``_load_system``).
+        self.release = release
         self.state = FunctionState()
         if version is not None:
             self.state.version = version
@@ -116,14 +120,21 @@ class QueryEngine:
     def _load_system(self) -> dict[tuple[str, str], SystemRelation]:
         from rwshim.binder.resolve import OutColumn, SystemRelation
 
+        absent = set(self.release.absent_catalogs)
+        absent_columns = {(s, r): c for s, r, c in self.release.absent_catalog_columns}
         self._system = system = {
             key: SystemRelation(
                 rel.schema,
                 rel.name,
                 rel.sqlite_name,
-                tuple(OutColumn(c.name, c.type_oid) for c in rel.columns),
+                tuple(
+                    OutColumn(c.name, c.type_oid)
+                    for c in rel.columns
+                    if absent_columns.get(key) != c.name
+                ),
             )
             for key, rel in RELATIONS.items()
+            if key not in absent
         }
         return system
 

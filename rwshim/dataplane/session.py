@@ -122,7 +122,7 @@ class DataSession:
     async def _open(self) -> PgConn:
         for attempt in range(2):
             try:
-                conn = await PgConn.connect(self.plane.conninfo())
+                conn = await PgConn.connect(self.plane.data_conninfo())
                 await conn.script(
                     f"SET search_path = {names.SEARCH_PATH}; SET DateStyle = ISO;"
                     " SET IntervalStyle = postgres; SET extra_float_digits = 1;"
@@ -134,6 +134,7 @@ class DataSession:
                     raise DataPlaneLost(str(e)) from None
                 # the server may be restarting after a crash: wait until it accepts sessions
                 await self.plane.wait_server()
+                await self.plane.host.repair_data_role()
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _sync(self, conn: PgConn, state: SessionState) -> None:
@@ -161,23 +162,18 @@ class DataSession:
             functions.SETTING_VARIABLES: json.dumps(dict(ctx.variables)),
             "TimeZone": state.timezone,
         }
-        sql = "SELECT " + ", ".join(
-            f"pg_catalog.set_config({names.quote_literal(k)}, {names.quote_literal(v)}, false)"
-            for k, v in settings.items()
-        )
-        try:
-            await conn.query(sql)
-        except PgFailure:
-            # a time zone PostgreSQL does not know: keep its own, set the rest
-            settings.pop("TimeZone")
-            await conn.query(
-                "SELECT "
-                + ", ".join(
-                    f"pg_catalog.set_config({names.quote_literal(k)}, "
-                    f"{names.quote_literal(v)}, false)"
-                    for k, v in settings.items()
-                )
+        # SET, not set_config(): PUBLIC may not execute set_config in rwshim's databases
+        # (roles.REVOKED), and the lexing settings are not among these
+        timezone = settings.pop("TimeZone")
+        await conn.script(
+            "; ".join(
+                f"SET {'.'.join(map(names.quote_ident, k.split('.')))} = {names.quote_literal(v)}"
+                for k, v in settings.items()
             )
+        )
+        # a time zone PostgreSQL does not know: it keeps its own
+        with contextlib.suppress(PgFailure):
+            await conn.script(f"SET TimeZone = {names.quote_literal(timezone)}")
         self._synced = key
 
     async def close(self) -> None:
@@ -365,7 +361,7 @@ class DataSession:
         if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
             return None
         st = rows.planned.statement
-        if st.kind != "select" or st.snapshots or self._synced is None:
+        if st.kind != "select" or st.snapshots or rows.planned.settings or self._synced is None:
             return None
         from rwshim.dataplane import rerun as quick  # (it imports this module)
 

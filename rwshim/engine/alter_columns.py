@@ -531,6 +531,7 @@ class AlterColumns:
 
     def _set_definition(self, rel: Rel, node: n.CreateTable | n.CreateSource) -> None:
         """The definition purified from the new columns (create_sql_purified, purify.rs)."""
+        included = purify.include_column_names(node, rel.connector)
         user = [
             purify.Column(str(r[0]), str(r[1]), r[2] is not None)
             for r in self.conn.execute(
@@ -538,6 +539,7 @@ class AlterColumns:
                 " AND is_hidden = 0 ORDER BY position",
                 (rel.id,),
             )
+            if str(r[0]) not in included
         ]
         key = [k for k in self._key(rel.id) if k != "_row_id"]
         has_row_id = not key

@@ -164,6 +164,19 @@ def resolve_creation(job_kind: str, specific: Target | None, global_: Target | N
     return global_
 
 
+def resolve_creation_adaptive(
+    specific: Target | None, global_: Target | None, strategy: str | None
+) -> Target:
+    """v2.8.5's derive_parallelism and derive_parallelism_strategy (v2.8.5
+    stream_fragmenter/parallelism.rs:21-60): a fixed value of the job type's variable, else of
+    streaming_parallelism; otherwise adaptive, with the session's strategy (None: the system
+    parameter adaptive_parallelism_strategy, AUTO by default)."""
+    chosen = specific if specific is not None else global_
+    if chosen is not None and chosen.kind == "Fixed":
+        return chosen
+    return Target.adaptive(strategy or "AUTO")
+
+
 def slots_for(target: Target, slots: int) -> int:
     """Actors for a target given the group's total slots
     (adaptive_parallelism_strategy.rs:81-92)."""

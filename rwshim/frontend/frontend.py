@@ -41,7 +41,7 @@ from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.common.acl import UserAcl
 from rwshim.common.names import quoted
 from rwshim.common.outcome import Column, Outcome, Rows
-from rwshim.common.session_config import SessionConfig
+from rwshim.common.session_config import SessionConfig, table_for
 from rwshim.control import statements as ctl
 from rwshim.engine import Context, Waiter
 from rwshim.engine.types import Result
@@ -212,7 +212,10 @@ class Frontend:
         self.cursors: dict[str, Cursor] = {}
         engine = instance.engine
         self.database_id, self.user_id = connect_check(instance, user, database)
-        self.config = SessionConfig(defaults=dict(engine.params.session_defaults()))
+        self.config = SessionConfig(
+            defaults=dict(engine.params.session_defaults()),
+            table=table_for(instance.release),
+        )
         # pg_protocol.rs:742-755: `options` entries, then application_name (which wins); any
         # failure is a startup error.
         opts = dict(options or {})
@@ -413,10 +416,24 @@ class Frontend:
 
         ctx = self.query_context()
         try:
-            return self.instance.data.plan(text, ctx)
+            planned = self.instance.data.plan(text, ctx)
         except (UnknownFunction, QualifiedFunction) as e:
             # RisingWave's whole text names the argument types: the in-process binder's
             raise self._explain(text, ctx) or e from None
+        if planned is not None and planned.settings:
+            # set_config(name, value, false): RisingWave's binder sets the variable whenever
+            # it binds the statement (builtin_scalar.rs:621-661); a cached plan sets it again
+            self.apply_settings(planned.settings)
+        return planned
+
+    def apply_settings(self, settings: Sequence[tuple[str, str]]) -> None:
+        """Set session variables as SET does (its checks and errors), for set_config."""
+        if not settings:
+            return
+        for name, value in settings:
+            self.config.set(name, value)
+        self.settings_changed()
+        self.parameter_changes.extend(self.config.parameter_status_changes())
 
     def data_session(self) -> DataSession:
         """This session's side of the data plane (its connection opens on first use)."""

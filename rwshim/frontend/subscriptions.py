@@ -20,7 +20,7 @@ from rwshim.dataplane import changes
 from rwshim.dataplane.changes import epoch_to_ms, ms_to_epoch
 from rwshim.engine.retention import interval_seconds
 from rwshim.errors import InternalError, NotImplementedError_
-from rwshim.frontend.common import Handler, engine_name
+from rwshim.frontend.common import Handler, engine_name, refuse_unparsed
 from rwshim.frontend.frontend import Frontend
 from rwshim.frontend.sub_cursor import SubscriptionCursor, catalog_error
 from rwshim.sql import statements as st
@@ -63,6 +63,7 @@ async def handle_create_subscription(
 async def handle_alter_retention(
     fe: Frontend, stmt: st.AlterRetention, params: list[object]
 ) -> Outcome:
+    refuse_unparsed(fe, stmt, "RETENTION")
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.subscriptions.alter_retention(

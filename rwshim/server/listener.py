@@ -101,7 +101,10 @@ class Server:
         self._owns_instance = instance is None and frontend_factory is None
         if instance is None and frontend_factory is None:
             instance = Instance(
-                config.data_dir, manual_clock=config.manual_clock, postgres_url=config.postgres_url
+                config.data_dir,
+                manual_clock=config.manual_clock,
+                postgres_url=config.postgres_url,
+                release=config.rw_version,
             )
         self.instance = instance
         if instance is not None:

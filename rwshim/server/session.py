@@ -174,7 +174,9 @@ class Session:
 
     def _error(self, err: RwError, envelope: str | None) -> None:
         self.exchanges.pure = False
-        self.send(render_error(err, envelope))
+        # The release's wording of the message (rwshim.common.releases.OLD_WORDING).
+        release = getattr(getattr(self.frontend, "instance", None), "release", None)
+        self.send(render_error(err, envelope, None if release is None else release.reword))
         if err.severity == "FATAL" or getattr(err, "closes_connection", False):
             # A FatalError from the frontend (or a caught handler panic, which RisingWave
             # answers as an ERROR) ends the connection after this message.
