@@ -1,10 +1,12 @@
-"""Every example in examples/ passes against a fresh server."""
+"""Every example in examples/ passes against a fresh server of each RisingWave release rwshim
+answers as (head, v3.0.3, v2.8.5): each reads the release from version() and expects its answer."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from tests.conftest import ThreadRunning
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 PYTHON_EXAMPLES = sorted(p.name for p in EXAMPLES.glob("*.py"))
 SQL_EXAMPLES = sorted(p.name for p in EXAMPLES.glob("*.sql"))
+RELEASES = ("head", "3.0", "2.8")
 
 
 def _env(srv: ThreadRunning) -> dict[str, str]:
@@ -26,11 +29,19 @@ def test_one_example_per_documented_error() -> None:
     assert SQL_EXAMPLES == ["03_snapshot_backfill_when_paused.sql"]
 
 
+@pytest.fixture(params=RELEASES)
+def release_server(
+    request: pytest.FixtureRequest, rw_thread_server_factory: Callable[..., ThreadRunning]
+) -> ThreadRunning:
+    """A fresh server answering as one release."""
+    return rw_thread_server_factory(rw_version=request.param)
+
+
 @pytest.mark.parametrize("name", PYTHON_EXAMPLES)
-def test_python_example(rw_thread_server: ThreadRunning, name: str) -> None:
+def test_python_example(release_server: ThreadRunning, name: str) -> None:
     out = subprocess.run(
         [sys.executable, str(EXAMPLES / name)],
-        env=_env(rw_thread_server),
+        env=_env(release_server),
         capture_output=True,
         text=True,
         timeout=120,
@@ -40,10 +51,10 @@ def test_python_example(rw_thread_server: ThreadRunning, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", SQL_EXAMPLES)
-def test_psql_example(rw_thread_server: ThreadRunning, name: str) -> None:
+def test_psql_example(release_server: ThreadRunning, name: str) -> None:
     # The command the example's header gives.
     out = subprocess.run(
-        ["psql", "-X", "-f", str(EXAMPLES / name), rw_thread_server.dsn()],
+        ["psql", "-X", "-f", str(EXAMPLES / name), release_server.dsn()],
         capture_output=True,
         text=True,
         timeout=120,
