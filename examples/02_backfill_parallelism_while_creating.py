@@ -62,6 +62,8 @@ def release_of(version: str) -> str:
     """`3.0` or `2.8` from version()'s `...-RisingWave-3.0.3 (...)`, else `head`."""
     m = re.search(r"-RisingWave-(\d+\.\d+)\.", version)
     return m.group(1) if m and m.group(1) in ("3.0", "2.8") else "head"
+
+
 DEFERRED_NOTICE = (
     "DEFERRED is used, please ensure that automatic parallelism control is enabled on the meta, "
     "otherwise, the alter will not take effect."
