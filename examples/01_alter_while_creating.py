@@ -2,17 +2,22 @@
 
     Cannot alter the job <id> because it is blocked by creating unreschedulable backfill jobs
 
-What each release answers (the example reads which from `SELECT version()`):
-  head, v3.0.3  the text above (v3.0.3 checks background jobs only, as here)
-  v2.8.5        Cannot alter the job <id> because it is a non-reschedulable background backfill
-                job (only the creating job itself is refused, not its upstream)
-Once Created the ALTER succeeds on each; rw_streaming_jobs shows the parallelism as `2`
-(head, v3.0.3) or `FIXED(2)` (v2.8.5).
-
 A background materialized view over a table with rows, its backfill throttled, is Creating for
 a long time; altering its parallelism (or its upstream table's) fails until it is Created.
 The pattern that avoids it: read `status` in rw_catalog.rw_materialized_views (or
 rw_streaming_jobs) before altering, and wait (WAIT, or poll) until the job is Created.
+
+What each release answers (the example reads which from `SELECT version()`):
+  head, v3.0.3  the text above (v3.0.3 checks background jobs only, as here)
+  v2.8.5        Cannot alter the job <id> because it is a non-reschedulable background backfill
+                job (only the creating job itself is refused, not its upstream,
+                whose reschedule the barrier refuses instead: `cannot reschedule when
+                creating streaming job with snapshot backfill`)
+The create here is a background one: with a foreground create running (another session),
+head refuses the ALTER at once with the text above, while v3.0.3 and v2.8.5 make the ALTER
+wait for the create to finish, then run it.
+Once Created the ALTER succeeds on each; rw_streaming_jobs shows the parallelism as `2`
+(head, v3.0.3) or `FIXED(2)` (v2.8.5).
 
 Run: RWSHIM_DSN='host=127.0.0.1 port=4566 user=root dbname=dev' python 01_alter_while_creating.py
 Exits 0 only when the error and the fix both behaved as described.
