@@ -30,15 +30,20 @@ def test_one_example_per_documented_error() -> None:
 
 
 @pytest.fixture(params=RELEASES)
+def release(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
 def release_server(
-    request: pytest.FixtureRequest, rw_thread_server_factory: Callable[..., ThreadRunning]
+    release: str, rw_thread_server_factory: Callable[..., ThreadRunning]
 ) -> ThreadRunning:
-    """A fresh server answering as one release."""
-    return rw_thread_server_factory(rw_version=request.param)
+    """A fresh server answering as ``release``."""
+    return rw_thread_server_factory(rw_version=release)
 
 
 @pytest.mark.parametrize("name", PYTHON_EXAMPLES)
-def test_python_example(release_server: ThreadRunning, name: str) -> None:
+def test_python_example(release_server: ThreadRunning, release: str, name: str) -> None:
     out = subprocess.run(
         [sys.executable, str(EXAMPLES / name)],
         env=_env(release_server),
@@ -48,6 +53,8 @@ def test_python_example(release_server: ThreadRunning, name: str) -> None:
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "error" in out.stdout
+    # It read the release it talked to from version().
+    assert f"answering as: {release}\n" in out.stdout
 
 
 @pytest.mark.parametrize("name", SQL_EXAMPLES)
@@ -61,6 +68,7 @@ def test_psql_example(release_server: ThreadRunning, name: str) -> None:
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.splitlines()[-1].startswith("example passed")
+    assert out.stdout.splitlines()[0].startswith("talking to PostgreSQL 13.14.0-RisingWave-")
 
 
 def test_examples_run_twice_on_one_server(rw_thread_server: ThreadRunning) -> None:
