@@ -6,11 +6,16 @@
 -- PAUSE` or `rwshim ctl meta pause`) rejects every create that needs a snapshot backfill, the
 -- default for materialized views.  The pattern that avoids it: resume before creating.
 --
+-- Every release rwshim answers as (head, v3.0.3, v2.8.5) answers with the same text, so the
+-- example expects it on each; it shows which release it talks to (from version()).
+--
 -- Run (exits 0 only when the error and the fix both behaved as described):
 --     psql -X -f examples/03_snapshot_backfill_when_paused.sql "$RWSHIM_DSN"
 -- with RWSHIM_DSN='host=127.0.0.1 port=4566 user=root dbname=dev' (the local default server).
 
 \set ON_ERROR_STOP 1
+SELECT version() AS server_version \gset
+\echo talking to :server_version
 DROP MATERIALIZED VIEW IF EXISTS ex3_top;
 DROP TABLE IF EXISTS ex3_scores;
 CREATE TABLE ex3_scores (player varchar, score int);

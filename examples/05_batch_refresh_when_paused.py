@@ -9,6 +9,14 @@ offers a documented fault, `skip_batch_refresh_admission`, that skips the admiss
 that the apply-time check (error 5) can be exercised: `RWSHIM FAULT ... ON` (superuser only).
 The pattern that avoids both: resume before creating.
 
+What each release answers (the example reads which from `SELECT version()`):
+  head            the above: error 3's text, error 5's with the fault, Created after RESUME
+  v3.0.3, v2.8.5  no batch-refresh materialized views (they came with 43f07e74cde): the
+                  create is refused whether paused or not, with
+                  `Protocol error: unexpected options in WITH clause: ["refresh.interval.sec"]`;
+                  the alternative there is a plain (streaming) materialized view, created
+                  after RESUME
+
 Run: RWSHIM_DSN='host=127.0.0.1 port=4566 user=root dbname=dev' \\
         python 05_batch_refresh_when_paused.py
 Exits 0 only when the errors and the fix all behaved as described.
@@ -17,6 +25,7 @@ Exits 0 only when the errors and the fix all behaved as described.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import psycopg
@@ -35,6 +44,20 @@ CREATE = (
     " AS SELECT * FROM ex5_readings"
 )
 
+PLAIN_CREATE = "CREATE MATERIALIZED VIEW ex5_hourly AS SELECT * FROM ex5_readings"
+# v3.0.3 and v2.8.5: the frontend refuses the option before anything else.
+NO_BATCH_REFRESH = (
+    "Failed to run the query\n\n"
+    "Caused by:\n"
+    '  Protocol error: unexpected options in WITH clause: ["refresh.interval.sec"]\n'
+)
+
+
+def release_of(version: str) -> str:
+    """`3.0` or `2.8` from version()'s `...-RisingWave-3.0.3 (...)`, else `head`."""
+    m = re.search(r"-RisingWave-(\d+\.\d+)\.", version)
+    return m.group(1) if m and m.group(1) in ("3.0", "2.8") else "head"
+
 
 def expect_error(conn: psycopg.Connection, sql: str, expected: str) -> bool:
     try:
@@ -51,6 +74,12 @@ def expect_error(conn: psycopg.Connection, sql: str, expected: str) -> bool:
 
 def main() -> int:
     with psycopg.connect(DSN, autocommit=True) as conn:
+        row = conn.execute("SELECT version()").fetchone()
+        assert row is not None
+        release = release_of(row[0])
+        print(f"answering as: {release}")
+        if release != "head":
+            return without_batch_refresh(conn)
         conn.execute("DROP MATERIALIZED VIEW IF EXISTS ex5_hourly")
         conn.execute("DROP TABLE IF EXISTS ex5_readings")
         conn.execute("CREATE TABLE ex5_readings (sensor int, value float)")
@@ -80,6 +109,34 @@ def main() -> int:
         conn.execute("DROP MATERIALIZED VIEW ex5_hourly")
         conn.execute("DROP TABLE ex5_readings")
         return 0
+
+
+def without_batch_refresh(conn: psycopg.Connection) -> int:
+    """v3.0.3, v2.8.5: the WITH option is refused, paused or not; a plain MV after RESUME."""
+    conn.execute("DROP MATERIALIZED VIEW IF EXISTS ex5_hourly")
+    conn.execute("DROP TABLE IF EXISTS ex5_readings")
+    conn.execute("CREATE TABLE ex5_readings (sensor int, value float)")
+    conn.execute("INSERT INTO ex5_readings VALUES (1, 0.5), (2, 1.5)")
+    conn.execute("ALTER DATABASE dev PAUSE")
+    try:
+        print("paused, batch-refresh create (this release has no batch refresh):")
+        if not expect_error(conn, CREATE, NO_BATCH_REFRESH):
+            return 1
+    finally:
+        conn.execute("ALTER DATABASE dev RESUME")
+    print("resumed, batch-refresh create:")
+    if not expect_error(conn, CREATE, NO_BATCH_REFRESH):
+        return 1
+    cur = conn.execute(PLAIN_CREATE)
+    row = conn.execute(
+        "SELECT status FROM rw_catalog.rw_materialized_views WHERE name = 'ex5_hourly'"
+    ).fetchone()
+    print(f"a plain MV after RESUME: {cur.statusmessage}, status {row}")
+    if (cur.statusmessage, row) != ("CREATE_MATERIALIZED_VIEW", ("Created",)):
+        return 1
+    conn.execute("DROP MATERIALIZED VIEW ex5_hourly")
+    conn.execute("DROP TABLE ex5_readings")
+    return 0
 
 
 if __name__ == "__main__":
