@@ -152,6 +152,8 @@ class PgConn:
         # the texts not prepared yet
         self._prepared: dict[tuple[str, tuple[int, ...]], bytes] = {}
         self._runs: dict[tuple[str, tuple[int, ...]], int] = {}
+        # the rwshim session state last set on this connection (dataplane/session.py)
+        self.synced: tuple[object, ...] | None = None
 
     @classmethod
     async def connect(cls, conninfo: str) -> PgConn:

@@ -34,6 +34,7 @@ from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.binder.relations import Relation, RelKind, as_of
 from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.dataplane import typecat
+from rwshim.dataplane.epochs import Epochs
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import checks, ddl, names, rewrite, route
@@ -160,6 +161,8 @@ class DataPlane:
         # already run (query/pg/typemap.type_ddl statements are idempotent)
         self.types = TypeCatalog(self._lookup_types)
         self._types_made: set[str] = set()
+        # the epochs' writers and the barriers' commits (dataplane/epochs.py)
+        self.epochs = Epochs(self)
 
     # --- planning (no I/O) --------------------------------------------------------------
 
@@ -318,8 +321,12 @@ class DataPlane:
                 )
             for dep in planned.statement.relation_ids:
                 out.extend(self.objects_for(dep, inner))
-            view = ddl.view(rel, planned.statement.text)
-            out.append(ddl.requiring(view, planned.statement.requires))
+            if rel.kind == RelKind.MATERIALIZED_VIEW:
+                st = planned.statement
+                out.extend(ddl.materialized(rel, st.text, st.requires))
+            else:
+                view = ddl.view(rel, planned.statement.text)
+                out.append(ddl.requiring(view, planned.statement.requires))
         elif rel.kind == RelKind.SOURCE:
             out.append(ddl.source(rel))
         elif rel.kind == RelKind.INDEX and rel.indexed_id is not None:
@@ -452,6 +459,10 @@ class DataPlane:
                     raise DataPlaneLost(str(e)) from None
                 self._types_made.add(sql)
 
+    def admin_lock(self) -> asyncio.Lock:
+        """Held while objects are made or dropped, and while a barrier commits (epochs.py)."""
+        return self._admin_lock()
+
     def _admin_lock(self) -> asyncio.Lock:
         """Held by whatever uses the admin connection (one statement at a time on it)."""
         if self._lock is None:
@@ -482,6 +493,11 @@ class DataPlane:
             stale = self._stale() if version != self._reconciled else []
             all_dropped = True
             if todo or stale:
+                touched = self._tables_touched(todo, stale)
+                if touched:
+                    # PostgreSQL's DDL on a table an open epoch wrote would wait for it: in
+                    # RisingWave that DDL is a barrier command, which commits the epoch
+                    await self.epochs.commit_tables(touched)
                 try:
                     all_dropped = await self._drop_stale(stale)
                     if todo:
@@ -496,6 +512,44 @@ class DataPlane:
             if all_dropped:  # else the next statement tries the drops left again
                 self._reconciled = version
 
+    def _tables_touched(self, todo: list[ddl.PgObject], stale: list[str]) -> set[int]:
+        """The tables whose PostgreSQL locks these changes take (made, migrated, indexed or
+        dropped)."""
+        out: set[int] = set()
+        for obj in todo:
+            if obj.kind == "table":
+                out.add(obj.relation_id)
+            elif obj.kind == "index":
+                rel = self.relations.relation_by_id(obj.relation_id)
+                if rel is not None and rel.indexed_id is not None:
+                    out.add(rel.indexed_id)
+        for name in stale:
+            parsed = names.parse_physical(name)
+            if parsed is not None and parsed[0] == "t":
+                out.add(parsed[1])
+        return out
+
+    def states_reading(self, tables: set[int]) -> list[int]:
+        """The materialized views whose state is made and reads one of ``tables`` (directly
+        or through other views), upstream first: what a barrier computes again."""
+        if not tables:
+            return []
+        found: list[tuple[int, int]] = []
+        for name in self._made:
+            parsed = names.parse_physical(name)
+            if parsed is None or parsed[0] != "m":
+                continue
+            try:
+                objects = self.objects_for(parsed[1])
+            except RwError:
+                continue  # dropped: its state goes with the next drop pass
+            reads = {o.relation_id for o in objects if o.kind == "table"}
+            if reads & tables:
+                # an upstream's objects are a strict part of a downstream's: fewer states
+                # first is an order in which every upstream comes first
+                found.append((sum(1 for o in objects if o.kind == "state"), parsed[1]))
+        return [rid for _, rid in sorted(found)]
+
     async def _drop_stale(self, stale: list[str]) -> bool:
         """Drop the objects the catalog no longer has, each in a transaction of its own that
         waits for no lock: an object some session still reads (a suspended portal, an open
@@ -508,7 +562,9 @@ class DataPlane:
         objects = f"{names.FUNCTION_SCHEMA}.objects"
         all_dropped = True
         for name in stale:
-            kind = {"t": "TABLE", "v": "VIEW", "i": "INDEX"}.get(name[:1], "TABLE")
+            kind = {"t": "TABLE", "v": "VIEW", "i": "INDEX", "q": "VIEW", "m": "TABLE"}.get(
+                name[:1], "TABLE"
+            )
             script = ";\n".join(
                 [
                     "BEGIN",
@@ -625,6 +681,10 @@ class DataPlane:
             # dropped meanwhile, or not readable: the CREATE's own checks report it
             return
         async with self._admin_lock():
+            # the CREATE's barrier commits the epoch before its backfill reads the snapshot
+            # (the DML executor flushes at the barrier, dml.rs:225-236)
+            databases = {r.database_id for i in readable if (r := self.relations.relation_by_id(i))}
+            await self.epochs.commit_databases(databases)
             conn = await self._admin_conn()
             for i in readable:
                 rel = self.relations.relation_by_id(i)
@@ -688,6 +748,7 @@ class DataPlane:
         """Close the connections without waiting; an in-memory instance's database is dropped
         in the background."""
         self._closed = True
+        self.epochs.close_now()
         for task in list(self._count_tasks):
             task.cancel()
         if self._admin is not None:
