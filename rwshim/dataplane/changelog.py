@@ -7,7 +7,7 @@
   ``rwlog."e<id>"`` under that barrier's epoch: a change belongs to the barrier that made it
   visible, as RisingWave's change log is written by the checkpoint that commits the DML.
 - A subscribed materialized view is diffed: after each barrier its state (``rw."v<id>"``) is
-  compared with those at the previous one (kept in memory; after a restart the first barrier
+  compared with its state at the previous one (kept in memory; after a restart the first barrier
   starts a new baseline) and the difference, keyed by its stream key where all of it is
   visible, stored the same way.
 - At each barrier, epochs older than the longest retention of the relation's subscriptions
@@ -283,7 +283,8 @@ class ChangeLog:
         )
 
     async def settle(self) -> None:
-        """Every barrier so far sealed."""
+        """Every barrier so far sealed (after its epoch committed: epochs.py)."""
+        await self.plane.epochs.settle()
         task = self._task
         if task is not None and not task.done():
             with contextlib.suppress(Exception):

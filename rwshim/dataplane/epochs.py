@@ -106,6 +106,7 @@ class Epochs:
         self._task: asyncio.Task[None] | None = None
         self.committed: dict[int, int] = {}  # database id -> epoch of its last commit
         self._changed: asyncio.Condition | None = None
+        self._draining: asyncio.Lock | None = None
         self.after_commit: list[Listener] = []
 
     # --- barriers ------------------------------------------------------------------------
@@ -136,23 +137,31 @@ class Epochs:
             await self._drain()
 
     async def _drain(self) -> None:
-        while self._pending:
-            db, epoch = self._pending[0]
-            writer = self._writers.get(db)
-            try:
-                if writer is not None and writer.open:
-                    async with self.plane.admin_lock():
-                        await self.commit(writer)
-            except Exception as e:  # the epoch's writes are lost with the connection
-                log.warning("committing epoch %d of database %d: %s", epoch, db, e)
-                if writer is not None and writer.open:
-                    writer.close_now()
-            finally:
+        if self._draining is None:
+            self._draining = asyncio.Lock()
+        async with self._draining:  # one drainer: the task, or a settle() before it ran
+            while self._pending:
+                await self._commit_first()
+
+    async def _commit_first(self) -> None:
+        item = self._pending[0]
+        db, epoch = item
+        writer = self._writers.get(db)
+        try:
+            if writer is not None and writer.open:
+                async with self.plane.admin_lock():
+                    await self.commit(writer)
+        except Exception as e:  # the epoch's writes are lost with the connection
+            log.warning("committing epoch %d of database %d: %s", epoch, db, e)
+            if writer is not None and writer.open:
+                writer.close_now()
+        finally:
+            if self._pending and self._pending[0] is item:  # (close_now may have cleared it)
                 self._pending.pop(0)
-            self.committed[db] = epoch
-            for listener in list(self.after_commit):
-                listener(db, epoch)
-            await self._notify()
+        self.committed[db] = epoch
+        for listener in list(self.after_commit):
+            listener(db, epoch)
+        await self._notify()
 
     async def _notify(self) -> None:
         cond = self._condition()

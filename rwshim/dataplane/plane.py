@@ -653,8 +653,10 @@ class DataPlane:
     def row_count(self, relation_id: int) -> int:
         return self.counts.get(relation_id, 0)
 
-    async def refresh_counts(self, relation_ids: Iterable[int]) -> None:
-        """Count the rows of these relations now (before a CREATE that backfills from them)."""
+    async def refresh_counts(self, relation_ids: Iterable[int], *, create: bool = False) -> None:
+        """Count the rows of these relations now (``create``: before a CREATE that backfills
+        from them, whose barrier commits the open epoch first; else a recount, which reads
+        the committed state as it is)."""
         ids = [i for i in relation_ids if self.relations.relation_by_id(i) is not None]
         if not ids:
             return
@@ -683,8 +685,11 @@ class DataPlane:
         async with self._admin_lock():
             # the CREATE's barrier commits the epoch before its backfill reads the snapshot
             # (the DML executor flushes at the barrier, dml.rs:225-236)
-            databases = {r.database_id for i in readable if (r := self.relations.relation_by_id(i))}
-            await self.epochs.commit_databases(databases)
+            if create:
+                databases = {
+                    r.database_id for i in readable if (r := self.relations.relation_by_id(i))
+                }
+                await self.epochs.commit_databases(databases)
             conn = await self._admin_conn()
             for i in readable:
                 rel = self.relations.relation_by_id(i)

@@ -163,6 +163,7 @@ async def test_added_columns_in_the_catalogs(client: Client) -> None:
         (2, "y", 42, "dd"),
     ]
     assert await client.run("insert into t (k, a) values (3, 'z')") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select n, d from t where k = 3") == [(42, "dd")]
     assert await show_create(client, "t") == (
         "CREATE TABLE t (k INT PRIMARY KEY, a CHARACTER VARYING, n INT NOT NULL DEFAULT 42, "
@@ -210,6 +211,7 @@ async def test_added_columns_in_the_catalogs(client: Client) -> None:
     ]
     # the upsert on the key still works after the migration
     assert await client.run("insert into t values (1, 7, 'u')") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select * from t order by k") == [
         (1, 7, "u"),
         (2, 42, "dd"),

@@ -89,6 +89,7 @@ async def test_sql_functions_over_tables_and_in_materialized_views(
 ) -> None:
     assert await client.run("create table t1 (c1 INT, c2 INT)") == "CREATE_TABLE"
     assert await client.run("insert into t1 values (1, 1), (2, 2), (3, 3)") == "INSERT 0 3"
+    await client.run("flush")
     assert await client.run(ADD) == "CREATE_FUNCTION"
     assert (
         await client.run(
