@@ -282,6 +282,8 @@ class Epochs:
         if conn is None or conn.closed:
             writer.close_now()
             return
+        # the session settings the statement made on the connection are undone too
+        conn.synced = None
         try:
             await asyncio.shield(conn.script("ROLLBACK TO SAVEPOINT w"))
         except Exception as e:  # the connection is in no known state: its epoch is lost

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -328,12 +328,16 @@ class DataSession:
         planned = await self._objects(planned, state)
         st = planned.statement
 
-        async def statement(conn: PgConn) -> Outcome:
+        async def setup(conn: PgConn) -> None:
+            # inside the statement's savepoint: undone with it (epochs.py forgets the sync)
             await self._sync(conn, state)
             for schema, name in st.snapshots:  # temporary tables of that connection
                 await self._snapshot(conn, schema, name, state.ctx, cached=False)
+
+        async def statement(conn: PgConn) -> Outcome:
+            await setup(conn)
             pg_types, args = self._params(st.text, params)
-            return await self._dml(conn, planned, pg_types, args, state)
+            return await self._dml(conn, planned, pg_types, args, state, setup)
 
         try:
             out = await self.plane.epochs.run(
@@ -368,6 +372,7 @@ class DataSession:
         pg_types: list[int],
         args: list[bytes | None],
         state: SessionState,
+        setup: Callable[[PgConn], Awaitable[None]],
     ) -> Outcome:
         st = planned.statement
         try:
@@ -378,6 +383,8 @@ class DataSession:
             # the statement's savepoint in the epoch's transaction (epochs.py): undo the
             # failed attempt before the second one
             await conn.script(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
+            conn.synced = None  # the rollback undid the settings made after the savepoint
+            await setup(conn)
             results = [r async for r in conn.stream(st.repeated_key_text, args, pg_types)]
             if st.repeated_key_counts:
                 count = _decoded_rows(results, [values.decoder(pgtypes.INT8)])
