@@ -63,6 +63,9 @@ class Config(Struct):
     # Manual clock: no barrier loop; barriers only when a test (or `rwshim ctl tick`) steps them.
     manual_clock: bool = False
     server_version: str = "13.14.0"
+    # The RisingWave release answered as: a key of rwshim.common.releases.RELEASES (head, 3.0,
+    # 2.8), checked when the instance is made (config is below common/ and cannot read it).
+    rw_version: str = "head"
     # Startup ParameterStatus values beyond the per-session ones (clients.md §1 item 4).
     extra_parameters: dict[str, str] = field(default_factory=dict)
 

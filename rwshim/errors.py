@@ -80,12 +80,6 @@ class FatalError(RwError):
         return self.compact()
 
 
-class ProtocolViolation(FatalError):
-    """A malformed or oversized frame, or a message out of place (PostgreSQL's 08P01)."""
-
-    sqlstate: ClassVar[str] = "08P01"
-
-
 class QueryCanceled(RwError):
     """A statement cancelled by CancelRequest; the text is PostgreSQL's, which clients match."""
 
@@ -397,6 +391,20 @@ class RescheduleBlocked(MetaRpcError):
         )
 
 
+class NonReschedulableBackgroundJob(MetaRpcError):
+    """The releases' refusal of a reschedule of a creating background job whose backfill
+    cannot be rescheduled: `Cannot alter the job {id} because it is a non-reschedulable
+    background backfill job` (v2.8.5:src/meta/src/stream/stream_manager.rs:819 for SET
+    PARALLELISM; v3.0.3:stream_manager.rs:858 for SET BACKFILL_PARALLELISM)."""
+
+    def __init__(self, call: str, job_id: int) -> None:
+        super().__init__(
+            call,
+            f"Cannot alter the job {job_id} because it is a non-reschedulable background "
+            "backfill job",
+        )
+
+
 class BackfillNotOnlineReschedulable(MetaRpcError):
     """Error 2: the creating job's backfill scan cannot be rescheduled online
     (src/meta/src/stream/stream_manager.rs:977-981)."""
@@ -459,6 +467,17 @@ class RescheduleRejectedAtBarrier(MetaRpcError):
             call,
             f"cannot reschedule jobs {{{ids}}} when creating jobs with unreschedulable "
             "backfill fragments",
+        )
+
+
+class RescheduleRejectedWhileSnapshotBackfill(MetaRpcError):
+    """v2.8.5's barrier-level rejection: any reschedule command of a database while one of its
+    snapshot-backfill jobs is creating (v2.8.5:src/meta/src/barrier/checkpoint/control.rs:
+    1121-1134)."""
+
+    def __init__(self, call: str) -> None:
+        super().__init__(
+            call, "cannot reschedule when creating streaming job with snapshot backfill"
         )
 
 

@@ -13,30 +13,72 @@ import datetime as dt
 import math
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rwshim.binder.relations import RelKind
 from rwshim.binder.rewrites import register_rewrite
 from rwshim.catalog_path.engine import QueryEngine
+from rwshim.catalog_path.reader import CatalogReader
 from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.common.passwords import StoredPassword
+from rwshim.common.releases import Release
+from rwshim.common.releases import release as find_release
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_
-from rwshim.server.shortcuts.replies import ReplyCache
 from rwshim.sql.lenient import quote_keyword_relations
+from rwshim.store import functions as store_functions
 from rwshim.store.files import damaged
 from rwshim.store.store import Store
-from rwshim.version import CLUSTER_VERSION
 
 if TYPE_CHECKING:
     from rwshim.dataplane.changelog import ChangeLog
     from rwshim.dataplane.plane import DataPlane
 
-# version() at the reference commit (rwshim.version, clients.md §8.1)
-RW_VERSION = CLUSTER_VERSION
+
+# The server's live sessions, as the instance and the frontend's handlers see them.  The
+# registry is the server's (rwshim/server/registry.py, a layer above): these protocols name what
+# is asked of it, so that nothing here or in the frontend imports the server.
+
+
+class Process(Protocol):
+    """One live connection as SHOW PROCESSLIST, SHOW CURSORS and its frontend see it (the
+    server's ``ProcessInfo``, rwshim/server/portals.py)."""
+
+    pid: int
+    user: str
+    database: str
+    client_addr: str
+    # The statement running now (or the last one run), when it started, whether it runs.
+    statement: str | None
+    statement_started: float | None
+    active: bool
+
+
+class LiveSession(Protocol):
+    """One live session: its process record and its connection's frontend (a ``Frontend``,
+    rwshim/frontend/, a layer above: its handlers narrow it)."""
+
+    @property
+    def process(self) -> Process: ...
+
+    @property
+    def frontend(self) -> object: ...
+
+
+class Sessions(Protocol):
+    """The server's registry of live sessions (SHOW PROCESSLIST, SHOW CURSORS, KILL), which
+    also releases their open reads before a write."""
+
+    def release_reads(self) -> None: ...
+
+    def processes(self) -> Sequence[Process]: ...
+
+    def sessions(self) -> Sequence[LiveSession]: ...
+
+    def kill(self, pid: int) -> bool: ...
 
 
 class Instance:
@@ -48,22 +90,25 @@ class Instance:
         *,
         manual_clock: bool = False,
         postgres_url: str | None = None,
+        release: Release | str | None = None,
     ) -> None:
+        # The RisingWave release this instance answers as (rwshim.common.releases).
+        self.release = release if isinstance(release, Release) else find_release(release)
         self.data_dir = data_dir
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
+        store_functions.register(self.store.conn, self.release)
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
         self._changelog: ChangeLog | None = None
-        # constant statements' answers, kept encoded by the sessions
-        # (rwshim/server/shortcuts/replies.py)
-        self.replies = ReplyCache()
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.
             self._attach_read_path()
-            self.engine = Engine(self.store, self.clock, row_count=self.row_count)
+            self.engine = Engine(
+                self.store, self.clock, row_count=self.row_count, release=self.release
+            )
             if self._data is not None:  # made while the engine recovered (row counts)
                 self.engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
         except sqlite3.DatabaseError as e:
@@ -75,13 +120,14 @@ class Instance:
         self.on_tick: list[Callable[[], None]] = []
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
-    # their open reads before a write.
-    registry: object | None = None
+    # their open reads before a write.  (A class default too: recovery, which may write,
+    # runs in __init__ before it is set.)
+    registry: Sessions | None = None
 
     def _release_reads(self) -> None:
-        release = getattr(self.registry, "release_reads", None)
-        if callable(release):
-            release()
+        registry = self.registry
+        if registry is not None:
+            registry.release_reads()
 
     def _attach_read_path(self) -> None:
         self.store.release_hooks.append(self._release_reads)
@@ -90,10 +136,18 @@ class Instance:
         # (one query runs at a time: the store is driven from one thread).
         conn.set_progress_handler(self._past_deadline, 50_000)
         self.relations = StoreRelations(conn)
+        # the one read API over the store's rows for the frontend, dashboard and data plane
+        self.catalog_reader = CatalogReader(conn)
         # The read path parses statements rwshim.sql accepted: RisingWave's keyword relation
         # names too.
         register_rewrite(quote_keyword_relations)
-        self.query = QueryEngine(conn, self.relations, version=RW_VERSION, clock=self._now)
+        self.query = QueryEngine(
+            conn,
+            self.relations,
+            version=self.release.cluster_version,
+            release=self.release,
+            clock=self._now,
+        )
         self.query.refuse_user_data = self._refuse_user_data
         if self._data is not None:
             self._data.relations = self.relations
@@ -147,7 +201,7 @@ class Instance:
         if self._changelog is None:
             from rwshim.dataplane.changelog import ChangeLog
 
-            self._changelog = ChangeLog(self.engine, self.data)
+            self._changelog = ChangeLog(self.engine, self.data, self.catalog_reader)
         return self._changelog
 
     @property
@@ -163,12 +217,10 @@ class Instance:
         found = None if self._data is None else self._data.counts.get(relation_id)
         if found is not None:
             return found
-        row = self.conn.execute(
-            "SELECT max(backfill_total) FROM fragment WHERE scan_relation_id = ?", (relation_id,)
-        ).fetchone()
+        total = self.catalog_reader.backfill_total(relation_id)
         if self._data is not None or self.data_dir is not None or self.postgres_url:
             self.data.recount_soon(relation_id)
-        return int(row[0]) if row is not None and row[0] is not None else 0
+        return total or 0
 
     def _refuse_user_data(self, relation_ids: list[int]) -> None:
         """The in-process path was about to read user data: only catalog relations (and
@@ -197,12 +249,7 @@ class Instance:
     def user_password(self, name: str) -> StoredPassword | None:
         """The password stored for user ``name`` by CREATE USER ... PASSWORD (None when the
         user has none or does not exist: the server's ``--password`` applies then)."""
-        row = self.conn.execute(
-            "SELECT auth_type, auth_value FROM rw_user WHERE name = ?", (name,)
-        ).fetchone()
-        if row is None or row[0] is None or row[1] is None:
-            return None
-        return StoredPassword(str(row[0]), str(row[1]))
+        return self.catalog_reader.stored_password(name)
 
     def tick(self, database_id: int | None = None) -> None:
         """One barrier (all databases when None); the catalog may have changed."""

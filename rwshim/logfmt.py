@@ -1,5 +1,5 @@
 """Structured log lines (logfmt: ``event key=value ...``), so a server log can be grepped and
-parsed: one line per connection at INFO (``rwshim.server.listener``), one per statement at DEBUG
+parsed: one line per connection at INFO (``rwshim.server``), one per statement at DEBUG
 (``rwshim.statement``)."""
 
 from __future__ import annotations

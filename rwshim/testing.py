@@ -13,6 +13,9 @@ Fixtures:
   (or ``manual_clock()`` is called): then barriers happen only on ``tick()``.
 - ``rwshim_session``: one server for the whole session (faster; tests share its catalog).
 
+The release answered as is head unless ``@pytest.mark.rwshim(rw_version="2.8")`` (or "3.0")
+or ``$RWSHIM_RW_VERSION`` says otherwise (rwshim.common.releases).
+
 No dashboard by default (a test pays nothing for it); ``@pytest.mark.rwshim(dashboard=True)``
 starts one on a port the OS picks, with its control actions, at ``rwshim.dashboard_url``.
 
@@ -24,12 +27,14 @@ method runs on the server's loop and returns when done.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
 
+from rwshim.common.releases import ENV as RW_VERSION_ENV
 from rwshim.config import Config
 from rwshim.control import statements as control
 from rwshim.instance import Instance
@@ -50,6 +55,7 @@ class RwShim:
         user: str = "root",
         database: str = "dev",
         dashboard: bool = False,
+        rw_version: str | None = None,
     ) -> None:
         self.user = user
         self.database = database
@@ -65,6 +71,8 @@ class RwShim:
             manual_clock=manual,
             dashboard_port=0 if dashboard else None,
             dashboard_control=dashboard,
+            # None: $RWSHIM_RW_VERSION, else head (rwshim.common.releases).
+            rw_version=rw_version or os.environ.get(RW_VERSION_ENV) or "head",
         )
         self.server = Server(config)
         try:
@@ -136,17 +144,7 @@ class RwShim:
         self._pause(database, False)
 
     def _pause(self, database: str | None, pause: bool) -> None:
-        def run() -> None:
-            engine = self.instance.engine
-            if database is None:
-                (engine.barrier.pause_all if pause else engine.barrier.resume_all)()
-            else:
-                (engine.barrier.pause_database if pause else engine.barrier.resume_database)(
-                    None, database
-                )
-            self.instance.query.invalidate()
-
-        self.call(run)
+        self.call(lambda: control.set_paused(self.instance, database, pause))
 
     def is_paused(self, database: str = "dev") -> bool:
         return self.call(
@@ -197,8 +195,10 @@ class RwShim:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "rwshim(manual=False, dashboard=False): options of the rwshim fixture (manual=True: no"
-        " periodic barriers; dashboard=True: a dashboard at rwshim.dashboard_url)",
+        "rwshim(manual=False, dashboard=False, rw_version=None): options of the rwshim fixture"
+        " (manual=True: no periodic barriers; dashboard=True: a dashboard at"
+        " rwshim.dashboard_url; rw_version='2.8', '3.0' or 'head': the RisingWave release to"
+        " answer as, default $RWSHIM_RW_VERSION or head)",
     )
 
 
@@ -208,7 +208,9 @@ def rwshim(request: pytest.FixtureRequest) -> Iterator[RwShim]:
     marker = request.node.get_closest_marker("rwshim")
     kwargs = marker.kwargs if marker is not None else {}
     server = RwShim(
-        manual=bool(kwargs.get("manual", False)), dashboard=bool(kwargs.get("dashboard", False))
+        manual=bool(kwargs.get("manual", False)),
+        dashboard=bool(kwargs.get("dashboard", False)),
+        rw_version=kwargs.get("rw_version"),
     )
     try:
         yield server

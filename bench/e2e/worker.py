@@ -61,7 +61,9 @@ class RwshimTarget:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(60)
 
     def open(self, n: int) -> tuple[str, str]:
-        config = self._config(host="127.0.0.1", port=0, log_level="WARNING")
+        # The release answered as: $RWSHIM_RW_VERSION (rwshim.common.releases), else head.
+        release = os.environ.get("RWSHIM_RW_VERSION") or "head"
+        config = self._config(host="127.0.0.1", port=0, log_level="WARNING", rw_version=release)
         self._server = self._server_cls(config)
         self._call(self._server.start())
         return f"host=127.0.0.1 port={self._server.port} user=root dbname=dev", "dev"

@@ -25,7 +25,7 @@ from rwshim.binder.type_inference import (
     function_type,
     literal_default,
 )
-from rwshim.common import pgtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.errors import InvalidInputSyntax, NoFunction
 from rwshim.sql import column_exprs
 
@@ -93,7 +93,7 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     if isinstance(node, exp.Anonymous) or name in NOT_IN_RISINGWAVE:
         target = renamed or name
         if name in NOT_IN_RISINGWAVE or not tx.low.has_function(target):
-            sig = ", ".join(types.DISPLAY.get(types.external(o), "unknown") for o in oids)
+            sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)
             raise NoFunction(f"{name}({sig})")
         node.set("this", target)
         node.set("expressions", new_args)

@@ -18,7 +18,7 @@ from sqlglot import exp
 from rwshim.binder import bind_catalog, types
 from rwshim.binder.parse import func_call, param_number
 from rwshim.binder.type_inference import UNKNOWN, at_bind, cast_type, is_regclass
-from rwshim.common import pgtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.errors import BindError, NoFunction, NotImplementedError_, NotSupported
 
 if TYPE_CHECKING:
@@ -112,8 +112,8 @@ def _temporal_arith(
         return tx.low.date_add_days(a, b, 1 if op == "+" else -1), pgtypes.DATE
     fname = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus"}[op]
     raise NoFunction(
-        f"{fname}({types.DISPLAY.get(types.external(lo), 'unknown')}, "
-        f"{types.DISPLAY.get(types.external(ro), 'unknown')})"
+        f"{fname}({rwtypes.DISPLAY.get(types.external(lo), 'unknown')}, "
+        f"{rwtypes.DISPLAY.get(types.external(ro), 'unknown')})"
     )
 
 
@@ -196,7 +196,7 @@ def collate(tx: ExprBinder, node: exp.Collate) -> tuple[exp.Expr, int]:
         )
     new, oid = tx.bind(node.this)
     if oid not in types.STRING_OIDS | {UNKNOWN}:
-        name = types.DISPLAY.get(types.external(oid), "unknown")
+        name = rwtypes.DISPLAY.get(types.external(oid), "unknown")
         raise at_bind(
             NotSupported(
                 f"{name} is not a collatable data type",
@@ -220,7 +220,7 @@ def cast(tx: ExprBinder, node: exp.Cast) -> tuple[exp.Expr, int]:
         # binder/expr/mod.rs:999-1009: only a varchar passes (unchanged)
         if frm not in types.STRING_OIDS | {UNKNOWN}:
             raise BindError(
-                f"Can't cast {types.DISPLAY.get(types.external(frm), 'unknown')} to regproc"
+                f"Can't cast {rwtypes.DISPLAY.get(types.external(frm), 'unknown')} to regproc"
             )
         return new, pgtypes.VARCHAR
     if to == types.REGTYPE_TAG and frm in types.STRING_OIDS | {UNKNOWN}:

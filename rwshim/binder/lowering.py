@@ -1,4 +1,4 @@
-"""The boundary between the binder and the engine that runs a query: ``Lowering``.
+"""The boundary between the binder and SQLite for the catalog path: ``Lowering``.
 
 The binder (binder.py, bind_expr.py, bind_func.py, bind_catalog.py) does what RisingWave's
 binder does and nothing engine-specific: it resolves names (resolve.py), types every expression
@@ -6,16 +6,19 @@ binder does and nothing engine-specific: it resolves names (resolve.py), types e
 is RisingWave's own (catalog relations, reg* casts, TUMBLE/HOP, materialized views read as their
 defining query).  Whenever a construct has to take a form only the executing engine knows (a
 parameter marker, a boolean literal, a cast, checked integer arithmetic, a set-returning
-function, the table that holds a relation's rows, the final SQL text), it asks its Lowering.
-The binder hands over bound, typed pieces; a Lowering returns the node that replaces them and
-never changes a type, a name or an error.
+function, the final SQL text), it asks its Lowering.  The binder hands over bound, typed
+pieces; a Lowering returns the node that replaces them and never changes a type, a name or an
+error.
 
-``catalog_path/sqlite/`` is the one implementation today (``SqliteLowering``): SQLite with rwshim's
-registered helper functions.  A data plane on another engine (issue 12: user data on
-PostgreSQL) implements these two protocols and passes its own object to ``Binder``; most of its
-methods then return the PostgreSQL node unchanged, since the binder's input is PostgreSQL.  The
-trees the binder produces are otherwise PostgreSQL-valid: derived tables carry aliases, and the
-outputs of a derived table with a column alias list are renamed in place.
+The one implementation is ``catalog_path/sqlite/`` (``SqliteLowering``): the catalog path runs
+constant and catalog queries on the meta store's SQLite with rwshim's registered helper
+functions.  User data is on the PostgreSQL data plane, which routes and splices PostgreSQL's
+own parse tree (rwshim/dataplane/plan) and never lowers through here; the binder still binds
+statements that read user relations (RisingWave's error texts for the data plane, CREATE
+MATERIALIZED VIEW's analysis), and ``user_relation`` gives such a relation a FROM item that
+holds no rows.  The trees the binder produces are otherwise PostgreSQL-valid: derived tables
+carry aliases, and the outputs of a derived table with a column alias list are renamed in
+place.
 
 One Lowering object serves one statement (``begin`` may collect state, ``finish`` uses it).
 """
@@ -55,18 +58,15 @@ class QueryLowering(Protocol):
         """The engine's text of one bound node (an expression, a FROM item, a query)."""
         ...
 
-    def storage(self, rel: Relation) -> str:
-        """The name of the engine table that holds the rows of table-like ``rel``."""
-        ...
-
     def system_relation(self, rel: SystemRelation, alias: str, in_from: bool) -> exp.Expr:
         """The FROM item reading catalog relation ``rel`` under ``alias`` (``in_from``: it
         is a FROM or JOIN item, not a relation named elsewhere)."""
         ...
 
     def user_relation(self, rel: Relation, alias: str) -> exp.Expr:
-        """The FROM item reading the stored rows of ``rel`` (a table, or a source, which
-        holds no rows a batch query can read unless it has a table) under ``alias``."""
+        """The FROM item standing for user relation ``rel`` (a table or a source) under
+        ``alias``: its visible columns and no rows (user rows are on the data plane; a
+        statement that reads them is refused before it runs here)."""
         ...
 
     def relation_columns(
@@ -276,4 +276,4 @@ class ExprLowering(Protocol):
 
 
 class Lowering(QueryLowering, ExprLowering, Protocol):
-    """Everything the binder asks of the engine a statement is lowered to."""
+    """Everything the binder asks of SQLite, the engine a catalog-path statement is lowered to."""

@@ -4,7 +4,9 @@
 lowering it is given: a query through ``Binder.bind_select``; DML as RisingWave's binder does
 (binder/insert.rs, update.rs, delete.rs: the target found by ``resolve.resolve_dml_target``,
 INSERT's column list and arity errors, UPDATE refusing a primary-key column, RETURNING over the
-changed table), with the statement text assembled from lowered pieces.  ``analyze`` binds the
+changed table), for its errors and its parameter and RETURNING types only: DML runs on the
+PostgreSQL data plane, which asks for the binder's text when PostgreSQL refuses a statement
+(``Frontend._explain``), so a DML ``Prepared`` has no engine text.  ``analyze`` binds the
 query of CREATE MATERIALIZED VIEW / VIEW / SINK AS / TABLE AS for its output columns and
 upstream relations, and ``check_mv_aliases`` applies CREATE MATERIALIZED VIEW's alias rule
 (handler/create_mv.rs:80-98).  Loaded on first use (it brings sqlglot); nothing here depends
@@ -23,7 +25,6 @@ from rwshim.binder.parse import expr_text, ident, param_number, parse
 from rwshim.binder.prepared import Prepared
 from rwshim.binder.relations import Relation, RelationSource
 from rwshim.binder.resolve import OutColumn, Scope, derive_alias, rename, resolve_dml_target
-from rwshim.common import pgtypes
 from rwshim.errors import BindError, BindExprError, ItemNotFound, NotImplementedError_
 
 
@@ -73,12 +74,6 @@ def check_mv_aliases(query_text: str) -> None:
                 )
 
 
-def bind_default(b: Binder, expr_text: str) -> tuple[str, int]:
-    """A column's DEFAULT expression as ``SELECT <expr>``: the engine's text and its type."""
-    bound = b.bind_select(parse(f"SELECT {expr_text}"))
-    return bound.sql, bound.columns[0].type_oid
-
-
 def rename_columns(cols: list[OutColumn], names: list[str]) -> list[OutColumn]:
     """``cols`` under the names of a CREATE's column list."""
     return rename(cols, names)
@@ -89,20 +84,22 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _returning(tree: exp.Expr, rel: Relation, b: Binder) -> tuple[str, list[OutColumn]]:
-    """RETURNING items bound over the changed table, unqualified (``bind_returning_list``,
-    binder/select.rs:540)."""
+def _returning(tree: exp.Expr, rel: Relation, b: Binder) -> list[OutColumn] | None:
+    """RETURNING items bound over the changed table (``bind_returning_list``,
+    binder/select.rs:540): their columns, None without RETURNING."""
     ret = tree.args.get("returning")
     if ret is None:
-        return "", []
+        return None
     sel = exp.Select(expressions=list(ret.expressions))
     sel.set("from_", exp.From(this=exp.Table(this=ident(rel.name), db=ident(rel.schema))))
-    cols = b.query(sel, None)
-    # RETURNING may only name the modified table's columns, without qualifier
-    for c in sel.find_all(exp.Column):
-        c.set("table", None)
-    items = ", ".join(b.low.render(e) for e in sel.expressions)
-    return items, cols
+    return b.query(sel, None)
+
+
+def _dml(kind: str, b: Binder, rel: Relation, returning: list[OutColumn] | None) -> Prepared:
+    """A bound INSERT / UPDATE / DELETE: no engine text (it never runs in process)."""
+    return Prepared(
+        kind, "", returning or [], b.param_list(), target=rel, returning=returning is not None
+    )
 
 
 def _insert(tree: exp.Insert, b: Binder, ctx: QueryContext, relations: RelationSource) -> Prepared:
@@ -140,24 +137,12 @@ def _insert(tree: exp.Insert, b: Binder, ctx: QueryContext, relations: RelationS
         raise BindError("INSERT has more expressions than target columns")
     if len(src_cols) < len(cols) and user_cols:
         raise BindError("INSERT has more target columns than expressions")
-    cols = cols[: len(src_cols)]
-    ret_sql, ret_cols = _returning(tree, rel, b)
-    sql = b.low.render(source)
-    return Prepared(
-        "insert",
-        sql,
-        ret_cols,
-        b.param_list(),
-        target=rel,
-        insert_columns=cols,
-        source_oids=[c.type_oid for c in src_cols],
-        returning_sql=ret_sql,
-    )
+    return _dml("insert", b, rel, _returning(tree, rel, b))
 
 
 def _update(tree: exp.Update, b: Binder, ctx: QueryContext, relations: RelationSource) -> Prepared:
-    """binder/update.rs: SET only existing, non-key columns, each value converted to its
-    column's type; FROM, WHERE and RETURNING bound over the table and the FROM items."""
+    """binder/update.rs: SET only existing, non-key columns (a parameter typed by its
+    column); FROM, WHERE and RETURNING bound over the table and the FROM items."""
     table = tree.this
     assert isinstance(table, exp.Table)
     rel = resolve_dml_target(ctx, relations, table.db or None, table.name, False, action="UPDATE")
@@ -180,7 +165,6 @@ def _update(tree: exp.Update, b: Binder, ctx: QueryContext, relations: RelationS
     scope = Scope(None)
     b.from_items(sel, scope)
     tx = ExprBinder(b, scope)
-    sets = []
     for assign in tree.expressions:
         col = assign.this
         cname = col.name
@@ -188,29 +172,12 @@ def _update(tree: exp.Update, b: Binder, ctx: QueryContext, relations: RelationS
             raise BindExprError(expr_text(col), ItemNotFound(f"Invalid column: {cname}"))
         if cname in rel.primary_key:
             raise BindError("update modifying the PK column is unsupported")
-        target_oid = by_name[cname].type_oid
-        tx.hint_param(assign.expression, types.external(target_oid))
-        new, oid = tx.bind_top(assign.expression)
-        if (oid != target_oid and oid != pgtypes.UNKNOWN) or (
-            oid == pgtypes.UNKNOWN and not isinstance(new, exp.Null)
-        ):
-            new = b.low.convert(new, oid, target_oid)
-        sets.append(f'"{cname}" = {b.low.render(new)}')
+        tx.hint_param(assign.expression, types.external(by_name[cname].type_oid))
+        tx.bind_top(assign.expression)
     where = tree.args.get("where")
-    where_sql = ""
     if where is not None:
-        new, _ = tx.bind_top(where.this)
-        where_sql = " WHERE " + b.low.render(new)
-    from_sql = ""
-    joins = sel.args.get("joins") or []
-    if joins:
-        from_sql = " FROM " + ", ".join(b.low.render(j.this) for j in joins)
-    ret_sql, ret_cols = _returning(tree, rel, b)
-    storage = b.low.storage(rel)
-    sql = f'UPDATE "{storage}" AS "{alias}" SET {", ".join(sets)}{from_sql}{where_sql}'
-    if ret_sql:
-        sql += " RETURNING " + ret_sql
-    return Prepared("update", sql, ret_cols, b.param_list(), target=rel, returning_sql=ret_sql)
+        tx.bind_top(where.this)
+    return _dml("update", b, rel, _returning(tree, rel, b))
 
 
 def _delete(tree: exp.Delete, b: Binder, ctx: QueryContext, relations: RelationSource) -> Prepared:
@@ -232,15 +199,7 @@ def _delete(tree: exp.Delete, b: Binder, ctx: QueryContext, relations: RelationS
     )
     scope = Scope(None)
     b.from_items(sel, scope)
-    tx = ExprBinder(b, scope)
     where = tree.args.get("where")
-    where_sql = ""
     if where is not None:
-        new, _ = tx.bind_top(where.this)
-        where_sql = " WHERE " + b.low.render(new)
-    ret_sql, ret_cols = _returning(tree, rel, b)
-    storage = b.low.storage(rel)
-    sql = f'DELETE FROM "{storage}" AS "{alias}"{where_sql}'
-    if ret_sql:
-        sql += " RETURNING " + ret_sql
-    return Prepared("delete", sql, ret_cols, b.param_list(), target=rel, returning_sql=ret_sql)
+        ExprBinder(b, scope).bind_top(where.this)
+    return _dml("delete", b, rel, _returning(tree, rel, b))

@@ -1,12 +1,13 @@
-"""A statement bound and lowered for its engine (``Prepared``), and the ``Executor`` that runs it.
+"""A statement bound and lowered for the catalog path (``Prepared``), and the ``Executor`` that
+runs it.
 
-``Prepared`` is what the engine caches per statement text and context: the engine's text, the
-typed output and parameter columns, and for DML the target relation and the bound pieces the
-executor needs.  ``Executor`` is the second half of the engine boundary (the first is
-``lowering.Lowering``): it makes a statement's lowering, decodes the engine's values, binds
-parameters, and runs queries and DML with RisingWave's semantics (a table with a primary key
-overwrites the row with the same key; one statement is all or nothing).  Today's executor is
-``sqlite.executor.SqliteExecutor`` on the meta store's connection.
+``Prepared`` is what the catalog path caches per statement text and context: SQLite's text,
+the typed output and parameter columns, and for DML the target relation (DML is bound for
+RisingWave's errors and types but never runs in process: user data is on the PostgreSQL data
+plane).  ``Executor`` is the second half of the boundary between the binder and SQLite (the
+first is ``lowering.Lowering``): it makes a statement's lowering, decodes SQLite's values, binds
+parameters, and runs queries.  Its one implementation is
+``catalog_path.sqlite.executor.SqliteExecutor`` on the meta store's connection.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from msgspec import Struct, field
 from rwshim.binder import types
 from rwshim.binder.relations import Relation
 from rwshim.common import pgtypes
-from rwshim.common.outcome import Column, Outcome
+from rwshim.common.outcome import Column
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -29,17 +30,15 @@ if TYPE_CHECKING:
 
 class Prepared(Struct):
     kind: str  # "select" or "insert"/"update"/"delete"
-    sql: str  # the engine's text (for INSERT: of the source query)
+    sql: str  # SQLite's text of a query ("" for DML, which never runs here)
     columns: list[OutColumn]
     param_oids: list[int]
     # how many parameters the engine's text binds
     nbind: int = 0
     decoders: list[Callable[[object], object]] = field(default_factory=list)
-    # DML
+    # DML: the table it writes, and whether it has RETURNING (``columns``)
     target: Relation | None = None
-    insert_columns: list[str] = field(default_factory=list)
-    source_oids: list[int] = field(default_factory=list)
-    returning_sql: str = ""
+    returning: bool = False
     # ids of the user relations the statement reads or writes
     upstreams: list[int] = field(default_factory=list)
     # ``columns`` as a client sees them, built once: handing back the same list for every
@@ -53,12 +52,8 @@ def column_of(c: OutColumn) -> Column:
     return Column(c.name, oid, pgtypes.type_size(oid))
 
 
-# binds ``SELECT <default expression>``: the engine's text and the expression's type
-BindDefault = Callable[[str], tuple[str, int]]
-
-
 class Executor(Protocol):
-    """Runs prepared statements on one engine."""
+    """Runs prepared queries on one SQLite connection."""
 
     def lowering(self) -> Lowering:
         """A fresh lowering for one statement."""
@@ -80,11 +75,6 @@ class Executor(Protocol):
     def select(self, prep: Prepared, args: Sequence[object]) -> Iterator[tuple[object, ...]]:
         """Run a query; its rows, decoded lazily (an engine failure raised as RisingWave's
         error by the iterator)."""
-        ...
-
-    def dml(self, prep: Prepared, args: Sequence[object], bind_default: BindDefault) -> Outcome:
-        """Run an INSERT / UPDATE / DELETE; columns an INSERT leaves out take their DEFAULT
-        (bound by ``bind_default``)."""
         ...
 
     def failure(self, e: Exception) -> RwError | None:

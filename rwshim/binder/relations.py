@@ -43,8 +43,8 @@ class RelColumn(Struct, frozen=True):
 class Relation(Struct, frozen=True):
     """One user relation as the binder sees it.
 
-    ``storage`` is the SQLite table holding the rows (tables; ``rel_<id>``), ``definition``
-    the defining query text for materialized views and views (read as that query).
+    ``definition`` is the defining query text for materialized views and views (read as that
+    query).
     ``created`` is False while the job is still being created.
     """
 
@@ -55,7 +55,6 @@ class Relation(Struct, frozen=True):
     columns: tuple[RelColumn, ...]
     created: bool = True
     definition: str | None = None
-    storage: str | None = None
     primary_key: tuple[str, ...] = ()
     append_only: bool = False
     # a table's ConflictBehavior (handler/create_table.rs:671-705): "overwrite", "ignore",

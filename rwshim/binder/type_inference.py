@@ -26,7 +26,7 @@ UNKNOWN = pgtypes.UNKNOWN
 def type_oid_of(dt_node: exp.Expr) -> int:
     """The internal OID a sqlglot type node denotes."""
     if isinstance(dt_node, exp.ObjectIdentifier):
-        return types.NAME_TO_OID.get(dt_node.name.lower(), pgtypes.VARCHAR)
+        return types.oid_of_name(dt_node.name.lower()) or pgtypes.VARCHAR
     if isinstance(dt_node, exp.DataType):
         if dt_node.is_type(exp.DataType.Type.ARRAY) and dt_node.expressions:
             return types.array_of(type_oid_of(dt_node.expressions[0]))
@@ -35,9 +35,9 @@ def type_oid_of(dt_node: exp.Expr) -> int:
             name = (kind.name if isinstance(kind, exp.Expr) else str(kind or "")).lower()
             if name == "char":  # "char" quoted
                 return pgtypes.VARCHAR
-            return types.NAME_TO_OID.get(name.removeprefix("pg_catalog."), pgtypes.VARCHAR)
+            return types.oid_of_name(name.removeprefix("pg_catalog.")) or pgtypes.VARCHAR
         name = dt_node.this.name.lower() if hasattr(dt_node.this, "name") else str(dt_node.this)
-        return _SQLGLOT_TYPES.get(name, types.NAME_TO_OID.get(name, pgtypes.VARCHAR))
+        return _SQLGLOT_TYPES.get(name) or types.oid_of_name(name) or pgtypes.VARCHAR
     return pgtypes.VARCHAR
 
 

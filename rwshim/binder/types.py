@@ -4,10 +4,11 @@ RisingWave has fewer types than PostgreSQL: ``text``, ``name``, ``char`` and ``b
 ``varchar`` (src/frontend/src/binder/expr/mod.rs:1011-1024, 1129), a ``regclass`` cast yields
 the ``int4`` oid (mod.rs:995-998).  The types clients' catalog SQL casts to but RisingWave lacks
 (``oid``, ``regtype``, ``regnamespace``) are kept as internal tags while an expression is being
-typed and leave rwshim as builtin OIDs (``int4`` and ``varchar``, ``external``).  ``DISPLAY``
-holds RisingWave's type names for its error texts (src/common/src/types/mod.rs:150-220),
-``rw_decimal`` its decimal rules (rust_decimal: 28 fractional digits, a 96-bit mantissa),
-``format_float`` / ``format_interval`` / ``render_array_text`` PostgreSQL's text renderings.
+typed and leave rwshim as builtin OIDs (``int4`` and ``varchar``, ``external``).  The type names
+RisingWave accepts and prints are rwshim.common.rwtypes' (``oid_of_name`` adds the binder's
+own), ``rw_decimal`` holds its decimal rules (rust_decimal: 28 fractional digits, a 96-bit
+mantissa), ``format_float`` / ``format_interval`` / ``render_array_text`` PostgreSQL's text
+renderings.
 
 In process (the catalog views over the meta store, and today's SQLite data path) a value has
 one form per type, chosen so that SQLite's own comparison and arithmetic give PostgreSQL's
@@ -22,11 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import functools
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 from rwshim.common import pgtypes
+from rwshim.common.names import quote_ident
 from rwshim.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:
@@ -41,42 +44,16 @@ REGTYPE_TAG = pgtypes.REGTYPE
 REGNAMESPACE_TAG = pgtypes.REGNAMESPACE
 OID_TAG = pgtypes.OID
 
-# Type names as written in SQL (lower case, after sqlglot parsing) -> OID (RisingWave's view).
-NAME_TO_OID: dict[str, int] = {
-    "bool": pgtypes.BOOL,
-    "boolean": pgtypes.BOOL,
-    "smallint": pgtypes.INT2,
-    "int2": pgtypes.INT2,
-    "int": pgtypes.INT4,
-    "integer": pgtypes.INT4,
-    "int4": pgtypes.INT4,
-    "bigint": pgtypes.INT8,
-    "int8": pgtypes.INT8,
-    "real": pgtypes.FLOAT4,
-    "float4": pgtypes.FLOAT4,
-    "float": pgtypes.FLOAT8,
-    "double": pgtypes.FLOAT8,
-    "double precision": pgtypes.FLOAT8,
-    "float8": pgtypes.FLOAT8,
-    "numeric": pgtypes.NUMERIC,
-    "decimal": pgtypes.NUMERIC,
-    "varchar": pgtypes.VARCHAR,
-    "character varying": pgtypes.VARCHAR,
-    "text": pgtypes.VARCHAR,
-    "string": pgtypes.VARCHAR,
+# Type names the binder reads besides the scalar names of RisingWave's parser
+# (rwshim.common.rwtypes.SCALARS): PostgreSQL's string types are varchar, json is jsonb and
+# regclass int4 (binder/expr/mod.rs:995-998, 1011-1024, 1129); the rest are internal tags.
+_MORE_NAMES: dict[str, int] = {
     "name": pgtypes.VARCHAR,
     "char": pgtypes.VARCHAR,
     "character": pgtypes.VARCHAR,
     "bpchar": pgtypes.VARCHAR,
     "nchar": pgtypes.VARCHAR,
     "nvarchar": pgtypes.VARCHAR,
-    "bytea": pgtypes.BYTEA,
-    "date": pgtypes.DATE,
-    "time": pgtypes.TIME,
-    "timestamp": pgtypes.TIMESTAMP,
-    "timestamptz": pgtypes.TIMESTAMPTZ,
-    "interval": pgtypes.INTERVAL,
-    "jsonb": pgtypes.JSONB,
     "json": pgtypes.JSONB,
     "uuid": pgtypes.VARCHAR,
     "regclass": pgtypes.INT4,
@@ -86,24 +63,19 @@ NAME_TO_OID: dict[str, int] = {
     "oid": OID_TAG,
 }
 
-# RisingWave's DataType display names (src/common/src/types/mod.rs:150-220).
-DISPLAY: dict[int, str] = {
-    pgtypes.BOOL: "boolean",
-    pgtypes.INT2: "smallint",
-    pgtypes.INT4: "integer",
-    pgtypes.INT8: "bigint",
-    pgtypes.FLOAT4: "real",
-    pgtypes.FLOAT8: "double precision",
-    pgtypes.NUMERIC: "numeric",
-    pgtypes.VARCHAR: "character varying",
-    pgtypes.DATE: "date",
-    pgtypes.TIME: "time without time zone",
-    pgtypes.TIMESTAMP: "timestamp without time zone",
-    pgtypes.TIMESTAMPTZ: "timestamp with time zone",
-    pgtypes.INTERVAL: "interval",
-    pgtypes.JSONB: "jsonb",
-    pgtypes.BYTEA: "bytea",
-}
+
+@functools.cache
+def _type_names() -> dict[str, int]:
+    from rwshim.common import rwtypes  # the type texts: not needed to start up
+
+    return {n: oid for n, (oid, _) in rwtypes.SCALARS.items()} | _MORE_NAMES
+
+
+def oid_of_name(name: str) -> int | None:
+    """The internal OID of a type name as written in SQL (lower case, after sqlglot parsing;
+    RisingWave's view), None for a name that is no type."""
+    return _type_names().get(name)
+
 
 INTEGER_OIDS = frozenset({pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, OID_TAG})
 FLOAT_OIDS = frozenset({pgtypes.FLOAT4, pgtypes.FLOAT8})
@@ -174,8 +146,6 @@ def struct_type_text(oid: int, scalar_name: Callable[[int], str]) -> str | None:
     fields = struct_fields(oid)
     if fields is None:
         return None
-    from rwshim.common.rwtypes import quote_ident
-
     inner = ", ".join(
         f"{quote_ident(name)} {struct_type_text(f, scalar_name) or scalar_name(f)}"
         for name, f in fields

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rwshim.common.names import quoted
 from rwshim.errors import BindError, InvalidInputSyntax, NotImplementedError_, RwError
 
 # bind_sql_udf has no depth limit of its own (a recursive function cannot be created: its body
@@ -151,7 +152,7 @@ class Inliner:
             out.append(sql[pos : call.start])
             out.append(self._expand(call, sql, depth))
             if aliases and call.alias is not None and not self.collect_only:
-                out.append(" AS " + _quote(call.alias))
+                out.append(" AS " + quoted(call.alias))
             pos = call.end
         out.append(sql[pos:])
         return "".join(out)
@@ -260,10 +261,6 @@ class Inliner:
         cols = ", ".join(f'{a} AS "a{i}"' for i, a in enumerate(args))
         inner = self._text(body, depth + 1, body)
         return f"(SELECT ({inner}) FROM (SELECT {cols}) AS {alias})"
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _call_span(

@@ -1,11 +1,14 @@
-"""QueryEngine: the read path and DML for one instance, over the store's connection.
+"""QueryEngine: the catalog path for one instance, over the store's connection.
 
 ``describe`` types a statement without running it, ``execute`` runs it, ``analyze`` binds the
 query of a CREATE MATERIALIZED VIEW / VIEW / SINK AS / TABLE AS, ``check_mv_columns`` adds
 CREATE MATERIALIZED VIEW's naming rules (src/frontend/src/handler/create_mv.rs:80-98).  A
-statement is bound by the binder (prepare.py) and lowered and run by the engine's executor
-(``prepared.Executor``; today ``sqlite.executor.SqliteExecutor`` on the meta store's SQLite
-connection).  Constant ``SELECT 1``-style statements skip the binder
+statement is bound by the binder (prepare.py) and lowered and run by the executor
+(``prepared.Executor``: ``sqlite.executor.SqliteExecutor`` on the meta store's SQLite
+connection).  What runs here is constants and catalog queries: user data is on the PostgreSQL
+data plane, so a statement that would read or write it is bound (RisingWave's errors come
+first) and then refused (``refuse_user_data``; DML always).  Constant ``SELECT 1``-style
+statements skip the binder
 (sqlite/fast_path.py).  Prepared statements are cached by (statement text, database, search
 path, user, parameter types), so a repeated statement costs one dictionary lookup before the
 engine runs it; the cache is dropped whenever the catalog changes (``invalidate``, or a change
@@ -35,7 +38,8 @@ from rwshim.catalog_path.sqlite.executor import SqliteExecutor
 from rwshim.catalog_path.sqlite.fast_path import constant_select as _constant_select
 from rwshim.catalog_path.system_catalogs import RELATIONS
 from rwshim.common.outcome import Column, KeptRows, Outcome
-from rwshim.errors import BindError, InvalidInputSyntax, RwError
+from rwshim.common.releases import HEAD, Release
+from rwshim.errors import BindError, InvalidInputSyntax, NotImplementedError_, RwError
 from rwshim.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -67,7 +71,8 @@ class Analysis(Struct, frozen=True):
 
 
 class QueryEngine:
-    """SELECT, VALUES, WITH, INSERT, UPDATE and DELETE for one store connection."""
+    """The catalog path's SELECT, VALUES and WITH (and the binding of INSERT, UPDATE and
+    DELETE) for one store connection."""
 
     def __init__(
         self,
@@ -75,11 +80,14 @@ class QueryEngine:
         relations: RelationSource,
         *,
         version: str | None = None,
+        release: Release = HEAD,
         clock: Callable[[], dt.datetime] | None = None,
         install_catalog: bool = True,
     ) -> None:
         self.conn = conn
         self.relations = relations
+        # The release's catalogs: what it lacks is not there to bind (``_load_system``).
+        self.release = release
         self.state = FunctionState()
         if version is not None:
             self.state.version = version
@@ -89,7 +97,7 @@ class QueryEngine:
         sqlite = SqliteExecutor(conn, self.state, install_catalog)
         self.executor: Executor = sqlite
         # the catalog views, made on first use (before a text that reads one runs or is
-        # judged for keeping)
+        # judged for keeping): the hook a ResultCache over this connection needs
         self.ensure_catalog_views = sqlite.ensure_views
         self._cache: dict[tuple[object, ...], Prepared] = {}
         # catalog changes invalidate the cache even if nobody calls invalidate(): checked
@@ -103,21 +111,28 @@ class QueryEngine:
         self.refuse_user_data: Callable[[list[int]], None] | None = None
         self._constants: dict[str, bool] = {}
         # the rows of catalog queries, while the store is unchanged (result_cache.py)
-        self.results = ResultCache(conn, sqlite.ensure_views)
+        self.results = ResultCache(conn, self.ensure_catalog_views)
         # the user-defined function names per database (the cheap test before inlining)
         self._udf_names: dict[int, frozenset[str]] = {}
 
     def _load_system(self) -> dict[tuple[str, str], SystemRelation]:
         from rwshim.binder.resolve import OutColumn, SystemRelation
 
+        absent = set(self.release.absent_catalogs)
+        absent_columns = {(s, r): c for s, r, c in self.release.absent_catalog_columns}
         self._system = system = {
             key: SystemRelation(
                 rel.schema,
                 rel.name,
                 rel.sqlite_name,
-                tuple(OutColumn(c.name, c.type_oid) for c in rel.columns),
+                tuple(
+                    OutColumn(c.name, c.type_oid)
+                    for c in rel.columns
+                    if absent_columns.get(key) != c.name
+                ),
             )
             for key, rel in RELATIONS.items()
+            if key not in absent
         }
         return system
 
@@ -211,7 +226,7 @@ class QueryEngine:
         prep = self._prepare(sql_text, list(param_oids), ctx)
         self._guard(prep)
         cols = prep.client_columns if prep.kind == "select" or prep.columns else None
-        if prep.kind != "select" and not prep.returning_sql:
+        if prep.kind != "select" and not prep.returning:
             cols = None
         return Description([types.external(o) for o in prep.param_oids], cols)
 
@@ -275,7 +290,11 @@ class QueryEngine:
                 self._select(prep, args, ctx, sql_text, oids),
                 count_rows=True,
             )
-        return ex.dml(prep, args, self._bind_default)
+        # user tables' rows are on the PostgreSQL data plane (rwshim/dataplane), never here
+        name = prep.target.name if prep.target is not None else "?"
+        raise NotImplementedError_(
+            f"{prep.kind.upper()} on {name} here: table data is on the PostgreSQL data plane"
+        )
 
     def _select(
         self,
@@ -353,12 +372,6 @@ class QueryEngine:
 
         lowering = self.executor.lowering()
         return Binder(ctx, self.relations, self._system_relation, lowering, param_oids)
-
-    def _bind_default(self, expr_text: str) -> tuple[str, int]:
-        """A column DEFAULT as the engine's ``SELECT <expr>`` and its type."""
-        ctx = self.state.ctx
-        assert ctx is not None
-        return prepare.bind_default(self._binder(ctx, []), expr_text)
 
     def _check_catalog(self) -> None:
         changes = self.conn.total_changes

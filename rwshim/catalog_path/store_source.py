@@ -11,6 +11,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
+from rwshim.common.names import quoted
 from rwshim.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:
@@ -31,10 +32,6 @@ def definition_query_text(definition: str) -> str:
         return definition
     m = _QUERY_AFTER_AS.search(definition)
     return m.group(1) if m else definition
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 class StoreRelations:
@@ -122,8 +119,8 @@ class StoreRelations:
             indexed_id = int(primary_id)
             primary = self.locate(indexed_id)
             if primary is not None:
-                names = ", ".join(_quote(c[0]) for c in cols if not c[2])
-                query = f"SELECT {names} FROM {_quote(primary[1])}.{_quote(primary[2])}"
+                names = ", ".join(quoted(c[0]) for c in cols if not c[2])
+                query = f"SELECT {names} FROM {quoted(primary[1])}.{quoted(primary[2])}"
             base = [
                 str(r[0])
                 for r in self.conn.execute(

@@ -25,6 +25,8 @@ from rwshim.cli.args import (
     positive_float,
     positive_int,
 )
+from rwshim.common.releases import ENV as RW_VERSION_ENV
+from rwshim.common.releases import RELEASES, release
 from rwshim.config import AUTH_METHODS, Config
 from rwshim.dashboard import DEFAULT_PORT as DASHBOARD_PORT
 from rwshim.errors import RwError
@@ -85,6 +87,13 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
         " RisingWave's max_single_query_size_bytes error (default %(default)s)",
     )
     p.add_argument("--no-uvloop", action="store_true", help="use the standard asyncio loop")
+    p.add_argument(
+        "--rw-version",
+        default=os.environ.get(RW_VERSION_ENV) or d.rw_version,
+        help=f"the RisingWave release to answer as: {', '.join(RELEASES)} (the latest patch of"
+        f" each: v2.8.5, v3.0.3, the reference commit 448c657; default %(default)s,"
+        f" or ${RW_VERSION_ENV})",
+    )
 
 
 PASSWORD_ENV = "RWSHIM_PASSWORD"
@@ -154,6 +163,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace) -> Config:
+    release(args.rw_version)  # ValueError naming the releases: one usage line
     return Config(
         host=args.host,
         port=args.port,
@@ -179,6 +189,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         ),
         dashboard_optional=args.dashboard_port is None,
         dashboard_control=args.dashboard_control,
+        rw_version=args.rw_version,
     )
 
 

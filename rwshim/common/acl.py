@@ -95,14 +95,6 @@ AVAILABLE: dict[str, tuple[str, ...]] = {
 }
 
 
-def available_for_object(kind: str, for_dml_table: bool = False) -> tuple[str, ...]:
-    """The modes a superuser holds on an object (user_privilege.rs available_prost_privilege):
-    a table id takes the DML modes only ``for_dml_table``, else it is read-only."""
-    if kind == TABLE:
-        return AVAILABLE["table"] if for_dml_table else AVAILABLE["materialized view"]
-    return tuple(sort_actions(AVAILABLE[kind]))
-
-
 class CheckItem(Struct, frozen=True):
     """One privilege a statement needs (privilege.rs ObjectCheckItem): the object's owner
     (who needs nothing), the action, the name the error shows and the object."""
@@ -141,12 +133,6 @@ class UserAcl(Struct, frozen=True):
         """user_catalog.rs has_privilege (superuser status not considered)."""
         return (object_id, action) in self.grants
 
-    def has_schema_usage(self, schema_id: int, schema_owner: int) -> bool:
-        """user/mod.rs has_schema_usage_privilege: owner, superuser or USAGE."""
-        return (
-            self.user_id == schema_owner or self.is_super or self.has_privilege(schema_id, "USAGE")
-        )
-
     def sees(self, object_id: int, owner: int) -> bool:
         """has_access_to_object (user/mod.rs:27-35, user_catalog.rs check_object_visibility):
         the owner, a superuser, or a holder of SELECT, EXECUTE or USAGE on the object."""
@@ -164,11 +150,6 @@ class UserAcl(Struct, frozen=True):
             if (object_id, action) not in pool:
                 return False
         return True
-
-
-def superuser_acl(user_id: int = 1, name: str = "root") -> UserAcl:
-    """The ACL of a superuser (internal contexts that check nothing)."""
-    return UserAcl(user_id, name, True, True, True)
 
 
 def check_privileges(acl: UserAcl | None, items: Iterable[CheckItem]) -> None:

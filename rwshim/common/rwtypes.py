@@ -5,8 +5,13 @@ struct_type.rs, list_type.rs, map_type.rs) and the type OID RisingWave reports
 (postgres_type.rs ``to_oid``: struct 2249, a list of structs 2287, rw_int256 1301, map 1303,
 vector 1305, their lists one more; a list of lists reports its innermost element's array OID).
 
-A leaf module (errors and pgtypes only): the catalog's column binder (coltypes) and the data
-plane's type mapping (query/pg/typemap) both read it.
+The one home of RisingWave's type texts: the scalar names its parser accepts and the name it
+prints for each (``SCALARS``, ``DISPLAY``), the column types CREATE TABLE / SOURCE bind
+(``bind_column_type``, ``bind_data_type``: src/frontend/src/binder/expr/mod.rs:1066-1160) and
+the name of a result column's type (``rw_type_name``).  A leaf module (errors, pgtypes and
+names only: a struct field prints through QuoteIdent); the frontend, the engine, the binder,
+the catalog path and the data plane's type mapping (dataplane/plan/typemap) read it.  Not
+loaded at start-up: the modules a first query needs keep their own imports of it lazy.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rwshim.common import pgtypes
-from rwshim.errors import NotImplementedError_
+from rwshim.common.names import quote_ident
+from rwshim.errors import NotImplementedError_, NotSupported
 
 INT256_OID, INT256_ARRAY_OID = 1301, 1302
 MAP_OID, MAP_ARRAY_OID = 1303, 1304
@@ -58,6 +64,9 @@ SCALARS: dict[str, tuple[int, str]] = {
     "bytea": (pgtypes.BYTEA, "bytea"),
     "jsonb": (pgtypes.JSONB, "jsonb"),
 }
+
+# OID -> RisingWave's name of a scalar type (DataType's Display, src/common/src/types/mod.rs)
+DISPLAY: dict[int, str] = {oid: name for oid, name in SCALARS.values()}
 
 _LIST_OIDS = {
     "struct": STRUCT_ARRAY_OID,
@@ -132,30 +141,6 @@ class RwType:
                 out.extend(sub.walk())
         out.append(self)
         return out
-
-
-_PLAIN = re.compile(r"[a-z_][a-z0-9_]*")
-_KEYWORDS: frozenset[str] | None = None
-
-
-def quote_ident(name: str) -> str:
-    """RisingWave's QuoteIdent (src/sqlparser/src/quote_ident.rs): quoted unless a plain
-    lower-case identifier that is not a keyword (pglast's keyword lists stand in for
-    RisingWave's ALL_KEYWORDS)."""
-    global _KEYWORDS
-    if _PLAIN.fullmatch(name):
-        if _KEYWORDS is None:
-            from pglast import keywords as kw
-
-            _KEYWORDS = frozenset(
-                kw.RESERVED_KEYWORDS
-                | kw.UNRESERVED_KEYWORDS
-                | kw.COL_NAME_KEYWORDS
-                | kw.TYPE_FUNC_NAME_KEYWORDS
-            )
-        if name not in _KEYWORDS:
-            return name
-    return '"' + name.replace('"', '""') + '"'
 
 
 class TypeSyntaxError(ValueError):
@@ -283,6 +268,62 @@ def parse(text: str) -> RwType:
     return _Parser(text).parse()
 
 
-def is_rw_only(t: RwType) -> bool:
-    """Whether the type (or a type inside it) is one PostgreSQL has no builtin for."""
-    return any(x.kind in ("struct", "map", "int256", "vector") for x in t.walk())
+# --- column types of CREATE TABLE / SOURCE ----------------------------------------------------
+
+
+def bind_column_type(type_name: str, type_text: str, array_dims: int = 0) -> tuple[int, str]:
+    """(OID, RisingWave type name) of a CREATE TABLE / SOURCE column type, or RisingWave's
+    binder error (bind_data_type); ``type_name`` is pglast's name (rwshim.sql.columns)."""
+    key = type_name.lower().strip()
+    if key.startswith("pg_catalog."):
+        key = key.removeprefix("pg_catalog.")
+    if key in ("bpchar", "char", "character"):
+        # bind_data_type: AstDataType::Char (expr/mod.rs:1084-1086)
+        raise NotImplementedError_("CHAR is not supported, please use VARCHAR instead")
+    if key == "serial":
+        raise NotSupported("Column type SERIAL is not supported", "Please remove the SERIAL column")
+    rw = _rw_only_column(type_text, array_dims)
+    if rw is not None:
+        return rw
+    base = SCALARS.get(key)
+    if base is None or (key in ("numeric", "decimal") and "(" in type_text):
+        raise NotImplementedError_(f"unsupported data type: {type_text.strip()}")
+    oid, rw_name = base
+    for _ in range(array_dims):
+        t = pgtypes.BY_OID[oid]
+        if not t.array_oid:
+            raise NotImplementedError_(f"unsupported data type: {type_text.strip()}")
+        oid, rw_name = t.array_oid, rw_name + "[]"
+    return oid, rw_name
+
+
+def _rw_only_column(type_text: str, array_dims: int) -> tuple[int, str] | None:
+    """A RisingWave-only column type (struct, map, rw_int256, vector, a list of lists): its
+    OID and RisingWave's name of it."""
+    low = type_text.lower()
+    if array_dims <= 1 and not any(w in low for w in ("struct", "map", "int256", "vector")):
+        return None
+    try:
+        t = parse(type_text.strip())
+    except TypeSyntaxError:
+        return None
+    if any(x.kind == "map" for x in t.walk()):
+        return None  # no map on the data plane yet: refused here, before any row is written
+    return t.oid, t.display()
+
+
+_RW_NAME: dict[int, str] = DISPLAY | {INT256_OID: "rw_int256"}
+
+
+def rw_type_name(oid: int) -> str:
+    """The name RisingWave prints for a column of this OID (query output columns)."""
+    name = _RW_NAME.get(oid)
+    if name is not None:
+        return name
+    t = pgtypes.BY_OID.get(oid)
+    if t is not None and t.elem_oid:
+        return rw_type_name(t.elem_oid) + "[]"
+    if oid in (pgtypes.OID, pgtypes.REGCLASS, pgtypes.REGTYPE, pgtypes.REGNAMESPACE):
+        return "integer"
+    # text, name, "char", unknown: RisingWave has one string type.
+    return "character varying"

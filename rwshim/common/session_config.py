@@ -22,12 +22,13 @@ Pure: no I/O; imports only rwshim.errors, rwshim.lazy and the generated table.
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct, field
 
@@ -45,6 +46,8 @@ from rwshim.lazy import lazy_module, lazy_pattern
 
 if TYPE_CHECKING:
     import zoneinfo
+
+    from rwshim.common.releases import Release
 else:
     zoneinfo = lazy_module("zoneinfo")  # SET TimeZone's check only (it pulls sysconfig)
 
@@ -54,12 +57,14 @@ __all__ = [
     "InvalidValue",
     "SessionConfig",
     "Var",
+    "VarTable",
     "apply_startup",
     "entry_name",
     "parallelism",
     "parse_startup_options",
     "parser_for",
     "rust_uint",
+    "table_for",
     "variables",
 ]
 
@@ -227,6 +232,33 @@ def parallelism(s: str) -> str:
     return "adaptive" if n == 0 else str(n)
 
 
+def parallelism_without_strategies(s: str) -> str:
+    """v2.8.5's ConfigParallelism (v2.8.5 session_config/parallelism.rs:35-51): default,
+    adaptive / auto, or a u64 (0 = adaptive); its error is the bare ParseIntError."""
+    key = s.lower()  # to_lowercase
+    if key == "default":
+        return "default"
+    if key in ("adaptive", "auto"):
+        return "adaptive"
+    n = _rust_int(key, *_INT_RANGES["u64"])
+    return "adaptive" if n == 0 else str(n)
+
+
+def adaptive_strategy(s: str) -> str:
+    """v2.8.5's ConfigAdaptiveParallelismStrategy (session_config/parallelism.rs:77-89, its
+    Display :119-134): ``default`` (ASCII case-insensitive), else parse_strategy
+    (system_param/adaptive_parallelism_strategy.rs:94-144) shown as AUTO, FULL,
+    BOUNDED(n), RATIO(r); ``Unsupported strategy: <s>`` otherwise."""
+    if _ascii_lower(s) == "default":
+        return "default"
+    low = s.lower()
+    if low in ("auto", "full"):
+        return low.upper()
+    if _BOUNDED.fullmatch(low) or _RATIO.fullmatch(low):
+        return parallelism(s).upper()
+    raise InvalidValue(f"Unsupported strategy: {s}")
+
+
 def _statement_timeout(s: str) -> str:
     """StatementTimeout (session_config/statement_timeout.rs): ``<u32>[unit]``, shown in ms."""
     s = s.strip()
@@ -282,6 +314,7 @@ _PARSERS: dict[str, Callable[[str], str]] = {
     # ConfigBackfillParallelism parses as ConfigParallelism does (parallelism.rs:139-170).
     "ConfigParallelism": parallelism,
     "ConfigBackfillParallelism": parallelism,
+    "ConfigAdaptiveParallelismStrategy": adaptive_strategy,
     "SearchPath": _search_path,
     "StatementTimeout": _statement_timeout,
     **{name: _enum(name) for name in ENUMS},
@@ -289,10 +322,14 @@ _PARSERS: dict[str, Callable[[str], str]] = {
 _OPTION = re.compile(r"OptionConfig<(\w+)>")
 
 
-def parser_for(kind: str) -> Callable[[str], str]:
-    """The parser of a field type; KeyError for a type this module does not know."""
+def parser_for(
+    kind: str, overrides: dict[str, Callable[[str], str]] | None = None
+) -> Callable[[str], str]:
+    """The parser of a field type (``overrides``: a release's own, by type); KeyError for a
+    type this module does not know."""
+    parsers = _PARSERS if not overrides else {**_PARSERS, **overrides}
     m = _OPTION.fullmatch(kind)
-    return _optional(_PARSERS[m.group(1)]) if m else _PARSERS[kind]
+    return _optional(parsers[m.group(1)]) if m else parsers[kind]
 
 
 # ---------------------------------------------------------------------------- check hooks
@@ -392,22 +429,55 @@ _SETTERS: dict[str, Callable[[dict[str, str]], None]] = {
 
 # ---------------------------------------------------------------------------- the table
 
-_TABLE: tuple[Var, ...] = tuple(
-    Var(
-        e.name,
-        e.type,
-        e.default,
-        e.aliases,
-        e.flags,
-        e.check_hook,
-        e.deprecated,
-        e.description,
-        e.line,
-    )
-    for e in VARIABLES
-)
-_BY_NAME: dict[str, Var] = {v.name: v for v in _TABLE}
-_ALIASES: dict[str, str] = {a: v.name for v in _TABLE for a in v.aliases}
+
+class VarTable:
+    """One release's session variables (rwshim.common.releases: ``session_vars`` names the
+    generated module, read from that release's tag) and its own parsers by field type."""
+
+    def __init__(
+        self, variables: Iterable[Any], parsers: dict[str, Callable[[str], str]] | None = None
+    ) -> None:
+        self.vars: tuple[Var, ...] = tuple(
+            Var(
+                e.name,
+                e.type,
+                e.default,
+                e.aliases,
+                e.flags,
+                e.check_hook,
+                e.deprecated,
+                e.description,
+                e.line,
+            )
+            for e in variables
+        )
+        self.by_name: dict[str, Var] = {v.name: v for v in self.vars}
+        self.aliases: dict[str, str] = {a: v.name for v in self.vars for a in v.aliases}
+        self.parsers = parsers or {}
+
+    def entry_name(self, name: str) -> str:
+        key = name.lower()
+        return self.aliases.get(key, key)
+
+
+HEAD_TABLE = VarTable(VARIABLES)
+_TABLE = HEAD_TABLE.vars
+_BY_NAME = HEAD_TABLE.by_name
+_ALIASES = HEAD_TABLE.aliases
+_TABLES: dict[str, VarTable] = {"session_vars_generated": HEAD_TABLE}
+
+
+def table_for(release: Release) -> VarTable:
+    """The session variables of ``release`` (its generated module, imported on first use)."""
+    found = _TABLES.get(release.session_vars)
+    if found is None:
+        module = importlib.import_module(f"rwshim.common.{release.session_vars}")
+        parsers: dict[str, Callable[[str], str]] = {}
+        if not release.config_parallelism_strategies:
+            parsers["ConfigParallelism"] = parallelism_without_strategies
+        found = _TABLES[release.session_vars] = VarTable(module.VARIABLES, parsers)
+    return found
+
 
 # The job types with a streaming_parallelism_for_<type> entry, and the <kind>_rate_limit kinds
 # (what the typed accessors below accept).
@@ -431,11 +501,13 @@ class SessionConfig(Struct):
     stored, which a new session starts from."""
 
     defaults: dict[str, str] = field(default_factory=dict)
+    # The release's variables (table_for); head's by default.
+    table: VarTable = field(default_factory=lambda: HEAD_TABLE)
     _values: dict[str, str] = field(default_factory=dict)
     _reports: list[tuple[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        for v in _TABLE:
+        for v in self.table.vars:
             self._values[v.name] = self.defaults.get(v.name, v.default)
 
     # -- the generic interface (SET / SHOW / RESET / SHOW ALL)
@@ -460,7 +532,7 @@ class SessionConfig(Struct):
         """The value ``raw`` would be stored as (its display), or the SessionConfigError."""
         var = self._var(name)
         try:
-            shown = parser_for(var.kind)(raw)
+            shown = parser_for(var.kind, self.table.parsers)(raw)
         except InvalidValue as e:
             raise SessionConfigError(f"Invalid value `{raw}` for `{var.name}`", *e.causes) from None
         if var.check:
@@ -504,7 +576,9 @@ class SessionConfig(Struct):
     def show_all(self) -> list[tuple[str, str, str]]:
         """SHOW ALL rows: (Name, Setting, Description), NO_SHOW_ALL entries left out."""
         return [
-            (v.name, self._values[v.name], v.doc) for v in _TABLE if "NO_SHOW_ALL" not in v.flags
+            (v.name, self._values[v.name], v.doc)
+            for v in self.table.vars
+            if "NO_SHOW_ALL" not in v.flags
         ]
 
     def take_reports(self) -> list[tuple[str, str]]:
@@ -533,14 +607,14 @@ class SessionConfig(Struct):
         return f"The config {name_as_typed} of the current session has already been set to {value}"
 
     @staticmethod
-    def can_alter_system(name: str) -> bool:
+    def can_alter_system(name: str, table: VarTable = HEAD_TABLE) -> bool:
         """False for NO_ALTER_SYS variables (`session param <n> cannot be altered system wide`)."""
-        var = _BY_NAME.get(entry_name(name))
+        var = table.by_name.get(table.entry_name(name))
         return var is not None and "NO_ALTER_SYS" not in var.flags
 
     @staticmethod
-    def is_known(name: str) -> bool:
-        return entry_name(name) in _BY_NAME
+    def is_known(name: str, table: VarTable = HEAD_TABLE) -> bool:
+        return table.entry_name(name) in table.by_name
 
     # -- typed accessors for the engine and the read path
 
@@ -613,8 +687,8 @@ class SessionConfig(Struct):
     # -- internals
 
     def _var(self, name: str) -> Var:
-        key = entry_name(name)
-        var = _BY_NAME.get(key)
+        key = self.table.entry_name(name)
+        var = self.table.by_name.get(key)
         if var is None:
             raise SessionConfigError(f"Unrecognized config entry `{key}`")
         return var

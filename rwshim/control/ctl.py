@@ -17,6 +17,8 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
+from rwshim.common.names import quoted
+
 DEFAULT_DSN = "host=127.0.0.1 port=4566 user=root dbname=dev"
 BAR_WIDTH = 24
 
@@ -164,7 +166,7 @@ def _statements(args: argparse.Namespace, conn: Any) -> list[str]:
         if args.meta_verb in ("pause", "resume"):
             word = args.meta_verb.upper()
             if args.database:
-                return [f'ALTER DATABASE "{_ident(args.database)}" {word}']
+                return [f"ALTER DATABASE {quoted(args.database)} {word}"]
             return [f"ALTER SYSTEM {word}"]
         job_id = args.job_id
         if job_id is None:
@@ -177,21 +179,17 @@ def _statements(args: argparse.Namespace, conn: Any) -> list[str]:
             job_id = int(row[0])
         return [f"RWSHIM RELEASE BACKFILL {int(job_id)}"]
     if args.verb == "tick":
-        db = f' DATABASE "{_ident(args.database)}"' if args.database else ""
+        db = f" DATABASE {quoted(args.database)}" if args.database else ""
         return [f"RWSHIM TICK {int(args.count)}{db}"]
     if args.verb == "clock":
         return [f"RWSHIM CLOCK {args.mode.upper()}"]
     if args.verb == "hold-backfill":
         return [f"RWSHIM HOLD BACKFILL {int(args.job_id)}"]
     if args.verb == "fault":
-        return [f'RWSHIM FAULT "{_ident(args.name)}" {args.state.upper()}']
+        return [f"RWSHIM FAULT {quoted(args.name)} {args.state.upper()}"]
     if args.verb == "restart":
         return ["RWSHIM RESTART"]
     raise CtlError(f"unknown command {args.verb}")
-
-
-def _ident(name: str) -> str:
-    return name.replace('"', '""')
 
 
 class CtlError(Exception):

@@ -10,13 +10,15 @@ risectl needs access to the meta node.
     RWSHIM RESTART                        meta-node restart: RisingWave's recovery runs
     RWSHIM JOBS                           one row per streaming job (see ``JOB_COLUMNS``)
 
-The ``rwshim.testing`` plugin calls the same ``Instance`` methods directly.
+The ``rwshim.testing`` plugin and the dashboard call the same actions (``set_paused``,
+``hold_backfill``, ``set_fault``, ``job_rows``) and ``Instance`` methods (``step``, ``set_manual``,
+``restart``) directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec.structs
 
@@ -66,6 +68,17 @@ def set_fault(instance: Instance, name: str, on: bool) -> None:
     setattr(instance.engine.faults, key, on)
 
 
+def set_paused(instance: Instance, database: str | None, paused: bool) -> None:
+    """risectl meta pause / resume: the database named, or every database with streaming jobs
+    (the test-control path of ALTER SYSTEM / DATABASE PAUSE: no privilege check)."""
+    barrier = instance.engine.barrier
+    if database is None:
+        (barrier.pause_all if paused else barrier.resume_all)(None)
+    else:
+        (barrier.pause_database if paused else barrier.resume_database)(None, database)
+    instance.query.invalidate()
+
+
 def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
     """Hold or release a streaming job's backfill; the job must exist."""
     if instance.engine.catalog.job_status(job_id) is None:
@@ -77,54 +90,27 @@ def hold_backfill(instance: Instance, job_id: int, hold: bool) -> None:
 def job_rows(instance: Instance) -> list[tuple[object, ...]]:
     """The rows of RWSHIM JOBS, by job id."""
     engine = instance.engine
-    rows: list[tuple[object, ...]] = []
     progress_of = {p[0]: p[3] for p in engine.backfill.ddl_progress()}
-    for (
-        jid,
-        db,
-        name,
-        kind,
-        status,
-        ctype,
-        jtype,
-        maxp,
-        held,
-        paused,
-        consumed,
-        total,
-    ) in instance.conn.execute(
-        "SELECT j.job_id, d.name, r.name, r.kind, j.job_status, j.create_type, j.job_type,"
-        " j.max_parallelism, j.backfill_held, coalesce(b.is_paused, 0),"
-        " (SELECT sum(backfill_consumed) FROM fragment f WHERE f.job_id = j.job_id"
-        "   AND f.scan_relation_id IS NOT NULL),"
-        " (SELECT sum(backfill_total) FROM fragment f WHERE f.job_id = j.job_id"
-        "   AND f.scan_relation_id IS NOT NULL)"
-        " FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id"
-        " JOIN database d ON d.database_id = j.database_id"
-        " LEFT JOIN barrier_state b ON b.database_id = j.database_id ORDER BY j.job_id"
-    ).fetchall():
-        job_id = int(jid)
-        progress = progress_of.get(job_id, "100%")
-        rows.append(
-            (
-                job_id,
-                str(db),
-                str(name),
-                str(kind),
-                str(status),
-                str(ctype),
-                str(jtype),
-                engine.actors.catalog_parallelism(job_id),
-                sum(engine.actors.rendered_parallelism(job_id).values()),
-                int(maxp),
-                bool(paused),
-                bool(held),
-                None if consumed is None else int(consumed),
-                None if total is None else int(total),
-                progress,
-            )
+    return [
+        (
+            job.id,
+            job.database,
+            job.name,
+            job.kind,
+            job.status,
+            job.create_type,
+            job.job_type,
+            engine.actors.catalog_parallelism(job.id),
+            sum(engine.actors.rendered_parallelism(job.id).values()),
+            job.max_parallelism,
+            job.paused,
+            job.backfill_held,
+            job.backfill_consumed,
+            job.backfill_total,
+            progress_of.get(job.id, "100%"),
         )
-    return rows
+        for job in instance.catalog_reader.jobs()
+    ]
 
 
 def columns(stmt: st.Statement) -> list[Column] | None:
@@ -136,9 +122,20 @@ def columns(stmt: st.Statement) -> list[Column] | None:
     return None
 
 
-def handlers(frontend: Any) -> dict[type, Callable[..., Any]]:
+class ControlSession(Protocol):
+    """What the control statements read of the frontend that answers them
+    (``rwshim.frontend.frontend.Frontend``, a layer above this module)."""
+
+    @property
+    def instance(self) -> Instance: ...
+
+    @property
+    def is_superuser(self) -> bool: ...
+
+
+def handlers(frontend: ControlSession) -> dict[type, Callable[..., Any]]:
     """Statement class -> handler for the control statements a frontend answers."""
-    instance: Instance = frontend.instance
+    instance = frontend.instance
 
     def require_super() -> None:
         if not frontend.is_superuser:

@@ -198,8 +198,7 @@ class Dashboard:
     def _change_key(self) -> tuple[int, int, bool]:
         """Changes whenever anything a page shows may have: a write to the store (a restart
         reopens it), or the clock mode."""
-        conn = self.instance.conn
-        return id(conn), conn.total_changes, self.instance.manual
+        return (*self.instance.catalog_reader.version(), self.instance.manual)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         job_id, bad = self._job_param(request)
@@ -274,15 +273,10 @@ class Dashboard:
             return inst.engine.catalog.database_id(name)
 
         def pause(body: dict[str, Any], paused: bool) -> None:
-            barrier = inst.engine.barrier
             name = body.get("database")
-            if name is None:
-                (barrier.pause_all if paused else barrier.resume_all)(None)
-            else:
-                if not isinstance(name, str):
-                    raise TypeError("database must be a name")
-                (barrier.pause_database if paused else barrier.resume_database)(None, name)
-            inst.query.invalidate()
+            if name is not None and not isinstance(name, str):
+                raise TypeError("database must be a name")
+            control.set_paused(inst, name, paused)
 
         def tick(body: dict[str, Any]) -> None:
             count = body.get("count", 1)

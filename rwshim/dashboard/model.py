@@ -47,28 +47,23 @@ STATEMENT_KIND = {
 def overview(instance: Instance, *, control_enabled: bool = False) -> Json:
     """The cluster at a glance: each database's barrier state, the clock, the control flag."""
     engine = instance.engine
-    states = {
-        int(db): (bool(paused), int(epoch), int(count))
-        for db, paused, epoch, count in instance.conn.execute(
-            "SELECT database_id, is_paused, epoch, barrier_count FROM barrier_state"
-        )
-    }
+    states = instance.catalog_reader.barrier_states()
     databases = []
-    for db, name in instance.conn.execute("SELECT database_id, name FROM database ORDER BY 1"):
-        paused, epoch, count = states.get(int(db), (False, 0, 0))
+    for db, name in instance.catalog_reader.databases():
+        paused, epoch, count = states.get(db, (False, 0, 0))
         physical = (epoch >> EPOCH_SHIFT) + RISINGWAVE_DATE_EPOCH_MS if epoch else None
         databases.append(
             {
-                "id": int(db),
-                "name": str(name),
+                "id": db,
+                "name": name,
                 # No checkpoint control yet: the database has had no streaming job (or pause).
-                "barrier_state": int(db) in states,
+                "barrier_state": db in states,
                 "paused": paused,
                 "epoch": epoch,
                 # The epoch's physical part: the clock's ms at that barrier.
                 "epoch_time_ms": physical,
                 "barrier_count": count,
-                "barrier_interval_ms": engine.params.barrier_interval_ms(int(db)),
+                "barrier_interval_ms": engine.params.barrier_interval_ms(db),
             }
         )
     return {
@@ -92,36 +87,27 @@ def relations(instance: Instance) -> Json:
     nodes: list[Json] = []
     ids: set[int] = set()
     sink_targets: dict[int, int] = {}
-    for rid, kind, name, schema, db_id, db, definition, shared, target in instance.conn.execute(
-        "SELECT r.relation_id, r.kind, r.name, s.name, r.database_id, d.name, r.definition,"
-        " r.is_shared, r.target_table_id FROM relation r"
-        " JOIN schema s ON s.schema_id = r.schema_id"
-        " JOIN database d ON d.database_id = r.database_id"
-        " WHERE r.kind != 'internal' ORDER BY r.relation_id"
-    ):
-        rid = int(rid)
-        ids.add(rid)
-        if target is not None:
-            sink_targets[rid] = int(target)
-        job = jobs.get(rid)
+    reader = instance.catalog_reader
+    for rel in reader.graph_relations():
+        ids.add(rel.id)
+        if rel.target_table_id is not None:
+            sink_targets[rel.id] = rel.target_table_id
+        job = jobs.get(rel.id)
         nodes.append(
             {
-                "id": rid,
-                "kind": str(kind),
-                "name": str(name),
-                "schema": str(schema),
-                "database_id": int(db_id),
-                "database": str(db),
-                "definition": str(definition),
-                "shared": bool(shared),
+                "id": rel.id,
+                "kind": rel.kind,
+                "name": rel.name,
+                "schema": rel.schema,
+                "database_id": rel.database_id,
+                "database": rel.database,
+                "definition": rel.definition,
+                "shared": rel.shared,
                 "job": None if job is None else _job_summary(job),
             }
         )
     edges: list[Json] = []
-    for ref, dep in instance.conn.execute(
-        "SELECT referenced_id, dependent_id FROM dependency ORDER BY 1, 2"
-    ):
-        ref, dep = int(ref), int(dep)
+    for ref, dep in reader.dependencies():
         if ref not in ids or dep not in ids:
             continue
         if sink_targets.get(dep) == ref:
@@ -179,14 +165,8 @@ def blocked(instance: Instance) -> Json:
     ``SET BACKFILL_PARALLELISM`` and ``ALTER FRAGMENT ... SET PARALLELISM`` be refused now,
     with RisingWave's error and the creating jobs that cause it."""
     scale = instance.engine.scale
-    graph = g.Graph.load(instance.conn)
-    names = {
-        int(r[0]): str(r[1])
-        for r in instance.conn.execute(
-            "SELECT j.job_id, r.name FROM streaming_job j JOIN relation r"
-            " ON r.relation_id = j.job_id"
-        )
-    }
+    graph = instance.catalog_reader.graph()
+    names = instance.catalog_reader.job_names()
     out = []
     for jid, status in sorted(graph.job_status.items()):
         if status == "INITIAL":
@@ -224,32 +204,25 @@ def job(instance: Instance, job_id: int, blocked_set: Json | None = None) -> Jso
     jobs = _jobs(instance)
     if job_id not in jobs:
         return None
-    conn = instance.conn
-    names = {
-        int(r[0]): (str(r[1]), str(r[2]))
-        for r in conn.execute("SELECT relation_id, name, kind FROM relation")
-    }
-    own = [
-        int(r[0])
-        for r in conn.execute("SELECT fragment_id FROM fragment WHERE job_id = ?", (job_id,))
-    ]
+    reader = instance.catalog_reader
+    names = reader.relation_names()
+    own = reader.fragment_ids(job_id)
     edges: list[Json] = []
     linked: set[int] = set(own)
     for fid in own:
-        for s, t, d in conn.execute(
-            "SELECT source_fragment_id, target_fragment_id, dispatcher_type FROM fragment_relation"
-            " WHERE source_fragment_id = ? OR target_fragment_id = ?",
-            (fid, fid),
-        ):
-            edge = {"source": int(s), "target": int(t), "dispatcher": str(d)}
+        for s, t, d in reader.fragment_edges(fid):
+            edge = {"source": s, "target": t, "dispatcher": d}
             if edge not in edges:
                 edges.append(edge)
-            linked.update((int(s), int(t)))
+            linked.update((s, t))
     fragments = [_fragment(instance, fid, job_id, names) for fid in sorted(linked)]
     blocked_set = blocked_set or blocked(instance)
     entry = next((b for b in blocked_set["jobs"] if b["job_id"] == job_id), None)
     row = jobs[job_id]
     name, kind = names.get(job_id, (str(job_id), ""))
+    rel = reader.relation(job_id)
+    assert rel is not None  # a job's relation (RWSHIM JOBS joins them)
+    definition = rel.definition
     return {
         "job": {
             **_job_summary(row),
@@ -257,9 +230,7 @@ def job(instance: Instance, job_id: int, blocked_set: Json | None = None) -> Jso
             "kind": kind,
             "statement_kind": STATEMENT_KIND.get(kind, kind.upper()),
             "database": row["database"],
-            "definition": conn.execute(
-                "SELECT definition FROM relation WHERE relation_id = ?", (job_id,)
-            ).fetchone()[0],
+            "definition": definition,
         },
         "fragments": fragments,
         "edges": sorted(edges, key=lambda e: (e["source"], e["target"])),
@@ -268,34 +239,35 @@ def job(instance: Instance, job_id: int, blocked_set: Json | None = None) -> Jso
 
 
 def _fragment(instance: Instance, fid: int, job_id: int, names: dict[int, tuple[str, str]]) -> Json:
-    row = instance.conn.execute(
-        "SELECT job_id, flags, distribution_type, scan_type, scan_relation_id, vnode_count,"
-        " rate_limit, backfill_rate_limit, backfill_consumed, backfill_total, backfill_done,"
-        " parallelism_policy FROM fragment WHERE fragment_id = ?",
-        (fid,),
-    ).fetchone()
-    (owner, flags, dist, scan, scan_rel, vnodes, rate, bf_rate, consumed, total, done, policy) = row
-    owner = int(owner)
+    row = instance.catalog_reader.fragment(fid)
+    assert row is not None  # an id just read from the fragment graph
+    owner = int(row["job_id"])
+    scan_rel = row["scan_relation_id"]
+    rate, bf_rate = row["rate_limit"], row["backfill_rate_limit"]
     return {
         "id": fid,
         "job_id": owner,
         "job_name": names.get(owner, (str(owner), ""))[0],
         # A fragment of an upstream or downstream job, drawn for context.
         "external": owner != job_id,
-        "flags": json.loads(flags),
-        "distribution": str(dist),
-        "scan_type": scan,
+        "flags": json.loads(row["flags"]),
+        "distribution": str(row["distribution_type"]),
+        "scan_type": row["scan_type"],
         "scan_relation": None
         if scan_rel is None
         else {"id": int(scan_rel), "name": names.get(int(scan_rel), (str(scan_rel), ""))[0]},
         "actors": instance.engine.actors.actor_count(fid),
-        "parallelism_policy": str(policy),
-        "max_parallelism": int(vnodes),
+        "parallelism_policy": str(row["parallelism_policy"]),
+        "max_parallelism": int(row["vnode_count"]),
         "rate_limit": None if rate is None else int(rate),
         "backfill_rate_limit": None if bf_rate is None else int(bf_rate),
         "backfill": None
         if scan_rel is None
-        else {"consumed": int(consumed), "total": total, "done": bool(done)},
+        else {
+            "consumed": int(row["backfill_consumed"]),
+            "total": row["backfill_total"],
+            "done": bool(row["backfill_done"]),
+        },
     }
 
 

@@ -38,6 +38,7 @@ from rwshim.dataplane.plan.names import quote_ident, quote_literal
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
+    from rwshim.catalog_path.reader import CatalogReader
     from rwshim.dataplane.plane import DataPlane
     from rwshim.engine.engine import Engine
 
@@ -88,9 +89,10 @@ def _sealed(rid: int) -> str:
 class ChangeLog:
     """The change logs of one instance."""
 
-    def __init__(self, engine: Engine, plane: DataPlane) -> None:
+    def __init__(self, engine: Engine, plane: DataPlane, reader: CatalogReader) -> None:
         self.engine = engine
         self.plane = plane
+        self.reader = reader
         self._conn: PgConn | None = None
         self._generation = -1
         self._lock = asyncio.Lock()  # one seal (or snapshot) at a time
@@ -116,74 +118,49 @@ class ChangeLog:
     # --- the catalog side -------------------------------------------------------------------
 
     def upstream(self, relation_id: int) -> Upstream | None:
-        conn = self.engine.meta.conn
-        row = conn.execute(
-            "SELECT kind, database_id FROM relation WHERE relation_id = ?", (relation_id,)
-        ).fetchone()
-        if row is None:
+        rel = self.reader.relation(relation_id)
+        if rel is None:
             return None
-        cols = conn.execute(
-            "SELECT name, is_hidden, pk_position FROM relation_column WHERE relation_id = ?"
-            " ORDER BY position",
-            (relation_id,),
-        ).fetchall()
-        visible = tuple(str(c[0]) for c in cols if not c[1])
-        pk = [(int(c[2]), str(c[0]), bool(c[1])) for c in cols if c[2] is not None]
-        pk.sort()
-        is_table = row[0] == "table"
+        cols = self.reader.columns(relation_id)
+        visible = tuple(c.name for c in cols if not c.hidden)
+        pk = sorted((c.pk_position, c.name, c.hidden) for c in cols if c.pk_position is not None)
+        is_table = rel.kind == "table"
         key: tuple[str, ...] | None = tuple(n for _, n, _ in pk) or None
         if not is_table:
-            key = self._mv_key(relation_id, int(row[1]), 0)
-        return Upstream(relation_id, int(row[1]), is_table, visible, key)
+            key = self._mv_key(relation_id, rel.database_id, 0)
+        return Upstream(relation_id, rel.database_id, is_table, visible, key)
 
     def _mv_key(self, relation_id: int, database_id: int, depth: int) -> tuple[str, ...] | None:
         """A materialized view's key as its definition shows it (changes.stream_key)."""
-        conn = self.engine.meta.conn
-        found = conn.execute(
-            "SELECT kind, definition, schema_id FROM relation WHERE relation_id = ?",
-            (relation_id,),
-        ).fetchone()
+        found = self.reader.relation(relation_id)
         if found is None or depth > 8:
             return None
-        kind, definition, schema_id = str(found[0]), str(found[1] or ""), int(found[2])
-        if kind == "table":
-            cols = conn.execute(
-                "SELECT name, is_hidden FROM relation_column WHERE relation_id = ?"
-                " AND pk_position IS NOT NULL ORDER BY pk_position",
-                (relation_id,),
-            ).fetchall()
-            if not cols or any(h for _, h in cols):
+        if found.kind == "table":
+            cols = sorted(
+                (c.pk_position, c.name, c.hidden)
+                for c in self.reader.columns(relation_id)
+                if c.pk_position is not None
+            )
+            if not cols or any(h for _, _, h in cols):
                 return None  # keyed by a hidden _row_id a projection does not show
-            return tuple(str(n) for n, _ in cols)
-        if kind != "materialized view":
+            return tuple(n for _, n, _ in cols)
+        if found.kind != "materialized view":
             return None
 
         def upstream_key(name: str, schema: str | None) -> tuple[str, ...] | None:
-            sql = (
-                "SELECT r.relation_id FROM relation r JOIN schema s ON s.schema_id = r.schema_id"
-                # +: the name's index, not the database's (which holds every relation)
-                " WHERE r.name = ? AND +r.database_id = ? AND r.kind IN"
-                " ('table', 'materialized view')"
+            hit = self.reader.relation_id(
+                database_id,
+                name,
+                ("table", "materialized view"),
+                found.schema_id if schema is None else schema,
             )
-            args: list[object] = [name, database_id]
-            if schema is not None:
-                sql += " AND s.name = ?"
-                args.append(schema)
-            else:
-                sql += " AND r.schema_id = ?"
-                args.append(schema_id)
-            hit = conn.execute(sql, args).fetchone()
-            return None if hit is None else self._mv_key(int(hit[0]), database_id, depth + 1)
+            return None if hit is None else self._mv_key(hit, database_id, depth + 1)
 
-        return changes.stream_key(definition, upstream_key)
+        return changes.stream_key(found.definition, upstream_key)
 
     def _subscribed(self) -> dict[int, int]:
         """Subscribed relation id -> the longest retention (seconds) of its subscriptions."""
-        rows = self.engine.meta.conn.execute(
-            "SELECT dependent_table_id, max(retention_seconds) FROM subscription"
-            " GROUP BY dependent_table_id"
-        ).fetchall()
-        return {int(r[0]): int(r[1]) for r in rows}
+        return self.reader.subscription_retention()
 
     # --- the connection -----------------------------------------------------------------------
 
@@ -277,10 +254,7 @@ class ChangeLog:
             self._task = loop.create_task(self._drain())
 
     def _any_subscription(self) -> bool:
-        return (
-            self.engine.meta.conn.execute("SELECT 1 FROM subscription LIMIT 1").fetchone()
-            is not None
-        )
+        return self.reader.any_subscription()
 
     async def settle(self) -> None:
         """Every barrier so far sealed (after its epoch committed: epochs.py)."""

@@ -9,9 +9,6 @@ lighter here because PostgreSQL's output needs no checking (JSON text is kept as
 Dates and timestamps outside Python's years (BC, after 9999) are kept as text, in RisingWave's
 form (chrono's: fractional seconds in 3 or 6 digits, ``+HH:MM`` offsets, `` BC``), which the wire
 sends as it is.
-
-Registering: ``register_decoder(oid, fn)`` for a RisingWave-only type's PostgreSQL text (struct
-as a composite, map, rw_int256...).
 """
 
 from __future__ import annotations
@@ -73,11 +70,6 @@ _DECODERS: dict[int, Decoder] = {
     pgtypes.TIMESTAMPTZ: _beyond_python(pgtypes.TIMESTAMPTZ),
 }
 _cache: dict[int, Decoder] = {}
-
-
-def register_decoder(oid: int, fn: Decoder) -> None:
-    _DECODERS[oid] = fn
-    _cache.clear()
 
 
 def decoder(oid: int) -> Decoder:

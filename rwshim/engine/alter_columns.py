@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rwshim.common import coltypes
+from rwshim.common import rwtypes
 from rwshim.engine.catalog import Catalog, Rel
 from rwshim.engine.kinds import TABLE_NAMESPACE
 from rwshim.engine.state import Meta
@@ -101,7 +101,7 @@ def _bound(text: str) -> tuple[ColumnSpec, sqlcols.ColumnDef]:
     """bind_sql_columns of one column definition."""
     schema = sqlcols.table_schema(f"({text})")
     c = schema.columns[0]
-    oid, rw = coltypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
+    oid, rw = rwtypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
     spec = ColumnSpec(c.name, oid, rw, is_nullable=not c.not_null, default_expr=c.default)
     return spec, c
 
@@ -531,6 +531,7 @@ class AlterColumns:
 
     def _set_definition(self, rel: Rel, node: n.CreateTable | n.CreateSource) -> None:
         """The definition purified from the new columns (create_sql_purified, purify.rs)."""
+        included = purify.include_column_names(node, rel.connector)
         user = [
             purify.Column(str(r[0]), str(r[1]), r[2] is not None)
             for r in self.conn.execute(
@@ -538,6 +539,7 @@ class AlterColumns:
                 " AND is_hidden = 0 ORDER BY position",
                 (rel.id,),
             )
+            if str(r[0]) not in included
         ]
         key = [k for k in self._key(rel.id) if k != "_row_id"]
         has_row_id = not key

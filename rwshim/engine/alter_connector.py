@@ -153,13 +153,7 @@ class AlterConnector:
         node = self._parsed(rel)
         assert isinstance(node, n.CreateTable)
         if node.include:
-            # the INCLUDE columns become plain columns (rewrite_table_definition); rwshim's
-            # catalog does not hold them
-            raise RwError(
-                "rwshim does not model the INCLUDE columns of a table with connector, so it "
-                "cannot turn them into plain columns: DROP CONNECTOR of such a table is not "
-                "emulated"
-            )
+            self._include_as_columns(rel, node)
         node.with_options = [
             o for o in node.with_options if d.object_name(o.name).lower() in _TABLE_PROPS
         ]
@@ -185,6 +179,32 @@ class AlterConnector:
                 (json.dumps(options, sort_keys=True), ddl_display.statement(node), rel.id),
             )
         return Result()
+
+    def _include_as_columns(self, rel: Rel, node: n.CreateTable) -> None:
+        """rewrite_table_definition (alter_table_drop_connector.rs:67-125): each INCLUDE
+        column, in catalog order, becomes a plain column definition (its name as an unquoted
+        identifier, its type's AST) and the INCLUDE clauses go."""
+        from rwshim.sql.unparse import purify
+
+        types = dict(
+            self.conn.execute(
+                "SELECT name, rw_type FROM relation_column WHERE relation_id = ?", (rel.id,)
+            ).fetchall()
+        )
+        connector = (rel.connector or "").lower()
+        for item in reversed(node.include):
+            name = purify.include_column_name("s3_v2" if connector == "s3" else connector, item)
+            if name not in types:
+                continue
+            try:
+                dt = purify.type_ast(str(types[name]))
+            except UnparseError:
+                raise RwError(
+                    f"rwshim cannot show the type {types[name]} of the INCLUDE column {name} "
+                    "in a definition: DROP CONNECTOR of this table is not emulated"
+                ) from None
+            node.columns.append(n.ColumnDef(n.Ident(name), dt))
+        node.include = []
 
     def _refresh_table(self, ctx: Context, name: ObjectName, shown: str) -> Result:
         """handle_refresh_schema (alter_table_with_sr.rs:36-65)."""

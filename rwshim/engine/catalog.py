@@ -37,7 +37,6 @@ from rwshim.errors import (
 )
 from rwshim.sql import unparse
 from rwshim.store.store import SYSTEM_SCHEMAS
-from rwshim.version import CLUSTER_VERSION
 
 
 class Catalog:
@@ -421,10 +420,10 @@ class Catalog:
         cols = ["relation_id", "kind", "name", "schema_id", "database_id", "owner_id"]
         vals: list[object] = [rid, kind, name, schema_id, ctx.database_id, ctx.user_id]
         cols += ["definition", "initialized_at", "initialized_at_cluster_version"]
-        vals += [definition, now, CLUSTER_VERSION]
+        vals += [definition, now, self.meta.release.cluster_version]
         if created:
             cols += ["created_at", "created_at_cluster_version"]
-            vals += [now, CLUSTER_VERSION]
+            vals += [now, self.meta.release.cluster_version]
         for k, v in (extra or {}).items():
             cols.append(k)
             vals.append(v)
@@ -627,13 +626,26 @@ class Catalog:
             # ALTER TABLE first looks among created tables only (mod.rs:1690-1725).
             if rel is None or (kind == "table" and rel.status != "CREATED"):
                 raise CatalogNotFound("table", name.name)
+            if (
+                what == "config"
+                and rel.status not in (None, "CREATED")
+                and not self.meta.release.alter_config_finds_creating
+            ):
+                # Release.alter_config_finds_creating (get_created_table_by_name)
+                raise CatalogNotFound("table", name.name)
             if rel.kind != kind:
                 raise InvalidInputSyntax(
                     f"cannot alter {what} of {PROTO_KIND[rel.kind]} {rel.name} by {STMT_KIND[kind]}"
                 )
         elif kind == "sink":
             rel = self.lookup(ctx, name, ("sink",))
-            if rel is None:
+            # 448c657 finds a sink still being created (get_any_sink_by_name,
+            # alter_utils.rs:96); the releases only created ones (get_created_sink_by_name,
+            # v3.0.3 and v2.8.5 alter_utils.rs:110).
+            if rel is None or (
+                rel.status not in (None, "CREATED")
+                and not self.meta.release.alter_finds_creating_sink
+            ):
                 raise CatalogNotFound("sink", name.name)
         elif kind == "source":
             rel = self.lookup(ctx, name, ("source",))
@@ -738,7 +750,7 @@ class Catalog:
         self.conn.execute(
             "UPDATE relation SET created_at = ?, created_at_cluster_version = ?"
             " WHERE relation_id = ?",
-            (self.meta.now(), CLUSTER_VERSION, job_id),
+            (self.meta.now(), self.meta.release.cluster_version, job_id),
         )
         # streaming_job.rs:1785-1787: the owner's default privileges apply once it is created
         self.privileges.apply_relation_defaults(job_id)

@@ -235,7 +235,10 @@ class Ddl:
             ctx, "source", with_options, format_encode_options
         )
         connector = options.get("connector")
-        shared = connector == "kafka" and opts.bool_var(ctx, "streaming_use_shared_source")
+        # is_shareable_non_cdc_connector: get_connector lower-cases (with_options.rs:118-130)
+        shared = str(connector or "").lower() == "kafka" and opts.bool_var(
+            ctx, "streaming_use_shared_source"
+        )
         extra: dict[str, object] = {
             "connector": connector,
             "is_shared": int(shared),
@@ -295,7 +298,12 @@ class Ddl:
         if existing is not None:
             bg = opts.background_create(ctx, "materialized view", has_values)
             return self._if_not_exists_result(existing, if_not_exists, bg)
-        options = opts.check_with_options(with_options, opts.MV_WITH_KEYS)
+        allowed = opts.MV_WITH_KEYS
+        if not self.meta.release.batch_refresh:
+            # No batch-refresh MVs before 43f07e74cde: the key is an unknown option
+            # (v3.0.3 create_mv.rs:412-417, v2.8.5 create_mv.rs:330).
+            allowed = allowed - {"refresh.interval.sec"}
+        options = opts.check_with_options(with_options, allowed)
         spec = JobSpec(
             kind="materialized view",
             if_not_exists=if_not_exists,

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from rwshim.common.releases import HEAD, Release
 from rwshim.engine.actors import Actors
 from rwshim.engine.alter import Alter
 from rwshim.engine.backfill import Backfill
@@ -70,10 +71,12 @@ class Engine:
         row_count: Callable[[int], int] | None = None,
         streaming_slots: int = 4,
         backfill_rows_per_second: int = 1_000_000,
+        release: Release = HEAD,
     ) -> None:
         self.meta = Meta(
             store,
             clock,
+            release=release,
             row_count=row_count,
             streaming_slots=streaming_slots,
             backfill_rows_per_second=backfill_rows_per_second,

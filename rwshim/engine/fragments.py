@@ -24,7 +24,6 @@ from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, JobSpec
 from rwshim.errors import MetaRpcError
 from rwshim.lazy import lazy_module
-from rwshim.version import CLUSTER_VERSION
 
 if TYPE_CHECKING:
     import json
@@ -202,8 +201,8 @@ class Fragments:
                         fid,
                         self.meta.now(),
                         self.meta.now(),
-                        CLUSTER_VERSION,
-                        CLUSTER_VERSION,
+                        self.meta.release.cluster_version,
+                        self.meta.release.cluster_version,
                     ),
                 )
             self.conn.execute(

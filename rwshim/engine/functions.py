@@ -260,14 +260,6 @@ class Functions:
             out.append(f"{word} {schema}.{d.name} depends on it")
         return out
 
-    def remove_in_schemas(self, schema_ids: Sequence[int]) -> None:
-        """A dropped schema's functions (inside the caller's transaction)."""
-        for sid in schema_ids:
-            ids = [int(r[0]) for r in self.conn.execute(
-                "SELECT function_id FROM function WHERE schema_id = ?", (sid,))]  # fmt: skip
-            self.conn.execute("DELETE FROM function WHERE schema_id = ?", (sid,))
-            self.catalog.privileges.forget_objects(ids)
-
     # ------------------------------------------------------------------ ALTER
 
     def alter_owner(self, ctx: Context, fn: FunctionRow, owner: str) -> Result:

@@ -14,9 +14,13 @@ ONLINE_UNRESCHEDULABLE = {"SnapshotBackfill"}
 LEGACY = {"Backfill", "Chain", "Rearrange"}
 
 
-def reschedulable(scan_type: str, online: bool) -> bool:
-    """src/prost/src/lib.rs:556-573."""
-    if scan_type in ("UpstreamOnly", "ArrangementBackfill", "CrossDbSnapshotBackfill"):
+def reschedulable(scan_type: str, online: bool, *, upstream_only: bool = True) -> bool:
+    """src/prost/src/lib.rs:556-573; ``upstream_only``: whether UpstreamOnly is reschedulable
+    (true at 448c657 and v3.0.3; false at v2.8.5:src/prost/src/lib.rs:517, the release's
+    ``upstream_only_reschedulable``)."""
+    if scan_type == "UpstreamOnly":
+        return upstream_only
+    if scan_type in ("ArrangementBackfill", "CrossDbSnapshotBackfill"):
         return True
     if scan_type == "SnapshotBackfill":
         return not online
@@ -37,6 +41,9 @@ class Graph(Struct):
     job_status: dict[int, str] = field(default_factory=dict)
     job_type: dict[int, str] = field(default_factory=dict)
     job_database: dict[int, int] = field(default_factory=dict)
+    job_background: dict[int, bool] = field(default_factory=dict)
+    # PbStreamScanType::is_reschedulable(UpstreamOnly) of the release (set by the caller).
+    upstream_only_reschedulable: bool = True
 
     @classmethod
     def load(cls, conn: sqlite3.Connection) -> Graph:
@@ -49,12 +56,13 @@ class Graph(Struct):
             "SELECT source_fragment_id, target_fragment_id, dispatcher_type FROM fragment_relation"
         ):
             g.edges[(s, t)] = d
-        for jid, status, jtype, db in conn.execute(
-            "SELECT job_id, job_status, job_type, database_id FROM streaming_job"
+        for jid, status, jtype, db, ctype in conn.execute(
+            "SELECT job_id, job_status, job_type, database_id, create_type FROM streaming_job"
         ):
             g.job_status[jid] = status
             g.job_type[jid] = jtype
             g.job_database[jid] = db
+            g.job_background[jid] = ctype == "BACKGROUND"
         return g
 
     @classmethod
@@ -118,14 +126,15 @@ class Graph(Struct):
         for i in range(0, len(owners), 500):
             chunk = owners[i : i + 500]
             marks = ",".join("?" * len(chunk))
-            for jid, status, jtype, db in conn.execute(
-                "SELECT job_id, job_status, job_type, database_id FROM streaming_job"
+            for jid, status, jtype, db, ctype in conn.execute(
+                "SELECT job_id, job_status, job_type, database_id, create_type FROM streaming_job"
                 f" WHERE job_id IN ({marks})",
                 chunk,
             ):
                 g.job_status[jid] = status
                 g.job_type[jid] = jtype
                 g.job_database[jid] = db
+                g.job_background[jid] = ctype == "BACKGROUND"
         return g
 
     def fragments_of(self, job_id: int) -> list[int]:
@@ -154,9 +163,14 @@ class Graph(Struct):
                     stack.append(n)
         return out
 
-    def creating_jobs(self) -> list[int]:
-        """Jobs with status exactly CREATING (metadata.rs:357-365)."""
-        return sorted(j for j, s in self.job_status.items() if s == "CREATING")
+    def creating_jobs(self, *, background_only: bool = False) -> list[int]:
+        """Jobs with status exactly CREATING (metadata.rs:357-365); ``background_only``: the
+        background ones (list_background_creating_jobs, v3.0.3 list_op.rs:99-112, :125)."""
+        return sorted(
+            j
+            for j, s in self.job_status.items()
+            if s == "CREATING" and (not background_only or self.job_background.get(j, False))
+        )
 
     def owner(self, fragment_id: int) -> int | None:
         f = self.fragments.get(fragment_id)
@@ -168,7 +182,9 @@ class Graph(Struct):
             for f in self.fragments.values()
             if f.job_id == job_id
             and f.scan_type is not None
-            and not reschedulable(f.scan_type, online)
+            and not reschedulable(
+                f.scan_type, online, upstream_only=self.upstream_only_reschedulable
+            )
         }
 
 

@@ -175,6 +175,17 @@ class Jobs:
                 scan_type = "ArrangementBackfill"
         else:
             scan_type = "ArrangementBackfill"
+        if (
+            scan_type == "ArrangementBackfill"
+            and spec.kind != "table"
+            and spec.extra.get("target_table_id") is None
+            and self.meta.release.legacy_backfill_honoured
+            and not opts.bool_var(ctx, "streaming_use_arrangement_backfill")
+        ):
+            # The releases honour the variable: the legacy no-shuffle Backfill scan
+            # (should_use_arrangement_backfill, v3.0.3 optimizer/mod.rs:1194-1203); 448c657
+            # ignores it (session_config/mod.rs:243-249).
+            scan_type = "Backfill"
 
         # Create type: background only for a plan whose leaves all recover (utils.rs:471-499).
         background = opts.background_create(ctx, spec.kind, spec.has_values)
@@ -189,7 +200,10 @@ class Jobs:
         }[spec.kind]
         specific = opts.parallelism_var(ctx, f"streaming_parallelism_for_{var_kind}")
         global_ = opts.parallelism_var(ctx, "streaming_parallelism")
-        target = par.resolve_creation(spec.kind, specific, global_)
+        if self.meta.release.bounded_default_parallelism:
+            target = par.resolve_creation(spec.kind, specific, global_)
+        else:
+            target = par.resolve_creation_adaptive(specific, global_, self._strategy(ctx, var_kind))
         # has_any_backfill (stream_fragmenter/mod.rs:465-520): every scan but UpstreamOnly.
         has_backfill = bool(shared_sources) or any(
             not (spec.kind == "sink" and scan_type == "UpstreamOnly") for _ in table_inputs
@@ -288,6 +302,27 @@ class Jobs:
         self._start(pending)
         return Result(notices, wait=None if pending.waiter.done else pending.waiter, job_id=job_id)
 
+    def _strategy(self, ctx: Context, var_kind: str) -> str | None:
+        """v2.8.5's adaptive strategy of a new job: streaming_parallelism_strategy_for_<type>,
+        else streaming_parallelism_strategy, else the system parameter
+        (derive_parallelism_strategy, v2.8.5 stream_fragmenter/parallelism.rs:45-60)."""
+        for name in (
+            f"streaming_parallelism_strategy_for_{var_kind}",
+            "streaming_parallelism_strategy",
+        ):
+            value = ctx.var(name)
+            if value and value.lower() != "default":
+                return value.upper()
+        return self.meta.system_param("adaptive_parallelism_strategy")
+
+    @staticmethod
+    def _check_initial_parallelism(p: _Pending) -> None:
+        """v2.8.5 (rpc/ddl_controller.rs:1801-1802, :1648-1653): the initial parallelism, the
+        fixed backfill one or else the job's, against the maximum, with the plain text."""
+        initial = p.backfill if p.backfill is not None and p.backfill.kind == "Fixed" else p.target
+        if initial.kind == "Fixed" and (initial.fixed or 0) > p.max_parallelism:
+            raise CreateParallelismExceedsMax(initial.fixed or 0, p.max_parallelism, backfill=False)
+
     def _start(self, p: _Pending) -> None:
         """The part of a create that runs with the permit: validation, fragments, the barrier.
         Raises the RwError after aborting the INITIAL job."""
@@ -295,7 +330,9 @@ class Jobs:
         try:
             with self.store.transaction():
                 # validate_specified_parallelism (ddl_controller.rs:363-388)
-                if p.target.kind == "Fixed" and (p.target.fixed or 0) > p.max_parallelism:
+                if not self.meta.release.create_checks_backfill_separately:
+                    self._check_initial_parallelism(p)
+                elif p.target.kind == "Fixed" and (p.target.fixed or 0) > p.max_parallelism:
                     raise CreateParallelismExceedsMax(
                         p.target.fixed or 0, p.max_parallelism, backfill=False
                     )

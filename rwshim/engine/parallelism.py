@@ -52,15 +52,6 @@ def parse_uint(s: str, bits: int) -> int:
         raise ParseError(e.compact()) from None
 
 
-def parse_u64(s: str) -> int:
-    """``str::parse::<u64>`` with its error text prefixed 'Parse error: ' (ConfigParallelism's
-    ParseIntError, session_config/parallelism.rs:59)."""
-    try:
-        return parse_uint(s, 64)
-    except ParseError as e:
-        raise ParseError(f"Parse error: {e}") from None
-
-
 def parse_config_parallelism(s: str) -> Target | None:
     """ConfigParallelism::from_str (session_config/parallelism.rs:65-94), read by the one
     parser SET uses (``rwshim.common.session_config.parallelism``): None for 'default', else a
@@ -89,13 +80,6 @@ def render(target: Target | None) -> str:
     if target is None:
         return "unknown"
     return render_parallelism(target.kind, target.fixed, target.strategy)
-
-
-def render_config(target: Target | None) -> str:
-    """ConfigParallelism's Display (what check-hook errors and SHOW print)."""
-    if target is None:
-        return "default"
-    return render(target)
 
 
 def parse_alter_value(value: str | None) -> Target:
@@ -178,6 +162,19 @@ def resolve_creation(job_kind: str, specific: Target | None, global_: Target | N
             return DEFAULT_SINK
         return DEFAULT_GLOBAL
     return global_
+
+
+def resolve_creation_adaptive(
+    specific: Target | None, global_: Target | None, strategy: str | None
+) -> Target:
+    """v2.8.5's derive_parallelism and derive_parallelism_strategy (v2.8.5
+    stream_fragmenter/parallelism.rs:21-60): a fixed value of the job type's variable, else of
+    streaming_parallelism; otherwise adaptive, with the session's strategy (None: the system
+    parameter adaptive_parallelism_strategy, AUTO by default)."""
+    chosen = specific if specific is not None else global_
+    if chosen is not None and chosen.kind == "Fixed":
+        return chosen
+    return Target.adaptive(strategy or "AUTO")
 
 
 def slots_for(target: Target, slots: int) -> int:

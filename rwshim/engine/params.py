@@ -77,13 +77,16 @@ class Params:
         self.users = users
         self.catalog = catalog
         self.waits = waits
+        # The release's parameters (v2.8.5 has one more: sysparams.params_for).
+        self.system_params = sysparams.params_for(meta.release)
+        self.system_param_by_name = {p.name: p for p in self.system_params}
 
     # ------------------------------------------------------------------ system parameters
 
     def ensure_defaults(self) -> None:
         """The system parameters' defaults, for a store that has none yet."""
         with self.store.transaction():
-            for p in sysparams.PARAMS:
+            for p in self.system_params:
                 self.conn.execute(
                     "INSERT OR IGNORE INTO system_parameter(name, value) VALUES (?, ?)",
                     (p.name, p.default),
@@ -118,7 +121,7 @@ class Params:
             Column("Mutable", pgtypes.BOOL, 1),
         ]
         rows: list[tuple[object, ...]] = []
-        for p in sysparams.PARAMS:
+        for p in self.system_params:
             value = self.meta.system_param(p.name)
             if p.name == "license_key" and value not in ("", "<default>"):
                 value = "<redacted>"
@@ -132,7 +135,7 @@ class Params:
         Session parameters go through ``set_session_param``."""
         if not self.users.is_super(ctx):
             raise PermissionDenied("must be superuser to execute ALTER SYSTEM command")
-        p = sysparams.BY_NAME.get(name)
+        p = self.system_param_by_name.get(name)
         if p is None:
             raise SystemParamsError(f"unrecognized system parameter {json.dumps(name)}")
         if not p.mutable:
@@ -177,13 +180,14 @@ class Params:
         value parsed as the session variable's type, stored as its display (DEFAULT: the
         declared default), which every new session then starts with; returns the display.
         A bad value is meta's `Session parameters error` over the session-config error."""
-        entry = sc.entry_name(name)
-        if not sc.SessionConfig.is_known(entry):
+        table = sc.table_for(self.meta.release)
+        entry = table.entry_name(name)
+        if not sc.SessionConfig.is_known(entry, table):
             raise SystemParamsError(
                 f"unrecognized session parameter {json.dumps(entry)}",
                 call=SESSION_PARAM_CALL,
             )
-        probe = sc.SessionConfig()
+        probe = sc.SessionConfig(table=table)
         try:
             if value is None:
                 probe.reset(entry)
@@ -224,7 +228,7 @@ class Params:
                 notices.append(barrier_interval_notice(value))
             if param == "checkpoint_frequency" and value >= NOTICE_CHECKPOINT_FREQUENCY:
                 notices.append(checkpoint_frequency_notice(value))
-            problem = sysparams.validate(sysparams.BY_NAME[param], str(value))
+            problem = sysparams.validate(self.system_param_by_name[param], str(value))
             if problem is not None:
                 raise MetaRpcError(DDL + "AlterDatabaseParam", problem)
         with self.store.transaction():
@@ -276,7 +280,7 @@ class Params:
             ("checkpoint_frequency", frequency),
         ):
             if value is not None:
-                problem = sysparams.validate(sysparams.BY_NAME[param], str(value))
+                problem = sysparams.validate(self.system_param_by_name[param], str(value))
                 if problem is not None:
                     raise MetaRpcError(DDL + "CreateDatabase", problem)
         return notices

@@ -45,8 +45,10 @@ from rwshim.errors import (
     MetaCatalogNotFound,
     MetaInvalidParameter,
     MetaRpcError,
+    NonReschedulableBackgroundJob,
     RescheduleBlocked,
     RescheduleRejectedAtBarrier,
+    RescheduleRejectedWhileSnapshotBackfill,
     RwError,
 )
 
@@ -98,6 +100,13 @@ class Scale:
         backfill.on_finished.append(self._backfill_finished)
         barrier.on_periodic.append(self.poll_parallelism_control)
 
+    def _graph(self, jobs: Iterable[int] | None) -> g.Graph:
+        """``Graph.load_around(jobs)`` (``load`` for None), with the release's scan-type
+        rule."""
+        graph = g.Graph.load(self.conn) if jobs is None else g.Graph.load_around(self.conn, jobs)
+        graph.upstream_only_reschedulable = self.meta.release.upstream_only_reschedulable
+        return graph
+
     # ------------------------------------------------------------------ the refusal rules
     # Each is read-only: the ALTERs call them before they write anything, and whoever wants
     # to know whether an ALTER would be refused now (the dashboard) calls the same function.
@@ -114,10 +123,21 @@ class Scale:
     ) -> Refusal | None:
         """Error 1 (stream_manager.rs:918-940): SET PARALLELISM / SET RESOURCE_GROUP of a job
         that a creating unreschedulable backfill blocks (online; DEFERRED: legacy scans only),
-        whatever the value."""
-        graph = graph or g.Graph.load_around(self.conn, [job_id])
-        creating = graph.creating_jobs()
-        if not creating or job_id not in g.blocked_jobs(graph, creating, online=not deferred):
+        whatever the value.  The release decides which creating jobs count (all, or the
+        background ones: v3.0.3:stream_manager.rs:800-803) and whether their neighbours are
+        blocked too (v2.8.5:stream_manager.rs:806-821: only the creating job itself, with its
+        own text)."""
+        release = self.meta.release
+        graph = graph or self._graph([job_id])
+        creating = graph.creating_jobs(background_only=not release.reschedule_sees_foreground)
+        if not creating:
+            return None
+        if not release.reschedule_blocks_neighbours:
+            # collect_unreschedulable_backfill_jobs (v2.8.5:metadata.rs:714-735)
+            if job_id in creating and graph.unreschedulable_fragments(job_id, not deferred):
+                return Refusal(NonReschedulableBackgroundJob(call, job_id), (job_id,))
+            return None
+        if job_id not in g.blocked_jobs(graph, creating, online=not deferred):
             return None
         causes = g.blocking_jobs(graph, creating, job_id, online=not deferred)
         return Refusal(RescheduleBlocked(call, job_id), tuple(causes))
@@ -126,10 +146,20 @@ class Scale:
         self, job_id: int, *, deferred: bool = False, graph: g.Graph | None = None
     ) -> Refusal | None:
         """Error 2 (stream_manager.rs:960-985): SET BACKFILL_PARALLELISM (not DEFERRED) of a
-        creating job whose own backfill cannot be rescheduled online."""
+        creating job whose own backfill cannot be rescheduled online.  v3.0.3
+        (stream_manager.rs:837-870): a creating *background* job whose backfill cannot be
+        rescheduled online, or offline with DEFERRED, gets the non-reschedulable text."""
+        if self.meta.release.backfill_parallelism == "background":
+            graph = graph or self._graph([job_id])
+            creating = graph.creating_jobs(background_only=True)
+            if job_id in creating and graph.unreschedulable_fragments(job_id, not deferred):
+                return Refusal(
+                    NonReschedulableBackgroundJob(ALTER_BACKFILL_PARALLELISM, job_id), (job_id,)
+                )
+            return None
         if deferred:
             return None
-        graph = graph or g.Graph.load_around(self.conn, [job_id])
+        graph = graph or self._graph([job_id])
         creating = graph.creating_jobs()
         if not creating or job_id not in g.online_unreschedulable_jobs(graph, creating):
             return None
@@ -155,7 +185,12 @@ class Scale:
                 f" ({','.join('?' * len(fragments))})",
                 sorted(fragments),
             ).fetchall()
-            graph = g.Graph.load_around(self.conn, [int(r[0]) for r in owners])
+            graph = self._graph([int(r[0]) for r in owners])
+        if self.meta.release.barrier_refuses_any_reschedule:
+            inflight = g.independent_inflight(graph, database_id)
+            if not inflight:
+                return None
+            return Refusal(RescheduleRejectedWhileSnapshotBackfill(call), tuple(inflight), True)
         rejected = g.barrier_rejected_jobs(graph, database_id, fragments)
         if not rejected:
             return None
@@ -166,7 +201,7 @@ class Scale:
         """ALTER FRAGMENT <id> SET PARALLELISM for each fragment of a job: the refusal a change
         of the fragment's layout meets at the barrier (ALTER FRAGMENT has no error-1 check,
         stream_manager.rs:1076-1105), by fragment id; empty when none would be refused."""
-        graph = graph or g.Graph.load_around(self.conn, [job_id])
+        graph = graph or self._graph([job_id])
         db = graph.job_database.get(job_id)
         if db is None:
             return {}
@@ -212,7 +247,7 @@ class Scale:
         committed), then (not for DEFERRED) the reschedule command through the barrier."""
         # One read of the graph for the refusal, the policies and the reschedule: what they
         # write in between (the job's parallelism, fragment policies) is not part of it.
-        graph = g.Graph.load_around(self.conn, [job_id])
+        graph = self._graph([job_id])
         blocked = self.parallelism_refusal(job_id, deferred=deferred, call=call, graph=graph)
         if blocked is not None:
             raise blocked.error
@@ -283,7 +318,7 @@ class Scale:
         fragments and their NoShuffle ensembles, build_reschedule_intent_for_jobs,
         scale.rs:456-505).  A refused intent stays pending: recovery applies it."""
         if graph is None:
-            graph = g.Graph.load_around(self.conn, job_ids)
+            graph = self._graph(job_ids)
         touched: set[int] = set()
         if fragments is None:
             for jid in job_ids:
@@ -403,7 +438,7 @@ class Scale:
         for fid in ids:
             if fid not in owners:
                 raise MetaCatalogNotFound(call, "fragment", fid)
-        graph = g.Graph.load_around(self.conn, {owners[f] for f in ids})
+        graph = self._graph({owners[f] for f in ids})
         desired = (None, None) if target is None else (target.kind, target.fixed)
         components: list[set[int]] = []
         entries_to_set: list[int] = []
@@ -498,7 +533,7 @@ class Scale:
         error 1's set is re-rendered from the catalog, in batches of 10 jobs, one command per
         database and batch (so DEFERRED values and failed restores apply here).  Raises when a
         command fails at the barrier; returns whether jobs were blocked (keep trying)."""
-        graph = g.Graph.load(self.conn)
+        graph = self._graph(None)
         creating = graph.creating_jobs()
         blocked = g.blocked_jobs(graph, creating, online=True) if creating else set()
         per_db: dict[int, list[int]] = {}

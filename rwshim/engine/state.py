@@ -15,6 +15,7 @@ from typing import Any
 
 from msgspec import Struct
 
+from rwshim.common.releases import HEAD, Release
 from rwshim.engine.types import Clock, ManualClock
 from rwshim.store.store import Store
 
@@ -46,11 +47,14 @@ class Meta:
         store: Store,
         clock: Clock | None = None,
         *,
+        release: Release = HEAD,
         row_count: Callable[[int], int] | None = None,
         streaming_slots: int = 4,
         backfill_rows_per_second: int = 1_000_000,
     ) -> None:
         self.store = store
+        # The RisingWave release answered as: every part reads its rules from it.
+        self.release = release
         self.conn: sqlite3.Connection = store.conn
         self.clock: Clock = clock or ManualClock()
         # Rows a backfill of a relation reads (the data plane's count; none by default).

@@ -42,7 +42,6 @@ from rwshim.errors import (
     Uncategorized,
 )
 from rwshim.sql import unparse
-from rwshim.version import CLUSTER_VERSION
 
 _COLS = (
     "subscription_id, name, schema_id, database_id, owner_id, dependent_table_id,"
@@ -251,7 +250,7 @@ class Subscriptions:
                 " created_at, created_at_cluster_version)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (oid, name.name, sub_sid, ctx.database_id, ctx.user_id, rid, retention,
-                 definition, epoch, self.meta.now(), CLUSTER_VERSION),
+                 definition, epoch, self.meta.now(), self.meta.release.cluster_version),
             )  # fmt: skip
             self.catalog.privileges.apply_defaults(
                 oid,

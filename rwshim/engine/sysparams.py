@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 
 from msgspec import Struct
+from msgspec.structs import replace
 
 from rwshim.common import session_config as sc
+from rwshim.common.releases import Release
 from rwshim.lazy import lazy_pattern
 
 
@@ -18,7 +20,7 @@ class SystemParam(Struct, frozen=True):
     default: str
     mutable: bool
     description: str
-    kind: str  # 'u32' | 'u64' | 'bool' | 'f64' | 'str'
+    kind: str  # 'u32' | 'u64' | 'bool' | 'f64' | 'str' | 'strategy'
     # False for the parameters declared with a None default (they must be initialized):
     # ``ALTER SYSTEM SET <p> TO DEFAULT`` refuses them.  ``default`` is then the value a new
     # cluster is initialized with.
@@ -120,6 +122,44 @@ PARAMS: tuple[SystemParam, ...] = (
 
 BY_NAME: dict[str, SystemParam] = {p.name: p for p in PARAMS}
 
+# v2.8.5's extra parameter (v2.8.5:src/common/src/system_param/mod.rs:97), after
+# time_travel_retention_ms; removed by ed7186a8277 (#25050).
+ADAPTIVE_PARALLELISM_STRATEGY = SystemParam(
+    "adaptive_parallelism_strategy",
+    "AUTO",
+    True,
+    "The strategy for Adaptive Parallelism.",
+    "strategy",
+)
+# bloom_false_positive's description before 448c657 (v3.0.3 and v2.8.5 mod.rs, its row).
+_OLD_BLOOM = "False positive probability of bloom filter."
+
+
+def params_for(release: Release) -> tuple[SystemParam, ...]:
+    """The parameters a release lists, in its order (its ``for_all_params``)."""
+    if release.new_wording:  # the reference commit
+        return PARAMS
+    out: list[SystemParam] = []
+    for p in PARAMS:
+        out.append(p if p.name != "bloom_false_positive" else replace(p, description=_OLD_BLOOM))
+        if p.name == "time_travel_retention_ms" and release.adaptive_parallelism_strategy_param:
+            out.append(ADAPTIVE_PARALLELISM_STRATEGY)
+    return tuple(out)
+
+
+def _parse_strategy(text: str) -> str:
+    """parse_strategy (v2.8.5 adaptive_parallelism_strategy.rs:94-144), shown as its Display
+    (AUTO, FULL, BOUNDED(n), RATIO(r))."""
+    low = text.lower()
+    if low in ("auto", "full"):
+        return low.upper()
+    if low.startswith(("bounded(", "ratio(")):
+        try:
+            return sc.parallelism(text).upper()
+        except sc.InvalidValue as e:
+            raise ValueError(e.compact()) from None
+    raise ValueError(f"Unsupported strategy: {text}")
+
 
 # Rust's f64 FromStr: an optional sign, then digits with an optional fraction and exponent, or
 # inf / infinity / nan (any case); nothing else (no spaces, no '_').
@@ -140,6 +180,8 @@ def parse_value(p: SystemParam, text: str) -> str:
         if text not in ("true", "false"):  # bool::from_str
             raise ValueError("provided string was not `true` or `false`")
         return text
+    if p.kind == "strategy":
+        return _parse_strategy(text)
     if p.kind == "f64":
         if not _F64.fullmatch(text):
             raise ValueError("invalid float literal")

@@ -158,12 +158,6 @@ class Waiter:
             raise self.error
 
 
-def done_waiter(error: RwError | None = None) -> Waiter:
-    w = Waiter()
-    w.complete(error)
-    return w
-
-
 class Result(Struct):
     """What an engine operation produced: notices (in order), rows for statements that return
     rows, and for a foreground create / WAIT a waiter the session awaits before replying."""

@@ -55,6 +55,9 @@ class Waits:
         # of recovery).
         self.fg_started: dict[int, int] = {}
         self.queue: list[Queued] = []
+        # Reschedules waiting for the reschedule lock that foreground creates hold while
+        # their job runs (the releases: Release.foreground_holds_reschedule_lock).
+        self.lock_waiters: list[Waiter] = []
 
     # ------------------------------------------------------------------ finish notifiers
 
@@ -140,6 +143,30 @@ class Waits:
         if job_id in self.permit_holders:
             self.permit_holders.discard(job_id)
             self.meta.after_commit(self.drain)
+            self.meta.after_commit(self._wake_lock_waiters)
+
+    # ------------------------------------------------------------------ the reschedule lock
+
+    def reschedule_lock(self) -> Waiter:
+        """A waiter that completes once no foreground create holds the reschedule lock's read
+        side: at v3.0.3 and v2.8.5 ``create_streaming_job`` takes it before the create
+        (v3.0.3:ddl_controller.rs:1144, v2.8.5:ddl_controller.rs:999) and keeps it while a
+        foreground create waits for its job (v3.0.3:stream_manager.rs:382-386), and every
+        reschedule takes its write side (v3.0.3:stream_manager.rs:798).  A foreground create
+        holds a creation permit exactly while it runs, so the permit holders are the lock's
+        readers.  (tokio's RwLock is fair: a create that arrives after a waiting reschedule
+        queues behind it; rwshim lets it start, the reschedule waits for it too.)"""
+        w = Waiter()
+        self.lock_waiters.append(w)
+        self._wake_lock_waiters()
+        return w
+
+    def _wake_lock_waiters(self) -> None:
+        if self.permit_holders or not self.lock_waiters:
+            return
+        waiters, self.lock_waiters = self.lock_waiters, []
+        for w in waiters:
+            w.complete()
 
     def drain(self) -> None:
         """Queued creates take the permits free now, in order."""
@@ -192,4 +219,5 @@ class Waits:
         self.wait_all.clear()
         self.queue.clear()
         self.permit_holders.clear()
+        self._wake_lock_waiters()
         self.fg_started.clear()

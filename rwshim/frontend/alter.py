@@ -12,15 +12,16 @@ PAUSE | RESUME extension.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rwshim.common.outcome import Outcome
 from rwshim.common.session_config import SessionConfig
-from rwshim.engine.types import Result
+from rwshim.engine.types import Result, Waiter
 from rwshim.errors import InternalError
 from rwshim.frontend import alter_values
-from rwshim.frontend.common import Handler, engine_name
+from rwshim.frontend.common import Handler, engine_name, refuse_unparsed
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -43,15 +44,78 @@ async def _alter_object(
 async def handle_alter_parallelism(
     fe: Frontend, stmt: st.AlterParallelism | st.AlterBackfillParallelism, params: list[object]
 ) -> Outcome:
-    """ALTER <kind> <name> SET [BACKFILL_]PARALLELISM {TO | =} <value> [DEFERRED]."""
+    """ALTER <kind> <name> SET [BACKFILL_]PARALLELISM {TO | =} <value> [DEFERRED].
+
+    The release decides which values SET PARALLELISM reads (v2.8.5: a number or adaptive,
+    extract_table_parallelism, v2.8.5 alter_parallelism.rs:83-124) and whether the
+    reschedule first waits for the foreground creates running now (``reschedule_lock``)."""
+    release = fe.instance.release
+    if isinstance(stmt, st.AlterBackfillParallelism):
+        refuse_unparsed(fe, stmt, "BACKFILL_PARALLELISM")
     scale = fe.instance.engine.scale
     fn = (
         scale.alter_parallelism
         if isinstance(stmt, st.AlterParallelism)
         else scale.alter_backfill_parallelism
     )
-    value = alter_values.parallelism_text(stmt.value)
-    return await _alter_object(fe, stmt, fn, value, deferred=stmt.deferred)
+    if isinstance(stmt, st.AlterParallelism) and not release.alter_parallelism_strategies:
+        value = alter_values.simple_parallelism_text(stmt.value)
+    else:
+        value = alter_values.parallelism_text(stmt.value)
+    notices: list[str] = []
+    if release.foreground_holds_reschedule_lock:
+        # Name resolution comes first in RisingWave's handler (it fails without waiting).
+        plain = isinstance(stmt, st.AlterParallelism)
+        engine = fe.instance.engine
+        engine.catalog.resolve_job(
+            fe.ctx(),
+            stmt.kind.lower(),
+            engine_name(stmt.name, fe.database),
+            "parallelism" if plain else "backfill_parallelism",
+        )
+        op = "ALTER PARALLELISM" if plain else "ALTER BACKFILL PARALLELISM"
+        notices = await _wait_reschedule_lock(fe, op)
+    out = await _alter_object(fe, stmt, fn, value, deferred=stmt.deferred)
+    if notices:
+        out.notices[:0] = notices
+    return out
+
+
+# LongRunningNotificationAction::SuggestRecover (v3.0.3:handler/util.rs:394-400,
+# v2.8.5:handler/util.rs:349-355), sent after slow_ddl_notification_secs (0: never).
+SUGGEST_RECOVER = (
+    "{op} has taken more than {secs} secs, likely due to high barrier latency.\n"
+    "You may trigger cluster recovery to let {op} take effect immediately.\n"
+    "Run RECOVER in a separate session to trigger recovery.\n"
+    "See: https://docs.risingwave.com/sql/commands/sql-recover#recover"
+)
+
+
+async def _wait_reschedule_lock(fe: Frontend, op: str) -> list[str]:
+    """Wait until no foreground create holds the reschedule lock; the NOTICE
+    execute_with_long_running_notification sends when that takes longer than
+    slow_ddl_notification_secs (v3.0.3:handler/util.rs:417-445)."""
+    waiter = fe.instance.engine.waits.reschedule_lock()
+    if waiter.done:
+        return []
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: Waiter) -> None:
+        if not fut.done():
+            fut.set_result(None)
+
+    waiter.add_done_callback(wake)
+    secs = fe.config.slow_ddl_notification_secs
+    if secs == 0:
+        await fut
+        return []
+    try:
+        await asyncio.wait_for(asyncio.shield(fut), secs)
+        return []
+    except TimeoutError:
+        await fut
+        return [SUGGEST_RECOVER.format(op=op, secs=secs)]
 
 
 async def handle_alter_rate_limit(
@@ -66,6 +130,7 @@ async def handle_alter_rate_limit(
 async def handle_alter_resource_group(
     fe: Frontend, stmt: st.AlterResourceGroup, params: list[object]
 ) -> Outcome:
+    refuse_unparsed(fe, stmt, "RESOURCE_GROUP")
     group = alter_values.resource_group(stmt.value)
     if stmt.kind == "DATABASE":
         # ALTER DATABASE ... {SET | RESET} RESOURCE_GROUP ... DEFERRED
@@ -188,8 +253,8 @@ async def handle_alter_system(fe: Frontend, stmt: st.AlterSystem, params: list[o
     """ALTER SYSTEM SET (alter_system.rs:25-80): a session parameter's cluster-wide default
     when the name is one (no superuser needed), else a system parameter."""
     value = alter_values.param_text(stmt.value)
-    if SessionConfig.is_known(stmt.param):
-        if not SessionConfig.can_alter_system(stmt.param):
+    if SessionConfig.is_known(stmt.param, fe.config.table):
+        if not SessionConfig.can_alter_system(stmt.param, fe.config.table):
             raise InternalError(f"session param {stmt.param} cannot be altered system wide")
         out = await fe.engine_call(stmt.tag, lambda: _set_session_param(fe, stmt.param, value))
         # The current session takes the value too (alter_system.rs:48-58).

@@ -37,14 +37,12 @@ async def handle_alter_column(fe: Frontend, stmt: st.AlterColumn, params: list[o
 
     def reads_of(dependent_id: int, relation_id: int) -> frozenset[str] | None:
         """The columns of ``relation_id`` the query of job ``dependent_id`` reads."""
-        row = fe.instance.conn.execute(
-            "SELECT read_query FROM relation WHERE relation_id = ?", (dependent_id,)
-        ).fetchone()
-        if row is None or not row[0]:
+        dependent = fe.instance.catalog_reader.relation(dependent_id)
+        if dependent is None or not dependent.read_query:
             return None
         job = fe.instance.relations.relation_by_id(dependent_id)
         try:
-            analysis = fe.instance.query.analyze(str(row[0]), qctx, job)
+            analysis = fe.instance.query.analyze(dependent.read_query, qctx, job)
         except RwError:
             return None
         return analysis.column_reads.get(relation_id, frozenset())

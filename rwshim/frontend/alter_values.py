@@ -27,6 +27,18 @@ def parallelism_text(value: st.SetValue) -> str | None:
     return value.items[0]
 
 
+def simple_parallelism_text(value: st.SetValue) -> str | None:
+    """v2.8.5's extract_table_parallelism (v2.8.5 alter_parallelism.rs:83-124) for ALTER ...
+    SET PARALLELISM: DEFAULT, the identifier ``adaptive`` or a number literal (0 =
+    adaptive), as the text the engine reads (None: DEFAULT, which is adaptive); the same
+    refusals as ALTER FRAGMENT's."""
+    text, is_ident = fragment_parallelism(value)
+    target = par.parse_fragment_value(text, is_ident=is_ident)
+    if target is None or target.kind != "Fixed":
+        return None
+    return str(target.fixed)
+
+
 def fragment_parallelism(value: st.SetValue) -> tuple[str | None, bool]:
     """extract_fragment_parallelism (alter_parallelism.rs:181-244): DEFAULT, the identifier
     ``adaptive`` or a number literal; ``(text, is_ident)``.  Anything else, a list or a

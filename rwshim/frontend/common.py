@@ -1,5 +1,6 @@
 """What the frontend's handler modules share: the handler signature, the object words of
-statements as the engine's relation kinds, names for the engine, the cursor record, and
+statements as the engine's relation kinds, names for the engine, the cursor record, the
+parse errors of the statements a release's parser does not know (``refuse_unparsed``), and
 FLUSH (which FLUSH and a DML under implicit_flush run).
 
 RisingWave: ``src/frontend/src/handler/mod.rs`` (``HandlerArgs``: each handler is a function
@@ -8,6 +9,7 @@ of the session and the statement), ``handler/flush.rs`` (do_flush).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +21,8 @@ from rwshim.common.outcome import Column, Outcome
 from rwshim.engine import ObjectName as EngineName
 from rwshim.errors import RwError
 from rwshim.sql import statements as st
+from rwshim.sql.errors_text import expected_error
+from rwshim.sql.tokens import tokenize
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
@@ -79,3 +83,18 @@ async def do_flush(fe: Frontend, tag: str = "FLUSH", losses: int | None = None) 
             " before a barrier committed them"
         )
     return out
+
+
+def refuse_unparsed(fe: Frontend, stmt: st._AlterObject, word: str) -> None:
+    """The parse error of a release whose parser does not know ``ALTER <kind> <name> SET
+    <word>`` (Release.unparsed_set): ``expected <its list> after SET, found: <word as typed>``
+    at that word.  (RisingWave fails the whole query string at parse time; rwshim, whose one
+    grammar parses every release's statements, fails this statement when it runs.)"""
+    expected = fe.instance.release.unparsed_set(stmt.kind.upper(), word)
+    if expected is None:
+        return
+    toks = tokenize(stmt.text)
+    for prev, tok in itertools.pairwise(toks):
+        if prev.value.upper() == "SET" and tok.value.upper() == word and not tok.quoted:
+            raise expected_error(stmt.text, tok, expected)
+    raise expected_error(stmt.text, toks[-1], expected)

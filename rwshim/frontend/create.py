@@ -15,13 +15,21 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.common import coltypes, pgtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
-from rwshim.errors import InternalError, InvalidInputSyntax, NotSupported, RwError
+from rwshim.errors import (
+    CatalogNotFound,
+    InternalError,
+    InvalidInputSyntax,
+    NotSupported,
+    RwError,
+)
+from rwshim.frontend import cdc_tables, connectors
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
+from rwshim.frontend.include_columns import connector_of, include_columns
 from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
@@ -39,7 +47,7 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
     specs = []
     for c in schema.columns:
         check_not_reserved(c.name)  # before its type (create_table.rs:178)
-        oid, rw = coltypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
+        oid, rw = rwtypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
         specs.append(
             ColumnSpec(
                 c.name,
@@ -172,10 +180,10 @@ def ctas_column_names(columns_text: str | None) -> list[str]:
 def _output_column(name: str, oid: int) -> ColumnSpec:
     """A query output column as the catalog keeps it: a struct is a RECORD column whose type
     text names its fields (as a table's struct column is kept)."""
-    struct = qtypes.struct_type_text(oid, coltypes.rw_type_name)
+    struct = qtypes.struct_type_text(oid, rwtypes.rw_type_name)
     if struct is not None:
         return ColumnSpec(name, pgtypes.RECORD, struct)
-    return ColumnSpec(name, oid, coltypes.rw_type_name(oid))
+    return ColumnSpec(name, oid, rwtypes.rw_type_name(oid))
 
 
 async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:
@@ -290,15 +298,24 @@ def read_query_template(fe: Frontend, query: str) -> str:
 
 async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
     connector = dict(stmt.with_options).get("connector")
+    added: connectors.Additions | None = None
     if stmt.query is not None:
         names = ctas_column_names(stmt.columns_text)
         cols = query_columns(fe, stmt.query, names, rules="table").columns
         pk: list[str] = []
+    elif _is_new(fe, stmt.name) and (
+        stmt.include
+        or stmt.cdc_source is not None
+        or (connector is not None and connector != "webhook")
+    ):
+        cols, pk, added = _connector_table(fe, stmt)
     else:
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
+    if added is not None:
+        cols = [*cols, *added.columns]
     out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_table(
@@ -325,7 +342,88 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             await fe.data_session().execute(planned, [], fe.data_state())
     if retention_notice is not None and not out.notices:
         out.notices.append(retention_notice)
+    if added is not None and added.notices:
+        at = 1 if stmt.append_only else 0  # after the APPEND ONLY notice (create_table.rs:1677)
+        out.notices[at:at] = added.notices
     return out
+
+
+def _is_new(fe: Frontend, name: st.ObjectName) -> bool:
+    """Whether no relation holds the name: check_relation_name_duplicated comes before any
+    rule of a connector (an existing name is answered by the engine)."""
+    return fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database)) is None
+
+
+def _connector_table(
+    fe: Frontend, stmt: st.CreateTable
+) -> tuple[list[ColumnSpec], list[str], connectors.Additions]:
+    """handle_create_table_plan (create_table.rs:1305-1503) for a table with a connector,
+    on a CDC source, or with INCLUDE: RisingWave's rules in its order, and the INCLUDE
+    columns (rwshim/frontend/connectors.py)."""
+    from rwshim.sql.unparse import nodes
+
+    node = parsed(stmt.text)
+    assert isinstance(node, nodes.CreateTable)
+    if stmt.cdc_source is not None:
+        return _cdc_table(fe, stmt, node)
+    connector = connector_of(connectors.plain_options(stmt.with_options))
+    if connector is None or connector == "webhook":
+        # check_create_table_with_source (create_table.rs:2220-2244)
+        raise InvalidInputSyntax("INCLUDE should be used with a connector")
+    spec = connectors.Statement(
+        node,
+        connectors.plain_options(stmt.with_options),
+        connectors.plain_options(stmt.format_encode.options if stmt.format_encode else ()),
+        is_source=False,
+        append_only=stmt.append_only,
+        has_with=True,
+    )
+    checked = connectors.check_before_columns(spec)
+    cols, pk = table_columns(stmt.columns_text)
+    _check_column_exprs(fe, stmt.name, cols, pk)
+    added, key = connectors.check_after_columns(spec, checked, cols, pk)
+    return cols, key, added
+
+
+def _cdc_table(
+    fe: Frontend, stmt: st.CreateTable, node: nodes.CreateTable
+) -> tuple[list[ColumnSpec], list[str], connectors.Additions]:
+    """The (None, Some(cdc_table)) arm of handle_create_table_plan (create_table.rs:
+    1378-1492): the table's own checks, its source, the external table's name, its columns and
+    INCLUDE columns (the CDC backfill kinds, named after the source's connector)."""
+    import json
+
+    cdc_tables.check_table_on_cdc_source(node)
+    assert stmt.cdc_source is not None and stmt.cdc_table is not None
+    engine = fe.instance.engine
+    source_name = engine_name(stmt.cdc_source, fe.database)
+    source = engine.catalog.lookup(fe.ctx(), source_name, ("source",))
+    if source is None:
+        raise CatalogNotFound("source", source_name.name)
+    options = json.loads(
+        str(
+            engine.meta.val("SELECT with_options FROM relation WHERE relation_id = ?", (source.id,))
+            or "{}"
+        )
+    )
+    cdc_tables.check_cdc_external_table(options, stmt.cdc_table)
+    if node.wildcard_idx is not None:
+        # bind_cdc_table_schema_externally (create_table.rs:1619-1644) connects upstream
+        raise RwError(
+            "rwshim reaches no upstream database: a CDC table whose columns are read from it "
+            "(`*`) is not emulated"
+        )
+    cdc_tables.check_cdc_defaults(node.columns)
+    cols, pk = table_columns(stmt.columns_text)
+    _check_column_exprs(fe, stmt.name, cols, pk)
+    connector = connector_of(options) or ""
+    included = include_columns(connector, node.include, None, cdc_backfill=True)
+    names = [c.name for c in cols]
+    for _, c in included:
+        if c.name in names:
+            raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
+        names.append(c.name)
+    return cols, pk, connectors.Additions([c for _, c in included])
 
 
 async def handle_create_mv(
@@ -388,12 +486,31 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
 async def handle_create_source(
     fe: Frontend, stmt: st.CreateSource, params: list[object]
 ) -> Outcome:
+    from rwshim.engine import options as opts
     from rwshim.sql.unparse import nodes, purify
 
-    cols, pk = table_columns(stmt.columns_text)
-    _check_column_exprs(fe, stmt.name, cols, pk)
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateSource)
+    added: connectors.Additions | None = None
+    if _is_new(fe, stmt.name):
+        # handle_create_source (create_source.rs:1153-1230): the connector's rules around
+        # the binding of the columns, and the INCLUDE and hidden columns
+        options = connectors.plain_options(stmt.with_options)
+        spec = connectors.Statement(
+            node,
+            options,
+            connectors.plain_options(stmt.format_encode.options if stmt.format_encode else ()),
+            is_source=True,
+            shared=connector_of(options) == "kafka"
+            and opts.bool_var(fe.ctx(), "streaming_use_shared_source"),
+            has_with=bool(stmt.with_options),
+        )
+        checked = connectors.check_before_columns(spec)
+        cols, pk = table_columns(stmt.columns_text)
+        _check_column_exprs(fe, stmt.name, cols, pk)
+        added, pk = connectors.check_after_columns(spec, checked, cols, pk)
+    else:
+        cols, pk = table_columns(stmt.columns_text)
     cdc = any(o.name.real_value() == "connector" and "-cdc" in o.value for o in node.with_options)
     definition = (
         unparse.normalized(node)  # a CDC source is shown unpurified (source_catalog.rs:131-135)
@@ -401,7 +518,10 @@ async def handle_create_source(
         else purify.purified_definition(node, _user_columns(cols), pk, not pk)
     )
     fmt = stmt.format_encode
-    return await fe.engine_call(
+    if added is not None:
+        own = cols if added.own is None else added.own
+        cols = [*own, *added.columns, *added.hidden]
+    out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_source(
             fe.ctx(),
@@ -415,6 +535,9 @@ async def handle_create_source(
             if_not_exists=stmt.if_not_exists,
         ),
     )
+    if added is not None:
+        out.notices[:0] = added.notices
+    return out
 
 
 async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[object]) -> Outcome:

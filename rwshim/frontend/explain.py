@@ -33,6 +33,7 @@ from rwshim.frontend.plan_render import Node, explain_lines, unicode_lines
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
+    from rwshim.catalog_path.reader import CatalogReader, ColumnRow
     from rwshim.frontend.frontend import Frontend
 
 PLAN_COLUMN = [Column("QUERY PLAN", pgtypes.VARCHAR)]
@@ -43,50 +44,38 @@ _DESCRIBE_HINT = "Use `DESCRIBE` instead of `DESCRIBE FRAGMENTS`"
 # --------------------------------------------------------------------------- the store's view
 
 
-def _columns(conn: sqlite3.Connection, rid: int) -> list[tuple[str, bool, int | None]]:
-    """(name, hidden, pk position) of a relation's columns, ``_rw_timestamp`` aside."""
-    return [
-        (str(n), bool(h), None if p is None else int(p))
-        for n, h, p in conn.execute(
-            "SELECT name, is_hidden, pk_position FROM relation_column WHERE relation_id = ? "
-            "AND name != '_rw_timestamp' ORDER BY position",
-            (rid,),
-        )
-    ]
+def _columns(reader: CatalogReader, rid: int) -> list[ColumnRow]:
+    """A relation's columns, ``_rw_timestamp`` aside."""
+    return [c for c in reader.columns(rid) if c.name != "_rw_timestamp"]
 
 
-def _rel(conn: sqlite3.Connection, rid: int) -> tuple[str, str, int, str | None] | None:
-    row = conn.execute(
-        "SELECT kind, name, append_only, sink_type FROM relation WHERE relation_id = ?", (rid,)
-    ).fetchone()
-    return None if row is None else (str(row[0]), str(row[1]), int(row[2]), row[3])
+def _pk(cols: list[ColumnRow]) -> list[str]:
+    keyed = sorted((c for c in cols if c.pk_position is not None), key=lambda c: c.pk_position or 0)
+    return [c.name for c in keyed]
 
 
-def _pk(cols: list[tuple[str, bool, int | None]]) -> list[str]:
-    return [n for n, _, p in sorted((c for c in cols if c[2] is not None), key=lambda c: c[2] or 0)]
+def _shown(cols: list[ColumnRow]) -> list[str]:
+    return [f"{c.name}(hidden)" if c.hidden else c.name for c in cols]
 
 
-def _shown(cols: list[tuple[str, bool, int | None]]) -> list[str]:
-    return [f"{n}(hidden)" if h else n for n, h, _ in cols]
-
-
-def _materialize(conn: sqlite3.Connection, rid: int) -> Node:
-    kind, _, append_only, _ = _rel(conn, rid) or ("table", "", 0, None)
-    cols = _columns(conn, rid)
+def _materialize(reader: CatalogReader, rid: int) -> Node:
+    rel = reader.relation(rid)
+    kind, append_only = (rel.kind, rel.append_only) if rel else ("table", False)
+    cols = _columns(reader, rid)
     pk = _pk(cols)
     conflict = "Overwrite" if kind == "table" and not append_only else "NoCheck"
     identity = (
         f"StreamMaterialize {{ columns: [{', '.join(_shown(cols))}], stream_key: "
         f"[{', '.join(pk)}], pk_columns: [{', '.join(pk)}], pk_conflict: {conflict} }}"
     )
-    return Node(identity, [n for n, _, _ in cols], pk)
+    return Node(identity, [c.name for c in cols], pk)
 
 
-def _scan(conn: sqlite3.Connection, upstream: int, source_scan: bool) -> Node:
-    info = _rel(conn, upstream)
-    name = info[1] if info else str(upstream)
-    cols = _columns(conn, upstream)
-    names = [n for n, _, _ in cols]
+def _scan(reader: CatalogReader, upstream: int, source_scan: bool) -> Node:
+    rel = reader.relation(upstream)
+    name = rel.name if rel else str(upstream)
+    cols = _columns(reader, upstream)
+    names = [c.name for c in cols]
     if source_scan:
         return Node(f"StreamSourceScan {{ columns: [{', '.join(names)}] }}", names, [])
     qualified = [f"{name}.{n}" for n in names]
@@ -99,16 +88,12 @@ def _scan(conn: sqlite3.Connection, upstream: int, source_scan: bool) -> Node:
     )
 
 
-def _inputs(conn: sqlite3.Connection, frag: sqlite3.Row, job: int) -> list[Node]:
+def _inputs(reader: CatalogReader, frag: sqlite3.Row, job: int) -> list[Node]:
     if frag["scan_relation_id"] is not None:
         flags = json.loads(frag["flags"])
-        return [_scan(conn, int(frag["scan_relation_id"]), "SOURCE_SCAN" in flags)]
-    ups = conn.execute(
-        "SELECT r.source_fragment_id FROM fragment_relation r JOIN fragment f ON "
-        "f.fragment_id = r.source_fragment_id WHERE r.target_fragment_id = ? AND f.job_id = ?",
-        (frag["fragment_id"], job),
-    ).fetchall()
-    cols = [n for n, _, _ in _columns(conn, job)]
+        return [_scan(reader, int(frag["scan_relation_id"]), "SOURCE_SCAN" in flags)]
+    ups = reader.upstream_fragments(int(frag["fragment_id"]), job)
+    cols = [c.name for c in _columns(reader, job)]
     if ups:
         return [Node("MergeExecutor", cols, []) for _ in ups]
     if "VALUES" in json.loads(frag["flags"]):
@@ -116,16 +101,16 @@ def _inputs(conn: sqlite3.Connection, frag: sqlite3.Row, job: int) -> list[Node]
     return []
 
 
-def fragment_node(conn: sqlite3.Connection, frag: sqlite3.Row) -> Node:
+def fragment_node(reader: CatalogReader, frag: sqlite3.Row) -> Node:
     """The nodes a fragment implies (see the module docstring)."""
     job = int(frag["job_id"])
     flags = json.loads(frag["flags"])
-    info = _rel(conn, job) or ("table", "", 0, None)
-    kind, name = info[0], info[1]
-    cols = _columns(conn, job)
-    names = [n for n, _, _ in cols]
+    rel = reader.relation(job)
+    kind, name = (rel.kind, rel.name) if rel else ("table", "")
+    cols = _columns(reader, job)
+    names = [c.name for c in cols]
     if "MVIEW" in flags:
-        root = _materialize(conn, job)
+        root = _materialize(reader, job)
         if kind == "table":
             root.children = [
                 Node(
@@ -136,17 +121,17 @@ def fragment_node(conn: sqlite3.Connection, frag: sqlite3.Row) -> Node:
                 )
             ]
         else:
-            root.children = _inputs(conn, frag, job)
+            root.children = _inputs(reader, frag, job)
         return root
     if "SINK" in flags:
-        sink_type = "upsert" if info[3] == "upsert" else "append-only"
-        visible = [n for n, h, _ in cols if not h]
+        sink_type = "upsert" if rel is not None and rel.sink_type == "upsert" else "append-only"
+        visible = [c.name for c in cols if not c.hidden]
         root = Node(f"StreamSink {{ type: {sink_type}, columns: [{', '.join(visible)}] }}",
                     names, _pk(cols))  # fmt: skip
-        root.children = _inputs(conn, frag, job)
+        root.children = _inputs(reader, frag, job)
         return root
     if "DML" in flags:
-        visible = [n for n, h, _ in cols if not h]
+        visible = [c.name for c in cols if not c.hidden]
         return Node(
             f"StreamDml {{ columns: [{', '.join(visible)}] }}",
             names,
@@ -155,27 +140,8 @@ def fragment_node(conn: sqlite3.Connection, frag: sqlite3.Row) -> Node:
         )
     if "SOURCE" in flags:
         return Node(f"StreamSource {{ source: {name}, columns: [{', '.join(names)}] }}", names, [])
-    inputs = _inputs(conn, frag, job)
+    inputs = _inputs(reader, frag, job)
     return inputs[0] if len(inputs) == 1 else Node("StreamExchange", names, [], inputs)
-
-
-def _fragments(conn: sqlite3.Connection, job: int) -> list[sqlite3.Row]:
-    conn.row_factory = sqlite3.Row
-    try:
-        return list(
-            conn.execute("SELECT * FROM fragment WHERE job_id = ? ORDER BY fragment_id", (job,))
-        )
-    finally:
-        conn.row_factory = None
-
-
-def _actors(conn: sqlite3.Connection, fid: int) -> list[int]:
-    return [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT actor_id FROM actor WHERE fragment_id = ? ORDER BY actor_id", (fid,)
-        )
-    ]
 
 
 # --------------------------------------------------------------------------- DESCRIBE
@@ -184,7 +150,7 @@ def _actors(conn: sqlite3.Connection, fid: int) -> list[int]:
 def handle_describe_fragments(fe: Frontend, stmt: st.Describe, params: list[object]) -> Outcome:
     """DESCRIBE FRAGMENTS <name> (describe.rs:270-350): one block per fragment, by id, each
     followed by an empty row; the width grows with the widest block so far."""
-    conn = fe.instance.conn
+    reader = fe.instance.catalog_reader
     parts = stmt.name.parts
     schema, name = resolve_schema_qualified_name(fe.database, parts)
     shown = display_name(parts)
@@ -194,7 +160,7 @@ def handle_describe_fragments(fe: Frontend, stmt: st.Describe, params: list[obje
         else None
     )
     if rel is None:
-        kind = _system_kind(conn, schema, name, fe)
+        kind = _system_kind(reader, schema, name)
         if kind == "view":
             raise NotSupported("view has no fragments to describe", _DESCRIBE_HINT)
         if kind == "table":
@@ -206,9 +172,9 @@ def handle_describe_fragments(fe: Frontend, stmt: st.Describe, params: list[obje
         raise NotSupported("non shared source has no fragments to describe", _DESCRIBE_HINT)
     rows: list[tuple[object, ...]] = []
     width = 80
-    for frag in _fragments(conn, rel.id):
-        actors = ",".join(str(a) for a in _actors(conn, int(frag["fragment_id"])))
-        lines, used = unicode_lines(fragment_node(conn, frag), width)
+    for frag in reader.fragments(rel.id):
+        actors = ",".join(str(a) for a in reader.actors(int(frag["fragment_id"])))
+        lines, used = unicode_lines(fragment_node(reader, frag), width)
         width = max(width, used)
         rows.append((f"Fragment {frag['fragment_id']} (Actor {actors})\n" + "\n".join(lines),))
         rows.append(("",))
@@ -221,16 +187,14 @@ def _schema_exists(fe: Frontend, schema: str | None) -> bool:
     return fe.instance.engine.catalog.schema_id(fe.database_id, schema) is not None
 
 
-def _system_kind(conn: sqlite3.Connection, schema: str | None, name: str, fe: Frontend) -> str:
+def _system_kind(reader: CatalogReader, schema: str | None, name: str) -> str:
     """'view' / 'table' for a system catalog the name binds to (its schema named, or on the
     path), '' otherwise."""
     schemas = [schema] if schema else ["pg_catalog", "rw_catalog"]
     for s in schemas:
-        row = conn.execute(
-            "SELECT kind FROM rwshim_sys_relation WHERE schema_name = ? AND name = ?", (s, name)
-        ).fetchone()
-        if row is not None:
-            return str(row[0])
+        kind = reader.system_relation_kind(s, name)
+        if kind is not None:
+            return kind
     return ""
 
 
@@ -239,37 +203,24 @@ def handle_describe_fragment(
 ) -> Outcome:
     """DESCRIBE FRAGMENT <id> (describe.rs:400-460): one row, the fragment's header lines
     and its plan."""
-    conn = fe.instance.conn
-    conn.row_factory = sqlite3.Row
-    try:
-        frag = conn.execute(
-            "SELECT * FROM fragment WHERE fragment_id = ?", (stmt.fragment_id,)
-        ).fetchone()
-    finally:
-        conn.row_factory = None
+    reader = fe.instance.catalog_reader
+    frag = reader.fragment(stmt.fragment_id)
     if frag is None:
         raise CatalogNotFound("fragment", str(stmt.fragment_id))
     fid = int(frag["fragment_id"])
     text = [
         f"Fragment {fid} (Table {frag['job_id']})",
         f"Distribution Type: {frag['distribution_type']}",
-        f"Parallelism: {len(_actors(conn, fid))}",
+        f"Parallelism: {len(reader.actors(fid))}",
         f"VNode Count: {frag['vnode_count']}",
     ]
     states = json.loads(frag["state_table_ids"])
     if states:
         text.append(f"State Tables: [{', '.join(str(s) for s in states)}]")
-    ups = [
-        int(r[0])
-        for r in conn.execute(
-            "SELECT source_fragment_id FROM fragment_relation WHERE target_fragment_id = ? "
-            "ORDER BY 1",
-            (fid,),
-        )
-    ]
+    ups = reader.upstream_fragments(fid)
     if ups:
         text.append(f"Upstream Fragments: [{', '.join(str(u) for u in ups)}]")
-    lines, _ = unicode_lines(fragment_node(conn, frag))
+    lines, _ = unicode_lines(fragment_node(reader, frag))
     text.append("Stream Plan:")
     return Outcome(stmt.tag, PLAN_COLUMN, [("\n".join(text + lines) + "\n",)])
 
@@ -336,7 +287,7 @@ def _read_relations(fe: Frontend, query: str) -> list[int]:
 
 
 def _batch_plan(fe: Frontend, stmt: st.Statement) -> list[str]:
-    conn = fe.instance.conn
+    reader = fe.instance.catalog_reader
     text = stmt.text
     if isinstance(stmt, (st.Insert, st.Update, st.Delete)):
         # A DML target is never in another database (insert.rs:111 and the like).
@@ -345,13 +296,13 @@ def _batch_plan(fe: Frontend, stmt: st.Statement) -> list[str]:
     ids = _read_relations(fe, text)
     scans = []
     for rid in ids:
-        info = _rel(conn, rid)
-        if info is None:
+        rel = reader.relation(rid)
+        if rel is None:
             continue
-        cols = [n for n, h, _ in _columns(conn, rid) if not h]
+        cols = [c.name for c in _columns(reader, rid) if not c.hidden]
         scans.append(
             Node(
-                f"BatchScan {{ table: {info[1]}, columns: [{', '.join(cols)}], "
+                f"BatchScan {{ table: {rel.name}, columns: [{', '.join(cols)}], "
                 "distribution: SomeShard }"
             )
         )
@@ -363,7 +314,7 @@ def _batch_plan(fe: Frontend, stmt: st.Statement) -> list[str]:
 def _stream_plan(
     fe: Frontend, stmt: st.CreateMaterializedView | st.CreateSink | st.CreateIndex
 ) -> Node:
-    conn = fe.instance.conn
+    reader = fe.instance.catalog_reader
     if isinstance(stmt, st.CreateIndex):
         base = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(stmt.table, fe.database))
         if base is None:
@@ -373,14 +324,14 @@ def _stream_plan(
             f"StreamMaterialize {{ columns: [{', '.join(keys)}], stream_key: [{', '.join(keys)}]"
             f", pk_columns: [{', '.join(keys)}], pk_conflict: NoCheck }}"
         )
-        scan = _scan(conn, base.id, False)
+        scan = _scan(reader, base.id, False)
         scan.children = []
         return Node(identity, children=[scan])
     query = stmt.query
     if query is None and isinstance(stmt, st.CreateSink) and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
     ids = _read_relations(fe, query or "SELECT 1")
-    inputs = [_scan(conn, rid, False) for rid in ids if _rel(conn, rid) is not None]
+    inputs = [_scan(reader, rid, False) for rid in ids if reader.relation(rid) is not None]
     for scan in inputs:
         scan.children = []  # Upstream / BatchPlanNode are the fragment's, not the plan's
     analysis = fe.instance.query.check_mv_columns(query or "SELECT 1", fe.query_context(), ())
@@ -423,11 +374,7 @@ def handle_explain_analyze_stream_job(
     fragment.rs:648-651's error); then RisingWave samples its executors' counters for
     duration_secs, which rwshim does not have, so a job found is refused saying so."""
     if stmt.target == "ID":
-        row = fe.instance.conn.execute(
-            "SELECT 1 FROM streaming_job WHERE job_id = ? AND job_status != 'INITIAL'",
-            (stmt.job_id,),
-        ).fetchone()
-        if row is None:
+        if stmt.job_id is None or not fe.instance.catalog_reader.job_visible(stmt.job_id):
             raise MetaRpcError(
                 "/meta.StreamManagerService/ListTableFragments",
                 f"job {stmt.job_id} not found in database",

@@ -1,7 +1,9 @@
 """The frontend of one connection: its session state (user, database, variables,
-transaction status, cursors), the contexts the engine and the read path take, and the
-dispatch of typed statements to the handler modules, as RisingWave's ``handle()`` does
-(src/frontend/src/handler/mod.rs).  What each statement does is its handler's business:
+transaction status, cursors), the contexts the engine and the read path take, what the meta
+store needs around each statement (``StatementScope``, so that the protocol session never
+reaches the store), and the dispatch of typed statements to the handler modules, as
+RisingWave's ``handle()`` does (src/frontend/src/handler/mod.rs).  What each statement does is
+its handler's business:
 
 - ``query``: SELECT, DML, cursors;
 - ``variables``: SET, SHOW <variable>, transactions;
@@ -37,8 +39,9 @@ from msgspec import Struct
 from rwshim import logfmt
 from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.common.acl import UserAcl
+from rwshim.common.names import quoted
 from rwshim.common.outcome import Column, Outcome, Rows
-from rwshim.common.session_config import SessionConfig
+from rwshim.common.session_config import SessionConfig, table_for
 from rwshim.control import statements as ctl
 from rwshim.engine import Context, Waiter
 from rwshim.engine.types import Result
@@ -53,10 +56,11 @@ from rwshim.errors import (
     PermissionDenied,
     RwError,
     StartupOptionError,
+    StoreWriteFailed,
 )
 from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor
-from rwshim.instance import Instance
+from rwshim.instance import Instance, Process
 from rwshim.lazy import lazy_module
 from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
@@ -124,13 +128,11 @@ def connect_check(instance: Instance, user: str, database: str) -> tuple[int, in
     which run before any password exchange: the database must exist, then the user, who must
     be allowed to log in and, unless a superuser or the database's owner, hold CONNECT on it.
     Returns (database id, user id)."""
-    row = instance.conn.execute(
-        "SELECT database_id, owner_id FROM database WHERE name = ?", (database,)
-    ).fetchone()
-    if row is None:
+    db = instance.catalog_reader.database_by_name(database)
+    if db is None:
         # session.rs:1587 get_database_by_name -> CatalogError NotFound (3D000).
         raise FatalError("Catalog error", f"database not found: {database}", sqlstate="3D000")
-    database_id, owner = int(row[0]), int(row[1])
+    database_id, owner = db.id, db.owner_id
     engine = instance.engine
     uid = engine.users.user_id(user)
     if uid is None:
@@ -149,6 +151,47 @@ def connect_check(instance: Instance, user: str, database: str) -> tuple[int, in
     return database_id, uid
 
 
+class StatementScope:
+    """What the meta store needs around each statement a session executes (the session calls
+    it; what it does is the store's business, rwshim/store/store.py): ``begin`` before it,
+    ``done`` after it, before it is acknowledged, and ``failed`` for what it raised.  One per
+    frontend: it reads the instance's store at each call (a restart reopens the store)."""
+
+    __slots__ = ("_instance",)
+
+    def __init__(self, instance: Instance) -> None:
+        self._instance = instance
+
+    def begin(self, stmt: Statement) -> None:
+        """Before a statement that may write: no session may hold a read open on the store
+        (a query only reads, and needs nothing)."""
+        if not isinstance(stmt, st.Query):
+            self._instance.store.release_readers()
+
+    def done(self) -> None:
+        """After a statement, before its acknowledgement: a write transaction it left open
+        was never committed (its commit failed, the disk is full); roll it back and answer
+        with the failure (raised) instead of the command tag.  What it committed is on disk
+        before it is answered: while another session's DDL holds the store's commits at
+        NORMAL (``Store.deferred_sync``), a write outside a DDL (BACKUP, ...) was not synced
+        at its COMMIT."""
+        store = self._instance.store
+        if store.settle():
+            raise StoreWriteFailed(store.written_file(), disk_full=False)
+        store.flush()
+
+    def failed(self, e: Exception) -> RwError | None:
+        """The error a client sees for ``e``: the store's write failure when that is what
+        ``e`` came from, else ``e`` when it is one of RisingWave's errors; None for any other
+        exception (the session answers a generic internal error and logs it)."""
+        store = self._instance.store
+        store.settle()
+        failure = store.write_failure(e)
+        if failure is not None:
+            return failure
+        return e if isinstance(e, RwError) else None
+
+
 class Frontend:
     """SQL semantics of one connection."""
 
@@ -158,7 +201,7 @@ class Frontend:
         user: str,
         database: str,
         options: Mapping[str, str] | None = None,
-        process: Any = None,
+        process: Process | None = None,
     ) -> None:
         self.instance = instance
         self.user = user
@@ -169,7 +212,10 @@ class Frontend:
         self.cursors: dict[str, Cursor] = {}
         engine = instance.engine
         self.database_id, self.user_id = connect_check(instance, user, database)
-        self.config = SessionConfig(defaults=dict(engine.params.session_defaults()))
+        self.config = SessionConfig(
+            defaults=dict(engine.params.session_defaults()),
+            table=table_for(instance.release),
+        )
         # pg_protocol.rs:742-755: `options` entries, then application_name (which wins); any
         # failure is a startup error.
         opts = dict(options or {})
@@ -186,6 +232,7 @@ class Frontend:
         self._data: DataSession | None = None
         # Filled a handler module at a time, on the first statement of each (dispatch.py).
         self._handlers: dict[type[st.Statement], Callable[..., Any]] = {}
+        self._scope = StatementScope(instance)
 
     # --- contexts -------------------------------------------------------------------------
 
@@ -235,12 +282,17 @@ class Frontend:
             )
         return ctx
 
+    def _pid(self) -> int:
+        """The connection's process id, for the statement log (0: a frontend of no
+        connection)."""
+        return 0 if self.process is None else self.process.pid
+
     def move_to_database(self, database: str, database_id: int) -> None:
         """USE: the session's database changes (session.rs update_database); what it sees
         follows (contexts, SHOW PROCESSLIST)."""
         self.database = database
         self.database_id = database_id
-        if self.process is not None and hasattr(self.process, "database"):
+        if self.process is not None:
             self.process.database = database
         self.settings_changed()
 
@@ -268,7 +320,7 @@ class Frontend:
             if logfmt.statement_log.isEnabledFor(logging.DEBUG):
                 logfmt.statement_log.debug(
                     logfmt.line(
-                        "statement", pid=getattr(self.process, "pid", 0), user=self.user,
+                        "statement", pid=self._pid(), user=self.user,
                         db=self.database, kind="unparsed", ok=False, sqlstate=e.code,
                         sql=loggable(sql)[:500],
                     )
@@ -308,7 +360,7 @@ class Frontend:
             return await self._execute(stmt, params)
         started = time.perf_counter()
         fields: dict[str, object] = {
-            "pid": getattr(self.process, "pid", 0),
+            "pid": self._pid(),
             "user": self.user,
             "db": self.database,
             "kind": type(stmt).__name__,
@@ -339,6 +391,12 @@ class Frontend:
             out = await out
         assert isinstance(out, Outcome)
         return out
+
+    def statement_scope(self) -> StatementScope:
+        """What runs around each statement the session executes (the meta store's readers,
+        its open transaction, its sync, its write failures): the session calls it, and so
+        never reaches into the store itself."""
+        return self._scope
 
     def close(self) -> None:
         self.cursors.clear()
@@ -429,7 +487,7 @@ class Frontend:
         from rwshim.catalog_path.system_catalogs import RELATIONS
 
         rel = RELATIONS[(schema, name)]
-        cols = ", ".join('"' + c.name.replace('"', '""') + '"' for c in rel.columns)
+        cols = ", ".join(quoted(c.name) for c in rel.columns)
         out = self.instance.query.execute(f'SELECT {cols} FROM "{schema}"."{name}"', [], ctx)
         rows = out.rows
         assert not isinstance(rows, AsyncIterator)
@@ -499,9 +557,3 @@ class Frontend:
                     self.instance.query.invalidate()
                 raise
         waiter.result()
-
-    # --- privileges -----------------------------------------------------------------------------
-
-    def require_superuser(self, what: str) -> None:
-        if not self.is_superuser:
-            raise PermissionDenied(what)

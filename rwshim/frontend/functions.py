@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
 from rwshim.binder.context import QueryContext, parse_search_path
-from rwshim.common import coltypes, pgtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.common.outcome import Outcome
 from rwshim.engine.functions import FunctionRow, NewFunction
 from rwshim.engine.types import ObjectName as EngineName
@@ -51,7 +51,7 @@ def _bind(text: str) -> tuple[int, str]:
     from rwshim.sql.columns import canonical_type
 
     name, dims = canonical_type(text)
-    oid, rw_name = coltypes.bind_column_type(name, text, dims)
+    oid, rw_name = rwtypes.bind_column_type(name, text, dims)
     if rw_name.startswith("struct<"):
         oid = pgtypes.RECORD
     return oid, rw_name
@@ -124,10 +124,8 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
     """Bind the body with NULL arguments of the parameter types (create_sql_function.rs:
     137-160): its binding errors under ``Failed to bind expression``, then the return type."""
     ctx = fe.query_context()
-    conn = fe.instance.conn
     # the UDF inliner and the function-definition parser load with the first CREATE/DROP
     from rwshim.binder.udf import Inliner, Udf, bind_error_expression
-    from rwshim.binder.udf_store import lookup
 
     shown = bind_error_expression(fn.body or "")
     udf = Udf(
@@ -135,7 +133,8 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
         fn.return_type[1], fn.body,
     )  # fmt: skip
     try:
-        inlined = Inliner(lookup(conn, ctx)).expand(udf, ["NULL"] * len(fn.arg_types))
+        lookup = fe.instance.catalog_reader.udf_lookup(ctx)
+        inlined = Inliner(lookup).expand(udf, ["NULL"] * len(fn.arg_types))
         analysis = fe.instance.query.analyze(f"SELECT {inlined}", ctx)
     except BindExprError as e:
         raise BindExprError(shown, e.cause) from None
@@ -143,7 +142,7 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
         if e.chain and e.chain[0].startswith("sql parser error"):
             raise
         raise BindExprError(shown, e) from None
-    actual = coltypes.rw_type_name(qtypes.external(analysis.columns[0].type_oid))
+    actual = rwtypes.rw_type_name(qtypes.external(analysis.columns[0].type_oid))
     if actual != fn.return_type[1]:
         raise InvalidInputSyntax(
             f"return type mismatch detected\nexpected: [{fn.return_type[1]}]\nactual: "
@@ -252,7 +251,6 @@ def _aggregate(d: FunctionDef, name: EngineName, text: str) -> NewFunction:
 
 async def handle_drop_function(fe: Frontend, stmt: st.Drop, params: list[object]) -> Outcome:
     """drop_function.rs:20-100: one function per statement."""
-    from rwshim.binder.udf_store import callers
     from rwshim.sql.function_def import parse_drop
 
     descs, if_exists, cascade = parse_drop(stmt.text)
@@ -268,7 +266,7 @@ async def handle_drop_function(fe: Frontend, stmt: st.Drop, params: list[object]
     if not isinstance(found, FunctionRow):
         return Outcome(stmt.tag, notices=found.notices)
     fn = found
-    users = callers(fe.instance.conn, fn.id, _definitions(fe))
+    users = fe.instance.catalog_reader.function_callers(fn.id, _definitions(fe))
     return await fe.engine_call(stmt.tag, lambda: functions.drop(fn, users, cascade=cascade))
 
 
@@ -276,15 +274,10 @@ def _definitions(fe: Frontend) -> list[tuple[int, str, QueryContext]]:
     """The relations of the session's database that have a defining query, each with the
     context it binds in (its creator's search path)."""
     out = []
-    for rid, definition, path in fe.instance.conn.execute(
-        "SELECT relation_id, definition, search_path FROM relation WHERE database_id = ?"
-        " AND definition IS NOT NULL AND kind IN ('materialized view', 'view', 'sink', 'table')"
-        " ORDER BY relation_id",
-        (fe.database_id,),
-    ):
+    for rid, definition, path in fe.instance.catalog_reader.defining_queries(fe.database_id):
         search = parse_search_path(path) if path else ("$user", "public")
         ctx = QueryContext(fe.database_id, fe.database, 0, "root", search)
-        out.append((int(rid), str(definition), ctx))
+        out.append((rid, definition, ctx))
     return out
 
 

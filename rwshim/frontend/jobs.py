@@ -37,7 +37,7 @@ def handle_kill(fe: Frontend, stmt: st.Kill, params: list[object]) -> Outcome:
     if worker != FRONTEND_WORKER_ID:
         raise InvalidParameterValue(f"worker {worker} not found")
     registry = fe.instance.registry
-    if registry is None or not registry.kill(pid):  # type: ignore[attr-defined]
+    if registry is None or not registry.kill(pid):
         raise Uncategorized("Session not found")
     return Outcome(stmt.tag)
 

@@ -79,14 +79,11 @@ async def handle_refresh(fe: Frontend, stmt: st.RefreshTable, params: list[objec
     rel = fe.instance.engine.catalog.lookup(ctx, name, ("table", "materialized view", "index"))
     if rel is None or rel.status not in (None, "CREATED"):
         raise CatalogNotFound("table", name.name)
-    schema = fe.instance.conn.execute(
-        "SELECT name FROM schema WHERE schema_id = ?", (rel.schema_id,)
-    ).fetchone()[0]
-    refreshable = fe.instance.conn.execute(
-        "SELECT refreshable FROM relation WHERE relation_id = ?", (rel.id,)
-    ).fetchone()[0]
-    shown = f"{schema}.{display_name(stmt.table.parts)}"
-    if not refreshable:
+    reader = fe.instance.catalog_reader
+    found = reader.relation(rel.id)
+    assert found is not None  # just looked up
+    shown = f"{reader.schema_name(rel.schema_id)}.{display_name(stmt.table.parts)}"
+    if not found.refreshable:
         raise InvalidInputSyntax(
             f"Table '{shown}' is not refreshable. Only tables created with REFRESHABLE flag "
             "support manual refresh."
@@ -115,9 +112,7 @@ def handle_vacuum(fe: Frontend, stmt: st.Vacuum, params: list[object]) -> Outcom
         )
     sink = catalog.lookup(ctx, name, ("sink",))
     if sink is not None:
-        connector = fe.instance.conn.execute(
-            "SELECT connector FROM relation WHERE relation_id = ?", (sink.id,)
-        ).fetchone()[0]
+        connector = sink.connector
         if connector is None:
             raise InvalidInputSyntax(
                 f"VACUUM can only be used on Iceberg sinks, but sink '{name.name}' has no "

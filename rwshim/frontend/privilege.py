@@ -6,7 +6,8 @@ RisingWave: ``src/frontend/src/handler/handle_privilege.rs`` (make_prost_privile
 bind_user_from_idents, make_prost_actions, handle_grant_privilege, handle_revoke_privilege,
 handle_alter_default_privileges), ``src/frontend/src/user/user_privilege.rs``
 (check_privilege_type, get_all_available_modes, get_prost_action),
-``src/frontend/src/binder/relation/mod.rs`` (resolve_schema_qualified_name).
+``src/frontend/src/binder/relation/mod.rs`` (resolve_schema_qualified_name and
+resolve_single_name: rwshim.common.names).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rwshim.common.acl import AVAILABLE, sort_actions
+from rwshim.common.names import resolve_single_name
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ObjectName as EngineName
 from rwshim.engine.privileges import DefaultPrivilege
@@ -24,9 +26,8 @@ from rwshim.errors import (
     HandlerPanicked,
     InvalidInputSyntax,
     PermissionDenied,
-    Uncategorized,
 )
-from rwshim.frontend.common import Handler
+from rwshim.frontend.common import Handler, engine_name
 from rwshim.sql import statements as st
 from rwshim.store.store import SYSTEM_SCHEMAS
 
@@ -95,23 +96,6 @@ def _panic() -> HandlerPanicked:
     return HandlerPanicked("internal error: entered unreachable code")
 
 
-def _single(name: st.ObjectName, what: str) -> str:
-    """Binder::resolve_single_name (binder/relation/mod.rs:333-340)."""
-    if len(name.parts) > 1:
-        raise Uncategorized(f"{what} must contain 1 argument")
-    return name.name
-
-
-def _qualified(fe: Frontend, name: st.ObjectName) -> EngineName:
-    """Binder::resolve_schema_qualified_name (binder/relation/mod.rs:255-283)."""
-    parts = name.parts
-    if len(parts) > 3:
-        raise InvalidInputSyntax(f"improper qualified name (too many dotted names): {name}")
-    if len(parts) == 3 and parts[0] != fe.database:
-        raise InvalidInputSyntax(f'cross-database references are not implemented: "{name}"')
-    return EngineName(name.name, name.schema)
-
-
 def _users(fe: Frontend, names: Sequence[str]) -> list[int]:
     """bind_user_from_idents (handle_privilege.rs:376-391)."""
     out: list[int] = []
@@ -152,11 +136,11 @@ def _objects(fe: Frontend, stmt: st.Grant | st.Revoke) -> list[int]:
     out: list[int] = []
     if kind == "DATABASE":
         for n in stmt.objects:
-            out.append(catalog.database_id(_single(n, "database name")))
+            out.append(catalog.database_id(resolve_single_name(n.parts, "database name")))
         return out
     if kind == "SCHEMA" or kind.startswith("ALL "):
         for n in stmt.objects:
-            schema = _single(n, "schema name")
+            schema = resolve_single_name(n.parts, "schema name")
             sid = catalog.schema_id(ctx.database_id, schema)
             if sid is None:
                 raise CatalogNotFound("schema", schema)
@@ -169,7 +153,7 @@ def _objects(fe: Frontend, stmt: st.Grant | st.Revoke) -> list[int]:
                 out.extend(engine.privileges.kind(plural).in_schema(sid))
         return out
     for i, n in enumerate(stmt.objects):
-        name = _qualified(fe, n)
+        name = engine_name(n, fe.database)
         if kind in ("TABLE", "MATERIALIZED VIEW"):
             out.append(_table_or_mview(fe, name, kind == "TABLE"))
         elif kind in ("VIEW", "SOURCE", "SINK"):
@@ -291,7 +275,7 @@ async def handle_alter_default_privileges(
                 return Outcome(stmt.tag)
     else:
         for n in stmt.schemas:
-            schema = _single(n, "schema name")
+            schema = resolve_single_name(n.parts, "schema name")
             sid = engine.catalog.schema_id(ctx.database_id, schema)
             if sid is None:
                 raise CatalogNotFound("schema", schema)

@@ -94,7 +94,7 @@ def _processlist(fe: Frontend) -> tuple[list[Column], list[tuple[object, ...]]]:
     rows: list[tuple[object, ...]] = []
     registry = fe.instance.registry
     now = time.time()
-    for p in registry.processes() if registry is not None else []:  # type: ignore[attr-defined]
+    for p in registry.processes() if registry is not None else []:
         elapsed = (
             f"{int((now - p.statement_started) * 1000)}ms"
             if p.active and p.statement_started is not None

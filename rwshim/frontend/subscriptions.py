@@ -12,7 +12,7 @@ RisingWave: ``src/frontend/src/handler/create_subscription.rs``,
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column, Outcome
@@ -20,13 +20,14 @@ from rwshim.dataplane import changes
 from rwshim.dataplane.changes import epoch_to_ms, ms_to_epoch
 from rwshim.engine.retention import interval_seconds
 from rwshim.errors import InternalError, NotImplementedError_
-from rwshim.frontend.common import Handler, engine_name
+from rwshim.frontend.common import Handler, engine_name, refuse_unparsed
+from rwshim.frontend.frontend import Frontend
 from rwshim.frontend.sub_cursor import SubscriptionCursor, catalog_error
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
     from rwshim.dataplane.changelog import ChangeLog
-    from rwshim.frontend.frontend import Frontend
+    from rwshim.instance import Process
 
 FRONTEND_WORKER_ID = 0
 
@@ -62,6 +63,7 @@ async def handle_create_subscription(
 async def handle_alter_retention(
     fe: Frontend, stmt: st.AlterRetention, params: list[object]
 ) -> Outcome:
+    refuse_unparsed(fe, stmt, "RETENTION")
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.subscriptions.alter_retention(
@@ -182,14 +184,15 @@ def cursor_rows(fe: Frontend) -> tuple[list[Column], list[tuple[object, ...]]]:
     return cols, rows
 
 
-def _sessions(fe: Frontend) -> list[tuple[Frontend, Any]]:
+def _sessions(fe: Frontend) -> list[tuple[Frontend, Process]]:
+    """Every live session's frontend and process (only this one's without a server).  A
+    session's frontend is typed ``object`` by the instance, a layer below: narrowed here."""
     registry = fe.instance.registry
-    sessions = getattr(registry, "sessions", None)
-    out: list[tuple[Frontend, Any]] = []
-    if callable(sessions):
-        for s in sessions():
-            front = getattr(s, "frontend", None)
-            if front is not None and hasattr(front, "cursors"):
+    out: list[tuple[Frontend, Process]] = []
+    if registry is not None:
+        for s in registry.sessions():
+            front = s.frontend
+            if isinstance(front, Frontend):
                 out.append((front, s.process))
     elif fe.process is not None:
         out.append((fe, fe.process))

@@ -23,27 +23,17 @@ if TYPE_CHECKING:
 
 def use_database(fe: Frontend, database: str) -> list[str]:
     """Move the session to ``database``; the notices to send."""
-    row = fe.instance.conn.execute(
-        "SELECT database_id, owner_id FROM database WHERE name = ?", (database,)
-    ).fetchone()
-    if row is None:
+    reader = fe.instance.catalog_reader
+    db = reader.database_by_name(database)
+    if db is None:
         raise CatalogNotFound("database", database)
-    database_id, owner_id = int(row[0]), int(row[1])
-    if not fe.is_superuser and owner_id != fe.user_id and not _can_connect(fe, database_id):
+    if not (fe.is_superuser or db.owner_id == fe.user_id or reader.can_connect(fe.user_id, db.id)):
         # privilege.rs:44-63 ObjectCheckItem::error_message (the action in Debug form).
         raise PermissionDenied(f'permission denied for database "{database}": "CONNECT"')
     notice = f'You are now connected to database "{database}" as user "{fe.user}".'
     fe.config.reset("search_path")
-    fe.move_to_database(database, database_id)
+    fe.move_to_database(database, db.id)
     return [notice]
-
-
-def _can_connect(fe: Frontend, database_id: int) -> bool:
-    row = fe.instance.conn.execute(
-        "SELECT 1 FROM user_privilege WHERE user_id = ? AND oid = ? AND action = 'CONNECT'",
-        (fe.user_id, database_id),
-    ).fetchone()
-    return row is not None
 
 
 def handle_use(fe: Frontend, stmt: st.Use, params: list[object]) -> Outcome:

@@ -1,9 +1,17 @@
-"""One client connection as an asyncio protocol (``ClientProtocol``): bytes in through
-``wire/``'s ``ServerConnection``, the session's replies out, the per-message fast path that
-answers a message inside ``data_received`` until it must wait, and the task that carries on
-from there (``_Resume``).  The server (rwshim/server/listener.py) accepts the connection and runs
-its start-up; RisingWave's counterpart is the per-connection loop of
-src/utils/pgwire/src/pg_protocol.rs (``PgProtocol::process``).
+"""One client connection as an asyncio protocol (``ClientProtocol``): its start-up (TLS,
+CancelRequest, authentication, the session), bytes in through ``wire/``'s
+``ServerConnection``, the session's replies out, the per-message fast path that answers a
+message inside ``data_received`` until it must wait, and the task that carries on from there
+(``_Resume``).  The server (rwshim/server/listener.py) accepts the connection and hands it a
+``Context``: what the connection needs of the server, and nothing that calls back into it.
+RisingWave's counterpart is src/utils/pgwire/src/pg_protocol.rs (``PgProtocol::process``, its
+per-connection loop, and ``process_startup_msg``).
+
+Start-up follows RisingWave's ``process_startup_msg`` (pg_protocol.rs:715-812): ``user``
+defaults to root and ``database`` to dev, ``options`` is parsed like ``parse_options``
+(:1602-1658) and ``application_name`` wins over it.  Deviation: rwshim always sends
+BackendKeyData (RisingWave omits it after a password login) so that cancellation works for
+every session, and sends the full ParameterStatus set that clients read (clients.md §1 item 4).
 """
 
 from __future__ import annotations
@@ -12,20 +20,137 @@ import asyncio
 import contextlib
 import logging
 import ssl
-from collections.abc import Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any, cast
 
-from rwshim import logfmt
+from rwshim import errors, logfmt
+from rwshim.errors import RwError
+from rwshim.frontend import Frontend, connect_check
 from rwshim.server.session import Session
-from rwshim.wire import backend
+from rwshim.wire import auth, backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 
 if TYPE_CHECKING:
-    from rwshim.server.listener import Server
+    from rwshim.config import Config
+    from rwshim.instance import Instance
+    from rwshim.server.portals import ProcessInfo
+    from rwshim.server.registry import SessionRegistry
+    from rwshim.server.shortcuts.replies import ReplyCache
 
 log = logging.getLogger("rwshim.server")
 READ_SIZE = 256 * 1024
+
+# (user, database, startup options, process record) -> the connection's frontend
+FrontendFactory = Callable[[str, str, dict[str, str], "ProcessInfo"], Frontend]
+
+
+class Context:
+    """What a connection needs of the server that accepted it, handed to each connection:
+    the configuration, the registry of live sessions (cancel keys, process ids), the kept
+    replies its session shares, the instance (login checks, stored passwords; None with a
+    custom frontend factory), the factory of its frontend, the set of live connections (the
+    server ends them at shutdown), and the TLS context (None: no TLS offered)."""
+
+    __slots__ = ("clients", "config", "frontend_factory", "instance", "registry", "replies", "tls")
+
+    def __init__(
+        self,
+        config: Config,
+        registry: SessionRegistry,
+        replies: ReplyCache,
+        instance: Instance | None,
+        frontend_factory: FrontendFactory,
+        clients: set[ClientProtocol],
+        tls: ssl.SSLContext | None,
+    ) -> None:
+        self.config = config
+        self.registry = registry
+        self.replies = replies
+        self.instance = instance
+        self.frontend_factory = frontend_factory
+        self.clients = clients
+        self.tls = tls
+
+
+def parse_options(options: str) -> dict[str, str]:
+    """The startup ``options`` value: ``-c key=value`` and ``--key=value``, backslash
+    escapes, ``-`` in keys read as ``_`` (RisingWave's parse_options, pg_protocol.rs:1602)."""
+    args: list[str] = []
+    cur: list[str] = []
+    chars = iter(options)
+    for c in chars:
+        if c == "\\":
+            nxt = next(chars, None)
+            if nxt is not None:
+                cur.append(nxt)
+        elif c.isspace() and c.isascii():
+            if cur:
+                args.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+    if cur:
+        args.append("".join(cur))
+    config: dict[str, str] = {}
+    it = iter(args)
+    for arg in it:
+        if arg == "-c":
+            item = next(it, None)
+            if item is None:
+                raise RwError("missing argument for -c")
+            if "=" not in item:
+                raise RwError(f"invalid config format: {item}")
+        elif arg.startswith("--"):
+            item = arg[2:]
+            if "=" not in item:
+                raise RwError(f"invalid config format: {item}")
+        else:
+            log.warning("ignoring unrecognized option %r for backward compatibility", arg)
+            continue
+        key, value = item.split("=", 1)
+        config[key.replace("-", "_")] = value
+    return config
+
+
+def _authenticator(context: Context, user: str) -> auth.Authenticator:
+    """The user's own password when CREATE USER gave one (RisingWave picks the exchange from
+    the stored form, session.rs:1700-1733: md5 challenge for an md5 hash, cleartext for
+    plaintext); otherwise ``--password`` for everyone, checked by ``--auth``; no password
+    anywhere is trust."""
+    cfg = context.config
+    instance = context.instance
+    stored = instance.user_password(user) if instance is not None else None
+    if stored is None:
+        return auth.make_authenticator(cfg.auth_method, user, cfg.password)
+    if stored.auth_type == "md5":
+        return auth.Md5(user, stored=stored.value)
+    if stored.auth_type == "plaintext":
+        return auth.Cleartext(stored.value)
+    # session.rs:1724-1729 bail_protocol_error!("Unsupported auth type: {}")
+    kind = {"sha256": "SHA256"}.get(stored.auth_type, stored.auth_type.upper())
+    raise auth.AuthFailed(f"Unsupported auth type: {kind}")
+
+
+def _parameters(
+    cfg: Config, frontend: Frontend, user: str, options: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The ParameterStatus set sent after authentication (clients.md §1 item 4)."""
+    params = {
+        "application_name": options.get("application_name", ""),
+        "client_encoding": "UTF8",
+        "DateStyle": "ISO, MDY",
+        "integer_datetimes": "on",
+        "IntervalStyle": "postgres",
+        "is_superuser": "on" if frontend.is_superuser else "off",
+        "server_encoding": "UTF8",
+        "server_version": cfg.server_version,
+        "session_authorization": user,
+        "standard_conforming_strings": "on",
+        "TimeZone": frontend.timezone,
+    }
+    params.update(cfg.extra_parameters)
+    return list(params.items())
 
 
 class _Resume:
@@ -70,14 +195,15 @@ class ClientProtocol(asyncio.Protocol):
     the socket.  The first message that must wait (a statement awaiting a barrier or the data
     plane, a large result flushed to a slow client) gets a task (``serve``) that handles it and
     the messages buffered after it, in order, and hands back to the callbacks once the input is
-    drained.  Start-up (TLS, authentication) runs in such a task too.  While a task runs,
-    input is only buffered (reading pauses past ``READ_SIZE``); while the client does not read
-    its replies, reading pauses too.
+    drained.  Start-up (TLS, authentication: ``_begin``) runs in such a task too.  While a task
+    runs, input is only buffered (reading pauses past ``READ_SIZE``); while the client does not
+    read its replies, reading pauses too.
     """
 
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.conn = ServerConnection(server.config.max_message_size, server.config.max_query_size)
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        config = context.config
+        self.conn = ServerConnection(config.max_message_size, config.max_query_size)
         self.transport: asyncio.Transport | None = None
         self.session: Session | None = None
         self.addr = ""
@@ -97,18 +223,17 @@ class ClientProtocol(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)
         peer = self.transport.get_extra_info("peername")
         self.addr = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer or "")
-        self.server._clients.add(self)
-        self.task = asyncio.get_running_loop().create_task(self.server._begin(self))
+        self.context.clients.add(self)
+        self.task = asyncio.get_running_loop().create_task(self._begin())
 
     def data_received(self, data: bytes) -> None:
         if self.task is None:
             session = self.session
-            if session is not None and session.exchanges.entries:
-                reply = session.kept_read(data)
+            if session is not None and session.exchanges.entries and not session.closing:
+                reply = session.shortcuts.read(data)
                 if reply is not None:
                     # the read is a recorded exchange (rwshim/server/shortcuts/exchanges.py):
-                    # answered
-                    # whole, neither buffered nor decoded
+                    # answered whole, neither buffered nor decoded
                     self.write(reply)
                     if self._write_paused:
                         self._wait_for_client()
@@ -186,6 +311,184 @@ class ClientProtocol(asyncio.Protocol):
         assert transport is not None
         self.transport = transport
 
+    # --- start-up -------------------------------------------------------------------------
+
+    async def _begin(self) -> None:
+        """Start-up of this connection (TLS, authentication, the session), then the messages
+        that came with it; the callbacks take over from there."""
+        addr = self.addr
+        context = self.context
+        try:
+            try:
+                session = await asyncio.wait_for(self._startup(), context.config.startup_timeout)
+            except TimeoutError:
+                log.info("startup timeout for %s", addr)
+                session = None
+            if session is None:
+                self.finish()
+                return
+            context.registry.add(session)
+            p = session.process
+            log.info(
+                logfmt.line(
+                    "connection", addr=addr, pid=p.pid, user=p.user, db=p.database,
+                    app=p.application_name,
+                )
+            )  # fmt: skip
+            session.shell_tasks = True
+            self.session = session
+        except asyncio.CancelledError:
+            self.terminate()
+            return
+        except (ConnectionError, ssl.SSLError, OSError) as e:
+            log.debug("connection %s ended: %s", addr, e)
+            self.finish()
+            return
+        except Exception:
+            log.exception("connection %s failed", addr)
+            self.finish()
+            return
+        await self.serve(None)
+
+    async def _read(self) -> ev.Event:
+        """The next start-up message (waiting for its bytes)."""
+        conn = self.conn
+        while True:
+            event = conn.next_event()
+            if event is not None:
+                return event
+            await self.wait_data()
+
+    def _fatal(self, err: RwError | ev.ProtocolError) -> None:
+        if isinstance(err, ev.ProtocolError):
+            self.write(backend.error_response("FATAL", err.sqlstate, err.message))
+        else:
+            self.write(backend.error_response("FATAL", err.code, err.report(None)))
+
+    async def _startup(self) -> Session | None:
+        conn = self.conn
+        tls = self.context.tls
+        while True:
+            event = await self._read()
+            if isinstance(event, ev.SSLRequest):
+                if tls is not None and not self.get_extra_info("ssl_object"):
+                    self.write(backend.SSL_YES)
+                    await self.drain()
+                    await self.start_tls(tls)
+                else:
+                    self.write(backend.SSL_NO)
+                conn.ssl_negotiated()
+            elif isinstance(event, ev.GSSENCRequest):
+                self.write(backend.SSL_NO)
+                conn.ssl_negotiated()
+            elif isinstance(event, ev.CancelRequest):
+                # Answer nothing and close (PostgreSQL and RisingWave both do).
+                self.context.registry.cancel(event.pid, event.key)
+                return None
+            elif isinstance(event, ev.ProtocolError):
+                log.info("protocol violation from %s: %s", self.addr, event.message)
+                self._fatal(event)
+                return None
+            elif isinstance(event, ev.StartupMessage):
+                return await self._login(event)
+            else:
+                return None
+
+    async def _login(self, startup: ev.StartupMessage) -> Session | None:
+        context = self.context
+        cfg = context.config
+        conn = self.conn
+        params = startup.params
+        if cfg.tls_required and not self.get_extra_info("ssl_object"):
+            # RisingWave's RW_SSL_ENFORCE check (pg_protocol.rs:716-724).
+            cause = RwError("SSL connection is required but not established")
+            self._fatal(errors.StartupFailed(cause))
+            return None
+        user = params.get("user") or cfg.user
+        database = params.get("database") or cfg.database
+        out: list[bytes] = []
+        if startup.minor > 0 or startup.unrecognized:
+            out.append(backend.negotiate_protocol_version(0, startup.unrecognized))
+        try:
+            options = parse_options(params.get("options", ""))
+        except RwError as e:
+            self._fatal(errors.StartupFailed(e))
+            return None
+        app = params.get("application_name")
+        if app is not None:
+            options["application_name"] = app
+        if len(context.registry) >= cfg.max_connections:
+            self.write(b"".join(out))
+            self._fatal(errors.TooManyConnections())
+            return None
+        if context.instance is not None:
+            # RisingWave connects the session (database, role, LOGIN, CONNECT) before any
+            # password exchange (pg_protocol.rs:737-740, session.rs connect_inner).
+            try:
+                connect_check(context.instance, user, database)
+            except RwError as e:
+                self.write(b"".join(out))
+                self._fatal(e if isinstance(e, errors.StartupFailed) else errors.StartupFailed(e))
+                return None
+        try:
+            authenticator = _authenticator(context, user)
+        except auth.AuthFailed as e:
+            self._fatal(ev.ProtocolError(e.sqlstate, str(e)))
+            return None
+        first = authenticator.start()
+        if first is not None:
+            out.append(first)
+            self.write(b"".join(out))
+            out = []
+            while True:
+                event = await self._read()
+                if isinstance(event, ev.ProtocolError):
+                    self._fatal(event)
+                    return None
+                if not isinstance(event, ev.PasswordMessage):
+                    return None  # the client left (psql does, to prompt for a password)
+                try:
+                    step = authenticator.step(event.payload)
+                except auth.AuthFailed as e:
+                    if e.sqlstate == "28P01":
+                        self._fatal(errors.InvalidPassword())
+                    else:
+                        self._fatal(ev.ProtocolError(e.sqlstate, str(e)))
+                    return None
+                if step.reply:
+                    self.write(step.reply)
+                if step.done:
+                    break
+        out.append(backend.AUTH_OK)
+        conn.authenticated()
+        process = context.registry.new_process(
+            user, database, self.addr, options.get("application_name", "")
+        )
+        try:
+            frontend = context.frontend_factory(user, database, options, process)
+        except RwError as e:
+            self.write(b"".join(out))
+            fatal = e if isinstance(e, errors.StartupFailed) else errors.StartupFailed(e)
+            self._fatal(fatal)
+            return None
+        except Exception as e:
+            log.exception("frontend factory failed")
+            self.write(b"".join(out))
+            self._fatal(errors.StartupFailed(RwError(f"internal error: {e}")))
+            return None
+        out.append(backend.backend_key_data(process.pid, process.key))
+        for name, value in _parameters(cfg, frontend, user, options):
+            out.append(backend.parameter_status(name, value))
+        out.append(backend.ready_for_query(frontend.txn_status))
+        self.write(b"".join(out))
+
+        async def flush() -> None:
+            self.write(session.take_output())
+            await self.drain()
+
+        session = Session(conn, frontend, process, flush, context.replies)
+        return session
+
     # --- messages ---------------------------------------------------------------------------
 
     def _pump(self) -> None:
@@ -197,11 +500,11 @@ class ClientProtocol(asyncio.Protocol):
         next_event = conn.next_event
         nowait = session.handle_nowait
         recorded = session.exchanges.entries
-        kept = session.kept_exchange
+        kept = session.shortcuts.exchange
         transport = self.transport
         assert transport is not None
         while True:
-            if recorded and kept():
+            if recorded and not session.closing and kept():
                 # a recorded exchange, answered whole (rwshim/server/shortcuts/exchanges.py)
                 transport.write(session.take_output())
                 if self._write_paused:
@@ -326,7 +629,7 @@ class ClientProtocol(asyncio.Protocol):
         if out:
             self.write(out)
         log.info("protocol violation: %s", event.message)
-        self.server._fatal(self, event)
+        self._fatal(event)
         self.finish()
 
     def _close_session(self, session: Session) -> None:
@@ -370,13 +673,13 @@ class ClientProtocol(asyncio.Protocol):
         self._finished = True
         self.task = None
         session = self.session
-        server = self.server
+        context = self.context
         if session is not None:
-            server.registry.remove(session)
+            context.registry.remove(session)
             log.info(logfmt.line("disconnection", addr=self.addr, pid=session.process.pid))
             with contextlib.suppress(Exception):
                 session.close()
         if self.transport is not None:
             with contextlib.suppress(Exception):
                 self.transport.close()
-        server._clients.discard(self)
+        context.clients.discard(self)

@@ -1,13 +1,11 @@
-"""The asyncio shell: accept connections, TLS, startup and authentication, cancel keys,
-buffered writes, graceful shutdown.  All protocol decisions are made by ``wire/`` and
-``session.py``; this module only moves bytes and keeps the registry of live sessions.
+"""The server (``Server``): listen, the TLS context, accept, the cancel keys' registry, the
+barrier loop, graceful shutdown.  Each accepted connection is a ``ClientProtocol``
+(rwshim/server/connection.py), which runs its own start-up and authentication with what a
+``Context`` made here hands it (config, registry, kept replies, instance, frontend factory, TLS
+context); all protocol decisions are made by ``wire/``, the connection and ``session.py``.
 
-Startup follows RisingWave's ``process_startup_msg`` (src/utils/pgwire/src/pg_protocol.rs:
-715-812): ``user`` defaults to root and ``database`` to dev, ``options`` is parsed like
-``parse_options`` (:1602-1658) and ``application_name`` wins over it.  Deviation: rwshim
-always sends BackendKeyData (RisingWave omits it after a password login) so that
-cancellation works for every session, and sends the full ParameterStatus set that clients
-read (clients.md §1 item 4).
+RisingWave: ``src/utils/pgwire/src/pg_server.rs`` (``pg_serve``: listen, accept, one
+``PgProtocol`` per connection) and the frontend's barrier-driving meta node for the loop.
 """
 
 from __future__ import annotations
@@ -19,26 +17,20 @@ import logging
 import signal
 import socket
 import ssl
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rwshim import errors, logfmt
 from rwshim.config import Config, loopback
-from rwshim.errors import RwError
-from rwshim.frontend import Frontend, connect_check
+from rwshim.frontend import Frontend
 from rwshim.instance import Instance
-from rwshim.server.connection import ClientProtocol
-from rwshim.server.session import ProcessInfo, Session, SessionRegistry
-from rwshim.wire import auth, backend
-from rwshim.wire import events as ev
-from rwshim.wire.connection import ServerConnection
+from rwshim.server.connection import ClientProtocol, Context, FrontendFactory
+from rwshim.server.portals import ProcessInfo
+from rwshim.server.registry import SessionRegistry
+from rwshim.server.shortcuts.replies import ReplyCache
 
 if TYPE_CHECKING:
     from rwshim.dashboard.app import Dashboard
 
 log = logging.getLogger("rwshim.server")
-
-FrontendFactory = Callable[[str, str, dict[str, str], ProcessInfo], Frontend]
 
 
 def instance_frontend_factory(instance: Instance) -> FrontendFactory:
@@ -50,46 +42,6 @@ def instance_frontend_factory(instance: Instance) -> FrontendFactory:
         return Frontend(instance, user, database, options, process)
 
     return factory
-
-
-def parse_options(options: str) -> dict[str, str]:
-    """The startup ``options`` value: ``-c key=value`` and ``--key=value``, backslash
-    escapes, ``-`` in keys read as ``_`` (RisingWave's parse_options, pg_protocol.rs:1602)."""
-    args: list[str] = []
-    cur: list[str] = []
-    chars = iter(options)
-    for c in chars:
-        if c == "\\":
-            nxt = next(chars, None)
-            if nxt is not None:
-                cur.append(nxt)
-        elif c.isspace() and c.isascii():
-            if cur:
-                args.append("".join(cur))
-                cur = []
-        else:
-            cur.append(c)
-    if cur:
-        args.append("".join(cur))
-    config: dict[str, str] = {}
-    it = iter(args)
-    for arg in it:
-        if arg == "-c":
-            item = next(it, None)
-            if item is None:
-                raise RwError("missing argument for -c")
-            if "=" not in item:
-                raise RwError(f"invalid config format: {item}")
-        elif arg.startswith("--"):
-            item = arg[2:]
-            if "=" not in item:
-                raise RwError(f"invalid config format: {item}")
-        else:
-            log.warning("ignoring unrecognized option %r for backward compatibility", arg)
-            continue
-        key, value = item.split("=", 1)
-        config[key.replace("-", "_")] = value
-    return config
 
 
 def _reach(host: str) -> str:
@@ -142,11 +94,17 @@ class Server:
     ) -> None:
         self.config = config
         self.registry = SessionRegistry()
+        # Constant statements' answers kept encoded, shared by every session of this server
+        # (rwshim/server/shortcuts/replies.py): wire bytes are the server's, not the instance's.
+        self.replies = ReplyCache()
         # An instance the server made is the server's to close (checkpoint) when it stops.
         self._owns_instance = instance is None and frontend_factory is None
         if instance is None and frontend_factory is None:
             instance = Instance(
-                config.data_dir, manual_clock=config.manual_clock, postgres_url=config.postgres_url
+                config.data_dir,
+                manual_clock=config.manual_clock,
+                postgres_url=config.postgres_url,
+                release=config.rw_version,
             )
         self.instance = instance
         if instance is not None:
@@ -165,20 +123,24 @@ class Server:
         self.dashboard: Dashboard | None = None
         # Live connections (start-up included), for shutdown.
         self._clients: set[ClientProtocol] = set()
-        self._ssl: ssl.SSLContext | None = None
+        tls: ssl.SSLContext | None = None
         if config.tls_cert is not None and config.tls_key is not None:
-            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            ctx.load_cert_chain(str(config.tls_cert), str(config.tls_key))
-            self._ssl = ctx
+            tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            tls.load_cert_chain(str(config.tls_cert), str(config.tls_key))
+        # What each connection is handed: no connection calls back into the server.
+        self._context = Context(
+            config, self.registry, self.replies, instance, frontend_factory, self._clients, tls
+        )
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         bound = _bound_socket(self.config.host, self.config.port)
+        context = self._context
         if bound is not None:
-            self._server = await loop.create_server(lambda: ClientProtocol(self), sock=bound)
+            self._server = await loop.create_server(lambda: ClientProtocol(context), sock=bound)
         else:
             self._server = await loop.create_server(
-                lambda: ClientProtocol(self), self.config.host, self.config.port
+                lambda: ClientProtocol(context), self.config.host, self.config.port
             )
         sock = self._server.sockets[0].getsockname()
         self.host, self.port = sock[0], sock[1]
@@ -275,232 +237,6 @@ class Server:
     async def serve_forever(self) -> None:
         assert self._server is not None
         await self._server.serve_forever()
-
-    # --- one connection ------------------------------------------------------------------
-
-    async def _begin(self, client: ClientProtocol) -> None:
-        """Start-up of one connection (TLS, authentication, the session), then the messages
-        that came with it; the connection's callbacks take over from there."""
-        addr = client.addr
-        try:
-            try:
-                session = await asyncio.wait_for(
-                    self._startup(client.conn, client, client, addr), self.config.startup_timeout
-                )
-            except TimeoutError:
-                log.info("startup timeout for %s", addr)
-                session = None
-            if session is None:
-                client.finish()
-                return
-            self.registry.add(session)
-            p = session.process
-            log.info(
-                logfmt.line(
-                    "connection", addr=addr, pid=p.pid, user=p.user, db=p.database,
-                    app=p.application_name,
-                )
-            )  # fmt: skip
-            session.shell_tasks = True
-            client.session = session
-        except asyncio.CancelledError:
-            client.terminate()
-            return
-        except (ConnectionError, ssl.SSLError, OSError) as e:
-            log.debug("connection %s ended: %s", addr, e)
-            client.finish()
-            return
-        except Exception:
-            log.exception("connection %s failed", addr)
-            client.finish()
-            return
-        await client.serve(None)
-
-    async def _read(self, conn: ServerConnection, reader: ClientProtocol) -> ev.Event:
-        while True:
-            event = conn.next_event()
-            if event is not None:
-                return event
-            await reader.wait_data()
-
-    @staticmethod
-    def _fatal(writer: ClientProtocol, err: RwError | ev.ProtocolError) -> None:
-        if isinstance(err, ev.ProtocolError):
-            writer.write(backend.error_response("FATAL", err.sqlstate, err.message))
-        else:
-            writer.write(backend.error_response("FATAL", err.code, err.report(None)))
-
-    async def _startup(
-        self,
-        conn: ServerConnection,
-        reader: ClientProtocol,
-        writer: ClientProtocol,
-        addr: str,
-    ) -> Session | None:
-        while True:
-            event = await self._read(conn, reader)
-            if isinstance(event, ev.SSLRequest):
-                if self._ssl is not None and not writer.get_extra_info("ssl_object"):
-                    writer.write(backend.SSL_YES)
-                    await writer.drain()
-                    await writer.start_tls(self._ssl)
-                else:
-                    writer.write(backend.SSL_NO)
-                conn.ssl_negotiated()
-            elif isinstance(event, ev.GSSENCRequest):
-                writer.write(backend.SSL_NO)
-                conn.ssl_negotiated()
-            elif isinstance(event, ev.CancelRequest):
-                # Answer nothing and close (PostgreSQL and RisingWave both do).
-                self.registry.cancel(event.pid, event.key)
-                return None
-            elif isinstance(event, ev.ProtocolError):
-                log.info("protocol violation from %s: %s", addr, event.message)
-                self._fatal(writer, event)
-                return None
-            elif isinstance(event, ev.StartupMessage):
-                return await self._login(conn, reader, writer, addr, event)
-            else:
-                return None
-
-    async def _login(
-        self,
-        conn: ServerConnection,
-        reader: ClientProtocol,
-        writer: ClientProtocol,
-        addr: str,
-        startup: ev.StartupMessage,
-    ) -> Session | None:
-        cfg = self.config
-        params = startup.params
-        if cfg.tls_required and not writer.get_extra_info("ssl_object"):
-            # RisingWave's RW_SSL_ENFORCE check (pg_protocol.rs:716-724).
-            cause = RwError("SSL connection is required but not established")
-            self._fatal(writer, errors.StartupFailed(cause))
-            return None
-        user = params.get("user") or cfg.user
-        database = params.get("database") or cfg.database
-        out: list[bytes] = []
-        if startup.minor > 0 or startup.unrecognized:
-            out.append(backend.negotiate_protocol_version(0, startup.unrecognized))
-        try:
-            options = parse_options(params.get("options", ""))
-        except RwError as e:
-            self._fatal(writer, errors.StartupFailed(e))
-            return None
-        app = params.get("application_name")
-        if app is not None:
-            options["application_name"] = app
-        if len(self.registry) >= cfg.max_connections:
-            writer.write(b"".join(out))
-            self._fatal(writer, errors.TooManyConnections())
-            return None
-        if self.instance is not None:
-            # RisingWave connects the session (database, role, LOGIN, CONNECT) before any
-            # password exchange (pg_protocol.rs:737-740, session.rs connect_inner).
-            try:
-                connect_check(self.instance, user, database)
-            except RwError as e:
-                writer.write(b"".join(out))
-                self._fatal(
-                    writer, e if isinstance(e, errors.StartupFailed) else errors.StartupFailed(e)
-                )
-                return None
-        try:
-            authenticator = self._authenticator(user)
-        except auth.AuthFailed as e:
-            self._fatal(writer, ev.ProtocolError(e.sqlstate, str(e)))
-            return None
-        first = authenticator.start()
-        if first is not None:
-            out.append(first)
-            writer.write(b"".join(out))
-            out = []
-            while True:
-                event = await self._read(conn, reader)
-                if isinstance(event, ev.ProtocolError):
-                    self._fatal(writer, event)
-                    return None
-                if not isinstance(event, ev.PasswordMessage):
-                    return None  # the client left (psql does, to prompt for a password)
-                try:
-                    step = authenticator.step(event.payload)
-                except auth.AuthFailed as e:
-                    if e.sqlstate == "28P01":
-                        self._fatal(writer, errors.InvalidPassword())
-                    else:
-                        self._fatal(writer, ev.ProtocolError(e.sqlstate, str(e)))
-                    return None
-                if step.reply:
-                    writer.write(step.reply)
-                if step.done:
-                    break
-        out.append(backend.AUTH_OK)
-        conn.authenticated()
-        process = self.registry.new_process(
-            user, database, addr, options.get("application_name", "")
-        )
-        try:
-            frontend = self.frontend_factory(user, database, options, process)
-        except RwError as e:
-            writer.write(b"".join(out))
-            fatal = e if isinstance(e, errors.StartupFailed) else errors.StartupFailed(e)
-            self._fatal(writer, fatal)
-            return None
-        except Exception as e:
-            log.exception("frontend factory failed")
-            writer.write(b"".join(out))
-            self._fatal(writer, errors.StartupFailed(RwError(f"internal error: {e}")))
-            return None
-        out.append(backend.backend_key_data(process.pid, process.key))
-        for name, value in self._parameters(frontend, user, options):
-            out.append(backend.parameter_status(name, value))
-        out.append(backend.ready_for_query(frontend.txn_status))
-        writer.write(b"".join(out))
-
-        async def flush() -> None:
-            writer.write(session.take_output())
-            await writer.drain()
-
-        session = Session(conn, frontend, process, flush)
-        return session
-
-    def _authenticator(self, user: str) -> auth.Authenticator:
-        """The user's own password when CREATE USER gave one (RisingWave picks the exchange
-        from the stored form, session.rs:1700-1733: md5 challenge for an md5 hash,
-        cleartext for plaintext); otherwise ``--password`` for everyone, checked by
-        ``--auth``; no password anywhere is trust."""
-        cfg = self.config
-        stored = self.instance.user_password(user) if self.instance is not None else None
-        if stored is None:
-            return auth.make_authenticator(cfg.auth_method, user, cfg.password)
-        if stored.auth_type == "md5":
-            return auth.Md5(user, stored=stored.value)
-        if stored.auth_type == "plaintext":
-            return auth.Cleartext(stored.value)
-        # session.rs:1724-1729 bail_protocol_error!("Unsupported auth type: {}")
-        kind = {"sha256": "SHA256"}.get(stored.auth_type, stored.auth_type.upper())
-        raise auth.AuthFailed(f"Unsupported auth type: {kind}")
-
-    def _parameters(
-        self, frontend: Frontend, user: str, options: dict[str, str]
-    ) -> list[tuple[str, str]]:
-        superuser = getattr(frontend, "is_superuser", True)
-        params = {
-            "application_name": options.get("application_name", ""),
-            "client_encoding": "UTF8",
-            "DateStyle": "ISO, MDY",
-            "integer_datetimes": "on",
-            "IntervalStyle": "postgres",
-            "is_superuser": "on" if superuser else "off",
-            "server_encoding": "UTF8",
-            "server_version": self.config.server_version,
-            "session_authorization": user,
-            "standard_conforming_strings": "on",
-            "TimeZone": getattr(frontend, "timezone", "UTC"),
-        }
-        params.update(self.config.extra_parameters)
-        return list(params.items())
 
 
 async def serve(config: Config, frontend_factory: FrontendFactory | None = None) -> None:

@@ -3,7 +3,11 @@
 Owns what the PostgreSQL protocol keeps per connection: prepared statements, portals (with
 the rows still to send after a row-limited Execute), the transaction status byte sent in
 ReadyForQuery, notices, and skip-until-Sync after an extended-protocol error.  What SQL
-means is the ``Frontend``'s business (``rwshim/frontend/``).
+means is the ``Frontend``'s business (``rwshim/frontend/``), and so is what the meta store
+needs around each statement (``Frontend.statement_scope``): the session never reaches the
+store.  Answers from kept bytes are a ``Shortcuts`` object's (rwshim/server/shortcuts/kept.py)
+that the session makes and calls; the registry of live sessions is the server's
+(rwshim/server/registry.py).
 
 Error envelopes follow RisingWave's pgwire (``src/utils/pgwire/src/pg_protocol.rs``):
 simple query "Failed to run the query" (:841, :875); Parse "Failed to prepare the statement"
@@ -24,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rwshim import errors
 from rwshim.common.outcome import KeptRows, Outcome, Rows, command_tag
-from rwshim.errors import RwError, StoreWriteFailed
+from rwshim.errors import RwError
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.lazy import lazy_module
 from rwshim.logfmt import statement_log
@@ -36,20 +40,16 @@ from rwshim.server.portals import (
     Portal,
     Prepared,
     ProcessInfo,
-    SessionRegistry,
     command_complete,
     first_row,
 )
 from rwshim.server.shortcuts.exchanges import Exchanges
-from rwshim.server.shortcuts.kept import KeptAnswers
+from rwshim.server.shortcuts.kept import Shortcuts
 from rwshim.server.shortcuts.replies import ReplyCache, settings_free
-from rwshim.sql import statements as st
-from rwshim.store.store import Store
 from rwshim.wire import backend
 from rwshim.wire import events as ev
 from rwshim.wire.connection import ServerConnection
 from rwshim.wire.results import (
-    RowEncoder,
     copy_row,
     render_error,
     render_notice,
@@ -66,7 +66,7 @@ log = logging.getLogger("rwshim.session")
 T = TypeVar("T")
 
 
-class Session(KeptAnswers):
+class Session:
     """Handles the regular messages of one authenticated connection.
 
     ``handle`` takes one event and appends the reply to an output buffer that the shell
@@ -83,16 +83,14 @@ class Session(KeptAnswers):
         replies: ReplyCache | None = None,
     ) -> None:
         self.conn = conn
-        # the instance's answers kept encoded (rwshim/server/shortcuts/replies.py)
-        self._replies = frontend.instance.replies if replies is None else replies
         # counts hand-overs of output mid-statement (an answer sent in parts is not kept)
         self._flushes = 0
         # Extended-protocol exchanges answered whole from their bytes
         # (rwshim/server/shortcuts/exchanges.py).
         self.exchanges = Exchanges()
-        # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
-        self._encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = {}
         self.frontend = frontend
+        # the meta store's part around each statement (readers, settle, sync, write failures)
+        self._scope = frontend.statement_scope()
         self.process = process
         self._flush_cb = flush
         self._out: list[bytes] = []
@@ -101,6 +99,19 @@ class Session(KeptAnswers):
         self.closing = False
         self._statements: dict[str, Prepared] = {}
         self._portals: dict[str, Portal] = {}
+        # Answers from kept bytes (rwshim/server/shortcuts/kept.py), over the server's kept
+        # answers (replies.py; a session made alone keeps its own) and this session's state.
+        self.shortcuts: Shortcuts[Prepared, Portal] = Shortcuts(
+            conn,
+            frontend,
+            ReplyCache() if replies is None else replies,
+            self.exchanges,
+            self._out,
+            self._statements,
+            self._portals,
+            Prepared,
+            self._ready,
+        )
         # Results being streamed now (their SQLite statements are active).
         self._streaming: set[Rows] = set()
         # The task the shell runs this session's waiting messages in (set by the shell; a
@@ -116,13 +127,13 @@ class Session(KeptAnswers):
         self._tz_name = "UTC"
         self._tz: tzinfo = UTC
         # Handlers that never wait run without a coroutine (most extended-protocol messages).
-        # A Query, Parse or Execute whose answer is kept encoded
-        # (rwshim/server/shortcuts/replies.py) is
+        # A Query, Parse or Execute whose answer is kept encoded (rwshim/server/shortcuts/) is
         # answered here too; its handler returns None when the answer is not kept.
+        shortcuts = self.shortcuts
         self._sync_handlers: dict[type, Callable[[Any], bool | None]] = {
-            ev.Query: self._query_kept,
-            ev.Parse: self._parse_kept,
-            ev.Execute: self._execute_kept,
+            ev.Query: shortcuts.query,
+            ev.Parse: shortcuts.parse,
+            ev.Execute: shortcuts.execute,
             ev.Bind: self._on_bind,
             ev.Describe: self._on_describe,
             ev.Close: self._on_close,
@@ -163,7 +174,9 @@ class Session(KeptAnswers):
 
     def _error(self, err: RwError, envelope: str | None) -> None:
         self.exchanges.pure = False
-        self.send(render_error(err, envelope))
+        # The release's wording of the message (rwshim.common.releases.OLD_WORDING).
+        release = getattr(getattr(self.frontend, "instance", None), "release", None)
+        self.send(render_error(err, envelope, None if release is None else release.reword))
         if err.severity == "FATAL" or getattr(err, "closes_connection", False):
             # A FatalError from the frontend (or a caught handler panic, which RisingWave
             # answers as an ERROR) ends the connection after this message.
@@ -190,7 +203,7 @@ class Session(KeptAnswers):
 
     @property
     def tz(self) -> tzinfo:
-        name = getattr(self.frontend, "timezone", "UTC")
+        name = self.frontend.timezone
         if name != self._tz_name:
             self._tz_name = name
             try:
@@ -277,50 +290,12 @@ class Session(KeptAnswers):
     def _end(self) -> None:
         self.process.active = False
 
-    def _store(self) -> Store | None:
-        instance = getattr(self.frontend, "instance", None)
-        store = getattr(instance, "store", None)
-        return store if isinstance(store, Store) else None
-
-    def _before(self, stmt: Statement) -> None:
-        """Before a statement that may write: no session may hold a read open on the store
-        (a query only reads, and needs nothing)."""
-        if not isinstance(stmt, st.Query):
-            store = self._store()
-            if store is not None:
-                store.release_readers()
-
-    def _committed(self) -> None:
-        """After a statement, before its acknowledgement: a write transaction it left open
-        was never committed (its commit failed, the disk is full); roll it back and answer
-        with the failure instead of the command tag.  What it committed is on disk before it
-        is answered: while another session's DDL holds the store's commits at NORMAL
-        (``Store.deferred_sync``), a write outside a DDL (BACKUP, ...) was not synced at its
-        COMMIT."""
-        store = self._store()
-        if store is not None:
-            if store.settle():
-                raise StoreWriteFailed(store.written_file(), disk_full=False)
-            store.flush()
-
     def _failed(self, e: Exception) -> RwError:
-        """The error a client sees for ``e``: the store's write failure when that is what
-        ``e`` came from, RisingWave's text when ``e`` is one, else a generic internal error
-        (the exception itself goes to the log, never to the client)."""
-        store = self._store()
-        if store is not None:
-            store.settle()
-            failure = store.write_failure(e)
-            if failure is not None:
-                return failure
-        if isinstance(e, RwError):
-            return e
-        return self._internal(e)
-
-    @staticmethod
-    def _internal(e: BaseException) -> RwError:
-        log.error("unexpected error while handling a statement", exc_info=e)
-        return errors.InternalError("the statement could not be executed")
+        """The error a client sees for ``e``: the store's write failure or RisingWave's text
+        (``Frontend.statement_scope``), else a generic internal error (the exception itself
+        goes to the log, never to the client)."""
+        failure = self._scope.failed(e)
+        return failure if failure is not None else _internal(e)
 
     # --- simple query --------------------------------------------------------------------
 
@@ -344,7 +319,7 @@ class Session(KeptAnswers):
             self._error(e, errors.RUN_QUERY)
             return
         except Exception as e:
-            self._error(self._internal(e), errors.RUN_QUERY)
+            self._error(_internal(e), errors.RUN_QUERY)
             return
         if not stmts:
             self.send(backend.EMPTY_QUERY)
@@ -354,9 +329,9 @@ class Session(KeptAnswers):
         single = len(stmts) == 1
         for stmt in stmts:
             try:
-                self._before(stmt)
+                self._scope.begin(stmt)
                 outcome = await self._run(frontend.execute(stmt, []))
-                self._committed()
+                self._scope.done()
                 headed = bool(outcome.notices or frontend.parameter_changes)
                 if headed:
                     self._outcome_head(outcome)
@@ -369,14 +344,16 @@ class Session(KeptAnswers):
                     send(encoder.row_description)
                     rows = outcome.rows
                     if type(rows) is KeptRows:
-                        encoded = self._kept_encoding(stmt.text, rows, encoder, outcome)
+                        encoded = self.shortcuts.encoding(stmt.text, rows, encoder, outcome)
                         if encoded is not None:
                             send(encoded)
                             continue
                     sent = await self._emit(rows, encoder.encode, 0)
                     send(command_complete(command_tag(outcome, sent)))
                     if type(rows) is KeptRows and flushes == self._flushes:
-                        self._keep_encoding(stmt.text, rows, encoder, outcome, out[mark + 1 :])
+                        self.shortcuts.keep_encoding(
+                            stmt.text, rows, encoder, outcome, out[mark + 1 :]
+                        )
                     if (
                         single
                         and outcome.constant
@@ -384,7 +361,7 @@ class Session(KeptAnswers):
                         and flushes == self._flushes
                         and settings_free(columns)
                     ):
-                        self._replies.put_query(sql, b"".join(out[mark:]))
+                        self.shortcuts.keep_query(sql, b"".join(out[mark:]))
                 else:
                     send(command_complete(command_tag(outcome, 0)))
             except Exception as e:
@@ -486,7 +463,7 @@ class Session(KeptAnswers):
             self._error(e, errors.PREPARE_STATEMENT)
             return True
         except Exception as e:
-            self._error(self._internal(e), errors.PREPARE_STATEMENT)
+            self._error(_internal(e), errors.PREPARE_STATEMENT)
             return True
         self._statements[msg.name] = Prepared(msg.sql, stmt, desc)
         self.send(backend.PARSE_COMPLETE)
@@ -512,8 +489,9 @@ class Session(KeptAnswers):
         if msg.portal:
             self.exchanges.pure = False  # its second run is an error
         else:
-            self._touch(self._statements, msg.statement)
-            self._touch(self._portals, "")
+            touch = self.shortcuts.touch
+            touch(self._statements, msg.statement)
+            touch(self._portals, "")
         try:
             if msg.portal and msg.portal in self._portals:
                 raise RwError("Duplicated portal name")
@@ -529,7 +507,7 @@ class Session(KeptAnswers):
             self._error(e, None)
             return True
         except Exception as e:
-            self._error(self._internal(e), None)
+            self._error(_internal(e), None)
             return True
         if not msg.portal:
             self._drop_portal("")
@@ -541,7 +519,7 @@ class Session(KeptAnswers):
         return True
 
     def _on_describe(self, msg: ev.Describe) -> bool:
-        self._touch(self._statements if msg.kind == "S" else self._portals, msg.name)
+        self.shortcuts.touch(self._statements if msg.kind == "S" else self._portals, msg.name)
         try:
             if msg.kind == "S":
                 prepared = self._statement(msg.name)
@@ -563,7 +541,7 @@ class Session(KeptAnswers):
         except RwError as e:
             self._error(e, None)
         except Exception as e:
-            self._error(self._internal(e), None)
+            self._error(_internal(e), None)
         return True
 
     async def _on_execute(self, msg: ev.Execute) -> bool:
@@ -583,9 +561,9 @@ class Session(KeptAnswers):
                     return True
                 if prepared.quick is not None and await self._execute_quick(portal, msg):
                     return True
-                self._before(prepared.stmt)
+                self._scope.begin(prepared.stmt)
                 outcome = await self._run(self.frontend.execute(prepared.stmt, portal.params))
-                self._committed()
+                self._scope.done()
                 headed = bool(outcome.notices or self.frontend.parameter_changes)
                 if headed:
                     self._outcome_head(outcome)
@@ -625,12 +603,12 @@ class Session(KeptAnswers):
             out, mark, flushes = self._out, len(self._out), self._flushes
             await self._send_rows(portal, msg.max_rows)
             if keep and flushes == self._flushes:
-                self._keep_execute(portal, b"".join(out[mark:]))
+                self.shortcuts.keep_execute(portal, b"".join(out[mark:]))
             elif fresh is not None and portal.rows is None and portal.outcome is None:
                 columns = outcome.columns or []  # (outcome: set above with fresh)
                 prepared.quick = self.frontend.quick_of(fresh, columns)
         except Exception as e:
-            self._reset_portal(portal)
+            _reset_portal(portal)
             self._error(self._failed(e), errors.EXECUTE_STATEMENT)
         finally:
             self._end()
@@ -652,7 +630,7 @@ class Session(KeptAnswers):
         if sent is None:
             prepared.quick = None
             return False
-        self._committed()
+        self._scope.done()
         self.send(command_complete(f"SELECT {sent}"))
         return True
 
@@ -667,20 +645,8 @@ class Session(KeptAnswers):
             return
         # Done: a later Execute of this portal runs the statement again, as in RisingWave
         # (the result cache is dropped, the portal kept: pg_protocol.rs:1126-1157).
-        self._reset_portal(portal)
+        _reset_portal(portal)
         self.send(command_complete(command_tag(outcome, sent)))
-
-    @staticmethod
-    def _reset_portal(portal: Portal) -> None:
-        rows = portal.rows
-        abandon = getattr(rows, "abandon", None)
-        if abandon is not None:
-            # a suspended data-plane query nobody reads any more: its statement is
-            # cancelled before the session's next one
-            abandon()
-        portal.rows = None
-        portal.outcome = None
-        portal.encoder = None
 
     def _drop_portal(self, name: str) -> None:
         portal = self._portals.pop(name, None)
@@ -740,17 +706,33 @@ class Session(KeptAnswers):
             if isinstance(portal.rows, Rows):
                 portal.rows.materialise()
         # The frontend's DECLAREd cursors.
-        release = getattr(self.frontend, "release_reads", None)
-        if callable(release):
-            release()
+        self.frontend.release_reads()
 
     def close(self) -> None:
         """The connection is gone: drop statements and portals, release the frontend."""
         self._statements.clear()
         self._portals.clear()
-        close = getattr(self.frontend, "close", None)
-        if callable(close):
-            close()
+        self.frontend.close()
+
+
+def _internal(e: BaseException) -> RwError:
+    """A generic internal error for an exception that is no RisingWave error (logged with
+    its traceback; the client sees only this)."""
+    log.error("unexpected error while handling a statement", exc_info=e)
+    return errors.InternalError("the statement could not be executed")
+
+
+def _reset_portal(portal: Portal) -> None:
+    """The portal's rows are done or abandoned: its next Execute runs the statement again."""
+    rows = portal.rows
+    abandon = getattr(rows, "abandon", None)
+    if abandon is not None:
+        # a suspended data-plane query nobody reads any more: its statement is
+        # cancelled before the session's next one
+        abandon()
+    portal.rows = None
+    portal.outcome = None
+    portal.encoder = None
 
 
 __all__ = [
@@ -758,6 +740,5 @@ __all__ = [
     "PARSE_PARAM_OIDS",
     "ProcessInfo",
     "Session",
-    "SessionRegistry",
     "command_complete",
 ]

@@ -31,23 +31,8 @@ import re
 
 from msgspec import Struct, field
 
+from rwshim.common.keywords_generated import RESERVED_FOR_COLUMN_OR_TABLE_NAME
 from rwshim.sql.tokens import Kind, Token, tokenize
-
-# keywords.rs RESERVED_FOR_COLUMN_OR_TABLE_NAME (the entries not commented out).
-RW_RESERVED: frozenset[str] = frozenset(
-    {
-        "ALL", "ANALYSE", "ANALYZE", "AND", "ANY", "ARRAY", "AS", "ASC", "ASYMMETRIC",
-        "AUTHORIZATION", "BINARY", "BOTH", "CASE", "CAST", "CHECK", "COLLATE", "COLLATION",
-        "COLUMN", "CONCURRENTLY", "CONSTRAINT", "CREATE", "CROSS", "DEFAULT", "DEFERRABLE", "DESC",
-        "DISTINCT", "DO", "ELSE", "END", "EXCEPT", "FALSE", "FETCH", "FOR", "FOREIGN", "FREEZE",
-        "FROM", "FULL", "GRANT", "GROUP", "HAVING", "ILIKE", "IN", "INITIALLY", "INNER",
-        "INTERSECT", "INTO", "IS", "ISNULL", "JOIN", "LATERAL", "LEADING", "LEFT", "LIKE", "LIMIT",
-        "NATURAL", "NOT", "NOTNULL", "NULL", "OFFSET", "ON", "ONLY", "OR", "ORDER", "OUTER",
-        "OVERLAPS", "PLACING", "PRIMARY", "REFERENCES", "RETURNING", "RIGHT", "SIMILAR", "SOME",
-        "SYMMETRIC", "TABLE", "TABLESAMPLE", "THEN", "TO", "TRAILING", "TRUE", "UNION", "UNIQUE",
-        "USING", "VARIADIC", "VERBOSE", "WHEN", "WHERE", "WINDOW",
-    }
-)  # fmt: skip
 
 
 @functools.cache
@@ -260,7 +245,7 @@ def reserved_name_error_at(toks: list[Token], i: int) -> Token | None:
     """If ``toks[i]`` is a word RisingWave reserves as a column or table name, the token its
     error points at (the next one: the parser has consumed the word), else None."""
     t = toks[i]
-    if t.kind is not Kind.WORD or t.quoted or t.upper not in RW_RESERVED:
+    if t.kind is not Kind.WORD or t.quoted or t.upper not in RESERVED_FOR_COLUMN_OR_TABLE_NAME:
         return None
     return toks[i + 1] if i + 1 < len(toks) else None
 

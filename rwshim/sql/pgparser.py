@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 from pglast import parse_sql
 from pglast.parser import ParseError
 
-from rwshim.errors import InvalidInputSyntax, SqlParserError
+from rwshim.common.names import too_many_dotted_names
+from rwshim.errors import SqlParserError
 from rwshim.sql import pgjson
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
@@ -82,6 +83,8 @@ def blank_rw_query_syntax(text: str) -> str:
     return text
 
 
+# PostgreSQL's own message for more than three dotted parts (gram.y makeRangeVarFromAnyName);
+# RisingWave's binder says the same words of the name as written (rwshim.common.names)
 _TOO_MANY_DOTS = "improper qualified name (too many dotted names): "
 
 
@@ -140,7 +143,7 @@ def _checked(
             if str(e.args[0]).startswith(_TOO_MANY_DOTS):
                 # RisingWave parses any number of dotted parts and its binder refuses more
                 # than three (binder/relation/mod.rs:255-270): the name as written.
-                raise InvalidInputSyntax(f"{_TOO_MANY_DOTS}{_dotted_at(toks, e.args[1])}") from None
+                raise too_many_dotted_names(_dotted_at(toks, e.args[1])) from None
         raise _pg_error(sql, toks, stop, e, query) from None
     empty = _empty_select_list(toks, stop)
     if empty is not None:

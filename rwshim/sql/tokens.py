@@ -15,6 +15,7 @@ from enum import Enum
 
 from msgspec import Struct
 
+from rwshim.common import names
 from rwshim.errors import SqlParserError
 from rwshim.lazy import lazy_pattern
 
@@ -63,7 +64,7 @@ class Token(Struct, frozen=True, eq=False):
         if k is Kind.EOF:
             return "EOF"
         if k is Kind.WORD:
-            return '"' + self.value.replace('"', '""') + '"' if self.quoted else self.value
+            return names.quoted(self.value) if self.quoted else self.value
         if k is Kind.STRING:
             return f"'{self.value}'"
         if k is Kind.ESTRING:

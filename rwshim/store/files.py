@@ -2,7 +2,8 @@
 
 A data directory holds up to three files, all of them the store:
 
-- ``meta.db``: the SQLite database (catalog, job state, user tables' rows);
+- ``meta.db``: the SQLite database (catalog, job state; user tables' rows are on the
+  PostgreSQL data plane, in ``data_dir/pg``);
 - ``meta.db-wal``: SQLite's write-ahead log.  Committed changes live here until a checkpoint
   copies them into ``meta.db``; while the server runs (or after it was killed) it holds
   committed data, so copying ``meta.db`` alone loses them.  A clean stop checkpoints and

@@ -1,11 +1,12 @@
 """The SQLite meta store: opening (new, existing, migrated or refused), transactions, id sequences.
 
-One ``sqlite3.Connection`` holds the catalog, the job state and the user tables' rows.  In
-memory by default; in a data directory it is ``meta.db`` in WAL mode with ``synchronous=FULL``
-so that a committed DDL survives kill -9 (and a power cut).  Inside ``deferred_sync()`` (one
-DDL with its barrier waits) commits are written at ``synchronous=NORMAL`` and the scope's end
-waits for them all with one ``fdatasync`` of the WAL, before the DDL is acknowledged: a DDL
-commits up to three times, and each wait for the disk costs more than the DDL's own work.
+One ``sqlite3.Connection`` holds the catalog and the job state (user tables' rows are on the
+PostgreSQL data plane, rwshim/dataplane).  In memory by default; in a data directory it is
+``meta.db`` in WAL mode with ``synchronous=FULL`` so that a committed DDL survives kill -9 (and
+a power cut).  Inside ``deferred_sync()`` (one DDL with its barrier waits) commits are written
+at ``synchronous=NORMAL`` and the scope's end waits for them all with one ``fdatasync`` of the
+WAL, before the DDL is acknowledged: a DDL commits up to three times, and each wait for the
+disk costs more than the DDL's own work.
 RisingWave's recovery rules run on top of this, in the engine (``Engine.__init__``), because
 they are engine semantics.
 """

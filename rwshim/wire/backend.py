@@ -134,11 +134,6 @@ def data_row(values: Sequence[bytes | None]) -> bytes:
     return b"D" + _I.pack(len(body) + 4) + body
 
 
-def copy_in_response(ncols: int, binary: bool = False) -> bytes:
-    fmt = 1 if binary else 0
-    return message(b"G", bytes([fmt]) + _H.pack(ncols) + _H.pack(fmt) * ncols)
-
-
 def copy_out_response(ncols: int) -> bytes:
     return message(b"H", b"\x00" + _H.pack(ncols) + _H.pack(0) * ncols)
 

@@ -150,10 +150,6 @@ def numeric_from_text(b: bytes) -> Decimal:
         raise _error(str(e), "numeric", text) from None
 
 
-def varchar_from_text(b: bytes) -> str:
-    return b.decode()
-
-
 _DATE = lazy_pattern(r"(\d{4})-(\d{2})-(\d{2})\Z")
 _TIME = lazy_pattern(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(?:[+-]\d{2}(?::?\d{2})?)?\Z")
 _TIMESTAMP = lazy_pattern(

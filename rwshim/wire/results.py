@@ -8,7 +8,7 @@ path in use (RisingWave: ``src/utils/pgwire/src/pg_protocol.rs``, ``pg_message.r
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import tzinfo
 
 from rwshim.common import pgtypes
@@ -17,10 +17,16 @@ from rwshim.errors import RwError
 from rwshim.wire import backend, codecs
 
 
-def render_error(err: RwError, envelope: str | None) -> bytes:
+def render_error(
+    err: RwError, envelope: str | None, reword: Callable[[str], str] | None = None
+) -> bytes:
     """ErrorResponse with RisingWave's three fields: S, C and the pretty report as M
-    (pg_message.rs:731-745, error_or_notice.rs:35-53)."""
-    return backend.error_response(err.severity, err.code, err.report(envelope))
+    (pg_message.rs:731-745, error_or_notice.rs:35-53); ``reword``: the release's wording of
+    the report (rwshim.common.releases)."""
+    text = err.report(envelope)
+    if reword is not None:
+        text = reword(text)
+    return backend.error_response(err.severity, err.code, text)
 
 
 def render_notice(text: str) -> bytes:
@@ -129,5 +135,3 @@ def copy_row(columns: Sequence[Column], row: Sequence[object], tz: tzinfo | None
             text = codecs.encoder(c.type_oid, False, tz)(v).decode()
             fields.append(text.translate(_COPY_ESCAPES))
     return backend.copy_data(("\t".join(fields) + "\n").encode())
-
-

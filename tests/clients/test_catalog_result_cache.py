@@ -117,7 +117,7 @@ def test_queries_reading_the_session_are_not_kept(
 def test_a_kept_result_is_sent_as_encoded_only_in_the_same_rendering(
     rw_thread_server: ThreadRunning, root: psycopg.Connection[tuple[object, ...]]
 ) -> None:
-    """The session keeps the DataRows it sent for a kept result (Session._keep_encoding) and
+    """The session keeps the DataRows it sent for a kept result (Shortcuts.keep_encoding) and
     sends them again only for that very result and encoder: a new time zone renders anew."""
     from datetime import datetime
 
@@ -131,7 +131,9 @@ def test_a_kept_result_is_sent_as_encoded_only_in_the_same_rendering(
 
     def encoded() -> bool:
         def look() -> bool:
-            return any(query in s._encoded for s in rw_thread_server.server.registry.sessions())
+            return any(
+                query in s.shortcuts.encoded for s in rw_thread_server.server.registry.sessions()
+            )
 
         return bool(rw_thread_server.call(look))
 

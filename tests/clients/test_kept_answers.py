@@ -26,7 +26,7 @@ def _kept(server: ThreadRunning) -> ReplyCache:
     def read() -> ReplyCache:
         instance = server.server.instance
         assert instance is not None
-        return instance.replies
+        return server.server.replies
 
     cache = server.call(read)
     assert isinstance(cache, ReplyCache)

@@ -216,7 +216,7 @@ def test_a_kept_simple_query_is_an_exchange_while_its_answer_is_kept(
     assert fe.tags(other) == "TDCZ" and other[1].row() == [b"2"]
 
     def swap() -> None:
-        queries = rw_thread_server.server.instance.replies.queries
+        queries = rw_thread_server.server.replies.queries
         queries["SELECT 1"] = queries["SELECT 2"]
 
     rw_thread_server.call(swap)

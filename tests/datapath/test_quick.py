@@ -30,7 +30,7 @@ def _kept(rwshim: RwShim) -> set[str]:
     def read() -> set[str]:
         return {
             p.sql
-            for s in rwshim.server.listener.registry.sessions()
+            for s in rwshim.server.registry.sessions()
             for p in s._statements.values()
             if p.quick is not None
         }

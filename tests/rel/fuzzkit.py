@@ -127,14 +127,14 @@ class Outcome:
 
 
 class Driver:
-    """One logged-in connection over ``instance``, driven like ``Server._serve``."""
+    """One logged-in connection over ``instance``, driven like ``ClientProtocol.serve``."""
 
     def __init__(self, instance: Instance, max_message_size: int = 1 << 16) -> None:
         self.instance = instance
         self.conn = ServerConnection(max_message_size)
         self.conn.receive_data(fe.startup({"user": "root", "database": "dev"}))
         assert isinstance(self.conn.next_event(), ev.StartupMessage)
-        self.conn.authenticated()  # trust: what Server._login does next
+        self.conn.authenticated()  # trust: what ClientProtocol._login does next
         process = ProcessInfo(1, 1, "root", "dev", "fuzz")
         self.session = Session(self.conn, Frontend(instance, "root", "dev", {}, process), process)
         self.result = Outcome()

@@ -201,10 +201,12 @@ async def test_sink_connector_props(client: Client, server: Running) -> None:
 async def test_drop_connector_keeps_the_rows(client: Client) -> None:
     # retention_seconds on a table that is not append only needs this (create_table.rs:789-810)
     await client.run("set unsafe_enable_storage_retention_for_non_append_only_tables to true")
+    # FORMAT PLAIN: FORMAT UPSERT needs its key to be the INCLUDE KEY column
+    # (create_source.rs:553-586; tests/connectors/test_rules.py)
     assert (
         await client.run(
             f"create table tk (v int primary key) with ({KAFKA}, retention_seconds = 5) "
-            "format upsert encode json"
+            "format plain encode json"
         )
         == "CREATE_TABLE"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rwshim.errors import RwError
-from rwshim.server.listener import parse_options
+from rwshim.server.connection import parse_options
 
 
 def test_parse_options() -> None:

@@ -13,7 +13,8 @@ from rwshim.common.outcome import Column, Outcome
 from rwshim.errors import RwError
 from rwshim.frontend import Description, Frontend, Statement
 from rwshim.instance import Instance
-from rwshim.server.session import ProcessInfo, Session, SessionRegistry
+from rwshim.server.registry import SessionRegistry
+from rwshim.server.session import ProcessInfo, Session
 from rwshim.wire.connection import ServerConnection
 from tests import wirekit as fe
 from tests.wirekit import Msg, split, tags

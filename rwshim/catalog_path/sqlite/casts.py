@@ -35,8 +35,10 @@ _FALSE = {"f", "fa", "fal", "fals", "false", "n", "no", "of", "off", "0"}
 
 
 def _parse_error(value: object, to_oid: int, why: str) -> ExprError:
+    from rwshim.common import rwtypes  # an error's type name: not needed to start up
+
     return ExprError(
-        f"str_parse('{value}')", f"Parse error: {types.DISPLAY.get(to_oid, 'unknown')} {why}"
+        f"str_parse('{value}')", f"Parse error: {rwtypes.DISPLAY.get(to_oid, 'unknown')} {why}"
     )
 
 

@@ -1,13 +1,12 @@
-"""Running lowered statements on SQLite: queries, DML, parameters, and SQLite's failures.
+"""Running the catalog path's queries on SQLite: parameters, rows, and SQLite's failures.
 
 ``SqliteExecutor`` is the ``prepared.Executor`` over the store's SQLite connection: it
 registers rwshim's functions (sqlite/install.py) and the catalog views
-(rwshim/catalog_path/system_catalogs)
-on the connection, makes each statement's ``SqliteLowering``, decodes SQLite's values
-(``types.decode``), and runs queries (constants and the catalog relations: user tables' rows
-live on the PostgreSQL data plane, so DML is refused here).  A failure is RisingWave's error:
-the one a registered function parked in ``FunctionState.error``, else SQLite's message mapped
-to RisingWave's text (``sqlite_error``), never SQLite's own words.
+(rwshim/catalog_path/system_catalogs) on the connection, makes each statement's
+``SqliteLowering``, decodes SQLite's values (``types.decode``), and runs queries (constants and
+the catalog relations: user tables' rows live on the PostgreSQL data plane).  A failure is
+RisingWave's error: the one a registered function parked in ``FunctionState.error``, else
+SQLite's message mapped to RisingWave's text (``sqlite_error``), never SQLite's own words.
 """
 
 from __future__ import annotations
@@ -20,13 +19,12 @@ from typing import TYPE_CHECKING
 
 from rwshim.binder import types
 from rwshim.binder.functions import FunctionState
-from rwshim.binder.prepared import BindDefault, Prepared
+from rwshim.binder.prepared import Prepared
 from rwshim.catalog_path.sqlite import casts
 from rwshim.catalog_path.sqlite.install import install
 from rwshim.catalog_path.system_catalogs import install_tables, install_views, may_read_view
 from rwshim.common import pgtypes
-from rwshim.common.outcome import Outcome
-from rwshim.errors import ItemNotFound, NotImplementedError_, RwError
+from rwshim.errors import ItemNotFound, RwError
 from rwshim.lazy import lazy_pattern
 
 if TYPE_CHECKING:
@@ -110,14 +108,6 @@ class SqliteExecutor:
     def select(self, prep: Prepared, args: Sequence[object]) -> Iterator[tuple[object, ...]]:
         cur = self._run(prep.sql, list(args[: prep.nbind]))
         return self._rows(cur, prep.decoders)
-
-    def dml(self, prep: Prepared, args: Sequence[object], bind_default: BindDefault) -> Outcome:
-        """User tables' rows live on the PostgreSQL data plane (rwshim/dataplane), never
-        here: DML that reaches the in-process path is refused."""
-        name = prep.target.name if prep.target is not None else "?"
-        raise NotImplementedError_(
-            f"{prep.kind.upper()} on {name} here: table data is on the PostgreSQL data plane"
-        )
 
     def _run(self, sql: str, args: Sequence[object]) -> sqlite3.Cursor:
         if self._views_pending:

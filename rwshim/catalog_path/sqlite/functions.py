@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from rwshim.binder import types
 from rwshim.catalog_path.sqlite import casts
-from rwshim.common import pgtypes
+from rwshim.common import names, pgtypes
 from rwshim.errors import ExprError
-from rwshim.lazy import lazy_module, lazy_pattern
+from rwshim.lazy import lazy_module
 
 if TYPE_CHECKING:
     import json
@@ -332,16 +332,9 @@ def split_part(s: object, sep: object, n: object) -> str | None:
     return parts[idx] if 0 <= idx < len(parts) else ""
 
 
-_SAFE_IDENT = lazy_pattern(r"^[a-z_][a-z0-9_$]*$")
-
-
 def quote_ident(s: object) -> str | None:
-    if s is None:
-        return None
-    t = str(s)
-    if _SAFE_IDENT.match(t):
-        return t
-    return '"' + t.replace('"', '""') + '"'
+    """quote_ident(text) (src/expr/impl/src/scalar/string.rs:367): RisingWave's QuoteIdent."""
+    return None if s is None else names.quote_ident(str(s))
 
 
 def pad(s: object, n: object, fill: object, left: bool) -> str | None:
@@ -408,7 +401,7 @@ def to_regtype(name: object) -> int | None:
     for t in pgtypes.BY_OID.values():
         if t.display == s:
             return t.oid
-    alias = types.NAME_TO_OID.get(s)
+    alias = types.oid_of_name(s)
     if alias is not None and alias in pgtypes.BY_OID:
         # SQL spellings such as "int"/"integer" name a builtin type
         return {

@@ -1,10 +1,12 @@
 """SQLite lowering of queries and FROM items: what SQLite cannot say as PostgreSQL does.
 
-User rows live in the store's ``rel_<id>`` tables (or the table named by ``Relation.storage``);
-catalog relations are the TEMP views ``<schema>__<name>`` that rwshim/catalog_path/system_catalogs
-installs,
-read once per statement as MATERIALIZED CTEs when the statement joins or probes them (SQLite
-would evaluate a view per row).  SQLite has no alias column lists, no ``DISTINCT ON``, no
+Catalog relations are the TEMP views ``<schema>__<name>`` that
+rwshim/catalog_path/system_catalogs installs, read once per statement as MATERIALIZED CTEs when
+the statement joins or probes them (SQLite would evaluate a view per row).  User rows live on
+the PostgreSQL data plane, never here: a user relation lowers to an empty row set, so the
+binder can still bind a statement that reads one (for RisingWave's errors, types and CREATE
+MATERIALIZED VIEW's analysis) although such a statement is refused before it runs
+(``QueryEngine.refuse_user_data``).  SQLite has no alias column lists, no ``DISTINCT ON``, no
 set-returning functions, no parenthesized query operands and the opposite default NULL order,
 so: a relation's columns are renamed by a wrapping SELECT, VALUES in FROM is wrapped to name
 its columns, DISTINCT ON becomes ``row_number() OVER (PARTITION BY ...)``, a parenthesized
@@ -23,9 +25,8 @@ import sqlglot
 from sqlglot import exp
 
 from rwshim.binder.parse import func_call, ident
-from rwshim.binder.relations import Relation, RelKind
+from rwshim.binder.relations import Relation
 from rwshim.binder.resolve import SystemRelation
-from rwshim.catalog_path.sqlite.storage import storage_table
 
 
 def to_sqlite(node: exp.Expr) -> str:
@@ -99,9 +100,6 @@ class SqliteQueries:
     def render(self, node: exp.Expr) -> str:
         return to_sqlite(node)
 
-    def storage(self, rel: Relation) -> str:
-        return storage_table(rel)
-
     def system_relation(self, rel: SystemRelation, alias: str, in_from: bool) -> exp.Expr:
         target = rel.sqlite_name
         if self.materialize is not None and in_from:
@@ -109,14 +107,14 @@ class SqliteQueries:
         return exp.Table(this=ident(target), alias=exp.TableAlias(this=ident(alias)))
 
     def user_relation(self, rel: Relation, alias: str) -> exp.Expr:
-        if rel.kind == RelKind.SOURCE and rel.storage is None:
-            # a source without a table holds no rows a batch query can read
-            items = ", ".join(f'NULL AS "{c.name}"' for c in rel.visible_columns)
-            return exp.Subquery(
-                this=sqlglot.parse_one(f"SELECT {items or 'NULL'} WHERE 0", read="sqlite"),
-                alias=exp.TableAlias(this=ident(alias)),
-            )
-        return exp.Table(this=ident(storage_table(rel)), alias=exp.TableAlias(this=ident(alias)))
+        # no user rows in process (the module docstring): ``SELECT NULL AS "c", ... WHERE 0``
+        items: list[exp.Expr] = [
+            exp.Alias(this=exp.Null(), alias=ident(c.name)) for c in rel.visible_columns
+        ]
+        empty = exp.Select(
+            expressions=items or [exp.Null()], where=exp.Where(this=exp.Literal.number(0))
+        )
+        return exp.Subquery(this=empty, alias=exp.TableAlias(this=ident(alias)))
 
     def relation_columns(
         self, item: exp.Expr, alias: str, columns: list[str], names: list[str]

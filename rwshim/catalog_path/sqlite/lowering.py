@@ -1,4 +1,4 @@
-"""``SqliteLowering``: the ``Lowering`` (rwshim/binder/lowering.py) of today's engine, SQLite.
+"""``SqliteLowering``: the ``Lowering`` (rwshim/binder/lowering.py) of the catalog path: SQLite.
 
 One object per statement: the statement half (``lower_query.SqliteQueries``: relations, FROM
 items, set-returning functions, DISTINCT ON, ordering, the final text) and the scalar half

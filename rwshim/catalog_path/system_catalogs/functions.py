@@ -8,7 +8,6 @@ neither does rwshim.
 from __future__ import annotations
 
 from rwshim.catalog_path.system_catalogs._sql import CURRENT_DB, acl, can_see
-from rwshim.version import CLUSTER_VERSION
 
 # The modes a superuser holds on a function (EXECUTE; acl.rs ALL_AVAILABLE_FUNCTION_MODES).
 MODES_FUNCTION = "X"
@@ -27,7 +26,7 @@ SQL: dict[str, str] = {}
 SQL["rw_functions"] = f"""
 SELECT f.function_id, f.name, f.schema_id, f.owner_id, f.kind, {ARG_TYPE_IDS},
        f.return_type_oid, f.language, f.link, {acl("f.function_id", MODES_FUNCTION)},
-       f.always_retry_on_network_error, f.created_at, '{CLUSTER_VERSION}'
+       f.always_retry_on_network_error, f.created_at, rw_cluster_version()
 FROM function f
 WHERE f.database_id = {CURRENT_DB} AND {can_see("f.function_id", "f.owner_id")}
 ORDER BY f.function_id"""

@@ -262,7 +262,8 @@ FROM visible_relation r WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'
 SQL["rw_types"] = "SELECT oid, typname, typinput, typelem, typarray FROM rwshim_type ORDER BY ord"
 
 # rw_streaming_jobs.rs / rw_table_fragments.rs: list_streaming_job_states (every database,
-# INITIAL jobs included, status as the prost JobStatus name).
+# INITIAL jobs included, status as the prost JobStatus name); rw_job_parallelism and
+# rw_policy_parallelism (rwshim/store/functions.py) give the release's rendering.
 _JOB_PARALLELISM = parallelism_text(
     "j.parallelism_kind", "j.parallelism_fixed", "j.adaptive_parallelism_strategy"
 )
@@ -279,12 +280,12 @@ _EFFECTIVE_PARALLELISM = parallelism_text(
 _JOB_NAME = "(SELECT r.name FROM relation r WHERE r.relation_id = j.job_id)"
 # Joins rather than per-row subqueries, so `name = ...` and `id = ...` use the indexes.
 SQL["rw_streaming_jobs"] = f"""
-SELECT j.job_id, r.name, j.database_id, j.job_status, {_EFFECTIVE_PARALLELISM},
+SELECT j.job_id, r.name, j.database_id, j.job_status, rw_job_parallelism({_EFFECTIVE_PARALLELISM}),
        j.max_parallelism, COALESCE(j.specific_resource_group, d.resource_group, 'default')
 FROM streaming_job j LEFT JOIN relation r ON r.relation_id = j.job_id
 LEFT JOIN database d ON d.database_id = j.database_id ORDER BY j.job_id"""
 SQL["rw_table_fragments"] = f"""
-SELECT j.job_id, j.job_status, {_EFFECTIVE_PARALLELISM}, j.max_parallelism
+SELECT j.job_id, j.job_status, rw_job_parallelism({_EFFECTIVE_PARALLELISM}), j.max_parallelism
 FROM streaming_job j ORDER BY j.job_id"""
 
 # rw_fragments.rs; parallelism_policy per fragment.rs:1496-1553 (single, override(p),
@@ -312,11 +313,12 @@ SELECT f.fragment_id, f.job_id, f.distribution_type, json(f.state_table_ids),
        (SELECT count(*) FROM actor a WHERE a.fragment_id = f.fragment_id),
        f.vnode_count,
        CASE WHEN f.distribution_type = 'SINGLE' THEN 'single'
-            WHEN f.parallelism_override_kind IS NOT NULL THEN 'override(' || {_OVERRIDE} || ')'
+            WHEN f.parallelism_override_kind IS NOT NULL
+            THEN 'override(' || rw_policy_parallelism({_OVERRIDE}) || ')'
             WHEN EXISTS (SELECT 1 FROM roots WHERE roots.fragment_id = f.fragment_id)
             THEN 'upstream_fragment([' || (SELECT group_concat(root, ', ') FROM (SELECT DISTINCT
                  root FROM roots WHERE roots.fragment_id = f.fragment_id ORDER BY root)) || '])'
-            ELSE 'inherit(' || {_JOB_PARALLELISM} || ')' END
+            ELSE 'inherit(' || rw_policy_parallelism({_JOB_PARALLELISM}) || ')' END
 FROM fragment f JOIN streaming_job j ON j.job_id = f.job_id ORDER BY f.fragment_id"""
 
 # rw_actors.rs: state is always RUNNING.

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from rwshim.binder.relations import RelColumn
-from rwshim.common import pgtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.dataplane.plan import tree
 from rwshim.errors import (
     BindError,
@@ -407,19 +407,6 @@ def _array_depth(node: Any) -> int:
     return depth
 
 
-_TYPE_NAMES = {
-    "int4": "integer",
-    "int2": "smallint",
-    "int8": "bigint",
-    "float4": "real",
-    "float8": "double precision",
-    "numeric": "numeric",
-    "varchar": "character varying",
-    "text": "character varying",
-    "bool": "boolean",
-}
-
-
 @register
 def _list_dimensions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     for cast in nodes(shape, "TypeCast"):
@@ -428,7 +415,8 @@ def _list_dimensions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> No
         if not bounds or not depth or depth == len(bounds):
             continue
         base = _names(cast["typeName"].get("names"))[-1:]
-        elem = _TYPE_NAMES.get(base[0], base[0]) if base else "?"
+        # RisingWave's name of the element type (pglast's names among rwtypes.SCALARS')
+        elem = rwtypes.SCALARS.get(base[0], (0, base[0]))[1] if base else "?"
         source = _source_type(cast.get("arg"), depth)
         target = elem + "[]" * len(bounds)
         raise RwError(

@@ -197,9 +197,9 @@ IN_PROCESS_TYPES: frozenset[str] = frozenset(
 )
 
 
-
 def template_sql() -> str:
     """Everything the template database holds beyond an empty database."""
     return _BASE + "\n".join(registered())
+
 
 TEMPLATE_VERSION = f"{_TEMPLATE_BASE}-{hashlib.sha256(template_sql().encode()).hexdigest()[:12]}"

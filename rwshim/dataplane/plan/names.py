@@ -21,7 +21,8 @@ SEARCH_PATH = f"{FUNCTION_SCHEMA}, pg_catalog"
 
 
 def quote_ident(name: str) -> str:
-    """``name`` as a PostgreSQL quoted identifier."""
+    """``name`` as a PostgreSQL quoted identifier, always quoted: SQL for PostgreSQL, not
+    RisingWave's QuoteIdent (that one, for texts a client sees, is rwshim.common.names')."""
     return '"' + name.replace('"', '""') + '"'
 
 

@@ -19,9 +19,10 @@ from typing import Any, Protocol
 
 from rwshim.binder.context import QueryContext
 from rwshim.binder.relations import Relation, RelationSource, RelKind
+from rwshim.common.names import resolve_schema_qualified_name
 from rwshim.dataplane.plan import checks, functions, tree
 from rwshim.dataplane.plan.prepass import Prepassed, prepass
-from rwshim.errors import InvalidInputSyntax, RwError
+from rwshim.errors import RwError
 
 
 class Route(Enum):
@@ -82,10 +83,6 @@ class Routed:
             if not isinstance(r, Relation):
                 seen.setdefault((r.schema, r.name), r)
         return list(seen.values())
-
-
-def is_user(rel: Resolved) -> bool:
-    return isinstance(rel, Relation)
 
 
 def resolver(ctx: QueryContext, relations: RelationSource) -> Resolver:
@@ -189,30 +186,14 @@ def _qualifiers(ref: tree.RelRef) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _display_name(parts: Sequence[str]) -> str:
-    """An ObjectName as RisingWave's Display prints it (quoted where needed)."""
-    out = []
-    for p in parts:
-        plain = p and (p[0].isalpha() or p[0] == "_") and all(c.isalnum() or c in "_$" for c in p)
-        out.append(p if plain and p == p.lower() else '"' + p.replace('"', '""') + '"')
-    return ".".join(out)
-
-
 def dml_target(ref: tree.RelRef, ctx: QueryContext, relations: RelationSource) -> Relation:
     """The table an INSERT / UPDATE / DELETE writes: writes are never cross-database
     (resolve_schema_qualified_name, binder/relation/mod.rs), then the read path's
     ``resolve_dml_target`` (bind_table + check_for_dml)."""
     from rwshim.binder.resolve import resolve_dml_target
 
-    parts = ref.parts
-    if len(parts) == 3 and parts[0] != ctx.database:
-        raise InvalidInputSyntax(
-            f'cross-database references are not implemented: "{_display_name(parts)}"'
-        )
-    schema = parts[-2] if len(parts) >= 2 else None
+    schema, name = resolve_schema_qualified_name(ctx.database, ref.parts)
     # the statement's own privilege on its target (insert.rs:115-126, update.rs:135-146,
     # delete.rs:78-89)
     action = (ref.target or "").upper() or None
-    return resolve_dml_target(
-        ctx, relations, schema, parts[-1], ref.target == "insert", action=action
-    )
+    return resolve_dml_target(ctx, relations, schema, name, ref.target == "insert", action=action)

@@ -17,9 +17,7 @@ RisingWave-only types (rwshim/common/rwtypes.py) map as:
 - ``rw_int256``: the domain ``rwfn.rw_int256`` (dataplane/plan/sqlfn/int256.py);
 - ``vector(n)``: pgvector's ``vector(n)``, installed in ``rwfn``.
 ``type_ddl`` gives the idempotent statements that make the composite types a type needs.
-
-Registering: ``register_column_type(rw_type_prefix, fn)`` and ``register_result_oid`` (used by
-the breadth work; nothing else should special-case a type).
+Every RisingWave-only type maps here: nothing else should special-case a type.
 """
 
 from __future__ import annotations
@@ -87,16 +85,6 @@ _BUILTIN_COLUMN_OIDS = frozenset(
         pgtypes.UUID,
     }
 )
-
-
-def register_column_type(rw_type_prefix: str, fn: Callable[[str], str]) -> None:
-    """Map catalog columns whose rw_type starts with ``rw_type_prefix`` (``struct<``,
-    ``map(``...) to the PostgreSQL type ``fn(rw_type)`` returns."""
-    _COLUMN_TYPES[rw_type_prefix] = fn
-
-
-def register_result_oid(pg_oid: int, rw_oid: int) -> None:
-    _RESULT_OIDS[pg_oid] = rw_oid
 
 
 def column_type(type_oid: int, rw_type: str = "") -> str:

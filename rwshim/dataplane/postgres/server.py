@@ -206,10 +206,6 @@ class EmbeddedPostgres(DataPlaneServer):
         return self._need_instance().data
 
     @property
-    def log_path(self) -> Path:
-        return self._need_instance().log
-
-    @property
     def pid(self) -> int | None:
         """The postmaster's pid."""
         return None if self._postmaster is None else self._postmaster.pid

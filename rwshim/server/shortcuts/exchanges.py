@@ -1,29 +1,25 @@
 """Exchanges answered whole, from their bytes (issue 16).
 
-A simple Query whose answer is kept whole (a constant, rwshim/server/shortcuts/replies.py) is such
-an
-exchange of one message.  A driver in extended mode sends one statement as Parse, Bind,
-Describe, Execute and Sync (pgbench ``-M extended``, libpq's ``PQsendQueryParams``), or, for a
-statement it prepared, Bind, Describe, Execute and Sync (``-M prepared``,
-``PQsendQueryPrepared``); a pool's health check sends the same bytes every time.  When
-every message of such an exchange was answered by a kept answer
-(rwshim/server/shortcuts/replies.py: a
-constant statement) or by bookkeeping that reads only the session's statements and portals
-(or, for a Query, the kept answer's entry), the exchange is a function of its bytes and of those
-few entries: the session records its bytes, its whole reply (ParseComplete ... ReadyForQuery)
-and the statement and portal objects it left behind.  When the same bytes arrive again and
-those names still hold the very objects the exchange left, the transaction status is the same
-and the statement log is off, running the messages one by one would rebuild equal objects
-and send the same bytes: the reply is sent and the input consumed at once, without decoding a
+A simple Query whose answer is kept whole (a constant, rwshim/server/shortcuts/replies.py) is
+such an exchange of one message.  A driver in extended mode sends one statement as Parse,
+Bind, Describe, Execute and Sync (pgbench ``-M extended``, libpq's ``PQsendQueryParams``), or,
+for a statement it prepared, Bind, Describe, Execute and Sync (``-M prepared``,
+``PQsendQueryPrepared``); a pool's health check sends the same bytes every time.  When every
+message of such an exchange was answered by a kept answer (replies.py: a constant statement)
+or by bookkeeping that reads only the session's statements and portals (or, for a Query, the
+kept answer's entry), the exchange is a function of its bytes and of those few entries: the
+session records its bytes, its whole reply (ParseComplete ... ReadyForQuery) and the
+statement and portal objects it left behind.  When the same bytes arrive again and those
+names still hold the very objects the exchange left, the transaction status is the same and
+the statement log is off, running the messages one by one would rebuild equal objects and
+send the same bytes: the reply is sent and the input consumed at once, without decoding a
 message.
 
 What can make an exchange a different function is kept out of it:
 
 - a named Parse or a Bind to a named portal (their second run is a "Duplicated ..." error),
-  Close, Flush, a simple Query not answered whole from the instance's kept answers (whose
-  entry the exchange then reads: rwshim/server/shortcuts/replies.py), and any message that needed
-  the full
-  (waiting) path;
+  Close, Flush, a simple Query not answered whole from the server's kept answers (whose entry
+  the exchange then reads: replies.py), and any message that needed the full (waiting) path;
 - any error (the reply would differ, and skip-until-Sync changes what is read);
 - output left from before the exchange, or an exchange that arrived in more than one read
   (its bytes are not in one buffer).

@@ -1,26 +1,31 @@
 """What a session answers from kept bytes (issue 16): a constant statement's Query, Parse and
-Execute (rwshim/server/shortcuts/replies.py), a kept catalog result's encoding (outcome.KeptRows),
-and a whole
-extended-protocol exchange recorded from its bytes (rwshim/server/shortcuts/exchanges.py).
+Execute (rwshim/server/shortcuts/replies.py), a kept catalog result's encoding
+(outcome.KeptRows), and a whole extended-protocol exchange recorded from its bytes
+(rwshim/server/shortcuts/exchanges.py).
 
-A mixin of ``Session`` (rwshim/server/session.py), which owns the state these read; kept here so the
-protocol flows there stay readable.  RisingWave has no such shortcuts: it sends the same bytes
-by running each message (src/utils/pgwire/src/pg_protocol.rs), which is what the tests hold.
+``Shortcuts`` is an object the session (rwshim/server/session.py) makes and calls: the session
+hands it, once, the state these answers read and write (its output buffer, its statement and
+portal tables, its exchange record, its ReadyForQuery); the protocol flows stay in the session.
+It names the session's records (rwshim/server/portals.py, a layer above) only by what it reads
+of them (``PreparedLike``, ``PortalLike``) and is handed the class that makes a prepared
+statement, so that nothing here imports the server.
+RisingWave has no such shortcuts: it sends the same bytes by running each message
+(src/utils/pgwire/src/pg_protocol.rs), which is what the tests hold.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from rwshim.logfmt import statement_log
-from rwshim.server.portals import Portal, Prepared
 from rwshim.wire import backend
 from rwshim.wire import events as ev
 
 if TYPE_CHECKING:
     from rwshim.common.outcome import KeptRows, Outcome
-    from rwshim.frontend import Frontend
+    from rwshim.frontend import Description, Frontend, Statement
     from rwshim.server.shortcuts.exchanges import Exchanges
     from rwshim.server.shortcuts.replies import ReplyCache
     from rwshim.wire.connection import ServerConnection
@@ -32,37 +37,101 @@ KEEP_ENCODED_RESULTS = 16
 KEEP_ENCODED_ROWS = 2000
 
 
-class KeptAnswers:
-    """The session's answers from kept bytes; ``None`` from a handler: not kept, the full
-    path answers."""
+class PreparedLike(Protocol):
+    """What is read of a prepared statement (the session's ``Prepared``)."""
 
-    # Session's state (set in Session.__init__).
-    conn: ServerConnection
-    frontend: Frontend
-    closing: bool
-    flush_requested: bool
-    exchanges: Exchanges
-    _out: list[bytes]
-    _replies: ReplyCache
-    _statements: dict[str, Prepared]
-    _portals: dict[str, Portal]
-    _encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]]
+    @property
+    def sql(self) -> str: ...
 
-    def _ready(self) -> None:
-        raise NotImplementedError  # Session's
+    @property
+    def stmt(self) -> Statement | None: ...
 
-    def _touch(self, table: dict[str, Any], name: str) -> None:
+    @property
+    def description(self) -> Description: ...
+
+
+class PortalLike(Protocol):
+    """What is read of a portal (the session's ``Portal``)."""
+
+    @property
+    def prepared(self) -> PreparedLike: ...
+
+    @property
+    def formats(self) -> list[int]: ...
+
+    @property
+    def rows(self) -> object: ...  # not None: rows left to send after a row-limited Execute
+
+
+P = TypeVar("P", bound=PreparedLike)
+Q = TypeVar("Q", bound=PortalLike)
+
+
+class Shortcuts(Generic[P, Q]):
+    """One session's answers from kept bytes.  A message handler here returns ``None`` when
+    the answer is not kept: the session's full path answers then.
+
+    The lists and dicts given are the session's own (the same objects for its lifetime: the
+    session clears them, never replaces them), so nothing is copied per message.
+    """
+
+    __slots__ = (
+        "conn",
+        "encoded",
+        "exchanges",
+        "frontend",
+        "out",
+        "portals",
+        "prepared",
+        "ready",
+        "replies",
+        "statements",
+    )
+
+    def __init__(
+        self,
+        conn: ServerConnection,
+        frontend: Frontend,
+        replies: ReplyCache,
+        exchanges: Exchanges,
+        out: list[bytes],
+        statements: dict[str, P],
+        portals: dict[str, Q],
+        prepared: Callable[[str, Statement | None, Description], P],
+        ready: Callable[[], None],
+    ) -> None:
+        self.conn = conn
+        self.frontend = frontend
+        # the server's answers kept encoded, shared by its sessions (replies.py)
+        self.replies = replies
+        self.exchanges = exchanges
+        # the session's output buffer, statements and portals
+        self.out = out
+        self.statements = statements
+        self.portals = portals
+        # makes the prepared statement a kept Parse leaves (the session's Prepared)
+        self.prepared = prepared
+        # the session's ReadyForQuery (which also ends the exchange under way)
+        self.ready = ready
+        # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
+        self.encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = {}
+
+    # --- exchanges answered whole (exchanges.py) --------------------------------------------
+
+    def touch(self, table: dict[str, Any], name: str) -> None:
         """The extended-protocol message being handled reads or writes ``table[name]``; the
         exchange it opens must find no output pending (rwshim/server/shortcuts/exchanges.py)."""
         x = self.exchanges
-        if not x.refs and self._out:
+        if not x.refs and self.out:
             x.pure = False
         x.refs.append((table, name))
 
-    def kept_exchange(self) -> bool:
+    def exchange(self) -> bool:
         """Answer the exchange next in the input if it is a recorded one whose objects are
-        still in place (rwshim/server/shortcuts/exchanges.py); False when it is not."""
-        if self.closing or statement_log.isEnabledFor(logging.DEBUG):
+        still in place (rwshim/server/shortcuts/exchanges.py); False when it is not.  Its reply
+        is appended to the output, which the caller sends at once (it ends with ReadyForQuery).
+        The caller has checked that the session is not closing."""
+        if statement_log.isEnabledFor(logging.DEBUG):
             return False
         x = self.exchanges
         reply = x.answer(self.conn, self.frontend.txn_status)
@@ -71,16 +140,15 @@ class KeptAnswers:
         # it ends with its Sync: what the messages before it in this exchange touched (they
         # were answered one by one) is not the next exchange's
         x.reset()
-        self._out.append(reply)
-        self.flush_requested = True
+        self.out.append(reply)
         return True
 
-    def kept_read(self, data: bytes) -> bytes | None:
+    def read(self, data: bytes) -> bytes | None:
         """The reply when one whole read, ``data``, is a recorded exchange whose objects are
-        still in place and nothing else is pending (rwshim/server/shortcuts/exchanges.py); None:
-        the read
-        goes the usual way (buffered, then decoded or answered by ``kept_exchange``)."""
-        if self.closing or self._out or statement_log.isEnabledFor(logging.DEBUG):
+        still in place and nothing else is pending (rwshim/server/shortcuts/exchanges.py);
+        None: the read goes the usual way (buffered, then decoded or answered by
+        ``exchange``).  The caller has checked that the session is not closing."""
+        if self.out or statement_log.isEnabledFor(logging.DEBUG):
             return None
         x = self.exchanges
         reply = x.answer_read(data, self.frontend.txn_status)
@@ -89,70 +157,85 @@ class KeptAnswers:
         x.reset()
         return reply
 
-    def _query_kept(self, msg: ev.Query) -> bool | None:
+    # --- constant statements (replies.py) ---------------------------------------------------
+
+    def query(self, msg: ev.Query) -> bool | None:
         """A simple Query whose whole answer is kept: sent without running it (None: not
         kept).  The statement log, when on, sees every statement run.  (Nothing is active
         meanwhile, so SHOW PROCESSLIST, which shows only active statements, has nothing
-        to show.)  Its ReadyForQuery records it as an exchange
-        (rwshim/server/shortcuts/exchanges.py) that
-        holds while the kept answer is the one in the instance's cache: the same bytes
-        again are answered without being decoded."""
-        data = self._replies.queries.get(msg.sql)
+        to show.)  Its ReadyForQuery records it as an exchange (exchanges.py) that holds while
+        the kept answer is the one in the server's cache: the same bytes again are answered
+        without being decoded."""
+        queries = self.replies.queries
+        data = queries.get(msg.sql)
         if data is None or statement_log.isEnabledFor(logging.DEBUG):
             return None
-        self._touch(self._replies.queries, msg.sql)
-        self._out.append(data)
-        self._ready()
+        self.touch(queries, msg.sql)
+        self.out.append(data)
+        self.ready()
         return True
 
-    def _parse_kept(self, msg: ev.Parse) -> bool | None:
+    def parse(self, msg: ev.Parse) -> bool | None:
         """Parse of a text whose statement and description are kept (None: not kept, or a
         duplicate name, whose error the full path answers)."""
         if msg.param_oids:
             return None
-        hit = self._replies.parses.get(msg.sql)
+        hit = self.replies.parses.get(msg.sql)
         if hit is None:
             return None
         name = msg.name
-        statements = self._statements
+        statements = self.statements
         if name:
             if name in statements:
                 return None
             self.exchanges.pure = False  # its second run is an error
         else:
-            self._touch(statements, "")
+            self.touch(statements, "")
             statements.pop("", None)
-        statements[name] = Prepared(msg.sql, hit[0], hit[1])
-        self._out.append(backend.PARSE_COMPLETE)
+        statements[name] = self.prepared(msg.sql, hit[0], hit[1])
+        self.out.append(backend.PARSE_COMPLETE)
         return True
 
-    def _execute_kept(self, msg: ev.Execute) -> bool | None:
+    def execute(self, msg: ev.Execute) -> bool | None:
         """Execute (no row limit) of a fresh portal whose answer in its result formats is
         kept (None: not kept)."""
         if msg.max_rows:
             return None
-        portal = self._portals.get(msg.portal)
+        portal = self.portals.get(msg.portal)
         if portal is None or portal.rows is not None:
             return None
-        data = self._replies.executes.get((portal.prepared.sql, tuple(portal.formats)))
+        data = self.replies.executes.get((portal.prepared.sql, tuple(portal.formats)))
         if data is None or statement_log.isEnabledFor(logging.DEBUG):
             return None
-        self._touch(self._portals, msg.portal)
-        self._out.append(data)
+        self.touch(self.portals, msg.portal)
+        self.out.append(data)
         return True
 
-    def _kept_encoding(
+    def keep_query(self, sql: str, data: bytes) -> None:
+        """Keep a constant statement's whole simple-Query answer."""
+        self.replies.put_query(sql, data)
+
+    def keep_execute(self, portal: Q, data: bytes) -> None:
+        """Keep a constant statement's Execute answer, and its Parse."""
+        prepared = portal.prepared
+        self.replies.put_execute(prepared.sql, tuple(portal.formats), data)
+        if not prepared.description.param_oids:
+            self.replies.put_parse(prepared.sql, prepared.stmt, prepared.description)
+
+    # --- kept catalog results (outcome.KeptRows) ----------------------------------------------
+
+    def encoding(
         self, text: str, rows: KeptRows, encoder: RowEncoder, outcome: Outcome
     ) -> bytes | None:
         """The DataRows + CommandComplete this session sent for ``rows``, the very object a
         cache handed out again (outcome.KeptRows), encoded by the same encoder (columns,
         formats, time zone); None when not kept."""
-        hit = self._encoded.get(text)
+        hit = self.encoded.get(text)
         if hit is None or hit[0] is not rows or hit[1] is not encoder:
             return None
         return hit[3] if hit[2] == (outcome.tag, outcome.count_rows) else None
 
-    def _keep_encoding(
+    def keep_encoding(
         self,
         text: str,
         rows: KeptRows,
@@ -162,13 +245,6 @@ class KeptAnswers:
     ) -> None:
         if len(rows) > KEEP_ENCODED_ROWS:
             return
-        if len(self._encoded) >= KEEP_ENCODED_RESULTS:
-            self._encoded.clear()
-        self._encoded[text] = (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent))
-
-    def _keep_execute(self, portal: Portal, data: bytes) -> None:
-        """Keep a constant statement's Execute answer, and its Parse."""
-        prepared = portal.prepared
-        self._replies.put_execute(prepared.sql, tuple(portal.formats), data)
-        if not prepared.description.param_oids:
-            self._replies.put_parse(prepared.sql, prepared.stmt, prepared.description)
+        if len(self.encoded) >= KEEP_ENCODED_RESULTS:
+            self.encoded.clear()
+        self.encoded[text] = (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent))

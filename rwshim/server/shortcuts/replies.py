@@ -2,11 +2,10 @@
 
 A constant ``SELECT`` (``SELECT 1``, ``SELECT 'ok' AS status``: integer and string literals and
 integer arithmetic, see ``catalog_path/sqlite/fast_path.py``) answers the same bytes in every
-session,
-whatever its state: RisingWave plans such a statement into a batch Values node and sends the
-same RowDescription, DataRow and CommandComplete every time (pg_protocol.rs's simple and
-extended query flows).  Health checks, pools and benchmarks send these texts over and over, so
-the session encodes the answer once and sends the bytes again for the same text:
+session, whatever its state: RisingWave plans such a statement into a batch Values node and
+sends the same RowDescription, DataRow and CommandComplete every time (pg_protocol.rs's simple
+and extended query flows).  Health checks, pools and benchmarks send these texts over and over,
+so the session encodes the answer once and sends the bytes again for the same text:
 
 - a simple Query of exactly that one statement: RowDescription + DataRows + CommandComplete;
 - an Execute of a portal of that statement with these result formats: DataRows +
@@ -17,8 +16,9 @@ normally (no notice, no parameter change, every row sent) when the frontend mark
 ``constant`` and every column's type renders the same under every setting (integers, booleans
 and strings: no time zone, DateStyle, extra_float_digits or IntervalStyle in them).  Errors are
 never kept: an overflowing ``SELECT 2147483647 + 1`` runs (and fails) every time.  The cache
-belongs to the instance, shared by its sessions (a new connection's first ``SELECT 1`` hits it),
-and is bounded.
+belongs to the server (``Server.replies``, rwshim/server/listener.py), shared by its sessions (a
+new connection's first ``SELECT 1`` hits it), and is bounded: wire bytes are the protocol
+layer's, so the instance below it holds none.
 """
 
 from __future__ import annotations

@@ -54,9 +54,6 @@ class ObjectName(Struct, frozen=True):
     def database(self) -> str | None:
         return self.parts[-3] if len(self.parts) >= 3 else None
 
-    def triple(self) -> tuple[str | None, str | None, str]:
-        return (self.database, self.schema, self.name)
-
     def __str__(self) -> str:
         return ".".join(self.parts)
 

@@ -15,6 +15,7 @@ from lark import Token as LarkToken
 from lark import Transformer
 
 from rwshim.errors import SqlParserError
+from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error, located
 from rwshim.sql.lenient import reserved_name_error_at
 from rwshim.sql.tokens import Kind, Token
@@ -114,3 +115,62 @@ class BuildBase(Transformer[Any, Any]):
             else "invalid digit found in string"
         )
         raise located(self.sql, t, f"invalid u32\n{cause}")
+
+    def check_implied_format(
+        self, opts: st.Options, fe: st.FormatEncode | None, cdc_job: bool
+    ) -> None:
+        """parse_format_encode_with_connector (src/sqlparser/src/ast/statement.rs:234-300):
+        a CDC, nexmark or iceberg connector implies its FORMAT ... ENCODE; one written must be
+        exactly it (no options, no KEY ENCODE), else ``parser_err!`` where the clause ends."""
+        connector = str(dict(opts).get("connector", ""))
+        if fe is None or not connector:
+            return
+        if "-cdc" in connector:
+            kind = "CDC"
+            expected = ("PLAIN", "JSON") if cdc_job else ("DEBEZIUM", "JSON")
+            if not cdc_job and "mongodb" in connector:
+                expected = ("DEBEZIUM_MONGO", "JSON")
+        elif "nexmark" in connector:
+            kind, expected = "nexmark", ("NATIVE", "NATIVE")
+        elif "iceberg" in connector or "adbc_snowflake" in connector:
+            kind, expected = "iceberg", ("NONE", "NONE")
+        else:
+            return
+        end, key_encode = self._after_format()
+        if (fe.format, fe.encode) != expected or fe.options or key_encode:
+            raise located(
+                self.sql,
+                end,
+                f"Row format for {kind} connectors should be either omitted or set to "
+                f"`FORMAT {expected[0]} ENCODE {expected[1]}`",
+            )
+
+    def _after_format(self) -> tuple[Token, bool]:
+        """The token after the statement's ``FORMAT f ENCODE e [(...)] [KEY ENCODE k
+        [(...)]]`` clause, and whether it has KEY ENCODE."""
+        toks = self.toks
+        depth = 0
+        i = 0
+        while i < len(toks):
+            v = toks[i].value if toks[i].kind is Kind.OP else ""
+            depth += (v == "(") - (v == ")")
+            if depth == 0 and toks[i].upper == "FORMAT" and not toks[i].quoted:
+                break
+            i += 1
+        i += 4  # FORMAT f ENCODE e
+        key_encode = False
+        while i < len(toks):
+            if toks[i].kind is Kind.OP and toks[i].value == "(":
+                depth = 0
+                while i < len(toks):
+                    v = toks[i].value if toks[i].kind is Kind.OP else ""
+                    depth += (v == "(") - (v == ")")
+                    i += 1
+                    if depth == 0:
+                        break
+            elif toks[i].upper == "KEY" and not key_encode:
+                key_encode = True
+                i += 3  # KEY ENCODE k
+            else:
+                break
+        return (toks[i] if i < len(toks) else self.stop), key_encode

@@ -28,6 +28,15 @@ class ConnectorRules(BuildBase):
     def create_source(self, c: list[Any]) -> st.Statement:
         _src, ine, name, cols, include, _with, opts, fe = c
         self.check_column_names(cols, definitions=True)
+        if "webhook" in str(dict(opts or ()).get("connector", "")):
+            # statement.rs:292-296
+            raise located(
+                self.sql,
+                self._after_with_options(),
+                "Source with webhook connector is not supported. Please use the `CREATE TABLE "
+                "... WITH ...` statement instead.",
+            )
+        self.check_implied_format(opts or (), fe, cdc_job=True)
         return st.CreateSource(
             self.text,
             name,

@@ -147,6 +147,7 @@ class CreateRules(BuildBase):
                     out[key] = val
         out["include"] = tuple(include)
         out["with_options"] = tuple(opts)
+        self.check_implied_format(out["with_options"], out.get("format_encode"), cdc_job=False)
         return out
 
     def tc_append_only(self, c: list[Any]) -> tuple[str, str, bool]:

@@ -122,13 +122,6 @@ def render(
     return render(Template.from_json(template_json), locate, home)
 
 
-def quote_ident(value: str) -> str:
-    """QuoteIdent (src/sqlparser/src/quote_ident.rs)."""
-    from rwshim.sql.unparse.display import quote_ident as qi
-
-    return qi(value)
-
-
 __all__ = [
     "UnparseError",
     "definition",
@@ -136,7 +129,6 @@ __all__ = [
     "parse_create",
     "print_query",
     "query_of",
-    "quote_ident",
     "rename_refs",
     "rename_relation",
     "render",

@@ -24,6 +24,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rwshim.common.names import quoted
 from rwshim.sql.cache import TextLRU
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse.cursor import UnparseError
@@ -129,10 +130,10 @@ def _template(text: str, resolve: Resolve, view_of: ViewOf | None, depth: int) -
             for x in inner.refs
         )
         emit(inner.text)
-        cols = ", ".join(_quote(c) for c in view.columns)
-        emit(f") AS {_quote(r.written)} ({cols}))")
+        cols = ", ".join(quoted(c) for c in view.columns)
+        emit(f") AS {quoted(r.written)} ({cols}))")
         if not r.aliased:
-            emit(f" AS {_quote(r.written)}")
+            emit(f" AS {quoted(r.written)}")
         pos = r.end
     emit(text[pos:])
     return Template("".join(out), tuple(refs))
@@ -153,23 +154,19 @@ def render(t: Template, locate: Locate, home_database: str) -> str:
         if where is None:
             raise KeyError(r.relation_id)
         db, schema, name = where
-        qualified = f"{_quote(schema)}.{_quote(name)}"
+        qualified = f"{quoted(schema)}.{quoted(name)}"
         if db != home_database:
-            qualified = f"{_quote(db)}.{qualified}"
+            qualified = f"{quoted(db)}.{qualified}"
         out.append(t.text[pos : r.start])
         out.append(qualified)
         if not r.aliased and name != r.written:
             out.append(t.text[r.end : r.after])
-            out.append(f" AS {_quote(r.written)}")
+            out.append(f" AS {quoted(r.written)}")
             pos = r.after
         else:
             pos = r.end
     out.append(t.text[pos:])
     return "".join(out)
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 class _Collector:

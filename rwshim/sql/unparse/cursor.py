@@ -16,11 +16,11 @@ import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
+from rwshim.common.keywords_generated import ALL_KEYWORDS
 from rwshim.errors import SqlParserError
 from rwshim.sql.errors_text import expected_error, located
 from rwshim.sql.limits import MAX_DEPTH
 from rwshim.sql.tokens import Kind, Token, tokenize
-from rwshim.sql.unparse.keywords_generated import ALL_KEYWORDS
 
 T = TypeVar("T")
 P = ParamSpec("P")

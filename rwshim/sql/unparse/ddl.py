@@ -138,19 +138,27 @@ class DdlParser(QueryParser):
                 implied = n.FormatEncode("DEBEZIUM_MONGO", "JSON")
             else:
                 implied = n.FormatEncode("DEBEZIUM", "JSON")
-            self._format_encode(required=False)
-            return implied
+            return self._implied_format(implied, "CDC")
         if "nexmark" in connector:
-            self._format_encode(required=False)
-            return n.FormatEncode("NATIVE", "NATIVE")
+            return self._implied_format(n.FormatEncode("NATIVE", "NATIVE"), "nexmark")
         if "datagen" in connector:
             return self._format_encode(required=False) or n.FormatEncode("NATIVE", "NATIVE")
         if "iceberg" in connector or "adbc_snowflake" in connector:
-            self._format_encode(required=False)
-            return n.FormatEncode("NONE", "NONE")
+            return self._implied_format(n.FormatEncode("NONE", "NONE"), "iceberg")
         fe = self._format_encode()
         assert fe is not None
         return fe
+
+    def _implied_format(self, expected: n.FormatEncode, kind: str) -> n.FormatEncode:
+        """A FORMAT ... ENCODE the connector implies: one written must be it, options and
+        KEY ENCODE included (statement.rs:243-291, ``schema != expected``)."""
+        given = self._format_encode(required=False)
+        if given is not None and given != expected:
+            raise self.error(
+                f"Row format for {kind} connectors should be either omitted or set to "
+                f"`FORMAT {expected.format} ENCODE {expected.encode}`"
+            )
+        return expected
 
     # --- columns ---------------------------------------------------------------------------
 

@@ -6,39 +6,26 @@ WindowSpec 872, WindowFrame 937 — which never prints EXCLUDE —, FunctionArgE
 FunctionArgList 3111, Function 3203, SqlOption 3298), ``query.rs`` (Query 94, SetExpr 137,
 Select 239, Cte 363, SelectItem 398, TableFactor 487, TableAlias 540, Join 556, OrderByExpr
 656, Fetch 679, Values 713, NamedWindow 733), ``data_type.rs`` (DataType 75), ``value.rs``
-(Value 58, escape_single_quote_string 172) and ``quote_ident.rs`` (QuoteIdent, for names made
-from catalog values).
+(Value 58, escape_single_quote_string 172); QuoteIdent, for names made from catalog values, is
+rwshim.common.names'.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rwshim.common.names import needs_quotes, quoted
 from rwshim.sql.unparse import nodes as n
-from rwshim.sql.unparse.keywords_generated import ALL_KEYWORDS
-
-_SIMPLE_IDENT = re.compile(r"[a-z_][a-z0-9_]*")
-
-
-def quote_ident(value: str) -> str:
-    """QuoteIdent (quote_ident.rs): quoted unless a lower-case simple identifier that is no
-    keyword; embedded quotes doubled."""
-    if _SIMPLE_IDENT.fullmatch(value) and value.upper() not in ALL_KEYWORDS:
-        return value
-    return '"' + value.replace('"', '""') + '"'
 
 
 def from_real_value(value: str) -> n.Ident:
-    """Ident::from_real_value: quoted when QuoteIdent would quote it."""
-    return n.Ident(value, quote_ident(value) != value)
+    """Ident::from_real_value: quoted when QuoteIdent would quote it (rwshim.common.names)."""
+    return n.Ident(value, needs_quotes(value))
 
 
 def ident(i: n.Ident) -> str:
-    if i.quoted:
-        return '"' + i.value.replace('"', '""') + '"'
-    return i.value
+    return quoted(i.value) if i.quoted else i.value
 
 
 def object_name(name: n.ObjectName) -> str:

@@ -14,10 +14,10 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Callable
 
+from rwshim.common.keywords_generated import RESERVED_FOR_COLUMN_OR_TABLE_NAME
 from rwshim.sql.tokens import Kind, Token
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse.cursor import UnparseError, keyword
-from rwshim.sql.unparse.keywords_generated import RESERVED_FOR_COLUMN_OR_TABLE_NAME
 from rwshim.sql.unparse.types import TypeParser, ident_of
 
 # Precedence (parser.rs:174-193)

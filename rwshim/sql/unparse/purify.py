@@ -20,7 +20,7 @@ from rwshim.sql.unparse import display as d
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse.cursor import UnparseError, deep
 
-# rwshim's RisingWave type names (rwshim/common/coltypes.py) -> DataTypeToAst's Display
+# rwshim's RisingWave type names (rwshim/common/rwtypes.py) -> DataTypeToAst's Display
 _AST = {
     "boolean": "BOOLEAN",
     "smallint": "SMALLINT",
@@ -90,6 +90,33 @@ def purify(
         idents = [by_name.get(k) or d.from_real_value(k) for k in primary_key]
         stmt.constraints = [f"PRIMARY KEY ({d.comma(idents, d.ident)})"]
         stmt.pk_constraint = idents
+
+
+def include_column_name(connector: str, item: n.IncludeItem) -> str:
+    """The name of an INCLUDE column: its alias, else gen_default_addition_col_name
+    (src/connector/src/parser/additional_columns.rs:124-144): ``_rw_<connector>_<kind>``, the
+    header's inner field, and the Debug of its bound type lower-cased (``varchar`` for
+    CHARACTER VARYING and TEXT, ``bytea``; other types are refused at CREATE).  ``connector``
+    is the lower-cased connector name the handler reads (``s3`` read as ``s3_v2``)."""
+    if item.alias is not None:
+        return item.alias.real_value()
+    parts = ["_rw", connector, item.column_type.real_value()]
+    if item.inner_field is not None:
+        parts.append(item.inner_field)
+    if item.header_type is not None:
+        shown = d.data_type(item.header_type)
+        parts.append("bytea" if shown == "BYTEA" else "varchar" if shown in _VARCHAR else shown)
+    return "_".join(parts)
+
+
+_VARCHAR = ("CHARACTER VARYING", "TEXT")
+
+
+def include_column_names(stmt: n.CreateTable | n.CreateSource, connector: str | None) -> set[str]:
+    """The INCLUDE columns' names of a stored definition (purify.rs leaves them out of the
+    column list: they are the connector's, not the user's)."""
+    name = (connector or "").lower()
+    return {include_column_name("s3_v2" if name == "s3" else name, i) for i in stmt.include}
 
 
 @deep

@@ -8,15 +8,15 @@ VALUES (6145-6199).
 
 from __future__ import annotations
 
+from rwshim.common.keywords_generated import (
+    RESERVED_FOR_COLUMN_ALIAS,
+    RESERVED_FOR_TABLE_ALIAS,
+)
 from rwshim.sql.tokens import Kind
 from rwshim.sql.unparse import display
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse.cursor import UnparseError
 from rwshim.sql.unparse.exprs import ExprParser
-from rwshim.sql.unparse.keywords_generated import (
-    RESERVED_FOR_COLUMN_ALIAS,
-    RESERVED_FOR_TABLE_ALIAS,
-)
 from rwshim.sql.unparse.types import ident_of
 
 

@@ -7,11 +7,11 @@ its ``>>`` handling, ``MAP(k,v)``, ``VECTOR(n)``, ``[]`` suffixes).
 
 from __future__ import annotations
 
+from rwshim.common.keywords_generated import RESERVED_FOR_COLUMN_OR_TABLE_NAME
 from rwshim.sql.tokens import Kind, Token
 from rwshim.sql.unparse import nodes as n
 from rwshim.sql.unparse.cursor import Cursor, keyword
 from rwshim.sql.unparse.display import object_name
-from rwshim.sql.unparse.keywords_generated import RESERVED_FOR_COLUMN_OR_TABLE_NAME
 
 
 def ident_of(tok: Token) -> n.Ident:

@@ -1,7 +1,11 @@
-"""Fixtures: a store-shaped SQLite connection with user tables, and the relations over it.
+"""Fixtures: a SQLite connection for the catalog path, and user relations for its binder.
 
-``Catalog`` is the smallest holder of user relations the query core reads through
-``RelationSource``; it creates ``rel_<id>`` tables the way the store lays them out.
+``Catalog`` is the smallest holder of user relations the binder reads through
+``RelationSource``.  User tables' rows live on the PostgreSQL data plane, never in SQLite: the
+catalog path binds a statement naming a table (RisingWave's errors and types, CREATE
+MATERIALIZED VIEW's analysis) and reads it as holding no rows.  A test that needs rows to read
+in process gets a view over VALUES (``Catalog.rows``), which the binder expands as it expands
+any view.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ from msgspec.structs import replace
 from rwshim.binder.context import QueryContext
 from rwshim.binder.relations import Relation, RelColumn, RelKind
 from rwshim.catalog_path.engine import QueryEngine
-from rwshim.catalog_path.sqlite.storage import sqlite_affinity
 from rwshim.common import pgtypes
 
 
@@ -51,15 +54,12 @@ class Catalog:
         columns = [RelColumn(n, t, default_expr=(defaults or {}).get(n)) for n, t in cols]
         if not pk:
             columns.append(RelColumn("_row_id", pgtypes.INT8, hidden=True))
-        decl = ", ".join(f'"{c.name}" {sqlite_affinity(c.type_oid)}' for c in columns)
-        self.conn.execute(f'CREATE TABLE "rel_{self.next_id}" ({decl})')
         rel = Relation(
             self.next_id,
             schema,
             name,
             RelKind.TABLE,
             tuple(columns),
-            storage=f"rel_{self.next_id}",
             primary_key=pk,
             append_only=append_only,
         )
@@ -89,17 +89,12 @@ class Catalog:
         self.rels[(db, schema, name)] = rel
         return rel
 
-    def load(
-        self, name: str, rows: list[tuple[object, ...]], schema: str = "public", db: int = 1
-    ) -> None:
-        """Rows of a test table, in SQLite's storage forms (binder/types.py: booleans 0/1,
-        arrays and jsonb JSON text), written straight into its ``rel_<id>``: the in-process
-        path's lowering reads them; DML runs on the PostgreSQL data plane, not here."""
-        rel = self.rels[(db, schema, name)]
-        visible = [c.name for c in rel.columns if not c.hidden]
-        cols = ", ".join(f'"{c}"' for c in visible)
-        marks = ", ".join("?" for _ in visible)
-        self.conn.executemany(f'INSERT INTO "rel_{rel.id}" ({cols}) VALUES ({marks})', rows)
+    def rows(self, name: str, cols: list[tuple[str, int]], values: str, db: int = 1) -> Relation:
+        """A relation ``name`` whose rows the catalog path reads: a view over
+        ``VALUES <values>`` (PostgreSQL literals), with columns ``cols``."""
+        names = ", ".join(f'"{n}"' for n, _ in cols)
+        query = f"SELECT * FROM (VALUES {values}) AS v({names})"
+        return self.view(name, query, cols, kind=RelKind.VIEW, db=db)
 
     def set_created(self, name: str, schema: str = "public", db: int = 1) -> None:
         key = (db, schema, name)

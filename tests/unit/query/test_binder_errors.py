@@ -164,9 +164,8 @@ def test_mv_alias_rules(engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 def test_view_reads_through_to_its_definition(
     engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 ) -> None:
-    catalog.table("t", [("a", pgtypes.INT4)])
+    catalog.rows("t", [("a", pgtypes.INT4)], "(1), (2)")
     catalog.view("v", "SELECT a * 2 AS d FROM t", [("d", pgtypes.INT4)], kind=RelKind.VIEW)
-    catalog.load("t", [(1,), (2,)])
     assert sorted(engine.execute("SELECT d FROM v", (), ctx).rows) == [(2,), (4,)]  # type: ignore[type-var]
 
 
@@ -187,8 +186,7 @@ def test_database_qualified_names(engine: QueryEngine, ctx: QueryContext, catalo
     catalog.databases["other"] = 2
     catalog.schemas[2] = {"public"}
     catalog.table("far", [("a", pgtypes.INT4)], db=2)
-    catalog.table("near", [("a", pgtypes.INT4)])
-    catalog.load("near", [(1,)])
+    catalog.rows("near", [("a", pgtypes.INT4)], "(1)")
     assert list(engine.execute("SELECT a FROM dev.public.near", (), ctx).rows) == [(1,)]
     assert list(engine.execute("SELECT a FROM other.public.far", (), ctx).rows) == []
     with pytest.raises(RwError) as info:

@@ -13,15 +13,11 @@ from .conftest import Catalog
 def test_string_literal_compared_to_an_instant_is_an_instant(
     engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 ) -> None:
-    catalog.table(
-        "ts", [("id", pgtypes.INT4), ("at", pgtypes.TIMESTAMPTZ), ("d", pgtypes.DATE)], pk=("id",)
-    )
-    catalog.load(
+    catalog.rows(
         "ts",
-        [
-            (1, "2024-01-01 00:00:00.000000+00:00", "2024-01-01"),
-            (2, "2024-01-01 00:00:01.000000+00:00", "2024-01-02"),
-        ],
+        [("id", pgtypes.INT4), ("at", pgtypes.TIMESTAMPTZ), ("d", pgtypes.DATE)],
+        "(1, '2024-01-01 00:00:00+00:00'::timestamptz, '2024-01-01'::date), "
+        "(2, '2024-01-01 00:00:01+00:00'::timestamptz, '2024-01-02'::date)",
     )
     assert list(engine.execute("SELECT id FROM ts WHERE at > '2024-01-01'", (), ctx).rows) == [(2,)]
     assert list(

@@ -26,10 +26,11 @@ def one(
 
 @pytest.fixture
 def t(catalog: Catalog, engine: QueryEngine, ctx: QueryContext) -> None:
-    catalog.table(
-        "t", [("id", pgtypes.INT4), ("s", pgtypes.VARCHAR), ("b", pgtypes.BOOL)], pk=("id",)
+    catalog.rows(
+        "t",
+        [("id", pgtypes.INT4), ("s", pgtypes.VARCHAR), ("b", pgtypes.BOOL)],
+        "(1, 'abc', true), (2, 'ABD', false), (3, NULL, NULL)",
     )
-    catalog.load("t", [(1, "abc", 1), (2, "ABD", 0), (3, None, None)])
 
 
 @pytest.mark.usefixtures("t")
@@ -207,8 +208,11 @@ def test_catalog_functions(world: World) -> None:
 
 
 def test_json_operators(engine: QueryEngine, ctx: QueryContext, catalog: Catalog) -> None:
-    catalog.table("j", [("id", pgtypes.INT4), ("doc", pgtypes.JSONB)], pk=("id",))
-    catalog.load("j", [(1, '{"k": 1, "l": [1, 2]}'), (2, None)])
+    catalog.rows(
+        "j",
+        [("id", pgtypes.INT4), ("doc", pgtypes.JSONB)],
+        """(1, '{"k": 1, "l": [1, 2]}'::jsonb), (2, NULL)""",
+    )
     out = engine.execute(
         "SELECT doc -> 'l', doc ->> 'k', doc @> '{\"k\": 1}', "
         "'{\"k\": 1}'::jsonb <@ doc FROM j ORDER BY id",
@@ -230,10 +234,11 @@ def test_json_operators(engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 def test_window_functions_including_decimal_sum(
     engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 ) -> None:
-    catalog.table(
-        "w", [("id", pgtypes.INT4), ("g", pgtypes.VARCHAR), ("v", pgtypes.NUMERIC)], pk=("id",)
+    catalog.rows(
+        "w",
+        [("id", pgtypes.INT4), ("g", pgtypes.VARCHAR), ("v", pgtypes.NUMERIC)],
+        "(1, 'a', 1.5), (2, 'a', 2::numeric), (3, 'b', 4::numeric)",
     )
-    catalog.load("w", [(1, "a", 1.5), (2, "a", 2), (3, "b", 4)])
     out = engine.execute(
         "SELECT id, row_number() OVER (PARTITION BY g ORDER BY id), "
         "sum(v) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM w ORDER BY id",
@@ -251,10 +256,8 @@ def test_window_functions_including_decimal_sum(
 def test_using_and_natural_joins_merge_the_join_columns(
     engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 ) -> None:
-    catalog.table("l", [("id", pgtypes.INT4), ("a", pgtypes.VARCHAR)], pk=("id",))
-    catalog.table("r", [("id", pgtypes.INT4), ("b", pgtypes.VARCHAR)], pk=("id",))
-    catalog.load("l", [(1, "x"), (2, "y")])
-    catalog.load("r", [(1, "p")])
+    catalog.rows("l", [("id", pgtypes.INT4), ("a", pgtypes.VARCHAR)], "(1, 'x'), (2, 'y')")
+    catalog.rows("r", [("id", pgtypes.INT4), ("b", pgtypes.VARCHAR)], "(1, 'p')")
     for sql in ("SELECT * FROM l JOIN r USING (id)", "SELECT * FROM l NATURAL JOIN r"):
         out = engine.execute(sql, (), ctx)
         assert [c.name for c in out.columns or []] == ["id", "a", "b"]
@@ -290,8 +293,11 @@ def test_group_by_prefers_input_columns_order_by_output_names(
 def test_function_in_from_reads_earlier_items(
     engine: QueryEngine, ctx: QueryContext, catalog: Catalog
 ) -> None:
-    catalog.table("arrs", [("id", pgtypes.INT4), ("xs", pgtypes.INT4_ARRAY)], pk=("id",))
-    catalog.load("arrs", [(1, "[10, 20]"), (2, "[30]")])
+    catalog.rows(
+        "arrs",
+        [("id", pgtypes.INT4), ("xs", pgtypes.INT4_ARRAY)],
+        "(1, ARRAY[10, 20]), (2, ARRAY[30])",
+    )
     out = engine.execute(
         "SELECT a.id, u.x, u.n FROM arrs a, unnest(a.xs) WITH ORDINALITY AS u(x, n) ORDER BY 1, 3",
         (),

@@ -1,4 +1,4 @@
-"""Regenerate rwshim/sql/unparse/keywords_generated.py from RisingWave's source (not a test).
+"""Regenerate rwshim/common/keywords_generated.py from RisingWave's source (not a test).
 
 Reads src/sqlparser/src/keywords.rs at the reference commit and writes, as data, the four
 keyword sets the printer and its parser use: every keyword (``define_keywords!``, what
@@ -9,7 +9,7 @@ A keyword spelled ``NAME = "text"`` is emitted as its text.
 Usage (from the repository root; the generated file is formatted with ruff):
 
     .venv/bin/python tests/unit/sql/gen_keywords.py /path/to/risingwave.git \
-        > rwshim/sql/unparse/keywords_generated.py
+        > rwshim/common/keywords_generated.py
 """
 
 from __future__ import annotations

@@ -383,6 +383,14 @@ class Types:
             if not m:
                 fail("StatementTimeout Display not understood")
             return rust_str(m.group(1)).replace("{}", "0", 1)
+        # An enum with data variants whose #[default] is a unit variant (v2.8's
+        # ConfigParallelism, ConfigAdaptiveParallelismStrategy): Display of that variant.
+        path, _ = self._file_of("enum", name)
+        text = self.src.read(path)
+        body = block_after(text, rf"pub enum {name}\b[^{{]*\{{")
+        m = re.search(r"#\[default\]\s*([A-Z]\w*)\s*,", body)
+        if m:
+            return self._display(name, text, [m.group(1)])[m.group(1)]
         fail(f"no rule for {name}::default()")
 
     def render_default(self, ty: str, expr: str, where: str) -> str:

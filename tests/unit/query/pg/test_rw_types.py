@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim.common import coltypes, pgtypes, rwtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.dataplane.plan import typemap
 from rwshim.errors import NotImplementedError_
 
@@ -54,15 +54,15 @@ def test_not_a_type_and_an_unknown_name() -> None:
 
 
 def test_create_table_binds_risingwave_only_column_types() -> None:
-    assert coltypes.bind_column_type("struct", "struct<a int, b varchar>") == (
+    assert rwtypes.bind_column_type("struct", "struct<a int, b varchar>") == (
         2249,
         "struct<a integer, b character varying>",
     )
-    assert coltypes.bind_column_type("rw_int256", "rw_int256") == (1301, "rw_int256")
+    assert rwtypes.bind_column_type("rw_int256", "rw_int256") == (1301, "rw_int256")
     with pytest.raises(NotImplementedError_):
-        coltypes.bind_column_type("map", "map(varchar, int)")
-    assert coltypes.bind_column_type("int4", "int[][]", 2) == (pgtypes.INT4_ARRAY, "integer[][]")
-    assert coltypes.bind_column_type("int4", "int[]", 1) == (pgtypes.INT4_ARRAY, "integer[]")
+        rwtypes.bind_column_type("map", "map(varchar, int)")
+    assert rwtypes.bind_column_type("int4", "int[][]", 2) == (pgtypes.INT4_ARRAY, "integer[][]")
+    assert rwtypes.bind_column_type("int4", "int[]", 1) == (pgtypes.INT4_ARRAY, "integer[]")
 
 
 def test_postgresql_types_of_risingwave_types() -> None:
