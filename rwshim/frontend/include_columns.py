@@ -167,7 +167,7 @@ def include_columns(
 
 
 def _bind_type(dt: n.DataType) -> tuple[int, str]:
-    from rwshim.common import coltypes
+    from rwshim.common import rwtypes as coltypes
     from rwshim.sql.columns import table_schema
 
     (col,) = table_schema(f"(x {d.data_type(dt)})").columns
