@@ -196,9 +196,8 @@ class Epochs:
                 for mv in self.plane.states_reading(writer.dirty)
             ]
             try:
-                await conn.script(
-                    ";\n".join(["RELEASE SAVEPOINT w", "SAVEPOINT r", *refresh, "COMMIT"])
-                )
+                release = f"RELEASE SAVEPOINT {SAVEPOINT}"
+                await conn.script(";\n".join([release, "SAVEPOINT r", *refresh, "COMMIT"]))
             except PgFailure as e:
                 # a view state that cannot be computed (its upstream changed under it): the
                 # others are refreshed one by one, the tables committed with them
@@ -262,7 +261,9 @@ class Epochs:
                 writer.generation = self.plane.generation()
             try:
                 await conn.script(
-                    "RELEASE SAVEPOINT w; SAVEPOINT w" if writer.open else "BEGIN; SAVEPOINT w"
+                    f"RELEASE SAVEPOINT {SAVEPOINT}; SAVEPOINT {SAVEPOINT}"
+                    if writer.open
+                    else f"BEGIN; SAVEPOINT {SAVEPOINT}"
                 )
             except ConnectionLost:
                 writer.close_now()
@@ -285,7 +286,7 @@ class Epochs:
         # the session settings the statement made on the connection are undone too
         conn.synced = None
         try:
-            await asyncio.shield(conn.script("ROLLBACK TO SAVEPOINT w"))
+            await asyncio.shield(conn.script(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}"))
         except Exception as e:  # the connection is in no known state: its epoch is lost
             log.warning("undoing a DML statement: %s", e)
             writer.close_now()
