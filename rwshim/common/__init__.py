@@ -1,5 +1,5 @@
 """What every layer of rwshim shares, as RisingWave's ``src/common`` is shared by its crates:
-PostgreSQL's builtin types (``pgtypes``), RisingWave's type texts (``rwtypes``, ``coltypes``),
+PostgreSQL's builtin types (``pgtypes``), RisingWave's type texts and column types (``rwtypes``),
 identifier quoting and qualified names (``names``), the privilege model (``acl``), stored
 passwords (``passwords``), session variables (``session_config`` over the generated
 ``session_vars_generated``), and what a statement produced before any wire (``outcome``).

@@ -13,7 +13,9 @@
 - At each barrier, epochs older than the longest retention of the relation's subscriptions
   are deleted, and logs no subscription reads any longer are dropped.
 
-Nothing here runs unless a subscription exists.  The seals run on this module's own
+The trigger runs the DML's role, the data role that may not touch ``rwlog``: its function runs
+as its owner, rwshim's own role (SECURITY DEFINER, with a fixed search_path), which writes the
+log.  Nothing here runs unless a subscription exists.  The seals run on this module's own
 connection, one at a time, after the barrier that asks for them; a FETCH settles the pending
 ones first, so that a FLUSH or ``RWSHIM TICK`` before it is seen.
 
@@ -46,7 +48,8 @@ SCHEMA = "rwlog"
 
 _SETUP = f"""
 CREATE SCHEMA IF NOT EXISTS {SCHEMA};
-CREATE OR REPLACE FUNCTION {SCHEMA}.capture() RETURNS trigger LANGUAGE plpgsql AS $f$
+CREATE OR REPLACE FUNCTION {SCHEMA}.capture() RETURNS trigger LANGUAGE plpgsql
+SECURITY DEFINER SET search_path = pg_catalog AS $f$
 BEGIN
   IF TG_OP = 'INSERT' THEN
     EXECUTE format('INSERT INTO {SCHEMA}.%I(op, row) VALUES ($1, $2)', TG_ARGV[0])

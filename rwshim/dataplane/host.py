@@ -12,6 +12,13 @@ Databases: an in-memory instance gets ``rwshim_<n>``, cloned from the template d
 changes; a clone costs a few milliseconds against ~50 for creating the functions); a durable
 instance (``--data-dir``) keeps ``rwshim``; with ``--postgres-url`` the URL's database is used
 as it is, with rwshim's schemas created in it.
+
+Roles (dataplane/roles.py): ``conninfo`` is rwshim's own connection (the superuser of the
+embedded server, or the ``--postgres-url`` user); ``data_conninfo`` is what user statements run
+on, logged in as the unprivileged ``roles.DATA_ROLE``, made here once per server (embedded:
+always; ``--postgres-url``: when its user is a superuser or has CREATEROLE, with a password kept
+in the database; else a role the user made, reached through ``~/.pgpass`` or ``pg_hba.conf``;
+else, logged as a warning, the URL's own user).
 """
 
 from __future__ import annotations
@@ -28,8 +35,10 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from rwshim.dataplane.pgio import PgConn
+from rwshim.dataplane import roles
+from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import functions
+from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_literal
 from rwshim.dataplane.postgres import DataPlaneError, DataPlaneServer, data_plane
 
 log = logging.getLogger("rwshim.datapath")
@@ -44,7 +53,21 @@ READY_TIMEOUT = 120.0
 
 
 def _template_comment() -> str:
-    return f"rwshim template {functions.TEMPLATE_VERSION}"
+    import hashlib
+
+    grants = roles.database_sql(roles.DATA_ROLE, own_database=True)
+    digest = hashlib.sha256(grants.encode()).hexdigest()[:8]
+    return f"rwshim template {functions.TEMPLATE_VERSION}-{digest}"
+
+
+# The data role's password with --postgres-url: made once, kept in the database (in rwfn, which
+# the data role cannot read), so that every rwshim process on that database logs in alike.
+_SECRET_SQL = f"""
+CREATE TABLE IF NOT EXISTS {FUNCTION_SCHEMA}.secret (name text PRIMARY KEY, value text NOT NULL);
+INSERT INTO {FUNCTION_SCHEMA}.secret VALUES ('data_role_password',
+    pg_catalog.replace(pg_catalog.gen_random_uuid()::text || pg_catalog.gen_random_uuid()::text,
+    '-', '')) ON CONFLICT (name) DO NOTHING;
+"""
 
 
 class PgHost:
@@ -63,6 +86,11 @@ class PgHost:
         self._template_lock = threading.Lock()
         self._template_ready = False
         self.server: DataPlaneServer | None = None
+        # the role user statements log in as (None: the admin's own, --postgres-url fallback)
+        # and its password (None: none needed, or libpq finds it), once settled per server
+        self.data_role: str | None = roles.DATA_ROLE
+        self._data_password: str | None = None
+        self._role_generation: int | None = None
 
     @classmethod
     def get(cls, postgres_url: str | None, data_dir: Path | None) -> PgHost:
@@ -140,12 +168,104 @@ class PgHost:
         return server
 
     def conninfo(self, dbname: str) -> str:
+        """rwshim's own connection (creates objects; never runs a user statement)."""
         from psycopg.conninfo import make_conninfo
 
         assert self.server is not None
         if self.external:
             return make_conninfo(self.server.dsn, application_name="rwshim")
         return make_conninfo(self.server.dsn, dbname=dbname, application_name="rwshim")
+
+    def data_conninfo(self, dbname: str) -> str:
+        """The connection user statements run on: the data role, with the lexing settings
+        pinned in its startup packet (roles.PINNED)."""
+        from psycopg.conninfo import make_conninfo
+
+        options = " ".join(f"-c {k}={v}" for k, v in roles.PINNED.items())
+        base = self.conninfo(dbname)
+        if self.data_role is None:
+            return make_conninfo(base, options=options)
+        extra: dict[str, str] = {"user": self.data_role, "options": options}
+        if self._data_password is not None:
+            extra["password"] = self._data_password
+        return make_conninfo(base, **extra)
+
+    # --- the data role ----------------------------------------------------------------------
+
+    async def _ensure_role(self, admin: PgConn) -> None:
+        """Make the data role once per server (run on the server's database, embedded)."""
+        server = self.server
+        generation = None if server is None else server.generation
+        if self._role_generation is not None and self._role_generation == generation:
+            return
+        await admin.script(roles.role_sql(None) + roles.REVOKE_MEMBERSHIPS)
+        self._role_generation = generation
+
+    async def _external_role(self, conn: PgConn) -> None:
+        """With --postgres-url: the data role when it can be had (see the module's text),
+        else the URL's own user, with a warning."""
+        res = await conn.query(
+            "SELECT r.rolsuper, r.rolcreaterole, current_user,"
+            " EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = $1)"
+            " FROM pg_catalog.pg_roles r WHERE r.rolname = current_user",
+            [roles.DATA_ROLE.encode()],
+        )
+        superuser = res.get_value(0, 0) == b"t"
+        createrole = res.get_value(0, 1) == b"t"
+        me = (res.get_value(0, 2) or b"").decode()
+        exists = res.get_value(0, 3) == b"t"
+        if me == roles.DATA_ROLE:
+            raise DataPlaneError(
+                f"--postgres-url logs in as {roles.DATA_ROLE}, the role rwshim runs user"
+                " statements as: give the URL of a user that owns rwshim's objects"
+            )
+        if superuser or createrole:
+            await conn.script(_SECRET_SQL)
+            got = await conn.query(
+                f"SELECT value FROM {FUNCTION_SCHEMA}.secret WHERE name = 'data_role_password'"
+            )
+            password = (got.get_value(0, 0) or b"").decode()
+            try:
+                await conn.script(roles.role_sql(password))
+                if superuser:
+                    await conn.script(roles.REVOKE_MEMBERSHIPS)
+                self.data_role, self._data_password = roles.DATA_ROLE, password
+                return
+            except PgFailure as e:
+                log.warning("cannot make the data role %s: %s", roles.DATA_ROLE, e.error.message)
+        if exists and await self._can_log_in():
+            self.data_role, self._data_password = roles.DATA_ROLE, None
+            return
+        log.warning(
+            "the --postgres-url user %s may not create the role %s, and no such role can log"
+            " in: user statements run as %s itself (see the README's Security section)",
+            me,
+            roles.DATA_ROLE,
+            me,
+        )
+        self.data_role, self._data_password = None, None
+
+    async def repair_data_role(self) -> None:
+        """A data connection failed to log in: with --postgres-url, another rwshim database
+        on the same server may have reset the role's password; set ours again."""
+        if not self.external or self._data_password is None:
+            return
+        conn = await PgConn.connect(self.conninfo(""))
+        try:
+            with contextlib.suppress(PgFailure):
+                await conn.script(roles.role_sql(self._data_password))
+        finally:
+            await conn.close()
+
+    async def _can_log_in(self) -> bool:
+        """Whether the data role logs in without rwshim's password (~/.pgpass, pg_hba)."""
+        self.data_role, self._data_password = roles.DATA_ROLE, None
+        try:
+            probe = await PgConn.connect(self.data_conninfo(""))
+        except ConnectionLost:
+            return False
+        await probe.close()
+        return True
 
     # --- databases ------------------------------------------------------------------------
 
@@ -158,11 +278,15 @@ class PgHost:
             conn = await PgConn.connect(self.conninfo(""))
             try:
                 await conn.script(functions.template_sql())
+                await self._external_role(conn)
+                if self.data_role is not None:
+                    await conn.script(roles.database_sql(self.data_role, own_database=False))
             finally:
                 await conn.close()
             return
         admin = await PgConn.connect(self.conninfo(server.dbname))
         try:
+            await self._ensure_role(admin)
             exists = await admin.query(
                 "SELECT 1 FROM pg_database WHERE datname = $1", [dbname.encode()]
             )
@@ -180,6 +304,7 @@ class PgHost:
             conn = await PgConn.connect(self.conninfo(dbname))
             try:
                 await conn.script(functions.template_sql())
+                await conn.script(roles.database_sql(roles.DATA_ROLE, own_database=True))
             finally:
                 await conn.close()
 
@@ -200,11 +325,14 @@ class PgHost:
         conn = await PgConn.connect(self.conninfo(build))
         try:
             await conn.script(functions.template_sql())
+            await conn.script(roles.database_sql(roles.DATA_ROLE, own_database=True))
         finally:
             await conn.close()
         await admin.script(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)')
         await admin.script(f'ALTER DATABASE "{build}" RENAME TO "{TEMPLATE_DB}"')
-        await admin.script(f"COMMENT ON DATABASE \"{TEMPLATE_DB}\" IS '{_template_comment()}'")
+        await admin.script(
+            f'COMMENT ON DATABASE "{TEMPLATE_DB}" IS {quote_literal(_template_comment())}'
+        )
         self._template_ready = True
 
     def drop_database(self, dbname: str) -> None:

@@ -166,6 +166,13 @@ class PgConn:
         return cls(conn)
 
     @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction block is open on the connection (the epochs' writer)."""
+        from psycopg import pq
+
+        return self.pgconn.transaction_status != pq.TransactionStatus.IDLE
+
+    @property
     def closed(self) -> bool:
         return bool(self.conn.closed) or self.conn.broken
 

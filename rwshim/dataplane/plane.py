@@ -37,7 +37,7 @@ from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, names, rewrite, route
+from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
@@ -68,6 +68,28 @@ class Planned:
     text: str  # the statement as the user wrote it
     routed: route.Routed
     statement: rewrite.PgStatement
+    # set_config(name, value, false) calls: the session applies them at every run, as
+    # RisingWave's binder does (dataplane/plan/guard.py)
+    settings: guard.Settings = ()
+
+
+def guarded(st: rewrite.PgStatement) -> tuple[rewrite.PgStatement, guard.Settings]:
+    """The statement as it may reach PostgreSQL (guard.py), and its settings."""
+    rels = frozenset(
+        {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
+        | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
+    )
+    text, settings = guard.guard(st.text, rels)
+    repeated = st.repeated_key_text
+    if repeated is not None:
+        try:
+            repeated, _ = guard.guard(repeated, rels)
+        except RwError:
+            # dml.repeated_key_text takes the INSERT's source from the user's text, whose
+            # relation names are not the physical ones: PostgreSQL would read whatever those
+            # names find on its search path.  Not run: the repeated key's error stands.
+            repeated = None
+    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings
 
 
 def _same(a: Planned, b: Planned) -> bool:
@@ -76,6 +98,7 @@ def _same(a: Planned, b: Planned) -> bool:
     return (
         a.text == b.text
         and a.statement == b.statement
+        and a.settings == b.settings
         and a.routed.prepassed.text == b.routed.prepassed.text
         and a.routed.route is b.routed.route
         and _ids(a.routed.user_relations()) == _ids(b.routed.user_relations())
@@ -109,7 +132,8 @@ class _Template:
         )
         r = p.routed
         pre = Prepassed(literals.put(self.prepassed, values), requires=list(r.prepassed.requires))
-        return Planned(text, route.Routed(r.route, pre, None, r.resolved, r.target, r.reason), st)
+        routed = route.Routed(r.route, pre, None, r.resolved, r.target, r.reason)
+        return Planned(text, routed, st, p.settings)
 
 
 class RelationGone(RwError):
@@ -216,8 +240,13 @@ class DataPlane:
             self.catalog_only,
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
+            if routed.shape is not None:
+                guard.check_set_config(routed.shape.text, routed.shape.node)
             return None
-        return Planned(text, routed, rewrite.rewrite(routed))
+        assert routed.shape is not None
+        guard.check_user_calls(f.parts for f in routed.shape.func_refs)
+        st, settings = guarded(rewrite.rewrite(routed))
+        return Planned(text, routed, st, settings)
 
     def _template(
         self, lits: literals.Literals, planned: Planned | None, ctx: QueryContext, reads: int
@@ -291,7 +320,12 @@ class DataPlane:
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
             return None
-        return Planned(rel.definition, routed, rewrite.rewrite(routed))
+        st, settings = guarded(rewrite.rewrite(routed))
+        if settings:
+            # RisingWave binds a view's query again at every use; PostgreSQL's view would
+            # answer without setting the variable
+            raise guard.GuardRefused(f"set_config in the definition of {rel.name}")
+        return Planned(rel.definition, routed, st)
 
     def objects_for(
         self, relation_id: int, seen: frozenset[int] = frozenset()
@@ -342,8 +376,13 @@ class DataPlane:
         return deduped
 
     def expression(self, text: str) -> str:
-        """A DEFAULT / generated expression in PostgreSQL's text."""
-        return rewrite.expression(text)
+        """A DEFAULT / generated expression in PostgreSQL's text (guarded as a query is:
+        PostgreSQL evaluates it as the data role at every INSERT)."""
+        out = rewrite.expression(text)
+        _, settings = guard.guard(f"SELECT {out}")
+        if settings:
+            raise guard.GuardRefused("set_config in a column expression")
+        return out
 
     def name_of(self, ids: Iterable[int]) -> Callable[[int], str | None]:
         """Physical id -> the user's name, for the relations a statement touches."""
@@ -401,7 +440,13 @@ class DataPlane:
         }
 
     def conninfo(self) -> str:
+        """rwshim's own connection to the database (objects, change logs): never a user
+        statement."""
         return self.host.conninfo(self.dbname)
+
+    def data_conninfo(self) -> str:
+        """The connection user statements run on (the unprivileged data role: roles.py)."""
+        return self.host.data_conninfo(self.dbname)
 
     def generation(self) -> int:
         """The server's generation (bumped at every crash: older connections are gone)."""

@@ -117,7 +117,7 @@ class DataSession:
     async def _open(self) -> PgConn:
         for attempt in range(2):
             try:
-                conn = await PgConn.connect(self.plane.conninfo())
+                conn = await PgConn.connect(self.plane.data_conninfo())
                 await conn.script(
                     f"SET search_path = {names.SEARCH_PATH}; SET DateStyle = ISO;"
                     " SET IntervalStyle = postgres; SET extra_float_digits = 1;"
@@ -129,6 +129,7 @@ class DataSession:
                     raise DataPlaneLost(str(e)) from None
                 # the server may be restarting after a crash: wait until it accepts sessions
                 await self.plane.wait_server()
+                await self.plane.host.repair_data_role()
         raise AssertionError("unreachable")  # pragma: no cover
 
     @property
@@ -162,23 +163,16 @@ class DataSession:
             functions.SETTING_VARIABLES: json.dumps(dict(ctx.variables)),
             "TimeZone": state.timezone,
         }
-        sql = "SELECT " + ", ".join(
-            f"pg_catalog.set_config({names.quote_literal(k)}, {names.quote_literal(v)}, false)"
-            for k, v in settings.items()
-        )
-        try:
-            await conn.query(sql)
-        except PgFailure:
-            # a time zone PostgreSQL does not know: keep its own, set the rest
-            settings.pop("TimeZone")
-            await conn.query(
-                "SELECT "
-                + ", ".join(
-                    f"pg_catalog.set_config({names.quote_literal(k)}, "
-                    f"{names.quote_literal(v)}, false)"
-                    for k, v in settings.items()
-                )
+        # SET, not set_config(): PUBLIC may not execute set_config in rwshim's databases
+        # (roles.REVOKED), and the lexing settings are not among these
+        timezone = settings.pop("TimeZone")
+        await conn.script(
+            "; ".join(
+                f"SET {'.'.join(map(names.quote_ident, k.split('.')))} = {names.quote_literal(v)}"
+                for k, v in settings.items()
             )
+        )
+        await _set_timezone(conn, timezone)
         conn.synced = key
 
     async def close(self) -> None:
@@ -408,7 +402,7 @@ class DataSession:
         if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
             return None
         st = rows.planned.statement
-        if st.kind != "select" or st.snapshots or self._synced is None:
+        if st.kind != "select" or st.snapshots or rows.planned.settings or self._synced is None:
             return None
         from rwshim.dataplane import rerun as quick  # (it imports this module)
 
@@ -448,6 +442,21 @@ class DataSession:
             self._columns.clear()
         self._columns[key] = (types, cols, decoders)
         return cols, decoders
+
+
+async def _set_timezone(conn: PgConn, timezone: str) -> None:
+    """The session's time zone on ``conn``; one PostgreSQL does not know is not set (it keeps
+    its own).  Inside the epoch's transaction (the writer, epochs.py) the attempt has its own
+    savepoint, so that a refused zone does not abort the transaction."""
+    sql = f"SET TimeZone = {names.quote_literal(timezone)}"
+    if not conn.in_transaction:
+        with contextlib.suppress(PgFailure):
+            await conn.script(sql)
+        return
+    try:
+        await conn.script(f"SAVEPOINT tz; {sql}; RELEASE SAVEPOINT tz")
+    except PgFailure:
+        await conn.script("ROLLBACK TO SAVEPOINT tz; RELEASE SAVEPOINT tz")
 
 
 def param_oid(pg_oid: int) -> int:

@@ -416,10 +416,24 @@ class Frontend:
 
         ctx = self.query_context()
         try:
-            return self.instance.data.plan(text, ctx)
+            planned = self.instance.data.plan(text, ctx)
         except UnknownFunction as e:
             # RisingWave's whole text names the argument types: the in-process binder's
             raise self._explain(text, ctx) or e from None
+        if planned is not None and planned.settings:
+            # set_config(name, value, false): RisingWave's binder sets the variable whenever
+            # it binds the statement (builtin_scalar.rs:621-661); a cached plan sets it again
+            self.apply_settings(planned.settings)
+        return planned
+
+    def apply_settings(self, settings: Sequence[tuple[str, str]]) -> None:
+        """Set session variables as SET does (its checks and errors), for set_config."""
+        if not settings:
+            return
+        for name, value in settings:
+            self.config.set(name, value)
+        self.settings_changed()
+        self.parameter_changes.extend(self.config.parameter_status_changes())
 
     def data_session(self) -> DataSession:
         """This session's side of the data plane (its connection opens on first use)."""

@@ -167,11 +167,11 @@ def include_columns(
 
 
 def _bind_type(dt: n.DataType) -> tuple[int, str]:
-    from rwshim.common import rwtypes as coltypes
+    from rwshim.common import rwtypes
     from rwshim.sql.columns import table_schema
 
     (col,) = table_schema(f"(x {d.data_type(dt)})").columns
-    return coltypes.bind_column_type(col.type_name, col.type_text, col.array_dims)
+    return rwtypes.bind_column_type(col.type_name, col.type_text, col.array_dims)
 
 
 def _additional_column(

@@ -86,12 +86,7 @@ def catalog_execute(fe: Frontend, text: str, params: list[object]) -> Outcome:
     the same error as SET.  (The catalog path calls set_config while it produces the first
     row, which it reads before returning.)"""
     out = fe.instance.query.execute(text, params, fe.query_context())
-    settings = fe.instance.query.take_settings()
-    if settings:
-        for name, value in settings:
-            fe.config.set(name, value)
-        fe.settings_changed()
-        fe.parameter_changes.extend(fe.config.parameter_status_changes())
+    fe.apply_settings(fe.instance.query.take_settings())
     return out
 
 

@@ -87,6 +87,35 @@ BEGIN
 END $$;
 CREATE OR REPLACE FUNCTION {_F}.current_setting(name text) RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT {_F}.current_setting(name, false) $$;
+-- RisingWave answers false and signals nothing (builtin_scalar.rs:745-752)
+CREATE OR REPLACE FUNCTION {_F}.pg_cancel_backend(pid integer) RETURNS boolean LANGUAGE sql
+    IMMUTABLE AS $$ SELECT false $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_terminate_backend(pid integer) RETURNS boolean LANGUAGE sql
+    IMMUTABLE AS $$ SELECT false $$;
+-- RisingWave's constant answers (builtin_scalar.rs:566-606, 664-667, 742-753), whatever the
+-- arguments: dataplane/plan/guard.py splices a call to these
+CREATE OR REPLACE FUNCTION {_F}.pg_type_is_visible() RETURNS boolean LANGUAGE sql IMMUTABLE
+    AS $$ SELECT true $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_get_constraintdef() RETURNS varchar LANGUAGE sql IMMUTABLE
+    AS $$ SELECT NULL::varchar $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_get_partkeydef() RETURNS varchar LANGUAGE sql IMMUTABLE
+    AS $$ SELECT NULL::varchar $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_get_serial_sequence() RETURNS varchar LANGUAGE sql IMMUTABLE
+    AS $$ SELECT NULL::varchar $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_encoding_to_char() RETURNS varchar LANGUAGE sql IMMUTABLE
+    AS $$ SELECT 'UTF8'::varchar $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_stat_get_numscans() RETURNS bigint LANGUAGE sql IMMUTABLE
+    AS $$ SELECT 0::bigint $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_get_expr() RETURNS varchar LANGUAGE sql IMMUTABLE
+    AS $$ SELECT ''::varchar $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_my_temp_schema() RETURNS integer LANGUAGE sql IMMUTABLE
+    AS $$ SELECT 0 $$;
+CREATE OR REPLACE FUNCTION {_F}.pg_tablespace_location() RETURNS varchar LANGUAGE sql IMMUTABLE
+    AS $$ SELECT NULL::varchar $$;
+-- the answer of set_config(name, value, false): its value (builtin_scalar.rs:621-661); the
+-- session variable is set in process (dataplane/plan/guard.py splices calls to this one)
+CREATE OR REPLACE FUNCTION {_F}.set_config(value varchar) RETURNS varchar LANGUAGE sql
+    IMMUTABLE AS $$ SELECT value $$;
 -- RisingWave's tumble_start (src/expr/impl/src/scalar/tumble.rs): the start of the window of
 -- `size` (aligned on the Unix epoch, shifted by `offset`) that holds the time; HOP windows:
 -- every start `hop` apart whose `size` window holds it (src/expr/impl/src/table_function/
@@ -120,6 +149,8 @@ OVERRIDES: frozenset[str] = frozenset(
         "current_schemas",
         "version",
         "current_setting",
+        "pg_cancel_backend",
+        "pg_terminate_backend",
     }
 )
 
