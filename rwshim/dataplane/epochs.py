@@ -55,8 +55,11 @@ from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import names
+from rwshim.errors import RwError
 
 if TYPE_CHECKING:
+    from rwshim.catalog_path.store_source import StoreRelations
+    from rwshim.dataplane.plan.ddl import PgObject
     from rwshim.dataplane.plane import DataPlane
 
 log = logging.getLogger("rwshim.datapath")
@@ -69,6 +72,46 @@ Listener = Callable[[int, int], None]
 
 def _qualified(name: str) -> str:
     return f"{names.DATA_SCHEMA}.{names.quote_ident(name)}"
+
+
+def tables_touched(relations: StoreRelations, todo: list[PgObject], stale: list[str]) -> set[int]:
+    """The tables whose PostgreSQL locks these object changes take (made, migrated, indexed
+    or dropped): an open epoch that wrote one is committed first (``plane.ensure``)."""
+    out: set[int] = set()
+    for obj in todo:
+        if obj.kind == "table":
+            out.add(obj.relation_id)
+        elif obj.kind == "index":
+            rel = relations.relation_by_id(obj.relation_id)
+            if rel is not None and rel.indexed_id is not None:
+                out.add(rel.indexed_id)
+    for name in stale:
+        parsed = names.parse_physical(name)
+        if parsed is not None and parsed[0] == "t":
+            out.add(parsed[1])
+    return out
+
+
+def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
+    """The materialized views whose state is made and reads one of ``tables`` (directly or
+    through other views), upstream first: what a barrier computes again."""
+    if not tables:
+        return []
+    found: list[tuple[int, int]] = []
+    for name in plane.made_names():
+        parsed = names.parse_physical(name)
+        if parsed is None or parsed[0] != "m":
+            continue
+        try:
+            objects = plane.objects_for(parsed[1])
+        except RwError:
+            continue  # dropped: its state goes with the next drop pass
+        reads = {o.relation_id for o in objects if o.kind == "table"}
+        if reads & tables:
+            # an upstream's objects are a strict part of a downstream's: fewer states first
+            # is an order in which every upstream comes first
+            found.append((sum(1 for o in objects if o.kind == "state"), parsed[1]))
+    return [rid for _, rid in sorted(found)]
 
 
 class Writer:
@@ -193,7 +236,7 @@ class Epochs:
                     f" {_qualified(names.state_name(mv))} SELECT * FROM"
                     f" {_qualified(names.query_name(mv))}"
                 )
-                for mv in self.plane.states_reading(writer.dirty)
+                for mv in states_reading(self.plane, writer.dirty)
             ]
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"

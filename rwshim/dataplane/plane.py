@@ -34,7 +34,7 @@ from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.binder.relations import Relation, RelKind, as_of
 from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.dataplane import typecat
-from rwshim.dataplane.epochs import Epochs
+from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
@@ -504,6 +504,10 @@ class DataPlane:
                     raise DataPlaneLost(str(e)) from None
                 self._types_made.add(sql)
 
+    def made_names(self) -> list[str]:
+        """The physical names of the objects made (rwfn.objects as of our last commit)."""
+        return list(self._made)
+
     def admin_lock(self) -> asyncio.Lock:
         """Held while objects are made or dropped, and while a barrier commits (epochs.py)."""
         return self._admin_lock()
@@ -538,7 +542,7 @@ class DataPlane:
             stale = self._stale() if version != self._reconciled else []
             all_dropped = True
             if todo or stale:
-                touched = self._tables_touched(todo, stale)
+                touched = tables_touched(self.relations, todo, stale)
                 if touched:
                     # PostgreSQL's DDL on a table an open epoch wrote would wait for it: in
                     # RisingWave that DDL is a barrier command, which commits the epoch
@@ -556,44 +560,6 @@ class DataPlane:
                     raise DataPlaneLost(str(e)) from None
             if all_dropped:  # else the next statement tries the drops left again
                 self._reconciled = version
-
-    def _tables_touched(self, todo: list[ddl.PgObject], stale: list[str]) -> set[int]:
-        """The tables whose PostgreSQL locks these changes take (made, migrated, indexed or
-        dropped)."""
-        out: set[int] = set()
-        for obj in todo:
-            if obj.kind == "table":
-                out.add(obj.relation_id)
-            elif obj.kind == "index":
-                rel = self.relations.relation_by_id(obj.relation_id)
-                if rel is not None and rel.indexed_id is not None:
-                    out.add(rel.indexed_id)
-        for name in stale:
-            parsed = names.parse_physical(name)
-            if parsed is not None and parsed[0] == "t":
-                out.add(parsed[1])
-        return out
-
-    def states_reading(self, tables: set[int]) -> list[int]:
-        """The materialized views whose state is made and reads one of ``tables`` (directly
-        or through other views), upstream first: what a barrier computes again."""
-        if not tables:
-            return []
-        found: list[tuple[int, int]] = []
-        for name in self._made:
-            parsed = names.parse_physical(name)
-            if parsed is None or parsed[0] != "m":
-                continue
-            try:
-                objects = self.objects_for(parsed[1])
-            except RwError:
-                continue  # dropped: its state goes with the next drop pass
-            reads = {o.relation_id for o in objects if o.kind == "table"}
-            if reads & tables:
-                # an upstream's objects are a strict part of a downstream's: fewer states
-                # first is an order in which every upstream comes first
-                found.append((sum(1 for o in objects if o.kind == "state"), parsed[1]))
-        return [rid for _, rid in sorted(found)]
 
     async def _drop_stale(self, stale: list[str]) -> bool:
         """Drop the objects the catalog no longer has, each in a transaction of its own that
