@@ -31,7 +31,14 @@ from rwshim.binder.type_inference import (
     type_oid_of,
 )
 from rwshim.common import pgtypes
-from rwshim.errors import BindExprError, ItemNotFound, NoFunction, NotImplementedError_, RwError
+from rwshim.errors import (
+    BindError,
+    BindExprError,
+    ItemNotFound,
+    NoFunction,
+    NotImplementedError_,
+    RwError,
+)
 
 if TYPE_CHECKING:
     from rwshim.binder.binder import Binder
@@ -290,6 +297,8 @@ class ExprBinder:
         if isinstance(left, exp.Paren):
             new, oid = self.bind(left.this)
             return self.struct_field(new, oid, node.expression.name)
+        if isinstance(left, exp.Dot) and isinstance(node.expression, exp.Func):
+            return self.bind(self._database_qualified(left, node.expression))
         if (
             isinstance(left, (exp.Identifier, exp.Var))
             and left.name.lower() == "pg_catalog"
@@ -315,6 +324,33 @@ class ExprBinder:
         self.children(node)
         return node, pgtypes.VARCHAR
 
+    def _database_qualified(self, left: exp.Dot, call: exp.Func) -> exp.Dot:
+        """``db.schema.f(...)``: the call as ``schema.f(...)`` when ``db`` is the current
+        database, else RisingWave's refusal (binder/expr/function/mod.rs:116-131, before any
+        argument is bound); a longer name is not implemented (mod.rs:130)."""
+        parts: list[exp.Expr] = []
+        head: exp.Expr = left
+        while isinstance(head, exp.Dot):
+            parts.insert(0, head.expression)
+            head = head.this
+        parts.insert(0, head)
+        if len(parts) != 2 or not all(isinstance(p, exp.Identifier) for p in parts):
+            name = ".".join([*(expr_text(p) for p in parts), _function_ident(call)])
+            raise at_bind(
+                NotImplementedError_(
+                    f"qualified function {name}",
+                    "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/112",
+                )
+            )
+        database, schema = parts
+        assert isinstance(database, exp.Identifier)
+        if _real_value(database) != self.b.ctx.database:
+            # the message shows the function's Ident (quoted as written), not the whole name
+            raise at_bind(
+                BindError(f"Cross-database function call is not supported: {_function_ident(call)}")
+            )
+        return exp.Dot(this=schema, expression=call)
+
     def _window(self, node: exp.Window) -> tuple[exp.Expr, int]:
         new, oid = self.bind(node.this)
         node.set("this", new)
@@ -333,6 +369,19 @@ class ExprBinder:
         where = node.expression
         where.set("this", self.bind(where.this)[0])
         return node, oid
+
+
+def _real_value(ident: exp.Identifier) -> str:
+    """An Ident's real_value (sqlparser ast/mod.rs): as written when quoted, else lower-case."""
+    return str(ident.this) if ident.quoted else ident.name.lower()
+
+
+def _function_ident(call: exp.Func) -> str:
+    """The function's Ident as RisingWave's Display prints it (quoted when it was)."""
+    this = call.this if isinstance(call, exp.Anonymous) else None
+    if isinstance(this, exp.Identifier):
+        return expr_text(this)
+    return this if isinstance(this, str) else func_name(call)
 
 
 _HANDLERS: dict[type[exp.Expr], Handler] = {

@@ -60,6 +60,9 @@ class Relation(Struct, frozen=True):
     # a table's ConflictBehavior (handler/create_table.rs:671-705): "overwrite", "ignore",
     # "if_not_null", or "no_check" (append-only without a declared key)
     conflict: str = "overwrite"
+    # a table's version columns (WITH VERSION COLUMN): a conflicting row applies only when its
+    # versions are newer or equal (stream/executor/mview/cache.rs versions_are_newer_or_equal)
+    version_columns: tuple[str, ...] = ()
     # an index: the relation it indexes and its key / INCLUDE column names
     indexed_id: int | None = None
     index_keys: tuple[str, ...] = ()

@@ -106,8 +106,13 @@ class Inliner:
         *,
         collect_only: bool = False,
         on_call: Callable[[Udf], None] | None = None,
+        database: str | None = None,
     ) -> None:
         self.lookup = lookup
+        # the current database: a call named ``database.schema.f`` is ``schema.f``
+        # (binder/expr/function/mod.rs:116-128); another database's is left to the binder,
+        # which refuses it with RisingWave's text
+        self.database = database
         # called with each function a text calls (the EXECUTE privilege check)
         self.on_call = on_call
         # the functions the texts call (through SQL functions' bodies too)
@@ -176,6 +181,8 @@ class Inliner:
 
     def _match(self, node: Any, sql: str, toks: list[Any]) -> _Call | None:
         names = [getattr(n, "sval", "") for n in node.funcname]
+        if len(names) == 3 and self.database is not None and names[0] == self.database:
+            names = names[1:]
         if len(names) > 2 or (len(names) == 2 and names[0] == "pg_catalog"):
             return None
         schema = names[0] if len(names) == 2 else None

@@ -83,7 +83,10 @@ def inline(conn: sqlite3.Connection, ctx: QueryContext, sql: str, names: frozens
 
     if not may_call(sql, names):
         return sql
-    return Inliner(lookup(conn, ctx), on_call=lambda u: check_execute(ctx, u)).statement(sql)
+    inliner = Inliner(
+        lookup(conn, ctx), on_call=lambda u: check_execute(ctx, u), database=ctx.database
+    )
+    return inliner.statement(sql)
 
 
 def check_execute(ctx: QueryContext, udf: Udf) -> None:
@@ -104,7 +107,7 @@ def callers(
 
     out = []
     for rid, definition, ctx in contexts:
-        inliner = Inliner(lookup(conn, ctx), collect_only=True)
+        inliner = Inliner(lookup(conn, ctx), collect_only=True, database=ctx.database)
         inliner.statement(definition)
         if function_id in inliner.used:
             out.append(rid)

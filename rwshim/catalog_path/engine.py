@@ -41,6 +41,7 @@ from rwshim.common.outcome import Column, KeptRows, Outcome
 from rwshim.common.releases import HEAD, Release
 from rwshim.errors import BindError, InvalidInputSyntax, NotImplementedError_, RwError
 from rwshim.lazy import lazy_module
+from rwshim.sql.cache import TextLRU
 
 if TYPE_CHECKING:
     from rwshim.binder import prepare
@@ -109,7 +110,8 @@ class QueryEngine:
         # Called with the user relations a statement would read or write here: user data is
         # on the PostgreSQL data plane, so the instance refuses (catalog-only views pass).
         self.refuse_user_data: Callable[[list[int]], None] | None = None
-        self._constants: dict[str, bool] = {}
+        # text -> whether it is a constant SELECT (bounded by the texts' bytes)
+        self._constants: TextLRU[bool] = TextLRU(4 * 1024 * 1024)
         # the rows of catalog queries, while the store is unchanged (result_cache.py)
         self.results = ResultCache(conn, self.ensure_catalog_views)
         # the user-defined function names per database (the cheap test before inlining)
@@ -144,12 +146,7 @@ class QueryEngine:
 
     def is_constant(self, sql_text: str) -> bool:
         """Whether ``sql_text`` is a ``SELECT 1``-style constant (the fast path)."""
-        hit = self._constants.get(sql_text)
-        if hit is None:
-            hit = self._constants[sql_text] = _constant_select(sql_text) is not None
-            if len(self._constants) > 4096:
-                self._constants.clear()
-        return hit
+        return self._constants.get_or_make(sql_text, lambda: _constant_select(sql_text) is not None)
 
     def relation_id(self, ctx: QueryContext, parts: Sequence[str]) -> int | None:
         """The user relation a FROM name (its parts' real values) resolves to, as the binder

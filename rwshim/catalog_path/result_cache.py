@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 from rwshim.catalog_path.system_catalogs import may_read_view
 from rwshim.common.outcome import KeptRows
+from rwshim.sql.cache import SizedLRU, TextLRU
 
 # Names SQLite's grammar puts before "(" that are not function calls.
 _KEYWORD_TEXT = (
@@ -60,7 +61,10 @@ _VIEW_HEAD = (
     r'(?:"(?:[^"]|"")+"|\S+)\s*(?:\([^)]*\))?\s*AS\s'
 )
 
-MAX_ENTRIES = 256
+# Kept results and verdicts are bounded by bytes: the texts in their keys, and for results
+# an estimate of their rows (rwshim/sql/cache.py).
+MAX_KEY_BYTES = 16 * 1024 * 1024
+_ROW_BYTES = 200
 # A longer result streams, as every uncached one does.
 MAX_ROWS = 10_000
 
@@ -90,10 +94,12 @@ class ResultCache:
         self.conn = conn
         # makes the catalog views a text may read if they are not yet (made on first use)
         self._ensure_views = ensure_views
-        self._entries: dict[Hashable, KeptRows] = {}
+        self._entries: SizedLRU[Hashable, KeptRows] = SizedLRU(
+            MAX_KEY_BYTES, weigh=lambda rows: _ROW_BYTES * len(rows)
+        )
         self._changes = -1
         # engine text -> whether its result may be kept
-        self._verdicts: dict[str, bool] = {}
+        self._verdicts: TextLRU[bool] = TextLRU(MAX_KEY_BYTES)
         self._pure: frozenset[str] | None = None
         self._views: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._view_names_at: frozenset[str] | None = None
@@ -106,12 +112,7 @@ class ResultCache:
 
     def cacheable(self, sql: str) -> bool:
         """Whether the rows of engine text ``sql`` depend only on the store and the key."""
-        verdict = self._verdicts.get(sql)
-        if verdict is None:
-            verdict = self._verdicts[sql] = self._judge(sql)
-            if len(self._verdicts) > 4096:
-                self._verdicts.clear()
-        return verdict
+        return self._verdicts.get_or_make(sql, lambda: self._judge(sql))
 
     def get(self, key: Hashable) -> KeptRows | None:
         changes = self.conn.total_changes
@@ -125,9 +126,8 @@ class ResultCache:
         """Keep ``rows``; the kept object (None: the store changed meanwhile, not kept)."""
         if self.conn.total_changes != self._changes:
             return None
-        if len(self._entries) >= MAX_ENTRIES:
-            self._entries.clear()
-        kept = self._entries[key] = KeptRows(rows)
+        kept = KeptRows(rows)
+        self._entries.put(key, kept)
         return kept
 
     # --- which texts qualify ----------------------------------------------------------------

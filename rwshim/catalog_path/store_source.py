@@ -81,7 +81,7 @@ class StoreRelations:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "
             "r.primary_table_id, r.on_conflict, r.index_key_columns, r.read_query, r.owner_id, "
-            "r.column_horizon "
+            "r.column_horizon, r.version_columns "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
             # ``+r.database_id``: not the index by database, which holds every relation of
@@ -93,7 +93,7 @@ class StoreRelations:
         if row is None:
             return None
         (rid, kind_text, definition, append_only, status, primary_id, on_conflict, keys,
-         read_query, owner_id, horizon) = row  # fmt: skip
+         read_query, owner_id, horizon, versions) = row  # fmt: skip
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
             "SELECT name, type_oid, is_hidden, pk_position, default_expr, generated_expr, "
@@ -149,6 +149,7 @@ class StoreRelations:
             primary_key=table_pk,
             append_only=bool(append_only),
             conflict=_conflict(on_conflict, bool(append_only), table_pk, cols),
+            version_columns=tuple(json.loads(versions or "[]")),
             indexed_id=indexed_id,
             index_keys=index_keys,
             index_desc=index_desc,

@@ -261,10 +261,21 @@ _PREFIXES = frozenset(
 )
 
 
-@lru_cache(maxsize=4096)
+# Type texts are cached by text: only the short ones real types have (a long one, from a
+# statement's text, would be kept with the 4,096 others; sql/cache.py bounds caches by bytes).
+_CACHED_TYPE_TEXT = 1000
+
+
 def parse(text: str) -> RwType:
     """The type ``text`` names (TypeSyntaxError if it is not one; RisingWave's
     ``unsupported data type`` for an unknown name)."""
+    if len(text) > _CACHED_TYPE_TEXT:
+        return _Parser(text).parse()
+    return _parse_cached(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> RwType:
     return _Parser(text).parse()
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rwshim.dataplane.plan.errors import PgError
+from rwshim.sql.cache import SizedLRU
 
 if TYPE_CHECKING:
     import psycopg
@@ -32,6 +33,10 @@ CHUNK_ROWS = 1000
 # PostgreSQL parses and plans once); at most PREPARED_MAX per connection.
 PREPARE_AFTER = 2
 PREPARED_MAX = 256
+# The texts counted and prepared are bounded by their bytes too (rwshim/sql/cache.py): a
+# statement of megabytes is neither counted nor prepared, and a connection keeps at most this
+# much statement text.
+PREPARED_BYTES = 8 * 1024 * 1024
 # PostgreSQL's SQLSTATE when a physical object went away under a statement (a race with DROP)
 UNDEFINED_TABLE = "42P01"
 
@@ -151,7 +156,8 @@ class PgConn:
         # (text, parameter types) -> the name of its prepared statement, and run counts of
         # the texts not prepared yet
         self._prepared: dict[tuple[str, tuple[int, ...]], bytes] = {}
-        self._runs: dict[tuple[str, tuple[int, ...]], int] = {}
+        self._prepared_bytes = 0
+        self._runs: SizedLRU[tuple[str, tuple[int, ...]], int] = SizedLRU(PREPARED_BYTES // 2)
         # the rwshim session state last set on this connection (dataplane/session.py)
         self.synced: tuple[object, ...] | None = None
 
@@ -176,14 +182,22 @@ class PgConn:
     def closed(self) -> bool:
         return bool(self.conn.closed) or self.conn.broken
 
+    def _forget_texts(self) -> None:
+        # a closed connection may wait for a cyclic collection: not with its texts
+        self._runs.clear()
+        self._prepared.clear()
+        self._prepared_bytes = 0
+
     async def close(self) -> None:
         self._unwatch()
+        self._forget_texts()
         with contextlib.suppress(Exception):
             await self.conn.close()
 
     def close_now(self) -> None:
         """Close the socket without waiting (sends Terminate)."""
         self._unwatch()
+        self._forget_texts()
         with contextlib.suppress(Exception):
             self.pgconn.finish()
 
@@ -288,12 +302,11 @@ class PgConn:
             return name
         runs = self._runs.get(key, 0) + 1
         if runs < PREPARE_AFTER:
-            if len(self._runs) >= 4 * PREPARED_MAX:
-                self._runs.clear()
-            self._runs[key] = runs
+            self._runs.put(key, runs)  # (not kept when too long to be worth preparing)
             return None
-        self._runs.pop(key, None)
-        if len(self._prepared) >= PREPARED_MAX:
+        self._runs.pop(key)
+        size = len(sql)
+        if len(self._prepared) >= PREPARED_MAX or self._prepared_bytes + size > PREPARED_BYTES:
             await self.forget_prepared()
         name = b"rw%d" % (len(self._prepared) + 1)
         self.pgconn.send_prepare(name, sql.encode(), list(types) or None)
@@ -302,6 +315,7 @@ class PgConn:
         except PgFailure:
             return None
         self._prepared[key] = name
+        self._prepared_bytes += size
         return name
 
     async def forget_prepared(self) -> None:
@@ -311,6 +325,7 @@ class PgConn:
         if not self._prepared:
             return
         self._prepared.clear()
+        self._prepared_bytes = 0
         self.pgconn.send_query(b"DEALLOCATE ALL")
         await self._fetch_all_fast()
 

@@ -45,6 +45,7 @@ from rwshim.dataplane.postgres import DataPlaneError
 from rwshim.dataplane.typecat import TypeCatalog, TypeRow
 from rwshim.errors import RwError
 from rwshim.sql import literals
+from rwshim.sql.cache import SizedLRU
 from rwshim.wire import codec_text, codecs
 
 log = logging.getLogger("rwshim.datapath")
@@ -52,8 +53,10 @@ log = logging.getLogger("rwshim.datapath")
 # RisingWave's HOP checks read interval literals with the wire layer's interval codec
 checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 
-_PLAN_CACHE_MAX = 4096
-_SHARED_MAX = 1024  # skeletons (sql/literals) with their shared plan
+# Plans by text (and skeleton) bounded by bytes: a plan holds some eight copies of its text
+# (the statement, its pre-pass, PostgreSQL's parse tree and text, the rewritten texts)
+_PLAN_CACHE_BYTES = 64 * 1024 * 1024
+_PLAN_FACTOR = 8
 _SEEN = object()
 _UNSEEN = object()
 # The bookkeeping rows of objects no longer in PostgreSQL (a DROP ... CASCADE took them).
@@ -166,9 +169,13 @@ class DataPlane:
         self.relations = relations
         self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
         self.dbname = self.host.new_database_name()
-        self._plans: dict[tuple[object, ...], Planned | None] = {}
+        self._plans: SizedLRU[tuple[object, ...], Planned | None] = SizedLRU(
+            _PLAN_CACHE_BYTES, _PLAN_FACTOR
+        )
         # skeleton and context -> the shared plan, None (not shared) or _SEEN (one text yet)
-        self._shared: dict[tuple[object, ...], _Template | object | None] = {}
+        self._shared: SizedLRU[tuple[object, ...], _Template | object | None] = SizedLRU(
+            _PLAN_CACHE_BYTES // 4, _PLAN_FACTOR
+        )
         self._objects_by_rel: dict[int, list[ddl.PgObject]] = {}
         self._seen_catalog: object = None
         self._made: dict[str, str] = {}  # name -> signature: rwfn.objects as of our last commit
@@ -207,13 +214,12 @@ class DataPlane:
         """The statement's PostgreSQL form, or None when it runs in process."""
         self._follow_catalog()
         key = (text, ctx.cache_key)
-        if key in self._plans:
-            return self._plans[key]
+        known = self._plans.get(key, _UNSEEN)
+        if known is not _UNSEEN:
+            return known  # type: ignore[return-value]
         lits = literals.literals(text)
         planned = self._plan_shared(text, lits, ctx) if lits else self._plan_text(text, ctx)
-        if len(self._plans) > _PLAN_CACHE_MAX:
-            self._plans.clear()
-        self._plans[key] = planned
+        self._plans.put(key, planned)
         return planned
 
     def _plan_shared(self, text: str, lits: literals.Literals, ctx: QueryContext) -> Planned | None:
@@ -227,11 +233,9 @@ class DataPlane:
         reads = checks.constant_reads
         planned = self._plan_text(text, ctx)  # an error is not remembered
         if known is _UNSEEN:
-            if len(self._shared) >= _SHARED_MAX:
-                self._shared.clear()
-            self._shared[skey] = _SEEN
+            self._shared.put(skey, _SEEN)
         elif known is _SEEN:
-            self._shared[skey] = self._template(lits, planned, ctx, reads)
+            self._shared.put(skey, self._template(lits, planned, ctx, reads))
         return planned
 
     def _plan_text(self, text: str, ctx: QueryContext) -> Planned | None:
@@ -531,9 +535,14 @@ class DataPlane:
     async def ensure(self, relation_ids: Iterable[int]) -> None:
         """Make the objects of these relations (and what they read) as the catalog says."""
         version = self._follow_catalog()
-        wanted: list[ddl.PgObject] = []
+        # one list, each object once, dependencies first: two relations of one statement share
+        # what they read (b reads a, `SELECT * FROM b, a`), and an object listed twice would
+        # be created twice in one transaction ("relation already exists")
+        by_name: dict[str, ddl.PgObject] = {}
         for rid in relation_ids:
-            wanted.extend(self.objects_for(rid))
+            for obj in self.objects_for(rid):
+                by_name.setdefault(obj.name, obj)
+        wanted = list(by_name.values())
         todo = [o for o in wanted if self._made.get(o.name) != o.signature]
         if not todo and version == self._reconciled:
             return
@@ -581,6 +590,7 @@ class DataPlane:
                     "BEGIN",
                     "SET LOCAL lock_timeout = 1",  # ms; 0 would mean "wait for ever"
                     f"DROP {kind} IF EXISTS {names.DATA_SCHEMA}.{names.quote_ident(name)} CASCADE",
+                    *([ddl.drop_conflict_function(name)] if kind == "TABLE" else []),
                     _FORGET_GONE.format(objects=objects, schema=names.DATA_SCHEMA),
                     "COMMIT",
                 ]

@@ -45,6 +45,7 @@ from rwshim.dataplane.plan import functions, names, typemap
 from rwshim.dataplane.plan.errors import MapContext, map_error
 from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
 from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
+from rwshim.sql.cache import TextLRU
 
 if TYPE_CHECKING:
     from psycopg import pq
@@ -58,6 +59,8 @@ class _Dropped(Exception):
     def __init__(self, error: RwError) -> None:
         self.error = error
 
+
+DESCRIBED_BYTES = 4 * 1024 * 1024
 
 # SQLSTATEs of binder-class failures: the in-process binder words these as RisingWave does
 BINDER_STATES = frozenset({"42703", "42883", "42804", "42725", "42P18", "42846", "42P10"})
@@ -85,7 +88,8 @@ class DataSession:
         self.explain = explain
         self.catalog_rows = catalog_rows
         self.conn: PgConn | None = None
-        self._described: dict[str, Described] = {}
+        # PostgreSQL's Describe of a statement text (its parameter types), bounded by bytes
+        self._described: TextLRU[Described] = TextLRU(DESCRIBED_BYTES)
         # result shapes: (id of the type catalog, fields) -> (it, columns, decoders)
         self._columns: dict[
             tuple[int, tuple[Field, ...]],
@@ -270,7 +274,7 @@ class DataSession:
             raise self._failure(e, planned, state) from None
         except ConnectionLost as e:
             raise self._lost(e) from None
-        self._described[planned.statement.text] = described
+        self._described.put(planned.statement.text, described)
         params = [typemap.result_oid(o) for o in described.param_oids]
         cols = None if described.fields is None else (await self.columns(described.fields))[0]
         return params, cols

@@ -118,6 +118,7 @@ class Ddl:
         if_not_exists: bool = False,
         append_only: bool = False,
         on_conflict: str | None = None,
+        version_columns: Sequence[str] = (),
         with_options: Sequence[tuple[str, str]] = (),
         connector: str | None = None,
     ) -> Result:
@@ -125,7 +126,8 @@ class Ddl:
         its rows live on the data plane (made from this catalog entry on first use).  A table
         without primary key gets the hidden ``_row_id`` (serial) as its last column and key
         (create_table.rs:437-446).  ``on_conflict`` is the statement's ON CONFLICT clause
-        (``DO NOTHING``, ``DO UPDATE FULL``, ``OVERWRITE``, ``DO UPDATE IF NOT NULL``)."""
+        (``DO NOTHING``, ``DO UPDATE FULL``, ``OVERWRITE``, ``DO UPDATE IF NOT NULL``);
+        ``version_columns`` its WITH VERSION COLUMN names."""
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
@@ -146,7 +148,14 @@ class Ddl:
         if not pk:
             cols.append(ColumnSpec("_row_id", pgtypes.INT8, "serial", is_hidden=True))
             pk = [len(cols) - 1]
+        check_version_columns(cols, version_columns)
         behaviour = conflict_behaviour(on_conflict, append_only, row_id_as_pk)
+        if behaviour == "ignore" and version_columns:
+            # optimizer/mod.rs:1100-1106
+            raise InvalidParameterValue(
+                "The with version column syntax cannot be used with the ignore behavior of on "
+                "conflict"
+            )
         ref_columns: dict[str, object] = {}
         if connector is None:
             if any(
@@ -175,6 +184,7 @@ class Ddl:
             extra={
                 "append_only": int(append_only),
                 "on_conflict": behaviour,
+                "version_columns": json.dumps(list(version_columns)) if version_columns else None,
                 "connector": connector,
                 "with_options": json.dumps(options, sort_keys=True),
                 **ref_columns,
@@ -633,6 +643,24 @@ class Ddl:
             word = "materialized view" if d.kind in ("table", "materialized view") else d.kind
             out.append(f"{word} {schema}.{d.name} depends on it")
         return out
+
+
+# types a version column cannot have (optimizer/mod.rs find_version_column_indices)
+_NOT_COMPARABLE = ("jsonb", "variant", "bytea", "boolean")
+
+
+def check_version_columns(columns: Sequence[ColumnSpec], names: Sequence[str]) -> None:
+    """find_version_column_indices (optimizer/mod.rs:1386-1422): each version column is one of
+    the table's columns, of a comparable type (not jsonb, variant, a list, a struct, bytea or
+    boolean)."""
+    by_name = {c.name: c for c in columns}
+    for name in names:
+        col = by_name.get(name)
+        if col is None:
+            raise InvalidInputSyntax(f"Version column {name} not found")
+        rw_type = col.rw_type.lower()
+        if rw_type in _NOT_COMPARABLE or rw_type.endswith("[]") or rw_type.startswith("struct"):
+            raise InvalidInputSyntax(f"Version column {name} must be of a comparable data type")
 
 
 def conflict_behaviour(on_conflict: str | None, append_only: bool, row_id_as_pk: bool) -> str:

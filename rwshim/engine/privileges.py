@@ -20,6 +20,7 @@ get_internal_tables_by_id, get_index_state_tables_by_table_id), ``src/frontend/s
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Sequence
 
 from msgspec import Struct
@@ -29,6 +30,8 @@ from rwshim.engine.state import Meta
 from rwshim.engine.types import Context, ObjectName, Result
 from rwshim.errors import CatalogNotFound, MetaPermissionDenied, PermissionDenied, ProtocolError
 from rwshim.store.store import SYSTEM_SCHEMAS
+
+log = logging.getLogger("rwshim.engine")
 
 # A kind another part owns: object id -> its owner id, None when it is not of that kind.
 OwnerLookup = Callable[[int], int | None]
@@ -283,7 +286,9 @@ class Privileges:
                 (grantor, oid, action),
             )
             if source is None:
-                continue  # user.rs:303-309: "don't have privilege ... or grant option"
+                # user.rs:304-310: skipped, the GRANT still succeeds; meta logs it
+                log.warning("user %d don't have privilege %s or grant option", grantor, action)
+                continue
             rows.append((oid, action, int(source)))
         with self.store.transaction():
             for uid in user_ids:

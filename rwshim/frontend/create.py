@@ -327,6 +327,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             if_not_exists=stmt.if_not_exists,
             append_only=stmt.append_only,
             on_conflict=stmt.on_conflict,
+            version_columns=stmt.version_columns,
             with_options=stmt.with_options,
             connector=connector,
         ),

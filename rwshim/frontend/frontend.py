@@ -412,12 +412,12 @@ class Frontend:
         # SELECT 1-style constants take the in-process fast path, not even parsed for routing
         if self.instance.query.is_constant(text):
             return None
-        from rwshim.dataplane.plan.checks import UnknownFunction
+        from rwshim.dataplane.plan.checks import QualifiedFunction, UnknownFunction
 
         ctx = self.query_context()
         try:
             planned = self.instance.data.plan(text, ctx)
-        except UnknownFunction as e:
+        except (UnknownFunction, QualifiedFunction) as e:
             # RisingWave's whole text names the argument types: the in-process binder's
             raise self._explain(text, ctx) or e from None
         if planned is not None and planned.settings:

@@ -134,7 +134,7 @@ def _check_sql_body(fe: Frontend, fn: NewFunction) -> None:
     )  # fmt: skip
     try:
         lookup = fe.instance.catalog_reader.udf_lookup(ctx)
-        inlined = Inliner(lookup).expand(udf, ["NULL"] * len(fn.arg_types))
+        inlined = Inliner(lookup, database=ctx.database).expand(udf, ["NULL"] * len(fn.arg_types))
         analysis = fe.instance.query.analyze(f"SELECT {inlined}", ctx)
     except BindExprError as e:
         raise BindExprError(shown, e.cause) from None

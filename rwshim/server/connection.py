@@ -41,6 +41,29 @@ if TYPE_CHECKING:
 log = logging.getLogger("rwshim.server")
 READ_SIZE = 256 * 1024
 
+# A message of a megabyte or more (a long statement) switches the process to unmapping large
+# buffers when they are freed.  glibc's malloc raises its mmap threshold each time such a
+# buffer is freed (up to 32 MB), so the next ones come from the heap, which it keeps: 40
+# statements of 5 MB, their texts and plans long dropped, left the process 250 MB larger.
+# A fixed threshold (mallopt M_MMAP_THRESHOLD) gives each large buffer back when it goes.
+LARGE_BUFFER = 1 << 20
+_M_MMAP_THRESHOLD = -3
+_unmapping = False
+
+
+def _unmap_large_buffers() -> None:
+    global _unmapping
+    _unmapping = True
+    import ctypes  # here, not at start-up: only a process that meets a long statement needs it
+
+    try:
+        mallopt = getattr(ctypes.CDLL(None), "mallopt", None)  # glibc's (absent on macOS)
+        if mallopt is not None:
+            mallopt(_M_MMAP_THRESHOLD, LARGE_BUFFER)
+    except OSError:
+        pass
+
+
 # (user, database, startup options, process record) -> the connection's frontend
 FrontendFactory = Callable[[str, str, dict[str, str], "ProcessInfo"], Frontend]
 
@@ -227,6 +250,8 @@ class ClientProtocol(asyncio.Protocol):
         self.task = asyncio.get_running_loop().create_task(self._begin())
 
     def data_received(self, data: bytes) -> None:
+        if not _unmapping and self.conn.buffered + len(data) >= LARGE_BUFFER:
+            _unmap_large_buffers()
         if self.task is None:
             session = self.session
             if session is not None and session.exchanges.entries and not session.closing:

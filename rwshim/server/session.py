@@ -300,6 +300,13 @@ class Session:
     # --- simple query --------------------------------------------------------------------
 
     async def _on_query(self, msg: ev.Query) -> bool:
+        if "\x00" in msg.sql:
+            # A NUL inside the text: RisingWave's get_sql (pgwire pg_message.rs:271-284,
+            # CStr::from_bytes_with_nul) fails with an io::Error, which do_process answers
+            # with nothing (pg_protocol.rs:500-506 and 566-567: PsqlError::IoError other than
+            # end of input writes no ErrorResponse and no ReadyForQuery); the connection reads
+            # the next message as usual.
+            return True
         process = self.process
         process.statement = msg.sql
         process.statement_started = time.time()

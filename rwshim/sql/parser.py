@@ -19,7 +19,7 @@ import msgspec.structs
 
 from rwshim.sql import literals, pgjson
 from rwshim.sql import statements as st
-from rwshim.sql.cache import TextLRU
+from rwshim.sql.cache import SizedLRU, TextLRU
 from rwshim.sql.errors_text import expected_error, located
 from rwshim.sql.limits import check_depth
 from rwshim.sql.tokens import Kind, Token, tokenize
@@ -94,8 +94,10 @@ def parse(text: str) -> list[st.Statement]:
 # and after it), None when the skeleton's parse is not shared, or _SEEN after its first text
 # (a skeleton is probed on its second text: texts whose skeletons never repeat, such as
 # INSERTs of string values, pay no probe).
-_SHARED_MAX = 1024
-_SHARED: dict[tuple[str, ...], tuple[st.Statement, int, int] | None] = {}
+# Bounded by the skeletons' bytes like the parses (a shared statement holds its text).
+_SHARED: SizedLRU[tuple[str, ...], tuple[st.Statement, int, int] | None] = SizedLRU(
+    PARSE_CACHE_BYTES // 4, factor=2
+)
 _SHAREABLE = (st.Query, st.Insert, st.Update, st.Delete)
 _SHARE_FIRST = re.compile(r"\s*(?:select|with|values|insert|update|delete|\()", re.IGNORECASE)
 _UNKNOWN = (st.Query(""), -1, -1)
@@ -116,9 +118,7 @@ def _parse_new(text: str) -> tuple[st.Statement, ...]:
         stmt, head, tail = shared
         return (msgspec.structs.replace(stmt, text=text[head : len(text) - tail]),)
     out = _parse_uncached(text)  # an error is not remembered
-    if len(_SHARED) >= _SHARED_MAX:
-        _SHARED.clear()
-    _SHARED[lits.skeleton] = _SEEN if shared is _UNKNOWN else _share(text, lits, out)
+    _SHARED.put(lits.skeleton, _SEEN if shared is _UNKNOWN else _share(text, lits, out))
     return out
 
 

@@ -5,23 +5,25 @@ both (the front end reads only the statement's kind; the planner, query/pg/tree,
 
 A tree handed over is taken at most once (``take`` removes it), so no reader ever sees a tree
 another reader had: the hand-over holds the last few texts only (what the front end parsed and
-the planner has not taken yet, e.g. a query answered in process).
+the planner has not taken yet, e.g. a query answered in process), within a bound on their
+bytes.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from rwshim.lazy import lazy_module
+from rwshim.sql.cache import TextLRU
 
 if TYPE_CHECKING:
     import json
 else:
     json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
-_HANDOFF_MAX = 16
-_HANDOFF: OrderedDict[str, dict[str, Any]] = OrderedDict()
+# Bounded by the texts' bytes (a tree holds a copy of the text's literals: factor 2), so that
+# a few long statements are not kept after their session ends (rwshim/sql/cache.py).
+_HANDOFF: TextLRU[dict[str, Any]] = TextLRU(16 * 1024 * 1024, factor=2)
 
 
 def parse(text: str) -> dict[str, Any]:
@@ -34,14 +36,12 @@ def parse(text: str) -> dict[str, Any]:
 
 def offer(text: str, tree: dict[str, Any]) -> None:
     """``tree`` is ``parse(text)``, untouched: the next ``take(text)`` may have it."""
-    _HANDOFF[text] = tree
-    while len(_HANDOFF) > _HANDOFF_MAX:
-        _HANDOFF.popitem(last=False)
+    _HANDOFF.put(text, tree)
 
 
 def take(text: str) -> dict[str, Any] | None:
     """A tree offered for ``text`` (then no longer offered), or None."""
-    return _HANDOFF.pop(text, None)
+    return _HANDOFF.pop(text)
 
 
 def parse_once(text: str) -> dict[str, Any]:

@@ -144,7 +144,7 @@ class _TokenLexer(Lexer):
         tok = toks[i]
         up = tok.upper
         cands: list[str] = []
-        if up and up in self.keywords and not (up == "IF" and not _if_exists_follows(toks, i)):
+        if up and up in self.keywords and not (up == "IF" and not _if_keywords_follow(toks, i)):
             cands.append(up)
         if tok.kind is Kind.WORD:
             cands.append("IDENT")
@@ -181,11 +181,12 @@ class _TokenLexer(Lexer):
         return True
 
 
-def _if_exists_follows(toks: list[Token], i: int) -> bool:
-    """IF is a keyword only as IF [NOT] EXISTS: RisingWave reads it with parse_keywords, all or
-    nothing, and otherwise takes the word as a name."""
+def _if_keywords_follow(toks: list[Token], i: int) -> bool:
+    """IF is a keyword only as IF [NOT] EXISTS, or in ON CONFLICT DO UPDATE IF NOT NULL
+    (parser.rs:2893-2900): RisingWave reads both with parse_keywords, all or nothing, and
+    otherwise takes the word as a name."""
     nxt = [t.upper for t in toks[i + 1 : i + 3]]
-    return nxt[:1] == ["EXISTS"] or nxt == ["NOT", "EXISTS"]
+    return nxt[:1] == ["EXISTS"] or nxt in (["NOT", "EXISTS"], ["NOT", "NULL"])
 
 
 def _group_end(toks: list[Token], i: int) -> int:

@@ -674,6 +674,15 @@ SCHEMA_V14: Final = """
 CREATE INDEX fragment_by_scan_relation ON fragment(scan_relation_id);
 """
 
+# Version 15 (issue 30): a table's version columns (CREATE TABLE ... WITH VERSION COLUMN (...),
+# handler/create_table.rs; optimizer/mod.rs find_version_column_indices): a conflicting row
+# replaces the stored one only when its versions are newer or equal.
+SCHEMA_V15: Final = """
+-- relation.version_columns: a table's version column names, in order, as a JSON array; NULL:
+-- none (and for other kinds).
+ALTER TABLE relation ADD COLUMN version_columns TEXT;
+"""
+
 # Migrations: (version, SQL taking the store from the previous entry's version to version).
 # Version 1 is the initial schema; versions increase, and may skip a number another branch
 # holds until it is merged; append, never edit an entry once released.
@@ -692,6 +701,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (12, SCHEMA_V12),
     (13, SCHEMA_V13),
     (14, SCHEMA_V14),
+    (15, SCHEMA_V15),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

@@ -9,7 +9,8 @@
 - float4/float8: Rust's float ``from_str`` (``inf``/``infinity``/``nan`` in any case, no
   whitespace): ``cannot parse float from empty string``, ``invalid float literal``;
 - numeric: types/decimal.rs:772-785 (lower-cased; ``nan``/``inf``; rust_decimal 1.40's
-  ``from_str``, then ``from_scientific``, whose ``Failed to parse`` is the usual answer);
+  ``from_str``, then ``from_scientific``: the exponent a ``u32`` after an optional ``-`` (Rust
+  takes a ``+`` too), the scale at most 28; ``Failed to parse`` is the usual answer);
 - date / time / timestamp: types/datetime.rs:118-180 (speedate's RFC 3339 date, speedate's time
   with a trailing ``Z`` dropped, jiff's civil datetime) and their ``Can't cast string to ...``
   texts (datetime.rs:259-267);
@@ -136,18 +137,56 @@ def numeric_from_text(b: bytes) -> Decimal:
         return _rust_decimal(s)
     except ValueError:
         pass
-    # Decimal::from_scientific: base 'e' exponent, the exponent a u32 (with an optional '-')
-    base, sep, exp = s.partition("e")
     try:
-        if not sep:
-            raise ValueError("Failed to parse")
-        mantissa = _rust_decimal(base)
-        digits = exp[1:] if exp.startswith("-") else exp
-        if not digits.isascii() or not digits.isdigit():
-            raise ValueError("Failed to parse")
-        return mantissa.scaleb(-int(digits) if exp.startswith("-") else int(digits))
+        return _from_scientific(s)
     except (ValueError, InvalidOperation) as e:
         raise _error(str(e), "numeric", text) from None
+
+
+# rust_decimal's limits: 28 fractional digits, a 96-bit mantissa
+_MAX_SCALE = 28
+_MAX_VALUE = 2**96 - 1
+
+
+def _u32(s: str) -> int:
+    """Rust's ``u32::from_str``: an optional ``+``, then ASCII digits, at most 2**32 - 1."""
+    digits = s[1:] if s.startswith("+") else s
+    if not digits or not digits.isascii() or not digits.isdigit() or int(digits) >= 2**32:
+        raise ValueError("Failed to parse")
+    return int(digits)
+
+
+def _scale_error(scale: int) -> ValueError:
+    return ValueError(f"Scale exceeds the maximum precision allowed: {scale} > {_MAX_SCALE}")
+
+
+def _from_scientific(s: str) -> Decimal:
+    """rust_decimal 1.40 ``Decimal::from_scientific`` (src/decimal.rs:579-637): the base before
+    the first ``e`` by ``from_str``, the exponent a ``u32`` after an optional ``-`` (so
+    ``4e+8``, psycopg's text of ``Decimal('4E+8')``, is 400000000), the scale at most 28."""
+    base, sep, exp = s.partition("e")
+    if not sep:
+        raise ValueError("Failed to parse")
+    mantissa = _rust_decimal(base)
+    scale = max(0, -int(mantissa.as_tuple().exponent))
+    if exp.startswith("-"):
+        n = _u32(exp[1:])
+        if n > _MAX_SCALE:
+            raise _scale_error(n)
+        if scale + n > _MAX_SCALE:  # set_scale
+            raise _scale_error(scale + n)
+        return mantissa.scaleb(-n)
+    n = _u32(exp)
+    if n <= scale:
+        return mantissa.scaleb(n)
+    if n > _MAX_SCALE:
+        raise _scale_error(n)
+    # the mantissa times 10**n (checked_mul), normalized: a whole number
+    sign, digits, exponent = mantissa.as_tuple()
+    value = int("".join(map(str, digits)) or "0") * 10 ** (int(exponent) + n)
+    if value > _MAX_VALUE:
+        raise ValueError("Number exceeds maximum value that can be represented.")
+    return Decimal(-value if sign else value)
 
 
 _DATE = lazy_pattern(r"(\d{4})-(\d{2})-(\d{2})\Z")

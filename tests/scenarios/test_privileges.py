@@ -11,6 +11,7 @@ carries no PostgreSQL code: XX000.  Each expectation cites the RisingWave line i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -929,3 +930,38 @@ async def test_user_attributes_decide_who_manages_users_and_databases(
         "SELECT name, create_db, create_user FROM rw_catalog.rw_users WHERE id > 3 ORDER BY id"
     ) == [("alice", False, False), ("manager", True, True), ("robert", True, False),
           ("eve", False, False)]  # fmt: skip
+
+
+async def user_id(root: Client, name: str) -> int:
+    rows = await root.rows(f"SELECT id FROM rw_catalog.rw_users WHERE name = '{name}'")
+    return int(rows[0][0])
+
+
+async def test_a_grant_of_what_the_grantor_may_not_pass_on_succeeds_and_grants_nothing(
+    client_factory: Connect, caplog: pytest.LogCaptureFixture
+) -> None:
+    """RisingWave's frontend checks no ownership on GRANT (handle_privilege.rs:445-480); meta
+    keeps only what the grantor owns or holds WITH GRANT OPTION and skips the rest with a
+    warning in its log, the GRANT succeeding (controller/user.rs:280-317)."""
+    root = await client_factory()
+    await users(root, "alice", "bob")
+    await root.run("CREATE TABLE t (a int)")
+    alice = await client_factory("alice")
+    bob = await client_factory("bob")
+    with caplog.at_level(logging.WARNING, logger="rwshim.engine"):
+        assert await alice.run("GRANT SELECT ON t TO bob") == "GRANT_PRIVILEGE"
+    alice_id = await user_id(root, "alice")
+    assert [r.getMessage() for r in caplog.records if r.name == "rwshim.engine"] == [
+        f"user {alice_id} don't have privilege SELECT or grant option"
+    ]
+    assert await acl(root, "rw_catalog.rw_tables", "t") == SUPERS
+    assert await reject(bob, "SELECT * FROM t") == table_denied(bob, "t", "SELECT")
+    # holding the privilege without its grant option passes nothing on either
+    await root.run("GRANT SELECT ON t TO alice")
+    assert await alice.run("GRANT SELECT, INSERT ON t TO bob") == "GRANT_PRIVILEGE"
+    assert await acl(root, "rw_catalog.rw_tables", "t") == [*SUPERS, "alice=r/root"]
+    # an owner's grant is kept
+    await root.run("GRANT CREATE ON SCHEMA public TO alice")
+    await alice.run("CREATE TABLE mine (a int)")
+    assert await alice.run("GRANT SELECT ON mine TO bob") == "GRANT_PRIVILEGE"
+    assert await bob.rows("SELECT count(*) FROM mine") == [(0,)]

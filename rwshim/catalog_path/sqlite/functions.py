@@ -35,8 +35,16 @@ def _regex_flags(flags: str) -> int:
     return re.IGNORECASE if "i" in flags else 0
 
 
-@functools.lru_cache(maxsize=512)
 def compile_regex(pattern: str, flags: int) -> re.Pattern[str]:
+    # cached by text: only patterns of a reasonable size (a long one would be kept with the
+    # 511 others; sql/cache.py bounds caches by bytes)
+    if len(pattern) > 1000:
+        return re.compile(pattern, flags)
+    return _compile_regex_cached(pattern, flags)
+
+
+@functools.lru_cache(maxsize=512)
+def _compile_regex_cached(pattern: str, flags: int) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 

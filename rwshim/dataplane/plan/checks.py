@@ -168,6 +168,31 @@ class UnknownFunction(NoFunction):
         self.name = name
 
 
+class QualifiedFunction(RwError):
+    """A call named ``db.schema.f`` of another database than the current one, or with more
+    parts (binder/expr/function/mod.rs:116-131; the current database's is ``schema.f``, which
+    the rewrite writes).  The frontend replaces this text with the in-process binder's, which
+    shows the root expression as written."""
+
+    def __init__(self, parts: Sequence[str]) -> None:
+        if len(parts) == 3:
+            super().__init__(
+                f"Bind error: Cross-database function call is not supported: {parts[2]}"
+            )
+        else:
+            super().__init__(
+                f"Feature is not yet implemented: qualified function {'.'.join(parts)}\n"
+                "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/112"
+            )
+
+
+def qualified_functions(shape: tree.Shape, database: str) -> None:
+    """Refuse a call qualified with another database (or more than three parts)."""
+    for fr in shape.func_refs:
+        if len(fr.parts) > 3 or (len(fr.parts) == 3 and fr.parts[0] != database):
+            raise QualifiedFunction(fr.parts)
+
+
 # functions PostgreSQL's grammar writes for syntax RisingWave has too (x SIMILAR TO p,
 # x LIKE p ESCAPE e), as explicit calls
 _PG_SYNTAX_CALLS = frozenset({"similar_to_escape", "like_escape"})

@@ -3,7 +3,9 @@
 - a table: ``rw."t<id>"`` with its columns under their real names (hidden ``_row_id``
   included, an identity), NOT NULL, DEFAULT, generated columns as ``GENERATED ALWAYS AS (...)
   STORED``, and for a declared key a unique index with NULLS NOT DISTINCT (RisingWave accepts
-  NULL in a key and treats it as a value; the upsert clause of ``dml`` infers this index);
+  NULL in a key and treats it as a value; the upsert clause of ``dml`` infers this index); a
+  table with version columns or DO UPDATE IF NOT NULL has a BEFORE UPDATE trigger
+  (``rw."t<id>_conflict"()``) that gives an UPDATE that conflict behaviour;
 - a view or source: ``rw."v<id>"``, the rewritten defining query (a source reads no rows:
   rwshim's sources move no data) with the catalog's column names;
 - a materialized view: ``rw."q<id>"`` (the rewritten defining query), ``rw."m<id>"`` (its
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
 from rwshim.dataplane.plan import names, typemap
-from rwshim.dataplane.plan.dml import user_key
+from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import InternalError
 from rwshim.sql import column_exprs
@@ -71,17 +73,65 @@ def _column(c: RelColumn, expression: ExprRewriter) -> str:
 
 
 def _table_signature(rel: Relation) -> str:
-    return json.dumps(
-        {
-            "columns": [
-                [c.name, c.type_oid, c.rw_type, c.hidden, c.default_expr, c.generated_expr,
-                 c.nullable, c.column_id]
-                for c in rel.columns
-            ],
-            "key": list(user_key(rel)),
-        },
-        separators=(",", ":"),
-    )  # fmt: skip
+    spec: dict[str, object] = {
+        "columns": [
+            [c.name, c.type_oid, c.rw_type, c.hidden, c.default_expr, c.generated_expr,
+             c.nullable, c.column_id]
+            for c in rel.columns
+        ],
+        "key": list(user_key(rel)),
+    }  # fmt: skip
+    update = _conflict_function(rel)
+    if update is not None:  # (absent otherwise: the tables made before it keep their signature)
+        spec["update"] = update
+    return json.dumps(spec, separators=(",", ":"))
+
+
+def _conflict_function_name(relation_id: int) -> str:
+    return f"{names.DATA_SCHEMA}.{qi(names.table_name(relation_id) + '_conflict')}"
+
+
+def _conflict_function(rel: Relation) -> str | None:
+    """The trigger function giving an UPDATE the table's conflict behaviour, or None.
+
+    In RisingWave every write to a table with a key lands on the stored row through the
+    materialize executor's conflict check (stream/executor/mview/cache.rs): an UPDATE's new row
+    too (its UpdateDelete is skipped for ``overwrite`` and ``if_not_null``).  So with version
+    columns an update to older versions leaves the row as it was, and under DO UPDATE IF NOT
+    NULL a column set to NULL keeps its value.  The INSERT upsert clause (dml.py) already
+    decides so; the trigger finds its rows decided and changes nothing."""
+    key = user_key(rel)
+    versions = rel.version_columns if rel.conflict in (OVERWRITE, IF_NOT_NULL) else ()
+    if not key or (not versions and rel.conflict != IF_NOT_NULL):
+        return None
+    body = []
+    if versions:
+        body.append(f"IF NOT ({newer_or_equal(versions, 'OLD', 'NEW')}) THEN RETURN OLD; END IF;")
+    if rel.conflict == IF_NOT_NULL:
+        body.extend(
+            f"NEW.{qi(c.name)} := COALESCE(NEW.{qi(c.name)}, OLD.{qi(c.name)});"
+            for c in rel.columns
+            if c.name not in key and c.generated_expr is None and not c.hidden
+        )
+    body.append("RETURN NEW;")
+    return (
+        f"CREATE OR REPLACE FUNCTION {_conflict_function_name(rel.id)}() RETURNS trigger "
+        f"LANGUAGE plpgsql AS $rw$ BEGIN {' '.join(body)} END $rw$"
+    )
+
+
+def _conflict_trigger(rel: Relation) -> str:
+    table_name = names.qualified_table(rel.id)
+    return (
+        f"CREATE TRIGGER {qi('conflict')} BEFORE UPDATE ON {table_name} "
+        f"FOR EACH ROW EXECUTE FUNCTION {_conflict_function_name(rel.id)}()"
+    )
+
+
+def drop_conflict_function(table: str) -> str:
+    """What dropping the table ``t<id>`` leaves behind (DROP TABLE ... CASCADE takes the
+    trigger, not its function)."""
+    return f"DROP FUNCTION IF EXISTS {names.DATA_SCHEMA}.{qi(table + '_conflict')}()"
 
 
 def table(rel: Relation, expression: ExprRewriter) -> PgObject:
@@ -98,6 +148,9 @@ def table(rel: Relation, expression: ExprRewriter) -> PgObject:
             f"CREATE UNIQUE INDEX {qi(name + '_key')} ON {qualified} "
             f"({', '.join(qi(k) for k in key)}) NULLS NOT DISTINCT"
         )
+    update = _conflict_function(rel)
+    if update is not None:
+        stmts.extend([update, _conflict_trigger(rel)])
     return PgObject(name, "table", _table_signature(rel), tuple(stmts), rel.id)
 
 
@@ -132,11 +185,21 @@ def table_migration(old_signature: str, rel: Relation, expression: ExprRewriter)
         raise InternalError(f"the data-plane table of {rel.name} has its columns in another order")
     qualified = names.qualified_table(rel.id)
     dropped = [str(o[0]) for i, o in enumerate(old_cols) if i not in kept]
-    return [
+    out = [
         *(f"ALTER TABLE {qualified} DROP COLUMN {qi(n)} CASCADE" for n in dropped),
         *typemap.columns_ddl(c.rw_type for c in added),
         *(f"ALTER TABLE {qualified} ADD COLUMN {_column(c, expression)}" for c in added),
     ]
+    # the update trigger's function names the columns (made by an older rwshim: none yet)
+    update = new.get("update")
+    if update != old.get("update"):
+        if update is None:
+            out.append(f"DROP TRIGGER IF EXISTS {qi('conflict')} ON {qualified}")
+        else:
+            out.append(update)
+            if old.get("update") is None:
+                out.append(_conflict_trigger(rel))
+    return out
 
 
 def view(rel: Relation, pg_query: str) -> PgObject:

@@ -8,7 +8,9 @@ column list the source's width picks the first ones and the rest take their DEFA
 
 A table with a primary key upserts (handler/create_table.rs:671-705, ``EitherOnConflict``):
 ``overwrite`` (the default) replaces the row, ``ignore`` (ON CONFLICT DO NOTHING) keeps the old
-one, ``if_not_null`` (DO UPDATE IF NOT NULL) takes the new row's non-NULL values.  The clause
+one, ``if_not_null`` (DO UPDATE IF NOT NULL) takes the new row's non-NULL values; with version
+columns (WITH VERSION COLUMN) a row older than the stored one changes nothing
+(stream/executor/mview/cache.rs versions_are_newer_or_equal).  The clause
 spliced is ``ON CONFLICT (<key>) DO UPDATE``, native and linear (bench/ measures it); for
 ``ignore`` it rewrites the old row with itself, so that PostgreSQL counts every input row as
 RisingWave's tag does.  PostgreSQL refuses a key repeated within one statement (SQLSTATE 21000)
@@ -18,7 +20,7 @@ gives a second text that numbers the source rows and keeps one per key, and coun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelColumn
@@ -141,7 +143,8 @@ def _insert(shape: tree.Shape, rel: Relation, sp: Splicer, width: int | None) ->
         return DmlExtra()
     end = _source_end(shape)
     alias = ref.exposed
-    clause = upsert_clause(rel, key, behaviour, alias)
+    versions = rel.version_columns if behaviour != IGNORE else ()
+    clause = upsert_clause(rel, key, behaviour, alias, versions)
     sp.insert(end, clause)
     if not info.has_source:
         return DmlExtra()
@@ -169,7 +172,25 @@ def _returning_text(shape: tree.Shape) -> str:
     return shape.text[start : statement_end(shape.text)].decode()
 
 
-def _set_list(rel: Relation, key: Sequence[str], behaviour: str, alias: str) -> str:
+def newer_or_equal(versions: Sequence[str], old: str, new: str) -> str:
+    """Whether the row ``new`` has versions newer than or equal to ``old``'s, compared
+    lexicographically with NULL the smallest value (stream/executor/mview/cache.rs
+    ``versions_are_newer_or_equal``: ``cmp_datum`` under ``ascending_nulls_first``)."""
+    out = ""
+    for i, v in reversed(list(enumerate(versions))):
+        o, n = f"{old}.{qi(v)}", f"{new}.{qi(v)}"
+        greater = f"({o} IS NOT NULL AND {n} IS NULL) OR COALESCE({o} > {n}, false)"
+        if i == len(versions) - 1:
+            out = f"NOT ({greater})"
+            continue
+        less = f"({o} IS NULL AND {n} IS NOT NULL) OR COALESCE({o} < {n}, false)"
+        out = f"({less}) OR ({o} IS NOT DISTINCT FROM {n} AND ({out}))"
+    return out
+
+
+def _set_list(
+    rel: Relation, key: Sequence[str], behaviour: str, alias: str, versions: Sequence[str]
+) -> str:
     updatable = [
         c.name
         for c in rel.columns
@@ -181,16 +202,28 @@ def _set_list(rel: Relation, key: Sequence[str], behaviour: str, alias: str) -> 
     if behaviour == IGNORE:
         return ", ".join(f"{qi(c)} = {qi(alias)}.{qi(c)}" for c in updatable)
     if behaviour == IF_NOT_NULL:
-        return ", ".join(
-            f"{qi(c)} = COALESCE(EXCLUDED.{qi(c)}, {qi(alias)}.{qi(c)})" for c in updatable
-        )
-    return ", ".join(f"{qi(c)} = EXCLUDED.{qi(c)}" for c in updatable)
+        values = {c: f"COALESCE(EXCLUDED.{qi(c)}, {qi(alias)}.{qi(c)})" for c in updatable}
+    else:
+        values = {c: f"EXCLUDED.{qi(c)}" for c in updatable}
+    if versions:
+        # an older row leaves the stored one as it is (cache.rs: need_overwrite), and still
+        # counts in the tag: the old values are written back rather than the row skipped
+        cond = newer_or_equal(versions, qi(alias), "EXCLUDED")
+        values = {
+            c: f"CASE WHEN {cond} THEN {v} ELSE {qi(alias)}.{qi(c)} END" for c, v in values.items()
+        }
+    return ", ".join(f"{qi(c)} = {v}" for c, v in values.items())
 
 
-def upsert_clause(rel: Relation, key: Sequence[str], behaviour: str, alias: str) -> str:
-    """The ON CONFLICT clause giving the table its conflict behaviour."""
+def upsert_clause(
+    rel: Relation, key: Sequence[str], behaviour: str, alias: str, versions: Sequence[str] = ()
+) -> str:
+    """The ON CONFLICT clause giving the table its conflict behaviour (``versions``: its
+    version columns, when the rows it writes were not already compared with the stored ones)."""
     target = ", ".join(qi(k) for k in key)
-    return f" ON CONFLICT ({target}) DO UPDATE SET {_set_list(rel, key, behaviour, alias)} "
+    return (
+        f" ON CONFLICT ({target}) DO UPDATE SET {_set_list(rel, key, behaviour, alias, versions)} "
+    )
 
 
 def repeated_key_text(
@@ -208,7 +241,8 @@ def repeated_key_text(
     Only run after the plain text failed with a repeated key, so the source has already been
     type-checked against the columns: the explicit casts here do not widen what is accepted.
     """
-    if any(k not in cols for k in key):
+    versions = rel.version_columns if behaviour != IGNORE else ()
+    if any(k not in cols for k in (*key, *versions)):
         return None
     by_name = {c.name: c for c in rel.columns}
     from rwshim.dataplane.plan.typemap import column_type
@@ -218,11 +252,18 @@ def repeated_key_text(
         return f"{expr}::{column_type(col.type_oid, col.rw_type)}"
 
     src_cols = ", ".join(qi(c) for c in cols)
-    numbered = (
-        f"SELECT rw_src.*, row_number() OVER () AS rw_n FROM ({source}) AS rw_src({src_cols})"
-    )
+    ctes = [
+        "rw_s AS (SELECT rw_src.*, row_number() OVER () AS rw_n "
+        f"FROM ({source}) AS rw_src({src_cols}))"
+    ]
     keys = ", ".join(qi(k) for k in key)
     pick = "min" if behaviour == IGNORE else "max"
+    rows = "rw_s"
+    if versions:
+        # only the rows RisingWave applies, in order, reach the upsert (which then writes
+        # them without comparing versions again)
+        ctes.extend(_applied_rows(rel, key, versions, cast))
+        rows = "rw_applied"
     if behaviour == IF_NOT_NULL:
         items = [
             cast(c, qi(c))
@@ -232,18 +273,46 @@ def repeated_key_text(
             )
             for c in cols
         ]
-        body = f"SELECT {', '.join(items)} FROM rw_s GROUP BY {keys}"
+        body = f"SELECT {', '.join(items)} FROM {rows} GROUP BY {keys}"
     else:
-        items = [cast(c, f"rw_s.{qi(c)}") for c in cols]
+        items = [cast(c, f"{rows}.{qi(c)}") for c in cols]
         body = (
-            f"SELECT {', '.join(items)} FROM rw_s "
-            f"WHERE rw_n IN (SELECT {pick}(rw_n) FROM rw_s GROUP BY {keys})"
+            f"SELECT {', '.join(items)} FROM {rows} "
+            f"WHERE rw_n IN (SELECT {pick}(rw_n) FROM {rows} GROUP BY {keys})"
         )
     table = f"{names.qualified_table(rel.id)} AS {qi(alias)}"
     insert = f"INSERT INTO {table} ({src_cols}) {body}{upsert_clause(rel, key, behaviour, alias)}"
     if returning:
-        return f"WITH rw_s AS ({numbered}) {insert}{returning}"
-    return f"WITH rw_s AS ({numbered}), rw_i AS ({insert}RETURNING 1) SELECT count(*) FROM rw_s"
+        return f"WITH {', '.join(ctes)} {insert}{returning}"
+    ctes.append(f"rw_i AS ({insert}RETURNING 1)")
+    return f"WITH {', '.join(ctes)} SELECT count(*) FROM rw_s"
+
+
+def _applied_rows(
+    rel: Relation, key: Sequence[str], versions: Sequence[str], cast: Callable[[str, str], str]
+) -> list[str]:
+    """CTEs ending in ``rw_applied``: the source rows (of ``rw_s``) a table with version
+    columns applies, in RisingWave's order (cache.rs: each row against the one stored before
+    it, the table's or an earlier row of the statement): those whose versions are newer than
+    or equal to every version before them.  Versions are ranked by RisingWave's order (NULL
+    the smallest) among the stored row and the statement's rows of each key."""
+    table = names.qualified_table(rel.id)
+    kv = [*key, *versions]
+    same_key = " AND ".join(f"rw_t.{qi(k)} IS NOT DISTINCT FROM rw_s.{qi(k)}" for k in key)
+    keys = ", ".join(qi(k) for k in key)
+    order = ", ".join(f"{qi(v)} NULLS FIRST" for v in versions)
+    source_kv = ", ".join(f"{cast(c, 'rw_s.' + qi(c))} AS {qi(c)}" for c in kv)
+    stored_kv = ", ".join(f"rw_t.{qi(c)}" for c in kv)
+    return [
+        f"rw_v AS (SELECT {source_kv}, rw_n FROM rw_s UNION ALL SELECT {stored_kv}, 0 "
+        f"FROM {table} AS rw_t WHERE EXISTS (SELECT 1 FROM rw_s WHERE {same_key}))",
+        f"rw_r AS (SELECT rw_n, dense_rank() OVER (PARTITION BY {keys} ORDER BY {order}) "
+        f"AS rw_rank, {keys} FROM rw_v)",
+        f"rw_m AS (SELECT rw_n, rw_rank, max(rw_rank) OVER (PARTITION BY {keys} ORDER BY rw_n "
+        "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS rw_prev FROM rw_r)",
+        "rw_applied AS (SELECT * FROM rw_s WHERE rw_n IN (SELECT rw_n FROM rw_m "
+        "WHERE rw_n > 0 AND (rw_prev IS NULL OR rw_rank >= rw_prev)))",
+    ]
 
 
 def _check_update(shape: tree.Shape, rel: Relation) -> None:

@@ -514,10 +514,18 @@ class _Rewriter:
             end = name_end(self.text, vf.location, 1)
             self.sp.replace(vf.location, end, new)
         for fr in self.shape.func_refs:
-            overridden = len(fr.parts) == 2 and fr.parts[1] in functions.OVERRIDES
-            if overridden and fr.parts[0] == "pg_catalog":
-                end = name_end(self.text, fr.location, 1)
-                self.sp.replace(fr.location, end, names.FUNCTION_SCHEMA)
+            # ``db.schema.f``: route checked that db is the current database, in which
+            # RisingWave binds the call as ``schema.f`` (binder/expr/function/mod.rs:116-128)
+            qualifiers = len(fr.parts) - 1
+            schema = fr.parts[-2]
+            if schema == "pg_catalog" and fr.parts[-1] in functions.OVERRIDES:
+                schema = names.FUNCTION_SCHEMA
+            elif qualifiers == 1:
+                continue
+            else:
+                schema = names.quote_ident(schema)
+            end = name_end(self.text, fr.location, qualifiers)
+            self.sp.replace(fr.location, end, schema)
 
     def type_names(self) -> None:
         for tr in self.shape.type_refs:

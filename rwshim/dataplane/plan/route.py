@@ -160,6 +160,7 @@ def route(
         out.route = Route.DATA
     if out.route is Route.DATA:
         # RisingWave's binder rules PostgreSQL would not enforce (query/pg/checks)
+        checks.qualified_functions(shape, ctx.database)
         checks.check(shape, out.target.columns if out.target is not None else None)
     return out
 

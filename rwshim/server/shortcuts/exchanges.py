@@ -30,7 +30,7 @@ RisingWave has no such shortcut; it answers the same messages with the same byte
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rwshim.wire.connection import ServerConnection
@@ -43,8 +43,16 @@ KEEP = 4
 # send (a row-limited Execute suspends it).
 State = frozenset[str] | bool
 
-# A dict and name the exchange read or wrote, with the object it left there and its state.
-Ref = tuple[dict[str, Any], str, object, State]
+
+class Table(Protocol):
+    """Where an exchange reads or writes by name: a session's statements or portals (dicts),
+    the instance's kept answers (rwshim/sql/cache.py SizedLRU)."""
+
+    def get(self, key: str, /) -> Any: ...
+
+
+# A table and name the exchange read or wrote, with the object it left there and its state.
+Ref = tuple[Table, str, object, State]
 # (bytes the client sent, the reply, transaction status, its refs)
 Entry = tuple[bytes, bytes, str, tuple[Ref, ...]]
 
@@ -75,7 +83,7 @@ class Exchanges:
         # Whether the exchange under way can still be recorded.
         self.pure = True
         # The (dict, name) pairs the exchange under way read or wrote.
-        self.refs: list[tuple[dict[str, Any], str]] = []
+        self.refs: list[tuple[Table, str]] = []
 
     def reset(self) -> None:
         """The next exchange starts (after a ReadyForQuery, or a recorded exchange answered

@@ -17,23 +17,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from rwshim.logfmt import statement_log
+from rwshim.sql.cache import SizedLRU
 from rwshim.wire import backend
 from rwshim.wire import events as ev
 
 if TYPE_CHECKING:
     from rwshim.common.outcome import KeptRows, Outcome
     from rwshim.frontend import Description, Frontend, Statement
-    from rwshim.server.shortcuts.exchanges import Exchanges
+    from rwshim.server.shortcuts.exchanges import Exchanges, Table
     from rwshim.server.shortcuts.replies import ReplyCache
     from rwshim.wire.connection import ServerConnection
     from rwshim.wire.results import RowEncoder
 
-# A kept result's encoding is kept per session for at most this many texts, of at most this
-# many rows each (the encoded bytes live as long as the session holds them).
-KEEP_ENCODED_RESULTS = 16
+# A kept result's encoding is kept per session within this many bytes (texts and encoded
+# rows, rwshim/sql/cache.py), of at most this many rows each (the encoded bytes live as long
+# as the session holds them).
+KEEP_ENCODED_BYTES = 4 * 1024 * 1024
 KEEP_ENCODED_ROWS = 2000
 
 
@@ -114,11 +116,13 @@ class Shortcuts(Generic[P, Q]):
         # the session's ReadyForQuery (which also ends the exchange under way)
         self.ready = ready
         # statement text -> (kept rows, encoder, (tag, count_rows), DataRows + CommandComplete)
-        self.encoded: dict[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = {}
+        self.encoded: SizedLRU[str, tuple[KeptRows, RowEncoder, tuple[str, bool], bytes]] = (
+            SizedLRU(KEEP_ENCODED_BYTES, weigh=lambda v: len(v[3]))
+        )
 
     # --- exchanges answered whole (exchanges.py) --------------------------------------------
 
-    def touch(self, table: dict[str, Any], name: str) -> None:
+    def touch(self, table: Table, name: str) -> None:
         """The extended-protocol message being handled reads or writes ``table[name]``; the
         exchange it opens must find no output pending (rwshim/server/shortcuts/exchanges.py)."""
         x = self.exchanges
@@ -245,6 +249,4 @@ class Shortcuts(Generic[P, Q]):
     ) -> None:
         if len(rows) > KEEP_ENCODED_ROWS:
             return
-        if len(self.encoded) >= KEEP_ENCODED_RESULTS:
-            self.encoded.clear()
-        self.encoded[text] = (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent))
+        self.encoded.put(text, (rows, encoder, (outcome.tag, outcome.count_rows), b"".join(sent)))

@@ -23,11 +23,12 @@ layer's, so the instance below it holds none.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column
+from rwshim.sql.cache import SizedLRU
 
 if TYPE_CHECKING:
     from rwshim.frontend import Description, Statement
@@ -37,22 +38,14 @@ SETTINGS_FREE = frozenset(
     {pgtypes.BOOL, pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, pgtypes.VARCHAR, pgtypes.TEXT}
 )
 
-LIMIT = 1024
-
-_K = TypeVar("_K", bound=Hashable)
-_V = TypeVar("_V")
+# The cache is bounded by bytes (texts and encoded answers), not by count: a constant
+# statement of 5 MB (a long literal) keeps 10 MB (rwshim/sql/cache.py).
+MAX_BYTES = 32 * 1024 * 1024
 
 
 def settings_free(columns: Sequence[Column]) -> bool:
     """Whether every column renders the same in every session."""
     return all(c.type_oid in SETTINGS_FREE for c in columns)
-
-
-def _put(table: dict[_K, _V], key: _K, value: _V) -> None:
-    """Keep ``value``; a full table starts over (a bounded cache of cheap-to-rebuild bytes)."""
-    if len(table) >= LIMIT:
-        table.clear()
-    table[key] = value
 
 
 class ReplyCache:
@@ -62,17 +55,20 @@ class ReplyCache:
 
     def __init__(self) -> None:
         # Query text -> RowDescription + DataRows + CommandComplete
-        self.queries: dict[str, bytes] = {}
+        self.queries: SizedLRU[str, bytes] = SizedLRU(MAX_BYTES, weigh=len)
         # (text, result formats) -> DataRows + CommandComplete
-        self.executes: dict[tuple[str, tuple[int, ...]], bytes] = {}
-        # text -> (statement, description) of a Parse without parameter types
-        self.parses: dict[str, tuple[Statement | None, Description]] = {}
+        self.executes: SizedLRU[tuple[str, tuple[int, ...]], bytes] = SizedLRU(MAX_BYTES, weigh=len)
+        # text -> (statement, description) of a Parse without parameter types (the statement
+        # holds its text: factor 2)
+        self.parses: SizedLRU[str, tuple[Statement | None, Description]] = SizedLRU(
+            MAX_BYTES, factor=2
+        )
 
     def put_query(self, sql: str, data: bytes) -> None:
-        _put(self.queries, sql, data)
+        self.queries.put(sql, data)
 
     def put_execute(self, sql: str, formats: tuple[int, ...], data: bytes) -> None:
-        _put(self.executes, (sql, formats), data)
+        self.executes.put((sql, formats), data)
 
     def put_parse(self, sql: str, stmt: Statement | None, description: Description) -> None:
-        _put(self.parses, sql, (stmt, description))
+        self.parses.put(sql, (stmt, description))

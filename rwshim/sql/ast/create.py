@@ -68,7 +68,8 @@ class FormatEncode(Struct, frozen=True):
 
 
 class CreateTable(Statement, frozen=True):
-    """CREATE TABLE ... [(cols)] [APPEND ONLY] [ON CONFLICT ...] [INCLUDE ...] [WITH (...)]
+    """CREATE TABLE ... [(cols)] [APPEND ONLY] [ON CONFLICT ...] [WITH VERSION COLUMN (...)]
+    [INCLUDE ...] [WITH (...)]
     [FORMAT ... ENCODE ...] [AS <query>] [ENGINE = ...].
     """
 
@@ -80,6 +81,7 @@ class CreateTable(Statement, frozen=True):
     temporary: bool = False
     append_only: bool = False
     on_conflict: str | None = None
+    version_columns: tuple[str, ...] = ()  # WITH VERSION COLUMN (...), each by its real value
     with_options: Options = ()
     format_encode: FormatEncode | None = None
     include: tuple[str, ...] = ()

@@ -17,7 +17,7 @@ from lark import Token as LarkToken
 
 from rwshim.sql import statements as st
 from rwshim.sql.builder.base import BuildBase, fold
-from rwshim.sql.errors_text import located
+from rwshim.sql.errors_text import expected_error, located
 from rwshim.sql.tokens import Kind, Token
 
 
@@ -165,11 +165,33 @@ class CreateRules(BuildBase):
     def conflict_overwrite(self, c: list[Any]) -> str:
         return "OVERWRITE"
 
+    def conflict_ignore(self, c: list[Any]) -> str:
+        return "DO NOTHING"
+
     def conflict_update_if_not_null(self, c: list[Any]) -> str:
         return "DO UPDATE IF NOT NULL"
 
-    def tc_version_column(self, c: list[Any]) -> tuple[str, str, None]:
-        return ("clause", "version", None)
+    def tc_version_column(self, c: list[Any]) -> tuple[str, str, tuple[str, ...]]:
+        # parse_with_version_columns (parser.rs:2534-2544): identifiers, each by its real value
+        self.check_column_names(c[3], definitions=False)
+        return ("clause", "version_columns", self._identifiers(c[3]))
+
+    def _identifiers(self, lt: LarkToken) -> tuple[str, ...]:
+        """``(a, "B")`` read as parse_comma_separated(parse_identifier_non_reserved) then `)`:
+        each name by its real value; anything else after a name is `expected )` (expect_token)."""
+        i = self.toks.index(self.tok(lt)) + 1
+        out: list[str] = []
+        while True:
+            t = self.toks[i]
+            if t.kind is not Kind.WORD:
+                raise expected_error(self.sql, t, "identifier")
+            out.append(fold(t))
+            t = self.toks[i + 1]
+            if t.kind is Kind.OP and t.value == ")":
+                return tuple(out)
+            if not (t.kind is Kind.OP and t.value == ","):
+                raise expected_error(self.sql, t, ")")
+            i += 2
 
     def tc_include(self, c: list[Any]) -> tuple[str, str, str]:
         return ("clause", "include", c[0])

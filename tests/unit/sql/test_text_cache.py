@@ -60,3 +60,32 @@ def test_parse_cache_is_bounded_by_bytes() -> None:
         assert parser.parse(text)[0] is parser.parse(text)[0]
     finally:
         parser.parse_cache_clear()
+
+
+def test_any_key_none_values_and_weighed_values() -> None:
+    from rwshim.sql.cache import SizedLRU
+
+    cache: SizedLRU[tuple[str, int], bytes | None] = SizedLRU(
+        max_bytes=8000, weigh=lambda v: len(v or b"")
+    )
+    cache.put(("q", 1), None)
+    assert ("q", 1) in cache and cache.get(("q", 1), b"miss") is None  # a kept None is a hit
+    assert cache.get(("r", 1), b"miss") == b"miss"
+    cache.put(("a" * 100, 2), b"x" * 500)
+    assert cache.bytes == (1 + 100) + (100 + 500 + 100)  # texts, weighed value, overheads
+    cache.put(("b", 3), b"x" * 1000)  # over an eighth of the budget: not kept
+    assert ("b", 3) not in cache
+    assert cache.pop(("a" * 100, 2)) == b"x" * 500 and cache.bytes == 101
+
+
+def test_parse_handoff_is_bounded_by_bytes() -> None:
+    from rwshim.sql import pgjson
+
+    for i in range(40):
+        text = f"SELECT length('{i}{'x' * 1_000_000}')"
+        pgjson.offer(text, {"stmts": [text]})
+    assert pgjson._HANDOFF.bytes <= pgjson._HANDOFF.max_bytes
+    assert len(pgjson._HANDOFF) < 40
+    small = "SELECT 1"
+    pgjson.offer(small, {"stmts": []})
+    assert pgjson.take(small) == {"stmts": []} and pgjson.take(small) is None
