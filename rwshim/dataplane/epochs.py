@@ -291,23 +291,31 @@ class Epochs:
         database_id: int,
         target_id: int | None,
         open_conn: Callable[[], Awaitable[PgConn]],
+        setup: Callable[[PgConn], Awaitable[None]],
         statement: Callable[[PgConn], Awaitable[object]],
     ) -> object:
-        """Run one DML statement in the database's epoch transaction: under a savepoint, so a
-        failure (or a cancel) undoes it alone."""
+        """Run one DML statement in the database's epoch transaction: ``setup`` (the session's
+        settings) first, outside the statement's savepoint, then the statement under it, so
+        a failure (or a cancel) undoes the statement alone and keeps the settings."""
         writer = self.writer(database_id)
         async with writer.lock:
             conn = writer.conn
             if conn is None or conn.closed or writer.generation != self.plane.generation():
                 writer.close_now()
                 conn = writer.conn = await open_conn()
+                conn.undo_attempt = f"ROLLBACK TO SAVEPOINT {SAVEPOINT}"
                 writer.generation = self.plane.generation()
             try:
-                await conn.script(
-                    f"RELEASE SAVEPOINT {SAVEPOINT}; SAVEPOINT {SAVEPOINT}"
-                    if writer.open
-                    else f"BEGIN; SAVEPOINT {SAVEPOINT}"
-                )
+                if writer.open:
+                    await conn.script(f"RELEASE SAVEPOINT {SAVEPOINT}")
+                    await setup(conn)
+                    await conn.script(f"SAVEPOINT {SAVEPOINT}")
+                else:
+                    await setup(conn)  # autocommit: it stays
+                    await conn.script(f"BEGIN; SAVEPOINT {SAVEPOINT}")
+            except PgFailure:
+                writer.close_now()  # the epoch's transaction is in no known state
+                raise
             except ConnectionLost:
                 writer.close_now()
                 raise
@@ -326,8 +334,6 @@ class Epochs:
         if conn is None or conn.closed:
             writer.close_now()
             return
-        # the session settings the statement made on the connection are undone too
-        conn.synced = None
         try:
             await asyncio.shield(conn.script(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}"))
         except Exception as e:  # the connection is in no known state: its epoch is lost

@@ -160,6 +160,9 @@ class PgConn:
         self._runs: SizedLRU[tuple[str, tuple[int, ...]], int] = SizedLRU(PREPARED_BYTES // 2)
         # the rwshim session state last set on this connection (dataplane/session.py)
         self.synced: tuple[object, ...] | None = None
+        # inside a transaction block (the epochs' writer), what undoes a failed attempt
+        # before the stale-plan retry runs the text again (its savepoint)
+        self.undo_attempt: str | None = None
 
     @classmethod
     async def connect(cls, conninfo: str) -> PgConn:
@@ -402,6 +405,9 @@ class PgConn:
                     error = _error_of(res)
                     if first and name is not None and _stale_plan(error):
                         # the plan went stale under us: forget it and run the text unnamed
+                        # (in a transaction block, after undoing the failed attempt)
+                        if self.undo_attempt is not None and self.in_transaction:
+                            await self.script(self.undo_attempt)
                         await self.forget_prepared()
                         name = None
                         pgconn.send_query_params(

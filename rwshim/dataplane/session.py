@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -327,19 +327,18 @@ class DataSession:
         st = planned.statement
 
         async def setup(conn: PgConn) -> None:
-            # inside the statement's savepoint: undone with it (epochs.py forgets the sync)
+            # before the statement's savepoint (epochs.run): a rollback to it keeps them
             await self._sync(conn, state)
             for schema, name in st.snapshots:  # temporary tables of that connection
                 await self._snapshot(conn, schema, name, state.ctx, cached=False)
 
         async def statement(conn: PgConn) -> Outcome:
-            await setup(conn)
             pg_types, args = self._params(st.text, params)
-            return await self._dml(conn, planned, pg_types, args, state, setup)
+            return await self._dml(conn, planned, pg_types, args, state)
 
         try:
             out = await self.plane.epochs.run(
-                state.ctx.database_id, st.target_id, self._open, statement
+                state.ctx.database_id, st.target_id, self._open, setup, statement
             )
             assert isinstance(out, Outcome)
             return out
@@ -370,7 +369,6 @@ class DataSession:
         pg_types: list[int],
         args: list[bytes | None],
         state: SessionState,
-        setup: Callable[[PgConn], Awaitable[None]],
     ) -> Outcome:
         st = planned.statement
         try:
@@ -381,8 +379,6 @@ class DataSession:
             # the statement's savepoint in the epoch's transaction (epochs.py): undo the
             # failed attempt before the second one
             await conn.script(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
-            conn.synced = None  # the rollback undid the settings made after the savepoint
-            await setup(conn)
             results = [r async for r in conn.stream(st.repeated_key_text, args, pg_types)]
             if st.repeated_key_counts:
                 count = _decoded_rows(results, [values.decoder(pgtypes.INT8)])
