@@ -113,6 +113,7 @@ def latency_and_insert(n: int) -> dict[str, float]:
         rw = psycopg.connect(s.dsn, autocommit=True)
         rw.execute("CREATE TABLE kv (k int PRIMARY KEY, v varchar)")
         rw.execute(f"INSERT INTO kv SELECT g, 'v' || g FROM generate_series(1, {ROWS}) AS g")
+        rw.execute("FLUSH")  # the rows are read from the next barrier on (issue 28)
         plane = s.instance.data
         direct = psycopg.connect(plane.conninfo(), autocommit=True)
         direct.execute("SET search_path = rwfn, pg_catalog")

@@ -109,6 +109,8 @@ class Instance:
             self.engine = Engine(
                 self.store, self.clock, row_count=self.row_count, release=self.release
             )
+            if self._data is not None:  # made while the engine recovered (row counts)
+                self.engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
         except sqlite3.DatabaseError as e:
             # A page that quick_check passed but recovery cannot read: refuse in one line.
             self.store.conn.close()
@@ -168,11 +170,28 @@ class Instance:
             self._data = DataPlane(
                 self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir
             )
+            engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
+            if engine is not None:
+                # every barrier from now on commits its epoch on the data plane
+                engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
         return self._data
 
+    @property
+    def commits_pending(self) -> bool:
+        """Whether a barrier's commit on the data plane has not run yet (a read then waits
+        for it: it must see every barrier that came before it)."""
+        return self._data is not None and self._data.epochs.pending
+
+    def epoch_losses(self, database_id: int) -> int:
+        """Open epochs of the database whose writes the data plane lost (epochs.py)."""
+        return 0 if self._data is None else self._data.epochs.losses(database_id)
+
     async def settle_changes(self) -> None:
-        """Every barrier so far has sealed its changes (a write after a barrier must not be
-        sealed into that barrier's epoch); nothing to wait for without a change log."""
+        """Every barrier so far has committed its epoch on the data plane and sealed its
+        changes in the subscriptions' logs (a write after a barrier must not go into that
+        barrier's epoch); nothing to wait for before the data plane starts."""
+        if self._data is not None:
+            await self._data.epochs.settle()
         if self._changelog is not None:
             await self._changelog.settle()
 
@@ -269,6 +288,11 @@ class Instance:
         """Close and reopen the store: RisingWave's recovery on restart (decision 3)."""
         self.engine = self.engine.restart(on_open=self._reopened)
         self._reopened(self.engine.store)
+        if self._data is not None:
+            # recovery goes back to the last committed epoch: what no barrier committed is
+            # gone (epochs.py); the new engine's barriers commit from now on
+            self._data.epochs.close_now()
+            self.engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
         # a meta restart: the change logs' in-memory state (MV baselines) starts again
         if self._changelog is not None:
             self._changelog.close_now()

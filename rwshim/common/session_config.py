@@ -647,6 +647,10 @@ class SessionConfig(Struct):
     def implicit_flush(self) -> bool:
         return self._values["implicit_flush"] == "true"
 
+    @property
+    def dml_wait_persistence(self) -> bool:
+        return self._values["dml_wait_persistence"] == "true"
+
     def rate_limit(self, kind: str) -> int | None:
         """``<kind>_rate_limit`` (backfill, source, dml, sink); None when disabled (< 0)."""
         n = int(self._values[f"{kind}_rate_limit"])

@@ -1,13 +1,13 @@
 """The change logs subscriptions read, on the PostgreSQL data plane (schema ``rwlog``).
 
 - A subscribed table gets an AFTER ROW trigger on ``rw."t<id>"`` that appends every op, as
-  JSON, to ``rwlog."r<id>"`` (raw, in commit order).  At each barrier of its database the raw
-  rows written so far are taken out, reduced per primary key (rwshim.dataplane.changes), and
-  stored in ``rwlog."e<id>"`` under that barrier's epoch: a change belongs to the first barrier
-  after its DML, as RisingWave's DML is committed by the next barrier.  (A statement that
-  commits while the barrier's seal runs lands in that barrier too.)
-- A subscribed materialized view is diffed: at each barrier its contents (``rw."v<id>"``) are
-  compared with those at the previous one (kept in memory; after a restart the first barrier
+  JSON, to ``rwlog."r<id>"`` (raw, in commit order), inside the epoch's transaction
+  (dataplane/epochs.py).  After each barrier of its database committed that transaction, the
+  raw rows are taken out, reduced per primary key (rwshim.dataplane.changes), and stored in
+  ``rwlog."e<id>"`` under that barrier's epoch: a change belongs to the barrier that made it
+  visible, as RisingWave's change log is written by the checkpoint that commits the DML.
+- A subscribed materialized view is diffed: after each barrier its state (``rw."v<id>"``) is
+  compared with its state at the previous one (kept in memory; after a restart the first barrier
   starts a new baseline) and the difference, keyed by its stream key where all of it is
   visible, stored the same way.
 - At each barrier, epochs older than the longest retention of the relation's subscriptions
@@ -106,7 +106,8 @@ class ChangeLog:
         self._task: asyncio.Task[None] | None = None
         self._sealed: dict[int, int] = {}  # database id -> last sealed epoch
         self._changed = asyncio.Condition()
-        engine.barrier.on_barrier.append(self.on_barrier)
+        # sealed after the barrier's epoch committed on the data plane (epochs.py)
+        plane.epochs.after_commit.append(self.on_barrier)
 
     def close_now(self) -> None:
         if self._task is not None and not self._task.done():
@@ -115,7 +116,7 @@ class ChangeLog:
             self._conn.close_now()
             self._conn = None
         with contextlib.suppress(ValueError):
-            self.engine.barrier.on_barrier.remove(self.on_barrier)
+            self.plane.epochs.after_commit.remove(self.on_barrier)
 
     # --- the catalog side -------------------------------------------------------------------
 
@@ -244,7 +245,7 @@ class ChangeLog:
     # --- barriers -----------------------------------------------------------------------------
 
     def on_barrier(self, database_id: int, epoch: int) -> None:
-        """A barrier of ``database_id`` (called by the engine, inside its transaction)."""
+        """A barrier of ``database_id``, once its epoch committed on the data plane."""
         if not self._installed and not self._pending and not self._any_subscription():
             return
         self._pending.append((database_id, epoch))
@@ -259,7 +260,8 @@ class ChangeLog:
         return self.reader.any_subscription()
 
     async def settle(self) -> None:
-        """Every barrier so far sealed."""
+        """Every barrier so far sealed (after its epoch committed: epochs.py)."""
+        await self.plane.epochs.settle()
         task = self._task
         if task is not None and not task.done():
             with contextlib.suppress(Exception):

@@ -158,6 +158,11 @@ class PgConn:
         self._prepared: dict[tuple[str, tuple[int, ...]], bytes] = {}
         self._prepared_bytes = 0
         self._runs: SizedLRU[tuple[str, tuple[int, ...]], int] = SizedLRU(PREPARED_BYTES // 2)
+        # the rwshim session state last set on this connection (dataplane/session.py)
+        self.synced: tuple[object, ...] | None = None
+        # inside a transaction block (the epochs' writer), what undoes a failed attempt
+        # before the stale-plan retry runs the text again (its savepoint)
+        self.undo_attempt: str | None = None
 
     @classmethod
     async def connect(cls, conninfo: str) -> PgConn:
@@ -168,6 +173,13 @@ class PgConn:
         except psycopg.OperationalError as e:
             raise ConnectionLost(str(e).strip()) from None
         return cls(conn)
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction block is open on the connection (the epochs' writer)."""
+        from psycopg import pq
+
+        return self.pgconn.transaction_status != pq.TransactionStatus.IDLE
 
     @property
     def closed(self) -> bool:
@@ -393,6 +405,9 @@ class PgConn:
                     error = _error_of(res)
                     if first and name is not None and _stale_plan(error):
                         # the plan went stale under us: forget it and run the text unnamed
+                        # (in a transaction block, after undoing the failed attempt)
+                        if self.undo_attempt is not None and self.in_transaction:
+                            await self.script(self.undo_attempt)
                         await self.forget_prepared()
                         name = None
                         pgconn.send_query_params(

@@ -34,6 +34,7 @@ from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.binder.relations import Relation, RelKind, as_of
 from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.dataplane import typecat
+from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
@@ -191,6 +192,8 @@ class DataPlane:
         # already run (query/pg/typemap.type_ddl statements are idempotent)
         self.types = TypeCatalog(self._lookup_types)
         self._types_made: set[str] = set()
+        # the epochs' writers and the barriers' commits (dataplane/epochs.py)
+        self.epochs = Epochs(self)
 
     # --- planning (no I/O) --------------------------------------------------------------
 
@@ -356,8 +359,12 @@ class DataPlane:
                 )
             for dep in planned.statement.relation_ids:
                 out.extend(self.objects_for(dep, inner))
-            view = ddl.view(rel, planned.statement.text)
-            out.append(ddl.requiring(view, planned.statement.requires))
+            if rel.kind == RelKind.MATERIALIZED_VIEW:
+                st = planned.statement
+                out.extend(ddl.materialized(rel, st.text, st.requires))
+            else:
+                view = ddl.view(rel, planned.statement.text)
+                out.append(ddl.requiring(view, planned.statement.requires))
         elif rel.kind == RelKind.SOURCE:
             out.append(ddl.source(rel))
         elif rel.kind == RelKind.INDEX and rel.indexed_id is not None:
@@ -501,6 +508,14 @@ class DataPlane:
                     raise DataPlaneLost(str(e)) from None
                 self._types_made.add(sql)
 
+    def made_names(self) -> list[str]:
+        """The physical names of the objects made (rwfn.objects as of our last commit)."""
+        return list(self._made)
+
+    def admin_lock(self) -> asyncio.Lock:
+        """Held while objects are made or dropped, and while a barrier commits (epochs.py)."""
+        return self._admin_lock()
+
     def _admin_lock(self) -> asyncio.Lock:
         """Held by whatever uses the admin connection (one statement at a time on it)."""
         if self._lock is None:
@@ -536,6 +551,11 @@ class DataPlane:
             stale = self._stale() if version != self._reconciled else []
             all_dropped = True
             if todo or stale:
+                touched = tables_touched(self.relations, todo, stale)
+                if touched:
+                    # PostgreSQL's DDL on a table an open epoch wrote would wait for it: in
+                    # RisingWave that DDL is a barrier command, which commits the epoch
+                    await self.epochs.commit_tables(touched)
                 try:
                     all_dropped = await self._drop_stale(stale)
                     if todo:
@@ -562,7 +582,9 @@ class DataPlane:
         objects = f"{names.FUNCTION_SCHEMA}.objects"
         all_dropped = True
         for name in stale:
-            kind = {"t": "TABLE", "v": "VIEW", "i": "INDEX"}.get(name[:1], "TABLE")
+            kind = {"t": "TABLE", "v": "VIEW", "i": "INDEX", "q": "VIEW", "m": "TABLE"}.get(
+                name[:1], "TABLE"
+            )
             script = ";\n".join(
                 [
                     "BEGIN",
@@ -652,8 +674,10 @@ class DataPlane:
     def row_count(self, relation_id: int) -> int:
         return self.counts.get(relation_id, 0)
 
-    async def refresh_counts(self, relation_ids: Iterable[int]) -> None:
-        """Count the rows of these relations now (before a CREATE that backfills from them)."""
+    async def refresh_counts(self, relation_ids: Iterable[int], *, create: bool = False) -> None:
+        """Count the rows of these relations now (``create``: before a CREATE that backfills
+        from them, whose barrier commits the open epoch first; else a recount, which reads
+        the committed state as it is)."""
         ids = [i for i in relation_ids if self.relations.relation_by_id(i) is not None]
         if not ids:
             return
@@ -680,6 +704,13 @@ class DataPlane:
             # dropped meanwhile, or not readable: the CREATE's own checks report it
             return
         async with self._admin_lock():
+            # the CREATE's barrier commits the epoch before its backfill reads the snapshot
+            # (the DML executor flushes at the barrier, dml.rs:225-236)
+            if create:
+                databases = {
+                    r.database_id for i in readable if (r := self.relations.relation_by_id(i))
+                }
+                await self.epochs.commit_databases(databases)
             conn = await self._admin_conn()
             for i in readable:
                 rel = self.relations.relation_by_id(i)
@@ -743,6 +774,7 @@ class DataPlane:
         """Close the connections without waiting; an in-memory instance's database is dropped
         in the background."""
         self._closed = True
+        self.epochs.close_now()
         for task in list(self._count_tasks):
             task.cancel()
         if self._admin is not None:

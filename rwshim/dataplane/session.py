@@ -31,6 +31,7 @@ from rwshim.binder.functions import FunctionState
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column, Outcome
 from rwshim.dataplane import values
+from rwshim.dataplane.epochs import SAVEPOINT
 from rwshim.dataplane.pgio import (
     UNDEFINED_TABLE,
     ConnectionLost,
@@ -87,7 +88,6 @@ class DataSession:
         self.explain = explain
         self.catalog_rows = catalog_rows
         self.conn: PgConn | None = None
-        self._synced: tuple[object, ...] | None = None
         # PostgreSQL's Describe of a statement text (its parameter types), bounded by bytes
         self._described: TextLRU[Described] = TextLRU(DESCRIBED_BYTES)
         # result shapes: (id of the type catalog, fields) -> (it, columns, decoders)
@@ -111,7 +111,6 @@ class DataSession:
             if conn is not None:
                 conn.close_now()
             self.conn = None
-            self._synced = None
             self._snapshots.clear()
             conn = await self._open()
             self.conn = conn
@@ -137,15 +136,21 @@ class DataSession:
                 await self.plane.host.repair_data_role()
         raise AssertionError("unreachable")  # pragma: no cover
 
+    @property
+    def _synced(self) -> tuple[object, ...] | None:
+        """The state last set on this session's own connection."""
+        return None if self.conn is None else self.conn.synced
+
     async def _sync(self, conn: PgConn, state: SessionState) -> None:
+        """Set the session's state on ``conn`` (its own connection, or its database's
+        writer, which every session's DML shares: dataplane/epochs.py)."""
         ctx = state.ctx
         catalog = self.plane._catalog_version()
         key = (id(ctx), ctx.cache_key, state.timezone, catalog)
-        if key == self._synced:
+        synced = conn.synced
+        if key == synced:
             return
-        if self._synced is not None and (
-            self._synced[3] != catalog or self._synced[2] != state.timezone
-        ):
+        if synced is not None and (synced[3] != catalog or synced[2] != state.timezone):
             # relations its prepared statements read may have another shape now; and a literal
             # cast to timestamptz was made a constant when the statement was parsed, in the
             # time zone of then (a prepared text would keep answering in the old zone)
@@ -171,10 +176,8 @@ class DataSession:
                 for k, v in settings.items()
             )
         )
-        # a time zone PostgreSQL does not know: it keeps its own
-        with contextlib.suppress(PgFailure):
-            await conn.script(f"SET TimeZone = {names.quote_literal(timezone)}")
-        self._synced = key
+        await _set_timezone(conn, timezone)
+        conn.synced = key
 
     async def close(self) -> None:
         if self.conn is not None:
@@ -192,6 +195,15 @@ class DataSession:
     async def _prepare(self, planned: Planned, state: SessionState) -> tuple[PgConn, Planned]:
         """The connection, ready for ``planned`` (planned again when another session dropped
         a relation it reads while this one waited: then RisingWave's not-found error)."""
+        planned = await self._objects(planned, state)
+        conn = await self._connection(state)
+        for schema, name in planned.statement.snapshots:
+            await self._snapshot(conn, schema, name, state.ctx)
+        return conn, planned
+
+    async def _objects(self, planned: Planned, state: SessionState) -> Planned:
+        """The PostgreSQL objects ``planned`` reads and writes exist (the session's unread
+        rows are read first: its connection is wanted)."""
         active, self.active = self.active, None
         if active is not None:
             await active.settle()
@@ -207,14 +219,13 @@ class DataSession:
                     raise DataPlaneLost("the statement no longer reads user data") from None
                 planned = fresh
         await plane.ensure_types(planned.statement.requires)
-        conn = await self._connection(state)
-        for schema, name in planned.statement.snapshots:
-            await self._snapshot(conn, schema, name, state.ctx)
-        return conn, planned
+        return planned
 
-    async def _snapshot(self, conn: PgConn, schema: str, name: str, ctx: QueryContext) -> None:
+    async def _snapshot(
+        self, conn: PgConn, schema: str, name: str, ctx: QueryContext, *, cached: bool = True
+    ) -> None:
         key = (self.plane._catalog_version(), ctx.cache_key)
-        if self._snapshots.get((schema, name)) == key:
+        if cached and self._snapshots.get((schema, name)) == key:
             return
         columns, rows = self.catalog_rows(schema, name, ctx)
         table = names.qualified_snapshot(schema, name)
@@ -232,7 +243,8 @@ class DataSession:
                     enc(v, c.type_oid) for enc, v, c in zip(encoders, row, columns, strict=True)
                 ]
                 await conn.query(insert, params, [0] * width)
-        self._snapshots[(schema, name)] = key
+        if cached:
+            self._snapshots[(schema, name)] = key
 
     # --- statements -----------------------------------------------------------------------
 
@@ -286,6 +298,8 @@ class DataSession:
     async def _execute(
         self, planned: Planned, params: Sequence[object], state: SessionState
     ) -> Outcome:
+        if planned.statement.kind != "select":
+            return await self._write(planned, params, state)
         conn, planned = await self._prepare(planned, state)
         st = planned.statement
         pg_types, args = self._params(st.text, params)
@@ -302,14 +316,38 @@ class DataSession:
                 raise
             self.active = rows
             return outcome
-        try:
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _write(
+        self, planned: Planned, params: Sequence[object], state: SessionState
+    ) -> Outcome:
+        """A DML statement, in its database's epoch transaction (dataplane/epochs.py): what
+        it writes is seen when the next barrier commits."""
+        planned = await self._objects(planned, state)
+        st = planned.statement
+
+        async def setup(conn: PgConn) -> None:
+            # before the statement's savepoint (epochs.run): a rollback to it keeps them
+            await self._sync(conn, state)
+            for schema, name in st.snapshots:  # temporary tables of that connection
+                await self._snapshot(conn, schema, name, state.ctx, cached=False)
+
+        async def statement(conn: PgConn) -> Outcome:
+            pg_types, args = self._params(st.text, params)
             return await self._dml(conn, planned, pg_types, args, state)
+
+        try:
+            out = await self.plane.epochs.run(
+                state.ctx.database_id, st.target_id, self._open, setup, statement
+            )
+            assert isinstance(out, Outcome)
+            return out
         except PgFailure as e:
             if e.error.sqlstate == UNDEFINED_TABLE:
                 raise _Dropped(self._failure(e, planned, state)) from None
             raise self._failure(e, planned, state) from None
         except ConnectionLost as e:
-            raise self._lost(e) from None
+            raise DataPlaneLost(str(e)) from None
         finally:
             if st.target_id is not None:
                 self.plane.recount_later(st.target_id)
@@ -338,6 +376,9 @@ class DataSession:
         except PgFailure as e:
             if e.error.sqlstate != "21000" or st.repeated_key_text is None:
                 raise
+            # the statement's savepoint in the epoch's transaction (epochs.py): undo the
+            # failed attempt before the second one
+            await conn.script(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
             results = [r async for r in conn.stream(st.repeated_key_text, args, pg_types)]
             if st.repeated_key_counts:
                 count = _decoded_rows(results, [values.decoder(pgtypes.INT8)])
@@ -401,6 +442,21 @@ class DataSession:
             self._columns.clear()
         self._columns[key] = (types, cols, decoders)
         return cols, decoders
+
+
+async def _set_timezone(conn: PgConn, timezone: str) -> None:
+    """The session's time zone on ``conn``; one PostgreSQL does not know is not set (it keeps
+    its own).  Inside the epoch's transaction (the writer, epochs.py) the attempt has its own
+    savepoint, so that a refused zone does not abort the transaction."""
+    sql = f"SET TimeZone = {names.quote_literal(timezone)}"
+    if not conn.in_transaction:
+        with contextlib.suppress(PgFailure):
+            await conn.script(sql)
+        return
+    try:
+        await conn.script(f"SAVEPOINT tz; {sql}; RELEASE SAVEPOINT tz")
+    except PgFailure:
+        await conn.script("ROLLBACK TO SAVEPOINT tz; RELEASE SAVEPOINT tz")
 
 
 def param_oid(pg_oid: int) -> int:

@@ -1,9 +1,10 @@
 """What the frontend's handler modules share: the handler signature, the object words of
-statements as the engine's relation kinds, names for the engine, the cursor record, and the
-parse errors of the statements a release's parser does not know (``refuse_unparsed``).
+statements as the engine's relation kinds, names for the engine, the cursor record, the
+parse errors of the statements a release's parser does not know (``refuse_unparsed``), and
+FLUSH (which FLUSH and a DML under implicit_flush run).
 
 RisingWave: ``src/frontend/src/handler/mod.rs`` (``HandlerArgs``: each handler is a function
-of the session and the statement).
+of the session and the statement), ``handler/flush.rs`` (do_flush).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rwshim.common import pgtypes
 from rwshim.common.names import resolve_schema_qualified_name
 from rwshim.common.outcome import Column, Outcome
 from rwshim.engine import ObjectName as EngineName
+from rwshim.errors import RwError
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.tokens import tokenize
@@ -60,6 +62,27 @@ def engine_name(name: st.ObjectName, database: str) -> EngineName:
 def varchar_columns(cols: Sequence[Any]) -> list[Column]:
     """Result columns of the catalog's SHOW/DESCRIBE answers."""
     return [Column(c.name, c.type_oid, pgtypes.type_size(c.type_oid)) for c in cols]
+
+
+async def do_flush(fe: Frontend, tag: str = "FLUSH", losses: int | None = None) -> Outcome:
+    """A checkpoint barrier on the session's database, then the wait until its epoch is
+    committed on the data plane, so every later read sees what was written before
+    (handler/flush.rs:27-43: the flush, then the wait for the frontend's snapshot).  If the
+    data plane lost an open epoch meanwhile (its PostgreSQL went away; ``losses``: the count
+    before the writes this flush is for), the flush fails: what it was to make durable is
+    not."""
+    instance = fe.instance
+    db = fe.ctx().database_id
+    before = instance.epoch_losses(db) if losses is None else losses
+    out = await fe.engine_call(tag, lambda: instance.engine.barrier.flush(fe.ctx()))
+    await instance.settle_changes()
+    if instance.epoch_losses(db) != before:
+        # rwshim's own condition, worded as the data plane's other losses (plane.DataPlaneLost)
+        raise RwError(
+            "the data plane's PostgreSQL is unavailable: writes of this epoch were lost"
+            " before a barrier committed them"
+        )
+    return out
 
 
 def refuse_unparsed(fe: Frontend, stmt: st._AlterObject, word: str) -> None:

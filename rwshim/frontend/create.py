@@ -191,7 +191,7 @@ async def count_upstreams(fe: Frontend, upstreams: Sequence[int]) -> None:
     unless no data statement ever ran here (then every table is empty)."""
     data = fe.instance.data
     if upstreams and (data.started or fe.instance.data_dir is not None):
-        await data.refresh_counts(data.scan_relations(upstreams))
+        await data.refresh_counts(data.scan_relations(upstreams), create=True)
 
 
 async def bound_after_counting(fe: Frontend, bind: Callable[[], BoundQuery]) -> BoundQuery:

@@ -470,8 +470,8 @@ class Frontend:
         """Run a kept data query (dataplane/rerun.py): the number of DataRows appended to
         ``out``; None when it no longer holds (nothing was sent; the full path answers)."""
         data = self._data
-        if data is None or self.parameter_changes:
-            return None
+        if data is None or self.parameter_changes or self.instance.commits_pending:
+            return None  # (the full path waits for the barriers' commits first)
         from rwshim.dataplane import rerun as quick
 
         if not quick.holds(data, kept, self.query_context(), self.timezone):

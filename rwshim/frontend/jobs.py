@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.common.outcome import Outcome
 from rwshim.errors import InvalidParameterValue, Uncategorized
-from rwshim.frontend.common import FRONTEND_WORKER_ID, KINDS, Handler, engine_name
+from rwshim.frontend.common import FRONTEND_WORKER_ID, KINDS, Handler, do_flush, engine_name
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ async def handle_wait(fe: Frontend, stmt: st.Wait, params: list[object]) -> Outc
 
 
 async def handle_flush(fe: Frontend, stmt: st.Flush, params: list[object]) -> Outcome:
-    return await fe.engine_call(stmt.tag, lambda: fe.instance.engine.barrier.flush(fe.ctx()))
+    return await do_flush(fe, stmt.tag)
 
 
 async def handle_recover(fe: Frontend, stmt: st.Recover, params: list[object]) -> Outcome:

@@ -22,7 +22,7 @@ from rwshim.common import pgtypes
 from rwshim.common.names import resolve_schema_qualified_name
 from rwshim.common.outcome import Column, Outcome, Rows
 from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
-from rwshim.frontend.common import Cursor, Handler
+from rwshim.frontend.common import Cursor, Handler, do_flush
 from rwshim.instance import Instance
 from rwshim.sql import statements as st
 
@@ -56,6 +56,9 @@ async def handle_query(fe: Frontend, stmt: st.Query, params: list[object]) -> Ou
         return Outcome("SELECT", sleep_columns(), [("",)], True)
     planned = fe.data_plan(stmt.text)
     if planned is not None:
+        if fe.instance.commits_pending:
+            # a read sees every barrier that came before it (dataplane/epochs.py)
+            await fe.instance.settle_changes()
         return await fe.data_session().execute(planned, params, fe.data_state())
     instance = fe.instance
     deadline = time.monotonic() + ms / 1000
@@ -133,9 +136,27 @@ async def handle_dml(
         # barrier's changes in the background, so a write waits for that first (else it
         # would be sealed into the earlier epoch).
         await fe.instance.settle_changes()
-        return await fe.data_session().execute(planned, params, fe.data_state())
+        losses = fe.instance.epoch_losses(fe.ctx().database_id)
+        out = await fe.data_session().execute(planned, params, fe.data_state())
+        await _after_dml(fe, losses)
+        return out
     # DML whose text PostgreSQL cannot parse: the in-process path refuses it (no user data)
     return catalog_execute(fe, stmt.text, params)
+
+
+async def _after_dml(fe: Frontend, losses: int) -> None:
+    """What a session variable makes a DML wait for before it completes: ``implicit_flush``
+    a FLUSH (handler/query.rs:564-568); else ``dml_wait_persistence`` the commit of the next
+    barrier, without injecting one (src/stream/src/executor/dml.rs:160-190; ignored under
+    implicit_flush, optimizer_context.rs:281-284)."""
+    config = fe.config
+    if config.implicit_flush:
+        await do_flush(fe, losses=losses)
+    elif config.dml_wait_persistence:
+        db = fe.ctx().database_id
+        barrier = fe.instance.engine.barrier
+        epoch = barrier.epoch(db) if db in barrier.databases() else 0
+        await fe.instance.data.epochs.wait_commit(db, epoch)
 
 
 def _deadline(
@@ -166,6 +187,8 @@ def _deadline(
 async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[object]) -> Outcome:
     planned = fe.data_plan(stmt.query)
     if planned is not None:
+        if fe.instance.commits_pending:
+            await fe.instance.settle_changes()
         out = await fe.data_session().execute(planned, params, fe.data_state())
     else:
         out = catalog_execute(fe, stmt.query, params)

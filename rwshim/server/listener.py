@@ -228,6 +228,10 @@ class Server:
             self._server = None
         if self._owns_instance and self.instance is not None:
             self._owns_instance = False
+            # the barriers that happened are committed on the data plane; writes no barrier
+            # covered are dropped, as RisingWave drops an epoch it did not checkpoint
+            with contextlib.suppress(Exception):
+                await self.instance.settle_changes()
             self.instance.close()
 
     async def serve_forever(self) -> None:

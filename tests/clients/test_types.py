@@ -122,6 +122,7 @@ async def test_asyncpg_binary_round_trip_without_introspection(
         for row in ROWS:
             j = json.dumps(DOC) if row[0] != 3 else None
             assert await insert.fetch(*row, j) == []
+        await conn.execute("FLUSH")
         select = await conn.prepare(f"SELECT {SCALARS} FROM ty ORDER BY k")
         assert [a.type.oid for a in select.get_attributes()] == SCALAR_OIDS
         got = [tuple(r) for r in await select.fetch()]
@@ -164,6 +165,7 @@ def test_psycopg_round_trip(rw_thread_server: ThreadRunning, binary: bool) -> No
                 binary=binary,
             )
             assert cur.statusmessage == "INSERT 0 1"
+        conn.execute("FLUSH")
         cur.execute(f"SELECT {SCALARS}, ai, av, af8 FROM ty ORDER BY k", binary=binary)
         assert cur.description is not None
         assert [d.type_code for d in cur.description] == [*SCALAR_OIDS, 1007, 1015, 1022]

@@ -42,6 +42,10 @@ class Client:
         return info.value.sqlstate
 
 
+# a session whose every INSERT/UPDATE/DELETE waits until its epoch is committed
+IMPLICIT_FLUSH = "-c rw_implicit_flush=true"
+
+
 def caused_by(*chain: str) -> str:
     """RisingWave's report of an error chain under the simple-query envelope."""
     if len(chain) == 1:
@@ -54,7 +58,10 @@ def caused_by(*chain: str) -> str:
 
 @pytest.fixture
 def db(rwshim: RwShim) -> Iterator[Client]:
-    with psycopg.connect(rwshim.dsn, autocommit=True) as conn:
+    # These tests are about what the data plane stores and answers, not about when a write
+    # becomes visible: like RisingWave's own e2e tests (``SET RW_IMPLICIT_FLUSH TO true``),
+    # every DML waits for the barrier that commits it.
+    with psycopg.connect(rwshim.dsn, autocommit=True, options=IMPLICIT_FLUSH) as conn:
         yield Client(conn)
 
 

@@ -30,6 +30,7 @@ def test_columns_change_durably_and_rows_are_kept(tmp_path: Path) -> None:
         proc.wait(20)
     with rwshim_process(tmp_path) as (proc, dsn):
         with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("set rw_implicit_flush = true")
             show = conn.execute("show create table t").fetchall()
             assert show == [
                 (

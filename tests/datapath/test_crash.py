@@ -2,7 +2,11 @@
 with SIGKILL while sessions run DDL and DML; after the restart every acknowledged DDL and row
 is there, nothing half-done is visible (the catalog's relations read, the data plane holds no
 object the catalog lacks), and the server carries on.  The meta store is the truth: at start
-the data plane drops what the catalog does not have and makes the rest on first use."""
+the data plane drops what the catalog does not have and makes the rest on first use.
+
+A row is acknowledged when its INSERT returned under ``implicit_flush``: RisingWave promises
+durability for a write once a checkpoint committed it (FLUSH, implicit_flush,
+dml_wait_persistence), not when the DML statement alone returned."""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from tests.datapath.conftest import IMPLICIT_FLUSH
 from tests.rel.serverproc import ServerProcess
 
 ROUNDS = 6
@@ -60,7 +65,7 @@ def test_kill_9_during_ddl_and_dml_keeps_every_acknowledged_row(
     step = 0
     proc = Proc(tmp_path)
     for _ in range(ROUNDS):
-        conn = proc.connect()
+        conn = proc.connect(options=IMPLICIT_FLUSH)
         _check(conn, acked, maybe)
         maybe = {}
         killed = threading.Event()
@@ -109,7 +114,7 @@ def test_kill_9_during_ddl_and_dml_keeps_every_acknowledged_row(
             conn.close()
         else:
             proc = Proc(tmp_path)
-    conn = proc.connect()
+    conn = proc.connect(options=IMPLICIT_FLUSH)
     _wait_data(conn)
     _check(conn, acked, maybe)
     # nothing half-done: the data plane has no object of a table the catalog lacks
@@ -195,3 +200,27 @@ def _check(
         for k in got:
             assert k in rows or k in unsure, (name, k, "a row nobody acknowledged")
         acked[name] = got
+
+
+def test_kill_9_keeps_what_a_barrier_committed(tmp_path: Path) -> None:
+    """RisingWave's promise for a write: durable once a checkpoint committed it (FLUSH waits
+    for that); a write no barrier committed yet may be lost.  A materialized view comes back
+    at the same epoch as its table."""
+    proc = Proc(tmp_path)
+    conn = proc.connect()
+    conn.execute("CREATE TABLE d (k int PRIMARY KEY, v int)")
+    conn.execute("CREATE MATERIALIZED VIEW dm AS SELECT count(*) AS n FROM d")
+    conn.execute("INSERT INTO d VALUES (1, 1), (2, 2)")
+    assert conn.execute("FLUSH").statusmessage == "FLUSH"
+    conn.execute("INSERT INTO d VALUES (3, 3)")  # acknowledged, maybe not committed
+    proc.kill()
+    proc = Proc(tmp_path)
+    conn = proc.connect()
+    _wait_data(conn)
+    rows = conn.execute("SELECT k FROM d ORDER BY k").fetchall()
+    assert rows[:2] == [(1,), (2,)]
+    assert conn.execute("SELECT n FROM dm").fetchall() == [(len(rows),)]
+    conn.execute("INSERT INTO d VALUES (4, 4)")
+    conn.execute("FLUSH")
+    assert conn.execute("SELECT max(k) FROM d").fetchall() == [(4,)]
+    proc.kill()

@@ -275,3 +275,13 @@ def test_update_of_a_column_list_from_one_subquery(db: Client) -> None:
     refused = caused_by("Scalar subquery produced more than one row.")
     assert db.error("UPDATE t SET (v1, v2) = (SELECT y.v1, y.v2 FROM y)") == refused
     assert db.rows("SELECT v1, v2 FROM t") == [(11, 12)]
+
+
+def test_a_failed_statement_keeps_the_sessions_settings_for_the_next(db: Client) -> None:
+    # every DML of a database shares its epoch's connection; a failed statement's savepoint
+    # is rolled back, and the next statement still writes in this session's time zone
+    db.run("CREATE TABLE z (k int PRIMARY KEY, at timestamptz)")
+    db.run("SET TIME ZONE 'Asia/Tokyo'")
+    db.error("INSERT INTO z VALUES (1 / 0, '2020-01-01 09:00:00')")
+    db.run("INSERT INTO z VALUES (1, '2020-01-01 09:00:00')")
+    assert db.rows("SELECT at = '2020-01-01 00:00:00+00:00'::timestamptz FROM z") == [(True,)]

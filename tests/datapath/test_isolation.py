@@ -63,6 +63,7 @@ def test_heavy_query_does_not_delay_others_and_cancel_stops_it(rwshim: RwShim) -
             assert login.execute("SELECT 2").fetchone() == (2,)
         other.execute("CREATE TABLE o (x int)")
         other.execute("INSERT INTO o VALUES (1), (2)")
+        other.execute("FLUSH")
         assert other.execute("SELECT count(*) FROM o").fetchone() == (2,)
         # a barrier (the clock is manual: RWSHIM TICK injects one and answers once it is done)
         assert other.execute("RWSHIM TICK").statusmessage == "RWSHIM"

@@ -44,6 +44,7 @@ async def test_asyncpg_numeric_as_text(rwshim: RwShim) -> None:
         )
         await conn.execute("CREATE TABLE prices (n numeric)")
         await conn.execute("INSERT INTO prices VALUES ($1)", Decimal("4E+8"))
+        await conn.execute("FLUSH")
         assert await conn.fetch("SELECT n, $1::numeric AS m FROM prices", Decimal("1.5E-3")) == [
             (Decimal(400000000), Decimal("0.0015"))
         ]

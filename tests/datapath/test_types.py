@@ -72,6 +72,7 @@ async def test_every_type_round_trips_in_binary(rwshim: RwShim) -> None:
         params = list(VALUES[:15])
         params[14] = '{"k": [1, 2]}'
         await stmt.fetch(*params)
+        await conn.execute("FLUSH")
         row = await conn.fetchrow("SELECT * FROM all_types")
         assert row is not None
         assert list(row) == [*VALUES[:14], '{"k": [1, 2]}']

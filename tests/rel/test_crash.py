@@ -149,6 +149,7 @@ def test_kill_9_during_ddl_loses_nothing_acknowledged(tmp_path: Path) -> None:
         assert all(r[1] for r in jobs)
         conn.execute("CREATE TABLE after_crash (a int)")
         conn.execute("INSERT INTO after_crash VALUES (1)")
+        conn.execute("FLUSH")
         assert conn.execute("SELECT count(*) FROM after_crash").fetchone() == (1,)
     finally:
         proc.kill()

@@ -107,6 +107,7 @@ def test_long_flat_lists_are_not_deep(server: ServerProcess) -> None:
     items = ", ".join(str(i) for i in range(5000))
     with server.connect() as c:
         assert c.execute(f"INSERT INTO t VALUES {rows}").statusmessage == "INSERT 0 5000"
+        c.execute("FLUSH")
         assert c.execute(f"SELECT count(*) FROM t WHERE v IN ({items})").fetchone() == (5000,)
 
 

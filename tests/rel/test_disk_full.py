@@ -115,18 +115,22 @@ def test_file_size_limit_loses_no_acknowledged_write(tmp_path: Path, prepare: bo
                 except psycopg.Error as e:
                     assert str(e) == IO_ERROR.format(envelope=run_envelope, wal=wal)
                     done[name] = False
-            # User rows go on, written and read in the data plane.
+            # User rows go on, written in the data plane.  They are read once a barrier
+            # commits them: a barrier writes the meta store (RisingWave's checkpoint commits
+            # its version there), so FLUSH fails until space returns.
             assert c.execute(INSERT, prepare=prepare).statusmessage == "INSERT 0 100"
-            assert c.execute("SELECT count(*) FROM t").fetchone() == (200,)
             # Space returns: the same server writes again, at once.
             resource.prlimit(
                 sp.p.pid,
                 resource.RLIMIT_FSIZE,
                 (resource.RLIM_INFINITY, resource.RLIM_INFINITY),
             )
+            c.execute("FLUSH")
+            assert c.execute("SELECT count(*) FROM t").fetchone() == (200,)
             c.execute("CREATE TABLE IF NOT EXISTS u (v int)")
             assert c.execute("CREATE TABLE g (v int)").statusmessage == "CREATE_TABLE"
             assert c.execute(INSERT, prepare=prepare).statusmessage == "INSERT 0 100"
+            c.execute("FLUSH")
             assert c.execute("SELECT count(*) FROM t").fetchone() == (300,)
             tables = sorted(["g", "t", "u", *acked] + ([] if done["d"] else ["d"]))
             names = [r[0] for r in c.execute("SELECT name FROM rw_tables ORDER BY name")]
@@ -167,6 +171,7 @@ def test_full_file_system_answers_disk_full(tmp_path: Path) -> None:
             with sp.connect() as c:
                 c.execute("CREATE TABLE t (n int, p varchar)")
                 assert c.execute(INSERT).statusmessage == "INSERT 0 100"
+                c.execute("FLUSH")
                 # Leave about 300 KB free.
                 free = os.statvfs(mount).f_bavail * os.statvfs(mount).f_frsize
                 ballast.write_bytes(b"\0" * (free - 300_000))
@@ -180,6 +185,7 @@ def test_full_file_system_answers_disk_full(tmp_path: Path) -> None:
                 ballast.unlink()
                 c.execute("CREATE TABLE u (v int)")
                 assert c.execute(INSERT).statusmessage == "INSERT 0 100"
+                c.execute("FLUSH")
         finally:
             assert sp.stop() == 0
         assert _reopened(data_dir) == (200, sorted(["t", "u", *acked]))

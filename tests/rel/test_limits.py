@@ -162,6 +162,8 @@ def _huge_insert(server_process: ServerProcess) -> None:
         stop.set()
         t.join()
     assert f"INSERT 0 {rows}\x00".encode() in tail, tail
+    s.sendall(fe.query("FLUSH"))
+    _drain(s, lambda: None)
     s.sendall(fe.query("SELECT count(*) FROM big"))
     _, tail = _drain(s, lambda: None)
     assert b"300000" in tail

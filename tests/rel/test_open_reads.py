@@ -145,6 +145,7 @@ def test_open_data_read_blocks_no_other_data_statement() -> None:
             )
             c.execute("CREATE TABLE held (v int)")
             c.execute("INSERT INTO held SELECT * FROM generate_series(1, 200000)")
+            c.execute("FLUSH")
         a = Raw(sp.port)
         a.s.sendall(fe.parse("", "SELECT v FROM big ORDER BY v") + fe.bind("p", ""))
         a.s.sendall(fe.execute("p", 10) + fe.SYNC)
@@ -159,6 +160,7 @@ def test_open_data_read_blocks_no_other_data_statement() -> None:
                 assert c.execute("DROP TABLE held").statusmessage == "DROP_TABLE"
                 c.execute("CREATE TABLE big (v int)")
                 assert c.execute("INSERT INTO big VALUES (7)").statusmessage == "INSERT 0 1"
+                c.execute("FLUSH")
                 assert c.execute("SELECT v FROM big").fetchall() == [(7,)]
             rest = b.execute("FETCH ALL FROM c").fetchall()
             assert rest == [(v,) for v in range(3, 200001)]

@@ -24,6 +24,7 @@ def _populate(sp: ServerProcess, tables: int = 5) -> None:
         for i in range(tables):
             c.execute(f"CREATE TABLE t{i} (v int, p varchar)")
             c.execute(f"INSERT INTO t{i} SELECT n, 'row' FROM generate_series(1, 200) AS g(n)")
+        c.execute("FLUSH")
 
 
 def _tables_without_wal(meta: Path) -> list[str]:

@@ -73,6 +73,7 @@ async def test_the_alter_table_column_walk_through(client: Client, server: Runni
     assert await run_ticking(client, server, mv3) == "CREATE_MATERIALIZED_VIEW"
     assert await show_create(client, "t") == "CREATE TABLE t (v INT, r REAL, s CHARACTER VARYING)"
     assert await client.run("insert into t values (3, 3.5, '3-3')") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select v, r, s from t order by v") == [
         (1, None, None),
         (2, 2.5, None),
@@ -87,6 +88,7 @@ async def test_the_alter_table_column_walk_through(client: Client, server: Runni
         (3, 3.5, "3-3"),
     ]
     assert await client.run("update t set r = 1.5, s = '1-1' where v = 1") == "UPDATE 1"
+    await client.run("flush")
     assert await client.rows("select * from mv2 order by v") == [(1, 1.5), (2, 2.5), (3, 3.5)]
 
     assert await cause(client, "alter table t drop column s") == (
@@ -127,6 +129,7 @@ async def test_the_alter_table_column_walk_through(client: Client, server: Runni
     ]
     assert await client.run("insert into t values (4, '4-4', 4.5)") == "INSERT 0 1"
     assert await client.run("update t set r = 2.5 where v = 2") == "UPDATE 1"
+    await client.run("flush")
     assert await client.rows("select v, s, r from t order by v") == [
         (1, "1-1", None),
         (2, None, 2.5),
@@ -163,6 +166,7 @@ async def test_added_columns_in_the_catalogs(client: Client) -> None:
         (2, "y", 42, "dd"),
     ]
     assert await client.run("insert into t (k, a) values (3, 'z')") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select n, d from t where k = 3") == [(42, "dd")]
     assert await show_create(client, "t") == (
         "CREATE TABLE t (k INT PRIMARY KEY, a CHARACTER VARYING, n INT NOT NULL DEFAULT 42, "
@@ -210,6 +214,7 @@ async def test_added_columns_in_the_catalogs(client: Client) -> None:
     ]
     # the upsert on the key still works after the migration
     assert await client.run("insert into t values (1, 7, 'u')") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select * from t order by k") == [
         (1, 7, "u"),
         (2, 42, "dd"),

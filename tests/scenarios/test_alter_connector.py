@@ -216,6 +216,7 @@ async def test_drop_connector_keeps_the_rows(client: Client) -> None:
         ("public.tk", "CREATE TABLE tk (v INT PRIMARY KEY) WITH (retention_seconds = 5)")
     ]
     assert await client.run("insert into tk values (2)") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select v from tk order by v") == [(1,), (2,)]
     assert await cause(client, "alter table tk drop connector") == (
         "XX000",

@@ -116,6 +116,9 @@ def run_until_killed(dsn: str, proc: subprocess.Popen[str], round_: int, acked: 
     done = 0
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("set background_ddl = true")
+        # an INSERT is acknowledged once a barrier committed it (RisingWave's promise: durable
+        # after its checkpoint; without a flush, the epoch may be lost with the process)
+        conn.execute("set rw_implicit_flush = true")
         killer.start()
         try:
             for kind, name, sql in ddl_stream(round_, rng):

@@ -89,6 +89,7 @@ async def test_sql_functions_over_tables_and_in_materialized_views(
 ) -> None:
     assert await client.run("create table t1 (c1 INT, c2 INT)") == "CREATE_TABLE"
     assert await client.run("insert into t1 values (1, 1), (2, 2), (3, 3)") == "INSERT 0 3"
+    await client.run("flush")
     assert await client.run(ADD) == "CREATE_FUNCTION"
     assert (
         await client.run(
@@ -112,6 +113,7 @@ async def test_sql_functions_over_tables_and_in_materialized_views(
         "create materialized view mv as select c1, twice(c1) as d, above(c1) as n from t1",
     ) == "CREATE_MATERIALIZED_VIEW"  # fmt: skip
     assert await client.run("insert into t1 values (4, 4)") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select * from mv order by c1") == [
         (1, 2, 3), (2, 4, 2), (3, 6, 1), (4, 8, 0),
     ]  # fmt: skip

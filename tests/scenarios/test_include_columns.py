@@ -53,6 +53,7 @@ async def test_upsert_table_keyed_by_its_include_key(client: Client) -> None:
     assert await client.run(
         "insert into upsert_students values (1, 'a', '\\x01'), (2, 'b', '\\x01')"
     ) == ("INSERT 0 2")
+    await client.run("flush")
     # the key overwrites (the table's ON CONFLICT DO UPDATE FULL)
     assert await client.rows("select * from upsert_students") == [(2, "b", b"\x01")]
 
@@ -106,6 +107,7 @@ async def test_default_names_types_and_order(client: Client) -> None:
     ]
     # the rows have the columns; nothing produces, so they are NULL unless written
     assert await client.run("insert into plain_students (a, o) values (1, '7')") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows(
         "select a, _rw_kafka_payload, _rw_kafka_header_h2_varchar, _rw_kafka_header_h1, o, "
         "_rw_kafka_timestamp, _rw_kafka_partition, _rw_kafka_key from plain_students"

@@ -43,6 +43,7 @@ async def chain(c: Client, prefix: str, depth: int) -> list[str]:
             f"CREATE MATERIALIZED VIEW {prefix}{i} AS SELECT k, v + 1 AS v FROM {prefix}{i - 1}"
         )
     await c.run(f"INSERT INTO {prefix}0 VALUES (1, 1), (2, 2)")
+    await c.run("FLUSH")
     return [f"{prefix}{i}" for i in range(depth + 1)]
 
 

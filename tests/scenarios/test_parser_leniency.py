@@ -55,6 +55,7 @@ async def test_trailing_comma_in_with_options(client: Client) -> None:
 async def test_keywords_as_relation_names(client: Client, server: Running) -> None:
     assert await client.run("create table table (v int)") == "CREATE_TABLE"
     assert await client.run("insert into table values (1), (2)") == "INSERT 0 2"
+    await client.run("flush")  # the UPDATE reads the committed rows
     assert await client.run("update table set v = 3 where v = 2") == "UPDATE 1"
     mv = "create materialized view user as select * from table"
     assert await run_ticking(client, server, mv) == "CREATE_MATERIALIZED_VIEW"
@@ -62,6 +63,7 @@ async def test_keywords_as_relation_names(client: Client, server: Running) -> No
         "select t.v from public.table t join user u on u.v = t.v order by 1"
     ) == [(1,), (3,)]
     assert await client.run("delete from table where v = 1") == "DELETE 1"
+    await client.run("flush")
     assert sorted(
         await client.rows("select name, relation_type from rw_relations where schema_id = 2")
     ) == [

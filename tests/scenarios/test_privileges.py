@@ -180,6 +180,7 @@ async def test_reads_and_dml_need_their_privilege(client_factory: Connect) -> No
     root = await client_factory()
     await root.run("CREATE TABLE t (v int)")
     await root.run("INSERT INTO t VALUES (1)")
+    await root.run("FLUSH")
     await users(root, "alice")
     alice = await client_factory("alice")
     # binder/relation/table_or_source.rs:472-524 (SELECT) and binder/insert.rs:115-126,
@@ -208,6 +209,8 @@ async def test_reads_and_dml_need_their_privilege(client_factory: Connect) -> No
         alice, "t", "INSERT"
     )
     assert await root.run("GRANT INSERT, UPDATE, DELETE ON TABLE t TO alice") == "GRANT_PRIVILEGE"
+    # each write is read by the next statement: committed before it returns
+    await alice.run("SET RW_IMPLICIT_FLUSH TO true")
     assert await alice.run("INSERT INTO t SELECT v + 1 FROM t") == "INSERT 0 1"
     assert await alice.run("UPDATE t SET v = v * 10") == "UPDATE 2"
     assert await alice.run("DELETE FROM t WHERE v = 20") == "DELETE 1"

@@ -40,6 +40,7 @@ async def shop(client: Client) -> Client:
     await client.run(DOUBLE)
     await client.run("CREATE TABLE items (name varchar, price numeric)")
     await client.run("INSERT INTO items VALUES ('pen', 1.5), ('ink', 4)")
+    await client.run("FLUSH")
     return client
 
 
@@ -59,6 +60,7 @@ async def test_the_current_database_names_a_user_function(shop: Client, server: 
     )  # fmt: skip
     assert tag == "CREATE_MATERIALIZED_VIEW"
     await shop.run("INSERT INTO items VALUES ('cap', 10)")
+    await shop.run("FLUSH")
     assert await shop.rows("SELECT * FROM doubled ORDER BY name") == [
         ("cap", 20),
         ("ink", 8),

@@ -14,8 +14,20 @@ asyncpg), as risingwave-py writes it: ``ON CONFLICT DO UPDATE IF NOT NULL`` and
 
 from __future__ import annotations
 
+import pytest
+
+from tests.scenarios.conftest import Connect
 from tests.scenarios.drivers import Client
 from tests.scenarios.helpers import cause
+
+
+@pytest.fixture
+async def client(client_factory: Connect) -> Client:
+    """These tests read what each write stored: every DML waits for its barrier, as
+    RisingWave's e2e files set it (``SET RW_IMPLICIT_FLUSH TO true``)."""
+    c = await client_factory()
+    await c.run("SET RW_IMPLICIT_FLUSH TO true")
+    return c
 
 
 def one(text: str) -> str:

@@ -37,6 +37,7 @@ async def test_use_moves_the_session_to_another_database(client: Client) -> None
     assert await client.rows("show search_path") == [('"$user", public',)]
     assert await client.run("create table t_d2 (v int)") == "CREATE_TABLE"
     assert await client.run("insert into t_d2 values (7)") == "INSERT 0 1"
+    await client.run("flush")
     assert await client.rows("select name from rw_tables") == [("t_d2",)]
     assert await client.rows("show tables") == [("public.t_d2",)]
     f = await cause(client, "select * from t_dev")

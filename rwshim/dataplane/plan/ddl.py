@@ -6,8 +6,11 @@
   NULL in a key and treats it as a value; the upsert clause of ``dml`` infers this index); a
   table with version columns or DO UPDATE IF NOT NULL has a BEFORE UPDATE trigger
   (``rw."t<id>_conflict"()``) that gives an UPDATE that conflict behaviour;
-- a view, materialized view or source: ``rw."v<id>"``, the rewritten defining query (a source
-  reads no rows: rwshim's sources move no data) with the catalog's column names;
+- a view or source: ``rw."v<id>"``, the rewritten defining query (a source reads no rows:
+  rwshim's sources move no data) with the catalog's column names;
+- a materialized view: ``rw."q<id>"`` (the rewritten defining query), ``rw."m<id>"`` (its
+  state: a table computed from the query when made and again at each barrier whose epoch
+  wrote what it reads, dataplane/epochs.py) and ``rw."v<id>"`` reading the state;
 - an index: ``rw."i<id>"`` on the indexed table, and ``rw."v<id>"`` reading the index's
   columns, since RisingWave can read an index as a relation.
 
@@ -38,7 +41,7 @@ class PgObject:
     """One physical object and how to make it."""
 
     name: str  # t<id> / v<id> / i<id>
-    kind: str  # "table" | "view" | "index"
+    kind: str  # "table" | "view" | "index" | "state" (a materialized view's table)
     signature: str
     create: tuple[str, ...]  # run in one transaction, with the bookkeeping row
     relation_id: int
@@ -48,7 +51,7 @@ class PgObject:
         return f"{names.DATA_SCHEMA}.{qi(self.name)}"
 
     def drop(self) -> str:
-        kind = {"table": "TABLE", "view": "VIEW", "index": "INDEX"}[self.kind]
+        kind = {"table": "TABLE", "view": "VIEW", "index": "INDEX", "state": "TABLE"}[self.kind]
         return f"DROP {kind} IF EXISTS {self.qualified} CASCADE"
 
 
@@ -209,6 +212,33 @@ def view(rel: Relation, pg_query: str) -> PgObject:
     signature = json.dumps([cols, pg_query, names.SEARCH_PATH], separators=(",", ":"))
     create = f"CREATE VIEW {names.qualified_view(rel.id)} ({cols}) AS {pg_query}"
     return PgObject(name, "view", signature, (create,), rel.id)
+
+
+def materialized(rel: Relation, pg_query: str, requires: tuple[str, ...]) -> list[PgObject]:
+    """A materialized view's three objects: its query, its state made from the query (as
+    committed now), and ``rw."v<id>"`` reading the state.  They share one signature, so a new
+    definition makes all three again."""
+    query = view(rel, pg_query)
+    signature = query.signature
+    qname = names.query_name(rel.id)
+    qualified_query = f"{names.DATA_SCHEMA}.{qi(qname)}"
+    cols = ", ".join(qi(c.name) for c in rel.columns)
+    sname = names.state_name(rel.id)
+    qualified_state = f"{names.DATA_SCHEMA}.{qi(sname)}"
+    return [
+        requiring(
+            PgObject(
+                qname, "view", signature,
+                (f"CREATE VIEW {qualified_query} ({cols}) AS {pg_query}",), rel.id,
+            ),
+            requires,
+        ),
+        PgObject(
+            sname, "state", signature,
+            (f"CREATE TABLE {qualified_state} AS SELECT * FROM {qualified_query}",), rel.id,
+        ),
+        view(rel, f"SELECT * FROM {qualified_state}"),
+    ]  # fmt: skip
 
 
 def requiring(obj: PgObject, statements: tuple[str, ...]) -> PgObject:

@@ -2,7 +2,9 @@
 id, so renames and SET SCHEMA cost nothing there and dependents keep working.
 
 - schema ``rw``: ``t<id>`` tables, ``v<id>`` views (RisingWave views, materialized views,
-  sources, and the readable form of an index), ``i<id>`` indexes;
+  sources, and the readable form of an index), ``i<id>`` indexes; a materialized view also
+  has ``q<id>`` (its defining query, a view) and ``m<id>`` (its state at the last barrier, a
+  table ``v<id>`` reads: dataplane/epochs.py);
 - schema ``rwfn``: functions first in every data session's search_path (before
   ``pg_catalog``, so they shadow it);
 - catalog snapshots for queries that join catalogs with user data: per-session temporary
@@ -37,6 +39,14 @@ def view_name(relation_id: int) -> str:
     return f"v{relation_id}"
 
 
+def query_name(relation_id: int) -> str:
+    return f"q{relation_id}"
+
+
+def state_name(relation_id: int) -> str:
+    return f"m{relation_id}"
+
+
 def index_name(relation_id: int) -> str:
     return f"i{relation_id}"
 
@@ -60,6 +70,6 @@ def qualified_snapshot(schema: str, name: str) -> str:
 
 def parse_physical(name: str) -> tuple[str, int] | None:
     """(kind letter, relation id) of a physical name in schema ``rw``, or None."""
-    if len(name) < 2 or name[0] not in "tvi" or not name[1:].isdigit():
+    if len(name) < 2 or name[0] not in "tvimq" or not name[1:].isdigit():
         return None
     return name[0], int(name[1:])

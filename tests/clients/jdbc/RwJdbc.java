@@ -137,6 +137,7 @@ public final class RwJdbc {
               "CREATE TABLE orders (id int PRIMARY KEY, item varchar, price double precision,"
                   + " amount numeric, paid boolean, at timestamp, day date, big bigint)"));
       emit("insert", s.executeUpdate("INSERT INTO orders (id, item) VALUES (1, 'one'), (2, 'two')"));
+      s.execute("FLUSH");
       ResultSet rs = s.executeQuery("SELECT count(*) AS n, max(item) AS m FROM orders");
       emit("simple select", rows(rs, "n", "m"));
     }

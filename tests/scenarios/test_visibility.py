@@ -1,0 +1,149 @@
+"""When a write becomes visible, as a RisingWave user sees it (manual clock: a barrier happens
+only on ``tick()`` or a command that injects one).
+
+RisingWave: a DML statement returns before the barrier that commits it, and every batch read
+uses the committed epoch (src/frontend/src/session/transaction.rs:46-48,
+scheduler/snapshot.rs:168-196); FLUSH injects a barrier and waits for it
+(handler/flush.rs:27-43); ``implicit_flush`` flushes after each DML (handler/query.rs:564-568);
+``dml_wait_persistence`` waits for the next checkpoint (stream/src/executor/dml.rs:160-190);
+materialized views, MV-on-MV chains and indexes move in the same epoch as their upstream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.conftest import Running
+from tests.scenarios.conftest import Connect
+from tests.scenarios.drivers import Client
+from tests.scenarios.helpers import pending, run_ticking
+
+
+async def kv(client: Client, server: Running) -> None:
+    await client.run("create table t (k int primary key, v int)")
+    await client.run("insert into t values (1, 10)")
+    server.tick()
+
+
+async def test_a_write_is_seen_by_nobody_until_the_next_barrier(
+    client_factory: Connect, server: Running
+) -> None:
+    writer = await client_factory()
+    other = await client_factory()
+    await kv(writer, server)
+    assert await writer.run("insert into t values (2, 20)") == "INSERT 0 1"
+    assert await writer.run("update t set v = 11 where k = 1") == "UPDATE 1"
+    # its own session and another see the last committed epoch, as long as no barrier comes
+    for _ in range(3):
+        for c in (writer, other):
+            assert await c.rows("select k, v from t order by k") == [(1, 10)]
+            assert await c.rows("select count(*) from t") == [(1,)]
+    server.tick()
+    for c in (writer, other):
+        assert await c.rows("select k, v from t order by k") == [(1, 11), (2, 20)]
+
+
+async def test_flush_makes_earlier_writes_visible_to_every_session(
+    client_factory: Connect, server: Running
+) -> None:
+    writer = await client_factory()
+    other = await client_factory()
+    await kv(writer, server)
+    await writer.run("insert into t values (2, 20)")
+    await other.run("delete from t where k = 1")
+    assert await other.rows("select k from t order by k") == [(1,)]
+    # one session's FLUSH commits every write that returned before it, the other's too
+    assert await writer.run("flush") == "FLUSH"
+    for c in (writer, other):
+        assert await c.rows("select k, v from t order by k") == [(2, 20)]
+
+
+async def test_implicit_flush_makes_each_dml_wait_for_its_barrier(
+    client_factory: Connect, server: Running
+) -> None:
+    writer = await client_factory()
+    other = await client_factory()
+    await kv(writer, server)
+    assert await writer.run("set rw_implicit_flush = true") == "SET_VARIABLE"
+    assert await writer.run("insert into t values (2, 20)") == "INSERT 0 1"
+    assert await other.rows("select k, v from t order by k") == [(1, 10), (2, 20)]
+    assert await writer.run("delete from t where k = 1") == "DELETE 1"
+    assert await writer.rows("select k from t order by k") == [(2,)]
+    # another session without it: its writes wait for a barrier again
+    await other.run("insert into t values (3, 30)")
+    assert await writer.rows("select k from t order by k") == [(2,)]
+    # the next implicit flush is a barrier: it commits the other session's write too
+    await writer.run("insert into t values (4, 40)")
+    assert await other.rows("select k from t order by k") == [(2,), (3,), (4,)]
+
+
+async def test_dml_wait_persistence_returns_after_the_next_barrier(
+    client_factory: Connect, server: Running
+) -> None:
+    writer = await client_factory()
+    await kv(writer, server)
+    await writer.run("set dml_wait_persistence = true")
+    # it injects no barrier: with the clock held, the INSERT waits for one
+    fut = await pending(writer.run("insert into t values (2, 20)"))
+    server.tick()
+    assert await asyncio.wait_for(fut, 10) == "INSERT 0 1"
+    assert await writer.rows("select k from t order by k") == [(1,), (2,)]
+
+
+async def test_a_held_write_stays_invisible_and_returning_answers_at_once(
+    client: Client, server: Running
+) -> None:
+    await kv(client, server)
+    # the statement's own answer (its count, RETURNING) comes at once; the table does not move
+    assert await client.rows("insert into t values (5, 50) returning k, v") == [(5, 50)]
+    assert await client.rows("delete from t where k = 1 returning v") == [(10,)]
+    assert await client.rows("select k, v from t") == [(1, 10)]
+    # a failing statement undoes only itself: the epoch's other writes stay queued
+    failure = await client.fail("insert into t values (1 / 0, 0)")
+    assert failure.message == (
+        f"{client.envelope}\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Expr error\n  2: Division by zero\n"
+    )
+    assert await client.rows("select k, v from t") == [(1, 10)]
+    server.tick()
+    assert await client.rows("select k, v from t") == [(5, 50)]
+
+
+async def test_a_materialized_view_chain_shows_one_epoch(
+    client_factory: Connect, server: Running
+) -> None:
+    writer = await client_factory()
+    reader = await client_factory()
+    await kv(writer, server)
+    await run_ticking(writer, server, "create materialized view m1 as select k, v * 2 as w from t")
+    await run_ticking(writer, server, "create materialized view m2 as select sum(w) as s from m1")
+    await run_ticking(writer, server, "create index m1_w on m1 (w)")
+    assert await reader.rows("select s from m2") == [(20,)]
+    await writer.run("insert into t values (2, 20), (3, 30)")
+    await writer.run("update t set v = 100 where k = 1")
+    # nothing moved anywhere: the table, both views, the index and a join of them agree
+    state = "select (select count(*) from t), (select count(*) from m1), (select s from m2)"
+    assert await reader.rows(state) == [(1, 1, 20)]
+    assert await reader.rows("select k, w from m1_w order by k") == [(1, 20)]
+    server.tick()
+    assert await reader.rows(state) == [(3, 3, 300)]
+    assert await reader.rows("select k, w from m1 order by k") == [(1, 200), (2, 40), (3, 60)]
+    assert await reader.rows("select w from m1_w order by w") == [(40,), (60,), (200,)]
+    # between barriers the views keep the last committed epoch
+    await writer.run("delete from t where k = 2")
+    assert await reader.rows(state) == [(3, 3, 300)]
+    await writer.run("flush")
+    assert await reader.rows(state) == [(2, 2, 260)]
+    assert (
+        await reader.rows("select t.k, m1.w from t join m1 on t.k = m1.k where m1.w <> t.v * 2")
+        == []
+    )
+
+
+async def test_a_barrier_without_writes_changes_nothing(client: Client, server: Running) -> None:
+    await kv(client, server)
+    await run_ticking(client, server, "create materialized view m as select count(*) as n from t")
+    for _ in range(3):
+        server.tick()
+        assert await client.rows("select n from m") == [(1,)]
+        assert await client.rows("select k, v from t") == [(1, 10)]
