@@ -649,7 +649,8 @@ class SessionConfig(Struct):
 
     @property
     def dml_wait_persistence(self) -> bool:
-        return self._values["dml_wait_persistence"] == "true"
+        # v2.8.5 has no such variable (its session_config/mod.rs): a DML never waits there
+        return self._values.get("dml_wait_persistence") == "true"
 
     def rate_limit(self, kind: str) -> int | None:
         """``<kind>_rate_limit`` (backfill, source, dml, sink); None when disabled (< 0)."""
