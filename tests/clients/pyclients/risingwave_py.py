@@ -82,6 +82,9 @@ def main() -> None:
         )
     )
     emit("version", str(rw.rw_version))
+    # the SDK's INSERT into its version table was not flushed: on RisingWave it is seen once a
+    # barrier commits it, so read it the way a RisingWave user must
+    rw.execute("FLUSH")
     emit("version table", rows(rw.fetch("SELECT version FROM _risingwave_py_version")))
     rw.execute("CREATE TABLE orders (id int PRIMARY KEY, item varchar, qty int)")
     emit("exists", rw.check_exist("orders"), rw.check_exist("nosuch"))
