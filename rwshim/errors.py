@@ -14,7 +14,7 @@ their section, so that one file lists every text rwshim can send.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 # pgwire envelopes (src/utils/pgwire/src/error.rs:35-54).
 RUN_QUERY = "Failed to run the query"
@@ -361,6 +361,9 @@ class SqlParserError(RwError):
 
     def __init__(self, message: str) -> None:
         super().__init__(f"sql parser error: {message}")
+        # (signature of the consumed prefix, query string, token found) of an ``expected``
+        # error, which a release's parser may word otherwise (Release.parse_expected)
+        self.relocate: tuple[str, str, Any] | None = None
 
 
 class StartupOptionError(FatalError):

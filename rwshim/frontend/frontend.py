@@ -55,6 +55,7 @@ from rwshim.errors import (
     NotImplementedError_,
     PermissionDenied,
     RwError,
+    SqlParserError,
     StartupOptionError,
     StoreWriteFailed,
 )
@@ -65,6 +66,7 @@ from rwshim.lazy import lazy_module
 from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
 from rwshim.sql import statements as st
+from rwshim.sql.errors_text import expected_error
 
 if TYPE_CHECKING:
     from rwshim.catalog_path.system_catalogs.show import ShowContext
@@ -315,7 +317,10 @@ class Frontend:
     def parse(self, sql: str) -> list[Statement]:
         """Split and parse a query string; raises RwError on bad syntax."""
         try:
-            return sql_parse(sql)
+            try:
+                return sql_parse(sql)
+            except SqlParserError as e:
+                raise self._release_parse_error(e) from None
         except RwError as e:
             if logfmt.statement_log.isEnabledFor(logging.DEBUG):
                 logfmt.statement_log.debug(
@@ -326,6 +331,14 @@ class Frontend:
                     )
                 )  # fmt: skip
             raise
+
+    def _release_parse_error(self, e: SqlParserError) -> SqlParserError:
+        """``e`` as the release's parser words it (Release.parse_expected)."""
+        if e.relocate is None:
+            return e
+        sig, sql, found = e.relocate
+        what = self.instance.release.parse_expected(sig)
+        return e if what is None else expected_error(sql, found, what)
 
     def describe(
         self, stmt: Statement, param_oids: list[int]

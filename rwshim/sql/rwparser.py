@@ -296,7 +296,9 @@ def _error(sql: str, src: _Source, e: UnexpectedToken) -> SqlParserError:
         return located(sql, found, what[1:])
     if what is False:
         what = generic_expected(expected)
-    return expected_error(sql, found, what if isinstance(what, str) else None)
+    err = expected_error(sql, found, what if isinstance(what, str) else None)
+    err.relocate = (sig, sql, found)  # for a release whose parser words it otherwise
+    return err
 
 
 _OPTION_VALUE = re.compile(r".*[(,] <id>(?: \. <id>)* =")

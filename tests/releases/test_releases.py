@@ -503,3 +503,81 @@ def test_alter_subscription_retention_parses_from_3_0(c: Conn, release: str) -> 
         assert c.fail(sql) == parse_error(sql, "SCHEMA after SET", "retention")
     else:
         assert c.run(sql) == []
+
+
+_SINK_SET = (
+    "SCHEMA/PARALLELISM/BACKFILL_PARALLELISM/RESOURCE_GROUP/"
+    "SINK_RATE_LIMIT/BACKFILL_RATE_LIMIT/STREAMING_ENABLE_UNALIGNED_JOIN/CONFIG after SET"
+)
+
+
+@pytest.mark.parametrize(
+    ("sql", "found", "head", "v2_8"),
+    [
+        # v2.8.5:src/sqlparser/src/parser.rs:3441, :3514, :3627 (TABLE's text); v3.0.3 :3503,
+        # :3613, :3745 as head
+        (
+            "alter index i set parallelism 2",
+            "2",
+            "TO or = after ALTER INDEX SET PARALLELISM",
+            "TO or = after ALTER TABLE SET PARALLELISM",
+        ),
+        (
+            "alter materialized view m set parallelism 2",
+            "2",
+            "TO or = after ALTER MATERIALIZED VIEW SET PARALLELISM",
+            "TO or = after ALTER TABLE SET PARALLELISM",
+        ),
+        (
+            "alter sink s set parallelism 2",
+            "2",
+            "TO or = after ALTER SINK SET PARALLELISM",
+            "TO or = after ALTER TABLE SET PARALLELISM",
+        ),
+        # v2.8.5 parser.rs:3463, :3654; v3.0.3 :3562, :3806; MV the same everywhere (:3561)
+        (
+            "alter index i reset foo",
+            "foo",
+            "RESOURCE_GROUP or CONFIG after RESET",
+            "CONFIG after RESET",
+        ),
+        (
+            "alter sink s reset foo",
+            "foo",
+            "RESOURCE_GROUP or CONFIG after RESET",
+            "CONFIG after RESET",
+        ),
+        (
+            "alter materialized view m reset foo",
+            "foo",
+            "RESOURCE_GROUP or CONFIG after RESET",
+            "RESOURCE_GROUP or CONFIG after RESET",
+        ),
+        # an unknown word after SET: v2.8.5 parser.rs:3456, :3646
+        (
+            "alter index i set foo",
+            "foo",
+            "PARALLELISM/BACKFILL_PARALLELISM/RESOURCE_GROUP or CONFIG after SET",
+            "PARALLELISM or CONFIG after SET",
+        ),
+        (
+            "alter sink s set foo",
+            "foo",
+            _SINK_SET,
+            "SCHEMA/PARALLELISM/SINK_RATE_LIMIT/BACKFILL_RATE_LIMIT/"
+            "STREAMING_ENABLE_UNALIGNED_JOIN/CONFIG after SET",
+        ),
+        # v2.8.5 parser.rs:3182; v3.0.3 :3213
+        (
+            "alter database d foo",
+            "foo",
+            "RENAME, OWNER TO, SET, OR RESET after ALTER DATABASE",
+            "RENAME, OWNER TO, OR SET after ALTER DATABASE",
+        ),
+    ],
+)
+def test_alter_parse_errors(
+    c: Conn, release: str, sql: str, found: str, head: str, v2_8: str
+) -> None:
+    expected = v2_8 if release == "2.8" else head
+    assert c.fail(sql) == parse_error(sql, expected, found)
