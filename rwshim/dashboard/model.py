@@ -28,6 +28,7 @@ from rwshim.engine.scale import (
 )
 from rwshim.engine.types import EPOCH_SHIFT, RISINGWAVE_DATE_EPOCH_MS
 from rwshim.errors import RUN_QUERY
+from rwshim.store.functions import release_fragment_policy
 
 if TYPE_CHECKING:
     from rwshim.instance import Instance
@@ -257,7 +258,9 @@ def _fragment(instance: Instance, fid: int, job_id: int, names: dict[int, tuple[
         if scan_rel is None
         else {"id": int(scan_rel), "name": names.get(int(scan_rel), (str(scan_rel), ""))[0]},
         "actors": instance.engine.actors.actor_count(fid),
-        "parallelism_policy": str(row["parallelism_policy"]),
+        "parallelism_policy": release_fragment_policy(
+            str(row["parallelism_policy"]), instance.release
+        ),
         "max_parallelism": int(row["vnode_count"]),
         "rate_limit": None if rate is None else int(rate),
         "backfill_rate_limit": None if bf_rate is None else int(bf_rate),

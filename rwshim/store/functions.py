@@ -52,6 +52,20 @@ def legacy_policy_parallelism(shown: str | None) -> str | None:
     return shown
 
 
+def release_fragment_policy(policy: str, release: Release) -> str:
+    """A stored fragment policy (head's format_fragment_parallelism_policy: ``inherit(4)``,
+    ``override(bounded(8))``, ``single``, ``upstream_fragment([..])``) as the release renders
+    it: the parallelism inside ``inherit``/``override`` through the same rule as
+    rw_policy_parallelism (v2.8.5 controller/fragment.rs:1376, :1405-1412)."""
+    if not release.legacy_parallelism_display:
+        return policy
+    for head in ("inherit(", "override("):
+        if policy.startswith(head) and policy.endswith(")"):
+            inner = legacy_policy_parallelism(policy[len(head) : -1])
+            return f"{head}{inner})"
+    return policy
+
+
 def legacy_job_parallelism(shown: str | None) -> str | None:
     """v2.8.5's rw_streaming_jobs / rw_table_fragments ``parallelism``: upper case."""
     policy = legacy_policy_parallelism(shown)

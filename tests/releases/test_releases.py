@@ -17,6 +17,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from rwshim.dashboard import model
 from rwshim.testing import RwShim
 
 RELEASES = ("2.8", "3.0", "head")
@@ -327,14 +328,20 @@ def test_parallelism_renderings(c: Conn, server: RwShim, release: str) -> None:
         "select distinct f.parallelism_policy from rw_fragments f join rw_materialized_views m"
         " on f.table_id = m.id"
     )
+    # the dashboard's fragments say the catalog's policy (rwshim/dashboard/model.py)
+    mv_id = c.job("mv")[0]
+    shown = server.call(lambda: model.job(server.instance, mv_id))
+    drawn = {f["parallelism_policy"] for f in shown["fragments"] if not f["external"]}
     if release == "2.8":
         assert jobs == [("t", "ADAPTIVE"), ("mv", "FIXED(4)")]
         assert [p for _, p in frags] == ["ADAPTIVE", "FIXED(4)"]
         assert policy == [("inherit(fixed(4))",)]
+        assert drawn == {"inherit(fixed(4))"}
     else:
         assert jobs == [("t", "bounded(4)"), ("mv", "4")]
         assert [p for _, p in frags] == ["bounded(4)", "4"]
         assert policy == [("inherit(4)",)]
+        assert drawn == {"inherit(4)"}
 
 
 def test_alter_parallelism_values(c: Conn, release: str) -> None:
