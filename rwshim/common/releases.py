@@ -233,6 +233,32 @@ def _old_wording() -> list[tuple[re.Pattern[str], str]]:
     return _COMPILED
 
 
+# Parse errors both releases word otherwise than 448c657 (whose parser.rs:3470-3501 says "TO or
+# = after rate limit" for every kind and has ALTER COMPACTION): v3.0.3 parser.rs:3429 (v2.8.5
+# :3367) BACKFILL_RATE_LIMIT for TABLE, MATERIALIZED VIEW and SINK alike, :3451 (:3389)
+# DML_RATE_LIMIT, :3474 (:3412) SOURCE_RATE_LIMIT naming TABLE or SOURCE, :3702 (:3584)
+# SINK_RATE_LIMIT, :4100 and :4103 (:3924, :3927) ALTER FRAGMENT, :3160 (:3159) ALTER.
+_RELEASE_EXPECTED: tuple[tuple[str, str], ...] = (
+    (r"ALTER .* SET BACKFILL_RATE_LIMIT", "TO or = after ALTER TABLE SET BACKFILL_RATE_LIMIT"),
+    (r"ALTER .* SET DML_RATE_LIMIT", "TO or = after ALTER TABLE SET DML_RATE_LIMIT"),
+    (
+        rf"ALTER TABLE (?:ONLY )?{_N} SET SOURCE_RATE_LIMIT",
+        "TO or = after ALTER TABLE SET SOURCE_RATE_LIMIT",
+    ),
+    (
+        rf"ALTER SOURCE {_N} SET SOURCE_RATE_LIMIT",
+        "TO or = after ALTER SOURCE SET SOURCE_RATE_LIMIT",
+    ),
+    (r"ALTER .* SET SINK_RATE_LIMIT", "TO or = after ALTER SINK SET SINK_RATE_LIMIT"),
+    (r"ALTER FRAGMENT <num>(?: , <num>)* SET", "expected RATE_LIMIT after SET"),
+    (r"ALTER FRAGMENT <num>(?: , <num>)* SET RATE_LIMIT", "TO or = after RATE_LIMIT"),
+    (
+        r"ALTER",
+        "DATABASE, FRAGMENT, SCHEMA, TABLE, INDEX, MATERIALIZED, VIEW, SINK, SUBSCRIPTION, "
+        "SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER",
+    ),
+)
+
 HEAD = Release(
     key="head",
     tag="448c657",
@@ -253,6 +279,7 @@ V3_0 = Release(
     batch_refresh=False,
     legacy_backfill_honoured=True,
     session_vars="session_vars_v3_0",
+    expected_rules=_RELEASE_EXPECTED,
     new_wording=False,
 )
 
@@ -300,6 +327,7 @@ V2_8 = Release(
         (rf"ALTER (?:INDEX|SINK) {_N} RESET", "CONFIG after RESET"),
         # no ALTER DATABASE ... RESET (v2.8.5 parser.rs:3182; v3.0.3 :3213 adds OR RESET)
         (rf"ALTER DATABASE {_N}", "RENAME, OWNER TO, OR SET after ALTER DATABASE"),
+        *_RELEASE_EXPECTED,
     ),
     upstream_only_reschedulable=False,
     alter_parallelism_strategies=False,

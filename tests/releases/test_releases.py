@@ -588,3 +588,70 @@ def test_alter_parse_errors(
 ) -> None:
     expected = v2_8 if release == "2.8" else head
     assert c.fail(sql) == parse_error(sql, expected, found)
+
+
+_ALTER_KINDS = "DATABASE, FRAGMENT, SCHEMA, TABLE, INDEX, MATERIALIZED, VIEW, SINK, SUBSCRIPTION, "
+
+
+@pytest.mark.parametrize(
+    ("sql", "found", "head", "releases"),
+    [
+        # 448c657 parser.rs:3470-3501 one text; v3.0.3 :3429, :3451, :3474, :3702 (v2.8.5
+        # :3367, :3389, :3412, :3584) by kind
+        (
+            "alter materialized view m set backfill_rate_limit 5",
+            "5",
+            "TO or = after rate limit",
+            "TO or = after ALTER TABLE SET BACKFILL_RATE_LIMIT",
+        ),
+        (
+            "alter table t set dml_rate_limit 5",
+            "5",
+            "TO or = after rate limit",
+            "TO or = after ALTER TABLE SET DML_RATE_LIMIT",
+        ),
+        (
+            "alter table t set source_rate_limit 5",
+            "5",
+            "TO or = after rate limit",
+            "TO or = after ALTER TABLE SET SOURCE_RATE_LIMIT",
+        ),
+        (
+            "alter source s set source_rate_limit 5",
+            "5",
+            "TO or = after rate limit",
+            "TO or = after ALTER SOURCE SET SOURCE_RATE_LIMIT",
+        ),
+        (
+            "alter sink s set sink_rate_limit 5",
+            "5",
+            "TO or = after rate limit",
+            "TO or = after ALTER SINK SET SINK_RATE_LIMIT",
+        ),
+        # v3.0.3 parser.rs:4100, :4103 (v2.8.5 :3924, :3927)
+        (
+            "alter fragment 1 set foo",
+            "foo",
+            "expected rate limit after SET",
+            "expected RATE_LIMIT after SET",
+        ),
+        (
+            "alter fragment 1 set rate_limit 5",
+            "5",
+            "TO or = after rate limit",
+            "TO or = after RATE_LIMIT",
+        ),
+        # no ALTER COMPACTION before 448c657 (v3.0.3 :3160, v2.8.5 :3159)
+        (
+            "alter foo",
+            "foo",
+            "COMPACTION, " + _ALTER_KINDS + "SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER",
+            _ALTER_KINDS + "SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER",
+        ),
+    ],
+)
+def test_rate_limit_parse_errors(
+    c: Conn, release: str, sql: str, found: str, head: str, releases: str
+) -> None:
+    expected = head if release == "head" else releases
+    assert c.fail(sql) == parse_error(sql, expected, found)
