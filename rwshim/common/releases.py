@@ -143,6 +143,11 @@ class Release(Struct, frozen=True):
     # RESOURCE_GROUP and SUBSCRIPTION RETENTION later too).
     unparsed_set_words: tuple[tuple[str, str], ...] = ()
     after_set_expected: tuple[tuple[str, str], ...] = ()
+    # ALTER <kind> <name> RESET RESOURCE_GROUP that the release's parser refuses: (kind, its
+    # ``expected`` text, whether it stops at RESET itself rather than at RESOURCE_GROUP).
+    # v2.8.5 parser.rs:3463 INDEX and :3654 SINK take RESET CONFIG only, :3182 DATABASE has no
+    # RESET; its MATERIALIZED VIEW takes RESET RESOURCE_GROUP (:3549-3556).
+    unparsed_reset: tuple[tuple[str, str, bool], ...] = ()
     # Parse errors the release's parser words otherwise: (regex over the consumed prefix's
     # signature, as rwshim/sql/errors_text.py writes them, the release's ``expected`` text),
     # tried before the reference commit's rules (``parse_expected``).
@@ -194,6 +199,14 @@ class Release(Struct, frozen=True):
         if (kind, word) not in self.unparsed_set_words:
             return None
         return dict(self.after_set_expected)[kind]
+
+    def unparsed_reset_resource_group(self, kind: str) -> tuple[str, bool] | None:
+        """(``expected`` text, stops at RESET) with which this release's parser refuses
+        ``ALTER <kind> <name> RESET RESOURCE_GROUP``, None if it parses."""
+        for k, text, at_reset in self.unparsed_reset:
+            if k == kind:
+                return text, at_reset
+        return None
 
     def parse_expected(self, sig: str) -> str | None:
         """The ``expected ...`` text of this release's parser after the consumed prefix ``sig``
@@ -328,6 +341,11 @@ V2_8 = Release(
         # no ALTER DATABASE ... RESET (v2.8.5 parser.rs:3182; v3.0.3 :3213 adds OR RESET)
         (rf"ALTER DATABASE {_N}", "RENAME, OWNER TO, OR SET after ALTER DATABASE"),
         *_RELEASE_EXPECTED,
+    ),
+    unparsed_reset=(
+        ("INDEX", "CONFIG after RESET", False),
+        ("SINK", "CONFIG after RESET", False),
+        ("DATABASE", "RENAME, OWNER TO, OR SET after ALTER DATABASE", True),
     ),
     upstream_only_reschedulable=False,
     alter_parallelism_strategies=False,

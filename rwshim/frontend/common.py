@@ -90,6 +90,9 @@ def refuse_unparsed(fe: Frontend, stmt: st._AlterObject, word: str) -> None:
     <word>`` (Release.unparsed_set): ``expected <its list> after SET, found: <word as typed>``
     at that word.  (RisingWave fails the whole query string at parse time; rwshim, whose one
     grammar parses every release's statements, fails this statement when it runs.)"""
+    if isinstance(stmt, st.AlterResourceGroup) and stmt.value is None:
+        _refuse_unparsed_reset(fe, stmt)
+        return
     expected = fe.instance.release.unparsed_set(stmt.kind.upper(), word)
     if expected is None:
         return
@@ -97,4 +100,18 @@ def refuse_unparsed(fe: Frontend, stmt: st._AlterObject, word: str) -> None:
     for prev, tok in itertools.pairwise(toks):
         if prev.value.upper() == "SET" and tok.value.upper() == word and not tok.quoted:
             raise expected_error(stmt.text, tok, expected)
+    raise expected_error(stmt.text, toks[-1], expected)
+
+
+def _refuse_unparsed_reset(fe: Frontend, stmt: st.AlterResourceGroup) -> None:
+    """``ALTER <kind> <name> RESET RESOURCE_GROUP`` on a release whose parser refuses it
+    (Release.unparsed_reset_resource_group): at RESET or at RESOURCE_GROUP."""
+    refused = fe.instance.release.unparsed_reset_resource_group(stmt.kind.upper())
+    if refused is None:
+        return
+    expected, at_reset = refused
+    toks = tokenize(stmt.text)
+    for prev, tok in itertools.pairwise(toks):
+        if prev.value.upper() == "RESET" and tok.value.upper() == "RESOURCE_GROUP":
+            raise expected_error(stmt.text, prev if at_reset else tok, expected)
     raise expected_error(stmt.text, toks[-1], expected)

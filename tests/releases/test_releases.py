@@ -655,3 +655,33 @@ def test_rate_limit_parse_errors(
 ) -> None:
     expected = head if release == "head" else releases
     assert c.fail(sql) == parse_error(sql, expected, found)
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "found", "v2_8", "missing"),
+    [
+        # v2.8.5 parser.rs:3463, :3654 (RESET CONFIG only), :3182 (no RESET)
+        ("index", "i", "resource_group", "CONFIG after RESET", "table not found: i"),
+        ("sink", "s", "resource_group", "CONFIG after RESET", "sink not found: s"),
+        (
+            "database",
+            "d",
+            "reset",
+            "RENAME, OWNER TO, OR SET after ALTER DATABASE",
+            "database not found: d",
+        ),
+    ],
+)
+def test_reset_resource_group_parses_from_3_0(
+    c: Conn, release: str, kind: str, name: str, found: str, v2_8: str, missing: str
+) -> None:
+    # DATABASE's takes DEFERRED (v3.0.3 parser.rs:3200-3203)
+    sql = f"alter {kind} {name} reset resource_group" + (" deferred" if kind == "database" else "")
+    if release == "2.8":
+        assert c.fail(sql) == parse_error(sql, v2_8, found)
+    else:
+        # it parses: the name is then looked up
+        assert c.fail(sql) == (
+            "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+            f"  1: Catalog error\n  2: {missing}\n"
+        )
