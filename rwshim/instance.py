@@ -23,11 +23,11 @@ from rwshim.catalog_path.engine import QueryEngine
 from rwshim.catalog_path.reader import CatalogReader
 from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.common.passwords import StoredPassword
-from rwshim.common.releases import Release
+from rwshim.common.releases import Release, check_store_release
 from rwshim.common.releases import release as find_release
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
-from rwshim.errors import NotImplementedError_
+from rwshim.errors import NotImplementedError_, StoreUnusable
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store import functions as store_functions
 from rwshim.store.files import damaged
@@ -98,6 +98,7 @@ class Instance:
         self.manual = manual_clock
         self.clock: Clock = ManualClock() if manual_clock else SystemClock()
         self.store = Store.open(data_dir)
+        self._check_store_release()
         store_functions.register(self.store.conn, self.release)
         self.postgres_url = postgres_url
         self._data: DataPlane | None = None
@@ -128,6 +129,23 @@ class Instance:
         registry = self.registry
         if registry is not None:
             registry.release_reads()
+
+    def _check_store_release(self) -> None:
+        """A data directory last run by a later release is refused as that release's meta
+        refuses a store with migrations it does not know; an earlier one's is taken (and
+        upgraded: it now records this release).  (Release.added_migrations)"""
+        if self.data_dir is None:
+            return
+        why = check_store_release(self.store.meta_value("rw_release"), self.release)
+        if why is not None:
+            self.store.close()
+            raise StoreUnusable(why)
+        if self.store.meta_value("rw_release") != self.release.key:
+            with self.store.transaction() as c:
+                c.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('rw_release', ?)",
+                    (self.release.key,),
+                )
 
     def _attach_read_path(self) -> None:
         self.store.release_hooks.append(self._release_reads)

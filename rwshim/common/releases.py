@@ -186,6 +186,13 @@ class Release(Struct, frozen=True):
     session_vars: str = "session_vars_generated"
     # Error texts the reference commit reworded: False keeps the old ones (OLD_WORDING).
     new_wording: bool = True
+    # The meta-store migrations this release adds to the previous one (src/meta/model/
+    # migration/src/, ls-tree of each tag): a store a later release wrote records them, and an
+    # earlier release's meta refuses it at start (controller/mod.rs:147-149, every tag:
+    # sea-orm-migration's get_migration_with_status, "Migration file of version ... is
+    # missing"); an earlier release's store is upgraded (Migrator::up, mod.rs:166).
+    rank: int = 0
+    added_migrations: tuple[str, ...] = ()
 
     @property
     def cluster_version(self) -> str:
@@ -277,6 +284,13 @@ HEAD = Release(
     tag="448c657",
     cargo_version=RW_VERSION,
     git_sha=GIT_SHA,
+    rank=2,
+    added_migrations=(
+        "m20260519_000000_streaming_job_batch_refresh_seconds",
+        "m20260705_000000_subscription_dependent_object_fk",
+        "m20260804_000000_worker_property_resource",
+        "m20260805_000000_object_belong_to_oid",
+    ),
 )
 
 V3_0 = Release(
@@ -292,6 +306,14 @@ V3_0 = Release(
     batch_refresh=False,
     legacy_backfill_honoured=True,
     session_vars="session_vars_v3_0",
+    rank=1,
+    added_migrations=(
+        "m20251223_064450_table_change_log",
+        "m20260311_000000_legacy_streaming_parallelism_session_params",
+        "m20260312_000000_streaming_job_backfill_parallelism_strategy",
+        "m20260518_000000_disable_unused_read_prefix_hints",
+        "m20260624_000000_pending_sink_state_object_fk",
+    ),
     expected_rules=_RELEASE_EXPECTED,
     new_wording=False,
 )
@@ -382,3 +404,19 @@ def release(name: str | None) -> Release:
             f"unknown RisingWave release {name!r}: expected one of {', '.join(RELEASES)}"
         )
     return found
+
+
+def check_store_release(written: str | None, opening: Release) -> str | None:
+    """Why ``opening`` refuses a meta store the release ``written`` (its key) last ran on,
+    None when it accepts it (the same or an earlier release: upgraded)."""
+    if not written or written not in RELEASES:
+        return None
+    newer = [r for r in RELEASES.values() if opening.rank < r.rank <= RELEASES[written].rank]
+    missing = [m for r in sorted(newer, key=lambda r: r.rank) for m in r.added_migrations]
+    if not missing:
+        return None
+    versions = "', '".join(missing)
+    return (
+        "failed to get applied migrations: Migration file of version "
+        f"'{versions}' is missing, this migration has been applied but its file is missing"
+    )
