@@ -153,6 +153,11 @@ class Release(Struct, frozen=True):
     # tried before the reference commit's rules (``parse_expected``).
     expected_rules: tuple[tuple[str, str], ...] = ()
 
+    # ALTER COMPACTION GROUP parses (448c657 parser.rs:3209-3212 lists COMPACTION after ALTER);
+    # the releases have no such statement (v3.0.3 parser.rs:3160, v2.8.5 :3159): ALTER then
+    # stops at COMPACTION.
+    alter_compaction_group: bool = True
+
     # --- features -------------------------------------------------------------------------------
     # Batch-refresh MVs, WITH (refresh.interval.sec = N) (43f07e74cde, #25251): head only.
     batch_refresh: bool = True
@@ -306,6 +311,7 @@ V3_0 = Release(
     batch_refresh=False,
     legacy_backfill_honoured=True,
     session_vars="session_vars_v3_0",
+    alter_compaction_group=False,
     rank=1,
     added_migrations=(
         "m20251223_064450_table_change_log",
@@ -385,6 +391,7 @@ V2_8 = Release(
     ),
     adaptive_parallelism_strategy_param=True,
     session_vars="session_vars_v2_8",
+    alter_compaction_group=False,
     new_wording=False,
 )
 

@@ -35,6 +35,8 @@ from rwshim.errors import (
 )
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.sql import statements as st
+from rwshim.sql.errors_text import expected_error
+from rwshim.sql.tokens import tokenize
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
@@ -143,7 +145,12 @@ def handle_alter_compaction_group(
     fe: Frontend, stmt: st.AlterCompactionGroup, params: list[object]
 ) -> Outcome:
     """alter_compaction_group.rs:37-45: superusers only; then the group's storage config,
-    which rwshim does not have."""
+    which rwshim does not have.  A release without the statement fails it as its parser does
+    (Release.alter_compaction_group)."""
+    release = fe.instance.release
+    if not release.alter_compaction_group:
+        toks = tokenize(stmt.text)
+        raise expected_error(stmt.text, toks[1], release.parse_expected("ALTER"))
     if not fe.is_superuser:
         raise PermissionDenied("must be superuser to execute ALTER COMPACTION GROUP command")
     raise RwError(

@@ -685,3 +685,17 @@ def test_reset_resource_group_parses_from_3_0(
             "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
             f"  1: Catalog error\n  2: {missing}\n"
         )
+
+
+def test_alter_compaction_group_parses_at_head_only(c: Conn, release: str) -> None:
+    # 448c657 parser.rs:3209-3212; v3.0.3 :3160, v2.8.5 :3159 have no COMPACTION after ALTER
+    sql = "alter compaction group 2 set max_bytes_for_level_base = 1"
+    if release == "head":
+        assert c.fail(sql) == (
+            "Failed to run the query\n\nCaused by:\n  rwshim has no storage layer: compaction"
+            " groups and their configuration are not emulated\n"
+        )
+    else:
+        assert c.fail(sql) == parse_error(
+            sql, _ALTER_KINDS + "SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER", "compaction"
+        )
