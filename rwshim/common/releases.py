@@ -148,6 +148,10 @@ class Release(Struct, frozen=True):
     # v2.8.5 parser.rs:3463 INDEX and :3654 SINK take RESET CONFIG only, :3182 DATABASE has no
     # RESET; its MATERIALIZED VIEW takes RESET RESOURCE_GROUP (:3549-3556).
     unparsed_reset: tuple[tuple[str, str, bool], ...] = ()
+    # ALTER DATABASE ... SET RESOURCE_GROUP {TO|=} v DEFERRED parses (v3.0.3 parser.rs:
+    # 3179-3190); v2.8.5 reads SET as a config parameter (parse_config_param, :3178-3180,
+    # :3061-3068) and stops at DEFERRED: "expected end of statement" (:282).
+    database_resource_group: bool = True
     # Parse errors the release's parser words otherwise: (regex over the consumed prefix's
     # signature, as rwshim/sql/errors_text.py writes them, the release's ``expected`` text),
     # tried before the reference commit's rules (``parse_expected``).
@@ -370,6 +374,7 @@ V2_8 = Release(
         (rf"ALTER DATABASE {_N}", "RENAME, OWNER TO, OR SET after ALTER DATABASE"),
         *_RELEASE_EXPECTED,
     ),
+    database_resource_group=False,
     unparsed_reset=(
         ("INDEX", "CONFIG after RESET", False),
         ("SINK", "CONFIG after RESET", False),

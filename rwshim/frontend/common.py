@@ -93,6 +93,14 @@ def refuse_unparsed(fe: Frontend, stmt: st._AlterObject, word: str) -> None:
     if isinstance(stmt, st.AlterResourceGroup) and stmt.value is None:
         _refuse_unparsed_reset(fe, stmt)
         return
+    if (
+        isinstance(stmt, st.AlterResourceGroup)
+        and stmt.kind.upper() == "DATABASE"
+        and not fe.instance.release.database_resource_group
+    ):
+        toks = tokenize(stmt.text)
+        at = next((t for t in toks if t.value.upper() == "DEFERRED" and not t.quoted), toks[-1])
+        raise expected_error(stmt.text, at, "end of statement")
     expected = fe.instance.release.unparsed_set(stmt.kind.upper(), word)
     if expected is None:
         return

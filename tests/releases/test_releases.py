@@ -699,3 +699,16 @@ def test_alter_compaction_group_parses_at_head_only(c: Conn, release: str) -> No
         assert c.fail(sql) == parse_error(
             sql, _ALTER_KINDS + "SOURCE, FUNCTION, USER, SECRET or SYSTEM after ALTER", "compaction"
         )
+
+
+def test_alter_database_set_resource_group_parses_from_3_0(c: Conn, release: str) -> None:
+    # v3.0.3 parser.rs:3179-3190; v2.8.5 reads a config parameter (:3061-3068) and stops at
+    # DEFERRED (:282)
+    sql = "alter database d set resource_group = 'rg' deferred"
+    if release == "2.8":
+        assert c.fail(sql) == parse_error(sql, "end of statement", "deferred")
+    else:
+        assert c.fail(sql) == (
+            "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+            "  1: Catalog error\n  2: database not found: d\n"
+        )
