@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from rwshim.common.outcome import Outcome
 from rwshim.common.session_config import SessionConfig
-from rwshim.engine.types import Result, Waiter
+from rwshim.engine.types import Result
 from rwshim.errors import InternalError
 from rwshim.frontend import alter_values
-from rwshim.frontend.common import Handler, engine_name, refuse_unparsed
+from rwshim.frontend.common import Handler, engine_name, refuse_unparsed, waiter_future
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
@@ -98,14 +98,7 @@ async def _wait_reschedule_lock(fe: Frontend, op: str) -> list[str]:
     waiter = fe.instance.engine.waits.reschedule_lock()
     if waiter.done:
         return []
-    loop = asyncio.get_running_loop()
-    fut: asyncio.Future[None] = loop.create_future()
-
-    def wake(_: Waiter) -> None:
-        if not fut.done():
-            fut.set_result(None)
-
-    waiter.add_done_callback(wake)
+    fut = waiter_future(waiter)
     secs = fe.config.slow_ddl_notification_secs
     if secs == 0:
         await fut

@@ -9,6 +9,7 @@ of the session and the statement), ``handler/flush.rs`` (do_flush).
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,7 @@ from rwshim.sql.errors_text import expected_error
 from rwshim.sql.tokens import tokenize
 
 if TYPE_CHECKING:
+    from rwshim.engine.types import Waiter
     from rwshim.frontend.frontend import Frontend
 
 # A statement handler: the session's frontend, the statement, its decoded parameters.
@@ -123,3 +125,16 @@ def _refuse_unparsed_reset(fe: Frontend, stmt: st.AlterResourceGroup) -> None:
         if prev.value.upper() == "RESET" and tok.value.upper() == "RESOURCE_GROUP":
             raise expected_error(stmt.text, prev if at_reset else tok, expected)
     raise expected_error(stmt.text, toks[-1], expected)
+
+
+def waiter_future(waiter: Waiter) -> asyncio.Future[None]:
+    """A future of the running loop that completes when the engine's ``waiter`` does (a
+    session awaiting a job, a barrier or the reschedule lock)."""
+    fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def wake(_: Waiter) -> None:
+        if not fut.done():
+            fut.set_result(None)
+
+    waiter.add_done_callback(wake)
+    return fut

@@ -60,7 +60,7 @@ from rwshim.errors import (
     StoreWriteFailed,
 )
 from rwshim.frontend import dispatch, query
-from rwshim.frontend.common import Cursor
+from rwshim.frontend.common import Cursor, waiter_future
 from rwshim.instance import Instance, Process
 from rwshim.lazy import lazy_module
 from rwshim.sql import check_with_options
@@ -564,14 +564,7 @@ class Frontend:
 
     async def _await(self, waiter: Waiter, job_id: int | None) -> None:
         if not waiter.done:
-            loop = asyncio.get_running_loop()
-            fut: asyncio.Future[None] = loop.create_future()
-
-            def wake(_: Waiter) -> None:
-                if not fut.done():
-                    fut.set_result(None)
-
-            waiter.add_done_callback(wake)
+            fut = waiter_future(waiter)
             try:
                 await fut
             except asyncio.CancelledError:
