@@ -72,6 +72,11 @@ class Relation(Struct, frozen=True):
     # a materialized view: (upstream id, the largest column id it was planned with) of the
     # upstreams that gained columns since (relation.column_horizon; read through ``AsOf``)
     horizon: tuple[tuple[int, int], ...] = ()
+    # a table's ``WATERMARK FOR col AS expr [WITH TTL]``: (column, expression text as
+    # RisingWave displays it, with TTL) (dataplane/plan/watermarks.py)
+    watermark: tuple[str, str, bool] | None = None
+    # a materialized view created ``... EMIT ON WINDOW CLOSE``
+    emit_on_window_close: bool = False
 
     @property
     def visible_columns(self) -> tuple[RelColumn, ...]:

@@ -26,6 +26,37 @@ _KINDS = {k.value: k for k in RelKind}
 _QUERY_AFTER_AS = lazy_pattern(r"\bAS\s+((?:SELECT|WITH|VALUES|TABLE|\()[\s\S]*)$", re.IGNORECASE)
 
 
+# RisingWave's Display of a CREATE MATERIALIZED VIEW / SINK ends with its emit mode
+# (sqlparser ast/mod.rs, Statement::CreateView: `EMIT ON WINDOW CLOSE`)
+_EOWC = lazy_pattern(r"\bEMIT\s+ON\s+WINDOW\s+CLOSE\s*;?\s*$", re.IGNORECASE)
+_WATERMARKS: dict[str, tuple[str, str, bool] | None] = {}
+
+
+def table_watermark(definition: str | None) -> tuple[str, str, bool] | None:
+    """A table's ``WATERMARK FOR col AS expr [WITH TTL]`` from its stored definition, read by
+    RisingWave's parser (parse_columns_with_watermark, parser.rs:2926-2941): (column,
+    expression as displayed, with TTL); None without one.  Parsed once per definition text."""
+    if not definition or "WATERMARK" not in definition.upper():
+        return None
+    if definition in _WATERMARKS:
+        return _WATERMARKS[definition]
+    from rwshim.sql import unparse
+    from rwshim.sql.unparse import display, nodes
+
+    found: tuple[str, str, bool] | None = None
+    try:
+        node = unparse.parse_create(definition)
+    except unparse.UnparseError:
+        node = None
+    if isinstance(node, (nodes.CreateTable, nodes.CreateSource)) and node.watermarks:
+        w = node.watermarks[0]  # at most one (create_source.rs:1089-1090)
+        found = (w.column.real_value(), display.expr(w.expr), w.with_ttl)
+    if len(_WATERMARKS) > 4096:
+        _WATERMARKS.clear()
+    _WATERMARKS[definition] = found
+    return found
+
+
 def definition_query_text(definition: str) -> str:
     """The query part of a stored definition (the definition itself if it is a query)."""
     if not re.match(r"\s*CREATE\b", definition, re.IGNORECASE):
@@ -156,6 +187,12 @@ class StoreRelations:
             database_id=database_id,
             owner_id=int(owner_id),
             horizon=tuple((int(k), int(v)) for k, v in json.loads(horizon or "{}").items()),
+            watermark=table_watermark(definition) if kind == RelKind.TABLE else None,
+            emit_on_window_close=(
+                kind == RelKind.MATERIALIZED_VIEW
+                and bool(definition)
+                and _EOWC.search(definition) is not None
+            ),
         )
 
     def view_search_path(self, relation_id: int) -> str | None:

@@ -114,6 +114,19 @@ def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
     return [rid for _, rid in sorted(found)]
 
 
+def state_refresh(plane: DataPlane, mv: int) -> str:
+    """A view state's step at a barrier: computed again from its query, or its own step (an
+    EMIT ON WINDOW CLOSE view appends what closed, dataplane/plan/watermarks.py)."""
+    own = next(
+        (o.refresh for o in plane.objects_for(mv) if o.kind == "state" and o.relation_id == mv),
+        None,
+    )
+    if own is not None:
+        return own
+    state, query = _qualified(names.state_name(mv)), _qualified(names.query_name(mv))
+    return f"DELETE FROM {state}; INSERT INTO {state} SELECT * FROM {query}"
+
+
 class Writer:
     """One database's epoch transaction."""
 
@@ -231,12 +244,7 @@ class Epochs:
                 return
             conn = writer.conn
             refresh = [
-                (
-                    f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
-                    f" {_qualified(names.state_name(mv))} SELECT * FROM"
-                    f" {_qualified(names.query_name(mv))}"
-                )
-                for mv in states_reading(self.plane, writer.dirty)
+                state_refresh(self.plane, mv) for mv in states_reading(self.plane, writer.dirty)
             ]
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"

@@ -37,7 +37,7 @@ from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
+from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route, watermarks
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
@@ -361,7 +361,11 @@ class DataPlane:
                 out.extend(self.objects_for(dep, inner))
             if rel.kind == RelKind.MATERIALIZED_VIEW:
                 st = planned.statement
-                out.extend(ddl.materialized(rel, st.text, st.requires))
+                eowc = None
+                if rel.emit_on_window_close:  # its state appends at barriers (watermarks.py)
+                    ctx, upstreams = self.view_context(rel), as_of(self.relations, rel)
+                    eowc = watermarks.eowc_state(rel, route.resolver(ctx, upstreams))
+                out.extend(ddl.materialized(rel, st.text, st.requires, eowc))
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))

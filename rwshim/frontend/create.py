@@ -37,6 +37,7 @@ from rwshim.sql.column_names import check_not_reserved
 from rwshim.sql.columns import table_schema
 
 if TYPE_CHECKING:
+    from rwshim.binder.relations import Relation
     from rwshim.frontend.frontend import Frontend
     from rwshim.sql.unparse import nodes, purify
 
@@ -436,10 +437,37 @@ async def handle_create_mv(
         return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
 
     bound = await bound_after_counting(fe, bind)
+    if stmt.emit_on_window_close and bound.columns:
+        _check_eowc(fe, stmt.query)
     template = read_query_template(fe, stmt.query) if bound.columns else None
-    return await fe.engine_call(
+    out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
+    if stmt.emit_on_window_close and bound.columns:
+        # create_mv.rs:142-145, before the plan's own notices
+        out.notices.insert(0, _EOWC_NOTICE)
+    return out
+
+
+_EOWC_NOTICE = (
+    "EMIT ON WINDOW CLOSE is currently an experimental feature. Please use it with caution."
+)
+
+
+def _check_eowc(fe: Frontend, query: str) -> None:
+    """RisingWave's planner refuses an EMIT ON WINDOW CLOSE query without a watermark to close
+    windows by (convert.rs:84-110, generic/agg.rs:155-191, logical_agg.rs:1468-1500); rwshim
+    refuses what it does not model (dataplane/plan/watermarks.py)."""
+    from rwshim.dataplane.plan import watermarks
+
+    ctx = fe.query_context()
+    relations = fe.instance.relations
+
+    def lookup(parts: list[str]) -> Relation | None:
+        rid = fe.instance.query.relation_id(ctx, parts)
+        return None if rid is None else relations.relation_by_id(rid)
+
+    watermarks.eowc_of(query, lookup)
 
 
 def _create_mv_call(

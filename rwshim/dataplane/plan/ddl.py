@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
-from rwshim.dataplane.plan import names, typemap
+from rwshim.dataplane.plan import names, typemap, watermarks
 from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import InternalError
@@ -45,6 +45,9 @@ class PgObject:
     signature: str
     create: tuple[str, ...]  # run in one transaction, with the bookkeeping row
     relation_id: int
+    # a state's step at a barrier whose epoch wrote what it reads (dataplane/epochs.py); None:
+    # computed again from its query (an EMIT ON WINDOW CLOSE view appends: watermarks.py)
+    refresh: str | None = None
 
     @property
     def qualified(self) -> str:
@@ -84,6 +87,8 @@ def _table_signature(rel: Relation) -> str:
     update = _conflict_function(rel)
     if update is not None:  # (absent otherwise: the tables made before it keep their signature)
         spec["update"] = update
+    if rel.watermark is not None:  # (likewise)
+        spec["watermark"] = list(rel.watermark)
     return json.dumps(spec, separators=(",", ":"))
 
 
@@ -130,8 +135,13 @@ def _conflict_trigger(rel: Relation) -> str:
 
 def drop_conflict_function(table: str) -> str:
     """What dropping the table ``t<id>`` leaves behind (DROP TABLE ... CASCADE takes the
-    trigger, not its function)."""
-    return f"DROP FUNCTION IF EXISTS {names.DATA_SCHEMA}.{qi(table + '_conflict')}()"
+    trigger, not its function; nor a watermark's table and function, watermarks.py)."""
+    return ";\n".join(
+        [
+            f"DROP FUNCTION IF EXISTS {names.DATA_SCHEMA}.{qi(table + '_conflict')}()",
+            *watermarks.drop_leftovers(table),
+        ]
+    )
 
 
 def table(rel: Relation, expression: ExprRewriter) -> PgObject:
@@ -151,6 +161,7 @@ def table(rel: Relation, expression: ExprRewriter) -> PgObject:
     update = _conflict_function(rel)
     if update is not None:
         stmts.extend([update, _conflict_trigger(rel)])
+    stmts.extend(watermarks.table_statements(rel, expression))
     return PgObject(name, "table", _table_signature(rel), tuple(stmts), rel.id)
 
 
@@ -199,6 +210,8 @@ def table_migration(old_signature: str, rel: Relation, expression: ExprRewriter)
             out.append(update)
             if old.get("update") is None:
                 out.append(_conflict_trigger(rel))
+    if new.get("watermark") != old.get("watermark"):  # ALTER WATERMARK (alter_watermark.rs)
+        out.extend(watermarks.table_statements(rel, expression))
     return out
 
 
@@ -214,12 +227,20 @@ def view(rel: Relation, pg_query: str) -> PgObject:
     return PgObject(name, "view", signature, (create,), rel.id)
 
 
-def materialized(rel: Relation, pg_query: str, requires: tuple[str, ...]) -> list[PgObject]:
+def materialized(
+    rel: Relation,
+    pg_query: str,
+    requires: tuple[str, ...],
+    eowc: watermarks.Eowc | None = None,
+) -> list[PgObject]:
     """A materialized view's three objects: its query, its state made from the query (as
     committed now), and ``rw."v<id>"`` reading the state.  They share one signature, so a new
-    definition makes all three again."""
+    definition makes all three again.  An EMIT ON WINDOW CLOSE view's state holds the closed
+    rows only and grows at barriers (watermarks.py)."""
     query = view(rel, pg_query)
     signature = query.signature
+    if eowc is not None:
+        signature = json.dumps([signature, eowc.column, eowc.watermark], separators=(",", ":"))
     qname = names.query_name(rel.id)
     qualified_query = f"{names.DATA_SCHEMA}.{qi(qname)}"
     cols = ", ".join(qi(c.name) for c in rel.columns)
@@ -236,6 +257,10 @@ def materialized(rel: Relation, pg_query: str, requires: tuple[str, ...]) -> lis
         PgObject(
             sname, "state", signature,
             (f"CREATE TABLE {qualified_state} AS SELECT * FROM {qualified_query}",), rel.id,
+        ) if eowc is None else PgObject(
+            sname, "state", signature,
+            watermarks.state_statements(sname, qualified_query, eowc), rel.id,
+            watermarks.refresh_sql(sname, qualified_query, eowc),
         ),
         view(rel, f"SELECT * FROM {qualified_state}"),
     ]  # fmt: skip

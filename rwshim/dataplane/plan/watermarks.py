@@ -1,0 +1,466 @@
+"""Watermarks on the data plane: a table's ``WATERMARK FOR``, its derivation through a
+materialized view's query, and what ``EMIT ON WINDOW CLOSE`` shows.
+
+- **A table's watermark filter.**  RisingWave puts a ``WatermarkFilter`` in front of the
+  table's own storage (``src/frontend/src/optimizer/mod.rs:1053-1096``).  Per chunk
+  (``src/stream/src/executor/watermark_filter.rs:184-250``): the rows are judged against the
+  watermark as it was **before** the chunk (``col >= watermark``; no watermark yet: every row
+  passes, a NULL time included; once there is one, a NULL time is dropped), then the watermark
+  rises to ``max(expr)`` over the chunk's rows (NULLs skipped), never down.  An INSERT
+  statement is one chunk.  Here: ``rw."t<id>_wm"`` holds the watermark (one row, the column's
+  type, NULL before any) and an AFTER INSERT statement trigger over the statement's rows
+  deletes the late ones and raises the watermark, in the epoch's transaction: the late rows
+  never become visible, and the statement still counts (and RETURNs) every row it was given,
+  as RisingWave's batch insert does (``src/batch/executors/src/executor/insert.rs:108-206``:
+  the count is of the rows sent to the DML executor).
+- **Derivation** (``src/frontend/src/optimizer/property/monotonicity.rs:177-300``, the
+  ``watermark_columns`` of ``stream_project.rs``, ``stream_project_set.rs``,
+  ``stream_hop_window.rs:54-66``, ``generic/agg.rs:155-191``): a column carries a watermark
+  when it is the table's watermark column, or a non-decreasing expression of one (``col ±
+  constant``, ``constant + col``, ``tumble_start(col, ...)``, ``date_trunc(const, col)``),
+  ``window_start`` / ``window_end`` of TUMBLE / HOP over it; filters keep them; an
+  aggregation keeps those of its group keys.  A ``Mark`` carries the watermark's origin
+  (RisingWave's watermark group) and the SQL that computes its value now.  What rwshim does not
+  model (joins, window functions, set operations, top-N, DISTINCT) is refused under EMIT ON
+  WINDOW CLOSE with a "not supported by rwshim" error rather than guessed.
+- **EMIT ON WINDOW CLOSE** (``src/stream/src/executor/eowc/sort.rs:93-114``, ``sort_buffer.rs:
+  137-185``, ``aggregate/hash_agg.rs:411-474``): a row (a group) is emitted once its window
+  column is below that column's watermark, strictly, and never changed after.  The view's
+  state keeps the rows emitted; each barrier appends those of the query whose window column
+  lies in ``[watermark at the last barrier, watermark now)``; ``rw."m<id>_wm"`` remembers the
+  former.  RisingWave's planning refusals are ``refusal``'s (``convert.rs:84-110``,
+  ``generic/agg.rs:155-191``, ``logical_agg.rs:1468-1500``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from rwshim.binder.parse import parse
+from rwshim.binder.relations import Relation, RelKind
+from rwshim.dataplane.plan import names, typemap
+from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.errors import InvalidInputSyntax, NotSupported, RwError
+
+# a FROM name's parts (real values) -> the user relation it resolves to, or None
+Lookup = Callable[[list[str]], Relation | None]
+
+_F = names.FUNCTION_SCHEMA
+
+
+class EowcRefused(RwError):
+    """A query rwshim cannot run in Emit-On-Window-Close mode though RisingWave may."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"not supported by rwshim: EMIT ON WINDOW CLOSE over {what}")
+
+
+def no_watermark_refusal() -> RwError:
+    """convert.rs:84-97 (stream_enforce_eowc_requirement)."""
+    return NotSupported(
+        "The query cannot be executed in Emit-On-Window-Close mode.",
+        "Try define a watermark column in the source, or avoid aggregation without GROUP BY",
+    )
+
+
+def lookup(resolve: Callable[[str | None, str | None, str], object]) -> Lookup:
+    """A ``Lookup`` over the read path's resolver (route.resolver)."""
+
+    def find(parts: list[str]) -> Relation | None:
+        db = parts[-3] if len(parts) >= 3 else None
+        schema = parts[-2] if len(parts) >= 2 else None
+        found = resolve(db, schema, parts[-1])
+        return found if isinstance(found, Relation) else None
+
+    return find
+
+
+# --- the table's watermark filter -----------------------------------------------------------
+
+
+def wm_table(name: str) -> str:
+    """The watermark of a table ``t<id>`` or an EOWC view's state ``m<id>``."""
+    return f"{names.DATA_SCHEMA}.{qi(name + '_wm')}"
+
+
+def _filter_function(name: str) -> str:
+    return f"{names.DATA_SCHEMA}.{qi(name + '_wm_filter')}"
+
+
+def table_key(rel: Relation) -> tuple[str, ...]:
+    """The columns that tell the statement's rows apart: the key, else ``_row_id``."""
+    if rel.primary_key:
+        return rel.primary_key
+    return tuple(c.name for c in rel.columns if c.name == "_row_id")
+
+
+def table_statements(rel: Relation, expression: Callable[[str], str]) -> list[str]:
+    """The watermark table, the trigger function and its trigger of a table with a
+    watermark (idempotent: a migration runs them again); nothing without one."""
+    if rel.watermark is None:
+        return []
+    column, expr_text, _ttl = rel.watermark
+    col = next((c for c in rel.columns if c.name == column), None)
+    key = table_key(rel)
+    if col is None or not key:
+        return []
+    pg_type = typemap.column_type(col.type_oid, col.rw_type)
+    name = names.table_name(rel.id)
+    wm = wm_table(name)
+    table = names.qualified_table(rel.id)
+    keys = ", ".join(qi(k) for k in key)
+    expr = expression(expr_text)
+    body = (
+        f"DECLARE w {pg_type}; BEGIN "
+        f"SELECT value INTO w FROM {wm}; "
+        # rows below the watermark before this chunk are dropped (watermark_filter.rs:196-240)
+        f"IF w IS NOT NULL THEN DELETE FROM {table} WHERE ({keys}) IN (SELECT {keys} FROM"
+        f" rw_new WHERE ({qi(column)} >= w) IS NOT TRUE); END IF; "
+        # then the watermark rises to the chunk's max(expr), NULLs skipped (:209-227)
+        f"UPDATE {wm} SET value = greatest(w, (SELECT max({expr}) FROM rw_new)); "
+        "RETURN NULL; END"
+    )
+    return [
+        f"CREATE TABLE IF NOT EXISTS {wm} (value {pg_type})",
+        f"INSERT INTO {wm} SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM {wm})",
+        f"CREATE OR REPLACE FUNCTION {_filter_function(name)}() RETURNS trigger"
+        f" LANGUAGE plpgsql AS $rw$ {body} $rw$",
+        f"DROP TRIGGER IF EXISTS {qi('watermark')} ON {table}",
+        f"CREATE TRIGGER {qi('watermark')} AFTER INSERT ON {table} REFERENCING NEW TABLE AS"
+        f" rw_new FOR EACH STATEMENT EXECUTE FUNCTION {_filter_function(name)}()",
+    ]
+
+
+def drop_leftovers(name: str) -> list[str]:
+    """What dropping the table ``t<id>`` / state ``m<id>`` leaves of its watermark."""
+    return [
+        f"DROP TABLE IF EXISTS {wm_table(name)}",
+        f"DROP FUNCTION IF EXISTS {_filter_function(name)}()",
+    ]
+
+
+def table_watermark_sql(rel: Relation) -> str:
+    """The table's watermark now (NULL before its first row)."""
+    return f"(SELECT value FROM {wm_table(names.table_name(rel.id))})"
+
+
+# --- derivation -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A column's watermark: its group (the table column it derives from) and the SQL of its
+    value now."""
+
+    group: tuple[int, str]
+    sql: str
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A query's output columns with their watermarks, and whether it aggregates."""
+
+    columns: list[tuple[str, Mark | None]]
+    agg: bool = False
+    # the group keys that carry a watermark (output name or None when not output)
+    agg_keys: tuple[tuple[str | None, Mark], ...] = ()
+
+
+class Deriver:
+    """Watermark columns of queries over user relations (sqlglot trees)."""
+
+    def __init__(self, lookup: Lookup) -> None:
+        self.lookup = lookup
+
+    def query(self, node: exp.Expr) -> Derived:
+        if isinstance(node, exp.Subquery):
+            return self.query(node.this)
+        if not isinstance(node, exp.Select):
+            raise EowcRefused(f"a {type(node).__name__.lower()} query")
+        if node.args.get("with_"):
+            raise EowcRefused("a query with WITH")
+        if node.args.get("distinct"):
+            raise EowcRefused("SELECT DISTINCT")
+        if node.args.get("limit") or node.args.get("offset") or node.args.get("order"):
+            raise EowcRefused("ORDER BY / LIMIT (top-N)")
+        scope = self._from(node)
+        if any(isinstance(e, exp.Window) for e in node.find_all(exp.Window)):
+            raise EowcRefused("window functions")
+        group = node.args.get("group")
+        aggs = [a for e in node.expressions for a in e.find_all(exp.AggFunc)]
+        if group is not None or aggs or node.args.get("having"):
+            return self._aggregate(node, scope, group)
+        srf = any(
+            isinstance(f, (exp.Unnest, exp.Explode))
+            or (isinstance(f, exp.Anonymous) and f.name.lower() in ("generate_series", "unnest"))
+            for e in node.expressions
+            for f in e.find_all(exp.Func)
+        )
+        out: list[tuple[str, Mark | None]] = []
+        for item in node.expressions:
+            if isinstance(item, exp.Star) or (
+                isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
+            ):
+                qualifier = item.table if isinstance(item, exp.Column) else ""
+                out.extend((n, m) for (q, n), m in scope.items() if not qualifier or q == qualifier)
+                continue
+            inner = item.this if isinstance(item, exp.Alias) else item
+            # ProjectSet passes watermarks of plain columns only (stream_project_set.rs:54-80)
+            if srf and not isinstance(inner, exp.Column):
+                mark = None
+            else:
+                mark = self.monotone(inner, scope)
+            out.append((item.alias_or_name, mark))
+        return Derived(out)
+
+    # FROM: (qualifier, column) -> mark, in output order
+    def _from(self, node: exp.Select) -> dict[tuple[str, str], Mark | None]:
+        if node.args.get("joins"):
+            raise EowcRefused("joins")
+        src = node.args.get("from_") or node.args.get("from")
+        if src is None:
+            return {}
+        item = src.this
+        return self._item(item)
+
+    def _item(self, item: exp.Expr) -> dict[tuple[str, str], Mark | None]:
+        alias = item.alias_or_name
+        if isinstance(item, exp.Subquery):
+            d = self.query(item.this)
+            return {(alias, n): m for n, m in d.columns}
+        if isinstance(item, exp.Table) and isinstance(item.this, exp.Func):
+            return self._window(item, item.this, alias)
+        if isinstance(item, exp.Table):
+            rel = self.lookup([p.name for p in item.parts])
+            if rel is None:
+                raise EowcRefused(f"relation {item.name}")
+            return {(alias, n): m for n, m in self.relation(rel)}
+        raise EowcRefused(f"FROM item {type(item).__name__}")
+
+    def relation(self, rel: Relation) -> list[tuple[str, Mark | None]]:
+        if rel.kind == RelKind.TABLE or rel.kind == RelKind.SOURCE:
+            wm = rel.watermark
+            out: list[tuple[str, Mark | None]] = []
+            for c in rel.visible_columns:
+                mark = None
+                if wm is not None and wm[0] == c.name and not wm[2]:
+                    sql = table_watermark_sql(rel) if rel.kind == RelKind.TABLE else "NULL"
+                    mark = Mark((rel.id, c.name), sql)
+                out.append((c.name, mark))
+            return out
+        if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW) and rel.definition:
+            d = self.query(parse(rel.definition))
+            visible = [c.name for c in rel.visible_columns]
+            return list(zip(visible, [m for _, m in d.columns], strict=False))
+        raise EowcRefused(f"{rel.kind.value} {rel.name}")
+
+    def _window(
+        self, item: exp.Table, fn: exp.Func, alias: str
+    ) -> dict[tuple[str, str], Mark | None]:
+        name = fn.name.lower()
+        args = list(fn.expressions)
+        if name not in ("tumble", "hop") or len(args) < 3:
+            raise EowcRefused(f"table function {name}")
+        base = args[0]
+        rel = self.lookup([p.name for p in base.parts]) if isinstance(base, exp.Column) else None
+        if isinstance(base, exp.Table):
+            rel = self.lookup([p.name for p in base.parts])
+        if rel is None:
+            raise EowcRefused(f"{name} of {base.sql()}")
+        cols = self.relation(rel)
+        time = args[1].name if isinstance(args[1], exp.Column) else None
+        tm = next((m for n, m in cols if n == time), None)
+        out: dict[tuple[str, str], Mark | None] = {(alias, n): m for n, m in cols}
+        start = end = None
+        if tm is not None:
+            consts = [a.sql(dialect="postgres") for a in args[2:]]
+            if name == "tumble":
+                s = f"{_F}.tumble_start({', '.join([tm.sql, *consts])})"
+                start, end = Mark(tm.group, s), Mark(tm.group, f"{s} + ({consts[0]})")
+            else:
+                # the first window start of the watermark (hop_window.rs:195-215)
+                s = f"(SELECT min(s) FROM {_F}.hop_starts({', '.join([tm.sql, *consts])}) s)"
+                start, end = Mark(tm.group, s), Mark(tm.group, f"{s} + ({consts[1]})")
+        out[(alias, "window_start")] = start
+        out[(alias, "window_end")] = end
+        return out
+
+    def monotone(self, e: exp.Expr, scope: dict[tuple[str, str], Mark | None]) -> Mark | None:
+        """monotonicity.rs:177-300, the forms that follow one input column."""
+        if isinstance(e, exp.Paren):
+            return self.monotone(e.this, scope)
+        if isinstance(e, exp.Column):
+            hits = [
+                m for (q, n), m in scope.items() if n == e.name and (not e.table or q == e.table)
+            ]
+            return hits[0] if len(hits) == 1 else None
+        if isinstance(e, (exp.Add, exp.Sub)):
+            left, right = e.this, e.expression
+            if _constant(right):
+                m = self.monotone(left, scope)
+                op = "+" if isinstance(e, exp.Add) else "-"
+                return None if m is None else Mark(m.group, f"({m.sql}) {op} ({_pg(right)})")
+            if isinstance(e, exp.Add) and _constant(left):
+                m = self.monotone(right, scope)
+                return None if m is None else Mark(m.group, f"({_pg(left)}) + ({m.sql})")
+            return None
+        if isinstance(e, exp.TimestampTrunc) and isinstance(e.args.get("unit"), exp.Var):
+            # date_trunc(const, col) (monotonicity.rs: DateTrunc); a zone argument: no
+            m = self.monotone(e.this, scope)
+            if m is None or e.args.get("zone") is not None:
+                return None
+            unit = e.args["unit"].name.lower()
+            return Mark(m.group, f"pg_catalog.date_trunc('{unit}', {m.sql})")
+        if isinstance(e, exp.Anonymous) and e.name.lower() == "tumble_start":
+            args = list(e.expressions)
+            if args and all(_constant(a) for a in args[1:]):
+                m = self.monotone(args[0], scope)
+                rest = ", ".join(_pg(a) for a in args[1:])
+                return None if m is None else Mark(m.group, f"{_F}.tumble_start({m.sql}, {rest})")
+        return None
+
+    def _aggregate(
+        self,
+        node: exp.Select,
+        scope: dict[tuple[str, str], Mark | None],
+        group: exp.Group | None,
+    ) -> Derived:
+        """An aggregation keeps the watermarks of its group keys (generic/agg.rs:155-191)."""
+        if group is not None and any(
+            group.args.get(k) for k in ("grouping_sets", "rollup", "cube")
+        ):
+            raise EowcRefused("GROUPING SETS / ROLLUP / CUBE")
+        items = [it.this if isinstance(it, exp.Alias) else it for it in node.expressions]
+        names_ = [it.alias_or_name for it in node.expressions]
+        out: list[tuple[str, Mark | None]] = [(n, None) for n in names_]
+        key_marks: list[tuple[str | None, Mark]] = []
+        for k in group.expressions if group is not None else []:
+            expr: exp.Expr = k
+            at: int | None = None
+            if isinstance(k, exp.Literal) and k.is_int:  # GROUP BY <ordinal>
+                at = int(k.name) - 1
+                if not 0 <= at < len(items):
+                    continue
+                expr = items[at]
+            elif (
+                isinstance(k, exp.Column)
+                and not k.table
+                and k.name in names_
+                and not any(n == k.name for _, n in scope)
+            ):  # GROUP BY <output alias>
+                at = names_.index(k.name)
+                expr = items[at]
+            else:
+                at = next((i for i, it in enumerate(items) if _same(it, k)), None)
+            mark = self.monotone(expr, scope)
+            if mark is None:
+                continue
+            if at is not None:
+                out[at] = (names_[at], mark)
+            key_marks.append((None if at is None else names_[at], mark))
+        return Derived(out, agg=True, agg_keys=tuple(key_marks))
+
+
+def _same(a: exp.Expr, b: exp.Expr) -> bool:
+    if isinstance(a, exp.Column) and isinstance(b, exp.Column):
+        return a.name == b.name and (not a.table or not b.table or a.table == b.table)
+    return bool(a == b)
+
+
+def _constant(e: exp.Expr) -> bool:
+    return not any(isinstance(n, (exp.Column, exp.Func)) for n in e.walk()) or isinstance(
+        e, exp.Interval
+    )
+
+
+def _pg(e: exp.Expr) -> str:
+    return e.sql(dialect="postgres")
+
+
+# --- EMIT ON WINDOW CLOSE -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Eowc:
+    """What an EMIT ON WINDOW CLOSE view's state appends at a barrier: the query's rows whose
+    ``column`` is below ``watermark`` (its value now) and not below the last barrier's."""
+
+    column: str
+    watermark: str
+    pg_type: str
+
+
+def eowc_of(query: str, lookup: Lookup) -> tuple[str, Mark]:
+    """The window column of an EOWC query and its watermark, or RisingWave's refusal
+    (convert.rs:84-110, generic/agg.rs:155-191, logical_agg.rs:1468-1500)."""
+    tree = parse(query)
+    d = Deriver(lookup).query(tree)
+    if d.agg:
+        if tree.args.get("group") is None:
+            raise InvalidInputSyntax(
+                    "`EMIT ON WINDOW CLOSE` cannot be used for aggregation without `GROUP BY`"
+                )
+        if not d.agg_keys:
+            raise NotSupported(
+                "Emit-On-Window-Close mode requires a watermark column in GROUP BY.",
+                "Please try to GROUP BY a watermark column",
+            )
+        groups = {m.group for _, m in d.agg_keys}
+        if len(groups) > 1:
+            raise NotSupported(
+                "Emit-On-Window-Close mode requires that watermark columns in GROUP BY are "
+                "derived from the same upstream column.",
+                "Please try to remove undesired columns from GROUP BY",
+            )
+        key, key_mark = d.agg_keys[0]
+        if key is None:
+            raise EowcRefused("a GROUP BY watermark column the query does not output")
+        return key, key_mark
+    for name, mark in d.columns:
+        if mark is not None:
+            return name, mark
+    raise no_watermark_refusal()
+
+
+def eowc_state(
+    rel: Relation, resolve: Callable[[str | None, str | None, str], object]
+) -> Eowc:
+    """What an EMIT ON WINDOW CLOSE view's state appends at barriers, its upstreams resolved
+    by the read path's resolver (route.resolver)."""
+    if rel.definition is None:
+        raise EowcRefused(f"{rel.name}, which has no query")
+    column, mark = eowc_of(rel.definition, lookup(resolve))
+    col = next((c for c in rel.columns if c.name == column), None)
+    if col is None:
+        raise EowcRefused(f"{rel.name}, whose window column {column} is not among its columns")
+    return Eowc(column, mark.sql, typemap.column_type(col.type_oid, col.rw_type))
+
+
+def state_statements(state: str, query: str, eowc: Eowc) -> tuple[str, ...]:
+    """Make the state of an EOWC view: the rows closed now, and the watermark they were
+    closed at."""
+    wm = wm_table(state)
+    target = f"{names.DATA_SCHEMA}.{qi(state)}"
+    return (
+        f"CREATE TABLE {target} AS SELECT * FROM {query} WHERE {qi(eowc.column)} <"
+        f" ({eowc.watermark})",
+        f"DROP TABLE IF EXISTS {wm}",
+        f"CREATE TABLE {wm} (value {eowc.pg_type})",
+        f"INSERT INTO {wm} VALUES (({eowc.watermark})::{eowc.pg_type})",
+    )
+
+
+def refresh_sql(state: str, query: str, eowc: Eowc) -> str:
+    """A barrier's step of an EOWC view: append what closed since, remember the watermark."""
+    wm = wm_table(state)
+    target = f"{names.DATA_SCHEMA}.{qi(state)}"
+    col = qi(eowc.column)
+    return (
+        f"INSERT INTO {target} SELECT q.* FROM {query} q, (SELECT ({eowc.watermark})::"
+        f"{eowc.pg_type} AS new, (SELECT value FROM {wm}) AS old) w WHERE q.{col} < w.new AND"
+        f" (w.old IS NULL OR q.{col} >= w.old); UPDATE {wm} SET value ="
+        f" greatest(value, ({eowc.watermark})::{eowc.pg_type})"
+    )

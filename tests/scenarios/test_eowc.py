@@ -1,0 +1,210 @@
+"""Watermarks and EMIT ON WINDOW CLOSE as a RisingWave user sees them, under the manual clock
+(a barrier only on ``tick()``), ported from RisingWave's own e2e files
+(e2e_test/streaming/watermark.slt, e2e_test/streaming/eowc/eowc_group_agg.slt,
+eowc_select.slt, e2e_test/streaming/join/hash_join_watermark.slt.part:164-178).
+
+RisingWave: the table's watermark filter drops rows below the watermark as it was before the
+statement's chunk, and raises it to max(expr) (src/stream/src/executor/watermark_filter.rs:
+184-250); an EMIT ON WINDOW CLOSE view emits a row or group once the watermark passed its
+window column, and never changes it after (src/stream/src/executor/eowc/sort.rs:93-114,
+aggregate/hash_agg.rs:411-474); the planner's refusals (optimizer/plan_node/convert.rs:84-110,
+generic/agg.rs:155-191, logical_agg.rs:1468-1500).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from tests.conftest import Running
+from tests.scenarios.drivers import Client
+from tests.scenarios.helpers import cause, run_ticking
+
+EXPERIMENTAL = (
+    "NOTICE",
+    "00000",
+    # src/frontend/src/handler/create_mv.rs:142-145
+    "EMIT ON WINDOW CLOSE is currently an experimental feature. Please use it with caution.",
+)
+TABLE = (
+    "create table t (tm timestamp, foo int, watermark for tm as tm - interval '5 minutes')"
+    " append only"
+)
+ROWS = (
+    "insert into t values ('2023-05-06 16:51:00', 1), ('2023-05-06 16:56:00', 8),"
+    " ('2023-05-06 17:30:00', 3), ('2023-05-06 17:59:00', 4), ('2023-05-06 18:01:00', 6)"
+)
+
+
+def ts(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text)
+
+
+def one(text: str) -> str:
+    return f"\n\nCaused by:\n  {text}\n"
+
+
+async def test_eowc_group_agg_emits_closed_windows_only(client: Client, server: Running) -> None:
+    # eowc_group_agg.slt: windows of an hour, watermark five minutes behind
+    await client.run(TABLE)
+    await client.notices()
+    assert (
+        await run_ticking(
+            client,
+            server,
+            "create materialized view mv as select window_start, max(foo) from"
+            " tumble(t, tm, interval '1 hour') group by window_start emit on window close",
+        )
+        == "CREATE_MATERIALIZED_VIEW"
+    )
+    notices = await client.notices()
+    assert notices[0] == EXPERIMENTAL
+    assert await client.run(ROWS) == "INSERT 0 5"
+    assert await client.rows("select * from mv") == []  # no barrier yet
+    server.tick()
+    # the watermark is 17:56: [16:00, 17:00) closed; [17:00, 18:00) still open
+    assert await client.rows("select * from mv order by window_start") == [
+        (ts("2023-05-06 16:00:00"), 8)
+    ]
+    await client.run("insert into t values ('2023-05-06 18:10:00', 7)")
+    server.tick()
+    assert await client.rows("select * from mv order by window_start") == [
+        (ts("2023-05-06 16:00:00"), 8),
+        (ts("2023-05-06 17:00:00"), 4),
+    ]
+    # a batch read of the same query shows every window, open ones included
+    assert await client.rows(
+        "select window_start, max(foo) from tumble(t, tm, interval '1 hour')"
+        " group by window_start order by 1"
+    ) == [
+        (ts("2023-05-06 16:00:00"), 8),
+        (ts("2023-05-06 17:00:00"), 4),
+        (ts("2023-05-06 18:00:00"), 7),
+    ]
+
+
+async def test_eowc_select_emits_rows_below_the_watermark(client: Client, server: Running) -> None:
+    # eowc_select.slt
+    await client.run(TABLE)
+    await run_ticking(
+        client, server, "create materialized view mv as select tm, foo from t emit on window close"
+    )
+    await client.run(ROWS)
+    server.tick()
+    assert await client.rows("select * from mv order by tm") == [
+        (ts("2023-05-06 16:51:00"), 1),
+        (ts("2023-05-06 16:56:00"), 8),
+        (ts("2023-05-06 17:30:00"), 3),
+    ]
+    await client.run("insert into t values ('2023-05-06 18:10:00', 7)")
+    server.tick()
+    assert await client.rows("select * from mv order by tm") == [
+        (ts("2023-05-06 16:51:00"), 1),
+        (ts("2023-05-06 16:56:00"), 8),
+        (ts("2023-05-06 17:30:00"), 3),
+        (ts("2023-05-06 17:59:00"), 4),
+        (ts("2023-05-06 18:01:00"), 6),
+    ]
+
+
+async def test_eowc_star_and_unnest(client: Client, server: Running) -> None:
+    # watermark.slt:1-42: a multi-row insert is one chunk, judged against the watermark
+    # before it; the second insert moves the watermark to 16:51:01
+    await client.run("set rw_implicit_flush = true")
+    await client.run(
+        "create table t (ts timestamp, foo int, watermark for ts as ts - interval '5 minutes')"
+        " append only"
+    )
+    await run_ticking(
+        client, server, "create materialized view mv1 as select * from t emit on window close"
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv2 as select t.ts, unnest(Array[1,2,3]) from t"
+        " emit on window close",
+    )
+    await run_ticking(
+        client,
+        server,
+        "insert into t values ('2023-05-06 16:51:00', 1), ('2023-05-06 16:51:00', 2),"
+        " ('2023-05-06 16:51:00', 3)",
+    )
+    await run_ticking(client, server, "insert into t values ('2023-05-06 16:56:01', 1)")
+    at = ts("2023-05-06 16:51:00")
+    assert await client.rows("select * from mv1 order by 2") == [(at, 1), (at, 2), (at, 3)]
+    assert await client.rows("select * from mv2 order by 2") == [(at, 1)] * 3 + [(at, 2)] * 3 + [
+        (at, 3)
+    ] * 3
+
+
+async def test_late_rows_are_dropped_from_the_table_itself(client: Client, server: Running) -> None:
+    # hash_join_watermark.slt.part:164-178: the watermark is 00:00:05 after ts = 00:00:10
+    await client.run(
+        "create table hwm_left (id int, ts timestamptz,"
+        " watermark for ts as ts - interval '5' second) append only"
+    )
+    await client.run("set timezone = 'UTC'")
+    assert await client.run("insert into hwm_left values (1, '2024-01-01 00:00:10+00')") == (
+        "INSERT 0 1"
+    )
+    # a late row counts in the statement's tag (the DML executor took it) but is never stored
+    assert await client.run("insert into hwm_left values (3, '2024-01-01 00:00:04+00')") == (
+        "INSERT 0 1"
+    )
+    assert await client.run("insert into hwm_left values (3, '2024-01-01 00:00:10+00')") == (
+        "INSERT 0 1"
+    )
+    # a NULL time once there is a watermark: the filter's predicate is NULL, the row goes
+    await client.run("insert into hwm_left values (4, NULL)")
+    server.tick()
+    utc = dt.timezone.utc
+    assert await client.rows("select id, ts from hwm_left order by id") == [
+        (1, dt.datetime(2024, 1, 1, 0, 0, 10, tzinfo=utc)),
+        (3, dt.datetime(2024, 1, 1, 0, 0, 10, tzinfo=utc)),
+    ]
+
+
+async def test_rows_of_one_statement_are_judged_together(client: Client, server: Running) -> None:
+    # watermark_filter.rs:196-240: the filter is built from the watermark before the chunk
+    await client.run("create table w (v int, watermark for v as v - 10) append only")
+    await client.run("insert into w values (NULL), (100), (1)")  # no watermark yet: all kept
+    await client.run("insert into w values (89), (90), (200)")  # watermark 90: 89 goes
+    await client.run("insert into w values (95)")  # watermark 190: 95 goes
+    server.tick()
+    assert await client.rows("select v from w order by v") == [(1,), (90,), (100,), (200,), (None,)]
+
+
+async def test_eowc_refusals(client: Client, server: Running) -> None:
+    await client.run("create table nowm (tm timestamp, foo int) append only")
+    await client.run(TABLE)
+    assert await cause(
+        client, "create materialized view m1 as select * from nowm emit on window close"
+    ) == (
+        "XX000",
+        one(
+            "Not supported: The query cannot be executed in Emit-On-Window-Close mode.\n"
+            "HINT: Try define a watermark column in the source, or avoid aggregation without"
+            " GROUP BY"
+        ),
+    )
+    assert await cause(
+        client,
+        "create materialized view m2 as select foo, count(*) from t group by foo"
+        " emit on window close",
+    ) == (
+        "XX000",
+        one(
+            "Not supported: Emit-On-Window-Close mode requires a watermark column in GROUP BY.\n"
+            "HINT: Please try to GROUP BY a watermark column"
+        ),
+    )
+    assert await cause(
+        client, "create materialized view m3 as select max(foo) from t emit on window close"
+    ) == (
+        "XX000",
+        one(
+            "Invalid input syntax: `EMIT ON WINDOW CLOSE` cannot be used for aggregation"
+            " without `GROUP BY`"
+        ),
+    )
+    assert await client.rows("select name from rw_materialized_views") == []
