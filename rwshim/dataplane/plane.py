@@ -37,7 +37,7 @@ from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route, watermarks
+from rwshim.dataplane.plan import checks, ddl, guard, names, nonstrict, rewrite, route, watermarks
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
@@ -365,7 +365,9 @@ class DataPlane:
                 if rel.emit_on_window_close:  # its state appends at barriers (watermarks.py)
                     ctx, upstreams = self.view_context(rel), as_of(self.relations, rel)
                     eowc = watermarks.eowc_state(rel, route.resolver(ctx, upstreams))
-                out.extend(ddl.materialized(rel, st.text, st.requires, eowc))
+                # a streaming job's expressions give NULL where a batch query fails
+                text = nonstrict.query(st.text)
+                out.extend(ddl.materialized(rel, text, st.requires, eowc))
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))

@@ -132,9 +132,10 @@ async def test_eowc_star_and_unnest(client: Client, server: Running) -> None:
     await run_ticking(client, server, "insert into t values ('2023-05-06 16:56:01', 1)")
     at = ts("2023-05-06 16:51:00")
     assert await client.rows("select * from mv1 order by 2") == [(at, 1), (at, 2), (at, 3)]
-    assert await client.rows("select * from mv2 order by 2") == [(at, 1)] * 3 + [(at, 2)] * 3 + [
-        (at, 3)
-    ] * 3
+    assert (
+        await client.rows("select * from mv2 order by 2")
+        == [(at, 1)] * 3 + [(at, 2)] * 3 + [(at, 3)] * 3
+    )
 
 
 async def test_late_rows_are_dropped_from_the_table_itself(client: Client, server: Running) -> None:
@@ -208,3 +209,47 @@ async def test_eowc_refusals(client: Client, server: Running) -> None:
         ),
     )
     assert await client.rows("select name from rw_materialized_views") == []
+
+
+async def test_non_strict_mode(client: Client, server: Running) -> None:
+    # e2e_test/streaming/non_strict_mode.slt: an expression error in a streaming job gives NULL
+    # for that value (non_strict.rs:61-157); the batch query of the same expression fails
+    await client.run("set rw_implicit_flush = true")
+    await client.run("create table t (x int)")
+    await run_ticking(client, server, "insert into t values (0), (1), (2), (NULL)")
+    await run_ticking(
+        client, server, "create materialized view mv_proj as select x, 10/x as v from t"
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv_proj_is_null as select x, 10/x is null as v from t",
+    )
+    await run_ticking(
+        client, server, "create materialized view mv_filter as select * from t where 10/x > 0"
+    )
+    assert await client.rows("select * from mv_proj order by x") == [
+        (0, None), (1, 10), (2, 5), (None, None),
+    ]  # fmt: skip
+    assert await client.rows("select * from mv_proj_is_null order by x") == [
+        (0, True), (1, False), (2, False), (None, True),
+    ]  # fmt: skip
+    assert await client.rows("select * from mv_filter order by x") == [(1,), (2,)]
+    # the rows of a later epoch go the same way
+    await run_ticking(client, server, "insert into t values (0), (5)")
+    assert await client.rows("select * from mv_proj order by x") == [
+        (0, None), (0, None), (1, 10), (2, 5), (5, 2), (None, None),
+    ]  # fmt: skip
+    assert await cause(client, "select x, 10/x as v from t") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n"
+        "  2: Division by zero\n",
+    )
+    await client.run("create table s (x varchar)")
+    await run_ticking(client, server, "insert into s values ('two'), ('4')")
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv_coalesce as select coalesce(x::int, 0) as v from s",
+    )
+    assert await client.rows("select * from mv_coalesce order by v") == [(0,), (4,)]

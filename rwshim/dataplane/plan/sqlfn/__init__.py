@@ -19,6 +19,7 @@ from rwshim.dataplane.plan.sqlfn import (
     datetime,
     int256,
     maketime,
+    nonstrict,
     numeric,
     scalars,
     series,
@@ -37,6 +38,7 @@ MODULES = (
     int256,
     vector,
     totext,
+    nonstrict,
 )
 
 __all__ = ["MODULES"]
