@@ -253,3 +253,46 @@ async def test_non_strict_mode(client: Client, server: Running) -> None:
         "create materialized view mv_coalesce as select coalesce(x::int, 0) as v from s",
     )
     assert await client.rows("select * from mv_coalesce order by v") == [(0,), (4,)]
+
+
+async def test_eowc_over_a_join_on_watermark_columns(client: Client, server: Running) -> None:
+    # hash_join_watermark.slt.part:1-135: the join forwards min(left, right) watermark on its
+    # key; the EOWC view on top shows a row once both sides' watermarks passed it
+    await client.run("set rw_implicit_flush = true")
+    for side in ("hwm_left", "hwm_right"):
+        await client.run(
+            f"create table {side} (id int, ts timestamptz,"
+            " watermark for ts as ts - interval '5' second) append only"
+        )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view hash_join_wm_mv as select l.id as l_id, r.id as r_id, l.ts"
+        " from hwm_left l left join hwm_right r on l.ts = r.ts",
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view hash_join_wm_eowc_mv as select * from hash_join_wm_mv"
+        " emit on window close",
+    )
+    await run_ticking(
+        client, server, "insert into hwm_right values (100, '2024-01-01 00:00:00+00')"
+    )
+    await run_ticking(client, server, "insert into hwm_left values (1, '2024-01-01 00:00:00+00')")
+    utc = dt.timezone.utc
+    t0 = dt.datetime(2024, 1, 1, tzinfo=utc)
+    t10 = dt.datetime(2024, 1, 1, 0, 0, 10, tzinfo=utc)
+    assert await client.rows("select * from hash_join_wm_mv") == [(1, 100, t0)]
+    assert await client.rows("select count(*) from hash_join_wm_eowc_mv") == [(0,)]
+    await run_ticking(client, server, "insert into hwm_left values (2, '2024-01-01 00:00:10+00')")
+    # the right side's watermark holds the join's back
+    assert await client.rows("select count(*) from hash_join_wm_eowc_mv") == [(0,)]
+    await run_ticking(
+        client, server, "insert into hwm_right values (200, '2024-01-01 00:00:10+00')"
+    )
+    assert await client.rows("select * from hash_join_wm_mv order by 1") == [
+        (1, 100, t0),
+        (2, 200, t10),
+    ]
+    assert await client.rows("select * from hash_join_wm_eowc_mv") == [(1, 100, t0)]

@@ -155,7 +155,7 @@ class Mark:
     """A column's watermark: its group (the table column it derives from) and the SQL of its
     value now."""
 
-    group: tuple[int, str]
+    group: tuple[object, ...]  # (relation id, column), or a join's pair of them
     sql: str
 
 
@@ -218,13 +218,66 @@ class Deriver:
 
     # FROM: (qualifier, column) -> mark, in output order
     def _from(self, node: exp.Select) -> dict[tuple[str, str], Mark | None]:
-        if node.args.get("joins"):
-            raise EowcRefused("joins")
         src = node.args.get("from_") or node.args.get("from")
         if src is None:
             return {}
-        item = src.this
-        return self._item(item)
+        scope = self._item(src.this)
+        where = node.args.get("where")
+        for join in node.args.get("joins") or []:
+            if join.args.get("using") or join.kind.upper() in ("SEMI", "ANTI"):
+                raise EowcRefused("a join with USING, SEMI or ANTI")
+            right = self._item(join.this)
+            conds = _conjuncts(join.args.get("on"))
+            if not join.side and where is not None:  # an inner join's WHERE is its ON
+                conds += _conjuncts(where.this)
+            scope = self._join(scope, right, conds)
+        return scope
+
+    def _join(
+        self,
+        left: dict[tuple[str, str], Mark | None],
+        right: dict[tuple[str, str], Mark | None],
+        conds: list[exp.Expr],
+    ) -> dict[tuple[str, str], Mark | None]:
+        """A hash join forwards a watermark on an equi-join key when both sides have one:
+        the smaller of the two, to both key columns; no other (stream_hash_join.rs:107-134,
+        hash_join.rs:815-866).  Inequalities between watermark columns (an interval join,
+        :136-204) rwshim does not model."""
+        out: dict[tuple[str, str], Mark | None] = dict.fromkeys([*left, *right])
+        pairs: list[exp.Expr] = []
+        for c in conds:
+            if isinstance(c, exp.Between):  # two inequalities
+                pairs += [exp.GTE(this=c.this, expression=c.args["low"]),
+                          exp.LTE(this=c.this, expression=c.args["high"])]  # fmt: skip
+            elif isinstance(c, (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
+                pairs.append(c)
+        for c in pairs:
+            sides = [self.monotone(x, left) for x in (c.this, c.expression)]
+            others = [self.monotone(x, right) for x in (c.this, c.expression)]
+            pair = None
+            if sides[0] is not None and others[1] is not None:
+                pair = (c.this, c.expression, sides[0], others[1])
+            elif others[0] is not None and sides[1] is not None:
+                pair = (c.expression, c.this, sides[1], others[0])
+            if pair is None:
+                continue
+            if not isinstance(c, exp.EQ):
+                raise EowcRefused("an interval join (inequalities between watermark columns)")
+            lcol, rcol, lm, rm = pair
+            if not isinstance(lcol, exp.Column) or not isinstance(rcol, exp.Column):
+                continue
+            group = lm.group if lm.group == rm.group else (lm.group, rm.group)
+            sql = (
+                f"CASE WHEN ({lm.sql}) IS NULL OR ({rm.sql}) IS NULL THEN NULL ELSE"
+                f" least({lm.sql}, {rm.sql}) END"
+            )
+            for key, col in ((k, lcol) for k in left):
+                if key[1] == col.name and (not col.table or key[0] == col.table):
+                    out[key] = Mark(group, sql)
+            for key, col in ((k, rcol) for k in right):
+                if key[1] == col.name and (not col.table or key[0] == col.table):
+                    out[key] = Mark(group, sql)
+        return out
 
     def _item(self, item: exp.Expr) -> dict[tuple[str, str], Mark | None]:
         alias = item.alias_or_name
@@ -364,6 +417,16 @@ class Deriver:
         return Derived(out, agg=True, agg_keys=tuple(key_marks))
 
 
+def _conjuncts(e: exp.Expr | None) -> list[exp.Expr]:
+    if e is None:
+        return []
+    if isinstance(e, exp.Paren):
+        return _conjuncts(e.this)
+    if isinstance(e, exp.And):
+        return _conjuncts(e.this) + _conjuncts(e.expression)
+    return [e]
+
+
 def _same(a: exp.Expr, b: exp.Expr) -> bool:
     if isinstance(a, exp.Column) and isinstance(b, exp.Column):
         return a.name == b.name and (not a.table or not b.table or a.table == b.table)
@@ -401,8 +464,8 @@ def eowc_of(query: str, lookup: Lookup) -> tuple[str, Mark]:
     if d.agg:
         if tree.args.get("group") is None:
             raise InvalidInputSyntax(
-                    "`EMIT ON WINDOW CLOSE` cannot be used for aggregation without `GROUP BY`"
-                )
+                "`EMIT ON WINDOW CLOSE` cannot be used for aggregation without `GROUP BY`"
+            )
         if not d.agg_keys:
             raise NotSupported(
                 "Emit-On-Window-Close mode requires a watermark column in GROUP BY.",
@@ -425,9 +488,7 @@ def eowc_of(query: str, lookup: Lookup) -> tuple[str, Mark]:
     raise no_watermark_refusal()
 
 
-def eowc_state(
-    rel: Relation, resolve: Callable[[str | None, str | None, str], object]
-) -> Eowc:
+def eowc_state(rel: Relation, resolve: Callable[[str | None, str | None, str], object]) -> Eowc:
     """What an EMIT ON WINDOW CLOSE view's state appends at barriers, its upstreams resolved
     by the read path's resolver (route.resolver)."""
     if rel.definition is None:
