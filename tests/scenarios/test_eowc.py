@@ -158,7 +158,7 @@ async def test_late_rows_are_dropped_from_the_table_itself(client: Client, serve
     # a NULL time once there is a watermark: the filter's predicate is NULL, the row goes
     await client.run("insert into hwm_left values (4, NULL)")
     server.tick()
-    utc = dt.timezone.utc
+    utc = dt.UTC
     assert await client.rows("select id, ts from hwm_left order by id") == [
         (1, dt.datetime(2024, 1, 1, 0, 0, 10, tzinfo=utc)),
         (3, dt.datetime(2024, 1, 1, 0, 0, 10, tzinfo=utc)),
@@ -280,7 +280,7 @@ async def test_eowc_over_a_join_on_watermark_columns(client: Client, server: Run
         client, server, "insert into hwm_right values (100, '2024-01-01 00:00:00+00')"
     )
     await run_ticking(client, server, "insert into hwm_left values (1, '2024-01-01 00:00:00+00')")
-    utc = dt.timezone.utc
+    utc = dt.UTC
     t0 = dt.datetime(2024, 1, 1, tzinfo=utc)
     t10 = dt.datetime(2024, 1, 1, 0, 0, 10, tzinfo=utc)
     assert await client.rows("select * from hash_join_wm_mv") == [(1, 100, t0)]
@@ -296,3 +296,83 @@ async def test_eowc_over_a_join_on_watermark_columns(client: Client, server: Run
         (2, 200, t10),
     ]
     assert await client.rows("select * from hash_join_wm_eowc_mv") == [(1, 100, t0)]
+
+
+async def test_eowc_over_window(client: Client, server: Running) -> None:
+    # eowc_over_window.slt:1-124 (mv1-mv3): a row is emitted once the sort released every row
+    # its frame needs (over_window/eowc.rs:110-142)
+    await client.run("set rw_implicit_flush = true")
+    await client.run(
+        "create table t (tm timestamp, foo int, bar int,"
+        " watermark for tm as tm - interval '5 minutes') append only"
+    )
+    for sql in (
+        "create materialized view mv1 as select tm, foo, bar,"
+        " lag(foo, 2) over (partition by bar order by tm),"
+        " max(foo) over (partition by bar order by tm rows between 1 preceding and 1 following),"
+        " sum(foo) over (partition by bar order by tm rows 2 preceding exclude current row)"
+        " from t emit on window close",
+        "create materialized view mv2 as select tm, foo, bar,"
+        " lead(foo, 1) over (partition by bar order by tm) as l1,"
+        " lead(foo, 3) over (partition by bar order by tm) as l2 from t emit on window close",
+        "create materialized view mv3 as select *,"
+        " row_number() over (partition by bar order by tm) as rn from t emit on window close",
+    ):
+        assert await run_ticking(client, server, sql) == "CREATE_MATERIALIZED_VIEW"
+    await run_ticking(
+        client,
+        server,
+        "insert into t values ('2023-05-06 16:51:00', 1, 100), ('2023-05-06 16:56:00', 8, 100),"
+        " ('2023-05-06 17:30:00', 3, 200), ('2023-05-06 17:35:00', 5, 100),"
+        " ('2023-05-06 17:59:00', 4, 100), ('2023-05-06 18:01:00', 6, 200)",
+    )
+    a, b, c, d = (ts(f"2023-05-06 {h}:00") for h in ("16:51", "16:56", "17:30", "17:35"))
+    e, f = ts("2023-05-06 17:59:00"), ts("2023-05-06 18:01:00")
+    assert await client.rows("select * from mv1 order by tm") == [
+        (a, 1, 100, None, 8, None),
+        (b, 8, 100, None, 8, 1),
+    ]
+    assert await client.rows("select * from mv2 order by tm") == []
+    assert await client.rows("select * from mv3 order by tm") == [
+        (a, 1, 100, 1), (b, 8, 100, 2), (c, 3, 200, 1), (d, 5, 100, 3),
+    ]  # fmt: skip
+    await run_ticking(
+        client,
+        server,
+        "insert into t values ('2023-05-06 18:10:00', 7, 100), ('2023-05-06 18:11:00', 9, 200)",
+    )
+    assert await client.rows("select * from mv1 order by tm") == [
+        (a, 1, 100, None, 8, None),
+        (b, 8, 100, None, 8, 1),
+        (c, 3, 200, None, 6, None),
+        (d, 5, 100, 1, 8, 9),
+    ]
+    assert await client.rows("select * from mv2 order by tm") == [(a, 1, 100, 8, 4)]
+    assert await client.rows("select * from mv3 order by tm") == [
+        (a, 1, 100, 1), (b, 8, 100, 2), (c, 3, 200, 1), (d, 5, 100, 3), (e, 4, 100, 4),
+        (f, 6, 200, 2),
+    ]  # fmt: skip
+
+
+async def test_eowc_over_window_refusals(client: Client, server: Running) -> None:
+    # logical_over_window.rs:617-625, :665-687
+    await client.run(TABLE)
+    assert await cause(
+        client,
+        "create materialized view m as select foo, row_number() over (partition by foo"
+        " order by tm desc) from t emit on window close",
+    ) == (
+        "XX000",
+        one(
+            "Invalid input syntax: Only support window functions order by single column and"
+            " in ascending order"
+        ),
+    )
+    assert await cause(
+        client,
+        "create materialized view m as select tm, row_number() over (partition by tm"
+        " order by foo) from t emit on window close",
+    ) == (
+        "XX000",
+        one("Invalid input syntax: The ORDER BY column `foo` must be a watermark column"),
+    )

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
-from rwshim.dataplane.plan import names, typemap, watermarks
+from rwshim.dataplane.plan import eowc_window, names, typemap, watermarks
 from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import InternalError
@@ -237,6 +237,8 @@ def materialized(
     committed now), and ``rw."v<id>"`` reading the state.  They share one signature, so a new
     definition makes all three again.  An EMIT ON WINDOW CLOSE view's state holds the closed
     rows only and grows at barriers (watermarks.py)."""
+    if eowc is not None and eowc.window:  # the rows whose frames are complete (eowc_window.py)
+        pg_query = eowc_window.window_query(pg_query, len(rel.columns), eowc.column, eowc.watermark)
     query = view(rel, pg_query)
     signature = query.signature
     if eowc is not None:
@@ -257,7 +259,7 @@ def materialized(
         PgObject(
             sname, "state", signature,
             (f"CREATE TABLE {qualified_state} AS SELECT * FROM {qualified_query}",), rel.id,
-        ) if eowc is None else PgObject(
+        ) if eowc is None or eowc.window else PgObject(
             sname, "state", signature,
             watermarks.state_statements(sname, qualified_query, eowc), rel.id,
             watermarks.refresh_sql(sname, qualified_query, eowc),

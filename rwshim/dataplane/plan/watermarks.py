@@ -41,7 +41,7 @@ from sqlglot import exp
 
 from rwshim.binder.parse import parse
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import names, typemap
+from rwshim.dataplane.plan import eowc_window, names, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import InvalidInputSyntax, NotSupported, RwError
 
@@ -186,7 +186,7 @@ class Deriver:
             raise EowcRefused("SELECT DISTINCT")
         if node.args.get("limit") or node.args.get("offset") or node.args.get("order"):
             raise EowcRefused("ORDER BY / LIMIT (top-N)")
-        scope = self._from(node)
+        scope = self.from_scope(node)
         if any(isinstance(e, exp.Window) for e in node.find_all(exp.Window)):
             raise EowcRefused("window functions")
         group = node.args.get("group")
@@ -217,7 +217,7 @@ class Deriver:
         return Derived(out)
 
     # FROM: (qualifier, column) -> mark, in output order
-    def _from(self, node: exp.Select) -> dict[tuple[str, str], Mark | None]:
+    def from_scope(self, node: exp.Select) -> dict[tuple[str, str], Mark | None]:
         src = node.args.get("from_") or node.args.get("from")
         if src is None:
             return {}
@@ -454,12 +454,17 @@ class Eowc:
     column: str
     watermark: str
     pg_type: str
+    # over window functions: ``column`` is the ORDER BY column of the input, and the state is
+    # the query over the released rows, computed again (eowc_window.py)
+    window: bool = False
 
 
 def eowc_of(query: str, lookup: Lookup) -> tuple[str, Mark]:
     """The window column of an EOWC query and its watermark, or RisingWave's refusal
     (convert.rs:84-110, generic/agg.rs:155-191, logical_agg.rs:1468-1500)."""
     tree = parse(query)
+    if isinstance(tree, exp.Select) and any(e.find(exp.Window) for e in tree.expressions):
+        return _over_window(tree, Deriver(lookup))
     d = Deriver(lookup).query(tree)
     if d.agg:
         if tree.args.get("group") is None:
@@ -494,10 +499,31 @@ def eowc_state(rel: Relation, resolve: Callable[[str | None, str | None, str], o
     if rel.definition is None:
         raise EowcRefused(f"{rel.name}, which has no query")
     column, mark = eowc_of(rel.definition, lookup(resolve))
+    tree = parse(rel.definition)
+    if isinstance(tree, exp.Select) and any(e.find(exp.Window) for e in tree.expressions):
+        return Eowc(column, mark.sql, "", window=True)
     col = next((c for c in rel.columns if c.name == column), None)
     if col is None:
         raise EowcRefused(f"{rel.name}, whose window column {column} is not among its columns")
     return Eowc(column, mark.sql, typemap.column_type(col.type_oid, col.rw_type))
+
+
+def _over_window(tree: exp.Select, deriver: Deriver) -> tuple[str, Mark]:
+    """An EOWC over window: RisingWave's checks of its first window function
+    (logical_over_window.rs:658-687); the ORDER BY column (of the input) and its watermark."""
+    first = next(w for w in tree.find_all(exp.Window))
+    scope = deriver.from_scope(tree)
+    order = first.args.get("order")
+    ordered = list(order.expressions) if order is not None else []
+    eowc_window.order_checks(
+        [(o.this.sql(), bool(o.args.get("desc"))) for o in ordered],
+        bool(first.args.get("partition_by")),
+    )
+    col = ordered[0].this
+    mark = deriver.monotone(col, scope)
+    if mark is None or not isinstance(col, exp.Column):
+        raise InvalidInputSyntax(f"The ORDER BY column `{col.sql()}` must be a watermark column")
+    return col.name, mark
 
 
 def state_statements(state: str, query: str, eowc: Eowc) -> tuple[str, ...]:

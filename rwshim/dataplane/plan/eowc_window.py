@@ -1,0 +1,161 @@
+"""EMIT ON WINDOW CLOSE over window functions: which rows an ``EowcOverWindow`` has emitted.
+
+RisingWave plans such a query as ``EowcSort -> EowcOverWindow``
+(``src/frontend/src/optimizer/plan_node/logical_over_window.rs:665-699``): the sort releases
+the rows whose ORDER BY column is below its watermark, in order
+(``src/stream/src/executor/eowc/sort_buffer.rs:137-185``), and the over window emits a row once
+every row its frame needs has been released (``src/stream/src/executor/over_window/eowc.rs:
+110-142``): ``lead(x, k)`` and a ``ROWS ... k FOLLOWING`` frame need the k rows after it in
+its partition; ``lag``, the numbering functions and frames ending at the current row (peers
+included: rows of one ORDER BY value are released together) need none.  The row's values
+never change after (every row of its frame is final), so the view's state is the query over
+the released rows, keeping those whose frame is complete; it is computed again at each
+barrier.
+
+Here the materialized view's PostgreSQL query is printed again (pglast) with its one relation
+replaced by the rows below the watermark and, when a frame needs following rows, a count of
+the rows after each one in its partition to keep the complete ones.  What rwshim does not model
+(several window specifications, a frame reaching UNBOUNDED FOLLOWING or by RANGE/GROUPS
+offsets, ntile & co., a query reading more than one relation) is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pglast import ast, enums, parse_sql
+from pglast.stream import RawStream
+
+from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.errors import InvalidInputSyntax, NotImplementedError_, RwError
+
+# following rows each window function needs: none
+_NO_FOLLOWING = frozenset(
+    {"lag", "row_number", "rank", "dense_rank", "first_value", "last_value", "nth_value",
+     "min", "max", "sum", "avg", "count", "bool_and", "bool_or", "string_agg", "array_agg",
+     "stddev_pop", "stddev_samp", "var_pop", "var_samp"}
+)  # fmt: skip
+_FOLLOWING = "__rw_following"
+
+
+def refusal(what: str) -> RwError:
+    return RwError(f"not supported by rwshim: EMIT ON WINDOW CLOSE over {what}")
+
+
+def order_checks(order: list[tuple[str, bool]], partitioned: bool) -> None:
+    """RisingWave's checks of the first window function (logical_over_window.rs:658-687);
+    ``order`` is its ORDER BY as (column, descending)."""
+    if not partitioned:  # :617-625, :659-661
+        raise NotImplementedError_(
+            "Window function with empty PARTITION BY is not supported because of potential bad"
+            " performance. If you really need this, please workaround with something like"
+            " `PARTITION BY 1::int`.",
+            "Tracking issue: https://github.com/risingwavelabs/risingwave/issues/11505",
+        )
+    if len(order) != 1 or order[0][1]:
+        raise InvalidInputSyntax(
+            "Only support window functions order by single column and in ascending order"
+        )
+
+
+def _int(node: Any) -> int | None:
+    if isinstance(node, ast.A_Const) and isinstance(node.val, ast.Integer):
+        value: Any = node.val.ival
+        return int(value)
+    return None
+
+
+def _following(call: Any) -> int:
+    """How many rows after it in its partition the function needs to be final."""
+    name = call.funcname[-1].sval
+    w: Any = call.over
+    opts = w.frameOptions or 0
+    if name == "lead":
+        k = 1 if not call.args or len(call.args) < 2 else _int(call.args[1])
+        if k is None:
+            raise refusal("lead with an offset that is not a constant")
+        return max(k, 0)
+    if name not in _NO_FOLLOWING:
+        raise refusal(f"the window function {name}")
+    if not opts & enums.FRAMEOPTION_NONDEFAULT or not opts & enums.FRAMEOPTION_BETWEEN:
+        return 0  # up to the current row (and its peers)
+    if opts & enums.FRAMEOPTION_END_UNBOUNDED_FOLLOWING:
+        raise refusal("a frame reaching UNBOUNDED FOLLOWING")
+    if opts & enums.FRAMEOPTION_END_OFFSET_FOLLOWING:
+        k = _int(w.endOffset)
+        if not opts & enums.FRAMEOPTION_ROWS or k is None:
+            raise refusal("a RANGE or GROUPS frame ending after the current row")
+        return k
+    return 0
+
+
+def _text(nodes: tuple[Any, ...] | None) -> str:
+    return ", ".join(str(RawStream()(n)) for n in nodes or ())
+
+
+def _calls(node: Any, out: list[Any]) -> None:
+    if isinstance(node, ast.FuncCall) and node.over is not None:
+        out.append(node)
+    if isinstance(node, ast.Node):
+        for name in node:
+            _calls(getattr(node, name), out)
+    elif isinstance(node, tuple):
+        for item in node:
+            _calls(item, out)
+
+
+def window_query(pg_query: str, columns: int, order_column: str, watermark: str) -> str:
+    """The PostgreSQL query of an EOWC view over window functions (see the module's text):
+    ``columns`` is the number of the view's columns, ``order_column`` the ORDER BY column and
+    ``watermark`` the SQL of its watermark now."""
+    stmt = parse_sql(pg_query)[0].stmt
+    if not isinstance(stmt, ast.SelectStmt) or stmt.op != enums.SetOperation.SETOP_NONE:
+        raise refusal("a query that is not one SELECT")
+    if not stmt.fromClause or len(stmt.fromClause) != 1:
+        raise refusal("window functions over more than one relation")
+    source = stmt.fromClause[0]
+    if not isinstance(source, ast.RangeVar) or source.alias is None:
+        raise refusal("window functions over a subquery or a join")
+    calls: list[Any] = []
+    for target in stmt.targetList or ():
+        _calls(target, calls)
+    if not calls:
+        raise refusal("a query without window functions")
+    first: Any = calls[0].over
+    printed = {(_text(c.over.partitionClause), _text(c.over.orderClause)) for c in calls}
+    if len(printed) != 1 or first.refname or first.name:
+        raise refusal("window functions of several window specifications")
+    need = max(_following(c) for c in calls)
+    # the rows the sort released: below the watermark (sort_buffer.rs:137-185)
+    alias = source.alias
+    source.alias = None
+    relation = RawStream()(source)
+    released = parse_sql(f"SELECT * FROM {relation} WHERE {qi(order_column)} < ({watermark})")[
+        0
+    ].stmt
+    stmt.fromClause = (ast.RangeSubselect(lateral=False, subquery=released, alias=alias),)
+    if need == 0:
+        return str(RawStream()(stmt))
+    count = ast.FuncCall(
+        funcname=(ast.String("count"),),
+        agg_star=True,
+        funcformat=0,
+        over=ast.WindowDef(
+            partitionClause=first.partitionClause,
+            orderClause=first.orderClause,
+            frameOptions=(
+                enums.FRAMEOPTION_NONDEFAULT | enums.FRAMEOPTION_ROWS | enums.FRAMEOPTION_BETWEEN
+                | enums.FRAMEOPTION_START_OFFSET_FOLLOWING
+                | enums.FRAMEOPTION_END_UNBOUNDED_FOLLOWING
+            ),
+            startOffset=ast.A_Const(isnull=False, val=ast.Integer(1)),
+        ),
+    )  # fmt: skip
+    stmt.targetList = (*(stmt.targetList or ()), ast.ResTarget(val=count))
+    names = [f"__rw_{i}" for i in range(columns)]
+    inner = RawStream()(stmt)
+    cols = ", ".join(qi(n) for n in names)
+    return (
+        f"SELECT {cols} FROM ({inner}) AS __rw_eowc ({cols}, {qi(_FOLLOWING)})"
+        f" WHERE {qi(_FOLLOWING)} >= {need}"
+    )
