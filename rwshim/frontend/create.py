@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
 from rwshim.common import pgtypes, rwtypes
+from rwshim.common.names import quoted
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
 from rwshim.errors import (
+    BindError,
     CatalogNotFound,
     InternalError,
     InvalidInputSyntax,
@@ -105,6 +107,34 @@ def _check_column_exprs(
     if fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database)):
         return
     column_exprs.check_table_columns([(c.name, c.default_expr, c.generated_expr) for c in cols], pk)
+
+
+def _check_watermark_type(fe: Frontend, stmt: st.CreateTable, cols: Sequence[ColumnSpec]) -> None:
+    """The watermark expression returns its column's type (create_source.rs:680-706, bound
+    over the table's columns: here as a query over NULLs of them)."""
+    marks = table_schema(stmt.columns_text).watermarks
+    if not marks or fe.instance.engine.catalog.lookup(
+        fe.ctx(), engine_name(stmt.name, fe.database)
+    ):
+        return
+    column, expr = marks[0]
+    col = next((c for c in cols if c.name == column), None)
+    if col is None or not col.rw_type:
+        return
+    nulls = ", ".join(f"NULL::{c.rw_type} AS {quoted(c.name)}" for c in cols if not c.is_hidden)
+    try:
+        found = fe.instance.query.analyze(
+            f"SELECT ({expr}) FROM (SELECT {nulls}) AS _w", fe.query_context()
+        )
+    except RwError:
+        return  # its own error comes with the CREATE (rwshim binds no more than that here)
+    if found.columns and found.columns[0].type_oid != col.type_oid:
+        got = rwtypes.rw_type_name(found.columns[0].type_oid)
+        raise BindError(
+            "The return value type of the watermark expression must be identical to the"
+            " watermark column data type. Current data type of watermark return value:"
+            f" `{got}`, column `{col.rw_type}`"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +343,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
     else:
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
+        _check_watermark_type(fe, stmt, cols)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
     if added is not None:

@@ -376,3 +376,18 @@ async def test_eowc_over_window_refusals(client: Client, server: Running) -> Non
         "XX000",
         one("Invalid input syntax: The ORDER BY column `foo` must be a watermark column"),
     )
+
+
+async def test_watermark_expression_type(client: Client) -> None:
+    # watermark.slt:52-58 (create_source.rs:680-706): checked before the APPEND ONLY rule
+    assert await cause(
+        client,
+        "CREATE TABLE t (v INT, WATERMARK FOR v AS to_timestamp(v) - INTERVAL '5' SECOND)",
+    ) == (
+        "XX000",
+        one(
+            "Bind error: The return value type of the watermark expression must be identical to"
+            " the watermark column data type. Current data type of watermark return value:"
+            " `timestamp with time zone`, column `integer`"
+        ),
+    )
