@@ -299,7 +299,9 @@ class Deriver:
             out: list[tuple[str, Mark | None]] = []
             for c in rel.visible_columns:
                 mark = None
-                if wm is not None and wm[0] == c.name and not wm[2]:
+                if wm is not None and wm[0] == c.name and wm[2]:
+                    raise EowcRefused(f"{rel.name}, whose watermark is WITH TTL")
+                if wm is not None and wm[0] == c.name:
                     sql = table_watermark_sql(rel) if rel.kind == RelKind.TABLE else "NULL"
                     mark = Mark((rel.id, c.name), sql)
                 out.append((c.name, mark))

@@ -36,7 +36,9 @@ __all__ = [
 
 class CreateMaterializedView(Statement, frozen=True):
     """CREATE [OR REPLACE] MATERIALIZED VIEW [IF NOT EXISTS] <name> [(cols)] [WITH (...)] AS
-    <query> [EMIT ...].
+    <query> [EMIT ON WINDOW CLOSE].  State kept at barriers; with EMIT ON WINDOW CLOSE only
+    what the watermarks closed (dataplane/plan/watermarks.py); expressions failing on a row
+    give NULL (dataplane/plan/nonstrict.py).
     """
 
     name: ObjectName
