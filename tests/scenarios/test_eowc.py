@@ -391,3 +391,27 @@ async def test_watermark_expression_type(client: Client) -> None:
             " `timestamp with time zone`, column `integer`"
         ),
     )
+
+
+async def test_eowc_group_top_n(client: Client, server: Running) -> None:
+    # eowc_group_top_n.slt: the first row of each closed window (a group top-N keeps the
+    # watermark of its first partition key, stream_group_topn.rs:53)
+    await client.run(TABLE)
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv as select window_start, foo from (select *, row_number()"
+        " over (partition by window_start order by foo) as rownum from tumble(t, tm,"
+        " interval '1 hour')) where rownum <= 1 emit on window close",
+    )
+    await client.run(ROWS)
+    server.tick()
+    assert await client.rows("select * from mv order by window_start") == [
+        (ts("2023-05-06 16:00:00"), 1)
+    ]
+    await client.run("insert into t values ('2023-05-06 18:10:00', 7)")
+    server.tick()
+    assert await client.rows("select * from mv order by window_start") == [
+        (ts("2023-05-06 16:00:00"), 1),
+        (ts("2023-05-06 17:00:00"), 3),
+    ]

@@ -167,6 +167,10 @@ class Derived:
     agg: bool = False
     # the group keys that carry a watermark (output name or None when not output)
     agg_keys: tuple[tuple[str | None, Mark], ...] = ()
+    # a numbering window function's output (row_number / rank / dense_rank): with a filter on
+    # it above, the optimizer makes a group top-N of the window (keeps the first partition
+    # key's watermark); else a general over window (keeps none: stream_over_window.rs:43)
+    rank_column: str | None = None
 
 
 class Deriver:
@@ -187,8 +191,8 @@ class Deriver:
         if node.args.get("limit") or node.args.get("offset") or node.args.get("order"):
             raise EowcRefused("ORDER BY / LIMIT (top-N)")
         scope = self.from_scope(node)
-        if any(isinstance(e, exp.Window) for e in node.find_all(exp.Window)):
-            raise EowcRefused("window functions")
+        if any(e.find(exp.Window) for e in node.expressions):
+            return self._group_top_n(node, scope)
         group = node.args.get("group")
         aggs = [a for e in node.expressions for a in e.find_all(exp.AggFunc)]
         if group is not None or aggs or node.args.get("having"):
@@ -216,13 +220,37 @@ class Deriver:
             out.append((item.alias_or_name, mark))
         return Derived(out)
 
+    def _group_top_n(self, node: exp.Select, scope: dict[tuple[str, str], Mark | None]) -> Derived:
+        """One numbering window function: a group top-N once filtered on (stream_group_topn.rs:
+        53 keeps the watermark of its first group key); other window functions: none."""
+        windows = [w for e in node.expressions for w in e.find_all(exp.Window)]
+        if node.args.get("group") or len(windows) != 1:
+            raise EowcRefused("window functions")
+        w = windows[0]
+        fn = w.this.name.lower() if isinstance(w.this, exp.Anonymous) else w.this.key
+        keys = list(w.args.get("partition_by") or [])
+        rank = next((it.alias_or_name for it in node.expressions if it.find(exp.Window)), None)
+        if fn not in ("row_number", "rownumber", "rank", "dense_rank", "denserank") or not keys:
+            return Derived([(it.alias_or_name, None) for it in node.expressions])
+        first = self.monotone(keys[0], scope)
+        out: list[tuple[str, Mark | None]] = []
+        for item in node.expressions:
+            if isinstance(item, exp.Star):
+                out.extend((n, m if first is not None and m == first else None)
+                           for (_, n), m in scope.items())  # fmt: skip
+                continue
+            inner = item.this if isinstance(item, exp.Alias) else item
+            keep = first is not None and _same(inner, keys[0])
+            out.append((item.alias_or_name, first if keep else None))
+        return Derived(out, rank_column=rank)
+
     # FROM: (qualifier, column) -> mark, in output order
     def from_scope(self, node: exp.Select) -> dict[tuple[str, str], Mark | None]:
         src = node.args.get("from_") or node.args.get("from")
         if src is None:
             return {}
-        scope = self._item(src.this)
         where = node.args.get("where")
+        scope = self._item(src.this, _conjuncts(where.this) if where is not None else [])
         for join in node.args.get("joins") or []:
             if join.args.get("using") or join.kind.upper() in ("SEMI", "ANTI"):
                 raise EowcRefused("a join with USING, SEMI or ANTI")
@@ -279,10 +307,20 @@ class Deriver:
                     out[key] = Mark(group, sql)
         return out
 
-    def _item(self, item: exp.Expr) -> dict[tuple[str, str], Mark | None]:
+    def _item(
+        self, item: exp.Expr, where: list[exp.Expr] | None = None
+    ) -> dict[tuple[str, str], Mark | None]:
         alias = item.alias_or_name
         if isinstance(item, exp.Subquery):
             d = self.query(item.this)
+            if d.rank_column is not None and not any(
+                isinstance(c, (exp.LT, exp.LTE, exp.EQ))
+                and isinstance(c.this, exp.Column)
+                and c.this.name == d.rank_column
+                and isinstance(c.expression, exp.Literal)
+                for c in where or []
+            ):
+                return {(alias, n): None for n, _ in d.columns}  # a general over window
             return {(alias, n): m for n, m in d.columns}
         if isinstance(item, exp.Table) and isinstance(item.this, exp.Func):
             return self._window(item, item.this, alias)
