@@ -361,10 +361,8 @@ class DataPlane:
                 out.extend(self.objects_for(dep, inner))
             if rel.kind == RelKind.MATERIALIZED_VIEW:
                 st = planned.statement
-                eowc = None
-                if rel.emit_on_window_close:  # its state appends at barriers (watermarks.py)
-                    ctx, upstreams = self.view_context(rel), as_of(self.relations, rel)
-                    eowc = watermarks.eowc_state(rel, route.resolver(ctx, upstreams))
+                resolve = route.resolver(self.view_context(rel), as_of(self.relations, rel))
+                eowc = watermarks.eowc_state(rel, resolve) if rel.emit_on_window_close else None
                 # a streaming job's expressions give NULL where a batch query fails
                 text = nonstrict.query(st.text)
                 out.extend(ddl.materialized(rel, text, st.requires, eowc))
@@ -646,8 +644,8 @@ class DataPlane:
             with contextlib.suppress(Exception):
                 await conn.script("ROLLBACK")
             await self._load_made(conn)
-            ids = [o.relation_id for o in todo]
-            raise map_error(e.error, self.name_of(ids)) from None
+            ids = self.name_of(o.relation_id for o in todo)
+            raise nonstrict.apply_error(e.error, todo, ids) from None
         await self._load_made(conn)
 
     # --- row counts for the backfill model ------------------------------------------------

@@ -19,14 +19,21 @@ barrier's refresh of the view, which keeps its last state and logs the error.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from pglast import ast, parse_sql, visitors
 from pglast.enums import A_Expr_Kind
 from pglast.stream import RawStream
 
+from rwshim.dataplane.plan.errors import PgError, map_error
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA
+from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR
 from rwshim.dataplane.plan.sqlfn.nonstrict import CAST_TYPES
+from rwshim.errors import RwError
+
+if TYPE_CHECKING:
+    from rwshim.dataplane.plan.ddl import PgObject
 
 log = logging.getLogger("rwshim.datapath")
 
@@ -99,3 +106,21 @@ def query(text: str) -> str:
         log.warning("non-strict rewrite of a materialized view's query: %s", e)
         return text
     return out
+
+
+def apply_error(
+    error: PgError, todo: list[PgObject], name_of: Callable[[int], str | None]
+) -> RwError:
+    """The error of making these objects.  A materialized view's state that failed on a row
+    with an expression error RisingWave's streaming evaluation turns into NULL (rwshim covers
+    ``/``, ``%`` and casts only) is refused clearly rather than with the batch error, which
+    RisingWave never shows for a streaming job."""
+    states = [str(name_of(o.relation_id)) for o in todo if o.kind == "state"]
+    if not states or not (error.sqlstate.startswith("22") or error.sqlstate == EXPR_ERROR):
+        return map_error(error, name_of)
+    detail = str(map_error(error, name_of)).strip().replace("\n", " ")
+    return RwError(
+        f"not supported by rwshim: an expression of materialized view {', '.join(states)}"
+        f" failed on a row ({detail}); RisingWave's streaming evaluation gives NULL there,"
+        " rwshim does so for /, % and casts only"
+    )
