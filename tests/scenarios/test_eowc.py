@@ -433,3 +433,32 @@ async def test_non_strict_beyond_what_rwshim_covers(client: Client, server: Runn
             " casts only"
         ),
     )
+
+
+async def test_eowc_numbering_ties(client: Client, server: Running) -> None:
+    # eowc_over_window_numbering_functions.slt:276-330: rows of one ORDER BY value are
+    # numbered in the order of the input's primary key
+    await client.run("set rw_implicit_flush = true")
+    await client.run(
+        "create table tie_input (id int primary key, tm timestamptz, foo int, bar int,"
+        " watermark for tm as tm - interval '5' second) append only"
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view tie_mv as select tm, foo, bar,"
+        " row_number() over (partition by bar order by tm) as rn,"
+        " rank() over (partition by bar order by tm) as rk,"
+        " dense_rank() over (partition by bar order by tm) as dr from tie_input"
+        " emit on window close",
+    )
+    for row in ("300, '2024-01-01 00:00:00+00', 10", "100, '2024-01-01 00:00:00+00', 11",
+                "200, '2024-01-01 00:00:00+00', 12"):  # fmt: skip
+        await run_ticking(client, server, f"insert into tie_input values ({row}, 1)")
+    assert await client.rows("select count(*) from tie_mv") == [(0,)]
+    await run_ticking(
+        client, server, "insert into tie_input values (50, '2024-01-01 00:00:20+00', 20, 1)"
+    )
+    assert await client.rows(
+        "select foo, rn, rk, dr from tie_mv where tm = '2024-01-01 00:00:00+00' order by foo"
+    ) == [(10, 3, 1, 1), (11, 1, 1, 1), (12, 2, 1, 1)]

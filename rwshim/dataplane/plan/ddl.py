@@ -238,7 +238,9 @@ def materialized(
     definition makes all three again.  An EMIT ON WINDOW CLOSE view's state holds the closed
     rows only and grows at barriers (watermarks.py)."""
     if eowc is not None and eowc.window:  # the rows whose frames are complete (eowc_window.py)
-        pg_query = eowc_window.window_query(pg_query, len(rel.columns), eowc.column, eowc.watermark)
+        pg_query = eowc_window.window_query(
+            pg_query, len(rel.columns), eowc.column, eowc.watermark, eowc.tie_break
+        )
     query = view(rel, pg_query)
     signature = query.signature
     if eowc is not None:

@@ -104,10 +104,18 @@ def _calls(node: Any, out: list[Any]) -> None:
             _calls(item, out)
 
 
-def window_query(pg_query: str, columns: int, order_column: str, watermark: str) -> str:
+def window_query(
+    pg_query: str,
+    columns: int,
+    order_column: str,
+    watermark: str,
+    tie_break: tuple[str, ...] = (),
+) -> str:
     """The PostgreSQL query of an EOWC view over window functions (see the module's text):
-    ``columns`` is the number of the view's columns, ``order_column`` the ORDER BY column and
-    ``watermark`` the SQL of its watermark now."""
+    ``columns`` is the number of the view's columns, ``order_column`` the ORDER BY column,
+    ``watermark`` the SQL of its watermark now, ``tie_break`` the input's stream key, which
+    orders rows of one ORDER BY value for row_number (logical_over_window.rs:688-693: the
+    sort's tie-break by the input's stream key)."""
     stmt = parse_sql(pg_query)[0].stmt
     if not isinstance(stmt, ast.SelectStmt) or stmt.op != enums.SetOperation.SETOP_NONE:
         raise refusal("a query that is not one SELECT")
@@ -126,6 +134,11 @@ def window_query(pg_query: str, columns: int, order_column: str, watermark: str)
     if len(printed) != 1 or first.refname or first.name:
         raise refusal("window functions of several window specifications")
     need = max(_following(c) for c in calls)
+    for c in calls:
+        if c.funcname[-1].sval == "row_number" and tie_break:
+            keys = [ast.SortBy(node=ast.ColumnRef(fields=(ast.String(k),)), sortby_dir=0,
+                               sortby_nulls=0) for k in tie_break]  # fmt: skip
+            c.over.orderClause = (*(c.over.orderClause or ()), *keys)
     # the rows the sort released: below the watermark (sort_buffer.rs:137-185)
     alias = source.alias
     source.alias = None

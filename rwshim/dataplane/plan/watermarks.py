@@ -497,6 +497,7 @@ class Eowc:
     # over window functions: ``column`` is the ORDER BY column of the input, and the state is
     # the query over the released rows, computed again (eowc_window.py)
     window: bool = False
+    tie_break: tuple[str, ...] = ()  # the input table's stream key (eowc_window.py)
 
 
 def eowc_of(query: str, lookup: Lookup) -> tuple[str, Mark]:
@@ -541,7 +542,7 @@ def eowc_state(rel: Relation, resolve: Callable[[str | None, str | None, str], o
     column, mark = eowc_of(rel.definition, lookup(resolve))
     tree = parse(rel.definition)
     if isinstance(tree, exp.Select) and any(e.find(exp.Window) for e in tree.expressions):
-        return Eowc(column, mark.sql, "", window=True)
+        return Eowc(column, mark.sql, "", window=True, tie_break=_stream_key(tree, resolve))
     col = next((c for c in rel.columns if c.name == column), None)
     if col is None:
         raise EowcRefused(f"{rel.name}, whose window column {column} is not among its columns")
@@ -564,6 +565,18 @@ def _over_window(tree: exp.Select, deriver: Deriver) -> tuple[str, Mark]:
     if mark is None or not isinstance(col, exp.Column):
         raise InvalidInputSyntax(f"The ORDER BY column `{col.sql()}` must be a watermark column")
     return col.name, mark
+
+
+def _stream_key(
+    tree: exp.Select, resolve: Callable[[str | None, str | None, str], object]
+) -> tuple[str, ...]:
+    """The stream key of a query's one table: its primary key, else ``_row_id``."""
+    src = tree.args.get("from_") or tree.args.get("from")
+    item = src.this if src is not None else None
+    if tree.args.get("joins") or not isinstance(item, exp.Table) or isinstance(item.this, exp.Func):
+        return ()
+    rel = lookup(resolve)([p.name for p in item.parts])
+    return table_key(rel) if rel is not None and rel.kind == RelKind.TABLE else ()
 
 
 def state_statements(state: str, query: str, eowc: Eowc) -> tuple[str, ...]:
