@@ -462,3 +462,50 @@ async def test_eowc_numbering_ties(client: Client, server: Running) -> None:
     assert await client.rows(
         "select foo, rn, rk, dr from tie_mv where tm = '2024-01-01 00:00:00+00' order by foo"
     ) == [(10, 3, 1, 1), (11, 1, 1, 1), (12, 2, 1, 1)]
+
+
+async def test_eowc_over_an_interval_join(client: Client, server: Running) -> None:
+    # interval_join.slt.part, test 1: `l.ts >= r.ts` forwards min(left, right) to l.ts, the
+    # larger side (stream_hash_join.rs:136-204, hash_join.rs:868-900)
+    await client.run("set rw_implicit_flush = true")
+    for side in ("left_table", "right_table"):
+        await client.run(
+            f"create table {side} (id int, ts timestamptz, val int,"
+            " watermark for ts as ts - interval '5' second) append only"
+        )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view interval_join_mv as select l.id as l_id, r.id as r_id,"
+        " l.ts as l_ts, r.ts as r_ts from left_table l, right_table r"
+        " where l.id = r.id and l.ts >= r.ts",
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view eowc_mv as select * from interval_join_mv emit on window close",
+    )
+
+    def at(s: int) -> dt.datetime:
+        return dt.datetime(2024, 1, 1, 0, 0, s, tzinfo=dt.UTC)
+
+    async def insert(side: str, i: int, s: int, v: int) -> None:
+        sql = f"insert into {side} values ({i}, '2024-01-01 00:00:{s:02d}+00', {v})"
+        await run_ticking(client, server, sql)
+
+    await insert("left_table", 1, 10, 100)
+    await insert("right_table", 1, 5, 200)
+    assert await client.rows("select * from interval_join_mv") == [(1, 1, at(10), at(5))]
+    assert await client.rows("select * from eowc_mv") == []
+    await insert("left_table", 2, 30, 101)
+    assert await client.rows("select count(*) from eowc_mv") == [(0,)]
+    await insert("right_table", 2, 25, 201)
+    assert await client.rows("select * from eowc_mv") == [(1, 1, at(10), at(5))]
+    await insert("left_table", 3, 50, 102)
+    await insert("right_table", 3, 45, 202)
+    assert await client.rows("select * from interval_join_mv order by 1") == [
+        (1, 1, at(10), at(5)), (2, 2, at(30), at(25)), (3, 3, at(50), at(45)),
+    ]  # fmt: skip
+    assert await client.rows("select * from eowc_mv order by 1") == [
+        (1, 1, at(10), at(5)), (2, 2, at(30), at(25)),
+    ]  # fmt: skip

@@ -269,8 +269,10 @@ class Deriver:
     ) -> dict[tuple[str, str], Mark | None]:
         """A hash join forwards a watermark on an equi-join key when both sides have one:
         the smaller of the two, to both key columns; no other (stream_hash_join.rs:107-134,
-        hash_join.rs:815-866).  Inequalities between watermark columns (an interval join,
-        :136-204) rwshim does not model."""
+        hash_join.rs:815-866); an inequality between watermark columns (an interval join)
+        forwards the smaller of the two to the larger side's column (stream_hash_join.rs:
+        136-204, hash_join.rs:868-900).  The state either cleans can only meet rows the
+        watermark filters drop, so the join's output is its query's."""
         out: dict[tuple[str, str], Mark | None] = dict.fromkeys([*left, *right])
         pairs: list[exp.Expr] = []
         for c in conds:
@@ -279,33 +281,53 @@ class Deriver:
                           exp.LTE(this=c.this, expression=c.args["high"])]  # fmt: skip
             elif isinstance(c, (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
                 pairs.append(c)
+        # equi-join keys first, then inequalities (stream_hash_join.rs:107-204)
+        pairs.sort(key=lambda c: not isinstance(c, exp.EQ))
+        flip: dict[type[exp.Expr], type[exp.Expr]] = {
+            exp.GT: exp.LT, exp.GTE: exp.LTE, exp.LT: exp.GT, exp.LTE: exp.GTE,
+        }  # fmt: skip
         for c in pairs:
             sides = [self.monotone(x, left) for x in (c.this, c.expression)]
             others = [self.monotone(x, right) for x in (c.this, c.expression)]
-            pair = None
+            kind: type[exp.Expr] = type(c)
             if sides[0] is not None and others[1] is not None:
-                pair = (c.this, c.expression, sides[0], others[1])
+                lcol, rcol, lm, rm = c.this, c.expression, sides[0], others[1]
             elif others[0] is not None and sides[1] is not None:
-                pair = (c.expression, c.this, sides[1], others[0])
-            if pair is None:
+                lcol, rcol, lm, rm = c.expression, c.this, sides[1], others[0]
+                kind = flip.get(kind, kind)
+            else:
                 continue
-            if not isinstance(c, exp.EQ):
-                raise EowcRefused("an interval join (inequalities between watermark columns)")
-            lcol, rcol, lm, rm = pair
-            if not isinstance(lcol, exp.Column) or not isinstance(rcol, exp.Column):
-                continue
-            group = lm.group if lm.group == rm.group else (lm.group, rm.group)
             sql = (
                 f"CASE WHEN ({lm.sql}) IS NULL OR ({rm.sql}) IS NULL THEN NULL ELSE"
                 f" least({lm.sql}, {rm.sql}) END"
             )
-            for key, col in ((k, lcol) for k in left):
-                if key[1] == col.name and (not col.table or key[0] == col.table):
-                    out[key] = Mark(group, sql)
-            for key, col in ((k, rcol) for k in right):
-                if key[1] == col.name and (not col.table or key[0] == col.table):
-                    out[key] = Mark(group, sql)
+            if kind is exp.EQ:
+                # both key columns, one group (the sides' own when they share it)
+                group = lm.group if lm.group == rm.group else (lm.group, rm.group)
+                self._mark(out, left, lcol, Mark(group, sql), replace=True)
+                self._mark(out, right, rcol, Mark(group, sql), replace=True)
+            elif kind in (exp.GT, exp.GTE):  # the left side is larger: its column only
+                self._mark(out, left, lcol, Mark(("ineq", lm.group, rm.group), sql))
+            else:
+                self._mark(out, right, rcol, Mark(("ineq", lm.group, rm.group), sql))
         return out
+
+    @staticmethod
+    def _mark(
+        out: dict[tuple[str, str], Mark | None],
+        side: dict[tuple[str, str], Mark | None],
+        col: exp.Expr,
+        mark: Mark,
+        replace: bool = False,
+    ) -> None:
+        """Give a join's output column a watermark (a plain column of that side only; an
+        inequality's only when the column has none yet)."""
+        if not isinstance(col, exp.Column):
+            return
+        for key in side:
+            here = key[1] == col.name and (not col.table or key[0] == col.table)
+            if here and (replace or out.get(key) is None):
+                out[key] = mark
 
     def _item(
         self, item: exp.Expr, where: list[exp.Expr] | None = None
