@@ -609,8 +609,10 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
     )
     template = read_query_template(fe, query) if query is not None and bound.columns else None
+    if stmt.emit_on_window_close and bound.columns and query is not None:
+        _check_eowc(fe, query)
     fmt = stmt.format_encode
-    return await fe.engine_call(
+    out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_sink(
             fe.ctx(),
@@ -626,6 +628,9 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
             has_values=bound.values_leaf,
         ),
     )
+    if stmt.emit_on_window_close and bound.columns:
+        out.notices.insert(0, _EOWC_NOTICE)  # create_sink.rs:400-403
+    return out
 
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:

@@ -509,3 +509,32 @@ async def test_eowc_over_an_interval_join(client: Client, server: Running) -> No
     assert await client.rows("select * from eowc_mv order by 1") == [
         (1, 1, at(10), at(5)), (2, 2, at(30), at(25)),
     ]  # fmt: skip
+
+
+async def test_eowc_sink(client: Client, server: Running) -> None:
+    # create_sink.rs:400-403 (the notice) and the planner's refusal, as for a view; the emit
+    # mode comes before WITH (sqlparser ast/statement.rs:558)
+    await client.run(TABLE)
+    await client.run("create table nowm (tm timestamp, foo int) append only")
+    await client.notices()
+    assert (
+        await run_ticking(
+            client,
+            server,
+            "create sink s as select tm, foo from t emit on window close"
+            " with (connector = 'blackhole')",
+        )
+        == "CREATE_SINK"
+    )
+    assert (await client.notices())[0] == EXPERIMENTAL
+    assert await cause(
+        client,
+        "create sink s2 as select * from nowm emit on window close with (connector = 'blackhole')",
+    ) == (
+        "XX000",
+        one(
+            "Not supported: The query cannot be executed in Emit-On-Window-Close mode.\n"
+            "HINT: Try define a watermark column in the source, or avoid aggregation without"
+            " GROUP BY"
+        ),
+    )

@@ -119,6 +119,7 @@ class CreateSink(Statement, frozen=True):
     if_not_exists: bool = False
     with_options: Options = ()
     format_encode: FormatEncode | None = None
+    emit_on_window_close: bool = False
     TAG: ClassVar[str] = "CREATE_SINK"
 
 

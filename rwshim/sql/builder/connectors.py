@@ -57,18 +57,26 @@ class ConnectorRules(BuildBase):
         return ("query", str(c[1]).strip())
 
     def create_sink(self, c: list[Any]) -> st.Statement:
-        _sink, ine, name, (how, what), _emit, _with, opts, fe = c
+        _sink, ine, name, (how, what), emit, _with, opts, fe = c
         if not opts:
             # statement.rs:567-569: parser_err! at the token after the WITH (...) list
             raise located(self.sql, self._after_with_options(), "sink properties not provided")
-        return self._sink(name, how, what, None, ine, opts, fe)
+        return self._sink(name, how, what, None, ine, opts, fe, emit is True)
 
     def create_sink_into(self, c: list[Any]) -> st.Statement:
-        _sink, ine, name, into, (how, what), _emit, _with, opts, fe = c
-        return self._sink(name, how, what, into, ine, opts or (), fe)
+        _sink, ine, name, into, (how, what), emit, _with, opts, fe = c
+        return self._sink(name, how, what, into, ine, opts or (), fe, emit is True)
 
     def _sink(
-        self, name: Any, how: str, what: Any, into: Any, ine: Any, opts: Any, fe: Any
+        self,
+        name: Any,
+        how: str,
+        what: Any,
+        into: Any,
+        ine: Any,
+        opts: Any,
+        fe: Any,
+        eowc: bool = False,
     ) -> st.Statement:
         return st.CreateSink(
             self.text,
@@ -79,6 +87,7 @@ class ConnectorRules(BuildBase):
             bool(ine),
             opts,
             fe,
+            eowc,
         )
 
     def _after_with_options(self) -> Token:
