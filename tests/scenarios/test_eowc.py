@@ -538,3 +538,33 @@ async def test_eowc_sink(client: Client, server: Running) -> None:
             " GROUP BY"
         ),
     )
+
+
+async def test_eowc_over_a_temporal_join(client: Client, server: Running) -> None:
+    # temporal_join_watermark.slt:1-60: a temporal join forwards its left side's watermarks
+    # (temporal_join.rs:303-308)
+    await client.run("set rw_implicit_flush = true")
+    await client.run(
+        "create table stream (id1 int, a1 int, b1 int, v1 timestamptz,"
+        " watermark for v1 as v1 - interval '10' second) append only"
+    )
+    await client.run("set timezone = 'UTC'")
+    await run_ticking(client, server, "insert into stream values (1, 1, 1, '2023-09-14 06:00:00')")
+    await client.run("create table version (id2 int, a2 int, b2 int, primary key (id2))")
+    await run_ticking(
+        client,
+        server,
+        "create materialized view temporal_join_mv as select id1, a1, id2, v1 from stream"
+        " left join version for system_time as of proctime() on id1 = id2",
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view eowc_mv as select window_start, count(id1) from"
+        " tumble(temporal_join_mv, v1, interval '5 s') group by window_start"
+        " emit on window close",
+    )
+    assert await client.rows("select * from eowc_mv") == []
+    await run_ticking(client, server, "insert into stream values (2, 2, 2, '2023-09-14 06:00:25')")
+    at = dt.datetime(2023, 9, 14, 6, 0, 0, tzinfo=dt.UTC)
+    assert await client.rows("select * from eowc_mv") == [(at, 1)]

@@ -213,8 +213,14 @@ class Deriver:
                 continue
             inner = item.this if isinstance(item, exp.Alias) else item
             # ProjectSet passes watermarks of plain columns only (stream_project_set.rs:54-80)
-            if srf and not isinstance(inner, exp.Column):
-                mark = None
+            if srf and any(
+                isinstance(f, (exp.Unnest, exp.Explode))
+                or (
+                    isinstance(f, exp.Anonymous) and f.name.lower() in ("generate_series", "unnest")
+                )
+                for f in inner.find_all(exp.Func)
+            ):
+                mark = None  # a set-returning item
             else:
                 mark = self.monotone(inner, scope)
             out.append((item.alias_or_name, mark))
@@ -250,11 +256,19 @@ class Deriver:
         if src is None:
             return {}
         where = node.args.get("where")
+        if where is not None and where.find(exp.Subquery, exp.Exists):
+            # a semi / anti join or a scalar subquery's join (their watermarks: not modelled)
+            raise EowcRefused("a WHERE clause with a subquery")
         scope = self._item(src.this, _conjuncts(where.this) if where is not None else [])
         for join in node.args.get("joins") or []:
-            if join.args.get("using") or join.kind.upper() in ("SEMI", "ANTI"):
-                raise EowcRefused("a join with USING, SEMI or ANTI")
+            if join.args.get("using") or join.method or join.kind.upper() in ("SEMI", "ANTI"):
+                raise EowcRefused("a join with USING, NATURAL, SEMI or ANTI")
             right = self._item(join.this)
+            if isinstance(join.this, exp.Table) and join.this.args.get("version") is not None:
+                # a temporal join forwards its left side's watermarks only
+                # (src/stream/src/executor/temporal_join.rs:303-308, :713-716)
+                scope = {**scope, **dict.fromkeys(right)}
+                continue
             conds = _conjuncts(join.args.get("on"))
             if not join.side and where is not None:  # an inner join's WHERE is its ON
                 conds += _conjuncts(where.this)
@@ -425,10 +439,15 @@ class Deriver:
         if isinstance(e, exp.TimestampTrunc) and isinstance(e.args.get("unit"), exp.Var):
             # date_trunc(const, col) (monotonicity.rs: DateTrunc); a zone argument: no
             m = self.monotone(e.this, scope)
-            if m is None or e.args.get("zone") is not None:
+            if m is not None and e.args.get("zone") is not None:
+                raise EowcRefused("a watermark through date_trunc with a time zone")
+            if m is None:
                 return None
             unit = e.args["unit"].name.lower()
             return Mark(m.group, f"pg_catalog.date_trunc('{unit}', {m.sql})")
+        if isinstance(e, (exp.AtTimeZone, exp.UnixToTime)) and self.monotone(e.this, scope):
+            # monotone in RisingWave in some cases (monotonicity.rs:177-300), not modelled
+            raise EowcRefused(f"a watermark through {e.sql()}")
         if isinstance(e, exp.Anonymous) and e.name.lower() == "tumble_start":
             args = list(e.expressions)
             if args and all(_constant(a) for a in args[1:]):
