@@ -60,6 +60,9 @@ DOWNSTREAM_READS = (
 )
 # The columns a downstream job's query reads of a relation (None: it does not bind).
 ReadsOf = Callable[[int, int], frozenset[str] | None]
+# (columns as (name, RisingWave type, OID), watermark column, expression): raises when the
+# expression does not return the column's type (the frontend binds it: create_source.rs:680-706)
+WatermarkCheck = Callable[[list[tuple[str, str, int]], str, str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +171,12 @@ class AlterColumns:
     # ------------------------------------------------------------------ ALTER TABLE
 
     def alter_table_column(
-        self, ctx: Context, stmt: st.AlterColumn, name: ObjectName, reads_of: ReadsOf
+        self,
+        ctx: Context,
+        stmt: st.AlterColumn,
+        name: ObjectName,
+        reads_of: ReadsOf,
+        check_watermark: WatermarkCheck | None = None,
     ) -> Result:
         """handle_alter_table_column (and the ADD CONSTRAINT RisingWave has no handler for)."""
         shown = written(stmt.name)
@@ -197,7 +205,7 @@ class AlterColumns:
             raise InvalidInputSyntax("dropping columns in target table of sinks is not supported")
         cols = self._columns(rel.id)
         if stmt.action == "ALTER WATERMARK":
-            return self._watermark(rel, node, stmt, shown)
+            return self._watermark(rel, node, stmt, shown, cols, check_watermark)
         if stmt.action == "ADD":
             return self._add(rel, node, cols, stmt, shown)
         if stmt.action == "DROP":
@@ -359,7 +367,15 @@ class AlterColumns:
             self._set_definition(rel, node)
         return Result()
 
-    def _watermark(self, rel: Rel, node: n.CreateTable, stmt: st.AlterColumn, shown: str) -> Result:
+    def _watermark(
+        self,
+        rel: Rel,
+        node: n.CreateTable,
+        stmt: st.AlterColumn,
+        shown: str,
+        cols: list[_Col],
+        check: WatermarkCheck | None,
+    ) -> Result:
         """handle_alter_watermark (alter_watermark.rs:33-90): the watermark's expression
         changes; the column, TTL and so the state schema stay."""
         mark = next((w for w in node.watermarks if w.column.real_value() == stmt.column), None)
@@ -372,6 +388,11 @@ class AlterColumns:
                 "toggling WITH TTL via ALTER WATERMARK is not supported",
                 "drop and recreate the table",
             )
+        if (
+            check is not None
+        ):  # the binder's type check (alter_watermark.rs -> bind_source_watermark)
+            visible = [(c.name, c.rw_type, c.type_oid) for c in cols if not c.hidden]
+            check(visible, stmt.column, stmt.argument)
         parsed = parse_create(f"CREATE TABLE t (x INT, WATERMARK FOR x AS {stmt.argument})")
         assert isinstance(parsed, n.CreateTable) and len(parsed.watermarks) == 1
         mark.expr = parsed.watermarks[0].expr

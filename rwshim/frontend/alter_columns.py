@@ -47,9 +47,16 @@ async def handle_alter_column(fe: Frontend, stmt: st.AlterColumn, params: list[o
             return None
         return analysis.column_reads.get(relation_id, frozenset())
 
+    def check_watermark(cols: list[tuple[str, str, int]], column: str, expr: str) -> None:
+        from rwshim.frontend.create import check_watermark_type
+
+        check_watermark_type(fe, cols, column, expr)
+
     return await fe.engine_call(
         stmt.tag,
-        lambda: engine.alter_columns.alter_table_column(fe.ctx(), stmt, name, reads_of),
+        lambda: engine.alter_columns.alter_table_column(
+            fe.ctx(), stmt, name, reads_of, check_watermark
+        ),
     )
 
 

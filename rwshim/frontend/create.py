@@ -110,30 +110,36 @@ def _check_column_exprs(
 
 
 def _check_watermark_type(fe: Frontend, stmt: st.CreateTable, cols: Sequence[ColumnSpec]) -> None:
-    """The watermark expression returns its column's type (create_source.rs:680-706, bound
-    over the table's columns: here as a query over NULLs of them)."""
+    """The watermark expression returns its column's type (create_source.rs:680-706)."""
     marks = table_schema(stmt.columns_text).watermarks
     if not marks or fe.instance.engine.catalog.lookup(
         fe.ctx(), engine_name(stmt.name, fe.database)
     ):
         return
-    column, expr = marks[0]
-    col = next((c for c in cols if c.name == column), None)
-    if col is None or not col.rw_type:
+    visible = [(c.name, c.rw_type, c.type_oid) for c in cols if not c.is_hidden]
+    check_watermark_type(fe, visible, *marks[0])
+
+
+def check_watermark_type(
+    fe: Frontend, cols: Sequence[tuple[str, str, int]], column: str, expr: str
+) -> None:
+    """bind_source_watermark (create_source.rs:680-706): the expression, bound over the
+    table's columns (here a query over NULLs of them), returns the column's type."""
+    col = next((c for c in cols if c[0] == column), None)
+    if col is None or not col[1]:
         return
-    nulls = ", ".join(f"NULL::{c.rw_type} AS {quoted(c.name)}" for c in cols if not c.is_hidden)
+    nulls = ", ".join(f"NULL::{t} AS {quoted(n)}" for n, t, _ in cols)
+    query = f"SELECT ({expr}) FROM (SELECT {nulls}) AS _w"
     try:
-        found = fe.instance.query.analyze(
-            f"SELECT ({expr}) FROM (SELECT {nulls}) AS _w", fe.query_context()
-        )
+        found = fe.instance.query.analyze(query, fe.query_context())
     except RwError:
-        return  # its own error comes with the CREATE (rwshim binds no more than that here)
-    if found.columns and found.columns[0].type_oid != col.type_oid:
+        return  # its own error comes with the statement (rwshim binds no more than that here)
+    if found.columns and found.columns[0].type_oid != col[2]:
         got = rwtypes.rw_type_name(found.columns[0].type_oid)
         raise BindError(
             "The return value type of the watermark expression must be identical to the"
             " watermark column data type. Current data type of watermark return value:"
-            f" `{got}`, column `{col.rw_type}`"
+            f" `{got}`, column `{col[1]}`"
         )
 
 

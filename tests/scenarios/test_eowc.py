@@ -391,6 +391,24 @@ async def test_watermark_expression_type(client: Client) -> None:
             " `timestamp with time zone`, column `integer`"
         ),
     )
+    # alter_watermark.slt:264-280: ALTER WATERMARK binds its expression the same way, after
+    # its own checks
+    await client.run(
+        "create table t_rej (k int primary key, ts int, watermark for ts as ts - 10 with ttl)"
+    )
+    assert await cause(
+        client, "alter table t_rej alter watermark for ts as to_timestamp(ts) with ttl"
+    ) == (
+        "XX000",
+        one(
+            "Bind error: The return value type of the watermark expression must be identical to"
+            " the watermark column data type. Current data type of watermark return value:"
+            " `timestamp with time zone`, column `integer`"
+        ),
+    )
+    assert await client.run("alter table t_rej alter watermark for ts as ts - 5 with ttl") == (
+        "ALTER_TABLE"
+    )
 
 
 async def test_eowc_group_top_n(client: Client, server: Running) -> None:
