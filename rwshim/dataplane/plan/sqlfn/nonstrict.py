@@ -7,7 +7,8 @@ rewrites a materialized view's query to call them.
 An error here is a data exception (SQLSTATE class 22: division by zero, out of range, invalid
 text for the type, ...) or RisingWave's own expression error (``RWEXP``, sqlfn/common.py).
 The functions set their search_path: the operators and casts they apply are rwfn's first,
-as in the view they replace.
+as in the view they replace.  They are STABLE: a cast to a time type reads the session's
+TimeZone, which PostgreSQL must not fold at planning.
 """
 
 from __future__ import annotations
@@ -27,13 +28,13 @@ _PATH = f"SET search_path = {F}, pg_catalog"
 def _binary(name: str, op: str) -> list[str]:
     out = [
         f"CREATE OR REPLACE FUNCTION {F}.{name}(a anycompatible, b anycompatible)"
-        f" RETURNS anycompatible LANGUAGE plpgsql IMMUTABLE {_PATH} AS $$"
+        f" RETURNS anycompatible LANGUAGE plpgsql STABLE {_PATH} AS $$"
         f" BEGIN RETURN a {op} b; {_CATCH} END $$"
     ]
     if op == "/":  # interval / number (PostgreSQL's interval_div takes float8)
         out.append(
             f"CREATE OR REPLACE FUNCTION {F}.{name}(a interval, b double precision)"
-            f" RETURNS interval LANGUAGE plpgsql IMMUTABLE {_PATH} AS $$"
+            f" RETURNS interval LANGUAGE plpgsql STABLE {_PATH} AS $$"
             f" BEGIN RETURN a {op} b; {_CATCH} END $$"
         )
     return out
@@ -42,7 +43,7 @@ def _binary(name: str, op: str) -> list[str]:
 def _casts() -> list[str]:
     return [
         f"CREATE OR REPLACE FUNCTION {F}.ns_cast_{t}(v anyelement) RETURNS pg_catalog.{t}"
-        f" LANGUAGE plpgsql IMMUTABLE {_PATH} AS $$ BEGIN RETURN CAST(v AS pg_catalog.{t});"
+        f" LANGUAGE plpgsql STABLE {_PATH} AS $$ BEGIN RETURN CAST(v AS pg_catalog.{t});"
         f" {_CATCH} END $$"
         for t in CAST_TYPES
     ]
