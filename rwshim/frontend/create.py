@@ -436,10 +436,29 @@ async def handle_create_mv(
         return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
 
     bound = await bound_after_counting(fe, bind)
+    if bound.columns:
+        check_stream_plan(fe, stmt.query)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     return await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
+
+
+def check_stream_plan(fe: Frontend, query: str) -> None:
+    """The refusals of RisingWave's stream planner that rwshim's data plane makes when it
+    plans the query (an ASOF join's condition: plan/asof), raised at CREATE as RisingWave
+    raises them, before any catalog change; the data plane's other refusals stay with the
+    first read."""
+    if "asof" not in query.lower():
+        return
+    from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
+
+    try:
+        fe.data_plan(query)
+    except (AsofRefused, AsofNotSupported):
+        raise
+    except RwError:
+        pass
 
 
 def _create_mv_call(

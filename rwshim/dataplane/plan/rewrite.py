@@ -12,6 +12,7 @@ What is spliced (each where the parse tree says):
 - ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
   ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
 - one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- an ``ASOF [LEFT] JOIN`` -> a LATERAL subquery (``asof``);
 - DML: see ``dml``.
 
 Results are cached by the caller on (text, database, search_path, catalog version).
@@ -22,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import dml, functions, names, tree, typemap
+from rwshim.dataplane.plan import asof, dml, functions, names, tree, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
@@ -121,6 +122,9 @@ class _Rewriter:
         try:
             self.stars()
             self.windows()
+            asof.splice_asof_joins(
+                shape, self.routed.prepassed.asof, self.routed.relation_of, self.sp
+            )
             self.relations()
             self.column_paths()
             self.value_functions()

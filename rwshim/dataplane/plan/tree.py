@@ -110,6 +110,7 @@ class JoinItem:
     natural: bool
     alias: str | None
     kind: str
+    quals: Node | None = None  # the ON condition (an ASOF join's is rewritten: plan/asof)
 
 
 @dataclass(slots=True, eq=False)
@@ -531,6 +532,7 @@ class _Walker:
                 bool(node.get("isNatural")),
                 alias,
                 node.get("jointype", "JOIN_INNER"),
+                node.get("quals"),
             )
         if kind == "RangeTableSample":
             inner = self.from_item(node["relation"], level, scope)
