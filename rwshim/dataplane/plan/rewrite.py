@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import asof, dml, functions, names, tree, typemap
+from rwshim.dataplane.plan import asof, checks, dml, functions, names, tree, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
@@ -126,6 +126,7 @@ class _Rewriter:
                 shape, self.routed.prepassed.asof, self.routed.relation_of, self.sp
             )
             self.relations()
+            self.descending_percentiles()
             self.column_paths()
             self.value_functions()
             self.type_names()
@@ -192,6 +193,24 @@ class _Rewriter:
                 continue
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
+
+    def descending_percentiles(self) -> None:
+        """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
+        (RisingWave's rewrite, optimizer/plan_node/logical_agg.rs:770-772); PostgreSQL hands an
+        ordered-set aggregate its rows unsorted (sqlfn/percentile)."""
+        if "approx_percentile" not in self.shape.func_names:
+            return
+        for call in checks.nodes(self.shape, "FuncCall"):
+            name = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+            order = call.get("agg_order") or []
+            if name[-1:] != ["approx_percentile"] or not call.get("agg_within_group"):
+                continue
+            if not order or order[0].get("SortBy", {}).get("sortby_dir") != "SORTBY_DESC":
+                continue
+            _, args = call_args(self.text, call.get("location", -1))
+            if args:
+                self.sp.insert(args[0][0], "(1.0::float8 - (")
+                self.sp.insert(args[0][1], "))")
 
     # --- TUMBLE / HOP -----------------------------------------------------------------------
 
