@@ -1,8 +1,11 @@
-"""``approx_percentile(q [, relative_error]) WITHIN GROUP (ORDER BY x [DESC])`` in a batch
-query and a materialized view, over a real socket: RisingWave's bucket estimate to the last
-digit (src/expr/impl/src/aggregate/approx_percentile.rs), the default relative error 0.01,
-DESC as ``1 - q``.  Values from RisingWave's
-e2e_test/streaming/aggregate/shuffle_approx_percentile.slt.
+"""RisingWave's aggregates PostgreSQL lacks, in a batch query and a materialized view, over a
+real socket.
+
+``approx_percentile(q [, relative_error]) WITHIN GROUP (ORDER BY x [DESC])``: RisingWave's
+bucket estimate to the last digit (src/expr/impl/src/aggregate/approx_percentile.rs), the
+default relative error 0.01, DESC as ``1 - q``; values from RisingWave's
+e2e_test/streaming/aggregate/shuffle_approx_percentile.slt.  ``first_value`` /
+``last_value`` with ORDER BY as aggregates (aggregate/first_last_value.rs).
 """
 
 from __future__ import annotations
@@ -57,3 +60,31 @@ async def test_batch_and_materialized_view(client: Client) -> None:
     assert await client.rows(
         "SELECT approx_percentile(0.5) WITHIN GROUP (ORDER BY p_col) FROM t"
     ) == [(None,)]
+
+
+async def test_first_and_last_value_as_ordered_aggregates(client: Client) -> None:
+    # first_last_value.rs: the first (last) row's value in the call's order, NULL included
+    await client.run("SET RW_IMPLICIT_FLUSH TO true")
+    await client.run("CREATE TABLE fl (k int, v int, s varchar, a int[])")
+    await client.run(
+        "INSERT INTO fl VALUES (1, 3, 'x', ARRAY[1, 2]), (1, 1, NULL, ARRAY[3]), (2, 5, 'y', NULL)"
+    )
+    q = (
+        "SELECT k, first_value(s ORDER BY v), last_value(s ORDER BY v),"
+        " first_value(a ORDER BY v DESC)::varchar FROM fl GROUP BY k"
+    )
+    assert await client.rows(q + " ORDER BY k") == [(1, None, "x", "{1,2}"), (2, "y", "y", None)]
+    await client.run(
+        "CREATE MATERIALIZED VIEW mfl AS SELECT k, first_value(s ORDER BY v) AS f,"
+        " last_value(s ORDER BY v) AS l FROM fl GROUP BY k"
+    )
+    assert await client.rows("SELECT * FROM mfl ORDER BY k") == [(1, None, "x"), (2, "y", "y")]
+    await client.run("DELETE FROM fl WHERE v = 1")
+    assert await client.rows("SELECT * FROM mfl ORDER BY k") == [(1, "x", "x"), (2, "y", "y")]
+    await client.run("INSERT INTO fl VALUES (1, 4, NULL, NULL)")
+    # the window functions of the same name answer as before
+    rows = await client.rows(
+        "SELECT v, first_value(v) OVER (PARTITION BY k ORDER BY v),"
+        " last_value(v) OVER (PARTITION BY k ORDER BY v) FROM fl ORDER BY v"
+    )
+    assert rows == [(3, 3, 3), (4, 3, 4), (5, 5, 5)]
