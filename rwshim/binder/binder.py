@@ -416,6 +416,11 @@ class Binder:
             self._note_table_function(name, fargs)
             return self._unnest_args(item, fargs, alias, col_names, False, None, scope)
         if name in ("tumble", "hop"):
+            first = fn.expressions[0] if fn.expressions else None
+            if (alias_node is None or not alias_node.name) and isinstance(first, exp.Expr):
+                # the input relation's name names the window's columns
+                # (binder/relation/window_table_function.rs:118-120 bind_table_to_context)
+                alias = first.name or name
             return self._time_window(item, fn, name, alias, col_names, scope)
         raise NotImplementedError_(f"table function {name}")
 

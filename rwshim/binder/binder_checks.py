@@ -39,6 +39,9 @@ def srf_type(name: str, bound: list[tuple[exp.Expr, int]]) -> int:
 def is_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
     if isinstance(node, (exp.AggFunc, exp.WithinGroup)):
         return True
+    if isinstance(node, exp.Filter):
+        # ``agg(...) FILTER (WHERE ...)``: the filter reads the rows being aggregated
+        return is_agg(node.this, lowered)
     if not isinstance(node, exp.Anonymous):
         return False
     name = node.name.lower()

@@ -260,7 +260,7 @@ class _Rewriter:
                 f" AS window_end FROM {source} AS {qi(src)}"
                 f" CROSS JOIN LATERAL {starts} AS __rw_h(window_start)"
             )
-        alias = "" if item.alias is not None else f" AS {qi(item.kind)}"
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
         self.sp.replace(item.location, end, f"({body}){alias}")
 
     def window_names(self, item: tree.WindowItem) -> list[str] | None:
@@ -569,7 +569,8 @@ def _exposed(item: tree.FromItem) -> str | None:
     if isinstance(item, tree.RelRef):
         return item.exposed
     if isinstance(item, tree.WindowItem):
-        return item.alias if item.alias is not None else item.kind
+        # unaliased, the input relation's name (window_table_function.rs:118-120)
+        return item.alias if item.alias is not None else item.input.parts[-1]
     if isinstance(item, tree.FunctionItem):
         if item.alias is not None:
             return item.alias
