@@ -399,7 +399,7 @@ class Binder:
             else []
         )
         tx = ExprBinder(self, scope.parent or Scope(None))
-        if name == "generate_series":
+        if name in ("generate_series", "range"):
             args = [fn.args.get("start"), fn.args.get("end"), fn.args.get("step")]
             if isinstance(fn, exp.Anonymous):
                 args = list(fn.expressions)
@@ -407,7 +407,11 @@ class Binder:
             bound = [tx.bind_top(a) for a in args if a is not None]
             oid = bound[0][1] if bound[0][1] != UNKNOWN else pgtypes.INT4
             cname = col_names[0] if col_names else alias
-            item.replace(self.low.series_relation([b[0] for b in bound], cname, alias))
+            item.replace(
+                self.low.series_relation(
+                    [b[0] for b in bound], cname, alias, exclusive=name == "range"
+                )
+            )
             return Source(alias, [OutColumn(cname, oid)])
         if name == "unnest":
             fargs: list[exp.Expr] = [

@@ -453,6 +453,27 @@ def series(start: object, stop: object, step: object = 1) -> str | None:
     return json_array(out)
 
 
+def range_series(start: object, stop: object, step: object = 1) -> str | None:
+    """``range(start, stop [, step])``: generate_series without its end
+    (table_function/generate_series.rs, ``range``)."""
+    if start is None or stop is None or step is None:
+        return None
+    a, b, st = number(start), number(stop), number(step)
+    if st == 0:
+        raise ExprError(
+            f"range('{start}', '{stop}', '{step}')",
+            "Invalid parameter step: step size cannot equal zero",
+        )
+    out: list[object] = []
+    x = a
+    while (st > 0 and x < b) or (st < 0 and x > b):
+        out.append(x)
+        x += st
+        if len(out) > 10_000_000:
+            break
+    return json_array(out)
+
+
 def array_position(arr: object, elem: object, start: object = None) -> int | None:
     items = array_items(arr)
     if items is None:

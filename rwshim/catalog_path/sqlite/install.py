@@ -141,6 +141,8 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("rw_hop_starts", 4, f.hop_starts)
     reg("rw_series", 2, f.series)
     reg("rw_series", 3, f.series)
+    reg("rw_range", 2, f.range_series)
+    reg("rw_range", 3, f.range_series)
     reg(
         "rw_distinct",
         2,
