@@ -728,6 +728,27 @@ class Binder:
         for key in ("limit", "offset"):
             lim = node.args.get(key)
             if lim is not None and lim.args.get("expression") is not None:
+                if key == "limit":
+                    _check_limit_literal(lim.expression)
                 tx.hint_param(lim.expression, pgtypes.INT8)
                 new, _ = tx.bind_top(lim.expression)
                 lim.set("expression", new)
+
+
+def _check_limit_literal(expr: exp.Expr) -> None:
+    """A literal LIMIT folded to bigint as RisingWave's binder folds it (binder/query.rs:
+    200-237): out of bigint's range is the cast's error, below zero refused; other
+    expressions are left to the engine."""
+    neg = isinstance(expr, exp.Neg)
+    lit = expr.this if neg else expr
+    if not isinstance(lit, exp.Literal) or lit.is_string or not lit.this.isdigit():
+        return
+    value = -int(lit.this) if neg else int(lit.this)
+    if not -(2**63) <= value <= 2**63 - 1:
+        raise RwError(
+            "Expr error",
+            "expects an integer or expression that can be evaluated to an integer after LIMIT,"
+            "\nbut the evaluation of the expression returns error:Casting to i64 out of range",
+        )
+    if value < 0:
+        raise RwError("Expr error", f"LIMIT must not be negative, but found: {value}")

@@ -258,6 +258,11 @@ def _ordered_set(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
 _WINDOW_ARG = "Invalid arguments for HOP window function: window_size"
 
 
+class HopRefused(BindError):
+    """HOP's window arguments refused (binder/relation/window_table_function.rs, planner
+    plan_window_table_function): raised for a batch query and for a streaming job alike."""
+
+
 # PostgreSQL's interval input and RisingWave's interval text (interval.rs Display, which is
 # PostgreSQL's): the wire layer's codecs, handed in by the data plane (this core imports no
 # other layer).  Until then HOP arguments are not checked here (PostgreSQL reads them).
@@ -322,12 +327,12 @@ def _hop(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
             if slide is None or size is None:
                 continue
             if _usecs(size) <= 0 or _usecs(slide) <= 0:
-                raise BindError(
+                raise HopRefused(
                     f"window_size {interval_str(size)} and window_slide {interval_str(slide)} "
                     "must be positive"
                 )
             if not _exact_div(size, slide):
-                raise BindError(
+                raise HopRefused(
                     f"{_WINDOW_ARG} {interval_str(size)} cannot be divided by window_slide "
                     f"{interval_str(slide)}"
                 )
