@@ -233,8 +233,9 @@ async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object])
 def handle_close_cursor(fe: Frontend, stmt: st.CloseCursor, params: list[object]) -> Outcome:
     if stmt.cursor is None:
         fe.cursors.clear()
-    else:
-        fe.cursors.pop(stmt.cursor, None)
+    elif fe.cursors.pop(stmt.cursor, None) is None:
+        # session/cursor_manager.rs:1166-1175 remove_cursor: a CatalogError (sic)
+        raise RwError("Catalog error", f"cursor `{stmt.cursor}` don't exists")
     return Outcome(stmt.tag)
 
 

@@ -42,6 +42,7 @@ _RW_QUERY_ONLY = [
 
 
 _STRUCT = re.compile(r"(?i)\bstruct\s*<")
+_CURSOR_FOR = re.compile(r"(?is)\bCURSOR\b.*?\bFOR\s")
 
 
 def _blank_struct_types(text: str) -> str:
@@ -318,8 +319,9 @@ def build(node: Any, text: str, pg: PgText | None = None) -> st.Statement:
     if kind == "CopyStmt":
         return st.Copy(text, _name(n.relation, pg) if n.relation else None, not n.is_from)
     if kind == "DeclareCursorStmt":
-        idx = text.lower().find(" for ")
-        return st.DeclareCursor(text, n.portalname, text[idx + 5 :].strip() if idx >= 0 else "")
+        # the query follows the first FOR after CURSOR (any whitespace around it)
+        m = _CURSOR_FOR.search(text)
+        return st.DeclareCursor(text, n.portalname, text[m.end() :].strip() if m else "")
     if kind == "FetchStmt":
         many = int(n.howMany)
         return st.FetchCursor(text, n.portalname, None if many >= 2**63 - 1 else many)
