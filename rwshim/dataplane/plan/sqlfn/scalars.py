@@ -3,11 +3,17 @@
 - ``int8recv(bytea)``: a big-endian int8 of exactly 8 bytes (src/expr/impl/src/scalar/
   cast.rs pgwire_recv: ``i64::from_be_bytes``, whose slice error reads ``could not convert
   slice to array``); ``int8send`` is PostgreSQL's own.
+- ``regexp_matches(s, pattern [, flags])``: every match, with or without ``g``
+  (src/expr/impl/src/table_function/regexp_matches.rs iterates ``captures_iter``), where
+  PostgreSQL's returns the first match only unless ``g`` is given; a flag but ``c``, ``i``,
+  ``g`` is refused (scalar/regexp.rs:115-134).
 """
 
 from __future__ import annotations
 
 from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, register
+
+_BAD_OPTION = raise_expr("'invalid regular expression option: \"' || bad || '\"'")
 
 SQL = f"""
 CREATE OR REPLACE FUNCTION {F}.int8recv(bytea) RETURNS int8 LANGUAGE plpgsql IMMUTABLE
@@ -17,6 +23,19 @@ BEGIN
         {raise_expr("'Parse error: could not convert slice to array'")}
     END IF;
     RETURN ('x' || pg_catalog.encode($1, 'hex'))::bit(64)::int8;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.regexp_matches(text, text) RETURNS SETOF text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT pg_catalog.regexp_matches($1, $2, 'g') $$;
+CREATE OR REPLACE FUNCTION {F}.regexp_matches(text, text, text) RETURNS SETOF text[]
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    bad text := pg_catalog.substring($3, '[^cig]');
+BEGIN
+    IF bad IS NOT NULL THEN
+        {_BAD_OPTION}
+    END IF;
+    RETURN QUERY SELECT pg_catalog.regexp_matches($1, $2, $3 || 'g');
 END $$;
 """
 

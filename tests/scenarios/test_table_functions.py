@@ -1,6 +1,8 @@
-"""``range(start, stop [, step])`` in FROM (generate_series without its end:
-src/expr/impl/src/table_function/generate_series.rs), in a view's definition, a batch query
-and a materialized view, over a real socket."""
+"""RisingWave's table functions over a real socket: ``range(start, stop [, step])`` in FROM
+(generate_series without its end: src/expr/impl/src/table_function/generate_series.rs) in a
+view's definition, a batch query and a materialized view; ``regexp_matches`` returning every
+match with or without ``g`` (table_function/regexp_matches.rs; values from
+e2e_test/batch/basic/func.slt.part)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 
 from tests.conftest import Running
 from tests.scenarios.drivers import Client
+from tests.scenarios.helpers import cause
 
 
 @pytest.fixture
@@ -28,3 +31,17 @@ async def test_range_in_from(client: Client) -> None:
     await client.run("CREATE MATERIALIZED VIEW mr AS SELECT a, r FROM tt, range(0, 2) r")
     await client.run("INSERT INTO tt VALUES (1)")
     assert await client.rows("SELECT * FROM mr ORDER BY r") == [(1, 0), (1, 1)]
+
+
+async def test_regexp_matches_returns_every_match(client: Client) -> None:
+    rows = await client.rows(
+        "SELECT regexp_matches('foobarbequebazfoobarbequebaz', 'bar((be)|(bo))(que)')::varchar"
+    )
+    assert rows == [("{be,be,NULL,que}",), ("{be,be,NULL,que}",)]
+    rows = await client.rows("SELECT regexp_matches('abcabc', 'Bc', 'ici')::varchar")
+    assert rows == [("{bc}",), ("{bc}",)]
+    assert await cause(client, "SELECT regexp_matches('abcabc', 'Bc', 'x')::varchar") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n"
+        '  2: invalid regular expression option: "x"\n',
+    )
