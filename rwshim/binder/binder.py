@@ -419,7 +419,9 @@ class Binder:
             ]
             self._note_table_function(name, fargs)
             return self._unnest_args(item, fargs, alias, col_names, False, None, scope)
-        if name in ("tumble", "hop"):
+        if name in ("tumble", "hop", "gap_fill"):
+            if isinstance(fn, exp.GapFill):  # sqlglot's own node: the relation is ``this``
+                fn = exp.Anonymous(this="gap_fill", expressions=[fn.this])
             first = fn.expressions[0] if fn.expressions else None
             if (alias_node is None or not alias_node.name) and isinstance(first, exp.Expr):
                 # the input relation's name names the window's columns
@@ -441,9 +443,19 @@ class Binder:
         the relation's columns plus window_start and window_end (of the time column's type),
         one row per row (TUMBLE) or per window containing it (HOP)."""
         args = list(fn.expressions)
-        if len(args) < 3 or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
+        want = 1 if name == "gap_fill" else 3
+        if len(args) < want or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
             raise NotImplementedError_(f"{name} with these arguments")
         rel_sql = args[0].sql(dialect="postgres")
+        if name == "gap_fill":
+            # GAP_FILL(t, ts, interval, ...): t's rows and the filled ones, t's columns
+            # (binder/relation/gap_fill.rs; the data plane fills: dataplane/plan/gapfill)
+            sub = parse(f"SELECT __rw_w.* FROM {rel_sql} AS __rw_w")
+            cols = rename(self.query(sub, scope.parent), col_names)
+            if col_names:
+                rename_outputs(sub, [c.name for c in cols])
+            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+            return Source(alias, cols)
         ts = args[1]
         if isinstance(ts, exp.Column):
             ts = exp.Column(this=ts.this, table=ident("__rw_w"))

@@ -202,7 +202,18 @@ _PG_SYNTAX_CALLS = frozenset({"similar_to_escape", "like_escape"})
 def _unknown_functions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     from rwshim.dataplane.plan import functions, rw_functions_generated
 
+    # GAP_FILL in FROM and its strategies (LOCF(c) ...) are rewritten (plan/gapfill)
+    skip: set[int] = set()
+    for rf in nodes(shape, "RangeFunction"):
+        for entry in rf.get("functions") or []:
+            items = entry.get("List", {}).get("items", [])
+            call = items[0].get("FuncCall") if items else None
+            if call is not None and _names(call.get("funcname"))[-1:] == ["gap_fill"]:
+                skip.add(id(call))
+                skip.update(id(a["FuncCall"]) for a in call.get("args") or [] if "FuncCall" in a)
     for call in nodes(shape, "FuncCall"):
+        if id(call) in skip:
+            continue
         if call.get("funcformat") == "COERCE_SQL_SYNTAX":
             continue  # TRIM(... FROM ...), x AT TIME ZONE y ...: PostgreSQL's grammar
         names = _names(call.get("funcname"))

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import asof, checks, dml, functions, names, tree, typemap
+from rwshim.dataplane.plan import asof, checks, dml, functions, gapfill, names, tree, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
@@ -229,6 +229,9 @@ class _Rewriter:
         window_end (RisingWave's tumble_start; HOP: one row per window holding the time)."""
         text = self.text
         end, args = call_args(text, item.location)
+        if item.kind == "gap_fill":
+            self._gap_fill(item, end, [text[a:b].decode() for a, b in args])
+            return
         want = 3 if item.kind == "tumble" else 4
         if len(args) not in (want, want + 1):
             raise RewriteRefused(f"{item.kind} with {len(args)} arguments")
@@ -263,6 +266,14 @@ class _Rewriter:
         alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
         self.sp.replace(item.location, end, f"({body}){alias}")
 
+    def _gap_fill(self, item: tree.WindowItem, end: int, args: list[str]) -> None:
+        rel = None if item.input.cte is not None else self.routed.relation_of(item.input)
+        if not isinstance(rel, Relation):
+            raise RewriteRefused("GAP_FILL over a CTE or a catalog relation")
+        body = gapfill.subquery(rel, physical(rel), args)
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
+        self.sp.replace(item.location, end, f"{body}{alias}")
+
     def window_names(self, item: tree.WindowItem) -> list[str] | None:
         ref = item.input
         if ref.cte is not None:
@@ -272,7 +283,7 @@ class _Rewriter:
             base = None if rel is None else visible_names(rel)
         if base is None:
             return None
-        out = [*base, "window_start", "window_end"]
+        out = [*base] if item.kind == "gap_fill" else [*base, "window_start", "window_end"]
         return list(item.colnames) + out[len(item.colnames) :]
 
     # --- stars ----------------------------------------------------------------------------
