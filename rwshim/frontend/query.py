@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING
 from rwshim.common import pgtypes
 from rwshim.common.names import resolve_schema_qualified_name
 from rwshim.common.outcome import Column, Outcome, Rows
-from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
+from rwshim.errors import (
+    InternalError,
+    NotImplementedError_,
+    QueryTimeout,
+    RwError,
+)
 from rwshim.frontend.common import Cursor, Handler, do_flush
 from rwshim.instance import Instance
 from rwshim.sql import statements as st
@@ -205,8 +210,8 @@ async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[obje
 async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object]) -> Outcome:
     cur = fe.cursors.get(stmt.cursor)
     if cur is None:
-        # src/frontend/src/session/cursor_manager.rs: "Cursor {} does not exist"
-        raise Uncategorized(f'cursor "{stmt.cursor}" does not exist')
+        # session/cursor_manager.rs:1197-1203 get_rows_with_cursor (v2.8.5 and v3.0.3 alike)
+        raise InternalError(f"Cannot find cursor `{stmt.cursor}`")
     from rwshim.frontend import subscriptions
     from rwshim.frontend.sub_cursor import SubscriptionCursor
 

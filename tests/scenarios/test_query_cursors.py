@@ -1,6 +1,7 @@
 """Query cursors as RisingWave's e2e_test/batch/transaction/cursor.slt writes them, over a real
 socket: a DECLARE whose query starts on another line, FETCH NEXT, and CLOSE of a cursor that
-does not exist (session/cursor_manager.rs:1166-1175: a catalog error)."""
+does not exist (session/cursor_manager.rs:1166-1175: a catalog error), FETCH from a closed one
+(:1197-1203)."""
 
 from __future__ import annotations
 
@@ -25,4 +26,8 @@ async def test_declare_fetch_close(client: Client) -> None:
         "  2: cursor `test_cursor_non_existent` don't exists\n",
     )
     assert await client.run("CLOSE test_cursor") == "CLOSE_CURSOR"
+    assert await cause(client, "FETCH NEXT FROM test_cursor") == (
+        "XX000",
+        "\n\nCaused by:\n  internal error: Cannot find cursor `test_cursor`\n",
+    )
     await client.run("COMMIT")
