@@ -191,6 +191,10 @@ def _deadline(
 
 async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[object]) -> Outcome:
     planned = fe.data_plan(stmt.query)
+    if stmt.cursor in fe.cursors:
+        # the query is bound first; its rows are read at FETCH (session/cursor_manager.rs:
+        # 1156-1161 add_query_cursor: a CatalogError)
+        raise RwError("Catalog error", f"cursor `{stmt.cursor}` already exists")
     if planned is not None:
         if fe.instance.commits_pending:
             await fe.instance.settle_changes()
