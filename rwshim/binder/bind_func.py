@@ -72,9 +72,14 @@ NOT_IN_RISINGWAVE = frozenset(
 )
 
 # RisingWave's aggregates only the data plane's PostgreSQL evaluates (rwshim/dataplane/plan/
-# sqlfn): their result type (aggregate/approx_percentile.rs: float8); the catalog path has
-# no ordered-set aggregates of its own (as ``percentile_disc``).
-DATA_PLANE_AGGREGATES = {"approx_percentile": pgtypes.FLOAT8}
+# sqlfn, or PostgreSQL's own): their result type (aggregate/approx_percentile.rs: float8;
+# aggregate/jsonb_agg.rs: jsonb); the catalog path has no such aggregates of its own (as
+# ``percentile_disc``).
+DATA_PLANE_AGGREGATES = {
+    "approx_percentile": pgtypes.FLOAT8,
+    "jsonb_agg": pgtypes.JSONB,
+    "jsonb_object_agg": pgtypes.JSONB,
+}
 
 # RisingWave answers these with '' before binding their arguments (binder/expr/function/
 # mod.rs:133-141, a hack for Bytebase's ``obj_description(...::regclass)``).

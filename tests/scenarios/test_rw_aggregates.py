@@ -88,3 +88,22 @@ async def test_first_and_last_value_as_ordered_aggregates(client: Client) -> Non
         " last_value(v) OVER (PARTITION BY k ORDER BY v) FROM fl ORDER BY v"
     )
     assert rows == [(3, 3, 3), (4, 3, 4), (5, 5, 5)]
+
+
+async def test_jsonb_aggregates_in_a_materialized_view(client: Client) -> None:
+    # e2e_test/streaming/aggregate/jsonb_agg.slt: jsonb_agg(boolean) binds in an MV
+    await client.run("SET RW_IMPLICIT_FLUSH TO true")
+    await client.run("CREATE TABLE tj (v1 boolean, v2 int, v3 varchar)")
+    await client.run("INSERT INTO tj VALUES (true, 1, 'a'), (NULL, 2, 'b')")
+    await client.run(
+        "CREATE MATERIALIZED VIEW mj AS SELECT jsonb_agg(v1 ORDER BY v2) AS j1 FROM tj"
+    )
+    await client.run(
+        "CREATE MATERIALIZED VIEW mo AS SELECT v3, jsonb_object_agg(v3, v2) AS o FROM tj"
+        " GROUP BY v3"
+    )
+    assert await client.rows("SELECT j1::varchar FROM mj") == [("[true, null]",)]
+    assert await client.rows("SELECT v3, o::varchar FROM mo ORDER BY v3") == [
+        ("a", '{"a": 1}'),
+        ("b", '{"b": 2}'),
+    ]
