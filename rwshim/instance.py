@@ -121,6 +121,8 @@ class Instance:
         self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
+        if self.relations.connector_relations("datagen"):
+            self.sources  # noqa: B018 (a datagen relation produces from the first barrier)
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
     # their open reads before a write.  (A class default too: recovery, which may write,
@@ -205,7 +207,7 @@ class Instance:
         if runtime is None or runtime.plane is not data:
             from rwshim.dataplane.sources.runtime import Sources
 
-            runtime = self._sources = Sources(data)
+            runtime = self._sources = Sources(data, lambda: self.clock.now_ms())
         return runtime
 
     @property

@@ -28,7 +28,8 @@ from rwshim.dataplane.plan import names, typemap
 from rwshim.dataplane.plan.dml import upsert_clause, user_key
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.names import quote_literal
-from rwshim.dataplane.sources import decode
+from rwshim.dataplane.sources import datagen, decode
+from rwshim.engine.types import EPOCH_SHIFT, RISINGWAVE_DATE_EPOCH_MS
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -36,7 +37,11 @@ if TYPE_CHECKING:
 
 
 class EpochRunner(Protocol):
-    """``rwshim.dataplane.epochs.Epochs.run``: a statement in the database's epoch."""
+    """``rwshim.dataplane.epochs.Epochs``: a statement in the database's epoch, and the
+    hooks that run before a barrier's commit."""
+
+    @property
+    def before_commit(self) -> list[Callable[[int, int], Awaitable[None]]]: ...
 
     async def run(
         self,
@@ -241,11 +246,85 @@ def row_statements(plan: Plan, op: decode.RowOp, msg: Message) -> list[str]:
 class Sources:
     """The connector runtime of one data plane (the module docstring)."""
 
-    def __init__(self, plane: Plane) -> None:
+    def __init__(self, plane: Plane, now_ms: Callable[[], int]) -> None:
         self.plane = plane
+        self.now_ms = now_ms
         self._plans: dict[int, tuple[object, Plan]] = {}
         self._offsets: dict[tuple[int, str], int] = {}
         self.errors: dict[int, int] = {}  # relation id -> messages skipped (user_source_error)
+        self._datagen: dict[int, tuple[object, datagen.Datagen | None]] = {}
+        plane.epochs.before_commit.append(self.at_barrier)
+
+    # --- barriers ------------------------------------------------------------------------
+
+    async def at_barrier(self, database_id: int, epoch: int) -> None:
+        """Before the barrier's commit: the rows datagen relations generated since the last
+        one go into the epoch (the source executor forwards its readers' chunks before the
+        barrier that follows them, source_executor.rs)."""
+        # the barrier's own time (its commit may run after later barriers moved the clock)
+        at_ms = (epoch >> EPOCH_SHIFT) + RISINGWAVE_DATE_EPOCH_MS
+        relations = self.plane.relations
+        live = relations.connector_relations("datagen")
+        for gone in set(self._datagen) - {rid for rid, _ in live}:
+            del self._datagen[gone]
+        for rid, db in live:
+            if db != database_id:
+                continue
+            rel = relations.relation_by_id(rid)
+            conn = relations.connector(rid)
+            if rel is None or conn is None or not rel.created:
+                continue
+            gen = self._generator(rel, conn, at_ms)
+            if gen is None:
+                continue
+            rows = gen.due(at_ms)
+            if rows:
+                await self.write_rows(rel, rows)
+
+    def _generator(self, rel: Relation, conn: Connector, at_ms: int) -> datagen.Datagen | None:
+        sig = (conn.options, rel.columns)
+        known = self._datagen.get(rel.id)
+        if known is not None and known[0] == sig:
+            return known[1]
+        cols = [
+            (c.name, c.rw_type, not c.hidden)
+            for c in rel.columns
+            if c.name != "_row_id" and c.generated_expr is None
+        ]
+        made: datagen.Datagen | None
+        try:
+            made = datagen.datagen(cols, conn.options, self.now_ms, at_ms)
+        except datagen.GeneratorError as e:
+            # RisingWave's split reader fails to build: its actor reports the error and
+            # produces nothing
+            log.error("datagen source %s: %s", rel.name, e)
+            made = None
+        self._datagen[rel.id] = (sig, made)
+        return made
+
+    async def write_rows(self, rel: Relation, rows: Sequence[dict[str, object]]) -> None:
+        """Native rows (datagen) appended to the relation in the open epoch."""
+        types = {c.name: typemap.column_type(c.type_oid, c.rw_type) for c in rel.columns}
+        target = names.qualified_table(rel.id)
+        cols = [c for c in rows[0] if c in types]
+        head = f"INSERT INTO {target} AS x ({', '.join(qi(c) for c in cols)}) VALUES "
+        tuples = ["(" + ", ".join(sql_value(r.get(c), types[c]) for c in cols) + ")" for r in rows]
+        key = user_key(rel) if rel.kind == RelKind.TABLE else ()
+        if key:
+            # the table's conflict rule; one statement may not touch a key twice: a row each
+            clause = upsert_clause(rel, key, rel.conflict, "x", rel.version_columns)
+            sql = ";\n".join(head + t + clause for t in tuples)
+        else:
+            sql = head + ",\n".join(tuples)
+        await self.plane.ready()
+        await self.plane.ensure([rel.id])
+
+        async def statement(pg: PgConn) -> None:
+            await pg.script(sql)
+
+        await self.plane.epochs.run(rel.database_id, rel.id, self._open, _setup, statement)
+
+    # --- RWSHIM PUSH ---------------------------------------------------------------------
 
     def plan(self, rel: Relation, conn: Connector) -> Plan:
         sig = (conn, rel.columns, rel.primary_key)
