@@ -167,3 +167,19 @@ def test_fixture_push_counts_skipped(rw: RwShim, db: Client) -> None:
     assert rw.push("t", '{"a": 1}', "{", '{"a": "x"}', "[1]") == 3
     rw.tick()
     assert db.rows("SELECT a FROM t") == [(1,)]
+
+
+def test_ctl_push(rw: RwShim, db: Client) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    db.run(f"CREATE TABLE t (a int) INCLUDE key AS k {KAFKA} FORMAT PLAIN ENCODE JSON")
+    out = subprocess.run(
+        [sys.executable, "-m", "rwshim", "ctl", "--dsn", rw.dsn, "push", "t", "--key", "it's",
+         '{"a": 1}', '{"a": 2}'],
+        cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert (out.returncode, out.stderr) == (0, "")
+    rw.tick()
+    assert db.rows("SELECT a, k FROM t ORDER BY a") == [(1, b"it's"), (2, b"it's")]
