@@ -121,8 +121,8 @@ class Instance:
         self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
-        if self.relations.connector_relations("datagen"):
-            self.sources  # noqa: B018 (a datagen relation produces from the first barrier)
+        if any(self.relations.connector_relations(c) for c in ("datagen", "posix_fs")):
+            self.sources  # noqa: B018 (they produce from the first barrier)
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
     # their open reads before a write.  (A class default too: recovery, which may write,

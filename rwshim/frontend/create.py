@@ -297,9 +297,9 @@ def read_query_template(fe: Frontend, query: str) -> str:
 
 
 def _start_connector(fe: Frontend, connector: object) -> None:
-    """A connector that produces its own rows (datagen) starts producing at the barriers
+    """A connector that produces its own rows (datagen, posix_fs) starts producing at the barriers
     after its CREATE: the connector runtime (and the data plane it writes to) is made now."""
-    if str(connector or "").lower() == "datagen":
+    if str(connector or "").lower() in ("datagen", "posix_fs"):
         fe.instance.sources  # noqa: B018 (made on first use)
 
 
@@ -542,6 +542,7 @@ async def handle_create_source(
             row_encode=fmt.encode if fmt else None,
             format_encode_options=fmt.options if fmt else (),
             if_not_exists=stmt.if_not_exists,
+            primary_key=pk,
         ),
     )
     if added is not None:

@@ -28,7 +28,7 @@ from rwshim.dataplane.plan import names, typemap
 from rwshim.dataplane.plan.dml import upsert_clause, user_key
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.names import quote_literal
-from rwshim.dataplane.sources import datagen, decode
+from rwshim.dataplane.sources import datagen, decode, posix_fs
 from rwshim.engine.types import EPOCH_SHIFT, RISINGWAVE_DATE_EPOCH_MS
 from rwshim.errors import RwError
 
@@ -253,6 +253,7 @@ class Sources:
         self._offsets: dict[tuple[int, str], int] = {}
         self.errors: dict[int, int] = {}  # relation id -> messages skipped (user_source_error)
         self._datagen: dict[int, tuple[object, datagen.Datagen | None]] = {}
+        self._dirs: dict[int, posix_fs.Directory] = {}
         plane.epochs.before_commit.append(self.at_barrier)
 
     # --- barriers ------------------------------------------------------------------------
@@ -264,6 +265,7 @@ class Sources:
         # the barrier's own time (its commit may run after later barriers moved the clock)
         at_ms = (epoch >> EPOCH_SHIFT) + RISINGWAVE_DATE_EPOCH_MS
         relations = self.plane.relations
+        await self._files(database_id)
         live = relations.connector_relations("datagen")
         for gone in set(self._datagen) - {rid for rid, _ in live}:
             del self._datagen[gone]
@@ -280,6 +282,28 @@ class Sources:
             rows = gen.due(at_ms)
             if rows:
                 await self.write_rows(rel, rows)
+
+    async def _files(self, database_id: int) -> None:
+        """posix_fs: the lines of the files that appeared since the last barrier (each file
+        with its own parser: a CSV file's first line is its header)."""
+        relations = self.plane.relations
+        live = relations.connector_relations("posix_fs")
+        for gone in set(self._dirs) - {rid for rid, _ in live}:
+            del self._dirs[gone]
+        for rid, db in live:
+            rel = relations.relation_by_id(rid)
+            conn = relations.connector(rid)
+            if db != database_id or rel is None or conn is None or not rel.created:
+                continue
+            root = str(conn.options.get("posix_fs.root", ""))
+            pattern = conn.options.get("match_pattern")
+            known = self._dirs.get(rid)
+            if known is None or (known.root, known.pattern) != (root, pattern):
+                known = self._dirs[rid] = posix_fs.Directory(root, pattern)
+            for name, lines in known.new_lines():
+                plan = plan_for(rel, conn)
+                msgs = [Message(None, ln.payload, name, str(ln.offset)) for ln in lines]
+                await self.deliver(plan, msgs)
 
     def _generator(self, rel: Relation, conn: Connector, at_ms: int) -> datagen.Datagen | None:
         sig = (conn.options, rel.columns)
