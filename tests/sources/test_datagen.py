@@ -87,3 +87,15 @@ def test_bad_options_produce_nothing() -> None:
         )
     with pytest.raises(datagen.GeneratorError, match="unimplemented field generator boolean"):
         datagen.datagen([("a", "boolean", True)], {}, lambda: 0)
+
+
+def test_struct_and_list_fields(rw: RwShim, db: Client) -> None:
+    """e2e_test/source_inline/kafka/datagen.slt's struct and list tables (reader.rs:282-318)."""
+    db.run(
+        "CREATE TABLE s (v struct<w int>, l varchar[]) WITH (connector = 'datagen',"
+        " fields.v.w.kind = 'sequence', fields.v.w.start = '1', fields.l.length = '3',"
+        " fields.l._.length = '2', datagen.rows.per.second = '4', datagen.split.num = '2')"
+    )
+    rw.tick()
+    rows = db.rows("SELECT (v).w, array_length(l, 1), length(l[1]) FROM s ORDER BY 1")
+    assert rows == [(1, 3, 2), (2, 3, 2), (3, 3, 2), (4, 3, 2)]

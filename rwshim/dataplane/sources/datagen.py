@@ -22,6 +22,7 @@ Sequences are RisingWave's values exactly.  Random values are not: RisingWave dr
 ``StdRng::seed_from_u64(offset ^ seed)`` (rand's ChaCha12 and its uniform sampling), which
 rwshim does not reproduce; rwshim draws from Python's generator seeded the same way, within
 the same bounds, so a seed still gives the same values at every run (SUPPORTED.md says so).
+Struct and list columns nest these generators.
 """
 
 from __future__ import annotations
@@ -183,7 +184,37 @@ def field_generator(
             return _sequence(rw_type, opts, name, index, num)
         return _random(rw_type, opts, name, seed)
     if rw_type.startswith("struct<") or rw_type.endswith("[]"):
-        raise GeneratorError(f"not supported by rwshim: datagen of {rw_type} columns")
+        return _nested(rw_type, opts, name, index, num, now_ms)
+    raise GeneratorError(f"unimplemented field generator {rw_type}")
+
+
+def _nested(
+    rw_type: str,
+    opts: Mapping[str, str],
+    name: str,
+    index: int,
+    num: int,
+    now_ms: Callable[[], int],
+) -> Field:
+    """A struct's fields (``fields.<col>.<field>.*``) as a tuple, never ending the split; a
+    list's ``length`` elements (``fields.<col>._.*``), each drawn with the row's offset
+    (reader.rs:282-318, field_generator/mod.rs:258-272)."""
+    from rwshim.common import rwtypes
+
+    t = rwtypes.parse(rw_type)
+    if t.kind == "struct":
+        subs = [
+            field_generator(ft.display(), opts, f"{name}.{fname}", index, num, now_ms)
+            for fname, ft in t.fields
+        ]
+        return lambda offset: tuple(g(offset) for g in subs)
+    if t.kind == "list" and t.elem is not None:
+        text = opts.get(f"fields.{name}.length")
+        if text is not None and not text.isdigit():
+            raise GeneratorError(f"invalid digit found in string: {text}")
+        length = _DEFAULT_LENGTH if text is None else int(text)
+        elem = field_generator(t.elem.display(), opts, f"{name}._", index, num, now_ms)
+        return lambda offset: [elem(offset) for _ in range(length)]
     raise GeneratorError(f"unimplemented field generator {rw_type}")
 
 

@@ -187,10 +187,30 @@ def meta_value(kind: str, msg: Message) -> object:
     return None  # headers: a pushed message has none
 
 
+def _pg_text(v: object) -> str:
+    """A value as PostgreSQL's text input of its type; tuples (structs) and lists (arrays)
+    as composite and array literals, their elements double-quoted."""
+    if isinstance(v, tuple):
+        return "(" + ",".join("" if x is None else _quoted(_pg_text(x)) for x in v) + ")"
+    if isinstance(v, list):
+        return "{" + ",".join("NULL" if x is None else _quoted(_pg_text(x)) for x in v) + "}"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def sql_value(v: object, pg_type: str) -> str:
     """A decoded value as a PostgreSQL expression of the column's type."""
     if v is None:
         return f"NULL::{pg_type}"
+    if isinstance(v, (tuple, list)):
+        return f"{quote_literal(_pg_text(v))}::{pg_type}"
     if isinstance(v, bool):
         text = "true" if v else "false"
     elif isinstance(v, float):
