@@ -28,6 +28,7 @@ from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
 from rwshim.errors import NotImplementedError_
+from rwshim.sql import long_names
 
 UNNAMED = "?column?"
 
@@ -48,6 +49,18 @@ class PgStatement:
     repeated_key_counts: bool = False
     # idempotent DDL run before it (the composite types of its struct casts: typemap)
     requires: tuple[str, ...] = ()
+    # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
+    # the result columns and errors (rwshim/sql/long_names.py)
+    long_names: tuple[tuple[str, str], ...] = ()
+
+    def user_name(self, name: str) -> str:
+        """A result column's name as the user wrote it (PostgreSQL's holds a long one's
+        physical form)."""
+        if self.long_names:
+            for phys, full in self.long_names:
+                if phys == name:
+                    return full
+        return name
 
 
 class RewriteRefused(NotImplementedError_):
@@ -96,7 +109,7 @@ def expression(text: str) -> str:
         rw.type_names()
     except SpliceError as e:
         raise RewriteRefused(f"this column expression ({e})") from None
-    return rw.sp.result()[len(_EXPR_HEAD) :]
+    return long_names.physical_text(rw.sp.result()[len(_EXPR_HEAD) :])[0]
 
 
 def rewrite(routed: Routed) -> PgStatement:
@@ -128,7 +141,18 @@ class _Rewriter:
             extra = dml.splice(self.routed, self.sp, self.source_width())
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
-        text = self.sp.result()
+        text, back = long_names.physical_text(self.sp.result())
+        repeated = extra.repeated_key_text
+        if repeated is not None:
+            repeated, more = long_names.physical_text(repeated)
+            back.update(more)
+        # a star PostgreSQL expands answers with the physical names of the columns
+        for rel in self.routed.user_relations():
+            for c in rel.columns:
+                if len(c.name) > long_names.LIMIT // 4:  # (a short one is its own name)
+                    phys = long_names.physical(c.name)
+                    if phys != c.name:
+                        back[phys] = c.name
         target = self.routed.target
         return PgStatement(
             text,
@@ -137,9 +161,10 @@ class _Rewriter:
             tuple((r.schema, r.name) for r in self.routed.system_relations()),
             max(shape.params, default=0),
             target.id if target is not None else None,
-            extra.repeated_key_text,
+            repeated,
             extra.repeated_key_counts,
             tuple(self.routed.prepassed.requires),
+            tuple(back.items()),
         )
 
     # --- relation names -------------------------------------------------------------------
