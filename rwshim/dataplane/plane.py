@@ -74,25 +74,30 @@ class Planned:
     # set_config(name, value, false) calls: the session applies them at every run, as
     # RisingWave's binder does (dataplane/plan/guard.py)
     settings: guard.Settings = ()
+    # the text holds answers the session gave in process (guard.py): never kept
+    answered: bool = False
 
 
-def guarded(st: rewrite.PgStatement) -> tuple[rewrite.PgStatement, guard.Settings]:
-    """The statement as it may reach PostgreSQL (guard.py), and its settings."""
+def guarded(
+    st: rewrite.PgStatement, answer: guard.Answer | None = None
+) -> tuple[rewrite.PgStatement, guard.Settings, bool]:
+    """The statement as it may reach PostgreSQL (guard.py), its settings, and whether it
+    holds answers given in process."""
     rels = frozenset(
         {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
         | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
     )
-    text, settings = guard.guard(st.text, rels)
+    text, settings, answered = guard.guard(st.text, rels, answer)
     repeated = st.repeated_key_text
     if repeated is not None:
         try:
-            repeated, _ = guard.guard(repeated, rels)
+            repeated = guard.guard(repeated, rels).text
         except RwError:
             # dml.repeated_key_text takes the INSERT's source from the user's text, whose
             # relation names are not the physical ones: PostgreSQL would read whatever those
             # names find on its search path.  Not run: the repeated key's error stands.
             repeated = None
-    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings
+    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings, answered
 
 
 def _same(a: Planned, b: Planned) -> bool:
@@ -210,19 +215,33 @@ class DataPlane:
             self._objects_by_rel.clear()
         return version
 
-    def plan(self, text: str, ctx: QueryContext) -> Planned | None:
-        """The statement's PostgreSQL form, or None when it runs in process."""
+    def plan(
+        self, text: str, ctx: QueryContext, answer: guard.Answer | None = None
+    ) -> Planned | None:
+        """The statement's PostgreSQL form, or None when it runs in process; ``answer``
+        answers the calls RisingWave answers in the session (guard.py)."""
         self._follow_catalog()
         key = (text, ctx.cache_key)
         known = self._plans.get(key, _UNSEEN)
         if known is not _UNSEEN:
             return known  # type: ignore[return-value]
         lits = literals.literals(text)
-        planned = self._plan_shared(text, lits, ctx) if lits else self._plan_text(text, ctx)
-        self._plans.put(key, planned)
+        planned = (
+            self._plan_shared(text, lits, ctx, answer)
+            if lits
+            else self._plan_text(text, ctx, answer)
+        )
+        if planned is None or not planned.answered:
+            self._plans.put(key, planned)
         return planned
 
-    def _plan_shared(self, text: str, lits: literals.Literals, ctx: QueryContext) -> Planned | None:
+    def _plan_shared(
+        self,
+        text: str,
+        lits: literals.Literals,
+        ctx: QueryContext,
+        answer: guard.Answer | None = None,
+    ) -> Planned | None:
         """The plan of a text with integer literals, through its skeleton's shared plan
         (sql/literals), probed on the skeleton's second text: a skeleton never repeated
         costs no probe."""
@@ -231,14 +250,18 @@ class DataPlane:
         if isinstance(known, _Template):
             return known.fill(text, lits.values)
         reads = checks.constant_reads
-        planned = self._plan_text(text, ctx)  # an error is not remembered
+        planned = self._plan_text(text, ctx, answer)  # an error is not remembered
+        if planned is not None and planned.answered:
+            return planned  # the session's answers: no shared plan
         if known is _UNSEEN:
             self._shared.put(skey, _SEEN)
         elif known is _SEEN:
             self._shared.put(skey, self._template(lits, planned, ctx, reads))
         return planned
 
-    def _plan_text(self, text: str, ctx: QueryContext) -> Planned | None:
+    def _plan_text(
+        self, text: str, ctx: QueryContext, answer: guard.Answer | None = None
+    ) -> Planned | None:
         routed = route.route(
             self._inline(text, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
             self.catalog_only,
@@ -249,8 +272,8 @@ class DataPlane:
             return None
         assert routed.shape is not None
         guard.check_user_calls(f.parts for f in routed.shape.func_refs)
-        st, settings = guarded(rewrite.rewrite(routed))
-        return Planned(text, routed, st, settings)
+        st, settings, answered = guarded(rewrite.rewrite(routed), answer)
+        return Planned(text, routed, st, settings, answered)
 
     def _template(
         self, lits: literals.Literals, planned: Planned | None, ctx: QueryContext, reads: int
@@ -324,7 +347,7 @@ class DataPlane:
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
             return None
-        st, settings = guarded(rewrite.rewrite(routed))
+        st, settings, _ = guarded(rewrite.rewrite(routed))
         if settings:
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
             # answer without setting the variable
@@ -383,8 +406,7 @@ class DataPlane:
         """A DEFAULT / generated expression in PostgreSQL's text (guarded as a query is:
         PostgreSQL evaluates it as the data role at every INSERT)."""
         out = rewrite.expression(text)
-        _, settings = guard.guard(f"SELECT {out}")
-        if settings:
+        if guard.guard(f"SELECT {out}").settings:
             raise guard.GuardRefused("set_config in a column expression")
         return out
 

@@ -71,6 +71,8 @@ def install(conn: Any, state: FunctionState) -> None:
         False,
     )
     reg("rw_version", 0, lambda: state.version)
+    # the session's id (builtin_scalar.rs:741-744)
+    reg("pg_backend_pid", 0, lambda: ctx().session_id, False)
     reg("rw_now", 0, now, False)
 
     def current_setting(name: object, missing_ok: object = 0) -> str | None:
