@@ -43,8 +43,8 @@ from rwshim.dataplane.pgio import (
 )
 from rwshim.dataplane.plan import functions, names, typemap
 from rwshim.dataplane.plan.errors import MapContext, map_error
-from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
 from rwshim.dataplane.plan.rewrite import PgStatement
+from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
 from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
 from rwshim.sql.cache import TextLRU
 

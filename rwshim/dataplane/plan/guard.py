@@ -300,9 +300,7 @@ class Guarded(NamedTuple):
     answered: bool = False
 
 
-def guard(
-    text: str, relations: Relations = frozenset(), answer: Answer | None = None
-) -> Guarded:
+def guard(text: str, relations: Relations = frozenset(), answer: Answer | None = None) -> Guarded:
     """``text`` as it may run on PostgreSQL, and the session settings its ``set_config``
     calls make; raises RisingWave's error or GuardRefused."""
     spliced, settings, answered = _pass(text, relations, True, answer)
