@@ -37,7 +37,7 @@ from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
+from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route, views
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
@@ -76,28 +76,6 @@ class Planned:
     settings: guard.Settings = ()
     # the text holds answers the session gave in process (guard.py): never kept
     answered: bool = False
-
-
-def guarded(
-    st: rewrite.PgStatement, answer: guard.Answer | None = None
-) -> tuple[rewrite.PgStatement, guard.Settings, bool]:
-    """The statement as it may reach PostgreSQL (guard.py), its settings, and whether it
-    holds answers given in process."""
-    rels = frozenset(
-        {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
-        | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
-    )
-    text, settings, answered = guard.guard(st.text, rels, answer)
-    repeated = st.repeated_key_text
-    if repeated is not None:
-        try:
-            repeated = guard.guard(repeated, rels).text
-        except RwError:
-            # dml.repeated_key_text takes the INSERT's source from the user's text, whose
-            # relation names are not the physical ones: PostgreSQL would read whatever those
-            # names find on its search path.  Not run: the repeated key's error stands.
-            repeated = None
-    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings, answered
 
 
 def _same(a: Planned, b: Planned) -> bool:
@@ -226,21 +204,14 @@ class DataPlane:
         if known is not _UNSEEN:
             return known  # type: ignore[return-value]
         lits = literals.literals(text)
-        planned = (
-            self._plan_shared(text, lits, ctx, answer)
-            if lits
-            else self._plan_text(text, ctx, answer)
-        )
+        plan_shared, plan_text = self._plan_shared, self._plan_text
+        planned = plan_shared(text, lits, ctx, answer) if lits else plan_text(text, ctx, answer)
         if planned is None or not planned.answered:
             self._plans.put(key, planned)
         return planned
 
     def _plan_shared(
-        self,
-        text: str,
-        lits: literals.Literals,
-        ctx: QueryContext,
-        answer: guard.Answer | None = None,
+        self, text: str, lits: literals.Literals, ctx: QueryContext, answer: guard.Answer | None
     ) -> Planned | None:
         """The plan of a text with integer literals, through its skeleton's shared plan
         (sql/literals), probed on the skeleton's second text: a skeleton never repeated
@@ -272,7 +243,7 @@ class DataPlane:
             return None
         assert routed.shape is not None
         guard.check_user_calls(f.parts for f in routed.shape.func_refs)
-        st, settings, answered = guarded(rewrite.rewrite(routed), answer)
+        st, settings, answered = views.rewritten(self, routed, answer)
         return Planned(text, routed, st, settings, answered)
 
     def _template(
@@ -335,7 +306,9 @@ class DataPlane:
         search_path = parse_search_path(path) if path else ("$user", "public")
         return QueryContext(rel.database_id, db, 0, "root", search_path)
 
-    def _definition(self, rel: Relation) -> Planned | None:
+    def definition_routed(self, rel: Relation) -> route.Routed | None:
+        """A view's definition routed as it binds (views.Definitions); None when it reads
+        no user data."""
         if rel.definition is None:
             raise DataPlaneError(f"{rel.kind.value} {rel.name} has no definition")
         ctx = self.view_context(rel)
@@ -345,14 +318,18 @@ class DataPlane:
             self._inline(rel.definition, ctx), ctx, route.resolver(ctx, relations), relations,
             self.catalog_only,
         )  # fmt: skip
-        if routed.route is not route.Route.DATA:
+        return routed if routed.route is route.Route.DATA else None
+
+    def _definition(self, rel: Relation) -> Planned | None:
+        routed = self.definition_routed(rel)
+        if routed is None:
             return None
-        st, settings, _ = guarded(rewrite.rewrite(routed))
+        st, settings, _ = views.guarded(rewrite.rewrite(routed))
         if settings:
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
-            # answer without setting the variable
-            raise guard.GuardRefused(f"set_config in the definition of {rel.name}")
-        return Planned(rel.definition, routed, st)
+            # answer without setting the variable (the reader inlines it: plan/views.py)
+            raise guard.SessionBound(f"set_config in the definition of {rel.name}")
+        return Planned(rel.definition or "", routed, st)
 
     def objects_for(
         self, relation_id: int, seen: frozenset[int] = frozenset()

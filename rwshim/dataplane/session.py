@@ -404,7 +404,10 @@ class DataSession:
         if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
             return None
         st = rows.planned.statement
-        if st.kind != "select" or st.snapshots or rows.planned.settings or self._synced is None:
+        planned = rows.planned
+        if st.kind != "select" or st.snapshots or planned.settings or self._synced is None:
+            return None
+        if planned.answered:  # answers given in process for that run (plan/guard.py)
             return None
         from rwshim.dataplane import rerun as quick  # (it imports this module)
 

@@ -32,7 +32,8 @@ What each call becomes:
   evaluates them in the frontend with the session's catalog (expr/function_impl/
   has_privilege.rs, pg_get_userbyid.rs; pg_backend_pid is bound to the session id,
   builtin_scalar.rs:741-744), so the answer is the same for every row.  Arguments that vary
-  per row, or no ``Answer`` (a view's definition, made once for every reader), are refused.
+  per row are refused; without an ``Answer`` (a view's definition, made once for every
+  reader) the call raises ``SessionBound``: the reader inlines such a view (plane.py).
 - a relation: one the statement was planned with (``rw."t<id>"`` / ``rw."v<id>"`` of the user
   relations it reads, ``pg_temp`` snapshots of the catalog relations), or, unqualified, a CTE
   the statement defines; nothing else of PostgreSQL's own catalog or of other users' data.
@@ -129,6 +130,11 @@ class GuardRefused(NotImplementedError_):
     """A call the data plane does not pass to PostgreSQL (rwshim's limitation, or a name
     RisingWave does not have: the frontend asks the in-process binder for RisingWave's text
     where it has one)."""
+
+
+class SessionBound(GuardRefused):
+    """A view's definition calls what RisingWave answers in the reading session (set_config,
+    has_table_privilege, ...): no PostgreSQL view can hold it; the reader inlines it."""
 
 
 @cache
@@ -404,10 +410,15 @@ def _pass(
             continue
         if name in IN_PROCESS:
             args = call.get("args") or []
-            if schema == FUNCTION_SCHEMA and len(args) == 1 and not splice_ok:
-                continue  # our own answer (spliced below, checked on the second pass)
-            if answer is None or not splice_ok:
-                raise GuardRefused(f"{name}() in a view's definition over user data")
+            if schema == FUNCTION_SCHEMA and len(args) == 1:
+                continue  # our own answer (the user's text cannot name rwfn: check_user_calls)
+            if answer is None:
+                raise SessionBound(
+                    f"{name}() in a materialized view (rwshim computes it on PostgreSQL, which"
+                    " holds no RisingWave catalog)"
+                )
+            if not splice_ok:
+                raise GuardRefused(f"{name}() here")
             if not all(_constant(a) for a in args) or call.get("agg_star") or call.get("over"):
                 raise GuardRefused(f"{name}() of arguments that vary per row of user data")
             start = call.get("location", -1)

@@ -112,15 +112,18 @@ def expression(text: str) -> str:
     return long_names.physical_text(rw.sp.result()[len(_EXPR_HEAD) :])[0]
 
 
-def rewrite(routed: Routed) -> PgStatement:
-    """The PostgreSQL text of a statement routed to the data plane."""
+def rewrite(routed: Routed, inline: dict[int, str] | None = None) -> PgStatement:
+    """The PostgreSQL text of a statement routed to the data plane; ``inline``: relations
+    read as the given subquery text instead of their physical object (a view RisingWave binds
+    again in each session, plane.py)."""
     assert routed.route is Route.DATA and routed.shape is not None
-    return _Rewriter(routed).run()
+    return _Rewriter(routed, inline or {}).run()
 
 
 class _Rewriter:
-    def __init__(self, routed: Routed) -> None:
+    def __init__(self, routed: Routed, inline: dict[int, str] | None = None) -> None:
         assert routed.shape is not None
+        self.inline = inline or {}
         self.routed = routed
         self.shape = routed.shape
         self.text = self.shape.text
@@ -178,7 +181,7 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = physical(rel)
+            phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
                 cols = [c for c in rel.columns if not c.hidden] + [
@@ -187,6 +190,11 @@ class _Rewriter:
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
             alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
             sp.replace(ref.location, end, phys + alias)
+
+    def physical(self, rel: object) -> str:
+        if isinstance(rel, Relation) and rel.id in self.inline:
+            return self.inline[rel.id]
+        return physical(rel)
 
     def _find_qualified(
         self, level: tree.Level | None, qual: tuple[str, ...]
@@ -243,7 +251,7 @@ class _Rewriter:
             rel = self.routed.relation_of(ref)
             if rel is None:  # pragma: no cover - route resolved it
                 raise RewriteRefused(f"relation {ref.name}")
-            source = physical(rel)
+            source = self.physical(rel)
             cols = ", ".join(f"{qi(src)}.{qi(n)}" for n in visible_names(rel))
         f = names.FUNCTION_SCHEMA
         ts = arg[1]
