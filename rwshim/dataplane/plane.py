@@ -324,7 +324,8 @@ class DataPlane:
         routed = self.definition_routed(rel)
         if routed is None:
             return None
-        st, settings, _ = views.guarded(rewrite.rewrite(routed))
+        materialized = rel.kind == RelKind.MATERIALIZED_VIEW
+        st, settings, _ = views.guarded(rewrite.rewrite(routed), None, materialized)
         if settings:
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
             # answer without setting the variable (the reader inlines it: plan/views.py)

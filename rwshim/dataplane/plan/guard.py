@@ -306,12 +306,25 @@ class Guarded(NamedTuple):
     answered: bool = False
 
 
-def guard(text: str, relations: Relations = frozenset(), answer: Answer | None = None) -> Guarded:
+# the session functions a materialized view's definition may not call here
+_BOUND_AT_CREATE = (
+    "{name}() in a materialized view: rwshim computes its rows on PostgreSQL, without"
+    " RisingWave's catalog or the creating session"
+)
+
+
+def guard(
+    text: str,
+    relations: Relations = frozenset(),
+    answer: Answer | None = None,
+    materialized: bool = False,
+) -> Guarded:
     """``text`` as it may run on PostgreSQL, and the session settings its ``set_config``
-    calls make; raises RisingWave's error or GuardRefused."""
-    spliced, settings, answered = _pass(text, relations, True, answer)
+    calls make; raises RisingWave's error or GuardRefused.  ``materialized``: the definition
+    of a materialized view, whose rows no session computes."""
+    spliced, settings, answered = _pass(text, relations, True, answer, materialized)
     if spliced != text:
-        again, more, _ = _pass(spliced, relations, False, None)
+        again, more, _ = _pass(spliced, relations, False, None, materialized)
         assert again == spliced and not more
     return Guarded(spliced, settings, answered)
 
@@ -343,7 +356,7 @@ def _literal(name: str, found: Answered) -> str:
 
 
 def _pass(
-    text: str, relations: Relations, splice_ok: bool, answer: Answer | None
+    text: str, relations: Relations, splice_ok: bool, answer: Answer | None, materialized: bool
 ) -> tuple[str, Settings, bool]:
     from pglast import parser
 
@@ -393,6 +406,11 @@ def _pass(
                 raise _expr_error(raw, call, "Only literal is supported in `setting_name`.")
             if schema == "pg_catalog":
                 raise GuardRefused("pg_catalog.current_setting on user data")
+            if materialized:
+                # RisingWave binds it to the creating session's value (builtin_scalar.rs:
+                # 607-619), which rwshim does not keep; rwfn's would read whichever session
+                # computes the state
+                raise GuardRefused(_BOUND_AT_CREATE.format(name=name))
             continue
         if name in CONSTANT:
             args = call.get("args") or []
@@ -412,11 +430,10 @@ def _pass(
             args = call.get("args") or []
             if schema == FUNCTION_SCHEMA and len(args) == 1:
                 continue  # our own answer (the user's text cannot name rwfn: check_user_calls)
+            if materialized:
+                raise GuardRefused(_BOUND_AT_CREATE.format(name=name))
             if answer is None:
-                raise SessionBound(
-                    f"{name}() in a materialized view (rwshim computes it on PostgreSQL, which"
-                    " holds no RisingWave catalog)"
-                )
+                raise SessionBound(f"{name}() in a view's definition, without its reader")
             if not splice_ok:
                 raise GuardRefused(f"{name}() here")
             if not all(_constant(a) for a in args) or call.get("agg_star") or call.get("over"):

@@ -33,15 +33,15 @@ class Definitions(Protocol):
 
 
 def guarded(
-    st: rewrite.PgStatement, answer: guard.Answer | None = None
+    st: rewrite.PgStatement, answer: guard.Answer | None = None, materialized: bool = False
 ) -> tuple[rewrite.PgStatement, guard.Settings, bool]:
     """The statement as it may reach PostgreSQL (guard.py), its settings, and whether it
-    holds answers given in process."""
+    holds answers given in process; ``materialized``: a materialized view's definition."""
     rels = frozenset(
         {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
         | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
     )
-    text, settings, answered = guard.guard(st.text, rels, answer)
+    text, settings, answered = guard.guard(st.text, rels, answer, materialized)
     repeated = st.repeated_key_text
     if repeated is not None:
         try:
