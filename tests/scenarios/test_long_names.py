@@ -172,3 +172,23 @@ def test_a_subscription_cursor_with_a_long_name(root: psycopg.Connection[Any]) -
     assert [r[:3] for r in cur.fetchall()] == [(1, 42, "Insert")]
     root.execute(f"CLOSE {cursor}")
     assert root.execute("SHOW SUBSCRIPTION CURSORS").fetchall() == []
+
+
+def test_a_subscription_keyed_by_a_long_group_key(root: psycopg.Connection[Any]) -> None:
+    """A materialized view's changes are keyed by its GROUP BY columns (an update of a group
+    is an UpdateDelete / UpdateInsert pair): the key's long name is found in the captured rows."""
+    root.execute(f"CREATE TABLE g (k_{L} varchar, {C2} int)")
+    root.execute("INSERT INTO g VALUES ('a', 1)")
+    root.execute(
+        f"CREATE MATERIALIZED VIEW gm AS SELECT k_{L}, sum({C2}) AS s_{L} FROM g GROUP BY k_{L}"
+    )
+    root.execute("CREATE SUBSCRIPTION gsub FROM gm WITH (retention = '1D')")
+    root.execute(f"DECLARE gcur_{L} SUBSCRIPTION CURSOR FOR gsub FULL")
+    cur = root.execute(f"FETCH 10 FROM gcur_{L}")
+    assert names(cur) == [f"k_{L}", f"s_{L}", "op", "rw_timestamp"]
+    assert [r[:3] for r in cur.fetchall()] == [("a", 1, "Insert")]
+    root.execute("INSERT INTO g VALUES ('a', 2)")
+    root.execute("FLUSH")
+    cur = root.execute(f"FETCH 10 FROM gcur_{L} WITH (timeout = '10s')")
+    assert [r[:3] for r in cur.fetchall()] == [("a", 1, "UpdateDelete"), ("a", 3, "UpdateInsert")]
+    root.execute(f"CLOSE gcur_{L}")
