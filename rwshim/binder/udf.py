@@ -141,7 +141,7 @@ class Inliner:
 
         from rwshim.sql import long_names
 
-        masked, long = long_names.mask(sql)  # names over 63 bytes read whole
+        masked, long = long_names.mask(sql, chars=True)  # names over 63 bytes read whole
         try:
             stmts = long_names.restore_ast(parse_sql(masked), long)
             toks = scan(sql)
@@ -320,7 +320,7 @@ def udf_expression(body: str) -> tuple[str, bool]:
         raise InvalidInputSyntax("invalid function definition, please recheck the syntax")
     from rwshim.sql import long_names
 
-    masked, long = long_names.mask(body)  # names over 63 bytes read whole
+    masked, long = long_names.mask(body, chars=True)  # names over 63 bytes read whole
     try:
         stmts = long_names.restore_ast(parse_sql(masked), long)
     except ParseError as e:
@@ -372,7 +372,7 @@ def _replace_params(expr: str, arg_names: tuple[str, ...], args: list[str], inli
     offset = 0 if not inline else len("SELECT ")
     from rwshim.sql import long_names
 
-    masked, long = long_names.mask(wrapped)  # names over 63 bytes read whole
+    masked, long = long_names.mask(wrapped, chars=True)  # names over 63 bytes read whole
     stmt = long_names.restore_ast(parse_sql(masked)[0].stmt, long)
     named = {n: i for i, n in enumerate(arg_names) if n}
     edits: list[tuple[int, int, str]] = []

@@ -169,7 +169,7 @@ def stream_key(
 
         from rwshim.sql import long_names
 
-        masked, long = long_names.mask(definition)  # names over 63 bytes read whole
+        masked, long = long_names.mask(definition, chars=True)  # names over 63 bytes read whole
         stmt = long_names.restore_ast(pglast.parse_sql(masked)[0].stmt, long)
     except Exception:
         return None

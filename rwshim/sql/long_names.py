@@ -7,8 +7,8 @@ while PostgreSQL's scanner cuts every identifier to NAMEDATALEN - 1 = 63 bytes
 parser (pglast) and runs user data on PostgreSQL, so a long name is handled at both ends:
 
 - reading: ``mask`` replaces each long identifier of a text by a short placeholder padded
-  with spaces to the identifier's byte length (so every byte offset of the parse tree is the
-  text's own), and ``restore_json`` / ``restore_ast`` put the whole names back into the tree:
+  with spaces to the identifier's length (so every offset of the parse tree is the text's
+  own), and ``restore_json`` / ``restore_ast`` put the whole names back into the tree:
   two names sharing their first 63 bytes stay two names;
 - running: ``physical`` is the name PostgreSQL holds for a user's name (the name itself up to
   63 bytes, else a prefix and a digest of the whole), and ``physical_text`` turns every long
@@ -36,7 +36,8 @@ _DIGEST_CHARS = 16
 
 def may_hold(text: str) -> bool:
     """Whether ``text`` may hold an identifier over 63 bytes (no false negatives)."""
-    return len(text) > LIMIT and _CANDIDATE.search(text.encode()) is not None
+    # (a character is at most 4 bytes: a shorter text holds no such name)
+    return len(text) > LIMIT // 4 and _CANDIDATE.search(text.encode()) is not None
 
 
 def _value(raw: str) -> str:
@@ -62,10 +63,13 @@ def long_identifiers(text: str) -> list[tuple[int, int, str]]:
     except parser.ParseError:
         return []
     out = []
-    for tok in tokens:
-        if tok.name != "IDENT" or tok.end - tok.start + 1 <= LIMIT:
+    for tok in tokens:  # (offsets in characters)
+        if tok.name != "IDENT":
             continue
-        value = _value(text[tok.start : tok.end + 1])
+        raw = text[tok.start : tok.end + 1]
+        if len(raw.encode()) <= LIMIT:
+            continue
+        value = _value(raw)
         if len(value.encode()) > LIMIT:
             out.append((tok.start, tok.end + 1, value))
     return out
@@ -85,21 +89,25 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def mask(text: str) -> tuple[str, dict[str, str]]:
-    """``text`` with each long identifier replaced by its ``physical`` name, quoted and padded
-    with spaces to the identifier's byte length, and the placeholders' names (placeholder ->
-    the whole name).  The text is returned as it is when it holds none."""
+def mask(text: str, chars: bool = False) -> tuple[str, dict[str, str]]:
+    """``text`` with each long identifier replaced by a placeholder (a quoted name holding a
+    control character no name is written with), padded with spaces to the identifier's length
+    in bytes (pglast's JSON tree counts offsets in bytes) or, with ``chars``, in characters
+    (its Python AST counts characters), and the placeholders' names (placeholder -> the whole
+    name).  The text is returned as it is when it holds none."""
     found = long_identifiers(text)
     if not found:
         return text, {}
     out: list[str] = []
     names: dict[str, str] = {}
+    placeholder: dict[str, str] = {}
     prev = 0
     for start, end, value in found:
-        short = physical(value)
+        short = placeholder.setdefault(value, f"rw\x1f{len(placeholder)}")
         names[short] = value
         token = _quoted(short)
-        pad = len(text[start:end].encode()) - len(token.encode())
+        raw = text[start:end]
+        pad = (len(raw) if chars else len(raw.encode())) - len(token)
         out.append(text[prev:start])
         out.append(token + " " * pad)
         prev = end

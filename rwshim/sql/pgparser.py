@@ -135,8 +135,9 @@ def check_pg_json(
 def _checked(
     sql: str, toks: list[Token], stop: Token, query: bool, pg: PgText, parse: Callable[[str], T]
 ) -> T:
-    # identifiers over 63 bytes are read whole (rwshim/sql/long_names.py)
-    masked, long = long_names.mask(pg.text)
+    # identifiers over 63 bytes are read whole (rwshim/sql/long_names.py; pgjson.parse does
+    # it itself, in bytes: the Python AST counts characters)
+    masked, long = (pg.text, {}) if parse is pgjson.parse else long_names.mask(pg.text, True)
     try:
         out = parse(masked)
     except ParseError as e:
@@ -151,10 +152,7 @@ def _checked(
     if empty is not None:
         raise expected_error(sql, empty, "an expression")
     if long:
-        if isinstance(out, dict):
-            long_names.restore_json(out, long)
-        else:
-            long_names.restore_ast(out, long)
+        long_names.restore_ast(out, long)
     return out
 
 

@@ -192,3 +192,15 @@ def test_a_subscription_keyed_by_a_long_group_key(root: psycopg.Connection[Any])
     cur = root.execute(f"FETCH 10 FROM gcur_{L} WITH (timeout = '10s')")
     assert [r[:3] for r in cur.fetchall()] == [("a", 1, "UpdateDelete"), ("a", 3, "UpdateInsert")]
     root.execute(f"CLOSE gcur_{L}")
+
+
+def test_names_of_wide_characters(root: psycopg.Connection[Any]) -> None:
+    """30 CJK characters: 90 bytes, over PostgreSQL's limit though short in characters."""
+    wide, wide2 = "列" * 30, "列" * 29 + "行"
+    root.execute(f'CREATE TABLE "表{wide}" ("{wide}" int, "{wide2}" varchar)')
+    root.execute(f"""INSERT INTO "表{wide}" ("{wide2}", "{wide}") VALUES ('x', 1)""")
+    cur = root.execute(
+        f"""SELECT *, "{wide}" + 1 AS "{wide2}+" FROM "表{wide}" WHERE "{wide2}" = 'x'"""
+    )
+    assert names(cur) == [wide, wide2, wide2 + "+"]
+    assert cur.fetchall() == [(1, "x", 2)]
