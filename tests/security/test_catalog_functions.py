@@ -40,16 +40,32 @@ def test_has_table_privilege_with_a_user_name(shim: Shim) -> None:
 
 
 def test_the_other_privilege_functions_over_a_table(shim: Shim) -> None:
-    """root owns the schema, the database and the table: every privilege (has_privilege.rs
-    has_privilege_impl: the owner has all)."""
-    cur = shim.root.execute(
-        "SELECT has_schema_privilege('public', 'usage'), has_database_privilege('dev', 'connect'),"
-        " has_any_column_privilege('t', 'select') FROM t"
-    )
-    assert [d.name for d in cur.description or []] == [
-        "has_schema_privilege", "has_database_privilege", "has_any_column_privilege",
-    ]  # fmt: skip
-    assert cur.fetchall() == [(True, True, True)]
+    """root owns the schema, the database, the table and the function: every privilege
+    (has_privilege.rs has_privilege_impl: the owner has all); alice was granted none on the
+    function.  A function is named with its argument types (get_function_id_by_name)."""
+    shim.root.execute("CREATE FUNCTION plus(int, varchar) RETURNS int LANGUAGE sql AS 'SELECT $1'")
+    try:
+        cur = shim.root.execute(
+            "SELECT has_schema_privilege('public', 'usage'),"
+            " has_database_privilege('dev', 'connect'), has_any_column_privilege('t', 'select'),"
+            " has_function_privilege('plus(integer, text)', 'execute'),"
+            " has_function_privilege('alice', 'public.plus(int4, varchar)', 'execute') FROM t"
+        )
+        assert [d.name for d in cur.description or []] == [
+            "has_schema_privilege", "has_database_privilege", "has_any_column_privilege",
+            "has_function_privilege", "has_function_privilege",
+        ]  # fmt: skip
+        assert cur.fetchall() == [(True, True, True, True, False)]
+        # root_catalog.rs get_function_by_name_args: the name and the types as displayed
+        assert error_of(shim.root, "SELECT has_function_privilege('plus(int)', 'execute')") == (
+            f"{ENVELOPE}\n\nCaused by these errors (recent errors listed first):\n"
+            "  1: Expr error\n"
+            "  2: error while evaluating expression"
+            " `has_function_privilege('root', 'plus(int)', 'execute')`\n"
+            "  3: Invalid parameter function: function not found: plus(integer)\n"
+        )
+    finally:
+        shim.root.execute("DROP FUNCTION plus")
 
 
 def test_pg_get_userbyid_over_a_table_names_risingwaves_users(shim: Shim) -> None:
