@@ -9,13 +9,15 @@ list of actions, each optionally ``WITH GRANT OPTION``; the errors are ExprError
 
 from __future__ import annotations
 
-import json
 import sqlite3
+from typing import TYPE_CHECKING
 
 from rwshim.binder.context import USER_WILDCARD, QueryContext
 from rwshim.catalog_path.system_catalogs.system_catalogs import SYS_CATALOG_START_ID
-from rwshim.common import rwtypes
 from rwshim.errors import ExprError
+
+if TYPE_CHECKING:
+    from rwshim.common.rwtypes import RwType
 
 _ACTIONS = {"SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "CONNECT", "USAGE", "EXECUTE"}
 # allowed actions per kind (empty: any action, has_privilege.rs:50)
@@ -174,6 +176,10 @@ def _function(conn: sqlite3.Connection, ctx: QueryContext, obj: object) -> tuple
         if row is None:
             raise _Invalid("oid", f"Table {obj} not found")  # get_grant_object_by_oid
         return int(row[0]), int(row[1])
+    import json  # not at import: `SELECT 1` reads no JSON
+
+    from rwshim.common import rwtypes  # (its dataclass: not at start-up)
+
     text = str(obj).strip()
     head, _, rest = text.partition("(")
     parts = [_ident(p) for p in _split(head, ".")]
@@ -223,6 +229,6 @@ def _ident(text: str) -> str:
     return t.lower()
 
 
-def _type_name(t: rwtypes.RwType) -> str:
+def _type_name(t: RwType) -> str:
     """A type as RisingWave's DataType displays it (integer, character varying, ...)."""
     return t.scalar_name or str(t)
