@@ -42,7 +42,7 @@ from rwshim.dataplane.pgio import (
     fields_of,
 )
 from rwshim.dataplane.plan import functions, names, typemap
-from rwshim.dataplane.plan.errors import MapContext, map_error
+from rwshim.dataplane.plan.errors import MapContext, map_error, with_long_names
 from rwshim.dataplane.plan.rewrite import PgStatement
 from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
 from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
@@ -250,7 +250,7 @@ class DataSession:
     # --- statements -----------------------------------------------------------------------
 
     def _failure(self, e: PgFailure, planned: Planned, state: SessionState) -> RwError:
-        err = e.error
+        err = with_long_names(e.error, planned.statement.long_names)
         if err.sqlstate in BINDER_STATES:
             found = self.explain(planned.routed.prepassed.text, state.ctx)
             if found is not None:
