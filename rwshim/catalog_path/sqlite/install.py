@@ -71,8 +71,6 @@ def install(conn: Any, state: FunctionState) -> None:
         False,
     )
     reg("rw_version", 0, lambda: state.version)
-    # the session's id (builtin_scalar.rs:741-744)
-    reg("pg_backend_pid", 0, lambda: ctx().session_id, False)
     reg("rw_now", 0, now, False)
 
     def current_setting(name: object, missing_ok: object = 0) -> str | None:
@@ -85,6 +83,8 @@ def install(conn: Any, state: FunctionState) -> None:
         return state.set_config(str(name), None if value is None else str(value))
 
     reg("set_config", 3, set_config, False)
+    # the session's id (builtin_scalar.rs:741-744)
+    reg("pg_backend_pid", 0, lambda: ctx().session_id, False)
 
     # operators and casts targeted by translation
     reg("rw_regex", 3, f.regex_match)
