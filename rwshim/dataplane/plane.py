@@ -37,10 +37,12 @@ from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route, views
+from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
+from rwshim.dataplane.plan.views import guarded as guarded_view
+from rwshim.dataplane.plan.views import rewritten
 from rwshim.dataplane.postgres import DataPlaneError
 from rwshim.dataplane.typecat import TypeCatalog, TypeRow
 from rwshim.errors import RwError
@@ -243,7 +245,7 @@ class DataPlane:
             return None
         assert routed.shape is not None
         guard.check_user_calls(f.parts for f in routed.shape.func_refs)
-        st, settings, answered = views.rewritten(self, routed, answer)
+        st, settings, answered = rewritten(self, routed, answer)
         return Planned(text, routed, st, settings, answered)
 
     def _template(
@@ -325,7 +327,7 @@ class DataPlane:
         if routed is None:
             return None
         materialized = rel.kind == RelKind.MATERIALIZED_VIEW
-        st, settings, _ = views.guarded(rewrite.rewrite(routed), None, materialized)
+        st, settings, _ = guarded_view(rewrite.rewrite(routed), None, materialized)
         if settings:
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
             # answer without setting the variable (the reader inlines it: plan/views.py)
