@@ -41,8 +41,6 @@ from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
-from rwshim.dataplane.plan.views import guarded as guarded_view
-from rwshim.dataplane.plan.views import rewritten
 from rwshim.dataplane.postgres import DataPlaneError
 from rwshim.dataplane.typecat import TypeCatalog, TypeRow
 from rwshim.errors import RwError
@@ -245,7 +243,9 @@ class DataPlane:
             return None
         assert routed.shape is not None
         guard.check_user_calls(f.parts for f in routed.shape.func_refs)
-        st, settings, answered = rewritten(self, routed, answer)
+        from rwshim.dataplane.plan import views  # (the planner's view inlining)
+
+        st, settings, answered = views.rewritten(self, routed, answer)
         return Planned(text, routed, st, settings, answered)
 
     def _template(
@@ -327,7 +327,9 @@ class DataPlane:
         if routed is None:
             return None
         materialized = rel.kind == RelKind.MATERIALIZED_VIEW
-        st, settings, _ = guarded_view(rewrite.rewrite(routed), None, materialized)
+        from rwshim.dataplane.plan import views
+
+        st, settings, _ = views.guarded(rewrite.rewrite(routed), None, materialized)
         if settings:
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
             # answer without setting the variable (the reader inlines it: plan/views.py)
