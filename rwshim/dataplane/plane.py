@@ -58,6 +58,7 @@ checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 _PLAN_CACHE_BYTES = 64 * 1024 * 1024
 _PLAN_FACTOR = 8
 _SEEN = object()
+_Answer = guard.Answer | None  # (dataplane/plan/guard.py)
 _UNSEEN = object()
 # The bookkeeping rows of objects no longer in PostgreSQL (a DROP ... CASCADE took them).
 _FORGET_GONE = (
@@ -74,8 +75,7 @@ class Planned:
     # set_config(name, value, false) calls: the session applies them at every run, as
     # RisingWave's binder does (dataplane/plan/guard.py)
     settings: guard.Settings = ()
-    # the text holds answers the session gave in process (guard.py): never kept
-    answered: bool = False
+    answered: bool = False  # holds the session's answers (guard.py): never kept
 
 
 def _same(a: Planned, b: Planned) -> bool:
@@ -193,9 +193,7 @@ class DataPlane:
             self._objects_by_rel.clear()
         return version
 
-    def plan(
-        self, text: str, ctx: QueryContext, answer: guard.Answer | None = None
-    ) -> Planned | None:
+    def plan(self, text: str, ctx: QueryContext, answer: _Answer = None) -> Planned | None:
         """The statement's PostgreSQL form, or None when it runs in process; ``answer``
         answers the calls RisingWave answers in the session (guard.py)."""
         self._follow_catalog()
@@ -211,7 +209,7 @@ class DataPlane:
         return planned
 
     def _plan_shared(
-        self, text: str, lits: literals.Literals, ctx: QueryContext, answer: guard.Answer | None
+        self, text: str, lits: literals.Literals, ctx: QueryContext, answer: _Answer
     ) -> Planned | None:
         """The plan of a text with integer literals, through its skeleton's shared plan
         (sql/literals), probed on the skeleton's second text: a skeleton never repeated
@@ -230,9 +228,7 @@ class DataPlane:
             self._shared.put(skey, self._template(lits, planned, ctx, reads))
         return planned
 
-    def _plan_text(
-        self, text: str, ctx: QueryContext, answer: guard.Answer | None = None
-    ) -> Planned | None:
+    def _plan_text(self, text: str, ctx: QueryContext, answer: _Answer = None) -> Planned | None:
         routed = route.route(
             self._inline(text, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
             self.catalog_only,
@@ -309,8 +305,7 @@ class DataPlane:
         return QueryContext(rel.database_id, db, 0, "root", search_path)
 
     def definition_routed(self, rel: Relation) -> route.Routed | None:
-        """A view's definition routed as it binds (views.Definitions); None when it reads
-        no user data."""
+        """A view's definition routed as it binds; None when it reads no user data."""
         if rel.definition is None:
             raise DataPlaneError(f"{rel.kind.value} {rel.name} has no definition")
         ctx = self.view_context(rel)
@@ -326,9 +321,9 @@ class DataPlane:
         routed = self.definition_routed(rel)
         if routed is None:
             return None
-        materialized = rel.kind == RelKind.MATERIALIZED_VIEW
         from rwshim.dataplane.plan import views
 
+        materialized = rel.kind == RelKind.MATERIALIZED_VIEW
         st, settings, _ = views.guarded(rewrite.rewrite(routed), None, materialized)
         if settings:
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
