@@ -165,3 +165,13 @@ def test_a_materialized_view_calling_one_is_refused_when_read(shim: Shim, call: 
         )
     finally:
         shim.root.execute("DROP MATERIALIZED VIEW bound")
+
+
+def test_pg_postmaster_start_time_is_the_servers(shim: Shim) -> None:
+    """builtin_scalar.rs:757-764: the frontend's start time, a literal bound per statement."""
+    (alone,) = shim.alice.execute("SELECT pg_postmaster_start_time()").fetchone() or (None,)
+    rows = shim.alice.execute(
+        "SELECT pg_postmaster_start_time(), pg_postmaster_start_time() <= now() FROM t"
+    ).fetchall()
+    assert alone is not None
+    assert rows == [(alone, True)]

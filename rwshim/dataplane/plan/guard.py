@@ -295,7 +295,7 @@ Answered = tuple[int, object]
 # The caller's in-process answer of a call's text (``has_table_privilege('t', 'select')``).
 Answer = Callable[[str], Answered]
 # What RisingWave answers in the frontend, per session: answered in process (``Answer``).
-IN_PROCESS: frozenset[str] = REFUSED | {"pg_backend_pid"}
+IN_PROCESS: frozenset[str] = REFUSED | {"pg_backend_pid", "pg_postmaster_start_time"}
 
 
 class Guarded(NamedTuple):
