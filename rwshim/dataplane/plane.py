@@ -324,8 +324,9 @@ class DataPlane:
         from rwshim.dataplane.plan import views
 
         materialized = rel.kind == RelKind.MATERIALIZED_VIEW
-        st, settings, _ = views.guarded(rewrite.rewrite(routed), None, materialized)
-        if settings:
+        answer = views.creation_answer(self.relations, rel) if materialized else None
+        st, settings, _ = views.guarded(rewrite.rewrite(routed), answer, materialized)
+        if settings and not materialized:  # (a materialized view keeps the value it bound)
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
             # answer without setting the variable (the reader inlines it: plan/views.py)
             raise guard.SessionBound(f"set_config in the definition of {rel.name}")

@@ -175,3 +175,26 @@ def test_pg_postmaster_start_time_is_the_servers(shim: Shim) -> None:
     ).fetchall()
     assert alone is not None
     assert rows == [(alone, True)]
+
+
+def test_a_materialized_view_keeps_its_creators_session_values(shim: Shim) -> None:
+    """current_user, current_database, current_schema and set_config are bound when the view
+    is created (builtin_scalar.rs:109-132, 508-513, 621-661): its readers see root's values,
+    the schema the creator's search path found first."""
+    shim.root.execute("CREATE SCHEMA IF NOT EXISTS later")
+    shim.root.execute("SET search_path = nosuch, later, public")
+    try:
+        shim.root.execute(
+            "CREATE MATERIALIZED VIEW creators AS SELECT id, current_user AS u,"
+            " current_database() AS d, current_schema() AS s,"
+            " set_config('application_name', 'bound', false) AS c FROM public.t"
+        )
+    finally:
+        shim.root.execute("SET search_path = public")
+    shim.root.execute("GRANT USAGE ON SCHEMA later TO alice")
+    shim.root.execute("GRANT SELECT ON MATERIALIZED VIEW later.creators TO alice")
+    try:
+        rows = shim.alice.execute("SELECT * FROM later.creators").fetchall()
+        assert rows == [(1, "root", "dev", "later", "bound")]
+    finally:
+        shim.root.execute("DROP MATERIALIZED VIEW later.creators")

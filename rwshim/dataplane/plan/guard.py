@@ -298,6 +298,18 @@ Answer = Callable[[str], Answered]
 IN_PROCESS: frozenset[str] = REFUSED | {"pg_backend_pid", "pg_postmaster_start_time"}
 
 
+# The session's values (rwfn answers them from the data session's settings), which RisingWave
+# binds as literals; in a materialized view those of its creation (views.creation_answer) for
+# the ones the catalog keeps, the others refused.
+SESSION_VALUES: frozenset[str] = frozenset(
+    {
+        "current_user", "session_user", "user", "current_role", "current_database",
+        "current_catalog", "current_schema", "current_schemas", "version",
+    }
+)  # fmt: skip
+_CREATION_VALUES = SESSION_VALUES - {"current_schemas", "version"}
+
+
 class Guarded(NamedTuple):
     text: str
     settings: Settings
@@ -340,19 +352,22 @@ def _constant(arg: Any) -> bool:
     return "A_Const" in arg
 
 
-def _literal(name: str, found: Answered) -> str:
-    """An answer as PostgreSQL text: ``rwfn.<name>(<typed literal>)``."""
+def _typed(found: Answered) -> str:
+    """An answer as a typed PostgreSQL literal."""
     from rwshim.dataplane.plan import typemap
 
     oid, value = found
     pg_type = typemap.column_type(oid)
     if value is None:
-        lit = f"NULL::{pg_type}"
-    elif isinstance(value, bool):
-        lit = "true" if value else "false"
-    else:
-        lit = f"{quote_literal(str(value))}::{pg_type}"
-    return f"{FUNCTION_SCHEMA}.{name}({lit})"
+        return f"NULL::{pg_type}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{quote_literal(str(value))}::{pg_type}"
+
+
+def _literal(name: str, found: Answered) -> str:
+    """An answer as PostgreSQL text: ``rwfn.<name>(<typed literal>)``."""
+    return f"{FUNCTION_SCHEMA}.{name}({_typed(found)})"
 
 
 def _pass(
@@ -411,6 +426,18 @@ def _pass(
                 # 607-619), which rwshim does not keep; rwfn's would read whichever session
                 # computes the state
                 raise GuardRefused(_BOUND_AT_CREATE.format(name=name))
+            continue
+        if materialized and name in SESSION_VALUES:
+            # RisingWave binds them when the view is created (builtin_scalar.rs:109-132,
+            # 508-523, 799): the creator's values as the catalog keeps them (views.py)
+            if answer is None or name not in _CREATION_VALUES or call.get("args"):
+                raise GuardRefused(_BOUND_AT_CREATE.format(name=name))
+            start = call.get("location", -1)
+            try:
+                end, _ = splice.call_args(raw, start)
+            except splice.SpliceError as e:
+                raise GuardRefused(f"this {name} call ({e})") from None
+            sp.replace(start, end, _typed(answer(f"{name}()")))
             continue
         if name in CONSTANT:
             args = call.get("args") or []

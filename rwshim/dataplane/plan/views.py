@@ -18,12 +18,53 @@ import dataclasses
 from typing import Protocol
 
 from rwshim.binder.relations import Relation, RelKind
+from rwshim.common import pgtypes
 from rwshim.dataplane.plan import guard, names, rewrite
 from rwshim.dataplane.plan.route import Routed
 from rwshim.errors import RwError
 
 # views read through views, at most (a cycle is impossible: RisingWave refuses it at CREATE)
 _DEPTH = 32
+
+
+class Creation(Protocol):
+    """What the catalog keeps of the session that created a materialized view."""
+
+    def user_name(self, user_id: int) -> str | None: ...
+    def database_name(self, database_id: int) -> str | None: ...
+    def view_search_path(self, relation_id: int) -> str | None: ...
+    def schema_exists(self, database_id: int, schema: str) -> bool: ...
+
+
+def creation_answer(catalog: Creation, rel: Relation) -> guard.Answer:
+    """A materialized view's session values as RisingWave binds them when the view is
+    created (builtin_scalar.rs:109-132: current_user, session_user, current_database are
+    literals of the binding session; :508-513 current_schema, its first schema that exists),
+    from what the catalog keeps of that session: its user (the view's owner), database and
+    search path.  Anything else of the session is not kept (guard.py refuses it)."""
+    from rwshim.binder.context import QueryContext, parse_search_path
+    from rwshim.binder.functions import FunctionState
+
+    user = catalog.user_name(rel.owner_id) or ""
+    path = catalog.view_search_path(rel.id)
+    ctx = QueryContext(
+        rel.database_id,
+        catalog.database_name(rel.database_id) or "",
+        rel.owner_id,
+        user,
+        parse_search_path(path) if path else ("$user", "public"),
+    )
+    state = FunctionState(ctx=ctx, schema_exists=catalog.schema_exists)
+
+    def answer(call: str) -> guard.Answered:
+        name = call.split("(")[0]
+        if name in ("current_database", "current_catalog"):
+            return pgtypes.VARCHAR, ctx.database
+        if name == "current_schema":
+            return pgtypes.VARCHAR, state.current_schema()
+        return pgtypes.VARCHAR, user  # current_user, session_user, user, current_role
+
+    return answer
 
 
 class Definitions(Protocol):
