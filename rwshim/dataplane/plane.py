@@ -318,19 +318,12 @@ class DataPlane:
         return routed if routed.route is route.Route.DATA else None
 
     def _definition(self, rel: Relation) -> Planned | None:
+        from rwshim.dataplane.plan import views
+
         routed = self.definition_routed(rel)
         if routed is None:
             return None
-        from rwshim.dataplane.plan import views
-
-        materialized = rel.kind == RelKind.MATERIALIZED_VIEW
-        answer = views.creation_answer(self.relations, rel) if materialized else None
-        st, settings, _ = views.guarded(rewrite.rewrite(routed), answer, materialized)
-        if settings and not materialized:  # (a materialized view keeps the value it bound)
-            # RisingWave binds a view's query again at every use; PostgreSQL's view would
-            # answer without setting the variable (the reader inlines it: plan/views.py)
-            raise guard.SessionBound(f"set_config in the definition of {rel.name}")
-        return Planned(rel.definition or "", routed, st)
+        return Planned(rel.definition or "", routed, views.definition(self.relations, rel, routed))
 
     def objects_for(
         self, relation_id: int, seen: frozenset[int] = frozenset()

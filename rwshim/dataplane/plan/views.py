@@ -95,6 +95,19 @@ def guarded(
     return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings, answered
 
 
+def definition(catalog: Creation, rel: Relation, routed: Routed) -> rewrite.PgStatement:
+    """A view's or materialized view's definition as PostgreSQL holds it: a materialized
+    view's session values bound to its creation (``creation_answer``); a view that calls
+    set_config is ``guard.SessionBound`` (RisingWave binds a view's query again at every use,
+    PostgreSQL's view would answer without setting the variable: the reader inlines it)."""
+    materialized = rel.kind == RelKind.MATERIALIZED_VIEW
+    answer = creation_answer(catalog, rel) if materialized else None
+    st, settings, _ = guarded(rewrite.rewrite(routed), answer, materialized)
+    if settings and not materialized:  # (a materialized view keeps the value it bound)
+        raise guard.SessionBound(f"set_config in the definition of {rel.name}")
+    return st
+
+
 def rewritten(
     defs: Definitions, routed: Routed, answer: guard.Answer | None, depth: int = 0
 ) -> tuple[rewrite.PgStatement, guard.Settings, bool]:
