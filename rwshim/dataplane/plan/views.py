@@ -10,6 +10,11 @@ SQL is parsed and bound in the reading session), so its ``set_config`` sets the 
 variable and its ``has_table_privilege`` answers for the reader: here such a view is read as its
 definition, planned for the reading session and spliced in as a subquery under the view's
 column names.
+
+``definition`` makes a view's or materialized view's own statement: a materialized view binds
+its session values when it is created (builtin_scalar.rs: current_user, current_database,
+current_schema, set_config are literals of the binding session), here from what the catalog
+keeps of that session (``creation_answer``).
 """
 
 from __future__ import annotations
