@@ -65,6 +65,28 @@ def test_plain_json_table_with_include_columns(rw: RwShim, db: Client) -> None:
     ]
 
 
+def test_temporal_values_and_null_padding(rw: RwShim, db: Client) -> None:
+    """json.rs:506-625: numbers as days / epoch time guessed by magnitude; a text the type
+    cannot read is NULL in its column (chunk_builder.rs:287-305), the row kept."""
+    db.run(
+        f"CREATE TABLE t (id int, d date, ts timestamptz, n timestamp, i interval) {KAFKA}"
+        " FORMAT PLAIN ENCODE JSON"
+    )
+    rw.push(
+        "t",
+        '{"id": 1, "d": 19000, "ts": 1700000000, "n": 1700000000123, "i": "1 hour"}',
+        '{"id": 2, "d": "2024-02-30", "ts": "2024-01-01 00:00:00+00:00", "i": "soon"}',
+    )
+    rw.tick()
+    db.run("SET TIME ZONE 'UTC'")
+    assert db.rows(
+        "SELECT id, d::varchar, ts::varchar, n::varchar, i::varchar FROM t ORDER BY id"
+    ) == [
+        (1, "2022-01-08", "2023-11-14 22:13:20+00:00", "2023-11-14 22:13:20.123", "01:00:00"),
+        (2, None, "2024-01-01 00:00:00+00:00", None, None),
+    ]
+
+
 def test_partitions_count_offsets_apart(rw: RwShim, db: Client) -> None:
     db.run(f"CREATE TABLE t (a int) INCLUDE partition AS p INCLUDE offset AS o {KAFKA} "
            "FORMAT PLAIN ENCODE JSON")  # fmt: skip

@@ -289,13 +289,48 @@ def from_json(rw_type: str, v: object) -> Value:
         if isinstance(v, str):  # ByteaHandling::Standard: the string's bytes
             return v.encode()
         raise _type_error(rw_type, _json_kind(v), v)
+    if rw_type in _TEMPORAL and isinstance(v, int) and not isinstance(v, bool):
+        return _temporal_from_int(rw_type, v)
     if isinstance(v, (dict, list)):
-        # structs and lists: their JSON text for PostgreSQL to read (a list as an array
-        # literal is not attempted: refused as a type error)
+        # structs and lists from JSON are not decoded by rwshim: a type error (NULL)
         raise _type_error(rw_type, _json_kind(v), v)
     if isinstance(v, bool):
         raise _type_error(rw_type, "bool", v)
     return str(v)
+
+
+_TEMPORAL = (
+    "date", "time without time zone", "timestamp without time zone", "timestamp with time zone",
+)  # fmt: skip
+
+
+def _temporal_from_int(rw_type: str, n: int) -> Value:
+    """json.rs:506-625: a date from days since 1970-01-01, a time from microseconds, a
+    timestamp from seconds / ms / us / ns guessed by magnitude (i64_to_timestamptz,
+    src/common/src/cast/mod.rs:51-71)."""
+    import datetime as dt
+
+    epoch = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+    try:
+        if rw_type == "date":
+            return (epoch + dt.timedelta(days=n)).date().isoformat()
+        if rw_type == "time without time zone":
+            if not 0 <= n < 86_400_000_000:
+                raise _type_error(rw_type, "i64", n)
+            return (epoch + dt.timedelta(microseconds=n)).time().isoformat()
+        size = abs(n)
+        micros = (
+            n * 1_000_000 if size < 10**11
+            else n * 1000 if size < 10**14
+            else n if size < 10**17
+            else (n // 1000 if n >= 0 else -(-n // 1000))  # Rust's / truncates
+        )  # fmt: skip
+        at = epoch + dt.timedelta(microseconds=micros)
+    except OverflowError:
+        raise _type_error(rw_type, "i64", n) from None
+    if rw_type == "timestamp with time zone":
+        return at.isoformat(sep=" ")
+    return at.replace(tzinfo=None).isoformat(sep=" ")
 
 
 def from_text(rw_type: str, text: str) -> Value:

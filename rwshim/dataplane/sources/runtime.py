@@ -430,7 +430,7 @@ class Sources:
     async def deliver(self, plan: Plan, messages: Sequence[Message]) -> int:
         """Decode and write ``messages`` in the epoch's transaction; the number skipped."""
         rel = plan.rel
-        batches: list[list[str]] = []
+        decoded: list[tuple[Message, list[decode.RowOp]]] = []
         skipped = 0
         for msg in messages:
             try:
@@ -439,28 +439,23 @@ class Sources:
                 self._skip(rel, msg, str(e))
                 skipped += 1
                 continue
-            stmts = [s for op in ops for s in row_statements(plan, op, msg)]
-            if stmts:
-                batches.append(stmts)
-        if not batches:
+            if ops:
+                decoded.append((msg, ops))
+        if not decoded:
             return skipped
         await self.plane.ready()
         await self.plane.ensure([rel.id])
-        failed: list[str] = []
+        failed: list[tuple[Message, str]] = []
 
         async def statement(pg: PgConn) -> None:
-            for stmts in batches:
-                try:
-                    await pg.script(";\n".join(["SAVEPOINT m", *stmts, "RELEASE SAVEPOINT m"]))
-                except PgFailure as e:
-                    # a value PostgreSQL could not read as the column's type
-                    await pg.script("ROLLBACK TO SAVEPOINT m; RELEASE SAVEPOINT m")
-                    failed.append(e.error.message)
+            for msg, ops in decoded:
+                why = await _write(pg, plan, ops, msg)
+                if why is not None:
+                    failed.append((msg, why))
 
         await self.plane.epochs.run(rel.database_id, rel.id, self._open, _setup, statement)
-        for why in failed:
-            self.errors[rel.id] = self.errors.get(rel.id, 0) + 1
-            log.error("failed to parse message, skipping: source %s: %s", rel.name, why)
+        for msg, why in failed:
+            self._skip(rel, msg, why)
         return skipped + len(failed)
 
     def _skip(self, rel: Relation, msg: Message, why: str) -> None:
@@ -476,6 +471,47 @@ class Sources:
             return await PgConn.connect(self.plane.data_conninfo())
         except Exception as e:
             raise RwError(f"the data plane's PostgreSQL is unavailable: {e}") from None
+
+
+async def _write(pg: PgConn, plan: Plan, ops: list[decode.RowOp], msg: Message) -> str | None:
+    """One message's row operations under a savepoint; a value PostgreSQL cannot read as its
+    column's type (the texts decode.py leaves to it: dates, times, intervals, ...) is NULL
+    unless it is a key column, as chunk_builder.rs:287-305 pads; the failure, else None."""
+    stmts = [s for op in ops for s in row_statements(plan, op, msg)]
+    try:
+        await pg.script(";\n".join(["SAVEPOINT m", *stmts, "RELEASE SAVEPOINT m"]))
+        return None
+    except PgFailure as e:
+        await pg.script("ROLLBACK TO SAVEPOINT m; RELEASE SAVEPOINT m")
+        why = e.error.message
+    types = {c.name: typemap.column_type(c.type_oid, c.rw_type) for c in plan.rel.columns}
+    keys = set(plan.rel.primary_key)
+    padded: list[decode.RowOp] = []
+    for op in ops:
+        values = dict(op.values)
+        for name, v in op.values.items():
+            if not isinstance(v, str) or name not in types:
+                continue
+            try:
+                await pg.script(
+                    f"SAVEPOINT c; SELECT {sql_value(v, types[name])}; RELEASE SAVEPOINT c"
+                )
+            except PgFailure:
+                await pg.script("ROLLBACK TO SAVEPOINT c; RELEASE SAVEPOINT c")
+                if name in keys:
+                    return why  # a key column's error fails the row
+                log.warning("failed to parse non-pk column, padding with `NULL`: %s", name)
+                values[name] = None
+        padded.append(decode.RowOp(op.op, values, op.old))
+    if padded == ops:
+        return why
+    stmts = [s for op in padded for s in row_statements(plan, op, msg)]
+    try:
+        await pg.script(";\n".join(["SAVEPOINT m", *stmts, "RELEASE SAVEPOINT m"]))
+        return None
+    except PgFailure as e:
+        await pg.script("ROLLBACK TO SAVEPOINT m; RELEASE SAVEPOINT m")
+        return e.error.message
 
 
 async def _setup(conn: PgConn) -> None:
