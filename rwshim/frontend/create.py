@@ -472,7 +472,11 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
             raise
         except RwError:
             pass
-    from rwshim.binder.stream_checks import impure_filter
+    from rwshim.binder.stream_checks import impure_filter, nested_loop_join
+
+    refused_join = nested_loop_join(query)
+    if refused_join is not None:
+        raise refused_join
 
     relations = fe.instance.relations
     retract = False

@@ -6,7 +6,9 @@ text and nothing left behind (the name is free afterwards), over a real socket.
 - a LIMIT literal out of bigint's range: binder/query.rs:200-237;
 - an impure filter over a retract stream: expr/mod.rs:84-110 with the contexts of
   stream_filter.rs:104-107 and generic/agg.rs:850 (an append-only input is fine);
-- HOP with a zero slide: planner/relation.rs:628.
+- HOP with a zero slide: planner/relation.rs:628;
+- a CROSS JOIN (or comma join) with no condition between its sides: a streaming nested-loop
+  join (optimizer/plan_node/logical_join.rs:1640-1656).
 """
 
 from __future__ import annotations
@@ -60,6 +62,13 @@ REFUSED = [
         impure("AGGREGATE FILTER condition"),
     ),
     (
+        "mv AS SELECT t.a, th.ts FROM t CROSS JOIN th ORDER BY t.a",
+        "\n\nCaused by:\n  Not supported: streaming nested-loop join\nHINT: The non-equal join in"
+        " the query requires a nested-loop join executor, which could be very expensive to run."
+        " Consider rewriting the query to use dynamic filter as a substitute if possible.\n"
+        "See also: https://docs.risingwave.com/processing/sql/dynamic-filters\n",
+    ),
+    (
         "mv AS SELECT * FROM hop(th, ts, interval '0', interval '1')",
         "\n\nCaused by:\n  Bind error: window_size 00:00:01 and window_slide 00:00:00 must be"
         " positive\n",
@@ -73,6 +82,16 @@ async def test_refused_and_nothing_left(client: Client, definition: str, error: 
     await client.run("CREATE TABLE th (ts timestamp)")
     assert await cause(client, f"CREATE MATERIALIZED VIEW {definition}") == ("XX000", error)
     await client.run("CREATE MATERIALIZED VIEW mv (a, b) AS SELECT * FROM t")
+
+
+async def test_joins_with_a_condition_are_accepted(client: Client) -> None:
+    await client.run("CREATE TABLE t (a int, b int)")
+    await client.run("CREATE TABLE u (a int)")
+    await client.run("CREATE MATERIALIZED VIEW m1 AS SELECT t.b FROM t, u WHERE t.a = u.a")
+    await client.run(
+        "CREATE MATERIALIZED VIEW m2 AS SELECT t.b, s.m FROM t, (SELECT max(a) AS m FROM u) s"
+        " WHERE t.a > s.m"
+    )
 
 
 async def test_impure_filter_over_append_only_input(client: Client) -> None:
