@@ -122,9 +122,13 @@ def nested_loop_join(query: str) -> NotSupported | None:
         return None  # a CTE may be one row (a dynamic filter's right side)
     for select in tree.find_all(exp.Select):
         joins = select.args.get("joins") or []
-        if not joins or any(j.args.get("on") or j.args.get("using") for j in joins):
-            continue
-        if any(j.args.get("kind") not in (None, "CROSS") or j.args.get("side") for j in joins):
+        # only ``CROSS JOIN`` and ``,``: nothing but the item and its kind (no ON, USING,
+        # NATURAL, side, LATERAL ...)
+        if not joins or any(
+            {k for k, v in j.args.items() if v is not None} - {"this", "kind"}
+            or j.args.get("kind") not in (None, "CROSS")
+            for j in joins
+        ):
             continue
         frm = select.args.get("from_")
         items = [frm.this if frm is not None else None, *(j.this for j in joins)]

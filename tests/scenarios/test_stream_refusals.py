@@ -88,6 +88,7 @@ async def test_joins_with_a_condition_are_accepted(client: Client) -> None:
     await client.run("CREATE TABLE t (a int, b int)")
     await client.run("CREATE TABLE u (a int)")
     await client.run("CREATE MATERIALIZED VIEW m1 AS SELECT t.b FROM t, u WHERE t.a = u.a")
+    await client.run("CREATE MATERIALIZED VIEW m3 AS SELECT b FROM t NATURAL JOIN u")
     await client.run(
         "CREATE MATERIALIZED VIEW m2 AS SELECT t.b, s.m FROM t, (SELECT max(a) AS m FROM u) s"
         " WHERE t.a > s.m"
