@@ -31,6 +31,7 @@ T = TypeVar("T")
 #   ASOF joins       ASOF [LEFT] JOIN
 #   * EXCEPT (cols)  a wildcard without some columns
 #   STRUCT<...>      RisingWave's struct type (parse_data_type): the angle brackets blanked
+#   aggregate:f(...) a scalar function over the group's array (parse_function: scalar_as_agg)
 _RW_QUERY_ONLY = [
     re.compile(
         r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
@@ -38,6 +39,7 @@ _RW_QUERY_ONLY = [
     ),
     re.compile(r"(?i)\bASOF(?=\s+(?:LEFT\s+)?JOIN\b)"),
     re.compile(r"(?i)(?<=\*)\s*EXCEPT\s*\([^()]*\)"),
+    re.compile(r"(?i)\baggregate\s*:(?=\s*[A-Za-z_\"])"),
 ]
 
 

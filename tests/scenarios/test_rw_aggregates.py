@@ -107,3 +107,21 @@ async def test_jsonb_aggregates_in_a_materialized_view(client: Client) -> None:
         ("a", '{"a": 1}'),
         ("b", '{"b": 2}'),
     ]
+
+
+async def test_scalar_function_as_aggregate(client: Client) -> None:
+    # ``aggregate:f(x)``: f over the group's array (e2e_test/streaming/aggregate/wrap_scalar.slt)
+    await client.run("SET RW_IMPLICIT_FLUSH TO true")
+    await client.run("CREATE TABLE tw (a varchar, b int, c int)")
+    await client.run(
+        "INSERT INTO tw VALUES ('aaa', 1, 1), ('bbb', 0, 2), ('ccc', 0, 5), ('ddd', 1, 4)"
+    )
+    await client.run("CREATE MATERIALIZED VIEW mw1 AS SELECT aggregate:array_sum(c) AS res FROM tw")
+    await client.run(
+        "CREATE MATERIALIZED VIEW mw2 AS SELECT b, aggregate:array_max(c) AS res FROM tw GROUP BY b"
+    )
+    await client.run("INSERT INTO tw VALUES ('x', 1, 2), ('y', 3, 6)")
+    assert await client.rows("SELECT * FROM mw1") == [(20,)]
+    assert await client.rows("SELECT * FROM mw2 ORDER BY b") == [(0, 5), (1, 4), (3, 6)]
+    rows = await client.rows("SELECT aggregate:array_sum(v) FROM (VALUES (3), (2), (1)) AS t(v)")
+    assert rows == [(6,)]

@@ -44,6 +44,8 @@ class Prepassed:
     requires: list[str] = field(default_factory=list)
     # byte offset of the JOIN keyword of an ``ASOF [LEFT] JOIN`` -> LEFT (plan/asof)
     asof: dict[int, bool] = field(default_factory=dict)
+    # byte offsets of the calls written ``aggregate:f(...)`` (their array_agg is spliced in)
+    scalar_as_agg: list[int] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Replace characters [start, end) with spaces (offsets are kept)."""
@@ -293,7 +295,27 @@ def _asof_join(text: str, state: Prepassed) -> None:
         state.tokens = None
 
 
+def _scalar_as_agg(text: str, state: Prepassed) -> None:
+    """``aggregate:f(args)`` (parser.rs parse_function, ``scalar_as_agg``): ``aggregate:``
+    blanked, the call's offset kept; the rewriter makes it ``f(array_agg(args))``."""
+    toks = _tokens(state)
+    spans = []
+    for i in range(len(toks) - 3):
+        t, colon, name = toks[i], toks[i + 1], toks[i + 2]
+        if t.kind is not Kind.WORD or t.quoted or t.upper != "AGGREGATE":
+            continue
+        if colon.kind is not Kind.OP or colon.value != ":" or name.kind is not Kind.WORD:
+            continue
+        state.scalar_as_agg.append(state.byte_offset(name.start))
+        spans.append((t.start, colon.end))
+    for start, end in spans:
+        state.blank(start, end)
+    if spans:
+        state.tokens = None
+
+
 register("except", _star_except)
+register("aggregate", _scalar_as_agg)
 register("asof", _asof_join)
 register("system_", _temporal_join)
 register("struct", _struct_types)

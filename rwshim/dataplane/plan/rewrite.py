@@ -143,6 +143,7 @@ class _Rewriter:
             )
             self.relations()
             self.descending_percentiles()
+            self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()
             self.type_names()
@@ -226,6 +227,14 @@ class _Rewriter:
                 continue
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
+
+    def scalars_as_aggregates(self) -> None:
+        """``aggregate:f(args)`` as ``f(array_agg(args))`` (binder/expr/function/mod.rs:
+        243-256: AggType::WrapScalar over the group's array)."""
+        for at in self.routed.prepassed.scalar_as_agg:
+            end, _ = call_args(self.text, at)
+            self.sp.insert(self.text.index(b"(", at) + 1, "array_agg(")
+            self.sp.insert(end - 1, ")")
 
     def descending_percentiles(self) -> None:
         """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
