@@ -50,7 +50,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
@@ -58,6 +60,7 @@ from rwshim.dataplane.plan import names
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
+    from rwshim.binder.relations import Relation
     from rwshim.catalog_path.store_source import StoreRelations
     from rwshim.dataplane.plan.ddl import PgObject
     from rwshim.dataplane.plane import DataPlane
@@ -112,6 +115,83 @@ def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
             # is an order in which every upstream comes first
             found.append((sum(1 for o in objects if o.kind == "state"), parsed[1]))
     return [rid for _, rid in sorted(found)]
+
+
+# the committed copy of a DML statement's target, in the reading session's transaction
+COPY = "pg_temp.rw_dml_copy"
+
+
+@dataclass(frozen=True, slots=True)
+class FromSnapshot:
+    """An UPDATE or DELETE evaluated against the committed state (``session._write``): on a
+    reading connection, ``prepare`` copies the target's committed rows into a temporary table
+    (``mark``: the copy's command id, read back), ``text`` runs the statement on the copy (its
+    tag, count and RETURNING rows are the statement's), ``capture`` gives as JSON what it
+    changed (UPDATE: the new rows; DELETE: the keys of the rows gone), then the transaction
+    rolls back; ``apply`` (``$1``: that JSON) makes the same change in the epoch's transaction
+    by key, as RisingWave's materialize executor applies the DML's changes by primary key
+    (an UPDATE's new row lands on the stored one through the table's conflict handling:
+    stream/executor/mview/materialize.rs, cache.rs)."""
+
+    prepare: str
+    mark: str
+    text: str
+    capture: str
+    apply: tuple[str, ...]
+
+
+def from_snapshot(kind: str, rel: Relation, text: str) -> FromSnapshot | None:
+    """The statements that evaluate ``text`` (an UPDATE or DELETE of ``rel``, as planned for
+    PostgreSQL) against the committed state; None when its target cannot be found in it."""
+    target = names.qualified_table(rel.id)
+    pattern = re.compile(
+        r"(?<![\w.\"])" + re.escape(names.DATA_SCHEMA) + r"\.(?:"
+        + re.escape(names.table_name(rel.id)) + r'|"' + re.escape(names.table_name(rel.id))
+        + r'")(?![\w"])'
+    )  # fmt: skip
+    on_copy, found = pattern.subn(COPY, text)
+    if not found or kind not in ("update", "delete"):
+        return None
+    cols = [names.quote_ident(c.name) for c in rel.columns if c.generated_expr is None]
+    listed = ", ".join(cols)
+    keys = [names.quote_ident(k) for k in rel.primary_key]
+    prepare = (
+        f"BEGIN; CREATE TEMP TABLE {COPY} (LIKE {target} INCLUDING DEFAULTS INCLUDING"
+        f" GENERATED INCLUDING IDENTITY) ON COMMIT DROP; INSERT INTO {COPY} ({listed})"
+        f" OVERRIDING SYSTEM VALUE SELECT {listed} FROM {target}"
+    )
+    mark = f"SELECT COALESCE(max(cmin::text::bigint), -1) FROM {COPY}"
+    rows = f"json_populate_recordset(NULL::{target}, $1::json)"
+    match = " AND ".join(f"x.{k} = d.{k}" for k in keys)
+    if kind == "delete":
+        key_list = ", ".join(keys)
+        capture = (
+            f"SELECT COALESCE(json_agg(g), '[]')::text FROM (SELECT {key_list} FROM {target}"
+            f" EXCEPT ALL SELECT {key_list} FROM {COPY}) g"
+        )
+        apply: tuple[str, ...] = (f"DELETE FROM {target} AS x USING {rows} AS d WHERE {match}",)
+        return FromSnapshot(prepare, mark, on_copy, capture, apply)
+    # the rows the UPDATE wrote are the copy's rows made by a later command than the copy's
+    capture = (
+        f"SELECT COALESCE(json_agg(g), '[]')::text FROM (SELECT {listed} FROM {COPY}"
+        " WHERE cmin::text::bigint > $1::bigint) g"
+    )
+    values = f"SELECT {listed} FROM {rows}"
+    hidden = {c.name for c in rel.columns if c.hidden}
+    if any(k in hidden for k in rel.primary_key):
+        # a table keyed by its hidden row id: no conflict handling, the row is replaced
+        apply = (
+            f"DELETE FROM {target} AS x USING {rows} AS d WHERE {match}",
+            f"INSERT INTO {target} ({listed}) OVERRIDING SYSTEM VALUE {values}",
+        )
+    else:
+        rest = [c for c in cols if c not in keys]
+        sets = ", ".join(f"{c} = EXCLUDED.{c}" for c in rest or keys[:1])
+        apply = (
+            f"INSERT INTO {target} ({listed}) OVERRIDING SYSTEM VALUE {values}"
+            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {sets}",
+        )
+    return FromSnapshot(prepare, mark, on_copy, capture, apply)
 
 
 class Writer:
@@ -279,6 +359,13 @@ class Epochs:
         return 0 if writer is None else writer.losses
 
     # --- statements ----------------------------------------------------------------------
+
+    def wrote(self, database_id: int, relation_ids: Iterable[int]) -> bool:
+        """Whether the database's open epoch wrote one of these relations: a DML statement
+        reading one must read the committed state elsewhere (``session._write_from_snapshot``),
+        since the epoch's transaction sees its own writes."""
+        writer = self._writers.get(database_id)
+        return writer is not None and writer.open and not writer.dirty.isdisjoint(relation_ids)
 
     def writer(self, database_id: int) -> Writer:
         found = self._writers.get(database_id)
