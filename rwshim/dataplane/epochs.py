@@ -15,13 +15,20 @@ barrier of its database commits, and materialized views are state maintained at 
   uses the committed epoch).
 - **How a DML reads.**  RisingWave's UPDATE and DELETE scan the session's committed snapshot
   and emit the changes they found (``delete.rs:146-188``, ``update.rs:153-223`` under
-  ``src/batch/executors/src/executor/``); the changes are applied at the barrier.  Here a DML
-  statement runs in the epoch's transaction, so it reads the committed state **plus** the
-  writes queued in the same epoch before it (PostgreSQL shows a transaction its own writes).
-  The two differ only when a DML reads rows another DML of the same epoch wrote (INSERT then
-  UPDATE of that row before a barrier: RisingWave's UPDATE finds nothing); FLUSH between them
-  gives the same answer on both.  The count and command tag are the statement's own
-  (``INSERT 0 n``: insert.rs:196-205).
+  ``src/batch/executors/src/executor/``); the changes are applied at the barrier by primary
+  key.  A DML statement runs in the epoch's transaction, which shows it the epoch's own
+  writes, so an UPDATE or DELETE that reads a table the open epoch wrote (``wrote``) is
+  evaluated elsewhere (``FromSnapshot``): on the session's own connection (the committed
+  state) against a temporary copy of its target's committed rows, in a transaction rolled
+  back after; what it changed in the copy (new rows; keys gone) is then applied by key in
+  the epoch's transaction, an UPDATE's new row through the table's conflict handling.  Its
+  count, tag and RETURNING rows are the copy's, so the committed snapshot's (an INSERT then
+  an UPDATE of that row before a barrier: ``UPDATE 0``, as on RisingWave).  That path costs a
+  copy of the target (the common path, a DML reading only tables its epoch did not write,
+  costs nothing more).  ``INSERT ... SELECT`` still reads the epoch's queued writes of its
+  source (RisingWave: the committed snapshot); its conflict handling must meet the epoch's
+  own writes, so it would need the same copy-and-apply with the upsert, not done yet.  The
+  count and command tag are the statement's own (``INSERT 0 n``: insert.rs:196-205).
 - **Materialized views.**  A materialized view is ``rw."q<id>"`` (its defining query, a view),
   ``rw."m<id>"`` (its state, a table made from the query as committed when first needed) and
   ``rw."v<id>"`` (what readers read: the state).  At a barrier whose transaction wrote to
