@@ -191,3 +191,21 @@ async def test_an_update_reading_another_table_reads_its_committed_rows(
     assert await client.run("update t set v = 0 where k in (select k from u)") == "UPDATE 1"
     await client.run("flush")
     assert await client.rows("select k, v from t") == [(1, 0)]
+
+
+async def test_a_schema_change_commits_the_writes_queued_before_it(
+    client_factory: Connect, server: Running
+) -> None:
+    """ALTER TABLE ADD / DROP COLUMN replaces the table's streaming job through a checkpoint
+    barrier (a replace-table command: src/meta/src/barrier/command.rs:710-713, every command
+    but Resume is a checkpoint); the DML queued before it belongs to the epoch that barrier
+    ends, so it is committed, in the old shape, with the change."""
+    writer = await client_factory()
+    reader = await client_factory()
+    await kv(writer, server)
+    await writer.run("insert into t values (2, 20)")
+    assert await writer.run("alter table t add column w int") == "ALTER_TABLE"
+    assert await reader.rows("select k, v, w from t order by k") == [(1, 10, None), (2, 20, None)]
+    await writer.run("insert into t values (3, 30, 300)")
+    assert await writer.run("alter table t drop column v") == "ALTER_TABLE"
+    assert await reader.rows("select k, w from t order by k") == [(1, None), (2, None), (3, 300)]
