@@ -38,9 +38,17 @@ barrier of its database commits, and materialized views are state maintained at 
   (``src/stream/src/executor/temporal_join.rs:257-313`` align barriers; all state tables
   commit with the same checkpoint, ``src/meta/src/barrier/partial_graph.rs:583-595``).  A
   barrier with no write costs a dictionary look-up; DDL never waits on PostgreSQL for it.
+- **Checkpoints.**  Only a checkpoint barrier commits (RisingWave commits checkpoint epochs
+  only: ``src/meta/src/barrier/partial_graph.rs:583-595``): with ``checkpoint_frequency`` n
+  every n-th periodic barrier and every command's barrier (``engine/barrier.py``,
+  ``schedule.rs:497-542``, ``command.rs:710-713``); any other barrier leaves the epoch's
+  transaction open, so reads in the ``default`` and ``checkpoint`` visibility modes see the
+  last checkpoint, as RisingWave's (``src/frontend/src/session.rs:1443-1449``).  Differs:
+  ``visibility_mode = all`` (RisingWave's barrier read of the latest barrier's uncommitted
+  state) sees the last checkpoint too: no other connection can read the open transaction.
 - **FLUSH, implicit_flush, dml_wait_persistence.**  FLUSH is a barrier plus the wait for this
   commit (``src/frontend/src/handler/flush.rs:27-43``); ``implicit_flush`` runs it after each
-  DML (``handler/query.rs:564-568``); ``dml_wait_persistence`` waits for the next barrier's
+  DML (``handler/query.rs:564-568``); ``dml_wait_persistence`` waits for the next checkpoint's
   commit without injecting one (``dml.rs:160-190``).
 - **Crashes.**  What a barrier committed is in PostgreSQL's WAL before anyone can see it (a
   FLUSH returns after it).  A write no barrier committed yet is lost when rwshim dies, as
@@ -241,9 +249,14 @@ class Epochs:
 
     # --- barriers ------------------------------------------------------------------------
 
-    def on_barrier(self, database_id: int, epoch: int) -> None:
-        """A barrier of ``database_id`` (the engine calls this inside its transaction): its
-        commit is queued, and runs on the loop; readers and writers settle it first."""
+    def on_barrier(self, database_id: int, epoch: int, *, checkpoint: bool = True) -> None:
+        """A barrier of ``database_id`` (the engine calls this inside its transaction): a
+        checkpoint's commit is queued, and runs on the loop; readers and writers settle it
+        first.  Any other barrier commits nothing: RisingWave commits checkpoint epochs only
+        (partial_graph.rs:583-595), and a batch read sees the committed epoch unless it
+        reads barriers (session.rs:1443-1449, ``visibility_mode``)."""
+        if not checkpoint:
+            return
         self._pending.append((database_id, epoch))
         try:
             loop = asyncio.get_running_loop()

@@ -209,3 +209,35 @@ async def test_a_schema_change_commits_the_writes_queued_before_it(
     await writer.run("insert into t values (3, 30, 300)")
     assert await writer.run("alter table t drop column v") == "ALTER_TABLE"
     assert await reader.rows("select k, w from t order by k") == [(1, None), (2, None), (3, 300)]
+
+
+async def test_with_checkpoint_frequency_writes_appear_at_checkpoints_only(
+    client_factory: Connect, server: Running
+) -> None:
+    """checkpoint_frequency = 3: every third periodic barrier is a checkpoint
+    (schedule.rs:524-542), a command's barrier (FLUSH) always is (command.rs:710-713), and
+    only checkpoints are committed (partial_graph.rs:583-595): a read sees the last one."""
+    writer = await client_factory()
+    reader = await client_factory()
+    await kv(writer, server)
+    assert await writer.run("alter system set checkpoint_frequency = 3") == "ALTER_SYSTEM"
+    await writer.run("insert into t values (2, 20)")
+    await reader.run("set visibility_mode = checkpoint")
+    for _ in range(2):
+        server.tick()
+        for c in (writer, reader):
+            assert await c.rows("select k from t order by k") == [(1,)]
+    server.tick()
+    for c in (writer, reader):
+        assert await c.rows("select k from t order by k") == [(1,), (2,)]
+    # the count starts again from that checkpoint; FLUSH's barrier is one at once
+    await writer.run("insert into t values (3, 30)")
+    server.tick()
+    assert await reader.rows("select count(*) from t") == [(2,)]
+    assert await writer.run("flush") == "FLUSH"
+    assert await reader.rows("select count(*) from t") == [(3,)]
+    # a database's own setting wins over the system parameter
+    await writer.run("alter database dev set checkpoint_frequency = 1")
+    await writer.run("insert into t values (4, 40)")
+    server.tick()
+    assert await reader.rows("select count(*) from t") == [(4,)]
