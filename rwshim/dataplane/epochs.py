@@ -54,7 +54,13 @@ barrier of its database commits, and materialized views are state maintained at 
   FLUSH returns after it).  A write no barrier committed yet is lost when rwshim dies, as
   RisingWave loses an epoch that was not checkpointed: recovery restarts from the last
   committed epoch (``src/meta/src/barrier/context/recovery.rs``); ``dml_wait_persistence`` is
-  RisingWave's way to wait for durability (session_config/mod.rs:108-111).
+  RisingWave's way to wait for durability (session_config/mod.rs:108-111).  The two stores
+  commit in one order: the barrier in the meta store first (``on_barrier`` runs inside its
+  transaction and only queues the data commit, which runs on the loop after it), then the
+  epoch on PostgreSQL; FLUSH, implicit_flush and dml_wait_persistence answer after both.  A
+  kill -9 between the two leaves the meta store one epoch ahead of the data, whose open
+  transaction PostgreSQL rolls back: what is lost was acknowledged by no FLUSH, and no reader
+  ever saw it (``tests/datapath/test_crash.py``, a real SIGKILL while the data commit waits).
 - **DDL.**  PostgreSQL's DDL on a table the open epoch wrote (a migration, an index, a drop)
   would wait for the transaction; in RisingWave such DDL is a barrier command, so the data
   plane commits the epoch first (``plane.ensure``).
