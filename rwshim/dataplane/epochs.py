@@ -142,6 +142,13 @@ def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
 COPY = "pg_temp.rw_dml_copy"
 
 
+def _reference(relation_id: int) -> re.Pattern[str]:
+    """A table's name as planned texts spell it (``rw."t<id>"``, or unquoted)."""
+    name = re.escape(names.table_name(relation_id))
+    schema = re.escape(names.DATA_SCHEMA)
+    return re.compile(r'(?<![\w."])' + schema + r'\.(?:' + name + r'|"' + name + r'")(?![\w"])')
+
+
 @dataclass(frozen=True, slots=True)
 class FromSnapshot:
     """An UPDATE or DELETE evaluated against the committed state (``session._write``): on a
@@ -165,12 +172,7 @@ def from_snapshot(kind: str, rel: Relation, text: str) -> FromSnapshot | None:
     """The statements that evaluate ``text`` (an UPDATE or DELETE of ``rel``, as planned for
     PostgreSQL) against the committed state; None when its target cannot be found in it."""
     target = names.qualified_table(rel.id)
-    pattern = re.compile(
-        r"(?<![\w.\"])" + re.escape(names.DATA_SCHEMA) + r"\.(?:"
-        + re.escape(names.table_name(rel.id)) + r'|"' + re.escape(names.table_name(rel.id))
-        + r'")(?![\w"])'
-    )  # fmt: skip
-    on_copy, found = pattern.subn(COPY, text)
+    on_copy, found = _reference(rel.id).subn(COPY, text)
     if not found or kind not in ("update", "delete"):
         return None
     cols = [names.quote_ident(c.name) for c in rel.columns if c.generated_expr is None]
@@ -213,6 +215,28 @@ def from_snapshot(kind: str, rel: Relation, text: str) -> FromSnapshot | None:
             f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {sets}",
         )
     return FromSnapshot(prepare, mark, on_copy, capture, apply)
+
+
+def source_copy(relation_id: int) -> str:
+    """The temporary table holding a source table's committed rows for one INSERT."""
+    return f"pg_temp.rw_src_{relation_id}"
+
+
+def swap_sources(text: str, target_id: int, relation_ids: Iterable[int]) -> tuple[str, list[int]]:
+    """``text`` (an INSERT, as planned) reading each of ``relation_ids`` from its committed
+    copy (``source_copy``) instead, the INSERT's own target left as it is; and the ids it
+    reads.  RisingWave's INSERT ... SELECT reads the committed snapshot (its batch plan's
+    scans, like a SELECT's: scheduler/snapshot.rs:168-196), not its epoch's queued writes."""
+    target = _reference(target_id)
+    into = re.compile(r"(INSERT\s+INTO\s+)(" + target.pattern + ")", re.IGNORECASE)
+    held = "\x00rw_target\x00"
+    out = into.sub(lambda m: m.group(1) + held, text, count=1)
+    read: list[int] = []
+    for rid in relation_ids:
+        out, found = _reference(rid).subn(source_copy(rid), out)
+        if found:
+            read.append(rid)
+    return out.replace(held, names.qualified_table(target_id)), read
 
 
 class Writer:
@@ -386,12 +410,14 @@ class Epochs:
 
     # --- statements ----------------------------------------------------------------------
 
-    def wrote(self, database_id: int, relation_ids: Iterable[int]) -> bool:
-        """Whether the database's open epoch wrote one of these relations: a DML statement
-        reading one must read the committed state elsewhere (``session._write_from_snapshot``),
+    def written(self, database_id: int, relation_ids: Iterable[int]) -> list[int]:
+        """Those of these relations the database's open epoch wrote: a DML statement reading
+        one must read its committed state elsewhere (``FromSnapshot``, ``swap_sources``),
         since the epoch's transaction sees its own writes."""
         writer = self._writers.get(database_id)
-        return writer is not None and writer.open and not writer.dirty.isdisjoint(relation_ids)
+        if writer is None or not writer.open:
+            return []
+        return [rid for rid in relation_ids if rid in writer.dirty]
 
     def writer(self, database_id: int) -> Writer:
         found = self._writers.get(database_id)

@@ -241,3 +241,26 @@ async def test_with_checkpoint_frequency_writes_appear_at_checkpoints_only(
     await writer.run("insert into t values (4, 40)")
     server.tick()
     assert await reader.rows("select count(*) from t") == [(4,)]
+
+
+async def test_insert_select_reads_the_committed_state_of_its_source(
+    client: Client, server: Running
+) -> None:
+    """INSERT ... SELECT's source is a batch scan of the committed snapshot, as a SELECT's
+    (scheduler/snapshot.rs:168-196): a staging table's queued rows are not there yet; its
+    count is the rows it read (insert.rs:196-205)."""
+    await kv(client, server)
+    await client.run("create table s (k int primary key, v int)")
+    await client.run("insert into s values (7, 70)")
+    server.tick()
+    await client.run("insert into s values (8, 80)")
+    assert await client.run("insert into t select k, v from s") == "INSERT 0 1"
+    # the target's own queued rows (7 and 9) are not read either
+    await client.run("insert into t values (9, 90)")
+    assert await client.rows("insert into t select k + 100, v from t returning k") == [(101,)]
+    # its conflict handling meets them: (7, 0) overwrites the queued (7, 70)
+    assert await client.run("insert into t select k, 0 from s where k = 7") == "INSERT 0 1"
+    server.tick()
+    assert await client.rows("select k, v from t order by k") == [
+        (1, 10), (7, 0), (9, 90), (101, 10)
+    ]  # fmt: skip
