@@ -25,9 +25,10 @@ barrier of its database commits, and materialized views are state maintained at 
   count, tag and RETURNING rows are the copy's, so the committed snapshot's (an INSERT then
   an UPDATE of that row before a barrier: ``UPDATE 0``, as on RisingWave).  That path costs a
   copy of the target (the common path, a DML reading only tables its epoch did not write,
-  costs nothing more).  ``INSERT ... SELECT`` still reads the epoch's queued writes of its
-  source (RisingWave: the committed snapshot); its conflict handling must meet the epoch's
-  own writes, so it would need the same copy-and-apply with the upsert, not done yet.  The
+  costs nothing more).  ``INSERT ... SELECT`` reading a table its epoch wrote reads that
+  table's committed rows, copied from the session's connection into a temporary table of the
+  epoch's transaction (``swap_sources``; a copy of each such source), while its conflict
+  handling meets the epoch's writes, as the materialize executor's does.  The
   count and command tag are the statement's own (``INSERT 0 n``: insert.rs:196-205).
 - **Materialized views.**  A materialized view is ``rw."q<id>"`` (its defining query, a view),
   ``rw."m<id>"`` (its state, a table made from the query as committed when first needed) and
