@@ -17,7 +17,7 @@ barrier of its database commits, and materialized views are state maintained at 
   and emit the changes they found (``delete.rs:146-188``, ``update.rs:153-223`` under
   ``src/batch/executors/src/executor/``); the changes are applied at the barrier by primary
   key.  A DML statement runs in the epoch's transaction, which shows it the epoch's own
-  writes, so an UPDATE or DELETE that reads a table the open epoch wrote (``wrote``) is
+  writes, so an UPDATE or DELETE that reads a table the open epoch wrote (``written``) is
   evaluated elsewhere (``FromSnapshot``): on the session's own connection (the committed
   state) against a temporary copy of its target's committed rows, in a transaction rolled
   back after; what it changed in the copy (new rows; keys gone) is then applied by key in
