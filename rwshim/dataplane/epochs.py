@@ -25,10 +25,10 @@ barrier of its database commits, and materialized views are state maintained at 
   count, tag and RETURNING rows are the copy's, so the committed snapshot's (an INSERT then
   an UPDATE of that row before a barrier: ``UPDATE 0``, as on RisingWave).  That path costs a
   copy of the target (the common path, a DML reading only tables its epoch did not write,
-  costs nothing more).  ``INSERT ... SELECT`` reading a table its epoch wrote reads that
-  table's committed rows, copied from the session's connection into a temporary table of the
-  epoch's transaction (``swap_sources``; a copy of each such source), while its conflict
-  handling meets the epoch's writes, as the materialize executor's does.  The
+  costs nothing more).  An ``INSERT ... SELECT`` whose source reads a table its epoch wrote
+  (directly or through views) runs the same way against an empty copy of its target, and
+  its rows are applied with the table's conflict clause, which meets the epoch's writes as
+  the materialize executor's does.  The
   count and command tag are the statement's own (``INSERT 0 n``: insert.rs:196-205).
 - **Materialized views.**  A materialized view is ``rw."q<id>"`` (its defining query, a view),
   ``rw."m<id>"`` (its state, a table made from the query as committed when first needed) and
@@ -79,6 +79,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import names
+from rwshim.dataplane.plan.dml import IGNORE, NO_CHECK, upsert_clause
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -150,6 +151,11 @@ def _reference(relation_id: int) -> re.Pattern[str]:
     return re.compile(r'(?<![\w."])' + schema + r'\.(?:' + name + r'|"' + name + r'")(?![\w"])')
 
 
+def reads_target(text: str, target_id: int) -> bool:
+    """Whether an INSERT (as planned) reads its own target: names it past ``INTO``."""
+    return len(_reference(target_id).findall(text)) > 1
+
+
 @dataclass(frozen=True, slots=True)
 class FromSnapshot:
     """An UPDATE or DELETE evaluated against the committed state (``session._write``): on a
@@ -165,28 +171,65 @@ class FromSnapshot:
     prepare: str
     mark: str
     text: str
+    fallback: str | None  # the INSERT's repeated-key text (plan/dml.py), on the copy too
     capture: str
     apply: tuple[str, ...]
 
 
-def from_snapshot(kind: str, rel: Relation, text: str) -> FromSnapshot | None:
-    """The statements that evaluate ``text`` (an UPDATE or DELETE of ``rel``, as planned for
-    PostgreSQL) against the committed state; None when its target cannot be found in it."""
+def from_snapshot(
+    kind: str, rel: Relation, text: str, fallback: str | None = None
+) -> FromSnapshot | None:
+    """The statements that evaluate ``text`` (an INSERT, UPDATE or DELETE of ``rel``, as
+    planned for PostgreSQL) against the committed state; None when its target cannot be
+    found in it.  An INSERT runs against an empty copy of its target (with its key's index:
+    the conflict clause resolves the statement's own repeated keys there), and its rows are
+    applied with the table's conflict clause, which meets the epoch's writes as RisingWave's
+    materialize executor meets the rows before them (stream/executor/mview/materialize.rs)."""
     target = names.qualified_table(rel.id)
-    on_copy, found = _reference(rel.id).subn(COPY, text)
-    if not found or kind not in ("update", "delete"):
+    ref = _reference(rel.id)
+    if kind == "insert":
+        # the rows go to the copy; its source still reads the target's committed rows
+        ref = re.compile(r"(?<=INSERT INTO )" + ref.pattern, re.IGNORECASE)
+    on_copy, found = ref.subn(COPY, text, count=1 if kind == "insert" else 0)
+    if not found or kind not in ("insert", "update", "delete"):
         return None
+    if fallback is not None:
+        fallback = ref.sub(COPY, fallback, count=1 if kind == "insert" else 0)
     cols = [names.quote_ident(c.name) for c in rel.columns if c.generated_expr is None]
     listed = ", ".join(cols)
     keys = [names.quote_ident(k) for k in rel.primary_key]
-    prepare = (
+    hidden = {c.name for c in rel.columns if c.hidden}
+    row_id = any(k in hidden for k in rel.primary_key)
+    like = (
         f"BEGIN; CREATE TEMP TABLE {COPY} (LIKE {target} INCLUDING DEFAULTS INCLUDING"
-        f" GENERATED INCLUDING IDENTITY) ON COMMIT DROP; INSERT INTO {COPY} ({listed})"
-        f" OVERRIDING SYSTEM VALUE SELECT {listed} FROM {target}"
+        f" GENERATED INCLUDING IDENTITY{' INCLUDING INDEXES' if kind == 'insert' else ''})"
+        " ON COMMIT DROP"
     )
-    mark = f"SELECT COALESCE(max(cmin::text::bigint), -1) FROM {COPY}"
     rows = f"json_populate_recordset(NULL::{target}, $1::json)"
     match = " AND ".join(f"x.{k} = d.{k}" for k in keys)
+    if kind == "insert":
+        # the hidden row id is the table's to give (the copy's own identity starts at 1)
+        given = [
+            names.quote_ident(c.name)
+            for c in rel.columns
+            if c.generated_expr is None and not (row_id and c.hidden and c.name in rel.primary_key)
+        ]
+        given_list = ", ".join(given)
+        capture = (
+            f"SELECT COALESCE(json_agg(g), '[]')::text FROM (SELECT {given_list} FROM {COPY}) g"
+        )
+        insert = f"INSERT INTO {target} AS x ({given_list}) SELECT {given_list} FROM {rows}"
+        key = [k for k in rel.primary_key if k not in hidden]
+        if key and rel.conflict != NO_CHECK:
+            versions = rel.version_columns if rel.conflict != IGNORE else ()
+            insert += upsert_clause(rel, key, rel.conflict, "x", versions)
+        prepare = f"{like}; SAVEPOINT {SAVEPOINT}"
+        return FromSnapshot(prepare, "SELECT -1", on_copy, fallback, capture, (insert,))
+    prepare = (
+        f"{like}; INSERT INTO {COPY} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM"
+        f" {target}; SAVEPOINT {SAVEPOINT}"
+    )
+    mark = f"SELECT COALESCE(max(cmin::text::bigint), -1) FROM {COPY}"
     if kind == "delete":
         key_list = ", ".join(keys)
         capture = (
@@ -194,15 +237,14 @@ def from_snapshot(kind: str, rel: Relation, text: str) -> FromSnapshot | None:
             f" EXCEPT ALL SELECT {key_list} FROM {COPY}) g"
         )
         apply: tuple[str, ...] = (f"DELETE FROM {target} AS x USING {rows} AS d WHERE {match}",)
-        return FromSnapshot(prepare, mark, on_copy, capture, apply)
+        return FromSnapshot(prepare, mark, on_copy, None, capture, apply)
     # the rows the UPDATE wrote are the copy's rows made by a later command than the copy's
     capture = (
         f"SELECT COALESCE(json_agg(g), '[]')::text FROM (SELECT {listed} FROM {COPY}"
         " WHERE cmin::text::bigint > $1::bigint) g"
     )
     values = f"SELECT {listed} FROM {rows}"
-    hidden = {c.name for c in rel.columns if c.hidden}
-    if any(k in hidden for k in rel.primary_key):
+    if row_id:
         # a table keyed by its hidden row id: no conflict handling, the row is replaced
         apply = (
             f"DELETE FROM {target} AS x USING {rows} AS d WHERE {match}",
@@ -215,29 +257,7 @@ def from_snapshot(kind: str, rel: Relation, text: str) -> FromSnapshot | None:
             f"INSERT INTO {target} ({listed}) OVERRIDING SYSTEM VALUE {values}"
             f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {sets}",
         )
-    return FromSnapshot(prepare, mark, on_copy, capture, apply)
-
-
-def source_copy(relation_id: int) -> str:
-    """The temporary table holding a source table's committed rows for one INSERT."""
-    return f"pg_temp.rw_src_{relation_id}"
-
-
-def swap_sources(text: str, target_id: int, relation_ids: Iterable[int]) -> tuple[str, list[int]]:
-    """``text`` (an INSERT, as planned) reading each of ``relation_ids`` from its committed
-    copy (``source_copy``) instead, the INSERT's own target left as it is; and the ids it
-    reads.  RisingWave's INSERT ... SELECT reads the committed snapshot (its batch plan's
-    scans, like a SELECT's: scheduler/snapshot.rs:168-196), not its epoch's queued writes."""
-    target = _reference(target_id)
-    into = re.compile(r"(INSERT\s+INTO\s+)(" + target.pattern + ")", re.IGNORECASE)
-    held = "\x00rw_target\x00"
-    out = into.sub(lambda m: m.group(1) + held, text, count=1)
-    read: list[int] = []
-    for rid in relation_ids:
-        out, found = _reference(rid).subn(source_copy(rid), out)
-        if found:
-            read.append(rid)
-    return out.replace(held, names.qualified_table(target_id)), read
+    return FromSnapshot(prepare, mark, on_copy, None, capture, apply)
 
 
 class Writer:
@@ -413,7 +433,7 @@ class Epochs:
 
     def written(self, database_id: int, relation_ids: Iterable[int]) -> list[int]:
         """Those of these relations the database's open epoch wrote: a DML statement reading
-        one must read its committed state elsewhere (``FromSnapshot``, ``swap_sources``),
+        one must read its committed state elsewhere (``FromSnapshot``),
         since the epoch's transaction sees its own writes."""
         writer = self._writers.get(database_id)
         if writer is None or not writer.open:

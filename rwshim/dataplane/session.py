@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,13 +32,7 @@ from rwshim.binder.functions import FunctionState
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column, Outcome
 from rwshim.dataplane import values
-from rwshim.dataplane.epochs import (
-    SAVEPOINT,
-    FromSnapshot,
-    from_snapshot,
-    source_copy,
-    swap_sources,
-)
+from rwshim.dataplane.epochs import SAVEPOINT, FromSnapshot, from_snapshot, reads_target
 from rwshim.dataplane.pgio import (
     UNDEFINED_TABLE,
     ConnectionLost,
@@ -328,29 +322,25 @@ class DataSession:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def _write(
-        self,
-        planned: Planned,
-        params: Sequence[object],
-        state: SessionState,
-        *,
-        before: Callable[[PgConn], Awaitable[None]] | None = None,
+        self, planned: Planned, params: Sequence[object], state: SessionState
     ) -> Outcome:
         """A DML statement, in its database's epoch transaction (dataplane/epochs.py): what
         it writes is seen when the next barrier commits."""
         planned = await self._objects(planned, state)
         st = planned.statement
         db = state.ctx.database_id
-        written = [] if before else self.plane.epochs.written(db, st.relation_ids)
-        if st.kind == "insert" and written and st.target_id is not None:
-            text, read = swap_sources(st.text, st.target_id, written)
-            if read:
-                return await self._insert_from_snapshot(planned, params, state, text, read)
-        if st.kind in ("update", "delete") and written:
-            # RisingWave's UPDATE/DELETE scan the committed snapshot, not the epoch's queued
-            # writes (delete.rs:146-188, update.rs:153-223 under src/batch/executors/src/
-            # executor/): read it elsewhere, apply the changes found in the epoch
+        reads = [r for r in st.relation_ids if r != st.target_id or st.kind != "insert"]
+        if st.kind == "insert" and st.target_id is not None and reads_target(st.text, st.target_id):
+            reads.append(st.target_id)
+        if self.plane.epochs.written(db, self._tables_read(reads)):
+            # RisingWave's DML reads the committed snapshot, not the epoch's queued writes
+            # (delete.rs:146-188, update.rs:153-223 under src/batch/executors/src/executor/;
+            # an INSERT's source is a batch scan like a SELECT's): read it elsewhere, apply
+            # the changes found in the epoch
             rel = planned.routed.target
-            fs = None if rel is None else from_snapshot(st.kind, rel, st.text)
+            fs = None
+            if rel is not None:
+                fs = from_snapshot(st.kind, rel, st.text, st.repeated_key_text)
             if fs is not None:
                 return await self._write_from_snapshot(planned, params, state, fs)
 
@@ -359,8 +349,6 @@ class DataSession:
             await self._sync(conn, state)
             for schema, name in st.snapshots:  # temporary tables of that connection
                 await self._snapshot(conn, schema, name, state.ctx, cached=False)
-            if before is not None:
-                await before(conn)
 
         async def statement(conn: PgConn) -> Outcome:
             pg_types, args = self._params(st.text, params)
@@ -395,7 +383,10 @@ class DataSession:
             try:
                 await conn.script(fs.prepare)
                 mark = (await conn.query(fs.mark)).get_value(0, 0) or b"-1"
-                on_copy = replace(planned, statement=replace(st, text=fs.text))
+                on_copy = replace(
+                    planned,
+                    statement=replace(st, text=fs.text, repeated_key_text=fs.fallback),
+                )
                 out = await self._dml(conn, on_copy, pg_types, args, state)
                 res = await conn.query(fs.capture, [mark] if st.kind == "update" else [])
                 changed = res.get_value(0, 0) or b"[]"
@@ -425,51 +416,17 @@ class DataSession:
             if st.target_id is not None:
                 self.plane.recount_later(st.target_id)
 
-    async def _insert_from_snapshot(
-        self,
-        planned: Planned,
-        params: Sequence[object],
-        state: SessionState,
-        text: str,
-        read: list[int],
-    ) -> Outcome:
-        """An INSERT whose source reads tables the open epoch wrote: their committed rows are
-        read on this session's own connection and copied into temporary tables of the
-        epoch's transaction (gone at its commit), which the statement reads instead
-        (epochs.swap_sources); its conflict handling meets the epoch's writes, as RisingWave's
-        materialize executor meets them."""
-        st = planned.statement
-        try:
-            conn, planned = await self._prepare(planned, state)
-            committed: list[tuple[int, bytes]] = []
-            for rid in read:
-                table = names.qualified_table(rid)
-                res = await conn.query(f"SELECT COALESCE(json_agg(x), '[]')::text FROM {table} x")
-                committed.append((rid, res.get_value(0, 0) or b"[]"))
-        except PgFailure as e:
-            raise self._failure(e, planned, state) from None
-        except ConnectionLost as e:
-            raise self._lost(e) from None
-        fallback = st.repeated_key_text
-        if fallback is not None:
-            fallback = swap_sources(fallback, st.target_id or 0, read)[0]
-        swapped = replace(planned, statement=replace(st, text=text, repeated_key_text=fallback))
-
-        async def copies(writer: PgConn) -> None:
-            # outside the statement's savepoint (a retry rolls back to it: epochs.run)
-            for rid, rows in committed:
-                copy, table = source_copy(rid), names.qualified_table(rid)
-                await writer.script(
-                    f"DROP TABLE IF EXISTS {copy}; CREATE TEMP TABLE {copy} ON COMMIT DROP AS"
-                    f" SELECT * FROM {table} WITH NO DATA"
-                )
-                await writer.query(
-                    f"INSERT INTO {copy} SELECT * FROM json_populate_recordset(NULL::{table},"
-                    " $1::json)",
-                    [rows],
-                )
-
-        return await self._write(swapped, params, state, before=copies)
+    def _tables_read(self, relation_ids: Sequence[int]) -> list[int]:
+        """The tables a statement reads or writes, through the views it reads (a view's
+        PostgreSQL object reads its tables' rows as the connection sees them)."""
+        out: list[int] = []
+        for rid in relation_ids:
+            try:
+                objects = self.plane.objects_for(rid)
+            except RwError:
+                continue
+            out.extend(o.relation_id for o in objects if o.kind == "table")
+        return out
 
     def _params(self, text: str, params: Sequence[object]) -> tuple[list[int], list[bytes | None]]:
         if not params:

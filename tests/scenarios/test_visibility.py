@@ -264,3 +264,12 @@ async def test_insert_select_reads_the_committed_state_of_its_source(
     assert await client.rows("select k, v from t order by k") == [
         (1, 10), (7, 0), (9, 90), (101, 10)
     ]  # fmt: skip
+    # through a view (made while nothing is queued)
+    await client.run("create view sv as select k, v from s")
+    await client.run("create table r (v int)")  # keyed by its hidden row id
+    await client.run("insert into s values (9, 90)")
+    assert await client.run("insert into r select v from sv") == "INSERT 0 2"
+    assert await client.run("insert into t select 50, v from sv where k >= 8") == "INSERT 0 1"
+    assert await client.run("flush") == "FLUSH"
+    assert await client.rows("select v from r order by v") == [(70,), (80,)]
+    assert await client.rows("select v from t where k = 50") == [(80,)]
