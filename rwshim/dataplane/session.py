@@ -32,7 +32,13 @@ from rwshim.binder.functions import FunctionState
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column, Outcome
 from rwshim.dataplane import values
-from rwshim.dataplane.epochs import SAVEPOINT, FromSnapshot, from_snapshot, reads_target
+from rwshim.dataplane.epochs import (
+    COPY,
+    SAVEPOINT,
+    FromSnapshot,
+    from_snapshot,
+    reads_target,
+)
 from rwshim.dataplane.pgio import (
     UNDEFINED_TABLE,
     ConnectionLost,
@@ -409,7 +415,18 @@ class DataSession:
         except PgFailure as e:
             if e.error.sqlstate == UNDEFINED_TABLE:
                 raise _Dropped(self._failure(e, planned, state)) from None
-            raise self._failure(e, planned, state) from None
+            # an error about the copy is about the target (its name as the mapping knows it)
+            copy = COPY.split(".")[-1]
+            err = e.error
+            if copy in err.message or err.table == copy:
+                table = names.table_name(st.target_id or 0)
+                err = replace(
+                    err,
+                    message=err.message.replace(f'"{copy}"', f'"{table}"'),
+                    table=table if err.table == copy else err.table,
+                    schema=names.DATA_SCHEMA if err.table == copy else err.schema,
+                )
+            raise self._failure(PgFailure(err), planned, state) from None
         except ConnectionLost as e:
             raise self._lost(e) from None
         finally:

@@ -273,3 +273,27 @@ async def test_insert_select_reads_the_committed_state_of_its_source(
     assert await client.run("flush") == "FLUSH"
     assert await client.rows("select v from r order by v") == [(70,), (80,)]
     assert await client.rows("select v from t where k = 50") == [(80,)]
+
+
+async def test_an_update_on_the_committed_state_fails_as_any_update(
+    client: Client, server: Running
+) -> None:
+    """The NOT NULL check of an UPDATE (src/expr/core/src/error.rs:112) names the table, on
+    both paths (the epoch wrote the table or not)."""
+    await client.run("create table n (k int primary key, v int not null)")
+    await client.run("insert into n values (1, 1)")
+    server.tick()
+    seen = []
+    for write in (None, "insert into n values (2, 2)"):
+        if write is not None:
+            await client.run(write)
+        seen.append(await client.fail("update n set v = null where k = 1"))
+    for failure in seen:
+        assert failure.message == (
+            f"{client.envelope}\n\nCaused by these errors (recent errors listed first):\n"
+            '  1: Expr error\n  2: null value in column "v" of relation "n" violates not-null'
+            " constraint\n"
+        )
+    assert [f.sqlstate for f in seen] == ["XX000", "XX000"]  # an Expr error (RwError default)
+    server.tick()
+    assert await client.rows("select k, v from n order by k") == [(1, 1), (2, 2)]
