@@ -333,6 +333,13 @@ def read_query_template(fe: Frontend, query: str) -> str:
     return tpl.to_json()
 
 
+def _start_connector(fe: Frontend, connector: object) -> None:
+    """A connector that produces its own rows (datagen, posix_fs) starts producing at the barriers
+    after its CREATE: the connector runtime (and the data plane it writes to) is made now."""
+    if str(connector or "").lower() in ("datagen", "posix_fs"):
+        fe.instance.sources  # noqa: B018 (made on first use)
+
+
 async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
     connector = dict(stmt.with_options).get("connector")
     added: connectors.Additions | None = None
@@ -370,6 +377,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             connector=connector,
         ),
     )
+    _start_connector(fe, connector)
     if stmt.query is not None and not out.notices:
         # CREATE TABLE ... AS: the table is filled with the query's rows.
         name = ".".join(f'"{p}"' for p in stmt.name.parts)
@@ -474,12 +482,16 @@ async def handle_create_mv(
         return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
 
     bound = await bound_after_counting(fe, bind)
+    notice = check_stream_plan(fe, stmt.query, bound.upstreams) if bound.columns else None
     if stmt.emit_on_window_close and bound.columns:
+        # the EOWC requirement is enforced once the stream plan is made (convert.rs:84-110)
         _check_eowc(fe, stmt.query)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
+    if notice is not None:
+        out.notices.insert(0, notice)
     if stmt.emit_on_window_close and bound.columns:
         # create_mv.rs:142-145, before the plan's own notices
         out.notices.insert(0, _EOWC_NOTICE)
@@ -505,6 +517,44 @@ def _check_eowc(fe: Frontend, query: str) -> None:
         return None if rid is None else relations.relation_by_id(rid)
 
     watermarks.eowc_of(query, lookup)
+
+
+def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
+    """The refusals of RisingWave's stream planner, raised at CREATE as RisingWave raises
+    them, before any catalog change: those rwshim's data plane makes when it plans the query
+    (an ASOF join's condition: plan/asof; HOP's window arguments: plan/checks), then an
+    impure filter over a retract stream (binder/stream_checks), a notice instead when
+    ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93).  The
+    data plane's other refusals (what rwshim cannot run) stay with the first read."""
+    lowered = query.lower()
+    if "asof" in lowered or "hop" in lowered:
+        from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
+        from rwshim.dataplane.plan.checks import HopRefused
+
+        try:
+            fe.data_plan(query)
+        except (AsofRefused, AsofNotSupported, HopRefused):
+            raise
+        except RwError:
+            pass
+    from rwshim.binder.stream_checks import impure_filter, nested_loop_join
+
+    refused_join = nested_loop_join(query)
+    if refused_join is not None:
+        raise refused_join
+
+    relations = fe.instance.relations
+    retract = False
+    for rid in upstreams:
+        rel = relations.relation_by_id(rid)
+        if rel is None or not (rel.append_only or rel.kind.value == "source"):
+            retract = True
+    refused = impure_filter(query, retract)
+    if refused is None:
+        return None
+    if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
+        return refused.what
+    raise refused
 
 
 def _create_mv_call(
@@ -599,10 +649,12 @@ async def handle_create_source(
             row_encode=fmt.encode if fmt else None,
             format_encode_options=fmt.options if fmt else (),
             if_not_exists=stmt.if_not_exists,
+            primary_key=pk,
         ),
     )
     if added is not None:
         out.notices[:0] = added.notices
+    _start_connector(fe, dict(stmt.with_options).get("connector"))
     return out
 
 

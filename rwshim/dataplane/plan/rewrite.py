@@ -12,6 +12,7 @@ What is spliced (each where the parse tree says):
 - ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
   ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
 - one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- an ``ASOF [LEFT] JOIN`` -> a LATERAL subquery (``asof``);
 - DML: see ``dml``.
 
 Results are cached by the caller on (text, database, search_path, catalog version).
@@ -22,12 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import dml, functions, names, tree, typemap
+from rwshim.dataplane.plan import asof, checks, dml, functions, gapfill, names, tree, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
 from rwshim.errors import NotImplementedError_
+from rwshim.sql import long_names
 
 UNNAMED = "?column?"
 
@@ -48,6 +50,18 @@ class PgStatement:
     repeated_key_counts: bool = False
     # idempotent DDL run before it (the composite types of its struct casts: typemap)
     requires: tuple[str, ...] = ()
+    # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
+    # the result columns and errors (rwshim/sql/long_names.py)
+    long_names: tuple[tuple[str, str], ...] = ()
+
+    def user_name(self, name: str) -> str:
+        """A result column's name as the user wrote it (PostgreSQL's holds a long one's
+        physical form)."""
+        if self.long_names:
+            for phys, full in self.long_names:
+                if phys == name:
+                    return full
+        return name
 
 
 class RewriteRefused(NotImplementedError_):
@@ -96,18 +110,21 @@ def expression(text: str) -> str:
         rw.type_names()
     except SpliceError as e:
         raise RewriteRefused(f"this column expression ({e})") from None
-    return rw.sp.result()[len(_EXPR_HEAD) :]
+    return long_names.physical_text(rw.sp.result()[len(_EXPR_HEAD) :])[0]
 
 
-def rewrite(routed: Routed) -> PgStatement:
-    """The PostgreSQL text of a statement routed to the data plane."""
+def rewrite(routed: Routed, inline: dict[int, str] | None = None) -> PgStatement:
+    """The PostgreSQL text of a statement routed to the data plane; ``inline``: relations
+    read as the given subquery text instead of their physical object (a view RisingWave binds
+    again in each session, plane.py)."""
     assert routed.route is Route.DATA and routed.shape is not None
-    return _Rewriter(routed).run()
+    return _Rewriter(routed, inline or {}).run()
 
 
 class _Rewriter:
-    def __init__(self, routed: Routed) -> None:
+    def __init__(self, routed: Routed, inline: dict[int, str] | None = None) -> None:
         assert routed.shape is not None
+        self.inline = inline or {}
         self.routed = routed
         self.shape = routed.shape
         self.text = self.shape.text
@@ -121,14 +138,30 @@ class _Rewriter:
         try:
             self.stars()
             self.windows()
+            asof.splice_asof_joins(
+                shape, self.routed.prepassed.asof, self.routed.relation_of, self.sp
+            )
             self.relations()
+            self.descending_percentiles()
+            self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()
             self.type_names()
             extra = dml.splice(self.routed, self.sp, self.source_width())
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
-        text = self.sp.result()
+        text, back = long_names.physical_text(self.sp.result())
+        repeated = extra.repeated_key_text
+        if repeated is not None:
+            repeated, more = long_names.physical_text(repeated)
+            back.update(more)
+        # a star PostgreSQL expands answers with the physical names of the columns
+        for rel in self.routed.user_relations():
+            for c in rel.columns:
+                if len(c.name) > long_names.LIMIT // 4:  # (a short one is its own name)
+                    phys = long_names.physical(c.name)
+                    if phys != c.name:
+                        back[phys] = c.name
         target = self.routed.target
         return PgStatement(
             text,
@@ -137,9 +170,10 @@ class _Rewriter:
             tuple((r.schema, r.name) for r in self.routed.system_relations()),
             max(shape.params, default=0),
             target.id if target is not None else None,
-            extra.repeated_key_text,
+            repeated,
             extra.repeated_key_counts,
             tuple(self.routed.prepassed.requires),
+            tuple(back.items()),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -153,7 +187,7 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = physical(rel)
+            phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
                 cols = [c for c in rel.columns if not c.hidden] + [
@@ -162,6 +196,11 @@ class _Rewriter:
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
             alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
             sp.replace(ref.location, end, phys + alias)
+
+    def physical(self, rel: object) -> str:
+        if isinstance(rel, Relation) and rel.id in self.inline:
+            return self.inline[rel.id]
+        return physical(rel)
 
     def _find_qualified(
         self, level: tree.Level | None, qual: tuple[str, ...]
@@ -189,6 +228,32 @@ class _Rewriter:
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
 
+    def scalars_as_aggregates(self) -> None:
+        """``aggregate:f(args)`` as ``f(array_agg(args))`` (binder/expr/function/mod.rs:
+        243-256: AggType::WrapScalar over the group's array)."""
+        for at in self.routed.prepassed.scalar_as_agg:
+            end, _ = call_args(self.text, at)
+            self.sp.insert(self.text.index(b"(", at) + 1, "array_agg(")
+            self.sp.insert(end - 1, ")")
+
+    def descending_percentiles(self) -> None:
+        """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
+        (RisingWave's rewrite, optimizer/plan_node/logical_agg.rs:770-772); PostgreSQL hands an
+        ordered-set aggregate its rows unsorted (sqlfn/percentile)."""
+        if "approx_percentile" not in self.shape.func_names:
+            return
+        for call in checks.nodes(self.shape, "FuncCall"):
+            name = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+            order = call.get("agg_order") or []
+            if name[-1:] != ["approx_percentile"] or not call.get("agg_within_group"):
+                continue
+            if not order or order[0].get("SortBy", {}).get("sortby_dir") != "SORTBY_DESC":
+                continue
+            _, args = call_args(self.text, call.get("location", -1))
+            if args:
+                self.sp.insert(args[0][0], "(1.0::float8 - (")
+                self.sp.insert(args[0][1], "))")
+
     # --- TUMBLE / HOP -----------------------------------------------------------------------
 
     def windows(self) -> None:
@@ -206,6 +271,9 @@ class _Rewriter:
         window_end (RisingWave's tumble_start; HOP: one row per window holding the time)."""
         text = self.text
         end, args = call_args(text, item.location)
+        if item.kind == "gap_fill":
+            self._gap_fill(item, end, [text[a:b].decode() for a, b in args])
+            return
         want = 3 if item.kind == "tumble" else 4
         if len(args) not in (want, want + 1):
             raise RewriteRefused(f"{item.kind} with {len(args)} arguments")
@@ -218,7 +286,7 @@ class _Rewriter:
             rel = self.routed.relation_of(ref)
             if rel is None:  # pragma: no cover - route resolved it
                 raise RewriteRefused(f"relation {ref.name}")
-            source = physical(rel)
+            source = self.physical(rel)
             cols = ", ".join(f"{qi(src)}.{qi(n)}" for n in visible_names(rel))
         f = names.FUNCTION_SCHEMA
         ts = arg[1]
@@ -237,8 +305,16 @@ class _Rewriter:
                 f" AS window_end FROM {source} AS {qi(src)}"
                 f" CROSS JOIN LATERAL {starts} AS __rw_h(window_start)"
             )
-        alias = "" if item.alias is not None else f" AS {qi(item.kind)}"
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
         self.sp.replace(item.location, end, f"({body}){alias}")
+
+    def _gap_fill(self, item: tree.WindowItem, end: int, args: list[str]) -> None:
+        rel = None if item.input.cte is not None else self.routed.relation_of(item.input)
+        if not isinstance(rel, Relation):
+            raise RewriteRefused("GAP_FILL over a CTE or a catalog relation")
+        body = gapfill.subquery(rel, physical(rel), args)
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
+        self.sp.replace(item.location, end, f"{body}{alias}")
 
     def window_names(self, item: tree.WindowItem) -> list[str] | None:
         ref = item.input
@@ -249,7 +325,7 @@ class _Rewriter:
             base = None if rel is None else visible_names(rel)
         if base is None:
             return None
-        out = [*base, "window_start", "window_end"]
+        out = [*base] if item.kind == "gap_fill" else [*base, "window_start", "window_end"]
         return list(item.colnames) + out[len(item.colnames) :]
 
     # --- stars ----------------------------------------------------------------------------
@@ -546,7 +622,8 @@ def _exposed(item: tree.FromItem) -> str | None:
     if isinstance(item, tree.RelRef):
         return item.exposed
     if isinstance(item, tree.WindowItem):
-        return item.alias if item.alias is not None else item.kind
+        # unaliased, the input relation's name (window_table_function.rs:118-120)
+        return item.alias if item.alias is not None else item.input.parts[-1]
     if isinstance(item, tree.FunctionItem):
         if item.alias is not None:
             return item.alias
