@@ -198,7 +198,9 @@ class StoreRelations:
             database_id=database_id,
             owner_id=int(owner_id),
             horizon=tuple((int(k), int(v)) for k, v in json.loads(horizon or "{}").items()),
-            watermark=table_watermark(definition) if kind == RelKind.TABLE else None,
+            watermark=(
+                table_watermark(definition) if kind in (RelKind.TABLE, RelKind.SOURCE) else None
+            ),
             emit_on_window_close=(
                 kind == RelKind.MATERIALIZED_VIEW
                 and bool(definition)

@@ -586,3 +586,24 @@ async def test_eowc_over_a_temporal_join(client: Client, server: Running) -> Non
     await run_ticking(client, server, "insert into stream values (2, 2, 2, '2023-09-14 06:00:25')")
     at = dt.datetime(2023, 9, 14, 6, 0, 0, tzinfo=dt.UTC)
     assert await client.rows("select * from eowc_mv") == [(at, 1)]
+
+
+async def test_eowc_over_a_source_with_a_watermark(client: Client, server: Running) -> None:
+    # a source's watermark filter drops its late messages (watermark_filter.rs) and closes
+    # the windows of an EOWC view over it, as a table's does
+    await client.run(
+        "create source s (tm timestamp, foo int, watermark for tm as tm - interval '5 minutes')"
+        " with (connector = 'kafka', topic = 't', properties.bootstrap.server = 'localhost:9092')"
+        " format plain encode json"
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv as select window_start, max(foo) from"
+        " tumble(s, tm, interval '1 hour') group by window_start emit on window close",
+    )
+    for tm, foo in (("16:51", 1), ("16:56", 8), ("17:30", 3), ("18:01", 6), ("16:10", 99)):
+        payload = f'{{"tm": "2023-05-06 {tm}:00", "foo": {foo}}}'
+        await client.run(f"rwshim push s '{payload}'")
+    server.tick()
+    assert await client.rows("select * from mv") == [(ts("2023-05-06 16:00:00"), 8)]

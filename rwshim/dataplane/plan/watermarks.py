@@ -376,8 +376,9 @@ class Deriver:
                 if wm is not None and wm[0] == c.name and wm[2]:
                     raise EowcRefused(f"{rel.name}, whose watermark is WITH TTL")
                 if wm is not None and wm[0] == c.name:
-                    sql = table_watermark_sql(rel) if rel.kind == RelKind.TABLE else "NULL"
-                    mark = Mark((rel.id, c.name), sql)
+                    # a source's messages are kept in its own rw."t<id>" (ddl.source), filtered
+                    # by the same trigger as a table's
+                    mark = Mark((rel.id, c.name), table_watermark_sql(rel))
                 out.append((c.name, mark))
             return out
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW) and rel.definition:
