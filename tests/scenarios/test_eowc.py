@@ -607,3 +607,62 @@ async def test_eowc_over_a_source_with_a_watermark(client: Client, server: Runni
         await client.run(f"rwshim push s '{payload}'")
     server.tick()
     assert await client.rows("select * from mv") == [(ts("2023-05-06 16:00:00"), 8)]
+
+
+async def test_eowc_gap_fill(client: Client, server: Running) -> None:
+    # gap_fill_eowc.slt:1-100: the gaps between the rows the watermark released are filled
+    # (logical_gap_fill.rs:201-226: EowcSort, then EowcGapFill)
+    await client.run("set rw_implicit_flush = true")
+    await client.run(
+        "create table gap_table (ts timestamp, value double, primary key (ts),"
+        " watermark for ts as ts - interval '5' second) append only"
+    )
+    await run_ticking(
+        client,
+        server,
+        "insert into gap_table values ('2024-05-21 10:00:00', 10.0),"
+        " ('2024-05-21 10:02:00', 12.0), ('2024-05-21 10:05:00', 15.0)",
+    )
+    for name, strategy in (
+        ("plain", ""),
+        ("locf", ", locf(value)"),
+        ("interp", ", interpolate(value)"),
+    ):
+        await run_ticking(
+            client,
+            server,
+            f"create materialized view gap_{name} as select ts, value from"
+            f" gap_fill(gap_table, ts, interval '1' minute{strategy}) emit on window close",
+        )
+    await run_ticking(client, server, "insert into gap_table values ('2024-05-21 10:08:00', 21.0)")
+
+    def minute(m: int) -> dt.datetime:
+        return dt.datetime(2024, 5, 21, 10, m)
+
+    assert await client.rows("select ts, value from gap_plain order by ts") == [
+        (minute(0), 10.0), (minute(1), None), (minute(2), 12.0), (minute(3), None),
+        (minute(4), None), (minute(5), 15.0),
+    ]  # fmt: skip
+    await run_ticking(client, server, "insert into gap_table values ('2024-05-21 10:10:00', 25.0)")
+    assert await client.rows("select ts, value from gap_locf order by ts") == [
+        (minute(m), v) for m, v in
+        ((0, 10.0), (1, 10.0), (2, 12.0), (3, 12.0), (4, 12.0), (5, 15.0), (6, 15.0), (7, 15.0),
+         (8, 21.0))
+    ]  # fmt: skip
+    assert await client.rows("select ts, value from gap_interp order by ts") == [
+        (minute(m), v) for m, v in
+        ((0, 10.0), (1, 11.0), (2, 12.0), (3, 13.0), (4, 14.0), (5, 15.0), (6, 17.0), (7, 19.0),
+         (8, 21.0))
+    ]  # fmt: skip
+    await client.run("create table nowm (ts timestamp, value double) append only")
+    assert await cause(
+        client,
+        "create materialized view m as select ts, value from"
+        " gap_fill(nowm, ts, interval '1' minute) emit on window close",
+    ) == (
+        "XX000",
+        one(
+            "Not supported: GAP_FILL with EMIT ON WINDOW CLOSE requires a watermark on the time"
+            " column.\nHINT: Please define a watermark on the time column (column index 0)."
+        ),
+    )

@@ -239,6 +239,10 @@ def materialized(
     committed now), and ``rw."v<id>"`` reading the state.  They share one signature, so a new
     definition makes all three again.  An EMIT ON WINDOW CLOSE view's state holds the closed
     rows only and grows at barriers (watermarks.py)."""
+    if eowc is not None and eowc.filter_relation is not None:  # GAP_FILL over released rows
+        pg_query = eowc_window.filter_input(
+            pg_query, eowc.filter_relation, eowc.column, eowc.watermark
+        )
     if eowc is not None and eowc.window:  # the rows whose frames are complete (eowc_window.py)
         pg_query = eowc_window.window_query(
             pg_query, len(rel.columns), eowc.column, eowc.watermark, eowc.tie_break
@@ -263,7 +267,7 @@ def materialized(
         PgObject(
             sname, "state", signature,
             (f"CREATE TABLE {qualified_state} AS SELECT * FROM {qualified_query}",), rel.id,
-        ) if eowc is None or eowc.window else PgObject(
+        ) if eowc is None or eowc.recomputed else PgObject(
             sname, "state", signature,
             watermarks.state_statements(sname, qualified_query, eowc), rel.id,
             watermarks.refresh_sql(sname, qualified_query, eowc),

@@ -26,6 +26,7 @@ from typing import Any
 from pglast import ast, enums, parse_sql
 from pglast.stream import RawStream
 
+from rwshim.dataplane.plan import names
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import InvalidInputSyntax, NotImplementedError_, RwError
 
@@ -172,3 +173,37 @@ def window_query(
         f"SELECT {cols} FROM ({inner}) AS __rw_eowc ({cols}, {qi(_FOLLOWING)})"
         f" WHERE {qi(_FOLLOWING)} >= {need}"
     )
+
+
+def filter_input(pg_query: str, relation: str, column: str, watermark: str) -> str:
+    """``pg_query`` reading ``rw.<relation>`` only below the watermark of ``column``: the
+    EowcSort RisingWave puts before an EOWC GAP_FILL (logical_gap_fill.rs:201-226), whose
+    gaps are filled between the rows it released."""
+    tree = parse_sql(pg_query)
+    released = parse_sql(
+        f"SELECT * FROM {names.DATA_SCHEMA}.{qi(relation)} WHERE {qi(column)} < ({watermark})"
+    )[0].stmt
+    found = False
+
+    def replace(node: Any) -> Any:
+        nonlocal found
+        if (
+            isinstance(node, ast.RangeVar)
+            and node.schemaname == names.DATA_SCHEMA
+            and node.relname == relation
+        ):
+            found = True
+            alias = node.alias or ast.Alias(aliasname=relation)
+            return ast.RangeSubselect(lateral=False, subquery=released, alias=alias)
+        if isinstance(node, ast.Node):
+            for name in node:
+                setattr(node, name, replace(getattr(node, name)))
+        elif isinstance(node, tuple):
+            return tuple(replace(n) for n in node)
+        return node
+
+    stmt: Any = tree[0].stmt
+    replace(stmt)
+    if not found:
+        raise refusal(f"GAP_FILL whose input rwshim does not find in {pg_query}")
+    return str(RawStream()(stmt))

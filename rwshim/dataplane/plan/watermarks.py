@@ -540,12 +540,24 @@ class Eowc:
     # the query over the released rows, computed again (eowc_window.py)
     window: bool = False
     tie_break: tuple[str, ...] = ()  # the input table's stream key (eowc_window.py)
+    # GAP_FILL: the PostgreSQL relation (``t<id>`` / ``v<id>``) whose rows the query reads
+    # only below the watermark (the EowcSort before EowcGapFill), computed again
+    filter_relation: str | None = None
+
+    @property
+    def recomputed(self) -> bool:
+        """Whether the state is the (rewritten) query computed again at each barrier."""
+        return self.window or self.filter_relation is not None
 
 
 def eowc_of(query: str, lookup: Lookup) -> tuple[str, Mark]:
     """The window column of an EOWC query and its watermark, or RisingWave's refusal
     (convert.rs:84-110, generic/agg.rs:155-191, logical_agg.rs:1468-1500)."""
     tree = parse(query)
+    fill = _gap_fill_call(tree)
+    if fill is not None:
+        time, time_mark, _ = _gap_fill(fill, lookup)
+        return time, time_mark
     if isinstance(tree, exp.Select) and any(e.find(exp.Window) for e in tree.expressions):
         return _over_window(tree, Deriver(lookup))
     d = Deriver(lookup).query(tree)
@@ -583,12 +595,46 @@ def eowc_state(rel: Relation, resolve: Callable[[str | None, str | None, str], o
         raise EowcRefused(f"{rel.name}, which has no query")
     column, mark = eowc_of(rel.definition, lookup(resolve))
     tree = parse(rel.definition)
+    fill = _gap_fill_call(tree)
+    if fill is not None:
+        source = _gap_fill(fill, lookup(resolve))[2]
+        kind = names.table_name if source.kind == RelKind.TABLE else names.view_name
+        return Eowc(column, mark.sql, "", filter_relation=kind(source.id))
     if isinstance(tree, exp.Select) and any(e.find(exp.Window) for e in tree.expressions):
         return Eowc(column, mark.sql, "", window=True, tie_break=_stream_key(tree, resolve))
     col = next((c for c in rel.columns if c.name == column), None)
     if col is None:
         raise EowcRefused(f"{rel.name}, whose window column {column} is not among its columns")
     return Eowc(column, mark.sql, typemap.column_type(col.type_oid, col.rw_type))
+
+
+def _gap_fill_call(tree: exp.Expr) -> exp.GapFill | None:
+    """The GAP_FILL call a query reads FROM, if it is its one FROM item."""
+    src = tree.args.get("from_") if isinstance(tree, exp.Select) else None
+    item = src.this if src is not None else None
+    if isinstance(item, exp.Table) and isinstance(item.this, exp.GapFill):
+        if tree.args.get("joins"):
+            raise EowcRefused("GAP_FILL joined with another relation")
+        return item.this
+    return None
+
+
+def _gap_fill(fill: exp.GapFill, find: Lookup) -> tuple[str, Mark, Relation]:
+    """GAP_FILL in EMIT ON WINDOW CLOSE mode sorts its input by the time column's watermark
+    first (logical_gap_fill.rs:201-226): the time column, its watermark and the relation."""
+    base, time = fill.this, fill.args.get("ts_column")
+    rel = find([p.name for p in base.parts]) if isinstance(base, exp.Table) else None
+    if rel is None or not isinstance(time, exp.Column):
+        raise EowcRefused("GAP_FILL of anything but a relation's column")
+    marks = dict(Deriver(find).relation(rel))
+    mark = marks.get(time.name)
+    if mark is None:
+        index = next((i for i, c in enumerate(rel.columns) if c.name == time.name), -1)
+        raise NotSupported(
+            "GAP_FILL with EMIT ON WINDOW CLOSE requires a watermark on the time column.",
+            f"Please define a watermark on the time column (column index {index}).",
+        )
+    return time.name, mark, rel
 
 
 def _over_window(tree: exp.Select, deriver: Deriver) -> tuple[str, Mark]:
