@@ -16,7 +16,9 @@ Here the materialized view's PostgreSQL query is printed again (pglast) with its
 replaced by the rows below the watermark and, when a frame needs following rows, a count of
 the rows after each one in its partition to keep the complete ones.  What rwshim does not model
 (several window specifications, a frame reaching UNBOUNDED FOLLOWING or by RANGE/GROUPS
-offsets, ntile & co., a query reading more than one relation) is refused.
+offsets, ntile & co., a query reading more than one relation) is refused.  ``filter_input``
+reads a relation below the watermark wherever a query reads it: the sort before an EOWC
+GAP_FILL (``logical_gap_fill.rs:201-226``).
 """
 
 from __future__ import annotations

@@ -19,17 +19,24 @@ materialized view's query, and what ``EMIT ON WINDOW CLOSE`` shows.
   when it is the table's watermark column, or a non-decreasing expression of one (``col ±
   constant``, ``constant + col``, ``tumble_start(col, ...)``, ``date_trunc(const, col)``),
   ``window_start`` / ``window_end`` of TUMBLE / HOP over it; filters keep them; an
-  aggregation keeps those of its group keys.  A ``Mark`` carries the watermark's origin
-  (RisingWave's watermark group) and the SQL that computes its value now.  What rwshim does not
-  model (joins, window functions, set operations, top-N, DISTINCT) is refused under EMIT ON
-  WINDOW CLOSE with a "not supported by rwshim" error rather than guessed.
+  aggregation keeps those of its group keys, a group top-N its first partition key
+  (``stream_group_topn.rs:53``), a hash join the smaller of its sides' on an equi-join key
+  and on the larger side of an inequality (``stream_hash_join.rs:107-204``), a temporal join
+  its left side's (``temporal_join.rs:303-308``); a source's or view's are those of what it
+  reads.  A ``Mark`` carries the watermark's origin (RisingWave's watermark group) and the
+  SQL that computes its value now.  What rwshim does not model (set operations, DISTINCT,
+  ORDER BY / LIMIT, CTEs, semi / anti joins, AT TIME ZONE, ...) is refused under EMIT ON
+  WINDOW CLOSE with a "not supported by rwshim" error rather than guessed: RisingWave's own
+  refusals are raised only where its rule is modelled.
 - **EMIT ON WINDOW CLOSE** (``src/stream/src/executor/eowc/sort.rs:93-114``, ``sort_buffer.rs:
   137-185``, ``aggregate/hash_agg.rs:411-474``): a row (a group) is emitted once its window
   column is below that column's watermark, strictly, and never changed after.  The view's
   state keeps the rows emitted; each barrier appends those of the query whose window column
   lies in ``[watermark at the last barrier, watermark now)``; ``rw."m<id>_wm"`` remembers the
-  former.  RisingWave's planning refusals are ``refusal``'s (``convert.rs:84-110``,
-  ``generic/agg.rs:155-191``, ``logical_agg.rs:1468-1500``).
+  former.  Over window functions and GAP_FILL the state is the query over the released rows,
+  computed again (``eowc_window.py``).  RisingWave's planning refusals are ``eowc_of``'s
+  (``convert.rs:84-110``, ``generic/agg.rs:155-191``, ``logical_agg.rs:1468-1500``,
+  ``logical_over_window.rs:658-687``, ``logical_gap_fill.rs:201-215``).
 """
 
 from __future__ import annotations
