@@ -68,6 +68,9 @@ log = logging.getLogger("rwshim.datapath")
 SAVEPOINT = "w"
 # after a barrier's commit: (database id, epoch)
 Listener = Callable[[int, int], None]
+# before a barrier's commit, in its transaction, after the view states were refreshed: the
+# writer's connection and the tables the epoch wrote (sinks deliver here: dataplane/sinks)
+Hook = Callable[[PgConn, "Writer"], Awaitable[None]]
 
 
 def _qualified(name: str) -> str:
@@ -90,6 +93,18 @@ def tables_touched(relations: StoreRelations, todo: list[PgObject], stale: list[
         if parsed is not None and parsed[0] == "t":
             out.add(parsed[1])
     return out
+
+
+def refresh_statements(plane: DataPlane, tables: set[int]) -> list[str]:
+    """The statements computing again the view states that read ``tables``, upstream first."""
+    return [
+        (
+            f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
+            f" {_qualified(names.state_name(mv))} SELECT * FROM"
+            f" {_qualified(names.query_name(mv))}"
+        )
+        for mv in states_reading(plane, tables)
+    ]
 
 
 def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
@@ -151,6 +166,7 @@ class Epochs:
         self._changed: asyncio.Condition | None = None
         self._draining: asyncio.Lock | None = None
         self.after_commit: list[Listener] = []
+        self.before_commit: list[Hook] = []
 
     # --- barriers ------------------------------------------------------------------------
 
@@ -230,17 +246,12 @@ class Epochs:
             if not writer.open or writer.conn is None:
                 return
             conn = writer.conn
-            refresh = [
-                (
-                    f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
-                    f" {_qualified(names.state_name(mv))} SELECT * FROM"
-                    f" {_qualified(names.query_name(mv))}"
-                )
-                for mv in states_reading(self.plane, writer.dirty)
-            ]
+            refresh = refresh_statements(self.plane, writer.dirty)
+            hooks = list(self.before_commit)
+            end = [] if hooks else ["COMMIT"]
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"
-                await conn.script(";\n".join([release, "SAVEPOINT r", *refresh, "COMMIT"]))
+                await conn.script(";\n".join([release, "SAVEPOINT r", *refresh, *end]))
             except PgFailure as e:
                 # a view state that cannot be computed (its upstream changed under it): the
                 # others are refreshed one by one, the tables committed with them
@@ -251,7 +262,16 @@ class Epochs:
                         await conn.script(f"SAVEPOINT r; {sql}; RELEASE SAVEPOINT r")
                     except PgFailure:
                         await conn.script("ROLLBACK TO SAVEPOINT r; RELEASE SAVEPOINT r")
-                await conn.script("COMMIT")
+                if not hooks:
+                    await conn.script("COMMIT")
+            except ConnectionLost:
+                writer.close_now()
+                raise
+            try:
+                for hook in hooks:  # each keeps its own failures (dataplane/sinks)
+                    await hook(conn, writer)
+                if hooks:
+                    await conn.script("COMMIT")
             except ConnectionLost:
                 writer.close_now()
                 raise
