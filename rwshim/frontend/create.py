@@ -127,11 +127,20 @@ def query_columns(
     alias for every item without a derivable name, at most as many names as columns);
     ``view`` create_view.rs:73-92 (a batch query's columns: ``?column?`` for an unnamed
     item, a column list exactly as long); ``table`` create_table_as.rs (a batch query's
-    columns, at most as many names)."""
+    columns, at most as many names); ``into`` a sink into a table (create_sink.rs:355-359: no
+    alias needed, the INTO list renames them all, set_out_names, optimizer/mod.rs:223-231)."""
     ctx = fe.query_context()
     if rules == "mv":
         analysis = fe.instance.query.check_mv_columns(query, ctx, names)
         columns = analysis.columns
+    elif rules == "into":
+        analysis = fe.instance.query.analyze(query, ctx)
+        columns = analysis.columns
+        if names and len(names) != len(columns):
+            raise InvalidInputSyntax("number of column names does not match number of columns")
+        columns = [replace(c, name=n) for c, n in zip(columns, names, strict=False)] + list(
+            columns[len(names) :]
+        )
     else:
         analysis = fe.instance.query.analyze(query, ctx)
         columns = analysis.columns
@@ -149,7 +158,7 @@ def query_columns(
             if c.name in seen:
                 raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
             seen.add(c.name)
-    for name in names:  # a column-name list, once the query is planned (create_mv.rs:148-151)
+    for name in names if rules != "into" else ():  # once planned (create_mv.rs:148-151)
         check_not_reserved(name)
     cols = [_output_column(c.name, c.type_oid) for c in columns]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
@@ -548,14 +557,21 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
     options = dict(stmt.with_options)
-    if stmt.into_table is not None and not _exists(fe, stmt.name):
+    fmt = stmt.format_encode
+    into = stmt.into_table is not None
+    if into and not _exists(fe, stmt.name):
         sink_rules.refuse_connector(options)
     definition = stored_definition(stmt.text)
     bound = await bound_after_counting(
-        fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
-    )
+        fe,
+        lambda: new_query_columns(
+            fe, stmt.name, stmt.if_not_exists, query or "SELECT 1", stmt.into_columns,
+            rules="into" if into else "mv",
+        ),
+    )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
-    fmt = stmt.format_encode
+    if bound.columns:
+        sink_rules.refuse_table_connector(options, into, fmt is not None)
     notices: list[str] = []
     sink_type: str | None = None
     target_id: int | None = None

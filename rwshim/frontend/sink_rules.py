@@ -67,6 +67,16 @@ def refuse_connector(options: Mapping[str, str]) -> None:
         )
 
 
+def refuse_table_connector(options: Mapping[str, str], into: bool, format_encode: bool) -> None:
+    """``connector = 'table'`` is the sink into a table's own (stream_sink.rs:592-628); FORMAT
+    ... ENCODE of a sink into a table meets validate_compatibility with connector ``table``
+    (create_sink.rs:1171-1180), before the query is bound."""
+    if into and format_encode:
+        raise BindError("connector table is not supported by FORMAT ... ENCODE ... syntax")
+    if not into and options.get("connector", "").lower() == "table":
+        raise InvalidInputSyntax("unsupported sink type table")
+
+
 def user_ignore_delete(options: Mapping[str, str]) -> bool:
     """stream_sink.rs is_user_ignore_delete: ``ignore_delete`` or its alias."""
     has_ignore = "ignore_delete" in options

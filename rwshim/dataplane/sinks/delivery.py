@@ -74,6 +74,9 @@ class Sinks:
         self._io = asyncio.Lock()
         self._writers: dict[int, postgres.Writer] = {}
         self.errors: dict[int, str] = {}  # sink id -> its failure not yet recovered
+        # sinks into a table whose PostgreSQL object is older than the catalog's (an ALTER
+        # TABLE not applied yet): delivered after the barrier, once the object is made again
+        self._stale: set[int] = set()
         self._task: asyncio.Task[None] | None = None
         self._retry: asyncio.TimerHandle | None = None
         plane.epochs.before_commit.append(self.on_commit)
@@ -173,8 +176,11 @@ class Sinks:
             target = self.plane.relations.relation_by_id(spec.target_id)
             if target is None:
                 return None
-            if names.table_name(target.id) not in self.plane.made_names():
-                return None  # made by the install; gone: the sink goes with it
+            if not self._current(target.id):
+                # the DDL to bring it in line cannot run in the epoch's transaction (it
+                # needs the admin lock this commit holds): caught up after the barrier
+                self._stale.add(spec.id)
+                return None
             stmts += into_table.apply(spec, target)
             stmts += refresh_statements(self.plane, {target.id})
         else:
@@ -191,6 +197,45 @@ class Sinks:
             self.errors.pop(spec.id, None)
             return target.id
         return None
+
+    def _current(self, table_id: int) -> bool:
+        """Whether the table's PostgreSQL object is made as the catalog has it now."""
+        try:
+            objects = self.plane.objects_for(table_id)
+        except RwError:
+            return False
+        made = self.plane._made  # the signatures as of the last commit (plane.ensure)
+        return all(made.get(o.name) == o.signature for o in objects if o.relation_id == table_id)
+
+    async def _catch_up(self, sink_id: int) -> None:
+        """Deliver a sink in a transaction of its own, its objects made first."""
+        spec = next((s for s in self.specs() if s.id == sink_id), None)
+        if spec is None:
+            return
+        planned = self._plan(spec)
+        ids = [*planned.relation_ids, *([spec.target_id] if spec.target_id is not None else [])]
+        await self.plane.ensure(ids)
+        async with self.plane.admin_lock():
+            await self.plane.epochs.commit_databases({spec.database_id})
+            async with self._io:
+                conn = await self._connection()
+                await conn.script(f"BEGIN; SET LOCAL search_path = {names.SEARCH_PATH}")
+                await self._run_in(conn, spec)
+
+    async def _run_in(self, conn: PgConn, spec: SinkSpec) -> None:
+        """``spec`` delivered, and what its target feeds, in the open transaction; COMMIT."""
+        try:
+            others = [
+                s for s in self.specs()
+                if s.database_id == spec.database_id and s.id != spec.id
+                and s.id in (self._installed or set())
+            ]  # fmt: skip
+            await self._deliver(conn, [spec, *others], set(), {spec.id})
+            await conn.script("COMMIT")
+        except (PgFailure, ConnectionLost) as e:
+            with contextlib.suppress(Exception):
+                await conn.script("ROLLBACK")
+            raise RwError(f"sink {spec.name}: {e}") from None
 
     # --- a new sink --------------------------------------------------------------------------
 
@@ -218,17 +263,11 @@ class Sinks:
                         ";\n".join(["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}",
                                     *create])
                     )  # fmt: skip
-                    others = [
-                        s for s in self.specs()
-                        if s.database_id == spec.database_id and s.id != spec.id
-                        and s.id in (self._installed or set())
-                    ]  # fmt: skip
-                    await self._deliver(conn, [spec, *others], set(), {spec.id})
-                    await conn.script("COMMIT")
                 except (PgFailure, ConnectionLost) as e:
                     with contextlib.suppress(Exception):
                         await conn.script("ROLLBACK")
                     raise RwError(f"sink {spec.name}: {e}") from None
+                await self._run_in(conn, spec)
             if self._installed is not None:
                 self._installed.add(spec.id)
         if spec.target_id is None:
@@ -248,7 +287,7 @@ class Sinks:
     # --- after the barrier ---------------------------------------------------------------------
 
     def on_barrier(self, database_id: int, epoch: int) -> None:
-        if any(s.target_id is None for s in self._specs) or self.errors:
+        if self._installed or self.errors or self._stale:
             self._schedule()
 
     def _schedule(self) -> None:
@@ -269,6 +308,12 @@ class Sinks:
 
     async def _push_all(self) -> None:
         failed = False
+        for sid in sorted(self._stale):
+            self._stale.discard(sid)
+            try:
+                await self._catch_up(sid)
+            except RwError as e:
+                log.warning("catching up sink %d: %s", sid, e)
         for spec in [s for s in self.specs() if s.target_id is None]:
             if self._installed is not None and spec.id not in self._installed:
                 continue
