@@ -209,9 +209,7 @@ class Instance:
 
     def _sink_failed(self, sink_id: int, name: str, connector: str, error: str) -> None:
         """A sink failed: RisingWave's SINK_FAIL event (rw_event_logs)."""
-        events = getattr(self.engine, "events", None)
-        if events is not None:
-            events.sink_fail(sink_id, name, connector, error)
+        self.engine.events.sink_fail(sink_id, name, connector, error)
 
     async def settle_sinks(self) -> None:
         """Every external sink's log written as far as its target takes it now (a FLUSH:

@@ -601,6 +601,16 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
                     sink_rules.check_cycle(fe, rel.id, bound.upstreams)
         if sink_type == "append-only" and ignore:
             sink_type = "force-append-only"
+        if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
+            # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
+            from rwshim.dataplane.sinks import postgres
+
+            external = postgres.target(
+                options["connector"].lower(), options, sink_type or "append-only"
+            )
+            await postgres.validate(
+                external, [c.name for c in bound.columns], [c.rw_type for c in bound.columns]
+            )
     out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_sink(

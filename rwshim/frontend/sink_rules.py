@@ -167,7 +167,7 @@ def check_target_rules(
     if row_id_table and not append_only:
         raise BindError(ONLY_APPEND_ONLY.format(what="table without primary keys"))
     if target.append_only and not append_only:
-        raise BindError(ONLY_APPEND_ONLY.format(what="a append only table"))
+        raise BindError(ONLY_APPEND_ONLY.format(what="append only table"))
     names = [c.name for c in sink_columns]
     mapping = column_mapping(target, names, into_columns)
     if into_columns:

@@ -287,6 +287,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "secrets": {"state", "users", "privileges", "catalog"},
     "streaming_config": {"state", "catalog"},
     "subscriptions": {"state", "users", "privileges", "catalog", "barrier"},
+    "events": {"state"},
     "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets", "subscriptions"},
     "alter": {"state", "users", "catalog", "subscriptions"},
     "alter_columns": {"state", "catalog"},
