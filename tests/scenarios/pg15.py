@@ -1,11 +1,14 @@
-"""Debian's PostgreSQL 15, started for real in a temporary directory (a sink's target): on a
-unix socket, trust authentication, as the server user when the tests run as root; stopped
-and started again on the same data directory (a target that goes away and comes back)."""
+"""Debian's PostgreSQL 15, started for real in a temporary directory (a sink's target): on
+127.0.0.1 at a free port (and a unix socket there), trust authentication, as the server user
+when the tests run as root; stopped and started again on the same data directory (a target
+that goes away and comes back)."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -44,20 +47,21 @@ class Pg15:
             cwd=self.root, env=tool_env(), check=True, capture_output=True, **self._as,
         )  # fmt: skip
         self.proc: subprocess.Popen[bytes] | None = None
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
         self.start()
 
-    @property
-    def host(self) -> str:
-        return str(self.root)
+    host = "127.0.0.1"
 
     @property
     def dsn(self) -> str:
-        return f"host={self.root} port=5432 user=postgres dbname=postgres"
+        return f"host={self.host} port={self.port} user=postgres dbname=postgres"
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [str(self.bin / "postgres"), "-D", str(self.data), "-k", str(self.root),
-             "-c", "listen_addresses=", "-c", "fsync=off"],
+             "-c", "listen_addresses=127.0.0.1", "-p", str(self.port), "-c", "fsync=off"],
             cwd=self.root, env=tool_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             **self._as,
         )  # fmt: skip
@@ -72,7 +76,8 @@ class Pg15:
 
     def stop(self) -> None:
         if self.proc is not None:
-            self.proc.terminate()  # smart shutdown would wait for the sink's connection
+            # fast shutdown (SIGINT): a smart one (SIGTERM) waits for the sink's connection
+            self.proc.send_signal(signal.SIGINT)
             self.proc.wait(60)
             self.proc = None
 
