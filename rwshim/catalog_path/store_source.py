@@ -165,6 +165,10 @@ class StoreRelations:
         ).fetchone()
         return None if row is None or row[0] is None else str(row[0])
 
+    def user_name(self, user_id: int) -> str | None:
+        row = self.conn.execute("SELECT name FROM rw_user WHERE user_id = ?", (user_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def database_name(self, database_id: int) -> str | None:
         row = self.conn.execute(
             "SELECT name FROM database WHERE database_id = ?", (database_id,)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from rwshim.binder.relations import Relation, RelColumn, RelKind
 from rwshim.dataplane.plan import names, typemap
 from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
-from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.dataplane.plan.names import pg_ident as qi
 from rwshim.errors import InternalError
 from rwshim.sql import column_exprs
 
