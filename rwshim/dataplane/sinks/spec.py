@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import rewrite, route
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -36,6 +35,7 @@ class SinkSpec:
     snapshot: bool
     created: bool
     read_query: str | None
+    owner_id: int
 
     @property
     def append_only(self) -> bool:
@@ -58,12 +58,12 @@ def sinks(plane: DataPlane) -> list[SinkSpec]:
     conn = plane.relations.conn
     rows = conn.execute(
         "SELECT r.relation_id, r.name, r.database_id, r.sink_type, r.target_table_id,"
-        " r.connector, r.with_options, r.definition, j.job_status, r.read_query"
+        " r.connector, r.with_options, r.definition, j.job_status, r.read_query, r.owner_id"
         " FROM relation r LEFT JOIN streaming_job j ON j.job_id = r.relation_id"
         " WHERE r.kind = 'sink' ORDER BY r.relation_id"
     ).fetchall()
     out = []
-    for rid, name, db, sink_type, target, connector, options, definition, status, rq in rows:
+    for rid, name, db, sink_type, target, connector, options, definition, status, rq, owner in rows:
         cols = conn.execute(
             "SELECT name, rw_type FROM relation_column WHERE relation_id = ? AND NOT is_hidden"
             " ORDER BY position",
@@ -85,6 +85,7 @@ def sinks(plane: DataPlane) -> list[SinkSpec]:
                 snapshot=opts.get("snapshot", "true").lower() != "false",
                 created=status is None or status == "CREATED",
                 read_query=None if rq is None else str(rq),
+                owner_id=int(owner),
             )
         )
     return out
@@ -105,26 +106,21 @@ def _into_columns(definition: str) -> tuple[str, ...]:
 
 
 def plan(plane: DataPlane, spec: SinkSpec) -> Planned:
-    """The sink's query on PostgreSQL, as a materialized view's definition is planned
-    (plane._definition): bound in the sink's database with its creator's search_path."""
-    from rwshim.dataplane.plane import guarded
+    """The sink's query on PostgreSQL, planned as a materialized view's definition is
+    (plane.definition_routed, plan/views.definition): bound in the sink's database with its
+    creator's search_path, its session values those of its creation."""
+    from rwshim.dataplane.plan import views
 
     if spec.read_query is None:
         raise RwError(f"sink {spec.name} has no query")
     rel = Relation(
-        id=spec.id, schema="", name=spec.name, kind=RelKind.SINK, columns=(),
-        database_id=spec.database_id,
+        id=spec.id, schema="", name=spec.name, kind=RelKind.MATERIALIZED_VIEW, columns=(),
+        definition=spec.read_query, database_id=spec.database_id, owner_id=spec.owner_id,
     )  # fmt: skip
-    ctx = plane.view_context(rel)
-    routed = route.route(
-        spec.read_query, ctx, route.resolver(ctx, plane.relations), plane.relations,
-        plane.catalog_only,
-    )  # fmt: skip
-    if routed.route is not route.Route.DATA:
+    routed = plane.definition_routed(rel)
+    if routed is None:
         raise RwError(f"sink {spec.name} reads no user relation")
-    st, settings = guarded(rewrite.rewrite(routed))
-    if settings:
-        raise RwError(f"set_config in the query of sink {spec.name}")
+    st = views.definition(plane.relations, rel, routed)
     names = ", ".join(column(i) for i in range(len(spec.columns)))
     tables: set[int] = set()
     for dep in st.relation_ids:
