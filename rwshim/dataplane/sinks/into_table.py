@@ -107,8 +107,18 @@ def apply(spec: SinkSpec, target: Relation) -> list[str]:
     values = ", ".join(column(i) for _, i in mapping)
     behaviour = target.conflict
     if keyed and behaviour != dml.NO_CHECK:
-        # one row per key (RisingWave's Materialize applies them in order; the compacted
-        # changes of one epoch have one per key unless the query repeats a key)
+        # the rows of one key in the order the query gives them, applied one after the other
+        # as the table's Materialize applies them (a sink into a table whose conflict
+        # behaviour is not an overwrite keeps row-level changes, stream_sink.rs:65-71,
+        # :556-563): the INSERT of a repeated key (dml.repeated_key_text).  The order is the
+        # one PostgreSQL's EXCEPT ALL leaves in ``came()``: rows of one key from one epoch
+        # may be applied in another order than RisingWave's
+        source = f"SELECT {values} FROM {came(spec.id)} ORDER BY ctid"
+        ordered = dml.repeated_key_text(
+            target, key, behaviour, "rw_x", [t for t, _ in mapping], source, ""
+        )
+        if ordered is not None:
+            return [*out, ordered]
         first = ", ".join(column(by_target[k]) for k in key)
         versions = target.version_columns if behaviour != dml.IGNORE else ()
         clause = dml.upsert_clause(target, key, behaviour, "rw_x", versions)
