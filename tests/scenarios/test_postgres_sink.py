@@ -237,7 +237,11 @@ async def test_a_target_that_goes_away_and_comes_back(
     try:
         await client.run("insert into t values (2, 'b')")
         await client.run("update t set v = 'aa' where id = 1")
+        await client.run("insert into t values (4, 'x')")
         # the barrier commits; the sink's log keeps what the target did not take
+        await client.run("flush")
+        # a later barrier's delete of a row an earlier one inserted: applied in that order
+        await client.run("delete from t where id = 4")
         await client.run("flush")
         rows = await client.rows(
             "select event_type, info from rw_event_logs where event_type = 'SINK_FAIL'"

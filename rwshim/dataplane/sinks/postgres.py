@@ -301,8 +301,9 @@ class Writer:
             self._conn = None
 
     async def write(self, rows: Sequence[tuple[str, Sequence[bytes | None]]]) -> None:
-        """One batch in one transaction: deletes first, then inserts (or upserts).  Raises
-        ConnectionLost or PgFailure; nothing of a failed batch stays."""
+        """One batch in one transaction, in the log's order (each barrier's deletes before its
+        inserts, into_table.to_outbox; barriers in order).  Raises ConnectionLost or
+        PgFailure; nothing of a failed batch stays."""
         conn = self._conn
         if conn is None or conn.closed:
             conn = self._conn = await PgConn.connect(self.target.conninfo)
@@ -325,13 +326,11 @@ class Writer:
             delete = ""
         try:
             await conn.script("BEGIN")
-            if delete:
-                for op, values in rows:
-                    if op == "D":
-                        await conn.query(delete, [values[i] for i in key_idx])
             for op, values in rows:
                 if op == "I":
                     await conn.query(insert, list(values))
+                elif delete:
+                    await conn.query(delete, [values[i] for i in key_idx])
             await conn.script("COMMIT")
         except PgFailure:
             try:
