@@ -68,8 +68,8 @@ log = logging.getLogger("rwshim.datapath")
 SAVEPOINT = "w"
 # after a barrier's commit: (database id, epoch)
 Listener = Callable[[int, int], None]
-# before a barrier's commit, in its transaction, after the view states were refreshed: the
-# writer's connection and the tables the epoch wrote (sinks deliver here: dataplane/sinks)
+# in a barrier's transaction, after the view states were refreshed: the writer's connection
+# and the tables the epoch wrote (sinks deliver here: dataplane/sinks)
 Hook = Callable[[PgConn, "Writer"], Awaitable[None]]
 
 
@@ -166,7 +166,12 @@ class Epochs:
         self._changed: asyncio.Condition | None = None
         self._draining: asyncio.Lock | None = None
         self.after_commit: list[Listener] = []
-        self.before_commit: list[Hook] = []
+        # before a barrier's commit: what connectors produce for that barrier is written
+        # into its epoch (dataplane/sources/: datagen's rows, posix_fs's new files)
+        self.before_commit: list[Callable[[int, int], Awaitable[None]]] = []
+        # in a barrier's transaction, after the view states were refreshed: sinks deliver
+        # (dataplane/sinks)
+        self.in_commit: list[Hook] = []
 
     # --- barriers ------------------------------------------------------------------------
 
@@ -205,6 +210,11 @@ class Epochs:
     async def _commit_first(self) -> None:
         item = self._pending[0]
         db, epoch = item
+        for produce in list(self.before_commit):
+            try:
+                await produce(db, epoch)
+            except Exception as e:  # a source's failure is its own: the barrier goes on
+                log.warning("sources at epoch %d of database %d: %s", epoch, db, e)
         writer = self._writers.get(db)
         try:
             if writer is not None and writer.open:
@@ -247,7 +257,7 @@ class Epochs:
                 return
             conn = writer.conn
             refresh = refresh_statements(self.plane, writer.dirty)
-            hooks = list(self.before_commit)
+            hooks = list(self.in_commit)
             end = [] if hooks else ["COMMIT"]
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"

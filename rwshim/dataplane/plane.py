@@ -360,7 +360,7 @@ class DataPlane:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))
         elif rel.kind == RelKind.SOURCE:
-            out.append(ddl.source(rel))
+            out.extend(ddl.source(rel, self.expression))
         elif rel.kind == RelKind.INDEX and rel.indexed_id is not None:
             indexed = self.relations.relation_by_id(rel.indexed_id)
             if indexed is None:

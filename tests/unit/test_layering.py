@@ -27,6 +27,7 @@ RANKS: dict[str, int] = {
     "dataplane.plan": 60,  # sans-I/O planning of user statements for PostgreSQL [src/batch]
     "dataplane": 65,  # the data plane's I/O shell: connections, sessions, change logs
     "dataplane.sinks": 66,  # sinks that deliver: into tables, to an external PostgreSQL
+    "dataplane.sources": 66,  # connectors that produce: RWSHIM PUSH, datagen, posix_fs
     "instance": 70,  # composition root: store + engine + catalog path + data plane + clock
     "control": 75,  # test control: the RWSHIM statements and the actions behind them
     "frontend": 80,  # statement handlers [src/frontend/src/handler]

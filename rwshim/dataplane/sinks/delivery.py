@@ -3,7 +3,7 @@ did in its epoch (into tables at once, to external targets through their logs), 
 delivers its snapshot, an external target is written after the barrier and caught up when it
 comes back.
 
-- ``on_commit`` (epochs.py ``before_commit``): in the barrier's transaction, after the view
+- ``on_commit`` (epochs.py ``in_commit``): in the barrier's transaction, after the view
   states were refreshed, every installed sink of the database that reads a table the epoch
   wrote computes its changes (into_table.py); a sink into a table applies them and refreshes
   the views over that table, which may feed further sinks (passes until nothing changes; a
@@ -79,7 +79,7 @@ class Sinks:
         self._stale: set[int] = set()
         self._task: asyncio.Task[None] | None = None
         self._retry: asyncio.TimerHandle | None = None
-        plane.epochs.before_commit.append(self.on_commit)
+        plane.epochs.in_commit.append(self.on_commit)
         plane.epochs.after_commit.append(self.on_barrier)
 
     def close_now(self) -> None:
@@ -94,7 +94,7 @@ class Sinks:
             self._conn.close_now()
             self._conn = None
         with contextlib.suppress(ValueError):
-            self.plane.epochs.before_commit.remove(self.on_commit)
+            self.plane.epochs.in_commit.remove(self.on_commit)
         with contextlib.suppress(ValueError):
             self.plane.epochs.after_commit.remove(self.on_barrier)
 
