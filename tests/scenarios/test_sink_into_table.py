@@ -224,3 +224,17 @@ async def test_refusals(client: Client, server: Running) -> None:
         "", "CreateSink", "Creating such a sink will result in circular dependency."
     )
     assert await client.rows("select name from rw_sinks") == []
+
+
+async def test_a_pushed_source_feeds_a_table(client: Client, server: Running) -> None:
+    """A Kafka source (fed with RWSHIM PUSH) sinking into a row-id table: an append-only
+    stream needs no ``type`` (stream_sink.rs:796-806)."""
+    await client.run(
+        "create source k (id int, v varchar) with (connector = 'kafka', topic = 't',"
+        " properties.bootstrap.server = 'b:9092') format plain encode json"
+    )
+    await client.run("create table r (id int, v varchar)")
+    await run_ticking(client, server, "create sink s into r from k")
+    await client.simple("""RWSHIM PUSH k '{"id": 1, "v": "a"}', '{"id": 2, "v": "b"}'""")
+    server.tick()
+    assert await client.rows("select * from r order by id") == [(1, "a"), (2, "b")]
