@@ -127,10 +127,18 @@ class Sinks:
         specs = [s for s in self.specs() if s.database_id == writer.database_id]
         if not specs or not writer.dirty:
             return
-        installed = await self._installed_ids(conn)
-        ready = [s for s in specs if s.id in installed]
-        if ready:
+        # whatever goes wrong here is the sinks' own: the epoch's writes commit regardless
+        await conn.script("SAVEPOINT rwsinks")
+        try:
+            installed = await self._installed_ids(conn)
+            ready = [s for s in specs if s.id in installed]
             await self._deliver(conn, ready, set(writer.dirty), set())
+        except ConnectionLost:
+            raise
+        except Exception as e:
+            log.warning("sinks of database %d: %s", writer.database_id, e)
+            await conn.script("ROLLBACK TO SAVEPOINT rwsinks")
+        await conn.script("RELEASE SAVEPOINT rwsinks")
 
     async def _installed_ids(self, conn: PgConn) -> set[int]:
         if self._installed is None:
