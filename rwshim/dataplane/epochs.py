@@ -47,6 +47,9 @@ barrier of its database commits, and materialized views are state maintained at 
   last checkpoint, as RisingWave's (``src/frontend/src/session.rs:1443-1449``).  Differs:
   ``visibility_mode = all`` (RisingWave's barrier read of the latest barrier's uncommitted
   state) sees the last checkpoint too: no other connection can read the open transaction.
+- **Sinks.**  After the view states, the ``in_commit`` hooks run in the same transaction: a
+  sink into a table writes its target there (the same epoch as the upstream's write), an
+  external sink its log (rwshim/dataplane/sinks).
 - **FLUSH, implicit_flush, dml_wait_persistence.**  FLUSH is a barrier plus the wait for this
   commit (``src/frontend/src/handler/flush.rs:27-43``); ``implicit_flush`` runs it after each
   DML (``handler/query.rs:564-568``); ``dml_wait_persistence`` waits for the next checkpoint's
