@@ -48,7 +48,7 @@ async def handle_alter_column(fe: Frontend, stmt: st.AlterColumn, params: list[o
         return analysis.column_reads.get(relation_id, frozenset())
 
     def check_watermark(cols: list[tuple[str, str, int]], column: str, expr: str) -> None:
-        from rwshim.frontend.create import check_watermark_type
+        from rwshim.frontend.eowc import check_watermark_type
 
         check_watermark_type(fe, cols, column, expr)
 

@@ -16,19 +16,17 @@ from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
 from rwshim.common import pgtypes, rwtypes
-from rwshim.common.names import quoted
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
 from rwshim.errors import (
-    BindError,
     CatalogNotFound,
     InternalError,
     InvalidInputSyntax,
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_tables, connectors
+from rwshim.frontend import cdc_tables, connectors, eowc
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
@@ -39,7 +37,6 @@ from rwshim.sql.column_names import check_not_reserved
 from rwshim.sql.columns import table_schema
 
 if TYPE_CHECKING:
-    from rwshim.binder.relations import Relation
     from rwshim.frontend.frontend import Frontend
     from rwshim.sql.unparse import nodes, purify
 
@@ -109,40 +106,6 @@ def _check_column_exprs(
     column_exprs.check_table_columns([(c.name, c.default_expr, c.generated_expr) for c in cols], pk)
 
 
-def _check_watermark_type(fe: Frontend, stmt: st.CreateTable, cols: Sequence[ColumnSpec]) -> None:
-    """The watermark expression returns its column's type (create_source.rs:680-706)."""
-    marks = table_schema(stmt.columns_text).watermarks
-    if not marks or fe.instance.engine.catalog.lookup(
-        fe.ctx(), engine_name(stmt.name, fe.database)
-    ):
-        return
-    visible = [(c.name, c.rw_type, c.type_oid) for c in cols if not c.is_hidden]
-    check_watermark_type(fe, visible, *marks[0])
-
-
-def check_watermark_type(
-    fe: Frontend, cols: Sequence[tuple[str, str, int]], column: str, expr: str
-) -> None:
-    """bind_source_watermark (create_source.rs:680-706): the expression, bound over the
-    table's columns (here a query over NULLs of them), returns the column's type."""
-    col = next((c for c in cols if c[0] == column), None)
-    if col is None or not col[1]:
-        return
-    nulls = ", ".join(f"NULL::{t} AS {quoted(n)}" for n, t, _ in cols)
-    query = f"SELECT ({expr}) FROM (SELECT {nulls}) AS _w"
-    try:
-        found = fe.instance.query.analyze(query, fe.query_context())
-    except RwError:
-        return  # its own error comes with the statement (rwshim binds no more than that here)
-    if found.columns and found.columns[0].type_oid != col[2]:
-        got = rwtypes.rw_type_name(found.columns[0].type_oid)
-        raise BindError(
-            "The return value type of the watermark expression must be identical to the"
-            " watermark column data type. Current data type of watermark return value:"
-            f" `{got}`, column `{col[1]}`"
-        )
-
-
 @dataclass(frozen=True, slots=True)
 class BoundQuery:
     """What a CREATE ... AS needs of its bound query: the columns, the relations it reads, and
@@ -164,11 +127,20 @@ def query_columns(
     alias for every item without a derivable name, at most as many names as columns);
     ``view`` create_view.rs:73-92 (a batch query's columns: ``?column?`` for an unnamed
     item, a column list exactly as long); ``table`` create_table_as.rs (a batch query's
-    columns, at most as many names)."""
+    columns, at most as many names); ``into`` a sink into a table (create_sink.rs:355-359: no
+    alias needed, the INTO list renames them all, set_out_names, optimizer/mod.rs:223-231)."""
     ctx = fe.query_context()
     if rules == "mv":
         analysis = fe.instance.query.check_mv_columns(query, ctx, names)
         columns = analysis.columns
+    elif rules == "into":
+        analysis = fe.instance.query.analyze(query, ctx)
+        columns = analysis.columns
+        if names and len(names) != len(columns):
+            raise InvalidInputSyntax("number of column names does not match number of columns")
+        columns = [replace(c, name=n) for c, n in zip(columns, names, strict=False)] + list(
+            columns[len(names) :]
+        )
     else:
         analysis = fe.instance.query.analyze(query, ctx)
         columns = analysis.columns
@@ -186,7 +158,7 @@ def query_columns(
             if c.name in seen:
                 raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
             seen.add(c.name)
-    for name in names:  # a column-name list, once the query is planned (create_mv.rs:148-151)
+    for name in names if rules != "into" else ():  # once planned (create_mv.rs:148-151)
         check_not_reserved(name)
     cols = [_output_column(c.name, c.type_oid) for c in columns]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
@@ -356,7 +328,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
     else:
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
-        _check_watermark_type(fe, stmt, cols)
+        eowc.check_table_watermark(fe, stmt, cols)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
     if added is not None:
@@ -485,7 +457,7 @@ async def handle_create_mv(
     notice = check_stream_plan(fe, stmt.query, bound.upstreams) if bound.columns else None
     if stmt.emit_on_window_close and bound.columns:
         # the EOWC requirement is enforced once the stream plan is made (convert.rs:84-110)
-        _check_eowc(fe, stmt.query)
+        eowc.check(fe, stmt.query)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
@@ -494,29 +466,8 @@ async def handle_create_mv(
         out.notices.insert(0, notice)
     if stmt.emit_on_window_close and bound.columns:
         # create_mv.rs:142-145, before the plan's own notices
-        out.notices.insert(0, _EOWC_NOTICE)
+        out.notices.insert(0, eowc.NOTICE)
     return out
-
-
-_EOWC_NOTICE = (
-    "EMIT ON WINDOW CLOSE is currently an experimental feature. Please use it with caution."
-)
-
-
-def _check_eowc(fe: Frontend, query: str) -> None:
-    """RisingWave's planner refuses an EMIT ON WINDOW CLOSE query without a watermark to close
-    windows by (convert.rs:84-110, generic/agg.rs:155-191, logical_agg.rs:1468-1500); rwshim
-    refuses what it does not model (dataplane/plan/watermarks.py)."""
-    from rwshim.dataplane.plan import watermarks
-
-    ctx = fe.query_context()
-    relations = fe.instance.relations
-
-    def lookup(parts: list[str]) -> Relation | None:
-        rid = fe.instance.query.relation_id(ctx, parts)
-        return None if rid is None else relations.relation_by_id(rid)
-
-    watermarks.eowc_of(query, lookup)
 
 
 def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
@@ -659,17 +610,68 @@ async def handle_create_source(
 
 
 async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[object]) -> Outcome:
+    from rwshim.frontend import sink_rules
+
     query = stmt.query
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
+    options = dict(stmt.with_options)
+    fmt = stmt.format_encode
+    into = stmt.into_table is not None
+    if into and not _exists(fe, stmt.name):
+        sink_rules.refuse_connector(options)
     definition = stored_definition(stmt.text)
     bound = await bound_after_counting(
-        fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
-    )
+        fe,
+        lambda: new_query_columns(
+            fe, stmt.name, stmt.if_not_exists, query or "SELECT 1", stmt.into_columns,
+            rules="into" if into else "mv",
+        ),
+    )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
     if stmt.emit_on_window_close and bound.columns and query is not None:
-        _check_eowc(fe, query)
-    fmt = stmt.format_encode
+        eowc.check(fe, query)
+    if bound.columns:
+        sink_rules.refuse_table_connector(options, into, fmt is not None)
+    notices: list[str] = []
+    sink_type: str | None = None
+    target_id: int | None = None
+    if bound.columns and query is not None:
+        ignore = False
+        if stmt.into_table is not None or "connector" in options:
+            append_only = sink_rules.append_only_input(fe, query, bound.upstreams)
+            sink_type, ignore = sink_rules.derive_sink_type(
+                append_only, options if fmt is None else dict(fmt.options),
+                fmt.format if fmt is not None else None,
+            )  # fmt: skip
+        if stmt.into_table is not None:
+            target = fe.instance.engine.catalog.lookup(
+                fe.ctx(), engine_name(stmt.into_table, fe.database), ("table",)
+            )
+            if target is not None:
+                rel = fe.instance.relations.relation_by_id(target.id)
+                if rel is not None:
+                    target_id = rel.id
+                    sink_rules.check_target_columns(rel, stmt.into_columns)
+                    notice = sink_rules.not_null_notice(rel)
+                    if notice is not None:
+                        notices.append(notice)
+                    sink_rules.check_target_rules(
+                        rel, sink_type or "upsert", bound.columns, stmt.into_columns
+                    )
+                    sink_rules.check_cycle(fe, rel.id, bound.upstreams)
+        if sink_type == "append-only" and ignore:
+            sink_type = "force-append-only"
+        if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
+            # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
+            from rwshim.dataplane.sinks import postgres
+
+            external = postgres.target(
+                options["connector"].lower(), options, sink_type or "append-only"
+            )
+            await postgres.validate(
+                external, [c.name for c in bound.columns], [c.rw_type for c in bound.columns]
+            )
     out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_sink(
@@ -684,11 +686,29 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
             into_table=engine_name(stmt.into_table, fe.database) if stmt.into_table else None,
             if_not_exists=stmt.if_not_exists,
             has_values=bound.values_leaf,
+            sink_type=sink_type,
         ),
     )
+    if notices:
+        out.notices[:0] = notices
     if stmt.emit_on_window_close and bound.columns:
-        out.notices.insert(0, _EOWC_NOTICE)  # create_sink.rs:400-403
+        out.notices.insert(0, eowc.NOTICE)  # create_sink.rs:400-403
+    if bound.columns and (target_id is not None or "connector" in options):
+        found = fe.instance.engine.catalog.lookup(
+            fe.ctx(), engine_name(stmt.name, fe.database), ("sink",)
+        )
+        if found is not None:
+            await fe.instance.sinks.install(found.id)
     return out
+
+
+def _exists(fe: Frontend, name: st.ObjectName) -> bool:
+    """Whether the name is taken (CREATE answers that before binding anything)."""
+    try:
+        found = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database))
+        return found is not None
+    except RwError:
+        return False
 
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:

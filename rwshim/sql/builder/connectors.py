@@ -47,8 +47,16 @@ class ConnectorRules(BuildBase):
             include or (),
         )
 
-    def into_table(self, c: list[Any]) -> st.ObjectName:
-        return c[1]  # type: ignore[no-any-return]
+    def into_table(self, c: list[Any]) -> tuple[st.ObjectName, tuple[str, ...]]:
+        cols = c[2] if len(c) > 2 else None
+        self.check_column_names(cols, definitions=False)
+        inner = str(cols).strip()[1:-1] if cols is not None else ""
+        names = tuple(
+            n[1:-1].replace('""', '"') if n.startswith('"') else n.lower()
+            for n in (p.strip() for p in inner.split(","))
+            if n
+        )
+        return c[1], names
 
     def sink_from_name(self, c: list[Any]) -> tuple[str, Any]:
         return ("from", c[1])
@@ -61,11 +69,13 @@ class ConnectorRules(BuildBase):
         if not opts:
             # statement.rs:567-569: parser_err! at the token after the WITH (...) list
             raise located(self.sql, self._after_with_options(), "sink properties not provided")
-        return self._sink(name, how, what, None, ine, opts, fe, emit is True)
+        return self._sink(name, how, what, None, ine, opts, fe, eowc=emit is True)
 
     def create_sink_into(self, c: list[Any]) -> st.Statement:
-        _sink, ine, name, into, (how, what), emit, _with, opts, fe = c
-        return self._sink(name, how, what, into, ine, opts or (), fe, emit is True)
+        _sink, ine, name, (into, into_columns), (how, what), emit, _with, opts, fe = c
+        return self._sink(
+            name, how, what, into, ine, opts or (), fe, into_columns, eowc=emit is True
+        )
 
     def _sink(
         self,
@@ -76,6 +86,7 @@ class ConnectorRules(BuildBase):
         ine: Any,
         opts: Any,
         fe: Any,
+        into_columns: tuple[str, ...] = (),
         eowc: bool = False,
     ) -> st.Statement:
         return st.CreateSink(
@@ -87,6 +98,7 @@ class ConnectorRules(BuildBase):
             bool(ine),
             opts,
             fe,
+            into_columns,
             eowc,
         )
 
