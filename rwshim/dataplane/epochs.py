@@ -50,11 +50,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import names
+from rwshim.dataplane.temporal import Clocked
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -92,10 +93,24 @@ def tables_touched(relations: StoreRelations, todo: list[PgObject], stale: list[
     return out
 
 
-def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
+def refresh_sql(mvs: list[int]) -> list[str]:
+    """The statements computing these view states again from their queries, in order."""
+    return [
+        (
+            f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
+            f" {_qualified(names.state_name(mv))} SELECT * FROM"
+            f" {_qualified(names.query_name(mv))}"
+        )
+        for mv in mvs
+    ]
+
+
+def states_reading(plane: DataPlane, tables: set[int], also: Iterable[int] = ()) -> list[int]:
     """The materialized views whose state is made and reads one of ``tables`` (directly or
-    through other views), upstream first: what a barrier computes again."""
-    if not tables:
+    through other views), and the made states ``also`` names, upstream first: what a barrier
+    computes again."""
+    extra = set(also)
+    if not tables and not extra:
         return []
     found: list[tuple[int, int]] = []
     for name in plane.made_names():
@@ -107,7 +122,7 @@ def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
         except RwError:
             continue  # dropped: its state goes with the next drop pass
         reads = {o.relation_id for o in objects if o.kind == "table"}
-        if reads & tables:
+        if reads & tables or parsed[1] in extra:
             # an upstream's objects are a strict part of a downstream's: fewer states first
             # is an order in which every upstream comes first
             found.append((sum(1 for o in objects if o.kind == "state"), parsed[1]))
@@ -151,6 +166,8 @@ class Epochs:
         self._changed: asyncio.Condition | None = None
         self._draining: asyncio.Lock | None = None
         self.after_commit: list[Listener] = []
+        # the states that move with time (now() in their query): refreshed at every barrier
+        self.clocked = Clocked(plane)
 
     # --- barriers ------------------------------------------------------------------------
 
@@ -190,10 +207,15 @@ class Epochs:
         item = self._pending[0]
         db, epoch = item
         writer = self._writers.get(db)
+        now_ms = self.clocked.advance(db, epoch)
         try:
             if writer is not None and writer.open:
                 async with self.plane.admin_lock():
-                    await self.commit(writer)
+                    await self.commit(writer, now_ms)
+            elif self.clocked.states(db):
+                # nothing written, but time moved: the temporal filters' windows did
+                async with self.plane.admin_lock():
+                    await self.clocked.refresh(db, now_ms, refresh_sql)
         except Exception as e:  # the epoch's writes are lost with the connection
             log.warning("committing epoch %d of database %d: %s", epoch, db, e)
             if writer is not None and writer.open:
@@ -223,24 +245,25 @@ class Epochs:
         async with cond:
             await cond.wait_for(lambda: self.committed.get(database_id, -1) > after)
 
-    async def commit(self, writer: Writer) -> None:
-        """Refresh the view states that read what the epoch wrote, then commit (the caller
-        holds the data plane's admin lock: no object is made meanwhile)."""
+    async def commit(self, writer: Writer, now_ms: int | None = None) -> None:
+        """Refresh the view states that read what the epoch wrote (and those that move with
+        time, with ``now()`` the barrier's), then commit (the caller holds the data plane's
+        admin lock: no object is made meanwhile)."""
         async with writer.lock:
             if not writer.open or writer.conn is None:
                 return
             conn = writer.conn
-            refresh = [
-                (
-                    f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
-                    f" {_qualified(names.state_name(mv))} SELECT * FROM"
-                    f" {_qualified(names.query_name(mv))}"
-                )
-                for mv in states_reading(self.plane, writer.dirty)
-            ]
+            db = writer.database_id
+            if now_ms is None:  # a DDL's commit: time stands where the last barrier left it
+                now_ms = self.clocked.current(db)
+            mvs = states_reading(self.plane, writer.dirty, self.clocked.states(db))
+            refresh = refresh_sql(mvs)
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"
-                await conn.script(";\n".join([release, "SAVEPOINT r", *refresh, "COMMIT"]))
+                setting = self.clocked.setting(now_ms)
+                await conn.script(
+                    ";\n".join([release, *setting, "SAVEPOINT r", *refresh, "COMMIT"])
+                )
             except PgFailure as e:
                 # a view state that cannot be computed (its upstream changed under it): the
                 # others are refreshed one by one, the tables committed with them

@@ -612,6 +612,8 @@ class DataPlane:
         # function names in views and column expressions bind as in a data session's query
         # (rwfn's RisingWave functions first): a view must answer as its query does ad hoc
         statements = ["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}"]
+        # a view state made now sees the now() of the last barrier (dataplane/temporal.py)
+        statements += self.epochs.clocked.setting(self.epochs.clocked.current())
         made: dict[str, str] = {}
         for obj in todo:
             old = self._made.get(obj.name)
@@ -643,6 +645,10 @@ class DataPlane:
             ids = [o.relation_id for o in todo]
             raise map_error(e.error, self.name_of(ids)) from None
         await self._load_made(conn)
+
+    async def admin_script(self, statements: list[str]) -> None:
+        """Statements on rwshim's own connection (the caller holds the admin lock)."""
+        await (await self._admin_conn()).script(";\n".join(statements))
 
     # --- row counts for the backfill model ------------------------------------------------
 

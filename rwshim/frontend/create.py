@@ -130,7 +130,15 @@ def query_columns(
     columns, at most as many names)."""
     ctx = fe.query_context()
     if rules == "mv":
-        analysis = fe.instance.query.check_mv_columns(query, ctx, names)
+        from rwshim.binder import streaming_now
+
+        try:
+            analysis = fe.instance.query.check_mv_columns(query, ctx, names)
+        except RwError:
+            # the select list's now() fails before the checks after binding (group by...)
+            streaming_now.check(query)
+            raise
+        streaming_now.check(query)  # builtin_scalar.rs:869-893
         columns = analysis.columns
     else:
         analysis = fe.instance.query.analyze(query, ctx)

@@ -58,6 +58,13 @@ END $$;
 -- row is written, as the statement's transaction sees it (RisingWave: the epoch's time)
 CREATE OR REPLACE FUNCTION {F}.proctime() RETURNS timestamptz LANGUAGE sql STABLE
     PARALLEL SAFE AS $$ SELECT pg_catalog.now() $$;
+-- now() in a materialized view's query: the barrier's time while a barrier refreshes the view
+-- (dataplane/temporal.py sets rw.stream_now; RisingWave's Now executor, src/stream/src/executor/
+-- now.rs:141-167), PostgreSQL's now() anywhere else
+CREATE OR REPLACE FUNCTION {F}.now() RETURNS timestamptz LANGUAGE sql STABLE
+    PARALLEL SAFE AS $$ SELECT COALESCE(
+        NULLIF(pg_catalog.current_setting('rw.stream_now', true), '')::timestamptz,
+        pg_catalog.now()) $$;
 {_trunc("field text, ts timestamp", "timestamp", "field, ts", "IMMUTABLE")}
 {_trunc("field text, ts timestamptz", "timestamptz", "field, ts", "STABLE")}
 {_trunc("field text, ts timestamptz, zone text", "timestamptz", "field, ts, zone", "STABLE")}
