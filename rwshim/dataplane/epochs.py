@@ -254,13 +254,14 @@ class Epochs:
                 return
             conn = writer.conn
             db = writer.database_id
+            barrier = now_ms is not None
             if now_ms is None:  # a DDL's commit: time stands where the last barrier left it
                 now_ms = self.clocked.current(db)
             mvs = states_reading(self.plane, writer.dirty, self.clocked.states(db))
-            refresh = refresh_sql(mvs)
+            refresh = self.clocked.joins_sql(writer.dirty, mvs) + refresh_sql(mvs)
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"
-                setting = self.clocked.setting(now_ms)
+                setting = self.clocked.setting(now_ms, db, barrier)
                 await conn.script(
                     ";\n".join([release, *setting, "SAVEPOINT r", *refresh, "COMMIT"])
                 )

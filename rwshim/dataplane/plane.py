@@ -37,7 +37,7 @@ from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
+from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route, temporal
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
@@ -74,25 +74,6 @@ class Planned:
     # set_config(name, value, false) calls: the session applies them at every run, as
     # RisingWave's binder does (dataplane/plan/guard.py)
     settings: guard.Settings = ()
-
-
-def guarded(st: rewrite.PgStatement) -> tuple[rewrite.PgStatement, guard.Settings]:
-    """The statement as it may reach PostgreSQL (guard.py), and its settings."""
-    rels = frozenset(
-        {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
-        | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
-    )
-    text, settings = guard.guard(st.text, rels)
-    repeated = st.repeated_key_text
-    if repeated is not None:
-        try:
-            repeated, _ = guard.guard(repeated, rels)
-        except RwError:
-            # dml.repeated_key_text takes the INSERT's source from the user's text, whose
-            # relation names are not the physical ones: PostgreSQL would read whatever those
-            # names find on its search path.  Not run: the repeated key's error stands.
-            repeated = None
-    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings
 
 
 def _same(a: Planned, b: Planned) -> bool:
@@ -194,6 +175,8 @@ class DataPlane:
         self._types_made: set[str] = set()
         # the epochs' writers and the barriers' commits (dataplane/epochs.py)
         self.epochs = Epochs(self)
+        # a materialized view's temporal joins (dataplane/plan/temporal.py), once planned
+        self.temporal_joins: dict[int, tuple[temporal.TemporalJoin, ...]] = {}
 
     # --- planning (no I/O) --------------------------------------------------------------
 
@@ -249,7 +232,9 @@ class DataPlane:
             return None
         assert routed.shape is not None
         guard.check_user_calls(f.parts for f in routed.shape.func_refs)
-        st, settings = guarded(rewrite.rewrite(routed))
+        st, settings = rewrite.guarded(rewrite.rewrite(routed))
+        if st.temporal:
+            raise temporal.batch_refusal()
         return Planned(text, routed, st, settings)
 
     def _template(
@@ -324,11 +309,15 @@ class DataPlane:
         )  # fmt: skip
         if routed.route is not route.Route.DATA:
             return None
-        st, settings = guarded(rewrite.rewrite(routed))
+        st, settings = rewrite.guarded(rewrite.rewrite(routed))
         if settings:
             # RisingWave binds a view's query again at every use; PostgreSQL's view would
             # answer without setting the variable
             raise guard.GuardRefused(f"set_config in the definition of {rel.name}")
+        if st.temporal:
+            if rel.kind != RelKind.MATERIALIZED_VIEW:
+                raise temporal.batch_refusal()  # a view's query is a batch query
+            st = temporal.for_view(st, rel.id)
         return Planned(rel.definition, routed, st)
 
     def objects_for(
@@ -361,7 +350,10 @@ class DataPlane:
                 out.extend(self.objects_for(dep, inner))
             if rel.kind == RelKind.MATERIALIZED_VIEW:
                 st = planned.statement
-                out.extend(ddl.materialized(rel, st.text, st.requires))
+                mv = ddl.materialized(rel, st.text, st.requires)
+                self.temporal_joins[rel.id] = st.temporal
+                out.extend(temporal.objects(rel.id, st.temporal, mv[0].signature))
+                out.extend(mv)
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))

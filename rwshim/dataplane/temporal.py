@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import PgFailure
 from rwshim.dataplane.plan import names
+from rwshim.dataplane.plan import temporal as joins
 from rwshim.errors import RwError
 from rwshim.sql.tokens import Kind, tokenize
 
@@ -85,6 +86,8 @@ class Clocked:
         self._seen: dict[str, tuple[str, bool]] = {}
         # database id -> the epoch its last barrier started (the Now executor's next value)
         self._started: dict[int, int] = {}
+        # database id -> the epoch the last barrier ended (temporal joins look up at its end)
+        self._prev: dict[int, int] = {}
         # database id -> the now() (Unix ms) its last barrier committed
         self._now: dict[int, int] = {}
 
@@ -93,6 +96,7 @@ class Clocked:
         the timestamp of the epoch the barrier before it started (now.rs:141-167)."""
         prev = self._started.get(database_id)
         self._started[database_id] = epoch
+        self._prev[database_id] = prev if prev is not None else epoch
         now = self._now[database_id] = epoch_ms(epoch if prev is None else prev)
         return now
 
@@ -103,11 +107,42 @@ class Clocked:
             return self._now.get(database_id)
         return max(self._now.values(), default=None)
 
-    def setting(self, now_ms: int | None) -> list[str]:
-        """The statement setting ``now()`` for a refresh (none when no barrier ran yet)."""
+    def setting(
+        self, now_ms: int | None, database_id: int | None = None, barrier: bool = False
+    ) -> list[str]:
+        """The statements setting ``now()`` for a refresh (none when no barrier ran yet),
+        and the epochs temporal joins read at and stamp with (dataplane/plan/temporal.py)."""
         if now_ms is None:
             return []
-        return [f"SET LOCAL {NOW_SETTING} = {names.quote_literal(timestamp_text(now_ms))}"]
+        out = [f"SET LOCAL {NOW_SETTING} = {names.quote_literal(timestamp_text(now_ms))}"]
+        started = (
+            self._started.get(database_id)
+            if database_id is not None
+            else max(self._started.values(), default=None)
+        )
+        if started is not None:
+            # a barrier's commit: left rows of the epoch it ends look up at the end of the one
+            # before (prev), new versions are stamped with the epoch it starts; another commit
+            # (a DDL's, an object made) looks up at the last barrier and stamps after it
+            prev = self._prev.get(database_id or 0, started) if barrier else started
+            stamp = started if barrier else started + 1
+            out.append(f"SET LOCAL {joins.EPOCH_SETTING} = '{prev}'")
+            out.append(f"SET LOCAL {joins.STAMP_SETTING} = '{stamp}'")
+        return out
+
+    def joins_sql(self, dirty: set[int], refresh: list[int]) -> list[str]:
+        """Before a commit's refresh: the histories of the tables the epoch wrote brought up
+        to date, then the arrivals of the refreshed views' temporal joins."""
+        out: list[str] = []
+        for name in self.plane.made_names():
+            parsed = names.parse_physical(name)
+            if parsed is not None and parsed[0] == "h" and parsed[1] in dirty:
+                out += joins.history_update(parsed[1])
+        for mv in refresh:
+            found = self.plane.temporal_joins.get(mv)
+            if found and names.arrivals_name(mv) in self.plane.made_names():
+                out += joins.arrivals_update(mv, list(found))
+        return out
 
     def _calls_now(self, name: str, relation_id: int) -> bool:
         try:
@@ -158,7 +193,8 @@ class Clocked:
         in a transaction of their own (the caller holds the admin lock).  A state that cannot
         be computed keeps its rows, as in a barrier's commit."""
         try:
-            statements = self.setting(now_ms) + sql(self.states(database_id))
+            states = self.states(database_id)
+            statements = self.setting(now_ms, database_id, True) + sql(states)
             await self.plane.admin_script(["BEGIN", *statements, "COMMIT"])
         except PgFailure as e:
             log.warning("refreshing materialized views: %s", e.error.message)

@@ -445,9 +445,28 @@ async def handle_create_mv(
 
     bound = await bound_after_counting(fe, bind)
     template = read_query_template(fe, stmt.query) if bound.columns else None
-    return await fe.engine_call(
+    out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
+    if "system_time" in stmt.query.lower():
+        await _make_state_now(fe, stmt.name)
+    return out
+
+
+async def _make_state_now(fe: Frontend, name: st.ObjectName) -> None:
+    """A view with a temporal join joins the rows already there with the dimension as it
+    is at its creation, and each later row as it arrives: its state is made now, not at the
+    first read as other views' are (dataplane/plan/temporal.py)."""
+    en = engine_name(name, fe.database)
+    ctx = fe.query_context()
+    rels = fe.instance.relations
+    schemas = [en.schema] if en.schema else [s for s in ctx.search_path if s != "$user"]
+    for schema in schemas:
+        rel = rels.relation(fe.database_id, schema, en.name)
+        if rel is not None:
+            await fe.instance.data.ready()
+            await fe.instance.data.ensure([rel.id])
+            return
 
 
 def _create_mv_call(

@@ -40,6 +40,9 @@ class Prepassed:
     tokens: list[Token] | None = None
     # idempotent DDL the rewritten text needs first (composite types of struct casts)
     requires: list[str] = field(default_factory=list)
+    # byte offsets of the blanked ``FOR SYSTEM_TIME AS OF PROCTIME()`` (temporal joins, read
+    # by the rewriter: dataplane/plan/temporal.py)
+    temporal_at: list[int] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Replace characters [start, end) with spaces (offsets are kept)."""
@@ -162,8 +165,10 @@ def _temporal_join(text: str, state: Prepassed) -> None:
                 break
         lp, rp = toks[i + 5], toks[i + 6]
         if ok and lp.kind is Kind.OP and lp.value == "(" and rp.kind is Kind.OP and rp.value == ")":
-            spans.append((toks[i].start, rp.end))
-    for start, end in spans:
+            spans.append((toks[i].start, rp.end, toks[i + 4].upper == "PROCTIME"))
+    for start, end, proctime in spans:
+        if proctime:
+            state.temporal_at.append(state.byte_offset(start))
         state.blank(start, end)
     if spans:
         state.tokens = None

@@ -19,15 +19,16 @@ Results are cached by the caller on (text, database, search_path, catalog versio
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import dml, functions, names, tree, typemap
+from rwshim.dataplane.plan import dml, functions, guard, names, temporal, tree, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
-from rwshim.errors import NotImplementedError_
+from rwshim.errors import NotImplementedError_, RwError
 
 UNNAMED = "?column?"
 
@@ -48,6 +49,8 @@ class PgStatement:
     repeated_key_counts: bool = False
     # idempotent DDL run before it (the composite types of its struct casts: typemap)
     requires: tuple[str, ...] = ()
+    # its temporal joins (a materialized view's; a batch query with one is refused)
+    temporal: tuple[temporal.TemporalJoin, ...] = ()
 
 
 class RewriteRefused(NotImplementedError_):
@@ -99,6 +102,26 @@ def expression(text: str) -> str:
     return rw.sp.result()[len(_EXPR_HEAD) :]
 
 
+def guarded(st: PgStatement) -> tuple[PgStatement, guard.Settings]:
+    """The statement as it may reach PostgreSQL (guard.py), and its settings."""
+    rels = frozenset(
+        {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
+        | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
+        | temporal.relations(st.temporal)
+    )
+    text, settings = guard.guard(st.text, rels)
+    repeated = st.repeated_key_text
+    if repeated is not None:
+        try:
+            repeated, _ = guard.guard(repeated, rels)
+        except RwError:
+            # dml.repeated_key_text takes the INSERT's source from the user's text, whose
+            # relation names are not the physical ones: PostgreSQL would read whatever those
+            # names find on its search path.  Not run: the repeated key's error stands.
+            repeated = None
+    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings
+
+
 def rewrite(routed: Routed) -> PgStatement:
     """The PostgreSQL text of a statement routed to the data plane."""
     assert routed.route is Route.DATA and routed.shape is not None
@@ -113,6 +136,7 @@ class _Rewriter:
         self.text = self.shape.text
         self.sp = Splicer(self.text)
         self._star_spans: set[int] = set()
+        self._temporal: list[temporal.TemporalJoin] = []
 
     def run(self) -> PgStatement:
         shape = self.shape
@@ -140,6 +164,7 @@ class _Rewriter:
             extra.repeated_key_text,
             extra.repeated_key_counts,
             tuple(self.routed.prepassed.requires),
+            tuple(self._temporal),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -160,8 +185,32 @@ class _Rewriter:
                     c for c in rel.columns if c.hidden
                 ]
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+            if self._temporal_right(end) and isinstance(rel, Relation):
+                phys = self._temporal_join(ref, rel)
             alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
             sp.replace(ref.location, end, phys + alias)
+
+    def _temporal_right(self, end: int) -> bool:
+        """Whether the name ending at ``end`` is followed by a blanked ``FOR SYSTEM_TIME AS OF
+        PROCTIME()`` (the right side of a temporal join)."""
+        for at in self.routed.prepassed.temporal_at:
+            if at >= end and not self.text[end:at].strip():
+                return True
+        return False
+
+    def _temporal_join(self, ref: tree.RelRef, rel: Relation) -> str:
+        left = _left_of(self.shape.levels, ref)
+        if left is None or left.cte is not None or left.colnames:
+            raise RewriteRefused(
+                "a temporal join whose left side is not one table or materialized view"
+            )
+        left_rel = self.routed.relation_of(left)
+        if not isinstance(left_rel, Relation):
+            raise RewriteRefused(f"a temporal join reading {left.name}")
+        k = len(self._temporal)
+        self._temporal.append(temporal.TemporalJoin(k, physical(left_rel), rel.id))
+        cols = [c.name for c in rel.columns]
+        return temporal.lateral(k, rel.id, cols, left.exposed)
 
     def _find_qualified(
         self, level: tree.Level | None, qual: tuple[str, ...]
@@ -540,6 +589,25 @@ class _Rewriter:
 def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:
     """Whether an EXCEPT list leaves column ``name`` of the item ``exposed`` out."""
     return name in excl or (exposed is not None and f"{exposed}.{name}" in excl)
+
+
+def _left_of(levels: list[tree.Level], ref: tree.RelRef) -> tree.RelRef | None:
+    """The left side of the join whose right side is ``ref`` (``a JOIN b``, or ``a, b``),
+    when it is one relation."""
+    for level in levels:
+        stack: list[tree.FromItem] = []
+        for i, item in enumerate(level.items):
+            if item is ref and i > 0:
+                prev = level.items[i - 1]
+                return prev if isinstance(prev, tree.RelRef) else None
+            stack.append(item)
+        while stack:
+            item = stack.pop()
+            if isinstance(item, tree.JoinItem):
+                if item.right is ref:
+                    return item.left if isinstance(item.left, tree.RelRef) else None
+                stack.extend((item.left, item.right))
+    return None
 
 
 def _exposed(item: tree.FromItem) -> str | None:

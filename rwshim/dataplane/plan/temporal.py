@@ -1,0 +1,173 @@
+"""Temporal joins (``JOIN dim FOR SYSTEM_TIME AS OF PROCTIME() ON ...``) as PostgreSQL text,
+and the history tables they read (no I/O).
+
+RisingWave (``src/stream/src/executor/temporal_join.rs``): a left row is looked up in the
+right table as of the end of the epoch before the one it arrives in (right-side changes are
+buffered and applied at the barrier, ``:257-313``, ``:829-852``); later right-side changes
+never revise an output; a left row's update or delete retracts what it produced and an
+insert does a fresh lookup (the memo table, ``:516-590``).
+
+Here, per right table, a history ``rw."h<id>"``: its rows, their row text, and the epochs
+each version was valid in (``__from`` inclusive, ``__to`` exclusive, NULL while current),
+brought up to date at every barrier whose epoch wrote the table by diffing it with the open
+versions.  Per materialized view, the arrivals ``rw."a<id>"``: for each temporal join ``k``
+and each left row (its row text: a changed row is a new row), the epoch whose end it was
+looked up at.  The view's query reads the right side as ``LATERAL`` over the versions valid at
+its left row's arrival, so computing the view again at a barrier gives every old row the
+dimension it was joined with and every new row the dimension of the epoch before.  What is
+emulated: the left side must be one table or materialized view (no join chain, no alias
+column list); two equal rows of a materialized view on the left share one arrival.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rwshim.dataplane.plan import names
+from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.errors import NotSupported
+
+if TYPE_CHECKING:
+    from rwshim.dataplane.plan.ddl import PgObject
+    from rwshim.dataplane.plan.rewrite import PgStatement
+
+# the arrivals table's name in a query until the view's id is known (plane._definition)
+ARRIVALS_PLACEHOLDER = 'rw."a@view@"'
+# the settings a barrier's commit sets (dataplane/temporal.py): the epoch the lookups of the
+# left rows it commits read at, and the epoch it stamps new versions with
+EPOCH_SETTING = "rw.stream_epoch"
+STAMP_SETTING = "rw.stream_stamp"
+_EPOCH = f"COALESCE(NULLIF(pg_catalog.current_setting('{EPOCH_SETTING}', true), '')::bigint, 0)"
+_STAMP = f"COALESCE(NULLIF(pg_catalog.current_setting('{STAMP_SETTING}', true), '')::bigint, 0)"
+
+# optimizer/mod.rs:432-438 (gen_batch_plan)
+BATCH_REFUSAL = (
+    "do not support temporal join for batch queries",
+    "please use temporal join in streaming queries",
+)
+
+
+def batch_refusal() -> NotSupported:
+    return NotSupported(*BATCH_REFUSAL)
+
+
+@dataclass(frozen=True, slots=True)
+class TemporalJoin:
+    """One temporal join of a query: its number, the left side's physical relation, the
+    right table's id."""
+
+    k: int
+    left: str  # e.g. rw."t5"
+    right_id: int
+
+
+def left_key(exposed: str) -> str:
+    """A left row's identity: its row text (a hidden ``_row_id`` or the key included)."""
+    return f"ROW({qi(exposed)}.*)::text"
+
+
+def lateral(k: int, right_id: int, columns: list[str], left_exposed: str) -> str:
+    """The right side of temporal join ``k``: the versions of the right table valid at the
+    epoch its left row arrived in."""
+    h = f"{names.DATA_SCHEMA}.{qi(names.history_name(right_id))}"
+    cols = ", ".join(f"__h.{qi(c)}" for c in columns)
+    return (
+        f"LATERAL (SELECT {cols} FROM {h} AS __h JOIN {ARRIVALS_PLACEHOLDER} AS __a"
+        f" ON __a.k = {k} AND __a.sk = {left_key(left_exposed)}"
+        " AND __h.__from <= __a.epoch AND (__h.__to IS NULL OR __h.__to > __a.epoch))"
+    )
+
+
+def history_create(table_id: int) -> tuple[str, ...]:
+    """A table's history, its current rows valid from the last barrier's stamp."""
+    h = f"{names.DATA_SCHEMA}.{qi(names.history_name(table_id))}"
+    t = names.qualified_table(table_id)
+    return (
+        f"CREATE TABLE {h} AS SELECT __t.*, ROW(__t.*)::text AS __row, 0::bigint AS __from,"
+        f" NULL::bigint AS __to FROM {t} AS __t",
+        f"CREATE INDEX ON {h} (__row) WHERE __to IS NULL",
+    )
+
+
+def history_update(table_id: int) -> list[str]:
+    """At a barrier whose epoch wrote the table: versions gone are closed, new ones opened
+    (stamped with the barrier's epoch)."""
+    h = f"{names.DATA_SCHEMA}.{qi(names.history_name(table_id))}"
+    t = names.qualified_table(table_id)
+    return [
+        f"UPDATE {h} AS __h SET __to = {_STAMP} WHERE __h.__to IS NULL AND NOT EXISTS"
+        f" (SELECT 1 FROM {t} AS __t WHERE ROW(__t.*)::text = __h.__row)",
+        f"INSERT INTO {h} SELECT __t.*, ROW(__t.*)::text, {_STAMP}, NULL FROM {t} AS __t"
+        f" WHERE NOT EXISTS (SELECT 1 FROM {h} AS __h WHERE __h.__to IS NULL"
+        " AND __h.__row = ROW(__t.*)::text)",
+    ]
+
+
+def arrivals_create(view_id: int, joins: list[TemporalJoin]) -> tuple[str, ...]:
+    """A view's arrivals, its left sides' current rows looked up as of the last barrier
+    (the view's creation joins the rows already there with the table as it is then)."""
+    a = f"{names.DATA_SCHEMA}.{qi(names.arrivals_name(view_id))}"
+    out = [f"CREATE TABLE {a} (k int NOT NULL, sk text NOT NULL, epoch bigint NOT NULL)"]
+    out += [
+        f"INSERT INTO {a} SELECT DISTINCT {j.k}, ROW(__l.*)::text, {_EPOCH} FROM {j.left} AS __l"
+        for j in joins
+    ]
+    out.append(f"CREATE INDEX ON {a} (k, sk)")
+    return tuple(out)
+
+
+def arrivals_update(view_id: int, joins: list[TemporalJoin]) -> list[str]:
+    """At a barrier whose epoch wrote a left side: rows gone are forgotten, new rows (and
+    changed ones: a new row text) arrive at the epoch before the barrier's."""
+    a = f"{names.DATA_SCHEMA}.{qi(names.arrivals_name(view_id))}"
+    out = []
+    for j in joins:
+        out.append(
+            f"DELETE FROM {a} AS __a WHERE __a.k = {j.k} AND NOT EXISTS"
+            f" (SELECT 1 FROM {j.left} AS __l WHERE ROW(__l.*)::text = __a.sk)"
+        )
+        out.append(
+            f"INSERT INTO {a} SELECT {j.k}, __s.sk, {_EPOCH} FROM (SELECT DISTINCT"
+            f" ROW(__l.*)::text AS sk FROM {j.left} AS __l) AS __s WHERE NOT EXISTS"
+            f" (SELECT 1 FROM {a} AS __a WHERE __a.k = {j.k} AND __a.sk = __s.sk)"
+        )
+    return out
+
+
+def relations(joins: tuple[TemporalJoin, ...]) -> set[tuple[str, str]]:
+    """The physical relations a query's temporal joins add (for the guard)."""
+    if not joins:
+        return set()
+    out = {(names.DATA_SCHEMA, names.history_name(j.right_id)) for j in joins}
+    out.add((names.DATA_SCHEMA, "a@view@"))
+    return out
+
+
+def for_view(st: PgStatement, view_id: int) -> PgStatement:
+    """A materialized view's statement reading its own arrivals."""
+    real = f"{names.DATA_SCHEMA}.{qi(names.arrivals_name(view_id))}"
+    return dataclasses.replace(st, text=st.text.replace(ARRIVALS_PLACEHOLDER, real))
+
+
+def objects(view_id: int, joins: tuple[TemporalJoin, ...], signature: str) -> list[PgObject]:
+    """The histories of a view's right tables and its arrivals, before its query."""
+    from rwshim.dataplane.plan.ddl import PgObject
+
+    if not joins:
+        return []
+    out = [
+        PgObject(
+            names.history_name(j.right_id), "history", f"history of {j.right_id}",
+            history_create(j.right_id), j.right_id,
+        )
+        for j in joins
+    ]  # fmt: skip
+    out.append(
+        PgObject(
+            names.arrivals_name(view_id), "arrivals", signature,
+            arrivals_create(view_id, list(joins)), view_id,
+        )
+    )  # fmt: skip
+    return out
