@@ -33,6 +33,7 @@ from pathlib import Path
 from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.binder.relations import Relation, RelKind, as_of
 from rwshim.catalog_path.store_source import StoreRelations
+from rwshim.dataplane import temporal as clock
 from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
@@ -196,6 +197,8 @@ class DataPlane:
     def plan(self, text: str, ctx: QueryContext) -> Planned | None:
         """The statement's PostgreSQL form, or None when it runs in process."""
         self._follow_catalog()
+        if "system_time" in text.lower():  # time travel reads the retention when planned
+            return clock.time_travel_plan(self._plan_text(text, ctx), self.relations)
         key = (text, ctx.cache_key)
         known = self._plans.get(key, _UNSEEN)
         if known is not _UNSEEN:
@@ -336,6 +339,8 @@ class DataPlane:
         out: list[ddl.PgObject] = []
         if rel.kind == RelKind.TABLE:
             out.append(ddl.table(rel, self.expression))
+            if clock.retention_ms(self.relations):  # time travel on: its history is kept
+                out.append(temporal.history_object(rel.id, out[-1].signature))
         elif rel.kind in (RelKind.VIEW, RelKind.MATERIALIZED_VIEW):
             planned = self._definition(rel)
             if planned is None:
@@ -352,7 +357,7 @@ class DataPlane:
                 st = planned.statement
                 mv = ddl.materialized(rel, st.text, st.requires)
                 self.temporal_joins[rel.id] = st.temporal
-                out.extend(temporal.objects(rel.id, st.temporal, mv[0].signature))
+                out.extend(temporal.objects(rel.id, st.temporal, mv[0].signature, out))
                 out.extend(mv)
             else:
                 view = ddl.view(rel, planned.statement.text)

@@ -22,6 +22,7 @@ database.  Readers outside a barrier's refresh see PostgreSQL's ``now()``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import logging
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from rwshim.errors import RwError
 from rwshim.sql.tokens import Kind, tokenize
 
 if TYPE_CHECKING:
-    from rwshim.dataplane.plane import DataPlane
+    from rwshim.dataplane.plane import DataPlane, Planned
 
 log = logging.getLogger("rwshim.datapath")
 
@@ -44,6 +45,25 @@ NOW_SETTING = "rw.stream_now"
 # (src/common/src/util/epoch.rs; rwshim.engine.types)
 _EPOCH_BASE_MS = 1_617_235_200_000
 _EPOCH_SHIFT = 16
+
+
+def retention_ms(relations: object) -> int:
+    """time_travel_retention_ms (system_param/mod.rs:99: 600000 unless set; 0: off)."""
+    conn = getattr(relations, "conn", None)
+    if conn is None:
+        return 600_000
+    row = conn.execute(
+        "SELECT value FROM system_parameter WHERE name = 'time_travel_retention_ms'"
+    ).fetchone()
+    return int(row[0]) if row and str(row[0]).isdigit() else 600_000
+
+
+def time_travel_plan(planned: Planned | None, relations: object) -> Planned | None:
+    """A plan that reads as of a time-travel point, with the retention of now."""
+    if planned is None or not planned.statement.histories:
+        return planned
+    st = joins.with_retention(planned.statement, retention_ms(relations))
+    return dataclasses.replace(planned, statement=st)
 
 
 def epoch_ms(epoch: int) -> int:

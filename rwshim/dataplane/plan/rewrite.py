@@ -51,6 +51,8 @@ class PgStatement:
     requires: tuple[str, ...] = ()
     # its temporal joins (a materialized view's; a batch query with one is refused)
     temporal: tuple[temporal.TemporalJoin, ...] = ()
+    # the tables it reads as of a time-travel point (their histories)
+    histories: tuple[int, ...] = ()
 
 
 class RewriteRefused(NotImplementedError_):
@@ -107,7 +109,7 @@ def guarded(st: PgStatement) -> tuple[PgStatement, guard.Settings]:
     rels = frozenset(
         {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
         | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
-        | temporal.relations(st.temporal)
+        | temporal.relations(st.temporal, st.histories)
     )
     text, settings = guard.guard(st.text, rels)
     repeated = st.repeated_key_text
@@ -137,6 +139,7 @@ class _Rewriter:
         self.sp = Splicer(self.text)
         self._star_spans: set[int] = set()
         self._temporal: list[temporal.TemporalJoin] = []
+        self._histories: list[int] = []
 
     def run(self) -> PgStatement:
         shape = self.shape
@@ -165,6 +168,7 @@ class _Rewriter:
             extra.repeated_key_counts,
             tuple(self.routed.prepassed.requires),
             tuple(self._temporal),
+            tuple(self._histories),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -187,6 +191,12 @@ class _Rewriter:
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
             if self._temporal_right(end) and isinstance(rel, Relation):
                 phys = self._temporal_join(ref, rel)
+            point = self._time_travel(end)
+            if point is not None and isinstance(rel, Relation):
+                if rel.kind != RelKind.TABLE:
+                    raise RewriteRefused(f"time travel on {rel.kind.value} {rel.name}")
+                self._histories.append(rel.id)
+                phys = temporal.time_travel_source(rel.id, [c.name for c in rel.columns], point)
             alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
             sp.replace(ref.location, end, phys + alias)
 
@@ -197,6 +207,13 @@ class _Rewriter:
             if at >= end and not self.text[end:at].strip():
                 return True
         return False
+
+    def _time_travel(self, end: int) -> tuple[str, str] | None:
+        """The time-travel point blanked after the name ending at ``end``, if any."""
+        for at, point in self.routed.prepassed.time_travel_at.items():
+            if at >= end and not self.text[end:at].strip():
+                return point
+        return None
 
     def _temporal_join(self, ref: tree.RelRef, rel: Relation) -> str:
         left = _left_of(self.shape.levels, ref)

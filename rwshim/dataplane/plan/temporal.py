@@ -136,12 +136,12 @@ def arrivals_update(view_id: int, joins: list[TemporalJoin]) -> list[str]:
     return out
 
 
-def relations(joins: tuple[TemporalJoin, ...]) -> set[tuple[str, str]]:
-    """The physical relations a query's temporal joins add (for the guard)."""
-    if not joins:
-        return set()
-    out = {(names.DATA_SCHEMA, names.history_name(j.right_id)) for j in joins}
-    out.add((names.DATA_SCHEMA, "a@view@"))
+def relations(joins: tuple[TemporalJoin, ...], histories: tuple[int, ...]) -> set[tuple[str, str]]:
+    """The physical relations a query's temporal joins and time travel add (for the guard)."""
+    out = {(names.DATA_SCHEMA, names.history_name(i)) for i in histories}
+    out |= {(names.DATA_SCHEMA, names.history_name(j.right_id)) for j in joins}
+    if joins:
+        out.add((names.DATA_SCHEMA, "a@view@"))
     return out
 
 
@@ -151,19 +151,21 @@ def for_view(st: PgStatement, view_id: int) -> PgStatement:
     return dataclasses.replace(st, text=st.text.replace(ARRIVALS_PLACEHOLDER, real))
 
 
-def objects(view_id: int, joins: tuple[TemporalJoin, ...], signature: str) -> list[PgObject]:
-    """The histories of a view's right tables and its arrivals, before its query."""
+def objects(
+    view_id: int, joins: tuple[TemporalJoin, ...], signature: str, deps: list[PgObject]
+) -> list[PgObject]:
+    """The histories of a view's right tables (unless ``deps``, the objects it reads, have
+    them: time travel keeps every table's) and its arrivals, before its query."""
     from rwshim.dataplane.plan.ddl import PgObject
 
     if not joins:
         return []
-    out = [
-        PgObject(
-            names.history_name(j.right_id), "history", f"history of {j.right_id}",
-            history_create(j.right_id), j.right_id,
-        )
-        for j in joins
-    ]  # fmt: skip
+    made = {o.name: o for o in deps}
+    out: list[PgObject] = []
+    for j in joins:
+        table = made.get(names.table_name(j.right_id))
+        if table is not None and names.history_name(j.right_id) not in made:
+            out.append(history_object(j.right_id, table.signature))
     out.append(
         PgObject(
             names.arrivals_name(view_id), "arrivals", signature,
@@ -171,3 +173,54 @@ def objects(view_id: int, joins: tuple[TemporalJoin, ...], signature: str) -> li
         )
     )  # fmt: skip
     return out
+
+
+# Time travel (``SELECT ... FROM t FOR SYSTEM_TIME AS OF <point>``): the point as an epoch
+# (src/frontend/src/optimizer/plan_node/utils.rs:501-575: whole seconds s read as the epoch of
+# (s + 1) * 1000 ms, so the read includes what committed during second s; ``NOW() - iv`` from
+# the clock truncated to seconds), checked against the retention (time_travel_retention_ms,
+# 0: disabled) by rwfn.time_travel_epoch (sqlfn/datetime.py), then the table's versions valid
+# at it.  The retention is the system parameter's when the query is planned (plane.plan).
+RETENTION_PLACEHOLDER = "-424242424242"  # (a number: the guard parses the text)
+
+
+def point_epoch(point: tuple[str, str]) -> str:
+    """The SQL of a time-travel point's epoch."""
+    f = names.FUNCTION_SCHEMA
+    kind, value = point
+    if kind == "num":
+        return f"{f}.time_travel_epoch_of(pg_catalog.to_timestamp({int(value)}))"
+    if kind == "str":
+        return f"{f}.time_travel_epoch_of({names.quote_literal(value)}::timestamptz)"
+    return (
+        f"{f}.time_travel_epoch_of(pg_catalog.date_trunc('second', {f}.now())"
+        f" - {names.quote_literal(value)}::interval)"
+    )
+
+
+def time_travel_source(table_id: int, columns: list[str], point: tuple[str, str]) -> str:
+    """A table read as of a time-travel point."""
+    h = f"{names.DATA_SCHEMA}.{qi(names.history_name(table_id))}"
+    cols = ", ".join(f"__h.{qi(c)}" for c in columns)
+    check = (
+        f"{names.FUNCTION_SCHEMA}.time_travel_epoch({table_id}, {point_epoch(point)},"
+        f" {RETENTION_PLACEHOLDER})"
+    )
+    return (
+        f"(SELECT {cols} FROM (SELECT {check} AS e) AS __e JOIN {h} AS __h"
+        " ON __h.__from <= __e.e AND (__h.__to IS NULL OR __h.__to > __e.e))"
+    )
+
+
+def with_retention(st: PgStatement, retention_ms: int) -> PgStatement:
+    return dataclasses.replace(st, text=st.text.replace(RETENTION_PLACEHOLDER, str(retention_ms)))
+
+
+def history_object(table_id: int, table_signature: str) -> PgObject:
+    """A table's history (made with the table while time travel is enabled)."""
+    from rwshim.dataplane.plan.ddl import PgObject
+
+    return PgObject(
+        names.history_name(table_id), "history", f"history of {table_signature}",
+        history_create(table_id), table_id,
+    )  # fmt: skip
