@@ -141,12 +141,12 @@ class Clocked:
             else max(self._started.values(), default=None)
         )
         if started is not None:
-            # a barrier's commit: left rows of the epoch it ends look up at the end of the one
-            # before (prev), new versions are stamped with the epoch it starts; another commit
-            # (a DDL's, an object made) looks up at the last barrier and stamps after it
-            prev = self._prev.get(database_id or 0, started) if barrier else started
-            stamp = started if barrier else started + 1
-            out.append(f"SET LOCAL {joins.EPOCH_SETTING} = '{prev}'")
+            # what a commit writes is labelled with the epoch it was written in, as
+            # RisingWave's committed epochs are (a barrier's commit: the epoch it ends; another
+            # commit, a DDL's: the open one); a left row of that epoch looks up the versions
+            # of the epochs before it (temporal_join.rs:257-313)
+            stamp = self._prev.get(database_id or 0, started) if barrier else started
+            out.append(f"SET LOCAL {joins.EPOCH_SETTING} = '{stamp - 1}'")
             out.append(f"SET LOCAL {joins.STAMP_SETTING} = '{stamp}'")
         return out
 
