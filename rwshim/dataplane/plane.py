@@ -198,7 +198,8 @@ class DataPlane:
         """The statement's PostgreSQL form, or None when it runs in process."""
         self._follow_catalog()
         if "system_time" in text.lower():  # time travel reads the retention when planned
-            return clock.time_travel_plan(self._plan_text(text, ctx), self.relations)
+            now = self.epochs.clocked.current(ctx.database_id)
+            return clock.time_travel_plan(self._plan_text(text, ctx), self.relations, now)
         key = (text, ctx.cache_key)
         known = self._plans.get(key, _UNSEEN)
         if known is not _UNSEEN:

@@ -58,12 +58,46 @@ def retention_ms(relations: object) -> int:
     return int(row[0]) if row and str(row[0]).isdigit() else 600_000
 
 
-def time_travel_plan(planned: Planned | None, relations: object) -> Planned | None:
-    """A plan that reads as of a time-travel point, with the retention of now."""
+def time_travel_plan(
+    planned: Planned | None, relations: object, now_ms: int | None
+) -> Planned | None:
+    """A plan that reads as of a time-travel point, with the oldest epoch the retention
+    keeps as of the last barrier (``now_ms``; the wall clock before any): none at all when
+    time travel is off (time_travel.rs:649-657 writes no metadata)."""
     if planned is None or not planned.statement.histories:
         return planned
-    st = joins.with_retention(planned.statement, retention_ms(relations))
-    return dataclasses.replace(planned, statement=st)
+    retention = retention_ms(relations)
+    if now_ms is None:
+        now_ms = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+    if not retention:  # no history is kept: every point is refused (time_travel.rs:649-657)
+        table_id, point = planned.statement.histories[0]
+        raise RwError(f"Time-travel version expired: table {table_id}, epoch {point_epoch(point)}")
+    floor_ms = now_ms - retention
+    floor = (max(floor_ms - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT) if retention else 2**63 - 1
+    return dataclasses.replace(planned, statement=joins.with_floor(planned.statement, floor))
+
+
+_UNITS_S = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
+            "month": 2592000, "year": 31536000}  # fmt: skip
+
+
+def point_epoch(point: tuple[str, str]) -> int:
+    """A time-travel point's epoch, as the refusal prints it (utils.rs:501-575; the wall
+    clock for NOW(); 0 where the point cannot be read here)."""
+    kind, value = point
+    try:
+        if kind == "num":
+            secs = int(value)
+        elif kind == "str":
+            secs = int(dt.datetime.fromisoformat(value).timestamp())
+        else:
+            n, unit = value.split()
+            secs = int(dt.datetime.now(dt.UTC).timestamp()) - int(n) * _UNITS_S.get(
+                unit.lower().rstrip("s"), 1
+            )
+    except ValueError:
+        return 0
+    return max((secs + 1) * 1000 - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT
 
 
 def epoch_ms(epoch: int) -> int:

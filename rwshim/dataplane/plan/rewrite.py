@@ -52,7 +52,7 @@ class PgStatement:
     # its temporal joins (a materialized view's; a batch query with one is refused)
     temporal: tuple[temporal.TemporalJoin, ...] = ()
     # the tables it reads as of a time-travel point (their histories)
-    histories: tuple[int, ...] = ()
+    histories: tuple[tuple[int, tuple[str, str]], ...] = ()  # (table id, point)
 
 
 class RewriteRefused(NotImplementedError_):
@@ -139,7 +139,7 @@ class _Rewriter:
         self.sp = Splicer(self.text)
         self._star_spans: set[int] = set()
         self._temporal: list[temporal.TemporalJoin] = []
-        self._histories: list[int] = []
+        self._histories: list[tuple[int, tuple[str, str]]] = []
 
     def run(self) -> PgStatement:
         shape = self.shape
@@ -195,7 +195,7 @@ class _Rewriter:
             if point is not None and isinstance(rel, Relation):
                 if rel.kind != RelKind.TABLE:
                     raise RewriteRefused(f"time travel on {rel.kind.value} {rel.name}")
-                self._histories.append(rel.id)
+                self._histories.append((rel.id, point))
                 phys = temporal.time_travel_source(rel.id, [c.name for c in rel.columns], point)
             alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
             sp.replace(ref.location, end, phys + alias)

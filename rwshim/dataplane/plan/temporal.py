@@ -136,9 +136,11 @@ def arrivals_update(view_id: int, joins: list[TemporalJoin]) -> list[str]:
     return out
 
 
-def relations(joins: tuple[TemporalJoin, ...], histories: tuple[int, ...]) -> set[tuple[str, str]]:
+def relations(
+    joins: tuple[TemporalJoin, ...], histories: tuple[tuple[int, tuple[str, str]], ...]
+) -> set[tuple[str, str]]:
     """The physical relations a query's temporal joins and time travel add (for the guard)."""
-    out = {(names.DATA_SCHEMA, names.history_name(i)) for i in histories}
+    out = {(names.DATA_SCHEMA, names.history_name(i)) for i, _ in histories}
     out |= {(names.DATA_SCHEMA, names.history_name(j.right_id)) for j in joins}
     if joins:
         out.add((names.DATA_SCHEMA, "a@view@"))
@@ -180,8 +182,9 @@ def objects(
 # (s + 1) * 1000 ms, so the read includes what committed during second s; ``NOW() - iv`` from
 # the clock truncated to seconds), checked against the retention (time_travel_retention_ms,
 # 0: disabled) by rwfn.time_travel_epoch (sqlfn/datetime.py), then the table's versions valid
-# at it.  The retention is the system parameter's when the query is planned (plane.plan).
-RETENTION_PLACEHOLDER = "-424242424242"  # (a number: the guard parses the text)
+# at it.  The oldest epoch readable (the last barrier's time less the retention) is put in when
+# the query is planned (plane.plan, dataplane/temporal.py).
+FLOOR_PLACEHOLDER = "-424242424242"  # (a number: the guard parses the text)
 
 
 def point_epoch(point: tuple[str, str]) -> str:
@@ -204,7 +207,7 @@ def time_travel_source(table_id: int, columns: list[str], point: tuple[str, str]
     cols = ", ".join(f"__h.{qi(c)}" for c in columns)
     check = (
         f"{names.FUNCTION_SCHEMA}.time_travel_epoch({table_id}, {point_epoch(point)},"
-        f" {RETENTION_PLACEHOLDER})"
+        f" {FLOOR_PLACEHOLDER})"
     )
     return (
         f"(SELECT {cols} FROM (SELECT {check} AS e) AS __e JOIN {h} AS __h"
@@ -212,8 +215,9 @@ def time_travel_source(table_id: int, columns: list[str], point: tuple[str, str]
     )
 
 
-def with_retention(st: PgStatement, retention_ms: int) -> PgStatement:
-    return dataclasses.replace(st, text=st.text.replace(RETENTION_PLACEHOLDER, str(retention_ms)))
+def with_floor(st: PgStatement, floor_epoch: int) -> PgStatement:
+    """The statement with the oldest epoch time travel may read."""
+    return dataclasses.replace(st, text=st.text.replace(FLOOR_PLACEHOLDER, str(floor_epoch)))
 
 
 def history_object(table_id: int, table_signature: str) -> PgObject:

@@ -73,11 +73,10 @@ CREATE OR REPLACE FUNCTION {F}.time_travel_epoch_of(ts timestamptz) RETURNS bigi
     LANGUAGE sql STABLE PARALLEL SAFE AS $$ SELECT GREATEST(
         (pg_catalog.floor(pg_catalog.date_part('epoch', ts))::bigint + 1) * 1000
         - 1617235200000, 0) << 16 $$;
-CREATE OR REPLACE FUNCTION {F}.time_travel_epoch(table_id int, e bigint, retention bigint)
-    RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+CREATE OR REPLACE FUNCTION {F}.time_travel_epoch(table_id int, e bigint, floor bigint)
+    RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
-    IF retention = 0 OR e < {F}.time_travel_epoch_of(pg_catalog.now()
-            - pg_catalog.make_interval(secs => retention / 1000.0)) THEN
+    IF e < floor THEN
         RAISE EXCEPTION USING ERRCODE = '{RW_ERROR}',
             MESSAGE = 'Time-travel version expired: table ' || table_id || ', epoch ' || e;
     END IF;
