@@ -51,9 +51,9 @@ async def test_each_point_reads_the_epoch_it_names(
     assert await as_of(c, at(t1, -2)) == []
     assert await as_of(c, at(t1)) == [(1,), (2,)]
     assert await as_of(c, at(t2, -2)) == [(1,), (2,)]
-    assert await c.rows(
-        f"select k, v from t for system_time as of '{at(t2, -2)}' where k = 2"
-    ) == [(2, 20)]
+    assert await c.rows(f"select k, v from t for system_time as of '{at(t2, -2)}' where k = 2") == [
+        (2, 20)
+    ]
     assert await as_of(c, at(t2)) == [(2,), (3,)]
     # a point in the future reads the current data (e2e_test/time_travel/syntax.slt:26-32)
     assert await as_of(c, "2130-02-10T12:13:14-08:30") == [(2,), (3,)]
