@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
+from rwshim.binder.relations import Relation
 from rwshim.common import pgtypes, rwtypes
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
@@ -139,6 +140,7 @@ def query_columns(
             streaming_now.check(query)
             raise
         streaming_now.check(query)  # builtin_scalar.rs:869-893
+        _check_temporal_joins(fe, query)
         columns = analysis.columns
     else:
         analysis = fe.instance.query.analyze(query, ctx)
@@ -451,6 +453,34 @@ async def handle_create_mv(
     if "system_time" in stmt.query.lower():
         await _make_state_now(fe, stmt.name)
     return out
+
+
+def _check_temporal_joins(fe: Frontend, query: str) -> None:
+    """RisingWave's optimizer refusals of a temporal join (binder/temporal_join.py)."""
+    if "proctime" not in query.lower():
+        return
+    from rwshim.binder import temporal_join
+
+    rels = fe.instance.relations
+    ctx = fe.query_context()
+
+    def resolve(parts: list[str]) -> Relation | None:
+        schemas = parts[-2:-1] or [s for s in ctx.search_path if s != "$user"]
+        for schema in schemas:
+            found = rels.relation(fe.database_id, schema, parts[-1].lower())
+            if found is not None:
+                return found
+        return None
+
+    def indexes(relation_id: int) -> list[Relation]:
+        out = []
+        for rid in rels.relation_ids():
+            rel = rels.relation_by_id(rid)
+            if rel is not None and rel.indexed_id == relation_id:
+                out.append(rel)
+        return out
+
+    temporal_join.check(query, resolve, indexes)
 
 
 async def _make_state_now(fe: Frontend, name: st.ObjectName) -> None:
