@@ -62,3 +62,11 @@ async def test_jsonb_each_of_an_object_still_works(client: Client) -> None:
     rows = await client.rows("""select * from jsonb_each_text('{"a": "x"}')""")
     assert rows == [("a", "x")]
     assert await client.rows("select count(*) from jsonb_each(null)") == [(0,)]
+
+
+async def test_jsonb_build_object_odd_arguments(client: Client) -> None:
+    # src/frontend/src/expr/type_inference/func.rs:765-772 (e2e_test/batch/basic/to_jsonb.slt.part)
+    assert await cause(client, "select jsonb_build_object(true)") == (
+        "XX000",
+        "\n\nCaused by:\n  Bind error: argument list must have even number of elements\n",
+    )

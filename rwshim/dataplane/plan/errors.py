@@ -156,6 +156,17 @@ def _series_step(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContex
     return expr_error(f"Invalid parameter step: {why}")
 
 
+# jsonb_build_object with an odd number of arguments: the frontend's type inference refuses it
+# (src/frontend/src/expr/type_inference/func.rs:765-772, ErrorCode::BindError), where
+# PostgreSQL raises it when the call runs (its VARIADIC-array form, which RisingWave refuses at
+# run time as InvalidParam, has the same PostgreSQL text and is worded alike)
+@_row("22023", r"^argument list must have even number of elements$")
+def _build_object(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    from rwshim.errors import BindError
+
+    return BindError(err.message)
+
+
 # ExprError::NotNullViolation (error.rs:111-116)
 @_row("23502", r"^null value in column ")
 def _not_null(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
