@@ -13,6 +13,7 @@ sends as it is.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -77,22 +78,64 @@ def rw_f64_text(x: float) -> str:
     return f"{head}{digits[0]}.{digits[1:]}e{kk - 1}"
 
 
+def _rw_number(tok: str) -> str:
+    plain = "." not in tok and "e" not in tok and "E" not in tok
+    if plain and _I64_MIN <= int(tok) <= _U64_MAX:
+        return tok
+    return rw_f64_text(float(tok))
+
+
+class _Raw:
+    """A JSON number already in RisingWave's text."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _Obj(list[tuple[str, Any]]):
+    """A JSON object's members, in PostgreSQL's order."""
+
+
+def _dump(v: Any) -> str:
+    if isinstance(v, _Raw):
+        return v.text
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, _Obj):
+        members = sorted(v, key=lambda kv: kv[0].encode())
+        return "{" + ", ".join(f"{_dump(k)}: {_dump(x)}" for k, x in members) + "}"
+    return "[" + ", ".join(_dump(x) for x in v) + "]"
+
+
 def rw_jsonb_text(text: str) -> str:
-    """PostgreSQL's jsonb text with its numbers as RisingWave's jsonb holds them: an integer
-    that fits i64 or u64 stays, any other number is an f64 (src/common/src/types/jsonb.rs:
-    jsonbb numbers are i64 / u64 / f64; to_jsonb.rs adds floats and decimals with add_f64),
-    printed by rw_f64_text.  sqlfn/jsonb.py stores a float with a fractional digit."""
+    """PostgreSQL's jsonb text as RisingWave's jsonb prints it (src/common/src/types/jsonb.rs
+    over the jsonbb crate): numbers as RisingWave holds them, an integer that fits i64 or u64
+    as it is and any other an f64 (to_jsonb.rs adds floats and decimals with add_f64; sqlfn/
+    jsonb.py stores a float with a fractional digit) printed by rw_f64_text; an object's keys
+    in byte order, where PostgreSQL's jsonb orders them by length first."""
+    if "{" in text:
+        try:
+            value = json.loads(
+                text,
+                object_pairs_hook=_Obj,
+                parse_int=lambda t: _Raw(_rw_number(t)),
+                parse_float=lambda t: _Raw(_rw_number(t)),
+            )
+        except ValueError:
+            return text
+        return _dump(value)
     if "." not in text and not re.search(r"\d{19}", text):
         return text
 
     def sub(m: re.Match[str]) -> str:
         tok = m.group(0)
-        if tok.startswith('"'):
-            return tok
-        plain = "." not in tok and "e" not in tok and "E" not in tok
-        if plain and _I64_MIN <= int(tok) <= _U64_MAX:
-            return tok
-        return rw_f64_text(float(tok))
+        return tok if tok.startswith('"') else _rw_number(tok)
 
     return _JSON_TOKEN.sub(sub, text)
 

@@ -1,8 +1,9 @@
 """RisingWave's jsonb numbers and ``to_jsonb`` over a real socket (psycopg, values read as the
 server's text): jsonb holds an integer that fits i64/u64 as it is and any other number as an
 f64, printed as the ``ryu`` crate lays it out (src/common/src/types/jsonb.rs: ``1.0``, ``2e16``,
-``1.1451419198101145e38``); ``to_jsonb`` of a float or decimal is an f64, of NULL the jsonb
-``null``, of a timestamptz RFC 3339 in UTC, of a timestamp chrono's ``{date}T{time}``
+``1.1451419198101145e38``), an object's keys in byte order; ``to_jsonb`` of a float or
+decimal is an f64, of NULL the jsonb ``null``, of a timestamptz RFC 3339 in UTC, of a timestamp
+chrono's ``{date}T{time}``
 (src/expr/impl/src/scalar/to_jsonb.rs).  Values from e2e_test/batch/basic/to_jsonb.slt.part,
 e2e_test/batch/types/jsonb_issue_23376.slt.part and e2e_test/batch/aggregate/jsonb_agg.slt.part.
 """
@@ -55,6 +56,9 @@ async def _one(conn: psycopg.AsyncConnection[tuple[str, ...]], sql: str) -> str:
         ("SELECT to_jsonb('2023-10-01 10:23:45.5'::timestamp)", '"2023-10-01T10:23:45.500"'),
         ("SELECT '[1.50, 1e-7, 0.00001, 18446744073709551615, -3]'::jsonb",
          "[1.5, 1e-7, 0.00001, 18446744073709551615, -3]"),
+        # an object's keys in byte order (jsonbb), where PostgreSQL orders by length first
+        ("""SELECT '{"one": 1, "two": "two", "three": true, "x": {"bb": [], "a": "{"}}'::jsonb""",
+         '{"one": 1, "three": true, "two": "two", "x": {"a": "{", "bb": []}}'),
         ("""SELECT '{"": 114514191981011451419198101145141919810, "a.b": 1}'::jsonb""",
          '{"": 1.1451419198101145e38, "a.b": 1}'),
     ],
