@@ -83,3 +83,36 @@ async def test_to_jsonb_over_a_table(conn: psycopg.AsyncConnection[tuple[str, ..
         ("1.0", "1.0", "1.0", "null"),
         ("2e16", "99.99", "15.869999885559082", '"2014-05-28T11:22:35.614298+00:00"'),
     ]
+
+
+async def test_jsonb_aggregates_and_builders_take_risingwave_values(
+    conn: psycopg.AsyncConnection[tuple[str, ...]],
+) -> None:
+    # e2e_test/batch/aggregate/jsonb_agg.slt.part: the values go in as to_jsonb makes them
+    await conn.execute("SET RW_IMPLICIT_FLUSH TO true")
+    await conn.execute("CREATE TABLE ja (v2 int, v3 varchar)")
+    await conn.execute("INSERT INTO ja VALUES (NULL, NULL), (1, 'ccc'), (2, 'bbb'), (3, 'aaa')")
+    assert await _one(conn, "select jsonb_agg(v2::float4 order by v2) from ja") == (
+        "[1.0, 2.0, 3.0, null]"
+    )
+    assert await _one(conn, "select jsonb_agg(v2 order by v3 desc) from ja") == "[null, 1, 2, 3]"
+    assert await _one(conn, "select jsonb_agg(DISTINCT v2::decimal) from ja") == "[1, 2, 3, null]"
+    assert (
+        await _one(
+            conn,
+            "select jsonb_object_agg(v3, v2::decimal order by v3) filter (where v3 is not null)"
+            " from ja",
+        )
+        == '{"aaa": 3.0, "bbb": 2.0, "ccc": 1.0}'
+    )
+    assert (
+        await _one(
+            conn,
+            "select jsonb_build_array(v2, v2::float8, v3) from ja where v2 = 2",
+        )
+        == '[2, 2.0, "bbb"]'
+    )
+    assert (
+        await _one(conn, "select jsonb_build_object('b', v2::real, 'a', v2) from ja where v2 = 1")
+        == '{"a": 1, "b": 1.0}'
+    )
