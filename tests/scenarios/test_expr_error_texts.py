@@ -70,3 +70,13 @@ async def test_jsonb_build_object_odd_arguments(client: Client) -> None:
         "XX000",
         "\n\nCaused by:\n  Bind error: argument list must have even number of elements\n",
     )
+
+
+async def test_star_except_of_a_constant(client: Client) -> None:
+    # src/frontend/src/binder/select.rs:680-700 (e2e_test/batch/basic/select_except.slt.part)
+    await client.run("CREATE TABLE ex1 (v1 int, v2 int)")
+    for constant in ("1", "'test'"):
+        assert await cause(client, f"select * except ({constant}) from ex1") == (
+            "XX000",
+            "\n\nCaused by:\n  Bind error: Only support column name in except list\n",
+        )

@@ -33,6 +33,10 @@ from dataclasses import dataclass, field
 from rwshim.errors import RwError
 from rwshim.sql.tokens import Kind, Token, tokenize
 
+_LITERALS = frozenset(
+    {Kind.NUMBER, Kind.STRING, Kind.ESTRING, Kind.NSTRING, Kind.XSTRING, Kind.DOLLAR}
+)
+
 
 @dataclass(slots=True)
 class Prepassed:
@@ -111,6 +115,12 @@ def _star_except(text: str, state: Prepassed) -> None:
         ok = False
         while j < len(toks):
             # a column, or qualified: `a.v1` (RisingWave binds each in the FROM clause)
+            if j < len(toks) and toks[j].kind in _LITERALS:
+                from rwshim.errors import BindError
+
+                # a constant binds to no column (select.rs generate_except_indices:
+                # anything but an InputRef)
+                raise BindError("Only support column name in except list")
             parts: list[str] = []
             while j < len(toks) and toks[j].kind is Kind.WORD:
                 w = toks[j]
