@@ -2,7 +2,8 @@
 pow/exp overflow and underflow (ExprError::NumericOverflow/Underflow, src/expr/impl/src/scalar/
 arithmetic_op.rs:181-187, exp.rs:43-48), jsonb to a number (cast.rs:83-99 over
 JsonbRef::as_number), ``jsonb_each`` of a non-object (table_function/jsonb.rs:41-55 over
-JsonbRef::object_key_values) and generate_series's decimal bounds (generate_series.rs:160-208).
+JsonbRef::object_key_values), generate_series's decimal bounds (generate_series.rs:160-208) and
+regexp_count's g flag (regexp.rs:58-63).
 Statements from e2e_test/batch/functions/pow.slt.part, e2e_test/batch/types/jsonb.slt.part and
 e2e_test/batch/basic/generate_series.slt.part."""
 
@@ -33,6 +34,10 @@ _HEAD = "\n\nCaused by these errors (recent errors listed first):\n  1: Expr err
             "Parse error: cannot cast jsonb string to type number",
         ),
         ("select * from jsonb_each('null')", "cannot deconstruct a jsonb null"),
+        (
+            "select regexp_count('foobar', 'b..', 1, 'g')",
+            "regexp_count() does not support the global option",
+        ),
         ("select * from jsonb_each('1')", "cannot deconstruct a jsonb number"),
         ("select * from jsonb_each_text('\"string\"')", "cannot deconstruct a jsonb string"),
         ("select * from jsonb_each_text('[]')", "cannot deconstruct a jsonb array"),

@@ -167,6 +167,13 @@ def _build_object(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapConte
     return BindError(err.message)
 
 
+# regexp_count with the g flag: RegexpContext::from_pattern_flags_for_count's bail
+# (src/expr/impl/src/scalar/regexp.rs:58-63); PostgreSQL quotes "global"
+@_row("22023", r'^regexp_count\(\) does not support the "global" option$')
+def _count_global(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error("regexp_count() does not support the global option")
+
+
 # ExprError::NotNullViolation (error.rs:111-116)
 @_row("23502", r"^null value in column ")
 def _not_null(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
