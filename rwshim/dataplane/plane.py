@@ -41,6 +41,7 @@ from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
+from rwshim.dataplane.pool import DEFAULT_SIZE, Pool
 from rwshim.dataplane.postgres import DataPlaneError
 from rwshim.dataplane.typecat import TypeCatalog, TypeRow
 from rwshim.errors import RwError
@@ -165,9 +166,13 @@ class DataPlane:
         *,
         postgres_url: str | None = None,
         data_dir: str | Path | None = None,
+        pool_size: int = DEFAULT_SIZE,
     ) -> None:
         self.relations = relations
         self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
+        self.host.want_connections(pool_size)
+        # the connections the sessions' statements lease (dataplane/pool.py)
+        self.pool = Pool(pool_size)
         self.dbname = self.host.new_database_name()
         self._plans: SizedLRU[tuple[object, ...], Planned | None] = SizedLRU(
             _PLAN_CACHE_BYTES, _PLAN_FACTOR
@@ -775,6 +780,7 @@ class DataPlane:
         in the background."""
         self._closed = True
         self.epochs.close_now()
+        self.pool.close_now()
         for task in list(self._count_tasks):
             task.cancel()
         if self._admin is not None:

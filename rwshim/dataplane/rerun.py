@@ -114,13 +114,35 @@ async def run(
     they pass ``flush_at`` bytes), the number of rows; None when PostgreSQL no longer has a
     relation it reads (another session dropped it: nothing was sent, the full path plans
     again and answers RisingWave's not-found error)."""
-    from rwshim.dataplane import values
-
     active = session.active
     if active is not None:
         await active.settle()
         session.active = None
-    conn = quick.conn
+    # the connection is leased again (dataplane/pool.py): while the session waited, another
+    # may have taken it (then the full path leases one)
+    conn = session.plane.pool.reclaim(session, session._usable)
+    if conn is not quick.conn:
+        if conn is not None:
+            session._release(conn)
+        return None
+    try:
+        return await _run(session, quick, conn, params, timeout_ms, out, flush, flush_at)
+    finally:
+        session._release(conn)
+
+
+async def _run(
+    session: DataSession,
+    quick: Quick,
+    conn: PgConn,
+    params: Sequence[object],
+    timeout_ms: int,
+    out: list[bytes],
+    flush: Callable[[], Awaitable[None]],
+    flush_at: int,
+) -> int | None:
+    from rwshim.dataplane import values
+
     args = [values.encode_param(v, t) for v, t in zip(params, quick.param_oids, strict=False)]
     seconds = timeout_ms / 1000
     chunks = conn.stream(
@@ -154,7 +176,7 @@ async def run(
         raise session._failure(e, quick.planned, quick.state) from None
     except ConnectionLost as e:
         finished = True
-        raise session._lost(e) from None
+        raise session._lost(e, conn) from None
     finally:
         if not finished:
             # left early (a cancel, a timeout, a failed flush): the statement is stopped on

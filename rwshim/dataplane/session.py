@@ -1,7 +1,8 @@
-"""One rwshim session's side of the data plane: its own PostgreSQL connection (opened on its
-first data statement), kept in step with the session (time zone, user, database, search path,
-RisingWave's variables for ``current_setting``), the catalog snapshots its mixed queries read,
-and the statements themselves.
+"""One rwshim session's side of the data plane: the PostgreSQL connection it leases for a
+statement from the instance's pool (dataplane/pool.py: the same one again while no other
+session needed it), kept in step with the session (time zone, user, database, search path,
+RisingWave's variables for ``current_setting``) whenever it was last set for another, the
+catalog snapshots its mixed queries read, and the statements themselves.
 
 - A query streams: rows come in chunks as the client reads them (bounded memory); leaving
   early cancels it on PostgreSQL.  DML runs to its end before anything is sent (its RETURNING
@@ -10,8 +11,10 @@ and the statements themselves.
   CancelRequest stops the running statement: both cancel it on PostgreSQL at once (psycopg sends
   PostgreSQL's cancel request when the waiting task is cancelled).
 - A query joining catalog relations with user data reads a snapshot of each catalog relation
-  in a temporary table of this connection, refreshed when the catalog or the session's context
-  changed since it was taken.
+  in a temporary table of the leased connection, refreshed when the catalog or the context
+  changed since it was taken there (the connection keeps the key: pgio.PgConn.snapshots).
+- A query's lease lasts while its rows stream (a suspended portal, an open cursor); it ends
+  when they are read, closed, or settled before the session's next statement.
 - Errors: PostgreSQL's mapped to RisingWave's (query/pg/errors); for the binder's classes
   (unknown column, function, type mismatch) the in-process binder is asked first, since it
   reproduces RisingWave's whole text (``Failed to bind expression: ...``).
@@ -44,6 +47,7 @@ from rwshim.dataplane.pgio import (
 from rwshim.dataplane.plan import functions, names, typemap
 from rwshim.dataplane.plan.errors import MapContext, map_error
 from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
+from rwshim.dataplane.pool import DEFAULT_WAIT, server_full
 from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
 from rwshim.sql.cache import TextLRU
 
@@ -87,6 +91,8 @@ class DataSession:
         self.plane = plane
         self.explain = explain
         self.catalog_rows = catalog_rows
+        # the connection this session used last (pool.Holder): leased while a statement
+        # runs on it, else idle in the pool and ours until another session takes it (None)
         self.conn: PgConn | None = None
         # PostgreSQL's Describe of a statement text (its parameter types), bounded by bytes
         self._described: TextLRU[Described] = TextLRU(DESCRIBED_BYTES)
@@ -95,27 +101,34 @@ class DataSession:
             tuple[int, tuple[Field, ...]],
             tuple[object, list[Column], list[Callable[[bytes], object]]],
         ] = {}
-        self._snapshots: dict[tuple[str, str], object] = {}
         # the query whose rows are still being read (a suspended portal): settled before the
-        # connection is used for anything else
+        # session runs anything else
         self.active: _Rows | None = None
-        self._generation = -1
 
     # --- the connection -----------------------------------------------------------------
 
     async def _connection(self, state: SessionState) -> PgConn:
-        conn = self.conn
-        generation = self.plane.generation()
-        if conn is None or conn.closed or generation != self._generation:
-            # none yet, or the server restarted since it was opened (its sessions are gone)
-            if conn is not None:
-                conn.close_now()
-            self.conn = None
-            self._snapshots.clear()
-            conn = await self._open()
-            self.conn = conn
-            self._generation = self.plane.generation()
-        await self._sync(conn, state)
+        """A connection leased for one statement, set to the session's state; give it back
+        with ``_release``."""
+        wait = state.timeout_ms / 1000 if state.timeout_ms else DEFAULT_WAIT
+        conn = await self.plane.pool.acquire(self, wait, self._usable, self._open_leased)
+        try:
+            await self._sync(conn, state)
+        except BaseException:
+            self._release(conn)
+            raise
+        return conn
+
+    def _usable(self, conn: PgConn) -> bool:
+        # not broken, and opened since the server last restarted (its sessions are gone)
+        return not conn.closed and conn.generation == self.plane.generation()
+
+    def _release(self, conn: PgConn) -> None:
+        self.plane.pool.release(conn, self)
+
+    async def _open_leased(self) -> PgConn:
+        conn = await self._open()
+        conn.generation = self.plane.generation()
         return conn
 
     async def _open(self) -> PgConn:
@@ -129,6 +142,8 @@ class DataSession:
                 )
                 return conn
             except (ConnectionLost, PgFailure) as e:
+                if isinstance(e, ConnectionLost) and server_full(e):
+                    raise  # no free slot: the pool waits for one (pool.py)
                 if attempt:
                     raise DataPlaneLost(str(e)) from None
                 # the server may be restarting after a crash: wait until it accepts sessions
@@ -138,7 +153,7 @@ class DataSession:
 
     @property
     def _synced(self) -> tuple[object, ...] | None:
-        """The state last set on this session's own connection."""
+        """The state last set on the connection this session used last."""
         return None if self.conn is None else self.conn.synced
 
     async def _sync(self, conn: PgConn, state: SessionState) -> None:
@@ -177,18 +192,24 @@ class DataSession:
             )
         )
         await _set_timezone(conn, timezone)
-        conn.synced = key
+        conn.synced, conn.synced_ctx = key, ctx
 
     async def close(self) -> None:
-        if self.conn is not None:
-            await self.conn.close()
-            self.conn = None
+        """The rwshim session ends: its streaming rows are stopped, its connection goes back
+        to the pool for any session."""
+        active, self.active = self.active, None
+        if active is not None:
+            await active.aclose()
+        self.plane.pool.disown(self)
 
     def close_now(self) -> None:
-        """Close without waiting (the rwshim session is gone)."""
-        if self.conn is not None:
-            self.conn.close_now()
-            self.conn = None
+        """Close without waiting (the rwshim session is gone): a connection still streaming
+        its rows is closed, an idle one is left to the pool."""
+        active, self.active = self.active, None
+        if active is not None and not active.released:
+            active.released = True
+            self.plane.pool.discard(active.conn)
+        self.plane.pool.disown(self)
 
     # --- before a statement ---------------------------------------------------------------
 
@@ -197,8 +218,12 @@ class DataSession:
         a relation it reads while this one waited: then RisingWave's not-found error)."""
         planned = await self._objects(planned, state)
         conn = await self._connection(state)
-        for schema, name in planned.statement.snapshots:
-            await self._snapshot(conn, schema, name, state.ctx)
+        try:
+            for schema, name in planned.statement.snapshots:
+                await self._snapshot(conn, schema, name, state.ctx)
+        except BaseException:
+            self._release(conn)
+            raise
         return conn, planned
 
     async def _objects(self, planned: Planned, state: SessionState) -> Planned:
@@ -225,7 +250,7 @@ class DataSession:
         self, conn: PgConn, schema: str, name: str, ctx: QueryContext, *, cached: bool = True
     ) -> None:
         key = (self.plane._catalog_version(), ctx.cache_key)
-        if cached and self._snapshots.get((schema, name)) == key:
+        if cached and conn.snapshots.get((schema, name)) == key:
             return
         columns, rows = self.catalog_rows(schema, name, ctx)
         table = names.qualified_snapshot(schema, name)
@@ -244,7 +269,7 @@ class DataSession:
                 ]
                 await conn.query(insert, params, [0] * width)
         if cached:
-            self._snapshots[(schema, name)] = key
+            conn.snapshots[(schema, name)] = key
 
     # --- statements -----------------------------------------------------------------------
 
@@ -257,8 +282,10 @@ class DataSession:
         seconds = (state.timeout_ms or 3600 * 1000) // 1000
         return map_error(err, _names_of(planned), MapContext(seconds))
 
-    def _lost(self, e: ConnectionLost) -> RwError:
-        self.conn = None
+    def _lost(self, e: ConnectionLost, conn: PgConn) -> RwError:
+        conn.close_now()  # broken: its lease's end closes it for good
+        if self.conn is conn:
+            self.conn = None
         return DataPlaneLost(str(e))
 
     async def describe(
@@ -273,7 +300,9 @@ class DataSession:
         except PgFailure as e:
             raise self._failure(e, planned, state) from None
         except ConnectionLost as e:
-            raise self._lost(e) from None
+            raise self._lost(e, conn) from None
+        finally:
+            self._release(conn)
         self._described.put(planned.statement.text, described)
         params = [typemap.result_oid(o) for o in described.param_oids]
         cols = None if described.fields is None else (await self.columns(described.fields))[0]
@@ -302,9 +331,14 @@ class DataSession:
             return await self._write(planned, params, state)
         conn, planned = await self._prepare(planned, state)
         st = planned.statement
-        pg_types, args = self._params(st.text, params)
+        try:
+            pg_types, args = self._params(st.text, params)
+        except BaseException:
+            self._release(conn)
+            raise
         if st.kind == "select":
             timeout = (state.timeout_ms or 3600 * 1000) / 1000
+            # the lease is the rows' now: they give it back when they end
             rows = _Rows(self, conn, planned, state, pg_types, args, time.monotonic() + timeout)
             outcome = Outcome("SELECT", None, rows, count_rows=True)
             try:
@@ -400,7 +434,7 @@ class DataSession:
         """A kept run of the query whose rows ``rows`` were just read to their end, when its
         rows pass through and it reads no catalog snapshot (else None)."""
         if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
-            return None
+            return None  # (another session has taken the connection since)
         st = rows.planned.statement
         if st.kind != "select" or st.snapshots or rows.planned.settings or self._synced is None:
             return None
@@ -412,7 +446,7 @@ class DataSession:
             rows.planned,
             rows.state,
             rows.conn,
-            self._generation,
+            rows.conn.generation,
             self._synced,
             rows.pg_types,
             [param_oid(t) for t in rows.pg_types],
@@ -527,6 +561,15 @@ class _Rows:
         self._done = False
         self._abandoned = False
         self._started = False
+        # the connection's lease has ended (pool.py): at the rows' end, never before
+        self.released = False
+
+    def _end(self) -> None:
+        """No more is read from the connection: its lease ends."""
+        self._done = True
+        if not self.released:
+            self.released = True
+            self.session._release(self.conn)
 
     async def _next_chunk(self) -> Any | None:
         try:
@@ -539,21 +582,27 @@ class _Rows:
             await self.aclose()
             raise QueryTimeout(int((self.state.timeout_ms or 3600 * 1000) // 1000)) from None
         except PgFailure as e:
-            self._done = True
+            self._end()  # (the stream drained the connection)
             err = self.session._failure(e, self.planned, self.state)
             if e.error.sqlstate == UNDEFINED_TABLE and not self._started:
                 raise _Dropped(err) from None
             raise err from None
         except ConnectionLost as e:
-            self._done = True
-            raise self.session._lost(e) from None
+            err = self.session._lost(e, self.conn)
+            self._end()
+            raise err from None
+        except BaseException:
+            # a cancel (CancelRequest): the stream stopped the statement and drained the
+            # connection on its way out (pgio.PgConn.stream), or closed it
+            self._end()
+            raise
 
     async def start(self, outcome: Outcome) -> None:
         """Read up to the first chunk: the columns (and any error before the first row)."""
         res = await self._next_chunk()
         if res is None:  # pragma: no cover - a query always describes its columns
             outcome.columns = []
-            self._done = True
+            self._end()
             return
         fields = fields_of(res)
         cols, self._decoders = await self.session.columns(fields)
@@ -585,7 +634,8 @@ class _Rows:
             if res is None:
                 break
             rest.extend(_decoded_rows([res], self._decoders))
-        self._buffer, self._pos, self._done = rest, 0, True
+        self._buffer, self._pos = rest, 0
+        self._end()
 
     def __aiter__(self) -> _Rows:
         return self
@@ -596,7 +646,8 @@ class _Rows:
                 raise StopAsyncIteration
             res = await self._next_chunk()
             if res is None:
-                self._done = self.finished = True
+                self.finished = True
+                self._end()
                 raise StopAsyncIteration
             try:
                 self._take(res)
@@ -611,5 +662,8 @@ class _Rows:
         """Stop reading: the statement is cancelled on PostgreSQL and the connection drained."""
         if not self._done:
             self._done = True
-            with contextlib.suppress(Exception):
-                await self._chunks.aclose()  # type: ignore[attr-defined]
+            try:
+                with contextlib.suppress(Exception):
+                    await self._chunks.aclose()  # type: ignore[attr-defined]
+            finally:
+                self._end()
