@@ -22,6 +22,7 @@ catalog snapshots its mixed queries read, and the statements themselves.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
@@ -36,6 +37,7 @@ from rwshim.common.outcome import Column, Outcome
 from rwshim.dataplane import values
 from rwshim.dataplane.epochs import SAVEPOINT
 from rwshim.dataplane.pgio import (
+    CHUNK_ROWS,
     UNDEFINED_TABLE,
     ConnectionLost,
     Described,
@@ -57,6 +59,8 @@ if TYPE_CHECKING:
     from rwshim.dataplane.rerun import Quick
 
 RACE_RETRIES = 5
+# rows being closed in the background (_Rows.abandon): kept until done
+_CLOSING: set[asyncio.Task[None]] = set()
 
 
 class _Dropped(Exception):
@@ -610,14 +614,37 @@ class _Rows:
         outcome.columns = cols
         self._started = True
         self._take(res)
+        if res.ntuples < CHUNK_ROWS:
+            await self._complete()
+
+    async def _complete(self) -> None:
+        """A chunk short of CHUNK_ROWS is the result's last (libpq hands a partial chunk
+        over only at the statement's end): read PostgreSQL's end now, without waiting, so
+        that the connection's lease ends with the statement and not when the client reads
+        its last row (a driver's one-row Execute leaves the portal suspended for good)."""
+        while (res := await self._next_chunk()) is not None:
+            self._buffer.extend(_decoded_rows([res], self._decoders))
+        self.finished = True
+        self._end()
 
     def _take(self, res: Any) -> None:
         self._buffer = _decoded_rows([res], self._decoders)
         self._pos = 0
 
     def abandon(self) -> None:
-        """Nobody will read the rest (the portal was closed)."""
+        """Nobody will read the rest (the portal or cursor was closed): the statement is
+        stopped and the connection's lease given back now, not at the session's next
+        statement (the pool's other sessions may be waiting for it)."""
         self._abandoned = True
+        if self._done:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - the server always runs a loop
+            return
+        task = loop.create_task(self.aclose())
+        _CLOSING.add(task)
+        task.add_done_callback(_CLOSING.discard)
 
     async def settle(self) -> None:
         """The connection is wanted for another statement: stop this one if its rows are
@@ -654,6 +681,8 @@ class _Rows:
             except BaseException:
                 await self.aclose()
                 raise
+            if res.ntuples < CHUNK_ROWS:
+                await self._complete()
         row = self._buffer[self._pos]
         self._pos += 1
         return row

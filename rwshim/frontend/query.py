@@ -232,9 +232,16 @@ async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object])
 
 def handle_close_cursor(fe: Frontend, stmt: st.CloseCursor, params: list[object]) -> Outcome:
     if stmt.cursor is None:
+        closed = list(fe.cursors.values())
         fe.cursors.clear()
     else:
-        fe.cursors.pop(stmt.cursor, None)
+        found = fe.cursors.pop(stmt.cursor, None)
+        closed = [] if found is None else [found]
+    for cursor in closed:
+        # a data-plane query's rows give their pooled connection back now (dataplane/pool.py)
+        abandon = getattr(cursor.rows, "abandon", None)
+        if abandon is not None:
+            abandon()
     return Outcome(stmt.tag)
 
 
