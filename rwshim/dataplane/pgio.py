@@ -158,10 +158,9 @@ class PgConn:
         self._prepared: dict[tuple[str, tuple[int, ...]], bytes] = {}
         self._prepared_bytes = 0
         self._runs: SizedLRU[tuple[str, tuple[int, ...]], int] = SizedLRU(PREPARED_BYTES // 2)
-        # the rwshim session state last set on this connection (dataplane/session.py), and
-        # the context it was set from (kept alive: the state's key holds its id)
+        # the rwshim session state last set on this connection (dataplane/session.py,
+        # DataSession.state_key: by content, so that sessions alike share it as it is)
         self.synced: tuple[object, ...] | None = None
-        self.synced_ctx: object = None
         # the data plane's server generation when it was opened, and the catalog snapshots
         # in its temporary tables ((schema, name) -> their key): a leased connection serves
         # one session after another (dataplane/pool.py)

@@ -96,12 +96,13 @@ class Pool:
         # statements waiting for a connection: a future resolved with one (theirs now), or
         # with None (a slot came free: try again)
         self._waiters: deque[asyncio.Future[PgConn | None]] = deque()
+        self._closed = False
 
     @property
     def leased(self) -> int:
         return len(self._leased)
 
-    def reclaim(self, holder: Holder, usable: Callable[[PgConn], bool]) -> PgConn | None:
+    def _reclaim(self, holder: Holder, usable: Callable[[PgConn], bool]) -> PgConn | None:
         """The holder's own idle connection, leased again (None: not idle, or gone)."""
         conn = holder.conn
         if conn is None or self._owned.get(conn) is not holder:
@@ -114,16 +115,51 @@ class Pool:
         self._leased.add(conn)
         return conn
 
+    def take(
+        self, holder: Holder, key: tuple[object, ...], usable: Callable[[PgConn], bool]
+    ) -> PgConn | None:
+        """An idle connection already set to ``key`` (the holder's own first), leased to
+        it at once; None when there is none (nothing waits)."""
+        own = holder.conn
+        if own is not None and own.synced == key:
+            conn = self._reclaim(holder, usable)
+            if conn is not None:
+                return conn
+        conn = self._matching(key, usable)
+        if conn is not None:
+            self._leased.add(conn)
+            holder.conn = conn
+        return conn
+
+    def _matching(self, key: tuple[object, ...], usable: Callable[[PgConn], bool]) -> PgConn | None:
+        """An idle connection set to ``key``, out of the idle ones (none: None).  Sessions
+        alike (the same user, database, path, variables and time zone: most clients' many
+        connections) share connections without setting anything, and so a pool smaller
+        than the sessions costs them no more than one as large."""
+        for conn in self._free:
+            if conn.synced == key and usable(conn):
+                self._free.remove(conn)
+                return conn
+        for conn, owner in self._owned.items():
+            if conn.synced == key and usable(conn):
+                del self._owned[conn]
+                if owner.conn is conn:
+                    owner.conn = None
+                return conn
+        return None
+
     async def acquire(
         self,
         holder: Holder,
         wait: float,
         usable: Callable[[PgConn], bool],
         connect: Callable[[], Awaitable[PgConn]],
+        key: tuple[object, ...],
     ) -> PgConn:
-        """A connection leased to ``holder`` (``holder.conn`` is set to it); waits up to
-        ``wait`` seconds for one, then raises PoolFull."""
-        own = self.reclaim(holder, usable)
+        """A connection leased to ``holder`` (``holder.conn`` is set to it), preferably one
+        set to its state ``key`` already; waits up to ``wait`` seconds for one, then raises
+        PoolFull."""
+        own = self._reclaim(holder, usable)
         if own is not None:
             return own
         started = time.monotonic()
@@ -131,7 +167,7 @@ class Pool:
         server: str | None = None
         backoff = 0.02
         while True:
-            conn = self._idle_one(usable)
+            conn = self._matching(key, usable) or self._idle_one(usable)
             if conn is None and self.opened < self.size and server is None:
                 self.opened += 1
                 try:
@@ -210,7 +246,7 @@ class Pool:
         if conn not in self._leased:
             return
         self._leased.discard(conn)
-        if conn.closed or conn.busy or conn.in_transaction:
+        if self._closed or conn.closed or conn.busy or conn.in_transaction:
             if holder is not None and holder.conn is conn:
                 holder.conn = None
             self._close(conn)
@@ -257,6 +293,7 @@ class Pool:
     def close_now(self) -> None:
         """Close every idle connection (the instance is closing; leases close with their
         sessions)."""
+        self._closed = True
         for conn in [*self._owned, *self._free]:
             self._close(conn)
         self._owned.clear()

@@ -108,6 +108,8 @@ class DataSession:
         # the query whose rows are still being read (a suspended portal): settled before the
         # session runs anything else
         self.active: _Rows | None = None
+        # the context state_key last read, and its part of the key
+        self._state_memo: tuple[QueryContext, tuple[object, ...]] | None = None
 
     # --- the connection -----------------------------------------------------------------
 
@@ -115,9 +117,11 @@ class DataSession:
         """A connection leased for one statement, set to the session's state; give it back
         with ``_release``."""
         wait = state.timeout_ms / 1000 if state.timeout_ms else DEFAULT_WAIT
-        conn = await self.plane.pool.acquire(self, wait, self._usable, self._open_leased)
+        key = self.state_key(state)
+        pool = self.plane.pool
+        conn = await pool.acquire(self, wait, self._usable, self._open_leased, key)
         try:
-            await self._sync(conn, state)
+            await self._sync(conn, state, key)
         except BaseException:
             self._release(conn)
             raise
@@ -155,17 +159,26 @@ class DataSession:
                 await self.plane.host.repair_data_role()
         raise AssertionError("unreachable")  # pragma: no cover
 
-    @property
-    def _synced(self) -> tuple[object, ...] | None:
-        """The state last set on the connection this session used last."""
-        return None if self.conn is None else self.conn.synced
+    def state_key(self, state: SessionState) -> tuple[object, ...]:
+        """What ``_sync`` sets on a connection, by content: (the context with its variables,
+        the version, the time zone, the catalog version).  Two sessions alike have equal
+        keys, so a connection one of them left needs nothing set for the other."""
+        ctx = state.ctx
+        memo = self._state_memo
+        if memo is None or memo[0] is not ctx:
+            # (a SET makes a new context: its variables do not change under it)
+            memo = self._state_memo = (ctx, (ctx, tuple(sorted(ctx.variables.items()))))
+        return (memo[1], state.version, state.timezone, self.plane._catalog_version())
 
-    async def _sync(self, conn: PgConn, state: SessionState) -> None:
-        """Set the session's state on ``conn`` (its own connection, or its database's
+    async def _sync(
+        self, conn: PgConn, state: SessionState, key: tuple[object, ...] | None = None
+    ) -> None:
+        """Set the session's state on ``conn`` (a leased connection, or its database's
         writer, which every session's DML shares: dataplane/epochs.py)."""
         ctx = state.ctx
-        catalog = self.plane._catalog_version()
-        key = (id(ctx), ctx.cache_key, state.timezone, catalog)
+        if key is None:
+            key = self.state_key(state)
+        catalog = key[3]
         synced = conn.synced
         if key == synced:
             return
@@ -196,7 +209,7 @@ class DataSession:
             )
         )
         await _set_timezone(conn, timezone)
-        conn.synced, conn.synced_ctx = key, ctx
+        conn.synced = key
 
     async def close(self) -> None:
         """The rwshim session ends: its streaming rows are stopped, its connection goes back
@@ -437,10 +450,10 @@ class DataSession:
     def quick_of(self, rows: object, columns: Sequence[Column]) -> Quick | None:
         """A kept run of the query whose rows ``rows`` were just read to their end, when its
         rows pass through and it reads no catalog snapshot (else None)."""
-        if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
-            return None  # (another session has taken the connection since)
+        if not isinstance(rows, _Rows) or not rows.finished:
+            return None
         st = rows.planned.statement
-        if st.kind != "select" or st.snapshots or rows.planned.settings or self._synced is None:
+        if st.kind != "select" or st.snapshots or rows.planned.settings:
             return None
         from rwshim.dataplane import rerun as quick  # (it imports this module)
 
@@ -449,9 +462,10 @@ class DataSession:
         return quick.Quick(
             rows.planned,
             rows.state,
-            rows.conn,
             rows.conn.generation,
-            self._synced,
+            # the state the rows ran under (their connection went back to the pool at their
+            # end, and may be another session's now)
+            self.state_key(rows.state),
             rows.pg_types,
             [param_oid(t) for t in rows.pg_types],
             rows.field_oids,

@@ -171,3 +171,34 @@ def test_cancel_stops_its_own_sessions_statement_only() -> None:
             conn.close()
     finally:
         assert sp.stop() == 0
+
+
+def test_sessions_sharing_one_connection_keep_their_own_settings() -> None:
+    """With one pooled connection every statement of two sessions runs on it in turn: each
+    statement sees its own session's time zone and user, also when prepared and repeated
+    (the kept run of dataplane/rerun.py)."""
+    sp = ServerProcess("--data-pool-size", "1")
+    try:
+        _setup(sp)
+        with sp.connect() as root:
+            root.execute("CREATE USER alice")
+            root.execute("GRANT SELECT ON t TO alice")
+        tokyo = sp.connect()
+        utc = psycopg.connect(
+            host="127.0.0.1", port=sp.port, user="alice", dbname="dev", autocommit=True
+        )
+        tokyo.execute("SET TIME ZONE 'Asia/Tokyo'")
+        hour = "SELECT extract(hour from '2020-01-01 00:00:00+00'::timestamptz), current_user"
+        for i in range(6):
+            for prepare in (False, True):
+                q = f"{hour}, count(*) FROM t WHERE n > %s GROUP BY 1, 2"
+                assert tokyo.execute(q, [i], prepare=prepare).fetchall() == [
+                    (9, "root", ROWS - i)
+                ]
+                assert utc.execute(q, [i], prepare=prepare).fetchall() == [
+                    (0, "alice", ROWS - i)
+                ]
+        tokyo.close()
+        utc.close()
+    finally:
+        assert sp.stop() == 0
