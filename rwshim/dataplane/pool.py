@@ -43,6 +43,7 @@ DEFAULT_WAIT = 30.0
 FLAG = "--data-pool-size"
 # PostgreSQL's texts when it has no connection slot left (postinit.c, proc.c)
 _SERVER_FULL = ("too many clients already", "remaining connection slots are reserved")
+_STATES_MAX = 4096
 
 
 class Holder(Protocol):
@@ -97,6 +98,20 @@ class Pool:
         # with None (a slot came free: try again)
         self._waiters: deque[asyncio.Future[PgConn | None]] = deque()
         self._closed = False
+        # session states by content -> a number (DataSession.state_key): keys compare as
+        # numbers; numbers are never reused, so forgetting the table only costs a re-set
+        self._states: dict[object, int] = {}
+        self._state_ids = 0
+
+    def intern(self, content: object) -> int:
+        """The number of a session state's content (equal contents, one number)."""
+        found = self._states.get(content)
+        if found is None:
+            if len(self._states) >= _STATES_MAX:
+                self._states.clear()
+            self._state_ids += 1
+            found = self._states[content] = self._state_ids
+        return found
 
     @property
     def leased(self) -> int:

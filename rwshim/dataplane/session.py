@@ -109,7 +109,7 @@ class DataSession:
         # session runs anything else
         self.active: _Rows | None = None
         # the context state_key last read, and its part of the key
-        self._state_memo: tuple[QueryContext, tuple[object, ...]] | None = None
+        self._state_memo: tuple[QueryContext, int] | None = None
 
     # --- the connection -----------------------------------------------------------------
 
@@ -161,13 +161,15 @@ class DataSession:
 
     def state_key(self, state: SessionState) -> tuple[object, ...]:
         """What ``_sync`` sets on a connection, by content: (the context with its variables,
-        the version, the time zone, the catalog version).  Two sessions alike have equal
-        keys, so a connection one of them left needs nothing set for the other."""
+        as a number the pool gives equal contents; the version, the time zone, the catalog
+        version).  Two sessions alike have equal keys, so a connection one of them left
+        needs nothing set for the other."""
         ctx = state.ctx
         memo = self._state_memo
         if memo is None or memo[0] is not ctx:
             # (a SET makes a new context: its variables do not change under it)
-            memo = self._state_memo = (ctx, (ctx, tuple(sorted(ctx.variables.items()))))
+            content = (ctx, tuple(sorted(ctx.variables.items())))
+            memo = self._state_memo = (ctx, self.plane.pool.intern(content))
         return (memo[1], state.version, state.timezone, self.plane._catalog_version())
 
     async def _sync(
