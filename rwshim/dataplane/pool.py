@@ -191,7 +191,11 @@ class Pool:
                     self._slot_freed()
                     if not server_full(e):
                         raise
-                    server = str(e)  # wait for a release, trying again now and then
+                    # PostgreSQL has no slot left (other clients, other instances): take an
+                    # idle connection of ours at once, else wait for a release, trying again
+                    # now and then
+                    server = str(e)
+                    conn = self._idle_one(usable, full=True)
                 except BaseException:
                     self._slot_freed()
                     raise
@@ -213,15 +217,16 @@ class Pool:
                 self._leased.discard(got)
                 self._close(got)
 
-    def _idle_one(self, usable: Callable[[PgConn], bool]) -> PgConn | None:
+    def _idle_one(self, usable: Callable[[PgConn], bool], full: bool = False) -> PgConn | None:
         """An idle connection to take: one whose session has gone, else (when no new one
-        may be opened) the least recently used owned one."""
+        may be opened: the pool, or ``full``, PostgreSQL is full) the least recently used
+        owned one."""
         while self._free:
             conn = self._free.pop()
             if usable(conn):
                 return conn
             self._close(conn)
-        if self.opened < self.size:
+        if self.opened < self.size and not full:
             return None
         while self._owned:
             conn, owner = next(iter(self._owned.items()))
@@ -231,7 +236,7 @@ class Pool:
             if usable(conn):
                 return conn
             self._close(conn)
-            if self.opened < self.size:
+            if self.opened < self.size and not full:
                 return None
         return None
 

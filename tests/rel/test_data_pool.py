@@ -192,13 +192,52 @@ def test_sessions_sharing_one_connection_keep_their_own_settings() -> None:
         for i in range(6):
             for prepare in (False, True):
                 q = f"{hour}, count(*) FROM t WHERE n > %s GROUP BY 1, 2"
-                assert tokyo.execute(q, [i], prepare=prepare).fetchall() == [
-                    (9, "root", ROWS - i)
-                ]
-                assert utc.execute(q, [i], prepare=prepare).fetchall() == [
-                    (0, "alice", ROWS - i)
-                ]
+                assert tokyo.execute(q, [i], prepare=prepare).fetchall() == [(9, "root", ROWS - i)]
+                assert utc.execute(q, [i], prepare=prepare).fetchall() == [(0, "alice", ROWS - i)]
         tokyo.close()
         utc.close()
     finally:
+        assert sp.stop() == 0
+
+
+def test_postgres_out_of_connections_is_waited_for_then_named(tmp_path: Path) -> None:
+    """Another client takes every free slot of the data plane's PostgreSQL (a real fault:
+    its max_connections reached by connections rwshim does not own): a statement that needs
+    a new connection waits for its statement_timeout and says that PostgreSQL is full; once
+    a slot is free again it gets one."""
+    sp = ServerProcess("--data-dir", str(tmp_path))
+    hogs: list[psycopg.Connection[Any]] = []
+    try:
+        _setup(sp)
+        a, b = sp.connect(), sp.connect()
+        _declare(a, "ca")  # a's lease: b needs a connection of its own
+        socket_dir = (tmp_path / "pg" / "postmaster.pid").read_text().splitlines()[4]
+        while True:
+            try:
+                hogs.append(psycopg.connect(host=socket_dir, user="postgres", dbname="postgres"))
+            except psycopg.OperationalError as e:
+                assert "too many clients already" in str(e), str(e)
+                break
+            assert len(hogs) < 200
+        b.execute("SET statement_timeout = 1000")
+        with pytest.raises(psycopg.Error) as err:
+            b.execute("SELECT count(*) FROM t")
+        socket = f"{socket_dir}/.s.PGSQL.5432"
+        assert (str(err.value), err.value.sqlstate) == (
+            "Failed to run the query\n\nCaused by:\n  the data plane's PostgreSQL has no free"
+            " connection (its max_connections): connection failed: connection to server on"
+            f' socket "{socket}" failed: FATAL:  sorry, too many clients already; waited 1 s'
+            " (statement_timeout, or 30 s when it is 0).  Raise PostgreSQL's max_connections,"
+            " or lower --data-pool-size (now 64) so that rwshim stays within it",
+            "53300",
+        )
+        b.execute("SET statement_timeout = 0")
+        threading.Timer(0.3, hogs.pop().close).start()
+        assert b.execute("SELECT count(*) FROM t").fetchone() == (ROWS,)
+        assert a.execute("FETCH 1 FROM ca").fetchall() == [(1,)]
+        a.close()
+        b.close()
+    finally:
+        for h in hogs:
+            h.close()
         assert sp.stop() == 0
