@@ -15,6 +15,8 @@ DDL generator and the PostgreSQL lifecycle it costs ~100 ms that ``SELECT 1`` ne
   the meta store being the truth: what the catalog does not have is dropped; what it has is
   made lazily.  PostgreSQL's DDL is transactional, so after a crash of either side nothing
   half-made is there.
+- ``pool``: the PostgreSQL connections the sessions' statements lease (dataplane/pool.py,
+  ``--data-pool-size``).
 - ``row_count(id)``: the engine's backfill model reads upstream row counts synchronously; they
   are fetched before a CREATE that backfills (``refresh_counts``) and refreshed in the
   background after DML on a counted table.
