@@ -36,6 +36,7 @@ from rwshim.store.store import Store
 if TYPE_CHECKING:
     from rwshim.dataplane.changelog import ChangeLog
     from rwshim.dataplane.plane import DataPlane
+    from rwshim.dataplane.sources.runtime import Sources
 
 
 # The server's live sessions, as the instance and the frontend's handlers see them.  The
@@ -104,6 +105,7 @@ class Instance:
         self.postgres_url = postgres_url
         self.data_pool_size = data_pool_size  # None: the data plane's default
         self._data: DataPlane | None = None
+        self._sources: Sources | None = None
         self._changelog: ChangeLog | None = None
         try:
             # The read path first: opening an existing store runs recovery, whose first
@@ -121,6 +123,8 @@ class Instance:
         self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
+        if any(self.relations.connector_relations(c) for c in ("datagen", "posix_fs")):
+            self.sources  # noqa: B018 (they produce from the first barrier)
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
     # their open reads before a write.  (A class default too: recovery, which may write,
@@ -196,6 +200,18 @@ class Instance:
                 # every barrier from now on commits its epoch on the data plane
                 engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
         return self._data
+
+    @property
+    def sources(self) -> Sources:
+        """The connector runtime over the data plane (dataplane/sources/: RWSHIM PUSH,
+        datagen, posix_fs), made with the data plane it writes to."""
+        data = self.data
+        runtime = self._sources
+        if runtime is None or runtime.plane is not data:
+            from rwshim.dataplane.sources.runtime import Sources
+
+            runtime = self._sources = Sources(data, lambda: self.clock.now_ms())
+        return runtime
 
     @property
     def commits_pending(self) -> bool:

@@ -94,6 +94,7 @@ class QueryEngine:
             self.state.version = version
         if clock is not None:
             self.state.now = clock
+        self.state.start_time = self.state.now()
         self.state.schema_exists = relations.schema_exists
         sqlite = SqliteExecutor(conn, self.state, install_catalog)
         self.executor: Executor = sqlite

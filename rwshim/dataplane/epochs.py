@@ -151,6 +151,9 @@ class Epochs:
         self._changed: asyncio.Condition | None = None
         self._draining: asyncio.Lock | None = None
         self.after_commit: list[Listener] = []
+        # before a barrier's commit: what connectors produce for that barrier is written
+        # into its epoch (dataplane/sources/: datagen's rows, posix_fs's new files)
+        self.before_commit: list[Callable[[int, int], Awaitable[None]]] = []
 
     # --- barriers ------------------------------------------------------------------------
 
@@ -189,6 +192,11 @@ class Epochs:
     async def _commit_first(self) -> None:
         item = self._pending[0]
         db, epoch = item
+        for produce in list(self.before_commit):
+            try:
+                await produce(db, epoch)
+            except Exception as e:  # a source's failure is its own: the barrier goes on
+                log.warning("sources at epoch %d of database %d: %s", epoch, db, e)
         writer = self._writers.get(db)
         try:
             if writer is not None and writer.open:

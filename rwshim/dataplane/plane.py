@@ -61,6 +61,7 @@ checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 _PLAN_CACHE_BYTES = 64 * 1024 * 1024
 _PLAN_FACTOR = 8
 _SEEN = object()
+_Answer = guard.Answer | None  # (dataplane/plan/guard.py)
 _UNSEEN = object()
 # The bookkeeping rows of objects no longer in PostgreSQL (a DROP ... CASCADE took them).
 _FORGET_GONE = (
@@ -77,25 +78,7 @@ class Planned:
     # set_config(name, value, false) calls: the session applies them at every run, as
     # RisingWave's binder does (dataplane/plan/guard.py)
     settings: guard.Settings = ()
-
-
-def guarded(st: rewrite.PgStatement) -> tuple[rewrite.PgStatement, guard.Settings]:
-    """The statement as it may reach PostgreSQL (guard.py), and its settings."""
-    rels = frozenset(
-        {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
-        | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
-    )
-    text, settings = guard.guard(st.text, rels)
-    repeated = st.repeated_key_text
-    if repeated is not None:
-        try:
-            repeated, _ = guard.guard(repeated, rels)
-        except RwError:
-            # dml.repeated_key_text takes the INSERT's source from the user's text, whose
-            # relation names are not the physical ones: PostgreSQL would read whatever those
-            # names find on its search path.  Not run: the repeated key's error stands.
-            repeated = None
-    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings
+    answered: bool = False  # holds the session's answers (guard.py): never kept
 
 
 def _same(a: Planned, b: Planned) -> bool:
@@ -217,19 +200,24 @@ class DataPlane:
             self._objects_by_rel.clear()
         return version
 
-    def plan(self, text: str, ctx: QueryContext) -> Planned | None:
-        """The statement's PostgreSQL form, or None when it runs in process."""
+    def plan(self, text: str, ctx: QueryContext, answer: _Answer = None) -> Planned | None:
+        """The statement's PostgreSQL form, or None when it runs in process; ``answer``
+        answers the calls RisingWave answers in the session (guard.py)."""
         self._follow_catalog()
         key = (text, ctx.cache_key)
         known = self._plans.get(key, _UNSEEN)
         if known is not _UNSEEN:
             return known  # type: ignore[return-value]
         lits = literals.literals(text)
-        planned = self._plan_shared(text, lits, ctx) if lits else self._plan_text(text, ctx)
-        self._plans.put(key, planned)
+        plan_shared, plan_text = self._plan_shared, self._plan_text
+        planned = plan_shared(text, lits, ctx, answer) if lits else plan_text(text, ctx, answer)
+        if planned is None or not planned.answered:
+            self._plans.put(key, planned)
         return planned
 
-    def _plan_shared(self, text: str, lits: literals.Literals, ctx: QueryContext) -> Planned | None:
+    def _plan_shared(
+        self, text: str, lits: literals.Literals, ctx: QueryContext, answer: _Answer
+    ) -> Planned | None:
         """The plan of a text with integer literals, through its skeleton's shared plan
         (sql/literals), probed on the skeleton's second text: a skeleton never repeated
         costs no probe."""
@@ -238,14 +226,16 @@ class DataPlane:
         if isinstance(known, _Template):
             return known.fill(text, lits.values)
         reads = checks.constant_reads
-        planned = self._plan_text(text, ctx)  # an error is not remembered
+        planned = self._plan_text(text, ctx, answer)  # an error is not remembered
+        if planned is not None and planned.answered:
+            return planned  # the session's answers: no shared plan
         if known is _UNSEEN:
             self._shared.put(skey, _SEEN)
         elif known is _SEEN:
             self._shared.put(skey, self._template(lits, planned, ctx, reads))
         return planned
 
-    def _plan_text(self, text: str, ctx: QueryContext) -> Planned | None:
+    def _plan_text(self, text: str, ctx: QueryContext, answer: _Answer = None) -> Planned | None:
         routed = route.route(
             self._inline(text, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
             self.catalog_only,
@@ -256,8 +246,10 @@ class DataPlane:
             return None
         assert routed.shape is not None
         guard.check_user_calls(f.parts for f in routed.shape.func_refs)
-        st, settings = guarded(rewrite.rewrite(routed))
-        return Planned(text, routed, st, settings)
+        from rwshim.dataplane.plan import views  # (the planner's view inlining)
+
+        st, settings, answered = views.rewritten(self, routed, answer)
+        return Planned(text, routed, st, settings, answered)
 
     def _template(
         self, lits: literals.Literals, planned: Planned | None, ctx: QueryContext, reads: int
@@ -319,7 +311,8 @@ class DataPlane:
         search_path = parse_search_path(path) if path else ("$user", "public")
         return QueryContext(rel.database_id, db, 0, "root", search_path)
 
-    def _definition(self, rel: Relation) -> Planned | None:
+    def definition_routed(self, rel: Relation) -> route.Routed | None:
+        """A view's definition routed as it binds; None when it reads no user data."""
         if rel.definition is None:
             raise DataPlaneError(f"{rel.kind.value} {rel.name} has no definition")
         ctx = self.view_context(rel)
@@ -329,14 +322,15 @@ class DataPlane:
             self._inline(rel.definition, ctx), ctx, route.resolver(ctx, relations), relations,
             self.catalog_only,
         )  # fmt: skip
-        if routed.route is not route.Route.DATA:
+        return routed if routed.route is route.Route.DATA else None
+
+    def _definition(self, rel: Relation) -> Planned | None:
+        from rwshim.dataplane.plan import views
+
+        routed = self.definition_routed(rel)
+        if routed is None:
             return None
-        st, settings = guarded(rewrite.rewrite(routed))
-        if settings:
-            # RisingWave binds a view's query again at every use; PostgreSQL's view would
-            # answer without setting the variable
-            raise guard.GuardRefused(f"set_config in the definition of {rel.name}")
-        return Planned(rel.definition, routed, st)
+        return Planned(rel.definition or "", routed, views.definition(self.relations, rel, routed))
 
     def objects_for(
         self, relation_id: int, seen: frozenset[int] = frozenset()
@@ -373,7 +367,7 @@ class DataPlane:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))
         elif rel.kind == RelKind.SOURCE:
-            out.append(ddl.source(rel))
+            out.extend(ddl.source(rel, self.expression))
         elif rel.kind == RelKind.INDEX and rel.indexed_id is not None:
             indexed = self.relations.relation_by_id(rel.indexed_id)
             if indexed is None:
@@ -390,8 +384,7 @@ class DataPlane:
         """A DEFAULT / generated expression in PostgreSQL's text (guarded as a query is:
         PostgreSQL evaluates it as the data role at every INSERT)."""
         out = rewrite.expression(text)
-        _, settings = guard.guard(f"SELECT {out}")
-        if settings:
+        if guard.guard(f"SELECT {out}").settings:
             raise guard.GuardRefused("set_config in a column expression")
         return out
 

@@ -47,7 +47,8 @@ from rwshim.dataplane.pgio import (
     fields_of,
 )
 from rwshim.dataplane.plan import functions, names, typemap
-from rwshim.dataplane.plan.errors import MapContext, map_error
+from rwshim.dataplane.plan.errors import MapContext, map_error, with_long_names
+from rwshim.dataplane.plan.rewrite import PgStatement
 from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
 from rwshim.dataplane.pool import DEFAULT_WAIT, server_full
 from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
@@ -293,7 +294,7 @@ class DataSession:
     # --- statements -----------------------------------------------------------------------
 
     def _failure(self, e: PgFailure, planned: Planned, state: SessionState) -> RwError:
-        err = e.error
+        err = with_long_names(e.error, planned.statement.long_names)
         if err.sqlstate in BINDER_STATES:
             found = self.explain(planned.routed.prepassed.text, state.ctx)
             if found is not None:
@@ -324,7 +325,8 @@ class DataSession:
             self._release(conn)
         self._described.put(planned.statement.text, described)
         params = [typemap.result_oid(o) for o in described.param_oids]
-        cols = None if described.fields is None else (await self.columns(described.fields))[0]
+        fields = described.fields
+        cols = None if fields is None else (await self.columns(fields, planned.statement))[0]
         return params, cols
 
     async def execute(
@@ -443,7 +445,7 @@ class DataSession:
         fields = fields_of(results[0]) if results and results[0].nfields else []
         if not fields:
             return Outcome(tag)
-        cols, decoders = await self.columns(fields)
+        cols, decoders = await self.columns(fields, planned.statement)
         rows = _decoded_rows(results, decoders)
         return Outcome(tag, cols, rows)
 
@@ -455,7 +457,10 @@ class DataSession:
         if not isinstance(rows, _Rows) or not rows.finished:
             return None
         st = rows.planned.statement
-        if st.kind != "select" or st.snapshots or rows.planned.settings:
+        planned = rows.planned
+        if st.kind != "select" or st.snapshots or planned.settings:
+            return None
+        if planned.answered:  # answers given in process for that run (plan/guard.py)
             return None
         from rwshim.dataplane import rerun as quick  # (it imports this module)
 
@@ -474,10 +479,13 @@ class DataSession:
         )
 
     async def columns(
-        self, fields: Sequence[Field]
+        self, fields: Sequence[Field], statement: PgStatement | None = None
     ) -> tuple[list[Column], list[Callable[[bytes], object]]]:
         """Result columns as the client sees them and their decoders; a type that is not
-        builtin (a struct's composite, vector) is looked up in the data database first."""
+        builtin (a struct's composite, vector) is looked up in the data database first.  A
+        name over 63 bytes is the one the user wrote (``statement.user_name``)."""
+        if statement is not None and statement.long_names:
+            fields = [Field(statement.user_name(f.name), f.type_oid) for f in fields]
         types = self.plane.types
         key = (id(types), tuple(fields))
         hit = self._columns.get(key)
@@ -625,7 +633,7 @@ class _Rows:
             self._end()
             return
         fields = fields_of(res)
-        cols, self._decoders = await self.session.columns(fields)
+        cols, self._decoders = await self.session.columns(fields, self.planned.statement)
         self.field_oids = tuple(f.type_oid for f in fields)
         outcome.columns = cols
         self._started = True

@@ -296,6 +296,13 @@ def read_query_template(fe: Frontend, query: str) -> str:
     return tpl.to_json()
 
 
+def _start_connector(fe: Frontend, connector: object) -> None:
+    """A connector that produces its own rows (datagen, posix_fs) starts producing at the barriers
+    after its CREATE: the connector runtime (and the data plane it writes to) is made now."""
+    if str(connector or "").lower() in ("datagen", "posix_fs"):
+        fe.instance.sources  # noqa: B018 (made on first use)
+
+
 async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
     connector = dict(stmt.with_options).get("connector")
     added: connectors.Additions | None = None
@@ -332,6 +339,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             connector=connector,
         ),
     )
+    _start_connector(fe, connector)
     if stmt.query is not None and not out.notices:
         # CREATE TABLE ... AS: the table is filled with the query's rows.
         name = ".".join(f'"{p}"' for p in stmt.name.parts)
@@ -534,10 +542,12 @@ async def handle_create_source(
             row_encode=fmt.encode if fmt else None,
             format_encode_options=fmt.options if fmt else (),
             if_not_exists=stmt.if_not_exists,
+            primary_key=pk,
         ),
     )
     if added is not None:
         out.notices[:0] = added.notices
+    _start_connector(fe, dict(stmt.with_options).get("connector"))
     return out
 
 

@@ -16,7 +16,7 @@ from pglast.parser import ParseError
 
 from rwshim.common.names import too_many_dotted_names
 from rwshim.errors import SqlParserError
-from rwshim.sql import pgjson
+from rwshim.sql import long_names, pgjson
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.lenient import PgText, pg_text
@@ -135,8 +135,11 @@ def check_pg_json(
 def _checked(
     sql: str, toks: list[Token], stop: Token, query: bool, pg: PgText, parse: Callable[[str], T]
 ) -> T:
+    # identifiers over 63 bytes are read whole (rwshim/sql/long_names.py; pgjson.parse does
+    # it itself, in bytes: the Python AST counts characters)
+    masked, long = (pg.text, {}) if parse is pgjson.parse else long_names.mask(pg.text, True)
     try:
-        out = parse(pg.text)
+        out = parse(masked)
     except ParseError as e:
         if len(e.args) > 1 and isinstance(e.args[1], int):
             e.args = (e.args[0], pg.original_offset(e.args[1]), *e.args[2:])
@@ -148,6 +151,8 @@ def _checked(
     empty = _empty_select_list(toks, stop)
     if empty is not None:
         raise expected_error(sql, empty, "an expression")
+    if long:
+        long_names.restore_ast(out, long)
     return out
 
 

@@ -26,6 +26,7 @@ RANKS: dict[str, int] = {
     "catalog_path": 50,  # constants and catalog-only queries in process [frontend system_catalog]
     "dataplane.plan": 60,  # sans-I/O planning of user statements for PostgreSQL [src/batch]
     "dataplane": 65,  # the data plane's I/O shell: connections, sessions, change logs
+    "dataplane.sources": 66,  # connectors that produce: RWSHIM PUSH, datagen, posix_fs
     "instance": 70,  # composition root: store + engine + catalog path + data plane + clock
     "control": 75,  # test control: the RWSHIM statements and the actions behind them
     "frontend": 80,  # statement handlers [src/frontend/src/handler]

@@ -83,6 +83,16 @@ def install(conn: Any, state: FunctionState) -> None:
         return state.set_config(str(name), None if value is None else str(value))
 
     reg("set_config", 3, set_config, False)
+    # the session's id (builtin_scalar.rs:741-744)
+    reg("pg_backend_pid", 0, lambda: ctx().session_id, False)
+
+    def start_time() -> str | None:
+        t = state.start_time
+        return (
+            None if t is None else t.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
+        )
+
+    reg("pg_postmaster_start_time", 0, start_time, False)
 
     # operators and casts targeted by translation
     reg("rw_regex", 3, f.regex_match)

@@ -13,8 +13,9 @@ Registering: ``register(sqlstate, pattern, build)`` adds a row (tried before the
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rwshim.dataplane.plan import names
@@ -75,6 +76,25 @@ def user_names(text: str, name_of: NameOf) -> str:
         return m.group(0) if found is None else found
 
     return _PHYSICAL.sub(sub, text)
+
+
+def with_long_names(err: PgError, pairs: Sequence[tuple[str, str]]) -> PgError:
+    """``err`` with the physical forms of names over 63 bytes (rwshim/sql/long_names.py) as
+    the names the user wrote."""
+    if not pairs:
+        return err
+
+    def put(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for phys, full in pairs:
+            text = text.replace(phys, full)
+        return text
+
+    return dataclasses.replace(
+        err, message=put(err.message) or "", detail=put(err.detail), hint=put(err.hint),
+        column=put(err.column),
+    )  # fmt: skip
 
 
 def _relation(err: PgError, name_of: NameOf) -> str:

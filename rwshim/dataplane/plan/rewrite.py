@@ -28,6 +28,7 @@ from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
 from rwshim.errors import NotImplementedError_
+from rwshim.sql import long_names
 
 UNNAMED = "?column?"
 
@@ -48,6 +49,18 @@ class PgStatement:
     repeated_key_counts: bool = False
     # idempotent DDL run before it (the composite types of its struct casts: typemap)
     requires: tuple[str, ...] = ()
+    # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
+    # the result columns and errors (rwshim/sql/long_names.py)
+    long_names: tuple[tuple[str, str], ...] = ()
+
+    def user_name(self, name: str) -> str:
+        """A result column's name as the user wrote it (PostgreSQL's holds a long one's
+        physical form)."""
+        if self.long_names:
+            for phys, full in self.long_names:
+                if phys == name:
+                    return full
+        return name
 
 
 class RewriteRefused(NotImplementedError_):
@@ -96,18 +109,21 @@ def expression(text: str) -> str:
         rw.type_names()
     except SpliceError as e:
         raise RewriteRefused(f"this column expression ({e})") from None
-    return rw.sp.result()[len(_EXPR_HEAD) :]
+    return long_names.physical_text(rw.sp.result()[len(_EXPR_HEAD) :])[0]
 
 
-def rewrite(routed: Routed) -> PgStatement:
-    """The PostgreSQL text of a statement routed to the data plane."""
+def rewrite(routed: Routed, inline: dict[int, str] | None = None) -> PgStatement:
+    """The PostgreSQL text of a statement routed to the data plane; ``inline``: relations
+    read as the given subquery text instead of their physical object (a view RisingWave binds
+    again in each session, plane.py)."""
     assert routed.route is Route.DATA and routed.shape is not None
-    return _Rewriter(routed).run()
+    return _Rewriter(routed, inline or {}).run()
 
 
 class _Rewriter:
-    def __init__(self, routed: Routed) -> None:
+    def __init__(self, routed: Routed, inline: dict[int, str] | None = None) -> None:
         assert routed.shape is not None
+        self.inline = inline or {}
         self.routed = routed
         self.shape = routed.shape
         self.text = self.shape.text
@@ -128,7 +144,18 @@ class _Rewriter:
             extra = dml.splice(self.routed, self.sp, self.source_width())
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
-        text = self.sp.result()
+        text, back = long_names.physical_text(self.sp.result())
+        repeated = extra.repeated_key_text
+        if repeated is not None:
+            repeated, more = long_names.physical_text(repeated)
+            back.update(more)
+        # a star PostgreSQL expands answers with the physical names of the columns
+        for rel in self.routed.user_relations():
+            for c in rel.columns:
+                if len(c.name) > long_names.LIMIT // 4:  # (a short one is its own name)
+                    phys = long_names.physical(c.name)
+                    if phys != c.name:
+                        back[phys] = c.name
         target = self.routed.target
         return PgStatement(
             text,
@@ -137,9 +164,10 @@ class _Rewriter:
             tuple((r.schema, r.name) for r in self.routed.system_relations()),
             max(shape.params, default=0),
             target.id if target is not None else None,
-            extra.repeated_key_text,
+            repeated,
             extra.repeated_key_counts,
             tuple(self.routed.prepassed.requires),
+            tuple(back.items()),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -153,7 +181,7 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = physical(rel)
+            phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
                 cols = [c for c in rel.columns if not c.hidden] + [
@@ -162,6 +190,11 @@ class _Rewriter:
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
             alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
             sp.replace(ref.location, end, phys + alias)
+
+    def physical(self, rel: object) -> str:
+        if isinstance(rel, Relation) and rel.id in self.inline:
+            return self.inline[rel.id]
+        return physical(rel)
 
     def _find_qualified(
         self, level: tree.Level | None, qual: tuple[str, ...]
@@ -218,7 +251,7 @@ class _Rewriter:
             rel = self.routed.relation_of(ref)
             if rel is None:  # pragma: no cover - route resolved it
                 raise RewriteRefused(f"relation {ref.name}")
-            source = physical(rel)
+            source = self.physical(rel)
             cols = ", ".join(f"{qi(src)}.{qi(n)}" for n in visible_names(rel))
         f = names.FUNCTION_SCHEMA
         ts = arg[1]
