@@ -115,7 +115,7 @@ class Instance:
                 self.store, self.clock, row_count=self.row_count, release=self.release
             )
             if self._data is not None:  # made while the engine recovered (row counts)
-                self.engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
+                self.engine.barrier.on_barrier.append(self._epoch_barrier)
         except sqlite3.DatabaseError as e:
             # A page that quick_check passed but recovery cannot read: refuse in one line.
             self.store.conn.close()
@@ -198,7 +198,7 @@ class Instance:
             engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
             if engine is not None:
                 # every barrier from now on commits its epoch on the data plane
-                engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
+                engine.barrier.on_barrier.append(self._epoch_barrier)
         return self._data
 
     @property
@@ -288,6 +288,13 @@ class Instance:
         user has none or does not exist: the server's ``--password`` applies then)."""
         return self.catalog_reader.stored_password(name)
 
+    def _epoch_barrier(self, database_id: int, epoch: int) -> None:
+        """A barrier reaches the data plane: a checkpoint commits the open epoch there, any
+        other barrier leaves its writes queued (dataplane/epochs.py)."""
+        if self._data is not None:
+            checkpoint = self.engine.barrier.checkpoint
+            self._data.epochs.on_barrier(database_id, epoch, checkpoint=checkpoint)
+
     def tick(self, database_id: int | None = None) -> None:
         """One barrier (all databases when None); the catalog may have changed."""
         self.engine.barrier.tick(database_id)
@@ -329,7 +336,7 @@ class Instance:
             # recovery goes back to the last committed epoch: what no barrier committed is
             # gone (epochs.py); the new engine's barriers commit from now on
             self._data.epochs.close_now()
-            self.engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
+            self.engine.barrier.on_barrier.append(self._epoch_barrier)
         # a meta restart: the change logs' in-memory state (MV baselines) starts again
         if self._changelog is not None:
             self._changelog.close_now()

@@ -206,6 +206,7 @@ _FUNC_TYPES: dict[str, int | str] = {
     "ceiling": "arg0",
     "floor": "arg0",
     "trunc": pgtypes.FLOAT8,
+    "regexp_match": pgtypes.VARCHAR_ARRAY,  # scalar/regexp.rs: varchar[]
     "sqrt": pgtypes.FLOAT8,
     "power": pgtypes.FLOAT8,
     "pow": pgtypes.FLOAT8,

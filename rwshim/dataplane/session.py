@@ -27,7 +27,7 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from rwshim.binder.context import QueryContext
@@ -35,7 +35,13 @@ from rwshim.binder.functions import FunctionState
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column, Outcome
 from rwshim.dataplane import values
-from rwshim.dataplane.epochs import SAVEPOINT
+from rwshim.dataplane.epochs import (
+    COPY,
+    SAVEPOINT,
+    FromSnapshot,
+    from_snapshot,
+    reads_target,
+)
 from rwshim.dataplane.pgio import (
     CHUNK_ROWS,
     UNDEFINED_TABLE,
@@ -380,6 +386,21 @@ class DataSession:
         it writes is seen when the next barrier commits."""
         planned = await self._objects(planned, state)
         st = planned.statement
+        db = state.ctx.database_id
+        reads = [r for r in st.relation_ids if r != st.target_id or st.kind != "insert"]
+        if st.kind == "insert" and st.target_id is not None and reads_target(st.text, st.target_id):
+            reads.append(st.target_id)
+        if self.plane.epochs.written(db, self._tables_read(reads)):
+            # RisingWave's DML reads the committed snapshot, not the epoch's queued writes
+            # (delete.rs:146-188, update.rs:153-223 under src/batch/executors/src/executor/;
+            # an INSERT's source is a batch scan like a SELECT's): read it elsewhere, apply
+            # the changes found in the epoch
+            rel = planned.routed.target
+            fs = None
+            if rel is not None:
+                fs = from_snapshot(st.kind, rel, st.text, st.repeated_key_text)
+            if fs is not None:
+                return await self._write_from_snapshot(planned, params, state, fs)
 
         async def setup(conn: PgConn) -> None:
             # before the statement's savepoint (epochs.run): a rollback to it keeps them
@@ -406,6 +427,80 @@ class DataSession:
         finally:
             if st.target_id is not None:
                 self.plane.recount_later(st.target_id)
+
+    async def _write_from_snapshot(
+        self, planned: Planned, params: Sequence[object], state: SessionState, fs: FromSnapshot
+    ) -> Outcome:
+        """An UPDATE/DELETE whose reads the open epoch wrote: evaluated on a connection
+        leased from the pool (the committed state) against a copy of its target, the changes it made
+        then applied in the epoch's transaction (epochs.FromSnapshot)."""
+        st = planned.statement
+        try:
+            conn, planned = await self._prepare(planned, state)
+            try:
+                pg_types, args = self._params(st.text, params)
+                try:
+                    await conn.script(fs.prepare)
+                    mark = (await conn.query(fs.mark)).get_value(0, 0) or b"-1"
+                    on_copy = replace(
+                        planned,
+                        statement=replace(st, text=fs.text, repeated_key_text=fs.fallback),
+                    )
+                    out = await self._dml(conn, on_copy, pg_types, args, state)
+                    res = await conn.query(fs.capture, [mark] if st.kind == "update" else [])
+                    changed = res.get_value(0, 0) or b"[]"
+                finally:
+                    if not conn.closed:
+                        await asyncio.shield(conn.script("ROLLBACK"))
+            finally:
+                # the leased connection goes back (closed by the pool if it is left in a
+                # transaction or broken: pool.Pool.release)
+                self._release(conn)
+            if changed != b"[]":
+
+                async def apply(writer: PgConn) -> None:
+                    for sql in fs.apply:
+                        await writer.query(sql, [changed])
+
+                async def setup(writer: PgConn) -> None:
+                    await self._sync(writer, state)
+
+                await self.plane.epochs.run(
+                    state.ctx.database_id, st.target_id, self._open, setup, apply
+                )
+            return out
+        except PgFailure as e:
+            if e.error.sqlstate == UNDEFINED_TABLE:
+                raise _Dropped(self._failure(e, planned, state)) from None
+            # an error about the copy is about the target (its name as the mapping knows it)
+            copy = COPY.split(".")[-1]
+            err = e.error
+            if copy in err.message or err.table == copy:
+                table = names.table_name(st.target_id or 0)
+                err = replace(
+                    err,
+                    message=err.message.replace(f'"{copy}"', f'"{table}"'),
+                    table=table if err.table == copy else err.table,
+                    schema=names.DATA_SCHEMA if err.table == copy else err.schema,
+                )
+            raise self._failure(PgFailure(err), planned, state) from None
+        except ConnectionLost as e:
+            raise DataPlaneLost(str(e)) from None
+        finally:
+            if st.target_id is not None:
+                self.plane.recount_later(st.target_id)
+
+    def _tables_read(self, relation_ids: Sequence[int]) -> list[int]:
+        """The tables a statement reads or writes, through the views it reads (a view's
+        PostgreSQL object reads its tables' rows as the connection sees them)."""
+        out: list[int] = []
+        for rid in relation_ids:
+            try:
+                objects = self.plane.objects_for(rid)
+            except RwError:
+                continue
+            out.extend(o.relation_id for o in objects if o.kind == "table")
+        return out
 
     def _params(self, text: str, params: Sequence[object]) -> tuple[list[int], list[bytes | None]]:
         if not params:

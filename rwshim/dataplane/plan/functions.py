@@ -209,6 +209,7 @@ IN_PROCESS: frozenset[str] = frozenset(
         "pg_terminate_backend",
         "pg_is_in_recovery",
         "rw_recovery_status",
+        "rw_cluster_id",
         "pg_postmaster_start_time",
         # the session's state
         "set_config",

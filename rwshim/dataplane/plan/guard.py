@@ -96,6 +96,7 @@ REFUSED: frozenset[str] = frozenset(
         "pg_backend_pid",
         "pg_is_in_recovery",
         "rw_recovery_status",
+        "rw_cluster_id",
         "pg_postmaster_start_time",
         "pg_get_keywords",
     }

@@ -12,6 +12,7 @@ What is spliced (each where the parse tree says):
 - ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
   ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
 - one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- an ``ASOF [LEFT] JOIN`` -> a LATERAL subquery (``asof``);
 - DML: see ``dml``.
 
 Results are cached by the caller on (text, database, search_path, catalog version).
@@ -22,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import dml, functions, names, tree, typemap
+from rwshim.dataplane.plan import asof, checks, dml, functions, gapfill, names, tree, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
@@ -137,7 +138,12 @@ class _Rewriter:
         try:
             self.stars()
             self.windows()
+            asof.splice_asof_joins(
+                shape, self.routed.prepassed.asof, self.routed.relation_of, self.sp
+            )
             self.relations()
+            self.descending_percentiles()
+            self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()
             self.type_names()
@@ -222,6 +228,32 @@ class _Rewriter:
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
 
+    def scalars_as_aggregates(self) -> None:
+        """``aggregate:f(args)`` as ``f(array_agg(args))`` (binder/expr/function/mod.rs:
+        243-256: AggType::WrapScalar over the group's array)."""
+        for at in self.routed.prepassed.scalar_as_agg:
+            end, _ = call_args(self.text, at)
+            self.sp.insert(self.text.index(b"(", at) + 1, "array_agg(")
+            self.sp.insert(end - 1, ")")
+
+    def descending_percentiles(self) -> None:
+        """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
+        (RisingWave's rewrite, optimizer/plan_node/logical_agg.rs:770-772); PostgreSQL hands an
+        ordered-set aggregate its rows unsorted (sqlfn/percentile)."""
+        if "approx_percentile" not in self.shape.func_names:
+            return
+        for call in checks.nodes(self.shape, "FuncCall"):
+            name = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+            order = call.get("agg_order") or []
+            if name[-1:] != ["approx_percentile"] or not call.get("agg_within_group"):
+                continue
+            if not order or order[0].get("SortBy", {}).get("sortby_dir") != "SORTBY_DESC":
+                continue
+            _, args = call_args(self.text, call.get("location", -1))
+            if args:
+                self.sp.insert(args[0][0], "(1.0::float8 - (")
+                self.sp.insert(args[0][1], "))")
+
     # --- TUMBLE / HOP -----------------------------------------------------------------------
 
     def windows(self) -> None:
@@ -239,6 +271,9 @@ class _Rewriter:
         window_end (RisingWave's tumble_start; HOP: one row per window holding the time)."""
         text = self.text
         end, args = call_args(text, item.location)
+        if item.kind == "gap_fill":
+            self._gap_fill(item, end, [text[a:b].decode() for a, b in args])
+            return
         want = 3 if item.kind == "tumble" else 4
         if len(args) not in (want, want + 1):
             raise RewriteRefused(f"{item.kind} with {len(args)} arguments")
@@ -270,8 +305,16 @@ class _Rewriter:
                 f" AS window_end FROM {source} AS {qi(src)}"
                 f" CROSS JOIN LATERAL {starts} AS __rw_h(window_start)"
             )
-        alias = "" if item.alias is not None else f" AS {qi(item.kind)}"
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
         self.sp.replace(item.location, end, f"({body}){alias}")
+
+    def _gap_fill(self, item: tree.WindowItem, end: int, args: list[str]) -> None:
+        rel = None if item.input.cte is not None else self.routed.relation_of(item.input)
+        if not isinstance(rel, Relation):
+            raise RewriteRefused("GAP_FILL over a CTE or a catalog relation")
+        body = gapfill.subquery(rel, physical(rel), args)
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
+        self.sp.replace(item.location, end, f"{body}{alias}")
 
     def window_names(self, item: tree.WindowItem) -> list[str] | None:
         ref = item.input
@@ -282,7 +325,7 @@ class _Rewriter:
             base = None if rel is None else visible_names(rel)
         if base is None:
             return None
-        out = [*base, "window_start", "window_end"]
+        out = [*base] if item.kind == "gap_fill" else [*base, "window_start", "window_end"]
         return list(item.colnames) + out[len(item.colnames) :]
 
     # --- stars ----------------------------------------------------------------------------
@@ -579,7 +622,8 @@ def _exposed(item: tree.FromItem) -> str | None:
     if isinstance(item, tree.RelRef):
         return item.exposed
     if isinstance(item, tree.WindowItem):
-        return item.alias if item.alias is not None else item.kind
+        # unaliased, the input relation's name (window_table_function.rs:118-120)
+        return item.alias if item.alias is not None else item.input.parts[-1]
     if isinstance(item, tree.FunctionItem):
         if item.alias is not None:
             return item.alias

@@ -95,7 +95,7 @@ class WindowItem:
     the relation's rows with window_start and window_end (src/frontend/src/binder/relation/
     window_table_function.rs)."""
 
-    kind: str  # "tumble" | "hop"
+    kind: str  # "tumble" | "hop" | "gap_fill" (plan/gapfill: the relation's columns only)
     input: RelRef  # the relation (its span lies inside the call's, spliced with it)
     location: int  # the call's name
     alias: str | None
@@ -110,6 +110,7 @@ class JoinItem:
     natural: bool
     alias: str | None
     kind: str
+    quals: Node | None = None  # the ON condition (an ASOF join's is rewritten: plan/asof)
 
 
 @dataclass(slots=True, eq=False)
@@ -531,6 +532,7 @@ class _Walker:
                 bool(node.get("isNatural")),
                 alias,
                 node.get("jointype", "JOIN_INNER"),
+                node.get("quals"),
             )
         if kind == "RangeTableSample":
             inner = self.from_item(node["relation"], level, scope)
@@ -551,7 +553,7 @@ class _Walker:
         if call is None:
             return None
         name = _names(call.get("funcname"))
-        if len(name) != 1 or name[0] not in ("tumble", "hop"):
+        if len(name) != 1 or name[0] not in ("tumble", "hop", "gap_fill"):
             return None
         args = call.get("args") or []
         first = args[0].get("ColumnRef") if args else None
@@ -565,7 +567,8 @@ class _Walker:
         if len(parts) == 1:
             ref.cte = scope.find(parts[0])
         self.shape.refs.append(ref)
-        self.expr(args[1:], level, scope)
+        # GAP_FILL's strategies (LOCF(c) ...) name columns, not functions (plan/gapfill)
+        self.expr(args[1:3] if name[0] == "gap_fill" else args[1:], level, scope)
         return WindowItem(name[0], ref, call.get("location", -1), alias, colnames)
 
     # --- expressions ----------------------------------------------------------------------

@@ -3,11 +3,20 @@
 - ``int8recv(bytea)``: a big-endian int8 of exactly 8 bytes (src/expr/impl/src/scalar/
   cast.rs pgwire_recv: ``i64::from_be_bytes``, whose slice error reads ``could not convert
   slice to array``); ``int8send`` is PostgreSQL's own.
+- ``gap_fill_add_float4/8(v, step, k)``: ``v`` plus ``step`` added ``k`` times in the type's
+  own precision, as the gap-fill executor interpolates (src/common/src/gap_fill.rs
+  apply_interpolation_step; plan/gapfill);
+- ``regexp_matches(s, pattern [, flags])``: every match, with or without ``g``
+  (src/expr/impl/src/table_function/regexp_matches.rs iterates ``captures_iter``), where
+  PostgreSQL's returns the first match only unless ``g`` is given; a flag but ``c``, ``i``,
+  ``g`` is refused (scalar/regexp.rs:115-134).
 """
 
 from __future__ import annotations
 
 from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, register
+
+_BAD_OPTION = raise_expr("'invalid regular expression option: \"' || bad || '\"'")
 
 SQL = f"""
 CREATE OR REPLACE FUNCTION {F}.int8recv(bytea) RETURNS int8 LANGUAGE plpgsql IMMUTABLE
@@ -17,6 +26,35 @@ BEGIN
         {raise_expr("'Parse error: could not convert slice to array'")}
     END IF;
     RETURN ('x' || pg_catalog.encode($1, 'hex'))::bit(64)::int8;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.gap_fill_add_float8(v float8, step float8, k int4)
+    RETURNS float8 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    FOR i IN 1..k LOOP
+        v := v + step;
+    END LOOP;
+    RETURN v;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.gap_fill_add_float4(v float4, step float4, k int4)
+    RETURNS float4 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    FOR i IN 1..k LOOP
+        v := v + step;
+    END LOOP;
+    RETURN v;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.regexp_matches(text, text) RETURNS SETOF text[]
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT pg_catalog.regexp_matches($1, $2, 'g') $$;
+CREATE OR REPLACE FUNCTION {F}.regexp_matches(text, text, text) RETURNS SETOF text[]
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    bad text := pg_catalog.substring($3, '[^cig]');
+BEGIN
+    IF bad IS NOT NULL THEN
+        {_BAD_OPTION}
+    END IF;
+    RETURN QUERY SELECT pg_catalog.regexp_matches($1, $2, $3 || 'g');
 END $$;
 """
 
