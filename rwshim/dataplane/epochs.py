@@ -47,6 +47,9 @@ barrier of its database commits, and materialized views are state maintained at 
   last checkpoint, as RisingWave's (``src/frontend/src/session.rs:1443-1449``).  Differs:
   ``visibility_mode = all`` (RisingWave's barrier read of the latest barrier's uncommitted
   state) sees the last checkpoint too: no other connection can read the open transaction.
+- **Sinks.**  After the view states, the ``in_commit`` hooks run in the same transaction: a
+  sink into a table writes its target there (the same epoch as the upstream's write), an
+  external sink its log (rwshim/dataplane/sinks).
 - **FLUSH, implicit_flush, dml_wait_persistence.**  FLUSH is a barrier plus the wait for this
   commit (``src/frontend/src/handler/flush.rs:27-43``); ``implicit_flush`` runs it after each
   DML (``handler/query.rs:564-568``); ``dml_wait_persistence`` waits for the next checkpoint's
@@ -94,6 +97,9 @@ log = logging.getLogger("rwshim.datapath")
 SAVEPOINT = "w"
 # after a barrier's commit: (database id, epoch)
 Listener = Callable[[int, int], None]
+# in a barrier's transaction, after the view states were refreshed: the writer's connection
+# and the tables the epoch wrote (sinks deliver here: dataplane/sinks)
+Hook = Callable[[PgConn, "Writer"], Awaitable[None]]
 
 
 def _qualified(name: str) -> str:
@@ -116,6 +122,18 @@ def tables_touched(relations: StoreRelations, todo: list[PgObject], stale: list[
         if parsed is not None and parsed[0] == "t":
             out.add(parsed[1])
     return out
+
+
+def refresh_statements(plane: DataPlane, tables: set[int]) -> list[str]:
+    """The statements computing again the view states that read ``tables``, upstream first."""
+    return [
+        (
+            f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
+            f" {_qualified(names.state_name(mv))} SELECT * FROM"
+            f" {_qualified(names.query_name(mv))}"
+        )
+        for mv in states_reading(plane, tables)
+    ]
 
 
 def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
@@ -300,6 +318,9 @@ class Epochs:
         # before a barrier's commit: what connectors produce for that barrier is written
         # into its epoch (dataplane/sources/: datagen's rows, posix_fs's new files)
         self.before_commit: list[Callable[[int, int], Awaitable[None]]] = []
+        # in a barrier's transaction, after the view states were refreshed: sinks deliver
+        # (dataplane/sinks)
+        self.in_commit: list[Hook] = []
 
     # --- barriers ------------------------------------------------------------------------
 
@@ -389,17 +410,12 @@ class Epochs:
             if not writer.open or writer.conn is None:
                 return
             conn = writer.conn
-            refresh = [
-                (
-                    f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
-                    f" {_qualified(names.state_name(mv))} SELECT * FROM"
-                    f" {_qualified(names.query_name(mv))}"
-                )
-                for mv in states_reading(self.plane, writer.dirty)
-            ]
+            refresh = refresh_statements(self.plane, writer.dirty)
+            hooks = list(self.in_commit)
+            end = [] if hooks else ["COMMIT"]
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"
-                await conn.script(";\n".join([release, "SAVEPOINT r", *refresh, "COMMIT"]))
+                await conn.script(";\n".join([release, "SAVEPOINT r", *refresh, *end]))
             except PgFailure as e:
                 # a view state that cannot be computed (its upstream changed under it): the
                 # others are refreshed one by one, the tables committed with them
@@ -410,7 +426,16 @@ class Epochs:
                         await conn.script(f"SAVEPOINT r; {sql}; RELEASE SAVEPOINT r")
                     except PgFailure:
                         await conn.script("ROLLBACK TO SAVEPOINT r; RELEASE SAVEPOINT r")
-                await conn.script("COMMIT")
+                if not hooks:
+                    await conn.script("COMMIT")
+            except ConnectionLost:
+                writer.close_now()
+                raise
+            try:
+                for hook in hooks:  # each keeps its own failures (dataplane/sinks)
+                    await hook(conn, writer)
+                if hooks:
+                    await conn.script("COMMIT")
             except ConnectionLost:
                 writer.close_now()
                 raise

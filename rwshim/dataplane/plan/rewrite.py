@@ -5,7 +5,8 @@ What is spliced (each where the parse tree says):
 - every relation name -> its physical object (``rw."t<id>"``, ``rw."v<id>"``, or the session's
   snapshot of a catalog relation), keeping the name the query refers to it by as an alias;
   with an alias column list, a subquery listing the columns in catalog order;
-- ``s.t.c`` / ``db.s.t.c`` column references -> ``t.c`` (the alias);
+- ``s.t.c`` / ``db.s.t.c`` column references -> ``t.c`` (the alias); two relations of one
+  name in different schemas get aliases of their own (``samename``);
 - a star over a relation with hidden columns (``_row_id``), or a ``* EXCEPT``, -> the visible
   columns in catalog order (RisingWave's wildcard: binder/select.rs bind_wildcard, USING and
   NATURAL column groups first, iter_column_groups);
@@ -23,7 +24,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import asof, checks, dml, functions, gapfill, names, tree, typemap
+from rwshim.dataplane.plan import (
+    asof,
+    checks,
+    dml,
+    functions,
+    gapfill,
+    names,
+    samename,
+    tree,
+    typemap,
+)
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
@@ -136,6 +147,8 @@ class _Rewriter:
         if shape.unsupported:
             raise RewriteRefused(f"{shape.unsupported[0]} on user data")
         try:
+            if samename.rename(shape, self.routed.relation_of):
+                samename.splice_short_paths(shape, self.text, self.sp)
             self.stars()
             self.windows()
             asof.splice_asof_joins(
@@ -194,7 +207,7 @@ class _Rewriter:
                     c for c in rel.columns if c.hidden
                 ]
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
-            alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
+            alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
             sp.replace(ref.location, end, phys + alias)
 
     def physical(self, rel: object) -> str:
@@ -403,7 +416,9 @@ class _Rewriter:
                 inner = self._item_named([item.left, item.right], name)
                 if inner is not None:
                     return inner
-            elif _exposed(item) == name:
+            elif _exposed(item) == name or (
+                isinstance(item, tree.RelRef) and item.rename is not None and item.name == name
+            ):
                 return item
         return None
 

@@ -62,6 +62,9 @@ class RelRef:
     cte: CteDef | None = None
     target: str | None = None  # "insert" / "update" / "delete" for the DML target
     window: bool = False  # the input of a TUMBLE / HOP (spliced with the call)
+    # PostgreSQL's alias for an unaliased reference whose name another relation of the
+    # statement shares (``s1.users`` and ``s2.users``): plan/samename
+    rename: str | None = None
 
     @property
     def name(self) -> str:
@@ -69,8 +72,10 @@ class RelRef:
 
     @property
     def exposed(self) -> str:
-        """The name the rest of the query refers to this item by."""
-        return self.alias if self.alias is not None else self.parts[-1]
+        """The name the PostgreSQL text refers to this item by."""
+        if self.alias is not None:
+            return self.alias
+        return self.rename if self.rename is not None else self.parts[-1]
 
 
 @dataclass(slots=True, eq=False)
@@ -136,7 +141,7 @@ class Star:
 
 @dataclass(slots=True, eq=False)
 class ColumnPath:
-    """A column reference with two or more qualifiers (``s.t.c``, ``db.s.t.c``)."""
+    """A qualified column reference (``t.c``, ``s.t.c``, ``db.s.t.c``)."""
 
     level: Level
     fields: tuple[str, ...]
@@ -215,6 +220,8 @@ class Shape:
     refs: list[RelRef] = field(default_factory=list)  # every relation name, CTE refs included
     levels: list[Level] = field(default_factory=list)
     column_paths: list[ColumnPath] = field(default_factory=list)
+    # ``t.c``: one qualifier (only rewritten when two relations share a name: plan/samename)
+    short_paths: list[ColumnPath] = field(default_factory=list)
     value_funcs: list[ValueFunc] = field(default_factory=list)
     func_refs: list[FuncRef] = field(default_factory=list)
     func_names: set[str] = field(default_factory=set)  # every function called (last name part)
@@ -610,6 +617,8 @@ class _Walker:
                         shape.column_paths.append(ColumnPath(level, (*qual, "*"), loc))
             elif len(fields) >= 3 and level is not None:
                 shape.column_paths.append(ColumnPath(level, _names(fields), loc))
+            elif len(fields) == 2 and level is not None:
+                shape.short_paths.append(ColumnPath(level, _names(fields), loc))
             return
         if kind == "ParamRef":
             shape.params.add(int(node.get("number", 0)))
