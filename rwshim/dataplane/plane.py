@@ -15,6 +15,8 @@ DDL generator and the PostgreSQL lifecycle it costs ~100 ms that ``SELECT 1`` ne
   the meta store being the truth: what the catalog does not have is dropped; what it has is
   made lazily.  PostgreSQL's DDL is transactional, so after a crash of either side nothing
   half-made is there.
+- ``pool``: the PostgreSQL connections the sessions' statements lease (dataplane/pool.py,
+  ``--data-pool-size``).
 - ``row_count(id)``: the engine's backfill model reads upstream row counts synchronously; they
   are fetched before a CREATE that backfills (``refresh_counts``) and refreshed in the
   background after DML on a counted table.
@@ -41,6 +43,7 @@ from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
+from rwshim.dataplane.pool import DEFAULT_SIZE, Pool
 from rwshim.dataplane.postgres import DataPlaneError
 from rwshim.dataplane.typecat import TypeCatalog, TypeRow
 from rwshim.errors import RwError
@@ -148,9 +151,13 @@ class DataPlane:
         *,
         postgres_url: str | None = None,
         data_dir: str | Path | None = None,
+        pool_size: int = DEFAULT_SIZE,
     ) -> None:
         self.relations = relations
         self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
+        self.host.want_connections(pool_size)
+        # the connections the sessions' statements lease (dataplane/pool.py)
+        self.pool = Pool(pool_size)
         self.dbname = self.host.new_database_name()
         self._plans: SizedLRU[tuple[object, ...], Planned | None] = SizedLRU(
             _PLAN_CACHE_BYTES, _PLAN_FACTOR
@@ -768,6 +775,7 @@ class DataPlane:
         in the background."""
         self._closed = True
         self.epochs.close_now()
+        self.pool.close_now()
         for task in list(self._count_tasks):
             task.cancel()
         if self._admin is not None:

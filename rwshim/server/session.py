@@ -663,6 +663,7 @@ class Session:
         portal = self._portals.pop(name, None)
         if portal is not None:
             portal.prepared.portals.discard(name)
+            _reset_portal(portal)  # (a data-plane query's rows give their connection back)
 
     def _on_close(self, msg: ev.Close) -> bool:
         self.exchanges.pure = False
