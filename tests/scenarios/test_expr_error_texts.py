@@ -85,3 +85,19 @@ async def test_star_except_of_a_constant(client: Client) -> None:
             "XX000",
             "\n\nCaused by:\n  Bind error: Only support column name in except list\n",
         )
+
+
+@pytest.mark.parametrize(
+    ("call", "n", "expect"),
+    [("now(1)", 1, 0), ("pg_typeof()", 0, 1), ("date()", 0, 1)],
+)
+async def test_builtin_with_another_number_of_arguments(
+    client: Client, call: str, n: int, expect: int
+) -> None:
+    # builtin_scalar.rs:52-65 guard_by_len (e2e_test/batch/functions/now.slt.part, cast.slt.part)
+    assert await cause(client, f"select {call}") == (
+        "XX000",
+        f"\n\nCaused by these errors (recent errors listed first):\n"
+        f"  1: Failed to bind expression: {call}\n  2: Expr error\n"
+        f"  3: unexpected arguments number {n}, expect {expect}\n",
+    )
