@@ -124,6 +124,7 @@ class NotSupported(RwError):
 
     def __init__(self, what: str, hint: str) -> None:
         super().__init__(f"Not supported: {what}\nHINT: {hint}")
+        self.what = what
 
 
 class InvalidInputSyntax(RwError):

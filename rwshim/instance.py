@@ -36,6 +36,8 @@ from rwshim.store.store import Store
 if TYPE_CHECKING:
     from rwshim.dataplane.changelog import ChangeLog
     from rwshim.dataplane.plane import DataPlane
+    from rwshim.dataplane.sinks.delivery import Sinks
+    from rwshim.dataplane.sources.runtime import Sources
 
 
 # The server's live sessions, as the instance and the frontend's handlers see them.  The
@@ -91,6 +93,7 @@ class Instance:
         manual_clock: bool = False,
         postgres_url: str | None = None,
         release: Release | str | None = None,
+        data_pool_size: int | None = None,
     ) -> None:
         # The RisingWave release this instance answers as (rwshim.common.releases).
         self.release = release if isinstance(release, Release) else find_release(release)
@@ -101,8 +104,11 @@ class Instance:
         self._check_store_release()
         store_functions.register(self.store.conn, self.release)
         self.postgres_url = postgres_url
+        self.data_pool_size = data_pool_size  # None: the data plane's default
         self._data: DataPlane | None = None
+        self._sources: Sources | None = None
         self._changelog: ChangeLog | None = None
+        self._sinks: Sinks | None = None
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.
@@ -111,7 +117,7 @@ class Instance:
                 self.store, self.clock, row_count=self.row_count, release=self.release
             )
             if self._data is not None:  # made while the engine recovered (row counts)
-                self.engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
+                self.engine.barrier.on_barrier.append(self._epoch_barrier)
         except sqlite3.DatabaseError as e:
             # A page that quick_check passed but recovery cannot read: refuse in one line.
             self.store.conn.close()
@@ -119,6 +125,8 @@ class Instance:
         self.registry = None
         # Called after every barrier (the pytest plugin and ctl watch progress through it).
         self.on_tick: list[Callable[[], None]] = []
+        if any(self.relations.connector_relations(c) for c in ("datagen", "posix_fs")):
+            self.sources  # noqa: B018 (they produce from the first barrier)
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
     # their open reads before a write.  (A class default too: recovery, which may write,
@@ -185,14 +193,48 @@ class Instance:
         if self._data is None:
             from rwshim.dataplane.plane import DataPlane
 
+            pool = {} if self.data_pool_size is None else {"pool_size": self.data_pool_size}
             self._data = DataPlane(
-                self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir
+                self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir, **pool
             )
             engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
             if engine is not None:
                 # every barrier from now on commits its epoch on the data plane
-                engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
+                engine.barrier.on_barrier.append(self._epoch_barrier)
+            from rwshim.dataplane.sinks.delivery import Sinks
+
+            # sinks deliver at the barriers' commits (dataplane/sinks)
+            self._sinks = Sinks(self._data, self._sink_failed)
         return self._data
+
+    @property
+    def sinks(self) -> Sinks:
+        """The delivering sinks (dataplane/sinks), made with the data plane."""
+        _ = self.data
+        assert self._sinks is not None
+        return self._sinks
+
+    def _sink_failed(self, sink_id: int, name: str, connector: str, error: str) -> None:
+        """A sink failed: RisingWave's SINK_FAIL event (rw_event_logs)."""
+        self.engine.events.sink_fail(sink_id, name, connector, error)
+
+    async def settle_sinks(self) -> None:
+        """Every external sink's log written as far as its target takes it now (a FLUSH:
+        a sink that is not decoupled has written its epoch when the barrier completes)."""
+        if self._sinks is not None:
+            await self._sinks.settle()
+
+    @property
+    def sources(self) -> Sources:
+        """The connector runtime over the data plane (dataplane/sources/: RWSHIM PUSH,
+        datagen, posix_fs), made with the data plane it writes to."""
+        data = self.data
+        runtime = self._sources
+        if runtime is None or runtime.plane is not data:
+            from rwshim.dataplane.sources.runtime import Sources
+
+            runtime = self._sources = Sources(data, lambda: self.clock.now_ms())
+        return runtime
 
     @property
     def commits_pending(self) -> bool:
@@ -269,6 +311,13 @@ class Instance:
         user has none or does not exist: the server's ``--password`` applies then)."""
         return self.catalog_reader.stored_password(name)
 
+    def _epoch_barrier(self, database_id: int, epoch: int) -> None:
+        """A barrier reaches the data plane: a checkpoint commits the open epoch there, any
+        other barrier leaves its writes queued (dataplane/epochs.py)."""
+        if self._data is not None:
+            checkpoint = self.engine.barrier.checkpoint
+            self._data.epochs.on_barrier(database_id, epoch, checkpoint=checkpoint)
+
     def tick(self, database_id: int | None = None) -> None:
         """One barrier (all databases when None); the catalog may have changed."""
         self.engine.barrier.tick(database_id)
@@ -310,7 +359,7 @@ class Instance:
             # recovery goes back to the last committed epoch: what no barrier committed is
             # gone (epochs.py); the new engine's barriers commit from now on
             self._data.epochs.close_now()
-            self.engine.barrier.on_barrier.append(self._data.epochs.on_barrier)
+            self.engine.barrier.on_barrier.append(self._epoch_barrier)
         # a meta restart: the change logs' in-memory state (MV baselines) starts again
         if self._changelog is not None:
             self._changelog.close_now()
@@ -329,6 +378,8 @@ class Instance:
         committed is left only in the WAL)."""
         if self._changelog is not None:
             self._changelog.close_now()
+        if self._sinks is not None:
+            self._sinks.close_now()
         if self._data is not None:
             self._data.close_now()
         self.store.close()

@@ -174,6 +174,37 @@ class RwShim:
         """'INITIAL', 'CREATING', 'CREATED', or None when there is no such job."""
         return self.call(lambda: self.instance.engine.catalog.job_status(job_id))
 
+    def push(
+        self,
+        relation: str,
+        *payloads: str | bytes | None,
+        key: str | bytes | None = None,
+        keys: list[str | bytes | None] | None = None,
+        partition: str | None = None,
+        database: str | None = None,
+    ) -> int:
+        """RWSHIM PUSH: deliver ``payloads`` (None: a tombstone) to a source or a table with a
+        connector, as its connector would; ``key`` for every message or ``keys`` one each.
+        ``relation`` is ``name`` or ``schema.name`` in ``database`` (the fixture's by
+        default).  The rows are seen at the next barrier; returns how many messages were
+        skipped as unparsable (RisingWave logs and skips them)."""
+
+        def raw(v: str | bytes | None) -> bytes | None:
+            return v.encode() if isinstance(v, str) else v
+
+        key_list = keys if keys is not None else [key] * len(payloads)
+        messages = [(raw(k), raw(p)) for k, p in zip(key_list, payloads, strict=True)]
+        db = database or self.database
+
+        async def run() -> int:
+            inst = self.instance
+            parts = tuple(relation.split("."))
+            ctx = _context(inst, db)
+            rel_id = control.find_relation(inst, ctx, parts)
+            return await control.push_messages(inst, rel_id, partition, messages)
+
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(60)
+
     def jobs(self) -> list[dict[str, Any]]:
         """The rows of ``RWSHIM JOBS`` as dicts."""
         names = [c.name for c in control.JOB_COLUMNS]
@@ -190,6 +221,14 @@ class RwShim:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(30)
         self._loop.close()
+
+
+def _context(instance: Instance, database: str) -> Any:
+    """A superuser's query context in ``database`` (names resolved on public)."""
+    from rwshim.binder.context import QueryContext
+
+    db_id = instance.engine.catalog.database_id(database)
+    return QueryContext(db_id, database, 0, "root")
 
 
 def pytest_configure(config: pytest.Config) -> None:

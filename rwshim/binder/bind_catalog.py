@@ -128,9 +128,10 @@ _TEMPLATES: dict[str, tuple[str, int]] = {
         "WHERE __rw_n.nspname IN ({path}, 'information_schema')",
         pgtypes.BOOL,
     ),
+    # the user's name, NULL for an id no user has (expr/function_impl/pg_get_userbyid.rs:25-34:
+    # get_user_name_by_id is an Option; PostgreSQL's 'unknown (OID=n)' is not RisingWave's)
     "pg_get_userbyid": (
-        "SELECT COALESCE((SELECT __rw_r.rolname FROM pg_catalog.pg_roles AS __rw_r "
-        "WHERE __rw_r.oid = ? LIMIT 1), 'unknown (OID=' || ? || ')')",
+        "SELECT __rw_r.rolname FROM pg_catalog.pg_roles AS __rw_r WHERE __rw_r.oid = ? LIMIT 1",
         pgtypes.VARCHAR,
     ),
     # RisingWave answers with the query of a view or materialized view (handler
@@ -162,8 +163,6 @@ def catalog_function(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     try:
         sub = sqlglot.parse_one(sql, read="postgres")
         holes = list(sub.find_all(exp.Placeholder))
-        if name == "pg_get_userbyid":
-            args = [args[0], args[0].copy()]
         for hole, arg in zip(holes, args, strict=False):
             hole.replace(arg)
         for hole in holes[len(args) :]:

@@ -71,6 +71,16 @@ NOT_IN_RISINGWAVE = frozenset(
     }
 )
 
+# RisingWave's aggregates only the data plane's PostgreSQL evaluates (rwshim/dataplane/plan/
+# sqlfn, or PostgreSQL's own): their result type (aggregate/approx_percentile.rs: float8;
+# aggregate/jsonb_agg.rs: jsonb); the catalog path has no such aggregates of its own (as
+# ``percentile_disc``).
+DATA_PLANE_AGGREGATES = {
+    "approx_percentile": pgtypes.FLOAT8,
+    "jsonb_agg": pgtypes.JSONB,
+    "jsonb_object_agg": pgtypes.JSONB,
+}
+
 # RisingWave answers these with '' before binding their arguments (binder/expr/function/
 # mod.rs:133-141, a hack for Bytebase's ``obj_description(...::regclass)``).
 EMPTY_DESCRIPTION = frozenset({"obj_description", "col_description"})
@@ -88,11 +98,12 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     bound = [tx.bind(a) for a in args]
     new_args = [b[0] for b in bound]
     oids = [b[1] for b in bound]
-    oid = function_type(name, oids)
+    oid = DATA_PLANE_AGGREGATES.get(name) or function_type(name, oids)
     renamed = tx.low.renamed(name)
     if isinstance(node, exp.Anonymous) or name in NOT_IN_RISINGWAVE:
         target = renamed or name
-        if name in NOT_IN_RISINGWAVE or not tx.low.has_function(target):
+        known = tx.low.has_function(target) or name in DATA_PLANE_AGGREGATES
+        if name in NOT_IN_RISINGWAVE or not known:
             sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)
             raise NoFunction(f"{name}({sig})")
         node.set("this", target)

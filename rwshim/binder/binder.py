@@ -399,7 +399,7 @@ class Binder:
             else []
         )
         tx = ExprBinder(self, scope.parent or Scope(None))
-        if name == "generate_series":
+        if name in ("generate_series", "range"):
             args = [fn.args.get("start"), fn.args.get("end"), fn.args.get("step")]
             if isinstance(fn, exp.Anonymous):
                 args = list(fn.expressions)
@@ -407,7 +407,11 @@ class Binder:
             bound = [tx.bind_top(a) for a in args if a is not None]
             oid = bound[0][1] if bound[0][1] != UNKNOWN else pgtypes.INT4
             cname = col_names[0] if col_names else alias
-            item.replace(self.low.series_relation([b[0] for b in bound], cname, alias))
+            item.replace(
+                self.low.series_relation(
+                    [b[0] for b in bound], cname, alias, exclusive=name == "range"
+                )
+            )
             return Source(alias, [OutColumn(cname, oid)])
         if name == "unnest":
             fargs: list[exp.Expr] = [
@@ -415,7 +419,14 @@ class Binder:
             ]
             self._note_table_function(name, fargs)
             return self._unnest_args(item, fargs, alias, col_names, False, None, scope)
-        if name in ("tumble", "hop"):
+        if name in ("tumble", "hop", "gap_fill"):
+            if isinstance(fn, exp.GapFill):  # sqlglot's own node: the relation is ``this``
+                fn = exp.Anonymous(this="gap_fill", expressions=[fn.this])
+            first = fn.expressions[0] if fn.expressions else None
+            if (alias_node is None or not alias_node.name) and isinstance(first, exp.Expr):
+                # the input relation's name names the window's columns
+                # (binder/relation/window_table_function.rs:118-120 bind_table_to_context)
+                alias = first.name or name
             return self._time_window(item, fn, name, alias, col_names, scope)
         raise NotImplementedError_(f"table function {name}")
 
@@ -432,9 +443,19 @@ class Binder:
         the relation's columns plus window_start and window_end (of the time column's type),
         one row per row (TUMBLE) or per window containing it (HOP)."""
         args = list(fn.expressions)
-        if len(args) < 3 or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
+        want = 1 if name == "gap_fill" else 3
+        if len(args) < want or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
             raise NotImplementedError_(f"{name} with these arguments")
         rel_sql = args[0].sql(dialect="postgres")
+        if name == "gap_fill":
+            # GAP_FILL(t, ts, interval, ...): t's rows and the filled ones, t's columns
+            # (binder/relation/gap_fill.rs; the data plane fills: dataplane/plan/gapfill)
+            sub = parse(f"SELECT __rw_w.* FROM {rel_sql} AS __rw_w")
+            cols = rename(self.query(sub, scope.parent), col_names)
+            if col_names:
+                rename_outputs(sub, [c.name for c in cols])
+            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+            return Source(alias, cols)
         ts = args[1]
         if isinstance(ts, exp.Column):
             ts = exp.Column(this=ts.this, table=ident("__rw_w"))
@@ -719,6 +740,27 @@ class Binder:
         for key in ("limit", "offset"):
             lim = node.args.get(key)
             if lim is not None and lim.args.get("expression") is not None:
+                if key == "limit":
+                    _check_limit_literal(lim.expression)
                 tx.hint_param(lim.expression, pgtypes.INT8)
                 new, _ = tx.bind_top(lim.expression)
                 lim.set("expression", new)
+
+
+def _check_limit_literal(expr: exp.Expr) -> None:
+    """A literal LIMIT folded to bigint as RisingWave's binder folds it (binder/query.rs:
+    200-237): out of bigint's range is the cast's error, below zero refused; other
+    expressions are left to the engine."""
+    neg = isinstance(expr, exp.Neg)
+    lit = expr.this if neg else expr
+    if not isinstance(lit, exp.Literal) or lit.is_string or not lit.this.isdigit():
+        return
+    value = -int(lit.this) if neg else int(lit.this)
+    if not -(2**63) <= value <= 2**63 - 1:
+        raise RwError(
+            "Expr error",
+            "expects an integer or expression that can be evaluated to an integer after LIMIT,"
+            "\nbut the evaluation of the expression returns error:Casting to i64 out of range",
+        )
+    if value < 0:
+        raise RwError("Expr error", f"LIMIT must not be negative, but found: {value}")

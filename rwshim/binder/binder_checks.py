@@ -19,7 +19,20 @@ from rwshim.errors import BindExprError, InvalidInputSyntax
 
 # aggregates a query names by a function sqlglot has no class for (the lowering adds the
 # names of the aggregate calls it produces)
-_AGGREGATE_NAMES = frozenset({"bool_and", "bool_or", "every", "count", "sum", "avg", "min", "max"})
+_AGGREGATE_NAMES = frozenset(
+    {
+        "bool_and",
+        "bool_or",
+        "every",
+        "count",
+        "sum",
+        "avg",
+        "min",
+        "max",
+        "jsonb_agg",
+        "jsonb_object_agg",
+    }
+)
 
 
 def srf_type(name: str, bound: list[tuple[exp.Expr, int]]) -> int:
@@ -39,6 +52,9 @@ def srf_type(name: str, bound: list[tuple[exp.Expr, int]]) -> int:
 def is_agg(node: exp.Expr, lowered: frozenset[str]) -> bool:
     if isinstance(node, (exp.AggFunc, exp.WithinGroup)):
         return True
+    if isinstance(node, exp.Filter):
+        # ``agg(...) FILTER (WHERE ...)``: the filter reads the rows being aggregated
+        return is_agg(node.this, lowered)
     if not isinstance(node, exp.Anonymous):
         return False
     name = node.name.lower()

@@ -44,6 +44,9 @@ class QueryContext(Struct, frozen=True):
     # (rwshim.common.acl.check_privileges).  None checks nothing: internal contexts (a view's or
     # materialized view's definition, row counts) and callers that act as the system.
     acl: UserAcl | None = None
+    # RisingWave's session id (pg_backend_pid(), builtin_scalar.rs:741-744: the id its
+    # BackendKeyData carries); not part of equality (a plan or result holding it is not kept)
+    session_id: int = 0
 
     # Equality and hash leave ``variables`` out (a Struct compares every field, and a dict
     # has no hash).

@@ -38,6 +38,9 @@ class FunctionState(Struct):
     version: str = field(default_factory=version_string)
     now: Callable[[], dt.datetime] = field(default=lambda: dt.datetime.now(dt.UTC))
     statement_time: dt.datetime | None = None
+    # when the server started (pg_postmaster_start_time(): builtin_scalar.rs:757-764, the
+    # frontend's start time, risingwave_variables::get_server_start_time)
+    start_time: dt.datetime | None = None
     # set_config(name, value, is_local) calls of the current statement, for the session.
     settings: list[tuple[str, str]] = field(default_factory=list)
     # whether a schema exists in a database (current_schema skips missing ones)

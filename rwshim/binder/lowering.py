@@ -80,8 +80,11 @@ class QueryLowering(Protocol):
         """A bound VALUES list in FROM, exposing columns ``names`` under ``alias``."""
         ...
 
-    def series_relation(self, args: list[exp.Expr], column: str, alias: str) -> exp.Expr:
-        """``generate_series(args)`` in FROM, its one column named ``column``."""
+    def series_relation(
+        self, args: list[exp.Expr], column: str, alias: str, exclusive: bool = False
+    ) -> exp.Expr:
+        """``generate_series(args)`` in FROM, its one column named ``column``; ``exclusive``:
+        ``range(args)``, which stops before the end (table_function/generate_series.rs)."""
         ...
 
     def unnest_relation(

@@ -44,6 +44,8 @@ def parse(sql: str) -> exp.Expr:
 def _parse(sql: str) -> exp.Expr:
     sql = _EMIT_ON_CLOSE.sub("", sql)
     sql = rewrite(sql)
+    if ":" in sql:
+        sql = wrap_scalar_as_agg(sql)
     try:
         trees = [t for t in sqlglot.parse(_space_params(sql), read=_dialect()) if t is not None]
     except sqlglot.errors.ParseError as e:
@@ -212,3 +214,52 @@ def lit_int(n: int) -> exp.Expr:
 def func_call(name: str, *args: exp.Expr) -> exp.Anonymous:
     """A call of function ``name`` as written (no sqlglot function class)."""
     return exp.Anonymous(this=name, expressions=list(args))
+
+
+_SCALAR_AS_AGG = re.compile(r"(?i)\baggregate\s*:\s*(?=[A-Za-z_\"])")
+
+
+def wrap_scalar_as_agg(sql: str) -> str:
+    """``aggregate:f(args [ORDER BY ...])`` as ``f(array_agg(args [ORDER BY ...]))``: the
+    scalar function applied to the array of the group's values (binder/expr/function/
+    mod.rs:243-256, AggType::WrapScalar over array_agg)."""
+    out = sql
+    for m in reversed(list(_SCALAR_AS_AGG.finditer(sql))):
+        if _in_literal(sql, m.start()):
+            continue
+        open_at = sql.find("(", m.end())
+        close_at = _closing(sql, open_at) if open_at >= 0 else -1
+        if close_at < 0:
+            continue
+        out = (
+            out[: m.start()]
+            + sql[m.end() : open_at + 1]
+            + "array_agg("
+            + sql[open_at + 1 : close_at]
+            + ")"
+            + out[close_at:]
+        )
+    return out
+
+
+def _in_literal(sql: str, pos: int) -> bool:
+    return sql.count("'", 0, pos) % 2 == 1
+
+
+def _closing(sql: str, open_at: int) -> int:
+    depth, i, quote = 0, open_at, ""
+    while i < len(sql):
+        c = sql[i]
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1

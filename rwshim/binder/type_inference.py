@@ -206,6 +206,7 @@ _FUNC_TYPES: dict[str, int | str] = {
     "ceiling": "arg0",
     "floor": "arg0",
     "trunc": pgtypes.FLOAT8,
+    "regexp_match": pgtypes.VARCHAR_ARRAY,  # scalar/regexp.rs: varchar[]
     "sqrt": pgtypes.FLOAT8,
     "power": pgtypes.FLOAT8,
     "pow": pgtypes.FLOAT8,
@@ -242,6 +243,8 @@ _FUNC_TYPES: dict[str, int | str] = {
     "extract": pgtypes.NUMERIC,
     "to_timestamp": pgtypes.TIMESTAMPTZ,
     "pg_table_is_visible": pgtypes.BOOL,
+    "pg_backend_pid": pgtypes.INT4,
+    "pg_postmaster_start_time": pgtypes.TIMESTAMPTZ,
     "pg_tablespace_location": pgtypes.VARCHAR,
     "pg_relation_is_publishable": pgtypes.BOOL,
     "pg_collation_is_visible": pgtypes.BOOL,

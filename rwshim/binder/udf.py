@@ -139,8 +139,11 @@ class Inliner:
         from pglast import parse_sql
         from pglast.parser import ParseError, scan
 
+        from rwshim.sql import long_names
+
+        masked, long = long_names.mask(sql, chars=True)  # names over 63 bytes read whole
         try:
-            stmts = parse_sql(sql)
+            stmts = long_names.restore_ast(parse_sql(masked), long)
             toks = scan(sql)
         except ParseError:
             return sql
@@ -315,8 +318,11 @@ def udf_expression(body: str) -> tuple[str, bool]:
         raise InvalidInputSyntax("the query for sql udf should contain only one statement")
     if not isinstance(parsed[0], st.Query):
         raise InvalidInputSyntax("invalid function definition, please recheck the syntax")
+    from rwshim.sql import long_names
+
+    masked, long = long_names.mask(body, chars=True)  # names over 63 bytes read whole
     try:
-        stmts = parse_sql(body)
+        stmts = long_names.restore_ast(parse_sql(masked), long)
     except ParseError as e:
         raise UdfInlineError(f"sql parser error: {e}") from None
     stmt = stmts[0].stmt
@@ -364,7 +370,10 @@ def _replace_params(expr: str, arg_names: tuple[str, ...], args: list[str], inli
 
     wrapped = expr if not inline else "SELECT " + expr
     offset = 0 if not inline else len("SELECT ")
-    stmt = parse_sql(wrapped)[0].stmt
+    from rwshim.sql import long_names
+
+    masked, long = long_names.mask(wrapped, chars=True)  # names over 63 bytes read whole
+    stmt = long_names.restore_ast(parse_sql(masked)[0].stmt, long)
     named = {n: i for i, n in enumerate(arg_names) if n}
     edits: list[tuple[int, int, str]] = []
 

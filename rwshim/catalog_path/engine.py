@@ -39,9 +39,10 @@ from rwshim.catalog_path.sqlite.fast_path import constant_select as _constant_se
 from rwshim.catalog_path.system_catalogs import RELATIONS
 from rwshim.common.outcome import Column, KeptRows, Outcome
 from rwshim.common.releases import HEAD, Release
-from rwshim.errors import BindError, InvalidInputSyntax, NotImplementedError_, RwError
+from rwshim.errors import InvalidInputSyntax, NotImplementedError_, RwError
 from rwshim.lazy import lazy_module
 from rwshim.sql.cache import TextLRU
+from rwshim.sql.column_names import check_not_reserved
 
 if TYPE_CHECKING:
     from rwshim.binder import prepare
@@ -94,6 +95,7 @@ class QueryEngine:
             self.state.version = version
         if clock is not None:
             self.state.now = clock
+        self.state.start_time = self.state.now()
         self.state.schema_exists = relations.schema_exists
         sqlite = SqliteExecutor(conn, self.state, install_catalog)
         self.executor: Executor = sqlite
@@ -250,10 +252,12 @@ class QueryEngine:
         analysis = self._analyze_impl(query_text, ctx)
         cols = analysis.columns
         if column_names:
-            if len(column_names) > len(cols):
-                raise BindError(
-                    f"too many column names were specified: {len(column_names)} > {len(cols)}"
-                )
+            if len(column_names) != len(cols):
+                # create_mv.rs:148-152 / create_sink.rs:435: the names' reserved-word check,
+                # then PlanRoot::set_out_names (optimizer/mod.rs:223-228), fewer or more
+                for name in column_names:
+                    check_not_reserved(name)
+                raise InvalidInputSyntax("number of column names does not match number of columns")
             cols = prepare.rename_columns(cols, list(column_names))
         seen: set[str] = set()
         for c in cols:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
 from rwshim.common.names import quoted
@@ -32,6 +32,17 @@ def definition_query_text(definition: str) -> str:
         return definition
     m = _QUERY_AFTER_AS.search(definition)
     return m.group(1) if m else definition
+
+
+class Connector(NamedTuple):
+    """A relation's connector as the store keeps it (rwshim/store/schema.py ``relation``)."""
+
+    connector: str
+    format: str | None
+    encode: str | None
+    options: dict[str, str]
+    format_options: dict[str, str]
+    definition: str
 
 
 class StoreRelations:
@@ -165,6 +176,10 @@ class StoreRelations:
         ).fetchone()
         return None if row is None or row[0] is None else str(row[0])
 
+    def user_name(self, user_id: int) -> str | None:
+        row = self.conn.execute("SELECT name FROM rw_user WHERE user_id = ?", (user_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def database_name(self, database_id: int) -> str | None:
         row = self.conn.execute(
             "SELECT name FROM database WHERE database_id = ?", (database_id,)
@@ -174,6 +189,33 @@ class StoreRelations:
     def relation_by_id(self, relation_id: int) -> Relation | None:
         found = self.locate(relation_id)
         return None if found is None else self.relation(*found)
+
+    def connector(self, relation_id: int) -> Connector | None:
+        """A source's or connector table's connector, FORMAT, ENCODE, options and stored
+        definition (the data plane's connector runtime reads them), None without one."""
+        row = self.conn.execute(
+            "SELECT connector, format, row_encode, with_options, format_encode_options,"
+            " definition FROM relation WHERE relation_id = ?"
+            " AND kind IN ('source', 'table') AND connector IS NOT NULL",
+            (relation_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return Connector(
+            str(row[0]).lower(), row[1], row[2], json.loads(row[3] or "{}"),
+            json.loads(row[4] or "{}"), str(row[5]),
+        )  # fmt: skip
+
+    def connector_relations(self, connector: str) -> list[tuple[int, int]]:
+        """(relation id, database id) of the sources and tables with this connector."""
+        return [
+            (int(r[0]), int(r[1]))
+            for r in self.conn.execute(
+                "SELECT relation_id, database_id FROM relation WHERE kind IN ('source', 'table')"
+                " AND lower(connector) = ? ORDER BY relation_id",
+                (connector,),
+            )
+        ]
 
     def relation_ids(self) -> set[int]:
         """Every relation id of the catalog (every database, every kind)."""

@@ -82,6 +82,14 @@ def add_parser(sub: Any) -> None:
         verbs.add_parser("restart", help="restart the meta node (RisingWave's recovery runs)")
     )
 
+    push = _dsn_here(
+        verbs.add_parser("push", help="deliver messages to a source or a connector table")
+    )
+    push.add_argument("relation", help="the source or table ([schema.]name)")
+    push.add_argument("payloads", nargs="+", help="one message payload each")
+    push.add_argument("--key", help="every message's key (UPSERT, INCLUDE key)")
+    push.add_argument("--partition", help="the partition (split) the messages arrive on")
+
     jobs = _dsn_here(verbs.add_parser("jobs", help="a live table of streaming jobs"))
     jobs.add_argument("--once", action="store_true", help="print one snapshot and exit")
     jobs.add_argument(
@@ -189,7 +197,23 @@ def _statements(args: argparse.Namespace, conn: Any) -> list[str]:
         return [f"RWSHIM FAULT {quoted(args.name)} {args.state.upper()}"]
     if args.verb == "restart":
         return ["RWSHIM RESTART"]
+    if args.verb == "push":
+        return [push_statement(args.relation, args.payloads, args.key, args.partition)]
     raise CtlError(f"unknown command {args.verb}")
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def push_statement(
+    relation: str, payloads: Sequence[str], key: str | None, partition: str | None
+) -> str:
+    """RWSHIM PUSH of ``payloads`` (each with ``key``) to ``relation``."""
+    name = ".".join(quoted(p) for p in relation.split("."))
+    part = "" if partition is None else f" PARTITION {_literal(partition)}"
+    keyed = "" if key is None else f"KEY {_literal(key)} "
+    return f"RWSHIM PUSH {name}{part} " + ", ".join(keyed + _literal(p) for p in payloads)
 
 
 class CtlError(Exception):

@@ -9,6 +9,8 @@ risectl needs access to the meta node.
     RWSHIM FAULT name {ON | OFF}          switch a documented fault (``RWSHIM FAULTS`` lists them)
     RWSHIM RESTART                        meta-node restart: RisingWave's recovery runs
     RWSHIM JOBS                           one row per streaming job (see ``JOB_COLUMNS``)
+    RWSHIM PUSH rel [PARTITION 'p'] [KEY 'k'] 'payload' [, ...]
+                                          deliver messages to a source / connector table
 
 The ``rwshim.testing`` plugin and the dashboard call the same actions (``set_paused``,
 ``hold_backfill``, ``set_fault``, ``job_rows``) and ``Instance`` methods (``step``, ``set_manual``,
@@ -24,10 +26,11 @@ import msgspec.structs
 
 from rwshim.common import pgtypes
 from rwshim.common.outcome import Column, Outcome
-from rwshim.errors import InvalidParameterValue, PermissionDenied
+from rwshim.errors import CatalogNotFound, InvalidParameterValue, PermissionDenied
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
+    from rwshim.binder.context import QueryContext
     from rwshim.instance import Instance
 
 TAG = "RWSHIM"
@@ -113,6 +116,32 @@ def job_rows(instance: Instance) -> list[tuple[object, ...]]:
     ]
 
 
+def find_relation(instance: Instance, ctx: QueryContext, parts: tuple[str, ...]) -> int:
+    """The id of the source or table ``parts`` names in the session's database, looked up
+    along the search path as RisingWave's binder resolves a relation name."""
+    from rwshim.common.names import display_name, resolve_schema_qualified_name
+
+    schema, name = resolve_schema_qualified_name(ctx.database, parts)
+    schemas = [schema] if schema is not None else ctx.resolved_path()
+    for s in schemas:
+        rel = instance.relations.relation(ctx.database_id, s, name)
+        if rel is not None and rel.kind.value in ("table", "source"):
+            return rel.id
+    raise CatalogNotFound("table or source", display_name(parts))
+
+
+async def push_messages(
+    instance: Instance,
+    relation_id: int,
+    partition: str | None,
+    messages: list[tuple[bytes | None, bytes | None]],
+) -> int:
+    """RWSHIM PUSH's action (the plugin's ``push`` calls it too): the messages decoded and
+    written in the epoch, seen at the next barrier; the number skipped as unparsable."""
+    await instance.settle_changes()
+    return await instance.sources.push(relation_id, partition, messages, instance.clock.now_ms())
+
+
 def columns(stmt: st.Statement) -> list[Column] | None:
     """The result columns of a control statement (for Describe), None when it has none."""
     if isinstance(stmt, st.ControlJobs):
@@ -131,6 +160,8 @@ class ControlSession(Protocol):
 
     @property
     def is_superuser(self) -> bool: ...
+
+    def query_context(self) -> QueryContext: ...
 
 
 def handlers(frontend: ControlSession) -> dict[type, Callable[..., Any]]:
@@ -181,6 +212,19 @@ def handlers(frontend: ControlSession) -> dict[type, Callable[..., Any]]:
         require_super()
         return Outcome(TAG, JOB_COLUMNS, job_rows(instance))
 
+    async def push(stmt: st.ControlPush, params: list[object]) -> Outcome:
+        require_super()
+        rel_id = find_relation(instance, frontend.query_context(), stmt.target.parts)
+        messages = [
+            (
+                None if m.key is None else m.key.encode(),
+                None if m.payload is None else m.payload.encode(),
+            )
+            for m in stmt.messages
+        ]
+        await push_messages(instance, rel_id, stmt.partition, messages)
+        return Outcome(TAG)
+
     return {
         st.ControlTick: tick,
         st.ControlClock: clock,
@@ -189,4 +233,5 @@ def handlers(frontend: ControlSession) -> dict[type, Callable[..., Any]]:
         st.ControlFaults: faults,
         st.ControlRestart: restart,
         st.ControlJobs: jobs,
+        st.ControlPush: push,
     }

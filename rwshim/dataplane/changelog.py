@@ -35,9 +35,10 @@ from typing import TYPE_CHECKING, Any
 
 from rwshim.dataplane import changes
 from rwshim.dataplane.changes import ms_to_epoch
-from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure, fields_of
-from rwshim.dataplane.plan.names import quote_ident, quote_literal
+from rwshim.dataplane.pgio import ConnectionLost, Field, PgConn, PgFailure, fields_of
+from rwshim.dataplane.plan.names import pg_ident, quote_ident, quote_literal
 from rwshim.errors import RwError
+from rwshim.sql import long_names
 
 if TYPE_CHECKING:
     from rwshim.catalog_path.reader import CatalogReader
@@ -131,6 +132,9 @@ class ChangeLog:
         key: tuple[str, ...] | None = tuple(n for _, n, _ in pk) or None
         if not is_table:
             key = self._mv_key(relation_id, rel.database_id, 0)
+        if key is not None:
+            # the captured rows are keyed by PostgreSQL's column names (names.pg_ident)
+            key = tuple(long_names.physical(n) for n in key)
         return Upstream(relation_id, rel.database_id, is_table, visible, key)
 
     def _mv_key(self, relation_id: int, database_id: int, depth: int) -> tuple[str, ...] | None:
@@ -377,7 +381,7 @@ class ChangeLog:
     ) -> tuple[list[Any], Any]:
         """The rows as the upstream's typed columns plus ``op`` and ``rw_timestamp``: a
         PostgreSQL result (fields and values) the caller decodes."""
-        cols = ", ".join(f"r.{quote_ident(c)}" for c in up.visible)
+        cols = ", ".join(f"r.{pg_ident(c)}" for c in up.visible)
         sql = (
             f"SELECT {cols}{', ' if cols else ''}x.op AS op, x.ts AS rw_timestamp"
             " FROM unnest($1::text[], $2::jsonb[], $3::int8[]) WITH ORDINALITY AS x(op, row, ts, o)"
@@ -392,7 +396,9 @@ class ChangeLog:
                 _array([None if ts is None else str(ts) for _, _, ts in rows]),
             ],
         )
-        return fields_of(res), res
+        # a name over 63 bytes as the user wrote it (PostgreSQL's is its physical form)
+        back = {long_names.physical(c): c for c in up.visible}
+        return [Field(back.get(f.name, f.name), f.type_oid) for f in fields_of(res)], res
 
     async def wait(self, database_id: int, after: int, timeout: float) -> bool:
         """Until a barrier after epoch ``after`` is sealed in the database (False: timeout)."""

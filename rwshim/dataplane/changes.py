@@ -167,7 +167,10 @@ def stream_key(
     try:
         import pglast
 
-        stmt = pglast.parse_sql(definition)[0].stmt
+        from rwshim.sql import long_names
+
+        masked, long = long_names.mask(definition, chars=True)  # names over 63 bytes read whole
+        stmt = long_names.restore_ast(pglast.parse_sql(masked)[0].stmt, long)
     except Exception:
         return None
     q: Any = getattr(stmt, "query", None)

@@ -15,13 +15,21 @@ barrier of its database commits, and materialized views are state maintained at 
   uses the committed epoch).
 - **How a DML reads.**  RisingWave's UPDATE and DELETE scan the session's committed snapshot
   and emit the changes they found (``delete.rs:146-188``, ``update.rs:153-223`` under
-  ``src/batch/executors/src/executor/``); the changes are applied at the barrier.  Here a DML
-  statement runs in the epoch's transaction, so it reads the committed state **plus** the
-  writes queued in the same epoch before it (PostgreSQL shows a transaction its own writes).
-  The two differ only when a DML reads rows another DML of the same epoch wrote (INSERT then
-  UPDATE of that row before a barrier: RisingWave's UPDATE finds nothing); FLUSH between them
-  gives the same answer on both.  The count and command tag are the statement's own
-  (``INSERT 0 n``: insert.rs:196-205).
+  ``src/batch/executors/src/executor/``); the changes are applied at the barrier by primary
+  key.  A DML statement runs in the epoch's transaction, which shows it the epoch's own
+  writes, so an UPDATE or DELETE that reads a table the open epoch wrote (``written``) is
+  evaluated elsewhere (``FromSnapshot``): on the session's own connection (the committed
+  state) against a temporary copy of its target's committed rows, in a transaction rolled
+  back after; what it changed in the copy (new rows; keys gone) is then applied by key in
+  the epoch's transaction, an UPDATE's new row through the table's conflict handling.  Its
+  count, tag and RETURNING rows are the copy's, so the committed snapshot's (an INSERT then
+  an UPDATE of that row before a barrier: ``UPDATE 0``, as on RisingWave).  That path costs a
+  copy of the target (the common path, a DML reading only tables its epoch did not write,
+  costs nothing more).  An ``INSERT ... SELECT`` whose source reads a table its epoch wrote
+  (directly or through views) runs the same way against an empty copy of its target, and
+  its rows are applied with the table's conflict clause, which meets the epoch's writes as
+  the materialize executor's does.  The
+  count and command tag are the statement's own (``INSERT 0 n``: insert.rs:196-205).
 - **Materialized views.**  A materialized view is ``rw."q<id>"`` (its defining query, a view),
   ``rw."m<id>"`` (its state, a table made from the query as committed when first needed) and
   ``rw."v<id>"`` (what readers read: the state).  At a barrier whose transaction wrote to
@@ -31,15 +39,32 @@ barrier of its database commits, and materialized views are state maintained at 
   (``src/stream/src/executor/temporal_join.rs:257-313`` align barriers; all state tables
   commit with the same checkpoint, ``src/meta/src/barrier/partial_graph.rs:583-595``).  A
   barrier with no write costs a dictionary look-up; DDL never waits on PostgreSQL for it.
+- **Checkpoints.**  Only a checkpoint barrier commits (RisingWave commits checkpoint epochs
+  only: ``src/meta/src/barrier/partial_graph.rs:583-595``): with ``checkpoint_frequency`` n
+  every n-th periodic barrier and every command's barrier (``engine/barrier.py``,
+  ``schedule.rs:497-542``, ``command.rs:710-713``); any other barrier leaves the epoch's
+  transaction open, so reads in the ``default`` and ``checkpoint`` visibility modes see the
+  last checkpoint, as RisingWave's (``src/frontend/src/session.rs:1443-1449``).  Differs:
+  ``visibility_mode = all`` (RisingWave's barrier read of the latest barrier's uncommitted
+  state) sees the last checkpoint too: no other connection can read the open transaction.
+- **Sinks.**  After the view states, the ``in_commit`` hooks run in the same transaction: a
+  sink into a table writes its target there (the same epoch as the upstream's write), an
+  external sink its log (rwshim/dataplane/sinks).
 - **FLUSH, implicit_flush, dml_wait_persistence.**  FLUSH is a barrier plus the wait for this
   commit (``src/frontend/src/handler/flush.rs:27-43``); ``implicit_flush`` runs it after each
-  DML (``handler/query.rs:564-568``); ``dml_wait_persistence`` waits for the next barrier's
+  DML (``handler/query.rs:564-568``); ``dml_wait_persistence`` waits for the next checkpoint's
   commit without injecting one (``dml.rs:160-190``).
 - **Crashes.**  What a barrier committed is in PostgreSQL's WAL before anyone can see it (a
   FLUSH returns after it).  A write no barrier committed yet is lost when rwshim dies, as
   RisingWave loses an epoch that was not checkpointed: recovery restarts from the last
   committed epoch (``src/meta/src/barrier/context/recovery.rs``); ``dml_wait_persistence`` is
-  RisingWave's way to wait for durability (session_config/mod.rs:108-111).
+  RisingWave's way to wait for durability (session_config/mod.rs:108-111).  The two stores
+  commit in one order: the barrier in the meta store first (``on_barrier`` runs inside its
+  transaction and only queues the data commit, which runs on the loop after it), then the
+  epoch on PostgreSQL; FLUSH, implicit_flush and dml_wait_persistence answer after both.  A
+  kill -9 between the two leaves the meta store one epoch ahead of the data, whose open
+  transaction PostgreSQL rolls back: what is lost was acknowledged by no FLUSH, and no reader
+  ever saw it (``tests/datapath/test_crash.py``, a real SIGKILL while the data commit waits).
 - **DDL.**  PostgreSQL's DDL on a table the open epoch wrote (a migration, an index, a drop)
   would wait for the transaction; in RisingWave such DDL is a barrier command, so the data
   plane commits the epoch first (``plane.ensure``).
@@ -50,15 +75,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import names
+from rwshim.dataplane.plan.dml import IGNORE, NO_CHECK, upsert_clause
 from rwshim.dataplane.temporal import Clocked
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
+    from rwshim.binder.relations import Relation
     from rwshim.catalog_path.store_source import StoreRelations
     from rwshim.dataplane.plan.ddl import PgObject
     from rwshim.dataplane.plane import DataPlane
@@ -69,6 +98,9 @@ log = logging.getLogger("rwshim.datapath")
 SAVEPOINT = "w"
 # after a barrier's commit: (database id, epoch)
 Listener = Callable[[int, int], None]
+# in a barrier's transaction, after the view states were refreshed: the writer's connection
+# and the tables the epoch wrote (sinks deliver here: dataplane/sinks)
+Hook = Callable[[PgConn, "Writer"], Awaitable[None]]
 
 
 def _qualified(name: str) -> str:
@@ -105,6 +137,11 @@ def refresh_sql(mvs: list[int]) -> list[str]:
     ]
 
 
+def refresh_statements(plane: DataPlane, tables: set[int]) -> list[str]:
+    """The statements computing again the view states that read ``tables``, upstream first."""
+    return refresh_sql(states_reading(plane, tables))
+
+
 def states_reading(plane: DataPlane, tables: set[int], also: Iterable[int] = ()) -> list[int]:
     """The materialized views whose state is made and reads one of ``tables`` (directly or
     through other views), and the made states ``also`` names, upstream first: what a barrier
@@ -127,6 +164,126 @@ def states_reading(plane: DataPlane, tables: set[int], also: Iterable[int] = ())
             # is an order in which every upstream comes first
             found.append((sum(1 for o in objects if o.kind == "state"), parsed[1]))
     return [rid for _, rid in sorted(found)]
+
+
+# the committed copy of a DML statement's target, in the reading session's transaction
+COPY = "pg_temp.rw_dml_copy"
+
+
+def _reference(relation_id: int) -> re.Pattern[str]:
+    """A table's name as planned texts spell it (``rw."t<id>"``, or unquoted)."""
+    name = re.escape(names.table_name(relation_id))
+    schema = re.escape(names.DATA_SCHEMA)
+    return re.compile(r'(?<![\w."])' + schema + r"\.(?:" + name + r'|"' + name + r'")(?![\w"])')
+
+
+def reads_target(text: str, target_id: int) -> bool:
+    """Whether an INSERT (as planned) reads its own target: names it past ``INTO``."""
+    return len(_reference(target_id).findall(text)) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class FromSnapshot:
+    """An UPDATE or DELETE evaluated against the committed state (``session._write``): on a
+    reading connection, ``prepare`` copies the target's committed rows into a temporary table
+    (``mark``: the copy's command id, read back), ``text`` runs the statement on the copy (its
+    tag, count and RETURNING rows are the statement's), ``capture`` gives as JSON what it
+    changed (UPDATE: the new rows; DELETE: the keys of the rows gone), then the transaction
+    rolls back; ``apply`` (``$1``: that JSON) makes the same change in the epoch's transaction
+    by key, as RisingWave's materialize executor applies the DML's changes by primary key
+    (an UPDATE's new row lands on the stored one through the table's conflict handling:
+    stream/executor/mview/materialize.rs, cache.rs)."""
+
+    prepare: str
+    mark: str
+    text: str
+    fallback: str | None  # the INSERT's repeated-key text (plan/dml.py), on the copy too
+    capture: str
+    apply: tuple[str, ...]
+
+
+def from_snapshot(
+    kind: str, rel: Relation, text: str, fallback: str | None = None
+) -> FromSnapshot | None:
+    """The statements that evaluate ``text`` (an INSERT, UPDATE or DELETE of ``rel``, as
+    planned for PostgreSQL) against the committed state; None when its target cannot be
+    found in it.  An INSERT runs against an empty copy of its target (with its key's index:
+    the conflict clause resolves the statement's own repeated keys there), and its rows are
+    applied with the table's conflict clause, which meets the epoch's writes as RisingWave's
+    materialize executor meets the rows before them (stream/executor/mview/materialize.rs)."""
+    target = names.qualified_table(rel.id)
+    ref = _reference(rel.id)
+    if kind == "insert":
+        # the rows go to the copy; its source still reads the target's committed rows
+        ref = re.compile(r"(?<=INSERT INTO )" + ref.pattern, re.IGNORECASE)
+    on_copy, found = ref.subn(COPY, text, count=1 if kind == "insert" else 0)
+    if not found or kind not in ("insert", "update", "delete"):
+        return None
+    if fallback is not None:
+        fallback = ref.sub(COPY, fallback, count=1 if kind == "insert" else 0)
+    cols = [names.quote_ident(c.name) for c in rel.columns if c.generated_expr is None]
+    listed = ", ".join(cols)
+    keys = [names.quote_ident(k) for k in rel.primary_key]
+    hidden = {c.name for c in rel.columns if c.hidden}
+    row_id = any(k in hidden for k in rel.primary_key)
+    like = (
+        f"BEGIN; CREATE TEMP TABLE {COPY} (LIKE {target} INCLUDING DEFAULTS INCLUDING"
+        f" GENERATED INCLUDING IDENTITY{' INCLUDING INDEXES' if kind == 'insert' else ''})"
+        " ON COMMIT DROP"
+    )
+    rows = f"json_populate_recordset(NULL::{target}, $1::json)"
+    match = " AND ".join(f"x.{k} = d.{k}" for k in keys)
+    if kind == "insert":
+        # the hidden row id is the table's to give (the copy's own identity starts at 1)
+        given = [
+            names.quote_ident(c.name)
+            for c in rel.columns
+            if c.generated_expr is None and not (row_id and c.hidden and c.name in rel.primary_key)
+        ]
+        given_list = ", ".join(given)
+        capture = (
+            f"SELECT COALESCE(json_agg(g), '[]')::text FROM (SELECT {given_list} FROM {COPY}) g"
+        )
+        insert = f"INSERT INTO {target} AS x ({given_list}) SELECT {given_list} FROM {rows}"
+        key = [k for k in rel.primary_key if k not in hidden]
+        if key and rel.conflict != NO_CHECK:
+            versions = rel.version_columns if rel.conflict != IGNORE else ()
+            insert += upsert_clause(rel, key, rel.conflict, "x", versions)
+        prepare = f"{like}; SAVEPOINT {SAVEPOINT}"
+        return FromSnapshot(prepare, "SELECT -1", on_copy, fallback, capture, (insert,))
+    prepare = (
+        f"{like}; INSERT INTO {COPY} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM"
+        f" {target}; SAVEPOINT {SAVEPOINT}"
+    )
+    mark = f"SELECT COALESCE(max(cmin::text::bigint), -1) FROM {COPY}"
+    if kind == "delete":
+        key_list = ", ".join(keys)
+        capture = (
+            f"SELECT COALESCE(json_agg(g), '[]')::text FROM (SELECT {key_list} FROM {target}"
+            f" EXCEPT ALL SELECT {key_list} FROM {COPY}) g"
+        )
+        apply: tuple[str, ...] = (f"DELETE FROM {target} AS x USING {rows} AS d WHERE {match}",)
+        return FromSnapshot(prepare, mark, on_copy, None, capture, apply)
+    # the rows the UPDATE wrote are the copy's rows made by a later command than the copy's
+    capture = (
+        f"SELECT COALESCE(json_agg(g), '[]')::text FROM (SELECT {listed} FROM {COPY}"
+        " WHERE cmin::text::bigint > $1::bigint) g"
+    )
+    values = f"SELECT {listed} FROM {rows}"
+    if row_id:
+        # a table keyed by its hidden row id: no conflict handling, the row is replaced
+        apply = (
+            f"DELETE FROM {target} AS x USING {rows} AS d WHERE {match}",
+            f"INSERT INTO {target} ({listed}) OVERRIDING SYSTEM VALUE {values}",
+        )
+    else:
+        rest = [c for c in cols if c not in keys]
+        sets = ", ".join(f"{c} = EXCLUDED.{c}" for c in rest or keys[:1])
+        apply = (
+            f"INSERT INTO {target} ({listed}) OVERRIDING SYSTEM VALUE {values}"
+            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {sets}",
+        )
+    return FromSnapshot(prepare, mark, on_copy, None, capture, apply)
 
 
 class Writer:
@@ -166,14 +323,25 @@ class Epochs:
         self._changed: asyncio.Condition | None = None
         self._draining: asyncio.Lock | None = None
         self.after_commit: list[Listener] = []
+        # before a barrier's commit: what connectors produce for that barrier is written
+        # into its epoch (dataplane/sources/: datagen's rows, posix_fs's new files)
+        self.before_commit: list[Callable[[int, int], Awaitable[None]]] = []
+        # in a barrier's transaction, after the view states were refreshed: sinks deliver
+        # (dataplane/sinks)
+        self.in_commit: list[Hook] = []
         # the states that move with time (now() in their query): refreshed at every barrier
         self.clocked = Clocked(plane)
 
     # --- barriers ------------------------------------------------------------------------
 
-    def on_barrier(self, database_id: int, epoch: int) -> None:
-        """A barrier of ``database_id`` (the engine calls this inside its transaction): its
-        commit is queued, and runs on the loop; readers and writers settle it first."""
+    def on_barrier(self, database_id: int, epoch: int, *, checkpoint: bool = True) -> None:
+        """A barrier of ``database_id`` (the engine calls this inside its transaction): a
+        checkpoint's commit is queued, and runs on the loop; readers and writers settle it
+        first.  Any other barrier commits nothing: RisingWave commits checkpoint epochs only
+        (partial_graph.rs:583-595), and a batch read sees the committed epoch unless it
+        reads barriers (session.rs:1443-1449, ``visibility_mode``)."""
+        if not checkpoint:
+            return
         self._pending.append((database_id, epoch))
         try:
             loop = asyncio.get_running_loop()
@@ -206,6 +374,11 @@ class Epochs:
     async def _commit_first(self) -> None:
         item = self._pending[0]
         db, epoch = item
+        for produce in list(self.before_commit):
+            try:
+                await produce(db, epoch)
+            except Exception as e:  # a source's failure is its own: the barrier goes on
+                log.warning("sources at epoch %d of database %d: %s", epoch, db, e)
         writer = self._writers.get(db)
         now_ms = self.clocked.advance(db, epoch)
         try:
@@ -259,12 +432,12 @@ class Epochs:
                 now_ms = self.clocked.current(db)
             mvs = states_reading(self.plane, writer.dirty, self.clocked.states(db))
             refresh = self.clocked.joins_sql(writer.dirty, mvs) + refresh_sql(mvs)
+            hooks = list(self.in_commit)
+            end = [] if hooks else ["COMMIT"]
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"
                 setting = self.clocked.setting(now_ms, db, barrier)
-                await conn.script(
-                    ";\n".join([release, *setting, "SAVEPOINT r", *refresh, "COMMIT"])
-                )
+                await conn.script(";\n".join([release, *setting, "SAVEPOINT r", *refresh, *end]))
             except PgFailure as e:
                 # a view state that cannot be computed (its upstream changed under it): the
                 # others are refreshed one by one, the tables committed with them
@@ -275,7 +448,16 @@ class Epochs:
                         await conn.script(f"SAVEPOINT r; {sql}; RELEASE SAVEPOINT r")
                     except PgFailure:
                         await conn.script("ROLLBACK TO SAVEPOINT r; RELEASE SAVEPOINT r")
-                await conn.script("COMMIT")
+                if not hooks:
+                    await conn.script("COMMIT")
+            except ConnectionLost:
+                writer.close_now()
+                raise
+            try:
+                for hook in hooks:  # each keeps its own failures (dataplane/sinks)
+                    await hook(conn, writer)
+                if hooks:
+                    await conn.script("COMMIT")
             except ConnectionLost:
                 writer.close_now()
                 raise
@@ -303,6 +485,15 @@ class Epochs:
         return 0 if writer is None else writer.losses
 
     # --- statements ----------------------------------------------------------------------
+
+    def written(self, database_id: int, relation_ids: Iterable[int]) -> list[int]:
+        """Those of these relations the database's open epoch wrote: a DML statement reading
+        one must read its committed state elsewhere (``FromSnapshot``),
+        since the epoch's transaction sees its own writes."""
+        writer = self._writers.get(database_id)
+        if writer is None or not writer.open:
+            return []
+        return [rid for rid in relation_ids if rid in writer.dirty]
 
     def writer(self, database_id: int) -> Writer:
         found = self._writers.get(database_id)

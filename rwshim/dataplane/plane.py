@@ -15,6 +15,8 @@ DDL generator and the PostgreSQL lifecycle it costs ~100 ms that ``SELECT 1`` ne
   the meta store being the truth: what the catalog does not have is dropped; what it has is
   made lazily.  PostgreSQL's DDL is transactional, so after a crash of either side nothing
   half-made is there.
+- ``pool``: the PostgreSQL connections the sessions' statements lease (dataplane/pool.py,
+  ``--data-pool-size``).
 - ``row_count(id)``: the engine's backfill model reads upstream row counts synchronously; they
   are fetched before a CREATE that backfills (``refresh_counts``) and refreshed in the
   background after DML on a counted table.
@@ -33,15 +35,15 @@ from pathlib import Path
 from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.binder.relations import Relation, RelKind, as_of
 from rwshim.catalog_path.store_source import StoreRelations
-from rwshim.dataplane import temporal as clock
 from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route, temporal
+from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
+from rwshim.dataplane.pool import DEFAULT_SIZE, Pool
 from rwshim.dataplane.postgres import DataPlaneError
 from rwshim.dataplane.typecat import TypeCatalog, TypeRow
 from rwshim.errors import RwError
@@ -59,6 +61,7 @@ checks.use_interval_codec(codecs.parse_interval, codec_text.interval_str)
 _PLAN_CACHE_BYTES = 64 * 1024 * 1024
 _PLAN_FACTOR = 8
 _SEEN = object()
+_Answer = guard.Answer | None  # (dataplane/plan/guard.py)
 _UNSEEN = object()
 # The bookkeeping rows of objects no longer in PostgreSQL (a DROP ... CASCADE took them).
 _FORGET_GONE = (
@@ -75,6 +78,7 @@ class Planned:
     # set_config(name, value, false) calls: the session applies them at every run, as
     # RisingWave's binder does (dataplane/plan/guard.py)
     settings: guard.Settings = ()
+    answered: bool = False  # holds the session's answers (guard.py): never kept
 
 
 def _same(a: Planned, b: Planned) -> bool:
@@ -147,9 +151,13 @@ class DataPlane:
         *,
         postgres_url: str | None = None,
         data_dir: str | Path | None = None,
+        pool_size: int = DEFAULT_SIZE,
     ) -> None:
         self.relations = relations
         self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
+        self.host.want_connections(pool_size)
+        # the connections the sessions' statements lease (dataplane/pool.py)
+        self.pool = Pool(pool_size)
         self.dbname = self.host.new_database_name()
         self._plans: SizedLRU[tuple[object, ...], Planned | None] = SizedLRU(
             _PLAN_CACHE_BYTES, _PLAN_FACTOR
@@ -176,8 +184,6 @@ class DataPlane:
         self._types_made: set[str] = set()
         # the epochs' writers and the barriers' commits (dataplane/epochs.py)
         self.epochs = Epochs(self)
-        # a materialized view's temporal joins (dataplane/plan/temporal.py), once planned
-        self.temporal_joins: dict[int, tuple[temporal.TemporalJoin, ...]] = {}
 
     # --- planning (no I/O) --------------------------------------------------------------
 
@@ -194,22 +200,26 @@ class DataPlane:
             self._objects_by_rel.clear()
         return version
 
-    def plan(self, text: str, ctx: QueryContext) -> Planned | None:
-        """The statement's PostgreSQL form, or None when it runs in process."""
+    def plan(self, text: str, ctx: QueryContext, answer: _Answer = None) -> Planned | None:
+        """The statement's PostgreSQL form, or None when it runs in process; ``answer``
+        answers the calls RisingWave answers in the session (guard.py)."""
         self._follow_catalog()
         if "system_time" in text.lower():  # time travel reads the retention when planned
-            now = self.epochs.clocked.current(ctx.database_id)
-            return clock.time_travel_plan(self._plan_text(text, ctx), self.relations, now)
+            return self.epochs.clocked.time_travel(self._plan_text(text, ctx), ctx.database_id)
         key = (text, ctx.cache_key)
         known = self._plans.get(key, _UNSEEN)
         if known is not _UNSEEN:
             return known  # type: ignore[return-value]
         lits = literals.literals(text)
-        planned = self._plan_shared(text, lits, ctx) if lits else self._plan_text(text, ctx)
-        self._plans.put(key, planned)
+        plan_shared, plan_text = self._plan_shared, self._plan_text
+        planned = plan_shared(text, lits, ctx, answer) if lits else plan_text(text, ctx, answer)
+        if planned is None or not planned.answered:
+            self._plans.put(key, planned)
         return planned
 
-    def _plan_shared(self, text: str, lits: literals.Literals, ctx: QueryContext) -> Planned | None:
+    def _plan_shared(
+        self, text: str, lits: literals.Literals, ctx: QueryContext, answer: _Answer
+    ) -> Planned | None:
         """The plan of a text with integer literals, through its skeleton's shared plan
         (sql/literals), probed on the skeleton's second text: a skeleton never repeated
         costs no probe."""
@@ -218,14 +228,16 @@ class DataPlane:
         if isinstance(known, _Template):
             return known.fill(text, lits.values)
         reads = checks.constant_reads
-        planned = self._plan_text(text, ctx)  # an error is not remembered
+        planned = self._plan_text(text, ctx, answer)  # an error is not remembered
+        if planned is not None and planned.answered:
+            return planned  # the session's answers: no shared plan
         if known is _UNSEEN:
             self._shared.put(skey, _SEEN)
         elif known is _SEEN:
             self._shared.put(skey, self._template(lits, planned, ctx, reads))
         return planned
 
-    def _plan_text(self, text: str, ctx: QueryContext) -> Planned | None:
+    def _plan_text(self, text: str, ctx: QueryContext, answer: _Answer = None) -> Planned | None:
         routed = route.route(
             self._inline(text, ctx), ctx, route.resolver(ctx, self.relations), self.relations,
             self.catalog_only,
@@ -236,10 +248,10 @@ class DataPlane:
             return None
         assert routed.shape is not None
         guard.check_user_calls(f.parts for f in routed.shape.func_refs)
-        st, settings = rewrite.guarded(rewrite.rewrite(routed))
-        if st.temporal:
-            raise temporal.batch_refusal()
-        return Planned(text, routed, st, settings)
+        from rwshim.dataplane.plan import views  # (the planner's view inlining)
+
+        st, settings, answered = views.rewritten(self, routed, answer)
+        return Planned(text, routed, st, settings, answered)
 
     def _template(
         self, lits: literals.Literals, planned: Planned | None, ctx: QueryContext, reads: int
@@ -301,7 +313,8 @@ class DataPlane:
         search_path = parse_search_path(path) if path else ("$user", "public")
         return QueryContext(rel.database_id, db, 0, "root", search_path)
 
-    def _definition(self, rel: Relation) -> Planned | None:
+    def definition_routed(self, rel: Relation) -> route.Routed | None:
+        """A view's definition routed as it binds; None when it reads no user data."""
         if rel.definition is None:
             raise DataPlaneError(f"{rel.kind.value} {rel.name} has no definition")
         ctx = self.view_context(rel)
@@ -311,18 +324,15 @@ class DataPlane:
             self._inline(rel.definition, ctx), ctx, route.resolver(ctx, relations), relations,
             self.catalog_only,
         )  # fmt: skip
-        if routed.route is not route.Route.DATA:
+        return routed if routed.route is route.Route.DATA else None
+
+    def _definition(self, rel: Relation) -> Planned | None:
+        from rwshim.dataplane.plan import views
+
+        routed = self.definition_routed(rel)
+        if routed is None:
             return None
-        st, settings = rewrite.guarded(rewrite.rewrite(routed))
-        if settings:
-            # RisingWave binds a view's query again at every use; PostgreSQL's view would
-            # answer without setting the variable
-            raise guard.GuardRefused(f"set_config in the definition of {rel.name}")
-        if st.temporal:
-            if rel.kind != RelKind.MATERIALIZED_VIEW:
-                raise temporal.batch_refusal()  # a view's query is a batch query
-            st = temporal.for_view(st, rel.id)
-        return Planned(rel.definition, routed, st)
+        return Planned(rel.definition or "", routed, views.definition(self.relations, rel, routed))
 
     def objects_for(
         self, relation_id: int, seen: frozenset[int] = frozenset()
@@ -340,8 +350,7 @@ class DataPlane:
         out: list[ddl.PgObject] = []
         if rel.kind == RelKind.TABLE:
             out.append(ddl.table(rel, self.expression))
-            if clock.retention_ms(self.relations):  # time travel on: its history is kept
-                out.append(temporal.history_object(rel.id, out[-1].signature))
+            out += self.epochs.clocked.history(rel.id, out[-1])  # (time travel on)
         elif rel.kind in (RelKind.VIEW, RelKind.MATERIALIZED_VIEW):
             planned = self._definition(rel)
             if planned is None:
@@ -357,14 +366,12 @@ class DataPlane:
             if rel.kind == RelKind.MATERIALIZED_VIEW:
                 st = planned.statement
                 mv = ddl.materialized(rel, st.text, st.requires)
-                self.temporal_joins[rel.id] = st.temporal
-                out.extend(temporal.objects(rel.id, st.temporal, mv[0].signature, out))
-                out.extend(mv)
+                out.extend(self.epochs.clocked.join_objects(rel.id, st.temporal, mv, out) + mv)
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))
         elif rel.kind == RelKind.SOURCE:
-            out.append(ddl.source(rel))
+            out.extend(ddl.source(rel, self.expression))
         elif rel.kind == RelKind.INDEX and rel.indexed_id is not None:
             indexed = self.relations.relation_by_id(rel.indexed_id)
             if indexed is None:
@@ -381,8 +388,7 @@ class DataPlane:
         """A DEFAULT / generated expression in PostgreSQL's text (guarded as a query is:
         PostgreSQL evaluates it as the data role at every INSERT)."""
         out = rewrite.expression(text)
-        _, settings = guard.guard(f"SELECT {out}")
-        if settings:
+        if guard.guard(f"SELECT {out}").settings:
             raise guard.GuardRefused("set_config in a column expression")
         return out
 
@@ -610,8 +616,7 @@ class DataPlane:
         # function names in views and column expressions bind as in a data session's query
         # (rwfn's RisingWave functions first): a view must answer as its query does ad hoc
         statements = ["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}"]
-        # a view state made now sees the now() of the last barrier (dataplane/temporal.py)
-        statements += self.epochs.clocked.setting(self.epochs.clocked.current())
+        statements += self.epochs.clocked.setting(self.epochs.clocked.current())  # now()
         made: dict[str, str] = {}
         for obj in todo:
             old = self._made.get(obj.name)
@@ -643,10 +648,6 @@ class DataPlane:
             ids = [o.relation_id for o in todo]
             raise map_error(e.error, self.name_of(ids)) from None
         await self._load_made(conn)
-
-    async def admin_script(self, statements: list[str]) -> None:
-        """Statements on rwshim's own connection (the caller holds the admin lock)."""
-        await (await self._admin_conn()).script(";\n".join(statements))
 
     # --- row counts for the backfill model ------------------------------------------------
 
@@ -779,6 +780,7 @@ class DataPlane:
         in the background."""
         self._closed = True
         self.epochs.close_now()
+        self.pool.close_now()
         for task in list(self._count_tasks):
             task.cancel()
         if self._admin is not None:

@@ -35,6 +35,7 @@ from rwshim.errors import RwError
 from rwshim.sql.tokens import Kind, tokenize
 
 if TYPE_CHECKING:
+    from rwshim.dataplane.plan.ddl import PgObject
     from rwshim.dataplane.plane import DataPlane, Planned
 
 log = logging.getLogger("rwshim.datapath")
@@ -144,6 +145,8 @@ class Clocked:
         self._prev: dict[int, int] = {}
         # database id -> the now() (Unix ms) its last barrier committed
         self._now: dict[int, int] = {}
+        # a materialized view's temporal joins (dataplane/plan/temporal.py), once planned
+        self.joins: dict[int, tuple[joins.TemporalJoin, ...]] = {}
 
     def advance(self, database_id: int, epoch: int) -> int:
         """The ``now()`` (Unix ms) a barrier of ``database_id`` starting ``epoch`` commits:
@@ -193,7 +196,7 @@ class Clocked:
             if parsed is not None and parsed[0] == "h" and parsed[1] in dirty:
                 out += joins.history_update(parsed[1])
         for mv in refresh:
-            found = self.plane.temporal_joins.get(mv)
+            found = self.joins.get(mv)
             if found and names.arrivals_name(mv) in self.plane.made_names():
                 out += joins.arrivals_update(mv, list(found))
         return out
@@ -249,8 +252,35 @@ class Clocked:
         try:
             states = self.states(database_id)
             statements = self.setting(now_ms, database_id, True) + sql(states)
-            await self.plane.admin_script(["BEGIN", *statements, "COMMIT"])
+            await self._script(["BEGIN", *statements, "COMMIT"])
         except PgFailure as e:
             log.warning("refreshing materialized views: %s", e.error.message)
             with contextlib.suppress(Exception):
-                await self.plane.admin_script(["ROLLBACK"])
+                await self._script(["ROLLBACK"])
+
+    async def _script(self, statements: list[str]) -> None:
+        """Statements on rwshim's own connection (the caller holds the admin lock)."""
+        conn = await self.plane._admin_conn()
+        await conn.script(";\n".join(statements))
+
+    def join_objects(
+        self,
+        view_id: int,
+        found: tuple[joins.TemporalJoin, ...],
+        mv: list[PgObject],
+        deps: list[PgObject],
+    ) -> list[PgObject]:
+        """A materialized view's temporal-join objects (before its own), its joins noted for
+        the barriers' arrivals."""
+        self.joins[view_id] = found
+        return joins.objects(view_id, found, mv[0].signature, deps)
+
+    def time_travel(self, planned: Planned | None, database_id: int) -> Planned | None:
+        """A plan reading as of a time-travel point, with the floor of now."""
+        return time_travel_plan(planned, self.plane.relations, self.current(database_id))
+
+    def history(self, table_id: int, table: PgObject) -> list[PgObject]:
+        """A table's history object while time travel is on (retention > 0)."""
+        if not retention_ms(self.plane.relations):
+            return []
+        return [joins.history_object(table_id, table.signature)]

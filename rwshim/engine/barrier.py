@@ -56,6 +56,11 @@ class Barrier:
         # Called with (database id, epoch) at every barrier, inside its transaction: the
         # subscriptions' change logs assign what was written before it to its epoch.
         self.on_barrier: list[Callable[[int, int], None]] = []
+        # Whether the barrier whose listeners run is a checkpoint (read by them), and each
+        # database's barriers since its last checkpoint (in memory, as RisingWave's
+        # scheduler keeps num_uncheckpointed_barrier: schedule.rs:524-542).
+        self.checkpoint = True
+        self._uncheckpointed: dict[int, int] = {}
 
     # ------------------------------------------------------------------ epochs and barriers
 
@@ -72,10 +77,16 @@ class Barrier:
         physical = max(self.meta.clock.now_ms() - RISINGWAVE_DATE_EPOCH_MS, 0) << EPOCH_SHIFT
         return physical if physical > prev else prev + 1
 
-    def barrier(self, database_id: int) -> None:
+    def barrier(self, database_id: int, *, periodic: bool = False) -> None:
         """One barrier on a database (inside a transaction): a new epoch, and every creating
-        job of the database reads its share of upstream rows."""
+        job of the database reads its share of upstream rows.  A command's barrier (every
+        caller but the periodic ``tick``) is a checkpoint, as every command but Resume needs
+        one (command.rs:710-713); a periodic one is a checkpoint when the database's
+        ``checkpoint_frequency`` barriers have passed since the last (schedule.rs:497-531)."""
         self._early.discard(database_id)
+        since = self._uncheckpointed.get(database_id, 0)
+        checkpoint = not periodic or since + 1 >= self.params.checkpoint_frequency(database_id)
+        self._uncheckpointed[database_id] = 0 if checkpoint else since + 1
         self.ensure_state(database_id)
         row = self.meta.q1(
             "SELECT epoch, is_paused FROM barrier_state WHERE database_id = ?", (database_id,)
@@ -103,15 +114,19 @@ class Barrier:
             if interval is None:
                 interval = self.params.barrier_interval_ms(database_id)
             self.backfill.progress(int(jid), interval, epoch)
-        for listener in self.on_barrier:
-            listener(database_id, epoch)
+        self.checkpoint = checkpoint
+        try:
+            for listener in self.on_barrier:
+                listener(database_id, epoch)
+        finally:
+            self.checkpoint = True
         self.waits.check_wait_all()
 
     def tick(self, database_id: int | None = None) -> None:
         """A periodic barrier on one database (or on every database with streaming jobs)."""
         with self.store.transaction():
             for db in self.databases() if database_id is None else [database_id]:
-                self.barrier(db)
+                self.barrier(db, periodic=True)
         # on disk before anyone hears of it, also while a DDL's deferred_sync holds the
         # connection at NORMAL (the barrier that completes a foreground create: that
         # create's own scope then finds nothing left to sync)

@@ -234,9 +234,19 @@ class Ddl:
         row_encode: str | None = None,
         format_encode_options: Sequence[tuple[str, str]] = (),
         if_not_exists: bool = False,
+        primary_key: Sequence[str] = (),
     ) -> Result:
         """CREATE SOURCE.  A Kafka source is shared (its own streaming job) when the session
-        has ``streaming_use_shared_source`` on (create_source.rs); others are catalog only."""
+        has ``streaming_use_shared_source`` on (create_source.rs); others are catalog only.
+        Without a key the source gets the hidden ``_row_id`` (serial) last, its key
+        (create_source.rs:1084-1085, bind_pk_and_row_id_on_relation with must_need_pk:
+        create_table.rs:437-446)."""
+        columns = list(columns)
+        names = [c.name for c in columns]
+        pk = [names.index(k) for k in primary_key if k in names]
+        if not pk:
+            columns.append(ColumnSpec("_row_id", pgtypes.INT8, "serial", is_hidden=True))
+            pk = [len(columns) - 1]
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
@@ -265,7 +275,7 @@ class Ddl:
                 name=name.name,
                 schema_id=schema_id,
                 columns=list(columns),
-                primary_key=[],
+                primary_key=pk,
                 definition=definition,
                 upstream_ids=[],
                 options=options,
@@ -275,7 +285,7 @@ class Ddl:
         with self.store.transaction():
             rid = self.store.next_id("object")
             self.catalog.insert_relation(
-                rid, "source", name.name, schema_id, ctx, definition, columns, extra=extra
+                rid, "source", name.name, schema_id, ctx, definition, columns, pk, extra=extra
             )
             self.catalog.privileges.apply_relation_defaults(rid)  # create_op.rs:311-312
         return Result()
@@ -415,10 +425,13 @@ class Ddl:
         if_not_exists: bool = False,
         read_query_template: str | None = None,
         has_values: bool = False,
+        sink_type: str | None = None,
     ) -> Result:
-        """CREATE SINK (create_sink.rs).  ``snapshot = 'false'`` makes an UpstreamOnly sink;
-        a sink INTO a table is a SinkIntoTable job with ArrangementBackfill.  ``has_values``:
-        the plan of a CREATE SINK ... AS query has a Values leaf (never background)."""
+        """CREATE SINK (create_sink.rs).  ``sink_type``: the type the frontend derived from
+        the query's stream kind (frontend/sink_rules.py), when it did.  ``snapshot = 'false'``
+        makes an UpstreamOnly sink; a sink INTO a table is a SinkIntoTable job with
+        ArrangementBackfill.  ``has_values``: the plan of a CREATE SINK ... AS query has a
+        Values leaf (never background)."""
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
@@ -434,9 +447,10 @@ class Ddl:
             if target is None:
                 raise CatalogNotFound("table", into_table.name)
             target_id = target.id
-        sink_type = options.get("type")
-        if sink_type == "append-only" and options.get("force_append_only") == "true":
-            sink_type = "force-append-only"
+        if sink_type is None:
+            sink_type = options.get("type")
+            if sink_type == "append-only" and options.get("force_append_only") == "true":
+                sink_type = "force-append-only"
         spec = JobSpec(
             kind="sink",
             if_not_exists=if_not_exists,

@@ -112,6 +112,16 @@ class Params:
             return int(self.meta.system_param("barrier_interval_ms") or 1000)
         return int(v)
 
+    def checkpoint_frequency(self, database_id: int) -> int:
+        """The database's checkpoint frequency: its own setting, else the system parameter
+        (schedule.rs try_get_checkpoint: ``db_state.checkpoint_frequency.unwrap_or(sys)``)."""
+        v = self.meta.val(
+            "SELECT checkpoint_frequency FROM database WHERE database_id = ?", (database_id,)
+        )
+        if v is None:
+            return int(self.meta.system_param("checkpoint_frequency") or 1)
+        return int(v)
+
     def show_parameters(self) -> Result:
         """SHOW PARAMETERS: Name, Value, Description, Mutable."""
         cols = [

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.binder.relations import Relation
 from rwshim.common import pgtypes, rwtypes
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
@@ -27,7 +26,7 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_tables, connectors
+from rwshim.frontend import cdc_tables, connectors, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
@@ -128,7 +127,8 @@ def query_columns(
     alias for every item without a derivable name, at most as many names as columns);
     ``view`` create_view.rs:73-92 (a batch query's columns: ``?column?`` for an unnamed
     item, a column list exactly as long); ``table`` create_table_as.rs (a batch query's
-    columns, at most as many names)."""
+    columns, at most as many names); ``into`` a sink into a table (create_sink.rs:355-359: no
+    alias needed, the INTO list renames them all, set_out_names, optimizer/mod.rs:223-231)."""
     ctx = fe.query_context()
     if rules == "mv":
         from rwshim.binder import streaming_now
@@ -140,8 +140,16 @@ def query_columns(
             streaming_now.check(query)
             raise
         streaming_now.check(query)  # builtin_scalar.rs:869-893
-        _check_temporal_joins(fe, query)
+        temporal.check_temporal_joins(fe, query)
         columns = analysis.columns
+    elif rules == "into":
+        analysis = fe.instance.query.analyze(query, ctx)
+        columns = analysis.columns
+        if names and len(names) != len(columns):
+            raise InvalidInputSyntax("number of column names does not match number of columns")
+        columns = [replace(c, name=n) for c, n in zip(columns, names, strict=False)] + list(
+            columns[len(names) :]
+        )
     else:
         analysis = fe.instance.query.analyze(query, ctx)
         columns = analysis.columns
@@ -159,7 +167,7 @@ def query_columns(
             if c.name in seen:
                 raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
             seen.add(c.name)
-    for name in names:  # a column-name list, once the query is planned (create_mv.rs:148-151)
+    for name in names if rules != "into" else ():  # once planned (create_mv.rs:148-151)
         check_not_reserved(name)
     cols = [_output_column(c.name, c.type_oid) for c in columns]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
@@ -306,6 +314,13 @@ def read_query_template(fe: Frontend, query: str) -> str:
     return tpl.to_json()
 
 
+def _start_connector(fe: Frontend, connector: object) -> None:
+    """A connector that produces its own rows (datagen, posix_fs) starts producing at the barriers
+    after its CREATE: the connector runtime (and the data plane it writes to) is made now."""
+    if str(connector or "").lower() in ("datagen", "posix_fs"):
+        fe.instance.sources  # noqa: B018 (made on first use)
+
+
 async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[object]) -> Outcome:
     connector = dict(stmt.with_options).get("connector")
     added: connectors.Additions | None = None
@@ -342,6 +357,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             connector=connector,
         ),
     )
+    _start_connector(fe, connector)
     if stmt.query is not None and not out.notices:
         # CREATE TABLE ... AS: the table is filled with the query's rows.
         name = ".".join(f'"{p}"' for p in stmt.name.parts)
@@ -446,57 +462,55 @@ async def handle_create_mv(
         return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
 
     bound = await bound_after_counting(fe, bind)
+    notice = check_stream_plan(fe, stmt.query, bound.upstreams) if bound.columns else None
     template = read_query_template(fe, stmt.query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
     if "system_time" in stmt.query.lower():
-        await _make_state_now(fe, stmt.name)
+        await temporal.make_state_now(fe, stmt.name)
+
+    if notice is not None:
+        out.notices.insert(0, notice)
     return out
 
 
-def _check_temporal_joins(fe: Frontend, query: str) -> None:
-    """RisingWave's optimizer refusals of a temporal join (binder/temporal_join.py)."""
-    if "proctime" not in query.lower():
-        return
-    from rwshim.binder import temporal_join
+def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
+    """The refusals of RisingWave's stream planner, raised at CREATE as RisingWave raises
+    them, before any catalog change: those rwshim's data plane makes when it plans the query
+    (an ASOF join's condition: plan/asof; HOP's window arguments: plan/checks), then an
+    impure filter over a retract stream (binder/stream_checks), a notice instead when
+    ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93).  The
+    data plane's other refusals (what rwshim cannot run) stay with the first read."""
+    lowered = query.lower()
+    if "asof" in lowered or "hop" in lowered:
+        from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
+        from rwshim.dataplane.plan.checks import HopRefused
 
-    rels = fe.instance.relations
-    ctx = fe.query_context()
+        try:
+            fe.data_plan(query)
+        except (AsofRefused, AsofNotSupported, HopRefused):
+            raise
+        except RwError:
+            pass
+    from rwshim.binder.stream_checks import impure_filter, nested_loop_join
 
-    def resolve(parts: list[str]) -> Relation | None:
-        schemas = parts[-2:-1] or [s for s in ctx.search_path if s != "$user"]
-        for schema in schemas:
-            found = rels.relation(fe.database_id, schema, parts[-1].lower())
-            if found is not None:
-                return found
+    refused_join = nested_loop_join(query)
+    if refused_join is not None:
+        raise refused_join
+
+    relations = fe.instance.relations
+    retract = False
+    for rid in upstreams:
+        rel = relations.relation_by_id(rid)
+        if rel is None or not (rel.append_only or rel.kind.value == "source"):
+            retract = True
+    refused = impure_filter(query, retract)
+    if refused is None:
         return None
-
-    def indexes(relation_id: int) -> list[Relation]:
-        out = []
-        for rid in rels.relation_ids():
-            rel = rels.relation_by_id(rid)
-            if rel is not None and rel.indexed_id == relation_id:
-                out.append(rel)
-        return out
-
-    temporal_join.check(query, resolve, indexes)
-
-
-async def _make_state_now(fe: Frontend, name: st.ObjectName) -> None:
-    """A view with a temporal join joins the rows already there with the dimension as it
-    is at its creation, and each later row as it arrives: its state is made now, not at the
-    first read as other views' are (dataplane/plan/temporal.py)."""
-    en = engine_name(name, fe.database)
-    ctx = fe.query_context()
-    rels = fe.instance.relations
-    schemas = [en.schema] if en.schema else [s for s in ctx.search_path if s != "$user"]
-    for schema in schemas:
-        rel = rels.relation(fe.database_id, schema, en.name)
-        if rel is not None:
-            await fe.instance.data.ready()
-            await fe.instance.data.ensure([rel.id])
-            return
+    if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
+        return refused.what
+    raise refused
 
 
 def _create_mv_call(
@@ -591,24 +605,77 @@ async def handle_create_source(
             row_encode=fmt.encode if fmt else None,
             format_encode_options=fmt.options if fmt else (),
             if_not_exists=stmt.if_not_exists,
+            primary_key=pk,
         ),
     )
     if added is not None:
         out.notices[:0] = added.notices
+    _start_connector(fe, dict(stmt.with_options).get("connector"))
     return out
 
 
 async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[object]) -> Outcome:
+    from rwshim.frontend import sink_rules
+
     query = stmt.query
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
+    options = dict(stmt.with_options)
+    fmt = stmt.format_encode
+    into = stmt.into_table is not None
+    if into and not _exists(fe, stmt.name):
+        sink_rules.refuse_connector(options)
     definition = stored_definition(stmt.text)
     bound = await bound_after_counting(
-        fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
-    )
+        fe,
+        lambda: new_query_columns(
+            fe, stmt.name, stmt.if_not_exists, query or "SELECT 1", stmt.into_columns,
+            rules="into" if into else "mv",
+        ),
+    )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
-    fmt = stmt.format_encode
-    return await fe.engine_call(
+    if bound.columns:
+        sink_rules.refuse_table_connector(options, into, fmt is not None)
+    notices: list[str] = []
+    sink_type: str | None = None
+    target_id: int | None = None
+    if bound.columns and query is not None:
+        ignore = False
+        if stmt.into_table is not None or "connector" in options:
+            append_only = sink_rules.append_only_input(fe, query, bound.upstreams)
+            sink_type, ignore = sink_rules.derive_sink_type(
+                append_only, options if fmt is None else dict(fmt.options),
+                fmt.format if fmt is not None else None,
+            )  # fmt: skip
+        if stmt.into_table is not None:
+            target = fe.instance.engine.catalog.lookup(
+                fe.ctx(), engine_name(stmt.into_table, fe.database), ("table",)
+            )
+            if target is not None:
+                rel = fe.instance.relations.relation_by_id(target.id)
+                if rel is not None:
+                    target_id = rel.id
+                    sink_rules.check_target_columns(rel, stmt.into_columns)
+                    notice = sink_rules.not_null_notice(rel)
+                    if notice is not None:
+                        notices.append(notice)
+                    sink_rules.check_target_rules(
+                        rel, sink_type or "upsert", bound.columns, stmt.into_columns
+                    )
+                    sink_rules.check_cycle(fe, rel.id, bound.upstreams)
+        if sink_type == "append-only" and ignore:
+            sink_type = "force-append-only"
+        if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
+            # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
+            from rwshim.dataplane.sinks import postgres
+
+            external = postgres.target(
+                options["connector"].lower(), options, sink_type or "append-only"
+            )
+            await postgres.validate(
+                external, [c.name for c in bound.columns], [c.rw_type for c in bound.columns]
+            )
+    out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_sink(
             fe.ctx(),
@@ -622,8 +689,27 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
             into_table=engine_name(stmt.into_table, fe.database) if stmt.into_table else None,
             if_not_exists=stmt.if_not_exists,
             has_values=bound.values_leaf,
+            sink_type=sink_type,
         ),
     )
+    if notices:
+        out.notices[:0] = notices
+    if bound.columns and (target_id is not None or "connector" in options):
+        found = fe.instance.engine.catalog.lookup(
+            fe.ctx(), engine_name(stmt.name, fe.database), ("sink",)
+        )
+        if found is not None:
+            await fe.instance.sinks.install(found.id)
+    return out
+
+
+def _exists(fe: Frontend, name: st.ObjectName) -> bool:
+    """Whether the name is taken (CREATE answers that before binding anything)."""
+    try:
+        found = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database))
+        return found is not None
+    except RwError:
+        return False
 
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:

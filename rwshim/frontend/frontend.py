@@ -49,6 +49,7 @@ from rwshim.errors import (
     BindError,
     BindExprError,
     FatalError,
+    InternalError,
     InvalidReference,
     ItemNotFound,
     NoFunction,
@@ -281,6 +282,7 @@ class Frontend:
                 dict(self._variables.items()),
                 acl is not None and acl.is_super,
                 acl or UserAcl(self.user_id, self.user, False),
+                session_id=self._pid(),
             )
         return ctx
 
@@ -429,7 +431,7 @@ class Frontend:
 
         ctx = self.query_context()
         try:
-            planned = self.instance.data.plan(text, ctx)
+            planned = self.instance.data.plan(text, ctx, self._answer_in_process(ctx))
         except (UnknownFunction, QualifiedFunction) as e:
             # RisingWave's whole text names the argument types: the in-process binder's
             raise self._explain(text, ctx) or e from None
@@ -438,6 +440,22 @@ class Frontend:
             # it binds the statement (builtin_scalar.rs:621-661); a cached plan sets it again
             self.apply_settings(planned.settings)
         return planned
+
+    def _answer_in_process(self, ctx: QueryContext) -> Callable[[str], tuple[int, object]]:
+        """The session's answer of a catalog or session function RisingWave evaluates in its
+        frontend (has_table_privilege, pg_get_userbyid, pg_backend_pid, ...: expr/
+        function_impl/), for the data plane's text (dataplane/plan/guard.py): the catalog
+        path's answer of ``SELECT <call>`` under this session's context, rwshim's catalog."""
+
+        def answer(call: str) -> tuple[int, object]:
+            out = self.instance.query.execute(f"SELECT {call}", [], ctx)
+            cols = out.columns or []
+            rows = list(out.rows)  # type: ignore[arg-type]
+            if len(cols) != 1 or len(rows) != 1:  # pragma: no cover - one call, one row
+                raise InternalError(f"in-process answer of {call}")
+            return cols[0].type_oid, rows[0][0]
+
+        return answer
 
     def apply_settings(self, settings: Sequence[tuple[str, str]]) -> None:
         """Set session variables as SET does (its checks and errors), for set_config."""

@@ -21,7 +21,12 @@ from typing import TYPE_CHECKING
 from rwshim.common import pgtypes
 from rwshim.common.names import resolve_schema_qualified_name
 from rwshim.common.outcome import Column, Outcome, Rows
-from rwshim.errors import NotImplementedError_, QueryTimeout, RwError, Uncategorized
+from rwshim.errors import (
+    InternalError,
+    NotImplementedError_,
+    QueryTimeout,
+    RwError,
+)
 from rwshim.frontend.common import Cursor, Handler, do_flush
 from rwshim.instance import Instance
 from rwshim.sql import statements as st
@@ -186,6 +191,10 @@ def _deadline(
 
 async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[object]) -> Outcome:
     planned = fe.data_plan(stmt.query)
+    if stmt.cursor in fe.cursors:
+        # the query is bound first; its rows are read at FETCH (session/cursor_manager.rs:
+        # 1156-1161 add_query_cursor: a CatalogError)
+        raise RwError("Catalog error", f"cursor `{stmt.cursor}` already exists")
     if planned is not None:
         if fe.instance.commits_pending:
             await fe.instance.settle_changes()
@@ -205,8 +214,8 @@ async def handle_declare(fe: Frontend, stmt: st.DeclareCursor, params: list[obje
 async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object]) -> Outcome:
     cur = fe.cursors.get(stmt.cursor)
     if cur is None:
-        # src/frontend/src/session/cursor_manager.rs: "Cursor {} does not exist"
-        raise Uncategorized(f'cursor "{stmt.cursor}" does not exist')
+        # session/cursor_manager.rs:1197-1203 get_rows_with_cursor (v2.8.5 and v3.0.3 alike)
+        raise InternalError(f"Cannot find cursor `{stmt.cursor}`")
     from rwshim.frontend import subscriptions
     from rwshim.frontend.sub_cursor import SubscriptionCursor
 
@@ -232,9 +241,19 @@ async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object])
 
 def handle_close_cursor(fe: Frontend, stmt: st.CloseCursor, params: list[object]) -> Outcome:
     if stmt.cursor is None:
+        closed = list(fe.cursors.values())
         fe.cursors.clear()
     else:
-        fe.cursors.pop(stmt.cursor, None)
+        found = fe.cursors.pop(stmt.cursor, None)
+        if found is None:
+            # session/cursor_manager.rs:1166-1175 remove_cursor: a CatalogError (sic)
+            raise RwError("Catalog error", f"cursor `{stmt.cursor}` don't exists")
+        closed = [found]
+    for cursor in closed:
+        # a data-plane query's rows give their pooled connection back now (dataplane/pool.py)
+        abandon = getattr(cursor.rows, "abandon", None)
+        if abandon is not None:
+            abandon()
     return Outcome(stmt.tag)
 
 

@@ -27,11 +27,15 @@ _HANDOFF: TextLRU[dict[str, Any]] = TextLRU(16 * 1024 * 1024, factor=2)
 
 
 def parse(text: str) -> dict[str, Any]:
-    """The JSON tree of ``text`` (raises pglast's ParseError, as ``parse_sql`` does)."""
+    """The JSON tree of ``text`` (raises pglast's ParseError, as ``parse_sql`` does), its
+    identifiers over 63 bytes whole (rwshim/sql/long_names.py: byte offsets are the text's)."""
     from pglast import parser  # not at import: `SELECT 1` never needs it
 
-    tree: dict[str, Any] = json.loads(parser.parse_sql_json(text))
-    return tree
+    from rwshim.sql import long_names
+
+    masked, long = long_names.mask(text)
+    tree: dict[str, Any] = json.loads(parser.parse_sql_json(masked))
+    return long_names.restore_json(tree, long) if long else tree
 
 
 def offer(text: str, tree: dict[str, Any]) -> None:

@@ -16,7 +16,7 @@ from pglast.parser import ParseError
 
 from rwshim.common.names import too_many_dotted_names
 from rwshim.errors import SqlParserError
-from rwshim.sql import pgjson
+from rwshim.sql import long_names, pgjson
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.lenient import PgText, pg_text
@@ -31,6 +31,7 @@ T = TypeVar("T")
 #   ASOF joins       ASOF [LEFT] JOIN
 #   * EXCEPT (cols)  a wildcard without some columns
 #   STRUCT<...>      RisingWave's struct type (parse_data_type): the angle brackets blanked
+#   aggregate:f(...) a scalar function over the group's array (parse_function: scalar_as_agg)
 _RW_QUERY_ONLY = [
     re.compile(
         r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
@@ -38,10 +39,12 @@ _RW_QUERY_ONLY = [
     ),
     re.compile(r"(?i)\bASOF(?=\s+(?:LEFT\s+)?JOIN\b)"),
     re.compile(r"(?i)(?<=\*)\s*EXCEPT\s*\([^()]*\)"),
+    re.compile(r"(?i)\baggregate\s*:(?=\s*[A-Za-z_\"])"),
 ]
 
 
 _STRUCT = re.compile(r"(?i)\bstruct\s*<")
+_CURSOR_FOR = re.compile(r"(?is)\bCURSOR\b.*?\bFOR\s")
 
 
 def _blank_struct_types(text: str) -> str:
@@ -135,8 +138,11 @@ def check_pg_json(
 def _checked(
     sql: str, toks: list[Token], stop: Token, query: bool, pg: PgText, parse: Callable[[str], T]
 ) -> T:
+    # identifiers over 63 bytes are read whole (rwshim/sql/long_names.py; pgjson.parse does
+    # it itself, in bytes: the Python AST counts characters)
+    masked, long = (pg.text, {}) if parse is pgjson.parse else long_names.mask(pg.text, True)
     try:
-        out = parse(pg.text)
+        out = parse(masked)
     except ParseError as e:
         if len(e.args) > 1 and isinstance(e.args[1], int):
             e.args = (e.args[0], pg.original_offset(e.args[1]), *e.args[2:])
@@ -148,6 +154,8 @@ def _checked(
     empty = _empty_select_list(toks, stop)
     if empty is not None:
         raise expected_error(sql, empty, "an expression")
+    if long:
+        long_names.restore_ast(out, long)
     return out
 
 
@@ -318,8 +326,9 @@ def build(node: Any, text: str, pg: PgText | None = None) -> st.Statement:
     if kind == "CopyStmt":
         return st.Copy(text, _name(n.relation, pg) if n.relation else None, not n.is_from)
     if kind == "DeclareCursorStmt":
-        idx = text.lower().find(" for ")
-        return st.DeclareCursor(text, n.portalname, text[idx + 5 :].strip() if idx >= 0 else "")
+        # the query follows the first FOR after CURSOR (any whitespace around it)
+        m = _CURSOR_FOR.search(text)
+        return st.DeclareCursor(text, n.portalname, text[m.end() :].strip() if m else "")
     if kind == "FetchStmt":
         many = int(n.howMany)
         return st.FetchCursor(text, n.portalname, None if many >= 2**63 - 1 else many)

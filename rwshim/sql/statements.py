@@ -156,6 +156,8 @@ FAMILY_OF: dict[str, str] = {
     "ControlFault": "control",
     "ControlFaults": "control",
     "ControlJobs": "control",
+    "ControlPush": "control",
+    "PushMessage": "control",
     "ControlRestart": "control",
     "ControlTick": "control",
 }

@@ -58,6 +58,12 @@ STATUS: dict[str, tuple[str, str]] = {
                        "of a CDC source has no offsets to reset; the forms that read a schema "
                        "registry are refused: rwshim reaches none; RisingWave's refusals in its "
                        "texts"),
+    "CreateSink": (IMPLEMENTED, "a sink INTO a table delivers its snapshot and then each "
+                   "barrier's changes to the table in that barrier's epoch (upsert by the "
+                   "table's key with its ON CONFLICT behaviour, or append-only); `postgres` and "
+                   "`jdbc` (`jdbc:postgresql://`) sinks validate their target and write it at "
+                   "the barriers; `blackhole` consumes; other connectors keep their definition "
+                   "only"),
     "AlterOperation": (NOT_YET, "a safety net only: every ALTER form of RisingWave's parser is "
                        "built as its own kind above; a form the grammar reads and no kind "
                        "takes answers this"),
@@ -143,7 +149,38 @@ def render_supported_md(answered: Collection[str]) -> str:
         "- `ALTER SYSTEM PAUSE` / `ALTER SYSTEM RESUME` (tag `ALTER_SYSTEM`)",
         "- Test control, superuser only (tag `RWSHIM`): `RWSHIM TICK [n] [DATABASE name]`,",
         "  `RWSHIM CLOCK {MANUAL | AUTO}`, `RWSHIM {HOLD | RELEASE} BACKFILL <job id>`,",
-        "  `RWSHIM FAULT <name> {ON | OFF}`, `RWSHIM FAULTS`, `RWSHIM RESTART`, `RWSHIM JOBS`",
+        "  `RWSHIM FAULT <name> {ON | OFF}`, `RWSHIM FAULTS`, `RWSHIM RESTART`, `RWSHIM JOBS`,",
+        "  `RWSHIM PUSH <source or table> [PARTITION '<p>'] [KEY {'<k>' | NULL}] {'<payload>' |",
+        "  NULL} [, ...]`",
+        "",
+        "## Connector sources",
+        "",
+        "Sources and tables with a connector produce rows (rwshim/dataplane/sources/), seen at the",
+        "next barrier:",
+        "",
+        "- message brokers (kafka, pulsar, kinesis, nats, mqtt, google_pubsub, redis): the",
+        "  messages `RWSHIM PUSH` delivers, decoded by FORMAT PLAIN (ENCODE JSON, CSV, BYTES),",
+        "  UPSERT JSON (the message key is the INCLUDE KEY column; a NULL payload deletes) and",
+        "  DEBEZIUM JSON, with the INCLUDE key / partition / offset (per partition, from 0) /",
+        "  timestamp (the push's clock time) / payload columns; headers are NULL (a pushed",
+        "  message has none).  A message the parser cannot read is skipped and logged, a",
+        "  non-key value that does not convert is NULL, as RisingWave's parser does.  A source",
+        "  keeps every row delivered (a materialized view over it reads them from the",
+        "  earliest, Kafka's default `scan.startup.mode`; other startup modes and UPSERT /",
+        "  DEBEZIUM sources are refused by PUSH).  Offsets restart at 0 with the process.",
+        "- datagen: `datagen.rows.per.second` (default 10) rows a second split among",
+        "  `datagen.split.num` splits, one second per barrier under a manual clock; sequences",
+        "  (`fields.<c>.kind = 'sequence'`, `start`, `end`) are RisingWave's values, the split",
+        "  stopping past its end; random numbers (`min`, `max`, `seed`), strings (`length`) and",
+        "  timestamps (`max_past`, `basetime`) are NOT RisingWave's values (RisingWave draws them",
+        "  from rand's ChaCha12 StdRng seeded with `offset ^ seed`; rwshim from Python's",
+        "  generator with the same seed and bounds); struct and list columns nest them.  A",
+        "  materialized view over a datagen source sees the rows generated since the source",
+        "  was created (RisingWave starts a reader for each job when the job is created).",
+        "- posix_fs: the files under `posix_fs.root` (`match_pattern` a glob), each read once,",
+        "  line by line (CSV with a header line per file, JSON one object a line), new files at",
+        "  the next barrier; compressed files are not read (logged).",
+        "- other connectors (CDC, s3, gcs, iceberg, ...) keep their definition only.",
         "",
         "## Rejected as RisingWave rejects them",
         "",

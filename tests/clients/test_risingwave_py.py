@@ -56,4 +56,9 @@ def test_risingwave_py(rw_thread_server: ThreadRunning) -> None:
     assert got.pop("subscriptions") == [[["public.orders_sub", 86400]]]
     assert got.pop("on_change mv cursor") == ["risingwave_py_cursor_default_public_big_orders_sub"]
     assert got.pop("on_change mv rows") == [[["kiwi", 9, "Delete"], ["lime", 30, "Insert"]]]
+    # a cursor name of 73 bytes, declared and fetched as written (RisingWave has no limit)
+    assert got.pop("on_change long name cursor") == [
+        "risingwave_py_cursor_default_public_test_product_avg_price_mv_by_item_sub"
+    ]
+    assert got.pop("on_change long name rows") == [[["date", 4, "Insert"]]]
     assert got == {}

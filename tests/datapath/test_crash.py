@@ -224,3 +224,62 @@ def test_kill_9_keeps_what_a_barrier_committed(tmp_path: Path) -> None:
     conn.execute("FLUSH")
     assert conn.execute("SELECT max(k) FROM d").fetchall() == [(4,)]
     proc.kill()
+
+
+def test_kill_9_between_the_barrier_and_its_data_commit(tmp_path: Path) -> None:
+    """The barrier is in the meta store before its epoch commits on the data plane (the
+    commit runs after the barrier's transaction), and FLUSH answers only after both.  Here
+    the data commit is held (the test locks the view state the commit recomputes) while a
+    FLUSH waits, and rwshim is killed with SIGKILL: the FLUSH never answers, so the rows it
+    was to make durable were never acknowledged and are gone after the restart (PostgreSQL
+    rolled their transaction back); nobody saw them; the table and its view agree."""
+    proc = Proc(tmp_path)
+    conn = proc.connect()
+    conn.execute("CREATE TABLE d (k int PRIMARY KEY, v int)")
+    conn.execute("CREATE MATERIALIZED VIEW dm AS SELECT count(*) AS n FROM d")
+    conn.execute("INSERT INTO d VALUES (1, 1), (2, 2)")
+    conn.execute("FLUSH")
+    assert conn.execute("SELECT n FROM dm").fetchall() == [(2,)]  # its state is made
+    (mv_id,) = conn.execute("SELECT id FROM rw_materialized_views WHERE name = 'dm'").fetchone()
+    conn.execute("INSERT INTO d VALUES (3, 3)")
+    lines = (proc.data_dir / "pg" / "postmaster.pid").read_text().splitlines()
+    pg = psycopg.connect(host=lines[4], user="postgres", dbname="rwshim")
+    pg.execute(f'LOCK TABLE rw."m{mv_id}" IN ACCESS EXCLUSIVE MODE')  # (a transaction)
+    flusher = proc.connect()
+    outcome: list[object] = []
+
+    def flush() -> None:
+        try:
+            outcome.append(flusher.execute("FLUSH").statusmessage)
+        except psycopg.Error as e:
+            outcome.append(e)
+
+    t = threading.Thread(target=flush)
+    t.start()
+    # the FLUSH's barrier is in the meta store; its data commit waits for the lock
+    deadline = time.monotonic() + 30
+    while True:
+        waiting = pg.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND datname = 'rwshim'"
+        ).fetchone()
+        if waiting is not None and waiting[0] > 0:
+            break
+        assert time.monotonic() < deadline, "the data commit never waited for the lock"
+        time.sleep(0.05)
+    assert outcome == []
+    proc.kill()
+    t.join(30)
+    assert len(outcome) == 1 and isinstance(outcome[0], psycopg.Error)
+    pg.close()
+    proc = Proc(tmp_path)
+    conn = proc.connect()
+    _wait_data(conn)
+    assert conn.execute("SELECT k FROM d ORDER BY k").fetchall() == [(1,), (2,)]
+    assert conn.execute("SELECT n FROM dm").fetchall() == [(2,)]
+    conn.execute("INSERT INTO d VALUES (4, 4)")
+    conn.execute("FLUSH")
+    assert conn.execute("SELECT k, n FROM d, dm ORDER BY k").fetchall() == [
+        (1, 3), (2, 3), (4, 3)
+    ]  # fmt: skip
+    proc.kill()

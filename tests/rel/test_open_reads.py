@@ -86,11 +86,14 @@ def test_slow_reader_blocks_no_drop() -> None:
         with sp.connect() as c:
             c.execute("CREATE TABLE big (v int, p varchar)")
             c.execute(
-                "INSERT INTO big SELECT n, repeat('x', 100) FROM generate_series(1, 50000) AS g(n)"
+                "INSERT INTO big SELECT n, repeat('x', 100) FROM generate_series(1, 200000) AS g(n)"
             )
             c.execute("CREATE TABLE other (v int)")
+        # 23 MB of rows: more than the loopback socket's buffers hold (about 4 MB sent and 6 MB
+        # received at most), so the server must wait for this client, which reads nothing
+        # until the DROPs are done.  (A 4 KB receive buffer did the same with 5 MB, but then
+        # every read waits for TCP's 200 ms window probe: 150 s for the answer.)
         slow = socket.create_connection(("127.0.0.1", sp.port), timeout=60)
-        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         slow.sendall(fe.startup({"user": "root", "database": "dev"}))
         buf = b""
         while READY not in buf:
@@ -107,8 +110,8 @@ def test_slow_reader_blocks_no_drop() -> None:
             assert chunk
             data += chunk
         msgs = fe.split(data)
-        assert sum(1 for m in msgs if m.tag == "D") == 50000
-        assert [m.body for m in msgs if m.tag == "C"] == [b"SELECT 50000\x00"]
+        assert sum(1 for m in msgs if m.tag == "D") == 200000
+        assert [m.body for m in msgs if m.tag == "C"] == [b"SELECT 200000\x00"]
         slow.close()
     finally:
         sp.stop()

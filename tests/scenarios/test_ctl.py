@@ -80,8 +80,8 @@ def test_control_words_stay_names() -> None:
     [
         (
             "RWSHIM",
-            "sql parser error: expected CLOCK, FAULT, FAULTS, HOLD, JOBS, RELEASE, RESTART or "
-            "TICK, found: EOF\nLINE 1: RWSHIM\n              ^",
+            "sql parser error: expected CLOCK, FAULT, FAULTS, HOLD, JOBS, PUSH, RELEASE, RESTART"
+            " or TICK, found: EOF\nLINE 1: RWSHIM\n              ^",
         ),
         (
             "RWSHIM FAULT a MAYBE",

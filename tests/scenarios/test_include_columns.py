@@ -120,9 +120,12 @@ async def test_kafka_source_hidden_columns(client: Client) -> None:
         await client.run(f"create source s1 (v1 int) with ({KAFKA}) format plain encode json")
         == "CREATE_SOURCE"
     )
+    # the hidden _row_id last, the source's key (create_source.rs:1084-1085; its test
+    # test_source_addition_columns, :1540-1600)
     assert await columns(client, "s1") == [
         ("v1", "integer", False, False),
         ("_rw_kafka_timestamp", "timestamp with time zone", True, False),
+        ("_row_id", "serial", True, True),
     ]
     # a shared source also carries its partition and offset (create_source.rs:1000-1013);
     # an included timestamp or offset is not added again
@@ -139,6 +142,7 @@ async def test_kafka_source_hidden_columns(client: Client) -> None:
         ("_rw_kafka_offset", "character varying", False, False),
         ("ts", "timestamp with time zone", False, False),
         ("_rw_kafka_partition", "character varying", True, False),
+        ("_row_id", "serial", True, True),
     ]
     assert await client.rows("show create source s2") == [
         (
@@ -186,6 +190,7 @@ async def test_file_and_cdc_include_columns(client: Client) -> None:
         ("payload", "jsonb", False, False),
         ("_rw_offset", "character varying", True, False),
         ("_rw_table_name", "character varying", True, False),
+        ("_row_id", "serial", True, True),  # create_source.rs:1505-1530
     ]
     assert (
         await client.run(

@@ -272,7 +272,10 @@ async def test_sources_and_sinks_take_select_only(client_factory: Connect) -> No
     assert await reject(root, "GRANT DELETE ON SINK sk TO alice") == invalid
     assert await root.run("GRANT ALL ON SOURCE src TO alice") == "GRANT_PRIVILEGE"
     assert await root.run("GRANT SELECT ON SINK sk TO alice WITH GRANT OPTION") == "GRANT_PRIVILEGE"
-    assert await alice.rows("SELECT count(*) FROM src") == [(0,)]
+    # the grant lets alice read it (a datagen source produces rows at barriers: how many is
+    # not this test's business, that it answers one count is)
+    [(n,)] = await alice.rows("SELECT count(*) FROM src")
+    assert isinstance(n, int) and n >= 0
     # a grant option passes on (controller/user.rs:286-322); GRANT ... GRANTED BY still
     # records the session's user (handle_privilege.rs:360-362)
     assert await alice.run("GRANT SELECT ON SINK sk TO bob") == "GRANT_PRIVILEGE"

@@ -137,4 +137,3 @@ async def test_a_batch_query_may_not_use_a_temporal_join(client: Client) -> None
         "\n\nCaused by:\n  Not supported: do not support temporal join for batch queries\n"
         "HINT: please use temporal join in streaming queries\n",
     )
-

@@ -147,3 +147,153 @@ async def test_a_barrier_without_writes_changes_nothing(client: Client, server: 
         server.tick()
         assert await client.rows("select n from m") == [(1,)]
         assert await client.rows("select k, v from t") == [(1, 10)]
+
+
+async def test_update_and_delete_read_the_committed_state_not_the_epochs_writes(
+    client: Client, server: Running
+) -> None:
+    """RisingWave's UPDATE and DELETE scan the committed snapshot and emit what they found
+    (src/batch/executors/src/executor/update.rs:153-223, delete.rs:146-188): a row another DML
+    of the same epoch wrote is not there for them, their count says so, and the changes they
+    emit land on the stored row by key at the barrier."""
+    await kv(client, server)
+    assert await client.run("insert into t values (2, 20)") == "INSERT 0 1"
+    assert await client.run("update t set v = v + 1") == "UPDATE 1"
+    assert await client.run("update t set v = 0 where k = 2") == "UPDATE 0"
+    assert await client.run("delete from t where k = 2") == "DELETE 0"
+    # both read the committed 10: the second does not see the first's 11
+    assert await client.rows("update t set v = v + 1 where k = 1 returning k, v") == [(1, 11)]
+    server.tick()
+    assert await client.rows("select k, v from t order by k") == [(1, 11), (2, 20)]
+    # once committed, the row is there for them
+    assert await client.run("update t set v = v * 2 where k = 2") == "UPDATE 1"
+    assert await client.rows("delete from t where v > 15 returning k") == [(2,)]
+    server.tick()
+    assert await client.rows("select k, v from t order by k") == [(1, 11)]
+
+
+async def test_an_update_reading_another_table_reads_its_committed_rows(
+    client: Client, server: Running
+) -> None:
+    await kv(client, server)
+    await client.run("create table u (k int primary key)")
+    await client.run("create table r (v int)")  # keyed by its hidden row id
+    await client.run("insert into r values (1)")
+    server.tick()
+    await client.run("insert into u values (1)")
+    await client.run("insert into r values (2)")
+    # u's row is not committed: the subquery finds nothing, nothing is updated
+    assert await client.run("update t set v = 0 where k in (select k from u)") == "UPDATE 0"
+    assert await client.run("update r set v = v * 10") == "UPDATE 1"
+    server.tick()
+    assert await client.rows("select k, v from t") == [(1, 10)]
+    assert await client.rows("select v from r order by v") == [(2,), (10,)]
+    assert await client.run("update t set v = 0 where k in (select k from u)") == "UPDATE 1"
+    await client.run("flush")
+    assert await client.rows("select k, v from t") == [(1, 0)]
+
+
+async def test_a_schema_change_commits_the_writes_queued_before_it(
+    client_factory: Connect, server: Running
+) -> None:
+    """ALTER TABLE ADD / DROP COLUMN replaces the table's streaming job through a checkpoint
+    barrier (a replace-table command: src/meta/src/barrier/command.rs:710-713, every command
+    but Resume is a checkpoint); the DML queued before it belongs to the epoch that barrier
+    ends, so it is committed, in the old shape, with the change."""
+    writer = await client_factory()
+    reader = await client_factory()
+    await kv(writer, server)
+    await writer.run("insert into t values (2, 20)")
+    assert await writer.run("alter table t add column w int") == "ALTER_TABLE"
+    assert await reader.rows("select k, v, w from t order by k") == [(1, 10, None), (2, 20, None)]
+    await writer.run("insert into t values (3, 30, 300)")
+    assert await writer.run("alter table t drop column v") == "ALTER_TABLE"
+    assert await reader.rows("select k, w from t order by k") == [(1, None), (2, None), (3, 300)]
+
+
+async def test_with_checkpoint_frequency_writes_appear_at_checkpoints_only(
+    client_factory: Connect, server: Running
+) -> None:
+    """checkpoint_frequency = 3: every third periodic barrier is a checkpoint
+    (schedule.rs:524-542), a command's barrier (FLUSH) always is (command.rs:710-713), and
+    only checkpoints are committed (partial_graph.rs:583-595): a read sees the last one."""
+    writer = await client_factory()
+    reader = await client_factory()
+    await kv(writer, server)
+    assert await writer.run("alter system set checkpoint_frequency = 3") == "ALTER_SYSTEM"
+    await writer.run("insert into t values (2, 20)")
+    await reader.run("set visibility_mode = checkpoint")
+    for _ in range(2):
+        server.tick()
+        for c in (writer, reader):
+            assert await c.rows("select k from t order by k") == [(1,)]
+    server.tick()
+    for c in (writer, reader):
+        assert await c.rows("select k from t order by k") == [(1,), (2,)]
+    # the count starts again from that checkpoint; FLUSH's barrier is one at once
+    await writer.run("insert into t values (3, 30)")
+    server.tick()
+    assert await reader.rows("select count(*) from t") == [(2,)]
+    assert await writer.run("flush") == "FLUSH"
+    assert await reader.rows("select count(*) from t") == [(3,)]
+    # a database's own setting wins over the system parameter
+    await writer.run("alter database dev set checkpoint_frequency = 1")
+    await writer.run("insert into t values (4, 40)")
+    server.tick()
+    assert await reader.rows("select count(*) from t") == [(4,)]
+
+
+async def test_insert_select_reads_the_committed_state_of_its_source(
+    client: Client, server: Running
+) -> None:
+    """INSERT ... SELECT's source is a batch scan of the committed snapshot, as a SELECT's
+    (scheduler/snapshot.rs:168-196): a staging table's queued rows are not there yet; its
+    count is the rows it read (insert.rs:196-205)."""
+    await kv(client, server)
+    await client.run("create table s (k int primary key, v int)")
+    await client.run("insert into s values (7, 70)")
+    server.tick()
+    await client.run("insert into s values (8, 80)")
+    assert await client.run("insert into t select k, v from s") == "INSERT 0 1"
+    # the target's own queued rows (7 and 9) are not read either
+    await client.run("insert into t values (9, 90)")
+    assert await client.rows("insert into t select k + 100, v from t returning k") == [(101,)]
+    # its conflict handling meets them: (7, 0) overwrites the queued (7, 70)
+    assert await client.run("insert into t select k, 0 from s where k = 7") == "INSERT 0 1"
+    server.tick()
+    assert await client.rows("select k, v from t order by k") == [
+        (1, 10), (7, 0), (9, 90), (101, 10)
+    ]  # fmt: skip
+    # through a view (made while nothing is queued)
+    await client.run("create view sv as select k, v from s")
+    await client.run("create table r (v int)")  # keyed by its hidden row id
+    await client.run("insert into s values (9, 90)")
+    assert await client.run("insert into r select v from sv") == "INSERT 0 2"
+    assert await client.run("insert into t select 50, v from sv where k >= 8") == "INSERT 0 1"
+    assert await client.run("flush") == "FLUSH"
+    assert await client.rows("select v from r order by v") == [(70,), (80,)]
+    assert await client.rows("select v from t where k = 50") == [(80,)]
+
+
+async def test_an_update_on_the_committed_state_fails_as_any_update(
+    client: Client, server: Running
+) -> None:
+    """The NOT NULL check of an UPDATE (src/expr/core/src/error.rs:112) names the table, on
+    both paths (the epoch wrote the table or not)."""
+    await client.run("create table n (k int primary key, v int not null)")
+    await client.run("insert into n values (1, 1)")
+    server.tick()
+    seen = []
+    for write in (None, "insert into n values (2, 2)"):
+        if write is not None:
+            await client.run(write)
+        seen.append(await client.fail("update n set v = null where k = 1"))
+    for failure in seen:
+        assert failure.message == (
+            f"{client.envelope}\n\nCaused by these errors (recent errors listed first):\n"
+            '  1: Expr error\n  2: null value in column "v" of relation "n" violates not-null'
+            " constraint\n"
+        )
+    assert [f.sqlstate for f in seen] == ["XX000", "XX000"]  # an Expr error (RwError default)
+    server.tick()
+    assert await client.rows("select k, v from n order by k") == [(1, 1), (2, 2)]

@@ -385,6 +385,18 @@ def regexp_replace(s: object, p: object, r: object, flags: object = None) -> str
     return compile_regex(str(p), _regex_flags(fl)).sub(repl, str(s), count=0 if "g" in fl else 1)
 
 
+def regexp_match(s: object, p: object, flags: object = None) -> str | None:
+    """regexp_match(s, pattern [, flags]) (src/expr/impl/src/scalar/regexp.rs): the first
+    match's capture groups (the whole match when there are none) as a varchar[]; NULL when
+    nothing matches."""
+    if s is None or p is None:
+        return None
+    m = compile_regex(str(p), _regex_flags(str(flags or ""))).search(str(s))
+    if m is None:
+        return None
+    return json_array(list(m.groups()) if m.re.groups else [m.group(0)])
+
+
 def size_pretty(n: object) -> str | None:
     if n is None:
         return None
@@ -447,6 +459,27 @@ def series(start: object, stop: object, step: object = 1) -> str | None:
     out: list[object] = []
     x = a
     while (st > 0 and x <= b) or (st < 0 and x >= b):
+        out.append(x)
+        x += st
+        if len(out) > 10_000_000:
+            break
+    return json_array(out)
+
+
+def range_series(start: object, stop: object, step: object = 1) -> str | None:
+    """``range(start, stop [, step])``: generate_series without its end
+    (table_function/generate_series.rs, ``range``)."""
+    if start is None or stop is None or step is None:
+        return None
+    a, b, st = number(start), number(stop), number(step)
+    if st == 0:
+        raise ExprError(
+            f"range('{start}', '{stop}', '{step}')",
+            "Invalid parameter step: step size cannot equal zero",
+        )
+    out: list[object] = []
+    x = a
+    while (st > 0 and x < b) or (st < 0 and x > b):
         out.append(x)
         x += st
         if len(out) > 10_000_000:

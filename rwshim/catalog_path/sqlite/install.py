@@ -71,6 +71,18 @@ def install(conn: Any, state: FunctionState) -> None:
         False,
     )
     reg("rw_version", 0, lambda: state.version)
+
+    cluster: list[str] = []
+
+    def cluster_id() -> str:
+        # the store's UUID (RisingWave's meta cluster id: builtin_scalar.rs:771,
+        # ExprType::RwClusterId), read once: the connection is the store's
+        if not cluster:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'cluster_id'").fetchone()
+            cluster.append(str(row[0]) if row is not None else "")
+        return cluster[0]
+
+    reg("rw_cluster_id", 0, cluster_id)
     reg("rw_now", 0, now, False)
 
     def current_setting(name: object, missing_ok: object = 0) -> str | None:
@@ -83,6 +95,16 @@ def install(conn: Any, state: FunctionState) -> None:
         return state.set_config(str(name), None if value is None else str(value))
 
     reg("set_config", 3, set_config, False)
+    # the session's id (builtin_scalar.rs:741-744)
+    reg("pg_backend_pid", 0, lambda: ctx().session_id, False)
+
+    def start_time() -> str | None:
+        t = state.start_time
+        return (
+            None if t is None else t.astimezone(dt.UTC).isoformat(sep=" ", timespec="microseconds")
+        )
+
+    reg("pg_postmaster_start_time", 0, start_time, False)
 
     # operators and casts targeted by translation
     reg("rw_regex", 3, f.regex_match)
@@ -130,6 +152,8 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("rw_hop_starts", 4, f.hop_starts)
     reg("rw_series", 2, f.series)
     reg("rw_series", 3, f.series)
+    reg("rw_range", 2, f.range_series)
+    reg("rw_range", 3, f.range_series)
     reg(
         "rw_distinct",
         2,
@@ -265,6 +289,8 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("btrim", 1, lambda s: None if s is None else str(s).strip(" "))
     reg("btrim", 2, lambda s, c: None if s is None or c is None else str(s).strip(str(c)))
     reg("regexp_replace", 3, f.regexp_replace)
+    reg("regexp_match", 2, f.regexp_match)
+    reg("regexp_match", 3, f.regexp_match)
     reg("regexp_replace", 4, f.regexp_replace)
     reg("char_length", 1, lambda s: None if s is None else len(str(s)))
     reg("character_length", 1, lambda s: None if s is None else len(str(s)))

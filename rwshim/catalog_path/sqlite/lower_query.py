@@ -138,9 +138,12 @@ class SqliteQueries:
         sub.set("from_", exp.From(this=exp.Subquery(this=bare)))
         return exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias)))
 
-    def series_relation(self, args: list[exp.Expr], column: str, alias: str) -> exp.Expr:
+    def series_relation(
+        self, args: list[exp.Expr], column: str, alias: str, exclusive: bool = False
+    ) -> exp.Expr:
         sub = sqlglot.parse_one(f'SELECT value AS "{column}" FROM json_each(?)', read="sqlite")
-        sub.find(exp.Placeholder).replace(func_call("rw_series", *args))  # type: ignore[union-attr]
+        fn = "rw_range" if exclusive else "rw_series"
+        sub.find(exp.Placeholder).replace(func_call(fn, *args))  # type: ignore[union-attr]
         return exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias)))
 
     def unnest_relation(

@@ -10,10 +10,14 @@ list of actions, each optionally ``WITH GRANT OPTION``; the errors are ExprError
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
-from rwshim.binder.context import QueryContext
+from rwshim.binder.context import USER_WILDCARD, QueryContext
 from rwshim.catalog_path.system_catalogs.system_catalogs import SYS_CATALOG_START_ID
 from rwshim.errors import ExprError
+
+if TYPE_CHECKING:
+    from rwshim.common.rwtypes import RwType
 
 _ACTIONS = {"SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "CONNECT", "USAGE", "EXECUTE"}
 # allowed actions per kind (empty: any action, has_privilege.rs:50)
@@ -104,8 +108,7 @@ def _evaluate(
         oid, owner = _schema(conn, ctx, obj)
         wanted = _parse(text, allowed)
     else:
-        oid = _function(obj)
-        owner = _owner(conn, ctx, oid, "oid", f"Table {oid} not found")
+        oid, owner = _function(conn, ctx, obj)
         wanted = _parse(text, allowed)
     uid, is_super = _user(conn, user)
     if uid == owner or is_super:
@@ -160,8 +163,72 @@ def _schema(conn: sqlite3.Connection, ctx: QueryContext, obj: object) -> tuple[i
     return int(row[0]), int(row[1])
 
 
-def _function(obj: object) -> int:
-    """rwshim keeps no functions yet: a function named or numbered is not found."""
+def _function(conn: sqlite3.Connection, ctx: QueryContext, obj: object) -> tuple[int, int]:
+    """(id, owner) of a function by id, or by ``[schema.]name[(type, ...)]`` along the search
+    path with exactly those argument types (has_privilege.rs get_function_id_by_name:
+    parse_function_desc_str, then root_catalog.rs get_function_by_name_args; no argument list
+    is no arguments); not found is ``function not found: name(type, ...)``."""
     if isinstance(obj, int):
-        return obj
-    raise _Invalid("function", f"function not found: {obj}")
+        row = conn.execute(
+            "SELECT function_id, owner_id FROM function WHERE function_id = ? AND database_id = ?",
+            (obj, ctx.database_id),
+        ).fetchone()
+        if row is None:
+            raise _Invalid("oid", f"Table {obj} not found")  # get_grant_object_by_oid
+        return int(row[0]), int(row[1])
+    import json  # not at import: `SELECT 1` reads no JSON
+
+    from rwshim.common import rwtypes  # (its dataclass: not at start-up)
+
+    text = str(obj).strip()
+    head, _, rest = text.partition("(")
+    parts = [_ident(p) for p in _split(head, ".")]
+    wanted = [rwtypes.parse(t) for t in _split(rest.rpartition(")")[0], ",") if t.strip()]
+    name = parts[-1]
+    shown = f"{name}({', '.join(_type_name(t) for t in wanted)})"
+    if len(parts) > 1:
+        schemas = [parts[-2]]
+    else:
+        schemas = [ctx.user if s == USER_WILDCARD else s for s in ctx.search_path]
+    for schema in schemas:
+        rows = conn.execute(
+            "SELECT f.function_id, f.owner_id, f.arg_types FROM function f"
+            " JOIN schema sc ON sc.schema_id = f.schema_id"
+            " WHERE f.database_id = ? AND sc.name = ? AND f.name = ? ORDER BY f.function_id",
+            (ctx.database_id, schema, name),
+        ).fetchall()
+        for fid, owner, arg_types in rows:
+            have = [rwtypes.parse(str(t[1])) for t in json.loads(arg_types)]
+            if have == wanted:
+                return int(fid), int(owner)
+    raise _Invalid("function", f"function not found: {shown}")
+
+
+def _split(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside double quotes and parentheses."""
+    out, cur, depth, quoted = [], "", 0, False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif not quoted and depth == 0 and ch == sep:
+            out.append(cur)
+            cur = ""
+            continue
+        cur += ch
+    out.append(cur)
+    return out
+
+
+def _ident(text: str) -> str:
+    """One name part: a quoted one as written, else folded to lower case."""
+    t = text.strip()
+    if len(t) >= 2 and t[0] == t[-1] == '"':
+        return t[1:-1].replace('""', '"')
+    return t.lower()
+
+
+def _type_name(t: RwType) -> str:
+    """A type as RisingWave's DataType displays it (integer, character varying, ...)."""
+    return t.scalar_name or str(t)

@@ -202,7 +202,18 @@ _PG_SYNTAX_CALLS = frozenset({"similar_to_escape", "like_escape"})
 def _unknown_functions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     from rwshim.dataplane.plan import functions, rw_functions_generated
 
+    # GAP_FILL in FROM and its strategies (LOCF(c) ...) are rewritten (plan/gapfill)
+    skip: set[int] = set()
+    for rf in nodes(shape, "RangeFunction"):
+        for entry in rf.get("functions") or []:
+            items = entry.get("List", {}).get("items", [])
+            call = items[0].get("FuncCall") if items else None
+            if call is not None and _names(call.get("funcname"))[-1:] == ["gap_fill"]:
+                skip.add(id(call))
+                skip.update(id(a["FuncCall"]) for a in call.get("args") or [] if "FuncCall" in a)
     for call in nodes(shape, "FuncCall"):
+        if id(call) in skip:
+            continue
         if call.get("funcformat") == "COERCE_SQL_SYNTAX":
             continue  # TRIM(... FROM ...), x AT TIME ZONE y ...: PostgreSQL's grammar
         names = _names(call.get("funcname"))
@@ -256,6 +267,11 @@ def _ordered_set(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
 # --- HOP ----------------------------------------------------------------------------------------
 
 _WINDOW_ARG = "Invalid arguments for HOP window function: window_size"
+
+
+class HopRefused(BindError):
+    """HOP's window arguments refused (binder/relation/window_table_function.rs, planner
+    plan_window_table_function): raised for a batch query and for a streaming job alike."""
 
 
 # PostgreSQL's interval input and RisingWave's interval text (interval.rs Display, which is
@@ -322,12 +338,12 @@ def _hop(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
             if slide is None or size is None:
                 continue
             if _usecs(size) <= 0 or _usecs(slide) <= 0:
-                raise BindError(
+                raise HopRefused(
                     f"window_size {interval_str(size)} and window_slide {interval_str(slide)} "
                     "must be positive"
                 )
             if not _exact_div(size, slide):
-                raise BindError(
+                raise HopRefused(
                     f"{_WINDOW_ARG} {interval_str(size)} cannot be divided by window_slide "
                     f"{interval_str(slide)}"
                 )

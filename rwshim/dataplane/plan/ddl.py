@@ -25,10 +25,12 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import msgspec.structs
+
 from rwshim.binder.relations import Relation, RelColumn, RelKind
 from rwshim.dataplane.plan import names, typemap
 from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
-from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.dataplane.plan.names import pg_ident as qi
 from rwshim.errors import InternalError
 from rwshim.sql import column_exprs
 
@@ -250,13 +252,19 @@ def requiring(obj: PgObject, statements: tuple[str, ...]) -> PgObject:
     return PgObject(obj.name, obj.kind, obj.signature, (*statements, *obj.create), obj.relation_id)
 
 
-def source(rel: Relation) -> PgObject:
-    """A source reads as an empty relation of its columns (rwshim moves no source data)."""
-    items = ", ".join(
-        f"NULL::{typemap.column_type(c.type_oid, c.rw_type)} AS {qi(c.name)}" for c in rel.columns
-    )
-    obj = view(rel, f"SELECT {items or 'NULL'} WHERE false")
-    return requiring(obj, tuple(typemap.columns_ddl(c.rw_type for c in rel.columns)))
+def source(rel: Relation, expression: ExprRewriter) -> list[PgObject]:
+    """A source's messages: ``rw."t<id>"`` keeps every row its connector delivered (RWSHIM
+    PUSH, datagen: rwshim/dataplane/sources/), with no key, as a topic keeps its messages;
+    ``rw."v<id>"`` reads them under the source's columns.  A batch read of a source reads
+    what the connector holds (a Kafka topic from its earliest offset: src/batch/executors/src/
+    executor/source.rs), and a materialized view over it, computed again at each barrier
+    (epochs.py), reads them all, as a job starting at ``scan.startup.mode = 'earliest'``
+    (Kafka's default) does."""
+    store = msgspec.structs.replace(rel, primary_key=(), kind=RelKind.TABLE)
+    log = table(store, expression)
+    cols = ", ".join(qi(c.name) for c in rel.columns)
+    obj = view(rel, f"SELECT {cols or 'NULL'} FROM {names.qualified_table(rel.id)}")
+    return [log, obj]
 
 
 def index(rel: Relation, indexed: Relation) -> list[PgObject]:

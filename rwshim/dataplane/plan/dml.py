@@ -148,7 +148,9 @@ def _insert(shape: tree.Shape, rel: Relation, sp: Splicer, width: int | None) ->
     sp.insert(end, clause)
     if not info.has_source:
         return DmlExtra()
-    source = text[source_start:end].decode().strip()
+    # the source as spliced: its relation names are the physical ones (views.guarded refuses
+    # a text naming any other)
+    source = sp.section(source_start, end).strip()
     returning = _returning_text(shape)
     fallback = repeated_key_text(rel, key, behaviour, alias, cols, source, returning)
     return DmlExtra(fallback, fallback is not None and not returning)

@@ -210,6 +210,7 @@ IN_PROCESS: frozenset[str] = frozenset(
         "pg_terminate_backend",
         "pg_is_in_recovery",
         "rw_recovery_status",
+        "rw_cluster_id",
         "pg_postmaster_start_time",
         # the session's state
         "set_config",
@@ -229,9 +230,22 @@ IN_PROCESS_TYPES: frozenset[str] = frozenset(
 )
 
 
+def _answered_sql() -> str:
+    """The identities that carry an answer given in process (guard.py splices
+    ``has_table_privilege(...)`` to ``rwfn.has_table_privilege(<its answer>)``), so that the
+    column keeps the function's name as RisingWave names it."""
+    from rwshim.dataplane.plan.guard import IN_PROCESS
+
+    return "".join(
+        f"CREATE OR REPLACE FUNCTION {_F}.{name}(answer anyelement) RETURNS anyelement"
+        " LANGUAGE sql IMMUTABLE AS $$ SELECT answer $$;\n"
+        for name in sorted(IN_PROCESS)
+    )
+
+
 def template_sql() -> str:
     """Everything the template database holds beyond an empty database."""
-    return _BASE + "\n".join(registered())
+    return _BASE + _answered_sql() + "\n".join(registered())
 
 
 TEMPLATE_VERSION = f"{_TEMPLATE_BASE}-{hashlib.sha256(template_sql().encode()).hexdigest()[:12]}"

@@ -24,9 +24,16 @@ What each call becomes:
   true, ``pg_get_expr`` '', ``pg_encoding_to_char`` 'UTF8'...): spliced to ``rwfn``'s
   answer.
 - the catalog readers RisingWave answers from its catalog (``has_*_privilege``,
-  ``pg_get_userbyid``, ``pg_table_is_visible``...: ``REFUSED``): PostgreSQL's catalog is not
-  RisingWave's, so a query reading user data that calls one is refused (the catalog path
-  answers them in a query that reads no user data).
+  ``pg_get_userbyid``, ``pg_table_is_visible``...: ``REFUSED``) and ``pg_backend_pid``: never
+  PostgreSQL's answer (its catalog is not RisingWave's).  With constant arguments the call is
+  answered in process by the caller's ``Answer`` (the catalog path's own answer, under the
+  session's context: rwshim's catalog, rwshim's users) and spliced as
+  ``rwfn.<name>(<literal>)``, an identity that keeps RisingWave's column name; RisingWave
+  evaluates them in the frontend with the session's catalog (expr/function_impl/
+  has_privilege.rs, pg_get_userbyid.rs; pg_backend_pid is bound to the session id,
+  builtin_scalar.rs:741-744), so the answer is the same for every row.  Arguments that vary
+  per row are refused; without an ``Answer`` (a view's definition, made once for every
+  reader) the call raises ``SessionBound``: the reader inlines such a view (plane.py).
 - a relation: one the statement was planned with (``rw."t<id>"`` / ``rw."v<id>"`` of the user
   relations it reads, ``pg_temp`` snapshots of the catalog relations), or, unqualified, a CTE
   the statement defines; nothing else of PostgreSQL's own catalog or of other users' data.
@@ -38,9 +45,9 @@ What each call becomes:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from rwshim.dataplane.plan import splice
 from rwshim.dataplane.plan.checks import UnknownFunction
@@ -89,6 +96,7 @@ REFUSED: frozenset[str] = frozenset(
         "pg_backend_pid",
         "pg_is_in_recovery",
         "rw_recovery_status",
+        "rw_cluster_id",
         "pg_postmaster_start_time",
         "pg_get_keywords",
     }
@@ -123,6 +131,11 @@ class GuardRefused(NotImplementedError_):
     """A call the data plane does not pass to PostgreSQL (rwshim's limitation, or a name
     RisingWave does not have: the frontend asks the in-process binder for RisingWave's text
     where it has one)."""
+
+
+class SessionBound(GuardRefused):
+    """A view's definition calls what RisingWave answers in the reading session (set_config,
+    has_table_privilege, ...): no PostgreSQL view can hold it; the reader inlines it."""
 
 
 @cache
@@ -220,8 +233,16 @@ def _expr_error(text: bytes, call: Node, message: str) -> RwError:
     return BindExprError(_shown(text, call), RwError("Expr error", message))
 
 
-# the binder's functions taking a fixed number of arguments (guard_by_len)
-_ARITY = {"set_config": 3, "current_setting": 1, "pg_cancel_backend": 1, "pg_terminate_backend": 1}
+# the binder's functions taking a fixed number of arguments (guard_by_len, builtin_scalar.rs:
+# 89-131, 271-285, 313, 350-375, 450, 497-523, 581-621, 745-801; ``timezone`` aside, whose
+# PostgreSQL call also carries ``AT LOCAL``)
+_ARITY = {
+    "set_config": 3, "current_setting": 1, "pg_cancel_backend": 1, "pg_terminate_backend": 1,
+    "now": 0, "current_database": 0, "current_schema": 0, "pg_typeof": 1, "date": 1,
+    "quote_literal": 1, "quote_nullable": 1, "int8recv": 1, "array_flatten": 1,
+    "array_ndims": 1, "array_lower": 2, "subvector": 3, "pg_table_size": 1,
+    "pg_indexes_size": 1, "pg_postmaster_start_time": 0, "openai_embedding": 2,
+}  # fmt: skip
 
 
 def _arity(text: bytes, call: Node, name: str) -> None:
@@ -278,17 +299,89 @@ def check_set_config(text: bytes, tree: Node) -> None:
             _set_config(text, call)
 
 
-def guard(text: str, relations: Relations = frozenset()) -> tuple[str, Settings]:
+# A call answered in process: (its type's OID, its value as the catalog path answers it).
+Answered = tuple[int, object]
+# The caller's in-process answer of a call's text (``has_table_privilege('t', 'select')``).
+Answer = Callable[[str], Answered]
+# What RisingWave answers in the frontend, per session: answered in process (``Answer``).
+IN_PROCESS: frozenset[str] = REFUSED | {"pg_backend_pid", "pg_postmaster_start_time"}
+
+
+# The session's values (rwfn answers them from the data session's settings), which RisingWave
+# binds as literals; in a materialized view those of its creation (views.creation_answer) for
+# the ones the catalog keeps, the others refused.
+SESSION_VALUES: frozenset[str] = frozenset(
+    {
+        "current_user", "session_user", "user", "current_role", "current_database",
+        "current_catalog", "current_schema", "current_schemas", "version",
+    }
+)  # fmt: skip
+_CREATION_VALUES = SESSION_VALUES - {"current_schemas", "version"}
+
+
+class Guarded(NamedTuple):
+    text: str
+    settings: Settings
+    # whether the text holds answers given in process (the session's: never kept for another
+    # statement or session)
+    answered: bool = False
+
+
+# the session functions a materialized view's definition may not call here
+_BOUND_AT_CREATE = (
+    "{name}() in a materialized view: rwshim computes its rows on PostgreSQL, without"
+    " RisingWave's catalog or the creating session"
+)
+
+
+def guard(
+    text: str,
+    relations: Relations = frozenset(),
+    answer: Answer | None = None,
+    materialized: bool = False,
+) -> Guarded:
     """``text`` as it may run on PostgreSQL, and the session settings its ``set_config``
-    calls make; raises RisingWave's error or GuardRefused."""
-    spliced, settings = _pass(text, relations, splice_ok=True)
+    calls make; raises RisingWave's error or GuardRefused.  ``materialized``: the definition
+    of a materialized view, whose rows no session computes."""
+    spliced, settings, answered = _pass(text, relations, True, answer, materialized)
     if spliced != text:
-        again, more = _pass(spliced, relations, splice_ok=False)
+        again, more, _ = _pass(spliced, relations, False, None, materialized)
         assert again == spliced and not more
-    return spliced, settings
+    return Guarded(spliced, settings, answered)
 
 
-def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settings]:
+def _constant(arg: Any) -> bool:
+    """Whether an argument is a literal (possibly cast, ``'t'::regclass``): the same for every
+    row, and written in the rewritten text as the user wrote it."""
+    if not isinstance(arg, dict):
+        return False
+    cast = arg.get("TypeCast")
+    if cast is not None:
+        return _constant(cast.get("arg"))
+    return "A_Const" in arg
+
+
+def _typed(found: Answered) -> str:
+    """An answer as a typed PostgreSQL literal."""
+    from rwshim.dataplane.plan import typemap
+
+    oid, value = found
+    pg_type = typemap.column_type(oid)
+    if value is None:
+        return f"NULL::{pg_type}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{quote_literal(str(value))}::{pg_type}"
+
+
+def _literal(name: str, found: Answered) -> str:
+    """An answer as PostgreSQL text: ``rwfn.<name>(<typed literal>)``."""
+    return f"{FUNCTION_SCHEMA}.{name}({_typed(found)})"
+
+
+def _pass(
+    text: str, relations: Relations, splice_ok: bool, answer: Answer | None, materialized: bool
+) -> tuple[str, Settings, bool]:
     from pglast import parser
 
     try:
@@ -299,6 +392,7 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
     raw = text.encode()
     sp = splice.Splicer(raw)
     settings: list[tuple[str, str]] = []
+    answered = False
     ok = allowed()
     from rwshim.dataplane.plan import functions
 
@@ -312,6 +406,8 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
             # RisingWave has no such function (the frontend asks the in-process binder for
             # its text); PostgreSQL might (another schema of the database)
             raise UnknownFunction(".".join(names))
+        if schema != FUNCTION_SCHEMA and name in _ARITY and name != "set_config":
+            _arity(raw, call, name)
         if name == "set_config":
             if schema == FUNCTION_SCHEMA and len(call.get("args") or []) == 1:
                 continue  # our own answer (spliced below, checked on the second pass)
@@ -336,6 +432,23 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
                 raise _expr_error(raw, call, "Only literal is supported in `setting_name`.")
             if schema == "pg_catalog":
                 raise GuardRefused("pg_catalog.current_setting on user data")
+            if materialized:
+                # RisingWave binds it to the creating session's value (builtin_scalar.rs:
+                # 607-619), which rwshim does not keep; rwfn's would read whichever session
+                # computes the state
+                raise GuardRefused(_BOUND_AT_CREATE.format(name=name))
+            continue
+        if materialized and name in SESSION_VALUES:
+            # RisingWave binds them when the view is created (builtin_scalar.rs:109-132,
+            # 508-523, 799): the creator's values as the catalog keeps them (views.py)
+            if answer is None or name not in _CREATION_VALUES or call.get("args"):
+                raise GuardRefused(_BOUND_AT_CREATE.format(name=name))
+            start = call.get("location", -1)
+            try:
+                end, _ = splice.call_args(raw, start)
+            except splice.SpliceError as e:
+                raise GuardRefused(f"this {name} call ({e})") from None
+            sp.replace(start, end, _typed(answer(f"{name}()")))
             continue
         if name in CONSTANT:
             args = call.get("args") or []
@@ -351,12 +464,33 @@ def _pass(text: str, relations: Relations, splice_ok: bool) -> tuple[str, Settin
                 raise GuardRefused(f"this {name} call ({e})") from None
             sp.replace(start, end, f"{FUNCTION_SCHEMA}.{name}()")
             continue
-        if name in REFUSED:
-            raise GuardRefused(f"{name}() in a query that reads user data")
+        if name in IN_PROCESS:
+            args = call.get("args") or []
+            if schema == FUNCTION_SCHEMA and len(args) == 1:
+                continue  # our own answer (the user's text cannot name rwfn: check_user_calls)
+            if materialized:
+                raise GuardRefused(_BOUND_AT_CREATE.format(name=name))
+            if answer is None:
+                raise SessionBound(f"{name}() in a view's definition, without its reader")
+            if not splice_ok:
+                raise GuardRefused(f"{name}() here")
+            if not all(_constant(a) for a in args) or call.get("agg_star") or call.get("over"):
+                raise GuardRefused(f"{name}() of arguments that vary per row of user data")
+            start = call.get("location", -1)
+            try:
+                end, _ = splice.call_args(raw, start)
+            except splice.SpliceError as e:
+                raise GuardRefused(f"this {name} call ({e})") from None
+            shown = raw[start:end].decode()
+            if schema is not None:  # pg_catalog.f(...): the catalog path reads f(...)
+                shown = shown[shown.index(name, len(schema)) :]
+            sp.replace(start, end, _literal(name, answer(shown)))
+            answered = True
+            continue
         if schema == "pg_catalog" and name in functions.OVERRIDES:
             # rwfn answers it as RisingWave does; PostgreSQL's own would answer otherwise
             raise GuardRefused(f"pg_catalog.{name}() on user data")
         if call.get("funcformat") == "COERCE_SQL_SYNTAX" or name in ok:
             continue
         raise UnknownFunction(name)
-    return (sp.result() if sp else text), tuple(settings)
+    return (sp.result() if sp else text), tuple(settings), answered

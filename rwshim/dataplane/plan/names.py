@@ -7,11 +7,16 @@ id, so renames and SET SCHEMA cost nothing there and dependents keep working.
   table ``v<id>`` reads: dataplane/epochs.py);
 - schema ``rwfn``: functions first in every data session's search_path (before
   ``pg_catalog``, so they shadow it);
+- columns under their names, but a name over PostgreSQL's 63 bytes under its physical form
+  (``pg_ident``; rwshim/sql/long_names.py), and so every identifier of a text sent to
+  PostgreSQL (rewrite.py);
 - catalog snapshots for queries that join catalogs with user data: per-session temporary
   tables named after the catalog relation.
 """
 
 from __future__ import annotations
+
+from rwshim.sql import long_names
 
 DATA_SCHEMA = "rw"
 FUNCTION_SCHEMA = "rwfn"
@@ -24,6 +29,13 @@ def quote_ident(name: str) -> str:
     """``name`` as a PostgreSQL quoted identifier, always quoted: SQL for PostgreSQL, not
     RisingWave's QuoteIdent (that one, for texts a client sees, is rwshim.common.names')."""
     return '"' + name.replace('"', '""') + '"'
+
+
+def pg_ident(name: str) -> str:
+    """A user's name (a column's) as PostgreSQL holds it, quoted: the name itself up to 63
+    bytes, else its physical form (rwshim/sql/long_names.py), which PostgreSQL would otherwise
+    cut, making two names one."""
+    return quote_ident(long_names.physical(name))
 
 
 def quote_literal(text: str) -> str:

@@ -13,6 +13,8 @@ Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
 - ``FOR SYSTEM_TIME AS OF PROCTIME()`` / ``NOW()`` on a join's right side
   (parse_table_factor): blanked; a batch query reads the current version, which is what a
   plain join reads;
+- ``ASOF [LEFT] JOIN`` (parse_join): blanked to ``[LEFT] JOIN``, the join remembered for the
+  rewriter (plan/asof), which turns it into a LATERAL subquery or refuses it;
 - ``STRUCT<...>`` in a type position (parse_data_type): the struct's composite type
   (query/pg/typemap), whose DDL goes to ``requires``;
 - ``::char(n)`` / ``::character(n)`` / ``::bpchar``, ``CAST(x AS char(n))``: RisingWave has
@@ -31,6 +33,10 @@ from dataclasses import dataclass, field
 from rwshim.errors import RwError
 from rwshim.sql.tokens import Kind, Token, tokenize
 
+_LITERALS = frozenset(
+    {Kind.NUMBER, Kind.STRING, Kind.ESTRING, Kind.NSTRING, Kind.XSTRING, Kind.DOLLAR}
+)
+
 
 @dataclass(slots=True)
 class Prepassed:
@@ -46,6 +52,10 @@ class Prepassed:
     # byte offset of a blanked ``FOR SYSTEM_TIME AS OF <point>`` (time travel) -> the point:
     # ("num", seconds) | ("str", text) | ("now", "<n> <unit>")
     time_travel_at: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # byte offset of the JOIN keyword of an ``ASOF [LEFT] JOIN`` -> LEFT (plan/asof)
+    asof: dict[int, bool] = field(default_factory=dict)
+    # byte offsets of the calls written ``aggregate:f(...)`` (their array_agg is spliced in)
+    scalar_as_agg: list[int] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Replace characters [start, end) with spaces (offsets are kept)."""
@@ -111,6 +121,12 @@ def _star_except(text: str, state: Prepassed) -> None:
         ok = False
         while j < len(toks):
             # a column, or qualified: `a.v1` (RisingWave binds each in the FROM clause)
+            if j < len(toks) and toks[j].kind in _LITERALS:
+                from rwshim.errors import BindError
+
+                # a constant binds to no column (select.rs generate_except_indices:
+                # anything but an InputRef)
+                raise BindError("Only support column name in except list")
             parts: list[str] = []
             while j < len(toks) and toks[j].kind is Kind.WORD:
                 w = toks[j]
@@ -311,7 +327,52 @@ def _char_casts(text: str, state: Prepassed) -> None:
         state.replace(start, end, "varchar" if width >= len("varchar") else "text")
 
 
+def _asof_join(text: str, state: Prepassed) -> None:
+    """``ASOF [LEFT] JOIN`` (parser.rs parse_join: RIGHT or FULL after ASOF is refused) as
+    ``[LEFT] JOIN``, the JOIN keyword's offset kept: the rewriter makes it a LATERAL
+    subquery (plan/asof), or refuses it; never a plain join."""
+    toks = _tokens(state)
+    spans = []
+    for i, t in enumerate(toks[:-1]):
+        if t.kind is not Kind.WORD or t.quoted or t.upper != "ASOF":
+            continue
+        j = i + 1
+        left = toks[j].kind is Kind.WORD and not toks[j].quoted and toks[j].upper == "LEFT"
+        if left:
+            j += 1
+        kw = toks[j] if j < len(toks) else None
+        if kw is None or kw.kind is not Kind.WORD or kw.quoted or kw.upper != "JOIN":
+            continue
+        state.asof[state.byte_offset(kw.start)] = left
+        spans.append((t.start, t.end))
+    for start, end in spans:
+        state.blank(start, end)
+    if spans:
+        state.tokens = None
+
+
+def _scalar_as_agg(text: str, state: Prepassed) -> None:
+    """``aggregate:f(args)`` (parser.rs parse_function, ``scalar_as_agg``): ``aggregate:``
+    blanked, the call's offset kept; the rewriter makes it ``f(array_agg(args))``."""
+    toks = _tokens(state)
+    spans = []
+    for i in range(len(toks) - 3):
+        t, colon, name = toks[i], toks[i + 1], toks[i + 2]
+        if t.kind is not Kind.WORD or t.quoted or t.upper != "AGGREGATE":
+            continue
+        if colon.kind is not Kind.OP or colon.value != ":" or name.kind is not Kind.WORD:
+            continue
+        state.scalar_as_agg.append(state.byte_offset(name.start))
+        spans.append((t.start, colon.end))
+    for start, end in spans:
+        state.blank(start, end)
+    if spans:
+        state.tokens = None
+
+
 register("except", _star_except)
+register("aggregate", _scalar_as_agg)
+register("asof", _asof_join)
 register("system_", _temporal_join)
 register("struct", _struct_types)
 register("char", _char_casts)

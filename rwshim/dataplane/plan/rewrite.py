@@ -5,13 +5,15 @@ What is spliced (each where the parse tree says):
 - every relation name -> its physical object (``rw."t<id>"``, ``rw."v<id>"``, or the session's
   snapshot of a catalog relation), keeping the name the query refers to it by as an alias;
   with an alias column list, a subquery listing the columns in catalog order;
-- ``s.t.c`` / ``db.s.t.c`` column references -> ``t.c`` (the alias);
+- ``s.t.c`` / ``db.s.t.c`` column references -> ``t.c`` (the alias); two relations of one
+  name in different schemas get aliases of their own (``samename``);
 - a star over a relation with hidden columns (``_row_id``), or a ``* EXCEPT``, -> the visible
   columns in catalog order (RisingWave's wildcard: binder/select.rs bind_wildcard, USING and
   NATURAL column groups first, iter_column_groups);
 - ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
   ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
 - one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- an ``ASOF [LEFT] JOIN`` -> a LATERAL subquery (``asof``);
 - DML: see ``dml``.
 
 Results are cached by the caller on (text, database, search_path, catalog version).
@@ -19,16 +21,28 @@ Results are cached by the caller on (text, database, search_path, catalog versio
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import dml, functions, guard, names, temporal, tree, typemap
+from rwshim.dataplane.plan import (
+    asof,
+    checks,
+    dml,
+    functions,
+    gapfill,
+    names,
+    samename,
+    temporal,
+    tree,
+    typemap,
+)
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
-from rwshim.errors import NotImplementedError_, RwError
+from rwshim.errors import NotImplementedError_
+from rwshim.sql import long_names
 
 UNNAMED = "?column?"
 
@@ -53,6 +67,18 @@ class PgStatement:
     temporal: tuple[temporal.TemporalJoin, ...] = ()
     # the tables it reads as of a time-travel point (their histories)
     histories: tuple[tuple[int, tuple[str, str]], ...] = ()  # (table id, point)
+    # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
+    # the result columns and errors (rwshim/sql/long_names.py)
+    long_names: tuple[tuple[str, str], ...] = ()
+
+    def user_name(self, name: str) -> str:
+        """A result column's name as the user wrote it (PostgreSQL's holds a long one's
+        physical form)."""
+        if self.long_names:
+            for phys, full in self.long_names:
+                if phys == name:
+                    return full
+        return name
 
 
 class RewriteRefused(NotImplementedError_):
@@ -101,38 +127,21 @@ def expression(text: str) -> str:
         rw.type_names()
     except SpliceError as e:
         raise RewriteRefused(f"this column expression ({e})") from None
-    return rw.sp.result()[len(_EXPR_HEAD) :]
+    return long_names.physical_text(rw.sp.result()[len(_EXPR_HEAD) :])[0]
 
 
-def guarded(st: PgStatement) -> tuple[PgStatement, guard.Settings]:
-    """The statement as it may reach PostgreSQL (guard.py), and its settings."""
-    rels = frozenset(
-        {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
-        | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
-        | temporal.relations(st.temporal, st.histories)
-    )
-    text, settings = guard.guard(st.text, rels)
-    repeated = st.repeated_key_text
-    if repeated is not None:
-        try:
-            repeated, _ = guard.guard(repeated, rels)
-        except RwError:
-            # dml.repeated_key_text takes the INSERT's source from the user's text, whose
-            # relation names are not the physical ones: PostgreSQL would read whatever those
-            # names find on its search path.  Not run: the repeated key's error stands.
-            repeated = None
-    return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings
-
-
-def rewrite(routed: Routed) -> PgStatement:
-    """The PostgreSQL text of a statement routed to the data plane."""
+def rewrite(routed: Routed, inline: dict[int, str] | None = None) -> PgStatement:
+    """The PostgreSQL text of a statement routed to the data plane; ``inline``: relations
+    read as the given subquery text instead of their physical object (a view RisingWave binds
+    again in each session, plane.py)."""
     assert routed.route is Route.DATA and routed.shape is not None
-    return _Rewriter(routed).run()
+    return _Rewriter(routed, inline or {}).run()
 
 
 class _Rewriter:
-    def __init__(self, routed: Routed) -> None:
+    def __init__(self, routed: Routed, inline: dict[int, str] | None = None) -> None:
         assert routed.shape is not None
+        self.inline = inline or {}
         self.routed = routed
         self.shape = routed.shape
         self.text = self.shape.text
@@ -146,16 +155,35 @@ class _Rewriter:
         if shape.unsupported:
             raise RewriteRefused(f"{shape.unsupported[0]} on user data")
         try:
+            if samename.rename(shape, self.routed.relation_of):
+                samename.splice_short_paths(shape, self.text, self.sp)
             self.stars()
             self.windows()
+            asof.splice_asof_joins(
+                shape, self.routed.prepassed.asof, self.routed.relation_of, self.sp
+            )
             self.relations()
+            self.descending_percentiles()
+            self.jsonb_values()
+            self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()
             self.type_names()
             extra = dml.splice(self.routed, self.sp, self.source_width())
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
-        text = self.sp.result()
+        text, back = long_names.physical_text(self.sp.result())
+        repeated = extra.repeated_key_text
+        if repeated is not None:
+            repeated, more = long_names.physical_text(repeated)
+            back.update(more)
+        # a star PostgreSQL expands answers with the physical names of the columns
+        for rel in self.routed.user_relations():
+            for c in rel.columns:
+                if len(c.name) > long_names.LIMIT // 4:  # (a short one is its own name)
+                    phys = long_names.physical(c.name)
+                    if phys != c.name:
+                        back[phys] = c.name
         target = self.routed.target
         return PgStatement(
             text,
@@ -164,11 +192,12 @@ class _Rewriter:
             tuple((r.schema, r.name) for r in self.routed.system_relations()),
             max(shape.params, default=0),
             target.id if target is not None else None,
-            extra.repeated_key_text,
+            repeated,
             extra.repeated_key_counts,
             tuple(self.routed.prepassed.requires),
             tuple(self._temporal),
             tuple(self._histories),
+            tuple(back.items()),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -182,52 +211,22 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = physical(rel)
+            phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
                 cols = [c for c in rel.columns if not c.hidden] + [
                     c for c in rel.columns if c.hidden
                 ]
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
-            if self._temporal_right(end) and isinstance(rel, Relation):
-                phys = self._temporal_join(ref, rel)
-            point = self._time_travel(end)
-            if point is not None and isinstance(rel, Relation):
-                if rel.kind != RelKind.TABLE:
-                    raise RewriteRefused(f"time travel on {rel.kind.value} {rel.name}")
-                self._histories.append((rel.id, point))
-                phys = temporal.time_travel_source(rel.id, [c.name for c in rel.columns], point)
-            alias = "" if ref.alias is not None else f" AS {qi(ref.name)}"
+            if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
+                phys = temporal.source(self, ref, rel, end, phys)
+            alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
             sp.replace(ref.location, end, phys + alias)
 
-    def _temporal_right(self, end: int) -> bool:
-        """Whether the name ending at ``end`` is followed by a blanked ``FOR SYSTEM_TIME AS OF
-        PROCTIME()`` (the right side of a temporal join)."""
-        for at in self.routed.prepassed.temporal_at:
-            if at >= end and not self.text[end:at].strip():
-                return True
-        return False
-
-    def _time_travel(self, end: int) -> tuple[str, str] | None:
-        """The time-travel point blanked after the name ending at ``end``, if any."""
-        for at, point in self.routed.prepassed.time_travel_at.items():
-            if at >= end and not self.text[end:at].strip():
-                return point
-        return None
-
-    def _temporal_join(self, ref: tree.RelRef, rel: Relation) -> str:
-        left = _left_of(self.shape.levels, ref)
-        if left is None or left.cte is not None or left.colnames:
-            raise RewriteRefused(
-                "a temporal join whose left side is not one table or materialized view"
-            )
-        left_rel = self.routed.relation_of(left)
-        if not isinstance(left_rel, Relation):
-            raise RewriteRefused(f"a temporal join reading {left.name}")
-        k = len(self._temporal)
-        self._temporal.append(temporal.TemporalJoin(k, physical(left_rel), rel.id))
-        cols = [c.name for c in rel.columns]
-        return temporal.lateral(k, rel.id, cols, left.exposed)
+    def physical(self, rel: object) -> str:
+        if isinstance(rel, Relation) and rel.id in self.inline:
+            return self.inline[rel.id]
+        return physical(rel)
 
     def _find_qualified(
         self, level: tree.Level | None, qual: tuple[str, ...]
@@ -255,6 +254,81 @@ class _Rewriter:
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
 
+    def scalars_as_aggregates(self) -> None:
+        """``aggregate:f(args)`` as ``f(array_agg(args))`` (binder/expr/function/mod.rs:
+        243-256: AggType::WrapScalar over the group's array)."""
+        for at in self.routed.prepassed.scalar_as_agg:
+            end, _ = call_args(self.text, at)
+            self.sp.insert(self.text.index(b"(", at) + 1, "array_agg(")
+            self.sp.insert(end - 1, ")")
+
+    def descending_percentiles(self) -> None:
+        """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
+        (RisingWave's rewrite, optimizer/plan_node/logical_agg.rs:770-772); PostgreSQL hands an
+        ordered-set aggregate its rows unsorted (sqlfn/percentile)."""
+        if "approx_percentile" not in self.shape.func_names:
+            return
+        for call in checks.nodes(self.shape, "FuncCall"):
+            name = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+            order = call.get("agg_order") or []
+            if name[-1:] != ["approx_percentile"] or not call.get("agg_within_group"):
+                continue
+            if not order or order[0].get("SortBy", {}).get("sortby_dir") != "SORTBY_DESC":
+                continue
+            _, args = call_args(self.text, call.get("location", -1))
+            if args:
+                self.sp.insert(args[0][0], "(1.0::float8 - (")
+                self.sp.insert(args[0][1], "))")
+
+    def jsonb_values(self) -> None:
+        """The values ``jsonb_agg(x)``, ``jsonb_object_agg(k, x)``, ``jsonb_build_array(x, ...)``
+        and ``jsonb_build_object(k, x, ...)`` put in a jsonb are RisingWave's ``to_jsonb`` of
+        them (src/expr/impl/src/aggregate/jsonb_agg.rs and scalar/jsonb_build.rs call
+        ``ToJsonb::add_to``, scalar/to_jsonb.rs: a float is an f64, ``1.0``), where
+        PostgreSQL's keep a numeric (``1``): each value is spliced as ``rwfn.to_jsonb(x)``, a
+        jsonb PostgreSQL embeds as it is (sqlfn/jsonb).  A whole-row ``t.*`` argument and the
+        DISTINCT / VARIADIC forms are left as they are."""
+        # the function -> (its number of arguments, None for any; which of them are values:
+        # every one from ``first`` on, ``step`` apart)
+        wanted: dict[str, tuple[int | None, int, int]] = {
+            "jsonb_agg": (1, 0, 1),
+            "jsonb_object_agg": (2, 1, 1),
+            "jsonb_build_array": (None, 0, 1),
+            "jsonb_build_object": (None, 1, 2),
+        }
+        if not wanted.keys() & self.shape.func_names:
+            return
+        for call in checks.nodes(self.shape, "FuncCall"):
+            name = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+            if not name or name[-1] not in wanted or name[:-1] not in ([], ["pg_catalog"]):
+                continue
+            if call.get("agg_distinct") or call.get("func_variadic"):
+                continue
+            nodes = call.get("args") or []
+            if any("A_Star" in str(n) for n in nodes):
+                continue
+            _, args = call_args(self.text, call.get("location", -1))
+            count, first, step = wanted[name[-1]]
+            if len(args) != len(nodes) or (count is not None and len(args) != count):
+                continue
+            for start, end in args[first::step]:
+                self._to_jsonb(call, start, end)
+
+    def _to_jsonb(self, call: tree.Node, start: int, end: int) -> None:
+        order = call.get("agg_order") or []
+        if order:  # the last argument's span runs on to ORDER BY ...
+            node = order[0].get("SortBy", {}).get("node") or {}
+            inner: dict[str, Any] = next(iter(node.values()), {}) if node else {}
+            at = int(inner.get("location", -1))
+            if start < at < end:
+                end = keyword_before(self.text, at, b"ORDER")
+        while start < end and self.text[start : start + 1].isspace():
+            start += 1
+        while end > start and self.text[end - 1 : end].isspace():
+            end -= 1
+        self.sp.insert(start, f"{names.FUNCTION_SCHEMA}.to_jsonb(")
+        self.sp.insert(end, ")")
+
     # --- TUMBLE / HOP -----------------------------------------------------------------------
 
     def windows(self) -> None:
@@ -272,6 +346,9 @@ class _Rewriter:
         window_end (RisingWave's tumble_start; HOP: one row per window holding the time)."""
         text = self.text
         end, args = call_args(text, item.location)
+        if item.kind == "gap_fill":
+            self._gap_fill(item, end, [text[a:b].decode() for a, b in args])
+            return
         want = 3 if item.kind == "tumble" else 4
         if len(args) not in (want, want + 1):
             raise RewriteRefused(f"{item.kind} with {len(args)} arguments")
@@ -284,7 +361,7 @@ class _Rewriter:
             rel = self.routed.relation_of(ref)
             if rel is None:  # pragma: no cover - route resolved it
                 raise RewriteRefused(f"relation {ref.name}")
-            source = physical(rel)
+            source = self.physical(rel)
             cols = ", ".join(f"{qi(src)}.{qi(n)}" for n in visible_names(rel))
         f = names.FUNCTION_SCHEMA
         ts = arg[1]
@@ -303,8 +380,16 @@ class _Rewriter:
                 f" AS window_end FROM {source} AS {qi(src)}"
                 f" CROSS JOIN LATERAL {starts} AS __rw_h(window_start)"
             )
-        alias = "" if item.alias is not None else f" AS {qi(item.kind)}"
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
         self.sp.replace(item.location, end, f"({body}){alias}")
+
+    def _gap_fill(self, item: tree.WindowItem, end: int, args: list[str]) -> None:
+        rel = None if item.input.cte is not None else self.routed.relation_of(item.input)
+        if not isinstance(rel, Relation):
+            raise RewriteRefused("GAP_FILL over a CTE or a catalog relation")
+        body = gapfill.subquery(rel, physical(rel), args)
+        alias = "" if item.alias is not None else f" AS {qi(item.input.parts[-1])}"
+        self.sp.replace(item.location, end, f"{body}{alias}")
 
     def window_names(self, item: tree.WindowItem) -> list[str] | None:
         ref = item.input
@@ -315,7 +400,7 @@ class _Rewriter:
             base = None if rel is None else visible_names(rel)
         if base is None:
             return None
-        out = [*base, "window_start", "window_end"]
+        out = [*base] if item.kind == "gap_fill" else [*base, "window_start", "window_end"]
         return list(item.colnames) + out[len(item.colnames) :]
 
     # --- stars ----------------------------------------------------------------------------
@@ -393,7 +478,9 @@ class _Rewriter:
                 inner = self._item_named([item.left, item.right], name)
                 if inner is not None:
                     return inner
-            elif _exposed(item) == name:
+            elif _exposed(item) == name or (
+                isinstance(item, tree.RelRef) and item.rename is not None and item.name == name
+            ):
                 return item
         return None
 
@@ -608,30 +695,12 @@ def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:
     return name in excl or (exposed is not None and f"{exposed}.{name}" in excl)
 
 
-def _left_of(levels: list[tree.Level], ref: tree.RelRef) -> tree.RelRef | None:
-    """The left side of the join whose right side is ``ref`` (``a JOIN b``, or ``a, b``),
-    when it is one relation."""
-    for level in levels:
-        stack: list[tree.FromItem] = []
-        for i, item in enumerate(level.items):
-            if item is ref and i > 0:
-                prev = level.items[i - 1]
-                return prev if isinstance(prev, tree.RelRef) else None
-            stack.append(item)
-        while stack:
-            item = stack.pop()
-            if isinstance(item, tree.JoinItem):
-                if item.right is ref:
-                    return item.left if isinstance(item.left, tree.RelRef) else None
-                stack.extend((item.left, item.right))
-    return None
-
-
 def _exposed(item: tree.FromItem) -> str | None:
     if isinstance(item, tree.RelRef):
         return item.exposed
     if isinstance(item, tree.WindowItem):
-        return item.alias if item.alias is not None else item.kind
+        # unaliased, the input relation's name (window_table_function.rs:118-120)
+        return item.alias if item.alias is not None else item.input.parts[-1]
     if isinstance(item, tree.FunctionItem):
         if item.alias is not None:
             return item.alias

@@ -147,12 +147,25 @@ class Splicer:
         return bool(self._edits)
 
     def result(self) -> str:
-        text = self.text
-        if not self._edits:
-            return text.decode()
+        return self._spliced(0, len(self.text), self._edits)
+
+    def section(self, start: int, end: int) -> str:
+        """The text of ``[start, end)`` with the edits made inside it (an insertion at either
+        end belongs to the text around it)."""
+        inside = [
+            e
+            for e in self._edits
+            if (start <= e[0] and e[1] <= end and e[0] != e[1]) or start < e[0] == e[1] < end
+        ]
+        return self._spliced(start, end, inside)
+
+    def _spliced(self, begin: int, stop: int, edits: list[tuple[int, int, int, str]]) -> str:
+        text = self.text[:stop]
+        if not edits:
+            return text[begin:].decode()
         out: list[bytes] = []
-        pos = 0
-        for start, end, _, new in sorted(self._edits):
+        pos = begin
+        for start, end, _, new in sorted(edits):
             if start < pos:
                 raise SpliceError(f"overlapping edits at {start}")
             out.append(text[pos:start])

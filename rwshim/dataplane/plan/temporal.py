@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rwshim.dataplane.plan import names
+from rwshim.binder.relations import Relation as Relation_
+from rwshim.binder.relations import RelKind
+from rwshim.dataplane.plan import names, tree
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import NotSupported
 
 if TYPE_CHECKING:
+    from rwshim.binder.relations import Relation
     from rwshim.dataplane.plan.ddl import PgObject
     from rwshim.dataplane.plan.rewrite import PgStatement
 
@@ -147,9 +150,20 @@ def relations(
     return out
 
 
-def for_view(st: PgStatement, view_id: int) -> PgStatement:
-    """A materialized view's statement reading its own arrivals."""
-    real = f"{names.DATA_SCHEMA}.{qi(names.arrivals_name(view_id))}"
+def check_batch(st: PgStatement) -> None:
+    """A batch query may not use a temporal join."""
+    if st.temporal:
+        raise batch_refusal()
+
+
+def for_view(st: PgStatement, rel: Relation) -> PgStatement:
+    """A view's statement: a materialized view's reads its own arrivals; a view's query is a
+    batch query."""
+    if not st.temporal:
+        return st
+    if rel.kind != RelKind.MATERIALIZED_VIEW:
+        raise batch_refusal()
+    real = f"{names.DATA_SCHEMA}.{qi(names.arrivals_name(rel.id))}"
     return dataclasses.replace(st, text=st.text.replace(ARRIVALS_PLACEHOLDER, real))
 
 
@@ -228,3 +242,54 @@ def history_object(table_id: int, table_signature: str) -> PgObject:
         names.history_name(table_id), "history", f"history of {table_signature}",
         history_create(table_id), table_id,
     )  # fmt: skip
+
+
+# --- the rewriter's part (rewrite.py calls ``source`` for every relation name) ----------
+
+
+def source(rw: Any, ref: tree.RelRef, rel: Relation, end: int, phys: str) -> str:
+    """What the relation named at ``ref`` (ending at byte ``end``) reads as: a temporal
+    join's right side, a table as of a time-travel point, or ``phys``.  ``rw`` is the
+    rewriter (rewrite._Rewriter: its text, routed statement, levels and the lists it
+    fills)."""
+    from rwshim.dataplane.plan.rewrite import RewriteRefused
+
+    at = rw.routed.prepassed
+    if any(a >= end and not rw.text[end:a].strip() for a in at.temporal_at):
+        left = _left_of(rw.shape.levels, ref)
+        if left is None or left.cte is not None or left.colnames:
+            raise RewriteRefused(
+                "a temporal join whose left side is not one table or materialized view"
+            )
+        left_rel = rw.routed.relation_of(left)
+        if not isinstance(left_rel, Relation_):
+            raise RewriteRefused(f"a temporal join reading {left.name}")
+        k = len(rw._temporal)
+        rw._temporal.append(TemporalJoin(k, rw.physical(left_rel), rel.id))
+        return lateral(k, rel.id, [c.name for c in rel.columns], left.exposed)
+    for a, point in at.time_travel_at.items():
+        if a >= end and not rw.text[end:a].strip():
+            if rel.kind != RelKind.TABLE:
+                raise RewriteRefused(f"time travel on {rel.kind.value} {rel.name}")
+            rw._histories.append((rel.id, point))
+            return time_travel_source(rel.id, [c.name for c in rel.columns], point)
+    return phys
+
+
+def _left_of(levels: list[tree.Level], ref: tree.RelRef) -> tree.RelRef | None:
+    """The left side of the join whose right side is ``ref`` (``a JOIN b``, or ``a, b``),
+    when it is one relation."""
+    for level in levels:
+        stack: list[tree.FromItem] = []
+        for i, item in enumerate(level.items):
+            if item is ref and i > 0:
+                prev = level.items[i - 1]
+                return prev if isinstance(prev, tree.RelRef) else None
+            stack.append(item)
+        while stack:
+            item = stack.pop()
+            if isinstance(item, tree.JoinItem):
+                if item.right is ref:
+                    return item.left if isinstance(item.left, tree.RelRef) else None
+                stack.extend((item.left, item.right))
+    return None

@@ -62,6 +62,9 @@ class RelRef:
     cte: CteDef | None = None
     target: str | None = None  # "insert" / "update" / "delete" for the DML target
     window: bool = False  # the input of a TUMBLE / HOP (spliced with the call)
+    # PostgreSQL's alias for an unaliased reference whose name another relation of the
+    # statement shares (``s1.users`` and ``s2.users``): plan/samename
+    rename: str | None = None
 
     @property
     def name(self) -> str:
@@ -69,8 +72,10 @@ class RelRef:
 
     @property
     def exposed(self) -> str:
-        """The name the rest of the query refers to this item by."""
-        return self.alias if self.alias is not None else self.parts[-1]
+        """The name the PostgreSQL text refers to this item by."""
+        if self.alias is not None:
+            return self.alias
+        return self.rename if self.rename is not None else self.parts[-1]
 
 
 @dataclass(slots=True, eq=False)
@@ -95,7 +100,7 @@ class WindowItem:
     the relation's rows with window_start and window_end (src/frontend/src/binder/relation/
     window_table_function.rs)."""
 
-    kind: str  # "tumble" | "hop"
+    kind: str  # "tumble" | "hop" | "gap_fill" (plan/gapfill: the relation's columns only)
     input: RelRef  # the relation (its span lies inside the call's, spliced with it)
     location: int  # the call's name
     alias: str | None
@@ -110,6 +115,7 @@ class JoinItem:
     natural: bool
     alias: str | None
     kind: str
+    quals: Node | None = None  # the ON condition (an ASOF join's is rewritten: plan/asof)
 
 
 @dataclass(slots=True, eq=False)
@@ -135,7 +141,7 @@ class Star:
 
 @dataclass(slots=True, eq=False)
 class ColumnPath:
-    """A column reference with two or more qualifiers (``s.t.c``, ``db.s.t.c``)."""
+    """A qualified column reference (``t.c``, ``s.t.c``, ``db.s.t.c``)."""
 
     level: Level
     fields: tuple[str, ...]
@@ -214,6 +220,8 @@ class Shape:
     refs: list[RelRef] = field(default_factory=list)  # every relation name, CTE refs included
     levels: list[Level] = field(default_factory=list)
     column_paths: list[ColumnPath] = field(default_factory=list)
+    # ``t.c``: one qualifier (only rewritten when two relations share a name: plan/samename)
+    short_paths: list[ColumnPath] = field(default_factory=list)
     value_funcs: list[ValueFunc] = field(default_factory=list)
     func_refs: list[FuncRef] = field(default_factory=list)
     func_names: set[str] = field(default_factory=set)  # every function called (last name part)
@@ -531,6 +539,7 @@ class _Walker:
                 bool(node.get("isNatural")),
                 alias,
                 node.get("jointype", "JOIN_INNER"),
+                node.get("quals"),
             )
         if kind == "RangeTableSample":
             inner = self.from_item(node["relation"], level, scope)
@@ -551,7 +560,7 @@ class _Walker:
         if call is None:
             return None
         name = _names(call.get("funcname"))
-        if len(name) != 1 or name[0] not in ("tumble", "hop"):
+        if len(name) != 1 or name[0] not in ("tumble", "hop", "gap_fill"):
             return None
         args = call.get("args") or []
         first = args[0].get("ColumnRef") if args else None
@@ -565,7 +574,8 @@ class _Walker:
         if len(parts) == 1:
             ref.cte = scope.find(parts[0])
         self.shape.refs.append(ref)
-        self.expr(args[1:], level, scope)
+        # GAP_FILL's strategies (LOCF(c) ...) name columns, not functions (plan/gapfill)
+        self.expr(args[1:3] if name[0] == "gap_fill" else args[1:], level, scope)
         return WindowItem(name[0], ref, call.get("location", -1), alias, colnames)
 
     # --- expressions ----------------------------------------------------------------------
@@ -607,6 +617,8 @@ class _Walker:
                         shape.column_paths.append(ColumnPath(level, (*qual, "*"), loc))
             elif len(fields) >= 3 and level is not None:
                 shape.column_paths.append(ColumnPath(level, _names(fields), loc))
+            elif len(fields) == 2 and level is not None:
+                shape.short_paths.append(ColumnPath(level, _names(fields), loc))
             return
         if kind == "ParamRef":
             shape.params.add(int(node.get("number", 0)))

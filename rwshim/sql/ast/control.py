@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rwshim.sql.ast.base import Owner, Statement
+from msgspec import Struct
+
+from rwshim.sql.ast.base import ObjectName, Owner, Statement
 
 __all__ = [
     "ControlBackfill",
@@ -18,8 +20,10 @@ __all__ = [
     "ControlFault",
     "ControlFaults",
     "ControlJobs",
+    "ControlPush",
     "ControlRestart",
     "ControlTick",
+    "PushMessage",
 ]
 
 
@@ -75,5 +79,23 @@ class ControlRestart(Statement, frozen=True):
 class ControlJobs(Statement, frozen=True):
     """RWSHIM JOBS: every streaming job with state, parallelism and backfill (extension)."""
 
+    TAG: ClassVar[str] = "RWSHIM"
+    OWNER: ClassVar[Owner] = "control"
+
+
+class PushMessage(Struct, frozen=True):
+    """One message of RWSHIM PUSH: its key (None: no key) and payload (None: a tombstone)."""
+
+    key: str | None = None
+    payload: str | None = None
+
+
+class ControlPush(Statement, frozen=True):
+    """RWSHIM PUSH <source or table> [PARTITION 'p'] [KEY 'k'] 'payload' [, ...]: deliver
+    messages as the relation's connector would (extension)."""
+
+    target: ObjectName = ObjectName(())
+    partition: str | None = None
+    messages: tuple[PushMessage, ...] = ()
     TAG: ClassVar[str] = "RWSHIM"
     OWNER: ClassVar[Owner] = "control"

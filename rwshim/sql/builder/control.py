@@ -44,3 +44,16 @@ class ControlRules(BuildBase):
 
     def rwshim_faults(self, c: list[Any]) -> st.Statement:
         return st.ControlFaults(self.text)
+
+    def rwshim_push(self, c: list[Any]) -> st.Statement:
+        partition = None if c[3] is None else self.tok(c[3]).value
+        messages = tuple(m for m in c[4:] if isinstance(m, st.PushMessage))
+        return st.ControlPush(self.text, c[1], partition, messages)
+
+    def push_message(self, c: list[Any]) -> st.PushMessage:
+        key = None if c[0] is None or c[1] is None or c[1].type == "NULL" else c[1]
+        payload = c[-1]
+        return st.PushMessage(
+            None if key is None else self.tok(key).value,
+            None if payload.type == "NULL" else self.tok(payload).value,
+        )

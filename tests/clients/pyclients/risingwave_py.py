@@ -3,7 +3,8 @@
 ``version()``), DDL and queries through ``execute``/``fetch``/``fetchone``, its row and
 DataFrame inserts, ``check_exist`` and its materialized-view helper, ``on_change`` of a table
 and of a materialized view (a subscription and a subscription cursor: the handler gets the rows that
-changed, with their ``op`` and ``rw_timestamp``); prints JSON lines."""
+changed, with their ``op`` and ``rw_timestamp``), also one whose cursor's name is over 63 bytes;
+prints JSON lines."""
 
 from __future__ import annotations
 
@@ -135,6 +136,21 @@ def main() -> None:
     )
     emit("on_change mv cursor", name)
     emit("on_change mv rows", sorted(r[:-1] for r in got))
+    # a view's name makes the cursor's: here 73 bytes, over PostgreSQL's 63 (issue 27)
+    long_mv = rw.mv(
+        name="test_product_avg_price_mv_by_item",
+        stmt="SELECT item, sum(qty) AS total_qty FROM orders GROUP BY item",
+    )
+    name, got = watch(
+        host,
+        port,
+        lambda h: long_mv.on_change(h, max_batch_size=10),
+        "risingwave_py_cursor_default_public_test_product_avg_price_mv_by_item_sub",
+        ["INSERT INTO orders VALUES (7, 'date', 4)"],
+        1,
+    )
+    emit("on_change long name cursor", name)
+    emit("on_change long name rows", sorted(r[:-1] for r in got))
     rw.close()
 
 

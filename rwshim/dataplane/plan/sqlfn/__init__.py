@@ -18,8 +18,10 @@ from rwshim.dataplane.plan.sqlfn import (
     arrays,
     datetime,
     int256,
+    jsonb,
     maketime,
     numeric,
+    percentile,
     scalars,
     series,
     totext,
@@ -33,10 +35,12 @@ MODULES = (
     arrays,
     series,
     aggregates,
+    percentile,
     scalars,
     int256,
     vector,
     totext,
+    jsonb,
 )
 
 __all__ = ["MODULES"]

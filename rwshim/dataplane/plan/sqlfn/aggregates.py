@@ -95,3 +95,48 @@ SQL = "".join(
 )
 
 register(SQL)
+
+
+# ``first_value(v ORDER BY ...)`` / ``last_value(v ORDER BY ...)`` as aggregates
+# (src/expr/impl/src/aggregate/first_last_value.rs): the value of the first (last) row in the
+# call's order, NULL included.  ``seen`` tells a first row's NULL from no row; the value
+# travels as text, as arg_min's does.  The aggregates shadow PostgreSQL's window functions of
+# the same signature: used with OVER they aggregate the window frame, which is what the
+# window functions return.
+FIRST_LAST = f"""
+{once(f"CREATE TYPE {F}.first_last_state AS (seen bool, v text)")}
+CREATE OR REPLACE FUNCTION {F}.first_value_step(s {F}.first_last_state, v anyelement)
+    RETURNS {F}.first_last_state LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    IF s.seen IS TRUE THEN
+        RETURN s;
+    END IF;
+    RETURN ROW(true, v::text)::{F}.first_last_state;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.last_value_step(s {F}.first_last_state, v anyelement)
+    RETURNS {F}.first_last_state LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    RETURN ROW(true, v::text)::{F}.first_last_state;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.first_last_final(s {F}.first_last_state, v anyelement)
+    RETURNS anyelement LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    r ALIAS FOR $0;
+BEGIN
+    IF s.seen IS NOT TRUE OR s.v IS NULL THEN
+        RETURN NULL;
+    END IF;
+    r := s.v;
+    RETURN r;
+END $$;
+CREATE OR REPLACE AGGREGATE {F}.first_value(anyelement) (
+    SFUNC = {F}.first_value_step, STYPE = {F}.first_last_state,
+    FINALFUNC = {F}.first_last_final, FINALFUNC_EXTRA
+);
+CREATE OR REPLACE AGGREGATE {F}.last_value(anyelement) (
+    SFUNC = {F}.last_value_step, STYPE = {F}.first_last_state,
+    FINALFUNC = {F}.first_last_final, FINALFUNC_EXTRA
+);
+"""
+
+register(FIRST_LAST)

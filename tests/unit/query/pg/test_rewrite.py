@@ -174,7 +174,7 @@ def test_tumble_and_hop_read_their_relation(catalog: Catalog, ctx: QueryContext)
         'SELECT * FROM (SELECT "__rw_w"."id", "__rw_w"."ts", '
         "rwfn.tumble_start(ts, INTERVAL '1 minute') AS window_start, "
         "rwfn.tumble_start(ts, INTERVAL '1 minute') + (INTERVAL '1 minute') AS window_end "
-        f'FROM rw."t{t.id}" AS "__rw_w") AS "tumble" WHERE id = 1'
+        f'FROM rw."t{t.id}" AS "__rw_w") AS "ev" WHERE id = 1'
     )
     assert out.relation_ids == (t.id,)
     out = pg(catalog, ctx, "SELECT h.window_start FROM hop(ev, ts, '1 m', '2 m', '0 s') AS h")

@@ -19,3 +19,17 @@ def test_an_expression_error_of_a_function_reads_as_risingwaves() -> None:
         "arg_min does not support struct, array, map, vector, jsonb for comparison argument, "
         "got integer[]"
     ]
+
+
+def test_a_long_names_physical_form_reads_as_the_users_name() -> None:
+    """PostgreSQL holds a name over 63 bytes under its physical form (sql/long_names.py); a
+    text PostgreSQL wrote with it names what the user wrote."""
+    from rwshim.dataplane.plan.errors import with_long_names
+    from rwshim.sql.long_names import physical
+
+    name = "c" * 63 + "1"
+    err = with_long_names(
+        PgError("42804", f'column "{physical(name)}" is of type integer', hint="h"),
+        [(physical(name), name)],
+    )
+    assert map_error(err, _none).chain == [f'column "{name}" is of type integer\nHINT: h']

@@ -1,0 +1,153 @@
+"""Refusals RisingWave's stream planner makes, which a batch query never meets: an impure
+expression in a filter over a retract stream (src/frontend/src/expr/mod.rs:84-110
+``reject_impure``, src/frontend/src/expr/pure.rs ``ImpureAnalyzer``; the contexts of
+stream_filter.rs:104-107 and generic/agg.rs:850), and a join of two relations with no
+condition at all between them, which only a nested-loop join answers
+(optimizer/plan_node/logical_join.rs:1640-1656: not a hash join without an equality, not a
+temporal join, not a dynamic filter without a comparison).
+
+A filter on a retract stream re-evaluated for a delete may decide otherwise than for the
+insert; RisingWave refuses it unless ``streaming_unsafe_allow_unmaterialized_impure_expr`` is
+set (then it is a notice).  The stream is a retract stream when any relation the query reads
+is not append-only (HAVING always filters an aggregate's updates).
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from rwshim.binder.parse import parse
+from rwshim.binder.type_inference import func_name
+from rwshim.errors import NotSupported, RwError
+
+# the functions ImpureAnalyzer::visit_function_call calls impure (pure.rs:381-411), by the
+# name a query calls them, with the ExprType name its message shows
+IMPURE: dict[str, str] = {
+    "proctime": "PROCTIME",
+    "pg_sleep": "PG_SLEEP",
+    "pg_sleep_for": "PG_SLEEP_FOR",
+    "pg_sleep_until": "PG_SLEEP_UNTIL",
+    "pg_get_indexdef": "PG_GET_INDEXDEF",
+    "col_description": "COL_DESCRIPTION",
+    "pg_get_viewdef": "PG_GET_VIEWDEF",
+    "pg_get_userbyid": "PG_GET_USERBYID",
+    "pg_indexes_size": "PG_INDEXES_SIZE",
+    "pg_relation_size": "PG_RELATION_SIZE",
+    "pg_get_serial_sequence": "PG_GET_SERIAL_SEQUENCE",
+    "pg_index_column_has_property": "PG_INDEX_COLUMN_HAS_PROPERTY",
+    "has_table_privilege": "HAS_TABLE_PRIVILEGE",
+    "has_any_column_privilege": "HAS_ANY_COLUMN_PRIVILEGE",
+    "has_schema_privilege": "HAS_SCHEMA_PRIVILEGE",
+    "make_timestamptz": "MAKE_TIMESTAMPTZ",
+    "pg_is_in_recovery": "PG_IS_IN_RECOVERY",
+    "rw_recovery_status": "RW_RECOVERY_STATUS",
+    "rw_cluster_id": "RW_CLUSTER_ID",
+    "pg_table_is_visible": "PG_TABLE_IS_VISIBLE",
+    "has_function_privilege": "HAS_FUNCTION_PRIVILEGE",
+    "has_database_privilege": "HAS_DATABASE_PRIVILEGE",
+    "random": "RANDOM",
+    "rand": "RANDOM",
+    "clock_timestamp": "CLOCK_TIMESTAMP",
+    "gen_random_uuid": "GEN_RANDOM_UUID",
+}
+
+_HINT = (
+    "rewrite the query to extract the impure expression into the select list, or set "
+    "`streaming_unsafe_allow_unmaterialized_impure_expr` to allow the behavior at the risk of "
+    "inconsistent results or panics during execution"
+)
+
+
+def impure_filter(query: str, retract: bool) -> NotSupported | None:
+    """RisingWave's refusal of the first impure filter of ``query`` (a streaming job's query,
+    reading a retract stream when ``retract``), or None."""
+    try:
+        tree = parse(query)
+    except RwError:  # the binder reports a query it cannot read
+        return None
+    for select in tree.find_all(exp.Select):
+        where = select.args.get("where")
+        if retract and where is not None:
+            found = _impure(where)
+            if found is not None:
+                return _refusal(found, "WHERE or HAVING condition")
+        having = select.args.get("having")
+        if having is not None:
+            found = _impure(having)
+            if found is not None:
+                return _refusal(found, "WHERE or HAVING condition")
+    if retract:
+        for f in tree.find_all(exp.Filter):
+            found = _impure(f.expression)
+            if found is not None:
+                return _refusal(found, "AGGREGATE FILTER condition")
+    return None
+
+
+def _impure(node: exp.Expr) -> str | None:
+    for f in node.find_all(exp.Func):
+        if isinstance(f, (exp.Subquery, exp.Select)):
+            continue
+        found = IMPURE.get(func_name(f))
+        if found is not None:
+            return found
+    return None
+
+
+def _refusal(desc: str, context: str) -> NotSupported:
+    return NotSupported(
+        f"using an impure expression ({desc}) in {context} on a retract stream may lead to"
+        " inconsistent results",
+        _HINT,
+    )
+
+
+_NESTED_LOOP_HINT = (
+    "The non-equal join in the query requires a nested-loop join executor, which could be very"
+    " expensive to run. Consider rewriting the query to use dynamic filter as a substitute if"
+    " possible.\nSee also: https://docs.risingwave.com/processing/sql/dynamic-filters"
+)
+
+
+def nested_loop_join(query: str) -> NotSupported | None:
+    """RisingWave's refusal of a SELECT joining plain relations (tables, views, materialized
+    views, sources) with a CROSS JOIN or a comma and no condition relating any two columns,
+    or None.  Only this certain case is refused: a join with some condition may be a hash
+    join, a temporal join or a dynamic filter."""
+    try:
+        tree = parse(query)
+    except RwError:  # the binder reports a query it cannot read
+        return None
+    if tree.find(exp.With) is not None:
+        return None  # a CTE may be one row (a dynamic filter's right side)
+    for select in tree.find_all(exp.Select):
+        joins = select.args.get("joins") or []
+        # only ``CROSS JOIN`` and ``,``: nothing but the item and its kind (no ON, USING,
+        # NATURAL, side, LATERAL ...)
+        if not joins or any(
+            {k for k, v in j.args.items() if v is not None} - {"this", "kind"}
+            or j.args.get("kind") not in (None, "CROSS")
+            for j in joins
+        ):
+            continue
+        frm = select.args.get("from_")
+        items = [frm.this if frm is not None else None, *(j.this for j in joins)]
+        if not all(_plain_relation(i) for i in items):
+            continue
+        where = select.args.get("where")
+        if where is not None and any(
+            isinstance(e.this, exp.Column) and isinstance(e.expression, exp.Column)
+            for e in where.find_all(exp.EQ)
+        ):
+            continue
+        return NotSupported("streaming nested-loop join", _NESTED_LOOP_HINT)
+    return None
+
+
+def _plain_relation(item: exp.Expr | None) -> bool:
+    return (
+        isinstance(item, exp.Table)
+        and isinstance(item.this, exp.Identifier)
+        and not item.args.get("joins")
+        and item.args.get("when") is None
+    )

@@ -1,0 +1,101 @@
+"""datagen tables and sources under the manual clock: rows at barrier pace
+(``datagen.rows.per.second`` per second, one interval tick per barrier), RisingWave's sequence
+values split by ``datagen.split.num``, the split stopping at a sequence's end.  RisingWave:
+src/connector/src/source/datagen/source/generator.rs, reader.rs,
+src/common/src/field_generator/numeric.rs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from rwshim.dataplane.sources import datagen
+from rwshim.testing import RwShim
+from tests.datapath.conftest import Client
+
+
+@pytest.fixture
+def rw() -> Iterator[RwShim]:
+    server = RwShim(manual=True)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def db(rw: RwShim) -> Iterator[Client]:
+    with psycopg.connect(rw.dsn, autocommit=True) as conn:
+        yield Client(conn)
+
+
+def test_sequences_split_and_end(rw: RwShim, db: Client) -> None:
+    db.run(
+        "CREATE TABLE g (a int, b double precision, c varchar) WITH (connector = 'datagen',"
+        " fields.a.kind = 'sequence', fields.a.start = '1', fields.a.end = '7',"
+        " fields.b.kind = 'sequence', fields.b.start = '0.5', fields.c.length = '4',"
+        " datagen.rows.per.second = '3', datagen.split.num = '2') FORMAT PLAIN ENCODE JSON"
+    )
+    assert db.rows("SELECT count(*) FROM g") == [(0,)]
+    # split 0 makes 2 rows a second (a = 1 + 2 * offset), split 1 one (a = 2 + 2 * offset)
+    rw.tick()
+    assert db.rows("SELECT a, b, length(c) FROM g ORDER BY a") == [
+        (1, 0.5, 4), (2, 1.5, 4), (3, 2.5, 4),
+    ]  # fmt: skip
+    rw.tick()
+    assert db.rows("SELECT a FROM g ORDER BY a") == [(1,), (2,), (3,), (4,), (5,), (7,)]
+    # split 0 passes its end (9 > 7) and stops; split 1 makes 6, then stops at 8
+    rw.tick(3)
+    assert db.rows("SELECT a, b FROM g ORDER BY a") == [
+        (1, 0.5), (2, 1.5), (3, 2.5), (4, 3.5), (5, 4.5), (6, 5.5), (7, 6.5),
+    ]  # fmt: skip
+
+
+def test_default_rate_and_mv_over_source(rw: RwShim, db: Client) -> None:
+    db.run("CREATE SOURCE s (a bigint) WITH (connector = 'datagen', fields.a.kind = 'sequence')")
+    db.run("CREATE TABLE t (x smallint) WITH (connector = 'datagen', fields.x.kind = 'sequence',"
+           " fields.x.start = '100')")  # fmt: skip
+    rw.tick()
+    (n0,) = db.rows("SELECT count(*) FROM t")[0]
+    rw.tick(2)  # ten rows a second by default, a second per barrier
+    assert db.rows("SELECT count(*), min(x), max(x) FROM t") == [(n0 + 20, 100, 99 + n0 + 20)]
+    db.run("SET BACKGROUND_DDL = true")
+    db.run("CREATE MATERIALIZED VIEW m AS SELECT count(*) AS n, min(a) AS lo FROM s")
+    rw.tick(3)
+    n, lo = db.rows("SELECT n, lo FROM m")[0]
+    assert lo == 0 and n % 10 == 0 and n >= 30
+
+
+def test_random_values_in_bounds_and_seeded() -> None:
+    cols = [("r", "integer", True), ("f", "real", True)]
+    opts = {"fields.r.min": "5", "fields.r.max": "9", "fields.r.seed": "42",
+            "fields.f.min": "1", "fields.f.max": "2"}  # fmt: skip
+    rows = datagen.datagen(cols, opts, lambda: 0).due(0)
+    again = datagen.datagen(cols, opts, lambda: 0).due(0)
+    assert len(rows) == 10 and rows == again
+    assert all(5 <= r["r"] <= 9 and 1 <= r["f"] <= 2 for r in rows)  # type: ignore[operator]
+
+
+def test_bad_options_produce_nothing() -> None:
+    with pytest.raises(datagen.GeneratorError, match="assertion failed: start <= end"):
+        datagen.datagen(
+            [("a", "integer", True)],
+            {"fields.a.kind": "sequence", "fields.a.start": "5", "fields.a.end": "1"},
+            lambda: 0,
+        )
+    with pytest.raises(datagen.GeneratorError, match="unimplemented field generator boolean"):
+        datagen.datagen([("a", "boolean", True)], {}, lambda: 0)
+
+
+def test_struct_and_list_fields(rw: RwShim, db: Client) -> None:
+    """e2e_test/source_inline/kafka/datagen.slt's struct and list tables (reader.rs:282-318)."""
+    db.run(
+        "CREATE TABLE s (v struct<w int>, l varchar[]) WITH (connector = 'datagen',"
+        " fields.v.w.kind = 'sequence', fields.v.w.start = '1', fields.l.length = '3',"
+        " fields.l._.length = '2', datagen.rows.per.second = '4', datagen.split.num = '2')"
+    )
+    rw.tick()
+    rows = db.rows("SELECT (v).w, array_length(l, 1), length(l[1]) FROM s ORDER BY 1")
+    assert rows == [(1, 3, 2), (2, 3, 2), (3, 3, 2), (4, 3, 2)]
