@@ -137,3 +137,58 @@ async def test_a_batch_query_may_not_use_a_temporal_join(client: Client) -> None
         "\n\nCaused by:\n  Not supported: do not support temporal join for batch queries\n"
         "HINT: please use temporal join in streaming queries\n",
     )
+
+
+def refused(what: str, hint: str) -> tuple[str, str]:
+    return ("XX000", f"\n\nCaused by:\n  Not supported: {what}\nHINT: {hint}\n")
+
+
+DIST_KEY = refused(
+    "Temporal join requires the equivalence join condition includes the key columns that form"
+    " the distribution key of the lookup table",
+    "Use DESCRIBE <table_name> to view the table's key information.\nYou can create an index"
+    " on the lookup table to facilitate the temporal join if necessary.",
+)
+
+
+async def test_the_optimizer_refusals(client_factory: Connect, server: Running) -> None:
+    client = await client_factory()
+    # src/frontend/planner_test/tests/testdata/output/temporal_join.yaml:73-102, :298-307
+    await client.run("create table stream(id1 int, a1 int, b1 int, c1 int) APPEND ONLY")
+    await client.run("create table s2(id1 int, a1 int)")
+    await client.run("create table version(id2 int, a2 int, b2 int, primary key (id2, a2))")
+    await client.run("create table v2(id2 int, a2 int, b2 int, c2 int, primary key (id2))")
+    await run_ticking(client, server, "create index idx1 on v2 (a2)")
+    mv = "create materialized view v as select id1, a1, id2, a2 from "
+    assert (
+        await cause(
+            client,
+            mv + "stream left join version FOR SYSTEM_TIME AS OF PROCTIME() on id1 = id2"
+            " where a2 < 10",
+        )
+        == DIST_KEY
+    )
+    assert (
+        await cause(client, mv + "stream left join v2 FOR SYSTEM_TIME AS OF PROCTIME() on c1 = c2")
+        == DIST_KEY
+    )
+    assert await cause(
+        client, mv + "stream right join v2 FOR SYSTEM_TIME AS OF PROCTIME() on id1 = id2"
+    ) == refused(
+        "exist dangling temporal scan",
+        "please check your temporal join syntax e.g. consider removing the right outer join if"
+        " it is being used.",
+    )
+    # logical_join.rs:1361-1373: a join without an equality is a nested loop
+    assert await cause(
+        client, mv + "stream left join v2 FOR SYSTEM_TIME AS OF PROCTIME() on a1 > a2"
+    ) == refused("Temporal join requires an inner join", "Please use an inner join")
+    assert await cause(
+        client, mv + "s2 join v2 FOR SYSTEM_TIME AS OF PROCTIME() on a1 > a2"
+    ) == refused(
+        "Nested-loop Temporal join requires the left hash side to be append only",
+        "Please ensure the left hash side is append only",
+    )
+    # an index on the joined column serves as the lookup table
+    sql = mv + "stream left join v2 FOR SYSTEM_TIME AS OF PROCTIME() on a1 = a2"
+    assert await run_ticking(client, server, sql) == "CREATE_MATERIALIZED_VIEW"
