@@ -93,6 +93,7 @@ class Instance:
         manual_clock: bool = False,
         postgres_url: str | None = None,
         release: Release | str | None = None,
+        data_pool_size: int | None = None,
     ) -> None:
         # The RisingWave release this instance answers as (rwshim.common.releases).
         self.release = release if isinstance(release, Release) else find_release(release)
@@ -103,6 +104,7 @@ class Instance:
         self._check_store_release()
         store_functions.register(self.store.conn, self.release)
         self.postgres_url = postgres_url
+        self.data_pool_size = data_pool_size  # None: the data plane's default
         self._data: DataPlane | None = None
         self._sources: Sources | None = None
         self._changelog: ChangeLog | None = None
@@ -191,8 +193,9 @@ class Instance:
         if self._data is None:
             from rwshim.dataplane.plane import DataPlane
 
+            pool = {} if self.data_pool_size is None else {"pool_size": self.data_pool_size}
             self._data = DataPlane(
-                self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir
+                self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir, **pool
             )
             engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
             if engine is not None:

@@ -26,7 +26,7 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_tables, connectors, eowc
+from rwshim.frontend import cdc_tables, connectors, eowc, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
@@ -131,7 +131,16 @@ def query_columns(
     alias needed, the INTO list renames them all, set_out_names, optimizer/mod.rs:223-231)."""
     ctx = fe.query_context()
     if rules == "mv":
-        analysis = fe.instance.query.check_mv_columns(query, ctx, names)
+        from rwshim.binder import streaming_now
+
+        try:
+            analysis = fe.instance.query.check_mv_columns(query, ctx, names)
+        except RwError:
+            # the select list's now() fails before the checks after binding (group by...)
+            streaming_now.check(query)
+            raise
+        streaming_now.check(query)  # builtin_scalar.rs:869-893
+        temporal.check_temporal_joins(fe, query)
         columns = analysis.columns
     elif rules == "into":
         analysis = fe.instance.query.analyze(query, ctx)
@@ -462,6 +471,9 @@ async def handle_create_mv(
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
+    if "system_time" in stmt.query.lower():
+        await temporal.make_state_now(fe, stmt.name)
+
     if notice is not None:
         out.notices.insert(0, notice)
     if stmt.emit_on_window_close and bound.columns:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import msgspec.structs
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
-from rwshim.dataplane.plan import eowc_window, names, typemap, watermarks
+from rwshim.dataplane.plan import eowc_window, names, nonstrict, typemap, watermarks
 from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
 from rwshim.dataplane.plan.names import pg_ident as qi
 from rwshim.errors import InternalError
@@ -43,7 +43,9 @@ class PgObject:
     """One physical object and how to make it."""
 
     name: str  # t<id> / v<id> / i<id>
-    kind: str  # "table" | "view" | "index" | "state" (a materialized view's table)
+    # "table" | "view" | "index" | "state" (a materialized view's table) | "history" (a
+    # table's versions) | "arrivals" (a view's temporal joins: dataplane/plan/temporal.py)
+    kind: str
     signature: str
     create: tuple[str, ...]  # run in one transaction, with the bookkeeping row
     relation_id: int
@@ -56,7 +58,7 @@ class PgObject:
         return f"{names.DATA_SCHEMA}.{qi(self.name)}"
 
     def drop(self) -> str:
-        kind = {"table": "TABLE", "view": "VIEW", "index": "INDEX", "state": "TABLE"}[self.kind]
+        kind = {"view": "VIEW", "index": "INDEX"}.get(self.kind, "TABLE")
         return f"DROP {kind} IF EXISTS {self.qualified} CASCADE"
 
 
@@ -233,12 +235,17 @@ def materialized(
     rel: Relation,
     pg_query: str,
     requires: tuple[str, ...],
-    eowc: watermarks.Eowc | None = None,
+    resolve: watermarks.Resolve | None = None,
 ) -> list[PgObject]:
     """A materialized view's three objects: its query, its state made from the query (as
     committed now), and ``rw."v<id>"`` reading the state.  They share one signature, so a new
     definition makes all three again.  An EMIT ON WINDOW CLOSE view's state holds the closed
-    rows only and grows at barriers (watermarks.py)."""
+    rows only and grows at barriers (watermarks.py; ``resolve`` finds its upstreams); its
+    expressions give NULL where a batch query fails (nonstrict.py)."""
+    eowc = None
+    if resolve is not None and rel.emit_on_window_close:
+        eowc = watermarks.eowc_state(rel, resolve)
+    pg_query = nonstrict.query(pg_query)
     if eowc is not None and eowc.filter_relation is not None:  # GAP_FILL over released rows
         pg_query = eowc_window.filter_input(
             pg_query, eowc.filter_relation, eowc.column, eowc.watermark

@@ -19,7 +19,7 @@ barrier's refresh of the view, which keeps its last state and logs the error.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from pglast import ast, parse_sql, visitors
@@ -109,12 +109,15 @@ def query(text: str) -> str:
 
 
 def apply_error(
-    error: PgError, todo: list[PgObject], name_of: Callable[[int], str | None]
+    error: PgError,
+    todo: list[PgObject],
+    names_of: Callable[[Iterable[int]], Callable[[int], str | None]],
 ) -> RwError:
     """The error of making these objects.  A materialized view's state that failed on a row
     with an expression error RisingWave's streaming evaluation turns into NULL (rwshim covers
     ``/``, ``%`` and casts only) is refused clearly rather than with the batch error, which
     RisingWave never shows for a streaming job."""
+    name_of = names_of([o.relation_id for o in todo])
     states = [str(name_of(o.relation_id)) for o in todo if o.kind == "state"]
     if not states or not (error.sqlstate.startswith("22") or error.sqlstate == EXPR_ERROR):
         return map_error(error, name_of)

@@ -54,6 +54,8 @@ from rwshim.errors import InvalidInputSyntax, NotSupported, RwError
 
 # a FROM name's parts (real values) -> the user relation it resolves to, or None
 Lookup = Callable[[list[str]], Relation | None]
+# the read path's resolver (route.resolver): (database, schema, name) -> what it names
+Resolve = Callable[[str | None, str | None, str], object]
 
 _F = names.FUNCTION_SCHEMA
 

@@ -18,6 +18,7 @@ from rwshim.dataplane.plan.sqlfn import (
     arrays,
     datetime,
     int256,
+    jsonb,
     maketime,
     nonstrict,
     numeric,
@@ -40,6 +41,7 @@ MODULES = (
     int256,
     vector,
     totext,
+    jsonb,
     nonstrict,
 )
 
