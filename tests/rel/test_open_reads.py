@@ -88,6 +88,7 @@ def test_slow_reader_blocks_no_drop() -> None:
             c.execute(
                 "INSERT INTO big SELECT n, repeat('x', 100) FROM generate_series(1, 200000) AS g(n)"
             )
+            c.execute("FLUSH")  # the rows are read below: a barrier must have committed them
             c.execute("CREATE TABLE other (v int)")
         # 23 MB of rows: more than the loopback socket's buffers hold (about 4 MB sent and 6 MB
         # received at most), so the server must wait for this client, which reads nothing
