@@ -32,6 +32,9 @@ class Config(Struct):
     # The user's PostgreSQL (>= 16) for table data instead of rwshim's own child
     # (rwshim.dataplane.postgres); its database holds rwshim's schemas rw and rwfn.
     postgres_url: str | None = None
+    # PostgreSQL connections the sessions' data statements share (rwshim.dataplane.pool): a
+    # statement waits up to its statement_timeout for one, then fails naming this limit.
+    data_pool_size: int = 64
     # When set, every user must give this password, checked with ``auth``.
     password: str | None = None
     # Serve a non-loopback address with no password (the CLI refuses it otherwise).

@@ -36,6 +36,7 @@ from rwshim.store.store import Store
 if TYPE_CHECKING:
     from rwshim.dataplane.changelog import ChangeLog
     from rwshim.dataplane.plane import DataPlane
+    from rwshim.dataplane.sinks.delivery import Sinks
     from rwshim.dataplane.sources.runtime import Sources
 
 
@@ -92,6 +93,7 @@ class Instance:
         manual_clock: bool = False,
         postgres_url: str | None = None,
         release: Release | str | None = None,
+        data_pool_size: int | None = None,
     ) -> None:
         # The RisingWave release this instance answers as (rwshim.common.releases).
         self.release = release if isinstance(release, Release) else find_release(release)
@@ -102,9 +104,11 @@ class Instance:
         self._check_store_release()
         store_functions.register(self.store.conn, self.release)
         self.postgres_url = postgres_url
+        self.data_pool_size = data_pool_size  # None: the data plane's default
         self._data: DataPlane | None = None
         self._sources: Sources | None = None
         self._changelog: ChangeLog | None = None
+        self._sinks: Sinks | None = None
         try:
             # The read path first: opening an existing store runs recovery, whose first
             # barrier moves creating jobs and so counts upstream rows through it.
@@ -189,14 +193,36 @@ class Instance:
         if self._data is None:
             from rwshim.dataplane.plane import DataPlane
 
+            pool = {} if self.data_pool_size is None else {"pool_size": self.data_pool_size}
             self._data = DataPlane(
-                self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir
+                self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir, **pool
             )
             engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
             if engine is not None:
                 # every barrier from now on commits its epoch on the data plane
                 engine.barrier.on_barrier.append(self._epoch_barrier)
+            from rwshim.dataplane.sinks.delivery import Sinks
+
+            # sinks deliver at the barriers' commits (dataplane/sinks)
+            self._sinks = Sinks(self._data, self._sink_failed)
         return self._data
+
+    @property
+    def sinks(self) -> Sinks:
+        """The delivering sinks (dataplane/sinks), made with the data plane."""
+        _ = self.data
+        assert self._sinks is not None
+        return self._sinks
+
+    def _sink_failed(self, sink_id: int, name: str, connector: str, error: str) -> None:
+        """A sink failed: RisingWave's SINK_FAIL event (rw_event_logs)."""
+        self.engine.events.sink_fail(sink_id, name, connector, error)
+
+    async def settle_sinks(self) -> None:
+        """Every external sink's log written as far as its target takes it now (a FLUSH:
+        a sink that is not decoupled has written its epoch when the barrier completes)."""
+        if self._sinks is not None:
+            await self._sinks.settle()
 
     @property
     def sources(self) -> Sources:
@@ -352,6 +378,8 @@ class Instance:
         committed is left only in the WAL)."""
         if self._changelog is not None:
             self._changelog.close_now()
+        if self._sinks is not None:
+            self._sinks.close_now()
         if self._data is not None:
             self._data.close_now()
         self.store.close()

@@ -110,6 +110,14 @@ def _temporal_arith(
         return tx.low.date_diff(a, b), pgtypes.INT4
     if op in "+-" and lo == pgtypes.DATE and ro in types.INTEGER_OIDS:
         return tx.low.date_add_days(a, b, 1 if op == "+" else -1), pgtypes.DATE
+    # interval * / number, number * interval (src/expr/impl/src/scalar/arithmetic_op.rs
+    # interval_float_op: multiply(interval, float8) and divide(interval, float8), the number
+    # cast implicitly)
+    numbers = (*types.INTEGER_OIDS, pgtypes.NUMERIC, pgtypes.FLOAT4, pgtypes.FLOAT8)
+    if op in "*/" and lo == pgtypes.INTERVAL and ro in numbers:
+        return tx.low.interval_mul(a, b, op == "/"), pgtypes.INTERVAL
+    if op == "*" and ro == pgtypes.INTERVAL and lo in numbers:
+        return tx.low.interval_mul(b, a, False), pgtypes.INTERVAL
     fname = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "%": "modulus"}[op]
     raise NoFunction(
         f"{fname}({rwtypes.DISPLAY.get(types.external(lo), 'unknown')}, "

@@ -176,6 +176,10 @@ class ExprLowering(Protocol):
         """date ``+``/``-`` integer days (a date)."""
         ...
 
+    def interval_mul(self, interval: exp.Expr, factor: exp.Expr, divide: bool) -> exp.Expr:
+        """interval ``*`` (or ``/``) a number (an interval)."""
+        ...
+
     def array_cat(self, a: exp.Expr, b: exp.Expr) -> exp.Expr:
         """array ``||`` array."""
         ...

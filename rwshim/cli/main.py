@@ -45,6 +45,13 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
         "--postgres-url",
         help="run table data on this PostgreSQL (16 or newer) instead of rwshim's own",
     )
+    p.add_argument(
+        "--data-pool-size",
+        type=positive_int,
+        default=d.data_pool_size,
+        help="PostgreSQL connections the sessions' table statements share; a statement waits"
+        " up to its statement_timeout (30 s when 0) for one (default %(default)s)",
+    )
     p.add_argument("--user", default=d.user, help="default user (default %(default)s)")
     p.add_argument("--database", default=d.database, help="default database (default %(default)s)")
     _add_password_options(p)
@@ -171,6 +178,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         database=args.database,
         data_dir=args.data_dir,
         postgres_url=args.postgres_url,
+        data_pool_size=args.data_pool_size,
         password=_password(args),
         allow_remote_without_password=args.allow_remote_without_password,
         auth=args.auth,

@@ -358,6 +358,18 @@ def _timezones() -> set[str]:
     return _TZ_CACHE
 
 
+_TZ_NAMES: dict[str, str] = {}
+
+
+def zone_name(name: str) -> str | None:
+    """The IANA name that a zone name written in any case stands for (RisingWave resolves it
+    with chrono-tz's ``Tz::from_str_insensitive``: src/common/src/types/timestamptz.rs:164,
+    session_config/mod.rs:569-573), None when there is no such zone."""
+    if not _TZ_NAMES:
+        _TZ_NAMES.update({z.lower(): z for z in zoneinfo.available_timezones()})
+    return _TZ_NAMES.get(name.lower())
+
+
 def _check_client_encoding(v: str) -> None:
     if re.sub(r"[^A-Za-z0-9]", "", v).upper() != "UTF8":
         raise InvalidValue("Only support 'UTF8' for CLIENT_ENCODING")

@@ -47,6 +47,9 @@ barrier of its database commits, and materialized views are state maintained at 
   last checkpoint, as RisingWave's (``src/frontend/src/session.rs:1443-1449``).  Differs:
   ``visibility_mode = all`` (RisingWave's barrier read of the latest barrier's uncommitted
   state) sees the last checkpoint too: no other connection can read the open transaction.
+- **Sinks.**  After the view states, the ``in_commit`` hooks run in the same transaction: a
+  sink into a table writes its target there (the same epoch as the upstream's write), an
+  external sink its log (rwshim/dataplane/sinks).
 - **FLUSH, implicit_flush, dml_wait_persistence.**  FLUSH is a barrier plus the wait for this
   commit (``src/frontend/src/handler/flush.rs:27-43``); ``implicit_flush`` runs it after each
   DML (``handler/query.rs:564-568``); ``dml_wait_persistence`` waits for the next checkpoint's
@@ -80,6 +83,7 @@ from typing import TYPE_CHECKING
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import names
 from rwshim.dataplane.plan.dml import IGNORE, NO_CHECK, upsert_clause
+from rwshim.dataplane.temporal import Clocked
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -94,6 +98,9 @@ log = logging.getLogger("rwshim.datapath")
 SAVEPOINT = "w"
 # after a barrier's commit: (database id, epoch)
 Listener = Callable[[int, int], None]
+# in a barrier's transaction, after the view states were refreshed: the writer's connection
+# and the tables the epoch wrote (sinks deliver here: dataplane/sinks)
+Hook = Callable[[PgConn, "Writer"], Awaitable[None]]
 
 
 def _qualified(name: str) -> str:
@@ -118,10 +125,29 @@ def tables_touched(relations: StoreRelations, todo: list[PgObject], stale: list[
     return out
 
 
-def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
+def refresh_sql(mvs: list[int]) -> list[str]:
+    """The statements computing these view states again from their queries, in order."""
+    return [
+        (
+            f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
+            f" {_qualified(names.state_name(mv))} SELECT * FROM"
+            f" {_qualified(names.query_name(mv))}"
+        )
+        for mv in mvs
+    ]
+
+
+def refresh_statements(plane: DataPlane, tables: set[int]) -> list[str]:
+    """The statements computing again the view states that read ``tables``, upstream first."""
+    return refresh_sql(states_reading(plane, tables))
+
+
+def states_reading(plane: DataPlane, tables: set[int], also: Iterable[int] = ()) -> list[int]:
     """The materialized views whose state is made and reads one of ``tables`` (directly or
-    through other views), upstream first: what a barrier computes again."""
-    if not tables:
+    through other views), and the made states ``also`` names, upstream first: what a barrier
+    computes again."""
+    extra = set(also)
+    if not tables and not extra:
         return []
     found: list[tuple[int, int]] = []
     for name in plane.made_names():
@@ -133,7 +159,7 @@ def states_reading(plane: DataPlane, tables: set[int]) -> list[int]:
         except RwError:
             continue  # dropped: its state goes with the next drop pass
         reads = {o.relation_id for o in objects if o.kind == "table"}
-        if reads & tables:
+        if reads & tables or parsed[1] in extra:
             # an upstream's objects are a strict part of a downstream's: fewer states first
             # is an order in which every upstream comes first
             found.append((sum(1 for o in objects if o.kind == "state"), parsed[1]))
@@ -148,7 +174,7 @@ def _reference(relation_id: int) -> re.Pattern[str]:
     """A table's name as planned texts spell it (``rw."t<id>"``, or unquoted)."""
     name = re.escape(names.table_name(relation_id))
     schema = re.escape(names.DATA_SCHEMA)
-    return re.compile(r'(?<![\w."])' + schema + r'\.(?:' + name + r'|"' + name + r'")(?![\w"])')
+    return re.compile(r'(?<![\w."])' + schema + r"\.(?:" + name + r'|"' + name + r'")(?![\w"])')
 
 
 def reads_target(text: str, target_id: int) -> bool:
@@ -300,6 +326,11 @@ class Epochs:
         # before a barrier's commit: what connectors produce for that barrier is written
         # into its epoch (dataplane/sources/: datagen's rows, posix_fs's new files)
         self.before_commit: list[Callable[[int, int], Awaitable[None]]] = []
+        # in a barrier's transaction, after the view states were refreshed: sinks deliver
+        # (dataplane/sinks)
+        self.in_commit: list[Hook] = []
+        # the states that move with time (now() in their query): refreshed at every barrier
+        self.clocked = Clocked(plane)
 
     # --- barriers ------------------------------------------------------------------------
 
@@ -349,10 +380,15 @@ class Epochs:
             except Exception as e:  # a source's failure is its own: the barrier goes on
                 log.warning("sources at epoch %d of database %d: %s", epoch, db, e)
         writer = self._writers.get(db)
+        now_ms = self.clocked.advance(db, epoch)
         try:
             if writer is not None and writer.open:
                 async with self.plane.admin_lock():
-                    await self.commit(writer)
+                    await self.commit(writer, now_ms)
+            elif self.clocked.states(db):
+                # nothing written, but time moved: the temporal filters' windows did
+                async with self.plane.admin_lock():
+                    await self.clocked.refresh(db, now_ms, refresh_sql)
         except Exception as e:  # the epoch's writes are lost with the connection
             log.warning("committing epoch %d of database %d: %s", epoch, db, e)
             if writer is not None and writer.open:
@@ -382,24 +418,26 @@ class Epochs:
         async with cond:
             await cond.wait_for(lambda: self.committed.get(database_id, -1) > after)
 
-    async def commit(self, writer: Writer) -> None:
-        """Refresh the view states that read what the epoch wrote, then commit (the caller
-        holds the data plane's admin lock: no object is made meanwhile)."""
+    async def commit(self, writer: Writer, now_ms: int | None = None) -> None:
+        """Refresh the view states that read what the epoch wrote (and those that move with
+        time, with ``now()`` the barrier's), then commit (the caller holds the data plane's
+        admin lock: no object is made meanwhile)."""
         async with writer.lock:
             if not writer.open or writer.conn is None:
                 return
             conn = writer.conn
-            refresh = [
-                (
-                    f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
-                    f" {_qualified(names.state_name(mv))} SELECT * FROM"
-                    f" {_qualified(names.query_name(mv))}"
-                )
-                for mv in states_reading(self.plane, writer.dirty)
-            ]
+            db = writer.database_id
+            barrier = now_ms is not None
+            if now_ms is None:  # a DDL's commit: time stands where the last barrier left it
+                now_ms = self.clocked.current(db)
+            mvs = states_reading(self.plane, writer.dirty, self.clocked.states(db))
+            refresh = self.clocked.joins_sql(writer.dirty, mvs) + refresh_sql(mvs)
+            hooks = list(self.in_commit)
+            end = [] if hooks else ["COMMIT"]
             try:
                 release = f"RELEASE SAVEPOINT {SAVEPOINT}"
-                await conn.script(";\n".join([release, "SAVEPOINT r", *refresh, "COMMIT"]))
+                setting = self.clocked.setting(now_ms, db, barrier)
+                await conn.script(";\n".join([release, *setting, "SAVEPOINT r", *refresh, *end]))
             except PgFailure as e:
                 # a view state that cannot be computed (its upstream changed under it): the
                 # others are refreshed one by one, the tables committed with them
@@ -410,7 +448,16 @@ class Epochs:
                         await conn.script(f"SAVEPOINT r; {sql}; RELEASE SAVEPOINT r")
                     except PgFailure:
                         await conn.script("ROLLBACK TO SAVEPOINT r; RELEASE SAVEPOINT r")
-                await conn.script("COMMIT")
+                if not hooks:
+                    await conn.script("COMMIT")
+            except ConnectionLost:
+                writer.close_now()
+                raise
+            try:
+                for hook in hooks:  # each keeps its own failures (dataplane/sinks)
+                    await hook(conn, writer)
+                if hooks:
+                    await conn.script("COMMIT")
             except ConnectionLost:
                 writer.close_now()
                 raise

@@ -49,6 +49,10 @@ TEMPLATE_DB = "rwshim_template"
 DURABLE_DB = "rwshim"
 # every instance's sessions share the server: a test run opens many
 SHARED_SESSIONS = 200
+DURABLE_SESSIONS = 100
+# connections beyond an instance's pool (dataplane/pool.py): its admin connection, the change
+# log's, an epoch writer per database, and room for a second instance on a shared server
+RESERVED_SESSIONS = 36
 READY_TIMEOUT = 120.0
 
 
@@ -91,6 +95,8 @@ class PgHost:
         self.data_role: str | None = roles.DATA_ROLE
         self._data_password: str | None = None
         self._role_generation: int | None = None
+        # the server's connection slots (its max_connections, less the supervisor's)
+        self.sessions = SHARED_SESSIONS if data_dir is None else DURABLE_SESSIONS
 
     @classmethod
     def get(cls, postgres_url: str | None, data_dir: Path | None) -> PgHost:
@@ -100,6 +106,14 @@ class PgHost:
             if host is None:
                 host = cls._hosts[key] = PgHost(postgres_url, data_dir)
             return host
+
+    def want_connections(self, pool_size: int) -> None:
+        """Room for an instance's pool of ``pool_size`` connections, if the server is not
+        started yet (a started one keeps its max_connections: a pool that finds no free
+        slot waits as for its own limit, pool.py)."""
+        with self._lock:
+            if self._started is None:
+                self.sessions = max(self.sessions, pool_size + RESERVED_SESSIONS)
 
     @property
     def external(self) -> bool:
@@ -129,9 +143,8 @@ class PgHost:
             )
             self._thread.start()
             # the cluster of a durable instance is <data-dir>/pg (dataplane.cluster)
-            sessions = SHARED_SESSIONS if self.data_dir is None else 100
             self.server = data_plane(
-                postgres_url=self.postgres_url, data_dir=self.data_dir, sessions=sessions
+                postgres_url=self.postgres_url, data_dir=self.data_dir, sessions=self.sessions
             )
 
             async def start() -> DataPlaneServer:

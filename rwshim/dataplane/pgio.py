@@ -158,8 +158,14 @@ class PgConn:
         self._prepared: dict[tuple[str, tuple[int, ...]], bytes] = {}
         self._prepared_bytes = 0
         self._runs: SizedLRU[tuple[str, tuple[int, ...]], int] = SizedLRU(PREPARED_BYTES // 2)
-        # the rwshim session state last set on this connection (dataplane/session.py)
+        # the rwshim session state last set on this connection (dataplane/session.py,
+        # DataSession.state_key: by content, so that sessions alike share it as it is)
         self.synced: tuple[object, ...] | None = None
+        # the data plane's server generation when it was opened, and the catalog snapshots
+        # in its temporary tables ((schema, name) -> their key): a leased connection serves
+        # one session after another (dataplane/pool.py)
+        self.generation = -1
+        self.snapshots: dict[tuple[str, str], object] = {}
         # inside a transaction block (the epochs' writer), what undoes a failed attempt
         # before the stale-plan retry runs the text again (its savepoint)
         self.undo_attempt: str | None = None

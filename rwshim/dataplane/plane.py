@@ -15,6 +15,8 @@ DDL generator and the PostgreSQL lifecycle it costs ~100 ms that ``SELECT 1`` ne
   the meta store being the truth: what the catalog does not have is dropped; what it has is
   made lazily.  PostgreSQL's DDL is transactional, so after a crash of either side nothing
   half-made is there.
+- ``pool``: the PostgreSQL connections the sessions' statements lease (dataplane/pool.py,
+  ``--data-pool-size``).
 - ``row_count(id)``: the engine's backfill model reads upstream row counts synchronously; they
   are fetched before a CREATE that backfills (``refresh_counts``) and refreshed in the
   background after DML on a counted table.
@@ -41,6 +43,7 @@ from rwshim.dataplane.plan import checks, ddl, guard, names, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
+from rwshim.dataplane.pool import DEFAULT_SIZE, Pool
 from rwshim.dataplane.postgres import DataPlaneError
 from rwshim.dataplane.typecat import TypeCatalog, TypeRow
 from rwshim.errors import RwError
@@ -148,9 +151,13 @@ class DataPlane:
         *,
         postgres_url: str | None = None,
         data_dir: str | Path | None = None,
+        pool_size: int = DEFAULT_SIZE,
     ) -> None:
         self.relations = relations
         self.host = PgHost.get(postgres_url, None if data_dir is None else Path(data_dir))
+        self.host.want_connections(pool_size)
+        # the connections the sessions' statements lease (dataplane/pool.py)
+        self.pool = Pool(pool_size)
         self.dbname = self.host.new_database_name()
         self._plans: SizedLRU[tuple[object, ...], Planned | None] = SizedLRU(
             _PLAN_CACHE_BYTES, _PLAN_FACTOR
@@ -197,6 +204,8 @@ class DataPlane:
         """The statement's PostgreSQL form, or None when it runs in process; ``answer``
         answers the calls RisingWave answers in the session (guard.py)."""
         self._follow_catalog()
+        if "system_time" in text.lower():  # time travel reads the retention when planned
+            return self.epochs.clocked.time_travel(self._plan_text(text, ctx), ctx.database_id)
         key = (text, ctx.cache_key)
         known = self._plans.get(key, _UNSEEN)
         if known is not _UNSEEN:
@@ -341,6 +350,7 @@ class DataPlane:
         out: list[ddl.PgObject] = []
         if rel.kind == RelKind.TABLE:
             out.append(ddl.table(rel, self.expression))
+            out += self.epochs.clocked.history(rel.id, out[-1])  # (time travel on)
         elif rel.kind in (RelKind.VIEW, RelKind.MATERIALIZED_VIEW):
             planned = self._definition(rel)
             if planned is None:
@@ -355,7 +365,8 @@ class DataPlane:
                 out.extend(self.objects_for(dep, inner))
             if rel.kind == RelKind.MATERIALIZED_VIEW:
                 st = planned.statement
-                out.extend(ddl.materialized(rel, st.text, st.requires))
+                mv = ddl.materialized(rel, st.text, st.requires)
+                out.extend(self.epochs.clocked.join_objects(rel.id, st.temporal, mv, out) + mv)
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))
@@ -605,6 +616,7 @@ class DataPlane:
         # function names in views and column expressions bind as in a data session's query
         # (rwfn's RisingWave functions first): a view must answer as its query does ad hoc
         statements = ["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}"]
+        statements += self.epochs.clocked.setting(self.epochs.clocked.current())  # now()
         made: dict[str, str] = {}
         for obj in todo:
             old = self._made.get(obj.name)
@@ -768,6 +780,7 @@ class DataPlane:
         in the background."""
         self._closed = True
         self.epochs.close_now()
+        self.pool.close_now()
         for task in list(self._count_tasks):
             task.cancel()
         if self._admin is not None:

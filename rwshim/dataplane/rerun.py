@@ -12,8 +12,9 @@ run to its end, what that work produced is kept here, with what it depended on:
   moves);
 - the session's query context, the very object (a SET, a USE, a GRANT or REVOKE makes a new
   one), and its time zone;
-- the data session's connection, the data plane's server generation (a restarted
-  PostgreSQL), and the settings last synced to that connection.
+- the data plane's server generation (a restarted PostgreSQL), and the session state set on
+  the connection (``DataSession.state_key``): a run leases an idle connection already set to
+  it (dataplane/pool.py), or takes the full path.
 
 While they all hold, a run sends the prepared statement at once.  Its rows are passed through
 as PostgreSQL sent them when every column's text is RisingWave's text too (``PASS_THROUGH``:
@@ -61,9 +62,8 @@ class Quick(Struct):
 
     planned: Planned
     state: SessionState
-    conn: PgConn
     generation: int  # the data plane's server generation
-    synced: tuple[object, ...]  # DataSession._synced: (ctx id, ctx key, time zone, catalog)
+    synced: tuple[object, ...]  # DataSession.state_key: (context, version, time zone, catalog)
     pg_types: list[int]  # PostgreSQL's parameter types
     param_oids: list[int]  # the types parameters are encoded as (dsession.param_oid)
     field_oids: tuple[int, ...]  # PostgreSQL's result types
@@ -80,14 +80,10 @@ def passes_through(field_oids: Sequence[int], result_oids: Sequence[int]) -> boo
 
 def holds(session: DataSession, quick: Quick, ctx: QueryContext, timezone: str) -> bool:
     """Whether nothing ``quick`` depends on has changed (cheap: identities and a version)."""
-    conn = session.conn
     plane = session.plane
     return (
         ctx is quick.state.ctx
         and timezone == quick.state.timezone
-        and conn is quick.conn
-        and not conn.closed
-        and session._synced == quick.synced
         and quick.generation == plane.generation()
         and plane._catalog_version() == quick.synced[3]
     )
@@ -114,13 +110,33 @@ async def run(
     they pass ``flush_at`` bytes), the number of rows; None when PostgreSQL no longer has a
     relation it reads (another session dropped it: nothing was sent, the full path plans
     again and answers RisingWave's not-found error)."""
-    from rwshim.dataplane import values
-
     active = session.active
     if active is not None:
         await active.settle()
         session.active = None
-    conn = quick.conn
+    # an idle connection already set to the session's state (its own, or one a session
+    # alike left: dataplane/pool.py); none: the full path leases one and sets it
+    conn = session.plane.pool.take(session, quick.synced, session._usable)
+    if conn is None:
+        return None
+    try:
+        return await _run(session, quick, conn, params, timeout_ms, out, flush, flush_at)
+    finally:
+        session._release(conn)
+
+
+async def _run(
+    session: DataSession,
+    quick: Quick,
+    conn: PgConn,
+    params: Sequence[object],
+    timeout_ms: int,
+    out: list[bytes],
+    flush: Callable[[], Awaitable[None]],
+    flush_at: int,
+) -> int | None:
+    from rwshim.dataplane import values
+
     args = [values.encode_param(v, t) for v, t in zip(params, quick.param_oids, strict=False)]
     seconds = timeout_ms / 1000
     chunks = conn.stream(
@@ -154,7 +170,7 @@ async def run(
         raise session._failure(e, quick.planned, quick.state) from None
     except ConnectionLost as e:
         finished = True
-        raise session._lost(e) from None
+        raise session._lost(e, conn) from None
     finally:
         if not finished:
             # left early (a cancel, a timeout, a failed flush): the statement is stopped on

@@ -1,7 +1,8 @@
-"""One rwshim session's side of the data plane: its own PostgreSQL connection (opened on its
-first data statement), kept in step with the session (time zone, user, database, search path,
-RisingWave's variables for ``current_setting``), the catalog snapshots its mixed queries read,
-and the statements themselves.
+"""One rwshim session's side of the data plane: the PostgreSQL connection it leases for a
+statement from the instance's pool (dataplane/pool.py: the same one again while no other
+session needed it), kept in step with the session (time zone, user, database, search path,
+RisingWave's variables for ``current_setting``) whenever it was last set for another, the
+catalog snapshots its mixed queries read, and the statements themselves.
 
 - A query streams: rows come in chunks as the client reads them (bounded memory); leaving
   early cancels it on PostgreSQL.  DML runs to its end before anything is sent (its RETURNING
@@ -10,8 +11,10 @@ and the statements themselves.
   CancelRequest stops the running statement: both cancel it on PostgreSQL at once (psycopg sends
   PostgreSQL's cancel request when the waiting task is cancelled).
 - A query joining catalog relations with user data reads a snapshot of each catalog relation
-  in a temporary table of this connection, refreshed when the catalog or the session's context
-  changed since it was taken.
+  in a temporary table of the leased connection, refreshed when the catalog or the context
+  changed since it was taken there (the connection keeps the key: pgio.PgConn.snapshots).
+- A query's lease lasts while its rows stream (a suspended portal, an open cursor); it ends
+  when they are read, closed, or settled before the session's next statement.
 - Errors: PostgreSQL's mapped to RisingWave's (query/pg/errors); for the binder's classes
   (unknown column, function, type mismatch) the in-process binder is asked first, since it
   reproduces RisingWave's whole text (``Failed to bind expression: ...``).
@@ -23,9 +26,9 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rwshim.binder.context import QueryContext
 from rwshim.binder.functions import FunctionState
@@ -52,20 +55,17 @@ from rwshim.dataplane.plan import functions, names, typemap
 from rwshim.dataplane.plan.errors import MapContext, map_error, with_long_names
 from rwshim.dataplane.plan.rewrite import PgStatement
 from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
-from rwshim.errors import CatalogNotFound, QueryTimeout, RwError
+from rwshim.dataplane.pool import DEFAULT_WAIT, server_full
+from rwshim.dataplane.rows import Dropped as _Dropped
+from rwshim.dataplane.rows import Rows as _Rows
+from rwshim.dataplane.rows import decoded_rows as _decoded_rows
+from rwshim.errors import CatalogNotFound, RwError
 from rwshim.sql.cache import TextLRU
 
 if TYPE_CHECKING:
-    from psycopg import pq
-
     from rwshim.dataplane.rerun import Quick
 
 RACE_RETRIES = 5
-
-
-class _Dropped(Exception):
-    def __init__(self, error: RwError) -> None:
-        self.error = error
 
 
 DESCRIBED_BYTES = 4 * 1024 * 1024
@@ -95,6 +95,8 @@ class DataSession:
         self.plane = plane
         self.explain = explain
         self.catalog_rows = catalog_rows
+        # the connection this session used last (pool.Holder): leased while a statement
+        # runs on it, else idle in the pool and ours until another session takes it (None)
         self.conn: PgConn | None = None
         # PostgreSQL's Describe of a statement text (its parameter types), bounded by bytes
         self._described: TextLRU[Described] = TextLRU(DESCRIBED_BYTES)
@@ -103,27 +105,38 @@ class DataSession:
             tuple[int, tuple[Field, ...]],
             tuple[object, list[Column], list[Callable[[bytes], object]]],
         ] = {}
-        self._snapshots: dict[tuple[str, str], object] = {}
         # the query whose rows are still being read (a suspended portal): settled before the
-        # connection is used for anything else
+        # session runs anything else
         self.active: _Rows | None = None
-        self._generation = -1
+        # the context state_key last read, and its part of the key
+        self._state_memo: tuple[QueryContext, int] | None = None
 
     # --- the connection -----------------------------------------------------------------
 
     async def _connection(self, state: SessionState) -> PgConn:
-        conn = self.conn
-        generation = self.plane.generation()
-        if conn is None or conn.closed or generation != self._generation:
-            # none yet, or the server restarted since it was opened (its sessions are gone)
-            if conn is not None:
-                conn.close_now()
-            self.conn = None
-            self._snapshots.clear()
-            conn = await self._open()
-            self.conn = conn
-            self._generation = self.plane.generation()
-        await self._sync(conn, state)
+        """A connection leased for one statement, set to the session's state; give it back
+        with ``_release``."""
+        wait = state.timeout_ms / 1000 if state.timeout_ms else DEFAULT_WAIT
+        key = self.state_key(state)
+        pool = self.plane.pool
+        conn = await pool.acquire(self, wait, self._usable, self._open_leased, key)
+        try:
+            await self._sync(conn, state, key)
+        except BaseException:
+            self._release(conn)
+            raise
+        return conn
+
+    def _usable(self, conn: PgConn) -> bool:
+        # not broken, and opened since the server last restarted (its sessions are gone)
+        return not conn.closed and conn.generation == self.plane.generation()
+
+    def _release(self, conn: PgConn) -> None:
+        self.plane.pool.release(conn, self)
+
+    async def _open_leased(self) -> PgConn:
+        conn = await self._open()
+        conn.generation = self.plane.generation()
         return conn
 
     async def _open(self) -> PgConn:
@@ -137,6 +150,8 @@ class DataSession:
                 )
                 return conn
             except (ConnectionLost, PgFailure) as e:
+                if isinstance(e, ConnectionLost) and server_full(e):
+                    raise  # no free slot: the pool waits for one (pool.py)
                 if attempt:
                     raise DataPlaneLost(str(e)) from None
                 # the server may be restarting after a crash: wait until it accepts sessions
@@ -144,17 +159,28 @@ class DataSession:
                 await self.plane.host.repair_data_role()
         raise AssertionError("unreachable")  # pragma: no cover
 
-    @property
-    def _synced(self) -> tuple[object, ...] | None:
-        """The state last set on this session's own connection."""
-        return None if self.conn is None else self.conn.synced
+    def state_key(self, state: SessionState) -> tuple[object, ...]:
+        """What ``_sync`` sets on a connection, by content: (the context with its variables,
+        as a number the pool gives equal contents; the version, the time zone, the catalog
+        version).  Two sessions alike have equal keys, so a connection one of them left
+        needs nothing set for the other."""
+        ctx = state.ctx
+        memo = self._state_memo
+        if memo is None or memo[0] is not ctx:
+            # (a SET makes a new context: its variables do not change under it)
+            content = (ctx, tuple(sorted(ctx.variables.items())))
+            memo = self._state_memo = (ctx, self.plane.pool.intern(content))
+        return (memo[1], state.version, state.timezone, self.plane._catalog_version())
 
-    async def _sync(self, conn: PgConn, state: SessionState) -> None:
-        """Set the session's state on ``conn`` (its own connection, or its database's
+    async def _sync(
+        self, conn: PgConn, state: SessionState, key: tuple[object, ...] | None = None
+    ) -> None:
+        """Set the session's state on ``conn`` (a leased connection, or its database's
         writer, which every session's DML shares: dataplane/epochs.py)."""
         ctx = state.ctx
-        catalog = self.plane._catalog_version()
-        key = (id(ctx), ctx.cache_key, state.timezone, catalog)
+        if key is None:
+            key = self.state_key(state)
+        catalog = key[3]
         synced = conn.synced
         if key == synced:
             return
@@ -188,15 +214,21 @@ class DataSession:
         conn.synced = key
 
     async def close(self) -> None:
-        if self.conn is not None:
-            await self.conn.close()
-            self.conn = None
+        """The rwshim session ends: its streaming rows are stopped, its connection goes back
+        to the pool for any session."""
+        active, self.active = self.active, None
+        if active is not None:
+            await active.aclose()
+        self.plane.pool.disown(self)
 
     def close_now(self) -> None:
-        """Close without waiting (the rwshim session is gone)."""
-        if self.conn is not None:
-            self.conn.close_now()
-            self.conn = None
+        """Close without waiting (the rwshim session is gone): a connection still streaming
+        its rows is closed, an idle one is left to the pool."""
+        active, self.active = self.active, None
+        if active is not None and not active.released:
+            active.released = True
+            self.plane.pool.discard(active.conn)
+        self.plane.pool.disown(self)
 
     # --- before a statement ---------------------------------------------------------------
 
@@ -205,8 +237,12 @@ class DataSession:
         a relation it reads while this one waited: then RisingWave's not-found error)."""
         planned = await self._objects(planned, state)
         conn = await self._connection(state)
-        for schema, name in planned.statement.snapshots:
-            await self._snapshot(conn, schema, name, state.ctx)
+        try:
+            for schema, name in planned.statement.snapshots:
+                await self._snapshot(conn, schema, name, state.ctx)
+        except BaseException:
+            self._release(conn)
+            raise
         return conn, planned
 
     async def _objects(self, planned: Planned, state: SessionState) -> Planned:
@@ -233,7 +269,7 @@ class DataSession:
         self, conn: PgConn, schema: str, name: str, ctx: QueryContext, *, cached: bool = True
     ) -> None:
         key = (self.plane._catalog_version(), ctx.cache_key)
-        if cached and self._snapshots.get((schema, name)) == key:
+        if cached and conn.snapshots.get((schema, name)) == key:
             return
         columns, rows = self.catalog_rows(schema, name, ctx)
         table = names.qualified_snapshot(schema, name)
@@ -252,7 +288,7 @@ class DataSession:
                 ]
                 await conn.query(insert, params, [0] * width)
         if cached:
-            self._snapshots[(schema, name)] = key
+            conn.snapshots[(schema, name)] = key
 
     # --- statements -----------------------------------------------------------------------
 
@@ -265,8 +301,10 @@ class DataSession:
         seconds = (state.timeout_ms or 3600 * 1000) // 1000
         return map_error(err, _names_of(planned), MapContext(seconds))
 
-    def _lost(self, e: ConnectionLost) -> RwError:
-        self.conn = None
+    def _lost(self, e: ConnectionLost, conn: PgConn) -> RwError:
+        conn.close_now()  # broken: its lease's end closes it for good
+        if self.conn is conn:
+            self.conn = None
         return DataPlaneLost(str(e))
 
     async def describe(
@@ -281,7 +319,9 @@ class DataSession:
         except PgFailure as e:
             raise self._failure(e, planned, state) from None
         except ConnectionLost as e:
-            raise self._lost(e) from None
+            raise self._lost(e, conn) from None
+        finally:
+            self._release(conn)
         self._described.put(planned.statement.text, described)
         params = [typemap.result_oid(o) for o in described.param_oids]
         fields = described.fields
@@ -311,9 +351,14 @@ class DataSession:
             return await self._write(planned, params, state)
         conn, planned = await self._prepare(planned, state)
         st = planned.statement
-        pg_types, args = self._params(st.text, params)
+        try:
+            pg_types, args = self._params(st.text, params)
+        except BaseException:
+            self._release(conn)
+            raise
         if st.kind == "select":
             timeout = (state.timeout_ms or 3600 * 1000) / 1000
+            # the lease is the rows' now: they give it back when they end
             rows = _Rows(self, conn, planned, state, pg_types, args, time.monotonic() + timeout)
             outcome = Outcome("SELECT", None, rows, count_rows=True)
             try:
@@ -379,26 +424,31 @@ class DataSession:
     async def _write_from_snapshot(
         self, planned: Planned, params: Sequence[object], state: SessionState, fs: FromSnapshot
     ) -> Outcome:
-        """An UPDATE/DELETE whose reads the open epoch wrote: evaluated on this session's own
-        connection (the committed state) against a copy of its target, the changes it made
+        """An UPDATE/DELETE whose reads the open epoch wrote: evaluated on a connection
+        leased from the pool (the committed state) against a copy of its target, the changes it made
         then applied in the epoch's transaction (epochs.FromSnapshot)."""
         st = planned.statement
         try:
             conn, planned = await self._prepare(planned, state)
-            pg_types, args = self._params(st.text, params)
             try:
-                await conn.script(fs.prepare)
-                mark = (await conn.query(fs.mark)).get_value(0, 0) or b"-1"
-                on_copy = replace(
-                    planned,
-                    statement=replace(st, text=fs.text, repeated_key_text=fs.fallback),
-                )
-                out = await self._dml(conn, on_copy, pg_types, args, state)
-                res = await conn.query(fs.capture, [mark] if st.kind == "update" else [])
-                changed = res.get_value(0, 0) or b"[]"
+                pg_types, args = self._params(st.text, params)
+                try:
+                    await conn.script(fs.prepare)
+                    mark = (await conn.query(fs.mark)).get_value(0, 0) or b"-1"
+                    on_copy = replace(
+                        planned,
+                        statement=replace(st, text=fs.text, repeated_key_text=fs.fallback),
+                    )
+                    out = await self._dml(conn, on_copy, pg_types, args, state)
+                    res = await conn.query(fs.capture, [mark] if st.kind == "update" else [])
+                    changed = res.get_value(0, 0) or b"[]"
+                finally:
+                    if not conn.closed:
+                        await asyncio.shield(conn.script("ROLLBACK"))
             finally:
-                if not conn.closed:
-                    await asyncio.shield(conn.script("ROLLBACK"))
+                # the leased connection goes back (closed by the pool if it is left in a
+                # transaction or broken: pool.Pool.release)
+                self._release(conn)
             if changed != b"[]":
 
                 async def apply(writer: PgConn) -> None:
@@ -428,7 +478,7 @@ class DataSession:
                 )
             raise self._failure(PgFailure(err), planned, state) from None
         except ConnectionLost as e:
-            raise self._lost(e) from None
+            raise DataPlaneLost(str(e)) from None
         finally:
             if st.target_id is not None:
                 self.plane.recount_later(st.target_id)
@@ -492,11 +542,11 @@ class DataSession:
     def quick_of(self, rows: object, columns: Sequence[Column]) -> Quick | None:
         """A kept run of the query whose rows ``rows`` were just read to their end, when its
         rows pass through and it reads no catalog snapshot (else None)."""
-        if not isinstance(rows, _Rows) or not rows.finished or rows.conn is not self.conn:
+        if not isinstance(rows, _Rows) or not rows.finished:
             return None
         st = rows.planned.statement
         planned = rows.planned
-        if st.kind != "select" or st.snapshots or planned.settings or self._synced is None:
+        if st.kind != "select" or st.snapshots or planned.settings:
             return None
         if planned.answered:  # answers given in process for that run (plan/guard.py)
             return None
@@ -507,9 +557,10 @@ class DataSession:
         return quick.Quick(
             rows.planned,
             rows.state,
-            rows.conn,
-            self._generation,
-            self._synced,
+            rows.conn.generation,
+            # the state the rows ran under (their connection went back to the pool at their
+            # end, and may be another session's now)
+            self.state_key(rows.state),
             rows.pg_types,
             [param_oid(t) for t in rows.pg_types],
             rows.field_oids,
@@ -575,140 +626,3 @@ def _snapshot_type(oid: int) -> str:
         return typemap.column_type(oid)
     except RwError:
         return "text"
-
-
-def _decoded_rows(
-    results: Sequence[pq.abc.PGresult], decoders: list[Callable[[bytes], object]]
-) -> list[tuple[object, ...]]:
-    out: list[tuple[object, ...]] = []
-    for res in results:
-        n = res.ntuples
-        if not n:
-            continue
-        for r in range(n):
-            out.append(
-                tuple(
-                    None if (v := res.get_value(r, i)) is None else dec(v)
-                    for i, dec in enumerate(decoders)
-                )
-            )
-    return out
-
-
-class _Rows:
-    """A query's rows as they come: an async iterator over PostgreSQL's chunks."""
-
-    def __init__(
-        self,
-        session: DataSession,
-        conn: PgConn,
-        planned: Planned,
-        state: SessionState,
-        pg_types: list[int],
-        args: list[bytes | None],
-        deadline: float,
-    ) -> None:
-        self.session = session
-        self.conn = conn
-        self.planned = planned
-        self.state = state
-        self.deadline = deadline
-        self.pg_types = pg_types
-        self.field_oids: tuple[int, ...] = ()
-        # read to PostgreSQL's end of the statement (not left early, no error)
-        self.finished = False
-        self._chunks: AsyncIterator[Any] = conn.stream(
-            planned.statement.text, args, pg_types, deadline=deadline
-        )
-        self._buffer: list[tuple[object, ...]] = []
-        self._pos = 0
-        self._decoders: list[Callable[[bytes], object]] = []
-        self._done = False
-        self._abandoned = False
-        self._started = False
-
-    async def _next_chunk(self) -> Any | None:
-        try:
-            # the deadline is the connection's (pgio): a wait past it raises TimeoutError,
-            # with no timer context per chunk and no task needed to start in place
-            return await anext(self._chunks)
-        except StopAsyncIteration:
-            return None
-        except TimeoutError:
-            await self.aclose()
-            raise QueryTimeout(int((self.state.timeout_ms or 3600 * 1000) // 1000)) from None
-        except PgFailure as e:
-            self._done = True
-            err = self.session._failure(e, self.planned, self.state)
-            if e.error.sqlstate == UNDEFINED_TABLE and not self._started:
-                raise _Dropped(err) from None
-            raise err from None
-        except ConnectionLost as e:
-            self._done = True
-            raise self.session._lost(e) from None
-
-    async def start(self, outcome: Outcome) -> None:
-        """Read up to the first chunk: the columns (and any error before the first row)."""
-        res = await self._next_chunk()
-        if res is None:  # pragma: no cover - a query always describes its columns
-            outcome.columns = []
-            self._done = True
-            return
-        fields = fields_of(res)
-        cols, self._decoders = await self.session.columns(fields, self.planned.statement)
-        self.field_oids = tuple(f.type_oid for f in fields)
-        outcome.columns = cols
-        self._started = True
-        self._take(res)
-
-    def _take(self, res: Any) -> None:
-        self._buffer = _decoded_rows([res], self._decoders)
-        self._pos = 0
-
-    def abandon(self) -> None:
-        """Nobody will read the rest (the portal was closed)."""
-        self._abandoned = True
-
-    async def settle(self) -> None:
-        """The connection is wanted for another statement: stop this one if its rows are
-        abandoned, else read the rest into memory (a suspended portal's rows are never
-        dropped)."""
-        if self._done:
-            return
-        if self._abandoned:
-            await self.aclose()
-            return
-        rest = self._buffer[self._pos :]
-        while True:
-            res = await self._next_chunk()
-            if res is None:
-                break
-            rest.extend(_decoded_rows([res], self._decoders))
-        self._buffer, self._pos, self._done = rest, 0, True
-
-    def __aiter__(self) -> _Rows:
-        return self
-
-    async def __anext__(self) -> tuple[object, ...]:
-        while self._pos >= len(self._buffer):
-            if self._done:
-                raise StopAsyncIteration
-            res = await self._next_chunk()
-            if res is None:
-                self._done = self.finished = True
-                raise StopAsyncIteration
-            try:
-                self._take(res)
-            except BaseException:
-                await self.aclose()
-                raise
-        row = self._buffer[self._pos]
-        self._pos += 1
-        return row
-
-    async def aclose(self) -> None:
-        """Stop reading: the statement is cancelled on PostgreSQL and the connection drained."""
-        if not self._done:
-            self._done = True
-            with contextlib.suppress(Exception):
-                await self._chunks.aclose()  # type: ignore[attr-defined]

@@ -425,10 +425,13 @@ class Ddl:
         if_not_exists: bool = False,
         read_query_template: str | None = None,
         has_values: bool = False,
+        sink_type: str | None = None,
     ) -> Result:
-        """CREATE SINK (create_sink.rs).  ``snapshot = 'false'`` makes an UpstreamOnly sink;
-        a sink INTO a table is a SinkIntoTable job with ArrangementBackfill.  ``has_values``:
-        the plan of a CREATE SINK ... AS query has a Values leaf (never background)."""
+        """CREATE SINK (create_sink.rs).  ``sink_type``: the type the frontend derived from
+        the query's stream kind (frontend/sink_rules.py), when it did.  ``snapshot = 'false'``
+        makes an UpstreamOnly sink; a sink INTO a table is a SinkIntoTable job with
+        ArrangementBackfill.  ``has_values``: the plan of a CREATE SINK ... AS query has a
+        Values leaf (never background)."""
         schema_id, _ = self.catalog.creation_schema(ctx, name)
         existing = self.catalog.check_duplicate(schema_id, name.name)
         if existing is not None:
@@ -444,9 +447,10 @@ class Ddl:
             if target is None:
                 raise CatalogNotFound("table", into_table.name)
             target_id = target.id
-        sink_type = options.get("type")
-        if sink_type == "append-only" and options.get("force_append_only") == "true":
-            sink_type = "force-append-only"
+        if sink_type is None:
+            sink_type = options.get("type")
+            if sink_type == "append-only" and options.get("force_append_only") == "true":
+                sink_type = "force-append-only"
         spec = JobSpec(
             kind="sink",
             if_not_exists=if_not_exists,

@@ -36,6 +36,7 @@ from rwshim.engine.backfill import Backfill
 from rwshim.engine.barrier import Barrier
 from rwshim.engine.catalog import Catalog
 from rwshim.engine.ddl import Ddl
+from rwshim.engine.events import Events
 from rwshim.engine.fragments import Fragments
 from rwshim.engine.jobs import Jobs
 from rwshim.engine.params import Params
@@ -119,6 +120,7 @@ class Engine:
         self.ddl = Ddl(self.meta, self.catalog, self.waits, self.barrier, self.jobs, self.secrets)
         self.alter = Alter(self.meta, self.users, self.catalog)
         self.subscriptions = Subscriptions(self.meta, self.users, self.catalog, self.barrier)
+        self.events = Events(self.meta)
         # a cross-database scan needs a subscription on its upstream; a DROP of a subscribed
         # relation lists its subscriptions; a rename rewrites their definitions
         self.jobs.cross_db_check = self.subscriptions.refuse_unsubscribed

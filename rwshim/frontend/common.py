@@ -78,6 +78,7 @@ async def do_flush(fe: Frontend, tag: str = "FLUSH", losses: int | None = None) 
     before = instance.epoch_losses(db) if losses is None else losses
     out = await fe.engine_call(tag, lambda: instance.engine.barrier.flush(fe.ctx()))
     await instance.settle_changes()
+    await instance.settle_sinks()
     if instance.epoch_losses(db) != before:
         # rwshim's own condition, worded as the data plane's other losses (plane.DataPlaneLost)
         raise RwError(

@@ -26,7 +26,7 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_tables, connectors
+from rwshim.frontend import cdc_tables, connectors, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
@@ -127,11 +127,29 @@ def query_columns(
     alias for every item without a derivable name, at most as many names as columns);
     ``view`` create_view.rs:73-92 (a batch query's columns: ``?column?`` for an unnamed
     item, a column list exactly as long); ``table`` create_table_as.rs (a batch query's
-    columns, at most as many names)."""
+    columns, at most as many names); ``into`` a sink into a table (create_sink.rs:355-359: no
+    alias needed, the INTO list renames them all, set_out_names, optimizer/mod.rs:223-231)."""
     ctx = fe.query_context()
     if rules == "mv":
-        analysis = fe.instance.query.check_mv_columns(query, ctx, names)
+        from rwshim.binder import streaming_now
+
+        try:
+            analysis = fe.instance.query.check_mv_columns(query, ctx, names)
+        except RwError:
+            # the select list's now() fails before the checks after binding (group by...)
+            streaming_now.check(query)
+            raise
+        streaming_now.check(query)  # builtin_scalar.rs:869-893
+        temporal.check_temporal_joins(fe, query)
         columns = analysis.columns
+    elif rules == "into":
+        analysis = fe.instance.query.analyze(query, ctx)
+        columns = analysis.columns
+        if names and len(names) != len(columns):
+            raise InvalidInputSyntax("number of column names does not match number of columns")
+        columns = [replace(c, name=n) for c, n in zip(columns, names, strict=False)] + list(
+            columns[len(names) :]
+        )
     else:
         analysis = fe.instance.query.analyze(query, ctx)
         columns = analysis.columns
@@ -149,7 +167,7 @@ def query_columns(
             if c.name in seen:
                 raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
             seen.add(c.name)
-    for name in names:  # a column-name list, once the query is planned (create_mv.rs:148-151)
+    for name in names if rules != "into" else ():  # once planned (create_mv.rs:148-151)
         check_not_reserved(name)
     cols = [_output_column(c.name, c.type_oid) for c in columns]
     return BoundQuery(cols, list(analysis.upstreams), analysis.values_leaf)
@@ -449,6 +467,9 @@ async def handle_create_mv(
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
+    if "system_time" in stmt.query.lower():
+        await temporal.make_state_now(fe, stmt.name)
+
     if notice is not None:
         out.notices.insert(0, notice)
     return out
@@ -594,16 +615,67 @@ async def handle_create_source(
 
 
 async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[object]) -> Outcome:
+    from rwshim.frontend import sink_rules
+
     query = stmt.query
     if query is None and stmt.from_name is not None:
         query = "SELECT * FROM " + ".".join(f'"{p}"' for p in stmt.from_name.parts)
+    options = dict(stmt.with_options)
+    fmt = stmt.format_encode
+    into = stmt.into_table is not None
+    if into and not _exists(fe, stmt.name):
+        sink_rules.refuse_connector(options)
     definition = stored_definition(stmt.text)
     bound = await bound_after_counting(
-        fe, lambda: new_query_columns(fe, stmt.name, stmt.if_not_exists, query or "SELECT 1")
-    )
+        fe,
+        lambda: new_query_columns(
+            fe, stmt.name, stmt.if_not_exists, query or "SELECT 1", stmt.into_columns,
+            rules="into" if into else "mv",
+        ),
+    )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
-    fmt = stmt.format_encode
-    return await fe.engine_call(
+    if bound.columns:
+        sink_rules.refuse_table_connector(options, into, fmt is not None)
+    notices: list[str] = []
+    sink_type: str | None = None
+    target_id: int | None = None
+    if bound.columns and query is not None:
+        ignore = False
+        if stmt.into_table is not None or "connector" in options:
+            append_only = sink_rules.append_only_input(fe, query, bound.upstreams)
+            sink_type, ignore = sink_rules.derive_sink_type(
+                append_only, options if fmt is None else dict(fmt.options),
+                fmt.format if fmt is not None else None,
+            )  # fmt: skip
+        if stmt.into_table is not None:
+            target = fe.instance.engine.catalog.lookup(
+                fe.ctx(), engine_name(stmt.into_table, fe.database), ("table",)
+            )
+            if target is not None:
+                rel = fe.instance.relations.relation_by_id(target.id)
+                if rel is not None:
+                    target_id = rel.id
+                    sink_rules.check_target_columns(rel, stmt.into_columns)
+                    notice = sink_rules.not_null_notice(rel)
+                    if notice is not None:
+                        notices.append(notice)
+                    sink_rules.check_target_rules(
+                        rel, sink_type or "upsert", bound.columns, stmt.into_columns
+                    )
+                    sink_rules.check_cycle(fe, rel.id, bound.upstreams)
+        if sink_type == "append-only" and ignore:
+            sink_type = "force-append-only"
+        if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
+            # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
+            from rwshim.dataplane.sinks import postgres
+
+            external = postgres.target(
+                options["connector"].lower(), options, sink_type or "append-only"
+            )
+            await postgres.validate(
+                external, [c.name for c in bound.columns], [c.rw_type for c in bound.columns]
+            )
+    out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_sink(
             fe.ctx(),
@@ -617,8 +689,27 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
             into_table=engine_name(stmt.into_table, fe.database) if stmt.into_table else None,
             if_not_exists=stmt.if_not_exists,
             has_values=bound.values_leaf,
+            sink_type=sink_type,
         ),
     )
+    if notices:
+        out.notices[:0] = notices
+    if bound.columns and (target_id is not None or "connector" in options):
+        found = fe.instance.engine.catalog.lookup(
+            fe.ctx(), engine_name(stmt.name, fe.database), ("sink",)
+        )
+        if found is not None:
+            await fe.instance.sinks.install(found.id)
+    return out
+
+
+def _exists(fe: Frontend, name: st.ObjectName) -> bool:
+    """Whether the name is taken (CREATE answers that before binding anything)."""
+    try:
+        found = fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database))
+        return found is not None
+    except RwError:
+        return False
 
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:

@@ -241,10 +241,19 @@ async def handle_fetch(fe: Frontend, stmt: st.FetchCursor, params: list[object])
 
 def handle_close_cursor(fe: Frontend, stmt: st.CloseCursor, params: list[object]) -> Outcome:
     if stmt.cursor is None:
+        closed = list(fe.cursors.values())
         fe.cursors.clear()
-    elif fe.cursors.pop(stmt.cursor, None) is None:
-        # session/cursor_manager.rs:1166-1175 remove_cursor: a CatalogError (sic)
-        raise RwError("Catalog error", f"cursor `{stmt.cursor}` don't exists")
+    else:
+        found = fe.cursors.pop(stmt.cursor, None)
+        if found is None:
+            # session/cursor_manager.rs:1166-1175 remove_cursor: a CatalogError (sic)
+            raise RwError("Catalog error", f"cursor `{stmt.cursor}` don't exists")
+        closed = [found]
+    for cursor in closed:
+        # a data-plane query's rows give their pooled connection back now (dataplane/pool.py)
+        abandon = getattr(cursor.rows, "abandon", None)
+        if abandon is not None:
+            abandon()
     return Outcome(stmt.tag)
 
 

@@ -122,7 +122,7 @@ async def _render(
     cursor: SubscriptionCursor,
     rows: list[tuple[str, changes.Row, int | None]],
 ) -> tuple[list[Column], list[tuple[object, ...]]]:
-    from rwshim.dataplane.session import _decoded_rows
+    from rwshim.dataplane.rows import decoded_rows as _decoded_rows
 
     assert cursor.upstream is not None
     fields, res = await log.render(cursor.upstream, rows)

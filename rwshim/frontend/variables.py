@@ -88,6 +88,11 @@ def handle_begin(fe: Frontend, stmt: st.Statement, params: list[object]) -> Outc
 
 def handle_end_txn(fe: Frontend, stmt: st.Statement, params: list[object]) -> Outcome:
     fe.txn_status = "I"
+    for cursor in fe.cursors.values():
+        # a data-plane query's rows give their pooled connection back now (dataplane/pool.py)
+        abandon = getattr(cursor.rows, "abandon", None)
+        if abandon is not None:
+            abandon()
     fe.cursors.clear()
     return Outcome(stmt.tag)
 

@@ -104,6 +104,7 @@ class Server:
                 config.data_dir,
                 manual_clock=config.manual_clock,
                 postgres_url=config.postgres_url,
+                data_pool_size=config.data_pool_size,
                 release=config.rw_version,
             )
         self.instance = instance

@@ -209,7 +209,11 @@ class Session:
             try:
                 self._tz = zoneinfo.ZoneInfo(name)
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-                self._tz = UTC
+                # a name SET TIME ZONE accepted in another case (``us/pacific``)
+                from rwshim.common.session_config import zone_name
+
+                found = zone_name(name)
+                self._tz = zoneinfo.ZoneInfo(found) if found is not None else UTC
         return self._tz
 
     # --- dispatch ------------------------------------------------------------------------
@@ -659,6 +663,7 @@ class Session:
         portal = self._portals.pop(name, None)
         if portal is not None:
             portal.prepared.portals.discard(name)
+            _reset_portal(portal)  # (a data-plane query's rows give their connection back)
 
     def _on_close(self, msg: ev.Close) -> bool:
         self.exchanges.pure = False

@@ -27,7 +27,7 @@ T = TypeVar("T")
 # RisingWave-only query syntax PostgreSQL rejects; blanked (offsets kept) before pglast reads
 # a query, so that the rest of the query is still checked (parser.rs parse_table_factor,
 # parse_join, parse_wildcard_or_expr):
-#   temporal joins   FOR SYSTEM_TIME AS OF PROCTIME() | NOW() | '<literal>' | <number>
+#   temporal joins   FOR SYSTEM_TIME AS OF PROCTIME() | NOW() [- '<n>' <unit>] | '<lit>' | <num>
 #   ASOF joins       ASOF [LEFT] JOIN
 #   * EXCEPT (cols)  a wildcard without some columns
 #   STRUCT<...>      RisingWave's struct type (parse_data_type): the angle brackets blanked
@@ -35,7 +35,7 @@ T = TypeVar("T")
 _RW_QUERY_ONLY = [
     re.compile(
         r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
-        r"(?:PROCTIME\s*\(\s*\)|NOW\s*\(\s*\)|'[^']*'|\d+)"
+        r"(?:PROCTIME\s*\(\s*\)|NOW\s*\(\s*\)(?:\s*-\s*'[^']*'\s*[A-Za-z]+)?|'[^']*'|\d+)"
     ),
     re.compile(r"(?i)\bASOF(?=\s+(?:LEFT\s+)?JOIN\b)"),
     re.compile(r"(?i)(?<=\*)\s*EXCEPT\s*\([^()]*\)"),

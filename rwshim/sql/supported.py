@@ -58,6 +58,12 @@ STATUS: dict[str, tuple[str, str]] = {
                        "of a CDC source has no offsets to reset; the forms that read a schema "
                        "registry are refused: rwshim reaches none; RisingWave's refusals in its "
                        "texts"),
+    "CreateSink": (IMPLEMENTED, "a sink INTO a table delivers its snapshot and then each "
+                   "barrier's changes to the table in that barrier's epoch (upsert by the "
+                   "table's key with its ON CONFLICT behaviour, or append-only); `postgres` and "
+                   "`jdbc` (`jdbc:postgresql://`) sinks validate their target and write it at "
+                   "the barriers; `blackhole` consumes; other connectors keep their definition "
+                   "only"),
     "AlterOperation": (NOT_YET, "a safety net only: every ALTER form of RisingWave's parser is "
                        "built as its own kind above; a form the grammar reads and no kind "
                        "takes answers this"),

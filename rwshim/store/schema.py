@@ -683,6 +683,19 @@ SCHEMA_V15: Final = """
 ALTER TABLE relation ADD COLUMN version_columns TEXT;
 """
 
+# Version 29 (issue 29): meta's event log (rw_catalog.rw_event_logs; engine/events.py): a
+# sink's failure is a SINK_FAIL event.
+SCHEMA_V29: Final = """
+CREATE TABLE event_log (
+    unique_id  TEXT PRIMARY KEY,
+    -- when it happened, as rw_event_logs shows it ('YYYY-MM-DD HH:MM:SS.ffffff+00:00')
+    timestamp  TEXT NOT NULL,
+    event_type TEXT NOT NULL,
+    -- the event as JSON (EventLog without its id and timestamp)
+    info       TEXT NOT NULL
+);
+"""
+
 # Migrations: (version, SQL taking the store from the previous entry's version to version).
 # Version 1 is the initial schema; versions increase, and may skip a number another branch
 # holds until it is merged; append, never edit an entry once released.
@@ -702,6 +715,7 @@ MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     (13, SCHEMA_V13),
     (14, SCHEMA_V14),
     (15, SCHEMA_V15),
+    (29, SCHEMA_V29),
 )
 
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]

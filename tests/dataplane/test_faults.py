@@ -221,20 +221,23 @@ async def test_a_stale_postmaster_is_stopped_at_start(tmp_path: Path) -> None:
             os.kill(orphan, signal.SIGKILL)
 
 
-async def test_a_server_that_cannot_restart_is_reported_failed() -> None:
+async def test_a_server_that_cannot_restart_is_reported_failed_then_recovers() -> None:
     server = EmbeddedPostgres(restart_attempts=2)
     await server.start()
     events = Events(server)
     try:
         # A real fault the restart cannot repair: the control file is gone.
-        (server.cluster_dir / "global" / "pg_control").unlink()
+        control = server.cluster_dir / "global" / "pg_control"
+        kept, st = control.read_bytes(), control.stat()
+        control.unlink()
         assert server.pid is not None
         os.kill(server.pid, signal.SIGKILL)
         failed = await events.wait("failed")
         assert events.kinds() == ["crashed", "failed"]
         data = server.cluster_dir
         assert failed.detail == (
-            "PostgreSQL could not be restarted: PostgreSQL exited with code 2 while starting:"
+            "PostgreSQL could not be restarted (rwshim tries again, at most 5 s apart):"
+            " PostgreSQL exited with code 2 while starting:"
             " postgres: could not find the database system / Expected to find it in the"
             f' directory "{data}", / but could not open file "{data}/global/pg_control":'
             " No such file or directory"
@@ -243,5 +246,16 @@ async def test_a_server_that_cannot_restart_is_reported_failed() -> None:
         with pytest.raises(DataPlaneError) as caught:
             await server.wait_ready(10)
         assert str(caught.value) == failed.detail
+        # The fault is repaired: a later retry (backoff to 5 s) starts the server again.
+        control.write_bytes(kept)
+        os.chown(control, st.st_uid, st.st_gid)  # (the server may run as another user)
+        control.chmod(st.st_mode & 0o777)
+        await events.wait("restarted", timeout=30)
+        assert events.kinds() == ["crashed", "failed", "restarted"]
+        await server.wait_ready(10)
+        assert server.alive()
+        async with await psycopg.AsyncConnection.connect(server.dsn, autocommit=True) as c:
+            cur = await c.execute("SELECT 1")
+            assert await cur.fetchone() == (1,)
     finally:
         await server.stop()

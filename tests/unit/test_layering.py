@@ -26,6 +26,7 @@ RANKS: dict[str, int] = {
     "catalog_path": 50,  # constants and catalog-only queries in process [frontend system_catalog]
     "dataplane.plan": 60,  # sans-I/O planning of user statements for PostgreSQL [src/batch]
     "dataplane": 65,  # the data plane's I/O shell: connections, sessions, change logs
+    "dataplane.sinks": 66,  # sinks that deliver: into tables, to an external PostgreSQL
     "dataplane.sources": 66,  # connectors that produce: RWSHIM PUSH, datagen, posix_fs
     "instance": 70,  # composition root: store + engine + catalog path + data plane + clock
     "control": 75,  # test control: the RWSHIM statements and the actions behind them
@@ -287,6 +288,7 @@ ENGINE_ALLOWED: dict[str, set[str]] = {
     "secrets": {"state", "users", "privileges", "catalog"},
     "streaming_config": {"state", "catalog"},
     "subscriptions": {"state", "users", "privileges", "catalog", "barrier"},
+    "events": {"state"},
     "ddl": {"state", "catalog", "waits", "barrier", "jobs", "secrets", "subscriptions"},
     "alter": {"state", "users", "catalog", "subscriptions"},
     "alter_columns": {"state", "catalog"},

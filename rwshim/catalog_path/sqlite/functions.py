@@ -268,6 +268,19 @@ def ts_add(v: object, interval: object, sign: int) -> str | None:
     return (d + td).isoformat(sep=" ", timespec="microseconds")
 
 
+def interval_mul(interval: object, factor: object, divide: bool) -> str | None:
+    """interval * number, interval / number (a month counted as 30 days, as this path's
+    intervals are)."""
+    if interval is None or factor is None:
+        return None
+    k = float(str(factor))
+    if divide and k == 0:  # Interval::div_float is None: NumericOutOfRange (arithmetic_op.rs:344)
+        evaluating = f"interval_float_div({_fmt_arg(interval)}, {_fmt_arg(factor)})"
+        raise ExprError(evaluating, "Numeric out of range")
+    td = types.parse_interval(str(interval))
+    return types.format_interval(td / k if divide else td * k)
+
+
 _EPOCH = dt.datetime(1970, 1, 1)
 
 

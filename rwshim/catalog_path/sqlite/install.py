@@ -144,6 +144,7 @@ def install(conn: Any, state: FunctionState) -> None:
         ),
     )
     reg("rw_ts_add", 3, lambda v, iv, sign: f.ts_add(v, iv, int(sign)))
+    reg("rw_interval_mul", 3, lambda iv, k, div: f.interval_mul(iv, k, bool(div)))
     reg("rw_ts_diff", 2, f.ts_diff)
     reg("tumble_start", 2, f.tumble_start)
     reg("tumble_start", 3, f.tumble_start)

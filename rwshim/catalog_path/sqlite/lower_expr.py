@@ -108,6 +108,9 @@ class SqliteExprs:
         )
         return func_call("date", date, modifier)
 
+    def interval_mul(self, interval: exp.Expr, factor: exp.Expr, divide: bool) -> exp.Expr:
+        return func_call("rw_interval_mul", interval, factor, lit_int(int(divide)))
+
     def array_cat(self, a: exp.Expr, b: exp.Expr) -> exp.Expr:
         return func_call("rw_array_cat", a, b)
 

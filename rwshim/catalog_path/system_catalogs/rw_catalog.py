@@ -339,6 +339,10 @@ SELECT j.job_id, r.definition, j.create_type, j.progress, r.initialized_at,
 FROM streaming_job j JOIN relation r ON r.relation_id = j.job_id
 WHERE j.job_status IN ('INITIAL', 'CREATING') AND r.kind <> 'source' ORDER BY j.job_id"""
 
+# rw_event_logs.rs: sorted by timestamp (engine/events.py keeps them).
+SQL["rw_event_logs"] = """
+SELECT unique_id, timestamp, event_type, info FROM event_log ORDER BY timestamp, rowid"""
+
 # rw_worker_nodes.rs: sorted by id; is_streaming / is_serving / resource_group only for compute
 # nodes; internal_rpc_host_addr the frontend's host with its RPC port (frontend_rpc_listener_addr,
 # default 6786: src/frontend/src/session.rs:324-328, lib.rs:130-135), '' for a compute node

@@ -43,7 +43,9 @@ class PgObject:
     """One physical object and how to make it."""
 
     name: str  # t<id> / v<id> / i<id>
-    kind: str  # "table" | "view" | "index" | "state" (a materialized view's table)
+    # "table" | "view" | "index" | "state" (a materialized view's table) | "history" (a
+    # table's versions) | "arrivals" (a view's temporal joins: dataplane/plan/temporal.py)
+    kind: str
     signature: str
     create: tuple[str, ...]  # run in one transaction, with the bookkeeping row
     relation_id: int
@@ -53,7 +55,7 @@ class PgObject:
         return f"{names.DATA_SCHEMA}.{qi(self.name)}"
 
     def drop(self) -> str:
-        kind = {"table": "TABLE", "view": "VIEW", "index": "INDEX", "state": "TABLE"}[self.kind]
+        kind = {"view": "VIEW", "index": "INDEX"}.get(self.kind, "TABLE")
         return f"DROP {kind} IF EXISTS {self.qualified} CASCADE"
 
 

@@ -122,6 +122,58 @@ def _range(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> 
     return expr_error("Numeric out of range")
 
 
+# ExprError::NumericOverflow / NumericUnderflow (error.rs:61-65): what pow_f64 and exp_f64 raise
+# where PostgreSQL's float_overflow_error / float_underflow_error say "value out of range: ..."
+# (src/expr/impl/src/scalar/arithmetic_op.rs:181-187, exp.rs:43-48)
+@_row("22003", r"^value out of range: (?P<way>overflow|underflow)$")
+def _flow(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(f"Numeric out of range: {m['way']}")
+
+
+# jsonb to a number: ExprError::Parse over JsonbRef::as_number's text, one text for every
+# numeric target type (src/expr/impl/src/scalar/cast.rs:83-99, src/common/src/types/
+# jsonb.rs:336-343); PostgreSQL's text names the target type instead
+@_row(
+    "22023",
+    r"^cannot cast jsonb (?P<kind>\w+) to type "
+    r"(?:smallint|integer|bigint|numeric|real|double precision)$",
+)
+def _jsonb_number(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(f"Parse error: cannot cast jsonb {m['kind']} to type number")
+
+
+# generate_series over decimals: validate_decimal's and the zero step's InvalidParam texts
+# (src/expr/impl/src/table_function/generate_series.rs:160-208); PostgreSQL says "step size
+# cannot be NaN" where RisingWave says "step value cannot be NaN"
+@_row("22023", r"^(?P<name>start|stop) value cannot be (?P<what>NaN|infinity)$")
+def _series_bound(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(f"Invalid parameter {m['name']}: {m['name']} value cannot be {m['what']}")
+
+
+@_row("22023", r"^step size cannot (?P<why>be NaN|equal zero)$")
+def _series_step(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    why = "step value cannot be NaN" if m["why"] == "be NaN" else "step size cannot equal zero"
+    return expr_error(f"Invalid parameter step: {why}")
+
+
+# jsonb_build_object with an odd number of arguments: the frontend's type inference refuses it
+# (src/frontend/src/expr/type_inference/func.rs:765-772, ErrorCode::BindError), where
+# PostgreSQL raises it when the call runs (its VARIADIC-array form, which RisingWave refuses at
+# run time as InvalidParam, has the same PostgreSQL text and is worded alike)
+@_row("22023", r"^argument list must have even number of elements$")
+def _build_object(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    from rwshim.errors import BindError
+
+    return BindError(err.message)
+
+
+# regexp_count with the g flag: RegexpContext::from_pattern_flags_for_count's bail
+# (src/expr/impl/src/scalar/regexp.rs:58-63); PostgreSQL quotes "global"
+@_row("22023", r'^regexp_count\(\) does not support the "global" option$')
+def _count_global(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error("regexp_count() does not support the global option")
+
+
 # ExprError::NotNullViolation (error.rs:111-116)
 @_row("23502", r"^null value in column ")
 def _not_null(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:

@@ -151,6 +151,7 @@ OVERRIDES: frozenset[str] = frozenset(
         "current_setting",
         "pg_cancel_backend",
         "pg_terminate_backend",
+        "now",
     }
 )
 

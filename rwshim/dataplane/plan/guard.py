@@ -233,8 +233,16 @@ def _expr_error(text: bytes, call: Node, message: str) -> RwError:
     return BindExprError(_shown(text, call), RwError("Expr error", message))
 
 
-# the binder's functions taking a fixed number of arguments (guard_by_len)
-_ARITY = {"set_config": 3, "current_setting": 1, "pg_cancel_backend": 1, "pg_terminate_backend": 1}
+# the binder's functions taking a fixed number of arguments (guard_by_len, builtin_scalar.rs:
+# 89-131, 271-285, 313, 350-375, 450, 497-523, 581-621, 745-801; ``timezone`` aside, whose
+# PostgreSQL call also carries ``AT LOCAL``)
+_ARITY = {
+    "set_config": 3, "current_setting": 1, "pg_cancel_backend": 1, "pg_terminate_backend": 1,
+    "now": 0, "current_database": 0, "current_schema": 0, "pg_typeof": 1, "date": 1,
+    "quote_literal": 1, "quote_nullable": 1, "int8recv": 1, "array_flatten": 1,
+    "array_ndims": 1, "array_lower": 2, "subvector": 3, "pg_table_size": 1,
+    "pg_indexes_size": 1, "pg_postmaster_start_time": 0, "openai_embedding": 2,
+}  # fmt: skip
 
 
 def _arity(text: bytes, call: Node, name: str) -> None:
@@ -398,6 +406,8 @@ def _pass(
             # RisingWave has no such function (the frontend asks the in-process binder for
             # its text); PostgreSQL might (another schema of the database)
             raise UnknownFunction(".".join(names))
+        if schema != FUNCTION_SCHEMA and name in _ARITY and name != "set_config":
+            _arity(raw, call, name)
         if name == "set_config":
             if schema == FUNCTION_SCHEMA and len(call.get("args") or []) == 1:
                 continue  # our own answer (spliced below, checked on the second pass)

@@ -59,6 +59,16 @@ def state_name(relation_id: int) -> str:
     return f"m{relation_id}"
 
 
+def history_name(relation_id: int) -> str:
+    """A table's history: its rows with the epochs they were valid in (dataplane/history.py)."""
+    return f"h{relation_id}"
+
+
+def arrivals_name(relation_id: int) -> str:
+    """A materialized view's temporal joins: the epoch each left row arrived in."""
+    return f"a{relation_id}"
+
+
 def index_name(relation_id: int) -> str:
     return f"i{relation_id}"
 
@@ -82,6 +92,6 @@ def qualified_snapshot(schema: str, name: str) -> str:
 
 def parse_physical(name: str) -> tuple[str, int] | None:
     """(kind letter, relation id) of a physical name in schema ``rw``, or None."""
-    if len(name) < 2 or name[0] not in "tvimq" or not name[1:].isdigit():
+    if len(name) < 2 or name[0] not in "tvimqha" or not name[1:].isdigit():
         return None
     return name[0], int(name[1:])

@@ -33,6 +33,10 @@ from dataclasses import dataclass, field
 from rwshim.errors import RwError
 from rwshim.sql.tokens import Kind, Token, tokenize
 
+_LITERALS = frozenset(
+    {Kind.NUMBER, Kind.STRING, Kind.ESTRING, Kind.NSTRING, Kind.XSTRING, Kind.DOLLAR}
+)
+
 
 @dataclass(slots=True)
 class Prepassed:
@@ -42,6 +46,12 @@ class Prepassed:
     tokens: list[Token] | None = None
     # idempotent DDL the rewritten text needs first (composite types of struct casts)
     requires: list[str] = field(default_factory=list)
+    # byte offsets of the blanked ``FOR SYSTEM_TIME AS OF PROCTIME()`` (temporal joins, read
+    # by the rewriter: dataplane/plan/temporal.py)
+    temporal_at: list[int] = field(default_factory=list)
+    # byte offset of a blanked ``FOR SYSTEM_TIME AS OF <point>`` (time travel) -> the point:
+    # ("num", seconds) | ("str", text) | ("now", "<n> <unit>")
+    time_travel_at: dict[int, tuple[str, str]] = field(default_factory=dict)
     # byte offset of the JOIN keyword of an ``ASOF [LEFT] JOIN`` -> LEFT (plan/asof)
     asof: dict[int, bool] = field(default_factory=dict)
     # byte offsets of the calls written ``aggregate:f(...)`` (their array_agg is spliced in)
@@ -111,6 +121,12 @@ def _star_except(text: str, state: Prepassed) -> None:
         ok = False
         while j < len(toks):
             # a column, or qualified: `a.v1` (RisingWave binds each in the FROM clause)
+            if j < len(toks) and toks[j].kind in _LITERALS:
+                from rwshim.errors import BindError
+
+                # a constant binds to no column (select.rs generate_except_indices:
+                # anything but an InputRef)
+                raise BindError("Only support column name in except list")
             parts: list[str] = []
             while j < len(toks) and toks[j].kind is Kind.WORD:
                 w = toks[j]
@@ -153,26 +169,66 @@ def _star_except(text: str, state: Prepassed) -> None:
 
 
 def _temporal_join(text: str, state: Prepassed) -> None:
+    """``FOR SYSTEM_TIME AS OF PROCTIME()`` (a temporal join) and ``FOR SYSTEM_TIME AS OF
+    <point>`` (time travel: ``NOW()``, ``NOW() - '<n>' <unit>``, a string, a number;
+    parser.rs:4408-4472) blanked, their places and points kept for the rewriter."""
     toks = _tokens(state)
-    words = ("FOR", ("SYSTEM_TIME", "SYSTEM_VERSION"), "AS", "OF", ("PROCTIME", "NOW"))
-    spans = []
-    for i in range(len(toks) - 7):
-        ok = True
-        for k, want in enumerate(words):
-            t = toks[i + k]
-            if t.kind is not Kind.WORD or t.quoted:
-                ok = False
-                break
-            if t.upper not in (want if isinstance(want, tuple) else (want,)):
-                ok = False
-                break
-        lp, rp = toks[i + 5], toks[i + 6]
-        if ok and lp.kind is Kind.OP and lp.value == "(" and rp.kind is Kind.OP and rp.value == ")":
-            spans.append((toks[i].start, rp.end))
-    for start, end in spans:
+    words = ("FOR", ("SYSTEM_TIME", "SYSTEM_VERSION"), "AS", "OF")
+    spans: list[tuple[int, int, tuple[str, str] | None]] = []
+    for i in range(len(toks) - 4):
+        if not all(
+            toks[i + k].kind is Kind.WORD
+            and not toks[i + k].quoted
+            and toks[i + k].upper in (w if isinstance(w, tuple) else (w,))
+            for k, w in enumerate(words)
+        ):
+            continue
+        if toks[i + 1].upper == "SYSTEM_VERSION":
+            continue  # As Of Version: left for the parse to refuse
+        found = _as_of_point(toks, i + 4)
+        if found is not None:
+            end, point = found
+            spans.append((toks[i].start, end, point))
+    for start, end, point in spans:
+        if point is None:
+            state.temporal_at.append(state.byte_offset(start))
+        else:
+            state.time_travel_at[state.byte_offset(start)] = point
         state.blank(start, end)
     if spans:
         state.tokens = None
+
+
+def _as_of_point(toks: list[Token], j: int) -> tuple[int, tuple[str, str] | None] | None:
+    """(end offset, point) of the ``AS OF`` operand at token ``j``; point None for
+    ``PROCTIME()``."""
+
+    def op(k: int, value: str) -> bool:
+        return k < len(toks) and toks[k].kind is Kind.OP and toks[k].value == value
+
+    t = toks[j] if j < len(toks) else None
+    if t is None:
+        return None
+    if t.kind is Kind.NUMBER and t.value.isdigit():
+        return t.end, ("num", t.value)
+    if t.kind is Kind.STRING:
+        return t.end, ("str", t.value)
+    if t.kind is not Kind.WORD or t.quoted or not (op(j + 1, "(") and op(j + 2, ")")):
+        return None
+    if t.upper == "PROCTIME":
+        return toks[j + 2].end, None
+    if t.upper != "NOW":
+        return None
+    n, unit = j + 4, j + 5
+    if (
+        op(j + 3, "-")
+        and n < len(toks)
+        and toks[n].kind is Kind.STRING
+        and unit < len(toks)
+        and toks[unit].kind is Kind.WORD
+    ):
+        return toks[unit].end, ("now", f"{toks[n].value} {toks[unit].value}")
+    return toks[j + 2].end, ("now", "0 second")
 
 
 def _angle_end(text: str, start: int) -> int | None:

@@ -22,6 +22,7 @@ Results are cached by the caller on (text, database, search_path, catalog versio
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
@@ -32,6 +33,7 @@ from rwshim.dataplane.plan import (
     gapfill,
     names,
     samename,
+    temporal,
     tree,
     typemap,
 )
@@ -61,6 +63,10 @@ class PgStatement:
     repeated_key_counts: bool = False
     # idempotent DDL run before it (the composite types of its struct casts: typemap)
     requires: tuple[str, ...] = ()
+    # its temporal joins (a materialized view's; a batch query with one is refused)
+    temporal: tuple[temporal.TemporalJoin, ...] = ()
+    # the tables it reads as of a time-travel point (their histories)
+    histories: tuple[tuple[int, tuple[str, str]], ...] = ()  # (table id, point)
     # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
     # the result columns and errors (rwshim/sql/long_names.py)
     long_names: tuple[tuple[str, str], ...] = ()
@@ -141,6 +147,8 @@ class _Rewriter:
         self.text = self.shape.text
         self.sp = Splicer(self.text)
         self._star_spans: set[int] = set()
+        self._temporal: list[temporal.TemporalJoin] = []
+        self._histories: list[tuple[int, tuple[str, str]]] = []
 
     def run(self) -> PgStatement:
         shape = self.shape
@@ -156,6 +164,7 @@ class _Rewriter:
             )
             self.relations()
             self.descending_percentiles()
+            self.jsonb_values()
             self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()
@@ -186,6 +195,8 @@ class _Rewriter:
             repeated,
             extra.repeated_key_counts,
             tuple(self.routed.prepassed.requires),
+            tuple(self._temporal),
+            tuple(self._histories),
             tuple(back.items()),
         )
 
@@ -207,6 +218,8 @@ class _Rewriter:
                     c for c in rel.columns if c.hidden
                 ]
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+            if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
+                phys = temporal.source(self, ref, rel, end, phys)
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
             sp.replace(ref.location, end, phys + alias)
 
@@ -266,6 +279,55 @@ class _Rewriter:
             if args:
                 self.sp.insert(args[0][0], "(1.0::float8 - (")
                 self.sp.insert(args[0][1], "))")
+
+    def jsonb_values(self) -> None:
+        """The values ``jsonb_agg(x)``, ``jsonb_object_agg(k, x)``, ``jsonb_build_array(x, ...)``
+        and ``jsonb_build_object(k, x, ...)`` put in a jsonb are RisingWave's ``to_jsonb`` of
+        them (src/expr/impl/src/aggregate/jsonb_agg.rs and scalar/jsonb_build.rs call
+        ``ToJsonb::add_to``, scalar/to_jsonb.rs: a float is an f64, ``1.0``), where
+        PostgreSQL's keep a numeric (``1``): each value is spliced as ``rwfn.to_jsonb(x)``, a
+        jsonb PostgreSQL embeds as it is (sqlfn/jsonb).  A whole-row ``t.*`` argument and the
+        DISTINCT / VARIADIC forms are left as they are."""
+        # the function -> (its number of arguments, None for any; which of them are values:
+        # every one from ``first`` on, ``step`` apart)
+        wanted: dict[str, tuple[int | None, int, int]] = {
+            "jsonb_agg": (1, 0, 1),
+            "jsonb_object_agg": (2, 1, 1),
+            "jsonb_build_array": (None, 0, 1),
+            "jsonb_build_object": (None, 1, 2),
+        }
+        if not wanted.keys() & self.shape.func_names:
+            return
+        for call in checks.nodes(self.shape, "FuncCall"):
+            name = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+            if not name or name[-1] not in wanted or name[:-1] not in ([], ["pg_catalog"]):
+                continue
+            if call.get("agg_distinct") or call.get("func_variadic"):
+                continue
+            nodes = call.get("args") or []
+            if any("A_Star" in str(n) for n in nodes):
+                continue
+            _, args = call_args(self.text, call.get("location", -1))
+            count, first, step = wanted[name[-1]]
+            if len(args) != len(nodes) or (count is not None and len(args) != count):
+                continue
+            for start, end in args[first::step]:
+                self._to_jsonb(call, start, end)
+
+    def _to_jsonb(self, call: tree.Node, start: int, end: int) -> None:
+        order = call.get("agg_order") or []
+        if order:  # the last argument's span runs on to ORDER BY ...
+            node = order[0].get("SortBy", {}).get("node") or {}
+            inner: dict[str, Any] = next(iter(node.values()), {}) if node else {}
+            at = int(inner.get("location", -1))
+            if start < at < end:
+                end = keyword_before(self.text, at, b"ORDER")
+        while start < end and self.text[start : start + 1].isspace():
+            start += 1
+        while end > start and self.text[end - 1 : end].isspace():
+            end -= 1
+        self.sp.insert(start, f"{names.FUNCTION_SCHEMA}.to_jsonb(")
+        self.sp.insert(end, ")")
 
     # --- TUMBLE / HOP -----------------------------------------------------------------------
 

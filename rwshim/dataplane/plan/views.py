@@ -24,7 +24,7 @@ from typing import Protocol
 
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.common import pgtypes
-from rwshim.dataplane.plan import guard, names, rewrite
+from rwshim.dataplane.plan import guard, names, rewrite, temporal
 from rwshim.dataplane.plan.route import Routed
 from rwshim.errors import RwError
 
@@ -86,6 +86,7 @@ def guarded(
     rels = frozenset(
         {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
         | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
+        | temporal.relations(st.temporal, st.histories)
     )
     text, settings, answered = guard.guard(st.text, rels, answer, materialized)
     repeated = st.repeated_key_text
@@ -110,7 +111,7 @@ def definition(catalog: Creation, rel: Relation, routed: Routed) -> rewrite.PgSt
     st, settings, _ = guarded(rewrite.rewrite(routed), answer, materialized)
     if settings and not materialized:  # (a materialized view keeps the value it bound)
         raise guard.SessionBound(f"set_config in the definition of {rel.name}")
-    return st
+    return temporal.for_view(st, rel)  # its temporal joins read its arrivals
 
 
 def rewritten(
@@ -142,6 +143,7 @@ def rewritten(
             snapshots=tuple(dict.fromkeys((*st.snapshots, *snapshots))),
         )
     st, settings, answered = guarded(st, answer)
+    temporal.check_batch(st)  # a batch query may not use a temporal join
     return st, (*pre, *settings), answered or bool(inline)
 
 

@@ -10,7 +10,12 @@ failed), and ``dsn`` / ``url`` / ``host`` / ``socket_dir`` / ``port`` / ``dbname
   (``child.py``), on a copy of the cached template (``cluster.py``), in memory or in
   ``<data-dir>/pg``.  A supervisor task notices a postmaster exit (pidfd) or a backend crash
   (its sentinel session ends, ``probe.py``), reports it, restarts the server if it exited,
-  and reports the restart once sessions are accepted again.
+  and reports the restart once sessions are accepted again.  A restart that fails (a disk
+  still full, a data directory it may not read) is tried again with backoff
+  (``RESTART_FIRST_DELAY`` doubling to ``RESTART_MAX_DELAY``) for as long as rwshim runs;
+  after ``restart_attempts`` failures callers are told (``failed``: ``wait_ready`` raises the
+  failure at once instead of waiting), and once a retry succeeds the server is ``restarted``
+  as after any crash.
 - ``ExternalPostgres``: ``--postgres-url``; its version is checked (>= 16) at start; there
   is no child to supervise.
 - ``UnavailableDataPlane``: neither binaries nor URL; it starts (the control plane works)
@@ -53,7 +58,10 @@ log = logging.getLogger("rwshim.dataplane")
 MIN_SERVER_VERSION = 160000  # PostgreSQL 16: older servers fail FROM-less aliases and more
 SENTINEL_APP = "rwshim data-plane supervisor"
 DEFAULT_SESSIONS = 100
-RESTART_ATTEMPTS = 10
+# failed restarts callers wait through (~3 s) before they are told the server is down
+RESTART_ATTEMPTS = 5
+RESTART_FIRST_DELAY = 0.1
+RESTART_MAX_DELAY = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,22 +386,40 @@ class EmbeddedPostgres(DataPlaneServer):
         self._emit(DataPlaneEvent("crashed", self.generation, detail))
 
     async def _restart(self) -> bool:
-        last: Exception | None = None
-        for attempt in range(self.restart_attempts):
+        """Start the server again, retrying with backoff until it starts (True) or rwshim
+        stops (False).  Failures past ``restart_attempts`` are reported (``failed``) and
+        answered to callers; the retries go on."""
+        attempt = 0
+        delay = RESTART_FIRST_DELAY
+        while not self._stopping:
             if self._postmaster is not None:
                 await self._postmaster.stop()
             try:
                 self._spawn()
                 self._sentinel = await self._until_ready()
-                return True
             except DataPlaneError as e:
-                # e.g. "pre-existing shared memory block is still in use": old backends
-                # are still on their way out.
-                last = e
-                await asyncio.sleep(min(0.05 * 2**attempt, 2.0))
-        failure = DataPlaneError(f"PostgreSQL could not be restarted: {last}")
-        log.error("%s", failure)
-        self._fail(failure)
+                # e.g. "pre-existing shared memory block is still in use" (old backends
+                # are still on their way out: the next attempt starts), or a fault that
+                # lasts (a full disk) until someone repairs it
+                attempt += 1
+                if attempt >= self.restart_attempts:
+                    failure = DataPlaneError(
+                        "PostgreSQL could not be restarted (rwshim tries again, at most"
+                        f" {RESTART_MAX_DELAY:g} s apart): {e}"
+                    )
+                    if self._failure is None:
+                        log.error("%s", failure)
+                        self._fail(failure)
+                    else:
+                        log.debug("%s", failure)
+                        self._failure = failure  # the latest cause
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RESTART_MAX_DELAY)
+                continue
+            if self._failure is not None:
+                self._failure = None
+                self._ready.clear()  # set again by the caller, with the restart's event
+            return True
         return False
 
     async def stop(self) -> None:

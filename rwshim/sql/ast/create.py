@@ -117,6 +117,9 @@ class CreateSink(Statement, frozen=True):
     if_not_exists: bool = False
     with_options: Options = ()
     format_encode: FormatEncode | None = None
+    # INTO <table> (<columns>): the target's columns the sink's fill, by name (create_sink.rs
+    # derive_default_column_project_for_sink); empty: by position
+    into_columns: tuple[str, ...] = ()
     TAG: ClassVar[str] = "CREATE_SINK"
 
 

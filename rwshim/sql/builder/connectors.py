@@ -47,8 +47,16 @@ class ConnectorRules(BuildBase):
             include or (),
         )
 
-    def into_table(self, c: list[Any]) -> st.ObjectName:
-        return c[1]  # type: ignore[no-any-return]
+    def into_table(self, c: list[Any]) -> tuple[st.ObjectName, tuple[str, ...]]:
+        cols = c[2] if len(c) > 2 else None
+        self.check_column_names(cols, definitions=False)
+        inner = str(cols).strip()[1:-1] if cols is not None else ""
+        names = tuple(
+            n[1:-1].replace('""', '"') if n.startswith('"') else n.lower()
+            for n in (p.strip() for p in inner.split(","))
+            if n
+        )
+        return c[1], names
 
     def sink_from_name(self, c: list[Any]) -> tuple[str, Any]:
         return ("from", c[1])
@@ -64,11 +72,19 @@ class ConnectorRules(BuildBase):
         return self._sink(name, how, what, None, ine, opts, fe)
 
     def create_sink_into(self, c: list[Any]) -> st.Statement:
-        _sink, ine, name, into, (how, what), _emit, _with, opts, fe = c
-        return self._sink(name, how, what, into, ine, opts or (), fe)
+        _sink, ine, name, (into, into_columns), (how, what), _emit, _with, opts, fe = c
+        return self._sink(name, how, what, into, ine, opts or (), fe, into_columns)
 
     def _sink(
-        self, name: Any, how: str, what: Any, into: Any, ine: Any, opts: Any, fe: Any
+        self,
+        name: Any,
+        how: str,
+        what: Any,
+        into: Any,
+        ine: Any,
+        opts: Any,
+        fe: Any,
+        into_columns: tuple[str, ...] = (),
     ) -> st.Statement:
         return st.CreateSink(
             self.text,
@@ -79,6 +95,7 @@ class ConnectorRules(BuildBase):
             bool(ine),
             opts,
             fe,
+            into_columns,
         )
 
     def _after_with_options(self) -> Token:

@@ -18,6 +18,7 @@ from rwshim.dataplane.plan.sqlfn import (
     arrays,
     datetime,
     int256,
+    jsonb,
     maketime,
     numeric,
     percentile,
@@ -39,6 +40,7 @@ MODULES = (
     int256,
     vector,
     totext,
+    jsonb,
 )
 
 __all__ = ["MODULES"]

@@ -10,7 +10,7 @@ because months usually have fractional weeks``).
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR, F, register
+from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR, RW_ERROR, F, register
 
 FIELDS = (
     "microseconds",
@@ -58,6 +58,30 @@ END $$;
 -- row is written, as the statement's transaction sees it (RisingWave: the epoch's time)
 CREATE OR REPLACE FUNCTION {F}.proctime() RETURNS timestamptz LANGUAGE sql STABLE
     PARALLEL SAFE AS $$ SELECT pg_catalog.now() $$;
+-- now() in a materialized view's query: the barrier's time while a barrier refreshes the view
+-- (dataplane/temporal.py sets rw.stream_now; RisingWave's Now executor, src/stream/src/executor/
+-- now.rs:141-167), PostgreSQL's now() anywhere else
+CREATE OR REPLACE FUNCTION {F}.now() RETURNS timestamptz LANGUAGE sql STABLE
+    PARALLEL SAFE AS $$ SELECT COALESCE(
+        NULLIF(pg_catalog.current_setting('rw.stream_now', true), '')::timestamptz,
+        pg_catalog.now()) $$;
+-- time travel (dataplane/plan/temporal.py): a point's epoch, whole seconds s as the epoch of
+-- (s + 1) * 1000 ms, 0 before RisingWave's epoch (optimizer/plan_node/utils.rs:501-506); a
+-- point older than the retention (or any, retention 0: time travel off) has no version
+-- (src/storage/src/hummock/error.rs:53-54, meta/src/hummock/manager/time_travel.rs:649-657)
+CREATE OR REPLACE FUNCTION {F}.time_travel_epoch_of(ts timestamptz) RETURNS bigint
+    LANGUAGE sql STABLE PARALLEL SAFE AS $$ SELECT GREATEST(
+        (pg_catalog.floor(pg_catalog.date_part('epoch', ts))::bigint + 1) * 1000
+        - 1617235200000, 0) << 16 $$;
+CREATE OR REPLACE FUNCTION {F}.time_travel_epoch(table_id int, e bigint, floor bigint)
+    RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    IF e < floor THEN
+        RAISE EXCEPTION USING ERRCODE = '{RW_ERROR}',
+            MESSAGE = 'Time-travel version expired: table ' || table_id || ', epoch ' || e;
+    END IF;
+    RETURN e;
+END $$;
 {_trunc("field text, ts timestamp", "timestamp", "field, ts", "IMMUTABLE")}
 {_trunc("field text, ts timestamptz", "timestamptz", "field, ts", "STABLE")}
 {_trunc("field text, ts timestamptz, zone text", "timestamptz", "field, ts, zone", "STABLE")}

@@ -10,6 +10,10 @@
   (src/expr/impl/src/table_function/regexp_matches.rs iterates ``captures_iter``), where
   PostgreSQL's returns the first match only unless ``g`` is given; a flag but ``c``, ``i``,
   ``g`` is refused (scalar/regexp.rs:115-134).
+- ``jsonb_each(jsonb)`` / ``jsonb_each_text(jsonb)``: a value that is not an object is
+  ``cannot deconstruct a jsonb <type>`` (src/expr/impl/src/table_function/jsonb.rs:41-55 over
+  JsonbRef::object_key_values, src/common/src/types/jsonb.rs:399-407, whose type names are
+  jsonb_typeof's), where PostgreSQL says ``cannot call jsonb_each on a non-object``.
 """
 
 from __future__ import annotations
@@ -56,6 +60,20 @@ BEGIN
     END IF;
     RETURN QUERY SELECT pg_catalog.regexp_matches($1, $2, $3 || 'g');
 END $$;
+CREATE OR REPLACE FUNCTION {F}.jsonb_object_or_error(j jsonb) RETURNS jsonb LANGUAGE plpgsql
+    IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    IF j IS NOT NULL AND pg_catalog.jsonb_typeof(j) <> 'object' THEN
+        {raise_expr("'cannot deconstruct a jsonb ' || pg_catalog.jsonb_typeof(j)")}
+    END IF;
+    RETURN j;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.jsonb_each(j jsonb, OUT key text, OUT value jsonb)
+    RETURNS SETOF record LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT * FROM pg_catalog.jsonb_each({F}.jsonb_object_or_error(j)) $$;
+CREATE OR REPLACE FUNCTION {F}.jsonb_each_text(j jsonb, OUT key text, OUT value text)
+    RETURNS SETOF record LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT * FROM pg_catalog.jsonb_each_text({F}.jsonb_object_or_error(j)) $$;
 """
 
 register(SQL)

@@ -40,6 +40,11 @@ def test_a_pg_catalog_set_config_is_answered_alike() -> None:
         ("current_setting('a', true)", "unexpected arguments number 2, expect 1"),
         ("set_config('a', 'b')", "unexpected arguments number 2, expect 3"),
         ("pg_cancel_backend(1, 2)", "unexpected arguments number 2, expect 1"),
+        # builtin_scalar.rs guard_by_len (e2e_test/batch/functions/now.slt.part, cast.slt.part)
+        ("now(1)", "unexpected arguments number 1, expect 0"),
+        ("pg_typeof()", "unexpected arguments number 0, expect 1"),
+        ("date()", "unexpected arguments number 0, expect 1"),
+        ("quote_literal(v, v)", "unexpected arguments number 2, expect 1"),
     ],
 )
 def test_risingwaves_argument_checks(call: str, message: str) -> None:

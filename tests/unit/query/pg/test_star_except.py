@@ -53,6 +53,11 @@ def test_unknown_ambiguous_and_repeated_names(catalog: Catalog, ctx: QueryContex
     assert _error(catalog, ctx, "SELECT * EXCEPT (v1, v1) FROM t1") == [
         "Bind error: Duplicate entry in except list"
     ]
+    # a constant binds to no column (e2e_test/batch/basic/select_except.slt.part)
+    for constant in ("1", "'test'"):
+        assert _error(catalog, ctx, f"SELECT * EXCEPT ({constant}) FROM t1") == [
+            "Bind error: Only support column name in except list"
+        ]
     # a USING column is one column of the join
     out = pg(catalog, ctx, "SELECT * EXCEPT (v1) FROM t1 a JOIN t1 b USING (v1)")
     assert "v1" not in out.text.split(" FROM ")[0]

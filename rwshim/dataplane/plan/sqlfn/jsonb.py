@@ -1,0 +1,66 @@
+"""RisingWave's ``to_jsonb`` (src/expr/impl/src/scalar/to_jsonb.rs) where PostgreSQL's differs:
+
+- it is not strict: a NULL argument is the jsonb ``null`` (``to_jsonb(input: Option<_>)``,
+  to_jsonb.rs:27-35 and the ``None => builder.add_null()`` arm, :44-53);
+- ``real``, ``double precision`` and ``numeric`` become an f64 JSON number (to_jsonb.rs:114-151:
+  ``builder.add_f64``, a decimal through ``F64::try_from``; non-finite values are the strings
+  ``"Infinity"``, ``"-Infinity"``, ``"NaN"``).  PostgreSQL's jsonb keeps a numeric, so the
+  value is stored as the shortest decimal of the f64 with at least one fractional digit, which
+  marks it as a float for the rendering (dataplane/values.py renders every non-integer jsonb
+  number as RisingWave prints an f64);
+- ``timestamptz`` is RFC 3339 in UTC (``to_datetime_utc().to_rfc3339()``, :203-209: ``+00:00``,
+  fractional seconds in 3 or 6 digits or none, chrono's AutoSi), ``timestamp`` is
+  ``{date}T{time}`` (:193-198, chrono's NaiveTime: fractions in 3 or 6 digits) where
+  PostgreSQL writes the session's offset and trims trailing zeros.
+
+``rwfn.to_jsonb(anyelement)`` shadows PostgreSQL's own (same signature, rwfn first) and
+dispatches on the argument's type itself, in PL/pgSQL (an SQL function's dead branches would
+be constant-folded, casting a text constant to float8): typed overloads would draw integer
+arguments to ``float8`` (PostgreSQL's preferred numeric type) through implicit casts.
+"""
+
+from __future__ import annotations
+
+from rwshim.dataplane.plan.sqlfn.common import F, register
+
+# the fraction of microseconds ``us`` as chrono prints it: none, 3 digits or 6.  The functions
+# run with pg_catalog's operators only: rwfn's own overloads (first in a data session's
+# search_path) make ``bigint % integer`` ambiguous
+_FRACTION = """CASE WHEN us = 0 THEN ''
+        WHEN us % 1000 = 0 THEN '.' || pg_catalog.lpad((us / 1000)::text, 3, '0')
+        ELSE '.' || pg_catalog.lpad(us::text, 6, '0') END"""
+
+SQL = f"""
+CREATE OR REPLACE FUNCTION {F}.float8_jsonb(x float8) RETURNS jsonb LANGUAGE sql IMMUTABLE
+    STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT CASE WHEN x = 'Infinity'::float8 THEN '"Infinity"'::jsonb
+        WHEN x = '-Infinity'::float8 THEN '"-Infinity"'::jsonb
+        WHEN x = 'NaN'::float8 THEN '"NaN"'::jsonb
+        WHEN pg_catalog.scale(x::text::numeric) = 0 THEN (x::text::numeric::text || '.0')::jsonb
+        ELSE x::text::numeric::text::jsonb END $$;
+CREATE OR REPLACE FUNCTION {F}.timestamp_jsonb(x timestamp) RETURNS jsonb LANGUAGE sql
+    IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT pg_catalog.to_jsonb(pg_catalog.to_char(x, 'YYYY-MM-DD"T"HH24:MI:SS') || {_FRACTION})
+    FROM (SELECT pg_catalog.date_part('microseconds', x)::int8 % 1000000 AS us) s $$;
+CREATE OR REPLACE FUNCTION {F}.to_jsonb(x anyelement) RETURNS jsonb LANGUAGE plpgsql STABLE
+    PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    t regtype := pg_catalog.pg_typeof(x);
+BEGIN
+    IF pg_catalog.num_nulls(x) = 1 THEN
+        RETURN 'null'::jsonb;
+    ELSIF t = 'float8'::regtype OR t = 'numeric'::regtype THEN
+        RETURN {F}.float8_jsonb(x::text::float8);
+    ELSIF t = 'float4'::regtype THEN
+        RETURN {F}.float8_jsonb(x::text::float4::float8);
+    ELSIF t = 'timestamptz'::regtype THEN
+        RETURN pg_catalog.to_jsonb(({F}.timestamp_jsonb(
+            x::text::timestamptz AT TIME ZONE 'UTC') #>> '{{}}') || '+00:00');
+    ELSIF t = 'timestamp'::regtype THEN
+        RETURN {F}.timestamp_jsonb(x::text::timestamp);
+    END IF;
+    RETURN pg_catalog.to_jsonb(x);
+END $$;
+"""
+
+register(SQL)
