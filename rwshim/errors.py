@@ -286,6 +286,18 @@ class MetaInvalidParameter(RwError):
         super().__init__(f"Invalid parameter value: Invalid parameter: {message}")
 
 
+class FeatureNotAvailable(RwError):
+    """A paid feature checked under a Free license (an empty ``license_key``):
+    FeatureNotAvailable::NotAvailable (src/license/src/feature.rs:72-80)."""
+
+    def __init__(self, feature: str) -> None:
+        super().__init__(
+            f"feature {feature} is not available based on your license\n\n"
+            "Hint: You may want to set a license key with `ALTER SYSTEM SET license_key = "
+            "'...';` command. For more information, visit https://go.risingwave.com/premium."
+        )
+
+
 class Uncategorized(RwError):
     """A frontend `bail!`: the message alone (src/frontend/src/error.rs:46)."""
 

@@ -112,6 +112,13 @@ class Jobs:
         and parallelism, write its INITIAL catalog row, then start it now or once it holds a
         creation permit.  The result's waiter completes when a foreground create is done."""
         notices: list[str] = []
+        if spec.kind in ("materialized view", "index", "sink") and (
+            spec.options.get("resource_group") is not None
+        ):
+            # resolve_streaming_job_resource_type (create_mv.rs:218-229), which CREATE
+            # MATERIALIZED VIEW / INDEX / SINK call (create_mv.rs:362, create_index.rs:658,
+            # create_sink.rs:722)
+            self.meta.check_feature("ResourceGroup")
         call = CREATE_CALL[spec.kind]
         inputs = self.catalog.streaming_inputs(spec.upstream_ids)
         for up in inputs:

@@ -234,6 +234,9 @@ class Params:
         self.catalog.privileges.check_db_schema_owner(ctx, int(owner))
         notices: list[str] = []
         if value is not None:
+            # a per-database barrier setting is a ResourceGroup feature
+            # (alter_database_param.rs:45-60)
+            self.meta.check_feature("ResourceGroup")
             if param == "barrier_interval_ms" and value >= NOTICE_BARRIER_INTERVAL_MS:
                 notices.append(barrier_interval_notice(value))
             if param == "checkpoint_frequency" and value >= NOTICE_CHECKPOINT_FREQUENCY:
@@ -271,15 +274,21 @@ class Params:
             barrier_interval_ms=barrier_interval_ms,
             checkpoint_frequency=checkpoint_frequency,
             check_options=lambda: self._database_options(
-                resource_group_error, barrier_interval_ms, checkpoint_frequency
+                resource_group_error, resource_group, barrier_interval_ms, checkpoint_frequency
             ),
         )
 
     def _database_options(
-        self, group_error: RwError | None, interval: int | None, frequency: int | None
+        self,
+        group_error: RwError | None,
+        group: str | None,
+        interval: int | None,
+        frequency: int | None,
     ) -> list[str]:
         if group_error is not None:
             raise group_error
+        if group is not None:  # create_database.rs:89-91
+            self.meta.check_feature("ResourceGroup")
         notices = []
         if interval is not None and interval >= NOTICE_BARRIER_INTERVAL_MS:
             notices.append(barrier_interval_notice(interval))
@@ -306,6 +315,8 @@ class Params:
         # alter_database_param.rs:94: the owner or a superuser
         owner = self.meta.val("SELECT owner_id FROM database WHERE database_id = ?", (db,))
         self.catalog.privileges.check_db_schema_owner(ctx, int(owner))
+        if group is not None:  # alter_database_param.rs:103-105
+            self.meta.check_feature("ResourceGroup")
         with self.store.transaction():
             self.conn.execute(
                 "UPDATE database SET resource_group = ? WHERE database_id = ?",

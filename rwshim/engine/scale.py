@@ -408,7 +408,9 @@ class Scale:
     ) -> Result:
         """ALTER <kind> <name> SET RESOURCE_GROUP ... (alter_resource_group.rs:23-55,
         ddl_service.rs:1653-1670): the same reschedule path as SET PARALLELISM, call
-        AlterResourceGroup; None resets it."""
+        AlterResourceGroup; None resets it.  SET and RESET need the ResourceGroup feature,
+        checked first (alter_resource_group.rs:32)."""
+        self.meta.check_feature("ResourceGroup")
         rel = self.catalog.resolve_job(ctx, kind, name, "resource group")
         self.reschedule(
             rel.id, par.Target.adaptive(), deferred, DDL + "AlterResourceGroup", group=group or ""

@@ -17,6 +17,7 @@ from msgspec import Struct
 
 from rwshim.common.releases import HEAD, Release
 from rwshim.engine.types import Clock, ManualClock
+from rwshim.errors import FeatureNotAvailable
 from rwshim.store.store import Store
 
 
@@ -90,6 +91,14 @@ class Meta:
         """A system parameter's stored value ('' if unset); ``params`` owns their rules."""
         v = self.val("SELECT value FROM system_parameter WHERE name = ?", (name,))
         return "" if v is None else str(v)
+
+    def check_feature(self, feature: str) -> None:
+        """Feature::check_available (src/license/src/feature.rs:86-113): an empty license key
+        is the Free tier, where no paid feature is available (manager.rs:258-266, :62-67);
+        the built-in key and any key set are taken as the All tier (rwshim does not verify a
+        key's signature)."""
+        if self.system_param("license_key") == "":
+            raise FeatureNotAvailable(feature)
 
     @staticmethod
     def _default_row_count(relation_id: int) -> int:

@@ -136,3 +136,27 @@ async def test_config_refusals(client: Client, server: Running) -> None:
         f = await cause(client, sql)
         assert f[1] == text, sql
     assert await config(client) == []
+
+
+async def test_double_quoted_value(client: Client, server: Running) -> None:
+    """A "word" after `=` is Value::DoubleQuotedString (parser.rs:4208-4210): ALTER CONFIG
+    takes it as a string (alter_streaming_config.rs:59-61); WITH refuses it
+    (with_options.rs:575-585)."""
+    assert await client.run("create table cf (v int)") == "CREATE_TABLE"
+    sql = (
+        "alter table cf set config (streaming.developer.chunk_size = 511, "
+        'streaming.developer.join_encoding_type = "cpu_optimized")'
+    )
+    assert await client.run(sql) == "ALTER_TABLE"
+    assert await config(client) == [
+        ("cf", "streaming.developer.chunk_size", "511"),
+        ("cf", "streaming.developer.join_encoding_type", '"cpu_optimized"'),
+    ]
+    f = await cause(client, "create table w (v int) with (a = \"x\")")
+    assert f == (  # RisingWave's InvalidParameterValue is XX000 (pgwire's default)
+        "XX000",
+        one(
+            "Invalid parameter value: `with options` or `with properties` only support single "
+            "quoted string value and C style escaped string"
+        ),
+    )

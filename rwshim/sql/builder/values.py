@@ -123,7 +123,8 @@ class ValueRules(BuildBase):
         return tuple(x for x in c if isinstance(x, tuple))
 
     def option(self, c: list[Any]) -> tuple[str, str]:
-        """``key = value`` (parser.rs:3046-3068): a literal or ``SECRET name``; for the key
+        """``key = value`` (parser.rs:3046-3068): a literal (a "quoted" word is one) or
+        ``SECRET name``; for the key
         ``connection`` a connection name (anything else is `expected identifier`), for
         ``backfill_order`` a strategy; any other word is `expected a concrete value`
         (parser.rs:4197-4234)."""
@@ -132,6 +133,12 @@ class ValueRules(BuildBase):
         low = key.lower()
         if low == "connection" and form != "ident":
             raise self.err(tok, "identifier")
+        if form == "ident" and tok.quoted and low not in ("connection", "backfill_order"):
+            # A word written "like this" is Value::DoubleQuotedString for any other key
+            # (parse_value_and_obj_ref, parser.rs:4208-4210); WITH refuses it later
+            # (with_options.rs:575-585), ALTER ... SET CONFIG takes it as a string
+            # (alter_streaming_config.rs:59-61).
+            return (key, st.OptionValue(value, "dstring"))
         if form == "ident" and low not in ("connection", "backfill_order"):
             raise self.err(tok, "a concrete value")
         if form == "call" and low != "backfill_order":
