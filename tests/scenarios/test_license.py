@@ -30,6 +30,10 @@ async def test_resource_group_needs_license(client: Client, server: Running) -> 
         "create materialized view m3 with (resource_group = 'default') as select * from t",
         "alter materialized view m1 set resource_group to test",
         "alter materialized view m1 reset resource_group",
+        "alter database dev set resource_group = 'x' deferred",
+        "alter database dev set barrier_interval_ms = 500",
+        "alter database dev set checkpoint_frequency = 5",
+        "create database d2 with resource_group = 'x'",
     ):
         assert await cause(client, sql) == ("XX000", NOT_AVAILABLE), sql
     assert await client.run("alter system set license_key to default") == "ALTER_SYSTEM"
@@ -38,3 +42,5 @@ async def test_resource_group_needs_license(client: Client, server: Running) -> 
     )
     rows = await client.rows("select name, resource_group from rw_streaming_jobs order by name")
     assert rows == [("m1", "test"), ("m2", "default"), ("t", "default")]
+    # nothing of the refused statements stayed
+    assert await client.rows("select name from rw_databases where name = 'd2'") == []
