@@ -18,8 +18,7 @@ DDL generator and the PostgreSQL lifecycle it costs ~100 ms that ``SELECT 1`` ne
 - ``pool``: the PostgreSQL connections the sessions' statements lease (dataplane/pool.py,
   ``--data-pool-size``).
 - ``row_count(id)``: the engine's backfill model reads upstream row counts synchronously; they
-  are fetched before a CREATE that backfills (``refresh_counts``) and refreshed in the
-  background after DML on a counted table.
+  are fetched before a CREATE that backfills (``refresh_counts``), refreshed after DML.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from rwshim.catalog_path.store_source import StoreRelations
 from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
-from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
+from rwshim.dataplane.pgio import UNDEFINED_TABLE, ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import checks, ddl, guard, names, nonstrict, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
@@ -638,14 +637,15 @@ class DataPlane:
                 " ON CONFLICT (name) DO UPDATE SET signature = EXCLUDED.signature"
             )
         # what a CASCADE took with it is no longer made
-        statements.append(_FORGET_GONE.format(objects=objects, schema=names.DATA_SCHEMA))
-        statements.append("COMMIT")
+        statements += [_FORGET_GONE.format(objects=objects, schema=names.DATA_SCHEMA), "COMMIT"]
         try:
             await conn.script(";\n".join(statements))
         except PgFailure as e:
             with contextlib.suppress(Exception):
                 await conn.script("ROLLBACK")
             await self._load_made(conn)
+            if e.error.sqlstate == UNDEFINED_TABLE and todo:  # raced by a DROP: plan again
+                raise RelationGone(todo[0].relation_id) from None
             raise nonstrict.apply_error(e.error, todo, self.name_of) from None
         await self._load_made(conn)
 
