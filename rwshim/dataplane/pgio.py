@@ -322,6 +322,12 @@ class PgConn:
         try:
             await self._fetch_all_fast(deadline)
         except PgFailure:
+            if self.in_transaction:
+                # the failed PREPARE aborted the transaction block (the epochs' writer): undo
+                # it, or the unnamed run answers "current transaction is aborted"
+                if self.undo_attempt is None:
+                    raise
+                await self.script(self.undo_attempt)
             return None
         self._prepared[key] = name
         self._prepared_bytes += size
