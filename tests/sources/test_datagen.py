@@ -6,29 +6,11 @@ src/common/src/field_generator/numeric.rs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import psycopg
 import pytest
 
 from rwshim.dataplane.sources import datagen
 from rwshim.testing import RwShim
 from tests.datapath.conftest import Client
-
-
-@pytest.fixture
-def rw() -> Iterator[RwShim]:
-    server = RwShim(manual=True)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def db(rw: RwShim) -> Iterator[Client]:
-    with psycopg.connect(rw.dsn, autocommit=True) as conn:
-        yield Client(conn)
 
 
 def test_sequences_split_and_end(rw: RwShim, db: Client) -> None:

@@ -5,29 +5,10 @@ file and offset columns.  RisingWave: src/connector/src/source/filesystem/openda
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import psycopg
-import pytest
 
 from rwshim.testing import RwShim
 from tests.datapath.conftest import Client
-
-
-@pytest.fixture
-def rw() -> Iterator[RwShim]:
-    server = RwShim(manual=True)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def db(rw: RwShim) -> Iterator[Client]:
-    with psycopg.connect(rw.dsn, autocommit=True) as conn:
-        yield Client(conn)
 
 
 def test_csv_files_picked_up_at_barriers(rw: RwShim, db: Client, tmp_path: Path) -> None:

@@ -6,30 +6,12 @@ mod.rs's skipped messages)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import psycopg
-import pytest
 
 from rwshim.testing import RwShim
 from tests.datapath.conftest import Client, caused_by
 
 KAFKA = "WITH (connector = 'kafka', topic = 't', properties.bootstrap.server = 'localhost:9092')"
-
-
-@pytest.fixture
-def rw() -> Iterator[RwShim]:
-    server = RwShim(manual=True)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def db(rw: RwShim) -> Iterator[Client]:
-    with psycopg.connect(rw.dsn, autocommit=True) as conn:
-        yield Client(conn)
 
 
 def _create_mv(rw: RwShim, db: Client, sql: str) -> None:
