@@ -366,7 +366,7 @@ class DataPlane:
                 st = planned.statement
                 resolve = route.resolver(self.view_context(rel), as_of(self.relations, rel))
                 mv = ddl.materialized(rel, st.text, st.requires, resolve)
-                out.extend(self.epochs.clocked.join_objects(rel.id, st.temporal, mv, out) + mv)
+                out.extend(self.epochs.clocked.view_objects(rel.id, st.temporal, mv, out))
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))

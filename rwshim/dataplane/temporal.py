@@ -46,6 +46,8 @@ NOW_SETTING = "rw.stream_now"
 # (src/common/src/util/epoch.rs; rwshim.engine.types)
 _EPOCH_BASE_MS = 1_617_235_200_000
 _EPOCH_SHIFT = 16
+# how often (in barrier time) histories are vacuumed: time_travel_vacuum_interval_sec, 30 s
+VACUUM_INTERVAL_MS = 30_000
 
 
 def retention_ms(relations: object) -> int:
@@ -60,7 +62,7 @@ def retention_ms(relations: object) -> int:
 
 
 def time_travel_plan(
-    planned: Planned | None, relations: object, now_ms: int | None
+    planned: Planned | None, relations: object, now_ms: int | None, vacuumed: int = 0
 ) -> Planned | None:
     """A plan that reads as of a time-travel point, with the oldest epoch the retention
     keeps as of the last barrier (``now_ms``; the wall clock before any): none at all when
@@ -74,7 +76,7 @@ def time_travel_plan(
         table_id, point = planned.statement.histories[0]
         raise RwError(f"Time-travel version expired: table {table_id}, epoch {point_epoch(point)}")
     floor_ms = now_ms - retention
-    floor = (max(floor_ms - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT) if retention else 2**63 - 1
+    floor = max(max(floor_ms - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT, vacuumed)
     return dataclasses.replace(planned, statement=joins.with_floor(planned.statement, floor))
 
 
@@ -147,6 +149,10 @@ class Clocked:
         self._now: dict[int, int] = {}
         # a materialized view's temporal joins (dataplane/plan/temporal.py), once planned
         self.joins: dict[int, tuple[joins.TemporalJoin, ...]] = {}
+        # database id -> the barrier time (Unix ms) of its histories' last vacuum, and the
+        # epoch below which that vacuum deleted the versions
+        self._vacuumed: dict[int, int] = {}
+        self._watermark: dict[int, int] = {}
 
     def advance(self, database_id: int, epoch: int) -> int:
         """The ``now()`` (Unix ms) a barrier of ``database_id`` starting ``epoch`` commits:
@@ -252,13 +258,14 @@ class Clocked:
         try:
             states = self.states(database_id)
             statements = self.setting(now_ms, database_id, True) + sql(states)
-            await self._script(["BEGIN", *statements, "COMMIT"])
+            statements += self.view_histories_sql(states)
+            await self.script(["BEGIN", *statements, "COMMIT"])
         except PgFailure as e:
             log.warning("refreshing materialized views: %s", e.error.message)
             with contextlib.suppress(Exception):
-                await self._script(["ROLLBACK"])
+                await self.script(["ROLLBACK"])
 
-    async def _script(self, statements: list[str]) -> None:
+    async def script(self, statements: list[str]) -> None:
         """Statements on rwshim's own connection (the caller holds the admin lock)."""
         conn = await self.plane._admin_conn()
         await conn.script(";\n".join(statements))
@@ -275,12 +282,68 @@ class Clocked:
         self.joins[view_id] = found
         return joins.objects(view_id, found, mv[0].signature, deps)
 
+    def view_objects(
+        self,
+        view_id: int,
+        found: tuple[joins.TemporalJoin, ...],
+        mv: list[PgObject],
+        deps: list[PgObject],
+    ) -> list[PgObject]:
+        """A materialized view's objects: its temporal joins', its own, then its history
+        (while time travel is on)."""
+        return self.join_objects(view_id, found, mv, deps) + mv + self.history(view_id, mv[1])
+
     def time_travel(self, planned: Planned | None, database_id: int) -> Planned | None:
         """A plan reading as of a time-travel point, with the floor of now."""
-        return time_travel_plan(planned, self.plane.relations, self.current(database_id))
+        return time_travel_plan(
+            planned, self.plane.relations, self.current(database_id), self.floor(database_id)
+        )
 
-    def history(self, table_id: int, table: PgObject) -> list[PgObject]:
-        """A table's history object while time travel is on (retention > 0)."""
+    def history(self, relation_id: int, obj: PgObject) -> list[PgObject]:
+        """A table's history object while time travel is on (retention > 0), or a
+        materialized view's (``obj`` its state)."""
         if not retention_ms(self.plane.relations):
             return []
-        return [joins.history_object(table_id, table.signature)]
+        return [joins.history_object(relation_id, obj.signature, obj.kind == "state")]
+
+    def view_histories_sql(self, mvs: list[int]) -> list[str]:
+        """After a commit's refresh: the histories of the refreshed views brought up to
+        date."""
+        made = set(self.plane.made_names())
+        out: list[str] = []
+        for mv in mvs:
+            if names.history_name(mv) in made:
+                out += joins.mv_history_update(mv)
+        return out
+
+    def vacuum_sql(self, database_id: int, now_ms: int) -> list[str]:
+        """Every ``VACUUM_INTERVAL_MS`` of barrier time: the versions of the database's
+        histories that no read can see any more deleted (RisingWave's meta vacuums time-travel
+        metadata every time_travel_vacuum_interval_sec, 30 s: src/meta/src/hummock/mod.rs:
+        115-146, src/common/src/config/mod.rs:294-296; below Epoch::now() less the retention,
+        gc.rs:478-495).  The watermark only rises, and a read's floor is never below it
+        (``floor``): what is deleted was unreadable already."""
+        last = self._vacuumed.get(database_id)
+        if last is not None and now_ms - last < VACUUM_INTERVAL_MS:
+            return []
+        self._vacuumed[database_id] = now_ms
+        # (retention 0, time travel off: no version older than now is kept, time_travel.rs:
+        # 649-657 writes none)
+        retention = retention_ms(self.plane.relations)
+        mark = max(now_ms - retention - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT
+        mark = max(mark, self._watermark.get(database_id, 0))
+        self._watermark[database_id] = mark
+        out: list[str] = []
+        for name in self.plane.made_names():
+            parsed = names.parse_physical(name)
+            if parsed is None or parsed[0] != "h":
+                continue
+            rel = self.plane.relations.relation_by_id(parsed[1])
+            if rel is not None and rel.database_id == database_id:
+                out.append(joins.vacuum(parsed[1], mark))
+        return out
+
+    def floor(self, database_id: int) -> int:
+        """The oldest epoch a time-travel read may ask for: none below the last vacuum's
+        watermark (a larger retention set later does not bring deleted versions back)."""
+        return self._watermark.get(database_id, 0)
