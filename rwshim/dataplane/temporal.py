@@ -170,6 +170,20 @@ class Clocked:
             return self._now.get(database_id)
         return max(self._now.values(), default=None)
 
+    def batch_now(self, barrier_read: bool) -> str:
+        """What a batch query's ``now()`` is (``rw.stream_now`` on its connection; '' for
+        PostgreSQL's clock before any barrier): RisingWave inlines the physical time of the
+        largest committed epoch of the pinned snapshot, or the current time when it reads
+        barriers (visibility_mode = all) (src/frontend/src/scheduler/snapshot.rs:132-145,
+        expr/now.rs:47-84) -- here the time of the epoch the last barrier started, so that
+        under the manual clock it is the clock's."""
+        if barrier_read:
+            started = max(self._started.values(), default=None)
+            ms = None if started is None else epoch_ms(started)
+        else:
+            ms = self.current()
+        return "" if ms is None else timestamp_text(ms)
+
     def setting(
         self, now_ms: int | None, database_id: int | None = None, barrier: bool = False
     ) -> list[str]:

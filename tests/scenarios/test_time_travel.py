@@ -11,6 +11,7 @@ time_travel_retention_ms (default 600000; 0 turns time travel off) has no versio
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 
 from tests.conftest import Running
@@ -256,3 +257,30 @@ async def test_a_view_read_before_rwshim_computed_it_is_refused(
     assert await c.rows(f"select k from m for system_time as of '{at(clock(server), 2)}'") == [
         (1,)
     ]
+
+
+async def test_a_batch_now_is_the_committed_epochs_time(
+    client_factory: Connect, server: Running
+) -> None:
+    # RisingWave inlines a batch query's now() / current_timestamp as the physical time of the
+    # largest committed epoch of its snapshot (src/frontend/src/scheduler/snapshot.rs:132-145,
+    # src/frontend/src/expr/now.rs:47-84; binder/expr/function/builtin_scalar.rs:784): under
+    # the manual clock it moves only with the barriers
+    c = await client_factory()
+    await c.run("create table t (ts timestamptz)")
+    await c.run("insert into t values ('2000-01-01 00:00:00+00')")
+    await c.run("RWSHIM TICK")
+    await c.run("RWSHIM TICK")
+    q = "select now(), current_timestamp from t"
+    ((a, a2),) = await c.rows(q)
+    await asyncio.sleep(0.05)
+    ((b, b2),) = await c.rows(q)
+    assert a == a2 == b == b2
+    assert a <= clock(server)
+    await c.run("RWSHIM TICK")
+    ((d, _),) = await c.rows(q)
+    assert d - a == dt.timedelta(seconds=1)  # one barrier interval
+    # a DML's now() too (a batch INSERT inlines it the same way)
+    await c.run("insert into t select now() from t")
+    await c.run("flush")
+    assert sorted(r[0] for r in await c.rows("select ts from t"))[-1] == d
