@@ -197,6 +197,8 @@ class Instance:
             self._data = DataPlane(
                 self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir, **pool
             )
+            # a time-travel NOW() reads the frontend's clock: rwshim's (manual or not)
+            self._data.epochs.clocked.clock_ms = lambda: self.clock.now_ms()
             engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
             if engine is not None:
                 # every barrier from now on commits its epoch on the data plane

@@ -62,31 +62,40 @@ def retention_ms(relations: object) -> int:
 
 
 def time_travel_plan(
-    planned: Planned | None, relations: object, now_ms: int | None, vacuumed: int = 0
+    planned: Planned | None,
+    relations: object,
+    now_ms: int | None,
+    vacuumed: int = 0,
+    clock_ms: int | None = None,
 ) -> Planned | None:
     """A plan that reads as of a time-travel point, with the oldest epoch the retention
     keeps as of the last barrier (``now_ms``; the wall clock before any): none at all when
-    time travel is off (time_travel.rs:649-657 writes no metadata)."""
+    time travel is off (time_travel.rs:649-657 writes no metadata).  ``clock_ms``: rwshim's
+    clock, the frontend's time a ``NOW()`` point reads (the wall clock when None)."""
     if planned is None or not planned.statement.histories:
         return planned
     retention = retention_ms(relations)
+    wall = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+    clock = wall if clock_ms is None else clock_ms
     if now_ms is None:
-        now_ms = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+        now_ms = wall
     if not retention:  # no history is kept: every point is refused (time_travel.rs:649-657)
         table_id, point = planned.statement.histories[0]
-        raise RwError(f"Time-travel version expired: table {table_id}, epoch {point_epoch(point)}")
+        epoch = point_epoch(point, clock)
+        raise RwError(f"Time-travel version expired: table {table_id}, epoch {epoch}")
     floor_ms = now_ms - retention
     floor = max(max(floor_ms - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT, vacuumed)
-    return dataclasses.replace(planned, statement=joins.with_floor(planned.statement, floor))
+    st = joins.with_floor(planned.statement, floor, clock)
+    return dataclasses.replace(planned, statement=st)
 
 
 _UNITS_S = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
             "month": 2592000, "year": 31536000}  # fmt: skip
 
 
-def point_epoch(point: tuple[str, str]) -> int:
-    """A time-travel point's epoch, as the refusal prints it (utils.rs:501-575; the wall
-    clock for NOW(); 0 where the point cannot be read here)."""
+def point_epoch(point: tuple[str, str], clock_ms: int | None = None) -> int:
+    """A time-travel point's epoch, as the refusal prints it (utils.rs:501-575; rwshim's
+    clock, else the wall clock, for NOW(); 0 where the point cannot be read here)."""
     kind, value = point
     try:
         if kind == "num":
@@ -95,7 +104,8 @@ def point_epoch(point: tuple[str, str]) -> int:
             secs = int(dt.datetime.fromisoformat(value).timestamp())
         else:
             n, unit = value.split()
-            secs = int(dt.datetime.now(dt.UTC).timestamp()) - int(n) * _UNITS_S.get(
+            now_s = dt.datetime.now(dt.UTC).timestamp() if clock_ms is None else clock_ms / 1000
+            secs = int(now_s) - int(n) * _UNITS_S.get(
                 unit.lower().rstrip("s"), 1
             )
     except ValueError:
@@ -152,6 +162,8 @@ class Clocked:
         # database id -> the barrier time (Unix ms) of its histories' last vacuum, and the
         # epoch below which that vacuum deleted the versions
         self._vacuumed: dict[int, int] = {}
+        # rwshim's clock (Unix ms; the instance sets it): what a time-travel NOW() reads
+        self.clock_ms: Callable[[], int] | None = None
         self._watermark: dict[int, int] = {}
 
     def advance(self, database_id: int, epoch: int) -> int:
@@ -309,9 +321,9 @@ class Clocked:
 
     def time_travel(self, planned: Planned | None, database_id: int) -> Planned | None:
         """A plan reading as of a time-travel point, with the floor of now."""
-        return time_travel_plan(
-            planned, self.plane.relations, self.current(database_id), self.floor(database_id)
-        )
+        clock = None if self.clock_ms is None else self.clock_ms()
+        now, floor = self.current(database_id), self.floor(database_id)
+        return time_travel_plan(planned, self.plane.relations, now, floor, clock)
 
     def history(self, relation_id: int, obj: PgObject) -> list[PgObject]:
         """A table's history object while time travel is on (retention > 0), or a

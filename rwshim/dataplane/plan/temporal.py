@@ -248,6 +248,7 @@ def objects(
 # at it.  The oldest epoch readable (the last barrier's time less the retention) is put in when
 # the query is planned (plane.plan, dataplane/temporal.py).
 FLOOR_PLACEHOLDER = "-424242424242"  # (a number: the guard parses the text)
+CLOCK_PLACEHOLDER = "-434343434343"  # rwshim's clock (Unix ms) when the query is planned
 
 
 def point_epoch(point: tuple[str, str]) -> str:
@@ -258,8 +259,11 @@ def point_epoch(point: tuple[str, str]) -> str:
         return f"{f}.time_travel_epoch_of(pg_catalog.to_timestamp({int(value)}))"
     if kind == "str":
         return f"{f}.time_travel_epoch_of({names.quote_literal(value)}::timestamptz)"
+    # NOW() is the frontend's clock, not the batch now() (utils.rs:557-568): rwshim's clock
+    # when planned (``with_floor``)
     return (
-        f"{f}.time_travel_epoch_of(pg_catalog.date_trunc('second', {f}.now())"
+        f"{f}.time_travel_epoch_of(pg_catalog.date_trunc('second',"
+        f" pg_catalog.to_timestamp(({CLOCK_PLACEHOLDER}) / 1000.0))"
         f" - {names.quote_literal(value)}::interval)"
     )
 
@@ -288,9 +292,10 @@ def time_travel_source(
     )
 
 
-def with_floor(st: PgStatement, floor_epoch: int) -> PgStatement:
-    """The statement with the oldest epoch time travel may read."""
-    return dataclasses.replace(st, text=st.text.replace(FLOOR_PLACEHOLDER, str(floor_epoch)))
+def with_floor(st: PgStatement, floor_epoch: int, clock_ms: int) -> PgStatement:
+    """The statement with the oldest epoch time travel may read, and the clock's time."""
+    text = st.text.replace(FLOOR_PLACEHOLDER, str(floor_epoch))
+    return dataclasses.replace(st, text=text.replace(CLOCK_PLACEHOLDER, str(clock_ms)))
 
 
 def history_object(table_id: int, table_signature: str, view: bool = False) -> PgObject:
