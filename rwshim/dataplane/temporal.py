@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from rwshim.dataplane.pgio import PgFailure
 from rwshim.dataplane.plan import names
 from rwshim.dataplane.plan import temporal as joins
-from rwshim.errors import RwError
+from rwshim.errors import FeatureNotAvailable, RwError
 from rwshim.sql.tokens import Kind, tokenize
 
 if TYPE_CHECKING:
@@ -50,15 +50,19 @@ _EPOCH_SHIFT = 16
 VACUUM_INTERVAL_MS = 30_000
 
 
-def retention_ms(relations: object) -> int:
-    """time_travel_retention_ms (system_param/mod.rs:99: 600000 unless set; 0: off)."""
+def _param(relations: object, name: str) -> str | None:
+    """A system parameter's stored value (None without a meta store)."""
     conn = getattr(relations, "conn", None)
     if conn is None:
-        return 600_000
-    row = conn.execute(
-        "SELECT value FROM system_parameter WHERE name = 'time_travel_retention_ms'"
-    ).fetchone()
-    return int(row[0]) if row and str(row[0]).isdigit() else 600_000
+        return None
+    row = conn.execute("SELECT value FROM system_parameter WHERE name = ?", (name,)).fetchone()
+    return "" if row is None or row[0] is None else str(row[0])
+
+
+def retention_ms(relations: object) -> int:
+    """time_travel_retention_ms (system_param/mod.rs:99: 600000 unless set; 0: off)."""
+    value = _param(relations, "time_travel_retention_ms")
+    return int(value) if value and value.isdigit() else 600_000
 
 
 def time_travel_plan(
@@ -69,16 +73,21 @@ def time_travel_plan(
     clock_ms: int | None = None,
 ) -> Planned | None:
     """A plan that reads as of a time-travel point, with the oldest epoch the retention
-    keeps as of the last barrier (``now_ms``; the wall clock before any): none at all when
+    keeps as of the last barrier (``now_ms``; the clock's time before any): none at all when
     time travel is off (time_travel.rs:649-657 writes no metadata).  ``clock_ms``: rwshim's
     clock, the frontend's time a ``NOW()`` point reads (the wall clock when None)."""
     if planned is None or not planned.statement.histories:
         return planned
+    if _param(relations, "license_key") == "":
+        # Feature::TimeTravel.check_available() when the scan's epoch is made
+        # (optimizer/plan_node/utils.rs:512), an error of the scheduler; an empty key is the
+        # Free tier (engine/state.py, check_feature)
+        raise RwError("Scheduler error", FeatureNotAvailable("TimeTravel").chain[0])
     retention = retention_ms(relations)
     wall = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
     clock = wall if clock_ms is None else clock_ms
-    if now_ms is None:
-        now_ms = wall
+    if now_ms is None:  # no barrier yet: the clock's time
+        now_ms = clock
     if not retention:  # no history is kept: every point is refused (time_travel.rs:649-657)
         table_id, point = planned.statement.histories[0]
         epoch = point_epoch(point, clock)

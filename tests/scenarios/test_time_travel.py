@@ -284,3 +284,20 @@ async def test_a_batch_now_is_the_committed_epochs_time(
     await c.run("insert into t select now() from t")
     await c.run("flush")
     assert sorted(r[0] for r in await c.rows("select ts from t"))[-1] == d
+
+
+async def test_time_travel_needs_a_license(client: Client) -> None:
+    # e2e_test/time_travel/license.slt: Feature::TimeTravel.check_available() when the scan's
+    # epoch is made (src/frontend/src/optimizer/plan_node/utils.rs:512), under Scheduler error
+    await client.run("create table t (k int)")
+    await client.run("alter system set license_key to ''")
+    assert await cause(client, "select * from t for system_time as of now()") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Scheduler error\n"
+        "  2: feature TimeTravel is not available based on your license\n\n"
+        "Hint: You may want to set a license key with `ALTER SYSTEM SET license_key = '...';`"
+        " command. For more information, visit https://go.risingwave.com/premium.\n",
+    )
+    await client.run("alter system set license_key to default")
+    assert await client.rows("select * from t for system_time as of now()") == []
