@@ -34,6 +34,7 @@ from rwshim.errors import RwError
 
 if TYPE_CHECKING:
     from rwshim.catalog_path.store_source import Connector, StoreRelations
+    from rwshim.dataplane.sources.pgcdc import PgCdc
 
 
 class EpochRunner(Protocol):
@@ -42,6 +43,9 @@ class EpochRunner(Protocol):
 
     @property
     def before_commit(self) -> list[Callable[[int, int], Awaitable[None]]]: ...
+
+    @property
+    def after_commit(self) -> list[Callable[[int, int], None]]: ...
 
     async def run(
         self,
@@ -274,7 +278,17 @@ class Sources:
         self.errors: dict[int, int] = {}  # relation id -> messages skipped (user_source_error)
         self._datagen: dict[int, tuple[object, datagen.Datagen | None]] = {}
         self._dirs: dict[int, posix_fs.Directory] = {}
+        self._cdc: PgCdc | None = None
         plane.epochs.before_commit.append(self.at_barrier)
+
+    @property
+    def cdc(self) -> PgCdc:
+        """The postgres-cdc tables' runtime (pgcdc.py), made with the first CDC source."""
+        if self._cdc is None:
+            from rwshim.dataplane.sources.pgcdc import PgCdc
+
+            self._cdc = PgCdc(self)
+        return self._cdc
 
     # --- barriers ------------------------------------------------------------------------
 
