@@ -95,3 +95,11 @@ class Pg15:
     def close(self) -> None:
         self.stop()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def cdc_options(pg: Pg15, database: str = "postgres") -> str:
+    """The WITH options of a postgres-cdc source on ``pg`` (its superuser, no password)."""
+    return (
+        f"connector = 'postgres-cdc', hostname = '{pg.host}', port = '{pg.port}',"
+        f" username = 'postgres', password = '', database.name = '{database}'"
+    )
