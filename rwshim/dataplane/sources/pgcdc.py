@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rwshim.binder.relations import Relation
+from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
 from rwshim.dataplane.plan import names, typemap
 from rwshim.dataplane.plan.dml import user_key
@@ -181,7 +181,7 @@ class PgCdc:
         self.sources = sources
         self._streams: dict[int, Stream] = {}
         self._parsed: dict[int, tuple[str, _Parsed | None]] = {}
-        self._loaded: set[int] = set()  # tables whose snapshot was written
+        self._loaded: dict[int, set[int]] = {}  # database -> tables whose snapshot was written
         epochs = sources.plane.epochs
         epochs.before_commit.append(self.at_barrier)
         epochs.after_commit.append(self.committed)
@@ -270,14 +270,19 @@ class PgCdc:
 
     async def at_barrier(self, database_id: int, epoch: int) -> None:
         tables = self.tables(database_id)
-        live = {t.rel.id for t in tables}
-        self._loaded &= live | {rid for rid in self._loaded if rid not in self._parsed}
+        loaded = self._loaded.setdefault(database_id, set())
+        loaded &= {t.rel.id for t in tables}  # a dropped table forgets its snapshot
         by_source: dict[int, list[CdcTable]] = {}
         for t in tables:
             by_source.setdefault(t.source_id, []).append(t)
+        relations = self.sources.plane.relations
+        for rid, db in relations.connector_relations("postgres-cdc"):
+            rel = relations.relation_by_id(rid)
+            if db == database_id and rel is not None and rel.kind == RelKind.SOURCE:
+                by_source.setdefault(rid, [])  # a source no table reads yet: its slot moves on
         for source_id, tabs in by_source.items():
-            conn = self.sources.plane.relations.connector(source_id)
-            if conn is None:
+            conn = relations.connector(source_id)
+            if conn is None or "slot.name" not in conn.options:
                 continue
             stream = self._streams.get(source_id)
             if stream is None or stream.options != conn.options:
@@ -285,17 +290,26 @@ class PgCdc:
                     stream.close()
                 stream = self._streams[source_id] = Stream(dict(conn.options))
             try:
-                await self._barrier(stream, tabs, database_id, epoch)
+                await self._barrier(stream, tabs, loaded, database_id, epoch)
             except (ConnectionLost, PgFailure) as e:
                 # RisingWave's source retries its upstream; the barrier goes on without it
                 log.error("postgres-cdc source %d: %s", source_id, e)
                 stream.close()
 
     async def _barrier(
-        self, stream: Stream, tabs: list[CdcTable], database_id: int, epoch: int
+        self, stream: Stream, tabs: list[CdcTable], loaded: set[int], database_id: int, epoch: int
     ) -> None:
         pg = await stream.connection()
         slot = stream.options["slot.name"]
+        if not tabs:
+            # nothing reads the slot yet: a table made later starts from its own snapshot
+            await pg.query(
+                "SELECT pg_replication_slot_advance($1, pg_current_wal_lsn())"
+                " FROM pg_replication_slots WHERE slot_name = $1",
+                [slot.encode()],
+            )
+            stream.confirm = None
+            return
         if stream.confirm is not None:
             await pg.query(
                 "SELECT pg_replication_slot_advance($1, $2::pg_lsn)",
@@ -303,9 +317,9 @@ class PgCdc:
             )
             stream.confirm = None
         for t in tabs:
-            if t.rel.id not in self._loaded:
+            if t.rel.id not in loaded:
                 await self._snapshot(pg, t)
-                self._loaded.add(t.rel.id)
+                loaded.add(t.rel.id)
         res = await pg.query(
             "SELECT data FROM pg_logical_slot_peek_binary_changes($1, NULL, NULL,"
             " 'proto_version', '1', 'publication_names', $2)",
