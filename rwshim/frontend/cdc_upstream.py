@@ -96,7 +96,7 @@ def _source_options(fe: Frontend, name: st.ObjectName) -> dict[str, str]:
     return options
 
 
-def columns(
+async def columns(
     fe: Frontend, stmt: st.CreateTable, node: nodes.CreateTable
 ) -> tuple[list[ColumnSpec], list[str], connectors.Additions]:
     """The (None, Some(cdc_table)) arm of handle_create_table_plan (create_table.rs:
@@ -108,16 +108,19 @@ def columns(
     assert stmt.cdc_source is not None and stmt.cdc_table is not None
     options = _source_options(fe, stmt.cdc_source)
     cdc_tables.check_cdc_external_table(options, stmt.cdc_table)
-    if node.wildcard_idx is not None:
-        # bind_cdc_table_schema_externally (create_table.rs:1619-1644) connects upstream
-        raise RwError(
-            "rwshim reaches no upstream database: a CDC table whose columns are read from it "
-            "(`*`) is not emulated"
-        )
-    cdc_tables.check_cdc_defaults(node.columns)
-    cols, pk = table_columns(stmt.columns_text)
-    _check_column_exprs(fe, stmt.name, cols, pk)
     connector = connector_of(options) or ""
+    if node.wildcard_idx is not None:
+        # bind_cdc_table_schema_externally (create_table.rs:1619-1644) reads them upstream
+        if connector != "postgres-cdc":
+            raise RwError(
+                f"rwshim reaches no upstream database of {connector}: a CDC table whose columns"
+                " are read from it (`*`) is not emulated"
+            )
+        cols, pk = table_columns(await _discovered(options, stmt.cdc_table))
+    else:
+        cdc_tables.check_cdc_defaults(node.columns)
+        cols, pk = table_columns(stmt.columns_text)
+        _check_column_exprs(fe, stmt.name, cols, pk)
     included = include_columns(connector, node.include, None, cdc_backfill=True)
     names = [c.name for c in cols]
     for _, c in included:
@@ -125,3 +128,17 @@ def columns(
             raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
         names.append(c.name)
     return cols, pk, connectors.Additions([c for _, c in included])
+
+
+async def _discovered(options: dict[str, str], external: str) -> str:
+    """The column list of the upstream table (bind_cdc_table_schema_externally's ``failed to
+    auto derive table schema`` around ExternalTableImpl::connect's error)."""
+    from rwshim.dataplane.sources import pgcdc_validate as pv
+
+    schema, table = cdc_tables.postgres_table_name(external)
+    try:
+        listed, keys = await pv.discover(options, schema, table)
+    except pv.DeriveFailed as e:
+        raise RwError("failed to auto derive table schema", str(e)) from None
+    key = ", ".join('"' + k.replace('"', '""') + '"' for k in keys)
+    return f"({listed}, PRIMARY KEY ({key}))"

@@ -332,7 +332,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         or stmt.cdc_source is not None
         or (connector is not None and connector != "webhook")
     ):
-        cols, pk, added = _connector_table(fe, stmt)
+        cols, pk, added = await _connector_table(fe, stmt)
     else:
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
@@ -383,7 +383,7 @@ def _is_new(fe: Frontend, name: st.ObjectName) -> bool:
     return fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database)) is None
 
 
-def _connector_table(
+async def _connector_table(
     fe: Frontend, stmt: st.CreateTable
 ) -> tuple[list[ColumnSpec], list[str], connectors.Additions]:
     """handle_create_table_plan (create_table.rs:1305-1503) for a table with a connector,
@@ -394,7 +394,7 @@ def _connector_table(
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateTable)
     if stmt.cdc_source is not None:
-        return cdc_upstream.columns(fe, stmt, node)
+        return await cdc_upstream.columns(fe, stmt, node)
     connector = connector_of(connectors.plain_options(stmt.with_options))
     if connector is None or connector == "webhook":
         # check_create_table_with_source (create_table.rs:2220-2244)

@@ -457,10 +457,12 @@ REFUSED_ON_CDC: list[tuple[str, str]] = [
         ),
     ),
     (
-        "create table t (*) include timestamp as ts from pg table 'public.t'",
-        one(
-            "rwshim reaches no upstream database: a CDC table whose columns are read from it "
-            "(`*`) is not emulated"
+        # bind_cdc_table_schema_externally (create_table.rs:1619-1644) reads the columns
+        # upstream (PostgresExternalTable::connect, connector_common/postgres.rs:365-371)
+        "create table t (*) include timestamp as ts from pg table 'public.missing'",
+        two(
+            "failed to auto derive table schema",
+            "PostgreSQL table `public`.`missing` does not exist",
         ),
     ),
     (

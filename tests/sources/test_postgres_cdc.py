@@ -38,6 +38,11 @@ def up(upstream: Pg15) -> Iterator[tuple[Pg15, str]]:
     try:
         yield upstream, name
     finally:
+        # the server's connections go first (one may be reading its slot), then the slots
+        upstream.run(
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
+            f" WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+        )
         for (slot,) in upstream.rows(
             f"SELECT slot_name FROM pg_replication_slots WHERE database = '{name}'"
         ):
@@ -274,4 +279,34 @@ def test_direct_cdc_table_refused(db: Client, up: tuple[Pg15, str]) -> None:
         "Protocol error: directly creating a CDC table for connector postgres-cdc is no longer"
         " supported; please `CREATE SOURCE` to create a shared CDC source first, then `CREATE"
         " TABLE ... FROM <source> TABLE '<database>.<table>'`"
+    )
+
+
+def test_wildcard_reads_the_columns_upstream(rw: RwShim, db: Client, up: tuple[Pg15, str]) -> None:
+    """``(*)``: bind_cdc_table_schema_externally (create_table.rs:1619-1644) takes the upstream
+    table's columns (sea_type_to_rw_type, connector_common/postgres.rs:687-759) and key."""
+    pg, name = up
+    run_on(pg, name, "CREATE TYPE mood AS ENUM ('ok', 'sad'); CREATE TABLE w (a int, b text,"
+                     " c numeric, d timestamptz, e mood, f int8[], PRIMARY KEY (b, a));"
+                     " INSERT INTO w VALUES (1, 'x', 1.5, '2024-01-01 00:00:00+00', 'sad',"
+                     " '{1,2}'); "
+                     " CREATE TABLE nokey (a int)")  # fmt: skip
+    db.run(f"CREATE SOURCE pg WITH ({with_clause(pg, name)})")
+    db.run("CREATE TABLE w (*) FROM pg TABLE 'public.w'")
+    assert db.rows(
+        "SELECT c.name, c.data_type, c.is_primary_key FROM rw_columns c JOIN rw_tables t"
+        " ON t.id = c.relation_id WHERE t.name = 'w' AND NOT c.is_hidden ORDER BY c.position"
+    ) == [
+        ("a", "integer", True), ("b", "character varying", True), ("c", "numeric", False),
+        ("d", "timestamp with time zone", False), ("e", "character varying", False),
+        ("f", "bigint[]", False),
+    ]  # fmt: skip
+    rw.tick()
+    assert db.rows("SELECT a, b, c, e, f FROM w") == [(1, "x", Decimal("1.5"), "sad", [1, 2])]
+    assert db.error("CREATE TABLE n (*) FROM pg TABLE 'public.nokey'") == caused_by(
+        "failed to auto derive table schema",
+        "Postgres table should define the primary key for non-append-only tables",
+    )
+    assert db.error("CREATE TABLE n (*) FROM pg TABLE 'nope.x'") == caused_by(
+        "failed to auto derive table schema", "PostgreSQL schema `nope` does not exist"
     )

@@ -516,3 +516,96 @@ def table_columns(
     columns: Sequence[tuple[str, str]], primary_key: Sequence[str], schema: str, table: str
 ) -> TableSchema:
     return TableSchema(schema, table, tuple(columns), tuple(primary_key))
+
+
+# sea_type_to_rw_type (src/connector/src/connector_common/postgres.rs:687-759) by udt name
+_DISCOVERED = {
+    "int2": "smallint", "int4": "integer", "int8": "bigint", "numeric": "numeric",
+    "money": "numeric", "float4": "real", "float8": "double precision",
+    "varchar": "character varying", "bpchar": "character varying", "text": "character varying",
+    "bytea": "bytea", "timestamp": "timestamp", "timestamptz": "timestamp with time zone",
+    "date": "date", "time": "time", "timetz": "time", "interval": "interval",
+    "bool": "boolean", "point": "struct<x real, y real>", "uuid": "character varying",
+    "xml": "character varying", "json": "jsonb", "jsonb": "jsonb", "pg_lsn": "bigint",
+    "cidr": "character varying", "inet": "character varying", "macaddr": "character varying",
+    "macaddr8": "character varying", "int4range": "character varying",
+    "int8range": "character varying", "numrange": "character varying",
+    "tsrange": "character varying", "tstzrange": "character varying",
+    "daterange": "character varying", "geometry": "bytea", "geography": "bytea",
+}  # fmt: skip
+# SeaType's Debug of the types sea_type_to_rw_type refuses
+_REFUSED = {
+    "line": "Line", "lseg": "Lseg", "box": "Box", "path": "Path", "polygon": "Polygon",
+    "circle": "Circle", "tsvector": "TsVector", "tsquery": "TsQuery",
+}  # fmt: skip
+
+
+class DeriveFailed(Exception):
+    """bind_cdc_table_schema_externally's failure (its anyhow text)."""
+
+
+async def discover(props: Mapping[str, str], schema: str, table: str) -> tuple[str, list[str]]:
+    """A ``CREATE TABLE t (*) FROM <postgres-cdc source> TABLE 'schema.table'``: the upstream
+    table's columns as a column list (``"name" type, ...``) and its key (PostgresExternalTable::
+    connect, connector_common/postgres.rs:300-489; column defaults are not carried)."""
+    try:
+        conn = await PgConn.connect(conninfo(props))
+    except ConnectionLost as e:
+        raise DeriveFailed(str(e)) from None
+    try:
+        res = await conn.query(
+            "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1),"
+            " EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = $1 AND c.relname = $2)",
+            [schema.encode(), table.encode()],
+        )
+        if res.get_value(0, 0) != b"t":
+            raise DeriveFailed(f"PostgreSQL schema `{schema}` does not exist")
+        if res.get_value(0, 1) != b"t":
+            raise DeriveFailed(f"PostgreSQL table `{schema}`.`{table}` does not exist")
+        cols = await conn.query(
+            "SELECT a.attname, t.typname, t.typcategory = 'A', e.typname, t.typtype"
+            " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n"
+            " ON n.oid = c.relnamespace JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_type e"
+            " ON e.oid = t.typelem AND t.typcategory = 'A' WHERE n.nspname = $1 AND c.relname"
+            " = $2 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+            [schema.encode(), table.encode()],
+        )
+        pk = await conn.query(
+            "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+            " AND a.attnum = ANY(i.indkey) WHERE i.indrelid = $1::regclass AND i.indisprimary"
+            " ORDER BY array_position(i.indkey, a.attnum)",
+            [f'"{schema}"."{table}"'.encode()],
+        )
+    except PgFailure as e:
+        raise DeriveFailed(e.error.message) from None
+    finally:
+        await conn.close()
+    parts: list[str] = []
+    for r in range(cols.ntuples):
+        name = _text(cols.get_value(r, 0)) or ""
+        udt = _text(cols.get_value(r, 1)) or ""
+        is_array = cols.get_value(r, 2) == b"t"
+        elem = _text(cols.get_value(r, 3)) or ""
+        rw = _rw_type(elem if is_array else udt)
+        parts.append(f"{_ident_sql(name)} {rw}{'[]' if is_array else ''}")
+    keys = [_text(pk.get_value(r, 0)) or "" for r in range(pk.ntuples)]
+    if not keys:
+        raise DeriveFailed(
+            "Postgres table should define the primary key for non-append-only tables"
+        )
+    return ", ".join(parts), keys
+
+
+def _rw_type(udt: str) -> str:
+    refused = _REFUSED.get(udt)
+    if refused is not None:
+        raise DeriveFailed(f"{refused} data type is not supported")
+    if udt in ("bit", "varbit"):
+        raise DeriveFailed(f"{'Bit' if udt == 'bit' else 'VarBit'} data type is not supported")
+    # an enum or other user-defined type: varchar (postgres.rs:745-755)
+    return _DISCOVERED.get(udt, "character varying")
+
+
+def _ident_sql(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
