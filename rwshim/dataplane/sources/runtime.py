@@ -250,8 +250,12 @@ def row_statements(plan: Plan, op: decode.RowOp, msg: Message) -> list[str]:
 
     def delete(row: dict[str, object]) -> str:
         match = key or tuple(c for c in row if c in types)
+        # `=` where the value is not NULL: the key's index serves it (IS NOT DISTINCT FROM
+        # is never an index condition)
         cond = " AND ".join(
-            f"{qi(c)} IS NOT DISTINCT FROM {sql_value(row.get(c), types[c])}" for c in match
+            f"{qi(c)} {'IS NOT DISTINCT FROM' if row.get(c) is None else '='}"
+            f" {sql_value(row.get(c), types[c])}"
+            for c in match
         )
         if key:
             return f"DELETE FROM {target} WHERE {cond}"
