@@ -142,3 +142,13 @@ async def _discovered(options: dict[str, str], external: str) -> str:
         raise RwError("failed to auto derive table schema", str(e)) from None
     key = ", ".join('"' + k.replace('"', '""') + '"' for k in keys)
     return f"({listed}, PRIMARY KEY ({key}))"
+
+
+def source_ids(fe: Frontend, stmt: st.CreateTable) -> list[int]:
+    """The shared source a CDC table is created on: it depends on it (the table's job reads
+    it in RisingWave; here a dependency row, so DROP SOURCE and RENAME see the table)."""
+    if stmt.cdc_source is None:
+        return []
+    name = engine_name(stmt.cdc_source, fe.database)
+    found = fe.instance.engine.catalog.lookup(fe.ctx(), name, ("source",))
+    return [] if found is None else [found.id]

@@ -357,6 +357,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             version_columns=stmt.version_columns,
             with_options=stmt.with_options,
             connector=connector,
+            depends_on=cdc_upstream.source_ids(fe, stmt),
         ),
     )
     _start_connector(fe, connector)

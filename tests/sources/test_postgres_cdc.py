@@ -156,8 +156,22 @@ def test_drop_keeps_the_slot(rw: RwShim, db: Client, up: tuple[Pg15, str]) -> No
     db.run(f"CREATE SOURCE pg WITH ({with_clause(pg, name)})")
     db.run("CREATE TABLE t (id int PRIMARY KEY) FROM pg TABLE 'public.t'")
     rw.tick()
+    # the table depends on its source: a rename reaches its definition, a DROP is refused
+    # (check_object_refer_for_drop, src/meta/src/controller/utils.rs:843-870: any table is
+    # named a materialized view there)
+    assert db.tag("ALTER SOURCE pg RENAME TO pg2") == "ALTER_SOURCE"
+    assert db.rows("SHOW CREATE TABLE t") == [
+        ("public.t", "CREATE TABLE t (id INT PRIMARY KEY) FROM pg2 TABLE 'public.t'")
+    ]
+    run_on(pg, name, "INSERT INTO t VALUES (7)")
+    rw.tick()
+    assert db.rows("SELECT id FROM t") == [(7,)]
+    assert db.error("DROP SOURCE pg2") == caused_by(
+        "Permission denied: source used by 1 other objects. \nDETAIL: materialized view"
+        " public.t depends on it\nHINT:  Use DROP ... CASCADE to drop the dependent objects too."
+    )
     assert db.tag("DROP TABLE t") == "DROP_TABLE"
-    assert db.tag("DROP SOURCE pg") == "DROP_SOURCE"
+    assert db.tag("DROP SOURCE pg2") == "DROP_SOURCE"
     rw.tick()
     slots = f"SELECT slot_name FROM pg_replication_slots WHERE database = '{name}'"
     assert pg.rows(slots) == [(f"{name}_slot",)]
