@@ -81,3 +81,36 @@ def test_struct_and_list_fields(rw: RwShim, db: Client) -> None:
     rw.tick()
     rows = db.rows("SELECT (v).w, array_length(l, 1), length(l[1]) FROM s ORDER BY 1")
     assert rows == [(1, 3, 2), (2, 3, 2), (3, 3, 2), (4, 3, 2)]
+
+
+def test_seeded_random_values_are_risingwaves(rw: RwShim, db: Client) -> None:
+    """Random numbers, strings and timestamps drawn as RisingWave draws them:
+    ``StdRng::seed_from_u64(offset ^ seed ^ split index)`` (rand 0.9's ChaCha12) sampled
+    with rand's uniform samplers.  The first row is reader.rs test_generator's (533,
+    533.14886, 1, (1533)); the rest follow from the same algorithm (tests/unit/datapath/
+    test_rustrand.py checks it against rand's own vectors).  Split 1's seed is ``seed ^ 1``,
+    so its offset 0 draws what split 0 draws at offset 1."""
+    db.run(
+        "CREATE TABLE r (i int, f real, q int, s struct<i int>, c varchar, t timestamp,"
+        " b bigint, g double precision) WITH (connector = 'datagen',"
+        " fields.i.min = '1', fields.i.max = '1000', fields.i.seed = '12345',"
+        " fields.f.min = '1', fields.f.max = '1000', fields.f.seed = '12345',"
+        " fields.q.kind = 'sequence', fields.q.start = '1',"
+        " fields.s.i.min = '1001', fields.s.i.max = '2000', fields.s.i.seed = '12345',"
+        " fields.c.length = '5', fields.c.seed = '7',"
+        " fields.t.basetime = '2024-01-01T00:00:00Z', fields.t.max_past = '1h',"
+        " fields.t.seed = '3', fields.b.min = '-9000000000', fields.b.max = '9000000000',"
+        " fields.g.min = '-1', fields.g.max = '1',"
+        " datagen.rows.per.second = '4', datagen.split.num = '2')"
+    )
+    rw.tick()
+    rows = db.rows(
+        "SELECT q, i, f::varchar, (s).i, c, t::varchar, b, g::varchar FROM r ORDER BY q"
+    )
+    first = ("533", "533.14886", "1533", "aBJTD", "2023-12-31 23:54:17.247", "4160041486",
+             "0.4622268317274092")  # fmt: skip
+    second = ("833", "833.0495", "1833", "HVur4", "2023-12-31 23:42:09.627", "8536405271",
+              "0.9484894745168058")  # fmt: skip
+    as_rows = [(q, int(v[0]), v[1], int(v[2]), v[3], v[4], int(v[5]), v[6])
+               for q, v in ((1, first), (2, second), (3, second), (4, first))]  # fmt: skip
+    assert rows == as_rows
