@@ -104,9 +104,7 @@ def test_seeded_random_values_are_risingwaves(rw: RwShim, db: Client) -> None:
         " datagen.rows.per.second = '4', datagen.split.num = '2')"
     )
     rw.tick()
-    rows = db.rows(
-        "SELECT q, i, f::varchar, (s).i, c, t::varchar, b, g::varchar FROM r ORDER BY q"
-    )
+    rows = db.rows("SELECT q, i, f::varchar, (s).i, c, t::varchar, b, g::varchar FROM r ORDER BY q")
     first = ("533", "533.14886", "1533", "aBJTD", "2023-12-31 23:54:17.247", "4160041486",
              "0.4622268317274092")  # fmt: skip
     second = ("833", "833.0495", "1833", "HVur4", "2023-12-31 23:42:09.627", "8536405271",
