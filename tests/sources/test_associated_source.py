@@ -2,7 +2,10 @@
 the table (controller/streaming_job.rs:557-571: the table's object, then the source's, then the
 job's state tables), that RisingWave's frontend keeps among the schema's sources
 (schema_catalog.rs:230-247), so rw_sources, rw_relations, pg_class and SHOW SOURCES list it;
-rw_columns does not (rw_columns.rs:159-161).  DROP CONNECTOR and DROP TABLE drop it."""
+rw_columns does not (rw_columns.rs:159-161).  DROP CONNECTOR and DROP TABLE drop it.  A source
+is append-only when its key is the hidden _row_id (source_catalog.rs:187); its FORMAT and
+ENCODE are NATIVE when a datagen statement names none (the parser fills them in,
+src/sqlparser/src/ast/statement.rs:234-300)."""
 
 from __future__ import annotations
 
@@ -17,8 +20,10 @@ def test_table_with_connector_has_its_source(rw: RwShim, db: Client) -> None:
     )
     db.run("CREATE TABLE k (a int PRIMARY KEY) WITH (connector = 'datagen')")
     db.run("CREATE TABLE plain (a int)")
+    db.run("CREATE SOURCE s (a int) WITH (connector = 'datagen')")
     ((t,),) = db.rows("SELECT id FROM rw_tables WHERE name = 't'")
     ((k,),) = db.rows("SELECT id FROM rw_tables WHERE name = 'k'")
+    ((p,),) = db.rows("SELECT id FROM rw_tables WHERE name = 'plain'")
     assert db.rows(
         "SELECT id, name, connector, columns, format, row_encode, append_only,"
         " associated_table_id, is_shared, definition = (SELECT definition FROM rw_tables"
@@ -28,6 +33,8 @@ def test_table_with_connector_has_its_source(rw: RwShim, db: Client) -> None:
          True, t, False, True),
         (k + 1, "k", "DATAGEN", ["a"], "FORMAT_TYPE_NATIVE", "ENCODE_TYPE_NATIVE",
          False, k, False, True),
+        (p + 1, "s", "DATAGEN", ["a", "_row_id"], "FORMAT_TYPE_NATIVE", "ENCODE_TYPE_NATIVE",
+         True, None, False, None),
     ]  # fmt: skip
     # the job's state table comes after the source
     assert db.rows("SELECT id, job_id FROM rw_internal_tables WHERE job_id = %s", (t,)) == [
@@ -37,17 +44,18 @@ def test_table_with_connector_has_its_source(rw: RwShim, db: Client) -> None:
         "SELECT id, name, relation_type FROM rw_relations WHERE id < 1000000 ORDER BY id"
     ) == [
         (t, "t", "table"), (t + 1, "t", "source"), (k, "k", "table"), (k + 1, "k", "source"),
-        (k + 3, "plain", "table"),
+        (p, "plain", "table"), (p + 1, "s", "source"),
     ]  # fmt: skip
     assert db.rows("SELECT oid, relkind FROM pg_class WHERE relname = 't' ORDER BY oid") == [
         (t, "r"),
         (t + 1, "s"),
     ]
     assert db.rows("SELECT count(*) FROM rw_columns WHERE relation_id = %s", (t + 1,)) == [(0,)]
-    assert db.rows("SHOW SOURCES") == [("public.k",), ("public.t",)]
+    assert db.rows("SHOW SOURCES") == [("public.k",), ("public.s",), ("public.t",)]
+    assert p == k + 3  # k's state table comes between
     # the name still binds to the table
     assert db.rows("SELECT 't'::regclass::int") == [(t,)]
     db.run("ALTER TABLE k DROP CONNECTOR")
     db.run("DROP TABLE t")
-    assert db.rows("SELECT id FROM rw_sources") == []
-    assert db.rows("SHOW SOURCES") == []
+    assert db.rows("SELECT id FROM rw_sources") == [(p + 1,)]
+    assert db.rows("SHOW SOURCES") == [("public.s",)]
