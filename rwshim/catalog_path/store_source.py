@@ -256,6 +256,19 @@ class StoreRelations:
             )
         ]
 
+    def dependent_views(self, relation_id: int) -> list[int]:
+        """The materialized views that read this relation directly (their streaming jobs
+        each read a source through their own executor)."""
+        return [
+            int(r[0])
+            for r in self.conn.execute(
+                "SELECT d.dependent_id FROM dependency d JOIN relation r"
+                " ON r.relation_id = d.dependent_id WHERE d.referenced_id = ?"
+                " AND r.kind = 'materialized view' ORDER BY 1",
+                (relation_id,),
+            )
+        ]
+
     def relation_ids(self) -> set[int]:
         """Every relation id of the catalog (every database, every kind)."""
         return {int(r[0]) for r in self.conn.execute("SELECT relation_id FROM relation")}
