@@ -32,6 +32,7 @@ time is UTC (RisingWave's ``Local::now()`` on a UTC host).
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,20 +54,27 @@ _f32 = rustrand.f32
 
 
 def _parse_number(rw_type: str, text: str) -> float | int:
-    """Rust's ``str::parse::<T>`` for the field's type."""
+    """Rust's ``str::parse::<T>`` for the field's type, with its error's text (numeric.rs:
+    ``min_option.parse::<T>()?``)."""
     if rw_type in _INTS:
         if not re.fullmatch(r"[+-]?[0-9]+", text):
-            raise GeneratorError(f"invalid digit found in string: {text}")
+            raise GeneratorError(
+                "cannot parse integer from empty string" if text in ("", "+", "-")
+                else "invalid digit found in string"
+            )  # fmt: skip
         bits = _INTS[rw_type]
         n = int(text)
-        if not -(2 ** (bits - 1)) <= n < 2 ** (bits - 1):
-            raise GeneratorError(f"number too large to fit in target type: {text}")
+        if n >= 2 ** (bits - 1):
+            raise GeneratorError("number too large to fit in target type")
+        if n < -(2 ** (bits - 1)):
+            raise GeneratorError("number too small to fit in target type")
         return n
     try:
-        v = float(text)
+        return rustrand.parse_float(text, rw_type == "real")
     except ValueError:
-        raise GeneratorError(f"invalid float literal: {text}") from None
-    return _f32(v) if rw_type == "real" else v
+        raise GeneratorError(
+            "cannot parse float from empty string" if text == "" else "invalid float literal"
+        ) from None
 
 
 Field = Callable[[int], object]  # offset -> value; None ends the split (sequences)
@@ -109,6 +117,9 @@ def _random(rw_type: str, opts: Mapping[str, str], name: str, seed: int) -> Fiel
         )
     single = rw_type == "real"
     scale = rustrand.float_scale_inclusive(float(lo), float(hi), single)
+    if not all(math.isfinite(v) for v in (lo, hi, scale)):
+        # UniformFloat's Error::NonFinite: random_range's unwrap panics, the actor fails
+        raise GeneratorError("called `Result::unwrap()` on an `Err` value: NonFinite")
     return lambda offset: rustrand.sample_float(
         rustrand.std_rng(offset ^ seed), float(lo), scale, single
     )

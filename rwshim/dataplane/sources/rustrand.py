@@ -31,7 +31,10 @@ workspace Cargo.toml, no ``unbiased`` feature anywhere) with rand_chacha 0.9.0 a
 
 from __future__ import annotations
 
+import math
+import re
 import struct
+from fractions import Fraction
 from typing import Protocol
 
 _M32 = 0xFFFFFFFF
@@ -179,7 +182,49 @@ def random_int_inclusive(rng: Rng, low: int, high: int, bits: int) -> int:
 def f32(x: float) -> float:
     """``x`` rounded to the nearest f32 (an f32 operation on f32 operands, computed in f64
     and rounded once, is the correctly rounded f32 result)."""
-    return float(struct.unpack("<f", struct.pack("<f", x))[0])
+    try:
+        return float(struct.unpack("<f", struct.pack("<f", x))[0])
+    except OverflowError:  # rounds past the largest f32
+        return math.copysign(math.inf, x)
+
+
+_RUST_FLOAT = re.compile(
+    r"[+-]?(?:inf|infinity|nan|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)", re.IGNORECASE
+)
+
+
+def parse_float(text: str, single: bool) -> float:
+    """Rust's ``str::parse::<f32>`` / ``<f64>``: its grammar (no spaces, no ``_``), the
+    nearest value to the decimal (an f32 rounded once from the exact number, not through
+    f64); ValueError for what Rust refuses."""
+    if not _RUST_FLOAT.fullmatch(text):
+        raise ValueError(text)
+    v = float(text)
+    if not single:
+        return v
+    near = f32(v)
+    if near == v or math.isinf(near) or math.isnan(near):
+        return near
+    # f64 rounding then f32 rounding can differ from f32 rounding of the exact decimal:
+    # choose between the f32 below and above the exact value
+    exact = Fraction(text)
+    lo = near if Fraction(near) <= exact else _f32_next(near, -1)
+    hi = _f32_next(lo, 1)
+    if math.isinf(hi):
+        return lo
+    dlo, dhi = exact - Fraction(lo), Fraction(hi) - exact
+    if dlo != dhi:
+        return lo if dlo < dhi else hi
+    return lo if _f32_bits(lo) % 2 == 0 else hi  # a tie: the even one
+
+
+def _f32_next(x: float, direction: int) -> float:
+    """The next f32 above (1) or below (-1) ``x``."""
+    bits = _f32_bits(x)
+    if x == 0:
+        return _f32_from_bits(1) * direction
+    up = (direction > 0) == (x > 0)
+    return _f32_from_bits(bits + 1 if up else bits - 1)
 
 
 def _f32_bits(x: float) -> int:

@@ -138,3 +138,38 @@ def test_list_elements_share_the_offset_and_sequences_advance() -> None:
     rows = datagen.datagen(cols, opts, lambda: 0).due(0)
     assert [len(set(r["r"])) for r in rows] == [1] * 10
     assert [r["s"] for r in rows[:2]] == [[0, 1], [2, 3]]
+
+
+def test_parse_float_is_rusts() -> None:
+    """str::parse::<f32>: Rust's grammar, and the f32 nearest the decimal itself (not the
+    f32 nearest the f64 nearest it): 1 + 2^-24 + 2^-80 rounds up in f32, though its f64 is
+    the tie 1 + 2^-24, which rounds to even (down)."""
+    text = "1.00000005960464477539062582718061255302767487140869206996285356581211090087890625"
+    assert rustrand.parse_float(text, True) == 1 + 2.0**-23
+    assert rustrand.f32(float(text)) == 1.0
+    assert rustrand.parse_float("1e40", True) == float("inf")
+    assert rustrand.parse_float("+.5e3", False) == 500.0
+    for bad in ("1_0", " 1", "", "1e", "0x10"):
+        try:
+            rustrand.parse_float(bad, True)
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+
+
+def test_bad_bounds_fail_the_reader() -> None:
+    """numeric.rs's ``parse::<T>()?`` errors (Rust's texts) and a non-finite range
+    (random_range's unwrap panics): the split reader is not built."""
+    cases = [
+        ({"fields.r.min": "x"}, "integer", "invalid digit found in string"),
+        ({"fields.r.max": "99999999999"}, "integer", "number too large to fit in target type"),
+        ({"fields.r.min": "1.5x"}, "real", "invalid float literal"),
+        ({"fields.r.max": "inf"}, "double precision", "NonFinite"),
+    ]
+    for opts, rw_type, text in cases:
+        try:
+            datagen.datagen([("r", rw_type, True)], opts, lambda: 0)
+        except datagen.GeneratorError as e:
+            assert text in str(e)
+            continue
+        raise AssertionError(opts)
