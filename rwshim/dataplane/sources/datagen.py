@@ -136,7 +136,12 @@ def _varchar(opts: Mapping[str, str], name: str, seed: int) -> Field:
 
 
 def _timestamp(
-    rw_type: str, opts: Mapping[str, str], name: str, seed: int, now_ms: Callable[[], int]
+    rw_type: str,
+    opts: Mapping[str, str],
+    name: str,
+    seed: int,
+    now_ms: Callable[[], int],
+    start_ms: int | None = None,
 ) -> Field:
     """field_generator/timestamp.rs: the base (``basetime``; else, unless ``max_past_mode``
     is ``relative``, the time the reader was made; else the time of each row) less a random
@@ -156,19 +161,19 @@ def _timestamp(
         past_ms = _duration_ns(past_text) // 1_000_000
     mode = opts.get(f"fields.{name}.max_past_mode")
 
-    def now() -> dt.datetime:
-        at = dt.datetime.fromtimestamp(now_ms() / 1000, tz=dt.UTC)
+    def now(ms: int | None = None) -> dt.datetime:
+        at = dt.datetime.fromtimestamp((now_ms() if ms is None else ms) / 1000, tz=dt.UTC)
         return at if tz else at.replace(tzinfo=None)
 
     if base is None and (mode is None or mode.lower() != "relative"):
-        base = now()
+        base = now(start_ms)  # the reader's start
     fixed = base
 
     def gen(offset: int) -> object:
         rng = rustrand.std_rng(offset ^ seed)
         back = rustrand.random_int_inclusive(rng, 0, past_ms, 64)
         value = (fixed or now()) - dt.timedelta(milliseconds=back)
-        return value.isoformat(sep=" ")
+        return (value.astimezone(dt.UTC) if tz else value).isoformat(sep=" ")
 
     return gen
 
@@ -228,14 +233,16 @@ def field_generator(
     index: int,
     num: int,
     now_ms: Callable[[], int],
+    start_ms: int | None = None,
 ) -> Field:
-    """generator_from_data_type (reader.rs:204-336)."""
+    """generator_from_data_type (reader.rs:204-336); ``start_ms``: when the reader was made
+    (default now)."""
     seed_text = opts.get(f"fields.{name}.seed")
     seed = index
     if seed_text is not None and re.fullmatch(r"\+?[0-9]+", seed_text) and int(seed_text) < 2**64:
         seed = int(seed_text) ^ index  # (an unreadable seed: the split index, with a warning)
     if rw_type in ("timestamp without time zone", "timestamp with time zone"):
-        return _timestamp(rw_type, opts, name, seed, now_ms)
+        return _timestamp(rw_type, opts, name, seed, now_ms, start_ms)
     if rw_type in ("character varying", "text"):
         return _varchar(opts, name, seed)
     if rw_type in _INTS or rw_type in _FLOATS:
@@ -243,7 +250,7 @@ def field_generator(
             return _sequence(rw_type, opts, name, index, num)
         return _random(rw_type, opts, name, seed)
     if rw_type.startswith("struct<") or rw_type.endswith("[]"):
-        return _nested(rw_type, opts, name, index, num, now_ms)
+        return _nested(rw_type, opts, name, index, num, now_ms, start_ms)
     raise GeneratorError(f"unimplemented field generator {rw_type}")
 
 
@@ -254,6 +261,7 @@ def _nested(
     index: int,
     num: int,
     now_ms: Callable[[], int],
+    start_ms: int | None,
 ) -> Field:
     """A struct's fields (``fields.<col>.<field>.*``) as a tuple, never ending the split; a
     list's ``length`` elements (``fields.<col>._.*``), each drawn with the row's offset
@@ -263,7 +271,7 @@ def _nested(
     t = rwtypes.parse(rw_type)
     if t.kind == "struct":
         subs = [
-            field_generator(ft.display(), opts, f"{name}.{fname}", index, num, now_ms)
+            field_generator(ft.display(), opts, f"{name}.{fname}", index, num, now_ms, start_ms)
             for fname, ft in t.fields
         ]
         return lambda offset: tuple(g(offset) for g in subs)
@@ -272,7 +280,7 @@ def _nested(
         if text is not None and not text.isdigit():
             raise GeneratorError(f"invalid digit found in string: {text}")
         length = _DEFAULT_LENGTH if text is None else int(text)
-        elem = field_generator(t.elem.display(), opts, f"{name}._", index, num, now_ms)
+        elem = field_generator(t.elem.display(), opts, f"{name}._", index, num, now_ms, start_ms)
         return lambda offset: [elem(offset) for _ in range(length)]
     raise GeneratorError(f"unimplemented field generator {rw_type}")
 
@@ -353,12 +361,16 @@ def datagen(
         num = int(num_text)
     except ValueError:
         raise GeneratorError("failed to parse datagen split num") from None
+    started = now_ms() if started_ms is None else started_ms
     splits = []
     for index in range(num):
         per = rps // num + (1 if rps % num > index else 0)
         fields: list[tuple[str, Field | None]] = [
-            (name, field_generator(t, options, name, index, num, now_ms) if visible else None)
+            (
+                name,
+                field_generator(t, options, name, index, num, now_ms, started) if visible else None,
+            )
             for name, t, visible in columns
         ]
         splits.append(Split(index, num, per, fields))
-    return Datagen(splits, now_ms() if started_ms is None else started_ms)
+    return Datagen(splits, started)

@@ -173,3 +173,26 @@ def test_bad_bounds_fail_the_reader() -> None:
             assert text in str(e)
             continue
         raise AssertionError(opts)
+
+
+def test_timestamp_bases() -> None:
+    """timestamp.rs:33-70: without ``basetime`` the base is the reader's start unless
+    ``max_past_mode`` is ``relative`` (then each row's time); a timestamp's ``basetime`` is its
+    wall time in its own offset (``naive_local``), a timestamptz's the instant."""
+    clock = [1_700_000_000_000]
+    cols = [("t", "timestamp without time zone", True)]
+    fixed = datagen.datagen(cols, {"fields.t.max_past": "0s"}, lambda: clock[0], 1_600_000_000_000)
+    relative = datagen.datagen(
+        cols, {"fields.t.max_past": "0s", "fields.t.max_past_mode": "RELATIVE"}, lambda: clock[0]
+    )
+    assert fixed.splits[0].rows(1) == [{"t": "2020-09-13 12:26:40"}]
+    assert relative.splits[0].rows(1) == [{"t": "2023-11-14 22:13:20"}]
+    both = [("t", "timestamp without time zone", True), ("z", "timestamp with time zone", True)]
+    opts = {
+        "fields.t.basetime": "2024-01-01T08:00:00+08:00", "fields.t.max_past": "1h",
+        "fields.z.basetime": "2024-01-01T08:00:00+08:00", "fields.z.max_past": "1h",
+        "fields.t.seed": "3", "fields.z.seed": "3",
+    }  # fmt: skip
+    row = datagen.datagen(both, opts, lambda: 0).due(0)[0]
+    # the same draw (seed 3, offset 0) back from 08:00 local, and from 00:00 UTC
+    assert row == {"t": "2024-01-01 07:54:17.247000", "z": "2023-12-31 23:54:17.247000+00:00"}
