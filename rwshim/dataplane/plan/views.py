@@ -128,15 +128,19 @@ def guarded(
     return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings, answered
 
 
-def definition(catalog: Creation, rel: Relation, routed: Routed) -> rewrite.PgStatement:
+def definition(
+    catalog: Creation, rel: Relation, routed: Routed, own_readers: bool = True
+) -> rewrite.PgStatement:
     """A view's or materialized view's definition as PostgreSQL holds it: a materialized
     view's session values bound to its creation (``creation_answer``); a view that calls
     set_config is ``guard.SessionBound`` (RisingWave binds a view's query again at every use,
     PostgreSQL's view would answer without setting the variable: the reader inlines it).
-    A materialized view reads each datagen source through its own reader (ddl.reader)."""
+    A materialized view reads each datagen source through its own reader (ddl.reader);
+    ``own_readers`` False: through the source's log (a sink's query: its readers are not
+    made yet)."""
     materialized = rel.kind == RelKind.MATERIALIZED_VIEW
     answer = creation_answer(catalog, rel) if materialized else None
-    sources = datagen_sources(catalog, rel, routed)
+    sources = datagen_sources(catalog, rel, routed) if own_readers else []
     inline: dict[int, str] = {}
     for source in sources:
         cols = ", ".join(names.pg_ident(c.name) for c in source.columns) or "NULL"
