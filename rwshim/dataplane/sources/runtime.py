@@ -331,8 +331,8 @@ class Sources:
                 job = int(name[1:].partition("_")[0])
                 try:
                     await self.plane.ensure([job])
-                except RwError as e:  # a view the data plane does not run: no reader
-                    log.info("datagen reader %s: %s", name, e)
+                except Exception as e:  # a view the data plane does not run: no reader
+                    log.warning("datagen reader %s: %s", name, e)
                     continue
                 if name not in self.plane.made_names():
                     continue
