@@ -4,7 +4,10 @@ epoch's transaction, so they are seen at the next barrier as any write is (epoch
 
 A table with a connector stores its rows as a table does (``rw."t<id>"``, its key's conflict
 rule applied: UPSERT overwrites, a delete deletes); a source keeps every row delivered in its
-``rw."t<id>"`` (plan/ddl.py ``source``), which its materialized views read.
+``rw."t<id>"`` (plan/ddl.py ``source``), which its materialized views read; a datagen
+source's materialized views each read their own readers instead (``rw."r<view>_<source>"``,
+plan/ddl.py ``reader``), started when the view is made, as each RisingWave job's source
+executor starts its own.
 
 RisingWave at 448c657: ``src/connector/src/parser/chunk_builder.rs:310-420`` (the INCLUDE
 columns filled from the message's meta: key, partition = the split id, offset, timestamp,
