@@ -137,3 +137,22 @@ def test_each_job_reads_the_source_from_its_start(rw: RwShim, db: Client) -> Non
     db.run("DROP MATERIALIZED VIEW m1")
     rw.tick()
     assert db.rows("SELECT count(*) FROM m2") == [(6,)]
+
+
+def test_a_view_between_is_bound_into_the_job(rw: RwShim, db: Client) -> None:
+    """RisingWave binds a plain view into the materialized view's plan: a job reading a
+    datagen source through a view has its own readers too (and one reading the source twice,
+    through the view and directly, reads the same reader)."""
+    db.run(
+        "CREATE SOURCE s (a int) WITH (connector = 'datagen', fields.a.kind = 'sequence',"
+        " fields.a.start = '1', datagen.rows.per.second = '2')"
+    )
+    rw.tick()
+    rw.tick()  # (the source's own log has 4 rows by now: the views do not read them)
+    db.run("CREATE VIEW v AS SELECT a * 10 AS b FROM s")
+    db.run("CREATE MATERIALIZED VIEW m1 AS SELECT b FROM v")
+    rw.tick(2)
+    assert db.rows("SELECT b FROM m1 ORDER BY b") == [(10,), (20,), (30,), (40,), (50,), (60,)]
+    db.run("CREATE MATERIALIZED VIEW m2 AS SELECT b, a FROM v JOIN s ON b = a * 10")
+    rw.tick()
+    assert db.rows("SELECT b, a FROM m2 ORDER BY a") == [(10, 1), (20, 2), (30, 3), (40, 4)]
