@@ -70,6 +70,8 @@ class PgStatement:
     # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
     # the result columns and errors (rwshim/sql/long_names.py)
     long_names: tuple[tuple[str, str], ...] = ()
+    # a materialized view's datagen sources, read through its own readers (ddl.reader)
+    readers: tuple[Relation, ...] = ()
 
     def user_name(self, name: str) -> str:
         """A result column's name as the user wrote it (PostgreSQL's holds a long one's
