@@ -121,6 +121,7 @@ async def columns(
         cdc_tables.check_cdc_defaults(node.columns)
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
+    _scan_options(stmt)
     included = include_columns(connector, node.include, None, cdc_backfill=True)
     names = [c.name for c in cols]
     for _, c in included:
@@ -152,3 +153,18 @@ def source_ids(fe: Frontend, stmt: st.CreateTable) -> list[int]:
     name = engine_name(stmt.cdc_source, fe.database)
     found = fe.instance.engine.catalog.lookup(fe.ctx(), name, ("source",))
     return [] if found is None else [found.id]
+
+
+def _scan_options(stmt: st.CreateTable) -> None:
+    """CdcScanOptions from the table's WITH options (optimizer/plan_node/generic/cdc_scan.rs:
+    66-85): Rust's bool / u32 parses, ``Invalid value for <key>``."""
+    options = dict(stmt.with_options)
+    snapshot = options.get("snapshot")
+    if snapshot is not None and snapshot not in ("true", "false"):
+        raise RwError("Invalid value for snapshot")
+    for key in ("snapshot.interval", "snapshot.batch_size"):
+        value = options.get(key)
+        if value is not None:
+            digits = value[1:] if value.startswith("+") else value
+            if not (digits.isascii() and digits.isdigit()) or int(digits) >= 2**32:
+                raise RwError(f"Invalid value for {key}")

@@ -324,3 +324,31 @@ def test_wildcard_reads_the_columns_upstream(rw: RwShim, db: Client, up: tuple[P
     assert db.error("CREATE TABLE n (*) FROM pg TABLE 'nope.x'") == caused_by(
         "failed to auto derive table schema", "PostgreSQL schema `nope` does not exist"
     )
+
+
+def test_snapshot_false_and_upstream_restart(rw: RwShim, db: Client, up: tuple[Pg15, str]) -> None:
+    """``snapshot = 'false'`` skips the backfill (CdcScanOptions, generic/cdc_scan.rs:69-73);
+    an upstream that goes away and comes back: the barriers go on meanwhile, and the changes
+    made while rwshim could not read them arrive once it can (the slot kept them)."""
+    pg, name = up
+    run_on(pg, name, "CREATE TABLE t (id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 1)")
+    db.run(f"CREATE SOURCE pg WITH ({with_clause(pg, name)})")
+    assert db.error(
+        "CREATE TABLE bad (id int PRIMARY KEY, v int) WITH (snapshot = 'yes')"
+        " FROM pg TABLE 'public.t'"
+    ) == caused_by("Invalid value for snapshot")
+    db.run(
+        "CREATE TABLE t (id int PRIMARY KEY, v int) WITH (snapshot = 'false')"
+        " FROM pg TABLE 'public.t'"
+    )
+    rw.tick()
+    assert db.rows("SELECT * FROM t") == []
+    run_on(pg, name, "INSERT INTO t VALUES (2, 2)")
+    rw.tick()
+    assert db.rows("SELECT * FROM t") == [(2, 2)]
+    pg.stop()
+    rw.tick(2)  # the upstream is down: the barriers commit without it
+    pg.start()
+    run_on(pg, name, "UPDATE t SET v = 20 WHERE id = 2; INSERT INTO t VALUES (3, 3)")
+    rw.tick()
+    assert db.rows("SELECT * FROM t ORDER BY id") == [(2, 20), (3, 3)]

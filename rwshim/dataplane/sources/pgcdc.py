@@ -93,6 +93,7 @@ class CdcTable:
     table: str
     includes: dict[str, str]  # column name -> kind
     database: str = ""  # the upstream database (INCLUDE database_name)
+    snapshot: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,7 @@ class _Parsed:
     schema: str
     table: str
     includes: dict[str, str]
+    snapshot: bool = True  # WITH (snapshot = 'false'): no backfill (cdc_scan.rs:69-73)
 
 
 @dataclass(slots=True)
@@ -211,7 +213,10 @@ class PgCdc:
             if conn is None or conn.connector != "postgres-cdc":
                 continue
             database = str(conn.options.get("database.name", ""))
-            made = CdcTable(rel, source_id, parsed.schema, parsed.table, parsed.includes, database)
+            made = CdcTable(
+                rel, source_id, parsed.schema, parsed.table, parsed.includes, database,
+                parsed.snapshot,
+            )  # fmt: skip
             out.append(made)
         return out
 
@@ -241,7 +246,9 @@ class PgCdc:
                     for i in stmt.include
                 }
                 parts = tuple(p.real_value() for p in source.parts)
-                result = _Parsed(parts, schema, table, includes)
+                options = {o.name.real_value(): o.value.strip("'") for o in stmt.with_options}
+                snapshot = options.get("snapshot", "true") != "false"
+                result = _Parsed(parts, schema, table, includes, snapshot)
         self._parsed[rid] = (definition, result)
         return result
 
@@ -318,7 +325,8 @@ class PgCdc:
             stream.confirm = None
         for t in tabs:
             if t.rel.id not in loaded:
-                await self._snapshot(pg, t)
+                if t.snapshot:
+                    await self._snapshot(pg, t)
                 loaded.add(t.rel.id)
         res = await pg.query(
             "SELECT data FROM pg_logical_slot_peek_binary_changes($1, NULL, NULL,"
