@@ -407,6 +407,7 @@ async def _connector_table(
         is_source=False,
         append_only=stmt.append_only,
         has_with=True,
+        direct_cdc=fe.instance.release.direct_cdc_tables,
     )
     checked = connectors.check_before_columns(spec)
     cols, pk = table_columns(stmt.columns_text)

@@ -352,3 +352,40 @@ def test_snapshot_false_and_upstream_restart(rw: RwShim, db: Client, up: tuple[P
     run_on(pg, name, "UPDATE t SET v = 20 WHERE id = 2; INSERT INTO t VALUES (3, 3)")
     rw.tick()
     assert db.rows("SELECT * FROM t ORDER BY id") == [(2, 20), (3, 3)]
+
+
+@pytest.mark.parametrize(
+    ("version", "connector", "message"),
+    [
+        (
+            "3.0", "postgres-cdc",
+            "not supported by rwshim: a table with its own postgres-cdc connector (this release"
+            " accepts it; rwshim emulates CREATE SOURCE ... + CREATE TABLE ... FROM <source>"
+            " TABLE '...')",
+        ),
+        (
+            "2.8", "sqlserver-cdc",
+            "Protocol error: connector sqlserver-cdc does not support `CREATE TABLE`, please use"
+            " `CREATE SOURCE` instead",
+        ),
+    ],
+)  # fmt: skip
+def test_direct_cdc_table_of_older_releases(version: str, connector: str, message: str) -> None:
+    """v3.0.3 and v2.8.5 accept a table with its own mysql-cdc / postgres-cdc connector and
+    refuse sqlserver-cdc's (create_source.rs:761-766 there); rwshim says it does not emulate
+    the first."""
+    import psycopg
+
+    server = RwShim(manual=True, rw_version=version)
+    try:
+        with psycopg.connect(server.dsn, autocommit=True) as conn:
+            opts = (
+                f"connector = '{connector}', hostname = 'h', port = '1', username = 'u',"
+                " password = 'p', database.name = 'd', table.name = 't'"
+            )
+            db = Client(conn)
+            assert db.error(f"CREATE TABLE t (id int PRIMARY KEY) WITH ({opts})") == caused_by(
+                message
+            )
+    finally:
+        server.stop()
