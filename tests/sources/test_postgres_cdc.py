@@ -389,3 +389,22 @@ def test_direct_cdc_table_of_older_releases(version: str, connector: str, messag
             )
     finally:
         server.stop()
+
+
+def test_changes_between_create_and_snapshot(rw: RwShim, db: Client, up: tuple[Pg15, str]) -> None:
+    """Changes committed after the CREATE TABLE (the table is in the publication) and before
+    the snapshot is read are in both the slot and the snapshot: the replay over the snapshot
+    ends at the upstream's rows, and a reader sees no state in between (one epoch)."""
+    pg, name = up
+    run_on(
+        pg, name, "CREATE TABLE t (id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 1), (2, 2)"
+    )
+    db.run(f"CREATE SOURCE pg WITH ({with_clause(pg, name)})")
+    db.run("CREATE TABLE t (id int PRIMARY KEY, v int) FROM pg TABLE 'public.t'")
+    run_on(pg, name, "INSERT INTO t VALUES (3, 3); UPDATE t SET v = 10 WHERE id = 1;"
+                     " DELETE FROM t WHERE id = 2; UPDATE t SET id = 4 WHERE id = 3")  # fmt: skip
+    rw.tick()
+    assert db.rows("SELECT * FROM t ORDER BY id") == [(1, 10), (4, 3)]
+    run_on(pg, name, "DELETE FROM t")
+    rw.tick()
+    assert db.rows("SELECT * FROM t") == []
