@@ -237,6 +237,17 @@ def _collate(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
             )
 
 
+@register
+def _set_op_all(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    """INTERSECT ALL / EXCEPT ALL: ``bail_not_implemented!("{} all", op)`` (binder/
+    set_expr.rs:351-358)."""
+    top = [shape.node] if shape.kind == "select" else []
+    for stmt in [*top, *nodes(shape, "SelectStmt")]:
+        op = stmt.get("op")
+        if stmt.get("all") and op in ("SETOP_INTERSECT", "SETOP_EXCEPT"):
+            raise NotImplementedError_(f"{op.removeprefix('SETOP_')} all")
+
+
 # --- ordered-set aggregates -------------------------------------------------------------------
 
 _ORDERED_SET = ("percentile_cont", "percentile_disc")

@@ -28,6 +28,7 @@ from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
     checks,
+    corresponding,
     dml,
     functions,
     gapfill,
@@ -149,6 +150,8 @@ class _Rewriter:
         self._star_spans: set[int] = set()
         self._temporal: list[temporal.TemporalJoin] = []
         self._histories: list[tuple[int, tuple[str, str]]] = []
+        # id(level) of a CORRESPONDING wrapper -> the names it selects (plan/corresponding)
+        self.corr_names: dict[int, list[str]] = {}
 
     def run(self) -> PgStatement:
         shape = self.shape
@@ -157,6 +160,7 @@ class _Rewriter:
         try:
             if samename.rename(shape, self.routed.relation_of):
                 samename.splice_short_paths(shape, self.text, self.sp)
+            corresponding.splice(self)
             self.stars()
             self.windows()
             asof.splice_asof_joins(
@@ -610,6 +614,8 @@ class _Rewriter:
         level = self.shape.level_of.get(id(query))
         if level is None:
             return None
+        if id(level) in self.corr_names:
+            return list(self.corr_names[id(level)])
         if level.values is not None:
             width = len(level.values[0]) if level.values else 0
             return [f"column{i + 1}" for i in range(width)]
