@@ -109,6 +109,12 @@ _NESTED_LOOP_HINT = (
 )
 
 
+def nested_loop_refusal() -> NotSupported:
+    """RisingWave's refusal of a join only a nested loop answers (logical_join.rs:1650-1656):
+    also a FULL JOIN with no equality of its two sides (the data plane finds those)."""
+    return NotSupported("streaming nested-loop join", _NESTED_LOOP_HINT)
+
+
 def nested_loop_join(query: str) -> NotSupported | None:
     """RisingWave's refusal of a SELECT joining plain relations (tables, views, materialized
     views, sources) with a CROSS JOIN or a comma and no condition relating any two columns,

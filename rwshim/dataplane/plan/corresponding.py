@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.plan import tree
+from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import NotImplementedError_
 from rwshim.sql import corresponding as corr
@@ -46,8 +47,6 @@ def splice(rw: _Rewriter) -> None:
             )
         by = None
         if mk.by:
-            from rwshim.dataplane.plan.rewrite import figure_name
-
             by = [figure_name(rt.get("val") or {}) for rt in l_level.targets]
         pairs_ = corr.mapping(mk.op, left, right, by)
         if any(r >= len(right) for _, r in pairs_):

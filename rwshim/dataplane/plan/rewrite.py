@@ -30,6 +30,7 @@ from rwshim.dataplane.plan import (
     checks,
     corresponding,
     dml,
+    fulljoin,
     functions,
     gapfill,
     names,
@@ -38,14 +39,13 @@ from rwshim.dataplane.plan import (
     tree,
     typemap,
 )
+from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
 from rwshim.errors import NotImplementedError_
 from rwshim.sql import long_names
-
-UNNAMED = "?column?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,8 @@ class PgStatement:
     # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
     # the result columns and errors (rwshim/sql/long_names.py)
     long_names: tuple[tuple[str, str], ...] = ()
+    # a FULL JOIN answered as a nested loop (plan/fulljoin): RisingWave's stream plan refuses it
+    nested_loop: bool = False
 
     def user_name(self, name: str) -> str:
         """A result column's name as the user wrote it (PostgreSQL's holds a long one's
@@ -152,15 +154,20 @@ class _Rewriter:
         self._histories: list[tuple[int, tuple[str, str]]] = []
         # id(level) of a CORRESPONDING wrapper -> the names it selects (plan/corresponding)
         self.corr_names: dict[int, list[str]] = {}
+        # id(level) whose bare star is listed out (a rewritten FULL JOIN: plan/fulljoin)
+        self._force_star: set[int] = set()
 
     def run(self) -> PgStatement:
         shape = self.shape
+        full_joins: list[fulljoin.FullJoin] = []
         if shape.unsupported:
             raise RewriteRefused(f"{shape.unsupported[0]} on user data")
         try:
             if samename.rename(shape, self.routed.relation_of):
                 samename.splice_short_paths(shape, self.text, self.sp)
             corresponding.splice(self)
+            full_joins = fulljoin.find(self)
+            self._force_star = {id(j.level) for j in full_joins}
             self.stars()
             self.windows()
             asof.splice_asof_joins(
@@ -173,6 +180,7 @@ class _Rewriter:
             self.column_paths()
             self.value_functions()
             self.type_names()
+            fulljoin.splice(self, full_joins)
             extra = dml.splice(self.routed, self.sp, self.source_width())
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
@@ -202,6 +210,7 @@ class _Rewriter:
             tuple(self._temporal),
             tuple(self._histories),
             tuple(back.items()),
+            bool(full_joins),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -454,8 +463,12 @@ class _Rewriter:
                 raise RewriteRefused("this wildcard on user data")
             q = star.qualifier[-1]
             return [f"{qi(q)}.{qi(n)}" for n in cols if not _excluded(excl, q, n)]
-        if not excl and not any(
-            has_hidden(self.routed.relation_of(r)) for r in level.relations() if r.cte is None
+        if (
+            not excl
+            and id(level) not in self._force_star
+            and not any(
+                has_hidden(self.routed.relation_of(r)) for r in level.relations() if r.cte is None
+            )
         ):
             return None
         out: list[str] = []
@@ -712,77 +725,3 @@ def _exposed(item: tree.FromItem) -> str | None:
             return item.alias
         return item.names[0][-1] if len(item.names) == 1 and item.names[0] else None
     return item.alias
-
-
-_SVF_NAMES = {
-    "SVFOP_CURRENT_DATE": "current_date",
-    "SVFOP_CURRENT_TIME": "current_time",
-    "SVFOP_CURRENT_TIME_N": "current_time",
-    "SVFOP_CURRENT_TIMESTAMP": "current_timestamp",
-    "SVFOP_CURRENT_TIMESTAMP_N": "current_timestamp",
-    "SVFOP_LOCALTIME": "localtime",
-    "SVFOP_LOCALTIME_N": "localtime",
-    "SVFOP_LOCALTIMESTAMP": "localtimestamp",
-    "SVFOP_LOCALTIMESTAMP_N": "localtimestamp",
-    "SVFOP_CURRENT_ROLE": "current_role",
-    "SVFOP_CURRENT_USER": "current_user",
-    "SVFOP_USER": "user",
-    "SVFOP_SESSION_USER": "session_user",
-    "SVFOP_CURRENT_CATALOG": "current_catalog",
-    "SVFOP_CURRENT_SCHEMA": "current_schema",
-}
-
-
-def figure_name(val: tree.Node) -> str:
-    """PostgreSQL's name for an unaliased output expression (FigureColnameInternal,
-    src/backend/parser/parse_target.c), which the rewritten text's result will carry."""
-    wrapped = tree._wrapped(val)
-    if wrapped is None:
-        return UNNAMED
-    kind, node = wrapped
-    if kind == "ColumnRef":
-        fields = node.get("fields") or []
-        last = fields[-1].get("String") if fields else None
-        return last.get("sval", UNNAMED) if last else UNNAMED
-    if kind == "A_Indirection":
-        for ind in reversed(node.get("indirection") or []):
-            s = ind.get("String")
-            if s is not None:
-                return str(s.get("sval", UNNAMED))
-        return figure_name(node.get("arg") or {})
-    if kind == "FuncCall":
-        parts = tree._names(node.get("funcname"))
-        return parts[-1] if parts else UNNAMED
-    if kind == "TypeCast":
-        inner = figure_name(node.get("arg") or {})
-        if inner != UNNAMED:
-            return inner
-        parts = tree._names((node.get("typeName") or {}).get("names"))
-        return parts[-1] if parts else UNNAMED
-    if kind == "CaseExpr":
-        return "case"
-    if kind == "A_ArrayExpr":
-        return "array"
-    if kind == "RowExpr":
-        return "row"
-    if kind == "CoalesceExpr":
-        return "coalesce"
-    if kind == "MinMaxExpr":
-        return "greatest" if node.get("op") == "IS_GREATEST" else "least"
-    if kind == "NullIfExpr":
-        return "nullif"
-    if kind == "SQLValueFunction":
-        return _SVF_NAMES.get(node.get("op", ""), UNNAMED)
-    if kind == "SubLink":
-        t = node.get("subLinkType")
-        if t == "EXISTS_SUBLINK":
-            return "exists"
-        if t == "ARRAY_SUBLINK":
-            return "array"
-        if t in ("EXPR_SUBLINK", "MULTIEXPR_SUBLINK"):
-            sub = (node.get("subselect") or {}).get("SelectStmt") or {}
-            targets = sub.get("targetList") or []
-            if targets:
-                rt = targets[0].get("ResTarget", {})
-                return str(rt.get("name") or figure_name(rt.get("val") or {}))
-    return UNNAMED
