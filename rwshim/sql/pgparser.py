@@ -33,6 +33,7 @@ T = TypeVar("T")
 #   STRUCT<...>      RisingWave's struct type (parse_data_type): the angle brackets blanked
 #   aggregate:f(...) a scalar function over the group's array (parse_function: scalar_as_agg)
 #   CORRESPONDING [BY (cols)] after UNION / EXCEPT / INTERSECT [ALL] (parse_corresponding)
+#   f(args IGNORE NULLS) the end of an argument list (parse_argument_list)
 _RW_QUERY_ONLY = [
     re.compile(
         r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
@@ -41,6 +42,7 @@ _RW_QUERY_ONLY = [
     re.compile(r"(?i)\bASOF(?=\s+(?:LEFT\s+)?JOIN\b)"),
     re.compile(r"(?i)(?<=\*)\s*EXCEPT\s*\([^()]*\)"),
     re.compile(r"(?i)\baggregate\s*:(?=\s*[A-Za-z_\"])"),
+    re.compile(r"(?i)\bIGNORE\s+NULLS(?=\s*\))"),
 ]
 # (its group 1 is blanked)
 _CORRESPONDING = re.compile(

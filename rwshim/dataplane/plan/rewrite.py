@@ -33,6 +33,7 @@ from rwshim.dataplane.plan import (
     fulljoin,
     functions,
     gapfill,
+    ignore_nulls,
     names,
     samename,
     temporal,
@@ -177,6 +178,7 @@ class _Rewriter:
             self.descending_percentiles()
             self.jsonb_values()
             self.scalars_as_aggregates()
+            ignore_nulls.splice(self)
             self.column_paths()
             self.value_functions()
             self.type_names()
