@@ -27,7 +27,7 @@ from rwshim.errors import (
     QueryTimeout,
     RwError,
 )
-from rwshim.frontend.common import Cursor, Handler, do_flush
+from rwshim.frontend.common import Cursor, Handler, do_flush, read_only_refusal
 from rwshim.instance import Instance
 from rwshim.sql import statements as st
 
@@ -136,6 +136,8 @@ async def handle_dml(
     # delete.rs:74: resolve_schema_qualified_name).
     resolve_schema_qualified_name(fe.database, stmt.table.parts)
     planned = fe.data_plan(stmt.text)
+    if fe.txn_read_only:
+        raise read_only_refusal()  # after binding (handler/query.rs:502-513)
     if planned is not None:
         # A change belongs to the epoch after the barrier it follows: the change log seals a
         # barrier's changes in the background, so a write waits for that first (else it
