@@ -487,7 +487,7 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
     (an ASOF join's condition, HOP's window arguments, a FULL JOIN of no equality: plan/), an
     impure filter over a retract stream (binder/stream_checks), a notice instead when
     ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93)."""
-    from rwshim.binder.stream_checks import impure_filter, nested_loop_join, nested_loop_refusal
+    from rwshim.binder import stream_checks as sc
 
     if any(w in query.lower() for w in ("asof", "hop", "full")):
         from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
@@ -500,8 +500,8 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
         except RwError:
             planned = None
         if planned is not None and planned.statement.nested_loop:
-            raise nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
-    refused_join = nested_loop_join(query)
+            raise sc.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
+    refused_join = sc.scalar_subquery(query) or sc.nested_loop_join(query)
     if refused_join is not None:
         raise refused_join
 
@@ -511,7 +511,7 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
         rel = relations.relation_by_id(rid)
         if rel is None or not (rel.append_only or rel.kind.value == "source"):
             retract = True
-    refused = impure_filter(query, retract)
+    refused = sc.impure_filter(query, retract)
     if refused is None:
         return None
     if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
