@@ -157,6 +157,7 @@ class _Rewriter:
         self.corr_names: dict[int, list[str]] = {}
         # id(level) whose bare star is listed out (a rewritten FULL JOIN: plan/fulljoin)
         self._force_star: set[int] = set()
+        self._shared: dict[str, int] = {}  # column name -> FROM items having it (a star's level)
 
     def run(self) -> PgStatement:
         shape = self.shape
@@ -474,12 +475,25 @@ class _Rewriter:
         ):
             return None
         out: list[str] = []
+        self._shared = self._name_counts(level.items)
         for item in level.items:
             exprs = self.item_exprs(item, excl)
             if exprs is None:
                 raise RewriteRefused("this wildcard on user data")
             out.extend(exprs)
         return out
+
+    def _name_counts(self, items: list[tree.FromItem]) -> dict[str, int]:
+        """How many FROM items (through joins) have each column name."""
+        counts: dict[str, int] = {}
+        for item in items:
+            if isinstance(item, tree.JoinItem):
+                for n, k in self._name_counts([item.left, item.right]).items():
+                    counts[n] = counts.get(n, 0) + k
+                continue
+            for n in set(self.item_names(item) or ()):
+                counts[n] = counts.get(n, 0) + 1
+        return counts
 
     def _find_item(self, level: tree.Level | None, name: str) -> tree.FromItem | None:
         while level is not None:
@@ -536,6 +550,16 @@ class _Rewriter:
             return out
         exposed = _exposed(item)
         if exposed is None:
+            if isinstance(item, tree.SubqueryItem):
+                # an unaliased subquery (RisingWave's and PostgreSQL's) cannot be qualified:
+                # its names unqualified (one another item shares is PostgreSQL's ambiguity)
+                cols = self.item_names(item)
+                if cols is None:
+                    return None
+                cols = [n for n in cols if n not in excl]
+                return (
+                    None if any(self._shared.get(n, 0) > 1 for n in cols) else list(map(qi, cols))
+                )
             return None
         rel = self.routed.relation_of(item) if isinstance(item, tree.RelRef) else None
         if not excl and not has_hidden(rel):
