@@ -30,6 +30,7 @@ from rwshim.frontend import cdc_tables, connectors, eowc, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
+from rwshim.frontend.query import run_dml
 from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
@@ -367,7 +368,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         if planned is None:
             fe.instance.query.execute(insert, [], fe.query_context())
         else:
-            await fe.data_session().execute(planned, [], fe.data_state())
+            await run_dml(fe, planned, [])  # implicit_flush & co, as handle_query's
     if retention_notice is not None and not out.notices:
         out.notices.append(retention_notice)
     if added is not None and added.notices:

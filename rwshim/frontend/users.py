@@ -24,6 +24,7 @@ from rwshim.sql.user_options import parse as parse_user_options
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
 
+
 def user_options(text: str) -> list[UserOption]:
     """The options of a CREATE / ALTER USER the parser accepted (rwshim.sql.user_options)."""
     toks = tokenize(text)
