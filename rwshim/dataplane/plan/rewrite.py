@@ -74,6 +74,8 @@ class PgStatement:
     long_names: tuple[tuple[str, str], ...] = ()
     # a FULL JOIN answered as a nested loop (plan/fulljoin): RisingWave's stream plan refuses it
     nested_loop: bool = False
+    # a materialized view's datagen sources, read through its own readers (ddl.reader)
+    readers: tuple[Relation, ...] = ()
 
     def user_name(self, name: str) -> str:
         """A result column's name as the user wrote it (PostgreSQL's holds a long one's
@@ -213,7 +215,7 @@ class _Rewriter:
             tuple(self._temporal),
             tuple(self._histories),
             tuple(back.items()),
-            bool(full_joins),
+            nested_loop=bool(full_joins),
         )
 
     # --- relation names -------------------------------------------------------------------
