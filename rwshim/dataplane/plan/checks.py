@@ -531,3 +531,7 @@ def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> N
                     column_names.check_not_reserved(name)
                 except RwError as e:
                     raise ReservedAlias(e) from None
+
+
+# checks of values PostgreSQL's types cannot hold (they register themselves)
+from rwshim.dataplane.plan import type_limits  # noqa: E402, F401

@@ -1,0 +1,70 @@
+"""Lists of structs and nanosecond timestamps on the data plane's text (dataplane/plan/dml.py,
+type_limits.py): the cast an array of rows gets into a list-of-structs column, and the
+timestamp literals refused rather than rounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from rwshim.binder.context import QueryContext
+from rwshim.binder.relations import RelColumn
+from rwshim.common import pgtypes, rwtypes
+from rwshim.dataplane.plan import checks, tree, type_limits, typemap
+from rwshim.errors import RwError
+
+from .conftest import INT, Catalog, pg
+
+
+def test_an_array_literal_into_a_list_of_structs_is_cast(
+    catalog: Catalog, ctx: QueryContext
+) -> None:
+    rw = "struct<id character varying, name character varying>[]"
+    col = RelColumn("data", rwtypes.STRUCT_ARRAY_OID, rw_type=rw)
+    t = catalog.table("t", [RelColumn("k", INT), col])
+    pg_type = typemap.pg_type(rwtypes.parse(rw))
+    out = pg(
+        catalog, ctx, "INSERT INTO t VALUES (1, ARRAY[ROW('a', ','), ROW('c', ']')] ), (2, NULL)"
+    )
+    assert out.text == (
+        f'INSERT INTO rw."t{t.id}" AS "t" ("k", "data") VALUES '
+        f"(1, CAST(ARRAY[ROW('a', ','), ROW('c', ']')] AS {pg_type}) ), (2, NULL)"
+    )
+    # a ROW into a struct column PostgreSQL coerces itself: no cast
+    catalog.table("s", [RelColumn("v", rwtypes.STRUCT_OID, rw_type="struct<a integer>")])
+    assert "CAST" not in pg(catalog, ctx, "INSERT INTO s VALUES (ROW(1))").text
+
+
+@pytest.mark.parametrize(
+    ("text", "nanos"),
+    [
+        ("2013-01-01 01:01:01.123456789", True),
+        ("2013-01-01 01:01:01.1234561", True),
+        ("2013-01-01 01:01:01.123456000", False),
+        ("2013-01-01 01:01:01.123456", False),
+        ("2013-01-01 01:01:01", False),
+        ("2013-01-01T01:01:01.0000000010", True),
+    ],
+)
+def test_nanoseconds_in_a_timestamp_text(text: str, nanos: bool) -> None:
+    assert type_limits.has_nanoseconds(text) is nanos
+
+
+def test_timestamp_literals_with_nanoseconds_are_refused() -> None:
+    ts = RelColumn("v", pgtypes.TIMESTAMP)
+    tz = RelColumn("z", pgtypes.TIMESTAMPTZ)
+    text = "2013-01-01 01:01:01.123456789"
+    message = type_limits.NANOS_REFUSED.format(text=text)
+    for sql, cols in [
+        (f"SELECT '{text}'::timestamp", None),
+        (f"SELECT CAST('{text}' AS timestamp without time zone)", None),
+        (f"SELECT TIMESTAMP '{text}'", None),
+        (f"INSERT INTO t VALUES ('{text}')", [ts]),
+        (f"INSERT INTO t (z, v) VALUES ('{text}', '{text}')", [ts, tz]),
+    ]:
+        with pytest.raises(RwError) as info:
+            checks.check(tree.parse(sql), cols)
+        assert info.value.chain == [message], sql
+        assert info.value.code == "0A000"
+    # timestamptz keeps microseconds in RisingWave too; a string is a string
+    checks.check(tree.parse(f"SELECT '{text}'::timestamptz, '{text}'"), None)
+    checks.check(tree.parse(f"INSERT INTO t (z) VALUES ('{text}')"), [ts, tz])
