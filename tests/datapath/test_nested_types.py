@@ -4,6 +4,8 @@ PostgreSQL's types would answer otherwise (never a silently different value)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from psycopg.types.string import TextLoader
 
 from .conftest import Client, caused_by
@@ -68,3 +70,89 @@ def test_timestamps_with_nanoseconds_are_refused_not_rounded(db: Client) -> None
     assert db.rows("SELECT make_timestamp(2013, 1, 1, 1, 1, 1.1), make_time(1, 1, 1.5)") == [
         ("2013-01-01 01:01:01.100", "01:01:01.500")
     ]
+
+
+NESTED = (
+    "not supported by rwshim: {} of a list of lists (the data plane keeps lists of lists as "
+    "PostgreSQL's multidimensional arrays, whose functions see the innermost elements)"
+)
+NDIMS = (
+    "not supported by rwshim: {} of an empty or NULL list (its number of dimensions is its "
+    "RisingWave type's, which the data plane's PostgreSQL arrays do not keep)"
+)
+
+
+def test_list_dimensions_are_risingwaves(db: Client) -> None:
+    """array_ndims is the depth of the type (builtin_scalar.rs binds it as a constant);
+    array_length / array_upper / array_lower / array_dims see the outer list only
+    (array_length.rs, e2e_test/batch/functions/array_dims.slt.part)."""
+    assert db.rows(
+        "SELECT array_ndims(array[]::int[]), array_ndims(null::int[]),"
+        " array_ndims(null::int[][]), array_ndims(array[]::int[][]),"
+        " array_ndims(array[array[2, 3], array[4, 5]]), array_ndims('{2,3}'::varchar[])"
+    ) == [(1, 1, 2, 2, 2, 1)]
+    assert db.error("SELECT array_ndims(array[1], 2)") == caused_by(
+        "Failed to bind expression: array_ndims(ARRAY[1], 2)",
+        "Expr error",
+        "unexpected arguments number 2, expect 1",
+    )
+    db.run("CREATE TABLE lt (k int, v int[][], w int[])")
+    db.run(
+        "INSERT INTO lt VALUES (1, array[array[1, 2], array[3, 4]], array[5, 6]),"
+        " (2, NULL, NULL), (3, array[]::int[][], '{}')"
+    )
+    assert db.rows(
+        "SELECT array_ndims(v), array_length(v), array_length(v, 1), array_length(v, 0),"
+        " array_upper(v, 1), array_lower(v, 1), array_lower(v, 2), array_lower(v, 3)"
+        " FROM lt WHERE k = 1"
+    ) == [(2, 2, 2, None, 2, 1, 1, None)]
+    assert db.rows(
+        "SELECT array_length(w), array_dims(w), array_lower(w, 1) FROM lt ORDER BY k"
+    ) == [
+        (2, "[1:2]", 1),
+        (None, None, 1),
+        (0, "[1:0]", 1),
+    ]
+    assert db.error("SELECT array_upper(array[array[2, 3, 4], array[3, 4, 5]], 2)") == caused_by(
+        "Expr error",
+        "Invalid parameter dimension: array_length for dimensions greater than 1 not supported",
+    )
+    assert db.error("SELECT array_dims(v) FROM lt") == caused_by(
+        "Bind error: array_dims for dimensions greater than 1 not supported"
+    )
+    # an empty or NULL value does not say its depth in PostgreSQL: refused, not guessed
+    assert db.error("SELECT array_ndims(v) FROM lt") == caused_by(NDIMS.format("array_ndims"))
+    assert db.error("SELECT array_lower(v, 2) FROM lt") == caused_by(NDIMS.format("array_lower"))
+
+
+def test_list_functions_of_lists_of_lists(db: Client) -> None:
+    """RisingWave's list functions see a list of lists' inner lists; PostgreSQL's see the
+    innermost elements: appending and prepending a list is answered, the others refused."""
+    db.run("CREATE TABLE ll (v int[][])")
+    db.run("INSERT INTO ll VALUES (array[array[1, 2], array[3, 4]])")
+    for fn in ("array_max", "array_min", "array_distinct", "array_sum"):
+        assert db.error(f"SELECT {fn}(v) FROM ll") == caused_by(NESTED.format(fn)), fn
+    assert db.error("SELECT array_contains(v, array[array[1, 3]]) FROM ll") == caused_by(
+        NESTED.format("array_contains")
+    )
+    assert db.rows(
+        "SELECT array_prepend(array[array[2]], array[array[array[1]]]),"
+        " array_append(array[array[array[1]]], array[array[2.1]]),"
+        " array_append(v, array[9, 9]), array_prepend(array[9, 9], v) FROM ll"
+    ) == [
+        (
+            [[[2]], [[1]]],
+            [[[1]], [[Decimal("2.1")]]],
+            [[1, 2], [3, 4], [9, 9]],
+            [[9, 9], [1, 2], [3, 4]],
+        )
+    ]
+    # a NULL inner list has no place in a PostgreSQL array
+    assert db.error("SELECT array_append(v, NULL) FROM ll") == caused_by(
+        NESTED.format("array_append")
+    )
+    # lists of scalars keep PostgreSQL's (and RisingWave's) answers
+    assert db.rows(
+        "SELECT array_append(array[1], NULL), array_prepend(7, array[5]), array_max(array[3, 9]),"
+        " array_distinct(array[2, 1, 2]), array_contains(array[1, 2], array[2])"
+    ) == [([1, None], [7, 5], 9, [2, 1], True)]

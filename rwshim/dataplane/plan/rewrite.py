@@ -31,6 +31,7 @@ from rwshim.dataplane.plan import (
     dml,
     functions,
     gapfill,
+    lists,
     names,
     samename,
     temporal,
@@ -165,6 +166,7 @@ class _Rewriter:
             self.relations()
             self.descending_percentiles()
             self.jsonb_values()
+            lists.splice_array_ndims(shape, self.sp)
             self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()

@@ -25,6 +25,11 @@ _BAD_TIME = raise_expr(
     "'Invalid parameter hour, min, sec: invalid time: ' || h || ':' || mi || ':' || s"
 )
 
+_NANOS = raise_rw(
+    "'not supported by rwshim: ' || fn || ' of ' || s || ' seconds: RisingWave keeps their "
+    "nanoseconds, the data plane''s PostgreSQL keeps microseconds'"
+)
+
 SQL = f"""
 CREATE OR REPLACE FUNCTION {F}.rw_check_date(y int4, m int4, d int4) RETURNS void
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
@@ -57,9 +62,7 @@ CREATE OR REPLACE FUNCTION {F}.rw_check_nanos(fn text, s float8) RETURNS void
 BEGIN
     -- float8 round() is rint(): ties to even, as make_time.rs:46's round_ties_even
     IF pg_catalog.round((s - pg_catalog.trunc(s)) * 1e9)::numeric % 1000 <> 0 THEN
-        {raise_rw("'not supported by rwshim: ' || fn || ' of ' || s || ' seconds: "
-                  "RisingWave keeps their nanoseconds, the data plane''s PostgreSQL "
-                  "keeps microseconds'")}
+        {_NANOS}
     END IF;
 END $$;
 CREATE OR REPLACE FUNCTION {F}.rw_check_zone(z text) RETURNS void

@@ -68,3 +68,21 @@ def test_timestamp_literals_with_nanoseconds_are_refused() -> None:
     # timestamptz keeps microseconds in RisingWave too; a string is a string
     checks.check(tree.parse(f"SELECT '{text}'::timestamptz, '{text}'"), None)
     checks.check(tree.parse(f"INSERT INTO t (z) VALUES ('{text}')"), [ts, tz])
+
+
+def test_array_ndims_gets_the_depth_the_text_says(catalog: Catalog, ctx: QueryContext) -> None:
+    cases = {
+        "SELECT array_ndims(null::int[][])": "SELECT rwfn.array_ndims(null::int[][], 2)",
+        "SELECT array_ndims(ARRAY[ARRAY[1], ARRAY[2]])": (
+            "SELECT rwfn.array_ndims(ARRAY[ARRAY[1], ARRAY[2]], 2)"
+        ),
+        "SELECT pg_catalog.array_ndims(array[]::int[])": (
+            "SELECT rwfn.array_ndims(array[]::int[], 1)"
+        ),
+        # the text does not say: the value's dimensions (rwfn.array_ndims(a))
+        "SELECT array_ndims(array[]::int[] || array[1])": (
+            "SELECT array_ndims(array[]::int[] || array[1])"
+        ),
+    }
+    for sql, want in cases.items():
+        assert pg(catalog, ctx, sql).text == want, sql
