@@ -120,8 +120,12 @@ def test_list_dimensions_are_risingwaves(db: Client) -> None:
     assert db.error("SELECT array_dims(v) FROM lt") == caused_by(
         "Bind error: array_dims for dimensions greater than 1 not supported"
     )
-    # an empty or NULL value does not say its depth in PostgreSQL: refused, not guessed
-    assert db.error("SELECT array_ndims(v) FROM lt") == caused_by(NDIMS.format("array_ndims"))
+    # a column's depth is its type's, whatever its value
+    assert db.rows("SELECT array_ndims(v), array_ndims(w) FROM lt") == [(2, 1)] * 3
+    # an empty or NULL value of a depth the text does not say: refused, not guessed
+    assert db.error("SELECT array_ndims(x) FROM (SELECT v AS x FROM lt) AS q") == caused_by(
+        NDIMS.format("array_ndims")
+    )
     assert db.error("SELECT array_lower(v, 2) FROM lt") == caused_by(NDIMS.format("array_lower"))
 
 
@@ -156,3 +160,33 @@ def test_list_functions_of_lists_of_lists(db: Client) -> None:
         "SELECT array_append(array[1], NULL), array_prepend(7, array[5]), array_max(array[3, 9]),"
         " array_distinct(array[2, 1, 2]), array_contains(array[1, 2], array[2])"
     ) == [([1, None], [7, 5], 9, [2, 1], True)]
+
+
+SUBSCRIPTS = (
+    "not supported by rwshim: the subscripts {} of a list of depth {}: RisingWave applies each "
+    "subscript to the list the one before gave, the data plane's PostgreSQL arrays apply them "
+    "one per dimension"
+)
+
+
+def test_types_and_subscripts_of_lists_of_lists(db: Client) -> None:
+    """pg_typeof names a list of lists' type (builtin_scalar.rs "pg_typeof"); subscripts are
+    answered where PostgreSQL's arrays apply them as RisingWave does (one index per level, or
+    one slice), refused elsewhere: ``v[1]`` of a list of lists is its first inner list in
+    RisingWave, NULL in PostgreSQL."""
+    db.run("CREATE TABLE sl (v int[][], w int[], s struct<id varchar>[])")
+    db.run("INSERT INTO sl VALUES (array[array[1, 2], array[3, 4]], array[5, 6], array[row('a')])")
+    assert db.rows(
+        "SELECT pg_typeof(array[array[1, 2], array[3, 4]]), pg_typeof(v), pg_typeof(w),"
+        " pg_typeof('{{1}}'::varchar[][]), array_ndims(v) FROM sl"
+    ) == [("integer[][]", "integer[][]", "integer[]", "character varying[][]", 2)]
+    assert db.rows("SELECT v[2][1], v[1:1], w[1], w[1:2], (s[1]).id FROM sl") == [
+        (3, [[1, 2]], 5, [5, 6], "a")
+    ]
+    for sql, written, depth in [
+        ("SELECT v[1] FROM sl", "[1]", 2),
+        ("SELECT v[1][1:2] FROM sl", "[1][1:2]", 2),
+        ("SELECT w[1:2][1] FROM sl", "[1:2][1]", 1),
+        ("SELECT (array[array[1, 2], array[3, 4]])[2]", "[2]", 2),
+    ]:
+        assert db.error(sql) == caused_by(SUBSCRIPTS.format(written, depth)), sql

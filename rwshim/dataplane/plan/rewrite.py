@@ -166,7 +166,7 @@ class _Rewriter:
             self.relations()
             self.descending_percentiles()
             self.jsonb_values()
-            lists.splice_array_ndims(shape, self.sp)
+            lists.splice(shape, self.sp, self.routed.user_relations())
             self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()

@@ -28,7 +28,8 @@ functions see the innermost elements where RisingWave's see the inner lists:
 - ``array_ndims(a)`` is the depth of ``a``'s type (builtin_scalar.rs binds it as a constant):
   the rewriter gives it as a second argument when the text says it (a cast, an ``ARRAY``
   literal: dataplane/plan/lists.py); else the value's dimensions, and an empty or NULL value,
-  whose depth PostgreSQL's array does not keep, is refused.
+  whose depth PostgreSQL's array does not keep, is refused; ``pg_typeof(a, depth)``: the name
+  of a list of lists' type (``integer[][]``), its depth from the text (lists.py).
 """
 
 from __future__ import annotations
@@ -134,6 +135,10 @@ BEGIN
 END $$;
 CREATE OR REPLACE FUNCTION {F}.array_ndims(anyarray, int4) RETURNS int4 LANGUAGE sql
     IMMUTABLE PARALLEL SAFE AS $$ SELECT $2 $$;
+CREATE OR REPLACE FUNCTION {F}.pg_typeof(anyarray, int4) RETURNS varchar LANGUAGE sql
+    STABLE PARALLEL SAFE AS $$
+    SELECT pg_catalog.format_type(pg_catalog.pg_typeof($1), NULL)
+        || pg_catalog.repeat('[]', $2 - 1) $$;
 CREATE OR REPLACE FUNCTION {F}.array_lower(a anyarray, d int4) RETURNS int4
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 BEGIN

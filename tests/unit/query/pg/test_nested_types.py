@@ -86,3 +86,35 @@ def test_array_ndims_gets_the_depth_the_text_says(catalog: Catalog, ctx: QueryCo
     }
     for sql, want in cases.items():
         assert pg(catalog, ctx, sql).text == want, sql
+
+
+def test_subscripts_of_lists_of_known_depth(catalog: Catalog, ctx: QueryContext) -> None:
+    from rwshim.dataplane.plan import lists
+
+    t = catalog.table(
+        "lt",
+        [
+            RelColumn("v", pgtypes.INT4_ARRAY, rw_type="integer[][]"),
+            RelColumn("w", pgtypes.INT4_ARRAY, rw_type="integer[]"),
+            RelColumn("j", pgtypes.JSONB, rw_type="jsonb"),
+        ],
+    )
+    for sql in [
+        "SELECT v[1][2], v[1:2], w[1], w[2:3], j['a']['b'] FROM lt",
+        "SELECT x[1] FROM (SELECT v AS x FROM lt) AS q",  # the text does not say x's depth
+    ]:
+        pg(catalog, ctx, sql)
+    for sql, written, depth in [
+        ("SELECT v[1] FROM lt", "[1]", 2),
+        ("SELECT lt.v[1:2][1] FROM lt", "[1:2][1]", 2),
+        ("SELECT w[1][1] FROM lt", "[1][1]", 1),
+        ("SELECT ('{{1}}'::int[][])[1]", "[1]", 2),
+    ]:
+        with pytest.raises(RwError) as info:
+            pg(catalog, ctx, sql)
+        assert info.value.chain == [lists.SUBSCRIPTS_REFUSED.format(written=written, depth=depth)]
+    # the column's depth goes to array_ndims and pg_typeof
+    assert pg(catalog, ctx, "SELECT array_ndims(v), pg_typeof(v), pg_typeof(w) FROM lt").text == (
+        "SELECT rwfn.array_ndims(v, 2), rwfn.pg_typeof(v, 2), pg_typeof(w)"
+        f' FROM rw."t{t.id}" AS "lt"'
+    )
