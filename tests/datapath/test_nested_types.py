@@ -190,3 +190,22 @@ def test_types_and_subscripts_of_lists_of_lists(db: Client) -> None:
         ("SELECT (array[array[1, 2], array[3, 4]])[2]", "[2]", 2),
     ]:
         assert db.error(sql) == caused_by(SUBSCRIPTS.format(written, depth)), sql
+
+
+def test_rows_compare_with_struct_columns_and_name_their_fields(db: Client) -> None:
+    """A row holding a row compares with a struct column as RisingWave casts it to the column's
+    type; an anonymous row's fields are f1, f2, ... (e2e_test/batch/types/struct/
+    struct.slt.part)."""
+    raw_texts(db, 2249)
+    db.run("CREATE TABLE st (v1 int, v2 struct<v1 int, v2 struct<v1 int, v2 int>>)")
+    db.run("INSERT INTO st VALUES (1, (1, (1, 2))), (2, (1, (1, 3)))")
+    assert db.rows("SELECT * FROM st WHERE v2 = (1, (1, 3))") == [(2, '(1,"(1,3)")')]
+    assert db.rows("SELECT v1 FROM st WHERE v2 != (1, (1, 3))") == [(1,)]
+    assert db.rows("SELECT v1 FROM st WHERE ROW(1, ROW(1, 2)) < st.v2") == [(2,)]
+    cur = db.run("SELECT (Row('foo', 'bar')).f1, (Row('foo', 'bar')).f2, (row(1, 2)).f1 + 1 AS x")
+    assert [d.name for d in cur.description or []] == ["f1", "f2", "x"]
+    assert cur.fetchall() == [("foo", "bar", 2)]
+    assert db.error("SELECT (Row('foo', 'bar')).f3") == caused_by(
+        "Failed to bind expression: (ROW('foo', 'bar')).f3",
+        'Bind error: column "f3" not found in struct type',
+    )

@@ -34,6 +34,7 @@ from rwshim.dataplane.plan import (
     lists,
     names,
     samename,
+    structs,
     temporal,
     tree,
     typemap,
@@ -167,6 +168,7 @@ class _Rewriter:
             self.descending_percentiles()
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
+            structs.splice(shape, self.sp, self.routed.user_relations())
             self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()

@@ -118,3 +118,17 @@ def test_subscripts_of_lists_of_known_depth(catalog: Catalog, ctx: QueryContext)
         "SELECT rwfn.array_ndims(v, 2), rwfn.pg_typeof(v, 2), pg_typeof(w)"
         f' FROM rw."t{t.id}" AS "lt"'
     )
+
+
+def test_rows_against_struct_columns_and_row_fields(catalog: Catalog, ctx: QueryContext) -> None:
+    rw = "struct<v1 integer, v2 struct<v1 integer, v2 integer>>"
+    t = catalog.table("st", [RelColumn("v2", rwtypes.STRUCT_OID, rw_type=rw)])
+    composite = typemap.pg_type(rwtypes.parse(rw))
+    assert pg(catalog, ctx, "SELECT 1 FROM st WHERE v2 <> (1, (1, 3))").text == (
+        f'SELECT 1 FROM rw."t{t.id}" AS "st" WHERE v2 <> CAST((1, (1, 3)) AS {composite})'
+    )
+    # a flat row PostgreSQL compares with a composite itself
+    assert "CAST" not in pg(catalog, ctx, "SELECT 1 FROM st WHERE (v2).v2 < (1, 3)").text
+    assert pg(catalog, ctx, "SELECT (ROW('a', 2)).f2, 1 + (ROW(1)).f1").text == (
+        'SELECT ( 2) AS "f2", 1 + (1)'
+    )

@@ -1,0 +1,130 @@
+"""Structs on the data plane's text: where RisingWave's binder gives a ``ROW(...)`` a struct type
+that PostgreSQL's anonymous record does not have.
+
+- A comparison of a struct column with a row constructor holding another row constructor
+  (``v = (1, (1, 3))``): RisingWave casts the row to the column's struct type to compare them
+  (src/frontend/src/expr/type_inference/func.rs ``align_types`` over struct types, e2e_test/
+  batch/types/struct/struct.slt.part); PostgreSQL compares a composite with a record field by
+  field and refuses a composite field against a record one (``cannot compare dissimilar
+  column types``).  The row is spliced as ``CAST(<row> AS <the column's composite>)``; the
+  column's type is known when every relation of the statement having a column of that name
+  agrees on it.
+- A field of a row constructor, ``(ROW(a, b)).f2``: RisingWave names an anonymous row's
+  fields ``f1``, ``f2``, ... (binder/expr/mod.rs ``bind_row``: ``StructType::unnamed``, whose
+  field names are ``f<i>``), PostgreSQL's record has no field names.  The field is spliced as
+  the argument itself (its output name kept with ``AS f<i>`` when it is a whole select item);
+  a field the row does not have is RisingWave's ``column "f3" not found in struct type``
+  (binder/struct_field.rs:128-136).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rwshim.binder.relations import Relation
+from rwshim.common import rwtypes
+from rwshim.dataplane.plan import tree, typemap
+from rwshim.dataplane.plan.checks import nodes
+from rwshim.dataplane.plan.names import quote_ident
+from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args
+from rwshim.errors import BindError, BindExprError
+
+_COMPARISONS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">="})
+_FIELD = re.compile(rb"\s*\)\s*\.\s*([A-Za-z_][A-Za-z0-9_]*)")
+_UNNAMED = re.compile(r"f([1-9][0-9]*)")
+
+
+def struct_columns(relations: Iterable[Relation]) -> dict[str, str | None]:
+    """Column name -> the PostgreSQL composite of its struct type (None: not one type)."""
+    out: dict[str, str | None] = {}
+    for rel in relations:
+        for c in rel.columns:
+            pg: str | None = None
+            if c.rw_type.lower().startswith("struct<"):
+                try:
+                    pg = typemap.pg_type(rwtypes.parse(c.rw_type))
+                except (rwtypes.TypeSyntaxError, ValueError):
+                    pg = None
+            if c.name in out and out[c.name] != pg:
+                out[c.name] = None
+            else:
+                out.setdefault(c.name, pg)
+    return out
+
+
+def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> None:
+    rows = nodes(shape, "RowExpr")
+    if not rows:
+        return
+    _row_fields(shape, sp)
+    columns: dict[str, str | None] | None = None
+    for expr in nodes(shape, "A_Expr"):
+        if expr.get("kind") not in ("AEXPR_OP", "AEXPR_DISTINCT", "AEXPR_NOT_DISTINCT"):
+            continue
+        op = [n.get("String", {}).get("sval") for n in expr.get("name") or []]
+        if op[-1:] and op[-1] not in _COMPARISONS:
+            continue
+        sides = (expr.get("lexpr"), expr.get("rexpr"))
+        for col, row in (sides, sides[::-1]):
+            if not (isinstance(row, dict) and "RowExpr" in row and isinstance(col, dict)):
+                continue
+            if not any("RowExpr" in a for a in row["RowExpr"].get("args") or []):
+                continue  # PostgreSQL compares a composite with a flat record itself
+            fields = col.get("ColumnRef", {}).get("fields") or []
+            name = fields[-1].get("String", {}).get("sval") if fields else None
+            if name is None:
+                continue
+            if columns is None:
+                columns = struct_columns(relations)
+            pg = columns.get(name)
+            if pg is None:
+                continue
+            at = row["RowExpr"].get("location", -1)
+            end, _ = call_args(shape.text, at)
+            sp.insert(at, "CAST(")
+            sp.insert(end, f" AS {pg})")
+
+
+def _row_fields(shape: tree.Shape, sp: Splicer) -> None:
+    text = shape.text
+    # the select items that are a field of something: (its A_Indirection) -> the item
+    items = {
+        id(t["val"]["A_Indirection"]): t
+        for level in shape.levels
+        for t in level.targets
+        if isinstance(t.get("val"), dict) and "A_Indirection" in t["val"]
+    }
+    for ind in nodes(shape, "A_Indirection"):
+        row = ind.get("arg", {}).get("RowExpr")
+        steps = ind.get("indirection") or []
+        if row is None or len(steps) != 1 or "String" not in steps[0]:
+            continue
+        field = steps[0]["String"].get("sval", "")
+        at = row.get("location", -1)
+        end, spans = call_args(text, at)
+        open_at = text.rfind(b"(", 0, at)
+        m = _FIELD.match(text, end)
+        if open_at < 0 or text[open_at + 1 : at].strip() or m is None:
+            raise SpliceError(f"no field of a row at {at}")
+        found = _UNNAMED.fullmatch(field)
+        index = int(found.group(1)) - 1 if found else -1
+        if not 0 <= index < len(spans):
+            shown = _shown(text[open_at : m.end()].decode())
+            raise BindExprError(shown, BindError(f'column "{field}" not found in struct type'))
+        start, stop = spans[index]
+        sp.replace(open_at, start, "(")
+        sp.replace(stop, m.end(), ")")
+        item = items.get(id(ind))
+        if item is not None and not item.get("name"):
+            sp.insert(m.end(), f" AS {quote_ident(field)}")
+
+
+def _shown(expr: str) -> str:
+    """The expression as RisingWave's Display prints it."""
+    from rwshim.sql import unparse
+
+    try:
+        return unparse.print_query(f"SELECT {expr}").removeprefix("SELECT ")
+    except unparse.UnparseError:
+        return expr
