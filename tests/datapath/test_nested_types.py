@@ -209,3 +209,35 @@ def test_rows_compare_with_struct_columns_and_name_their_fields(db: Client) -> N
         "Failed to bind expression: (ROW('foo', 'bar')).f3",
         'Bind error: column "f3" not found in struct type',
     )
+
+
+RECTANGULAR = (
+    "not supported by rwshim: a list of lists whose inner lists differ in length or are NULL "
+    "(the data plane keeps lists of lists as PostgreSQL's multidimensional arrays, which must "
+    "be rectangular)"
+)
+
+
+def test_lists_of_lists_postgresql_cannot_hold_are_refused_in_rwshims_words(db: Client) -> None:
+    """RisingWave's lists of lists may be ragged and hold NULL lists (e2e_test/batch/basic/
+    array.slt.part); PostgreSQL's arrays cannot: refused as not supported, not in PostgreSQL's
+    words about dimensions."""
+    db.run("CREATE TABLE rl (v int[][])")
+    db.run("INSERT INTO rl VALUES (array[array[1, 2], array[3, 4]])")
+    for sql in [
+        "INSERT INTO rl VALUES (array[array[1], array[2, 3]])",
+        "SELECT array[array[1], NULL]",
+        "SELECT array_agg(x) FROM (VALUES (array[1]), (array[1, 2])) AS t(x)",
+        "SELECT array_agg(x) FROM (VALUES (array[1]), (NULL)) AS t(x)",
+        "SELECT v || array[1, 2, 3] FROM rl",
+    ]:
+        assert db.error(sql) == caused_by(RECTANGULAR), sql
+        assert db.sqlstate(sql) == "0A000"
+    assert db.error("SELECT array_position(v, 1) FROM rl") == caused_by(
+        "not supported by rwshim: searching the elements of a list of lists (the data plane"
+        " keeps lists of lists as PostgreSQL's multidimensional arrays, whose functions do not)"
+    )
+    assert db.error("SELECT array_replace(v, 1, 2) FROM rl") == caused_by(
+        NESTED.format("array_replace")
+    )
+    assert db.rows("SELECT array_replace(array[1, 2, 1], 1, 3)") == [([3, 2, 3],)]

@@ -155,6 +155,7 @@ OVERRIDES: frozenset[str] = frozenset(
         # RisingWave's list functions (sqlfn/arrays.py)
         "array_append",
         "array_prepend",
+        "array_replace",
         "array_length",
         "array_upper",
         "array_lower",

@@ -12,9 +12,9 @@ names the binder maps to them, src/frontend/src/binder/expr/function/builtin_sca
 
 Lists of lists are PostgreSQL's multidimensional arrays (dataplane/plan/typemap), whose
 functions see the innermost elements where RisingWave's see the inner lists:
-- ``array_min`` / ``array_max`` / ``array_sum`` / ``array_distinct`` and the containment
-  functions of a list of lists are refused (``rw_flat``: not supported by rwshim), never
-  answered over the innermost elements;
+- ``array_min`` / ``array_max`` / ``array_sum`` / ``array_distinct`` / ``array_replace`` and
+  the containment functions of a list of lists are refused (``rw_flat``: not supported by
+  rwshim), never answered over the innermost elements;
 - ``array_append`` / ``array_prepend`` of a list to a list of lists (array.rs ``array_append``
   / ``array_prepend``: the element is one inner list) are PostgreSQL's ``||`` when the
   dimensions fit, else refused;
@@ -94,6 +94,9 @@ BEGIN
     END IF;
     RETURN a || e;
 END $$;
+CREATE OR REPLACE FUNCTION {F}.array_replace(anycompatiblearray, anycompatible, anycompatible)
+    RETURNS anycompatiblearray LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT pg_catalog.array_replace({F}.rw_flat($1, 'array_replace'), $2, $3) $$;
 CREATE OR REPLACE FUNCTION {F}.array_append(anycompatiblearray, anycompatiblearray)
     RETURNS anycompatiblearray LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT {F}.rw_list_add($1, $2, 'array_append', false) $$;
