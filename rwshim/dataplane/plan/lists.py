@@ -19,6 +19,8 @@ every relation of the statement having a column of that name agrees on its depth
   (with a slice among them, every one is a slice).  The two agree only when the subscripts are
   one slice, or one index per level; any other subscripts of a list of known depth are refused
   (PostgreSQL answers ``v[1]`` of a two-level list with NULL).
+- ``@>`` / ``<@`` / ``&&`` with a side of known depth above one are refused: RisingWave's
+  (array_contain.rs) compare the inner lists, PostgreSQL's the innermost elements.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ SUBSCRIPTS_REFUSED = (
     "not supported by rwshim: the subscripts {written} of a list of depth {depth}: RisingWave "
     "applies each subscript to the list the one before gave, the data plane's PostgreSQL "
     "arrays apply them one per dimension"
+)
+
+OPERATOR_REFUSED = (
+    "not supported by rwshim: {op} of a list of lists (the data plane keeps lists of lists as "
+    "PostgreSQL's multidimensional arrays, whose functions see the innermost elements)"
 )
 
 Depths = dict[str, int | None]  # column name -> its list depth (None: not one depth)
@@ -95,11 +102,23 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
     """The rewrites and refusals above, on one statement."""
     wanted = {"array_ndims", "pg_typeof"} & shape.func_names
     indirections = nodes(shape, "A_Indirection")
-    if not wanted and not indirections:
+    operators = [
+        e
+        for e in nodes(shape, "A_Expr")
+        if e.get("kind") == "AEXPR_OP"
+        and [n.get("String", {}).get("sval") for n in e.get("name") or []][-1:]
+        in (["@>"], ["<@"], ["&&"])
+    ]
+    if not wanted and not indirections and not operators:
         return
     columns = column_depths(relations)
     for ind in indirections:
         _check_subscripts(shape.text, ind, columns)
+    for e in operators:
+        sides = (static_depth(e.get("lexpr"), columns), static_depth(e.get("rexpr"), columns))
+        if any(d is not None and d > 1 for d in sides):
+            op = e["name"][-1]["String"]["sval"]
+            raise RwError(OPERATOR_REFUSED.format(op=op), sqlstate="0A000")
     for call in nodes(shape, "FuncCall") if wanted else ():
         names = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
         if names[-1:] not in (["array_ndims"], ["pg_typeof"]):

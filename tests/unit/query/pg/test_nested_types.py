@@ -132,3 +132,18 @@ def test_rows_against_struct_columns_and_row_fields(catalog: Catalog, ctx: Query
     assert pg(catalog, ctx, "SELECT (ROW('a', 2)).f2, 1 + (ROW(1)).f1").text == (
         'SELECT ( 2) AS "f2", 1 + (1)'
     )
+
+
+def test_containment_operators_of_lists_of_lists(catalog: Catalog, ctx: QueryContext) -> None:
+    from rwshim.dataplane.plan import lists
+
+    catalog.table("lo", [RelColumn("v", pgtypes.INT4_ARRAY, rw_type="integer[][]")])
+    for sql, op in [
+        ("SELECT v @> array[array[1, 3]] FROM lo", "@>"),
+        ("SELECT array[array[1]] <@ v FROM lo", "<@"),
+        ("SELECT 1 FROM lo WHERE v && '{{1}}'::int[][]", "&&"),
+    ]:
+        with pytest.raises(RwError) as info:
+            pg(catalog, ctx, sql)
+        assert info.value.chain == [lists.OPERATOR_REFUSED.format(op=op)], sql
+    pg(catalog, ctx, "SELECT array[1, 2] @> array[2], v = v FROM lo")
