@@ -241,3 +241,31 @@ def test_lists_of_lists_postgresql_cannot_hold_are_refused_in_rwshims_words(db: 
         NESTED.format("array_replace")
     )
     assert db.rows("SELECT array_replace(array[1, 2, 1], 1, 3)") == [([3, 2, 3],)]
+
+
+def test_structs_cast_field_by_field(db: Client) -> None:
+    """RisingWave casts a struct to another of as many fields field by field (cast.rs
+    cast_struct): INSERT ... SELECT into a struct of other field types is an assignment cast
+    (e2e_test/batch/types/struct/struct_cast_2.slt.part), ``::struct<...>`` an explicit one."""
+    raw_texts(db, 2249)
+    db.run("CREATE TABLE st1 (v1 int, v2 struct<v1 int, v2 struct<v1 int, v2 int>>)")
+    db.run("CREATE TABLE st2 (v1 int, v2 struct<v1 varchar, v2 struct<v1 varchar, v2 varchar>>)")
+    db.run("INSERT INTO st1 VALUES (1, (1, (1, NULL))), (2, (20, (30, 40)))")
+    assert db.tag("INSERT INTO st2 SELECT * FROM st1") == "INSERT 0 2"
+    assert db.rows("SELECT v2, ((v2).v2).v1 || 'x' FROM st2 ORDER BY v1") == [
+        ('(1,"(1,)")', "1x"),
+        ('(20,"(30,40)")', "30x"),
+    ]
+    assert db.rows(
+        "SELECT v2::struct<a bigint, b struct<c int, d numeric>> FROM st2 ORDER BY v1"
+    ) == [('(1,"(1,)")',), ('(20,"(30,40)")',)]
+    # varchar to int is explicit only: not an assignment
+    assert db.error("INSERT INTO st1 SELECT * FROM st2") == caused_by(
+        'column "v2" is of type struct<v1 integer, v2 struct<v1 integer, v2 integer>> but'
+        " expression is of type struct<v1 character varying, v2 struct<v1 character varying,"
+        " v2 character varying>>\nHINT: You will need to rewrite or cast the expression."
+    )
+    assert db.error("SELECT v2::struct<a int> FROM st1") == caused_by(
+        "cannot cast type struct<v1 integer, v2 struct<v1 integer, v2 integer>> to"
+        " struct<a integer>"
+    )

@@ -75,7 +75,9 @@ def user_names(text: str, name_of: NameOf) -> str:
         found = name_of(int(digits))
         return m.group(0) if found is None else found
 
-    return _PHYSICAL.sub(sub, text)
+    from rwshim.dataplane.plan import typemap
+
+    return typemap.user_types(_PHYSICAL.sub(sub, text))
 
 
 def with_long_names(err: PgError, pairs: Sequence[tuple[str, str]]) -> PgError:

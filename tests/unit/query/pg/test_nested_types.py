@@ -147,3 +147,14 @@ def test_containment_operators_of_lists_of_lists(catalog: Catalog, ctx: QueryCon
             pg(catalog, ctx, sql)
         assert info.value.chain == [lists.OPERATOR_REFUSED.format(op=op)], sql
     pg(catalog, ctx, "SELECT array[1, 2] @> array[2], v = v FROM lo")
+
+
+def test_composite_names_read_back_as_struct_types() -> None:
+    t = rwtypes.parse("struct<a integer, b struct<c character varying>>")
+    name = typemap.struct_name(t)
+    assert typemap.user_types(f"cannot cast type {name} to rwfn.{name}") == (
+        "cannot cast type struct<a integer, b struct<c character varying>> to"
+        " struct<a integer, b struct<c character varying>>"
+    )
+    # a name this process did not make stays as it is
+    assert typemap.user_types("type rw_s000000000 and rw_sx") == "type rw_s000000000 and rw_sx"
