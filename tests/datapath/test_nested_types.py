@@ -269,3 +269,13 @@ def test_structs_cast_field_by_field(db: Client) -> None:
         "cannot cast type struct<v1 integer, v2 struct<v1 integer, v2 integer>> to"
         " struct<a integer>"
     )
+
+
+def test_two_rows_compare_as_struct_values(db: Client) -> None:
+    """RisingWave compares two structs as values, a NULL field equal to a NULL field
+    (StructRef's PartialEq): ``ROW(1, NULL) = ROW(1, NULL)`` is true, where PostgreSQL's
+    field-by-field comparison of two row constructors is NULL."""
+    assert db.rows(
+        "SELECT ROW(1, NULL) = ROW(1, NULL), ROW(1, NULL) <> ROW(1, 2), ROW(1) = ROW('1'),"
+        " ROW(1, '1') = ROW('1', 1), (1, 2) != (1, 2)"
+    ) == [(True, True, True, True, False)]

@@ -9,6 +9,13 @@ that PostgreSQL's anonymous record does not have.
   column types``).  The row is spliced as ``CAST(<row> AS <the column's composite>)``; the
   column's type is known when every relation of the statement having a column of that name
   agrees on it.
+- ``ROW(...) = ROW(...)`` (and ``<>``): RisingWave compares two structs as values, a NULL field
+  equal to a NULL field (``equal(struct, struct)``, src/expr/impl/src/scalar/cmp.rs over
+  ``StructRef``'s ``PartialEq``, src/common/src/array/struct_array.rs:455-461); PostgreSQL
+  compares two row constructors field by field in SQL's logic (a NULL field makes the answer
+  NULL).  The operator is spliced as ``IS NOT DISTINCT FROM`` (``IS DISTINCT FROM``), which
+  PostgreSQL expands field by field with RisingWave's answer (a struct column's comparisons
+  are PostgreSQL's ``record_eq``, whose NULL fields are equal already).
 - A field of a row constructor, ``(ROW(a, b)).f2``: RisingWave names an anonymous row's
   fields ``f1``, ``f2``, ... (binder/expr/mod.rs ``bind_row``: ``StructType::unnamed``, whose
   field names are ``f<i>``), PostgreSQL's record has no field names.  The field is spliced as
@@ -65,6 +72,8 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
         op = [n.get("String", {}).get("sval") for n in expr.get("name") or []]
         if op[-1:] and op[-1] not in _COMPARISONS:
             continue
+        if _row_equality(shape.text, expr, op[-1] if op else "", sp):
+            continue
         sides = (expr.get("lexpr"), expr.get("rexpr"))
         for col, row in (sides, sides[::-1]):
             if not (isinstance(row, dict) and "RowExpr" in row and isinstance(col, dict)):
@@ -84,6 +93,24 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
             end, _ = call_args(shape.text, at)
             sp.insert(at, "CAST(")
             sp.insert(end, f" AS {pg})")
+
+
+def _row_equality(text: bytes, expr: dict[str, object], op: str, sp: Splicer) -> bool:
+    lexpr, rexpr = expr.get("lexpr"), expr.get("rexpr")
+    if expr.get("kind") != "AEXPR_OP" or op not in ("=", "<>", "!="):
+        return False
+    if not (isinstance(lexpr, dict) and "RowExpr" in lexpr):
+        return False
+    if not (isinstance(rexpr, dict) and "RowExpr" in rexpr):
+        return False
+    at = expr.get("location", -1)
+    written = text[at : at + 2] if isinstance(at, int) else b""
+    width = 1 if op == "=" else 2  # ``<>`` is also written ``!=``
+    if (op == "=" and written[:1] != b"=") or (op != "=" and written not in (b"<>", b"!=")):
+        raise SpliceError(f"no operator {op} at {at}")
+    assert isinstance(at, int)
+    sp.replace(at, at + width, " IS NOT DISTINCT FROM " if op == "=" else " IS DISTINCT FROM ")
+    return True
 
 
 def _row_fields(shape: tree.Shape, sp: Splicer) -> None:

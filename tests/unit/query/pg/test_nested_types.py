@@ -158,3 +158,13 @@ def test_composite_names_read_back_as_struct_types() -> None:
     )
     # a name this process did not make stays as it is
     assert typemap.user_types("type rw_s000000000 and rw_sx") == "type rw_s000000000 and rw_sx"
+
+
+def test_two_rows_compare_as_values(catalog: Catalog, ctx: QueryContext) -> None:
+    assert pg(catalog, ctx, "SELECT ROW(1, NULL) = ROW(1, NULL), (1, 2) != (1, 3)").text == (
+        "SELECT ROW(1, NULL)  IS NOT DISTINCT FROM  ROW(1, NULL), (1, 2)  IS DISTINCT FROM  (1, 3)"
+    )
+    # a row and anything else: PostgreSQL's record comparison (NULL fields equal) already
+    assert pg(catalog, ctx, "SELECT ROW(1) = (SELECT ROW(1))").text == (
+        "SELECT ROW(1) = (SELECT ROW(1))"
+    )
