@@ -279,3 +279,28 @@ def test_two_rows_compare_as_struct_values(db: Client) -> None:
         "SELECT ROW(1, NULL) = ROW(1, NULL), ROW(1, NULL) <> ROW(1, 2), ROW(1) = ROW('1'),"
         " ROW(1, '1') = ROW('1', 1), (1, 2) != (1, 2)"
     ) == [(True, True, True, True, False)]
+
+
+def test_extract_answers_at_risingwaves_nanosecond_scale(db: Client) -> None:
+    """RisingWave's extract of a time unit is a decimal at nanosecond scale (extract.rs;
+    e2e_test/batch/types/timestamp_ns.slt.part's microsecond rows)."""
+    db.run("CREATE TABLE te (ts timestamp)")
+    db.run(
+        "INSERT INTO te VALUES ('2012-01-01 01:01:01.123456'), ('0001-01-01 01:01:01.123456 BC')"
+    )
+    got = db.rows(
+        "SELECT extract(second FROM ts)::varchar, extract(MILLISECOND FROM ts)::varchar,"
+        " extract(microsecond FROM ts)::varchar, extract(nanosecond FROM ts)::varchar,"
+        " extract('epoch' FROM ts)::varchar FROM te ORDER BY ts DESC"
+    )
+    assert got == [
+        ("1.123456000", "1123.456000", "1123456.000", "1123456000", "1325379661.123456000"),
+        ("1.123456000", "1123.456000", "1123456.000", "1123456000", "-62167215538.876544"),
+    ]
+    cur = db.run(
+        "SELECT extract(epoch FROM '2023-06-01 00:00:00Z'::timestamptz)::varchar,"
+        " extract(second FROM '2023-06-01 00:00:01.5Z'::timestamptz)::varchar,"
+        " extract(epoch FROM time '01:00:00.5')::varchar, extract(day FROM date '2020-01-31')"
+    )
+    assert [d.name for d in cur.description or []] == ["extract"] * 4
+    assert cur.fetchall() == [("1685577600.000000", "1.500000000", "3600.500000000", 31)]

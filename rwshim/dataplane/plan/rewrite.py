@@ -29,6 +29,7 @@ from rwshim.dataplane.plan import (
     asof,
     checks,
     dml,
+    extract,
     functions,
     gapfill,
     lists,
@@ -169,6 +170,7 @@ class _Rewriter:
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
+            extract.splice(shape, self.sp)
             self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()

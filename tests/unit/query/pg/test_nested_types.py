@@ -168,3 +168,15 @@ def test_two_rows_compare_as_values(catalog: Catalog, ctx: QueryContext) -> None
     assert pg(catalog, ctx, "SELECT ROW(1) = (SELECT ROW(1))").text == (
         "SELECT ROW(1) = (SELECT ROW(1))"
     )
+
+
+def test_extract_of_time_units_goes_to_rwfn(catalog: Catalog, ctx: QueryContext) -> None:
+    assert pg(
+        catalog,
+        ctx,
+        "SELECT EXTRACT( SECOND  from now()), extract(year FROM now()), "
+        "extract('Epoch' FROM x) FROM (VALUES (1)) AS t(x)",
+    ).text == (
+        "SELECT rwfn.extract('second', now()), extract(year FROM now()), "
+        "rwfn.extract('epoch', x) FROM (VALUES (1)) AS t(x)"
+    )
