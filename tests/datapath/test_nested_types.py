@@ -304,3 +304,17 @@ def test_extract_answers_at_risingwaves_nanosecond_scale(db: Client) -> None:
     )
     assert [d.name for d in cur.description or []] == ["extract"] * 4
     assert cur.fetchall() == [("1685577600.000000", "1.500000000", "3600.500000000", 31)]
+
+
+def test_to_char_reads_risingwaves_patterns_only(db: Client) -> None:
+    """RisingWave's to_char knows its own patterns (NS among them) and prints every other
+    character as written (to_char.rs ChronoPattern::compile); PostgreSQL's reads Day, D, Q...
+    and pads Month."""
+    assert db.rows(
+        "SELECT to_char(timestamp '2012-01-01 01:01:01.123456', 'YYYY-MM-DD HH24:MI:SS.NS'),"
+        " to_char(timestamp '2012-03-05 13:01:01', 'Day D Q \"x\" Month Mon hh12 pm')"
+    ) == [("2012-01-01 01:01:01.123456000", 'Day D Q "x" March Mar 01 pm')]
+    assert db.error("SELECT to_char(timestamp '2012-01-01', 'YYYY%m')") == caused_by(
+        "not supported by rwshim: the to_char pattern 'YYYY%m' (RisingWave formats it with"
+        " chrono, which reads '%' as its own items)"
+    )

@@ -37,6 +37,7 @@ from rwshim.dataplane.plan import (
     samename,
     structs,
     temporal,
+    to_char,
     tree,
     typemap,
 )
@@ -171,6 +172,7 @@ class _Rewriter:
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
             extract.splice(shape, self.sp)
+            to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             self.column_paths()
             self.value_functions()

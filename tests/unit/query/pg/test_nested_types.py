@@ -180,3 +180,13 @@ def test_extract_of_time_units_goes_to_rwfn(catalog: Catalog, ctx: QueryContext)
         "SELECT rwfn.extract('second', now()), extract(year FROM now()), "
         "rwfn.extract('epoch', x) FROM (VALUES (1)) AS t(x)"
     )
+
+
+def test_to_char_patterns_as_postgresqls() -> None:
+    from rwshim.dataplane.plan import chrono
+
+    assert chrono.to_char_format("YYYY-MM-DD HH24:MI:SS.NS") == (
+        'YYYY"-"MM"-"DD" "HH24":"MI":"SS"."US"000"'
+    )
+    assert chrono.to_char_format('Day "q" \\ Month') == '"Day \\"q\\" \\\\ "FMMonth'
+    assert chrono.to_char_format("%Y") is None
