@@ -59,6 +59,12 @@ def test_timestamps_with_nanoseconds_are_refused_not_rounded(db: Client) -> None
         "not supported by rwshim: make_timestamp of 1.123456789 seconds: RisingWave keeps"
         " their nanoseconds, the data plane's PostgreSQL keeps microseconds"
     )
+    # timestamptz keeps microseconds in RisingWave, cutting the rest off: refused, not rounded
+    assert db.error("SELECT '2020-01-01 00:00:00.1234567+00'::timestamptz") == caused_by(
+        "not supported by rwshim: the timestamp with time zone '2020-01-01 00:00:00.1234567+00'"
+        " has digits past the microseconds (RisingWave cuts them off, the data plane's"
+        " PostgreSQL rounds them)"
+    )
     # whole microseconds are the same value on both
     db.run(
         "INSERT INTO ts VALUES (2, '2013-01-01 01:01:01.123456000'), (3, '2013-01-01 01:01:01.5')"

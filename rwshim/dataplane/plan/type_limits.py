@@ -8,8 +8,10 @@ PostgreSQL would round or reinterpret them (never a silently different value).
   literal (``'…'::timestamp``, ``TIMESTAMP '…'``, a string inserted into a timestamp column)
   whose fraction has a non-zero digit past the sixth is refused.  ``make_timestamp`` /
   ``make_time`` refuse such seconds when they run (dataplane/plan/sqlfn/maketime.py).
-  ``timestamptz`` and ``time`` parsed from text keep microseconds in RisingWave too
-  (timestamptz.rs, datetime.rs ``impl FromStr for Time``: speedate's ``microsecond``).
+- a ``timestamptz`` literal with digits past the microseconds: RisingWave keeps microseconds,
+  cutting the rest off (timestamptz.rs ``impl FromStr for Timestamptz``: speedate's
+  ``microsecond``, else chrono's ``timestamp_micros``), where PostgreSQL rounds them: refused
+  rather than rounded.
 
 The checks register with ``checks.register`` (imported by ``checks`` itself).
 """
@@ -35,6 +37,12 @@ NANOS_REFUSED = (
 )
 
 
+TZ_DIGITS_REFUSED = (
+    "not supported by rwshim: the timestamp with time zone '{text}' has digits past the "
+    "microseconds (RisingWave cuts them off, the data plane's PostgreSQL rounds them)"
+)
+
+
 def has_nanoseconds(text: str) -> bool:
     """Whether a timestamp text has a non-zero digit past the microseconds."""
     m = _FRACTION.search(text)
@@ -46,18 +54,29 @@ def _refuse_nanos(text: str) -> None:
         raise RwError(NANOS_REFUSED.format(text=text), sqlstate="0A000")
 
 
+def _refuse_tz_digits(text: str) -> None:
+    if has_nanoseconds(text):
+        raise RwError(TZ_DIGITS_REFUSED.format(text=text), sqlstate="0A000")
+
+
 def _is_timestamp(type_name: dict[str, Any]) -> bool:
     names = _names(type_name.get("names"))
     return names[-1:] == ["timestamp"] and not type_name.get("arrayBounds")
 
 
+def _is_timestamptz(type_name: dict[str, Any]) -> bool:
+    names = _names(type_name.get("names"))
+    return names[-1:] == ["timestamptz"] and not type_name.get("arrayBounds")
+
+
 @register
 def _timestamp_nanoseconds(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
     for cast in nodes(shape, "TypeCast"):
-        if _is_timestamp(cast.get("typeName", {})):
+        type_name = cast.get("typeName", {})
+        if _is_timestamp(type_name) or _is_timestamptz(type_name):
             text = _const_string(cast.get("arg"))
             if text is not None:
-                _refuse_nanos(text)
+                (_refuse_nanos if _is_timestamp(type_name) else _refuse_tz_digits)(text)
     info = shape.insert
     if cols is None or info is None or info.values_rows is None:
         return
@@ -66,8 +85,8 @@ def _timestamp_nanoseconds(shape: tree.Shape, cols: Sequence[RelColumn] | None) 
     for row in info.values_rows:
         for name, value in zip(names, row, strict=False):
             col = by_name.get(name)
-            if col is None or col.type_oid != pgtypes.TIMESTAMP:
+            if col is None or col.type_oid not in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ):
                 continue
             text = _const_string(value)
             if text is not None:
-                _refuse_nanos(text)
+                (_refuse_nanos if col.type_oid == pgtypes.TIMESTAMP else _refuse_tz_digits)(text)

@@ -59,15 +59,26 @@ def test_timestamp_literals_with_nanoseconds_are_refused() -> None:
         (f"SELECT CAST('{text}' AS timestamp without time zone)", None),
         (f"SELECT TIMESTAMP '{text}'", None),
         (f"INSERT INTO t VALUES ('{text}')", [ts]),
-        (f"INSERT INTO t (z, v) VALUES ('{text}', '{text}')", [ts, tz]),
+        (f"INSERT INTO t (z, v) VALUES ('2020-01-01 00:00:00+00', '{text}')", [ts, tz]),
     ]:
         with pytest.raises(RwError) as info:
             checks.check(tree.parse(sql), cols)
         assert info.value.chain == [message], sql
         assert info.value.code == "0A000"
-    # timestamptz keeps microseconds in RisingWave too; a string is a string
-    checks.check(tree.parse(f"SELECT '{text}'::timestamptz, '{text}'"), None)
-    checks.check(tree.parse(f"INSERT INTO t (z) VALUES ('{text}')"), [ts, tz])
+    # a string is a string
+    checks.check(tree.parse(f"SELECT '{text}'"), None)
+    # timestamptz keeps microseconds in RisingWave too, cutting the rest off: refused, not
+    # rounded
+    tz_message = type_limits.TZ_DIGITS_REFUSED.format(text=text)
+    for sql, cols in [
+        (f"SELECT '{text}'::timestamptz", None),
+        (f"SELECT TIMESTAMP WITH TIME ZONE '{text}'", None),
+        (f"INSERT INTO t (z) VALUES ('{text}')", [ts, tz]),
+    ]:
+        with pytest.raises(RwError) as info:
+            checks.check(tree.parse(sql), cols)
+        assert info.value.chain == [tz_message], sql
+    checks.check(tree.parse("SELECT '2020-01-01 00:00:00.123456000+00'::timestamptz"), None)
 
 
 def test_array_ndims_gets_the_depth_the_text_says(catalog: Catalog, ctx: QueryContext) -> None:
