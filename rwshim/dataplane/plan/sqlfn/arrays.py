@@ -25,6 +25,8 @@ functions see the innermost elements where RisingWave's see the inner lists:
   ``array_lower(a, d)`` (builtin_scalar.rs: ``CASE WHEN 0 < d AND d <= array_ndims(a) THEN 1
   END``); ``array_dims(a)``: ``[1:<length>]`` (array_length.rs), a list of lists refused as the
   binder refuses it (type_inference/func.rs ``ArrayDims``);
+- ``rw_sub(a, i)``: the ``i``-th inner list of a list of lists (RisingWave's ``a[i]``,
+  binder/expr/subscript.rs; NULL out of range), spliced for it by the rewriter (lists.py);
 - ``array_ndims(a)`` is the depth of ``a``'s type (builtin_scalar.rs binds it as a constant):
   the rewriter gives it as a second argument when the text says it (a cast, an ``ARRAY``
   literal: dataplane/plan/lists.py); else the value's dimensions, and an empty or NULL value,
@@ -66,6 +68,21 @@ BEGIN
         {raise_rw(_NESTED_MSG)}
     END IF;
     RETURN a;
+END $$;
+CREATE OR REPLACE FUNCTION {F}.rw_sub(a anyarray, i int4) RETURNS anyarray LANGUAGE plpgsql
+    IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+    t text;
+    r ALIAS FOR $0;
+BEGIN
+    IF a IS NULL OR i IS NULL OR i < 1 OR i > COALESCE(pg_catalog.array_length(a, 1), 0) THEN
+        RETURN NULL;
+    END IF;
+    -- the slice of the i-th inner list, its outer braces taken off (a slice is 1-based)
+    t := a[i:i]::text;
+    EXECUTE pg_catalog.format('SELECT %L::%s', pg_catalog.substr(t, 2, pg_catalog.length(t) - 2),
+        pg_catalog.pg_typeof(a)) INTO r;
+    RETURN r;
 END $$;
 CREATE OR REPLACE FUNCTION {F}.rw_list_add(a anycompatiblearray, e anycompatiblearray,
     fn text, prepend boolean) RETURNS anycompatiblearray LANGUAGE plpgsql IMMUTABLE
