@@ -328,3 +328,23 @@ def test_to_char_reads_risingwaves_patterns_only(db: Client) -> None:
         "not supported by rwshim: the to_char pattern 'YYYY%m' (RisingWave formats it with"
         " chrono, which reads '%' as its own items)"
     )
+
+
+def test_to_jsonb_of_structs_takes_their_fields_one_by_one(db: Client) -> None:
+    """RisingWave's to_jsonb of a struct is an object of its fields' to_jsonb (to_jsonb.rs
+    StructRef): a float field is 1.0, a timestamp RisingWave's text (e2e_test/batch/basic/
+    to_jsonb.slt.part)."""
+    db.run("CREATE TABLE tj (s struct<a double, b struct<c real, d timestamp>>, l double[])")
+    db.run("INSERT INTO tj VALUES ((1, (2, '2020-01-01 00:00:00.5')), array[1, 2.5])")
+    assert db.rows(
+        "SELECT to_jsonb(s)::varchar, to_jsonb(row(s, l, 'x', NULL))::varchar FROM tj"
+    ) == [
+        (
+            '{"a": 1.0, "b": {"c": 2.0, "d": "2020-01-01T00:00:00.500"}}',
+            '{"f1": {"a": 1.0, "b": {"c": 2.0, "d": "2020-01-01T00:00:00.500"}}, "f2": [1.0, 2.5],'
+            ' "f3": "x", "f4": null}',
+        )
+    ]
+    cur = db.run("SELECT to_jsonb(row(1.0::float8, row(2, array[1, 3]))), to_jsonb(row())")
+    assert [d.name for d in cur.description or []] == ["to_jsonb", "to_jsonb"]
+    assert cur.fetchall() == [({"f1": 1.0, "f2": {"f1": 2, "f2": [1, 3]}}, {})]

@@ -16,6 +16,13 @@ that PostgreSQL's anonymous record does not have.
   NULL).  The operator is spliced as ``IS NOT DISTINCT FROM`` (``IS DISTINCT FROM``), which
   PostgreSQL expands field by field with RisingWave's answer (a struct column's comparisons
   are PostgreSQL's ``record_eq``, whose NULL fields are equal already).
+- ``to_jsonb(ROW(a, b))``: RisingWave's to_jsonb of a struct is an object of its fields, each
+  its own to_jsonb (src/expr/impl/src/scalar/to_jsonb.rs: ``StructRef::add_to``), an anonymous
+  row's fields named ``f1``, ``f2``...; PostgreSQL's to_jsonb of a record writes the fields
+  its own way (a float as ``0``, not RisingWave's ``0.0``).  The row is spliced as
+  ``jsonb_build_object('f1', to_jsonb(a), ...)`` (rows within it likewise), so that each field
+  goes through rwfn's to_jsonb (sqlfn/jsonb.py), which also takes a struct column's composite
+  apart field by field.
 - A field of a row constructor, ``(ROW(a, b)).f2``: RisingWave names an anonymous row's
   fields ``f1``, ``f2``, ... (binder/expr/mod.rs ``bind_row``: ``StructType::unnamed``, whose
   field names are ``f<i>``), PostgreSQL's record has no field names.  The field is spliced as
@@ -34,7 +41,7 @@ from rwshim.common import rwtypes
 from rwshim.dataplane.plan import tree, typemap
 from rwshim.dataplane.plan.checks import nodes
 from rwshim.dataplane.plan.names import quote_ident
-from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args
+from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, expr_end
 from rwshim.errors import BindError, BindExprError
 
 _COMPARISONS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">="})
@@ -65,6 +72,8 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
     if not rows:
         return
     _row_fields(shape, sp)
+    if "to_jsonb" in shape.func_names:
+        _to_jsonb_rows(shape, sp)
     columns: dict[str, str | None] | None = None
     for expr in nodes(shape, "A_Expr"):
         if expr.get("kind") not in ("AEXPR_OP", "AEXPR_DISTINCT", "AEXPR_NOT_DISTINCT"):
@@ -93,6 +102,61 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
             end, _ = call_args(shape.text, at)
             sp.insert(at, "CAST(")
             sp.insert(end, f" AS {pg})")
+
+
+def _to_jsonb_rows(shape: tree.Shape, sp: Splicer) -> None:
+    for call in nodes(shape, "FuncCall"):
+        names = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+        args = call.get("args") or []
+        if names[-1:] != ["to_jsonb"] or names[:-1] not in ([], ["pg_catalog"]):
+            continue
+        if len(args) == 1 and "RowExpr" in args[0]:
+            _row_object(shape.text, args[0]["RowExpr"], sp)
+
+
+def _row_object(text: bytes, row: dict[str, object], sp: Splicer) -> None:
+    """``ROW(a, b)`` (an argument of to_jsonb) as ``jsonb_build_object('f1', to_jsonb(a),
+    'f2', to_jsonb(b))``: the row's opening replaced, each field wrapped (a string or NULL
+    literal cast to varchar, the type RisingWave gives it)."""
+    at = row.get("location", -1)
+    args = row.get("args") or []
+    if not isinstance(at, int) or not isinstance(args, list):
+        raise SpliceError("no row")
+    spans = _fields(text, at)
+    if len(spans) != len(args):
+        raise SpliceError(f"no row of {len(args)} fields at {at}")
+    opening = text.find(b"(", at)
+    sp.replace(at, opening + 1, "pg_catalog.jsonb_build_object(")
+    for i, ((start, stop), a) in enumerate(zip(spans, args, strict=True)):
+        literal = isinstance(a, dict) and "A_Const" in a and "ival" not in a["A_Const"]
+        literal = literal and "fval" not in a["A_Const"] and "boolval" not in a["A_Const"]
+        sp.insert(start, f"'f{i + 1}', to_jsonb(" + ("CAST(" if literal else ""))
+        sp.insert(stop, (" AS varchar)" if literal else "") + ")")
+        if isinstance(a, dict) and "RowExpr" in a:
+            _row_object(text, a["RowExpr"], sp)
+
+
+def _fields(text: bytes, at: int) -> list[tuple[int, int]]:
+    """The spans of a row constructor's fields (brackets and parentheses within them kept)."""
+    pos = text.find(b"(", at) + 1
+    if pos <= 0:
+        raise SpliceError(f"no row at {at}")
+    out: list[tuple[int, int]] = []
+    while True:
+        while text[pos : pos + 1].isspace():
+            pos += 1
+        if text[pos : pos + 1] == b")":
+            if out:
+                raise SpliceError(f"a row's field is missing at {pos}")
+            return out
+        stop = expr_end(text, pos)
+        out.append((pos, stop))
+        after = stop
+        while text[after : after + 1].isspace():
+            after += 1
+        if text[after : after + 1] == b")":
+            return out
+        pos = after + 1
 
 
 def _row_equality(text: bytes, expr: dict[str, object], op: str, sp: Splicer) -> bool:

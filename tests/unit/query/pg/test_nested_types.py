@@ -198,3 +198,11 @@ def test_to_char_patterns_as_postgresqls() -> None:
     )
     assert chrono.to_char_format('Day "q" \\ Month') == '"Day \\"q\\" \\\\ "FMMonth'
     assert chrono.to_char_format("%Y") is None
+
+
+def test_to_jsonb_of_a_row_goes_field_by_field(catalog: Catalog, ctx: QueryContext) -> None:
+    assert pg(catalog, ctx, "SELECT to_jsonb(row(1, array[1, 2], (3, 'x')))").text == (
+        "SELECT to_jsonb(pg_catalog.jsonb_build_object('f1', to_jsonb(1), 'f2', "
+        "to_jsonb(array[1, 2]), 'f3', to_jsonb(pg_catalog.jsonb_build_object('f1', to_jsonb(3),"
+        " 'f2', to_jsonb(CAST('x' AS varchar))))))"
+    )
