@@ -64,9 +64,12 @@ def check_mv_aliases(query_text: str) -> None:
     if isinstance(first, exp.Select):
         for i, item in enumerate(first.expressions):
             if isinstance(item, (exp.Alias, exp.Star)) or (
-                isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
+                isinstance(item, (exp.Column, exp.Dot))
+                and isinstance(
+                    item.this if isinstance(item, exp.Column) else item.expression, exp.Star
+                )
             ):
-                continue
+                continue  # (a star, or a struct's ``(s).*``: named after its fields)
             if derive_alias(item) is None:
                 raise BindError(
                     f"An alias must be specified for the {_ordinal(i + 1)} expression "

@@ -348,3 +348,24 @@ def test_to_jsonb_of_structs_takes_their_fields_one_by_one(db: Client) -> None:
     cur = db.run("SELECT to_jsonb(row(1.0::float8, row(2, array[1, 3]))), to_jsonb(row())")
     assert [d.name for d in cur.description or []] == ["to_jsonb", "to_jsonb"]
     assert cur.fetchall() == [({"f1": 1.0, "f2": {"f1": 2, "f2": [1, 3]}}, {})]
+
+
+def test_a_structs_star_in_views(db: Client) -> None:
+    """``(s).*`` is a column per field, named after it (struct_field.rs bind_wildcard_field):
+    in a view and a materialized view too (e2e_test/batch/basic/logical_view.slt.part)."""
+    db.run("CREATE TABLE ts1 (s struct<v1 int, v2 varchar>)")
+    assert db.tag("CREATE VIEW vs AS SELECT (ts1.s).* FROM ts1") == "CREATE_VIEW"
+    assert db.tag("CREATE MATERIALIZED VIEW ms AS SELECT (s).*, 1 AS x FROM ts1") == (
+        "CREATE_MATERIALIZED_VIEW"
+    )
+    db.run("INSERT INTO ts1 VALUES ((114, '514'))")
+    assert db.rows("SELECT v1, v2 FROM vs") == [(114, "514")]
+    assert db.rows("SELECT * FROM ms") == [(114, "514", 1)]
+    assert db.rows("DESCRIBE ms")[:3] == [
+        ("v1", "integer", "false", None),
+        ("v2", "character varying", "false", None),
+        ("x", "integer", "false", None),
+    ]
+    assert db.error("CREATE VIEW vn AS SELECT (1).* FROM ts1") == caused_by(
+        'Bind error: type "integer" is not composite'
+    )
