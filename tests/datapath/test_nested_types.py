@@ -369,3 +369,23 @@ def test_a_structs_star_in_views(db: Client) -> None:
     assert db.error("CREATE VIEW vn AS SELECT (1).* FROM ts1") == caused_by(
         'Bind error: type "integer" is not composite'
     )
+
+
+def test_update_of_columns_from_a_subquery_casts_its_row_as_a_struct(db: Client) -> None:
+    """``SET (a, b) = (SELECT ...)``: the subquery's row is a struct cast to the columns' in the
+    assignment context (update.rs; e2e_test/batch/basic/dml_update.slt.part)."""
+    db.run("CREATE TABLE tu (v1 int, v2 int)")
+    db.run("INSERT INTO tu VALUES (1, 2)")
+    assert db.tag("UPDATE tu SET (v1, v2) = (SELECT 888.88, 999)") == "UPDATE 1"
+    assert db.rows("SELECT * FROM tu") == [(889, 999)]
+    assert db.error("UPDATE tu SET (v1, v2) = (SELECT '888.88', 999)") == caused_by(
+        'cannot cast type "record" to "struct<v1 integer, v2 integer>"',
+        'cannot cast struct field "f1" to struct field "v1"',
+        'cannot cast type "character varying" to "integer" in Assign context',
+    )
+    assert db.error("UPDATE tu SET (v1, v2) = (SELECT '888.88' s1, 999 s2)") == caused_by(
+        'cannot cast type "struct<s1 character varying, s2 integer>" to'
+        ' "struct<v1 integer, v2 integer>"',
+        'cannot cast struct field "s1" to struct field "v1"',
+        'cannot cast type "character varying" to "integer" in Assign context',
+    )

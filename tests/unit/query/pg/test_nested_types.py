@@ -206,3 +206,17 @@ def test_to_jsonb_of_a_row_goes_field_by_field(catalog: Catalog, ctx: QueryConte
         "to_jsonb(array[1, 2]), 'f3', to_jsonb(pg_catalog.jsonb_build_object('f1', to_jsonb(3),"
         " 'f2', to_jsonb(CAST('x' AS varchar))))))"
     )
+
+
+def test_risingwaves_cast_table() -> None:
+    from rwshim.binder import casts
+
+    assert casts.cast_ok(pgtypes.VARCHAR, pgtypes.INT4, casts.EXPLICIT)
+    assert not casts.cast_ok(pgtypes.VARCHAR, pgtypes.INT4, casts.ASSIGN)
+    assert casts.cast_ok(pgtypes.NUMERIC, pgtypes.INT4, casts.ASSIGN)
+    assert not casts.cast_ok(pgtypes.NUMERIC, pgtypes.INT4, casts.IMPLICIT)
+    assert casts.cast_ok(pgtypes.INT4, pgtypes.INT8, casts.IMPLICIT)
+    assert casts.cast_ok(pgtypes.TEXT, pgtypes.VARCHAR, casts.IMPLICIT)
+    assert not casts.cast_ok(pgtypes.DATE, pgtypes.INT4, casts.EXPLICIT)
+    assert casts.cast_ok(pgtypes.INT4, pgtypes.BOOL, casts.EXPLICIT)
+    assert not casts.cast_ok(pgtypes.INT2, pgtypes.BOOL, casts.EXPLICIT)
