@@ -35,6 +35,7 @@ from rwshim.binder.relations import Relation
 from rwshim.common import rwtypes
 from rwshim.dataplane.plan import tree
 from rwshim.dataplane.plan.checks import nodes
+from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_ident
 from rwshim.dataplane.plan.splice import Splicer, call_args
 from rwshim.errors import RwError
@@ -127,8 +128,6 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
         end = _subscripts(shape.text, ind, columns, sp)
         item = items.get(id(ind))
         if end is not None and item is not None:
-            from rwshim.dataplane.plan.rewrite import figure_name
-
             sp.insert(end, f" AS {quote_ident(figure_name(item['val']))}")
     for e in operators:
         sides = (static_depth(e.get("lexpr"), columns), static_depth(e.get("rexpr"), columns))
