@@ -30,7 +30,7 @@ from rwshim.frontend import cdc_tables, connectors, eowc, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
-from rwshim.sql import column_exprs, unparse
+from rwshim.sql import changelog_cte, column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
 from rwshim.sql.column_names import check_not_reserved
@@ -471,7 +471,7 @@ async def handle_create_mv(
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
-    if "system_time" in stmt.query.lower():
+    if "system_time" in stmt.query.lower() or changelog_cte.mentions(stmt.query):  # made now
         await temporal.make_state_now(fe, stmt.name)
 
     if notice is not None:

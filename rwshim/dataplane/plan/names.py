@@ -91,7 +91,13 @@ def qualified_snapshot(schema: str, name: str) -> str:
 
 
 def parse_physical(name: str) -> tuple[str, int] | None:
-    """(kind letter, relation id) of a physical name in schema ``rw``, or None."""
+    """(kind letter, relation id) of a physical name in schema ``rw``, or None (a
+    materialized view's changelog log ``c<view>_<upstream>``: the view's id)."""
+    if name[:1] == "c" and "_" in name:
+        view, _, upstream = name[1:].partition("_")
+        if view.isdigit() and upstream.isdigit():
+            return "c", int(view)
+        return None
     if len(name) < 2 or name[0] not in "tvimqha" or not name[1:].isdigit():
         return None
     return name[0], int(name[1:])

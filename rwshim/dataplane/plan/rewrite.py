@@ -27,6 +27,7 @@ from typing import Any
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
+    changelogs,
     checks,
     dml,
     functions,
@@ -70,6 +71,8 @@ class PgStatement:
     # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
     # the result columns and errors (rwshim/sql/long_names.py)
     long_names: tuple[tuple[str, str], ...] = ()
+    # the tables and sources its changelog CTEs read (a materialized view's: changelogs.py)
+    changelogs: tuple[int, ...] = ()
 
     def user_name(self, name: str) -> str:
         """A result column's name as the user wrote it (PostgreSQL's holds a long one's
@@ -149,6 +152,7 @@ class _Rewriter:
         self._star_spans: set[int] = set()
         self._temporal: list[temporal.TemporalJoin] = []
         self._histories: list[tuple[int, tuple[str, str]]] = []
+        self._changelogs: list[int] = []
 
     def run(self) -> PgStatement:
         shape = self.shape
@@ -198,6 +202,7 @@ class _Rewriter:
             tuple(self._temporal),
             tuple(self._histories),
             tuple(back.items()),
+            tuple(dict.fromkeys(self._changelogs)),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -224,6 +229,9 @@ class _Rewriter:
             sp.replace(ref.location, end, phys + alias)
 
     def physical(self, rel: object) -> str:
+        if isinstance(rel, Relation) and rel.changelog:  # a changelog CTE (changelogs.py)
+            self._changelogs.append(rel.id)
+            return changelogs.placeholder(rel.id)
         if isinstance(rel, Relation) and rel.id in self.inline:
             return self.inline[rel.id]
         return physical(rel)
