@@ -464,9 +464,8 @@ async def handle_create_mv(
 
     bound = await bound_after_counting(fe, bind)
     notice = check_stream_plan(fe, stmt.query, bound.upstreams) if bound.columns else None
-    if stmt.emit_on_window_close and bound.columns:
-        # the EOWC requirement is enforced once the stream plan is made (convert.rs:84-110)
-        eowc.check(fe, stmt.query)
+    if bound.columns:  # refusals once the stream plan is made (eowc.check)
+        eowc.check(fe, stmt.query, stmt.emit_on_window_close)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
@@ -641,8 +640,8 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         ),
     )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
-    if stmt.emit_on_window_close and bound.columns and query is not None:
-        eowc.check(fe, query)
+    if bound.columns and query is not None:
+        eowc.check(fe, query, stmt.emit_on_window_close)
     if bound.columns:
         sink_rules.refuse_table_connector(options, into, fmt is not None)
     notices: list[str] = []

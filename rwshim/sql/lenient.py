@@ -32,7 +32,7 @@ import re
 from msgspec import Struct, field
 
 from rwshim.common.keywords_generated import RESERVED_FOR_COLUMN_OR_TABLE_NAME
-from rwshim.sql import changelog_cte
+from rwshim.sql import changelog_cte, session_frames
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 
@@ -110,6 +110,8 @@ def pg_text(text: str, toks: list[Token]) -> PgText:
     RisingWave's does, for the two forms above and the changelog CTE
     (rwshim.sql.changelog_cte)."""
     out = _pg_text(text, toks)
+    if session_frames.mentions(out.text):  # SESSION WITH GAP <expr> blanked (same length)
+        out = PgText(session_frames.blanked(out.text), out.inserts, out.names)
     if not changelog_cte.mentions(out.text):
         return out
     try:

@@ -25,6 +25,7 @@ from rwshim.dataplane.plan.sqlfn import (
     percentile,
     scalars,
     series,
+    sessions,
     totext,
     vector,
 )
@@ -43,6 +44,7 @@ MODULES = (
     totext,
     jsonb,
     nonstrict,
+    sessions,
 )
 
 __all__ = ["MODULES"]
