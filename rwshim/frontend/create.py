@@ -641,7 +641,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
     if bound.columns and query is not None:
-        eowc.check(fe, query, stmt.emit_on_window_close)
+        eowc.check(fe, query, stmt.emit_on_window_close, sink=True)
     if bound.columns:
         sink_rules.refuse_table_connector(options, into, fmt is not None)
     notices: list[str] = []

@@ -122,6 +122,13 @@ async def test_changelog_refusals(client: Client, server: Running) -> None:
             " please rename it first"
         ),
     )
+    await client.run("create table tgt (v1 int, op smallint)")
+    assert await cause(
+        client,
+        "create sink s into tgt as with p as changelog from t select v1, changelog_op from p"
+        " with (type = 'append-only', force_append_only = 'true')",
+    ) == ("XX000", one("not supported by rwshim: a sink reading a changelog CTE"))
+    assert await client.rows("show sinks") == []
     assert await cause(client, "with p as changelog from nope select * from p") == (
         "42704",
         "\n\nCaused by these errors (recent errors listed first):\n  1: Catalog error\n"
