@@ -73,6 +73,8 @@ class PgStatement:
     long_names: tuple[tuple[str, str], ...] = ()
     # the tables and sources its changelog CTEs read (a materialized view's: changelogs.py)
     changelogs: tuple[int, ...] = ()
+    # a materialized view's datagen sources, read through its own readers (ddl.reader)
+    readers: tuple[Relation, ...] = ()
 
     def user_name(self, name: str) -> str:
         """A result column's name as the user wrote it (PostgreSQL's holds a long one's
