@@ -57,6 +57,8 @@ def _candidate_rx() -> re.Pattern[str]:
 # Words after which a relation name follows in a query level (parse_table_factor, parse_insert,
 # parse_update, parse_delete, parse_truncate).
 _RELATION_AFTER = {"FROM", "JOIN", "INTO", "UPDATE", "TRUNCATE", "COPY"}
+# What may stand before the verb UPDATE (``EXPLAIN [ANALYZE] [VERBOSE] [(...)] UPDATE``)
+_BEFORE_VERB = {"EXPLAIN", "ANALYZE", "VERBOSE"}
 # ... of which these may be followed by a table function instead (``FROM generate_series(...)``).
 _FROM_LIKE = {"FROM", "JOIN"}
 # Words that end a FROM list (its commas no longer separate relations).
@@ -217,8 +219,13 @@ def _keyword_relations(toks: list[Token]) -> list[int]:
             continue
         if cand.upper in ("LATERAL", "SELECT", "WITH", "VALUES", "ONLY"):
             continue  # RisingWave reads these as keywords there too
-        if up == "UPDATE" and cand.upper == "AS":
-            continue  # a CTE named update (``WITH update AS (...)``), not an UPDATE statement
+        if (
+            up == "UPDATE"
+            and i > 0
+            and not (toks[i - 1].upper in _BEFORE_VERB or _is(toks[i - 1], ")"))
+        ):
+            continue  # UPDATE names its table only as the statement's verb: a CTE or relation
+            # named update elsewhere (``WITH update AS (...) ... FROM a, update WHERE``)
         if up == "TRUNCATE" and cand.upper == "TABLE" and i + 2 < n:
             continue  # TRUNCATE TABLE <name>
         if (up in _FROM_LIKE or comma) and i + 2 < n and _is(toks[i + 2], "("):
