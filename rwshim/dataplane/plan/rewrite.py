@@ -27,6 +27,7 @@ from typing import Any
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
+    changelogs,
     checks,
     corresponding,
     dml,
@@ -76,6 +77,8 @@ class PgStatement:
     # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
     # the result columns and errors (rwshim/sql/long_names.py)
     long_names: tuple[tuple[str, str], ...] = ()
+    # the tables and sources its changelog CTEs read (a materialized view's: changelogs.py)
+    changelogs: tuple[int, ...] = ()
     # a FULL JOIN answered as a nested loop (plan/fulljoin): RisingWave's stream plan refuses it
     nested_loop: bool = False
     # a materialized view's datagen sources, read through its own readers (ddl.reader)
@@ -159,6 +162,7 @@ class _Rewriter:
         self._star_spans: set[int] = set()
         self._temporal: list[temporal.TemporalJoin] = []
         self._histories: list[tuple[int, tuple[str, str]]] = []
+        self._changelogs: list[int] = []
         # id(level) of a CORRESPONDING wrapper -> the names it selects (plan/corresponding)
         self.corr_names: dict[int, list[str]] = {}
         # id(level) whose bare star is listed out (a rewritten FULL JOIN: plan/fulljoin)
@@ -223,6 +227,7 @@ class _Rewriter:
             tuple(self._temporal),
             tuple(self._histories),
             tuple(back.items()),
+            tuple(dict.fromkeys(self._changelogs)),
             nested_loop=bool(full_joins),
         )
 
@@ -250,6 +255,9 @@ class _Rewriter:
             sp.replace(ref.location, end, phys + alias)
 
     def physical(self, rel: object) -> str:
+        if isinstance(rel, Relation) and rel.changelog:  # a changelog CTE (changelogs.py)
+            self._changelogs.append(rel.id)
+            return changelogs.placeholder(rel.id)
         if isinstance(rel, Relation) and rel.id in self.inline:
             return self.inline[rel.id]
         return physical(rel)

@@ -25,6 +25,7 @@ from rwshim.dataplane.plan.sqlfn import (
     percentile,
     scalars,
     series,
+    sessions,
     structs,
     totext,
     vector,
@@ -44,6 +45,7 @@ MODULES = (
     totext,
     jsonb,
     nonstrict,
+    sessions,
     structs,
 )
 
