@@ -17,6 +17,7 @@ from rwshim.dataplane.plan.sqlfn import (
     aggregates,
     arrays,
     datetime,
+    hashkeys,
     int256,
     jsonb,
     maketime,
@@ -43,6 +44,7 @@ MODULES = (
     totext,
     jsonb,
     nonstrict,
+    hashkeys,
 )
 
 __all__ = ["MODULES"]
