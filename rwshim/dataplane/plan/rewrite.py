@@ -35,6 +35,7 @@ from rwshim.dataplane.plan import (
     fulljoin,
     functions,
     gapfill,
+    hashkeys,
     ignore_nulls,
     lists,
     names,
@@ -143,18 +144,24 @@ def expression(text: str) -> str:
     return long_names.physical_text(rw.sp.result()[len(_EXPR_HEAD) :])[0]
 
 
-def rewrite(routed: Routed, inline: dict[int, str] | None = None) -> PgStatement:
+def rewrite(
+    routed: Routed, inline: dict[int, str] | None = None, streaming: bool = False
+) -> PgStatement:
     """The PostgreSQL text of a statement routed to the data plane; ``inline``: relations
     read as the given subquery text instead of their physical object (a view RisingWave binds
-    again in each session, plane.py)."""
+    again in each session, plane.py); ``streaming``: a streaming job's query (its group keys
+    always aggregate by hash: hashkeys)."""
     assert routed.route is Route.DATA and routed.shape is not None
-    return _Rewriter(routed, inline or {}).run()
+    return _Rewriter(routed, inline or {}, streaming).run()
 
 
 class _Rewriter:
-    def __init__(self, routed: Routed, inline: dict[int, str] | None = None) -> None:
+    def __init__(
+        self, routed: Routed, inline: dict[int, str] | None = None, streaming: bool = False
+    ) -> None:
         assert routed.shape is not None
         self.inline = inline or {}
+        self.streaming = streaming
         self.routed = routed
         self.shape = routed.shape
         self.text = self.shape.text
@@ -202,6 +209,7 @@ class _Rewriter:
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
+        text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
         repeated = extra.repeated_key_text
         if repeated is not None:
             repeated, more = long_names.physical_text(repeated)
@@ -230,6 +238,16 @@ class _Rewriter:
             tuple(dict.fromkeys(self._changelogs)),
             nested_loop=bool(full_joins),
         )
+
+    def _primary_key_of(self, schema: str, name: str) -> tuple[str, ...]:
+        """The declared primary key of the table ``schema.name`` names on PostgreSQL."""
+        for rel in self.routed.user_relations():
+            if rel.kind == RelKind.TABLE and (schema, name) == (
+                names.DATA_SCHEMA,
+                names.table_name(rel.id),
+            ):
+                return rel.primary_key
+        return ()
 
     # --- relation names -------------------------------------------------------------------
 

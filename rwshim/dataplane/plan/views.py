@@ -148,7 +148,11 @@ def definition(
         reader = names.pg_ident(names.reader_name(rel.id, source.id))
         inline[source.id] = f"(SELECT {cols} FROM {names.DATA_SCHEMA}.{reader})"
     readers = tuple(names.reader_name(rel.id, s.id) for s in sources)
-    st, settings, _ = guarded(rewrite.rewrite(routed, inline), answer, materialized, readers)
+    # a streaming job's group keys aggregate by hash (plan/hashkeys); a view is batch
+    streaming = rel.kind != RelKind.VIEW
+    st, settings, _ = guarded(
+        rewrite.rewrite(routed, inline, streaming), answer, materialized, readers
+    )
     st = dataclasses.replace(st, readers=tuple(sources))
     if settings and not materialized:  # (a materialized view keeps the value it bound)
         raise guard.SessionBound(f"set_config in the definition of {rel.name}")

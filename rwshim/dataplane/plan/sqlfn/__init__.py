@@ -17,6 +17,7 @@ from rwshim.dataplane.plan.sqlfn import (
     aggregates,
     arrays,
     datetime,
+    hashkeys,
     int256,
     jsonb,
     maketime,
@@ -47,6 +48,7 @@ MODULES = (
     nonstrict,
     sessions,
     structs,
+    hashkeys,
 )
 
 __all__ = ["MODULES"]
