@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import types
+from rwshim.binder import set_ops, types
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
@@ -41,6 +41,7 @@ from rwshim.binder.lowering import Lowering
 from rwshim.binder.parse import definition_query, ident, parse
 from rwshim.binder.relations import Relation, RelationSource, RelKind, as_of
 from rwshim.binder.resolve import (
+    CHANGELOG_ROW_ID,
     UNNAMED_COLUMN,
     OutColumn,
     Scope,
@@ -179,6 +180,10 @@ class Binder:
         visible = [
             OutColumn(c.name, types.column_oid(c.type_oid, c.rw_type)) for c in rel.visible_columns
         ]
+        hidden: frozenset[str] = frozenset()
+        if rel.changelog:  # its _changelog_row_id binds by name (binder/relation/share.rs:74-80)
+            hidden = frozenset({CHANGELOG_ROW_ID})
+            visible.append(OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8))
         cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:
@@ -222,7 +227,7 @@ class Binder:
             )
         node.replace(new)
         real = {c.name: v.name for c, v in zip(cols, visible, strict=False)}
-        return Source(alias, cols, rel.schema, relation_id=rel.id, real_names=real)
+        return Source(alias, cols, rel.schema, relation_id=rel.id, real_names=real, hidden=hidden)
 
     def note_read(self, src: Source, name: str) -> None:
         """``src``'s column ``name`` is read (a reference or a ``*``)."""
@@ -239,6 +244,7 @@ class Binder:
         if isinstance(node, (exp.Union, exp.Except, exp.Intersect)):
             scope = Scope(outer)
             self._with(node, scope)
+            set_ops.corresponding(self, node, scope)
             left = self.query(node.this, scope)
             right = self.query(node.expression, scope)
             if len(left) != len(right):
@@ -247,6 +253,10 @@ class Binder:
                     type(node)
                 ]
                 raise InvalidInputSyntax(f"each {op} query must have the same number of columns")
+            if node.args.get("distinct") is False and not isinstance(node, exp.Union):
+                # set_expr.rs:351-358
+                op = "INTERSECT" if isinstance(node, exp.Intersect) else "EXCEPT"
+                raise NotImplementedError_(f"{op} all")
             cols = [
                 OutColumn(a.name, a.type_oid if a.type_oid != UNKNOWN else b.type_oid)
                 for a, b in zip(left, right, strict=True)
@@ -575,6 +585,22 @@ class Binder:
                     )
                     cols.append(c)
                 continue
+            if (
+                isinstance(item, exp.Dot)
+                and isinstance(item.expression, exp.Star)
+                and isinstance(item.this, exp.Paren)
+            ):
+                # ``(expr).*``: one column per field, named after it (binder/struct_field.rs
+                # bind_wildcard_field)
+                value, oid = tx.bind_top(item.this.this)
+                fields = types.struct_fields(oid)
+                if fields is None:
+                    raise BindError(f'type "{types.format_type_name(oid)}" is not composite')
+                for fname, _ in fields:
+                    new, foid = tx.struct_field(value.copy(), oid, fname)
+                    items.append(exp.Alias(this=new, alias=ident(fname)))
+                    cols.append(OutColumn(fname, literal_default(foid)))
+                continue
             if isinstance(item, exp.Alias):
                 name: str | None = item.alias
                 column_names.check_not_reserved(item.alias)  # binder/select.rs:355
@@ -684,7 +710,8 @@ class Binder:
                 out.extend(
                     (src, c)
                     for c in src.columns
-                    if qualifier is not None or c.name not in scope.using
+                    if (qualifier is not None or c.name not in scope.using)
+                    and c.name not in src.hidden
                 )
         if not found:
             raise ItemNotFound(f'missing FROM-clause entry for table "{qualifier}"')

@@ -44,7 +44,9 @@ class PgObject:
 
     name: str  # t<id> / v<id> / i<id>
     # "table" | "view" | "index" | "state" (a materialized view's table) | "history" (a
-    # table's versions) | "arrivals" (a view's temporal joins: dataplane/plan/temporal.py)
+    # table's versions) | "arrivals" (a view's temporal joins: dataplane/plan/temporal.py) |
+    # "changelog" (a view's log of a changelog CTE's upstream: dataplane/plan/changelogs.py) |
+    # "reader" (a job's own rows of a datagen source)
     kind: str
     signature: str
     create: tuple[str, ...]  # run in one transaction, with the bookkeeping row
@@ -58,6 +60,10 @@ class PgObject:
         return f"{names.DATA_SCHEMA}.{qi(self.name)}"
 
     def drop(self) -> str:
+        if self.kind == "changelog":
+            from rwshim.dataplane.plan import changelogs
+
+            return changelogs.drop(self.name)
         kind = {"view": "VIEW", "index": "INDEX"}.get(self.kind, "TABLE")
         return f"DROP {kind} IF EXISTS {self.qualified} CASCADE"
 
@@ -139,7 +145,12 @@ def _conflict_trigger(rel: Relation) -> str:
 
 def drop_conflict_function(table: str) -> str:
     """What dropping the table ``t<id>`` leaves behind (DROP TABLE ... CASCADE takes the
-    trigger, not its function; nor a watermark's table and function, watermarks.py)."""
+    trigger, not its function; nor a watermark's table and function, watermarks.py); or the
+    log ``c<view>_<id>``'s trigger function (changelogs.py)."""
+    if table[:1] == "c":
+        from rwshim.dataplane.plan import changelogs
+
+        return changelogs.drop(table)
     return ";\n".join(
         [
             f"DROP FUNCTION IF EXISTS {names.DATA_SCHEMA}.{qi(table + '_conflict')}()",
@@ -297,12 +308,29 @@ def source(rel: Relation, expression: ExprRewriter) -> list[PgObject]:
     what the connector holds (a Kafka topic from its earliest offset: src/batch/executors/src/
     executor/source.rs), and a materialized view over it, computed again at each barrier
     (epochs.py), reads them all, as a job starting at ``scan.startup.mode = 'earliest'``
-    (Kafka's default) does."""
+    (Kafka's default) does; over a datagen source it reads its own reader instead
+    (``reader``)."""
     store = msgspec.structs.replace(rel, primary_key=(), kind=RelKind.TABLE)
     log = table(store, expression)
     cols = ", ".join(qi(c.name) for c in rel.columns)
     obj = view(rel, f"SELECT {cols or 'NULL'} FROM {names.qualified_table(rel.id)}")
     return [log, obj]
+
+
+def reader(job_id: int, upstream: Relation, expression: ExprRewriter) -> PgObject:
+    """A job's own reader of a datagen source (``rw."r<job>_<source>"``): the source's columns
+    (its log's), with the rows the job's split readers generated since the job was made
+    (dataplane/sources/runtime.py writes them).  RisingWave gives each job over a non-shared
+    source its own source executor, whose readers start from offset 0 (src/stream/src/
+    executor/source/source_executor.rs; datagen/source/reader.rs:63-70: no start offset).
+    Remade (emptied) when the source's columns change."""
+    log = source(upstream, expression)[0]
+    name = names.reader_name(job_id, upstream.id)
+    create = (
+        f"CREATE TABLE {names.DATA_SCHEMA}.{qi(name)}"
+        f" (LIKE {names.qualified_table(upstream.id)} INCLUDING ALL)",
+    )
+    return PgObject(name, "reader", f"reader {log.signature}", create, upstream.id)
 
 
 def index(rel: Relation, indexed: Relation) -> list[PgObject]:

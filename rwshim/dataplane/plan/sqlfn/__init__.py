@@ -17,6 +17,7 @@ from rwshim.dataplane.plan.sqlfn import (
     aggregates,
     arrays,
     datetime,
+    hashkeys,
     int256,
     jsonb,
     maketime,
@@ -25,6 +26,8 @@ from rwshim.dataplane.plan.sqlfn import (
     percentile,
     scalars,
     series,
+    sessions,
+    structs,
     totext,
     vector,
 )
@@ -43,6 +46,9 @@ MODULES = (
     totext,
     jsonb,
     nonstrict,
+    sessions,
+    structs,
+    hashkeys,
 )
 
 __all__ = ["MODULES"]
