@@ -189,7 +189,7 @@ class Clocked:
         a barrier ran."""
         if database_id is not None:
             return self._now.get(database_id)
-        return max(self._now.values(), default=None)
+        return max(self._now.copy().values(), default=None)  # (read from other threads)
 
     def batch_now(self, barrier_read: bool) -> str:
         """What a batch query's ``now()`` is (``rw.stream_now`` on its connection; '' for
@@ -199,7 +199,7 @@ class Clocked:
         expr/now.rs:47-84) -- here the time of the epoch the last barrier started, so that
         under the manual clock it is the clock's."""
         if barrier_read:
-            started = max(self._started.values(), default=None)
+            started = max(self._started.copy().values(), default=None)
             ms = None if started is None else epoch_ms(started)
         else:
             ms = self.current()

@@ -276,6 +276,7 @@ async def test_a_batch_now_is_the_committed_epochs_time(
     await asyncio.sleep(0.05)
     ((b, b2),) = await c.rows(q)
     assert a == a2 == b == b2
+    assert await c.rows("select now()") == [(a,)]  # (answered in process: the same rule)
     assert a <= clock(server)
     await c.run("RWSHIM TICK")
     ((d, _),) = await c.rows(q)
