@@ -46,7 +46,11 @@ barrier of its database commits, and materialized views are state maintained at 
   transaction open, so reads in the ``default`` and ``checkpoint`` visibility modes see the
   last checkpoint, as RisingWave's (``src/frontend/src/session.rs:1443-1449``).  Differs:
   ``visibility_mode = all`` (RisingWave's barrier read of the latest barrier's uncommitted
-  state) sees the last checkpoint too: no other connection can read the open transaction.
+  state) sees the last checkpoint too: no other connection can read the open transaction,
+  and a read inside it would also see the writes made after the latest barrier (which
+  RisingWave's barrier read does not: they reach the state store at the next barrier) and
+  the view states as of the last checkpoint (a barrier that is not one refreshes none).  With
+  the default ``checkpoint_frequency`` 1 every barrier is a checkpoint and the two agree.
 - **Sinks.**  After the view states, the ``in_commit`` hooks run in the same transaction: a
   sink into a table writes its target there (the same epoch as the upstream's write), an
   external sink its log (rwshim/dataplane/sinks).

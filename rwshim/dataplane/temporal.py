@@ -16,7 +16,13 @@ reads the setting ``rw.stream_now`` when it is set: the barrier's commit sets it
 LOCAL``, in the transaction that refreshes the states) to the timestamp of the epoch the
 *previous* barrier started, as the Now executor's output is seen, and every state whose query
 calls ``now()`` (and every state downstream of one) is refreshed at every barrier of its
-database.  Readers outside a barrier's refresh see PostgreSQL's ``now()``.
+database.  A batch query's (and a DML's) ``now()`` is the setting too, set on its connection
+to the time of the last committed epoch (``Clocked.batch_now``, RisingWave's inlined constant:
+scheduler/snapshot.rs:132-145), PostgreSQL's ``now()`` before any barrier.
+
+Time travel keeps histories (dataplane/plan/temporal.py) of tables and of made materialized
+view states; every 30 s of barrier time the versions that ended before the retention are
+deleted (``Clocked.vacuum_sql``), as RisingWave's meta vacuums its time-travel metadata.
 """
 
 from __future__ import annotations
