@@ -19,6 +19,7 @@ from rwshim.dataplane.plan.sqlfn import (
     datetime,
     int256,
     jsonb,
+    jsonb_casts,
     maketime,
     nonstrict,
     numeric,
@@ -42,6 +43,7 @@ MODULES = (
     vector,
     totext,
     jsonb,
+    jsonb_casts,
     nonstrict,
 )
 
