@@ -181,9 +181,7 @@ async def test_jsonb_to_integer_over_a_table_rounds_half_to_even(
     await conn.execute(
         """INSERT INTO jr VALUES (1, '2.5'), (2, '3.5'), (3, '-0.5'), (4, 'null'), (5, NULL)"""
     )
-    cur = await conn.execute(
-        "SELECT j::smallint, j::int, j::bigint, j::real FROM jr ORDER BY k"
-    )
+    cur = await conn.execute("SELECT j::smallint, j::int, j::bigint, j::real FROM jr ORDER BY k")
     rows = [tuple(None if v is None else str(v) for v in r) for r in await cur.fetchall()]
     assert rows == [
         ("2", "2", "2", "2.5"),
