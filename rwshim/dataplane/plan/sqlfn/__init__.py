@@ -21,6 +21,7 @@ from rwshim.dataplane.plan.sqlfn import (
     jsonb,
     jsonb_casts,
     maketime,
+    maps,
     nonstrict,
     numeric,
     percentile,
@@ -44,6 +45,7 @@ MODULES = (
     totext,
     jsonb,
     jsonb_casts,
+    maps,
     nonstrict,
 )
 

@@ -13,6 +13,10 @@
   ``{date}T{time}`` (:193-198, chrono's NaiveTime: fractions in 3 or 6 digits) where
   PostgreSQL writes the session's offset and trims trailing zeros.
 
+A map inside a struct or a list comes out of PostgreSQL's ``to_jsonb`` as its composite's two
+arrays (dataplane/plan/maptype.py); ``json_maps`` makes it the object of its entries that
+RisingWave's is (to_jsonb.rs: a map is an object, its keys as strings).
+
 ``rwfn.to_jsonb(anyelement)`` shadows PostgreSQL's own (same signature, rwfn first) and
 dispatches on the argument's type itself, in PL/pgSQL (an SQL function's dead branches would
 be constant-folded, casting a text constant to float8): typed overloads would draw integer
@@ -42,10 +46,27 @@ CREATE OR REPLACE FUNCTION {F}.timestamp_jsonb(x timestamp) RETURNS jsonb LANGUA
     IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
     SELECT pg_catalog.to_jsonb(pg_catalog.to_char(x, 'YYYY-MM-DD"T"HH24:MI:SS') || {_FRACTION})
     FROM (SELECT pg_catalog.date_part('microseconds', x)::int8 % 1000000 AS us) s $$;
+CREATE OR REPLACE FUNCTION {F}.json_maps(j jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+SELECT CASE pg_catalog.jsonb_typeof(j)
+    WHEN 'object' THEN CASE
+        WHEN j ? 'map$keys' AND j ? 'map$values'
+            AND (SELECT pg_catalog.count(*) FROM pg_catalog.jsonb_object_keys(j)) = 2
+        THEN (SELECT coalesce(pg_catalog.jsonb_object_agg(j -> 'map$keys' ->> i,
+                                                          {F}.json_maps(j -> 'map$values' -> i)),
+                              '{{}}')
+              FROM pg_catalog.generate_series(0, pg_catalog.jsonb_array_length(j -> 'map$keys') - 1)
+                  AS i)
+        ELSE (SELECT coalesce(pg_catalog.jsonb_object_agg(key, {F}.json_maps(value)), '{{}}')
+              FROM pg_catalog.jsonb_each(j)) END
+    WHEN 'array' THEN (SELECT coalesce(pg_catalog.jsonb_agg({F}.json_maps(value) ORDER BY o), '[]')
+                       FROM pg_catalog.jsonb_array_elements(j) WITH ORDINALITY AS e(value, o))
+    ELSE j END $$;
 CREATE OR REPLACE FUNCTION {F}.to_jsonb(x anyelement) RETURNS jsonb LANGUAGE plpgsql STABLE
     PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     t regtype := pg_catalog.pg_typeof(x);
+    j jsonb;
 BEGIN
     IF pg_catalog.num_nulls(x) = 1 THEN
         RETURN 'null'::jsonb;
@@ -59,7 +80,13 @@ BEGIN
     ELSIF t = 'timestamp'::regtype THEN
         RETURN {F}.timestamp_jsonb(x::text::timestamp);
     END IF;
-    RETURN pg_catalog.to_jsonb(x);
+    j := pg_catalog.to_jsonb(x);
+    -- a map inside a struct or a list: PostgreSQL's to_jsonb of its composite
+    -- (dataplane/plan/maptype.py), made RisingWave's object of its entries (to_jsonb.rs)
+    IF pg_catalog.strpos(j::text, '"map$keys"') > 0 THEN
+        RETURN {F}.json_maps(j);
+    END IF;
+    RETURN j;
 END $$;
 """
 

@@ -1,0 +1,274 @@
+"""RisingWave's ``map(K,V)`` on PostgreSQL: a composite type per map type and, overloaded on
+it, RisingWave's map functions (src/common/src/types/map_type.rs, src/common/src/array/
+map_array.rs, src/expr/impl/src/scalar/array.rs map_*, jsonb_record.rs jsonb_populate_map).
+
+A map is physically a list of (key, value) entries in insertion order (map_array.rs:92-130:
+``MapArray`` is a ``List<Struct<key, value>>``; the lists are NOT sorted by key).  Here it is
+the composite ``rwfn.rw_m<digest>`` with two arrays of the same length, ``map$keys K[]`` and
+``map$values V[]``; its comment is RisingWave's name of the type, which is how a result column
+of it is known and rendered (dataplane/typecat.py).  PostgreSQL picks the function of a map
+type by the argument's type, so every function here is made once per map type
+(``map_ddl``): ``map_from_key_values``, ``map_from_entries``, ``map_access`` (and
+``map_subscript``, the ``m[k]`` form, which does not cast the key: binder/expr/value.rs
+bind_index makes a MapAccess without type inference, so a key of another type finds nothing),
+``map_keys``, ``map_values``, ``map_entries``, ``map_length``, ``map_contains``, ``map_cat``,
+``map_insert``, ``map_delete``, ``jsonb_populate_map`` and ``to_jsonb``; casts to and from the
+other map types of the same key type go through the text (``WITH INOUT``, assignment: an
+INSERT casts to the column's type, insert.rs cast_on_insert).
+
+Key types: RisingWave allows only the integers and varchar (map_type.rs:104-134
+``check_key_type_valid``; common/rwtypes.py ``check_map_keys`` gives its text for any other).
+A map whose values are lists has no PostgreSQL form here (an array of arrays is one
+multi-dimensional array): refused as not supported by rwshim.
+
+The common scalar map types are made in the template (``TEMPLATE_TYPES``); any other is made
+with the table or the cast that names it (typemap.type_ddl).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rwshim.common import rwtypes
+from rwshim.dataplane.plan import errors
+from rwshim.dataplane.plan.names import FUNCTION_SCHEMA as F
+from rwshim.dataplane.plan.names import quote_literal
+from rwshim.errors import RwError
+
+KEYS = "map$keys"
+VALUES = "map$values"
+
+# SQLSTATE of an error raised as a whole RisingWave chain: the parts joined by RS (chr(30));
+# dataplane/plan/errors.py's table gets the row (``register_errors``)
+CHAIN = "RWCHN"
+SEP = "chr(30)"
+
+
+def _chain_error(
+    m: re.Match[str], err: errors.PgError, name_of: errors.NameOf, ctx: errors.MapContext
+) -> RwError:
+    return RwError(*m["text"].split("\x1e"))
+
+
+errors.register(CHAIN, r"(?s)^(?P<text>.*)$", _chain_error)
+
+
+def check_type(t: rwtypes.RwType) -> None:
+    """RisingWave's bind error for a map type with a bad key anywhere in ``t``
+    (binder/expr/mod.rs:1094-1098 ``MapType::try_from_kv(...).map_err(BindError)``), and
+    rwshim's refusal of a map of lists."""
+    rwtypes.check_map_keys(t)
+    for x in t.walk():
+        if x.kind == "map" and x.value is not None and x.value.kind == "list":
+            raise RwError(
+                f"not supported by rwshim: {x.display()} (a map whose values are lists has no "
+                "PostgreSQL form here)"
+            )
+
+
+def _entries(m: str, alias: str) -> str:
+    """A FROM item of map ``m``'s entries: ``k``, ``v`` and their place ``o`` (not unnest,
+    which spreads a composite element into its fields)."""
+    return (
+        f'(SELECT ({m})."{KEYS}"[o] AS k, ({m})."{VALUES}"[o] AS v, o'
+        f' FROM pg_catalog.generate_subscripts(({m})."{KEYS}", 1) AS o) AS {alias}'
+    )
+
+
+def _chain(*parts: str) -> str:
+    """A PL/pgSQL RAISE of RisingWave's error chain (each part an SQL text expression)."""
+    message = f" || {SEP} || ".join(parts)
+    return f"RAISE EXCEPTION USING ERRCODE = '{CHAIN}', MESSAGE = {message};"
+
+
+def _evaluating(call: str) -> str:
+    """SQL of ``error while evaluating expression `<call>``` (src/expr/core/src/error.rs:58-68,
+    the arguments as their texts quoted)."""
+    return f"'error while evaluating expression `' || {call} || '`'"
+
+
+def _arg(sql: str) -> str:
+    """An argument of the evaluated call as RisingWave shows it: its text quoted, NULL bare."""
+    return f"coalesce(pg_catalog.quote_literal(({sql})::text), 'NULL')"
+
+
+def map_ddl(name: str, t: rwtypes.RwType, key_pg: str, value_pg: str, entry_pg: str) -> str:
+    """The statements making map type ``t`` as ``rwfn.<name>`` (its key and value types as
+    PostgreSQL types, ``entry_pg`` the composite of ``struct<key K, value V>``): idempotent,
+    skipped when the type exists with the same comment."""
+    assert t.elem is not None and t.value is not None
+    q = f"{F}.{name}"
+    K, V = key_pg, value_pg
+    display = quote_literal(t.display())
+    ks, vs = f'(m)."{KEYS}"', f'(m)."{VALUES}"'
+    kv_err = (
+        "'Expr error'",
+        _evaluating(f"'map_from_key_values(' || {_arg('ks')} || ', ' || {_arg('vs')} || ')'"),
+    )
+    entries_err = (
+        "'Expr error'",
+        _evaluating(f"'map_from_entries(' || {_arg('es')} || ')'"),
+    )
+    string_keys = t.elem.kind == "scalar" and t.elem.scalar_oid == 1043
+    populate_keys = (
+        ""
+        if string_keys
+        else _chain(
+            "'Expr error'",
+            _evaluating(f"'jsonb_populate_map(' || {_arg('m')} || ', ' || {_arg('j')} || ')'"),
+            "'Parse error: cannot convert jsonb to a map with non-string keys'",
+        )
+    )
+    json_value = "value" if V == "jsonb" else f"(value #>> '{{}}')::{V}"
+    unnest = _entries("m", "e")
+    body = f"""
+CREATE TYPE {q} AS ("{KEYS}" {K}[], "{VALUES}" {V}[]);
+COMMENT ON TYPE {q} IS {display};
+CREATE FUNCTION {F}.map_from_key_values(ks {K}[], vs {V}[]) RETURNS {q} LANGUAGE plpgsql
+    IMMUTABLE STRICT PARALLEL SAFE AS $f$
+BEGIN
+    IF pg_catalog.cardinality(ks) <> pg_catalog.cardinality(vs) THEN
+        {_chain(*kv_err, "'map keys and values have different length'")}
+    END IF;
+    IF (SELECT pg_catalog.count(DISTINCT x) + pg_catalog.max(CASE WHEN x IS NULL THEN 1 ELSE 0 END)
+        FROM unnest(ks) AS x) <> pg_catalog.cardinality(ks) THEN
+        {_chain(*kv_err, "'map keys must be unique'")}
+    END IF;
+    IF pg_catalog.array_position(ks, NULL) IS NOT NULL THEN
+        {_chain(*kv_err, "'map keys must not be NULL'")}
+    END IF;
+    RETURN ROW(ks, vs)::{q};
+END $f$;
+CREATE FUNCTION {F}.map_from_entries(es {entry_pg}[]) RETURNS {q} LANGUAGE plpgsql
+    IMMUTABLE STRICT PARALLEL SAFE AS $f$
+DECLARE
+    ks {K}[];
+    vs {V}[];
+BEGIN
+    SELECT coalesce(pg_catalog.array_agg((e).key ORDER BY o), '{{}}'),
+           coalesce(pg_catalog.array_agg((e).value ORDER BY o), '{{}}')
+        INTO ks, vs FROM (SELECT es[o] AS e, o
+                          FROM pg_catalog.generate_subscripts(es, 1) AS o) AS x;
+    IF (SELECT pg_catalog.count(DISTINCT x) + pg_catalog.max(CASE WHEN x IS NULL THEN 1 ELSE 0 END)
+        FROM unnest(ks) AS x) <> pg_catalog.cardinality(ks) THEN
+        {_chain(*entries_err, "'map keys must be unique'")}
+    END IF;
+    IF pg_catalog.array_position(ks, NULL) IS NOT NULL THEN
+        {_chain(*entries_err, "'map keys must not be NULL'")}
+    END IF;
+    RETURN ROW(ks, vs)::{q};
+END $f$;
+CREATE FUNCTION {F}.map_access(m {q}, k {K}) RETURNS {V} LANGUAGE sql IMMUTABLE STRICT
+    PARALLEL SAFE AS $f$ SELECT {vs}[pg_catalog.array_position({ks}, k)] $f$;
+CREATE FUNCTION {F}.map_subscript(m {q}, k {K}) RETURNS {V} LANGUAGE sql IMMUTABLE STRICT
+    PARALLEL SAFE AS $f$ SELECT {vs}[pg_catalog.array_position({ks}, k)] $f$;
+CREATE FUNCTION {F}.map_subscript(m {q}, k anynonarray) RETURNS {V} LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE AS $f$ SELECT NULL::{V} $f$;
+CREATE FUNCTION {F}.map_keys(m {q}) RETURNS {K}[] LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $f$ SELECT {ks} $f$;
+CREATE FUNCTION {F}.map_values(m {q}) RETURNS {V}[] LANGUAGE sql IMMUTABLE STRICT
+    PARALLEL SAFE AS $f$ SELECT {vs} $f$;
+CREATE FUNCTION {F}.map_entries(m {q}) RETURNS {entry_pg}[] LANGUAGE sql IMMUTABLE STRICT
+    PARALLEL SAFE AS $f$
+    SELECT coalesce(pg_catalog.array_agg(ROW(k, v)::{entry_pg} ORDER BY o), '{{}}') FROM {unnest}
+$f$;
+CREATE FUNCTION {F}.map_length(m {q}) RETURNS integer LANGUAGE sql IMMUTABLE STRICT
+    PARALLEL SAFE AS $f$ SELECT pg_catalog.cardinality({ks}) $f$;
+CREATE FUNCTION {F}.map_contains(m {q}, k {K}) RETURNS boolean LANGUAGE sql IMMUTABLE STRICT
+    PARALLEL SAFE AS $f$ SELECT pg_catalog.array_position({ks}, k) IS NOT NULL $f$;
+CREATE FUNCTION {F}.map_cat(a {q}, b {q}) RETURNS {q} LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $f$
+    SELECT CASE WHEN a IS NOT DISTINCT FROM NULL THEN b WHEN b IS NOT DISTINCT FROM NULL THEN a
+    ELSE (SELECT ROW(coalesce(pg_catalog.array_agg(k ORDER BY s, o), '{{}}'),
+                     coalesce(pg_catalog.array_agg(v ORDER BY s, o), '{{}}'))::{q}
+          FROM (SELECT k, v, o, 1 AS s FROM {_entries("a", "x")}
+                WHERE pg_catalog.array_position((b)."{KEYS}", k) IS NULL
+                UNION ALL
+                SELECT k, v, o, 2 FROM {_entries("b", "y")}) AS z) END
+$f$;
+CREATE FUNCTION {F}.map_insert(m {q}, key {K}, value {V}) RETURNS {q} LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE AS $f$
+    SELECT CASE WHEN m IS NOT DISTINCT FROM NULL THEN NULL WHEN key IS NULL THEN m
+    ELSE {F}.map_cat(m, ROW(ARRAY[key], ARRAY[value])::{q}) END
+$f$;
+CREATE FUNCTION {F}.map_delete(m {q}, key {K}) RETURNS {q} LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE AS $f$
+    SELECT CASE WHEN m IS NOT DISTINCT FROM NULL THEN NULL WHEN key IS NULL THEN m
+    ELSE (SELECT ROW(coalesce(pg_catalog.array_agg(k ORDER BY o), '{{}}'),
+                     coalesce(pg_catalog.array_agg(v ORDER BY o), '{{}}'))::{q}
+          FROM {unnest} WHERE k <> key) END
+$f$;
+CREATE FUNCTION {F}.jsonb_populate_map(m {q}, j jsonb) RETURNS {q} LANGUAGE plpgsql IMMUTABLE
+    PARALLEL SAFE AS $f$
+DECLARE
+    got {q};
+BEGIN
+    IF j IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF pg_catalog.jsonb_typeof(j) <> 'object' THEN
+        {
+        _chain(
+            "'Expr error'",
+            _evaluating(f"'jsonb_populate_map(' || {_arg('m')} || ', ' || {_arg('j')} || ')'"),
+            "'Parse error: cannot convert to map from a jsonb ' || pg_catalog.jsonb_typeof(j)",
+        )
+    }
+    END IF;
+    {populate_keys}
+    SELECT ROW(coalesce(pg_catalog.array_agg(key::{K} ORDER BY pg_catalog.convert_to(key, 'UTF8')),
+                        '{{}}'),
+               coalesce(pg_catalog.array_agg({json_value}
+                                             ORDER BY pg_catalog.convert_to(key, 'UTF8')), '{{}}'))
+        INTO got FROM pg_catalog.jsonb_each(j);
+    RETURN {F}.map_cat(m, got);
+END $f$;
+CREATE FUNCTION {F}.to_jsonb(m {q}) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $f$
+    SELECT CASE WHEN m IS NOT DISTINCT FROM NULL THEN 'null'::jsonb
+    ELSE (SELECT coalesce(pg_catalog.jsonb_object_agg(k::text, {F}.to_jsonb(v)), '{{}}')
+          FROM {unnest}) END
+$f$;
+CREATE FUNCTION {F}.to_jsonb(a {q}[]) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $f$
+    SELECT CASE WHEN a IS NULL THEN 'null'::jsonb
+    ELSE (SELECT coalesce(pg_catalog.jsonb_agg({F}.to_jsonb(x) ORDER BY o), '[]')
+          FROM (SELECT a[o] AS x, o FROM pg_catalog.generate_subscripts(a, 1) AS o) AS e) END
+$f$;
+FOR other IN
+    SELECT t.oid::regtype::text AS name FROM pg_catalog.pg_type t
+    WHERE t.typnamespace = '{F}'::regnamespace AND t.typtype = 'c' AND t.typname <> '{name}'
+      AND pg_catalog.obj_description(t.oid, 'pg_type') LIKE {quote_literal(_key_prefix(t))}
+LOOP
+    EXECUTE pg_catalog.format('CREATE CAST (%s AS %s) WITH INOUT AS ASSIGNMENT', other.name, '{q}');
+    EXECUTE pg_catalog.format('CREATE CAST (%s AS %s) WITH INOUT AS ASSIGNMENT', '{q}', other.name);
+END LOOP;"""
+    return f"""DO $type$
+DECLARE
+    have text;
+    other record;
+BEGIN
+    SELECT pg_catalog.obj_description(oid, 'pg_type') INTO have FROM pg_catalog.pg_type
+        WHERE typname = '{name}' AND typnamespace = '{F}'::regnamespace;
+    IF have IS NULL THEN
+{body}
+    ELSIF have <> {display} THEN
+        RAISE EXCEPTION 'composite type {q} holds % (not %)', have, {display};
+    END IF;
+EXCEPTION WHEN unique_violation OR duplicate_object OR duplicate_function THEN
+    NULL;  -- made by another session meanwhile
+END $type$"""
+
+
+def _key_prefix(t: rwtypes.RwType) -> str:
+    """The LIKE pattern of the names of the map types with ``t``'s key type."""
+    assert t.elem is not None
+    return "map(" + t.elem.display().replace("%", r"\%").replace("_", r"\_") + ",%"
+
+
+# the map types made in the template: RisingWave's key types with the scalar values an
+# expression most often has (a literal's: integer, numeric, double precision, varchar, boolean)
+_TEMPLATE_KEYS = ("smallint", "integer", "bigint", "varchar")
+_TEMPLATE_VALUES = (
+    "boolean", "smallint", "integer", "bigint", "real", "double precision", "numeric",
+    "varchar", "jsonb",
+)  # fmt: skip
+TEMPLATE_TYPES = tuple(f"map({k},{v})" for k in _TEMPLATE_KEYS for v in _TEMPLATE_VALUES)
