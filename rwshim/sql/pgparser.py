@@ -83,6 +83,11 @@ def blank_rw_query_syntax(text: str) -> str:
         text = rx.sub(lambda m: " " * len(m.group(0)), text)
     if "<" in text:
         text = _blank_struct_types(text)
+    if "{" in text:
+        # MAP {k: v} literals as row constructors (rwshim.sql.map_literals)
+        from rwshim.sql import map_literals
+
+        text = map_literals.placeholder(text)
     return text
 
 

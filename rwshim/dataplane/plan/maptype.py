@@ -33,7 +33,7 @@ from rwshim.common import rwtypes
 from rwshim.dataplane.plan import errors
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA as F
 from rwshim.dataplane.plan.names import quote_literal
-from rwshim.errors import RwError
+from rwshim.errors import BindExprError, RwError
 
 KEYS = "map$keys"
 VALUES = "map$values"
@@ -51,6 +51,95 @@ def _chain_error(
 
 
 errors.register(CHAIN, r"(?s)^(?P<text>.*)$", _chain_error)
+
+# PostgreSQL's names of the types a map function may meet -> RisingWave's
+_PG_NAMES = {"text": "character varying", "unknown": "character varying"}
+
+
+def rw_name(pg_name: str) -> str:
+    """RisingWave's name of a type PostgreSQL names in an error (a composite of rwshim's as
+    the map or struct type it holds)."""
+    from rwshim.dataplane.plan import typemap
+
+    name = pg_name.strip().removeprefix(f"{F}.").strip('"')
+    if name.endswith("[]"):
+        return rw_name(name[:-2]) + "[]"
+    found = typemap.MAPS.get(name) or typemap.STRUCTS.get(name)
+    if found is not None:
+        return found.display()
+    return _PG_NAMES.get(name, name)
+
+
+def _bound(statement: str, needle: str, cause: RwError) -> RwError:
+    """``cause`` under ``Failed to bind expression: <root>`` (binder/expr/mod.rs:57-64), the
+    root being the first select item of ``statement`` whose display holds ``needle``, as
+    RisingWave's parser prints it; ``cause`` alone when the statement has no such item."""
+    from rwshim.sql import unparse
+    from rwshim.sql.unparse import display
+    from rwshim.sql.unparse import nodes as n
+    from rwshim.sql.unparse.query import parse_query
+
+    try:
+        query = parse_query(statement.strip().removesuffix(";"))
+    except (unparse.UnparseError, RwError):
+        return cause
+    if not isinstance(query.body, n.Select):
+        return cause
+    for item in query.body.projection:
+        if isinstance(item.expr, n.Wildcard):
+            continue
+        shown = display.expr(item.expr)
+        if needle in shown:
+            return BindExprError(shown, cause)
+    return cause
+
+
+def _compare_error(
+    m: re.Match[str], err: errors.PgError, name_of: errors.NameOf, ctx: errors.MapContext
+) -> RwError:
+    # RisingWave has no comparison of maps: the binder finds no function
+    # (expr/type_inference/func.rs), e.g. ``function equal(map(integer,integer),
+    # map(integer,integer)) does not exist`` (e2e_test/batch/types/map.slt.part)
+    fn = COMPARISONS[m["op"]]
+    cause = RwError(f"function {fn}({rw_name(m['l'])}, {rw_name(m['r'])}) does not exist")
+    return _bound(ctx.statement, f" {m['op']} ", cause)
+
+
+errors.register(
+    "42725",
+    r"^operator is not unique: (?P<l>\S*rw_m\w+) (?P<op>[=<>!]+) (?P<r>\S*rw_m\w+)$",
+    _compare_error,
+    first=True,
+)
+
+
+def _no_map_function(
+    m: re.Match[str], err: errors.PgError, name_of: errors.NameOf, ctx: errors.MapContext
+) -> RwError:
+    key, value = rw_name(m["k"]), rw_name(m["v"])
+    try:
+        key_type = rwtypes.parse(key)
+    except (rwtypes.TypeSyntaxError, RwError):
+        key_type = None
+    if key_type is not None:
+        why = rwtypes.map_key_refusal(key_type)
+        if why is not None:
+            # MapType::try_from_kv in the function's type inference: an ExprError
+            # (map.slt.part: ``Expr error`` / ``invalid map key type: numeric``)
+            return _bound(ctx.statement, "map_from_key_values(", RwError("Expr error", why))
+    return RwError(
+        f"not supported by rwshim: a map(...) of keys {key} and values {value} made by an "
+        "expression: that map type exists only once a table column or a cast names it"
+    )
+
+
+errors.register(
+    "42883",
+    r"^function (?:\S*\.)?map_from_key_values\((?P<k>[^,]+)\[\], (?P<v>.+)\[\]\) does not "
+    r"exist$",
+    _no_map_function,
+    first=True,
+)
 
 
 def check_type(t: rwtypes.RwType) -> None:
@@ -178,7 +267,7 @@ CREATE FUNCTION {F}.map_contains(m {q}, k {K}) RETURNS boolean LANGUAGE sql IMMU
     PARALLEL SAFE AS $f$ SELECT pg_catalog.array_position({ks}, k) IS NOT NULL $f$;
 CREATE FUNCTION {F}.map_cat(a {q}, b {q}) RETURNS {q} LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $f$
-    SELECT CASE WHEN a IS NOT DISTINCT FROM NULL THEN b WHEN b IS NOT DISTINCT FROM NULL THEN a
+    SELECT CASE WHEN a IS NULL THEN b WHEN b IS NULL THEN a
     ELSE (SELECT ROW(coalesce(pg_catalog.array_agg(k ORDER BY s, o), '{{}}'),
                      coalesce(pg_catalog.array_agg(v ORDER BY s, o), '{{}}'))::{q}
           FROM (SELECT k, v, o, 1 AS s FROM {_entries("a", "x")}
@@ -188,12 +277,12 @@ CREATE FUNCTION {F}.map_cat(a {q}, b {q}) RETURNS {q} LANGUAGE sql IMMUTABLE PAR
 $f$;
 CREATE FUNCTION {F}.map_insert(m {q}, key {K}, value {V}) RETURNS {q} LANGUAGE sql IMMUTABLE
     PARALLEL SAFE AS $f$
-    SELECT CASE WHEN m IS NOT DISTINCT FROM NULL THEN NULL WHEN key IS NULL THEN m
+    SELECT CASE WHEN m IS NULL THEN NULL WHEN key IS NULL THEN m
     ELSE {F}.map_cat(m, ROW(ARRAY[key], ARRAY[value])::{q}) END
 $f$;
 CREATE FUNCTION {F}.map_delete(m {q}, key {K}) RETURNS {q} LANGUAGE sql IMMUTABLE
     PARALLEL SAFE AS $f$
-    SELECT CASE WHEN m IS NOT DISTINCT FROM NULL THEN NULL WHEN key IS NULL THEN m
+    SELECT CASE WHEN m IS NULL THEN NULL WHEN key IS NULL THEN m
     ELSE (SELECT ROW(coalesce(pg_catalog.array_agg(k ORDER BY o), '{{}}'),
                      coalesce(pg_catalog.array_agg(v ORDER BY o), '{{}}'))::{q}
           FROM {unnest} WHERE k <> key) END
@@ -216,15 +305,16 @@ BEGIN
     }
     END IF;
     {populate_keys}
-    SELECT ROW(coalesce(pg_catalog.array_agg(key::{K} ORDER BY pg_catalog.convert_to(key, 'UTF8')),
-                        '{{}}'),
-               coalesce(pg_catalog.array_agg({json_value}
-                                             ORDER BY pg_catalog.convert_to(key, 'UTF8')), '{{}}'))
-        INTO got FROM pg_catalog.jsonb_each(j);
+    got := (SELECT ROW(
+            coalesce(pg_catalog.array_agg(key::{K} ORDER BY pg_catalog.convert_to(key, 'UTF8')),
+                     '{{}}'),
+            coalesce(pg_catalog.array_agg({json_value} ORDER BY pg_catalog.convert_to(key, 'UTF8')),
+                     '{{}}'))::{q}
+        FROM pg_catalog.jsonb_each(j));
     RETURN {F}.map_cat(m, got);
 END $f$;
 CREATE FUNCTION {F}.to_jsonb(m {q}) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $f$
-    SELECT CASE WHEN m IS NOT DISTINCT FROM NULL THEN 'null'::jsonb
+    SELECT CASE WHEN m IS NULL THEN 'null'::jsonb
     ELSE (SELECT coalesce(pg_catalog.jsonb_object_agg(k::text, {F}.to_jsonb(v)), '{{}}')
           FROM {unnest}) END
 $f$;
@@ -233,6 +323,7 @@ CREATE FUNCTION {F}.to_jsonb(a {q}[]) RETURNS jsonb LANGUAGE sql STABLE PARALLEL
     ELSE (SELECT coalesce(pg_catalog.jsonb_agg({F}.to_jsonb(x) ORDER BY o), '[]')
           FROM (SELECT a[o] AS x, o FROM pg_catalog.generate_subscripts(a, 1) AS o) AS e) END
 $f$;
+{_ordering(name, q, entry_pg)}
 FOR other IN
     SELECT t.oid::regtype::text AS name FROM pg_catalog.pg_type t
     WHERE t.typnamespace = '{F}'::regnamespace AND t.typtype = 'c' AND t.typname <> '{name}'
@@ -256,6 +347,70 @@ BEGIN
 EXCEPTION WHEN unique_violation OR duplicate_object OR duplicate_function THEN
     NULL;  -- made by another session meanwhile
 END $type$"""
+
+
+# the operators of a map type's default btree class (named apart from PostgreSQL's so that
+# ``m1 = m2`` written by a user does not find them) -> (strategy, the comparison's test)
+_ORDER_OPS = (("~<~", 1, "< 0"), ("~<=~", 2, "<= 0"), ("~=~", 3, "= 0"), ("~>=~", 4, ">= 0"),
+              ("~>~", 5, "> 0"))  # fmt: skip
+# the comparison operators a user may write -> RisingWave's function name in its refusal
+COMPARISONS = {
+    "=": "equal", "<>": "not_equal", "!=": "not_equal", "<": "less_than",
+    "<=": "less_than_or_equal", ">": "greater_than", ">=": "greater_than_or_equal",
+}  # fmt: skip
+
+
+def _ordering(name: str, q: str, entry_pg: str) -> str:
+    """How maps of one type order, group and compare.
+
+    RisingWave orders (and groups) maps by their entries sorted by key (map_array.rs:297-330:
+    ``iter_sorted`` compared entry by entry), so the default btree class of the composite
+    compares the sorted entries; the composite's own record order would follow the insertion
+    order.  A user's comparison of two maps is RisingWave's bind error (``function equal(map,
+    map) does not exist``: the map functions have no comparison): two operators per symbol,
+    ``(q, record)`` and ``(record, q)``, make PostgreSQL's analysis of ``m1 = m2`` ambiguous
+    (``operator is not unique``), which the error table reports in RisingWave's words;
+    neither is ever chosen for a map and a map."""
+    cmp = f"{F}.{name}_cmp"
+    a_sorted = f"ARRAY(SELECT ROW(k, v)::{entry_pg} FROM {_entries('a', 'e')} ORDER BY k)"
+    b_sorted = f"ARRAY(SELECT ROW(k, v)::{entry_pg} FROM {_entries('b', 'e')} ORDER BY k)"
+    out = [
+        f"""CREATE FUNCTION {cmp}(a {q}, b {q}) RETURNS integer LANGUAGE sql IMMUTABLE STRICT
+    PARALLEL SAFE AS $f$
+    SELECT CASE WHEN x < y THEN -1 WHEN x > y THEN 1 ELSE 0 END
+    FROM (SELECT {a_sorted} AS x, {b_sorted} AS y) AS s
+$f$;"""
+    ]
+    members = []
+    for op, strategy, test in _ORDER_OPS:
+        fn = f"{F}.{name}_o{strategy}"
+        out.append(
+            f"CREATE FUNCTION {fn}(a {q}, b {q}) RETURNS boolean LANGUAGE sql IMMUTABLE STRICT"
+            f" PARALLEL SAFE AS $f$ SELECT {cmp}(a, b) {test} $f$;"
+        )
+        out.append(f"CREATE OPERATOR {F}.{op} (LEFTARG = {q}, RIGHTARG = {q}, FUNCTION = {fn});")
+        members.append(f"OPERATOR {strategy} {F}.{op}")
+    out.append(
+        f"CREATE OPERATOR CLASS {F}.{name}_ops DEFAULT FOR TYPE {q} USING btree AS "
+        + ", ".join(members)
+        + f", FUNCTION 1 {cmp}({q}, {q});"
+    )
+    for side, (left, right) in enumerate(((q, "record"), ("record", q))):
+        # chosen only for a map and a record: no comparison in RisingWave either
+        out.append(
+            f"CREATE FUNCTION {F}.{name}_cmp{side}(a {left}, b {right}) RETURNS boolean"
+            f" LANGUAGE plpgsql IMMUTABLE AS $f$ BEGIN"
+            f" RAISE EXCEPTION USING ERRCODE = '42883', MESSAGE = 'operator does not exist: '"
+            f" || pg_catalog.pg_typeof(a) || ' ? ' || pg_catalog.pg_typeof(b); END $f$;"
+        )
+        for op in COMPARISONS:
+            if op == "!=":
+                continue  # PostgreSQL's spelling of <>
+            out.append(
+                f"CREATE OPERATOR {F}.{op} (LEFTARG = {left}, RIGHTARG = {right},"
+                f" FUNCTION = {F}.{name}_cmp{side});"
+            )
+    return "\n".join(out)
 
 
 def _key_prefix(t: rwtypes.RwType) -> str:

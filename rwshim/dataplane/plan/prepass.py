@@ -17,6 +17,7 @@ Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
   rewriter (plan/asof), which turns it into a LATERAL subquery or refuses it;
 - ``STRUCT<...>`` in a type position (parse_data_type): the struct's composite type
   (query/pg/typemap), whose DDL goes to ``requires``;
+- ``map(K,V)`` types and ``MAP {...}`` literals (dataplane/plan/mapsyntax.py);
 - ``::char(n)`` / ``::character(n)`` / ``::bpchar``, ``CAST(x AS char(n))``: RisingWave has
   no char type and binds it as varchar (src/frontend/src/binder/expr/mod.rs bind_data_type,
   AstDataType::Char), the length ignored (``text`` where ``varchar`` does not fit in place).
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from rwshim.errors import RwError
 from rwshim.sql.tokens import Kind, Token, tokenize
@@ -56,6 +58,8 @@ class Prepassed:
     asof: dict[int, bool] = field(default_factory=dict)
     # byte offsets of the calls written ``aggregate:f(...)`` (their array_agg is spliced in)
     scalar_as_agg: list[int] = field(default_factory=list)
+    # the ``MAP {...}`` literals (dataplane/plan/mapsyntax.py MapSpan), rebuilt by the rewriter
+    map_literals: list[Any] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Replace characters [start, end) with spaces (offsets are kept)."""
@@ -376,3 +380,5 @@ register("asof", _asof_join)
 register("system_", _temporal_join)
 register("struct", _struct_types)
 register("char", _char_casts)
+
+# RisingWave's map types and literals: a pass of its own module, registered on import

@@ -31,6 +31,7 @@ from rwshim.dataplane.plan import (
     dml,
     functions,
     gapfill,
+    mapsyntax,
     names,
     samename,
     temporal,
@@ -170,6 +171,8 @@ class _Rewriter:
             self.value_functions()
             self.type_names()
             extra = dml.splice(self.routed, self.sp, self.source_width())
+            # last: a map literal is rebuilt around its parts' rewritten text
+            mapsyntax.splice_literals(self.sp, self.routed.prepassed.map_literals)
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
