@@ -203,10 +203,25 @@ def _types(state: prepass.Prepassed) -> None:
         _require(state, typ)
 
 
+def _entry_structs(state: prepass.Prepassed) -> None:
+    """``map_from_entries`` over a ``struct<key K, value V>[]`` the text names (its composite
+    by now: the struct pass ran) makes ``map(K,V)``: the function's result type
+    (map_type.rs try_from_entries)."""
+    for name in set(re.findall(rf"\b{typemap.STRUCT_PREFIX}[0-9a-z]{{9}}\b", state.text)):
+        struct = typemap.STRUCTS.get(name)
+        if struct is None or len(struct.fields) != 2:
+            continue
+        (_, key), (_, value) = struct.fields
+        if rwtypes.map_key_refusal(key) is None and value.kind != "list":
+            _require(state, rwtypes.RwType("map", elem=key, value=value))
+
+
 def prepass_maps(text: str, state: prepass.Prepassed) -> None:
     if "{" in state.text:
         _literals(state)
     _types(state)
+    if "map_from_entries" in state.text.lower():
+        _entry_structs(state)
 
 
 prepass.register("map", prepass_maps)

@@ -33,7 +33,7 @@ from rwshim.common import rwtypes
 from rwshim.dataplane.plan import errors
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA as F
 from rwshim.dataplane.plan.names import quote_literal
-from rwshim.errors import BindExprError, RwError
+from rwshim.errors import BindError, BindExprError, RwError
 
 KEYS = "map$keys"
 VALUES = "map$values"
@@ -142,6 +142,75 @@ errors.register(
 )
 
 
+def _no_entries_function(
+    m: re.Match[str], err: errors.PgError, name_of: errors.NameOf, ctx: errors.MapContext
+) -> RwError:
+    from rwshim.dataplane.plan import typemap
+
+    pg = m["t"].strip().removeprefix(f"{F}.").strip('"')
+    struct = typemap.STRUCTS.get(pg)
+    if pg == "record":
+        return RwError(
+            "not supported by rwshim: map_from_entries over an array of ROW(...) values (cast "
+            "the array to struct<key K, value V>[])"
+        )
+    if struct is None:
+        # MapType::try_from_entries (map_type.rs:44-62) in the function's type inference
+        why = f"invalid map entries type, expected struct, got: {rw_name(m['t'])}"
+        return _bound(ctx.statement, "map_from_entries(", RwError("Expr error", why))
+    if len(struct.fields) == 2:
+        refusal = rwtypes.map_key_refusal(struct.fields[0][1])
+        if refusal is not None:
+            return _bound(ctx.statement, "map_from_entries(", RwError("Expr error", refusal))
+    return RwError(
+        f"not supported by rwshim: map_from_entries over {struct.display()}[] (a map type "
+        "exists only once a table column or a cast names it)"
+    )
+
+
+def _null_entries(
+    m: re.Match[str], err: errors.PgError, name_of: errors.NameOf, ctx: errors.MapContext
+) -> RwError:
+    # a NULL argument: the binder cannot make a list of it (binder/expr/function: the
+    # polymorphic AnyArray argument, e2e map.slt.part)
+    cause = BindError("Cannot implicitly cast 'null:Varchar' to polymorphic type AnyArray")
+    bound = _bound(ctx.statement, "map_from_entries(NULL)", cause)
+    if bound is cause:
+        return RwError(err.message, sqlstate=err.sqlstate)
+    return bound
+
+
+errors.register(
+    "42883",
+    r"^function (?:\S*\.)?map_from_entries\((?P<t>.+)\[\]\) does not exist$",
+    _no_entries_function,
+    first=True,
+)
+errors.register(
+    "42725",
+    r"^function (?:\S*\.)?map_from_entries\(unknown\) is not unique$",
+    _null_entries,
+    first=True,
+)
+
+
+def _subscript(
+    m: re.Match[str], err: errors.PgError, name_of: errors.NameOf, ctx: errors.MapContext
+) -> RwError:
+    return RwError(
+        f"not supported by rwshim: a subscript of a {rw_name(m['t'])} value that is not a MAP "
+        "{...} literal (map_access(m, key) is the same access with the key cast to the key type)"
+    )
+
+
+errors.register(
+    "42804",
+    r"^cannot subscript type (?P<t>\S*rw_m\w+) because it does not support subscripting$",
+    _subscript,
+    first=True,
+)
+
+
 def check_type(t: rwtypes.RwType) -> None:
     """RisingWave's bind error for a map type with a bad key anywhere in ``t``
     (binder/expr/mod.rs:1094-1098 ``MapType::try_from_kv(...).map_err(BindError)``), and
@@ -198,13 +267,15 @@ def map_ddl(name: str, t: rwtypes.RwType, key_pg: str, value_pg: str, entry_pg: 
         "'Expr error'",
         _evaluating(f"'map_from_entries(' || {_arg('es')} || ')'"),
     )
+    m_text, j_text = _arg("pg_catalog.record_out(m)"), _arg("j")
+    populate_call = f"'jsonb_populate_map(' || {m_text} || ', ' || {j_text} || ')'"
     string_keys = t.elem.kind == "scalar" and t.elem.scalar_oid == 1043
     populate_keys = (
         ""
         if string_keys
         else _chain(
             "'Expr error'",
-            _evaluating(f"'jsonb_populate_map(' || {_arg('m')} || ', ' || {_arg('j')} || ')'"),
+            _evaluating(populate_call),
             "'Parse error: cannot convert jsonb to a map with non-string keys'",
         )
     )
@@ -299,7 +370,7 @@ BEGIN
         {
         _chain(
             "'Expr error'",
-            _evaluating(f"'jsonb_populate_map(' || {_arg('m')} || ', ' || {_arg('j')} || ')'"),
+            _evaluating(populate_call),
             "'Parse error: cannot convert to map from a jsonb ' || pg_catalog.jsonb_typeof(j)",
         )
     }
@@ -324,6 +395,7 @@ CREATE FUNCTION {F}.to_jsonb(a {q}[]) RETURNS jsonb LANGUAGE sql STABLE PARALLEL
           FROM (SELECT a[o] AS x, o FROM pg_catalog.generate_subscripts(a, 1) AS o) AS e) END
 $f$;
 {_ordering(name, q, entry_pg)}
+{_no_text(name, q, t)}
 FOR other IN
     SELECT t.oid::regtype::text AS name FROM pg_catalog.pg_type t
     WHERE t.typnamespace = '{F}'::regnamespace AND t.typtype = 'c' AND t.typname <> '{name}'
@@ -410,6 +482,25 @@ $f$;"""
                 f"CREATE OPERATOR {F}.{op} (LEFTARG = {left}, RIGHTARG = {right},"
                 f" FUNCTION = {F}.{name}_cmp{side});"
             )
+    return "\n".join(out)
+
+
+def _no_text(name: str, q: str, t: rwtypes.RwType) -> str:
+    """A map has no cast to a string type (type_inference/cast.rs: ``cast_map`` casts a map
+    to a map only), where PostgreSQL would cast a composite through its text: explicit casts
+    to ``varchar`` and ``text`` that raise RisingWave's cast error (an assignment finds no
+    cast then, as in RisingWave)."""
+    out = []
+    for target in ("character varying", "text"):
+        fn = f"{F}.{name}_{target.split()[-1]}"
+        text = quote_literal(
+            f'cannot cast type "{t.display()}" to "character varying" in Explicit context'
+        )
+        out.append(
+            f"CREATE FUNCTION {fn}(m {q}) RETURNS {target} LANGUAGE plpgsql IMMUTABLE STRICT"
+            f" AS $f$ BEGIN {_chain(text)} END $f$;"
+            f"\nCREATE CAST ({q} AS {target}) WITH FUNCTION {fn}({q});"
+        )
     return "\n".join(out)
 
 
