@@ -276,8 +276,5 @@ async def test_map_from_entries_of_a_named_struct_list(
     conn: psycopg.AsyncConnection[tuple[str, ...]],
 ) -> None:
     # the map type of a struct<key K, value V>[] the statement names is made for it
-    assert await _rows(
-        conn,
-        "select map_from_entries(array[row(1, '2024-01-02'::date)]"
-        "::struct<key int, value date>[])",
-    ) == [("{1:2024-01-02}",)]
+    entries = "array[row(1, '2024-01-02'::date)]::struct<key int, value date>[]"
+    assert await _rows(conn, f"select map_from_entries({entries})") == [("{1:2024-01-02}",)]
