@@ -7,6 +7,7 @@ e2e_test/batch/types/map.slt.part and the examples of src/expr/impl/src/scalar/a
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import psycopg
@@ -278,3 +279,31 @@ async def test_map_from_entries_of_a_named_struct_list(
     # the map type of a struct<key K, value V>[] the statement names is made for it
     entries = "array[row(1, '2024-01-02'::date)]::struct<key int, value date>[]"
     assert await _rows(conn, f"select map_from_entries({entries})") == [("{1:2024-01-02}",)]
+
+
+async def test_views_over_map_columns_keep_the_map_type(
+    conn: psycopg.AsyncConnection[tuple[str, ...]], server: Running
+) -> None:
+    await conn.execute("create table mv_src (k int primary key, m map(varchar,int))")
+    await conn.execute("insert into mv_src values (1, MAP{'a':1}), (2, MAP{'b':2,'a':1})")
+    # the CREATE waits for its backfill's barriers (the scenario server's clock is manual)
+    task = asyncio.ensure_future(
+        conn.execute("create materialized view mvm as select k, m from mv_src")
+    )
+    for _ in range(50):
+        await asyncio.sleep(0.02)
+        if task.done():
+            break
+        server.tick()
+    await asyncio.wait_for(task, 5)
+    await conn.execute("create view vm as select m from mv_src")
+    for name in ("mvm", "vm"):
+        described = await _rows(conn, f"describe {name}")
+        assert ("m", "map(character varying,integer)") in [(r[0], r[1]) for r in described]
+    assert await _rows(conn, "select * from mvm order by k") == [
+        ("1", "{a:1}"),
+        ("2", "{b:2,a:1}"),
+    ]
+    await conn.execute("drop view vm")
+    await conn.execute("drop materialized view mvm")
+    await conn.execute("drop table mv_src")
