@@ -28,6 +28,7 @@ from rwshim.common.releases import release as find_release
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_, StoreUnusable
+from rwshim.sql import corresponding
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store import functions as store_functions
 from rwshim.store.files import damaged
@@ -167,6 +168,8 @@ class Instance:
         # The read path parses statements rwshim.sql accepted: RisingWave's keyword relation
         # names too.
         register_rewrite(quote_keyword_relations)
+        # UNION CORRESPONDING & co as marked wrappers (rwshim.sql.corresponding)
+        register_rewrite(corresponding.rewrite)
         self.query = QueryEngine(
             conn,
             self.relations,

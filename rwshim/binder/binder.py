@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import types
+from rwshim.binder import set_ops, types
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
@@ -239,6 +239,7 @@ class Binder:
         if isinstance(node, (exp.Union, exp.Except, exp.Intersect)):
             scope = Scope(outer)
             self._with(node, scope)
+            set_ops.corresponding(self, node, scope)
             left = self.query(node.this, scope)
             right = self.query(node.expression, scope)
             if len(left) != len(right):
@@ -247,6 +248,10 @@ class Binder:
                     type(node)
                 ]
                 raise InvalidInputSyntax(f"each {op} query must have the same number of columns")
+            if node.args.get("distinct") is False and not isinstance(node, exp.Union):
+                # set_expr.rs:351-358
+                op = "INTERSECT" if isinstance(node, exp.Intersect) else "EXCEPT"
+                raise NotImplementedError_(f"{op} all")
             cols = [
                 OutColumn(a.name, a.type_oid if a.type_oid != UNKNOWN else b.type_oid)
                 for a, b in zip(left, right, strict=True)

@@ -248,6 +248,13 @@ class Jobs:
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
         with self.store.transaction():
             job_id = self.store.next_id("object")
+            extra = spec.extra
+            if spec.kind == "table" and spec.extra.get("connector") is not None:
+                # A table with a connector has an associated source, its own catalog object
+                # made right after the table's (create_job_catalog, controller/
+                # streaming_job.rs:557-571), listed by rw_sources, pg_class and SHOW SOURCES
+                # (rw_catalog.py, show.py make its rows from the table's).
+                extra = {**extra, "primary_table_id": self.store.next_id("object")}
             self.catalog.insert_relation(
                 job_id,
                 spec.kind,
@@ -258,7 +265,7 @@ class Jobs:
                 spec.columns,
                 spec.primary_key,
                 created=False,
-                extra=spec.extra,
+                extra=extra,
             )
             self.catalog.insert_dependencies(job_id, spec.upstream_ids)
             self.conn.execute(

@@ -42,6 +42,7 @@ from typing import Any, ClassVar
 from rwshim.binder.relations import RelColumn
 from rwshim.common import pgtypes, rwtypes
 from rwshim.dataplane.plan import tree
+from rwshim.dataplane.plan.errors import LIMIT_INTEGER
 from rwshim.errors import (
     BindError,
     BindExprError,
@@ -235,6 +236,57 @@ def _collate(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
             raise NotImplementedError_(
                 "Collate collation other than `C` or `POSIX` is not implemented"
             )
+
+
+@register
+def _set_op_all(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    """INTERSECT ALL / EXCEPT ALL: ``bail_not_implemented!("{} all", op)`` (binder/
+    set_expr.rs:351-358)."""
+    top = [shape.node] if shape.kind == "select" else []
+    for stmt in [*top, *nodes(shape, "SelectStmt")]:
+        op = stmt.get("op")
+        if stmt.get("all") and op in ("SETOP_INTERSECT", "SETOP_EXCEPT"):
+            raise NotImplementedError_(f"{op.removeprefix('SETOP_')} all")
+
+
+_I64 = re.compile(r"[+-]?[0-9]+")
+
+
+@register
+def _limit(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    """A constant LIMIT folded to bigint at bind time (binder/query.rs:200-237): a string
+    literal parsed as RisingWave parses a bigint (str_parse: trimmed, Rust's i64 grammar), a
+    negative value refused with the value; PostgreSQL would say neither so."""
+    top = [shape.node] if shape.kind == "select" else []
+    for stmt in [*top, *nodes(shape, "SelectStmt")]:
+        const = (stmt.get("limitCount") or {}).get("A_Const")
+        if const is None or const.get("isnull"):
+            continue
+        if "ival" in const:
+            value = int((const.get("ival") or {}).get("ival", 0))
+        elif "sval" in const:
+            text = str(const["sval"].get("sval", ""))
+            s = text.strip()
+            if not _I64.fullmatch(s) or not -(2**63) <= int(s) < 2**63:
+                why = (
+                    "cannot parse integer from empty string"
+                    if not s
+                    else "invalid digit found in string"
+                    if not _I64.fullmatch(s)
+                    else "number too large to fit in target type"
+                )
+                quoted = text.replace("'", "''")
+                raise RwError(
+                    "Expr error",
+                    f"{LIMIT_INTEGER},\nbut the evaluation of the expression returns error:Expr"
+                    f" error: error while evaluating expression `str_parse('{quoted}')`: Parse"
+                    f" error: bigint {why}",
+                )
+            value = int(s)
+        else:
+            continue
+        if value < 0:
+            raise RwError("Expr error", f"LIMIT must not be negative, but found: {value}")
 
 
 # --- ordered-set aggregates -------------------------------------------------------------------

@@ -276,6 +276,22 @@ def _insert_width(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapConte
     return BindError(err.message)
 
 
+# LIMIT's expression (binder/query.rs:200-237): a type with no assignment cast to bigint, and
+# an expression that is no constant (PostgreSQL: variables, set-returning functions)
+LIMIT_INTEGER = "expects an integer or expression that can be evaluated to an integer after LIMIT"
+
+
+@_row("42804", r"^argument of LIMIT must be type bigint, not type ")
+def _limit_type(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(LIMIT_INTEGER)
+
+
+@_row("42P10", r"^argument of LIMIT must not contain variables$")
+@_row("0A000", r"^set-returning functions are not allowed in LIMIT$")
+def _limit_const(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(f"{LIMIT_INTEGER}, but found non-const expression")
+
+
 def map_error(err: PgError, name_of: NameOf, ctx: MapContext | None = None) -> RwError:
     """The RisingWave error for what PostgreSQL reported."""
     ctx = ctx or MapContext()

@@ -58,6 +58,8 @@ class Prepassed:
     asof: dict[int, bool] = field(default_factory=dict)
     # byte offsets of the calls written ``aggregate:f(...)`` (their array_agg is spliced in)
     scalar_as_agg: list[int] = field(default_factory=list)
+    # byte spans of a call's blanked ``IGNORE NULLS`` (plan/ignore_nulls)
+    ignore_nulls: list[tuple[int, int]] = field(default_factory=list)
     # the ``MAP {...}`` literals (dataplane/plan/mapsyntax.py MapSpan), rebuilt by the rewriter
     map_literals: list[Any] = field(default_factory=list)
 
@@ -374,7 +376,28 @@ def _scalar_as_agg(text: str, state: Prepassed) -> None:
         state.tokens = None
 
 
+def _ignore_nulls(text: str, state: Prepassed) -> None:
+    """``f(args IGNORE NULLS)`` (parser.rs parse_argument_list: the last thing before the
+    closing parenthesis) blanked, its span kept for the rewriter (plan/ignore_nulls)."""
+    toks = _tokens(state)
+    spans = []
+    for i in range(len(toks) - 2):
+        t, nulls, close = toks[i], toks[i + 1], toks[i + 2]
+        if t.kind is not Kind.WORD or t.quoted or t.upper != "IGNORE":
+            continue
+        if nulls.kind is not Kind.WORD or nulls.quoted or nulls.upper != "NULLS":
+            continue
+        if close.kind is Kind.OP and close.value == ")":
+            state.ignore_nulls.append((state.byte_offset(t.start), state.byte_offset(nulls.end)))
+            spans.append((t.start, nulls.end))
+    for start, end in spans:
+        state.blank(start, end)
+    if spans:
+        state.tokens = None
+
+
 register("except", _star_except)
+register("ignore", _ignore_nulls)
 register("aggregate", _scalar_as_agg)
 register("asof", _asof_join)
 register("system_", _temporal_join)
