@@ -12,7 +12,9 @@ type by the argument's type, so every function here is made once per map type
 ``map_subscript``, the ``m[k]`` form, which does not cast the key: binder/expr/value.rs
 bind_index makes a MapAccess without type inference, so a key of another type finds nothing),
 ``map_keys``, ``map_values``, ``map_entries``, ``map_length``, ``map_contains``, ``map_cat``,
-``map_insert``, ``map_delete``, ``jsonb_populate_map`` and ``to_jsonb``; casts to and from the
+``map_insert``, ``map_delete``, ``jsonb_populate_map`` and ``map_to_jsonb`` (which
+``rwfn.to_jsonb`` calls for a map or a list of maps: an overload of ``to_jsonb`` itself would
+make a ``ROW(...)`` argument ambiguous, a record coercing to every composite); casts to and from the
 other map types of the same key type go through the text (``WITH INOUT``, assignment: an
 INSERT casts to the column's type, insert.rs cast_on_insert).
 
@@ -384,12 +386,12 @@ BEGIN
         FROM pg_catalog.jsonb_each(j));
     RETURN {F}.map_cat(m, got);
 END $f$;
-CREATE FUNCTION {F}.to_jsonb(m {q}) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $f$
+CREATE FUNCTION {F}.map_to_jsonb(m {q}) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $f$
     SELECT CASE WHEN m IS NULL THEN 'null'::jsonb
     ELSE (SELECT coalesce(pg_catalog.jsonb_object_agg(k::text, {F}.to_jsonb(v)), '{{}}')
           FROM {unnest}) END
 $f$;
-CREATE FUNCTION {F}.to_jsonb(a {q}[]) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $f$
+CREATE FUNCTION {F}.map_to_jsonb(a {q}[]) RETURNS jsonb LANGUAGE sql STABLE PARALLEL SAFE AS $f$
     SELECT CASE WHEN a IS NULL THEN 'null'::jsonb
     ELSE (SELECT coalesce(pg_catalog.jsonb_agg({F}.to_jsonb(x) ORDER BY o), '[]')
           FROM (SELECT a[o] AS x, o FROM pg_catalog.generate_subscripts(a, 1) AS o) AS e) END

@@ -79,6 +79,10 @@ BEGIN
             x::text::timestamptz AT TIME ZONE 'UTC') #>> '{{}}') || '+00:00');
     ELSIF t = 'timestamp'::regtype THEN
         RETURN {F}.timestamp_jsonb(x::text::timestamp);
+    ELSIF t::text LIKE '{F}.rw\\_m%' THEN
+        -- a map or a list of maps: its type's own function (dataplane/plan/maptype.py)
+        EXECUTE pg_catalog.format('SELECT {F}.map_to_jsonb($1::%s)', t) INTO j USING x;
+        RETURN j;
     END IF;
     j := pg_catalog.to_jsonb(x);
     -- a map inside a struct or a list: PostgreSQL's to_jsonb of its composite
