@@ -307,3 +307,17 @@ async def test_views_over_map_columns_keep_the_map_type(
     await conn.execute("drop view vm")
     await conn.execute("drop materialized view mvm")
     await conn.execute("drop table mv_src")
+
+
+async def test_maps_of_every_scalar_value_type(
+    conn: psycopg.AsyncConnection[tuple[str, ...]],
+) -> None:
+    # the template holds the map types of every key type and scalar value type; a value in
+    # its ToText form (a timestamptz in UTC, as inside a struct or list)
+    assert await _rows(
+        conn,
+        "select map_from_key_values(array['a'], array['2024-01-01'::date]),"
+        " map_from_key_values(array[1::bigint], array['1 day'::interval]),"
+        " map_from_key_values(array[1::smallint], array['2024-01-01 10:00:00+00'::timestamptz]),"
+        " map_from_key_values(array['x'], array[1.5::real])",
+    ) == [("{a:2024-01-01}", "{1:1 day}", "{1:2024-01-01 10:00:00+00:00}", "{x:1.5}")]

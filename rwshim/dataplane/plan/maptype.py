@@ -512,11 +512,11 @@ def _key_prefix(t: rwtypes.RwType) -> str:
     return "map(" + t.elem.display().replace("%", r"\%").replace("_", r"\_") + ",%"
 
 
-# the map types made in the template: RisingWave's key types with the scalar values an
-# expression most often has (a literal's: integer, numeric, double precision, varchar, boolean)
+# the map types made in the template: RisingWave's key types with every scalar value type (an
+# expression's map type must exist before the statement runs)
 _TEMPLATE_KEYS = ("smallint", "integer", "bigint", "varchar")
 _TEMPLATE_VALUES = (
     "boolean", "smallint", "integer", "bigint", "real", "double precision", "numeric",
-    "varchar", "jsonb",
+    "varchar", "jsonb", "bytea", "date", "time", "timestamp", "timestamptz", "interval",
 )  # fmt: skip
 TEMPLATE_TYPES = tuple(f"map({k},{v})" for k in _TEMPLATE_KEYS for v in _TEMPLATE_VALUES)
