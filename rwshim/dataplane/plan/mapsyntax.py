@@ -26,9 +26,11 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from rwshim.binder.relations import Relation
 from rwshim.common import rwtypes
-from rwshim.dataplane.plan import prepass, typemap
+from rwshim.dataplane.plan import prepass, splice, tree, typemap
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA as F
+from rwshim.dataplane.plan.route import Routed
 from rwshim.dataplane.plan.splice import Splicer
 from rwshim.errors import BindError, BindExprError, RwError
 from rwshim.sql import map_literals
@@ -248,4 +250,104 @@ def _call(sp: Splicer, lit: MapSpan) -> str:
     out = f"{F}.map_from_key_values({ks}, {vs})"
     for a, b in lit.subscripts:
         out = f"{F}.map_subscript({out}, {sp.section(a, b)})"
+    return out
+
+
+# --- subscripts of map columns ------------------------------------------------------------
+
+
+def _column_type(routed: Routed, level: tree.Level, names: tuple[str, ...]) -> str | None:
+    """The RisingWave type of the column ``names`` refers to at ``level`` (its FROM's tables,
+    views and materialized views, then the enclosing levels'), None unless exactly one."""
+    col, qual = names[-1], (names[-2] if len(names) >= 2 else None)
+    lv: tree.Level | None = level
+    while lv is not None:
+        found: list[str] = []
+        for ref in lv.relations():
+            if qual is not None and qual not in (ref.alias, ref.name):
+                continue
+            rel = routed.relation_of(ref)
+            if isinstance(rel, Relation):
+                found.extend(c.rw_type for c in rel.columns if c.name == col)
+        if found:
+            return found[0] if len(found) == 1 else None
+        lv = lv.parent
+    return None
+
+
+def _brackets(text: bytes, pos: int, n: int) -> list[tuple[int, int]] | None:
+    """The spans inside the ``n`` ``[...]`` that follow ``pos`` (whitespace between)."""
+    out: list[tuple[int, int]] = []
+    i = pos
+    for _ in range(n):
+        while i < len(text) and text[i : i + 1].isspace():
+            i += 1
+        if text[i : i + 1] != b"[":
+            return None
+        depth, j = 0, i
+        while j < len(text):
+            c = text[j : j + 1]
+            if c in (b"'", b'"'):
+                k = text.find(c, j + 1)
+                while k >= 0 and text[k + 1 : k + 2] == c:
+                    k = text.find(c, k + 2)
+                if k < 0:
+                    return None
+                j = k + 1
+                continue
+            if c in (b"[", b"("):
+                depth += 1
+            elif c in (b"]", b")"):
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        else:
+            return None
+        out.append((i + 1, j))
+        i = j + 1
+    return out
+
+
+def splice_subscripts(routed: Routed, sp: Splicer) -> None:
+    """``c[k]`` on a map column as RisingWave's MapAccess (binder/expr/value.rs bind_index:
+    no cast of the key, ``rwfn.map_subscript``); a list inside is subscripted as a list.
+    A column of another type, or one not resolved to exactly one table column, is left as
+    written."""
+    shape = routed.shape
+    if shape is None:
+        return
+    for level, names, loc, n in shape.subscripts:
+        rw_type = _column_type(routed, level, names)
+        if not rw_type or "map" not in rw_type.lower():
+            continue
+        try:
+            t: rwtypes.RwType | None = rwtypes.parse(rw_type)
+        except (rwtypes.TypeSyntaxError, RwError):
+            continue
+        if t is None or t.kind != "map":
+            continue
+        try:
+            name_end = splice.name_end(shape.text, loc, len(names))
+        except splice.SpliceError:
+            continue
+        spans = _brackets(shape.text, name_end, n)
+        if spans is None:
+            continue
+        sp.replace_around(
+            loc, spans[-1][1] + 1, functools.partial(_access, sp, t, (loc, name_end), spans)
+        )
+
+
+def _access(
+    sp: Splicer, t: rwtypes.RwType, name: tuple[int, int], spans: list[tuple[int, int]]
+) -> str:
+    out = sp.section(*name)
+    cur: rwtypes.RwType | None = t
+    for a, b in spans:
+        key = sp.section(a, b)
+        if cur is not None and cur.kind == "map":
+            out, cur = f"{F}.map_subscript({out}, {key})", cur.value
+        else:
+            out, cur = f"({out})[{key}]", (cur.elem if cur is not None else None)
     return out

@@ -201,7 +201,8 @@ def _subscript(
 ) -> RwError:
     return RwError(
         f"not supported by rwshim: a subscript of a {rw_name(m['t'])} value that is not a MAP "
-        "{...} literal (map_access(m, key) is the same access with the key cast to the key type)"
+        "{...} literal or a table's column (map_access(m, key) is the same access with the key "
+        "cast to the key type)"
     )
 
 
