@@ -339,3 +339,40 @@ async def test_subscripts_of_map_columns(conn: psycopg.AsyncConnection[tuple[str
     ) == [("1", "1", None, None, "20", "5"), ("2", "3", "2", None, None, None)]
     assert await _rows(conn, "select x.k from ms as x where x.m['a'] > 1") == [("2",)]
     await conn.execute("drop table ms")
+
+
+async def test_map_filter(conn: psycopg.AsyncConnection[tuple[str, ...]]) -> None:
+    # e2e_test/batch/functions/map_filter.slt.part; map_filter.rs: NULL when nothing is kept
+    assert await _rows(conn, "SELECT map_filter(MAP{'a':1, 'b':2, 'c':3}, |k, v| v > 1)") == [
+        ("{b:2,c:3}",)
+    ]
+    await conn.execute(
+        "CREATE TABLE mft (id INTEGER PRIMARY KEY, map_data MAP(VARCHAR, INTEGER),"
+        " nested_map MAP(VARCHAR, MAP(VARCHAR, INTEGER)))"
+    )
+    await conn.execute(
+        "INSERT INTO mft VALUES (1, MAP{'a':1, 'b':2, 'c':3},"
+        " MAP{'user1': MAP{'age':20, 'score':85}}), (2, MAP{'x':10, 'y':-5},"
+        " MAP{'user2': MAP{'age':16}}), (3, MAP{'k':7}, NULL)"
+    )
+    assert await _rows(
+        conn, "SELECT id, map_filter(map_data, |k, v| v > 0 AND k != 'a') FROM mft ORDER BY id"
+    ) == [("1", "{b:2,c:3}"), ("2", "{x:10}"), ("3", "{k:7}")]
+    assert await _rows(
+        conn, "SELECT id, map_filter(nested_map, |k, v| v['age'] >= 18) FROM mft ORDER BY id"
+    ) == [("1", "{user1:{age:20,score:85}}"), ("2", None), ("3", None)]
+    lam = "Failed to bind expression: map_filter(MAP {'a': 1, 'b': 2, 'c': 3}, "
+    assert await _error(conn, "SELECT map_filter(MAP{'a':1, 'b':2, 'c':3}, |k, v| v + 1)") == (
+        _chain(lam + "|k, v| v + 1)", "Bind error: Lambda must return Boolean type, got integer")
+    )
+    assert await _error(conn, "SELECT map_filter(MAP{'a':1, 'b':2, 'c':3}, |v| v > 1)") == (
+        _chain(
+            lam + "|v| v > 1)",
+            "Bind error: Lambda must have exactly two parameters (key, value), got 1",
+        )
+    )
+    assert await _error(conn, "SELECT map_filter(ARRAY[1,2,3], |k, v| v > 1)") == _chain(
+        "Failed to bind expression: map_filter(ARRAY[1, 2, 3], |k, v| v > 1)",
+        "Bind error: Input must be Map type, got integer[]",
+    )
+    await conn.execute("DROP TABLE mft")

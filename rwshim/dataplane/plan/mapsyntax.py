@@ -221,12 +221,30 @@ def _entry_structs(state: prepass.Prepassed) -> None:
 def prepass_maps(text: str, state: prepass.Prepassed) -> None:
     if "{" in state.text:
         _literals(state)
+    if "map_filter" in state.text.lower():
+        from rwshim.dataplane.plan import mapfilter
+
+        try:
+            toks = tokenize(state.text)
+        except RwError:
+            toks = []
+        state.map_literals.extend(mapfilter.find(state.text, toks, state.byte_offset, text))
     _types(state)
     if "map_from_entries" in state.text.lower():
         _entry_structs(state)
 
 
 prepass.register("map", prepass_maps)
+
+
+def splice_all(routed: Routed, sp: Splicer) -> None:
+    """The rewriter's last step: map columns' subscripts, literals, ``map_filter`` calls."""
+    from rwshim.dataplane.plan import mapfilter
+
+    splice_subscripts(routed, sp)
+    found = routed.prepassed.map_literals
+    splice_literals(sp, [x for x in found if isinstance(x, MapSpan)])
+    mapfilter.splice(routed, sp, [x for x in found if isinstance(x, mapfilter.MapFilterSpan)])
 
 
 def splice_literals(sp: Splicer, lits: list[MapSpan]) -> None:
@@ -256,7 +274,7 @@ def _call(sp: Splicer, lit: MapSpan) -> str:
 # --- subscripts of map columns ------------------------------------------------------------
 
 
-def _column_type(routed: Routed, level: tree.Level, names: tuple[str, ...]) -> str | None:
+def column_type(routed: Routed, level: tree.Level, names: tuple[str, ...]) -> str | None:
     """The RisingWave type of the column ``names`` refers to at ``level`` (its FROM's tables,
     views and materialized views, then the enclosing levels'), None unless exactly one."""
     col, qual = names[-1], (names[-2] if len(names) >= 2 else None)
@@ -318,7 +336,7 @@ def splice_subscripts(routed: Routed, sp: Splicer) -> None:
     if shape is None:
         return
     for level, names, loc, n in shape.subscripts:
-        rw_type = _column_type(routed, level, names)
+        rw_type = column_type(routed, level, names)
         if not rw_type or "map" not in rw_type.lower():
             continue
         try:
@@ -327,16 +345,21 @@ def splice_subscripts(routed: Routed, sp: Splicer) -> None:
             continue
         if t is None or t.kind != "map":
             continue
-        try:
-            name_end = splice.name_end(shape.text, loc, len(names))
-        except splice.SpliceError:
-            continue
-        spans = _brackets(shape.text, name_end, n)
-        if spans is None:
-            continue
-        sp.replace_around(
-            loc, spans[-1][1] + 1, functools.partial(_access, sp, t, (loc, name_end), spans)
-        )
+        splice_access(sp, loc, len(names), n, t)
+
+
+def splice_access(sp: Splicer, loc: int, parts: int, n: int, t: rwtypes.RwType) -> None:
+    """The ``n`` subscripts of the ``parts``-part name at ``loc``, of map type ``t``."""
+    try:
+        name_end = splice.name_end(sp.text, loc, parts)
+    except splice.SpliceError:
+        return
+    spans = _brackets(sp.text, name_end, n)
+    if spans is None:
+        return
+    sp.replace_around(
+        loc, spans[-1][1] + 1, functools.partial(_access, sp, t, (loc, name_end), spans)
+    )
 
 
 def _access(

@@ -72,7 +72,7 @@ def rw_name(pg_name: str) -> str:
     return _PG_NAMES.get(name, name)
 
 
-def _bound(statement: str, needle: str, cause: RwError) -> RwError:
+def bound_root(statement: str, needle: str, cause: RwError) -> RwError:
     """``cause`` under ``Failed to bind expression: <root>`` (binder/expr/mod.rs:57-64), the
     root being the first select item of ``statement`` whose display holds ``needle``, as
     RisingWave's parser prints it; ``cause`` alone when the statement has no such item."""
@@ -104,7 +104,7 @@ def _compare_error(
     # map(integer,integer)) does not exist`` (e2e_test/batch/types/map.slt.part)
     fn = COMPARISONS[m["op"]]
     cause = RwError(f"function {fn}({rw_name(m['l'])}, {rw_name(m['r'])}) does not exist")
-    return _bound(ctx.statement, f" {m['op']} ", cause)
+    return bound_root(ctx.statement, f" {m['op']} ", cause)
 
 
 errors.register(
@@ -128,7 +128,7 @@ def _no_map_function(
         if why is not None:
             # MapType::try_from_kv in the function's type inference: an ExprError
             # (map.slt.part: ``Expr error`` / ``invalid map key type: numeric``)
-            return _bound(ctx.statement, "map_from_key_values(", RwError("Expr error", why))
+            return bound_root(ctx.statement, "map_from_key_values(", RwError("Expr error", why))
     return RwError(
         f"not supported by rwshim: a map(...) of keys {key} and values {value} made by an "
         "expression: that map type exists only once a table column or a cast names it"
@@ -159,11 +159,11 @@ def _no_entries_function(
     if struct is None:
         # MapType::try_from_entries (map_type.rs:44-62) in the function's type inference
         why = f"invalid map entries type, expected struct, got: {rw_name(m['t'])}"
-        return _bound(ctx.statement, "map_from_entries(", RwError("Expr error", why))
+        return bound_root(ctx.statement, "map_from_entries(", RwError("Expr error", why))
     if len(struct.fields) == 2:
         refusal = rwtypes.map_key_refusal(struct.fields[0][1])
         if refusal is not None:
-            return _bound(ctx.statement, "map_from_entries(", RwError("Expr error", refusal))
+            return bound_root(ctx.statement, "map_from_entries(", RwError("Expr error", refusal))
     return RwError(
         f"not supported by rwshim: map_from_entries over {struct.display()}[] (a map type "
         "exists only once a table column or a cast names it)"
@@ -176,7 +176,7 @@ def _null_entries(
     # a NULL argument: the binder cannot make a list of it (binder/expr/function: the
     # polymorphic AnyArray argument, e2e map.slt.part)
     cause = BindError("Cannot implicitly cast 'null:Varchar' to polymorphic type AnyArray")
-    bound = _bound(ctx.statement, "map_from_entries(NULL)", cause)
+    bound = bound_root(ctx.statement, "map_from_entries(NULL)", cause)
     if bound is cause:
         return RwError(err.message, sqlstate=err.sqlstate)
     return bound
@@ -334,6 +334,14 @@ CREATE FUNCTION {F}.map_values(m {q}) RETURNS {V}[] LANGUAGE sql IMMUTABLE STRIC
 CREATE FUNCTION {F}.map_entries(m {q}) RETURNS {entry_pg}[] LANGUAGE sql IMMUTABLE STRICT
     PARALLEL SAFE AS $f$
     SELECT coalesce(pg_catalog.array_agg(ROW(k, v)::{entry_pg} ORDER BY o), '{{}}') FROM {unnest}
+$f$;
+CREATE FUNCTION {F}.map_rows(m {q}) RETURNS TABLE (k {K}, v {V}, o integer) LANGUAGE sql
+    IMMUTABLE STRICT PARALLEL SAFE AS $f$ SELECT e.k, e.v, e.o FROM {unnest} $f$;
+CREATE FUNCTION {F}.map_filter(m {q}, keep boolean[]) RETURNS {q} LANGUAGE sql IMMUTABLE
+    STRICT PARALLEL SAFE AS $f$
+    SELECT CASE WHEN pg_catalog.count(*) > 0 THEN
+        ROW(pg_catalog.array_agg(k ORDER BY o), pg_catalog.array_agg(v ORDER BY o))::{q} END
+    FROM {unnest} WHERE keep[o]
 $f$;
 CREATE FUNCTION {F}.map_length(m {q}) RETURNS integer LANGUAGE sql IMMUTABLE STRICT
     PARALLEL SAFE AS $f$ SELECT pg_catalog.cardinality({ks}) $f$;

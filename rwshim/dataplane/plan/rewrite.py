@@ -188,10 +188,9 @@ class _Rewriter:
             self.type_names()
             fulljoin.splice(self, full_joins)
             extra = dml.splice(self.routed, self.sp, self.source_width())
-            # last: a map column's subscripts and a map literal are rebuilt around their
-            # parts' rewritten text
-            mapsyntax.splice_subscripts(self.routed, self.sp)
-            mapsyntax.splice_literals(self.sp, self.routed.prepassed.map_literals)
+            # last: a map column's subscripts, map literals and map_filter calls are rebuilt
+            # around their parts' rewritten text
+            mapsyntax.splice_all(self.routed, self.sp)
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
