@@ -128,6 +128,8 @@ class Instance:
         self.on_tick: list[Callable[[], None]] = []
         if any(self.relations.connector_relations(c) for c in ("datagen", "posix_fs")):
             self.sources  # noqa: B018 (they produce from the first barrier)
+        if self.relations.connector_relations("postgres-cdc"):
+            self.sources.cdc  # noqa: B018 (its tables read their upstream at the barriers)
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
     # their open reads before a write.  (A class default too: recovery, which may write,

@@ -580,6 +580,22 @@ class Binder:
                     )
                     cols.append(c)
                 continue
+            if (
+                isinstance(item, exp.Dot)
+                and isinstance(item.expression, exp.Star)
+                and isinstance(item.this, exp.Paren)
+            ):
+                # ``(expr).*``: one column per field, named after it (binder/struct_field.rs
+                # bind_wildcard_field)
+                value, oid = tx.bind_top(item.this.this)
+                fields = types.struct_fields(oid)
+                if fields is None:
+                    raise BindError(f'type "{types.format_type_name(oid)}" is not composite')
+                for fname, _ in fields:
+                    new, foid = tx.struct_field(value.copy(), oid, fname)
+                    items.append(exp.Alias(this=new, alias=ident(fname)))
+                    cols.append(OutColumn(fname, literal_default(foid)))
+                continue
             if isinstance(item, exp.Alias):
                 name: str | None = item.alias
                 column_names.check_not_reserved(item.alias)  # binder/select.rs:355

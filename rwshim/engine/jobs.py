@@ -267,7 +267,7 @@ class Jobs:
                 created=False,
                 extra=extra,
             )
-            self.catalog.insert_dependencies(job_id, spec.upstream_ids)
+            self.catalog.insert_dependencies(job_id, [*spec.upstream_ids, *spec.depends_on])
             self.conn.execute(
                 "INSERT INTO streaming_job(job_id, database_id, job_status, create_type,"
                 " job_type, backfill_type, parallelism_kind, parallelism_fixed,"

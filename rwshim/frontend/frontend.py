@@ -48,6 +48,7 @@ from rwshim.engine.types import Result
 from rwshim.errors import (
     BindError,
     BindExprError,
+    CastError,
     FatalError,
     InternalError,
     InvalidReference,
@@ -536,7 +537,14 @@ class Frontend:
         binder-class error (unknown column or function...), if it has one."""
         try:
             self.instance.query.describe(text, [], ctx)
-        except (BindExprError, ItemNotFound, InvalidReference, NoFunction, BindError) as e:
+        except (
+            BindExprError,
+            ItemNotFound,
+            InvalidReference,
+            NoFunction,
+            BindError,
+            CastError,
+        ) as e:
             return e
         except RwError:
             return None

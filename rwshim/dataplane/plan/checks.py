@@ -500,12 +500,22 @@ def _array_depth(node: Any) -> int:
     return depth
 
 
+def _empty_array(node: Any) -> bool:
+    """``ARRAY[]`` (down its first elements): it takes the type it is cast to, of any depth."""
+    while isinstance(node, dict) and "A_ArrayExpr" in node:
+        elements = node["A_ArrayExpr"].get("elements") or []
+        if not elements:
+            return True
+        node = elements[0]
+    return False
+
+
 @register
 def _list_dimensions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     for cast in nodes(shape, "TypeCast"):
         bounds = cast.get("typeName", {}).get("arrayBounds") or []
         depth = _array_depth(cast.get("arg"))
-        if not bounds or not depth or depth == len(bounds):
+        if not bounds or not depth or depth == len(bounds) or _empty_array(cast.get("arg")):
             continue
         base = _names(cast["typeName"].get("names"))[-1:]
         # RisingWave's name of the element type (pglast's names among rwtypes.SCALARS')
@@ -583,3 +593,7 @@ def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> N
                     column_names.check_not_reserved(name)
                 except RwError as e:
                     raise ReservedAlias(e) from None
+
+
+# checks of values PostgreSQL's types cannot hold (they register themselves)
+from rwshim.dataplane.plan import type_limits  # noqa: E402, F401

@@ -6,6 +6,9 @@ locations in the user's text.  A pass that cannot keep a construct's meaning mus
 text alone: PostgreSQL then fails to parse it, the statement goes to the catalog path, and that
 path refuses it if it reads user data (never a construct silently dropped).
 
+First, the one step that lengthens the text (``subscripted_arrays``): ``ARRAY[...][i]`` as
+``(ARRAY[...])[i]``.
+
 Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
 - ``* EXCEPT (a, b)`` / ``t.* EXCEPT (a, u.b)`` (parse_wildcard_or_expr): blanked to ``*``;
   the star leaves a, b out (a name qualified as ``u.b``: only u's b; a name given twice is
@@ -93,6 +96,8 @@ def register(trigger: str, fn: Pass) -> None:
 
 
 def prepass(text: str) -> Prepassed:
+    if "[" in text and "array" in text.lower():
+        text = subscripted_arrays(text)
     out = Prepassed(text)
     lower: str | None = None
     for trigger, fn in _PASSES:
@@ -101,6 +106,36 @@ def prepass(text: str) -> Prepassed:
         if trigger in lower:
             fn(text, out)
     return out
+
+
+def subscripted_arrays(text: str) -> str:
+    """``ARRAY[...]`` followed by a subscript as ``(ARRAY[...])``: RisingWave's parser
+    subscripts any expression (parser.rs parse_array_index), PostgreSQL's grammar only a
+    parenthesized one.  The one step that lengthens the text: it runs before every pass, so
+    the offsets the passes record are the parsed text's."""
+    try:
+        toks = tokenize(text)
+    except RwError:
+        return text
+    spans: list[tuple[int, int]] = []
+    for i, t in enumerate(toks[:-1]):
+        if t.kind is not Kind.WORD or t.quoted or t.upper != "ARRAY" or toks[i + 1].value != "[":
+            continue
+        depth, j = 0, i + 1
+        while j < len(toks):
+            if toks[j].kind is Kind.OP and toks[j].value == "[":
+                depth += 1
+            elif toks[j].kind is Kind.OP and toks[j].value == "]":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j + 1 < len(toks) and toks[j + 1].kind is Kind.OP and toks[j + 1].value == "[":
+            spans.append((t.start, toks[j].end))
+    inserts = [(start, "(") for start, _ in spans] + [(end, ")") for _, end in spans]
+    for at, mark in sorted(inserts, key=lambda x: x[0], reverse=True):
+        text = text[:at] + mark + text[at:]
+    return text
 
 
 def _tokens(state: Prepassed) -> list[Token]:

@@ -30,14 +30,18 @@ from rwshim.dataplane.plan import (
     checks,
     corresponding,
     dml,
+    extract,
     fulljoin,
     functions,
     gapfill,
     ignore_nulls,
+    lists,
     mapsyntax,
     names,
     samename,
+    structs,
     temporal,
+    to_char,
     tree,
     typemap,
 )
@@ -181,6 +185,10 @@ class _Rewriter:
             self.relations()
             self.descending_percentiles()
             self.jsonb_values()
+            lists.splice(shape, self.sp, self.routed.user_relations())
+            structs.splice(shape, self.sp, self.routed.user_relations())
+            extract.splice(shape, self.sp)
+            to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)
             self.column_paths()

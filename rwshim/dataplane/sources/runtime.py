@@ -37,6 +37,7 @@ from rwshim.errors import RwError
 
 if TYPE_CHECKING:
     from rwshim.catalog_path.store_source import Connector, StoreRelations
+    from rwshim.dataplane.sources.pgcdc import PgCdc
 
 
 class EpochRunner(Protocol):
@@ -45,6 +46,9 @@ class EpochRunner(Protocol):
 
     @property
     def before_commit(self) -> list[Callable[[int, int], Awaitable[None]]]: ...
+
+    @property
+    def after_commit(self) -> list[Callable[[int, int], None]]: ...
 
     async def run(
         self,
@@ -251,8 +255,12 @@ def row_statements(plan: Plan, op: decode.RowOp, msg: Message) -> list[str]:
 
     def delete(row: dict[str, object]) -> str:
         match = key or tuple(c for c in row if c in types)
+        # `=` where the value is not NULL: the key's index serves it (IS NOT DISTINCT FROM
+        # is never an index condition)
         cond = " AND ".join(
-            f"{qi(c)} IS NOT DISTINCT FROM {sql_value(row.get(c), types[c])}" for c in match
+            f"{qi(c)} {'IS NOT DISTINCT FROM' if row.get(c) is None else '='}"
+            f" {sql_value(row.get(c), types[c])}"
+            for c in match
         )
         if key:
             return f"DELETE FROM {target} WHERE {cond}"
@@ -281,7 +289,17 @@ class Sources:
         # a job's own reader of a datagen source, by its name (r<job>_<source>)
         self._reader_gens: dict[str, tuple[object, datagen.Datagen | None]] = {}
         self._dirs: dict[int, posix_fs.Directory] = {}
+        self._cdc: PgCdc | None = None
         plane.epochs.before_commit.append(self.at_barrier)
+
+    @property
+    def cdc(self) -> PgCdc:
+        """The postgres-cdc tables' runtime (pgcdc.py), made with the first CDC source."""
+        if self._cdc is None:
+            from rwshim.dataplane.sources.pgcdc import PgCdc
+
+            self._cdc = PgCdc(self)
+        return self._cdc
 
     # --- barriers ------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from rwshim.dataplane.plan.sqlfn import (
     percentile,
     scalars,
     series,
+    structs,
     totext,
     vector,
 )
@@ -45,8 +46,9 @@ MODULES = (
     totext,
     jsonb,
     jsonb_casts,
-    maps,
     nonstrict,
+    structs,
+    maps,
 )
 
 __all__ = ["MODULES"]

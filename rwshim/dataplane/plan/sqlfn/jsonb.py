@@ -13,9 +13,16 @@
   ``{date}T{time}`` (:193-198, chrono's NaiveTime: fractions in 3 or 6 digits) where
   PostgreSQL writes the session's offset and trims trailing zeros.
 
-A map inside a struct or a list comes out of PostgreSQL's ``to_jsonb`` as its composite's two
-arrays (dataplane/plan/maptype.py); ``json_maps`` makes it the object of its entries that
-RisingWave's is (to_jsonb.rs: a map is an object, its keys as strings).
+- a struct (a composite) is an object of its fields, each its own to_jsonb (``StructRef``,
+  to_jsonb.rs:78), a list of one level an array of its elements' (``ListRef``), taken apart
+  here with dynamic SQL (a field's or an element's type is known only when it runs); a row
+  constructor is taken apart by the rewriter (dataplane/plan/structs.py).
+
+A map (a composite of two arrays: dataplane/plan/maptype.py) or a list of maps goes to its
+type's ``map_to_jsonb`` first (before the struct case, which would take the composite apart);
+a map PostgreSQL's own ``to_jsonb`` still meets inside something else comes out as the two
+arrays, which ``json_maps`` makes the object of its entries that RisingWave's is (to_jsonb.rs:
+a map is an object, its keys as strings).
 
 ``rwfn.to_jsonb(anyelement)`` shadows PostgreSQL's own (same signature, rwfn first) and
 dispatches on the argument's type itself, in PL/pgSQL (an SQL function's dead branches would
@@ -83,6 +90,27 @@ BEGIN
         -- a map or a list of maps: its type's own function (dataplane/plan/maptype.py)
         EXECUTE pg_catalog.format('SELECT {F}.map_to_jsonb($1::%s)', t) INTO j USING x;
         RETURN j;
+    ELSIF t <> 'record'::regtype AND EXISTS (SELECT 1 FROM pg_catalog.pg_type
+            WHERE oid = t AND typtype = 'c') THEN
+        EXECUTE (SELECT 'SELECT pg_catalog.jsonb_build_object('
+                || pg_catalog.string_agg(pg_catalog.format('%L, {F}.to_jsonb(($1).%I)',
+                    a.attname, a.attname), ', ' ORDER BY a.attnum) || ')'
+            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type ty ON ty.typrelid = a.attrelid
+            WHERE ty.oid = t AND a.attnum > 0 AND NOT a.attisdropped)
+            INTO j USING x;
+        RETURN j;
+    ELSIF EXISTS (SELECT 1 FROM pg_catalog.pg_type
+            WHERE oid = t AND typcategory = 'A' AND typelem IN (
+                SELECT oid FROM pg_catalog.pg_type
+                WHERE typtype = 'c' OR oid IN ('float4'::regtype, 'float8'::regtype,
+                    'numeric'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype))) THEN
+        -- (a list of lists is PostgreSQL's multidimensional array: left to its to_jsonb)
+        EXECUTE 'SELECT CASE WHEN pg_catalog.array_ndims($1) = 1 THEN'
+            ' (SELECT pg_catalog.jsonb_agg({F}.to_jsonb($1[i]) ORDER BY i)'
+            ' FROM pg_catalog.generate_subscripts($1, 1) AS g(i)) END' INTO j USING x;
+        IF j IS NOT NULL OR pg_catalog.cardinality(x::text::text[]) = 0 THEN
+            RETURN COALESCE(j, '[]'::jsonb);
+        END IF;
     END IF;
     j := pg_catalog.to_jsonb(x);
     -- a map inside a struct or a list: PostgreSQL's to_jsonb of its composite

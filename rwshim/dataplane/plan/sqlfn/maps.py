@@ -9,6 +9,10 @@ from rwshim.common import rwtypes
 from rwshim.dataplane.plan import maptype, typemap
 from rwshim.dataplane.plan.sqlfn.common import register
 
+# registered before the map types, which need them: the struct functions (a map's entry
+# struct) and rwfn.to_jsonb (importing a module registers its SQL)
+from rwshim.dataplane.plan.sqlfn import jsonb, structs  # noqa: F401  isort: skip
+
 _DONE: list[str] = []
 for _text in maptype.TEMPLATE_TYPES:
     for _sql in typemap.type_ddl(rwtypes.parse(_text)):
