@@ -30,7 +30,7 @@ from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of
 from rwshim.frontend.query import run_dml
-from rwshim.sql import column_exprs, unparse
+from rwshim.sql import changelog_cte, column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
 from rwshim.sql.column_names import check_not_reserved
@@ -427,14 +427,13 @@ async def handle_create_mv(
 
     bound = await bound_after_counting(fe, bind)
     notice = check_stream_plan(fe, stmt.query, bound.upstreams) if bound.columns else None
-    if stmt.emit_on_window_close and bound.columns:
-        # the EOWC requirement is enforced once the stream plan is made (convert.rs:84-110)
-        eowc.check(fe, stmt.query)
+    if bound.columns:  # refusals once the stream plan is made (eowc.check)
+        eowc.check(fe, stmt.query, stmt.emit_on_window_close)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
-    if "system_time" in stmt.query.lower():
+    if "system_time" in stmt.query.lower() or changelog_cte.mentions(stmt.query):  # made now
         await temporal.make_state_now(fe, stmt.name)
 
     if notice is not None:
@@ -608,8 +607,8 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         ),
     )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
-    if stmt.emit_on_window_close and bound.columns and query is not None:
-        eowc.check(fe, query)
+    if bound.columns and query is not None:
+        eowc.check(fe, query, stmt.emit_on_window_close, sink=True)
     if bound.columns:
         sink_rules.refuse_table_connector(options, into, fmt is not None)
     notices: list[str] = []

@@ -21,6 +21,9 @@ Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
 - ``STRUCT<...>`` in a type position (parse_data_type): the struct's composite type
   (query/pg/typemap), whose DDL goes to ``requires``;
 - ``map(K,V)`` types and ``MAP {...}`` literals (dataplane/plan/mapsyntax.py);
+- ``f(x) OVER (... SESSION WITH GAP g)`` (parse_window_frame): ``first_value`` /
+  ``last_value`` over the whole partition, rwfn's 4-argument ones picking the session
+  (rwshim/sql/session_frames.py, run before the others);
 - ``::char(n)`` / ``::character(n)`` / ``::bpchar``, ``CAST(x AS char(n))``: RisingWave has
   no char type and binds it as varchar (src/frontend/src/binder/expr/mod.rs bind_data_type,
   AstDataType::Char), the length ignored (``text`` where ``varchar`` does not fit in place).
@@ -36,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rwshim.errors import RwError
+from rwshim.sql import session_frames
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 _LITERALS = frozenset(
@@ -96,6 +100,8 @@ def register(trigger: str, fn: Pass) -> None:
 
 
 def prepass(text: str) -> Prepassed:
+    # SESSION frames first (their text grows): the other passes see PostgreSQL's form
+    text = session_frames.for_postgres(text)
     if "[" in text and "array" in text.lower():
         text = subscripted_arrays(text)
     out = Prepassed(text)

@@ -17,6 +17,7 @@ from rwshim.dataplane.plan.sqlfn import (
     aggregates,
     arrays,
     datetime,
+    hashkeys,
     int256,
     jsonb,
     jsonb_casts,
@@ -27,6 +28,7 @@ from rwshim.dataplane.plan.sqlfn import (
     percentile,
     scalars,
     series,
+    sessions,
     structs,
     totext,
     vector,
@@ -47,8 +49,10 @@ MODULES = (
     jsonb,
     jsonb_casts,
     nonstrict,
+    sessions,
     structs,
     maps,
+    hashkeys,
 )
 
 __all__ = ["MODULES"]
