@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.common import pgtypes, rwtypes
+from rwshim.common import rwtypes
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
@@ -198,9 +198,9 @@ def ctas_column_names(columns_text: str | None) -> list[str]:
 def _output_column(name: str, oid: int) -> ColumnSpec:
     """A query output column as the catalog keeps it: a struct is a RECORD column whose type
     text names its fields (as a table's struct column is kept)."""
-    struct = qtypes.struct_type_text(oid, rwtypes.rw_type_name)
-    if struct is not None:
-        return ColumnSpec(name, pgtypes.RECORD, struct)
+    found = qtypes.catalog_type(oid, rwtypes.rw_type_name)  # a struct, a map passed through
+    if found is not None:
+        return ColumnSpec(name, *found)
     return ColumnSpec(name, oid, rwtypes.rw_type_name(oid))
 
 

@@ -38,6 +38,7 @@ from rwshim.dataplane.plan import (
     hashkeys,
     ignore_nulls,
     lists,
+    mapsyntax,
     names,
     samename,
     structs,
@@ -206,6 +207,9 @@ class _Rewriter:
             self.type_names()
             fulljoin.splice(self, full_joins)
             extra = dml.splice(self.routed, self.sp, self.source_width())
+            # last: a map column's subscripts, map literals and map_filter calls are rebuilt
+            # around their parts' rewritten text
+            mapsyntax.splice_all(self.routed, self.sp)
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())

@@ -20,7 +20,9 @@ from rwshim.dataplane.plan.sqlfn import (
     hashkeys,
     int256,
     jsonb,
+    jsonb_casts,
     maketime,
+    maps,
     nonstrict,
     numeric,
     percentile,
@@ -45,9 +47,11 @@ MODULES = (
     vector,
     totext,
     jsonb,
+    jsonb_casts,
     nonstrict,
     sessions,
     structs,
+    maps,
     hashkeys,
 )
 
