@@ -6,8 +6,8 @@ locations in the user's text.  A pass that cannot keep a construct's meaning mus
 text alone: PostgreSQL then fails to parse it, the statement goes to the catalog path, and that
 path refuses it if it reads user data (never a construct silently dropped).
 
-First, the one step that lengthens the text (``subscripted_arrays``): ``ARRAY[...][i]`` as
-``(ARRAY[...])[i]``.
+First, the one step that lengthens the text (``subscripted_arrays``): ``ARRAY[...][i]`` and
+``f(...)[i]`` as ``(ARRAY[...])[i]`` and ``(f(...))[i]``.
 
 Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
 - ``* EXCEPT (a, b)`` / ``t.* EXCEPT (a, u.b)`` (parse_wildcard_or_expr): blanked to ``*``;
@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from pglast.keywords import RESERVED_KEYWORDS
 
 from rwshim.errors import RwError
 from rwshim.sql import session_frames
@@ -102,7 +104,7 @@ def register(trigger: str, fn: Pass) -> None:
 def prepass(text: str) -> Prepassed:
     # SESSION frames first (their text grows): the other passes see PostgreSQL's form
     text = session_frames.for_postgres(text)
-    if "[" in text and "array" in text.lower():
+    if "[" in text:
         text = subscripted_arrays(text)
     out = Prepassed(text)
     lower: str | None = None
@@ -115,33 +117,79 @@ def prepass(text: str) -> Prepassed:
 
 
 def subscripted_arrays(text: str) -> str:
-    """``ARRAY[...]`` followed by a subscript as ``(ARRAY[...])``: RisingWave's parser
-    subscripts any expression (parser.rs parse_array_index), PostgreSQL's grammar only a
-    parenthesized one.  The one step that lengthens the text: it runs before every pass, so
-    the offsets the passes record are the parsed text's."""
+    """``ARRAY[...]`` and a function call ``f(...)`` followed by a subscript, parenthesized:
+    RisingWave's parser subscripts any expression (parser.rs parse_array_index:
+    ``regexp_match(url, '...')[2]``, nexmark q21), PostgreSQL's grammar only a parenthesized
+    one.  A type's brackets (``varchar(10)[]``, after ``::``) are no subscript.  The one step
+    that lengthens the text: it runs before every pass, so the offsets the passes record are
+    the parsed text's."""
     try:
         toks = tokenize(text)
     except RwError:
         return text
     spans: list[tuple[int, int]] = []
     for i, t in enumerate(toks[:-1]):
-        if t.kind is not Kind.WORD or t.quoted or t.upper != "ARRAY" or toks[i + 1].value != "[":
+        if t.kind is not Kind.WORD:
+            continue
+        nxt = toks[i + 1].value
+        if not t.quoted and t.upper == "ARRAY" and nxt == "[":
+            opening, closing = "[", "]"
+        elif (
+            nxt == "("
+            and toks[i + 1].kind is Kind.OP
+            and (t.quoted or t.value.lower() not in _NOT_CALLS)
+            and not _type_position(toks, i)
+        ):
+            opening, closing = "(", ")"
+        else:
             continue
         depth, j = 0, i + 1
         while j < len(toks):
-            if toks[j].kind is Kind.OP and toks[j].value == "[":
+            if toks[j].kind is Kind.OP and toks[j].value == opening:
                 depth += 1
-            elif toks[j].kind is Kind.OP and toks[j].value == "]":
+            elif toks[j].kind is Kind.OP and toks[j].value == closing:
                 depth -= 1
                 if depth == 0:
                     break
             j += 1
-        if j + 1 < len(toks) and toks[j + 1].kind is Kind.OP and toks[j + 1].value == "[":
-            spans.append((t.start, toks[j].end))
+        if (
+            j + 2 < len(toks)
+            and toks[j + 1].kind is Kind.OP
+            and toks[j + 1].value == "["
+            and toks[j + 2].value != "]"
+        ):
+            spans.append((_qualified_start(toks, i), toks[j].end))
     inserts = [(start, "(") for start, _ in spans] + [(end, ")") for _, end in spans]
     for at, mark in sorted(inserts, key=lambda x: x[0], reverse=True):
         text = text[:at] + mark + text[at:]
     return text
+
+
+# words a parenthesis follows that are no function call (``SELECT (...)``, ``IN (...)``,
+# ``OVER (...)``, ``AS t(a, b)``)
+_NOT_CALLS = RESERVED_KEYWORDS | {
+    "exists", "values", "over", "filter", "within", "lateral", "rows", "range", "groups",
+    "join", "into", "using", "returning",
+}  # fmt: skip
+
+
+def _qualified_start(toks: list[Token], i: int) -> int:
+    """Where the name ending at token ``i`` starts (``s.f``: at ``s``)."""
+    while i >= 2 and toks[i - 1].value == "." and toks[i - 2].kind is Kind.WORD:
+        i -= 2
+    return int(toks[i].start)
+
+
+def _type_position(toks: list[Token], i: int) -> bool:
+    """Whether the word at ``i`` names a type (after ``::`` or ``AS`` in a cast), whose
+    brackets are an array type's, not a subscript."""
+    k = i
+    while k >= 2 and toks[k - 1].value == "." and toks[k - 2].kind is Kind.WORD:
+        k -= 2
+    if k == 0:
+        return False
+    before = toks[k - 1]
+    return before.value == "::" or (before.kind is Kind.WORD and before.upper == "AS")
 
 
 def _tokens(state: Prepassed) -> list[Token]:
