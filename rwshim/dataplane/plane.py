@@ -318,10 +318,10 @@ class DataPlane:
         ctx = self.view_context(rel)
         # a materialized view reads its upstreams with the columns it was planned with
         relations = as_of(self.relations, rel)
-        routed = route.route(
-            self._inline(rel.definition, ctx), ctx, route.resolver(ctx, relations), relations,
-            self.catalog_only,
-        )  # fmt: skip
+        text, resolve = self._inline(rel.definition, ctx), route.resolver(ctx, relations)
+        routed = route.route(text, ctx, resolve, relations, self.catalog_only)
+        if routed.route is not route.Route.DATA and routed.reason:  # (not a catalog view)
+            raise rewrite.RewriteRefused(f"{rel.kind.value} {rel.name}: {routed.reason}")
         return routed if routed.route is route.Route.DATA else None
 
     def _definition(self, rel: Relation) -> Planned | None:
