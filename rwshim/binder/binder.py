@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import set_ops, types
+from rwshim.binder import set_ops, star_except, types
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
@@ -574,7 +574,7 @@ class Binder:
                 isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
             ):
                 qual = item.table if isinstance(item, exp.Column) else None
-                expanded = self._expand_star(scope, qual or None)
+                expanded = star_except.apply(item, scope, self._expand_star(scope, qual or None))
                 for src, c in expanded:
                     self.note_read(src, c.name)
                     items.append(
