@@ -403,9 +403,7 @@ def test_views_workers_rate_limits_actor_infos(store: Store) -> None:
          None, TS[:19] + ".000000+00:00", "default", None),
     ]  # fmt: skip
     # A StreamScan's limit is the fragment's backfill_rate_limit (schema version 3).
-    f_scan = store.fragment(
-        ids["mv"], ["MVIEW", "STREAM_SCAN"], actors=2, backfill_rate_limit=0
-    )
+    f_scan = store.fragment(ids["mv"], ["MVIEW", "STREAM_SCAN"], actors=2, backfill_rate_limit=0)
     f_sink = store.fragment(ids["sink"], ["SINK"], rate_limit=100)
     # DML limits are not listed, and a table without a connector has no source to limit
     # (list_rate_limits, controller/streaming_job.rs:3755-3800).
