@@ -26,7 +26,7 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_tables, connectors, eowc, temporal
+from rwshim.frontend import cdc_tables, connectors, eowc, plan_checks, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
@@ -463,7 +463,10 @@ async def handle_create_mv(
         return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
 
     bound = await bound_after_counting(fe, bind)
-    notice = check_stream_plan(fe, stmt.query, bound.upstreams) if bound.columns else None
+    notice = None
+    if bound.columns:
+        notice = plan_checks.check_stream_plan(fe, stmt.query, bound.upstreams)
+        plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
     if stmt.emit_on_window_close and bound.columns:
         # the EOWC requirement is enforced once the stream plan is made (convert.rs:84-110)
         eowc.check(fe, stmt.query)
@@ -480,44 +483,6 @@ async def handle_create_mv(
         # create_mv.rs:142-145, before the plan's own notices
         out.notices.insert(0, eowc.NOTICE)
     return out
-
-
-def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
-    """The refusals of RisingWave's stream planner, raised at CREATE as RisingWave raises
-    them, before any catalog change: those rwshim's data plane makes when it plans the query
-    (an ASOF join's condition: plan/asof; HOP's window arguments: plan/checks), then an
-    impure filter over a retract stream (binder/stream_checks), a notice instead when
-    ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93).  The
-    data plane's other refusals (what rwshim cannot run) stay with the first read."""
-    lowered = query.lower()
-    if "asof" in lowered or "hop" in lowered:
-        from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
-        from rwshim.dataplane.plan.checks import HopRefused
-
-        try:
-            fe.data_plan(query)
-        except (AsofRefused, AsofNotSupported, HopRefused):
-            raise
-        except RwError:
-            pass
-    from rwshim.binder.stream_checks import impure_filter, nested_loop_join
-
-    refused_join = nested_loop_join(query)
-    if refused_join is not None:
-        raise refused_join
-
-    relations = fe.instance.relations
-    retract = False
-    for rid in upstreams:
-        rel = relations.relation_by_id(rid)
-        if rel is None or not (rel.append_only or rel.kind.value == "source"):
-            retract = True
-    refused = impure_filter(query, retract)
-    if refused is None:
-        return None
-    if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
-        return refused.what
-    raise refused
 
 
 def _create_mv_call(
@@ -641,6 +606,8 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         ),
     )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
+    if bound.columns:
+        plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
     if stmt.emit_on_window_close and bound.columns and query is not None:
         eowc.check(fe, query)
     if bound.columns:

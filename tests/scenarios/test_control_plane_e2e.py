@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.conftest import Running
 from tests.scenarios.drivers import Client
-from tests.scenarios.helpers import job, table_with_rows
+from tests.scenarios.helpers import job, run_ticking, table_with_rows
 
 
 async def test_rw_rate_limit_rows_per_node(client: Client, server: Running) -> None:
@@ -58,3 +58,79 @@ async def test_rw_rate_limit_no_row_for_dml_or_unset(client: Client, server: Run
     assert await client.rows("select node_name, table_id, rate_limit from rw_rate_limit") == [
         ("STREAM_SCAN", m_id, 7)
     ]
+
+
+JOIN3 = (
+    "select count(*) from car_sales join car_info on car_sales.car_id = car_info.id"
+    " join car_regions on car_sales.region_id = car_regions.id"
+)
+
+
+async def cars(client: Client) -> None:
+    for sql in (
+        "create table car_sales(id int, car_id int, region_id int, price int)",
+        "create table car_info(id int, name varchar)",
+        "create table car_regions(id int, region varchar)",
+        "create table t(a int)",
+    ):
+        assert await client.run(sql) == "CREATE_TABLE"
+
+
+async def test_fixed_backfill_order_refusals(client: Client, server: Running) -> None:
+    """plan_fixed_strategy (backfill_order_strategy.rs:301-344): a relation the plan does not
+    scan, then a cycle, each refused before anything is created; the names bind as
+    bind_backfill_relation_id_by_name does (:394-446)."""
+    await cars(client)
+    mv = "create materialized view m with (backfill_order = FIXED({})) as " + JOIN3
+    for order, text in (
+        ("car_sales -> car_sales", "\n\nCaused by:\n  Backfill order strategy has a cycle\n"),
+        (
+            "car_sales -> car_regions, car_info -> car_sales, car_regions -> car_sales",
+            "\n\nCaused by:\n  Backfill order strategy has a cycle\n",
+        ),
+        (
+            "car_regions -> car_sales, t -> car_sales",
+            "\n\nCaused by:\n  Table or source 't' specified in backfill_order is not used in "
+            "the query\n",
+        ),
+        (
+            "car_sales -> nope",
+            "\n\nCaused by these errors (recent errors listed first):\n  1: Catalog error\n"
+            "  2: table not found: nope\n",
+        ),
+        (
+            "car_sales -> public.nope",
+            "\n\nCaused by these errors (recent errors listed first):\n  1: Catalog error\n"
+            "  2: table or source not found: nope\n",
+        ),
+    ):
+        f = await client.fail(mv.format(order))
+        code = "42704" if "Catalog" in text else "XX000"
+        assert (f.sqlstate, f.message) == (code, client.envelope + text), order
+    assert await client.rows("select count(*) from rw_materialized_views") == [(0,)]
+    # A sink's order is checked the same way (create_sink.rs:766).
+    f = await client.fail(
+        f"create sink s as {JOIN3} with (connector = 'blackhole', "
+        'backfill_order = FIXED(car_sales -> "T"))'
+    )
+    assert f.message == (
+        client.envelope + "\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: Catalog error\n  2: table not found: T\n"
+    )
+    sql = mv.format("car_regions -> car_sales")
+    assert await run_ticking(client, server, sql) == "CREATE_MATERIALIZED_VIEW"
+
+
+async def test_cast_in_a_function_argument_binds(client: Client, server: Running) -> None:
+    """round(x::numeric, 1) in a materialized view (e2e_test/backfill/backfill_order_control):
+    the analysis printed the cast's expression with a bare type name, which failed as
+    `the query could not be translated (AttributeError)`."""
+    await cars(client)
+    sql = (
+        "create materialized view m as select round(log10(1 + price)::numeric, 1) as r"
+        " from car_sales"
+    )
+    assert await run_ticking(client, server, sql) == "CREATE_MATERIALIZED_VIEW"
+    assert await client.run("insert into car_sales values (1, 1, 1, 1)") == "INSERT 0 1"
+    assert await client.run("flush") == "FLUSH"
+    assert await client.rows("select r::varchar from m") == [("0.3",)]
