@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 else:
     json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
+# The WITH keys resolve_streaming_job_resource_type reads (create_mv.rs:57-66).
+_RESOURCE_KEYS = ("resource_group", "cloud.serverless_backfill_enabled")
+
 
 class Ddl:
     """CREATE and DROP of relations."""
@@ -355,9 +358,11 @@ class Ddl:
         include_columns: Sequence[str] | None = None,
         if_not_exists: bool = False,
         key_orders: Sequence[tuple[bool, bool]] = (),
+        with_options: Sequence[tuple[str, str]] = (),
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
-        backfill).  ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
+        backfill).  Of its WITH options the resource type's (``resource_group``,
+        ``cloud.serverless_backfill_enabled``, create_index.rs:657-658) reach the job.  ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
         OrderType::from_bools of its ASC/DESC and NULLS FIRST/LAST (default: ascending, nulls
         largest)."""
         # resolve_index_schema (create_index.rs:62-81): the created table first, then the
@@ -402,7 +407,7 @@ class Ddl:
             primary_key=list(range(len(key_pos))),
             definition=definition,
             upstream_ids=[base.id],
-            options={},
+            options={k: v for k, v in with_options if k in _RESOURCE_KEYS},
             extra={
                 "primary_table_id": base.id,
                 "index_key_columns": json.dumps(key_pos),

@@ -713,6 +713,7 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
             include_columns=list(stmt.include) if stmt.include else None,
             if_not_exists=stmt.if_not_exists,
             key_orders=orders,
+            with_options=stmt.with_options,
         ),
     )
 

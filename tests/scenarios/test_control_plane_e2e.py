@@ -134,3 +134,46 @@ async def test_cast_in_a_function_argument_binds(client: Client, server: Running
     assert await client.run("insert into car_sales values (1, 1, 1, 1)") == "INSERT 0 1"
     assert await client.run("flush") == "FLUSH"
     assert await client.rows("select r::varchar from m") == [("0.3",)]
+
+
+SERVERLESS = (
+    "\n\nCaused by:\n  Invalid parameter value: Invalid parameter: Serverless Backfill is disabled. "
+    "Use RisingWave cloud at https://cloud.risingwave.com/auth/signup to try this feature\n"
+)
+
+
+async def test_serverless_backfill_refused(client: Client, server: Running) -> None:
+    """A job asking for serverless backfill (its WITH option, else the session's
+    enable_serverless_backfill) is refused by meta, which has no serverless backfill
+    controller (ddl_controller.rs:389-404); nothing is created
+    (e2e_test/ddl/serverless_backfill.slt)."""
+    assert await client.run("create table t(id int, name varchar)") == "CREATE_TABLE"
+    for sql in (
+        "create materialized view m with (cloud.serverless_backfill_enabled = true)"
+        " as select * from t",
+        "create sink s as select * from t with (connector = 'blackhole',"
+        " cloud.serverless_backfill_enabled = true)",
+        "create index i on t(id) with (cloud.serverless_backfill_enabled = true)",
+    ):
+        f = await client.fail(sql)
+        assert (f.sqlstate, f.message) == ("XX000", client.envelope + SERVERLESS), sql
+    assert await client.run("set enable_serverless_backfill = true") == "SET_VARIABLE"
+    f = await client.fail("create materialized view m as select * from t")
+    assert f.message == client.envelope + SERVERLESS
+    f = await client.fail(
+        "create materialized view m with (resource_group = 'g',"
+        " cloud.serverless_backfill_enabled = true) as select * from t"
+    )
+    assert f.message == client.envelope + (
+        "\n\nCaused by:\n  Invalid input syntax: Please do not specify serverless backfilling"
+        " and resource group together\n"
+    )
+    # The option's text parses as Rust's bool: anything but `true` is false.
+    sql = "create index i on t(id) with (cloud.serverless_backfill_enabled = 'TRUE')"
+    assert await run_ticking(client, server, sql) == "CREATE_INDEX"
+    assert await client.rows("select name from rw_relations where name in ('m', 's', 'i')") == [
+        ("i",)
+    ]
+    # With nothing left that depends on it, the table drops without CASCADE.
+    assert await client.run("drop index i") == "DROP_INDEX"
+    assert await client.run("drop table t") == "DROP_TABLE"
