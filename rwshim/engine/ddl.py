@@ -362,7 +362,8 @@ class Ddl:
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
         backfill).  Of its WITH options the resource type's (``resource_group``,
-        ``cloud.serverless_backfill_enabled``, create_index.rs:657-658) reach the job.  ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
+        ``cloud.serverless_backfill_enabled``, create_index.rs:657-658) reach the job.
+        ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
         OrderType::from_bools of its ASC/DESC and NULLS FIRST/LAST (default: ascending, nulls
         largest)."""
         # resolve_index_schema (create_index.rs:62-81): the created table first, then the

@@ -121,7 +121,9 @@ class Jobs:
         if given is not None:
             serverless = given == "true"
         else:
-            serverless = group is None and opts.bool_var(ctx, "enable_serverless_backfill")
+            # a Context made without session variables (the engine's own callers) has none
+            on = bool(ctx.var("enable_serverless_backfill"))
+            serverless = on and group is None and opts.bool_var(ctx, "enable_serverless_backfill")
         if group is not None and serverless:
             raise InvalidInputSyntax(
                 "Please do not specify serverless backfilling and resource group together"

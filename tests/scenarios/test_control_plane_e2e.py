@@ -137,8 +137,9 @@ async def test_cast_in_a_function_argument_binds(client: Client, server: Running
 
 
 SERVERLESS = (
-    "\n\nCaused by:\n  Invalid parameter value: Invalid parameter: Serverless Backfill is disabled. "
-    "Use RisingWave cloud at https://cloud.risingwave.com/auth/signup to try this feature\n"
+    "\n\nCaused by:\n  Invalid parameter value: Invalid parameter: Serverless Backfill is "
+    "disabled. Use RisingWave cloud at https://cloud.risingwave.com/auth/signup to try this "
+    "feature\n"
 )
 
 
