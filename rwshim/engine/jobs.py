@@ -295,9 +295,10 @@ class Jobs:
                 " job_type, backfill_type, parallelism_kind, parallelism_fixed,"
                 " adaptive_parallelism_strategy, backfill_parallelism_kind,"
                 " backfill_parallelism_fixed, backfill_adaptive_parallelism_strategy,"
-                " max_parallelism, specific_resource_group, refresh_interval_sec, timezone)"
+                " max_parallelism, specific_resource_group, refresh_interval_sec, timezone,"
+                " config_override)"
                 " VALUES (?, ?, 'INITIAL', ?, 'Normal', 'NORMAL_BACKFILL', ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?)",
+                " ?, ?, ?, ?)",
                 (
                     job_id,
                     ctx.database_id,
@@ -312,6 +313,7 @@ class Jobs:
                     resource_group,
                     refresh_sec,
                     ctx.var("timezone"),
+                    opts.initial_config_override(ctx),
                 ),
             )
         if self.meta.faults.crash_after_catalog_write:

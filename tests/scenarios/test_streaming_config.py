@@ -210,3 +210,27 @@ async def test_double_quoted_value(client: Client, server: Running) -> None:
             "quoted string value and C style escaped string"
         ),
     )
+
+
+async def test_initial_config_from_session(client: Client, server: Running) -> None:
+    """A new job's config override starts from the session's streaming_* variables that are
+    set (to_initial_streaming_config_override, session_config/mod.rs:670-715;
+    e2e_test/ddl/alter_streaming_config.slt:154-176); ALTER ... SET CONFIG merges into it."""
+    for sql in (
+        "set streaming_cache_refill_policy = both",
+        "set streaming_sync_log_store_buffer_size = 77",
+    ):
+        assert await client.run(sql) == "SET_VARIABLE"
+    assert await client.run("create table cf (v int)") == "CREATE_TABLE"
+    assert await client.run("set streaming_cache_refill_policy = default") == "SET_VARIABLE"
+    assert await client.run("set streaming_sync_log_store_buffer_size = default") == (
+        "SET_VARIABLE"
+    )
+    assert await client.run("create table plain (v int)") == "CREATE_TABLE"
+    sql = "alter table cf set config (streaming.developer.chunk_size = 5)"
+    assert await client.run(sql) == "ALTER_TABLE"
+    assert await config(client) == [
+        ("cf", "streaming.developer.cache_refill_policy", '"both"'),
+        ("cf", "streaming.developer.chunk_size", "5"),
+        ("cf", "streaming.developer.sync_log_store_buffer_size", "77"),
+    ]
