@@ -178,3 +178,58 @@ async def test_serverless_backfill_refused(client: Client, server: Running) -> N
     # With nothing left that depends on it, the table drops without CASCADE.
     assert await client.run("drop index i") == "DROP_INDEX"
     assert await client.run("drop table t") == "DROP_TABLE"
+
+
+EXCHANGE = "BatchExchange { order: [], dist: Single }"
+
+
+async def explain(client: Client, sql: str) -> list[str]:
+    return [str(r[0]) for r in await client.rows("explain " + sql)]
+
+
+async def test_explain_point_query_picks_index_once_created(
+    client: Client, server: Running
+) -> None:
+    """A point query's batch plan: an index is scanned once it is created, with the predicate
+    as its scan range (index_selection_rule.rs, batch_seq_scan.rs:159-190); while the index
+    backfills, the relation is scanned under a filter (background_ddl/index.slt:48-80)."""
+    await table_with_rows(client, rows=100)
+    sql = "create materialized view m as select a as v1, a as v2 from t"
+    assert await run_ticking(client, server, sql) == "CREATE_MATERIALIZED_VIEW"
+    filtered = [
+        EXCHANGE,
+        "└─BatchFilter { predicate: (m.v1 = 10000:Int32) }",
+        "  └─BatchScan { table: m, columns: [v1, v2] }",
+    ]
+    assert await explain(client, "select * from m where v1 = 10000") == filtered
+    for sql in ("set background_ddl = true", "set backfill_rate_limit = 1"):
+        assert await client.run(sql) == "SET_VARIABLE"
+    assert await client.run("create index idx1 on m(v1)") == "CREATE_INDEX"
+    assert (await job(client, "idx1"))[1] == "CREATING"
+    assert await explain(client, "select * from m where v1 = 10000") == filtered
+    assert await run_ticking(client, server, "wait") == "WAIT"
+    assert await explain(client, "select * from m where v1 = 10000") == [
+        EXCHANGE,
+        "└─BatchScan { table: idx1, columns: [v1, v2], scan_ranges: [v1 = Int32(10000)] }",
+    ]
+    # What the range does not take stays a filter above the index scan.
+    assert await explain(client, "select v1, v2 from m where v1 = 1 and v2 = 2") == [
+        EXCHANGE,
+        "└─BatchFilter { predicate: (m.v2 = 2:Int32) }",
+        "  └─BatchScan { table: idx1, columns: [v1, v2], scan_ranges: [v1 = Int32(1)] }",
+    ]
+
+
+async def test_explain_point_query_on_primary_key(client: Client, server: Running) -> None:
+    """Equalities on a prefix of the primary key are the table scan's own range, the literal
+    typed as the column (a bigint key: Int64)."""
+    assert await client.run("create table p (id bigint primary key, v int)") == "CREATE_TABLE"
+    assert await explain(client, "select * from p where id = 5") == [
+        EXCHANGE,
+        "└─BatchScan { table: p, columns: [id, v], scan_ranges: [id = Int64(5)] }",
+    ]
+    assert await explain(client, "select * from p where v = 5") == [
+        EXCHANGE,
+        "└─BatchFilter { predicate: (p.v = 5:Int32) }",
+        "  └─BatchScan { table: p, columns: [id, v] }",
+    ]
