@@ -359,6 +359,7 @@ class Ddl:
         if_not_exists: bool = False,
         key_orders: Sequence[tuple[bool, bool]] = (),
         with_options: Sequence[tuple[str, str]] = (),
+        distributed_by: Sequence[str] = (),
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
         backfill).  Of its WITH options the resource type's (``resource_group``,
@@ -391,6 +392,17 @@ class Ddl:
             inc_pos = [i for i, c in enumerate(base_cols) if not c.is_hidden and i not in key_pos]
         else:
             inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
+        # DISTRIBUTED BY: bound as the keys are, duplicates dropped, a prefix of the keys
+        # (duplicates dropped too) or refused (create_index.rs:304-349).
+        dist_pos: list[int] = []
+        for d in distributed_by:
+            if d not in by_name:
+                raise BindError(f"Failed to bind expression: {d}")
+            if by_name[d][0] not in dist_pos:
+                dist_pos.append(by_name[d][0])
+        unique_keys = list(dict.fromkeys(key_pos))
+        if unique_keys[: len(dist_pos)] != dist_pos:
+            raise InvalidInputSyntax("Distributed by columns should be a prefix of index columns")
         cols = [base_cols[i] for i in key_pos + inc_pos]
         for pos, (desc, nulls_smallest) in enumerate(key_orders[: len(key_pos)]):
             cols[pos] = msgspec.structs.replace(

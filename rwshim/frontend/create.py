@@ -690,6 +690,13 @@ def _exists(fe: Frontend, name: st.ObjectName) -> bool:
         return False
 
 
+def _folded(ident: str) -> str:
+    """An identifier as the binder reads it: quoted as written, else in lower case."""
+    if ident.startswith('"') and ident.endswith('"'):
+        return ident[1:-1].replace('""', '"')
+    return ident.lower()
+
+
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
     definition = stored_definition(stmt.text)
     # Key columns by name; an expression key keeps its text (the engine refuses what it
@@ -714,6 +721,7 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
             if_not_exists=stmt.if_not_exists,
             key_orders=orders,
             with_options=stmt.with_options,
+            distributed_by=[_folded(d) for d in stmt.distributed_by],
         ),
     )
 

@@ -233,3 +233,28 @@ async def test_explain_point_query_on_primary_key(client: Client, server: Runnin
         "└─BatchFilter { predicate: (p.v = 5:Int32) }",
         "  └─BatchScan { table: p, columns: [id, v] }",
     ]
+
+
+async def test_index_distributed_by_is_a_key_prefix(client: Client, server: Running) -> None:
+    """DISTRIBUTED BY must be a prefix of the index's key columns, duplicates dropped
+    (create_index.rs:304-349; e2e_test/ddl/index.slt:53-68)."""
+    assert await client.run("create table t1 (v1 int, v2 int)") == "CREATE_TABLE"
+    for sql in (
+        "create index idx1 on t1(v1) include(v2) distributed by(v1)",
+        "create index idx4 on t1(v1, v2) distributed by(v1, v2)",
+        "create index idx5 on t1(v1, v2) distributed by(V1, v1)",
+    ):
+        assert await run_ticking(client, server, sql) == "CREATE_INDEX"
+    for sql in (
+        "create index idx2 on t1(v1) include(v2) distributed by(v2)",
+        "create index idx3 on t1(v1) include(v2) distributed by(v1, v2)",
+    ):
+        f = await client.fail(sql)
+        assert (f.sqlstate, f.message) == (
+            "XX000",
+            client.envelope + "\n\nCaused by:\n  Invalid input syntax: Distributed by columns "
+            "should be a prefix of index columns\n",
+        )
+    assert await client.rows("select name from rw_indexes order by name") == [
+        ("idx1",), ("idx4",), ("idx5",)
+    ]  # fmt: skip
