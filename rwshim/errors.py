@@ -162,6 +162,11 @@ class BindError(RwError):
         super().__init__(f"Bind error: {detail}")
 
 
+class CastError(RwError):
+    """A cast the binder refuses: `cannot cast type "a" to "b"` over its causes
+    (src/frontend/src/expr/type_inference/cast.rs ``cast_error!``)."""
+
+
 class CatalogNotFound(RwError):
     """`Catalog error` + `<type> not found: <name>`; 42704, 3D000 for databases.
 

@@ -28,6 +28,7 @@ from rwshim.common.releases import release as find_release
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_, StoreUnusable
+from rwshim.sql import corresponding
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store import functions as store_functions
 from rwshim.store.files import damaged
@@ -127,6 +128,8 @@ class Instance:
         self.on_tick: list[Callable[[], None]] = []
         if any(self.relations.connector_relations(c) for c in ("datagen", "posix_fs")):
             self.sources  # noqa: B018 (they produce from the first barrier)
+        if self.relations.connector_relations("postgres-cdc"):
+            self.sources.cdc  # noqa: B018 (its tables read their upstream at the barriers)
 
     # Set by the server: lists live sessions for SHOW PROCESSLIST and KILL, and releases
     # their open reads before a write.  (A class default too: recovery, which may write,
@@ -167,6 +170,8 @@ class Instance:
         # The read path parses statements rwshim.sql accepted: RisingWave's keyword relation
         # names too.
         register_rewrite(quote_keyword_relations)
+        # UNION CORRESPONDING & co as marked wrappers (rwshim.sql.corresponding)
+        register_rewrite(corresponding.rewrite)
         self.query = QueryEngine(
             conn,
             self.relations,

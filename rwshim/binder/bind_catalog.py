@@ -55,7 +55,9 @@ def regclass(tx: ExprBinder, inner: exp.Expr) -> tuple[exp.Expr, int]:
     sub = sqlglot.parse_one(
         "SELECT __rw_c.oid FROM pg_catalog.pg_class AS __rw_c "
         "JOIN pg_catalog.pg_namespace AS __rw_n ON __rw_n.oid = __rw_c.relnamespace "
-        f"WHERE __rw_c.relname = ? AND __rw_n.nspname IN ({path}) LIMIT 1",
+        f"WHERE __rw_c.relname = ? AND __rw_n.nspname IN ({path})"
+        # a table's associated source shares its name: the table is found first
+        " ORDER BY __rw_c.relkind = 's' LIMIT 1",
         read="postgres",
     )
     sub.find(exp.Placeholder).replace(new)  # type: ignore[union-attr]

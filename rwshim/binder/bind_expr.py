@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from rwshim.binder import bind_func, bind_ops, types
+from rwshim.binder.binder_checks import ignore_nulls_window
 from rwshim.binder.parse import expr_text, lit_str, param_number
 from rwshim.binder.resolve import Scope, lookup
 from rwshim.binder.type_inference import (
@@ -34,6 +35,7 @@ from rwshim.common import pgtypes
 from rwshim.errors import (
     BindError,
     BindExprError,
+    InvalidInputSyntax,
     ItemNotFound,
     NoFunction,
     NotImplementedError_,
@@ -352,6 +354,11 @@ class ExprBinder:
         return exp.Dot(this=schema, expression=call)
 
     def _window(self, node: exp.Window) -> tuple[exp.Expr, int]:
+        if isinstance(node.this, exp.IgnoreNulls):
+            # RisingWave's rules (window.rs:86-103, the data plane's plan/ignore_nulls), then
+            # the call binds as written without the words
+            ignore_nulls_window(func_name(node.this.this).lower())
+            node.set("this", node.this.this)
         new, oid = self.bind(node.this)
         node.set("this", new)
         for key in ("partition_by",):
@@ -362,6 +369,12 @@ class ExprBinder:
             for o in order.expressions:
                 o.set("this", self.bind(o.this)[0])
         return node, oid
+
+    def _ignore_nulls(self, node: exp.IgnoreNulls) -> tuple[exp.Expr, int]:
+        # not under OVER (binder/expr/function/mod.rs:338-341)
+        raise InvalidInputSyntax(
+            "`IGNORE NULLS` is not allowed in aggregate/scalar/table function call"
+        )
 
     def _filter(self, node: exp.Filter) -> tuple[exp.Expr, int]:
         new, oid = self.bind(node.this)
@@ -405,6 +418,7 @@ _HANDLERS: dict[type[exp.Expr], Handler] = {
     exp.Dot: ExprBinder._dot,  # type: ignore[dict-item]
     exp.Window: ExprBinder._window,  # type: ignore[dict-item]
     exp.Filter: ExprBinder._filter,  # type: ignore[dict-item]
+    exp.IgnoreNulls: ExprBinder._ignore_nulls,  # type: ignore[dict-item]
     **bind_ops.HANDLERS,
     **bind_func.HANDLERS,
 }

@@ -80,6 +80,10 @@ DATA_PLANE_AGGREGATES = {
     "jsonb_agg": pgtypes.JSONB,
     "jsonb_object_agg": pgtypes.JSONB,
 }
+# RisingWave's functions only the data plane evaluates (sqlfn/scalars.py), by their result
+# type: the table function regexp_matches (table_function/regexp_matches.rs: setof varchar[]),
+# which a materialized view's query may call (``unnest(regexp_matches(...))``)
+DATA_PLANE_FUNCTIONS = {"regexp_matches": pgtypes.VARCHAR_ARRAY}
 
 # RisingWave answers these with '' before binding their arguments (binder/expr/function/
 # mod.rs:133-141, a hack for Bytebase's ``obj_description(...::regclass)``).
@@ -98,11 +102,19 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     bound = [tx.bind(a) for a in args]
     new_args = [b[0] for b in bound]
     oids = [b[1] for b in bound]
-    oid = DATA_PLANE_AGGREGATES.get(name) or function_type(name, oids)
+    oid = (
+        DATA_PLANE_AGGREGATES.get(name)
+        or DATA_PLANE_FUNCTIONS.get(name)
+        or function_type(name, oids)
+    )
     renamed = tx.low.renamed(name)
     if isinstance(node, exp.Anonymous) or name in NOT_IN_RISINGWAVE:
         target = renamed or name
-        known = tx.low.has_function(target) or name in DATA_PLANE_AGGREGATES
+        known = (
+            tx.low.has_function(target)
+            or name in DATA_PLANE_AGGREGATES
+            or name in DATA_PLANE_FUNCTIONS
+        )
         if name in NOT_IN_RISINGWAVE or not known:
             sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)
             raise NoFunction(f"{name}({sig})")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import types
+from rwshim.binder import set_ops, types
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
@@ -239,6 +239,7 @@ class Binder:
         if isinstance(node, (exp.Union, exp.Except, exp.Intersect)):
             scope = Scope(outer)
             self._with(node, scope)
+            set_ops.corresponding(self, node, scope)
             left = self.query(node.this, scope)
             right = self.query(node.expression, scope)
             if len(left) != len(right):
@@ -247,6 +248,10 @@ class Binder:
                     type(node)
                 ]
                 raise InvalidInputSyntax(f"each {op} query must have the same number of columns")
+            if node.args.get("distinct") is False and not isinstance(node, exp.Union):
+                # set_expr.rs:351-358
+                op = "INTERSECT" if isinstance(node, exp.Intersect) else "EXCEPT"
+                raise NotImplementedError_(f"{op} all")
             cols = [
                 OutColumn(a.name, a.type_oid if a.type_oid != UNKNOWN else b.type_oid)
                 for a, b in zip(left, right, strict=True)
@@ -574,6 +579,22 @@ class Binder:
                         )
                     )
                     cols.append(c)
+                continue
+            if (
+                isinstance(item, exp.Dot)
+                and isinstance(item.expression, exp.Star)
+                and isinstance(item.this, exp.Paren)
+            ):
+                # ``(expr).*``: one column per field, named after it (binder/struct_field.rs
+                # bind_wildcard_field)
+                value, oid = tx.bind_top(item.this.this)
+                fields = types.struct_fields(oid)
+                if fields is None:
+                    raise BindError(f'type "{types.format_type_name(oid)}" is not composite')
+                for fname, _ in fields:
+                    new, foid = tx.struct_field(value.copy(), oid, fname)
+                    items.append(exp.Alias(this=new, alias=ident(fname)))
+                    cols.append(OutColumn(fname, literal_default(foid)))
                 continue
             if isinstance(item, exp.Alias):
                 name: str | None = item.alias

@@ -15,7 +15,7 @@ from rwshim.binder.parse import expr_text
 from rwshim.binder.resolve import Scope
 from rwshim.binder.type_inference import UNKNOWN, func_name, is_srf
 from rwshim.common import pgtypes
-from rwshim.errors import BindExprError, InvalidInputSyntax
+from rwshim.errors import BindExprError, InvalidInputSyntax, NotImplementedError_
 
 # aggregates a query names by a function sqlglot has no class for (the lowering adds the
 # names of the aggregate calls it produces)
@@ -160,3 +160,19 @@ def is_now(e: exp.Expr) -> bool:
     return isinstance(e, exp.CurrentTimestamp) or (
         isinstance(e, exp.Anonymous) and str(e.this).lower() == "now" and not e.expressions
     )
+
+
+# the names RisingWave's AggType shows for aggregates called by another name (PbAggKind's
+# as_str_name, lower case: expr/core/src/aggregate/def.rs:231-238)
+_AGG_KIND_NAMES = {"stddev": "stddev_samp", "variance": "var_samp"}
+
+
+def ignore_nulls_window(name: str) -> None:
+    """``name(... IGNORE NULLS) OVER (...)``: only first_value / last_value take it; lag /
+    lead not yet, any other window function never (binder/expr/function/window.rs:86-103)."""
+    if name in ("first_value", "last_value"):
+        return
+    if name in ("lag", "lead"):
+        raise NotImplementedError_(f"`IGNORE NULLS` is not supported for `{name}` yet")
+    shown = _AGG_KIND_NAMES.get(name, name)
+    raise InvalidInputSyntax(f"`IGNORE NULLS` is not allowed for `{shown}`")

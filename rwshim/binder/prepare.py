@@ -17,15 +17,23 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from rwshim.binder import types
+from rwshim.binder import casts, types
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder import Binder
 from rwshim.binder.context import QueryContext
 from rwshim.binder.parse import expr_text, ident, param_number, parse
 from rwshim.binder.prepared import Prepared
 from rwshim.binder.relations import Relation, RelationSource
-from rwshim.binder.resolve import OutColumn, Scope, derive_alias, rename, resolve_dml_target
-from rwshim.errors import BindError, BindExprError, ItemNotFound, NotImplementedError_
+from rwshim.binder.resolve import (
+    UNNAMED_COLUMN,
+    OutColumn,
+    Scope,
+    derive_alias,
+    rename,
+    resolve_dml_target,
+)
+from rwshim.binder.type_inference import literal_default
+from rwshim.errors import BindError, BindExprError, CastError, ItemNotFound, NotImplementedError_
 
 
 def prepare(sql_text: str, b: Binder, ctx: QueryContext, relations: RelationSource) -> Prepared:
@@ -64,9 +72,12 @@ def check_mv_aliases(query_text: str) -> None:
     if isinstance(first, exp.Select):
         for i, item in enumerate(first.expressions):
             if isinstance(item, (exp.Alias, exp.Star)) or (
-                isinstance(item, exp.Column) and isinstance(item.this, exp.Star)
+                isinstance(item, (exp.Column, exp.Dot))
+                and isinstance(
+                    item.this if isinstance(item, exp.Column) else item.expression, exp.Star
+                )
             ):
-                continue
+                continue  # (a star, or a struct's ``(s).*``: named after its fields)
             if derive_alias(item) is None:
                 raise BindError(
                     f"An alias must be specified for the {_ordinal(i + 1)} expression "
@@ -167,6 +178,9 @@ def _update(tree: exp.Update, b: Binder, ctx: QueryContext, relations: RelationS
     tx = ExprBinder(b, scope)
     for assign in tree.expressions:
         col = assign.this
+        if isinstance(col, exp.Tuple):
+            _multi_assign(col, assign.expression, rel, b, tx, scope)
+            continue
         cname = col.name
         if cname not in by_name:
             raise BindExprError(expr_text(col), ItemNotFound(f"Invalid column: {cname}"))
@@ -178,6 +192,68 @@ def _update(tree: exp.Update, b: Binder, ctx: QueryContext, relations: RelationS
     if where is not None:
         tx.bind_top(where.this)
     return _dml("update", b, rel, _returning(tree, rel, b))
+
+
+def _multi_assign(
+    cols: exp.Tuple, value: exp.Expr, rel: Relation, b: Binder, tx: ExprBinder, scope: Scope
+) -> None:
+    """``SET (a, b) = (SELECT ...)`` / ``= ROW(...)`` (update.rs:200-240): the subquery's row
+    is a struct cast to the columns' struct in the assignment context (unnamed, ``record``,
+    when a column of it has no name: subquery.rs ``UpdateSet``)."""
+    by_name = {c.name: c for c in rel.visible_columns}
+    targets = []
+    for c in cols.expressions:
+        if c.name not in by_name:
+            raise BindExprError(expr_text(c), ItemNotFound(f"Invalid column: {c.name}"))
+        if c.name in rel.primary_key:
+            raise BindError("update modifying the PK column is unsupported")
+        targets.append((c.name, types.external(by_name[c.name].type_oid)))
+    if isinstance(value, exp.Paren):
+        value = exp.Tuple(expressions=[value.this])
+    if isinstance(value, exp.Tuple):
+        if len(value.expressions) != len(targets):
+            raise BindError("number of columns does not match number of values")
+        for v, (_, oid) in zip(value.expressions, targets, strict=True):
+            tx.hint_param(v, oid)
+            tx.bind_top(v)
+        return
+    if not isinstance(value, exp.Subquery):
+        raise BindError(
+            "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"
+        )
+    out = b.query(value.this, scope)
+    if len(out) != len(targets):
+        raise BindError("number of columns does not match number of values")
+    unnamed = any(o.name == UNNAMED_COLUMN for o in out)
+    names = [f"f{i + 1}" if unnamed else o.name for i, o in enumerate(out)]
+    for name, o, (target, oid) in zip(names, out, targets, strict=True):
+        src = literal_default(types.external(o.type_oid))  # an untyped literal is a varchar
+        if not (casts.known(src) and casts.known(oid)):
+            continue  # (a struct or list field: left to PostgreSQL)
+        if casts.cast_ok(src, oid, casts.ASSIGN):
+            continue
+        source = (
+            "record"
+            if unnamed
+            else _struct_text(names, [literal_default(types.external(x.type_oid)) for x in out])
+        )
+        dest = _struct_text([t for t, _ in targets], [t for _, t in targets])
+        raise CastError(
+            f'cannot cast type "{source}" to "{dest}"',
+            f'cannot cast struct field "{name}" to struct field "{target}"',
+            f'cannot cast type "{types.format_type_name(src)}" to '
+            f'"{types.format_type_name(oid)}" in Assign context',
+        )
+
+
+def _struct_text(names: list[str], oids: list[int]) -> str:
+    """A struct type as RisingWave displays it (struct_type.rs Display)."""
+    from rwshim.common.names import quote_ident
+
+    inner = ", ".join(
+        f"{quote_ident(n)} {types.format_type_name(o)}" for n, o in zip(names, oids, strict=True)
+    )
+    return f"struct<{inner}>"
 
 
 def _delete(tree: exp.Delete, b: Binder, ctx: QueryContext, relations: RelationSource) -> Prepared:

@@ -354,7 +354,7 @@ def derive_alias(node: exp.Expr) -> str | None:
         return None
     if isinstance(node, exp.Window):
         return derive_alias(node.this)
-    if isinstance(node, exp.Filter):
+    if isinstance(node, (exp.Filter, exp.IgnoreNulls)):
         return derive_alias(node.this)
     if isinstance(node, exp.Anonymous):
         return node.name.lower()

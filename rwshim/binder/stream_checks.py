@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from sqlglot import exp
 
+from rwshim.binder.binder_checks import has_agg
 from rwshim.binder.parse import parse
 from rwshim.binder.type_inference import func_name
-from rwshim.errors import NotSupported, RwError
+from rwshim.errors import NotSupported, RwError, Uncategorized
 
 # the functions ImpureAnalyzer::visit_function_call calls impure (pure.rs:381-411), by the
 # name a query calls them, with the ExprType name its message shows
@@ -109,6 +110,12 @@ _NESTED_LOOP_HINT = (
 )
 
 
+def nested_loop_refusal() -> NotSupported:
+    """RisingWave's refusal of a join only a nested loop answers (logical_join.rs:1650-1656):
+    also a FULL JOIN with no equality of its two sides (the data plane finds those)."""
+    return NotSupported("streaming nested-loop join", _NESTED_LOOP_HINT)
+
+
 def nested_loop_join(query: str) -> NotSupported | None:
     """RisingWave's refusal of a SELECT joining plain relations (tables, views, materialized
     views, sources) with a CROSS JOIN or a comma and no condition relating any two columns,
@@ -153,3 +160,48 @@ def _plain_relation(item: exp.Expr | None) -> bool:
         and not item.args.get("joins")
         and item.args.get("when") is None
     )
+
+
+# where a parenthesised query is no scalar subquery (a FROM item, IN / ANY / ALL, a set
+# operation's operand)
+_NOT_SCALAR = (
+    exp.From, exp.Join, exp.In, exp.Any, exp.All, exp.Union, exp.Except, exp.Intersect,
+    exp.Lateral, exp.Subquery,
+)  # fmt: skip
+
+
+def scalar_subquery(query: str) -> Uncategorized | None:
+    """RisingWave's refusal of a streaming job whose scalar subquery is not known to give at
+    most one row (optimizer/logical_optimization.rs:756-762: a LogicalMaxOneRow left after
+    unnesting, a runtime check the stream has not): one row is known of a query without
+    FROM, a simple aggregation (no GROUP BY), ``LIMIT 0/1``, a one-row VALUES."""
+    if query.lower().count("select") < 2:
+        return None  # no subquery
+    try:
+        tree = parse(query)
+    except RwError:
+        return None
+    for sub in tree.find_all(exp.Subquery):
+        if isinstance(sub.parent, _NOT_SCALAR) or sub.parent is None:
+            continue
+        if not _max_one_row(sub.this):
+            return Uncategorized("Scalar subquery might produce more than one row.")
+    return None
+
+
+def _max_one_row(node: exp.Expr) -> bool:
+    if isinstance(node, exp.Subquery):
+        return _max_one_row(node.this)
+    if isinstance(node, exp.Values):
+        return len(node.expressions) <= 1
+    if not isinstance(node, exp.Select):
+        return False
+    limit = node.args.get("limit")
+    count = limit.args.get("expression") if isinstance(limit, exp.Limit) else None
+    if isinstance(count, exp.Literal) and not count.is_string and count.this in ("0", "1"):
+        return True
+    if node.args.get("from_") is None:
+        return not node.args.get("joins")
+    if node.args.get("group"):
+        return False
+    return any(has_agg(e, frozenset()) for e in node.expressions)

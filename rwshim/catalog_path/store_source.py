@@ -256,6 +256,23 @@ class StoreRelations:
             )
         ]
 
+    def dependent_views(self, relation_id: int) -> list[int]:
+        """The materialized views that read this relation directly or through plain views
+        (their streaming jobs each read a source through their own executor: RisingWave
+        binds a view into the job's plan)."""
+        return [
+            int(r[0])
+            for r in self.conn.execute(
+                "WITH RECURSIVE up(id) AS (SELECT ? UNION SELECT d.dependent_id FROM"
+                " dependency d JOIN up ON d.referenced_id = up.id JOIN relation v"
+                " ON v.relation_id = d.dependent_id AND v.kind = 'view')"
+                " SELECT DISTINCT d.dependent_id FROM dependency d JOIN up"
+                " ON d.referenced_id = up.id JOIN relation r ON r.relation_id = d.dependent_id"
+                " WHERE r.kind = 'materialized view' ORDER BY 1",
+                (relation_id,),
+            )
+        ]
+
     def relation_ids(self) -> set[int]:
         """Every relation id of the catalog (every database, every kind)."""
         return {int(r[0]) for r in self.conn.execute("SELECT relation_id FROM relation")}

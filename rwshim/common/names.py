@@ -104,3 +104,45 @@ def resolve_single_name(parts: Sequence[str], what: str) -> str:
     if len(parts) > 1:
         raise Uncategorized(f"{what} must contain 1 argument")
     return parts[-1]
+
+
+def postgres_cdc_table_name(name: str) -> tuple[str, str]:
+    """parse_postgres_cdc_external_table_name (src/frontend/src/handler/create_table.rs:
+    1115-1186 at 448c657): ``schema.table``, each part optionally double-quoted (``""`` a quote
+    inside).  ValueError(RisingWave's text) when the name is not two parts."""
+    bad = f"Invalid Postgres CDC table name '{name}'. Expected 'schema.table'."
+    parts: list[str] = []
+    current = ""
+    in_quote = closed = False
+    i = 0
+    while i < len(name):
+        ch = name[i]
+        i += 1
+        if in_quote:
+            if ch == '"':
+                if name[i : i + 1] == '"':
+                    current += '"'
+                    i += 1
+                else:
+                    in_quote, closed = False, True
+            else:
+                current += ch
+        elif ch == ".":
+            if not current:
+                raise ValueError(bad)
+            parts.append(current)
+            current, closed = "", False
+        elif ch == '"' and not current:
+            in_quote = True
+        elif ch == '"' or closed:
+            raise ValueError(bad)
+        else:
+            current += ch
+    if in_quote or not current:
+        raise ValueError(bad)
+    parts.append(current)
+    if len(parts) != 2:
+        raise ValueError(
+            "The upstream table name must contain schema name prefix, e.g. 'public.table'"
+        )
+    return parts[0], parts[1]

@@ -202,6 +202,12 @@ class Release(Struct, frozen=True):
     # missing"); an earlier release's store is upgraded (Migrator::up, mod.rs:166).
     rank: int = 0
     added_migrations: tuple[str, ...] = ()
+    # CREATE TABLE ... WITH (connector = 'mysql-cdc' | 'postgres-cdc'), a table with its own
+    # CDC source: refused by 448c657 (create_source.rs:761-768, "directly creating a CDC table
+    # ... is no longer supported"); accepted by v3.0.3 and v2.8.5, which refuse only
+    # sqlserver-cdc's (create_source.rs:761-766, ExternalCdcTableType::shareable_only,
+    # source/cdc/external/mod.rs:85-87), and which rwshim does not emulate.
+    direct_cdc_tables: bool = False
 
     @property
     def cluster_version(self) -> str:
@@ -304,6 +310,7 @@ HEAD = Release(
 
 V3_0 = Release(
     key="3.0",
+    direct_cdc_tables=True,
     tag="v3.0.3",
     cargo_version="3.0.3",
     git_sha="ec07f2eb759bd2d8a12a55b030bf581b82adb4b9",
@@ -330,6 +337,7 @@ V3_0 = Release(
 
 V2_8 = Release(
     key="2.8",
+    direct_cdc_tables=True,
     tag="v2.8.5",
     cargo_version="2.8.5",
     git_sha="02a62d6a46f911c0456e57cf6ee55c50d8150712",

@@ -360,8 +360,8 @@ class DataPlane:
                 raise rewrite.RewriteRefused(
                     f"{rel.kind.value} {rel.name}, which joins catalog relations with user data"
                 )
-            for dep in planned.statement.relation_ids:
-                out.extend(self.objects_for(dep, inner))
+            out += [o for d in planned.statement.relation_ids for o in self.objects_for(d, inner)]
+            out += [ddl.reader(rel.id, s, self.expression) for s in planned.statement.readers]
             if rel.kind == RelKind.MATERIALIZED_VIEW:
                 st = planned.statement
                 resolve = route.resolver(self.view_context(rel), as_of(self.relations, rel))

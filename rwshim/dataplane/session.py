@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -72,6 +73,8 @@ DESCRIBED_BYTES = 4 * 1024 * 1024
 
 # SQLSTATEs of binder-class failures: the in-process binder words these as RisingWave does
 BINDER_STATES = frozenset({"42703", "42883", "42804", "42725", "42P18", "42846", "42P10"})
+# what the in-process binder cannot bind that RisingWave can (its error is not RisingWave's)
+_BINDER_GAPS = re.compile(r"unsupported data type: struct|function row\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,8 +298,12 @@ class DataSession:
     def _failure(self, e: PgFailure, planned: Planned, state: SessionState) -> RwError:
         err = with_long_names(e.error, planned.statement.long_names)
         if err.sqlstate in BINDER_STATES:
-            found = self.explain(planned.routed.prepassed.text, state.ctx)
-            if found is not None:
+            # the binder reads the struct types the pre-pass made composite types of
+            text = typemap.user_types(planned.routed.prepassed.text)
+            found = self.explain(text, state.ctx)
+            # (the in-process binder has no struct casts nor ROW(...): its refusal of one
+            # is not RisingWave's answer, PostgreSQL's error is nearer)
+            if found is not None and not _BINDER_GAPS.search(str(found)):
                 return found
         seconds = (state.timeout_ms or 3600 * 1000) // 1000
         return map_error(err, _names_of(planned), MapContext(seconds))

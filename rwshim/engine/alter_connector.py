@@ -171,11 +171,14 @@ class AlterConnector:
             ).items()
             if k.lower() in _TABLE_PROPS
         }
+        # the associated source is dropped with the connector
+        # (drop_table_associated_source, controller/streaming_job.rs:2040-2045)
         with self.store.transaction():
             self.conn.execute(
                 "UPDATE relation SET connector = NULL, format = NULL, row_encode = NULL,"
                 " with_options = ?, format_encode_options = '{}', secret_refs = '{}',"
-                " connection_id = NULL, definition = ? WHERE relation_id = ?",
+                " connection_id = NULL, definition = ?, primary_table_id = NULL"
+                " WHERE relation_id = ?",
                 (json.dumps(options, sort_keys=True), ddl_display.statement(node), rel.id),
             )
         return Result()

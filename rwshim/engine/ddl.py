@@ -124,6 +124,7 @@ class Ddl:
         version_columns: Sequence[str] = (),
         with_options: Sequence[tuple[str, str]] = (),
         connector: str | None = None,
+        depends_on: Sequence[int] = (),
     ) -> Result:
         """CREATE TABLE (create_table.rs): a streaming job without backfill, always foreground;
         its rows live on the data plane (made from this catalog entry on first use).  A table
@@ -184,6 +185,7 @@ class Ddl:
             definition=definition,
             upstream_ids=[],
             options=options,
+            depends_on=list(depends_on),
             extra={
                 "append_only": int(append_only),
                 "on_conflict": behaviour,

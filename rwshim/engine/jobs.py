@@ -277,6 +277,13 @@ class Jobs:
         # Meta: catalog row INITIAL (create_job_catalog), one committed transaction.
         with self.store.transaction():
             job_id = self.store.next_id("object")
+            extra = spec.extra
+            if spec.kind == "table" and spec.extra.get("connector") is not None:
+                # A table with a connector has an associated source, its own catalog object
+                # made right after the table's (create_job_catalog, controller/
+                # streaming_job.rs:557-571), listed by rw_sources, pg_class and SHOW SOURCES
+                # (rw_catalog.py, show.py make its rows from the table's).
+                extra = {**extra, "primary_table_id": self.store.next_id("object")}
             self.catalog.insert_relation(
                 job_id,
                 spec.kind,
@@ -287,9 +294,9 @@ class Jobs:
                 spec.columns,
                 spec.primary_key,
                 created=False,
-                extra=spec.extra,
+                extra=extra,
             )
-            self.catalog.insert_dependencies(job_id, spec.upstream_ids)
+            self.catalog.insert_dependencies(job_id, [*spec.upstream_ids, *spec.depends_on])
             self.conn.execute(
                 "INSERT INTO streaming_job(job_id, database_id, job_status, create_type,"
                 " job_type, backfill_type, parallelism_kind, parallelism_fixed,"

@@ -124,6 +124,9 @@ class JobSpec(Struct):
     has_values: bool = False
     has_temporal_join: bool = False
     if_not_exists: bool = False
+    # relations the job depends on without reading them as a stream (a table on a shared CDC
+    # source: DROP SOURCE is refused while it exists, RENAME rewrites its definition)
+    depends_on: list[int] = field(default_factory=list)
 
 
 class Waiter:

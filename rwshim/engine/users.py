@@ -84,6 +84,7 @@ class Users:
                 raise PermissionDenied("permission denied to create user")
         if admin and not is_admin:
             raise PermissionDenied("only admin users can create admin users")
+        superuser = superuser or admin  # admin users are always superusers (create_user.rs:129)
         with self.store.transaction():
             uid = self.store.next_id("user")
             self.conn.execute(
@@ -120,8 +121,8 @@ class Users:
         auth: tuple[str | None, str | None] | None = None,
     ) -> Result:
         """ALTER USER <name> [WITH] options (alter_user.rs:34-160): ``flags`` are superuser,
-        createdb, createuser, login; ``auth`` the new (auth_type, auth_value), (None, None) to
-        clear the password, None to leave it."""
+        createdb, createuser, login, admin; ``auth`` the new (auth_type, auth_value), (None,
+        None) to clear the password, None to leave it."""
         row = self.meta.q1(
             "SELECT user_id, is_super, is_admin FROM rw_user WHERE name = ?", (name,)
         )
@@ -130,7 +131,7 @@ class Users:
         uid, target_super, target_admin = int(row[0]), bool(row[1]), bool(row[2])
         _, is_super, _, can_create_user, is_admin = self.user(ctx.user_id)
         self_password_only = uid == ctx.user_id and not flags and auth is not None
-        if not self_password_only and target_admin and not is_admin:
+        if not self_password_only and (target_admin or "admin" in flags) and not is_admin:
             raise PermissionDenied(f"{name} cannot be altered with admin option")
         if not is_super:
             if target_super or "superuser" in flags:
@@ -144,6 +145,7 @@ class Users:
             "createdb": "can_create_db",
             "createuser": "can_create_user",
             "login": "can_login",
+            "admin": "is_admin",
         }
         notices: list[str] = []
         with self.store.transaction():
@@ -158,10 +160,11 @@ class Users:
                     "UPDATE rw_user SET auth_type = ?, auth_value = ? WHERE user_id = ?",
                     (*auth, uid),
                 )
-            if target_admin and flags.get("superuser") is False:
+            if flags.get("admin", target_admin) and not flags.get("superuser", target_super):
                 # admin users stay superusers (alter_user.rs:146-156)
                 self.conn.execute("UPDATE rw_user SET is_super = 1 WHERE user_id = ?", (uid,))
-                notices.append("admin users must remain superusers, ignoring NOSUPERUSER")
+                if flags.get("superuser") is False:
+                    notices.append("admin users must remain superusers, ignoring NOSUPERUSER")
             self.meta.acl_version += 1
         return Result(notices)
 

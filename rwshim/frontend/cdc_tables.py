@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rwshim.common import pgtypes
+from rwshim.common.names import postgres_cdc_table_name
 from rwshim.engine import ColumnSpec
 from rwshim.errors import NotSupported, ProtocolError, RwError
 from rwshim.frontend.include_columns import connector_of
@@ -154,7 +155,7 @@ def check_cdc_external_table(source_options: Mapping[str, str], external: str) -
                 f"name `{database}` in source definition"
             )
     elif connector == "postgres-cdc":
-        _postgres_table_name(external)
+        postgres_table_name(external)
     elif connector == "sqlserver-cdc":
         parts = external.split(".")
         if len(parts) == 3 and parts[0] != database:
@@ -178,44 +179,13 @@ def check_cdc_external_table(source_options: Mapping[str, str], external: str) -
         raise RwError(f"connector {connector} is not supported for cdc table")
 
 
-def _postgres_table_name(name: str) -> tuple[str, str]:
-    """parse_postgres_cdc_external_table_name (create_table.rs:1115-1186)."""
-    bad = RwError(f"Invalid Postgres CDC table name '{name}'. Expected 'schema.table'.")
-    parts: list[str] = []
-    current = ""
-    in_quote = closed = False
-    i = 0
-    while i < len(name):
-        ch = name[i]
-        i += 1
-        if in_quote:
-            if ch == '"':
-                if name[i : i + 1] == '"':
-                    current += '"'
-                    i += 1
-                else:
-                    in_quote, closed = False, True
-            else:
-                current += ch
-        elif ch == ".":
-            if not current:
-                raise bad
-            parts.append(current)
-            current, closed = "", False
-        elif ch == '"' and not current:
-            in_quote = True
-        elif ch == '"' or closed:
-            raise bad
-        else:
-            current += ch
-    if in_quote or not current:
-        raise bad
-    parts.append(current)
-    if len(parts) != 2:
-        raise RwError(
-            "The upstream table name must contain schema name prefix, e.g. 'public.table'"
-        )
-    return parts[0], parts[1]
+def postgres_table_name(name: str) -> tuple[str, str]:
+    """parse_postgres_cdc_external_table_name (create_table.rs:1115-1186), shared with the
+    connector runtime (rwshim.common.names)."""
+    try:
+        return postgres_cdc_table_name(name)
+    except ValueError as e:
+        raise RwError(str(e)) from None
 
 
 def check_cdc_defaults(columns: Sequence[n.ColumnDef]) -> None:

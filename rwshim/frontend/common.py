@@ -20,7 +20,7 @@ from rwshim.common import pgtypes
 from rwshim.common.names import resolve_schema_qualified_name
 from rwshim.common.outcome import Column, Outcome
 from rwshim.engine import ObjectName as EngineName
-from rwshim.errors import RwError
+from rwshim.errors import PermissionDenied, RwError
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
 from rwshim.sql.tokens import tokenize
@@ -139,3 +139,9 @@ def waiter_future(waiter: Waiter) -> asyncio.Future[None]:
 
     waiter.add_done_callback(wake)
     return fut
+
+
+def read_only_refusal() -> PermissionDenied:
+    """A write in ``START TRANSACTION READ ONLY`` (session/transaction.rs:255-262
+    ``txn_write_guard``)."""
+    return PermissionDenied("cannot execute in a read-only transaction")

@@ -359,6 +359,7 @@ class Statement:
     append_only: bool = False
     shared: bool = False
     has_with: bool = True  # a WITH clause was written (secret references count)
+    direct_cdc: bool = False  # the release accepts a CDC table with its own connector
 
     @property
     def fmt(self) -> str:
@@ -399,6 +400,19 @@ def check_before_columns(s: Statement) -> Checked:
     if _refresh_mode(connector, s.options) and s.is_source:
         raise ProtocolError("`refresh_mode` only supported for CREATE TABLE")  # :746-752
     shareable_cdc = connector in _SHAREABLE_CDC
+    if not s.is_source and shareable_cdc and s.direct_cdc:
+        # v3.0.3 / v2.8.5 (create_source.rs:761-766; Release.direct_cdc_tables)
+        if connector == "sqlserver-cdc":
+            raise ProtocolError(
+                f"connector {connector} does not support `CREATE TABLE`, please use `CREATE "
+                "SOURCE` instead"
+            )
+        raise RwError(
+            f"not supported by rwshim: a table with its own {connector} connector (this "
+            "release accepts it; rwshim emulates CREATE SOURCE ... + CREATE TABLE ... FROM "
+            "<source> TABLE '...')",
+            sqlstate="0A000",
+        )
     if not s.is_source and shareable_cdc:
         raise ProtocolError(
             f"directly creating a CDC table for connector {connector} is no longer supported; "

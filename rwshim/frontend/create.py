@@ -20,16 +20,16 @@ from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
 from rwshim.errors import (
-    CatalogNotFound,
     InternalError,
     InvalidInputSyntax,
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_tables, connectors, eowc, plan_checks, temporal
+from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
-from rwshim.frontend.include_columns import connector_of, include_columns
+from rwshim.frontend.include_columns import connector_of
+from rwshim.frontend.query import run_dml
 from rwshim.sql import column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
@@ -333,13 +333,15 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         or stmt.cdc_source is not None
         or (connector is not None and connector != "webhook")
     ):
-        cols, pk, added = _connector_table(fe, stmt)
+        cols, pk, added = await _connector_table(fe, stmt)
     else:
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
         eowc.check_table_watermark(fe, stmt, cols)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
+    if added is not None:
+        await cdc_upstream.table(fe, stmt, cols, pk)
     if added is not None:
         cols = [*cols, *added.columns]
     out = await fe.engine_call(
@@ -356,6 +358,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
             version_columns=stmt.version_columns,
             with_options=stmt.with_options,
             connector=connector,
+            depends_on=cdc_upstream.source_ids(fe, stmt),
         ),
     )
     _start_connector(fe, connector)
@@ -367,7 +370,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         if planned is None:
             fe.instance.query.execute(insert, [], fe.query_context())
         else:
-            await fe.data_session().execute(planned, [], fe.data_state())
+            await run_dml(fe, planned, [])  # implicit_flush & co, as handle_query's
     if retention_notice is not None and not out.notices:
         out.notices.append(retention_notice)
     if added is not None and added.notices:
@@ -382,7 +385,7 @@ def _is_new(fe: Frontend, name: st.ObjectName) -> bool:
     return fe.instance.engine.catalog.lookup(fe.ctx(), engine_name(name, fe.database)) is None
 
 
-def _connector_table(
+async def _connector_table(
     fe: Frontend, stmt: st.CreateTable
 ) -> tuple[list[ColumnSpec], list[str], connectors.Additions]:
     """handle_create_table_plan (create_table.rs:1305-1503) for a table with a connector,
@@ -393,7 +396,7 @@ def _connector_table(
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateTable)
     if stmt.cdc_source is not None:
-        return _cdc_table(fe, stmt, node)
+        return await cdc_upstream.columns(fe, stmt, node)
     connector = connector_of(connectors.plain_options(stmt.with_options))
     if connector is None or connector == "webhook":
         # check_create_table_with_source (create_table.rs:2220-2244)
@@ -405,53 +408,13 @@ def _connector_table(
         is_source=False,
         append_only=stmt.append_only,
         has_with=True,
+        direct_cdc=fe.instance.release.direct_cdc_tables,
     )
     checked = connectors.check_before_columns(spec)
     cols, pk = table_columns(stmt.columns_text)
     _check_column_exprs(fe, stmt.name, cols, pk)
     added, key = connectors.check_after_columns(spec, checked, cols, pk)
     return cols, key, added
-
-
-def _cdc_table(
-    fe: Frontend, stmt: st.CreateTable, node: nodes.CreateTable
-) -> tuple[list[ColumnSpec], list[str], connectors.Additions]:
-    """The (None, Some(cdc_table)) arm of handle_create_table_plan (create_table.rs:
-    1378-1492): the table's own checks, its source, the external table's name, its columns and
-    INCLUDE columns (the CDC backfill kinds, named after the source's connector)."""
-    import json
-
-    cdc_tables.check_table_on_cdc_source(node)
-    assert stmt.cdc_source is not None and stmt.cdc_table is not None
-    engine = fe.instance.engine
-    source_name = engine_name(stmt.cdc_source, fe.database)
-    source = engine.catalog.lookup(fe.ctx(), source_name, ("source",))
-    if source is None:
-        raise CatalogNotFound("source", source_name.name)
-    options = json.loads(
-        str(
-            engine.meta.val("SELECT with_options FROM relation WHERE relation_id = ?", (source.id,))
-            or "{}"
-        )
-    )
-    cdc_tables.check_cdc_external_table(options, stmt.cdc_table)
-    if node.wildcard_idx is not None:
-        # bind_cdc_table_schema_externally (create_table.rs:1619-1644) connects upstream
-        raise RwError(
-            "rwshim reaches no upstream database: a CDC table whose columns are read from it "
-            "(`*`) is not emulated"
-        )
-    cdc_tables.check_cdc_defaults(node.columns)
-    cols, pk = table_columns(stmt.columns_text)
-    _check_column_exprs(fe, stmt.name, cols, pk)
-    connector = connector_of(options) or ""
-    included = include_columns(connector, node.include, None, cdc_backfill=True)
-    names = [c.name for c in cols]
-    for _, c in included:
-        if c.name in names:
-            raise InvalidInputSyntax(f'column "{c.name}" specified more than once')
-        names.append(c.name)
-    return cols, pk, connectors.Additions([c for _, c in included])
 
 
 async def handle_create_mv(
@@ -536,6 +499,7 @@ async def handle_create_source(
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateSource)
     added: connectors.Additions | None = None
+    with_options = stmt.with_options
     if _is_new(fe, stmt.name):
         # handle_create_source (create_source.rs:1153-1230): the connector's rules around
         # the binding of the columns, and the INCLUDE and hidden columns
@@ -553,6 +517,8 @@ async def handle_create_source(
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
         added, pk = connectors.check_after_columns(spec, checked, cols, pk)
+        if checked.connector == "postgres-cdc":
+            with_options = await cdc_upstream.source(stmt.with_options, options)
     else:
         cols, pk = table_columns(stmt.columns_text)
     cdc = any(o.name.real_value() == "connector" and "-cdc" in o.value for o in node.with_options)
@@ -572,7 +538,7 @@ async def handle_create_source(
             engine_name(stmt.name, fe.database),
             cols,
             definition=definition,
-            with_options=stmt.with_options,
+            with_options=with_options,
             format=fmt.format if fmt else None,
             row_encode=fmt.encode if fmt else None,
             format_encode_options=fmt.options if fmt else (),
@@ -582,6 +548,8 @@ async def handle_create_source(
     )
     if added is not None:
         out.notices[:0] = added.notices
+    if with_options is not stmt.with_options:  # a postgres-cdc source was made
+        await cdc_upstream.made(fe, with_options)
     _start_connector(fe, dict(stmt.with_options).get("connector"))
     return out
 

@@ -48,6 +48,7 @@ from rwshim.engine.types import Result
 from rwshim.errors import (
     BindError,
     BindExprError,
+    CastError,
     FatalError,
     InternalError,
     InvalidReference,
@@ -61,13 +62,14 @@ from rwshim.errors import (
     StoreWriteFailed,
 )
 from rwshim.frontend import dispatch, query
-from rwshim.frontend.common import Cursor, waiter_future
+from rwshim.frontend.common import Cursor, read_only_refusal, waiter_future
 from rwshim.instance import Instance, Process
 from rwshim.lazy import lazy_module
 from rwshim.sql import check_with_options
 from rwshim.sql import parse as sql_parse
 from rwshim.sql import statements as st
 from rwshim.sql.errors_text import expected_error
+from rwshim.store.store import WRITES_DENIED, WriteRefusal
 
 if TYPE_CHECKING:
     from rwshim.catalog_path.system_catalogs.show import ShowContext
@@ -195,6 +197,10 @@ class StatementScope:
         return e if isinstance(e, RwError) else None
 
 
+# statement classes whose handlers write the catalog or the users
+_WRITERS = ("Create", "Drop", "Alter", "Grant", "Revoke", "Comment")
+
+
 class Frontend:
     """SQL semantics of one connection."""
 
@@ -211,6 +217,8 @@ class Frontend:
         self.database = database
         self.process = process
         self.txn_status = "I"
+        # in ``START TRANSACTION READ ONLY``: writes refused (session/transaction.rs:252-275)
+        self.txn_read_only = False
         self.parameter_changes: list[tuple[str, str]] = []
         self.cursors: dict[str, Cursor] = {}
         engine = instance.engine
@@ -401,9 +409,19 @@ class Frontend:
         # HandlerArgs::new reads the WITH clause before any handler runs
         # (src/frontend/src/handler/mod.rs:236-243, utils/with_options.rs:537-651).
         check_with_options(stmt)
-        out = handler(stmt, params)
-        if isinstance(out, Awaitable):
-            out = await out
+        # only the statements that write the catalog or the users (RisingWave's
+        # catalog_writer / user_info_writer): a query's own bookkeeping is no user write
+        guarded = self.txn_read_only and type(stmt).__name__.startswith(_WRITERS)
+        refusal = WriteRefusal(read_only_refusal()) if guarded else None
+        token = WRITES_DENIED.set(refusal) if refusal is not None else None
+        try:
+            out = handler(stmt, params)
+            if isinstance(out, Awaitable):
+                out = await out
+        finally:
+            if refusal is not None and token is not None:
+                refusal.error = None  # a task the statement started writes freely from now
+                WRITES_DENIED.reset(token)
         assert isinstance(out, Outcome)
         return out
 
@@ -519,7 +537,14 @@ class Frontend:
         binder-class error (unknown column or function...), if it has one."""
         try:
             self.instance.query.describe(text, [], ctx)
-        except (BindExprError, ItemNotFound, InvalidReference, NoFunction, BindError) as e:
+        except (
+            BindExprError,
+            ItemNotFound,
+            InvalidReference,
+            NoFunction,
+            BindError,
+            CastError,
+        ) as e:
             return e
         except RwError:
             return None

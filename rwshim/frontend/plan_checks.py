@@ -144,26 +144,25 @@ def check_backfill_order(
 
 
 def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
-    """The refusals of RisingWave's stream planner, raised at CREATE as RisingWave raises
-    them, before any catalog change: those rwshim's data plane makes when it plans the query
-    (an ASOF join's condition: plan/asof; HOP's window arguments: plan/checks), then an
+    """The stream planner's refusals, at CREATE before any catalog change: the data plane's
+    (an ASOF join's condition, HOP's window arguments, a FULL JOIN of no equality: plan/), an
     impure filter over a retract stream (binder/stream_checks), a notice instead when
-    ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93).  The
-    data plane's other refusals (what rwshim cannot run) stay with the first read."""
-    lowered = query.lower()
-    if "asof" in lowered or "hop" in lowered:
+    ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93)."""
+    from rwshim.binder import stream_checks as sc
+
+    if any(w in query.lower() for w in ("asof", "hop", "full")):
         from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
         from rwshim.dataplane.plan.checks import HopRefused
 
         try:
-            fe.data_plan(query)
+            planned = fe.data_plan(query)
         except (AsofRefused, AsofNotSupported, HopRefused):
             raise
         except RwError:
-            pass
-    from rwshim.binder.stream_checks import impure_filter, nested_loop_join
-
-    refused_join = nested_loop_join(query)
+            planned = None
+        if planned is not None and planned.statement.nested_loop:
+            raise sc.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
+    refused_join = sc.scalar_subquery(query) or sc.nested_loop_join(query)
     if refused_join is not None:
         raise refused_join
 
@@ -173,7 +172,7 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
         rel = relations.relation_by_id(rid)
         if rel is None or not (rel.append_only or rel.kind.value == "source"):
             retract = True
-    refused = impure_filter(query, retract)
+    refused = sc.impure_filter(query, retract)
     if refused is None:
         return None
     if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":

@@ -27,11 +27,12 @@ from rwshim.errors import (
     QueryTimeout,
     RwError,
 )
-from rwshim.frontend.common import Cursor, Handler, do_flush
+from rwshim.frontend.common import Cursor, Handler, do_flush, read_only_refusal
 from rwshim.instance import Instance
 from rwshim.sql import statements as st
 
 if TYPE_CHECKING:
+    from rwshim.dataplane.plane import Planned
     from rwshim.frontend.frontend import Frontend
 
 # SELECT pg_sleep(n): the one query that waits on the session's loop (and so can be cancelled
@@ -136,17 +137,26 @@ async def handle_dml(
     # delete.rs:74: resolve_schema_qualified_name).
     resolve_schema_qualified_name(fe.database, stmt.table.parts)
     planned = fe.data_plan(stmt.text)
+    if fe.txn_read_only:
+        raise read_only_refusal()  # after binding (handler/query.rs:502-513)
     if planned is not None:
-        # A change belongs to the epoch after the barrier it follows: the change log seals a
-        # barrier's changes in the background, so a write waits for that first (else it
-        # would be sealed into the earlier epoch).
-        await fe.instance.settle_changes()
-        losses = fe.instance.epoch_losses(fe.ctx().database_id)
-        out = await fe.data_session().execute(planned, params, fe.data_state())
-        await _after_dml(fe, losses)
-        return out
+        return await run_dml(fe, planned, params)
     # DML whose text PostgreSQL cannot parse: the in-process path refuses it (no user data)
     return catalog_execute(fe, stmt.text, params)
+
+
+async def run_dml(fe: Frontend, planned: Planned, params: list[object]) -> Outcome:
+    """A planned INSERT / UPDATE / DELETE run on the data plane, then what the session's
+    variables make a DML wait for (also CREATE TABLE AS's insert: create_table_as.rs runs it
+    through handle_query)."""
+    # A change belongs to the epoch after the barrier it follows: the change log seals a
+    # barrier's changes in the background, so a write waits for that first (else it would be
+    # sealed into the earlier epoch).
+    await fe.instance.settle_changes()
+    losses = fe.instance.epoch_losses(fe.ctx().database_id)
+    out = await fe.data_session().execute(planned, params, fe.data_state())
+    await _after_dml(fe, losses)
+    return out
 
 
 async def _after_dml(fe: Frontend, losses: int) -> None:

@@ -8,57 +8,73 @@ engine's (``engine/users.py``).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING
 
 from rwshim.common.outcome import Outcome
 from rwshim.common.passwords import encrypted_password
+from rwshim.errors import InvalidParameterValue
 from rwshim.frontend.common import Handler
 from rwshim.sql import statements as st
+from rwshim.sql.tokens import tokenize
+from rwshim.sql.user_options import UserOption
+from rwshim.sql.user_options import parse as parse_user_options
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
 
-_USER_OPTION = re.compile(
-    r"\b(NOSUPERUSER|SUPERUSER|NOCREATEDB|CREATEDB|NOCREATEUSER|CREATEUSER|NOLOGIN|LOGIN)\b"
-    r"|\bPASSWORD\s+(NULL|'(?:[^']|'')*')",
-    re.IGNORECASE,
-)
+
+def user_options(text: str) -> list[UserOption]:
+    """The options of a CREATE / ALTER USER the parser accepted (rwshim.sql.user_options)."""
+    toks = tokenize(text)
+    return parse_user_options(text, toks[:-1], 3, toks[-1])
 
 
-def user_options(text: str) -> dict[str, object]:
-    """CREATE USER options (parser.rs parse_create_user / UserOption)."""
-    opts: dict[str, object] = {}
-    for m in _USER_OPTION.finditer(text):
-        if m.group(1):
-            word = m.group(1).lower()
-            if word.startswith("no"):
-                opts[word[2:]] = False
-            else:
-                opts[word] = True
-        else:
-            pw = m.group(2)
-            opts["password"] = None if pw.upper() == "NULL" else pw[1:-1].replace("''", "'")
-    return opts
+def _auth(name: str, option: UserOption) -> tuple[tuple[str | None, str | None], str | None]:
+    """The stored (auth_type, auth_value) of a password option and its notice
+    (create_user.rs:100-126, alter_user.rs:112-137)."""
+    if option.kind == "oauth":
+        meta = dict(option.metadata)
+        if "jwks_url" not in meta or "issuer" not in meta:
+            # user_authentication.rs:37-50 build_oauth_info
+            raise InvalidParameterValue("jwks_url and issuer must be provided")
+        return ("oauth", json.dumps(meta, sort_keys=True)), None
+    stored = encrypted_password(name, option.value) if option.value else None
+    if stored is None:
+        return (None, None), "empty string is not a valid password, clearing password"
+    return (stored.auth_type, stored.value), None
 
 
 async def handle_create_user(fe: Frontend, stmt: st.CreateUser, params: list[object]) -> Outcome:
-    opts = user_options(stmt.text)
-    password = opts.get("password")
-    stored = encrypted_password(stmt.user, password) if isinstance(password, str) else None
-    return await fe.engine_call(
+    flags: dict[str, bool] = {"login": True}  # LOGIN is implied (create_user.rs:45-46)
+    auth: tuple[str | None, str | None] = (None, None)
+    notices: list[str] = []
+    for option in user_options(stmt.text):
+        if option.kind in ("password", "encrypted_password", "oauth"):
+            auth, notice = _auth(stmt.user, option)
+            notices += [notice] if notice else []
+        else:
+            flags[option.kind.removeprefix("no")] = not option.kind.startswith("no")
+    if flags.get("admin") and not flags.get("superuser"):
+        # create_user.rs:129-133 (the engine makes the admin a superuser after its checks)
+        notices.append("Admin users are always superusers")
+    out = await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.users.create_user(
             fe.ctx(),
             stmt.user,
-            superuser=opts.get("superuser", False) is True,
-            create_db=opts.get("createdb", False) is True,
-            create_user=opts.get("createuser", False) is True,
-            login=opts.get("login", True) is True,
-            auth_type=stored.auth_type if stored else None,
-            auth_value=stored.value if stored else None,
+            superuser=flags.get("superuser", False),
+            create_db=flags.get("createdb", False),
+            create_user=flags.get("createuser", False),
+            login=flags["login"],
+            admin=flags.get("admin", False),
+            auth_type=auth[0],
+            auth_value=auth[1],
         ),
     )
+    out.notices[:0] = notices
+    return out
 
 
 _RENAME_TO = re.compile(
@@ -75,13 +91,15 @@ async def handle_alter_user(fe: Frontend, stmt: st.AlterUser, params: list[objec
             stmt.tag,
             lambda: fe.instance.engine.users.rename_user(fe.ctx(), stmt.user, new),
         )
-    opts = user_options(stmt.text)
-    flags = {k: v is True for k, v in opts.items() if k != "password"}
+    flags: dict[str, bool] = {}
     auth: tuple[str | None, str | None] | None = None
-    if "password" in opts:
-        password = opts["password"]
-        stored = encrypted_password(stmt.user, password) if isinstance(password, str) else None
-        auth = (stored.auth_type, stored.value) if stored else (None, None)
+    options = user_options(stmt.text)
+    for option in options:
+        if option.kind in ("password", "encrypted_password", "oauth"):
+            # the notice of an empty password is the engine's (alter_user.rs:116-136)
+            auth = _auth(stmt.user, option)[0]
+        else:
+            flags[option.kind.removeprefix("no")] = not option.kind.startswith("no")
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.users.alter_user(fe.ctx(), stmt.user, flags=flags, auth=auth),

@@ -82,12 +82,14 @@ def handle_begin(fe: Frontend, stmt: st.Statement, params: list[object]) -> Outc
     notices = [ISOLATION_NOTICE] if _ISOLATION.search(stmt.text) else []
     if _READ_ONLY.search(stmt.text):
         fe.txn_status = "T"
+        fe.txn_read_only = True  # the write guard (frontend.py _execute, query.py handle_dml)
         return Outcome(stmt.tag, notices=notices)
     return Outcome(stmt.tag, notices=[*notices, BEGIN_NOTICE])
 
 
 def handle_end_txn(fe: Frontend, stmt: st.Statement, params: list[object]) -> Outcome:
     fe.txn_status = "I"
+    fe.txn_read_only = False
     for cursor in fe.cursors.values():
         # a data-plane query's rows give their pooled connection back now (dataplane/pool.py)
         abandon = getattr(cursor.rows, "abandon", None)

@@ -201,7 +201,7 @@ def _one(sql: str, toks: list[Token], stop: Token) -> st.Statement:
         return st.Abort(text)
     if (up == "CREATE" and second in _PG_CREATE) or (up == "ALTER" and second in _PG_ALTER):
         if second == "USER":
-            return _pg(sql, text, toks, stop, _user_options_for_pg(text, toks))
+            return _pg(sql, text, toks, stop, _user_options_for_pg(sql, text, toks, stop))
         return _pg(sql, text, toks, stop)
     if up in _RW_FIRST:
         # imported here: lark and the grammar load with the first RisingWave statement
@@ -237,22 +237,23 @@ _CONSTANT_SELECT = re.compile(
 )
 
 
-# UserOption words RisingWave has and PostgreSQL spells otherwise (parser.rs UserOption): the
-# same length, so pglast's error positions stay those of the statement.
-_PG_USER_OPTIONS = {"CREATEUSER": "CREATEROLE", "NOCREATEUSER": "NOCREATEROLE"}
+def _user_options_for_pg(sql: str, text: str, toks: list[Token], stop: Token) -> str:
+    """CREATE / ALTER USER as pglast reads it: the options read first as RisingWave reads them
+    (rwshim.sql.user_options, its errors), then left out (spaces: pglast's error positions
+    stay those of the statement); pglast checks the name.  ALTER USER ... RENAME TO and what
+    RisingWave's parser stops short of (``ALTER USER u SET ...``) go to pglast as written."""
+    from rwshim.sql import user_options
 
-
-def _user_options_for_pg(text: str, toks: list[Token]) -> str:
-    """CREATE / ALTER USER as pglast reads it: CREATEUSER and NOCREATEUSER as PostgreSQL's
-    CREATEROLE and NOCREATEROLE (the frontend reads the options from the original text)."""
-    out = text
+    name_end = 3
+    if len(toks) > name_end and toks[name_end].kind is Kind.OP and toks[name_end].value == ".":
+        return text  # a qualified name: pglast reports it
+    nxt = toks[name_end] if len(toks) > name_end else None
+    if nxt is not None and nxt.kind is Kind.WORD and nxt.upper in ("RENAME", "SET", "RESET"):
+        return text
+    user_options.parse(sql, toks, name_end, stop)
     base = toks[0].start
-    for t in toks:
-        new = _PG_USER_OPTIONS.get(t.upper) if t.kind is Kind.WORD and not t.quoted else None
-        if new is not None:
-            a = t.start - base
-            out = out[:a] + new + out[a + len(new) :]
-    return out
+    cut = toks[name_end].start - base if nxt is not None else len(text)
+    return text[:cut] + "".join(c if c == "\n" else " " for c in text[cut:])
 
 
 def _pg(

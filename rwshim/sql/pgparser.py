@@ -32,6 +32,8 @@ T = TypeVar("T")
 #   * EXCEPT (cols)  a wildcard without some columns
 #   STRUCT<...>      RisingWave's struct type (parse_data_type): the angle brackets blanked
 #   aggregate:f(...) a scalar function over the group's array (parse_function: scalar_as_agg)
+#   CORRESPONDING [BY (cols)] after UNION / EXCEPT / INTERSECT [ALL] (parse_corresponding)
+#   f(args IGNORE NULLS) the end of an argument list (parse_argument_list)
 _RW_QUERY_ONLY = [
     re.compile(
         r"(?i)\bFOR\s+SYSTEM_(?:TIME|VERSION)\s+AS\s+OF\s+"
@@ -40,7 +42,13 @@ _RW_QUERY_ONLY = [
     re.compile(r"(?i)\bASOF(?=\s+(?:LEFT\s+)?JOIN\b)"),
     re.compile(r"(?i)(?<=\*)\s*EXCEPT\s*\([^()]*\)"),
     re.compile(r"(?i)\baggregate\s*:(?=\s*[A-Za-z_\"])"),
+    re.compile(r"(?i)\bIGNORE\s+NULLS(?=\s*\))"),
 ]
+# (its group 1 is blanked)
+_CORRESPONDING = re.compile(
+    r"(?i)\b(?:UNION|EXCEPT|INTERSECT)(?:\s+(?:ALL|DISTINCT))?\s+"
+    r"(CORRESPONDING(?:\s+BY\s*\([^()]*\))?)"
+)
 
 
 _STRUCT = re.compile(r"(?i)\bstruct\s*<")
@@ -81,6 +89,10 @@ def blank_rw_query_syntax(text: str) -> str:
     """``text`` with RisingWave-only query constructs replaced by spaces (same length)."""
     for rx in _RW_QUERY_ONLY:
         text = rx.sub(lambda m: " " * len(m.group(0)), text)
+    if "corresponding" in text.lower():
+        text = _CORRESPONDING.sub(
+            lambda m: m.group(0)[: m.start(1) - m.start(0)] + " " * len(m.group(1)), text
+        )
     if "<" in text:
         text = _blank_struct_types(text)
     return text

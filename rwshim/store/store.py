@@ -18,11 +18,29 @@ import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from pathlib import Path
 
 from rwshim.errors import RwError, StoreUnusable, StoreWriteFailed
 from rwshim.store import files, functions, image
 from rwshim.store.schema import APPLICATION_ID, MAGIC, MIGRATIONS, SCHEMA_VERSION
+
+
+class WriteRefusal:
+    """The error a write transaction raises while ``error`` is set, in the task that set it
+    (``WRITES_DENIED``): a session in a read-only transaction runs its writing statements so
+    (RisingWave's catalog and user-info writers ask the session's ``txn_write_guard``:
+    src/frontend/src/session/transaction.rs:252-275). Tasks that were already running
+    (barriers) never see it; one the statement started sees it until the statement ends
+    (the setter clears ``error``)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: RwError) -> None:
+        self.error: RwError | None = error
+
+
+WRITES_DENIED: ContextVar[WriteRefusal | None] = ContextVar("rwshim_writes_denied", default=None)
 
 FILE_NAME = "meta.db"
 
@@ -193,6 +211,9 @@ class Store:
             finally:
                 self._depth -= 1
             return
+        denied = WRITES_DENIED.get()
+        if denied is not None and denied.error is not None:
+            raise denied.error
         self.settle()  # a transaction some other writer left open must not absorb this one
         if self.wal:
             self._set_sync_level()

@@ -4,13 +4,14 @@ extended protocol)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
 
 from tests.conftest import Running
 from tests.scenarios.drivers import DRIVERS, Client, connect
+from tests.scenarios.pg15 import Pg15
 
 Connect = Callable[..., Awaitable[Client]]
 
@@ -43,3 +44,16 @@ async def client(client_factory: Connect) -> Client:
 def engine(server: Running) -> Any:
     assert server.server.instance is not None
     return server.server.instance.engine
+
+
+@pytest.fixture(scope="module")
+def cdc_upstream() -> Iterator[Pg15]:
+    """A PostgreSQL 15 with wal_level = logical, for the module's postgres-cdc sources (RisingWave
+    validates a CDC source against its upstream when it is created), with a table
+    ``public.t (id int PRIMARY KEY, v varchar)``."""
+    pg = Pg15(wal_level="logical")
+    try:
+        pg.run("CREATE TABLE public.t (id int PRIMARY KEY, v varchar)")
+        yield pg
+    finally:
+        pg.close()

@@ -1,7 +1,8 @@
-"""Debian's PostgreSQL 15, started for real in a temporary directory (a sink's target): on
-127.0.0.1 at a free port (and a unix socket there), trust authentication, as the server user
-when the tests run as root; stopped and started again on the same data directory (a target
-that goes away and comes back)."""
+"""Debian's PostgreSQL 15, started for real in a temporary directory (a sink's target, a CDC
+source's upstream): on 127.0.0.1 at a free port (and a unix socket there), trust
+authentication, as the server user when the tests run as root; stopped and started again on the
+same data directory (a target that goes away and comes back).  ``Pg15(wal_level="logical")``
+starts it ready for logical replication (a postgres-cdc upstream)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ def bindir() -> Path:
 class Pg15:
     """One PostgreSQL server of the test's own."""
 
-    def __init__(self) -> None:
+    def __init__(self, wal_level: str | None = None) -> None:
         self.bin = bindir()
+        self.wal_level = wal_level
         self.root = Path(tempfile.mkdtemp(prefix="rwshim-sink-pg-"))
         who = server_user(cache_root())
         if who is not None:
@@ -61,7 +63,8 @@ class Pg15:
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [str(self.bin / "postgres"), "-D", str(self.data), "-k", str(self.root),
-             "-c", "listen_addresses=127.0.0.1", "-p", str(self.port), "-c", "fsync=off"],
+             "-c", "listen_addresses=127.0.0.1", "-p", str(self.port), "-c", "fsync=off",
+             *(["-c", f"wal_level={self.wal_level}"] if self.wal_level else [])],
             cwd=self.root, env=tool_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             **self._as,
         )  # fmt: skip
@@ -92,3 +95,11 @@ class Pg15:
     def close(self) -> None:
         self.stop()
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def cdc_options(pg: Pg15, database: str = "postgres") -> str:
+    """The WITH options of a postgres-cdc source on ``pg`` (its superuser, no password)."""
+    return (
+        f"connector = 'postgres-cdc', hostname = '{pg.host}', port = '{pg.port}',"
+        f" username = 'postgres', password = '', database.name = '{database}'"
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tests.scenarios.drivers import Client
 from tests.scenarios.helpers import cause
+from tests.scenarios.pg15 import Pg15, cdc_options
 
 KAFKA = "connector = 'kafka', topic = 't', properties.bootstrap.server = 'b:9092'"
 PG_CDC = (
@@ -456,10 +457,12 @@ REFUSED_ON_CDC: list[tuple[str, str]] = [
         ),
     ),
     (
-        "create table t (*) include timestamp as ts from pg table 'public.t'",
-        one(
-            "rwshim reaches no upstream database: a CDC table whose columns are read from it "
-            "(`*`) is not emulated"
+        # bind_cdc_table_schema_externally (create_table.rs:1619-1644) reads the columns
+        # upstream (PostgresExternalTable::connect, connector_common/postgres.rs:365-371)
+        "create table t (*) include timestamp as ts from pg table 'public.missing'",
+        two(
+            "failed to auto derive table schema",
+            "PostgreSQL table `public`.`missing` does not exist",
         ),
     ),
     (
@@ -475,14 +478,17 @@ async def test_refused_before_contact(client: Client) -> None:
     assert await client.rows("select count(*) from rw_relations where name in ('s', 't')") == [(0,)]
 
 
-async def test_refused_on_a_cdc_source(client: Client) -> None:
-    assert await client.run(f"create source pg (*) with ({PG_CDC})") == "CREATE_SOURCE"
+async def test_refused_on_a_cdc_source(client: Client, cdc_upstream: Pg15) -> None:
+    # the source is made against a real upstream (RisingWave validates it); the tables are
+    # refused before anything contacts it
+    options = cdc_options(cdc_upstream)
+    assert await client.run(f"create source pg (*) with ({options})") == "CREATE_SOURCE"
     for sql, text in REFUSED_ON_CDC:
         code = "42704" if "nope" in sql else "XX000"
         assert await cause(client, sql) == (code, text), sql
 
 
-async def test_notices(client: Client) -> None:
+async def test_notices(client: Client, cdc_upstream: Pg15) -> None:
     """NOT NULL on a table with connector (create_table.rs:490-500) and FORMAT UPSERT on a
     source (create_source.rs:919-924) are accepted with a notice."""
     await client.notices()
@@ -499,7 +505,9 @@ async def test_notices(client: Client) -> None:
         )
     ]
     # a shared CDC source without columns nor `*` (create_source.rs:303-321)
-    assert await client.run(f"create source pg with ({PG_CDC})") == "CREATE_SOURCE"
+    assert (
+        await client.run(f"create source pg with ({cdc_options(cdc_upstream)})") == "CREATE_SOURCE"
+    )
     assert await client.notices() == [
         (
             "NOTICE",

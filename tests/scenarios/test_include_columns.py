@@ -9,6 +9,7 @@ here, so an INCLUDE column holds NULL unless DML writes it."""
 from __future__ import annotations
 
 from tests.scenarios.drivers import Client
+from tests.scenarios.pg15 import Pg15, cdc_options
 
 KAFKA = "connector = 'kafka', topic = 't', properties.bootstrap.server = 'b:9092'"
 
@@ -164,7 +165,7 @@ async def test_kafka_source_hidden_columns(client: Client) -> None:
     ]
 
 
-async def test_file_and_cdc_include_columns(client: Client) -> None:
+async def test_file_and_cdc_include_columns(client: Client, cdc_upstream: Pg15) -> None:
     assert (
         await client.run(
             "create table f (a int) include file include offset with (connector = 'posix_fs', "
@@ -178,10 +179,7 @@ async def test_file_and_cdc_include_columns(client: Client) -> None:
         ("_rw_posix_fs_file", "character varying"),
     ]
     assert (
-        await client.run(
-            "create source pg (*) with (connector = 'postgres-cdc', hostname = 'h', "
-            "port = '5432', username = 'u', password = 'p', database.name = 'd')"
-        )
+        await client.run(f"create source pg (*) with ({cdc_options(cdc_upstream)})")
         == "CREATE_SOURCE"
     )
     # a shared CDC source's own columns (ColumnCatalog::debezium_cdc_source_cols,

@@ -49,15 +49,15 @@ def test_postgres_cdc_table_names() -> None:
         '"a""b".c': ('a"b', "c"),
     }
     for text, parts in ok.items():
-        assert cdc_tables._postgres_table_name(text) == parts
+        assert cdc_tables.postgres_table_name(text) == parts
     for bad in ('a."b', "a..b", 'a"b.c', '"a"b.c', "a.b."):
         with pytest.raises(RwError) as e:
-            cdc_tables._postgres_table_name(bad)
+            cdc_tables.postgres_table_name(bad)
         assert e.value.chain == [
             f"Invalid Postgres CDC table name '{bad}'. Expected 'schema.table'."
         ]
     with pytest.raises(RwError) as e:
-        cdc_tables._postgres_table_name("a.b.c")
+        cdc_tables.postgres_table_name("a.b.c")
     assert e.value.chain == [
         "The upstream table name must contain schema name prefix, e.g. 'public.table'"
     ]

@@ -23,7 +23,8 @@ FROM rw_catalog__rw_users"""
 SQL["pg_user"] = "SELECT id, name, create_db, is_super, '********' FROM rw_catalog__rw_users"
 
 # pg_class.rs: tables, MVs (creating ones included), system tables, indexes, views (system
-# views included), sources ('s'), sinks ('k'), subscriptions ('u', pg_class.rs:153-166),
+# views included), sources ('s'; a table's associated source too: iter_source), sinks ('k'),
+# subscriptions ('u', pg_class.rs:153-166),
 # connections ('c', pg_class.rs:167-180); no
 # ACL filter.
 _KIND = """CASE r.kind WHEN 'table' THEN 'r' WHEN 'materialized view' THEN 'm' WHEN 'index' THEN 'i'
@@ -31,6 +32,10 @@ _KIND = """CASE r.kind WHEN 'table' THEN 'r' WHEN 'materialized view' THEN 'm' W
 SQL["pg_class"] = f"""
 SELECT r.relation_id, r.name, r.schema_id, r.owner_id, 'p', {_KIND}, 0, 0, 0, '[]', 0, NULL
 FROM visible_relation r WHERE r.database_id = {CURRENT_DB} AND r.kind <> 'internal'
+UNION ALL
+SELECT r.primary_table_id, r.name, r.schema_id, r.owner_id, 'p', 's', 0, 0, 0, '[]', 0, NULL
+FROM visible_relation r WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table'
+  AND r.primary_table_id IS NOT NULL
 UNION ALL
 SELECT v.id, v.name, s.schema_id, 1, 'p', CASE v.kind WHEN 'table' THEN 'r' ELSE 'v' END,
        0, 0, 0, '[]', 0, NULL

@@ -100,22 +100,50 @@ SELECT r.relation_id, r.name, r.primary_table_id,
 FROM visible_relation r {_JOB_STATUS}
 WHERE {_visible("index")} ORDER BY r.relation_id"""
 
-# rw_sources.rs: connector upper-cased; format / encode as the prost enum names.
+# a source is append-only when its key is the hidden _row_id (source_catalog.rs:187)
+_ROW_ID_KEY = """EXISTS (SELECT 1 FROM relation_column c WHERE c.relation_id = r.relation_id
+               AND c.name = '_row_id' AND c.is_hidden)"""
+
+# format / row_encode: as given, else the definition's FORMAT ... ENCODE (static.py
+# definition_format: RisingWave's parser fills it in), else UNSPECIFIED
+_FORMAT_ENCODE = """
+       'FORMAT_TYPE_' || COALESCE(upper(r.format), rw_definition_format(r.definition, 1),
+                                  'UNSPECIFIED'),
+       'ENCODE_TYPE_' || COALESCE(upper(r.row_encode), rw_definition_format(r.definition, 2),
+                                  'UNSPECIFIED')"""
+
+# rw_sources.rs: connector upper-cased; format / encode as the prost enum names.  A table with
+# a connector has an associated source (its own object id, kept in the table's
+# primary_table_id: controller/streaming_job.rs:557-571), listed here as RisingWave's frontend
+# lists it (schema_catalog.rs:230-247 keeps it among the sources): the table's name, owner,
+# columns and definition (the same CREATE TABLE purified with the same columns),
+# associated_table_id the table.
 SQL["rw_sources"] = f"""
 SELECT r.relation_id, r.name, r.schema_id, r.owner_id, upper(COALESCE(r.connector, '')),
        (SELECT json_group_array(name) FROM (SELECT c.name FROM relation_column c
         WHERE c.relation_id = r.relation_id ORDER BY c.position)),
-       'FORMAT_TYPE_' || COALESCE(upper(r.format), 'UNSPECIFIED'),
-       'ENCODE_TYPE_' || COALESCE(upper(r.row_encode), 'UNSPECIFIED'),
-       r.append_only,
-       (SELECT t.relation_id FROM visible_relation t
-        WHERE t.kind = 'table' AND t.primary_table_id = r.relation_id),
-       r.connection_id, r.definition, {acl("r.relation_id", MODES_READONLY)},
+       {_FORMAT_ENCODE},
+       {_ROW_ID_KEY}, NULL, r.connection_id, r.definition, {acl("r.relation_id", MODES_READONLY)},
        r.initialized_at, r.created_at, r.initialized_at_cluster_version,
        r.created_at_cluster_version, r.is_shared,
        {props_with_secrets("r.with_options", "r.secret_refs")},
        {props_with_secrets("r.format_encode_options", "r.format_secret_refs")}
-FROM {_rel("source")} ORDER BY r.relation_id"""
+FROM {_rel("source")}
+UNION ALL
+SELECT r.primary_table_id, r.name, r.schema_id, r.owner_id, upper(r.connector),
+       (SELECT json_group_array(name) FROM (SELECT c.name FROM relation_column c
+        WHERE c.relation_id = r.relation_id ORDER BY c.position)),
+       {_FORMAT_ENCODE},
+       {_ROW_ID_KEY},
+       r.relation_id, r.connection_id, r.definition, {acl("r.primary_table_id", MODES_READONLY)},
+       r.initialized_at, r.created_at, r.initialized_at_cluster_version,
+       r.created_at_cluster_version, 0,
+       {props_with_secrets("r.with_options", "r.secret_refs")},
+       {props_with_secrets("r.format_encode_options", "r.format_secret_refs")}
+FROM visible_relation r
+WHERE r.database_id = {CURRENT_DB} AND r.kind = 'table' AND r.primary_table_id IS NOT NULL
+  AND {can_see("r.primary_table_id", "r.owner_id")}
+ORDER BY 1"""
 
 # rw_sinks.rs: sink_type is the prost SinkType name (force-append-only folds into append-only,
 # connector/src/sink/catalog/mod.rs:70-90); format_encode_options is JSON null without FORMAT.

@@ -203,6 +203,15 @@ def show_objects(
             retention = {int(i): int(r) for i, _, _, r in subs}
         else:
             objects = conn.execute(sql + " ORDER BY r.name", (found[0], store_kind)).fetchall()
+        if store_kind == "source":
+            # a table's associated source is among the schema's sources (iter_source_with_acl;
+            # its id is kept in the table's primary_table_id, rw_catalog.py rw_sources)
+            objects += conn.execute(
+                "SELECT primary_table_id, name, owner_id FROM visible_relation"
+                " WHERE schema_id = ? AND kind = 'table' AND primary_table_id IS NOT NULL",
+                (found[0],),
+            ).fetchall()
+            objects.sort(key=lambda o: str(o[1]))
         if store_kind == "view":
             # The builtin views of a system schema on the path are views too (owner root).
             objects += conn.execute(

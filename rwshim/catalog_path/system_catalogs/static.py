@@ -15,6 +15,7 @@ static_image.py, when it can; else inserting them):
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
@@ -203,6 +204,20 @@ def toml_flatten(text: str | None) -> str:
     return json.dumps(out)
 
 
+_FORMAT_ENCODE = re.compile(r"\bFORMAT\s+([A-Za-z_]+)\s+ENCODE\s+([A-Za-z_]+)")
+
+
+def definition_format(definition: str | None, part: int) -> str | None:
+    """The FORMAT (``part`` 1) or ENCODE (2) word of a source's or connector table's stored
+    definition: the statement's last ``FORMAT x ENCODE y`` clause, which RisingWave's parser
+    fills in when the statement has none (``parse_format_encode_with_connector``,
+    src/sqlparser/src/ast/statement.rs:234-300: NATIVE for datagen), so its catalog holds it
+    even then (rw_sources' format / row_encode)."""
+    found = _FORMAT_ENCODE.findall(definition or "")
+    return str(found[-1][part - 1]).upper() if found else None
+
+
 def install_functions(conn: sqlite3.Connection) -> None:
     """The helper functions the views call (pure, no context)."""
     conn.create_function("rw_toml_flatten", 1, toml_flatten, deterministic=True)
+    conn.create_function("rw_definition_format", 2, definition_format, deterministic=True)

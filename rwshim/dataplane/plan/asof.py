@@ -105,7 +105,7 @@ def _splice(
     end = name_end(text, right.location, len(right.parts))
     if right.alias is not None:
         end = alias_end(text, end, bool(right.colnames))
-    on_start, cond_end = _condition_span(text, end)
+    on_start, cond_end = condition_span(text, end)
     exposed = qi(right.exposed)
     keys = [f"{exposed}.{qi(order_col)}{' DESC' if descending else ''}"]
     keys += [f"{exposed}.{qi(c)}" for c in _tie_break(rel, right.colnames)]
@@ -127,7 +127,7 @@ def _tie_break(rel: Relation, colnames: tuple[str, ...]) -> list[str]:
     return [renamed.get(c.name, c.name) for c in rel.columns if not c.hidden]
 
 
-def _condition_span(text: bytes, pos: int) -> tuple[int, int]:
+def condition_span(text: bytes, pos: int) -> tuple[int, int]:
     """(offset of ON, end of the condition) after the right item ending at ``pos``."""
     s = text.decode()
     start_char = len(text[:pos].decode())

@@ -42,6 +42,7 @@ from typing import Any, ClassVar
 from rwshim.binder.relations import RelColumn
 from rwshim.common import pgtypes, rwtypes
 from rwshim.dataplane.plan import tree
+from rwshim.dataplane.plan.errors import LIMIT_INTEGER
 from rwshim.errors import (
     BindError,
     BindExprError,
@@ -235,6 +236,57 @@ def _collate(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
             raise NotImplementedError_(
                 "Collate collation other than `C` or `POSIX` is not implemented"
             )
+
+
+@register
+def _set_op_all(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    """INTERSECT ALL / EXCEPT ALL: ``bail_not_implemented!("{} all", op)`` (binder/
+    set_expr.rs:351-358)."""
+    top = [shape.node] if shape.kind == "select" else []
+    for stmt in [*top, *nodes(shape, "SelectStmt")]:
+        op = stmt.get("op")
+        if stmt.get("all") and op in ("SETOP_INTERSECT", "SETOP_EXCEPT"):
+            raise NotImplementedError_(f"{op.removeprefix('SETOP_')} all")
+
+
+_I64 = re.compile(r"[+-]?[0-9]+")
+
+
+@register
+def _limit(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    """A constant LIMIT folded to bigint at bind time (binder/query.rs:200-237): a string
+    literal parsed as RisingWave parses a bigint (str_parse: trimmed, Rust's i64 grammar), a
+    negative value refused with the value; PostgreSQL would say neither so."""
+    top = [shape.node] if shape.kind == "select" else []
+    for stmt in [*top, *nodes(shape, "SelectStmt")]:
+        const = (stmt.get("limitCount") or {}).get("A_Const")
+        if const is None or const.get("isnull"):
+            continue
+        if "ival" in const:
+            value = int((const.get("ival") or {}).get("ival", 0))
+        elif "sval" in const:
+            text = str(const["sval"].get("sval", ""))
+            s = text.strip()
+            if not _I64.fullmatch(s) or not -(2**63) <= int(s) < 2**63:
+                why = (
+                    "cannot parse integer from empty string"
+                    if not s
+                    else "invalid digit found in string"
+                    if not _I64.fullmatch(s)
+                    else "number too large to fit in target type"
+                )
+                quoted = text.replace("'", "''")
+                raise RwError(
+                    "Expr error",
+                    f"{LIMIT_INTEGER},\nbut the evaluation of the expression returns error:Expr"
+                    f" error: error while evaluating expression `str_parse('{quoted}')`: Parse"
+                    f" error: bigint {why}",
+                )
+            value = int(s)
+        else:
+            continue
+        if value < 0:
+            raise RwError("Expr error", f"LIMIT must not be negative, but found: {value}")
 
 
 # --- ordered-set aggregates -------------------------------------------------------------------
@@ -448,12 +500,22 @@ def _array_depth(node: Any) -> int:
     return depth
 
 
+def _empty_array(node: Any) -> bool:
+    """``ARRAY[]`` (down its first elements): it takes the type it is cast to, of any depth."""
+    while isinstance(node, dict) and "A_ArrayExpr" in node:
+        elements = node["A_ArrayExpr"].get("elements") or []
+        if not elements:
+            return True
+        node = elements[0]
+    return False
+
+
 @register
 def _list_dimensions(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     for cast in nodes(shape, "TypeCast"):
         bounds = cast.get("typeName", {}).get("arrayBounds") or []
         depth = _array_depth(cast.get("arg"))
-        if not bounds or not depth or depth == len(bounds):
+        if not bounds or not depth or depth == len(bounds) or _empty_array(cast.get("arg")):
             continue
         base = _names(cast["typeName"].get("names"))[-1:]
         # RisingWave's name of the element type (pglast's names among rwtypes.SCALARS')
@@ -531,3 +593,7 @@ def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> N
                     column_names.check_not_reserved(name)
                 except RwError as e:
                     raise ReservedAlias(e) from None
+
+
+# checks of values PostgreSQL's types cannot hold (they register themselves)
+from rwshim.dataplane.plan import type_limits  # noqa: E402, F401

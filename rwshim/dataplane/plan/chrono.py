@@ -131,3 +131,46 @@ def scan(text: str, tmpl: str) -> str | None:
             return INVALID
         s = s[len(item) :]
     return TOO_LONG if s else None
+
+
+# chrono item -> PostgreSQL's to_char pattern printing the same (chrono's %B is the month's
+# whole name unpadded: FMMonth; %9f the nanoseconds: the data plane's values are whole
+# microseconds, so US and three zeros)
+_PG_FORMAT = {
+    "%H": "HH24", "%I": "HH12", "%p": "AM", "%P": "am", "%M": "MI", "%S": "SS", "%Y": "YYYY",
+    "%y": "YY", "%G": "IYYY", "%g": "IY", "%m": "MM", "%B": "FMMonth", "%b": "Mon", "%d": "DD",
+    "%9f": 'US"000"', "%6f": "US", "%3f": "MS", "%:z": "TZH:TZM", "%z": "TZHTZM", "%#z": "TZH",
+}  # fmt: skip
+
+
+def to_char_format(tmpl: str) -> str | None:
+    """PostgreSQL's ``to_char`` format printing what RisingWave's ``to_char`` prints for the
+    pattern (to_char.rs ``ChronoPattern::compile``: RisingWave's patterns, leftmost longest,
+    everything else literal text, where PostgreSQL reads more patterns); None for a pattern
+    holding ``%``, which chrono would read as its own item."""
+    if "%" in tmpl:
+        return None
+    out: list[str] = []
+    literal: list[str] = []
+    i = 0
+    while i < len(tmpl):
+        best, item = "", ""
+        for pg, ch in PATTERNS:
+            if tmpl.startswith(pg, i) and len(pg) > len(best):
+                best, item = pg, ch
+        if not best:
+            literal.append(tmpl[i])
+            i += 1
+            continue
+        if literal:
+            out.append(_quoted("".join(literal)))
+            literal = []
+        out.append(_PG_FORMAT[item])
+        i += len(best)
+    if literal:
+        out.append(_quoted("".join(literal)))
+    return "".join(out)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

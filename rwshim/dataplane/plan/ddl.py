@@ -44,7 +44,8 @@ class PgObject:
 
     name: str  # t<id> / v<id> / i<id>
     # "table" | "view" | "index" | "state" (a materialized view's table) | "history" (a
-    # table's versions) | "arrivals" (a view's temporal joins: dataplane/plan/temporal.py)
+    # table's versions) | "arrivals" (a view's temporal joins: dataplane/plan/temporal.py) |
+    # "reader" (a job's own rows of a datagen source)
     kind: str
     signature: str
     create: tuple[str, ...]  # run in one transaction, with the bookkeeping row
@@ -297,12 +298,29 @@ def source(rel: Relation, expression: ExprRewriter) -> list[PgObject]:
     what the connector holds (a Kafka topic from its earliest offset: src/batch/executors/src/
     executor/source.rs), and a materialized view over it, computed again at each barrier
     (epochs.py), reads them all, as a job starting at ``scan.startup.mode = 'earliest'``
-    (Kafka's default) does."""
+    (Kafka's default) does; over a datagen source it reads its own reader instead
+    (``reader``)."""
     store = msgspec.structs.replace(rel, primary_key=(), kind=RelKind.TABLE)
     log = table(store, expression)
     cols = ", ".join(qi(c.name) for c in rel.columns)
     obj = view(rel, f"SELECT {cols or 'NULL'} FROM {names.qualified_table(rel.id)}")
     return [log, obj]
+
+
+def reader(job_id: int, upstream: Relation, expression: ExprRewriter) -> PgObject:
+    """A job's own reader of a datagen source (``rw."r<job>_<source>"``): the source's columns
+    (its log's), with the rows the job's split readers generated since the job was made
+    (dataplane/sources/runtime.py writes them).  RisingWave gives each job over a non-shared
+    source its own source executor, whose readers start from offset 0 (src/stream/src/
+    executor/source/source_executor.rs; datagen/source/reader.rs:63-70: no start offset).
+    Remade (emptied) when the source's columns change."""
+    log = source(upstream, expression)[0]
+    name = names.reader_name(job_id, upstream.id)
+    create = (
+        f"CREATE TABLE {names.DATA_SCHEMA}.{qi(name)}"
+        f" (LIKE {names.qualified_table(upstream.id)} INCLUDING ALL)",
+    )
+    return PgObject(name, "reader", f"reader {log.signature}", create, upstream.id)
 
 
 def index(rel: Relation, indexed: Relation) -> list[PgObject]:

@@ -24,12 +24,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelColumn
-from rwshim.dataplane.plan import names, tree
+from rwshim.common import rwtypes
+from rwshim.dataplane.plan import names, tree, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.route import Routed
 from rwshim.dataplane.plan.splice import (
+    SpliceError,
     Splicer,
     alias_end,
+    expr_end,
     keyword_before,
     name_end,
     paren_end,
@@ -137,6 +140,7 @@ def _insert(shape: tree.Shape, rel: Relation, sp: Splicer, width: int | None) ->
         sp.insert(after, " (" + ", ".join(qi(c) for c in cols) + ")")
     elif user_cols:
         source_start = paren_end(text, after)
+    _struct_list_casts(shape, rel, cols, sp)
     key = user_key(rel)
     behaviour = rel.conflict
     if not key or behaviour == NO_CHECK:
@@ -154,6 +158,45 @@ def _insert(shape: tree.Shape, rel: Relation, sp: Splicer, width: int | None) ->
     returning = _returning_text(shape)
     fallback = repeated_key_text(rel, key, behaviour, alias, cols, source, returning)
     return DmlExtra(fallback, fallback is not None and not returning)
+
+
+def _struct_list_casts(shape: tree.Shape, rel: Relation, cols: Sequence[str], sp: Splicer) -> None:
+    """An ``ARRAY[...]`` inserted into a list-of-structs column is cast to the column's type:
+    RisingWave casts every inserted value to its column's type (insert.rs:397-420
+    cast_on_insert, ``cast_assign``), and PostgreSQL coerces a ``ROW(...)`` to a composite
+    column by itself but not a ``record[]`` to a composite array.  Only such array literals
+    are cast: a cast PostgreSQL makes explicitly (it coerces the rows' fields as an explicit
+    cast would) where it would otherwise refuse the statement."""
+    info = shape.insert
+    if info is None or not info.values_rows:
+        return
+    by_name = {c.name: c for c in rel.columns}
+    targets: dict[int, str] = {}
+    for i, name in enumerate(cols):
+        col = by_name.get(name)
+        if col is None or "struct" not in col.rw_type.lower():
+            continue
+        try:
+            t = rwtypes.parse(col.rw_type)
+        except (rwtypes.TypeSyntaxError, ValueError):
+            continue
+        if t.kind == "list" and t.innermost().kind == "struct":
+            targets[i] = typemap.pg_type(t)
+    if not targets:
+        return
+    for row in info.values_rows:
+        for i, value in enumerate(row):
+            if i not in targets or "A_ArrayExpr" not in value:
+                continue
+            start = value["A_ArrayExpr"].get("location", -1)
+            if start < 0:
+                continue
+            try:
+                end = expr_end(shape.text, start)
+            except SpliceError:
+                continue
+            sp.insert(start, "CAST(")
+            sp.insert(end, f" AS {targets[i]})")
 
 
 def _source_end(shape: tree.Shape) -> int:

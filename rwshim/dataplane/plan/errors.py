@@ -75,7 +75,9 @@ def user_names(text: str, name_of: NameOf) -> str:
         found = name_of(int(digits))
         return m.group(0) if found is None else found
 
-    return _PHYSICAL.sub(sub, text)
+    from rwshim.dataplane.plan import typemap
+
+    return typemap.user_types(_PHYSICAL.sub(sub, text))
 
 
 def with_long_names(err: PgError, pairs: Sequence[tuple[str, str]]) -> PgError:
@@ -253,12 +255,65 @@ def _setting(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -
     return SessionConfigError(f"Unrecognized config entry `{m['name']}`")
 
 
+# Lists of lists are PostgreSQL's multidimensional arrays (dataplane/plan/typemap), which must
+# be rectangular and which some functions do not search; RisingWave's lists of lists have
+# neither limit (src/common/src/array/list_array.rs): not supported by rwshim, in words that
+# say so (PostgreSQL's own speak of arrays and dimensions RisingWave does not have)
+_RECTANGULAR = (
+    "not supported by rwshim: a list of lists whose inner lists differ in length or are NULL "
+    "(the data plane keeps lists of lists as PostgreSQL's multidimensional arrays, which must "
+    "be rectangular)"
+)
+
+
+@_row(
+    "2202E",
+    r"^(?:multidimensional arrays must have array expressions with matching dimensions"
+    r"|cannot accumulate arrays of different dimensionality"
+    r"|cannot accumulate empty arrays"
+    r"|cannot concatenate incompatible arrays)",
+)
+def _ragged(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return RwError(_RECTANGULAR, sqlstate="0A000")
+
+
+@_row("22004", r"^cannot accumulate null arrays")
+def _null_inner(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return RwError(_RECTANGULAR, sqlstate="0A000")
+
+
+@_row("0A000", r"^(?P<what>searching for|removing|replacing) elements (?:in|from) multidim")
+def _nested_search(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    what = m["what"].replace("searching for", "searching")
+    return RwError(
+        f"not supported by rwshim: {what} the elements of a list of lists (the data plane keeps "
+        "lists of lists as PostgreSQL's multidimensional arrays, whose functions do not)",
+        sqlstate="0A000",
+    )
+
+
 # Binder texts PostgreSQL words the same (src/frontend/src/binder/insert.rs:325-340)
 @_row("42601", r"^INSERT has more (?:target columns than expressions|expressions than target)")
 def _insert_width(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
     from rwshim.errors import BindError
 
     return BindError(err.message)
+
+
+# LIMIT's expression (binder/query.rs:200-237): a type with no assignment cast to bigint, and
+# an expression that is no constant (PostgreSQL: variables, set-returning functions)
+LIMIT_INTEGER = "expects an integer or expression that can be evaluated to an integer after LIMIT"
+
+
+@_row("42804", r"^argument of LIMIT must be type bigint, not type ")
+def _limit_type(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(LIMIT_INTEGER)
+
+
+@_row("42P10", r"^argument of LIMIT must not contain variables$")
+@_row("0A000", r"^set-returning functions are not allowed in LIMIT$")
+def _limit_const(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContext) -> RwError:
+    return expr_error(f"{LIMIT_INTEGER}, but found non-const expression")
 
 
 def map_error(err: PgError, name_of: NameOf, ctx: MapContext | None = None) -> RwError:

@@ -152,6 +152,15 @@ OVERRIDES: frozenset[str] = frozenset(
         "pg_cancel_backend",
         "pg_terminate_backend",
         "now",
+        # RisingWave's list functions (sqlfn/arrays.py)
+        "array_append",
+        "array_prepend",
+        "array_replace",
+        "array_length",
+        "array_upper",
+        "array_lower",
+        "array_dims",
+        "array_ndims",
     }
 )
 

@@ -69,6 +69,12 @@ def arrivals_name(relation_id: int) -> str:
     return f"a{relation_id}"
 
 
+def reader_name(job_id: int, source_id: int) -> str:
+    """A job's own reader of a datagen source: the rows its split readers generated since the
+    job was made (each job reads a non-shared source from its start, plane.py)."""
+    return f"r{job_id}_{source_id}"
+
+
 def index_name(relation_id: int) -> str:
     return f"i{relation_id}"
 
@@ -92,6 +98,9 @@ def qualified_snapshot(schema: str, name: str) -> str:
 
 def parse_physical(name: str) -> tuple[str, int] | None:
     """(kind letter, relation id) of a physical name in schema ``rw``, or None."""
+    if name[:1] == "r":  # a reader: r<job>_<source>, the job's
+        job, _, source = name[1:].partition("_")
+        return ("r", int(job)) if job.isdigit() and source.isdigit() else None
     if len(name) < 2 or name[0] not in "tvimqha" or not name[1:].isdigit():
         return None
     return name[0], int(name[1:])

@@ -6,6 +6,9 @@ locations in the user's text.  A pass that cannot keep a construct's meaning mus
 text alone: PostgreSQL then fails to parse it, the statement goes to the catalog path, and that
 path refuses it if it reads user data (never a construct silently dropped).
 
+First, the one step that lengthens the text (``subscripted_arrays``): ``ARRAY[...][i]`` as
+``(ARRAY[...])[i]``.
+
 Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
 - ``* EXCEPT (a, b)`` / ``t.* EXCEPT (a, u.b)`` (parse_wildcard_or_expr): blanked to ``*``;
   the star leaves a, b out (a name qualified as ``u.b``: only u's b; a name given twice is
@@ -56,6 +59,8 @@ class Prepassed:
     asof: dict[int, bool] = field(default_factory=dict)
     # byte offsets of the calls written ``aggregate:f(...)`` (their array_agg is spliced in)
     scalar_as_agg: list[int] = field(default_factory=list)
+    # byte spans of a call's blanked ``IGNORE NULLS`` (plan/ignore_nulls)
+    ignore_nulls: list[tuple[int, int]] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Replace characters [start, end) with spaces (offsets are kept)."""
@@ -87,6 +92,8 @@ def register(trigger: str, fn: Pass) -> None:
 
 
 def prepass(text: str) -> Prepassed:
+    if "[" in text and "array" in text.lower():
+        text = subscripted_arrays(text)
     out = Prepassed(text)
     lower: str | None = None
     for trigger, fn in _PASSES:
@@ -95,6 +102,36 @@ def prepass(text: str) -> Prepassed:
         if trigger in lower:
             fn(text, out)
     return out
+
+
+def subscripted_arrays(text: str) -> str:
+    """``ARRAY[...]`` followed by a subscript as ``(ARRAY[...])``: RisingWave's parser
+    subscripts any expression (parser.rs parse_array_index), PostgreSQL's grammar only a
+    parenthesized one.  The one step that lengthens the text: it runs before every pass, so
+    the offsets the passes record are the parsed text's."""
+    try:
+        toks = tokenize(text)
+    except RwError:
+        return text
+    spans: list[tuple[int, int]] = []
+    for i, t in enumerate(toks[:-1]):
+        if t.kind is not Kind.WORD or t.quoted or t.upper != "ARRAY" or toks[i + 1].value != "[":
+            continue
+        depth, j = 0, i + 1
+        while j < len(toks):
+            if toks[j].kind is Kind.OP and toks[j].value == "[":
+                depth += 1
+            elif toks[j].kind is Kind.OP and toks[j].value == "]":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j + 1 < len(toks) and toks[j + 1].kind is Kind.OP and toks[j + 1].value == "[":
+            spans.append((t.start, toks[j].end))
+    inserts = [(start, "(") for start, _ in spans] + [(end, ")") for _, end in spans]
+    for at, mark in sorted(inserts, key=lambda x: x[0], reverse=True):
+        text = text[:at] + mark + text[at:]
+    return text
 
 
 def _tokens(state: Prepassed) -> list[Token]:
@@ -370,7 +407,28 @@ def _scalar_as_agg(text: str, state: Prepassed) -> None:
         state.tokens = None
 
 
+def _ignore_nulls(text: str, state: Prepassed) -> None:
+    """``f(args IGNORE NULLS)`` (parser.rs parse_argument_list: the last thing before the
+    closing parenthesis) blanked, its span kept for the rewriter (plan/ignore_nulls)."""
+    toks = _tokens(state)
+    spans = []
+    for i in range(len(toks) - 2):
+        t, nulls, close = toks[i], toks[i + 1], toks[i + 2]
+        if t.kind is not Kind.WORD or t.quoted or t.upper != "IGNORE":
+            continue
+        if nulls.kind is not Kind.WORD or nulls.quoted or nulls.upper != "NULLS":
+            continue
+        if close.kind is Kind.OP and close.value == ")":
+            state.ignore_nulls.append((state.byte_offset(t.start), state.byte_offset(nulls.end)))
+            spans.append((t.start, nulls.end))
+    for start, end in spans:
+        state.blank(start, end)
+    if spans:
+        state.tokens = None
+
+
 register("except", _star_except)
+register("ignore", _ignore_nulls)
 register("aggregate", _scalar_as_agg)
 register("asof", _asof_join)
 register("system_", _temporal_join)

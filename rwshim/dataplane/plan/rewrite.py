@@ -28,23 +28,29 @@ from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
     checks,
+    corresponding,
     dml,
+    extract,
+    fulljoin,
     functions,
     gapfill,
+    ignore_nulls,
+    lists,
     names,
     samename,
+    structs,
     temporal,
+    to_char,
     tree,
     typemap,
 )
+from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
 from rwshim.errors import NotImplementedError_
 from rwshim.sql import long_names
-
-UNNAMED = "?column?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +76,10 @@ class PgStatement:
     # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
     # the result columns and errors (rwshim/sql/long_names.py)
     long_names: tuple[tuple[str, str], ...] = ()
+    # a FULL JOIN answered as a nested loop (plan/fulljoin): RisingWave's stream plan refuses it
+    nested_loop: bool = False
+    # a materialized view's datagen sources, read through its own readers (ddl.reader)
+    readers: tuple[Relation, ...] = ()
 
     def user_name(self, name: str) -> str:
         """A result column's name as the user wrote it (PostgreSQL's holds a long one's
@@ -149,14 +159,23 @@ class _Rewriter:
         self._star_spans: set[int] = set()
         self._temporal: list[temporal.TemporalJoin] = []
         self._histories: list[tuple[int, tuple[str, str]]] = []
+        # id(level) of a CORRESPONDING wrapper -> the names it selects (plan/corresponding)
+        self.corr_names: dict[int, list[str]] = {}
+        # id(level) whose bare star is listed out (a rewritten FULL JOIN: plan/fulljoin)
+        self._force_star: set[int] = set()
+        self._shared: dict[str, int] = {}  # column name -> FROM items having it (a star's level)
 
     def run(self) -> PgStatement:
         shape = self.shape
+        full_joins: list[fulljoin.FullJoin] = []
         if shape.unsupported:
             raise RewriteRefused(f"{shape.unsupported[0]} on user data")
         try:
             if samename.rename(shape, self.routed.relation_of):
                 samename.splice_short_paths(shape, self.text, self.sp)
+            corresponding.splice(self)
+            full_joins = fulljoin.find(self)
+            self._force_star = {id(j.level) for j in full_joins}
             self.stars()
             self.windows()
             asof.splice_asof_joins(
@@ -165,10 +184,16 @@ class _Rewriter:
             self.relations()
             self.descending_percentiles()
             self.jsonb_values()
+            lists.splice(shape, self.sp, self.routed.user_relations())
+            structs.splice(shape, self.sp, self.routed.user_relations())
+            extract.splice(shape, self.sp)
+            to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
+            ignore_nulls.splice(self)
             self.column_paths()
             self.value_functions()
             self.type_names()
+            fulljoin.splice(self, full_joins)
             extra = dml.splice(self.routed, self.sp, self.source_width())
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
@@ -198,6 +223,7 @@ class _Rewriter:
             tuple(self._temporal),
             tuple(self._histories),
             tuple(back.items()),
+            nested_loop=bool(full_joins),
         )
 
     # --- relation names -------------------------------------------------------------------
@@ -450,17 +476,34 @@ class _Rewriter:
                 raise RewriteRefused("this wildcard on user data")
             q = star.qualifier[-1]
             return [f"{qi(q)}.{qi(n)}" for n in cols if not _excluded(excl, q, n)]
-        if not excl and not any(
-            has_hidden(self.routed.relation_of(r)) for r in level.relations() if r.cte is None
+        if (
+            not excl
+            and id(level) not in self._force_star
+            and not any(
+                has_hidden(self.routed.relation_of(r)) for r in level.relations() if r.cte is None
+            )
         ):
             return None
         out: list[str] = []
+        self._shared = self._name_counts(level.items)
         for item in level.items:
             exprs = self.item_exprs(item, excl)
             if exprs is None:
                 raise RewriteRefused("this wildcard on user data")
             out.extend(exprs)
         return out
+
+    def _name_counts(self, items: list[tree.FromItem]) -> dict[str, int]:
+        """How many FROM items (through joins) have each column name."""
+        counts: dict[str, int] = {}
+        for item in items:
+            if isinstance(item, tree.JoinItem):
+                for n, k in self._name_counts([item.left, item.right]).items():
+                    counts[n] = counts.get(n, 0) + k
+                continue
+            for n in set(self.item_names(item) or ()):
+                counts[n] = counts.get(n, 0) + 1
+        return counts
 
     def _find_item(self, level: tree.Level | None, name: str) -> tree.FromItem | None:
         while level is not None:
@@ -517,6 +560,16 @@ class _Rewriter:
             return out
         exposed = _exposed(item)
         if exposed is None:
+            if isinstance(item, tree.SubqueryItem):
+                # an unaliased subquery (RisingWave's and PostgreSQL's) cannot be qualified:
+                # its names unqualified (one another item shares is PostgreSQL's ambiguity)
+                cols = self.item_names(item)
+                if cols is None:
+                    return None
+                cols = [n for n in cols if n not in excl]
+                return (
+                    None if any(self._shared.get(n, 0) > 1 for n in cols) else list(map(qi, cols))
+                )
             return None
         rel = self.routed.relation_of(item) if isinstance(item, tree.RelRef) else None
         if not excl and not has_hidden(rel):
@@ -610,6 +663,8 @@ class _Rewriter:
         level = self.shape.level_of.get(id(query))
         if level is None:
             return None
+        if id(level) in self.corr_names:
+            return list(self.corr_names[id(level)])
         if level.values is not None:
             width = len(level.values[0]) if level.values else 0
             return [f"column{i + 1}" for i in range(width)]
@@ -706,77 +761,3 @@ def _exposed(item: tree.FromItem) -> str | None:
             return item.alias
         return item.names[0][-1] if len(item.names) == 1 and item.names[0] else None
     return item.alias
-
-
-_SVF_NAMES = {
-    "SVFOP_CURRENT_DATE": "current_date",
-    "SVFOP_CURRENT_TIME": "current_time",
-    "SVFOP_CURRENT_TIME_N": "current_time",
-    "SVFOP_CURRENT_TIMESTAMP": "current_timestamp",
-    "SVFOP_CURRENT_TIMESTAMP_N": "current_timestamp",
-    "SVFOP_LOCALTIME": "localtime",
-    "SVFOP_LOCALTIME_N": "localtime",
-    "SVFOP_LOCALTIMESTAMP": "localtimestamp",
-    "SVFOP_LOCALTIMESTAMP_N": "localtimestamp",
-    "SVFOP_CURRENT_ROLE": "current_role",
-    "SVFOP_CURRENT_USER": "current_user",
-    "SVFOP_USER": "user",
-    "SVFOP_SESSION_USER": "session_user",
-    "SVFOP_CURRENT_CATALOG": "current_catalog",
-    "SVFOP_CURRENT_SCHEMA": "current_schema",
-}
-
-
-def figure_name(val: tree.Node) -> str:
-    """PostgreSQL's name for an unaliased output expression (FigureColnameInternal,
-    src/backend/parser/parse_target.c), which the rewritten text's result will carry."""
-    wrapped = tree._wrapped(val)
-    if wrapped is None:
-        return UNNAMED
-    kind, node = wrapped
-    if kind == "ColumnRef":
-        fields = node.get("fields") or []
-        last = fields[-1].get("String") if fields else None
-        return last.get("sval", UNNAMED) if last else UNNAMED
-    if kind == "A_Indirection":
-        for ind in reversed(node.get("indirection") or []):
-            s = ind.get("String")
-            if s is not None:
-                return str(s.get("sval", UNNAMED))
-        return figure_name(node.get("arg") or {})
-    if kind == "FuncCall":
-        parts = tree._names(node.get("funcname"))
-        return parts[-1] if parts else UNNAMED
-    if kind == "TypeCast":
-        inner = figure_name(node.get("arg") or {})
-        if inner != UNNAMED:
-            return inner
-        parts = tree._names((node.get("typeName") or {}).get("names"))
-        return parts[-1] if parts else UNNAMED
-    if kind == "CaseExpr":
-        return "case"
-    if kind == "A_ArrayExpr":
-        return "array"
-    if kind == "RowExpr":
-        return "row"
-    if kind == "CoalesceExpr":
-        return "coalesce"
-    if kind == "MinMaxExpr":
-        return "greatest" if node.get("op") == "IS_GREATEST" else "least"
-    if kind == "NullIfExpr":
-        return "nullif"
-    if kind == "SQLValueFunction":
-        return _SVF_NAMES.get(node.get("op", ""), UNNAMED)
-    if kind == "SubLink":
-        t = node.get("subLinkType")
-        if t == "EXISTS_SUBLINK":
-            return "exists"
-        if t == "ARRAY_SUBLINK":
-            return "array"
-        if t in ("EXPR_SUBLINK", "MULTIEXPR_SUBLINK"):
-            sub = (node.get("subselect") or {}).get("SelectStmt") or {}
-            targets = sub.get("targetList") or []
-            if targets:
-                rt = targets[0].get("ResTarget", {})
-                return str(rt.get("name") or figure_name(rt.get("val") or {}))
-    return UNNAMED

@@ -173,3 +173,36 @@ class Splicer:
             pos = end
         out.append(text[pos:])
         return b"".join(out).decode()
+
+
+def expr_end(text: bytes, pos: int) -> int:
+    """End offset of the expression starting at ``pos``: the first ``,`` or closing ``)`` /
+    ``]`` outside parentheses, brackets and literals (a VALUES item, a call's argument)."""
+    depth = 0
+    i, n = pos, len(text)
+    while i < n:
+        c = text[i : i + 1]
+        if c in (b"'", b'"'):
+            backslash = c == b"'" and i > 0 and text[i - 1 : i] in (b"E", b"e")
+            i += 1
+            while i < n:
+                d = text[i : i + 1]
+                if backslash and d == b"\\":
+                    i += 2
+                    continue
+                if d == c:
+                    if text[i + 1 : i + 2] == c:
+                        i += 2
+                        continue
+                    break
+                i += 1
+        elif c in (b"(", b"["):
+            depth += 1
+        elif c in (b")", b"]"):
+            if depth == 0:
+                return len(text[pos:i].rstrip()) + pos
+            depth -= 1
+        elif c == b"," and depth == 0:
+            return len(text[pos:i].rstrip()) + pos
+        i += 1
+    raise SpliceError(f"no expression end after {pos}")

@@ -11,7 +11,8 @@ RisingWave-only types (rwshim/common/rwtypes.py) map as:
 - ``struct<...>``: a composite type ``rwfn.rw_s<digest>`` per distinct struct type (its
   RisingWave name in the type's comment, so a result column of it reads back as that struct),
   with ``min`` / ``max`` aggregates (RisingWave orders structs field by field, as PostgreSQL
-  orders composites); ``struct<>`` is ``rwfn.rw_s0``;
+  orders composites) and casts to and from the other struct composites of as many fields
+  (sqlfn/structs.py); ``struct<>`` is ``rwfn.rw_s0``;
 - a list of any depth: a PostgreSQL array of its innermost element (PostgreSQL's arrays carry
   their dimensions in the value, not the type);
 - ``rw_int256``: the domain ``rwfn.rw_int256`` (dataplane/plan/sqlfn/int256.py);
@@ -23,6 +24,7 @@ Every RisingWave-only type maps here: nothing else should special-case a type.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable
 
 from rwshim.common import pgtypes, rwtypes
@@ -121,6 +123,21 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 STRUCTS: dict[str, rwtypes.RwType] = {}
 
 
+_STRUCT_NAME = re.compile(r"\b(?:rwfn\.)?(rw_s[0-9a-z]{9})\b")
+
+
+def user_types(text: str) -> str:
+    """``text`` with the composite types of struct types this process made (``rw_s...``) as
+    the struct types they stand for (an error's text, a statement bound again for its
+    error)."""
+
+    def sub(m: re.Match[str]) -> str:
+        t = STRUCTS.get(m[1])
+        return m[0] if t is None else t.display()
+
+    return _STRUCT_NAME.sub(sub, text) if STRUCT_PREFIX in text else text
+
+
 def _rw_only(rw_type: str) -> rwtypes.RwType | None:
     text = rw_type.strip()
     low = text.lower()
@@ -202,6 +219,7 @@ BEGIN
             AS 'SELECT CASE WHEN $2 IS NULL OR $1 >= $2 THEN $1 ELSE $2 END';
         CREATE AGGREGATE {f}.min({q}) (SFUNC = {f}.{name}_smaller, STYPE = {q});
         CREATE AGGREGATE {f}.max({q}) (SFUNC = {f}.{name}_larger, STYPE = {q});
+        PERFORM {f}.rw_struct_casts('{q}'::regtype);
     ELSIF have <> {display} THEN
         RAISE EXCEPTION 'composite type {q} holds % (not %)', have, {display};
     END IF;

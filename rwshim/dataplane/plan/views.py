@@ -32,13 +32,35 @@ from rwshim.errors import RwError
 _DEPTH = 32
 
 
-class Creation(Protocol):
-    """What the catalog keeps of the session that created a materialized view."""
+class _Connector(Protocol):
+    @property
+    def connector(self) -> str: ...
 
+
+class Creation(Protocol):
+    """What the catalog keeps of the session that created a materialized view, and of the
+    sources it reads (their connectors)."""
+
+    def connector(self, relation_id: int) -> _Connector | None: ...
     def user_name(self, user_id: int) -> str | None: ...
     def database_name(self, database_id: int) -> str | None: ...
     def view_search_path(self, relation_id: int) -> str | None: ...
     def schema_exists(self, database_id: int, schema: str) -> bool: ...
+
+
+def datagen_sources(catalog: Creation, rel: Relation, routed: Routed) -> list[Relation]:
+    """The datagen sources a materialized view reads directly: each through its own reader
+    (ddl.reader), as each RisingWave job runs its own source executor."""
+    if rel.kind != RelKind.MATERIALIZED_VIEW:
+        return []
+    out: dict[int, Relation] = {}
+    for used in routed.user_relations():
+        if used.kind != RelKind.SOURCE:
+            continue
+        conn = catalog.connector(used.id)
+        if conn is not None and conn.connector == "datagen":
+            out[used.id] = used
+    return list(out.values())
 
 
 def creation_answer(catalog: Creation, rel: Relation) -> guard.Answer:
@@ -79,12 +101,17 @@ class Definitions(Protocol):
 
 
 def guarded(
-    st: rewrite.PgStatement, answer: guard.Answer | None = None, materialized: bool = False
+    st: rewrite.PgStatement,
+    answer: guard.Answer | None = None,
+    materialized: bool = False,
+    readers: tuple[str, ...] = (),
 ) -> tuple[rewrite.PgStatement, guard.Settings, bool]:
     """The statement as it may reach PostgreSQL (guard.py), its settings, and whether it
-    holds answers given in process; ``materialized``: a materialized view's definition."""
+    holds answers given in process; ``materialized``: a materialized view's definition;
+    ``readers``: the job's own datagen readers it reads (ddl.reader)."""
     rels = frozenset(
         {(names.DATA_SCHEMA, f"{k}{i}") for i in st.relation_ids for k in "tv"}
+        | {(names.DATA_SCHEMA, r) for r in readers}
         | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
         | temporal.relations(st.temporal, st.histories)
     )
@@ -101,14 +128,27 @@ def guarded(
     return dataclasses.replace(st, text=text, repeated_key_text=repeated), settings, answered
 
 
-def definition(catalog: Creation, rel: Relation, routed: Routed) -> rewrite.PgStatement:
+def definition(
+    catalog: Creation, rel: Relation, routed: Routed, own_readers: bool = True
+) -> rewrite.PgStatement:
     """A view's or materialized view's definition as PostgreSQL holds it: a materialized
     view's session values bound to its creation (``creation_answer``); a view that calls
     set_config is ``guard.SessionBound`` (RisingWave binds a view's query again at every use,
-    PostgreSQL's view would answer without setting the variable: the reader inlines it)."""
+    PostgreSQL's view would answer without setting the variable: the reader inlines it).
+    A materialized view reads each datagen source through its own reader (ddl.reader);
+    ``own_readers`` False: through the source's log (a sink's query: its readers are not
+    made yet)."""
     materialized = rel.kind == RelKind.MATERIALIZED_VIEW
     answer = creation_answer(catalog, rel) if materialized else None
-    st, settings, _ = guarded(rewrite.rewrite(routed), answer, materialized)
+    sources = datagen_sources(catalog, rel, routed) if own_readers else []
+    inline: dict[int, str] = {}
+    for source in sources:
+        cols = ", ".join(names.pg_ident(c.name) for c in source.columns) or "NULL"
+        reader = names.pg_ident(names.reader_name(rel.id, source.id))
+        inline[source.id] = f"(SELECT {cols} FROM {names.DATA_SCHEMA}.{reader})"
+    readers = tuple(names.reader_name(rel.id, s.id) for s in sources)
+    st, settings, _ = guarded(rewrite.rewrite(routed, inline), answer, materialized, readers)
+    st = dataclasses.replace(st, readers=tuple(sources))
     if settings and not materialized:  # (a materialized view keeps the value it bound)
         raise guard.SessionBound(f"set_config in the definition of {rel.name}")
     return temporal.for_view(st, rel)  # its temporal joins read its arrivals

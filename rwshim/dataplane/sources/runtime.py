@@ -4,7 +4,10 @@ epoch's transaction, so they are seen at the next barrier as any write is (epoch
 
 A table with a connector stores its rows as a table does (``rw."t<id>"``, its key's conflict
 rule applied: UPSERT overwrites, a delete deletes); a source keeps every row delivered in its
-``rw."t<id>"`` (plan/ddl.py ``source``), which its materialized views read.
+``rw."t<id>"`` (plan/ddl.py ``source``), which its materialized views read; a datagen
+source's materialized views each read their own readers instead (``rw."r<view>_<source>"``,
+plan/ddl.py ``reader``), started when the view is made, as each RisingWave job's source
+executor starts its own.
 
 RisingWave at 448c657: ``src/connector/src/parser/chunk_builder.rs:310-420`` (the INCLUDE
 columns filled from the message's meta: key, partition = the split id, offset, timestamp,
@@ -34,6 +37,7 @@ from rwshim.errors import RwError
 
 if TYPE_CHECKING:
     from rwshim.catalog_path.store_source import Connector, StoreRelations
+    from rwshim.dataplane.sources.pgcdc import PgCdc
 
 
 class EpochRunner(Protocol):
@@ -42,6 +46,9 @@ class EpochRunner(Protocol):
 
     @property
     def before_commit(self) -> list[Callable[[int, int], Awaitable[None]]]: ...
+
+    @property
+    def after_commit(self) -> list[Callable[[int, int], None]]: ...
 
     async def run(
         self,
@@ -68,6 +75,8 @@ class Plane(Protocol):
     async def ensure(self, relation_ids: Iterable[int]) -> None: ...
 
     def data_conninfo(self) -> str: ...
+
+    def made_names(self) -> list[str]: ...
 
 
 log = logging.getLogger("rwshim.datapath")
@@ -246,8 +255,12 @@ def row_statements(plan: Plan, op: decode.RowOp, msg: Message) -> list[str]:
 
     def delete(row: dict[str, object]) -> str:
         match = key or tuple(c for c in row if c in types)
+        # `=` where the value is not NULL: the key's index serves it (IS NOT DISTINCT FROM
+        # is never an index condition)
         cond = " AND ".join(
-            f"{qi(c)} IS NOT DISTINCT FROM {sql_value(row.get(c), types[c])}" for c in match
+            f"{qi(c)} {'IS NOT DISTINCT FROM' if row.get(c) is None else '='}"
+            f" {sql_value(row.get(c), types[c])}"
+            for c in match
         )
         if key:
             return f"DELETE FROM {target} WHERE {cond}"
@@ -273,8 +286,20 @@ class Sources:
         self._offsets: dict[tuple[int, str], int] = {}
         self.errors: dict[int, int] = {}  # relation id -> messages skipped (user_source_error)
         self._datagen: dict[int, tuple[object, datagen.Datagen | None]] = {}
+        # a job's own reader of a datagen source, by its name (r<job>_<source>)
+        self._reader_gens: dict[str, tuple[object, datagen.Datagen | None]] = {}
         self._dirs: dict[int, posix_fs.Directory] = {}
+        self._cdc: PgCdc | None = None
         plane.epochs.before_commit.append(self.at_barrier)
+
+    @property
+    def cdc(self) -> PgCdc:
+        """The postgres-cdc tables' runtime (pgcdc.py), made with the first CDC source."""
+        if self._cdc is None:
+            from rwshim.dataplane.sources.pgcdc import PgCdc
+
+            self._cdc = PgCdc(self)
+        return self._cdc
 
     # --- barriers ------------------------------------------------------------------------
 
@@ -296,12 +321,52 @@ class Sources:
             conn = relations.connector(rid)
             if rel is None or conn is None or not rel.created:
                 continue
-            gen = self._generator(rel, conn, at_ms)
+            gen = self._generator(rel.id, rel, conn, at_ms)
             if gen is None:
                 continue
             rows = gen.due(at_ms)
             if rows:
                 await self.write_rows(rel, rows)
+        await self._readers(database_id, at_ms)
+
+    async def _readers(self, database_id: int, at_ms: int) -> None:
+        """Each materialized view's own readers of the datagen sources it reads (plan/ddl.py
+        ``reader``), started at the first barrier after the view was created, from offset 0,
+        as RisingWave's source executor of a new job starts its split readers (the view's
+        objects are made then, not at its first read: its reader runs from its creation)."""
+        relations = self.plane.relations
+        wanted: dict[str, Relation] = {}
+        for rid, db in relations.connector_relations("datagen"):
+            source = relations.relation_by_id(rid)
+            if db != database_id or source is None or source.kind != RelKind.SOURCE:
+                continue
+            for mv in relations.dependent_views(rid):
+                wanted[names.reader_name(mv, rid)] = source
+        for gone in [n for n in self._reader_gens if n not in wanted]:
+            del self._reader_gens[gone]
+        for name, source in wanted.items():
+            conn = relations.connector(source.id)
+            if conn is None:
+                continue
+            if name not in self.plane.made_names():
+                job = int(name[1:].partition("_")[0])
+                try:
+                    await self.plane.ensure([job])
+                except Exception as e:  # a view the data plane does not run: no reader
+                    log.warning("datagen reader %s: %s", name, e)
+                    continue
+                if name not in self.plane.made_names():
+                    continue
+            gen = self._generator(name, source, conn, at_ms)
+            if gen is None:
+                continue
+            rows = gen.due(at_ms)
+            if not rows:
+                continue
+            try:
+                await self.write_rows(source, rows, f"{names.DATA_SCHEMA}.{qi(name)}")
+            except PgFailure as e:  # the view was dropped meanwhile: its reader with it
+                log.info("datagen reader %s: %s", name, e)
 
     async def _files(self, database_id: int) -> None:
         """posix_fs: the lines of the files that appeared since the last barrier (each file
@@ -325,9 +390,13 @@ class Sources:
                 msgs = [Message(None, ln.payload, name, str(ln.offset)) for ln in lines]
                 await self.deliver(plan, msgs)
 
-    def _generator(self, rel: Relation, conn: Connector, at_ms: int) -> datagen.Datagen | None:
+    def _generator(
+        self, key: int | str, rel: Relation, conn: Connector, at_ms: int
+    ) -> datagen.Datagen | None:
+        """The readers of a datagen relation (``key`` its id) or of a job's own reader of a
+        source (``key`` the reader's name), made again when the options or columns change."""
         sig = (conn.options, rel.columns)
-        known = self._datagen.get(rel.id)
+        known = self._datagen.get(key) if isinstance(key, int) else self._reader_gens.get(key)
         if known is not None and known[0] == sig:
             return known[1]
         cols = [
@@ -343,13 +412,20 @@ class Sources:
             # produces nothing
             log.error("datagen source %s: %s", rel.name, e)
             made = None
-        self._datagen[rel.id] = (sig, made)
+        if isinstance(key, int):
+            self._datagen[key] = (sig, made)
+        else:
+            self._reader_gens[key] = (sig, made)
         return made
 
-    async def write_rows(self, rel: Relation, rows: Sequence[dict[str, object]]) -> None:
-        """Native rows (datagen) appended to the relation in the open epoch."""
+    async def write_rows(
+        self, rel: Relation, rows: Sequence[dict[str, object]], target: str | None = None
+    ) -> None:
+        """Native rows (datagen) appended to the relation (or to a job's own reader of it,
+        ``target``) in the open epoch: the epoch wrote the relation, so what reads it is
+        computed again at the barrier."""
         types = {c.name: typemap.column_type(c.type_oid, c.rw_type) for c in rel.columns}
-        target = names.qualified_table(rel.id)
+        target = target or names.qualified_table(rel.id)
         cols = [c for c in rows[0] if c in types]
         head = f"INSERT INTO {target} AS x ({', '.join(qi(c) for c in cols)}) VALUES "
         tuples = ["(" + ", ".join(sql_value(r.get(c), types[c]) for c in cols) + ")" for r in rows]

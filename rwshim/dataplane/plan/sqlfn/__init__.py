@@ -25,6 +25,7 @@ from rwshim.dataplane.plan.sqlfn import (
     percentile,
     scalars,
     series,
+    structs,
     totext,
     vector,
 )
@@ -43,6 +44,7 @@ MODULES = (
     totext,
     jsonb,
     nonstrict,
+    structs,
 )
 
 __all__ = ["MODULES"]

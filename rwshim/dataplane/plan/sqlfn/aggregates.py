@@ -140,3 +140,27 @@ CREATE OR REPLACE AGGREGATE {F}.last_value(anyelement) (
 """
 
 register(FIRST_LAST)
+
+
+# ``first_value(v IGNORE NULLS)`` / ``last_value(v IGNORE NULLS)`` over a window (RisingWave:
+# binder/expr/function/window.rs:86-103; the executor skips NULLs in the frame): the rewriter
+# adds a marker argument of the enum below (plan/ignore_nulls). A strict transition function
+# never sees a NULL input: the state starts at the first non-NULL value (PostgreSQL's rule for
+# a strict SFUNC without INITCOND), first_value keeps it, last_value takes each later one.
+IGNORE_NULLS = f"""
+{once(f"CREATE TYPE {F}.ignore_nulls AS ENUM ('ignore_nulls')")}
+CREATE OR REPLACE FUNCTION {F}.first_value_ignore_nulls_step(
+    s anyelement, v anyelement, m {F}.ignore_nulls
+) RETURNS anyelement LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT s $$;
+CREATE OR REPLACE FUNCTION {F}.last_value_ignore_nulls_step(
+    s anyelement, v anyelement, m {F}.ignore_nulls
+) RETURNS anyelement LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT v $$;
+CREATE OR REPLACE AGGREGATE {F}.first_value(anyelement, {F}.ignore_nulls) (
+    SFUNC = {F}.first_value_ignore_nulls_step, STYPE = anyelement
+);
+CREATE OR REPLACE AGGREGATE {F}.last_value(anyelement, {F}.ignore_nulls) (
+    SFUNC = {F}.last_value_ignore_nulls_step, STYPE = anyelement
+);
+"""
+
+register(IGNORE_NULLS)

@@ -6,6 +6,9 @@ quarter, year, decade, century, millennium; PostgreSQL also takes abbreviations 
 plurals), else ``Invalid parameter field: invalid field "s". must be one of: ...``; an interval
 cannot be truncated to weeks (``Unsupported function: interval units "week" not supported
 because months usually have fractional weeks``).
+
+``extract`` of a time unit at RisingWave's nanosecond scale (extract.rs): ``EXTRACT_SQL``'s
+``extract(unit, x)``, called by the rewriter for those units (dataplane/plan/extract.py).
 """
 
 from __future__ import annotations
@@ -88,4 +91,36 @@ END $$;
 {_trunc("field text, iv interval", "interval", "field, iv", "IMMUTABLE", _WEEK)}
 """
 
+# PostgreSQL's answer scaled as RisingWave's decimals (extract.rs extract_from_timelike);
+# timestamp_nanos_opt's range, to the microsecond, for a timestamp's epoch
+_TIME_UNITS = """CASE u
+        WHEN 'second' THEN pg_catalog.round(pg_catalog.extract('second', t), 9)
+        WHEN 'millisecond' THEN pg_catalog.round(pg_catalog.extract('millisecond', t), 6)
+        WHEN 'microsecond' THEN pg_catalog.round(pg_catalog.extract('microsecond', t), 3)
+        WHEN 'nanosecond' THEN pg_catalog.extract('microsecond', t) * 1000"""
+EXTRACT_SQL = f"""
+CREATE OR REPLACE FUNCTION {F}.extract(u text, t timestamp) RETURNS numeric LANGUAGE sql
+    IMMUTABLE PARALLEL SAFE AS $$
+    SELECT {_TIME_UNITS}
+        WHEN 'epoch' THEN CASE
+            WHEN t BETWEEN '1677-09-21 00:12:43.145225' AND '2262-04-11 23:47:16.854775'
+            THEN pg_catalog.round(pg_catalog.extract('epoch', t), 9)
+            ELSE pg_catalog.extract('epoch', t) END
+        ELSE pg_catalog.extract(u, t) END $$;
+CREATE OR REPLACE FUNCTION {F}.extract(u text, t time) RETURNS numeric LANGUAGE sql
+    IMMUTABLE PARALLEL SAFE AS $$
+    SELECT {_TIME_UNITS}
+        WHEN 'epoch' THEN pg_catalog.round(pg_catalog.extract('epoch', t), 9)
+        ELSE pg_catalog.extract(u, t) END $$;
+CREATE OR REPLACE FUNCTION {F}.extract(u text, t timestamptz) RETURNS numeric LANGUAGE sql
+    STABLE PARALLEL SAFE AS $$
+    SELECT {_TIME_UNITS}
+        ELSE pg_catalog.extract(u, t) END $$;
+CREATE OR REPLACE FUNCTION {F}.extract(u text, t date) RETURNS numeric LANGUAGE sql
+    IMMUTABLE PARALLEL SAFE AS $$ SELECT pg_catalog.extract(u, t) $$;
+CREATE OR REPLACE FUNCTION {F}.extract(u text, t interval) RETURNS numeric LANGUAGE sql
+    IMMUTABLE PARALLEL SAFE AS $$ SELECT pg_catalog.extract(u, t) $$;
+"""
+
 register(SQL)
+register(EXTRACT_SQL)

@@ -13,6 +13,11 @@
   ``{date}T{time}`` (:193-198, chrono's NaiveTime: fractions in 3 or 6 digits) where
   PostgreSQL writes the session's offset and trims trailing zeros.
 
+- a struct (a composite) is an object of its fields, each its own to_jsonb (``StructRef``,
+  to_jsonb.rs:78), a list of one level an array of its elements' (``ListRef``), taken apart
+  here with dynamic SQL (a field's or an element's type is known only when it runs); a row
+  constructor is taken apart by the rewriter (dataplane/plan/structs.py).
+
 ``rwfn.to_jsonb(anyelement)`` shadows PostgreSQL's own (same signature, rwfn first) and
 dispatches on the argument's type itself, in PL/pgSQL (an SQL function's dead branches would
 be constant-folded, casting a text constant to float8): typed overloads would draw integer
@@ -46,6 +51,7 @@ CREATE OR REPLACE FUNCTION {F}.to_jsonb(x anyelement) RETURNS jsonb LANGUAGE plp
     PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     t regtype := pg_catalog.pg_typeof(x);
+    j jsonb;
 BEGIN
     IF pg_catalog.num_nulls(x) = 1 THEN
         RETURN 'null'::jsonb;
@@ -58,6 +64,27 @@ BEGIN
             x::text::timestamptz AT TIME ZONE 'UTC') #>> '{{}}') || '+00:00');
     ELSIF t = 'timestamp'::regtype THEN
         RETURN {F}.timestamp_jsonb(x::text::timestamp);
+    ELSIF t <> 'record'::regtype AND EXISTS (SELECT 1 FROM pg_catalog.pg_type
+            WHERE oid = t AND typtype = 'c') THEN
+        EXECUTE (SELECT 'SELECT pg_catalog.jsonb_build_object('
+                || pg_catalog.string_agg(pg_catalog.format('%L, {F}.to_jsonb(($1).%I)',
+                    a.attname, a.attname), ', ' ORDER BY a.attnum) || ')'
+            FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type ty ON ty.typrelid = a.attrelid
+            WHERE ty.oid = t AND a.attnum > 0 AND NOT a.attisdropped)
+            INTO j USING x;
+        RETURN j;
+    ELSIF EXISTS (SELECT 1 FROM pg_catalog.pg_type
+            WHERE oid = t AND typcategory = 'A' AND typelem IN (
+                SELECT oid FROM pg_catalog.pg_type
+                WHERE typtype = 'c' OR oid IN ('float4'::regtype, 'float8'::regtype,
+                    'numeric'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype))) THEN
+        -- (a list of lists is PostgreSQL's multidimensional array: left to its to_jsonb)
+        EXECUTE 'SELECT CASE WHEN pg_catalog.array_ndims($1) = 1 THEN'
+            ' (SELECT pg_catalog.jsonb_agg({F}.to_jsonb($1[i]) ORDER BY i)'
+            ' FROM pg_catalog.generate_subscripts($1, 1) AS g(i)) END' INTO j USING x;
+        IF j IS NOT NULL OR pg_catalog.cardinality(x::text::text[]) = 0 THEN
+            RETURN COALESCE(j, '[]'::jsonb);
+        END IF;
     END IF;
     RETURN pg_catalog.to_jsonb(x);
 END $$;

@@ -6,17 +6,28 @@ parameter year, month, day: invalid date: y-m-d`` (the year as chrono numbers it
 parameter hour, min, sec: invalid time: h:m:s`` (chrono: hours < 24, minutes and seconds
 < 60); an unknown zone is ``Invalid parameter time_zone: '…' is not a valid timezone``
 (timestamptz.rs time_zone_err).
+
+RisingWave's time of day carries nanoseconds, ``round_ties_even((sec - trunc(sec)) * 1e9)``
+(make_time.rs:45-46), and ``make_time`` / ``make_timestamp`` keep them (``Time`` and
+``Timestamp`` are chrono's, printed with ``%.f``); PostgreSQL's keep microseconds.  Seconds
+whose nanoseconds are not whole microseconds are refused (``rw_check_nanos``, not supported
+by rwshim) rather than rounded; ``make_timestamptz`` is RisingWave's microseconds anyway.
 """
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, register
+from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, raise_rw, register
 
 _BAD_DATE = raise_expr(
     "'Invalid parameter year, month, day: invalid date: ' || y || '-' || m || '-' || d"
 )
 _BAD_TIME = raise_expr(
     "'Invalid parameter hour, min, sec: invalid time: ' || h || ':' || mi || ':' || s"
+)
+
+_NANOS = raise_rw(
+    "'not supported by rwshim: ' || fn || ' of ' || s || ' seconds: RisingWave keeps their "
+    "nanoseconds, the data plane''s PostgreSQL keeps microseconds'"
 )
 
 SQL = f"""
@@ -46,6 +57,14 @@ BEGIN
         {_BAD_TIME}
     END IF;
 END $$;
+CREATE OR REPLACE FUNCTION {F}.rw_check_nanos(fn text, s float8) RETURNS void
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+    -- float8 round() is rint(): ties to even, as make_time.rs:46's round_ties_even
+    IF pg_catalog.round((s - pg_catalog.trunc(s)) * 1e9)::numeric % 1000 <> 0 THEN
+        {_NANOS}
+    END IF;
+END $$;
 CREATE OR REPLACE FUNCTION {F}.rw_check_zone(z text) RETURNS void
     LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 BEGIN
@@ -63,6 +82,7 @@ CREATE OR REPLACE FUNCTION {F}.make_time(h int4, mi int4, s float8) RETURNS time
     LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 BEGIN
     PERFORM {F}.rw_check_time(h, mi, s);
+    PERFORM {F}.rw_check_nanos('make_time', s);
     RETURN pg_catalog.make_time(h, mi, s);
 END $$;
 CREATE OR REPLACE FUNCTION {F}.make_timestamp(y int4, m int4, d int4, h int4, mi int4,
@@ -70,6 +90,7 @@ CREATE OR REPLACE FUNCTION {F}.make_timestamp(y int4, m int4, d int4, h int4, mi
 BEGIN
     PERFORM {F}.rw_check_date(y, m, d);
     PERFORM {F}.rw_check_time(h, mi, s);
+    PERFORM {F}.rw_check_nanos('make_timestamp', s);
     RETURN pg_catalog.make_timestamp(y, m, d, h, mi, s);
 END $$;
 CREATE OR REPLACE FUNCTION {F}.make_timestamptz(y int4, m int4, d int4, h int4, mi int4,
