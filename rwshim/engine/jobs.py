@@ -108,14 +108,14 @@ class Jobs:
 
     # ------------------------------------------------------------------ the create pipeline
 
-    @staticmethod
-    def _check_serverless_backfill(ctx: Context, spec: JobSpec) -> None:
+    def _check_serverless_backfill(self, ctx: Context, spec: JobSpec) -> None:
         """resolve_streaming_job_resource_type (create_mv.rs:218-254): a job backfills
         serverless when ``cloud.serverless_backfill_enabled`` says so (Rust's bool parse, any
         other text false), else, without a resource group, when the session's
         ``enable_serverless_backfill`` is on; both with a resource group is refused.  Meta then
         refuses serverless backfill without a serverless backfill controller, which rwshim,
-        as a RisingWave outside its cloud, has none of (ddl_controller.rs:389-404, :1130)."""
+        as a RisingWave outside its cloud, has none of (ddl_controller.rs:389-404, :1130); the
+        releases refuse it in the frontend (Release.serverless_refused_by_meta)."""
         group = spec.options.get("resource_group")
         given = spec.options.get("cloud.serverless_backfill_enabled")
         if given is not None:
@@ -129,10 +129,13 @@ class Jobs:
                 "Please do not specify serverless backfilling and resource group together"
             )
         if serverless:
-            raise MetaInvalidParameter(
+            text = (
                 "Serverless Backfill is disabled. Use RisingWave cloud at "
                 "https://cloud.risingwave.com/auth/signup to try this feature"
             )
+            if self.meta.release.serverless_refused_by_meta:
+                raise MetaInvalidParameter(text)
+            raise InvalidInputSyntax(text)
 
     def create(self, ctx: Context, spec: JobSpec) -> Result:
         """Create the streaming job ``spec`` describes: decide its backfill type, create type
