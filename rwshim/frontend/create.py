@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
 from rwshim.common import pgtypes, rwtypes
+from rwshim.common.names import resolve_schema_qualified_name, resolve_single_name
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
@@ -667,6 +668,10 @@ def _folded(ident: str) -> str:
 
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
     definition = stored_definition(stmt.text)
+    # resolve_index_schema (create_index.rs:62-81): the table's name, then the index's, which
+    # takes no schema (it goes in its table's: binder/relation/mod.rs:333-355)
+    resolve_schema_qualified_name(fe.database, stmt.table.parts)
+    resolve_single_name(stmt.name.parts, "index name")
     # Key columns by name; an expression key keeps its text (the engine refuses what it
     # cannot bind).  Orders as OrderType::from_bools (create_index.rs gen_create_index_plan).
     keys = [k.name if k.name is not None else k.expr for k in stmt.keys] or list(stmt.columns)

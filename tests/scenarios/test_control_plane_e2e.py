@@ -258,3 +258,21 @@ async def test_index_distributed_by_is_a_key_prefix(client: Client, server: Runn
     assert await client.rows("select name from rw_indexes order by name") == [
         ("idx1",), ("idx4",), ("idx5",)
     ]  # fmt: skip
+
+
+async def test_index_name_takes_no_schema(client: Client, server: Running) -> None:
+    """An index goes in its table's schema: its own name is one identifier
+    (resolve_index_name, binder/relation/mod.rs:333-355; e2e_test/ddl/schema_qualified_name)."""
+    assert await client.run("create schema q") == "CREATE_SCHEMA"
+    assert await client.run("create table q.test (id int)") == "CREATE_TABLE"
+    f = await client.fail("create index q.index_test_id on q.test(id)")
+    assert (f.sqlstate, f.message) == (
+        "XX000",
+        client.envelope + "\n\nCaused by:\n  index name must contain 1 argument\n",
+    )
+    assert await run_ticking(client, server, "create index index_test_id on q.test(id)") == (
+        "CREATE_INDEX"
+    )
+    assert await client.rows(
+        "select i.name, s.name from rw_indexes i join rw_schemas s on s.id = i.schema_id"
+    ) == [("index_test_id", "q")]
