@@ -21,6 +21,7 @@ from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
 from rwshim.errors import (
+    CatalogNotFound,
     InternalError,
     InvalidInputSyntax,
     NotSupported,
@@ -120,6 +121,19 @@ class BoundQuery:
 
 
 def query_columns(
+    fe: Frontend, query: str, names: Sequence[str] = (), rules: str = "mv", statement: str = ""
+) -> BoundQuery:
+    """``_query_columns``; a relation the query reads that is one of the database's internal
+    tables is refused for ``statement`` (plan_checks.refuse_internal_table)."""
+    try:
+        return _query_columns(fe, query, names, rules)
+    except CatalogNotFound as e:
+        if statement:
+            plan_checks.refuse_internal_table(fe, e, statement)
+        raise
+
+
+def _query_columns(
     fe: Frontend, query: str, names: Sequence[str] = (), rules: str = "mv"
 ) -> BoundQuery:
     """The columns of a bound query, the relations it reads, its Values leaves.
@@ -232,6 +246,7 @@ def new_query_columns(
     query: str,
     column_names: Sequence[str] = (),
     rules: str = "mv",
+    statement: str = "",
 ) -> BoundQuery:
     """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
     object (the engine answers with its notice, and the query need not bind any more)."""
@@ -239,7 +254,7 @@ def new_query_columns(
         fe.ctx(), engine_name(name, fe.database)
     ):
         return BoundQuery()
-    return query_columns(fe, query, column_names, rules)
+    return query_columns(fe, query, column_names, rules, statement)
 
 
 # --- definitions (RisingWave stores the statement's Display: rwshim/sql/unparse) -----------
@@ -327,7 +342,9 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
     added: connectors.Additions | None = None
     if stmt.query is not None:
         names = ctas_column_names(stmt.columns_text)
-        cols = query_columns(fe, stmt.query, names, rules="table").columns
+        cols = query_columns(
+            fe, stmt.query, names, rules="table", statement="CREATE TABLE AS"
+        ).columns
         pk: list[str] = []
     elif _is_new(fe, stmt.name) and (
         stmt.include
@@ -424,7 +441,10 @@ async def handle_create_mv(
     definition = stored_definition(stmt.text)
 
     def bind() -> BoundQuery:
-        return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+        return new_query_columns(
+            fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns,
+            statement="CREATE MATERIALIZED VIEW",
+        )  # fmt: skip
 
     bound = await bound_after_counting(fe, bind)
     notice = None
@@ -476,8 +496,9 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
     assert isinstance(node, nodes.CreateView)
     sql = unparse.query_of(node)
     bound = new_query_columns(
-        fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns, rules="view"
-    )
+        fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns, rules="view",
+        statement="CREATE VIEW",
+    )  # fmt: skip
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_view(
@@ -571,7 +592,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         fe,
         lambda: new_query_columns(
             fe, stmt.name, stmt.if_not_exists, query or "SELECT 1", stmt.into_columns,
-            rules="into" if into else "mv",
+            rules="into" if into else "mv", statement="CREATE SINK",
         ),
     )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
@@ -682,21 +703,25 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
         indexed = None  # the engine reports it, in its order
     if indexed is not None:
         await count_upstreams(fe, [indexed.id])
-    return await fe.engine_call(
-        stmt.tag,
-        lambda: fe.instance.engine.ddl.create_index(
-            fe.ctx(),
-            engine_name(stmt.name, fe.database),
-            engine_name(stmt.table, fe.database),
-            definition=definition,
-            key_columns=keys,
-            include_columns=list(stmt.include) if stmt.include else None,
-            if_not_exists=stmt.if_not_exists,
-            key_orders=orders,
-            with_options=stmt.with_options,
-            distributed_by=[_folded(d) for d in stmt.distributed_by],
-        ),
-    )
+    try:
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: fe.instance.engine.ddl.create_index(
+                fe.ctx(),
+                engine_name(stmt.name, fe.database),
+                engine_name(stmt.table, fe.database),
+                definition=definition,
+                key_columns=keys,
+                include_columns=list(stmt.include) if stmt.include else None,
+                if_not_exists=stmt.if_not_exists,
+                key_orders=orders,
+                with_options=stmt.with_options,
+                distributed_by=[_folded(d) for d in stmt.distributed_by],
+            ),
+        )
+    except CatalogNotFound as e:
+        plan_checks.refuse_internal_table(fe, e, "CREATE INDEX")  # create_index.rs:79
+        raise
 
 
 async def handle_create_schema(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.common.names import display_name
 from rwshim.engine.types import ObjectName
-from rwshim.errors import CatalogNotFound, RwError, Uncategorized
+from rwshim.errors import CatalogNotFound, InvalidInputSyntax, RwError, Uncategorized
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
@@ -141,6 +141,24 @@ def check_backfill_order(
         order.setdefault(start_id, set()).add(end_id)
     if has_cycle(order):
         raise Uncategorized("Backfill order strategy has a cycle")
+
+
+def refuse_internal_table(fe: Frontend, error: CatalogNotFound, statement: str) -> None:
+    """reject_internal_table_dependencies (handler/util.rs:364-393): a CREATE that reads one
+    of the database's internal tables is refused.  RisingWave binds internal tables
+    (table_or_source.rs:175-179); rwshim's binder does not find them, so the relation it did
+    not find is looked up among them, and the refusal replaces the not-found error."""
+    chain = error.chain
+    m = re.fullmatch(r"(?:table or source|table) not found: (.*)", chain[-1] if chain else "")
+    if m is None:
+        return
+    name = m.group(1)
+    found = fe.instance.engine.meta.q1(
+        "SELECT 1 FROM relation WHERE kind = 'internal' AND name = ? AND database_id = ?",
+        (name, fe.ctx().database_id),
+    )
+    if found is not None:
+        raise InvalidInputSyntax(f'{statement} does not support internal table "{name}"')
 
 
 def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:

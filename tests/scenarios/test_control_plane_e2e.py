@@ -276,3 +276,30 @@ async def test_index_name_takes_no_schema(client: Client, server: Running) -> No
     assert await client.rows(
         "select i.name, s.name from rw_indexes i join rw_schemas s on s.id = i.schema_id"
     ) == [("index_test_id", "q")]
+
+
+async def test_creates_on_an_internal_table_refused(client: Client, server: Running) -> None:
+    """A CREATE reading an internal table is refused (reject_internal_table_dependencies,
+    handler/util.rs:364-393; e2e_test/ddl/*_internal_table.slt), nothing created."""
+    assert await client.run("create table t (v1 int)") == "CREATE_TABLE"
+    sql = "create materialized view m as select * from t"
+    assert await run_ticking(client, server, sql) == "CREATE_MATERIALIZED_VIEW"
+    rows = await client.rows(
+        "select name from rw_internal_table_info where job_name = 'm' and name like '%streamscan%'"
+    )
+    assert len(rows) == 1
+    internal = str(rows[0][0])
+    for what, sql in (
+        ("CREATE MATERIALIZED VIEW", f"create materialized view x as select * from {internal}"),
+        ("CREATE VIEW", f"create view x as select * from {internal}"),
+        ("CREATE SINK", f"create sink x as select * from {internal} with (connector='blackhole')"),
+        ("CREATE TABLE AS", f"create table x as select * from {internal}"),
+        ("CREATE INDEX", f"create index x on {internal} (vnode)"),
+    ):
+        f = await client.fail(sql)
+        assert (f.sqlstate, f.message) == (
+            "XX000",
+            client.envelope + "\n\nCaused by:\n  Invalid input syntax: "
+            f'{what} does not support internal table "{internal}"\n',
+        ), sql
+    assert await client.rows("select count(*) from rw_relations where name = 'x'") == [(0,)]
