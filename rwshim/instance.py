@@ -28,7 +28,7 @@ from rwshim.common.releases import release as find_release
 from rwshim.engine import Engine, ManualClock, SystemClock
 from rwshim.engine.types import Clock
 from rwshim.errors import NotImplementedError_, StoreUnusable
-from rwshim.sql import corresponding
+from rwshim.sql import changelog_cte, corresponding
 from rwshim.sql.lenient import quote_keyword_relations
 from rwshim.store import functions as store_functions
 from rwshim.store.files import damaged
@@ -170,6 +170,8 @@ class Instance:
         # The read path parses statements rwshim.sql accepted: RisingWave's keyword relation
         # names too.
         register_rewrite(quote_keyword_relations)
+        # ... and its changelog CTEs as relations (binder/resolve.py gives them their columns)
+        register_rewrite(changelog_cte.as_relations)
         # UNION CORRESPONDING & co as marked wrappers (rwshim.sql.corresponding)
         register_rewrite(corresponding.rewrite)
         self.query = QueryEngine(

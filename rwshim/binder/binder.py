@@ -41,6 +41,7 @@ from rwshim.binder.lowering import Lowering
 from rwshim.binder.parse import definition_query, ident, parse
 from rwshim.binder.relations import Relation, RelationSource, RelKind, as_of
 from rwshim.binder.resolve import (
+    CHANGELOG_ROW_ID,
     UNNAMED_COLUMN,
     OutColumn,
     Scope,
@@ -179,6 +180,10 @@ class Binder:
         visible = [
             OutColumn(c.name, types.column_oid(c.type_oid, c.rw_type)) for c in rel.visible_columns
         ]
+        hidden: frozenset[str] = frozenset()
+        if rel.changelog:  # its _changelog_row_id binds by name (binder/relation/share.rs:74-80)
+            hidden = frozenset({CHANGELOG_ROW_ID})
+            visible.append(OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8))
         cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:
@@ -222,7 +227,7 @@ class Binder:
             )
         node.replace(new)
         real = {c.name: v.name for c, v in zip(cols, visible, strict=False)}
-        return Source(alias, cols, rel.schema, relation_id=rel.id, real_names=real)
+        return Source(alias, cols, rel.schema, relation_id=rel.id, real_names=real, hidden=hidden)
 
     def note_read(self, src: Source, name: str) -> None:
         """``src``'s column ``name`` is read (a reference or a ``*``)."""
@@ -705,7 +710,8 @@ class Binder:
                 out.extend(
                     (src, c)
                     for c in src.columns
-                    if qualifier is not None or c.name not in scope.using
+                    if (qualifier is not None or c.name not in scope.using)
+                    and c.name not in src.hidden
                 )
         if not found:
             raise ItemNotFound(f'missing FROM-clause entry for table "{qualifier}"')

@@ -20,6 +20,7 @@ from sqlglot import exp
 
 from rwshim.binder.rewrites import REWRITES, rewrite
 from rwshim.errors import RwError
+from rwshim.sql import session_frames
 from rwshim.sql.cache import TextLRU
 
 _EMIT_ON_CLOSE = re.compile(r"\s+EMIT\s+ON\s+WINDOW\s+CLOSE\s*;?\s*$", re.IGNORECASE)
@@ -44,6 +45,8 @@ def parse(sql: str) -> exp.Expr:
 def _parse(sql: str) -> exp.Expr:
     sql = _EMIT_ON_CLOSE.sub("", sql)
     sql = rewrite(sql)
+    # a SESSION frame changes no type (the data plane computes it: sql/session_frames.py)
+    sql = session_frames.blanked(sql)
     if ":" in sql:
         sql = wrap_scalar_as_agg(sql)
     try:

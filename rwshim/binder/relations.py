@@ -77,6 +77,9 @@ class Relation(Struct, frozen=True):
     watermark: tuple[str, str, bool] | None = None
     # a materialized view created ``... EMIT ON WINDOW CLOSE``
     emit_on_window_close: bool = False
+    # the relation of a changelog CTE over this table or source (binder/resolve.py
+    # changelog_of): its columns and two more, its rows the table's changes
+    changelog: bool = False
 
     @property
     def visible_columns(self) -> tuple[RelColumn, ...]:

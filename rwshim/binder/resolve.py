@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import msgspec.structs
 from sqlglot import exp
 
 from rwshim.binder.context import SYSTEM_SCHEMAS, QueryContext
 from rwshim.binder.parse import ident
-from rwshim.binder.relations import Relation, RelationSource, RelKind
+from rwshim.binder.relations import Relation, RelationSource, RelColumn, RelKind
 from rwshim.binder.type_inference import func_name, type_oid_of
 from rwshim.common import acl as privileges
 from rwshim.common import pgtypes
@@ -70,6 +71,8 @@ class Source:
     # them): the binder notes which columns a query reads (ALTER TABLE ... DROP COLUMN)
     relation_id: int | None = None
     real_names: dict[str, str] | None = None
+    # columns found by name that a star leaves out (a changelog CTE's _changelog_row_id)
+    hidden: frozenset[str] = frozenset()
 
     def ref(self, name: str) -> exp.Expr:
         """The expression reading column ``name`` of this source."""
@@ -210,10 +213,47 @@ def resolve_relation(
     index) is visible only once created; sinks are not relations a query reads.  A user
     relation found is privilege-checked for reading (``check_privilege``) unless ``check`` is
     False (a name resolved as a value, e.g. ``'t'::regclass``, is not read)."""
+    if name.endswith(CHANGELOG_SUFFIX) and len(name) > len(CHANGELOG_SUFFIX):
+        base = resolve_relation(
+            ctx, relations, system, db, schema, name[: -len(CHANGELOG_SUFFIX)], check=check
+        )
+        return changelog_of(base)
     found = _find_relation(ctx, relations, system, db, schema, name)
     if check and isinstance(found, Relation):
         check_privilege(ctx, found, "SELECT", found.name, db)
     return found
+
+
+# the name rwshim.sql.changelog_cte gives a changelog CTE's relation
+CHANGELOG_SUFFIX = "@changelog"
+# generic/changelog.rs:27-28
+CHANGELOG_OP = "changelog_op"
+CHANGELOG_ROW_ID = "_changelog_row_id"
+
+
+def changelog_of(base: Relation | SystemRelation) -> Relation:
+    """A changelog CTE's relation (``WITH p AS changelog FROM t``): the table's or source's
+    columns, hidden ones hidden, then ``changelog_op`` int2 and the hidden
+    ``_changelog_row_id`` serial (binder/relation/share.rs:41-84; a view or catalog relation
+    is refused there).  ``changelog`` marks it: the data plane reads it from the log it keeps
+    per materialized view (dataplane/plan/changelogs.py)."""
+    if not isinstance(base, Relation) or base.kind not in (
+        RelKind.TABLE,
+        RelKind.SOURCE,
+        RelKind.MATERIALIZED_VIEW,
+    ):
+        raise BindError("Change log CTE must be a table or source")
+    if any(c.name == CHANGELOG_OP for c in base.columns if not c.hidden):
+        # select.rs:316-324 (refused there when the select list holds both)
+        raise BindError(
+            "The source table of changelog cannot have `changelog_op`, please rename it first"
+        )
+    cols = (
+        *base.columns,
+        RelColumn(CHANGELOG_OP, pgtypes.INT2, rw_type="smallint"),
+        RelColumn(CHANGELOG_ROW_ID, pgtypes.INT8, hidden=True, rw_type="serial"),
+    )
+    return msgspec.structs.replace(base, columns=cols, changelog=True)
 
 
 def _find_relation(

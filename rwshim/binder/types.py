@@ -126,13 +126,40 @@ def struct_fields(oid: int) -> tuple[tuple[str, int], ...] | None:
     return _STRUCTS[i] if 0 <= i < len(_STRUCTS) else None
 
 
+# Types the binder passes through whole (a column holding a map anywhere: map(K,V), a list
+# of maps, a struct with a map field), as internal tags from OPAQUE_BASE up: RisingWave's
+# name of each.  A column of one keeps its type through a query's select list (a view's or
+# materialized view's column), and a client sees the type's own OID.
+OPAQUE_BASE = 1 << 29
+_OPAQUE: list[str] = []
+
+
+def opaque_text(oid: int) -> str | None:
+    """RisingWave's name of an opaque tag's type, else None."""
+    i = oid - OPAQUE_BASE
+    return _OPAQUE[i] if 0 <= i < len(_OPAQUE) else None
+
+
 def column_oid(type_oid: int, rw_type: str) -> int:
     """The internal type of a catalog column: its stored OID, except that a struct (stored as
     RECORD, or as a list of them) gets the tag of its fields, which ``(col).field`` binds
-    against (binder/expr/mod.rs ``bind_field`` reads the column's StructType)."""
-    if "struct" not in rw_type.lower():
+    against (binder/expr/mod.rs ``bind_field`` reads the column's StructType), and a type
+    holding a map its opaque tag."""
+    low = rw_type.lower()
+    if "struct" not in low and "map" not in low:
         return type_oid
     from rwshim.common import rwtypes  # the type-text parser, only for struct columns
+
+    if "map" in low:
+        try:
+            t = rwtypes.parse(rw_type)
+        except (rwtypes.TypeSyntaxError, ValueError):
+            return type_oid
+        if any(x.kind == "map" for x in t.walk()):
+            text = t.display()
+            if text not in _OPAQUE:
+                _OPAQUE.append(text)
+            return OPAQUE_BASE + _OPAQUE.index(text)
 
     try:
         return _internal(rwtypes.parse(rw_type), type_oid)
@@ -153,6 +180,20 @@ def struct_type_text(oid: int, scalar_name: Callable[[int], str]) -> str | None:
     return f"struct<{inner}>"
 
 
+def catalog_type(oid: int, scalar_name: Callable[[int], str]) -> tuple[int, str] | None:
+    """(OID, RisingWave's type name) a catalog keeps for a query's output column of a struct
+    tag (a RECORD column) or an opaque tag (the type's own OID), else None."""
+    struct = struct_type_text(oid, scalar_name)
+    if struct is not None:
+        return pgtypes.RECORD, struct
+    opaque = opaque_text(oid)
+    if opaque is not None:
+        from rwshim.common import rwtypes
+
+        return rwtypes.parse(opaque).oid, opaque
+    return None
+
+
 def _internal(t: rwtypes.RwType, fallback: int) -> int:
     if t.kind == "struct":
         return struct_of(tuple((name, _internal(f, pgtypes.RECORD)) for name, f in t.fields))
@@ -167,6 +208,11 @@ def external(oid: int) -> int:
     """The OID a client sees for an internally typed value (only builtin RisingWave types)."""
     if struct_fields(oid) is not None:
         return pgtypes.RECORD
+    opaque = opaque_text(oid)
+    if opaque is not None:
+        from rwshim.common import rwtypes
+
+        return rwtypes.parse(opaque).oid
     if oid in (REGTYPE_TAG, REGNAMESPACE_TAG, pgtypes.TEXT, pgtypes.NAME, pgtypes.BPCHAR):
         return pgtypes.VARCHAR
     if oid == pgtypes.CHAR:

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from rwshim.common import pgtypes
 from rwshim.common.names import quote_ident
-from rwshim.errors import NotImplementedError_, NotSupported
+from rwshim.errors import BindError, NotImplementedError_, NotSupported, RwError
 
 INT256_OID, INT256_ARRAY_OID = 1301, 1302
 MAP_OID, MAP_ARRAY_OID = 1303, 1304
@@ -318,9 +318,39 @@ def _rw_only_column(type_text: str, array_dims: int) -> tuple[int, str] | None:
         t = parse(type_text.strip())
     except TypeSyntaxError:
         return None
-    if any(x.kind == "map" for x in t.walk()):
-        return None  # no map on the data plane yet: refused here, before any row is written
+    check_map_keys(t)
+    for x in t.walk():
+        if x.kind == "map" and x.value is not None and x.value.kind == "list":
+            # the data plane's map is a composite of two arrays (dataplane/plan/maptype.py):
+            # PostgreSQL's arrays of arrays are one multi-dimensional array
+            raise RwError(
+                f"not supported by rwshim: {x.display()} (a map whose values are lists has no "
+                "PostgreSQL form here)"
+            )
     return t.oid, t.display()
+
+
+# RisingWave's map key types (map_type.rs:104-134 check_key_type_valid: Int16 | Int32 | Int64 |
+# Varchar; every other type is refused)
+_MAP_KEY_OIDS = frozenset({pgtypes.INT2, pgtypes.INT4, pgtypes.INT8, pgtypes.VARCHAR})
+
+
+def map_key_refusal(key: RwType) -> str | None:
+    """RisingWave's text refusing ``key`` as a map key type (map_type.rs:134-138), None when
+    it is one."""
+    if key.kind == "scalar" and key.scalar_oid in _MAP_KEY_OIDS:
+        return None
+    return f"invalid map key type: {key.display()}"
+
+
+def check_map_keys(t: RwType) -> None:
+    """RisingWave's bind error for a map with a bad key type anywhere in ``t``
+    (binder/expr/mod.rs:1094-1098: ``MapType::try_from_kv(..).map_err(ErrorCode::BindError)``)."""
+    for x in t.walk():
+        if x.kind == "map" and x.elem is not None:
+            why = map_key_refusal(x.elem)
+            if why is not None:
+                raise BindError(why)
 
 
 _RW_NAME: dict[int, str] = DISPLAY | {INT256_OID: "rw_int256"}

@@ -287,10 +287,22 @@ def from_snapshot(
     )
     values = f"SELECT {listed} FROM {rows}"
     if row_id:
-        # a table keyed by its hidden row id: no conflict handling, the row is replaced
+        # a table keyed by its hidden row id: no conflict handling, the row is replaced; in
+        # place where it is there (an UPDATE's UpdateDelete and UpdateInsert, as a changelog
+        # CTE sees them: dataplane/plan/changelogs.py), inserted where it is not
+        rest = [c for c in cols if c not in keys]
+        update = (
+            (
+                f"UPDATE {target} AS x SET {', '.join(f'{c} = d.{c}' for c in rest)}"
+                f" FROM {rows} AS d WHERE {match}",
+            )
+            if rest
+            else ()
+        )
         apply = (
-            f"DELETE FROM {target} AS x USING {rows} AS d WHERE {match}",
-            f"INSERT INTO {target} ({listed}) OVERRIDING SYSTEM VALUE {values}",
+            *update,
+            f"INSERT INTO {target} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM"
+            f" {rows} AS d WHERE NOT EXISTS (SELECT 1 FROM {target} AS x WHERE {match})",
         )
     else:
         rest = [c for c in cols if c not in keys]

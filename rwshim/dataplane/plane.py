@@ -38,7 +38,7 @@ from rwshim.dataplane import typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import UNDEFINED_TABLE, ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import checks, ddl, guard, names, nonstrict, rewrite, route
+from rwshim.dataplane.plan import changelogs, checks, ddl, guard, names, nonstrict, rewrite, route
 from rwshim.dataplane.plan.errors import map_error
 from rwshim.dataplane.plan.names import quote_literal
 from rwshim.dataplane.plan.prepass import Prepassed
@@ -134,8 +134,7 @@ class RelationGone(RwError):
 
 
 class DataPlaneLost(RwError):
-    """The data plane's PostgreSQL went away under a statement (rwshim's own condition:
-    RisingWave has no such process; the statement is not applied)."""
+    """The data plane's PostgreSQL went away under a statement (rwshim's own condition)."""
 
     def __init__(self, detail: str) -> None:
         super().__init__(f"the data plane's PostgreSQL is unavailable: {detail}")
@@ -366,7 +365,8 @@ class DataPlane:
                 st = planned.statement
                 resolve = route.resolver(self.view_context(rel), as_of(self.relations, rel))
                 mv = ddl.materialized(rel, st.text, st.requires, resolve)
-                out.extend(self.epochs.clocked.join_objects(rel.id, st.temporal, mv, out) + mv)
+                logs = changelogs.objects(rel, st.changelogs, self.relations)  # its CTEs' logs
+                out += logs + self.epochs.clocked.join_objects(rel.id, st.temporal, mv, out) + mv
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))

@@ -53,7 +53,7 @@ from rwshim.dataplane.pgio import (
     fields_of,
 )
 from rwshim.dataplane.plan import functions, names, typemap
-from rwshim.dataplane.plan.errors import MapContext, map_error, with_long_names
+from rwshim.dataplane.plan.errors import MapContext, map_error, map_first, with_long_names
 from rwshim.dataplane.plan.rewrite import PgStatement
 from rwshim.dataplane.plane import DataPlane, DataPlaneLost, Planned, RelationGone
 from rwshim.dataplane.pool import DEFAULT_WAIT, server_full
@@ -297,6 +297,9 @@ class DataSession:
 
     def _failure(self, e: PgFailure, planned: Planned, state: SessionState) -> RwError:
         err = with_long_names(e.error, planned.statement.long_names)
+        first = map_first(err, _names_of(planned), planned.text)
+        if first is not None:
+            return first
         if err.sqlstate in BINDER_STATES:
             # the binder reads the struct types the pre-pass made composite types of
             text = typemap.user_types(planned.routed.prepassed.text)

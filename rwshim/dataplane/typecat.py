@@ -6,7 +6,9 @@ One catalog per data plane (OIDs are per database); an OID is looked up once, on
 admin connection, from ``pg_type`` (a composite made by query/pg/typemap carries its
 RisingWave struct type in its comment).
 
-Struct values are rendered as RisingWave's ``StructRef`` ToText does (src/common/src/array/
+Map values (a composite of two arrays, dataplane/plan/maptype.py) are rendered as RisingWave's
+``MapRef`` ToText does (``{k:v,...}``: map_decoder).  Struct values are rendered as
+RisingWave's ``StructRef`` ToText does (src/common/src/array/
 struct_array.rs: ``(`` fields ``,`` ``)``, a NULL field empty, a field quoted when it is empty
 or holds ``"`` ``\\`` ``,`` ``(`` ``)`` or white space); the fields themselves, and the elements
 of lists inside structs, in RisingWave's ToText forms (a timestamptz there is printed in UTC:
@@ -98,6 +100,8 @@ class TypeCatalog:
                 t = None
             if t is not None and t.kind == "struct":
                 return TypeInfo(rwtypes.STRUCT_OID, struct_decoder(t))
+            if t is not None and t.kind == "map":
+                return TypeInfo(rwtypes.MAP_OID, map_decoder(t))
         if typname == "vector":
             return TypeInfo(rwtypes.VECTOR_OID, _text)
         return TypeInfo(pgtypes.VARCHAR, _text)
@@ -193,8 +197,8 @@ _SAME_TEXT = frozenset(
 
 def _rw_text_of(t: rwtypes.RwType) -> Callable[[str], str]:
     """PostgreSQL's text of a value of ``t`` (inside a struct) -> RisingWave's ToText."""
-    if t.kind == "struct":
-        dec = struct_decoder(t)
+    if t.kind in ("struct", "map"):
+        dec = struct_decoder(t) if t.kind == "struct" else map_decoder(t)
         return lambda raw: dec(raw.encode())
     if t.kind in ("int256", "vector"):
         return lambda raw: raw
@@ -231,5 +235,26 @@ def struct_decoder(t: rwtypes.RwType) -> Callable[[bytes], str]:
                 text = fields[i](v) if i < len(fields) else v
                 out.append(quote_struct_field(text))
         return "(" + ",".join(out) + ")"
+
+    return dec
+
+
+def map_decoder(t: rwtypes.RwType) -> Callable[[bytes], str]:
+    """PostgreSQL's text of a composite holding map ``t`` (its keys' array, its values' array:
+    dataplane/plan/maptype.py) -> RisingWave's text of it: ``{k:v,...}`` in the entries'
+    order, each key and value in its ToText form unquoted, a NULL value ``NULL``
+    (src/common/src/array/map_array.rs:436-450 ToText for MapRef)."""
+    assert t.elem is not None and t.value is not None
+    key, value = _rw_text_of(t.elem), _rw_text_of(t.value)
+    elems = codecs.array_from_text(lambda b: b.decode(), 1)
+
+    def dec(b: bytes) -> str:
+        raw = parse_record(b.decode())
+        keys = elems(raw[0].encode()) if raw and raw[0] is not None else []
+        vals = elems(raw[1].encode()) if len(raw) > 1 and raw[1] is not None else []
+        out = []
+        for k, v in zip(keys, vals, strict=False):
+            out.append(f"{'NULL' if k is None else key(k)}:{'NULL' if v is None else value(v)}")
+        return "{" + ",".join(out) + "}"
 
     return dec

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.common import pgtypes, rwtypes
+from rwshim.common import rwtypes
 from rwshim.common.names import resolve_schema_qualified_name, resolve_single_name
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
@@ -32,7 +32,7 @@ from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of
 from rwshim.frontend.query import run_dml
-from rwshim.sql import column_exprs, unparse
+from rwshim.sql import changelog_cte, column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
 from rwshim.sql.column_names import check_not_reserved
@@ -213,9 +213,9 @@ def ctas_column_names(columns_text: str | None) -> list[str]:
 def _output_column(name: str, oid: int) -> ColumnSpec:
     """A query output column as the catalog keeps it: a struct is a RECORD column whose type
     text names its fields (as a table's struct column is kept)."""
-    struct = qtypes.struct_type_text(oid, rwtypes.rw_type_name)
-    if struct is not None:
-        return ColumnSpec(name, pgtypes.RECORD, struct)
+    found = qtypes.catalog_type(oid, rwtypes.rw_type_name)  # a struct, a map passed through
+    if found is not None:
+        return ColumnSpec(name, *found)
     return ColumnSpec(name, oid, rwtypes.rw_type_name(oid))
 
 
@@ -450,15 +450,14 @@ async def handle_create_mv(
     notice = None
     if bound.columns:
         notice = plan_checks.check_stream_plan(fe, stmt.query, bound.upstreams)
+        eowc.check(fe, stmt.query, stmt.emit_on_window_close)  # once the plan is made
+        # the backfill order is planned over the stream plan (create_mv.rs:393-397)
         plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
-    if stmt.emit_on_window_close and bound.columns:
-        # the EOWC requirement is enforced once the stream plan is made (convert.rs:84-110)
-        eowc.check(fe, stmt.query)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
-    if "system_time" in stmt.query.lower():
+    if "system_time" in stmt.query.lower() or changelog_cte.mentions(stmt.query):  # made now
         await temporal.make_state_now(fe, stmt.name)
 
     if notice is not None:
@@ -596,10 +595,10 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         ),
     )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
+    if bound.columns and query is not None:
+        eowc.check(fe, query, stmt.emit_on_window_close, sink=True)
     if bound.columns:
         plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
-    if stmt.emit_on_window_close and bound.columns and query is not None:
-        eowc.check(fe, query)
     if bound.columns:
         sink_rules.refuse_table_connector(options, into, fmt is not None)
     notices: list[str] = []

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 from rwshim.common import rwtypes
 from rwshim.common.names import quoted
 from rwshim.engine import ColumnSpec
-from rwshim.errors import BindError, RwError
+from rwshim.errors import BindError, NotImplementedError_, RwError
 from rwshim.frontend.common import engine_name
+from rwshim.sql import changelog_cte, session_frames
 from rwshim.sql import statements as st
 from rwshim.sql.columns import table_schema
 
@@ -28,11 +29,23 @@ if TYPE_CHECKING:
 NOTICE = "EMIT ON WINDOW CLOSE is currently an experimental feature. Please use it with caution."
 
 
-def check(fe: Frontend, query: str) -> None:
-    """RisingWave's planner refuses an EMIT ON WINDOW CLOSE query without a watermark to close
-    windows by (convert.rs:84-110, generic/agg.rs:155-191, logical_agg.rs:1468-1500, ...);
-    rwshim refuses what it does not model (dataplane/plan/watermarks.py)."""
+def check(fe: Frontend, query: str, emit_on_window_close: bool = True, sink: bool = False) -> None:
+    """RisingWave's planner refuses a SESSION frame outside EMIT ON WINDOW CLOSE
+    (logical_over_window.rs:705-715), and an EMIT ON WINDOW CLOSE query without a watermark to
+    close windows by (convert.rs:84-110, generic/agg.rs:155-191, logical_agg.rs:1468-1500,
+    ...); rwshim refuses what it does not model (dataplane/plan/watermarks.py; a SESSION
+    frame is computed by batch reads only, sql/session_frames.py)."""
     from rwshim.dataplane.plan import watermarks
+
+    if sink and changelog_cte.mentions(query):  # (changelogs.py keeps logs per view only)
+        raise RwError("not supported by rwshim: a sink reading a changelog CTE")
+    if session_frames.mentions(query) and not emit_on_window_close:
+        raise NotImplementedError_(
+            "Session frame is not yet supported in general streaming mode. Please consider"
+            " using Emit-On-Window-Close mode."
+        )
+    if not emit_on_window_close:
+        return
 
     ctx = fe.query_context()
     relations = fe.instance.relations

@@ -45,7 +45,9 @@ def check_temporal_joins(fe: Frontend, query: str) -> None:
 async def make_state_now(fe: Frontend, name: st.ObjectName) -> None:
     """A view with a temporal join joins the rows already there with the dimension as it
     is at its creation, and each later row as it arrives: its state is made now, not at the
-    first read as other views' are (dataplane/plan/temporal.py)."""
+    first read as other views' are (dataplane/plan/temporal.py); so is a view with a
+    changelog CTE, whose log starts with the upstream's rows at its creation
+    (dataplane/plan/changelogs.py)."""
     en = engine_name(name, fe.database)
     ctx = fe.query_context()
     rels = fe.instance.relations

@@ -32,6 +32,7 @@ import re
 from msgspec import Struct, field
 
 from rwshim.common.keywords_generated import RESERVED_FOR_COLUMN_OR_TABLE_NAME
+from rwshim.sql import changelog_cte, session_frames
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 
@@ -56,6 +57,8 @@ def _candidate_rx() -> re.Pattern[str]:
 # Words after which a relation name follows in a query level (parse_table_factor, parse_insert,
 # parse_update, parse_delete, parse_truncate).
 _RELATION_AFTER = {"FROM", "JOIN", "INTO", "UPDATE", "TRUNCATE", "COPY"}
+# What may stand before the verb UPDATE (``EXPLAIN [ANALYZE] [VERBOSE] [(...)] UPDATE``)
+_BEFORE_VERB = {"EXPLAIN", "ANALYZE", "VERBOSE"}
 # ... of which these may be followed by a table function instead (``FROM generate_series(...)``).
 _FROM_LIKE = {"FROM", "JOIN"}
 # Words that end a FROM list (its commas no longer separate relations).
@@ -106,7 +109,27 @@ class PgText(Struct):
 
 def pg_text(text: str, toks: list[Token]) -> PgText:
     """``text`` (the statement ``toks`` spans) in a form PostgreSQL's parser accepts whenever
-    RisingWave's does, for the two forms above."""
+    RisingWave's does, for the two forms above and the changelog CTE
+    (rwshim.sql.changelog_cte)."""
+    out = _pg_text(text, toks)
+    if session_frames.mentions(out.text):  # SESSION WITH GAP <expr> blanked (same length)
+        out = PgText(session_frames.blanked(out.text), out.inserts, out.names)
+    if not changelog_cte.mentions(out.text):
+        return out
+    try:
+        more = [t for t in tokenize(out.text) if t.kind is not Kind.EOF]
+    except Exception:  # the statement's own parse reports what is wrong with it
+        return out
+    rewritten, added = changelog_cte.for_postgres_parse(out.text, more)
+    if not added:
+        return out
+    # ``added`` are offsets in out.text: as offsets in the original, merged with out's own
+    inserts = sorted([*out.inserts, *(out.original_offset(a) for a in added)])
+    moved = {off + bisect.bisect_right(added, off): n for off, n in out.names.items()}
+    return PgText(rewritten, inserts, moved)
+
+
+def _pg_text(text: str, toks: list[Token]) -> PgText:
     if not toks:
         return PgText(text)
     base = toks[0].start
@@ -196,6 +219,13 @@ def _keyword_relations(toks: list[Token]) -> list[int]:
             continue
         if cand.upper in ("LATERAL", "SELECT", "WITH", "VALUES", "ONLY"):
             continue  # RisingWave reads these as keywords there too
+        if (
+            up == "UPDATE"
+            and i > 0
+            and not (toks[i - 1].upper in _BEFORE_VERB or _is(toks[i - 1], ")"))
+        ):
+            continue  # UPDATE names its table only as the statement's verb: a CTE or relation
+            # named update elsewhere (``WITH update AS (...) ... FROM a, update WHERE``)
         if up == "TRUNCATE" and cand.upper == "TABLE" and i + 2 < n:
             continue  # TRUNCATE TABLE <name>
         if (up in _FROM_LIKE or comma) and i + 2 < n and _is(toks[i + 2], "("):

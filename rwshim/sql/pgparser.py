@@ -95,6 +95,11 @@ def blank_rw_query_syntax(text: str) -> str:
         )
     if "<" in text:
         text = _blank_struct_types(text)
+    if "{" in text:
+        # MAP {k: v} literals as row constructors (rwshim.sql.map_literals)
+        from rwshim.sql import map_literals
+
+        text = map_literals.placeholder(text)
     return text
 
 

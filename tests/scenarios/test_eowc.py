@@ -435,21 +435,31 @@ async def test_eowc_group_top_n(client: Client, server: Running) -> None:
     ]
 
 
-async def test_non_strict_beyond_what_rwshim_covers(client: Client, server: Running) -> None:
-    # RisingWave gives NULL for sqrt(-1) in a streaming job (non_strict.rs); rwshim makes only
-    # /, % and casts non-strict and says so rather than showing the batch error
+async def test_non_strict_functions_and_integer_arithmetic(client: Client, server: Running) -> None:
+    # RisingWave gives NULL for sqrt(-1), abs(-2^31) and an integer overflow in a streaming
+    # job (non_strict.rs:61-157); a batch query fails with the expression's error
     await client.run("set rw_implicit_flush = true")
-    await client.run("create table t (x float8)")
-    await run_ticking(client, server, "insert into t values (-1), (4)")
-    await run_ticking(client, server, "create materialized view m as select sqrt(x) as r from t")
-    assert await cause(client, "select * from m") == (
+    await client.run("create table t (x float8, i int, s smallint)")
+    await run_ticking(client, server, "insert into t values (-1, -2147483648, 32767), (4, 5, 1)")
+    await run_ticking(
+        client,
+        server,
+        "create materialized view m as select sqrt(x) as r, abs(i) as a, i - 1 as d,"
+        " s + s as ss, s * 2 as s2 from t",
+    )
+    assert await client.rows("select * from m order by r") == [
+        (2.0, 5, 4, 2, 2),
+        (None, None, None, None, 65534),
+    ]
+    assert await cause(client, "select sqrt(x) from t") == (
         "XX000",
-        one(
-            "not supported by rwshim: an expression of materialized view m failed on a row"
-            " (Expr error: Invalid parameter sqrt input: input cannot be negative value);"
-            " RisingWave's streaming evaluation gives NULL there, rwshim does so for /, % and"
-            " casts only"
-        ),
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n"
+        "  2: Invalid parameter sqrt input: input cannot be negative value\n",
+    )
+    assert await cause(client, "select i - 1 from t") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n"
+        "  2: Numeric out of range\n",
     )
 
 

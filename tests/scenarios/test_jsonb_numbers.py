@@ -116,3 +116,77 @@ async def test_jsonb_aggregates_and_builders_take_risingwave_values(
         await _one(conn, "select jsonb_build_object('b', v2::real, 'a', v2) from ja where v2 = 1")
         == '{"a": 1, "b": 1.0}'
     )
+
+
+# jsonb to a number: read as an f64, rounded half to even into an integer; the jsonb null is
+# SQL NULL (src/expr/impl/src/scalar/cast.rs:70-99; src/common/src/types/ordered_float.rs:
+# 992-1016 round_ties_even).  PostgreSQL rounds the numeric half away from zero and raises on
+# the null.
+@pytest.mark.parametrize(
+    ("sql", "text"),
+    [
+        ("SELECT '2.5'::jsonb::smallint", "2"),
+        ("SELECT '3.5'::jsonb::smallint", "4"),
+        ("SELECT '-2.5'::jsonb::integer", "-2"),
+        ("SELECT '0.5'::jsonb::bigint", "0"),
+        ("SELECT '1.5'::jsonb::bigint", "2"),
+        # an integer beyond 2^53 goes through the f64 too
+        ("SELECT '9007199254740993'::jsonb::bigint", "9007199254740992"),
+        ("SELECT '1.5'::jsonb::real", "1.5"),
+        ("SELECT 'null'::jsonb::smallint IS NULL", "True"),
+        ("SELECT 'null'::jsonb::integer IS NULL", "True"),
+        ("SELECT 'null'::jsonb::bigint IS NULL", "True"),
+        ("SELECT 'null'::jsonb::real IS NULL", "True"),
+        ("SELECT 'null'::jsonb::double precision IS NULL", "True"),
+        ("SELECT 'null'::jsonb::numeric IS NULL", "True"),
+        ("SELECT 'null'::jsonb::boolean IS NULL", "True"),
+    ],
+)  # fmt: skip
+async def test_jsonb_to_number_casts(
+    conn: psycopg.AsyncConnection[tuple[str, ...]], sql: str, text: str
+) -> None:
+    assert str(await _one(conn, sql)) == text
+
+
+def _expr_error(cause: str) -> str:
+    return (
+        "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+        f"  1: Expr error\n  2: {cause}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("sql", "cause"),
+    [
+        ("SELECT '70000'::jsonb::smallint", "Numeric out of range"),
+        ("SELECT '1e300'::jsonb::real", "Numeric out of range"),
+        ("""SELECT '"a"'::jsonb::integer""",
+         "Parse error: cannot cast jsonb string to type number"),
+    ],
+)  # fmt: skip
+async def test_jsonb_to_number_refusals(
+    conn: psycopg.AsyncConnection[tuple[str, ...]], sql: str, cause: str
+) -> None:
+    with pytest.raises(psycopg.Error) as info:
+        await conn.execute(sql)
+    assert info.value.diag.message_primary == _expr_error(cause)
+    assert info.value.sqlstate == "XX000"
+
+
+async def test_jsonb_to_integer_over_a_table_rounds_half_to_even(
+    conn: psycopg.AsyncConnection[tuple[str, ...]],
+) -> None:
+    await conn.execute("SET RW_IMPLICIT_FLUSH TO true")
+    await conn.execute("CREATE TABLE jr (k int, j jsonb)")
+    await conn.execute(
+        """INSERT INTO jr VALUES (1, '2.5'), (2, '3.5'), (3, '-0.5'), (4, 'null'), (5, NULL)"""
+    )
+    cur = await conn.execute("SELECT j::smallint, j::int, j::bigint, j::real FROM jr ORDER BY k")
+    rows = [tuple(None if v is None else str(v) for v in r) for r in await cur.fetchall()]
+    assert rows == [
+        ("2", "2", "2", "2.5"),
+        ("4", "4", "4", "3.5"),
+        ("0", "0", "0", "-0.5"),
+        (None, None, None, None),
+        (None, None, None, None),
+    ]

@@ -45,6 +45,7 @@ class PgObject:
     name: str  # t<id> / v<id> / i<id>
     # "table" | "view" | "index" | "state" (a materialized view's table) | "history" (a
     # table's versions) | "arrivals" (a view's temporal joins: dataplane/plan/temporal.py) |
+    # "changelog" (a view's log of a changelog CTE's upstream: dataplane/plan/changelogs.py) |
     # "reader" (a job's own rows of a datagen source)
     kind: str
     signature: str
@@ -59,6 +60,10 @@ class PgObject:
         return f"{names.DATA_SCHEMA}.{qi(self.name)}"
 
     def drop(self) -> str:
+        if self.kind == "changelog":
+            from rwshim.dataplane.plan import changelogs
+
+            return changelogs.drop(self.name)
         kind = {"view": "VIEW", "index": "INDEX"}.get(self.kind, "TABLE")
         return f"DROP {kind} IF EXISTS {self.qualified} CASCADE"
 
@@ -140,7 +145,12 @@ def _conflict_trigger(rel: Relation) -> str:
 
 def drop_conflict_function(table: str) -> str:
     """What dropping the table ``t<id>`` leaves behind (DROP TABLE ... CASCADE takes the
-    trigger, not its function; nor a watermark's table and function, watermarks.py)."""
+    trigger, not its function; nor a watermark's table and function, watermarks.py); or the
+    log ``c<view>_<id>``'s trigger function (changelogs.py)."""
+    if table[:1] == "c":
+        from rwshim.dataplane.plan import changelogs
+
+        return changelogs.drop(table)
     return ";\n".join(
         [
             f"DROP FUNCTION IF EXISTS {names.DATA_SCHEMA}.{qi(table + '_conflict')}()",

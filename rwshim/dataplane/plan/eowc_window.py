@@ -96,7 +96,25 @@ def _text(nodes: tuple[Any, ...] | None) -> str:
     return ", ".join(str(RawStream()(n)) for n in nodes or ())
 
 
+def _session(node: Any) -> bool:
+    """A SESSION frame's call as sql/session_frames.py writes it: rwfn's 4-argument
+    first_value / last_value over the partition's arrays."""
+    if not isinstance(node, ast.FuncCall) or node.over is not None:
+        return False
+    args: Any = node.args or ()
+    fname: Any = node.funcname
+    return (
+        fname[-1].sval in ("first_value", "last_value")
+        and len(args) == 4
+        and isinstance(args[0], ast.FuncCall)
+        and args[0].over is not None
+    )
+
+
 def _calls(node: Any, out: list[Any]) -> None:
+    if _session(node):
+        out.append(node)
+        return
     if isinstance(node, ast.FuncCall) and node.over is not None:
         out.append(node)
     if isinstance(node, ast.Node):
@@ -132,6 +150,9 @@ def window_query(
         _calls(target, calls)
     if not calls:
         raise refusal("a query without window functions")
+    sessions = [c for c in calls if _session(c)]
+    if sessions:
+        return _session_query(stmt, source, sessions, calls, columns, order_column, watermark)
     first: Any = calls[0].over
     printed = {(_text(c.over.partitionClause), _text(c.over.orderClause)) for c in calls}
     if len(printed) != 1 or first.refname or first.name:
@@ -175,6 +196,49 @@ def window_query(
         f"SELECT {cols} FROM ({inner}) AS __rw_eowc ({cols}, {qi(_FOLLOWING)})"
         f" WHERE {qi(_FOLLOWING)} >= {need}"
     )
+
+
+def _released(source: Any, order_column: str, watermark: str) -> Any:
+    """The rows the sort released: below the watermark (sort_buffer.rs:137-185), under the
+    relation's alias."""
+    alias = source.alias
+    source.alias = None
+    relation = RawStream()(source)
+    text = f"SELECT * FROM {relation} WHERE {qi(order_column)} < ({watermark})"
+    return ast.RangeSubselect(lateral=False, subquery=parse_sql(text)[0].stmt, alias=alias)
+
+
+def _session_query(
+    stmt: Any,
+    source: Any,
+    sessions: list[Any],
+    calls: list[Any],
+    columns: int,
+    order_column: str,
+    watermark: str,
+) -> str:
+    """SESSION frames in EMIT ON WINDOW CLOSE: a row is emitted once its session is known to
+    be over, when a released row of its partition starts a later session; the latest session
+    is never taken as complete, whatever the watermark (over_window/eowc.rs with the session
+    buffer's ``is_saturated``, src/expr/impl/src/window_function/buffer.rs:510-526).  Its
+    first / last values are then final."""
+    if len(sessions) != len(calls):
+        raise refusal("a SESSION frame with other window functions")
+    specs = {(_text(a.over.partitionClause), _text(a.over.orderClause)) for c in sessions
+             for a in c.args[:3]}  # fmt: skip
+    if len(specs) != 1:
+        raise refusal("window functions of several window specifications")
+    stmt.fromClause = (_released(source, order_column, watermark),)
+    probe: Any = sessions[0]
+    closed = ast.FuncCall(
+        funcname=(ast.String(names.FUNCTION_SCHEMA), ast.String("session_closed")),
+        args=tuple(probe.args[1:]),
+        funcformat=0,
+    )
+    stmt.targetList = (*(stmt.targetList or ()), ast.ResTarget(val=closed))
+    cols = ", ".join(qi(f"__rw_{i}") for i in range(columns))
+    inner = RawStream()(stmt)
+    return f"SELECT {cols} FROM ({inner}) AS __rw_eowc ({cols}, __rw_closed) WHERE __rw_closed"
 
 
 def filter_input(pg_query: str, relation: str, column: str, watermark: str) -> str:

@@ -45,15 +45,30 @@ class MapContext:
     """What the mapping needs besides the error: the statement timeout in effect (seconds)."""
 
     timeout_seconds: int = 0
+    statement: str = ""  # the statement as the user wrote it (``first`` rows)
 
 
 _Row = tuple[str, "re.Pattern[str]", Build]
 _ROWS: list[_Row] = []
 _EXTRA: list[_Row] = []
+# rows tried before the in-process binder explains an error of a binder class
+# (dataplane/session.py): PostgreSQL's error about an rwshim object says more than the binder
+_FIRST: list[_Row] = []
 
 
-def register(sqlstate: str, pattern: str, build: Build) -> None:
-    _EXTRA.append((sqlstate, re.compile(pattern), build))
+def register(sqlstate: str, pattern: str, build: Build, *, first: bool = False) -> None:
+    (_FIRST if first else _EXTRA).append((sqlstate, re.compile(pattern), build))
+
+
+def map_first(err: PgError, name_of: NameOf, statement: str = "") -> RwError | None:
+    """The error of a ``first`` row matching ``err`` (the failing ``statement`` as the user
+    wrote it), or None."""
+    for sqlstate, pattern, build in _FIRST:
+        if sqlstate == err.sqlstate:
+            m = pattern.search(err.message)
+            if m is not None:
+                return build(m, err, name_of, MapContext(statement=statement))
+    return None
 
 
 def _row(sqlstate: str, pattern: str) -> Callable[[Build], Build]:
@@ -319,7 +334,7 @@ def _limit_const(m: re.Match[str], err: PgError, name_of: NameOf, ctx: MapContex
 def map_error(err: PgError, name_of: NameOf, ctx: MapContext | None = None) -> RwError:
     """The RisingWave error for what PostgreSQL reported."""
     ctx = ctx or MapContext()
-    for sqlstate, pattern, build in (*_EXTRA, *_ROWS):
+    for sqlstate, pattern, build in (*_FIRST, *_EXTRA, *_ROWS):
         if sqlstate == err.sqlstate:
             m = pattern.search(err.message)
             if m is not None:

@@ -97,10 +97,14 @@ def qualified_snapshot(schema: str, name: str) -> str:
 
 
 def parse_physical(name: str) -> tuple[str, int] | None:
-    """(kind letter, relation id) of a physical name in schema ``rw``, or None."""
+    """(kind letter, relation id) of a physical name in schema ``rw``, or None (a
+    materialized view's changelog log ``c<view>_<upstream>``: the view's id)."""
     if name[:1] == "r":  # a reader: r<job>_<source>, the job's
         job, _, source = name[1:].partition("_")
         return ("r", int(job)) if job.isdigit() and source.isdigit() else None
+    if name[:1] == "c" and "_" in name:
+        view, _, upstream = name[1:].partition("_")
+        return ("c", int(view)) if view.isdigit() and upstream.isdigit() else None
     if len(name) < 2 or name[0] not in "tvimqha" or not name[1:].isdigit():
         return None
     return name[0], int(name[1:])

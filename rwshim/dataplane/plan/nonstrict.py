@@ -11,9 +11,10 @@ logged (``src/stream/src/executor/actor.rs:162-174``).  A batch query stays stri
 goes through here.  Aggregate state updates are strict in RisingWave too
 (``src/stream/src/executor/aggregate/agg_state.rs:105-116``) and are left alone.
 
-Covered: ``/`` and ``%`` (division by zero, overflow) and a cast of a non-constant to a
-scalar type (``'two'::int``, out of range); another expression that fails on a row fails the
-barrier's refresh of the view, which keeps its last state and logs the error.
+Covered: ``/`` and ``%`` (division by zero, overflow), ``+ - *`` of integers (overflow) and a
+cast of a non-constant to a scalar type (``'two'::int``, out of range); another expression
+that fails on a row fails the barrier's refresh of the view, which keeps its last state and
+logs the error.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pglast.stream import RawStream
 from rwshim.dataplane.plan.errors import PgError, map_error
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA
 from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR
-from rwshim.dataplane.plan.sqlfn.nonstrict import CAST_TYPES
+from rwshim.dataplane.plan.sqlfn.nonstrict import CAST_TYPES, FAILING
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -37,7 +38,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rwshim.datapath")
 
-_OPS = {"/": "ns_div", "%": "ns_mod"}
+_OPS = {"/": "ns_div", "%": "ns_mod", "+": "ns_add", "-": "ns_sub", "*": "ns_mul"}
+# ``+ - *`` resolve by their operands' types (sqlfn/nonstrict.py has one function per operator):
+# an operand of no type yet (a string literal, NULL) is resolved by a rule operators have and
+# functions lack, so such an expression stays as written
+_BY_TYPES = frozenset({"+", "-", "*"})
+
+
+def _untyped(node: Any) -> bool:
+    return isinstance(node, ast.A_Const) and (node.isnull or isinstance(node.val, ast.String))
 _MAX_PASSES = 64
 
 
@@ -64,9 +73,30 @@ class _Wrap(visitors.Visitor):
             and node.name[0].sval in _OPS
             and node.lexpr is not None
             and node.rexpr is not None
+            and not (
+                node.name[0].sval in _BY_TYPES and (_untyped(node.lexpr) or _untyped(node.rexpr))
+            )
         ):
             return self._call(_OPS[node.name[0].sval], node.lexpr, node.rexpr)
         return None
+
+    def visit_FuncCall(self, ancestors: Any, node: ast.FuncCall) -> Any:
+        names: Any = node.funcname or ()
+        parts = [n.sval for n in names]
+        if (
+            node.over is not None
+            or node.agg_star
+            or node.agg_distinct
+            or node.agg_order
+            or node.agg_filter
+            or not node.args
+            or not parts
+            or parts[-1] not in FAILING
+            or (len(parts) == 2 and parts[0] not in ("pg_catalog", FUNCTION_SCHEMA))
+            or len(parts) > 2
+        ):
+            return None
+        return self._call(f"ns_fn_{parts[-1]}", *node.args)
 
     def visit_TypeCast(self, ancestors: Any, node: ast.TypeCast) -> Any:
         tn = node.typeName
@@ -88,7 +118,7 @@ class _Wrap(visitors.Visitor):
 def query(text: str) -> str:
     """``text`` (one SELECT, PostgreSQL's) with its failing expressions made to give NULL;
     ``text`` itself when nothing is to wrap or it cannot be printed again."""
-    if "/" not in text and "%" not in text and "::" not in text and "CAST" not in text.upper():
+    if not any(c in text for c in "/%+-*:(") and "CAST" not in text.upper():
         return text
     try:
         tree = parse_sql(text)
@@ -115,8 +145,8 @@ def apply_error(
 ) -> RwError:
     """The error of making these objects.  A materialized view's state that failed on a row
     with an expression error RisingWave's streaming evaluation turns into NULL (rwshim covers
-    ``/``, ``%`` and casts only) is refused clearly rather than with the batch error, which
-    RisingWave never shows for a streaming job."""
+    ``/``, ``%``, integer ``+ - *`` and casts only) is refused clearly rather than with the
+    batch error, which RisingWave never shows for a streaming job."""
     name_of = names_of([o.relation_id for o in todo])
     states = [str(name_of(o.relation_id)) for o in todo if o.kind == "state"]
     if not states or not (error.sqlstate.startswith("22") or error.sqlstate == EXPR_ERROR):
@@ -125,5 +155,5 @@ def apply_error(
     return RwError(
         f"not supported by rwshim: an expression of materialized view {', '.join(states)}"
         f" failed on a row ({detail}); RisingWave's streaming evaluation gives NULL there,"
-        " rwshim does so for /, % and casts only"
+        " rwshim does so for /, %, integer + - * and casts only"
     )

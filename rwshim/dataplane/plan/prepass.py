@@ -20,6 +20,10 @@ Built in (RisingWave's parser, src/sqlparser/src/parser.rs):
   rewriter (plan/asof), which turns it into a LATERAL subquery or refuses it;
 - ``STRUCT<...>`` in a type position (parse_data_type): the struct's composite type
   (query/pg/typemap), whose DDL goes to ``requires``;
+- ``map(K,V)`` types and ``MAP {...}`` literals (dataplane/plan/mapsyntax.py);
+- ``f(x) OVER (... SESSION WITH GAP g)`` (parse_window_frame): ``first_value`` /
+  ``last_value`` over the whole partition, rwfn's 4-argument ones picking the session
+  (rwshim/sql/session_frames.py, run before the others);
 - ``::char(n)`` / ``::character(n)`` / ``::bpchar``, ``CAST(x AS char(n))``: RisingWave has
   no char type and binds it as varchar (src/frontend/src/binder/expr/mod.rs bind_data_type,
   AstDataType::Char), the length ignored (``text`` where ``varchar`` does not fit in place).
@@ -32,8 +36,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from rwshim.errors import RwError
+from rwshim.sql import session_frames
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 _LITERALS = frozenset(
@@ -61,6 +67,8 @@ class Prepassed:
     scalar_as_agg: list[int] = field(default_factory=list)
     # byte spans of a call's blanked ``IGNORE NULLS`` (plan/ignore_nulls)
     ignore_nulls: list[tuple[int, int]] = field(default_factory=list)
+    # the ``MAP {...}`` literals (dataplane/plan/mapsyntax.py MapSpan), rebuilt by the rewriter
+    map_literals: list[Any] = field(default_factory=list)
 
     def blank(self, start: int, end: int) -> None:
         """Replace characters [start, end) with spaces (offsets are kept)."""
@@ -92,6 +100,8 @@ def register(trigger: str, fn: Pass) -> None:
 
 
 def prepass(text: str) -> Prepassed:
+    # SESSION frames first (their text grows): the other passes see PostgreSQL's form
+    text = session_frames.for_postgres(text)
     if "[" in text and "array" in text.lower():
         text = subscripted_arrays(text)
     out = Prepassed(text)
@@ -434,3 +444,5 @@ register("asof", _asof_join)
 register("system_", _temporal_join)
 register("struct", _struct_types)
 register("char", _char_casts)
+
+# RisingWave's map types and literals: a pass of its own module, registered on import

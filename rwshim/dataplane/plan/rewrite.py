@@ -27,6 +27,7 @@ from typing import Any
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
+    changelogs,
     checks,
     corresponding,
     dml,
@@ -34,8 +35,10 @@ from rwshim.dataplane.plan import (
     fulljoin,
     functions,
     gapfill,
+    hashkeys,
     ignore_nulls,
     lists,
+    mapsyntax,
     names,
     samename,
     structs,
@@ -76,6 +79,8 @@ class PgStatement:
     # names over 63 bytes: (the physical name PostgreSQL answers with, the user's name), for
     # the result columns and errors (rwshim/sql/long_names.py)
     long_names: tuple[tuple[str, str], ...] = ()
+    # the tables and sources its changelog CTEs read (a materialized view's: changelogs.py)
+    changelogs: tuple[int, ...] = ()
     # a FULL JOIN answered as a nested loop (plan/fulljoin): RisingWave's stream plan refuses it
     nested_loop: bool = False
     # a materialized view's datagen sources, read through its own readers (ddl.reader)
@@ -140,18 +145,24 @@ def expression(text: str) -> str:
     return long_names.physical_text(rw.sp.result()[len(_EXPR_HEAD) :])[0]
 
 
-def rewrite(routed: Routed, inline: dict[int, str] | None = None) -> PgStatement:
+def rewrite(
+    routed: Routed, inline: dict[int, str] | None = None, streaming: bool = False
+) -> PgStatement:
     """The PostgreSQL text of a statement routed to the data plane; ``inline``: relations
     read as the given subquery text instead of their physical object (a view RisingWave binds
-    again in each session, plane.py)."""
+    again in each session, plane.py); ``streaming``: a streaming job's query (its group keys
+    always aggregate by hash: hashkeys)."""
     assert routed.route is Route.DATA and routed.shape is not None
-    return _Rewriter(routed, inline or {}).run()
+    return _Rewriter(routed, inline or {}, streaming).run()
 
 
 class _Rewriter:
-    def __init__(self, routed: Routed, inline: dict[int, str] | None = None) -> None:
+    def __init__(
+        self, routed: Routed, inline: dict[int, str] | None = None, streaming: bool = False
+    ) -> None:
         assert routed.shape is not None
         self.inline = inline or {}
+        self.streaming = streaming
         self.routed = routed
         self.shape = routed.shape
         self.text = self.shape.text
@@ -159,6 +170,7 @@ class _Rewriter:
         self._star_spans: set[int] = set()
         self._temporal: list[temporal.TemporalJoin] = []
         self._histories: list[tuple[int, tuple[str, str]]] = []
+        self._changelogs: list[int] = []
         # id(level) of a CORRESPONDING wrapper -> the names it selects (plan/corresponding)
         self.corr_names: dict[int, list[str]] = {}
         # id(level) whose bare star is listed out (a rewritten FULL JOIN: plan/fulljoin)
@@ -195,9 +207,13 @@ class _Rewriter:
             self.type_names()
             fulljoin.splice(self, full_joins)
             extra = dml.splice(self.routed, self.sp, self.source_width())
+            # last: a map column's subscripts, map literals and map_filter calls are rebuilt
+            # around their parts' rewritten text
+            mapsyntax.splice_all(self.routed, self.sp)
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
+        text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
         repeated = extra.repeated_key_text
         if repeated is not None:
             repeated, more = long_names.physical_text(repeated)
@@ -223,8 +239,19 @@ class _Rewriter:
             tuple(self._temporal),
             tuple(self._histories),
             tuple(back.items()),
+            tuple(dict.fromkeys(self._changelogs)),
             nested_loop=bool(full_joins),
         )
+
+    def _primary_key_of(self, schema: str, name: str) -> tuple[str, ...]:
+        """The declared primary key of the table ``schema.name`` names on PostgreSQL."""
+        for rel in self.routed.user_relations():
+            if rel.kind == RelKind.TABLE and (schema, name) == (
+                names.DATA_SCHEMA,
+                names.table_name(rel.id),
+            ):
+                return rel.primary_key
+        return ()
 
     # --- relation names -------------------------------------------------------------------
 
@@ -250,6 +277,9 @@ class _Rewriter:
             sp.replace(ref.location, end, phys + alias)
 
     def physical(self, rel: object) -> str:
+        if isinstance(rel, Relation) and rel.changelog:  # a changelog CTE (changelogs.py)
+            self._changelogs.append(rel.id)
+            return changelogs.placeholder(rel.id)
         if isinstance(rel, Relation) and rel.id in self.inline:
             return self.inline[rel.id]
         return physical(rel)

@@ -8,6 +8,7 @@ parts (quoted or not, with whitespace and comments around the dots) from that po
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # whitespace and comments (PostgreSQL's nested block comments are not nested here: a nested
 # comment inside a qualified name makes the match fail, and the caller refuses the statement)
@@ -142,6 +143,18 @@ class Splicer:
 
     def insert(self, pos: int, new: str) -> None:
         self._edits.append((pos, pos, len(self._edits), new))
+
+    def replace_around(self, start: int, end: int, new: Callable[[], str]) -> None:
+        """Replace ``[start, end)``, edits inside it included, with ``new()`` (which may read
+        the spliced ``section``s of the span's parts first): a construct rebuilt around the
+        already rewritten text of its parts (a map literal: dataplane/plan/maptype.py)."""
+        text = new()
+        self._edits = [
+            e
+            for e in self._edits
+            if not ((start <= e[0] and e[1] <= end and e[0] != e[1]) or start < e[0] == e[1] < end)
+        ]
+        self.replace(start, end, text)
 
     def __bool__(self) -> bool:
         return bool(self._edits)

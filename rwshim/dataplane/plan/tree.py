@@ -236,6 +236,9 @@ class Shape:
     # byte offset of a star -> columns it leaves out (``* EXCEPT``, from the pre-pass)
     star_excludes: dict[int, frozenset[str]] = field(default_factory=dict)
     level_of: dict[int, Level] = field(default_factory=dict)  # id(SelectStmt node) -> level
+    # ``c[i]...`` on a column: (level, the column's names, its location, the subscripts'
+    # count), for a map column's access (plan/mapsyntax)
+    subscripts: list[tuple[Level, tuple[str, ...], int, int]] = field(default_factory=list)
 
     @property
     def relation_refs(self) -> list[RelRef]:
@@ -620,6 +623,20 @@ class _Walker:
             elif len(fields) == 2 and level is not None:
                 shape.short_paths.append(ColumnPath(level, _names(fields), loc))
             return
+        if kind == "A_Indirection" and level is not None:
+            arg = _wrapped(node.get("arg"))
+            ind = node.get("indirection") or []
+            if (
+                arg is not None
+                and arg[0] == "ColumnRef"
+                and ind
+                and all("A_Indices" in i and not i["A_Indices"].get("is_slice") for i in ind)
+            ):
+                fields = arg[1].get("fields") or []
+                if fields and "A_Star" not in fields[-1]:
+                    shape.subscripts.append(
+                        (level, _names(fields), arg[1].get("location", -1), len(ind))
+                    )
         if kind == "ParamRef":
             shape.params.add(int(node.get("number", 0)))
             return

@@ -16,7 +16,9 @@ RisingWave-only types (rwshim/common/rwtypes.py) map as:
 - a list of any depth: a PostgreSQL array of its innermost element (PostgreSQL's arrays carry
   their dimensions in the value, not the type);
 - ``rw_int256``: the domain ``rwfn.rw_int256`` (dataplane/plan/sqlfn/int256.py);
-- ``vector(n)``: pgvector's ``vector(n)``, installed in ``rwfn``.
+- ``vector(n)``: pgvector's ``vector(n)``, installed in ``rwfn``;
+- ``map(K,V)``: a composite type ``rwfn.rw_m<digest>`` per distinct map type, with the map
+  functions overloaded on it (dataplane/plan/maptype.py).
 ``type_ddl`` gives the idempotent statements that make the composite types a type needs.
 Every RisingWave-only type maps here: nothing else should special-case a type.
 """
@@ -165,6 +167,32 @@ def struct_name(t: rwtypes.RwType) -> str:
     return name
 
 
+MAP_PREFIX = "rw_m"
+# composite type name -> the map type it holds (names made by this process)
+MAPS: dict[str, rwtypes.RwType] = {}
+
+
+def map_name(t: rwtypes.RwType) -> str:
+    """The composite type of a map type: ``rw_m`` and 8 base-36 digits of a digest of its
+    RisingWave name (12 characters: no longer than the shortest ``map(int,int)`` it stands for
+    in a statement's text)."""
+    n = int.from_bytes(hashlib.sha256(t.display().encode()).digest()[:8], "big")
+    digits = []
+    for _ in range(8):
+        n, r = divmod(n, 36)
+        digits.append(_DIGITS[r])
+    name = MAP_PREFIX + "".join(digits)
+    MAPS.setdefault(name, t)
+    return name
+
+
+def map_entry(t: rwtypes.RwType) -> rwtypes.RwType:
+    """The struct of a map's entries, ``struct<key K, value V>`` (map_type.rs
+    struct_type_for_map)."""
+    assert t.elem is not None and t.value is not None
+    return rwtypes.RwType("struct", fields=(("key", t.elem), ("value", t.value)))
+
+
 def pg_type(t: rwtypes.RwType) -> str:
     """The PostgreSQL type text of a RisingWave type (names in ``rwfn`` qualified)."""
     inner = t.innermost()
@@ -178,6 +206,11 @@ def pg_type(t: rwtypes.RwType) -> str:
         return f"{FUNCTION_SCHEMA}.vector({t.dim})"
     if t.kind == "struct":
         return f"{FUNCTION_SCHEMA}.{struct_name(t)}"
+    if t.kind == "map":
+        from rwshim.dataplane.plan import maptype
+
+        maptype.check_type(t)
+        return f"{FUNCTION_SCHEMA}.{map_name(t)}"
     raise NotImplementedError_(f"columns of type {t.display()} on the PostgreSQL data plane")
 
 
@@ -189,6 +222,9 @@ def type_ddl(t: rwtypes.RwType) -> list[str]:
     out: list[str] = []
     seen: set[str] = set()
     for x in t.walk():
+        if x.kind == "map":
+            out.extend(s for s in _map_ddl(x, seen) if s not in out)
+            continue
         if x.kind != "struct":
             continue
         name = struct_name(x)
@@ -196,6 +232,22 @@ def type_ddl(t: rwtypes.RwType) -> list[str]:
             continue
         seen.add(name)
         out.append(_composite_ddl(name, x))
+    return out
+
+
+def _map_ddl(t: rwtypes.RwType, seen: set[str]) -> list[str]:
+    """The statements making map type ``t`` (its entry struct first: map_entries and
+    map_from_entries take a list of it)."""
+    from rwshim.dataplane.plan import maptype
+
+    name = map_name(t)
+    if name in seen:
+        return []
+    assert t.elem is not None and t.value is not None
+    entry = map_entry(t)
+    out = type_ddl(entry)
+    seen.add(name)
+    out.append(maptype.map_ddl(name, t, pg_type(t.elem), pg_type(t.value), pg_type(entry)))
     return out
 
 

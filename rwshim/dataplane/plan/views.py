@@ -24,7 +24,7 @@ from typing import Protocol
 
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.common import pgtypes
-from rwshim.dataplane.plan import guard, names, rewrite, temporal
+from rwshim.dataplane.plan import changelogs, guard, names, rewrite, temporal
 from rwshim.dataplane.plan.route import Routed
 from rwshim.errors import RwError
 
@@ -114,6 +114,7 @@ def guarded(
         | {(names.DATA_SCHEMA, r) for r in readers}
         | {("pg_temp", names.snapshot_name(schema, name)) for schema, name in st.snapshots}
         | temporal.relations(st.temporal, st.histories)
+        | changelogs.guard_names(st.changelogs)
     )
     text, settings, answered = guard.guard(st.text, rels, answer, materialized)
     repeated = st.repeated_key_text
@@ -147,10 +148,15 @@ def definition(
         reader = names.pg_ident(names.reader_name(rel.id, source.id))
         inline[source.id] = f"(SELECT {cols} FROM {names.DATA_SCHEMA}.{reader})"
     readers = tuple(names.reader_name(rel.id, s.id) for s in sources)
-    st, settings, _ = guarded(rewrite.rewrite(routed, inline), answer, materialized, readers)
+    # a streaming job's group keys aggregate by hash (plan/hashkeys); a view is batch
+    streaming = rel.kind != RelKind.VIEW
+    st, settings, _ = guarded(
+        rewrite.rewrite(routed, inline, streaming), answer, materialized, readers
+    )
     st = dataclasses.replace(st, readers=tuple(sources))
     if settings and not materialized:  # (a materialized view keeps the value it bound)
         raise guard.SessionBound(f"set_config in the definition of {rel.name}")
+    st = changelogs.for_view(st, rel)  # its changelog CTEs read its logs
     return temporal.for_view(st, rel)  # its temporal joins read its arrivals
 
 
@@ -175,6 +181,7 @@ def rewritten(
             snapshots.extend(sub.snapshots)
             pre.extend(sub_settings)
     st = rewrite.rewrite(routed, inline)
+    changelogs.check_batch(st)  # a batch query may not read a changelog CTE
     if inline:
         ids = [i for i in st.relation_ids if i not in inline] + reads
         st = dataclasses.replace(

@@ -50,6 +50,7 @@ from rwshim.binder.parse import parse
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import eowc_window, names, typemap
 from rwshim.dataplane.plan.names import quote_ident as qi
+from rwshim.dataplane.plan.names import quote_literal
 from rwshim.errors import InvalidInputSyntax, NotSupported, RwError
 
 # a FROM name's parts (real values) -> the user relation it resolves to, or None
@@ -111,7 +112,7 @@ def table_statements(rel: Relation, expression: Callable[[str], str]) -> list[st
     watermark (idempotent: a migration runs them again); nothing without one."""
     if rel.watermark is None:
         return []
-    column, expr_text, _ttl = rel.watermark
+    column, expr_text, ttl = rel.watermark
     col = next((c for c in rel.columns if c.name == column), None)
     key = table_key(rel)
     if col is None or not key:
@@ -132,7 +133,7 @@ def table_statements(rel: Relation, expression: Callable[[str], str]) -> list[st
         f"UPDATE {wm} SET value = greatest(w, (SELECT max({expr}) FROM rw_new)); "
         "RETURN NULL; END"
     )
-    return [
+    out = [
         f"CREATE TABLE IF NOT EXISTS {wm} (value {pg_type})",
         f"INSERT INTO {wm} SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM {wm})",
         f"CREATE OR REPLACE FUNCTION {_filter_function(name)}() RETURNS trigger"
@@ -140,6 +141,47 @@ def table_statements(rel: Relation, expression: Callable[[str], str]) -> list[st
         f"DROP TRIGGER IF EXISTS {qi('watermark')} ON {table}",
         f"CREATE TRIGGER {qi('watermark')} AFTER INSERT ON {table} REFERENCING NEW TABLE AS"
         f" rw_new FOR EACH STATEMENT EXECUTE FUNCTION {_filter_function(name)}()",
+        f"DROP TRIGGER IF EXISTS {qi('watermark_ttl')} ON {table}",
+        f"DROP TRIGGER IF EXISTS {qi('watermark_ttl_filter')} ON {table}",
+    ]
+    if ttl:
+        out += _ttl_statements(name, table, column, pg_type)
+    return out
+
+
+def _ttl_statements(name: str, table: str, column: str, pg_type: str) -> list[str]:
+    """``WITH TTL`` (the watermark filter in front of the table is RisingWave's for every
+    chunk, an upsert's or UPDATE's new rows too): RisingWave's table state forgets a row once
+    its watermark column is below the watermark (the materialize executor's state table is
+    cleaned by it, src/stream/src/executor/mview/materialize.rs:197-215, 455-460) and adds the
+    column to the stream key (optimizer/plan_node/stream_materialize.rs:362-369).  So (the
+    cases of e2e_test/streaming/watermark_ttl.slt): a write of a row below the watermark over
+    an expired one changes nothing; a new row below the watermark over a live one deletes it
+    (the filter after the UPDATE drops the new row); a new row above the watermark over an
+    expired one is a new row downstream while the expired one stays there, which rwshim's
+    tables and the views computed from them cannot hold (a key twice): refused; a DELETE of
+    an expired row changes nothing."""
+    fn = f"{names.DATA_SCHEMA}.{qi(name + '_wm_ttl')}"
+    col = qi(column)
+    message = quote_literal(
+        f"not supported by rwshim: an update or upsert of a row whose {column} is below the"
+        " watermark of a WATERMARK ... WITH TTL table to a row above it (RisingWave's state"
+        " has forgotten the old row, which its downstream jobs keep beside the new one)"
+    )
+    body = (
+        f"DECLARE w {pg_type}; BEGIN SELECT value INTO w FROM {wm_table(name)}; "
+        # (the filter's own DELETE of late rows runs in a trigger: not a user's write)
+        f"IF w IS NOT NULL AND OLD.{col} < w AND pg_trigger_depth() = 1 THEN "
+        f"IF TG_OP = 'DELETE' OR NEW.{col} < w THEN RETURN NULL; END IF; "
+        f"RAISE EXCEPTION USING ERRCODE = 'RWERR', MESSAGE = {message}; END IF; "
+        "RETURN CASE TG_OP WHEN 'DELETE' THEN OLD ELSE NEW END; END"
+    )
+    return [
+        f"CREATE OR REPLACE FUNCTION {fn}() RETURNS trigger LANGUAGE plpgsql AS $rw$ {body} $rw$",
+        f"CREATE TRIGGER {qi('watermark_ttl')} BEFORE UPDATE OR DELETE ON {table} FOR EACH ROW"
+        f" EXECUTE FUNCTION {fn}()",
+        f"CREATE TRIGGER {qi('watermark_ttl_filter')} AFTER UPDATE ON {table} REFERENCING NEW"
+        f" TABLE AS rw_new FOR EACH STATEMENT EXECUTE FUNCTION {_filter_function(name)}()",
     ]
 
 
@@ -148,6 +190,7 @@ def drop_leftovers(name: str) -> list[str]:
     return [
         f"DROP TABLE IF EXISTS {wm_table(name)}",
         f"DROP FUNCTION IF EXISTS {_filter_function(name)}()",
+        f"DROP FUNCTION IF EXISTS {names.DATA_SCHEMA}.{qi(name + '_wm_ttl')}()",
     ]
 
 

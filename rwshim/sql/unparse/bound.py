@@ -176,15 +176,16 @@ class _Collector:
         self.resolve = resolve
         self.refs = refs
 
-    def ref(self, t: n.TableRef, ctes: frozenset[str]) -> None:
+    def ref(self, t: n.TableRef, ctes: frozenset[str], *, alias_allowed: bool = True) -> None:
+        """``alias_allowed`` False: a name no alias may follow (``AS changelog FROM <name>``,
+        parser.rs:4924-4929), so a renamed one gets none."""
         parts = [p.real_value() for p in t.name.parts]
         if len(parts) == 1 and parts[0] in ctes:
             return
         rid = self.resolve(parts)
         if rid is not None:
-            self.refs.append(
-                Ref(t.span[0], t.span[1], t.after, rid, parts[-1], t.alias is not None)
-            )
+            aliased = t.alias is not None or not alias_allowed
+            self.refs.append(Ref(t.span[0], t.span[1], t.after, rid, parts[-1], aliased))
 
     def query(self, q: n.Query, ctes: frozenset[str]) -> None:
         scope = ctes
@@ -194,7 +195,7 @@ class _Collector:
             if c.query is not None:
                 self.query(c.query, inner)
             elif c.changelog is not None:
-                self.ref(c.changelog, scope)
+                self.ref(c.changelog, scope, alias_allowed=False)
             scope = scope | {name}
         self.set_expr(q.body, scope)
         for o in q.order_by:

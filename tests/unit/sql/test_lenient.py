@@ -65,3 +65,22 @@ def test_an_error_after_an_inserted_parenthesis_points_at_the_users_text() -> No
         "LINE 1: select f(x)[1] from t t2 t3\n"
         "                                 ^"
     )
+
+
+def test_update_names_a_table_only_as_the_statement_verb() -> None:
+    # changelog.slt:32: CTEs named add and update, read in a FROM list
+    text = "with update as (select 1) select * from a, update where a.x = update.x"
+    assert _pg(text) == text
+    assert _pg("update user set a = 1") == "update _ser set a = 1"
+    assert _pg("explain update user set a = 1") == "explain update _ser set a = 1"
+
+
+def test_a_changelog_cte_and_a_session_frame_read_as_postgresql() -> None:
+    # RisingWave's own forms (parser.rs:4916-4932, WindowFrameUnits::Session): the CTE's body
+    # as (TABLE <name>), the frame blanked
+    assert _pg("with p as changelog from t select * from p") == (
+        "with p as (TABLE          t) select * from p"
+    )
+    assert _pg("select first_value(x) over (order by ts session with gap '1 m') from t") == (
+        "select first_value(x) over (order by ts " + " " * 22 + ") from t"
+    )

@@ -18,6 +18,12 @@
   here with dynamic SQL (a field's or an element's type is known only when it runs); a row
   constructor is taken apart by the rewriter (dataplane/plan/structs.py).
 
+A map (a composite of two arrays: dataplane/plan/maptype.py) or a list of maps goes to its
+type's ``map_to_jsonb`` first (before the struct case, which would take the composite apart);
+a map PostgreSQL's own ``to_jsonb`` still meets inside something else comes out as the two
+arrays, which ``json_maps`` makes the object of its entries that RisingWave's is (to_jsonb.rs:
+a map is an object, its keys as strings).
+
 ``rwfn.to_jsonb(anyelement)`` shadows PostgreSQL's own (same signature, rwfn first) and
 dispatches on the argument's type itself, in PL/pgSQL (an SQL function's dead branches would
 be constant-folded, casting a text constant to float8): typed overloads would draw integer
@@ -47,6 +53,22 @@ CREATE OR REPLACE FUNCTION {F}.timestamp_jsonb(x timestamp) RETURNS jsonb LANGUA
     IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
     SELECT pg_catalog.to_jsonb(pg_catalog.to_char(x, 'YYYY-MM-DD"T"HH24:MI:SS') || {_FRACTION})
     FROM (SELECT pg_catalog.date_part('microseconds', x)::int8 % 1000000 AS us) s $$;
+CREATE OR REPLACE FUNCTION {F}.json_maps(j jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+SELECT CASE pg_catalog.jsonb_typeof(j)
+    WHEN 'object' THEN CASE
+        WHEN j ? 'map$keys' AND j ? 'map$values'
+            AND (SELECT pg_catalog.count(*) FROM pg_catalog.jsonb_object_keys(j)) = 2
+        THEN (SELECT coalesce(pg_catalog.jsonb_object_agg(j -> 'map$keys' ->> i,
+                                                          {F}.json_maps(j -> 'map$values' -> i)),
+                              '{{}}')
+              FROM pg_catalog.generate_series(0, pg_catalog.jsonb_array_length(j -> 'map$keys') - 1)
+                  AS i)
+        ELSE (SELECT coalesce(pg_catalog.jsonb_object_agg(key, {F}.json_maps(value)), '{{}}')
+              FROM pg_catalog.jsonb_each(j)) END
+    WHEN 'array' THEN (SELECT coalesce(pg_catalog.jsonb_agg({F}.json_maps(value) ORDER BY o), '[]')
+                       FROM pg_catalog.jsonb_array_elements(j) WITH ORDINALITY AS e(value, o))
+    ELSE j END $$;
 CREATE OR REPLACE FUNCTION {F}.to_jsonb(x anyelement) RETURNS jsonb LANGUAGE plpgsql STABLE
     PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -64,6 +86,10 @@ BEGIN
             x::text::timestamptz AT TIME ZONE 'UTC') #>> '{{}}') || '+00:00');
     ELSIF t = 'timestamp'::regtype THEN
         RETURN {F}.timestamp_jsonb(x::text::timestamp);
+    ELSIF t::text LIKE '{F}.rw\\_m%' THEN
+        -- a map or a list of maps: its type's own function (dataplane/plan/maptype.py)
+        EXECUTE pg_catalog.format('SELECT {F}.map_to_jsonb($1::%s)', t) INTO j USING x;
+        RETURN j;
     ELSIF t <> 'record'::regtype AND EXISTS (SELECT 1 FROM pg_catalog.pg_type
             WHERE oid = t AND typtype = 'c') THEN
         EXECUTE (SELECT 'SELECT pg_catalog.jsonb_build_object('
@@ -86,7 +112,13 @@ BEGIN
             RETURN COALESCE(j, '[]'::jsonb);
         END IF;
     END IF;
-    RETURN pg_catalog.to_jsonb(x);
+    j := pg_catalog.to_jsonb(x);
+    -- a map inside a struct or a list: PostgreSQL's to_jsonb of its composite
+    -- (dataplane/plan/maptype.py), made RisingWave's object of its entries (to_jsonb.rs)
+    IF pg_catalog.strpos(j::text, '"map$keys"') > 0 THEN
+        RETURN {F}.json_maps(j);
+    END IF;
+    RETURN j;
 END $$;
 """
 

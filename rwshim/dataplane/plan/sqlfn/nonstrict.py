@@ -49,4 +49,93 @@ def _casts() -> list[str]:
     ]
 
 
-register(";\n".join([*_binary("ns_div", "/"), *_binary("ns_mod", "%"), *_casts()]) + ";\n")
+# ``+ - *``: one function per binary operator PostgreSQL (and rwfn) has, so that a call
+# resolves as the operator does; plain ``SELECT a op b`` (LANGUAGE sql, no SET, the operator
+# function's volatility: PostgreSQL inlines it, so it costs nothing), and for an integer
+# result of integer operands NULL where the result is out of its type's range (RisingWave's
+# checked integer arithmetic, src/expr/impl/src/scalar/arithmetic_op.rs general_add & co.,
+# fails there: non-strict, NULL).  No exception block: a subtransaction per row would make
+# every view's refresh slow.
+_ARITH = f"""
+DO $ns$
+DECLARE
+  r record;
+  body text;
+BEGIN
+  FOR r IN
+    SELECT DISTINCT ON (o.oprname, o.oprleft, o.oprright) o.oprname AS op,
+      o.oprleft::regtype AS l, o.oprright::regtype AS rt, o.oprresult::regtype AS res,
+      p.provolatile AS v,
+      o.oprleft IN (21, 23, 20) AND o.oprright IN (21, 23, 20) AND o.oprresult IN (21, 23, 20)
+        AS ints,
+      o.oprresult AS result_oid
+    FROM pg_operator o JOIN pg_proc p ON p.oid = o.oprcode
+    WHERE o.oprname IN ('+', '-', '*') AND o.oprkind = 'b'
+      AND o.oprnamespace IN ('pg_catalog'::regnamespace, '{F}'::regnamespace)
+    ORDER BY o.oprname, o.oprleft, o.oprright, o.oprnamespace = '{F}'::regnamespace DESC
+  LOOP
+    IF r.ints THEN
+      body := format(
+        'SELECT CASE WHEN a::numeric %1$s b::numeric BETWEEN %2$s AND %3$s THEN a %1$s b END',
+        r.op,
+        CASE r.result_oid WHEN 21 THEN '-32768' WHEN 23 THEN '-2147483648'
+          ELSE '-9223372036854775808' END,
+        CASE r.result_oid WHEN 21 THEN '32767' WHEN 23 THEN '2147483647'
+          ELSE '9223372036854775807' END);
+    ELSE
+      body := format('SELECT a %s b', r.op);
+    END IF;
+    EXECUTE format(
+      'CREATE OR REPLACE FUNCTION {F}.%I(a %s, b %s) RETURNS %s LANGUAGE sql %s AS %L',
+      CASE r.op WHEN '+' THEN 'ns_add' WHEN '-' THEN 'ns_sub' ELSE 'ns_mul' END,
+      r.l, r.rt, r.res,
+      CASE r.v WHEN 'i' THEN 'IMMUTABLE' WHEN 's' THEN 'STABLE' ELSE 'VOLATILE' END,
+      body);
+  END LOOP;
+END $ns$
+"""
+
+# scalar functions that fail on some rows (src/expr/impl/src/scalar/*: sqrt and ln of
+# negatives, pow / exp overflow, abs of the smallest integer, substr's negative length, a
+# jsonb of the wrong kind, dates out of range, ...): ``ns_fn_<name>`` per overload, a
+# PL/pgSQL call of the function itself whose error is NULL (a subtransaction per call: these
+# are rare in views)
+FAILING: tuple[str, ...] = (
+    "sqrt", "pow", "power", "ln", "log", "log10", "exp", "abs", "substr", "chr", "repeat",
+    "jsonb_array_length", "to_date", "to_timestamp", "make_date", "make_time",
+    "make_timestamp", "date_trunc",
+)  # fmt: skip
+_NAMES = ", ".join(f"'{n}'" for n in FAILING)
+_FUNCTIONS = f"""
+DO $ns$
+DECLARE
+  r record;
+  params text;
+BEGIN
+  FOR r IN
+    SELECT DISTINCT ON (p.proname, p.proargtypes) p.proname AS name,
+      p.pronamespace::regnamespace AS ns, pg_get_function_arguments(p.oid) AS args,
+      pg_get_function_result(p.oid) AS res, p.pronargs AS n, p.provolatile AS v
+    FROM pg_proc p
+    WHERE p.proname IN ({_NAMES}) AND p.prokind = 'f' AND NOT p.proretset
+      AND p.provariadic = 0 AND p.pronargs > 0
+      AND p.pronamespace IN ('pg_catalog'::regnamespace, '{F}'::regnamespace)
+    ORDER BY p.proname, p.proargtypes,
+      p.pronamespace = '{F}'::regnamespace DESC
+  LOOP
+    SELECT string_agg('$' || i, ', ') INTO params FROM generate_series(1, r.n) AS i;
+    EXECUTE format(
+      'CREATE OR REPLACE FUNCTION {F}.%I(%s) RETURNS %s LANGUAGE plpgsql %s {_PATH} AS %L',
+      'ns_fn_' || r.name, r.args, r.res,
+      CASE r.v WHEN 'v' THEN 'VOLATILE' ELSE 'STABLE' END,
+      format($b$BEGIN RETURN %s.%I(%s); {_CATCH} END$b$, r.ns, r.name, params));
+  END LOOP;
+END $ns$
+"""
+
+register(
+    ";\n".join(
+        [*_binary("ns_div", "/"), *_binary("ns_mod", "%"), *_casts(), _ARITH, _FUNCTIONS]
+    )
+    + ";\n"
+)

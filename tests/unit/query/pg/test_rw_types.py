@@ -7,7 +7,7 @@ import pytest
 
 from rwshim.common import pgtypes, rwtypes
 from rwshim.dataplane.plan import typemap
-from rwshim.errors import NotImplementedError_
+from rwshim.errors import BindError, NotImplementedError_, RwError
 
 
 @pytest.mark.parametrize(
@@ -59,8 +59,21 @@ def test_create_table_binds_risingwave_only_column_types() -> None:
         "struct<a integer, b character varying>",
     )
     assert rwtypes.bind_column_type("rw_int256", "rw_int256") == (1301, "rw_int256")
-    with pytest.raises(NotImplementedError_):
-        rwtypes.bind_column_type("map", "map(varchar, int)")
+    assert rwtypes.bind_column_type("map", "map(varchar, int)") == (
+        1303,
+        "map(character varying,integer)",
+    )
+    # map_type.rs check_key_type_valid, as binder/expr/mod.rs bind_data_type reports it
+    with pytest.raises(BindError) as info:
+        rwtypes.bind_column_type("map", "map (float, float)")
+    assert info.value.chain == ["Bind error: invalid map key type: double precision"]
+    with pytest.raises(BindError) as info:
+        rwtypes.bind_column_type("struct", "struct<m map(map(int,int), int)>")
+    assert info.value.chain == ["Bind error: invalid map key type: map(integer,integer)"]
+    # rwshim's limit: a map whose values are lists
+    with pytest.raises(RwError) as err:
+        rwtypes.bind_column_type("map", "map(int, int[])")
+    assert err.value.chain[0].startswith("not supported by rwshim: map(integer,integer[])")
     assert rwtypes.bind_column_type("int4", "int[][]", 2) == (pgtypes.INT4_ARRAY, "integer[][]")
     assert rwtypes.bind_column_type("int4", "int[]", 1) == (pgtypes.INT4_ARRAY, "integer[]")
 

@@ -1,0 +1,302 @@
+"""RisingWave's changelog CTE, ``WITH p AS changelog FROM t``, in texts the other parsers read.
+
+RisingWave parses ``alias [(cols)] AS changelog FROM <object name>`` as a CTE of its own kind
+(src/sqlparser/src/parser.rs:4896-4932, ``CteInner::ChangeLog``) and binds it as a share of
+the table or source's relation with two more columns, ``changelog_op`` (int2, visible) and
+``_changelog_row_id`` (serial, hidden) (src/frontend/src/binder/relation/share.rs:41-84,
+binder/query.rs:404-418).  Neither PostgreSQL nor sqlglot reads that form, so two rewrites:
+
+- ``for_postgres_parse``: for the front door's syntax check (pglast), the CTE's body becomes
+  ``(TABLE <name>)`` in place (the positions of what follows kept: two characters added,
+  reported to the caller);
+- ``as_relations``: for the readers that bind (the binder, the data plane's router), each
+  changelog CTE is removed from its WITH and every relation reference to its alias after it
+  becomes ``<name>@changelog`` (the last part of the object name with ``@changelog`` appended,
+  quoted) aliased as the CTE: a relation the resolver (binder/resolve.py) gives the changelog's
+  columns.  A reference to the alias in a nested WITH that shadows it is not told apart.
+
+Pure functions of the text's tokens.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rwshim.sql.tokens import Kind, Token, tokenize
+
+SUFFIX = "@changelog"
+
+_QUICK = re.compile(r"(?is)\bas\s+changelog\s+from\b")
+
+# Words after which a relation name follows in a FROM list (parse_table_factor)
+_RELATION_AFTER = {"FROM", "JOIN"}
+_FROM_ENDS = {
+    "WHERE", "GROUP", "HAVING", "WINDOW", "ORDER", "LIMIT", "OFFSET", "FETCH", "UNION",
+    "INTERSECT", "EXCEPT", "RETURNING", "SET", "VALUES", "SELECT", "EMIT", "ON", "USING",
+}  # fmt: skip
+# Words that may follow a relation name without being its alias
+_NOT_ALIAS = _FROM_ENDS | {
+    "JOIN",
+    "INNER",
+    "LEFT",
+    "RIGHT",
+    "FULL",
+    "CROSS",
+    "NATURAL",
+    "ASOF",
+    "FOR",
+    "AS",
+    "LATERAL",
+}
+
+
+def mentions(text: str) -> bool:
+    return _QUICK.search(text) is not None
+
+
+def _is(tok: Token, value: str) -> bool:
+    return tok.kind is Kind.OP and tok.value == value
+
+
+class _Cte:
+    """One changelog CTE: its token span and what it names."""
+
+    def __init__(self, start: int, as_at: int, name_start: int, name_end: int) -> None:
+        self.start = start  # index of the alias token
+        self.as_at = as_at  # index of AS
+        self.name_start = name_start  # index of the object name's first token
+        self.name_end = name_end  # index after its last token
+
+
+def _name_end(toks: list[Token], i: int) -> int:
+    """The index after the dotted object name starting at ``i``."""
+    j = i + 1
+    while j + 1 < len(toks) and _is(toks[j], ".") and toks[j + 1].kind is Kind.WORD:
+        j += 2
+    return j
+
+
+def _ctes(toks: list[Token]) -> list[_Cte]:
+    out = []
+    n = len(toks)
+    for i in range(1, n - 3):
+        t = toks[i]
+        if t.upper != "AS" or t.quoted:
+            continue
+        word = toks[i + 1]
+        if word.kind is not Kind.WORD or word.quoted or word.value.lower() != "changelog":
+            continue
+        if toks[i + 2].upper != "FROM" or toks[i + 3].kind is not Kind.WORD:
+            continue
+        start = i - 1
+        if _is(toks[start], ")"):  # alias (cols) AS changelog FROM ...
+            depth = 0
+            while start >= 0:
+                if _is(toks[start], ")"):
+                    depth += 1
+                elif _is(toks[start], "("):
+                    depth -= 1
+                    if depth == 0:
+                        break
+                start -= 1
+            start -= 1
+        if start < 0 or toks[start].kind is not Kind.WORD:
+            continue
+        out.append(_Cte(start, i, i + 3, _name_end(toks, i + 3)))
+    return out
+
+
+def for_postgres_parse(text: str, toks: list[Token]) -> tuple[str, list[int]]:
+    """``text`` (tokenized as ``toks``) with each
+    changelog CTE's body as ``(TABLE <name>)``, and the offsets (in the original text) before
+    which one character was inserted."""
+    if not toks or not mentions(text):
+        return text, []
+    base = 0
+    chars = list(text)
+    inserts: list[tuple[int, str]] = []
+    for c in _ctes(toks):
+        word, frm = toks[c.as_at + 1], toks[c.as_at + 2]
+        w0, f0 = word.start - base, frm.start - base
+        chars[w0 : w0 + 9] = list("TABLE    ")
+        chars[f0 : f0 + 4] = list("    ")
+        inserts.append((w0, "("))
+        inserts.append((toks[c.name_end - 1].end - base, ")"))
+    body = "".join(chars)
+    out: list[str] = []
+    prev = 0
+    for off, ch in sorted(inserts):
+        out.append(body[prev:off])
+        out.append(ch)
+        prev = off
+    out.append(body[prev:])
+    return "".join(out), sorted(off for off, _ in inserts)
+
+
+def changelog_name(text: str, toks: list[Token]) -> str:
+    """The object name's text (``toks`` of ``text``) as a relation named
+    ``<last part>@changelog``."""
+    last = toks[-1]
+    value = last.value if last.quoted else last.value.lower()
+    quoted = '"' + (value + SUFFIX).replace('"', '""') + '"'
+    return "".join(text[t.start : t.end] for t in toks[:-1]) + quoted
+
+
+def _with_clause(toks: list[Token], w: int) -> list[tuple[int, int, _Cte | None]] | None:
+    """The entries of the WITH clause at ``toks[w]``: (first index, index after, the
+    changelog CTE or None), or None when it is not one RisingWave parses."""
+    i = w + 1
+    n = len(toks)
+    if i < n and toks[i].upper == "RECURSIVE":
+        i += 1
+    out: list[tuple[int, int, _Cte | None]] = []
+    while i < n and toks[i].kind is Kind.WORD:
+        first = i
+        i += 1
+        if i < n and _is(toks[i], "("):
+            i = _close(toks, i)
+        if i >= n or toks[i].upper != "AS":
+            return None
+        as_at = i
+        i += 1
+        if i < n and _is(toks[i], "("):
+            i = _close(toks, i)
+            out.append((first, i, None))
+        elif (
+            i + 2 < n
+            and toks[i].kind is Kind.WORD
+            and not toks[i].quoted
+            and toks[i].value.lower() == "changelog"
+            and toks[i + 1].upper == "FROM"
+            and toks[i + 2].kind is Kind.WORD
+        ):
+            end = _name_end(toks, i + 2)
+            out.append((first, end, _Cte(first, as_at, i + 2, end)))
+            i = end
+        else:
+            return None
+        if i < n and _is(toks[i], ","):
+            i += 1
+            continue
+        break
+    return out
+
+
+def _close(toks: list[Token], i: int) -> int:
+    """The index after the parenthesis closing the one at ``i``."""
+    depth = 0
+    while i < len(toks):
+        if _is(toks[i], "("):
+            depth += 1
+        elif _is(toks[i], ")"):
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i
+
+
+def as_relations(text: str) -> str:
+    """``text`` with its changelog CTEs made relation references (see the docstring)."""
+    if not mentions(text):
+        return text
+    try:
+        toks = [t for t in tokenize(text) if t.kind is not Kind.EOF]
+    except Exception:  # the statement's own parse reports what is wrong with it
+        return text
+    edits: list[tuple[int, int, str]] = []
+    removed: list[tuple[int, int]] = []  # character spans of the changelog CTEs removed
+    aliases: dict[str, tuple[str, str, int]] = {}  # alias -> (relation, column list, after)
+    for w, t in enumerate(toks):
+        if t.upper != "WITH" or t.quoted:
+            continue
+        entries = _with_clause(toks, w)
+        if not entries or all(c is None for _, _, c in entries):
+            continue
+        starts = [toks[a].start for a, _, _ in entries]
+        ends = [toks[b - 1].end for _, b, _ in entries]
+        kept = [k for k, (_, _, c) in enumerate(entries) if c is None]
+        if not kept:  # the whole WITH goes
+            spans = [(t.start, ends[-1])]
+        else:
+            last = kept[-1]
+            spans = [
+                (starts[k], starts[k + 1]) if k < last else (ends[k - 1], ends[k])
+                for k, (_, _, c) in enumerate(entries)
+                if c is not None
+            ]
+        edits += [(a, b, " ") for a, b in spans]
+        removed += spans
+        for _, _, c in entries:
+            if c is None:
+                continue
+            alias_tok = toks[c.start]
+            alias = alias_tok.value if alias_tok.quoted else alias_tok.value.lower()
+            cols = ""
+            if c.as_at - c.start > 1:
+                cols = text[toks[c.start + 1].start : toks[c.as_at - 1].end]
+            relation = changelog_name(text, toks[c.name_start : c.name_end])
+            aliases[alias] = (relation, cols, toks[c.name_end - 1].end)
+    if not edits:
+        return text
+    edits += _references(text, toks, aliases, removed)
+    edits.sort()
+    out: list[str] = []
+    prev = 0
+    for s, e, new in edits:
+        if s < prev:
+            continue
+        out.append(text[prev:s])
+        out.append(new)
+        prev = e
+    out.append(text[prev:])
+    return "".join(out)
+
+
+def _references(
+    text: str,
+    toks: list[Token],
+    aliases: dict[str, tuple[str, str, int]],
+    removed: list[tuple[int, int]],
+) -> list[tuple[int, int, str]]:
+    """The edits making each reference to a changelog alias its relation."""
+    out: list[tuple[int, int, str]] = []
+    levels: list[bool] = [False]  # per parenthesis: a FROM list is active
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if any(s <= t.start < e for s, e in removed):
+            continue
+        if _is(t, "("):
+            levels.append(False)
+            continue
+        if _is(t, ")"):
+            if len(levels) > 1:
+                levels.pop()
+            continue
+        up = t.upper if t.kind is Kind.WORD and not t.quoted else ""
+        if up == "FROM" and i > 0 and toks[i - 1].upper == "DISTINCT":
+            continue
+        if up == "FROM":
+            levels[-1] = True
+        elif up in _FROM_ENDS:
+            levels[-1] = False
+        if i + 1 >= n or not (up in _RELATION_AFTER or (_is(t, ",") and levels[-1])):
+            continue
+        cand = toks[i + 1]
+        if cand.kind is not Kind.WORD:
+            continue
+        key = cand.value if cand.quoted else cand.value.lower()
+        hit = aliases.get(key)
+        if hit is None or cand.start < hit[2]:
+            continue
+        nxt = toks[i + 2] if i + 2 < n else None
+        if nxt is not None and (_is(nxt, ".") or _is(nxt, "(")):
+            continue  # a qualified name or a table function
+        relation, cols, _ = hit
+        has_alias = nxt is not None and (
+            nxt.upper == "AS"
+            or (nxt.kind is Kind.WORD and (nxt.quoted or nxt.upper not in _NOT_ALIAS))
+        )
+        alias_text = "" if has_alias else f" AS {text[cand.start : cand.end]}{cols}"
+        out.append((cand.start, cand.end, relation + alias_text))
+    return out
