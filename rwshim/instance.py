@@ -192,7 +192,13 @@ class Instance:
         return 1 if time.monotonic() > self.deadline else 0
 
     def _now(self) -> dt.datetime:
-        return dt.datetime.fromtimestamp(self.clock.now_ms() / 1000, tz=dt.UTC)
+        """The in-process batch now(): as on the data plane, the time of the last committed
+        epoch once a barrier committed there (src/frontend/src/scheduler/snapshot.rs:132-145;
+        dataplane/temporal.py, Clocked.batch_now), else the clock's."""
+        ms = None if self._data is None else self._data.epochs.clocked.current()
+        if ms is None:
+            ms = self.clock.now_ms()
+        return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
 
     @property
     def data(self) -> DataPlane:
@@ -204,6 +210,8 @@ class Instance:
             self._data = DataPlane(
                 self.relations, postgres_url=self.postgres_url, data_dir=self.data_dir, **pool
             )
+            # a time-travel NOW() reads the frontend's clock: rwshim's (manual or not)
+            self._data.epochs.clocked.clock_ms = lambda: self.clock.now_ms()
             engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
             if engine is not None:
                 # every barrier from now on commits its epoch on the data plane

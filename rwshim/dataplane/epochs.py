@@ -46,7 +46,11 @@ barrier of its database commits, and materialized views are state maintained at 
   transaction open, so reads in the ``default`` and ``checkpoint`` visibility modes see the
   last checkpoint, as RisingWave's (``src/frontend/src/session.rs:1443-1449``).  Differs:
   ``visibility_mode = all`` (RisingWave's barrier read of the latest barrier's uncommitted
-  state) sees the last checkpoint too: no other connection can read the open transaction.
+  state) sees the last checkpoint too: no other connection can read the open transaction,
+  and a read inside it would also see the writes made after the latest barrier (which
+  RisingWave's barrier read does not: they reach the state store at the next barrier) and
+  the view states as of the last checkpoint (a barrier that is not one refreshes none).  With
+  the default ``checkpoint_frequency`` 1 every barrier is a checkpoint and the two agree.
 - **Sinks.**  After the view states, the ``in_commit`` hooks run in the same transaction: a
   sink into a table writes its target there (the same epoch as the upstream's write), an
   external sink its log (rwshim/dataplane/sinks).
@@ -423,11 +427,25 @@ class Epochs:
                 writer.close_now()
         finally:
             if self._pending and self._pending[0] is item:  # (close_now may have cleared it)
+                await self._vacuum(db, now_ms)  # (a read waiting for the barrier waits for it)
                 self._pending.pop(0)
         self.committed[db] = epoch
         for listener in list(self.after_commit):
             listener(db, epoch)
         await self._notify()
+
+    async def _vacuum(self, db: int, now_ms: int) -> None:
+        """The time-travel versions no read can see any more deleted, every 30 s of barrier
+        time (``Clocked.vacuum_sql``): a history holds the current rows and the changes of the
+        retention, not every change since the table was made."""
+        vacuum = self.clocked.vacuum_sql(db, now_ms)
+        if not vacuum:
+            return
+        try:
+            async with self.plane.admin_lock():
+                await self.clocked.script(vacuum)
+        except Exception as e:  # kept for the next vacuum (the watermark holds reads off)
+            log.warning("vacuuming time-travel histories of database %d: %s", db, e)
 
     async def _notify(self) -> None:
         cond = self._condition()
@@ -460,6 +478,7 @@ class Epochs:
                 now_ms = self.clocked.current(db)
             mvs = states_reading(self.plane, writer.dirty, self.clocked.states(db))
             refresh = self.clocked.joins_sql(writer.dirty, mvs) + refresh_sql(mvs, self.plane)
+            refresh += self.clocked.view_histories_sql(mvs)
             hooks = list(self.in_commit)
             end = [] if hooks else ["COMMIT"]
             try:

@@ -161,6 +161,8 @@ class PgConn:
         # the rwshim session state last set on this connection (dataplane/session.py,
         # DataSession.state_key: by content, so that sessions alike share it as it is)
         self.synced: tuple[object, ...] | None = None
+        # the batch now() last set on it (rw.stream_now; dataplane/session.py, _sync_now)
+        self.now_set = ""
         # the data plane's server generation when it was opened, and the catalog snapshots
         # in its temporary tables ((schema, name) -> their key): a leased connection serves
         # one session after another (dataplane/pool.py)

@@ -366,7 +366,7 @@ class DataPlane:
                 resolve = route.resolver(self.view_context(rel), as_of(self.relations, rel))
                 mv = ddl.materialized(rel, st.text, st.requires, resolve)
                 logs = changelogs.objects(rel, st.changelogs, self.relations)  # its CTEs' logs
-                out += logs + self.epochs.clocked.join_objects(rel.id, st.temporal, mv, out) + mv
+                out += logs + self.epochs.clocked.view_objects(rel.id, st.temporal, mv, out)
             else:
                 view = ddl.view(rel, planned.statement.text)
                 out.append(ddl.requiring(view, planned.statement.requires))

@@ -60,6 +60,7 @@ from rwshim.dataplane.pool import DEFAULT_WAIT, server_full
 from rwshim.dataplane.rows import Dropped as _Dropped
 from rwshim.dataplane.rows import Rows as _Rows
 from rwshim.dataplane.rows import decoded_rows as _decoded_rows
+from rwshim.dataplane.temporal import NOW_SETTING
 from rwshim.errors import CatalogNotFound, RwError
 from rwshim.sql.cache import TextLRU
 
@@ -125,10 +126,22 @@ class DataSession:
         conn = await pool.acquire(self, wait, self._usable, self._open_leased, key)
         try:
             await self._sync(conn, state, key)
+            await self._sync_now(conn, state)
         except BaseException:
             self._release(conn)
             raise
         return conn
+
+    async def _sync_now(self, conn: PgConn, state: SessionState) -> None:
+        """The batch ``now()`` of the statement set on ``conn`` (a round trip when a barrier
+        moved it since the connection's last statement): the committed epoch's time, or the
+        latest barrier's when the session reads barriers (``visibility_mode = all``;
+        session.rs:1443-1449; dataplane/temporal.py, ``Clocked.batch_now``)."""
+        barrier_read = state.ctx.variables.get("visibility_mode", "").lower() == "all"
+        now = self.plane.epochs.clocked.batch_now(barrier_read)
+        if conn.now_set != now:
+            await conn.script(f"SET {NOW_SETTING} = {names.quote_literal(now)}")
+            conn.now_set = now
 
     def _usable(self, conn: PgConn) -> bool:
         # not broken, and opened since the server last restarted (its sessions are gone)
@@ -408,6 +421,7 @@ class DataSession:
         async def setup(conn: PgConn) -> None:
             # before the statement's savepoint (epochs.run): a rollback to it keeps them
             await self._sync(conn, state)
+            await self._sync_now(conn, state)
             for schema, name in st.snapshots:  # temporary tables of that connection
                 await self._snapshot(conn, schema, name, state.ctx, cached=False)
 

@@ -16,7 +16,13 @@ reads the setting ``rw.stream_now`` when it is set: the barrier's commit sets it
 LOCAL``, in the transaction that refreshes the states) to the timestamp of the epoch the
 *previous* barrier started, as the Now executor's output is seen, and every state whose query
 calls ``now()`` (and every state downstream of one) is refreshed at every barrier of its
-database.  Readers outside a barrier's refresh see PostgreSQL's ``now()``.
+database.  A batch query's (and a DML's) ``now()`` is the setting too, set on its connection
+to the time of the last committed epoch (``Clocked.batch_now``, RisingWave's inlined constant:
+scheduler/snapshot.rs:132-145), PostgreSQL's ``now()`` before any barrier.
+
+Time travel keeps histories (dataplane/plan/temporal.py) of tables and of made materialized
+view states; every 30 s of barrier time the versions that ended before the retention are
+deleted (``Clocked.vacuum_sql``), as RisingWave's meta vacuums its time-travel metadata.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from typing import TYPE_CHECKING
 from rwshim.dataplane.pgio import PgFailure
 from rwshim.dataplane.plan import names
 from rwshim.dataplane.plan import temporal as joins
-from rwshim.errors import RwError
+from rwshim.errors import FeatureNotAvailable, RwError
 from rwshim.sql.tokens import Kind, tokenize
 
 if TYPE_CHECKING:
@@ -46,45 +52,65 @@ NOW_SETTING = "rw.stream_now"
 # (src/common/src/util/epoch.rs; rwshim.engine.types)
 _EPOCH_BASE_MS = 1_617_235_200_000
 _EPOCH_SHIFT = 16
+# how often (in barrier time) histories are vacuumed: time_travel_vacuum_interval_sec, 30 s
+VACUUM_INTERVAL_MS = 30_000
+
+
+def _param(relations: object, name: str) -> str | None:
+    """A system parameter's stored value (None without a meta store)."""
+    conn = getattr(relations, "conn", None)
+    if conn is None:
+        return None
+    row = conn.execute("SELECT value FROM system_parameter WHERE name = ?", (name,)).fetchone()
+    return "" if row is None or row[0] is None else str(row[0])
 
 
 def retention_ms(relations: object) -> int:
     """time_travel_retention_ms (system_param/mod.rs:99: 600000 unless set; 0: off)."""
-    conn = getattr(relations, "conn", None)
-    if conn is None:
-        return 600_000
-    row = conn.execute(
-        "SELECT value FROM system_parameter WHERE name = 'time_travel_retention_ms'"
-    ).fetchone()
-    return int(row[0]) if row and str(row[0]).isdigit() else 600_000
+    value = _param(relations, "time_travel_retention_ms")
+    return int(value) if value and value.isdigit() else 600_000
 
 
 def time_travel_plan(
-    planned: Planned | None, relations: object, now_ms: int | None
+    planned: Planned | None,
+    relations: object,
+    now_ms: int | None,
+    vacuumed: int = 0,
+    clock_ms: int | None = None,
 ) -> Planned | None:
     """A plan that reads as of a time-travel point, with the oldest epoch the retention
-    keeps as of the last barrier (``now_ms``; the wall clock before any): none at all when
-    time travel is off (time_travel.rs:649-657 writes no metadata)."""
+    keeps as of the last barrier (``now_ms``; the clock's time before any): none at all when
+    time travel is off (time_travel.rs:649-657 writes no metadata).  ``clock_ms``: rwshim's
+    clock, the frontend's time a ``NOW()`` point reads (the wall clock when None)."""
     if planned is None or not planned.statement.histories:
         return planned
+    if _param(relations, "license_key") == "":
+        # Feature::TimeTravel.check_available() when the scan's epoch is made
+        # (optimizer/plan_node/utils.rs:512), an error of the scheduler; an empty key is the
+        # Free tier (engine/state.py, check_feature)
+        raise RwError("Scheduler error", FeatureNotAvailable("TimeTravel").chain[0])
     retention = retention_ms(relations)
-    if now_ms is None:
-        now_ms = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+    wall = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+    clock = wall if clock_ms is None else clock_ms
+    if now_ms is None:  # no barrier yet: the clock's time
+        now_ms = clock
     if not retention:  # no history is kept: every point is refused (time_travel.rs:649-657)
         table_id, point = planned.statement.histories[0]
-        raise RwError(f"Time-travel version expired: table {table_id}, epoch {point_epoch(point)}")
+        epoch = point_epoch(point, clock)
+        raise RwError(f"Time-travel version expired: table {table_id}, epoch {epoch}")
     floor_ms = now_ms - retention
-    floor = (max(floor_ms - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT) if retention else 2**63 - 1
-    return dataclasses.replace(planned, statement=joins.with_floor(planned.statement, floor))
+    floor = max(max(floor_ms - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT, vacuumed)
+    st = joins.with_floor(planned.statement, floor, clock)
+    return dataclasses.replace(planned, statement=st)
 
 
 _UNITS_S = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
             "month": 2592000, "year": 31536000}  # fmt: skip
 
 
-def point_epoch(point: tuple[str, str]) -> int:
-    """A time-travel point's epoch, as the refusal prints it (utils.rs:501-575; the wall
-    clock for NOW(); 0 where the point cannot be read here)."""
+def point_epoch(point: tuple[str, str], clock_ms: int | None = None) -> int:
+    """A time-travel point's epoch, as the refusal prints it (utils.rs:501-575; rwshim's
+    clock, else the wall clock, for NOW(); 0 where the point cannot be read here)."""
     kind, value = point
     try:
         if kind == "num":
@@ -93,7 +119,8 @@ def point_epoch(point: tuple[str, str]) -> int:
             secs = int(dt.datetime.fromisoformat(value).timestamp())
         else:
             n, unit = value.split()
-            secs = int(dt.datetime.now(dt.UTC).timestamp()) - int(n) * _UNITS_S.get(
+            now_s = dt.datetime.now(dt.UTC).timestamp() if clock_ms is None else clock_ms / 1000
+            secs = int(now_s) - int(n) * _UNITS_S.get(
                 unit.lower().rstrip("s"), 1
             )
     except ValueError:
@@ -147,6 +174,12 @@ class Clocked:
         self._now: dict[int, int] = {}
         # a materialized view's temporal joins (dataplane/plan/temporal.py), once planned
         self.joins: dict[int, tuple[joins.TemporalJoin, ...]] = {}
+        # database id -> the barrier time (Unix ms) of its histories' last vacuum, and the
+        # epoch below which that vacuum deleted the versions
+        self._vacuumed: dict[int, int] = {}
+        # rwshim's clock (Unix ms; the instance sets it): what a time-travel NOW() reads
+        self.clock_ms: Callable[[], int] | None = None
+        self._watermark: dict[int, int] = {}
 
     def advance(self, database_id: int, epoch: int) -> int:
         """The ``now()`` (Unix ms) a barrier of ``database_id`` starting ``epoch`` commits:
@@ -162,7 +195,21 @@ class Clocked:
         a barrier ran."""
         if database_id is not None:
             return self._now.get(database_id)
-        return max(self._now.values(), default=None)
+        return max(self._now.copy().values(), default=None)  # (read from other threads)
+
+    def batch_now(self, barrier_read: bool) -> str:
+        """What a batch query's ``now()`` is (``rw.stream_now`` on its connection; '' for
+        PostgreSQL's clock before any barrier): RisingWave inlines the physical time of the
+        largest committed epoch of the pinned snapshot, or the current time when it reads
+        barriers (visibility_mode = all) (src/frontend/src/scheduler/snapshot.rs:132-145,
+        expr/now.rs:47-84) -- here the time of the epoch the last barrier started, so that
+        under the manual clock it is the clock's."""
+        if barrier_read:
+            started = max(self._started.copy().values(), default=None)
+            ms = None if started is None else epoch_ms(started)
+        else:
+            ms = self.current()
+        return "" if ms is None else timestamp_text(ms)
 
     def setting(
         self, now_ms: int | None, database_id: int | None = None, barrier: bool = False
@@ -252,13 +299,14 @@ class Clocked:
         try:
             states = self.states(database_id)
             statements = self.setting(now_ms, database_id, True) + sql(states)
-            await self._script(["BEGIN", *statements, "COMMIT"])
+            statements += self.view_histories_sql(states)
+            await self.script(["BEGIN", *statements, "COMMIT"])
         except PgFailure as e:
             log.warning("refreshing materialized views: %s", e.error.message)
             with contextlib.suppress(Exception):
-                await self._script(["ROLLBACK"])
+                await self.script(["ROLLBACK"])
 
-    async def _script(self, statements: list[str]) -> None:
+    async def script(self, statements: list[str]) -> None:
         """Statements on rwshim's own connection (the caller holds the admin lock)."""
         conn = await self.plane._admin_conn()
         await conn.script(";\n".join(statements))
@@ -275,12 +323,68 @@ class Clocked:
         self.joins[view_id] = found
         return joins.objects(view_id, found, mv[0].signature, deps)
 
+    def view_objects(
+        self,
+        view_id: int,
+        found: tuple[joins.TemporalJoin, ...],
+        mv: list[PgObject],
+        deps: list[PgObject],
+    ) -> list[PgObject]:
+        """A materialized view's objects: its temporal joins', its own, then its history
+        (while time travel is on)."""
+        return self.join_objects(view_id, found, mv, deps) + mv + self.history(view_id, mv[1])
+
     def time_travel(self, planned: Planned | None, database_id: int) -> Planned | None:
         """A plan reading as of a time-travel point, with the floor of now."""
-        return time_travel_plan(planned, self.plane.relations, self.current(database_id))
+        clock = None if self.clock_ms is None else self.clock_ms()
+        now, floor = self.current(database_id), self.floor(database_id)
+        return time_travel_plan(planned, self.plane.relations, now, floor, clock)
 
-    def history(self, table_id: int, table: PgObject) -> list[PgObject]:
-        """A table's history object while time travel is on (retention > 0)."""
+    def history(self, relation_id: int, obj: PgObject) -> list[PgObject]:
+        """A table's history object while time travel is on (retention > 0), or a
+        materialized view's (``obj`` its state)."""
         if not retention_ms(self.plane.relations):
             return []
-        return [joins.history_object(table_id, table.signature)]
+        return [joins.history_object(relation_id, obj.signature, obj.kind == "state")]
+
+    def view_histories_sql(self, mvs: list[int]) -> list[str]:
+        """After a commit's refresh: the histories of the refreshed views brought up to
+        date."""
+        made = set(self.plane.made_names())
+        out: list[str] = []
+        for mv in mvs:
+            if names.history_name(mv) in made:
+                out += joins.mv_history_update(mv)
+        return out
+
+    def vacuum_sql(self, database_id: int, now_ms: int) -> list[str]:
+        """Every ``VACUUM_INTERVAL_MS`` of barrier time: the versions of the database's
+        histories that no read can see any more deleted (RisingWave's meta vacuums time-travel
+        metadata every time_travel_vacuum_interval_sec, 30 s: src/meta/src/hummock/mod.rs:
+        115-146, src/common/src/config/mod.rs:294-296; below Epoch::now() less the retention,
+        gc.rs:478-495).  The watermark only rises, and a read's floor is never below it
+        (``floor``): what is deleted was unreadable already."""
+        last = self._vacuumed.get(database_id)
+        if last is not None and now_ms - last < VACUUM_INTERVAL_MS:
+            return []
+        self._vacuumed[database_id] = now_ms
+        # (retention 0, time travel off: no version older than now is kept, time_travel.rs:
+        # 649-657 writes none)
+        retention = retention_ms(self.plane.relations)
+        mark = max(now_ms - retention - _EPOCH_BASE_MS, 0) << _EPOCH_SHIFT
+        mark = max(mark, self._watermark.get(database_id, 0))
+        self._watermark[database_id] = mark
+        out: list[str] = []
+        for name in self.plane.made_names():
+            parsed = names.parse_physical(name)
+            if parsed is None or parsed[0] != "h":
+                continue
+            rel = self.plane.relations.relation_by_id(parsed[1])
+            if rel is not None and rel.database_id == database_id:
+                out.append(joins.vacuum(parsed[1], mark))
+        return out
+
+    def floor(self, database_id: int) -> int:
+        """The oldest epoch a time-travel read may ask for: none below the last vacuum's
+        watermark (a larger retention set later does not bring deleted versions back)."""
+        return self._watermark.get(database_id, 0)

@@ -172,6 +172,9 @@ VALUE_FUNCTIONS: dict[str, str] = {
     "SVFOP_CURRENT_ROLE": f'{_F}."current_role"()',
     "SVFOP_CURRENT_CATALOG": f"{_F}.current_catalog()",
     "SVFOP_CURRENT_SCHEMA": f"{_F}.current_schema()",
+    # RisingWave binds current_timestamp as now() (binder/expr/function/builtin_scalar.rs:784):
+    # the batch now() of the statement (dataplane/temporal.py, Clocked.batch_now)
+    "SVFOP_CURRENT_TIMESTAMP": f"{_F}.now()",
 }
 
 # Functions a query reading no relation is answered with in process (the catalog path):

@@ -131,6 +131,7 @@ class _Wrapper:
         self.tokens = tokens
         self.starts = {t.start: i for i, t in enumerate(tokens)}
         self.edits: list[tuple[int, str]] = []
+        self.wrapped: set[int] = set()  # (an arm of a UNION that is also a DISTINCT: once)
 
     def walk(self, node: Any) -> None:
         """Every SelectStmt under ``node`` (subqueries, CTEs, set operations, DML sources)."""
@@ -199,8 +200,9 @@ class _Wrapper:
         # (pglast's A_Const has no location: a literal is wrapped as a whole output column)
         start = getattr(ref, "location", None) if start is None else start
         first = None if start is None else self.starts.get(start)
-        if start is None or first is None:
+        if start is None or first is None or start in self.wrapped:
             return
+        self.wrapped.add(start)
         if isinstance(ref, ast.A_Const):  # ``1.50`` or ``- 1.50``
             last = first + (1 if self.tokens[first].name == "ASCII_45" else 0)
             name: str | None = UNNAMED

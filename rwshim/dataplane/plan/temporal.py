@@ -29,7 +29,7 @@ from rwshim.binder.relations import Relation as Relation_
 from rwshim.binder.relations import RelKind
 from rwshim.dataplane.plan import names, tree
 from rwshim.dataplane.plan.names import quote_ident as qi
-from rwshim.errors import NotSupported
+from rwshim.errors import NotSupported, Uncategorized
 
 if TYPE_CHECKING:
     from rwshim.binder.relations import Relation
@@ -106,6 +106,55 @@ def history_update(table_id: int) -> list[str]:
         f" WHERE NOT EXISTS (SELECT 1 FROM {h} AS __h WHERE __h.__to IS NULL"
         " AND __h.__row = ROW(__t.*)::text)",
     ]
+
+
+# A materialized view's history (time travel on it, as RisingWave allows on any table of the
+# catalog, materialized views included: binder/relation/table_or_source.rs:174-189 binds
+# ``get_any_table_by_name`` with its AS OF).  Its state may hold equal rows (no hidden key), so
+# a version's identity is its row text and its rank among the equal rows ("<text>#<n>"): two
+# equal rows that become one close one version.
+def _ranked(state: str) -> str:
+    return (
+        f"(SELECT __s AS __c, ROW(__s.*)::text || '#' || pg_catalog.row_number() OVER"
+        f" (PARTITION BY ROW(__s.*)::text) AS __k FROM {state} AS __s)"
+    )
+
+
+def mv_history_create(view_id: int) -> tuple[str, ...]:
+    """A materialized view's history made with its state: the rows valid from the epoch it is
+    made in (a point before reads none of them)."""
+    h = f"{names.DATA_SCHEMA}.{qi(names.history_name(view_id))}"
+    state = f"{names.DATA_SCHEMA}.{qi(names.state_name(view_id))}"
+    return (
+        f"CREATE TABLE {h} AS SELECT (__r.__c).*, __r.__k AS __row, {_STAMP} AS __from,"
+        f" NULL::bigint AS __to FROM {_ranked(state)} AS __r",
+        f"CREATE INDEX ON {h} (__row) WHERE __to IS NULL",
+        # the epoch it starts at, for the reads (``time_travel_source``)
+        f"DO $$ BEGIN EXECUTE pg_catalog.format('COMMENT ON TABLE {h} IS %L', {_STAMP});"
+        " END $$",
+    )
+
+
+def mv_history_update(view_id: int) -> list[str]:
+    """After a barrier computed the view's state again: versions gone closed, new ones opened
+    (an unchanged row keeps its version)."""
+    h = f"{names.DATA_SCHEMA}.{qi(names.history_name(view_id))}"
+    state = f"{names.DATA_SCHEMA}.{qi(names.state_name(view_id))}"
+    return [
+        f"UPDATE {h} AS __h SET __to = {_STAMP} WHERE __h.__to IS NULL AND __h.__row NOT IN"
+        f" (SELECT __r.__k FROM {_ranked(state)} AS __r)",
+        f"INSERT INTO {h} SELECT (__r.__c).*, __r.__k, {_STAMP}, NULL FROM {_ranked(state)}"
+        f" AS __r WHERE NOT EXISTS (SELECT 1 FROM {h} AS __h WHERE __h.__to IS NULL"
+        " AND __h.__row = __r.__k)",
+    ]
+
+
+def vacuum(relation_id: int, watermark: int) -> str:
+    """The versions no read at or after ``watermark`` sees (ended by then) deleted, as
+    RisingWave's meta deletes the time-travel metadata of epochs below its watermark
+    (src/meta/src/hummock/manager/time_travel.rs:70-200, gc.rs:478-495)."""
+    h = f"{names.DATA_SCHEMA}.{qi(names.history_name(relation_id))}"
+    return f"DELETE FROM {h} WHERE __to <= {int(watermark)}"
 
 
 def arrivals_create(view_id: int, joins: list[TemporalJoin]) -> tuple[str, ...]:
@@ -199,6 +248,7 @@ def objects(
 # at it.  The oldest epoch readable (the last barrier's time less the retention) is put in when
 # the query is planned (plane.plan, dataplane/temporal.py).
 FLOOR_PLACEHOLDER = "-424242424242"  # (a number: the guard parses the text)
+CLOCK_PLACEHOLDER = "-434343434343"  # rwshim's clock (Unix ms) when the query is planned
 
 
 def point_epoch(point: tuple[str, str]) -> str:
@@ -209,38 +259,54 @@ def point_epoch(point: tuple[str, str]) -> str:
         return f"{f}.time_travel_epoch_of(pg_catalog.to_timestamp({int(value)}))"
     if kind == "str":
         return f"{f}.time_travel_epoch_of({names.quote_literal(value)}::timestamptz)"
+    # NOW() is the frontend's clock, not the batch now() (utils.rs:557-568): rwshim's clock
+    # when planned (``with_floor``)
     return (
-        f"{f}.time_travel_epoch_of(pg_catalog.date_trunc('second', {f}.now())"
+        f"{f}.time_travel_epoch_of(pg_catalog.date_trunc('second',"
+        f" pg_catalog.to_timestamp(({CLOCK_PLACEHOLDER}) / 1000.0))"
         f" - {names.quote_literal(value)}::interval)"
     )
 
 
-def time_travel_source(table_id: int, columns: list[str], point: tuple[str, str]) -> str:
-    """A table read as of a time-travel point."""
+def time_travel_source(
+    table_id: int, columns: list[str], point: tuple[str, str], view: str | None = None
+) -> str:
+    """A table read as of a time-travel point, or a materialized view (``view``, its name).
+    A view's state is made when first read (dataplane/epochs.py), its history with it: a
+    point before that is refused (``time_travel_origin``), never answered with the rows of
+    later."""
     h = f"{names.DATA_SCHEMA}.{qi(names.history_name(table_id))}"
     cols = ", ".join(f"__h.{qi(c)}" for c in columns)
     check = (
         f"{names.FUNCTION_SCHEMA}.time_travel_epoch({table_id}, {point_epoch(point)},"
         f" {FLOOR_PLACEHOLDER})"
     )
+    if view is not None:
+        check = (
+            f"{names.FUNCTION_SCHEMA}.time_travel_origin({check},"
+            f" {names.quote_literal(h)}::regclass, {names.quote_literal(view)})"
+        )
     return (
         f"(SELECT {cols} FROM (SELECT {check} AS e) AS __e JOIN {h} AS __h"
         " ON __h.__from <= __e.e AND (__h.__to IS NULL OR __h.__to > __e.e))"
     )
 
 
-def with_floor(st: PgStatement, floor_epoch: int) -> PgStatement:
-    """The statement with the oldest epoch time travel may read."""
-    return dataclasses.replace(st, text=st.text.replace(FLOOR_PLACEHOLDER, str(floor_epoch)))
+def with_floor(st: PgStatement, floor_epoch: int, clock_ms: int) -> PgStatement:
+    """The statement with the oldest epoch time travel may read, and the clock's time."""
+    text = st.text.replace(FLOOR_PLACEHOLDER, str(floor_epoch))
+    return dataclasses.replace(st, text=text.replace(CLOCK_PLACEHOLDER, str(clock_ms)))
 
 
-def history_object(table_id: int, table_signature: str) -> PgObject:
-    """A table's history (made with the table while time travel is enabled)."""
+def history_object(table_id: int, table_signature: str, view: bool = False) -> PgObject:
+    """A table's history (made with the table while time travel is enabled), or a
+    materialized view's (``view``: made with its state, after it)."""
     from rwshim.dataplane.plan.ddl import PgObject
 
+    create = mv_history_create(table_id) if view else history_create(table_id)
     return PgObject(
         names.history_name(table_id), "history", f"history of {table_signature}",
-        history_create(table_id), table_id,
+        create, table_id,
     )  # fmt: skip
 
 
@@ -269,10 +335,19 @@ def source(rw: Any, ref: tree.RelRef, rel: Relation, end: int, phys: str) -> str
         return lateral(k, rel.id, [c.name for c in rel.columns], left.exposed)
     for a, point in at.time_travel_at.items():
         if a >= end and not rw.text[end:a].strip():
-            if rel.kind != RelKind.TABLE:
+            if rel.kind == RelKind.VIEW:
+                # RisingWave binds a view's query and drops its AS OF: the view reads the
+                # current data (binder/relation/table_or_source.rs:193-197, resolve_view_relation
+                # takes no as_of)
+                return phys
+            if rel.kind == RelKind.SOURCE:
+                # optimizer/plan_node/logical_source.rs:91-93 (support_time_travel: Iceberg only)
+                raise Uncategorized("Time travel is not supported for the source")
+            if rel.kind not in (RelKind.TABLE, RelKind.MATERIALIZED_VIEW):
                 raise RewriteRefused(f"time travel on {rel.kind.value} {rel.name}")
             rw._histories.append((rel.id, point))
-            return time_travel_source(rel.id, [c.name for c in rel.columns], point)
+            view = rel.name if rel.kind == RelKind.MATERIALIZED_VIEW else None
+            return time_travel_source(rel.id, [c.name for c in rel.columns], point, view)
     return phys
 
 

@@ -85,6 +85,20 @@ BEGIN
     END IF;
     RETURN e;
 END $$;
+-- a materialized view's history starts when rwshim first made its state (its table's comment,
+-- dataplane/plan/temporal.py): an earlier point has no version rwshim can give
+CREATE OR REPLACE FUNCTION {F}.time_travel_origin(e bigint, h regclass, view_name text)
+    RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+DECLARE origin bigint := COALESCE(NULLIF(pg_catalog.obj_description(h, 'pg_class'), '')::bigint, 0);
+BEGIN
+    IF e < origin THEN
+        RAISE EXCEPTION USING ERRCODE = '{RW_ERROR}',
+            MESSAGE = 'not supported by rwshim: time travel on materialized view ' || view_name
+                || ' at epoch ' || e || ', before rwshim first computed it (epoch ' || origin
+                || ')';
+    END IF;
+    RETURN e;
+END $$;
 {_trunc("field text, ts timestamp", "timestamp", "field, ts", "IMMUTABLE")}
 {_trunc("field text, ts timestamptz", "timestamptz", "field, ts", "STABLE")}
 {_trunc("field text, ts timestamptz, zone text", "timestamptz", "field, ts, zone", "STABLE")}

@@ -64,6 +64,7 @@ DECLARE
 BEGIN
   FOR r IN
     SELECT DISTINCT ON (o.oprname, o.oprleft, o.oprright) o.oprname AS op,
+      format('OPERATOR(%I.%s)', o.oprnamespace::regnamespace, o.oprname) AS qop,
       o.oprleft::regtype AS l, o.oprright::regtype AS rt, o.oprresult::regtype AS res,
       p.provolatile AS v,
       o.oprleft IN (21, 23, 20) AND o.oprright IN (21, 23, 20) AND o.oprresult IN (21, 23, 20)
@@ -76,14 +77,18 @@ BEGIN
   LOOP
     IF r.ints THEN
       body := format(
-        'SELECT CASE WHEN a::numeric %1$s b::numeric BETWEEN %2$s AND %3$s THEN a %1$s b END',
+        'SELECT CASE WHEN a::numeric %1$s b::numeric BETWEEN %2$s AND %3$s THEN a %4$s b END',
         r.op,
         CASE r.result_oid WHEN 21 THEN '-32768' WHEN 23 THEN '-2147483648'
           ELSE '-9223372036854775808' END,
         CASE r.result_oid WHEN 21 THEN '32767' WHEN 23 THEN '2147483647'
-          ELSE '9223372036854775807' END);
+          ELSE '9223372036854775807' END,
+        r.qop);
     ELSE
-      body := format('SELECT a %s b', r.op);
+      -- the operator itself, named with its schema: the template also runs again on an
+      -- existing database (--data-dir) under a search_path without rwfn, where ``a * b`` of
+      -- two rwfn.vector found no operator
+      body := format('SELECT a %s b', r.qop);
     END IF;
     EXECUTE format(
       'CREATE OR REPLACE FUNCTION {F}.%I(a %s, b %s) RETURNS %s LANGUAGE sql %s AS %L',

@@ -44,6 +44,12 @@ def _pk(schema: str, name: str) -> tuple[str, ...]:
             'SELECT rwfn.hk(p) AS "p" FROM rw.t2 UNION SELECT rwfn.hk(1.50) AS "?column?"',
         ),
         ("SELECT p FROM rw.t2 UNION ALL SELECT 1.50", None),
+        # an arm that is a DISTINCT of its own: wrapped once
+        (
+            "SELECT DISTINCT p FROM rw.t2 UNION SELECT DISTINCT p FROM rw.t3 ORDER BY p",
+            'SELECT DISTINCT rwfn.hk(p) AS "p" FROM rw.t2 UNION'
+            ' SELECT DISTINCT rwfn.hk(p) AS "p" FROM rw.t3 ORDER BY p',
+        ),
         # sort aggregation: one table grouped by a prefix of its key (batch only)
         ("SELECT k, count(*) FROM rw.t1 GROUP BY k", None),
         (
