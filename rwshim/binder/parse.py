@@ -139,8 +139,6 @@ def expr_text(node: exp.Expr) -> str:
     """An expression as RisingWave's Display prints it in error messages (close to its SQL)."""
     if node.find(exp.Boolean, exp.ByteString, exp.Cast) is not None:
         node = node.copy()
-        for c in list(node.find_all(exp.Cast)):
-            c.set("to", exp.Var(this=rw_type_text(c.args["to"])))
         # RisingWave prints booleans in lower case and an E'...' string as ``E'<raw>'``
         # (ast/value.rs:67-68); sqlglot prints ``TRUE`` and ``e'...'``
         for b in list(node.find_all(exp.Boolean)):
@@ -149,6 +147,15 @@ def expr_text(node: exp.Expr) -> str:
             text = e.sql(dialect="postgres")
             if text[:2] == "e'":
                 e.replace(exp.Var(this="E" + text[1:]))
+        # A cast becomes its printed text, innermost first: a cast whose type were a bare
+        # name would make sqlglot's generator fail where it types the cast (ROUND(x::numeric,
+        # 1) does, to pick its form).
+        for c in reversed(list(node.find_all(exp.Cast))):
+            inner = c.this.sql(dialect="postgres", normalize_functions="lower")
+            text = f"CAST({inner} AS {rw_type_text(c.args['to'])})"
+            if c is node:
+                return text
+            c.replace(exp.Var(this=text))
     return node.sql(dialect="postgres", normalize_functions="lower")
 
 

@@ -186,6 +186,30 @@ class CatalogReader:
             )
         ]
 
+    def column_types(self, relation_id: int) -> list[tuple[str, str]]:
+        """A relation's visible columns in order with their RisingWave type names."""
+        return [
+            (str(n), str(t))
+            for n, t in self._conn.execute(
+                "SELECT name, rw_type FROM relation_column WHERE relation_id = ? AND NOT is_hidden"
+                " AND name != '_rw_timestamp' ORDER BY position",
+                (relation_id,),
+            )
+        ]
+
+    def created_indexes(self, relation_id: int) -> list[int]:
+        """The indexes on a table or materialized view whose jobs are created, oldest first
+        (a creating index serves no query: background_ddl/index.slt:48-54)."""
+        return [
+            int(r[0])
+            for r in self._conn.execute(
+                "SELECT r.relation_id FROM relation r JOIN streaming_job j"
+                " ON j.job_id = r.relation_id WHERE r.kind = 'index' AND r.primary_table_id = ?"
+                " AND j.job_status = 'CREATED' ORDER BY r.relation_id",
+                (relation_id,),
+            )
+        ]
+
     def relation_id(
         self, database_id: int, name: str, kinds: tuple[str, ...], schema: str | int
     ) -> int | None:

@@ -208,6 +208,11 @@ class Release(Struct, frozen=True):
     # sqlserver-cdc's (create_source.rs:761-766, ExternalCdcTableType::shareable_only,
     # source/cdc/external/mod.rs:85-87), and which rwshim does not emulate.
     direct_cdc_tables: bool = False
+    # Serverless backfill without a controller: refused by meta at create_streaming_job as an
+    # invalid parameter (448c657 ddl_controller.rs:389-404, :1130); by the frontend's
+    # resolve_streaming_job_resource_type as invalid input syntax in the releases (v3.0.3
+    # create_mv.rs:273-277, v2.8.5 create_mv.rs:341-345).
+    serverless_refused_by_meta: bool = True
 
     @property
     def cluster_version(self) -> str:
@@ -311,6 +316,7 @@ HEAD = Release(
 V3_0 = Release(
     key="3.0",
     direct_cdc_tables=True,
+    serverless_refused_by_meta=False,
     tag="v3.0.3",
     cargo_version="3.0.3",
     git_sha="ec07f2eb759bd2d8a12a55b030bf581b82adb4b9",
@@ -338,6 +344,7 @@ V3_0 = Release(
 V2_8 = Release(
     key="2.8",
     direct_cdc_tables=True,
+    serverless_refused_by_meta=False,
     tag="v2.8.5",
     cargo_version="2.8.5",
     git_sha="02a62d6a46f911c0456e57cf6ee55c50d8150712",

@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 else:
     json = lazy_module("json")  # on first use: start-up and SELECT 1 read and write no JSON
 
+# The WITH keys resolve_streaming_job_resource_type reads (create_mv.rs:57-66).
+_RESOURCE_KEYS = ("resource_group", "cloud.serverless_backfill_enabled")
+
 
 class Ddl:
     """CREATE and DROP of relations."""
@@ -357,9 +360,13 @@ class Ddl:
         include_columns: Sequence[str] | None = None,
         if_not_exists: bool = False,
         key_orders: Sequence[tuple[bool, bool]] = (),
+        with_options: Sequence[tuple[str, str]] = (),
+        distributed_by: Sequence[str] = (),
     ) -> Result:
         """CREATE INDEX (create_index.rs): an index table over a table or MV (arrangement
-        backfill).  ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
+        backfill).  Of its WITH options the resource type's (``resource_group``,
+        ``cloud.serverless_backfill_enabled``, create_index.rs:657-658) reach the job.
+        ``key_orders`` is each key's (descending, nulls smallest), RisingWave's
         OrderType::from_bools of its ASC/DESC and NULLS FIRST/LAST (default: ascending, nulls
         largest)."""
         # resolve_index_schema (create_index.rs:62-81): the created table first, then the
@@ -387,6 +394,17 @@ class Ddl:
             inc_pos = [i for i, c in enumerate(base_cols) if not c.is_hidden and i not in key_pos]
         else:
             inc_pos = [by_name[c][0] for c in include_columns if c in by_name]
+        # DISTRIBUTED BY: bound as the keys are, duplicates dropped, a prefix of the keys
+        # (duplicates dropped too) or refused (create_index.rs:304-349).
+        dist_pos: list[int] = []
+        for d in distributed_by:
+            if d not in by_name:
+                raise BindError(f"Failed to bind expression: {d}")
+            if by_name[d][0] not in dist_pos:
+                dist_pos.append(by_name[d][0])
+        unique_keys = list(dict.fromkeys(key_pos))
+        if unique_keys[: len(dist_pos)] != dist_pos:
+            raise InvalidInputSyntax("Distributed by columns should be a prefix of index columns")
         cols = [base_cols[i] for i in key_pos + inc_pos]
         for pos, (desc, nulls_smallest) in enumerate(key_orders[: len(key_pos)]):
             cols[pos] = msgspec.structs.replace(
@@ -404,7 +422,7 @@ class Ddl:
             primary_key=list(range(len(key_pos))),
             definition=definition,
             upstream_ids=[base.id],
-            options={},
+            options={k: v for k, v in with_options if k in _RESOURCE_KEYS},
             extra={
                 "primary_table_id": base.id,
                 "index_key_columns": json.dumps(key_pos),

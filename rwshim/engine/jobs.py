@@ -42,6 +42,7 @@ from rwshim.errors import (
     InvalidInputSyntax,
     InvalidParameterValue,
     MetaCatalogDuplicated,
+    MetaInvalidParameter,
     MetaPermissionDenied,
     NotSupported,
     RwError,
@@ -107,6 +108,35 @@ class Jobs:
 
     # ------------------------------------------------------------------ the create pipeline
 
+    def _check_serverless_backfill(self, ctx: Context, spec: JobSpec) -> None:
+        """resolve_streaming_job_resource_type (create_mv.rs:218-254): a job backfills
+        serverless when ``cloud.serverless_backfill_enabled`` says so (Rust's bool parse, any
+        other text false), else, without a resource group, when the session's
+        ``enable_serverless_backfill`` is on; both with a resource group is refused.  Meta then
+        refuses serverless backfill without a serverless backfill controller, which rwshim,
+        as a RisingWave outside its cloud, has none of (ddl_controller.rs:389-404, :1130); the
+        releases refuse it in the frontend (Release.serverless_refused_by_meta)."""
+        group = spec.options.get("resource_group")
+        given = spec.options.get("cloud.serverless_backfill_enabled")
+        if given is not None:
+            serverless = given == "true"
+        else:
+            # a Context made without session variables (the engine's own callers) has none
+            on = bool(ctx.var("enable_serverless_backfill"))
+            serverless = on and group is None and opts.bool_var(ctx, "enable_serverless_backfill")
+        if group is not None and serverless:
+            raise InvalidInputSyntax(
+                "Please do not specify serverless backfilling and resource group together"
+            )
+        if serverless:
+            text = (
+                "Serverless Backfill is disabled. Use RisingWave cloud at "
+                "https://cloud.risingwave.com/auth/signup to try this feature"
+            )
+            if self.meta.release.serverless_refused_by_meta:
+                raise MetaInvalidParameter(text)
+            raise InvalidInputSyntax(text)
+
     def create(self, ctx: Context, spec: JobSpec) -> Result:
         """Create the streaming job ``spec`` describes: decide its backfill type, create type
         and parallelism, write its INITIAL catalog row, then start it now or once it holds a
@@ -119,6 +149,8 @@ class Jobs:
             # MATERIALIZED VIEW / INDEX / SINK call (create_mv.rs:362, create_index.rs:658,
             # create_sink.rs:722)
             self.meta.check_feature("ResourceGroup")
+        if spec.kind in ("materialized view", "index", "sink"):
+            self._check_serverless_backfill(ctx, spec)
         call = CREATE_CALL[spec.kind]
         inputs = self.catalog.streaming_inputs(spec.upstream_ids)
         for up in inputs:
@@ -273,9 +305,10 @@ class Jobs:
                 " job_type, backfill_type, parallelism_kind, parallelism_fixed,"
                 " adaptive_parallelism_strategy, backfill_parallelism_kind,"
                 " backfill_parallelism_fixed, backfill_adaptive_parallelism_strategy,"
-                " max_parallelism, specific_resource_group, refresh_interval_sec, timezone)"
+                " max_parallelism, specific_resource_group, refresh_interval_sec, timezone,"
+                " config_override)"
                 " VALUES (?, ?, 'INITIAL', ?, 'Normal', 'NORMAL_BACKFILL', ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?)",
+                " ?, ?, ?, ?)",
                 (
                     job_id,
                     ctx.database_id,
@@ -290,6 +323,7 @@ class Jobs:
                     resource_group,
                     refresh_sec,
                     ctx.var("timezone"),
+                    opts.initial_config_override(ctx),
                 ),
             )
         if self.meta.faults.crash_after_catalog_write:

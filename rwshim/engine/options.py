@@ -89,3 +89,29 @@ def check_with_options(pairs: Sequence[tuple[str, str]], allowed: set[str]) -> d
         keys = ", ".join(json.dumps(k) for k in unknown)
         raise ProtocolError(f"unexpected options in WITH clause: [{keys}]")
     return out
+
+
+# The session variables a new streaming job's config override starts from
+# (to_initial_streaming_config_override, src/common/src/session_config/mod.rs:670-715): each
+# sets a key of the `[streaming.developer]` section, (variable, key, integer-valued).
+_INITIAL_CONFIG: tuple[tuple[str, str, bool], ...] = (
+    ("streaming_join_encoding", "join_encoding_type", False),
+    ("streaming_sync_log_store_pause_duration_ms", "sync_log_store_pause_duration_ms", True),
+    ("streaming_sync_log_store_buffer_size", "sync_log_store_buffer_size", True),
+    ("streaming_over_window_cache_policy", "over_window_cache_policy", False),
+    ("streaming_cache_refill_policy", "cache_refill_policy", False),
+)
+
+
+def initial_config_override(ctx: Context) -> str | None:
+    """The config override (TOML, as engine/streaming_config.py's to_toml writes it: keys in
+    order) a job is created with (stream_fragmenter/mod.rs:242-262): each of the session's
+    streaming_* variables that is set, as its value displays (an enum's snake-case name, a
+    size as an integer); None when none is set."""
+    lines: list[str] = []
+    for var, key, integer in sorted(_INITIAL_CONFIG, key=lambda e: e[1]):
+        text = ctx.var(var)
+        if text:
+            value = text if integer and text.isdigit() else json.dumps(text.lower())
+            lines.append(f"{key} = {value}")
+    return "[streaming.developer]\n" + "\n".join(lines) + "\n" if lines else None

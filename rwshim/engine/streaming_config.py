@@ -168,16 +168,123 @@ def _display(value: str) -> str:
     return text
 
 
+# The Rust type of each integer / float field that is not usize / f64 (streaming.rs:34-353,
+# RpcClientConfig in config/mod.rs:132-139): serde names it in its errors.
+_RUST_TYPES: dict[str, str] = {
+    "streaming.developer.memory_controller_sequence_tls_step": "u64",
+    "streaming.developer.memory_controller_sequence_tls_lag": "u64",
+    "streaming.developer.exchange_connection_pool_size": "u16",
+    "streaming.developer.max_barrier_batch_size": "u32",
+    "streaming.developer.join_hash_map_evict_interval_rows": "u32",
+    "streaming.developer.now_progress_ratio": "f32",
+    "streaming.developer.compute_client_config.connect_timeout_secs": "u64",
+    "streaming.developer.snapshot_iter_rebuild_interval_secs": "u64",
+    "streaming.developer.iceberg_list_interval_sec": "u64",
+    "streaming.developer.iceberg_fetch_batch_size": "u64",
+    "streaming.developer.refresh_scheduler_interval_sec": "u64",
+}
+_UNSIGNED_MAX = {"usize": 2**64 - 1, "u64": 2**64 - 1, "u32": 2**32 - 1, "u16": 2**16 - 1}
+# The enum fields read from a string by FromStr (DeserializeFromStr): how each reads its text
+# and its refusal (cache_refill.rs:36-50, join_encoding_type.rs:40-52, over_window.rs:47-60).
+_FROM_STR: dict[str, tuple[tuple[str, ...], bool, str]] = {
+    "streaming.developer.cache_refill_policy": (
+        ("enabled", "disabled", "streaming", "serving", "both"),
+        True,
+        "expect one of [enabled, disabled, streaming, serving, both]",
+    ),
+    "streaming.developer.join_encoding_type": (
+        ("memory_optimized", "cpu_optimized"),
+        False,
+        "expect one of [memory_optimized, cpu_optimized]",
+    ),
+    "streaming.developer.over_window_cache_policy": (
+        ("full", "recent", "recent_first_n", "recent_last_n"),
+        True,
+        "expect one of [full, recent, recent_first_n, recent_last_n]",
+    ),
+}
+# AsyncStackTraceOption derives Deserialize: its variants by their Rust names
+# (async_stack_trace.rs:18-29).
+_ASYNC_STACK_TRACE = ("Off", "On", "ReleaseVerbose")
+
+
+def _unexpected(value: Any) -> str:
+    """serde's Unexpected as it prints (serde/src/de/mod.rs, impl Display for Unexpected)."""
+    if isinstance(value, bool):
+        return f"boolean `{'true' if value else 'false'}`"
+    if isinstance(value, int):
+        return f"integer `{value}`"
+    if isinstance(value, float):
+        text = repr(value)
+        return f"floating point `{text if '.' in text or 'e' in text else text + '.0'}`"
+    if isinstance(value, str):
+        return "string " + json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "sequence"
+    return "map"
+
+
+def _value_error(key: str, kind: str, value: Any) -> str | None:
+    """What deserializing ``value`` into the field ``key`` (of ``kind``) says, or None when it
+    reads: serde's `invalid type` / `invalid value`, a FromStr enum's own text."""
+    base = kind.removeprefix("opt_")
+    if kind.startswith("opt_") and value == "":
+        return None  # an empty string sets the option back to None (merge.rs:247-266)
+    if base == "int":
+        rust = _RUST_TYPES.get(key, "usize")
+        if isinstance(value, int) and not isinstance(value, bool):
+            if 0 <= value <= _UNSIGNED_MAX[rust]:
+                return None
+            return f"invalid value: {_unexpected(value)}, expected {rust}"
+        return f"invalid type: {_unexpected(value)}, expected {rust}"
+    if base == "float":
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return None
+        return f"invalid type: {_unexpected(value)}, expected {_RUST_TYPES.get(key, 'f64')}"
+    if base == "bool":
+        return (
+            None
+            if isinstance(value, bool)
+            else f"invalid type: {_unexpected(value)}, " + ("expected a boolean")
+        )
+    if base == "list":
+        if not isinstance(value, list):
+            return f"invalid type: {_unexpected(value)}, expected a sequence"
+        for item in value:
+            if not isinstance(item, int) or isinstance(item, bool) or item < 0:
+                what = "invalid value" if isinstance(item, int) else "invalid type"
+                return f"{what}: {_unexpected(item)}, expected u32"
+        return None
+    if not isinstance(value, str):
+        return f"invalid type: {_unexpected(value)}, expected a string"
+    if key in _FROM_STR:
+        names, snake, refusal = _FROM_STR[key]
+        text = value.lower().replace("-", "_") if snake else value.lower()
+        return None if text in names else refusal
+    if key == "streaming.async_stack_trace" and value not in _ASYNC_STACK_TRACE:
+        expected = ", ".join(f"`{v}`" for v in _ASYNC_STACK_TRACE)
+        return f"unknown variant `{value}`, expected one of {expected}"
+    return None
+
+
 def _check_types(table: dict[str, Any]) -> None:
-    """merge_streaming_config_section: the override must read as the streaming config; then
-    unrecognized keys are refused (alter_op.rs:987-1000), as StreamingConfig's
-    unrecognized_keys lists them: the unknown names of the streaming section, then those of
-    its developer section (streaming.rs:371-385)."""
+    """merge_streaming_config_section (src/common/src/config/merge.rs:33-107): the override
+    merged over the default config must deserialize as StreamingConfig, else meta's
+    `invalid streaming job config override` over `failed to deserialize merged config` and
+    the first field's serde error with its path under ``streaming`` (fields in key order, a
+    table's fields where its name sorts).  A ``stream_``-prefixed developer key is its field
+    a second time (the merge works on raw TOML, the default already has the field): `duplicate
+    field` in `developer` (merge.rs:223-239).  Then unrecognized keys are refused
+    (alter_op.rs:987-1000), as StreamingConfig's unrecognized_keys lists them: the unknown
+    names of the streaming section, then those of its developer section (streaming.rs:371-385).
+    """
     top: list[str] = []
     dev: list[str] = []
     for key, value in _flatten(table).items():
-        real = ALIASES.get(key, key)
-        kind = KEYS.get(real)
+        real = ALIASES.get(key)
+        if real is not None:
+            _deserialize_failed(f"duplicate field `{real.rsplit('.', 1)[1]}`", "developer")
+        kind = KEYS.get(key)
         if kind is None:
             parts = key.split(".")
             if len(parts) > 2 and parts[1] == "developer":
@@ -189,20 +296,24 @@ def _check_types(table: dict[str, Any]) -> None:
                 if name not in top:
                     top.append(name)
             continue
-        base = kind.removeprefix("opt_")
-        ok = {
-            "int": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-            "float": isinstance(value, (int, float)) and not isinstance(value, bool),
-            "bool": isinstance(value, bool),
-            "str": isinstance(value, str),
-            "list": isinstance(value, list),
-        }[base]
-        if not ok:
-            raise MetaRpcError(CALL, "invalid streaming job config override")
+        error = _value_error(key, kind, value)
+        if error is not None:
+            _deserialize_failed(error, key.removeprefix("streaming."))
     unrecognized = sorted(top) + sorted(dev)
     if unrecognized:
         names = ", ".join(json.dumps(k) for k in unrecognized)
         raise MetaInvalidParameter(f"unrecognized configs: [{names}]")
+
+
+def _deserialize_failed(error: str, path: str) -> None:
+    """The error chain of a merged config that does not deserialize (alter_op.rs:987-995 over
+    merge.rs:91-93; toml's error names the field's path)."""
+    raise MetaRpcError(
+        CALL,
+        "invalid streaming job config override",
+        "failed to deserialize merged config",
+        f"{error}\nin `{path}`",
+    )
 
 
 def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:

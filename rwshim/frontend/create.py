@@ -16,16 +16,18 @@ from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
 from rwshim.common import rwtypes
+from rwshim.common.names import resolve_schema_qualified_name, resolve_single_name
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
 from rwshim.engine.types import Result
 from rwshim.errors import (
+    CatalogNotFound,
     InternalError,
     InvalidInputSyntax,
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_upstream, connectors, eowc, temporal
+from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of
@@ -119,6 +121,19 @@ class BoundQuery:
 
 
 def query_columns(
+    fe: Frontend, query: str, names: Sequence[str] = (), rules: str = "mv", statement: str = ""
+) -> BoundQuery:
+    """``_query_columns``; a relation the query reads that is one of the database's internal
+    tables is refused for ``statement`` (plan_checks.refuse_internal_table)."""
+    try:
+        return _query_columns(fe, query, names, rules)
+    except CatalogNotFound as e:
+        if statement:
+            plan_checks.refuse_internal_table(fe, e, statement)
+        raise
+
+
+def _query_columns(
     fe: Frontend, query: str, names: Sequence[str] = (), rules: str = "mv"
 ) -> BoundQuery:
     """The columns of a bound query, the relations it reads, its Values leaves.
@@ -231,6 +246,7 @@ def new_query_columns(
     query: str,
     column_names: Sequence[str] = (),
     rules: str = "mv",
+    statement: str = "",
 ) -> BoundQuery:
     """The bound query of a CREATE ... AS; nothing when IF NOT EXISTS meets an existing
     object (the engine answers with its notice, and the query need not bind any more)."""
@@ -238,7 +254,7 @@ def new_query_columns(
         fe.ctx(), engine_name(name, fe.database)
     ):
         return BoundQuery()
-    return query_columns(fe, query, column_names, rules)
+    return query_columns(fe, query, column_names, rules, statement)
 
 
 # --- definitions (RisingWave stores the statement's Display: rwshim/sql/unparse) -----------
@@ -326,7 +342,9 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
     added: connectors.Additions | None = None
     if stmt.query is not None:
         names = ctas_column_names(stmt.columns_text)
-        cols = query_columns(fe, stmt.query, names, rules="table").columns
+        cols = query_columns(
+            fe, stmt.query, names, rules="table", statement="CREATE TABLE AS"
+        ).columns
         pk: list[str] = []
     elif _is_new(fe, stmt.name) and (
         stmt.include
@@ -423,12 +441,18 @@ async def handle_create_mv(
     definition = stored_definition(stmt.text)
 
     def bind() -> BoundQuery:
-        return new_query_columns(fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns)
+        return new_query_columns(
+            fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns,
+            statement="CREATE MATERIALIZED VIEW",
+        )  # fmt: skip
 
     bound = await bound_after_counting(fe, bind)
-    notice = check_stream_plan(fe, stmt.query, bound.upstreams) if bound.columns else None
-    if bound.columns:  # refusals once the stream plan is made (eowc.check)
-        eowc.check(fe, stmt.query, stmt.emit_on_window_close)
+    notice = None
+    if bound.columns:
+        notice = plan_checks.check_stream_plan(fe, stmt.query, bound.upstreams)
+        eowc.check(fe, stmt.query, stmt.emit_on_window_close)  # once the plan is made
+        # the backfill order is planned over the stream plan (create_mv.rs:393-397)
+        plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
     template = read_query_template(fe, stmt.query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
@@ -442,43 +466,6 @@ async def handle_create_mv(
         # create_mv.rs:142-145, before the plan's own notices
         out.notices.insert(0, eowc.NOTICE)
     return out
-
-
-def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
-    """The stream planner's refusals, at CREATE before any catalog change: the data plane's
-    (an ASOF join's condition, HOP's window arguments, a FULL JOIN of no equality: plan/), an
-    impure filter over a retract stream (binder/stream_checks), a notice instead when
-    ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93)."""
-    from rwshim.binder import stream_checks as sc
-
-    if any(w in query.lower() for w in ("asof", "hop", "full")):
-        from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
-        from rwshim.dataplane.plan.checks import HopRefused
-
-        try:
-            planned = fe.data_plan(query)
-        except (AsofRefused, AsofNotSupported, HopRefused):
-            raise
-        except RwError:
-            planned = None
-        if planned is not None and planned.statement.nested_loop:
-            raise sc.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
-    refused_join = sc.scalar_subquery(query) or sc.nested_loop_join(query)
-    if refused_join is not None:
-        raise refused_join
-
-    relations = fe.instance.relations
-    retract = False
-    for rid in upstreams:
-        rel = relations.relation_by_id(rid)
-        if rel is None or not (rel.append_only or rel.kind.value == "source"):
-            retract = True
-    refused = sc.impure_filter(query, retract)
-    if refused is None:
-        return None
-    if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
-        return refused.what
-    raise refused
 
 
 def _create_mv_call(
@@ -508,8 +495,9 @@ async def handle_create_view(fe: Frontend, stmt: st.CreateView, params: list[obj
     assert isinstance(node, nodes.CreateView)
     sql = unparse.query_of(node)
     bound = new_query_columns(
-        fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns, rules="view"
-    )
+        fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns, rules="view",
+        statement="CREATE VIEW",
+    )  # fmt: skip
     return await fe.engine_call(
         stmt.tag,
         lambda: fe.instance.engine.ddl.create_view(
@@ -603,12 +591,14 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
         fe,
         lambda: new_query_columns(
             fe, stmt.name, stmt.if_not_exists, query or "SELECT 1", stmt.into_columns,
-            rules="into" if into else "mv",
+            rules="into" if into else "mv", statement="CREATE SINK",
         ),
     )  # fmt: skip
     template = read_query_template(fe, query) if query is not None and bound.columns else None
     if bound.columns and query is not None:
         eowc.check(fe, query, stmt.emit_on_window_close, sink=True)
+    if bound.columns:
+        plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
     if bound.columns:
         sink_rules.refuse_table_connector(options, into, fmt is not None)
     notices: list[str] = []
@@ -689,8 +679,19 @@ def _exists(fe: Frontend, name: st.ObjectName) -> bool:
         return False
 
 
+def _folded(ident: str) -> str:
+    """An identifier as the binder reads it: quoted as written, else in lower case."""
+    if ident.startswith('"') and ident.endswith('"'):
+        return ident[1:-1].replace('""', '"')
+    return ident.lower()
+
+
 async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[object]) -> Outcome:
     definition = stored_definition(stmt.text)
+    # resolve_index_schema (create_index.rs:62-81): the table's name, then the index's, which
+    # takes no schema (it goes in its table's: binder/relation/mod.rs:333-355)
+    resolve_schema_qualified_name(fe.database, stmt.table.parts)
+    resolve_single_name(stmt.name.parts, "index name")
     # Key columns by name; an expression key keeps its text (the engine refuses what it
     # cannot bind).  Orders as OrderType::from_bools (create_index.rs gen_create_index_plan).
     keys = [k.name if k.name is not None else k.expr for k in stmt.keys] or list(stmt.columns)
@@ -701,19 +702,25 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
         indexed = None  # the engine reports it, in its order
     if indexed is not None:
         await count_upstreams(fe, [indexed.id])
-    return await fe.engine_call(
-        stmt.tag,
-        lambda: fe.instance.engine.ddl.create_index(
-            fe.ctx(),
-            engine_name(stmt.name, fe.database),
-            engine_name(stmt.table, fe.database),
-            definition=definition,
-            key_columns=keys,
-            include_columns=list(stmt.include) if stmt.include else None,
-            if_not_exists=stmt.if_not_exists,
-            key_orders=orders,
-        ),
-    )
+    try:
+        return await fe.engine_call(
+            stmt.tag,
+            lambda: fe.instance.engine.ddl.create_index(
+                fe.ctx(),
+                engine_name(stmt.name, fe.database),
+                engine_name(stmt.table, fe.database),
+                definition=definition,
+                key_columns=keys,
+                include_columns=list(stmt.include) if stmt.include else None,
+                if_not_exists=stmt.if_not_exists,
+                key_orders=orders,
+                with_options=stmt.with_options,
+                distributed_by=[_folded(d) for d in stmt.distributed_by],
+            ),
+        )
+    except CatalogNotFound as e:
+        plan_checks.refuse_internal_table(fe, e, "CREATE INDEX")  # create_index.rs:79
+        raise
 
 
 async def handle_create_schema(

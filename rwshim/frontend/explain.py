@@ -28,6 +28,7 @@ from rwshim.common.names import display_name, resolve_schema_qualified_name
 from rwshim.common.outcome import Column, Outcome
 from rwshim.engine import ObjectName
 from rwshim.errors import CatalogNotFound, MetaRpcError, NotImplementedError_, NotSupported, RwError
+from rwshim.frontend import explain_scan
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.plan_render import Node, explain_lines, unicode_lines
 from rwshim.sql import statements as st
@@ -252,6 +253,10 @@ def _options(text: str) -> tuple[bool, bool, str, str]:
 async def handle_explain(fe: Frontend, stmt: st.Explain, params: list[object]) -> Outcome:
     """EXPLAIN [ANALYZE] [VERBOSE] [(options)] <statement> (explain.rs:432-483)."""
     analyze, trace, etype, fmt = _options(stmt.text)
+    m = _OPTION.match(stmt.text)
+    verbose = bool(m and m.group(2)) or bool(
+        re.search(r"(?i)\bverbose\b", (m and m.group("opts")) or "")
+    )
     if analyze:
         raise NotImplementedError_("explain analyze", _EXPLAIN_ANALYZE)
     if (trace or etype == "distsql") and fmt == "json":
@@ -273,7 +278,7 @@ async def handle_explain(fe: Frontend, stmt: st.Explain, params: list[object]) -
             "EXPLAIN",
         )
     if isinstance(inner, (st.Query, st.Insert, st.Update, st.Delete)):
-        lines = _batch_plan(fe, inner)
+        lines = _batch_plan(fe, inner, verbose)
     elif isinstance(inner, (st.CreateMaterializedView, st.CreateSink, st.CreateIndex)):
         lines = explain_lines(_stream_plan(fe, inner))
     else:
@@ -286,7 +291,26 @@ def _read_relations(fe: Frontend, query: str) -> list[int]:
     return list(fe.instance.query.check_mv_columns(query, fe.query_context(), ()).upstreams)
 
 
-def _batch_plan(fe: Frontend, stmt: st.Statement) -> list[str]:
+def _point_plan(
+    reader: CatalogReader, text: str, ids: list[int], verbose: bool
+) -> list[Node] | None:
+    """A point query on one table or materialized view (explain_scan.py), else None."""
+    rel = reader.relation(ids[0]) if len(ids) == 1 else None
+    if rel is None or rel.kind not in ("table", "materialized view"):
+        return None
+
+    def of(rid: int, name: str) -> explain_scan.Relation:
+        return explain_scan.Relation(name, reader.column_types(rid), _pk(_columns(reader, rid)))
+
+    indexes = []
+    for iid in reader.created_indexes(rel.id):
+        index = reader.relation(iid)
+        if index is not None:
+            indexes.append(of(iid, index.name))
+    return explain_scan.point_plan(text, of(rel.id, rel.name), indexes, verbose)
+
+
+def _batch_plan(fe: Frontend, stmt: st.Statement, verbose: bool = False) -> list[str]:
     reader = fe.instance.catalog_reader
     text = stmt.text
     if isinstance(stmt, (st.Insert, st.Update, st.Delete)):
@@ -294,18 +318,18 @@ def _batch_plan(fe: Frontend, stmt: st.Statement) -> list[str]:
         resolve_schema_qualified_name(fe.database, stmt.table.parts)
         return [f"Batch{type(stmt).__name__} {{ table: {stmt.table.name} }}"]
     ids = _read_relations(fe, text)
+    point = _point_plan(reader, text, ids, verbose)
+    if point is not None:
+        return explain_lines(Node("BatchExchange { order: [], dist: Single }", children=point))
     scans = []
     for rid in ids:
         rel = reader.relation(rid)
         if rel is None:
             continue
         cols = [c.name for c in _columns(reader, rid) if not c.hidden]
-        scans.append(
-            Node(
-                f"BatchScan {{ table: {rel.name}, columns: [{', '.join(cols)}], "
-                "distribution: SomeShard }"
-            )
-        )
+        # batch_seq_scan.rs:181-187: the distribution only under VERBOSE
+        dist = ", distribution: SomeShard" if verbose else ""
+        scans.append(Node(f"BatchScan {{ table: {rel.name}, columns: [{', '.join(cols)}]{dist} }}"))
     if not scans:
         return ["BatchValues { rows: [] }"]
     return explain_lines(Node("BatchExchange { order: [], dist: Single }", children=scans))

@@ -712,3 +712,24 @@ def test_alter_database_set_resource_group_parses_from_3_0(c: Conn, release: str
             "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
             "  1: Catalog error\n  2: database not found: d\n"
         )
+
+
+def test_serverless_backfill_refusal(c: Conn, release: str) -> None:
+    # 448c657: meta refuses it (ddl_controller.rs:389-404, :1130), an invalid parameter; the
+    # releases' frontend refuses it as invalid input (v3.0.3 create_mv.rs:273-277, v2.8.5
+    # create_mv.rs:341-345)
+    c.run("create table t (a int)")
+    text = (
+        "Serverless Backfill is disabled. Use RisingWave cloud at "
+        "https://cloud.risingwave.com/auth/signup to try this feature"
+    )
+    kind = (
+        "Invalid parameter value: Invalid parameter"
+        if release == "head"
+        else ("Invalid input syntax")
+    )
+    sql = (
+        "create materialized view m with (cloud.serverless_backfill_enabled = true)"
+        " as select * from t"
+    )
+    assert c.fail(sql) == f"Failed to run the query\n\nCaused by:\n  {kind}: {text}\n"

@@ -19,6 +19,18 @@ def one(text: str) -> str:
     return f"\n\nCaused by:\n  {text}\n"
 
 
+def deserialize(error: str) -> str:
+    """Meta's refusal of an override that does not deserialize (alter_op.rs:987-995)."""
+    return (
+        "\n\nCaused by these errors (recent errors listed first):\n"
+        "  1: gRPC request to meta service (call "
+        "`/ddl_service.DdlService/AlterStreamingJobConfig`) failed: Internal error\n"
+        "  2: invalid streaming job config override\n"
+        "  3: failed to deserialize merged config\n"
+        f"  4: {error}\n"
+    )
+
+
 async def config(client: Client) -> list[tuple[object, ...]]:
     return await client.rows(
         "select name, key, value from rw_streaming_job_config order by name, key"
@@ -69,13 +81,14 @@ async def test_set_and_reset_config(client: Client, server: Running) -> None:
     for sql, tag in (
         ("alter materialized view mv set config (streaming.developer.chunk_size = 7)",
          "ALTER_MATERIALIZED_VIEW"),
-        ("alter index i set config (streaming.developer.stream_chunk_size = 8)", "ALTER_INDEX"),
+        # (a `stream_`-prefixed key is refused: merge.rs:223-239, test_config_refusals)
+        ("alter index i set config (streaming.developer.chunk_size = 8)", "ALTER_INDEX"),
         ("alter sink k set config (streaming.developer.chunk_size = 9)", "ALTER_SINK"),
     ):  # fmt: skip
         assert await client.run(sql) == tag
     rows = [r for r in await config(client) if r[0] != "t"]
     assert rows == [
-        ("i", "streaming.developer.stream_chunk_size", "8"),
+        ("i", "streaming.developer.chunk_size", "8"),
         ("k", "streaming.developer.chunk_size", "9"),
         ("mv", "streaming.developer.chunk_size", "7"),
     ]
@@ -114,11 +127,48 @@ async def test_config_refusals(client: Client, server: Running) -> None:
             ),
         ),
         (
+            # The whole chain: the serde error names the field under `streaming`
+            # (merge.rs:91-93, its test_invalid_type :208-220).
             "alter table t set config (streaming.developer.chunk_size = 'big')",
-            "\n\nCaused by these errors (recent errors listed first):\n"
-            "  1: gRPC request to meta service (call "
-            "`/ddl_service.DdlService/AlterStreamingJobConfig`) failed: Internal error\n"
-            "  2: invalid streaming job config override\n",
+            deserialize('invalid type: string "big", expected usize\nin `developer.chunk_size`'),
+        ),
+        (
+            "alter table t set config (streaming.developer.join_encoding_type = 'nothing')",
+            deserialize(
+                "expect one of [memory_optimized, cpu_optimized]\nin `developer.join_encoding_type`"
+            ),
+        ),
+        (
+            "alter table t set config (streaming.developer.stream_chunk_size = 512)",
+            deserialize("duplicate field `chunk_size`\nin `developer`"),
+        ),
+        (
+            "alter table t set config (streaming.developer.max_barrier_batch_size = 5000000000)",
+            deserialize(
+                "invalid value: integer `5000000000`, expected u32\n"
+                "in `developer.max_barrier_batch_size`"
+            ),
+        ),
+        (
+            "alter table t set config (streaming.developer.max_barrier_batch_size = 1.5)",
+            deserialize(
+                "invalid type: floating point `1.5`, expected u32\n"
+                "in `developer.max_barrier_batch_size`"
+            ),
+        ),
+        (
+            "alter table t set config (streaming.unsafe_disable_strict_consistency = 1)",
+            deserialize(
+                "invalid type: integer `1`, expected a boolean\n"
+                "in `unsafe_disable_strict_consistency`"
+            ),
+        ),
+        (
+            "alter table t set config (streaming.async_stack_trace = 'on')",
+            deserialize(
+                "unknown variant `on`, expected one of `Off`, `On`, `ReleaseVerbose`\n"
+                "in `async_stack_trace`"
+            ),
         ),
         (
             "alter table mv set config (streaming.developer.chunk_size = 1)",
@@ -152,7 +202,7 @@ async def test_double_quoted_value(client: Client, server: Running) -> None:
         ("cf", "streaming.developer.chunk_size", "511"),
         ("cf", "streaming.developer.join_encoding_type", '"cpu_optimized"'),
     ]
-    f = await cause(client, "create table w (v int) with (a = \"x\")")
+    f = await cause(client, 'create table w (v int) with (a = "x")')
     assert f == (  # RisingWave's InvalidParameterValue is XX000 (pgwire's default)
         "XX000",
         one(
@@ -160,3 +210,27 @@ async def test_double_quoted_value(client: Client, server: Running) -> None:
             "quoted string value and C style escaped string"
         ),
     )
+
+
+async def test_initial_config_from_session(client: Client, server: Running) -> None:
+    """A new job's config override starts from the session's streaming_* variables that are
+    set (to_initial_streaming_config_override, session_config/mod.rs:670-715;
+    e2e_test/ddl/alter_streaming_config.slt:154-176); ALTER ... SET CONFIG merges into it."""
+    for sql in (
+        "set streaming_cache_refill_policy = both",
+        "set streaming_sync_log_store_buffer_size = 77",
+    ):
+        assert await client.run(sql) == "SET_VARIABLE"
+    assert await client.run("create table cf (v int)") == "CREATE_TABLE"
+    assert await client.run("set streaming_cache_refill_policy = default") == "SET_VARIABLE"
+    assert await client.run("set streaming_sync_log_store_buffer_size = default") == (
+        "SET_VARIABLE"
+    )
+    assert await client.run("create table plain (v int)") == "CREATE_TABLE"
+    sql = "alter table cf set config (streaming.developer.chunk_size = 5)"
+    assert await client.run(sql) == "ALTER_TABLE"
+    assert await config(client) == [
+        ("cf", "streaming.developer.cache_refill_policy", '"both"'),
+        ("cf", "streaming.developer.chunk_size", "5"),
+        ("cf", "streaming.developer.sync_log_store_buffer_size", "77"),
+    ]

@@ -473,17 +473,28 @@ SELECT i.id, i.name, j.id, j.name, j.job_type, s.name, u.name
 FROM rw_catalog__rw_internal_tables i JOIN all_streaming_jobs j ON i.job_id = j.id
 JOIN rw_catalog__rw_schemas s ON j.schema_id = s.id JOIN rw_catalog__rw_users u ON j.owner = u.id"""
 
-# rw_rate_limit.rs over list_rate_limits (controller/streaming_job.rs:3755-3800): one row per
-# rate-limited node (Source, SourceBackfill, StreamScan, Sink) that has a limit set.
-_NODE_NAME = """CASE WHEN f.flags LIKE '%STREAM_SCAN"%' THEN 'STREAM_SCAN'
-            WHEN f.flags LIKE '%"SOURCE_SCAN"%' THEN 'SOURCE_BACKFILL'
+# rw_rate_limit.rs over list_rate_limits (controller/streaming_job.rs:3735-3800): one row per
+# rate-limited node of a fragment whose limit is set (an unset Option<u32> gives no row), in
+# visit order (the fragment's root first: a sink's Sink before its StreamScan).  The nodes:
+# Source with a source (a table without a connector has none), StreamFsFetch, Sink (the
+# fragment's ``rate_limit``), StreamScan and SourceBackfill (``backfill_rate_limit``).  A Dml
+# node is not one of them (its limit shows in no row).
+_LIMIT_NODE = """CASE WHEN f.flags LIKE '%"SINK"%' THEN 'SINK'
             WHEN f.flags LIKE '%"FS_FETCH"%' THEN 'FS_FETCH'
-            WHEN f.flags LIKE '%"SOURCE"%' THEN 'SOURCE' WHEN f.flags LIKE '%"SINK"%' THEN 'SINK'
+            WHEN f.flags LIKE '%"SOURCE"%'
+                 AND NOT (r.kind IS 'table' AND r.connector IS NULL) THEN 'SOURCE'
             END"""
+_BACKFILL_NODE = """CASE WHEN f.flags LIKE '%"SOURCE_SCAN"%' THEN 'SOURCE_BACKFILL'
+            WHEN f.flags LIKE '%STREAM_SCAN"%' THEN 'STREAM_SCAN' END"""
 SQL["rw_rate_limit"] = f"""
-SELECT f.fragment_id, json(f.flags), {_NODE_NAME}, f.job_id, f.rate_limit
-FROM fragment f WHERE f.rate_limit IS NOT NULL AND {_NODE_NAME} IS NOT NULL
-ORDER BY f.fragment_id"""
+SELECT fragment_id, flags, node_name, job_id, rate_limit FROM (
+SELECT f.fragment_id, json(f.flags) AS flags, {_LIMIT_NODE} AS node_name, f.job_id,
+       f.rate_limit, 0 AS visit
+FROM fragment f LEFT JOIN relation r ON r.relation_id = f.job_id WHERE f.rate_limit IS NOT NULL
+UNION ALL
+SELECT f.fragment_id, json(f.flags), {_BACKFILL_NODE}, f.job_id, f.backfill_rate_limit, 1
+FROM fragment f WHERE f.backfill_rate_limit IS NOT NULL)
+WHERE node_name IS NOT NULL ORDER BY fragment_id, visit"""
 
 # rw_backfill_info.rs: scan fragments of creating jobs.
 SQL["rw_backfill_info"] = """

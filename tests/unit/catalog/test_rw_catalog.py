@@ -402,9 +402,12 @@ def test_views_workers_rate_limits_actor_infos(store: Store) -> None:
         (2, "h", "5688", "WORKER_TYPE_COMPUTE_NODE", "RUNNING", 4, 1, 1, "", None, None,
          None, TS[:19] + ".000000+00:00", "default", None),
     ]  # fmt: skip
-    f_scan = store.fragment(ids["mv"], ["MVIEW", "STREAM_SCAN"], actors=2, rate_limit=0)
+    # A StreamScan's limit is the fragment's backfill_rate_limit (schema version 3).
+    f_scan = store.fragment(ids["mv"], ["MVIEW", "STREAM_SCAN"], actors=2, backfill_rate_limit=0)
     f_sink = store.fragment(ids["sink"], ["SINK"], rate_limit=100)
-    store.fragment(ids["t"], ["SOURCE", "DML"], rate_limit=5)  # DML limits are not listed
+    # DML limits are not listed, and a table without a connector has no source to limit
+    # (list_rate_limits, controller/streaming_job.rs:3755-3800).
+    store.fragment(ids["t"], ["SOURCE", "DML"], rate_limit=5)
     assert columns("rw_catalog.rw_rate_limit") == [
         ("fragment_id", t.INT4), ("fragment_type", t.VARCHAR_ARRAY), ("node_name", t.VARCHAR),
         ("table_id", t.INT4), ("rate_limit", t.INT4),
@@ -412,7 +415,6 @@ def test_views_workers_rate_limits_actor_infos(store: Store) -> None:
     assert store.rows("rw_catalog.rw_rate_limit") == [
         (f_scan, '["MVIEW","STREAM_SCAN"]', "STREAM_SCAN", ids["mv"], 0),
         (f_sink, '["SINK"]', "SINK", ids["sink"], 100),
-        (f_sink + 1, '["SOURCE","DML"]', "SOURCE", ids["t"], 5),
     ]
     assert store.rows("rw_catalog.rw_actor_infos") == [
         (1, f_scan, "null", "null"), (2, f_scan, "null", "null"), (3, f_sink, "null", "null"),

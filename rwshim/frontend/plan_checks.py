@@ -1,0 +1,198 @@
+"""The refusals of RisingWave's stream planner at CREATE MATERIALIZED VIEW / SINK, made before
+any catalog change: the plan's own (``check_stream_plan``) and those of
+``WITH (backfill_order = FIXED(a -> b, ...))`` once the plan exists (``check_backfill_order``).
+
+RisingWave: ``src/frontend/src/optimizer/backfill_order_strategy.rs`` (``plan_fixed_strategy``
+:301-344, ``has_cycle`` :360-392, ``bind_backfill_relation_id_by_name`` :394-433, ``bind_table``
+:435-446), called from ``handler/create_mv.rs:393-397`` and ``handler/create_sink.rs:766``;
+the strategy's syntax ``parser.rs:4291-4316``.  rwshim plans no index selection into a stream
+plan, so a relation's scanned ids are itself; AUTO never refuses (a cycle there is a notice
+and no order, :216-221), so only FIXED is checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from rwshim.common.names import display_name
+from rwshim.engine.types import ObjectName
+from rwshim.errors import CatalogNotFound, InvalidInputSyntax, RwError, Uncategorized
+
+if TYPE_CHECKING:
+    from rwshim.frontend.frontend import Frontend
+
+_IDENT = re.compile(r'\s*(?:"((?:[^"]|"")*)"|([^\s",.()\-]+))\s*')
+
+
+def _name(text: str, pos: int) -> tuple[list[str], int]:
+    """One object name (dotted identifiers, unquoted ones folded to lower case) at ``pos``."""
+    parts: list[str] = []
+    while True:
+        m = _IDENT.match(text, pos)
+        if m is None:
+            raise ValueError(text[pos:])
+        quoted, plain = m.group(1), m.group(2)
+        parts.append(quoted.replace('""', '"') if quoted is not None else plain.lower())
+        pos = m.end()
+        if pos < len(text) and text[pos] == ".":
+            pos += 1
+            continue
+        return parts, pos
+
+
+def fixed_pairs(value: str) -> list[tuple[list[str], list[str]]] | None:
+    """The (start, end) names of ``FIXED(a -> b, ...)`` as written; None for AUTO, NONE and
+    DEFAULT (the parser already refused anything else)."""
+    m = re.match(r"(?is)\s*fixed\s*\(", value)
+    if m is None:
+        return None
+    body = value[m.end() : value.rstrip().rfind(")")]
+    pairs: list[tuple[list[str], list[str]]] = []
+    pos = 0
+    while body[pos:].strip():
+        start, pos = _name(body, pos)
+        arrow = re.compile(r"\s*->").match(body, pos)
+        if arrow is None:
+            raise ValueError(body[pos:])
+        end, pos = _name(body, arrow.end())
+        pairs.append((start, end))
+        comma = re.compile(r"\s*,").match(body, pos)
+        if comma is None:
+            break
+        pos = comma.end()
+    return pairs
+
+
+def has_cycle(order: dict[int, set[int]]) -> bool:
+    """backfill_order_strategy.rs:360-392: a depth-first search over the order's edges."""
+    visited: set[int] = set()
+    stack: set[int] = set()
+
+    def dfs(node: int) -> bool:
+        if node in stack:
+            return True
+        if node not in visited:
+            visited.add(node)
+            stack.add(node)
+            if any(dfs(n) for n in order.get(node, ())):
+                return True
+            stack.discard(node)
+        return False
+
+    return any(dfs(start) for start in list(order))
+
+
+def _bind(fe: Frontend, parts: list[str]) -> int:
+    """bind_backfill_relation_id_by_name (:394-446): a created table, materialized view or
+    index, else a source, in the named schema (``table or source not found``) or the first
+    schema of the search path that has one (``table not found``)."""
+    engine = fe.instance.engine
+    ctx = fe.ctx()
+    name = parts[-1]
+    schema = parts[-2] if len(parts) > 1 else None
+    schemas = [schema] if schema is not None else list(engine.catalog.search_path(ctx))
+    for sname in schemas:
+        if engine.catalog.schema_id(ctx.database_id, sname) is None:
+            if schema is not None:
+                raise CatalogNotFound("schema", sname)
+            continue
+        for kinds in (("table", "materialized view", "index"), ("source",)):
+            rel = engine.catalog.lookup(ctx, ObjectName(name, sname), kinds)
+            if rel is not None and (kinds == ("source",) or rel.status in (None, "CREATED")):
+                return rel.id
+    if schema is not None:
+        raise CatalogNotFound("table or source", name)
+    raise CatalogNotFound("table", name)
+
+
+def check_backfill_order(
+    fe: Frontend, options: Iterable[tuple[str, str]], upstreams: Sequence[int]
+) -> None:
+    """plan_fixed_strategy (:301-344): every relation named must be one the plan scans (a
+    table, materialized view or index through a StreamTableScan, a shared source through a
+    StreamSourceScan), and the order must have no cycle."""
+    value = next((v for k, v in options if k.lower() == "backfill_order"), None)
+    if value is None:
+        return
+    pairs = fixed_pairs(str(value))
+    if not pairs:
+        return
+    catalog = fe.instance.engine.catalog
+    scanned: set[int] = set()
+    for rid in upstreams:
+        rel = catalog.relation(rid)
+        if rel is None:
+            continue
+        if rel.kind in ("table", "materialized view", "index") or (
+            rel.kind == "source" and rel.is_shared
+        ):
+            scanned.add(rid)
+    order: dict[int, set[int]] = {}
+    for start, end in pairs:
+        start_id, end_id = _bind(fe, start), _bind(fe, end)
+        for rid, parts in ((start_id, start), (end_id, end)):
+            if rid not in scanned:
+                raise Uncategorized(
+                    f"Table or source '{display_name(parts)}' specified in backfill_order is "
+                    "not used in the query"
+                )
+        order.setdefault(start_id, set()).add(end_id)
+    if has_cycle(order):
+        raise Uncategorized("Backfill order strategy has a cycle")
+
+
+def refuse_internal_table(fe: Frontend, error: CatalogNotFound, statement: str) -> None:
+    """reject_internal_table_dependencies (handler/util.rs:364-393): a CREATE that reads one
+    of the database's internal tables is refused.  RisingWave binds internal tables
+    (table_or_source.rs:175-179); rwshim's binder does not find them, so the relation it did
+    not find is looked up among them, and the refusal replaces the not-found error."""
+    chain = error.chain
+    m = re.fullmatch(r"(?:table or source|table) not found: (.*)", chain[-1] if chain else "")
+    if m is None:
+        return
+    name = m.group(1)
+    found = fe.instance.engine.meta.q1(
+        "SELECT 1 FROM relation WHERE kind = 'internal' AND name = ? AND database_id = ?",
+        (name, fe.ctx().database_id),
+    )
+    if found is not None:
+        raise InvalidInputSyntax(f'{statement} does not support internal table "{name}"')
+
+
+def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
+    """The stream planner's refusals, at CREATE before any catalog change: the data plane's
+    (an ASOF join's condition, HOP's window arguments, a FULL JOIN of no equality: plan/), an
+    impure filter over a retract stream (binder/stream_checks), a notice instead when
+    ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93)."""
+    from rwshim.binder import stream_checks as sc
+
+    if any(w in query.lower() for w in ("asof", "hop", "full")):
+        from rwshim.dataplane.plan.asof import AsofNotSupported, AsofRefused
+        from rwshim.dataplane.plan.checks import HopRefused
+
+        try:
+            planned = fe.data_plan(query)
+        except (AsofRefused, AsofNotSupported, HopRefused):
+            raise
+        except RwError:
+            planned = None
+        if planned is not None and planned.statement.nested_loop:
+            raise sc.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
+    refused_join = sc.scalar_subquery(query) or sc.nested_loop_join(query)
+    if refused_join is not None:
+        raise refused_join
+
+    relations = fe.instance.relations
+    retract = False
+    for rid in upstreams:
+        rel = relations.relation_by_id(rid)
+        if rel is None or not (rel.append_only or rel.kind.value == "source"):
+            retract = True
+    refused = sc.impure_filter(query, retract)
+    if refused is None:
+        return None
+    if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
+        return refused.what
+    raise refused
