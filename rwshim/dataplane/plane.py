@@ -320,7 +320,7 @@ class DataPlane:
         relations = as_of(self.relations, rel)
         text, resolve = self._inline(rel.definition, ctx), route.resolver(ctx, relations)
         routed = route.route(text, ctx, resolve, relations, self.catalog_only)
-        if routed.route is not route.Route.DATA and routed.reason:  # (not a catalog view)
+        if routed.route is not route.Route.DATA and routed.reason == route.UNPARSABLE:
             raise rewrite.RewriteRefused(f"{rel.kind.value} {rel.name}: {routed.reason}")
         return routed if routed.route is route.Route.DATA else None
 

@@ -24,6 +24,9 @@ from rwshim.dataplane.plan import checks, functions, tree
 from rwshim.dataplane.plan.prepass import Prepassed, prepass
 from rwshim.errors import RwError
 
+# the reason of a statement PostgreSQL's parser rejects (a view's definition: said so)
+UNPARSABLE = "syntax PostgreSQL cannot parse"
+
 
 class Route(Enum):
     CATALOG = "catalog"  # in process: the catalog path (constants, catalog relations)
@@ -122,7 +125,7 @@ def route(
     except tree.TreeError:
         # RisingWave-only syntax PostgreSQL cannot parse and the pre-pass does not rewrite:
         # the catalog path answers it (and refuses it if it turns out to read user data).
-        return Routed(Route.CATALOG, pre, reason="syntax PostgreSQL cannot parse")
+        return Routed(Route.CATALOG, pre, reason=UNPARSABLE)
     shape.star_excludes = pre.star_excludes
     out = Routed(Route.CATALOG, pre, shape)
     if shape.kind in ("insert", "update", "delete"):
