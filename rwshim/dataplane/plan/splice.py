@@ -58,6 +58,27 @@ def paren_end(text: bytes, pos: int) -> int:
     return m.end() if m is not None else pos
 
 
+def _literal_end(text: bytes, i: int) -> int:
+    """Offset of the closing quote of the string literal or quoted name opening at ``i``
+    (doubled quotes inside; an ``E'...'`` string's backslash escapes), or the text's end."""
+    c = text[i : i + 1]
+    backslash = c == b"'" and i > 0 and text[i - 1 : i] in (b"E", b"e")
+    i += 1
+    n = len(text)
+    while i < n:
+        d = text[i : i + 1]
+        if backslash and d == b"\\":
+            i += 2
+            continue
+        if d == c:
+            if text[i + 1 : i + 2] == c:
+                i += 2
+                continue
+            break
+        i += 1
+    return i
+
+
 def call_args(text: bytes, pos: int) -> tuple[int, list[tuple[int, int]]]:
     """For a call whose name starts at ``pos``: the end offset of its closing parenthesis and
     the spans of its arguments (split at top-level commas; literals and quoted names
@@ -73,19 +94,7 @@ def call_args(text: bytes, pos: int) -> tuple[int, list[tuple[int, int]]]:
     while i < n:
         c = text[i : i + 1]
         if c in (b"'", b'"'):
-            backslash = c == b"'" and i > 0 and text[i - 1 : i] in (b"E", b"e")
-            i += 1
-            while i < n:
-                d = text[i : i + 1]
-                if backslash and d == b"\\":
-                    i += 2
-                    continue
-                if d == c:
-                    if text[i + 1 : i + 2] == c:
-                        i += 2
-                        continue
-                    break
-                i += 1
+            i = _literal_end(text, i)
         elif c == b"(":
             depth += 1
         elif c == b")":
@@ -196,19 +205,7 @@ def expr_end(text: bytes, pos: int) -> int:
     while i < n:
         c = text[i : i + 1]
         if c in (b"'", b'"'):
-            backslash = c == b"'" and i > 0 and text[i - 1 : i] in (b"E", b"e")
-            i += 1
-            while i < n:
-                d = text[i : i + 1]
-                if backslash and d == b"\\":
-                    i += 2
-                    continue
-                if d == c:
-                    if text[i + 1 : i + 2] == c:
-                        i += 2
-                        continue
-                    break
-                i += 1
+            i = _literal_end(text, i)
         elif c in (b"(", b"["):
             depth += 1
         elif c in (b")", b"]"):
