@@ -450,6 +450,15 @@ def _date_literals(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
             text = _const_string(cast.get("arg"))
             if text is not None:
                 check_date_text(text)
+    for _, text in inserted_strings(shape, cols, (pgtypes.DATE,)):
+        check_date_text(text)
+
+
+def inserted_strings(
+    shape: tree.Shape, cols: Sequence[RelColumn] | None, type_oids: tuple[int, ...]
+) -> Iterator[tuple[RelColumn, str]]:
+    """The string literals an ``INSERT ... VALUES`` gives columns of these types, with their
+    column (a literal the column's type parses, where PostgreSQL's rules differ)."""
     info = shape.insert
     if cols is None or info is None or info.values_rows is None:
         return
@@ -458,11 +467,11 @@ def _date_literals(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
     for row in info.values_rows:
         for name, value in zip(names, row, strict=False):
             col = by_name.get(name)
-            if col is None or col.type_oid != pgtypes.DATE:
+            if col is None or col.type_oid not in type_oids:
                 continue
             text = _const_string(value)
             if text is not None:
-                check_date_text(text)
+                yield col, text
 
 
 # --- to_timestamp ------------------------------------------------------------------------------

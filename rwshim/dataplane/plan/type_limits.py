@@ -25,7 +25,7 @@ from typing import Any
 from rwshim.binder.relations import RelColumn
 from rwshim.common import pgtypes
 from rwshim.dataplane.plan import tree
-from rwshim.dataplane.plan.checks import _const_string, _names, nodes, register
+from rwshim.dataplane.plan.checks import _const_string, _names, inserted_strings, nodes, register
 from rwshim.errors import RwError
 
 # the fraction of a time of day: ``hh:mm:ss.fffffffff``
@@ -77,16 +77,5 @@ def _timestamp_nanoseconds(shape: tree.Shape, cols: Sequence[RelColumn] | None) 
             text = _const_string(cast.get("arg"))
             if text is not None:
                 (_refuse_nanos if _is_timestamp(type_name) else _refuse_tz_digits)(text)
-    info = shape.insert
-    if cols is None or info is None or info.values_rows is None:
-        return
-    names = [c for c, _ in info.columns] or [c.name for c in cols if not c.hidden]
-    by_name = {c.name: c for c in cols}
-    for row in info.values_rows:
-        for name, value in zip(names, row, strict=False):
-            col = by_name.get(name)
-            if col is None or col.type_oid not in (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ):
-                continue
-            text = _const_string(value)
-            if text is not None:
-                (_refuse_nanos if col.type_oid == pgtypes.TIMESTAMP else _refuse_tz_digits)(text)
+    for col, text in inserted_strings(shape, cols, (pgtypes.TIMESTAMP, pgtypes.TIMESTAMPTZ)):
+        (_refuse_nanos if col.type_oid == pgtypes.TIMESTAMP else _refuse_tz_digits)(text)
