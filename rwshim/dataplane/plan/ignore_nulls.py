@@ -13,10 +13,11 @@ still named ``first_value``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rwshim.binder.binder_checks import ignore_nulls_window
 from rwshim.dataplane.plan import tree
+from rwshim.dataplane.plan.checks import walk
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA
 from rwshim.dataplane.plan.splice import SpliceError, call_args
 from rwshim.errors import InvalidInputSyntax
@@ -31,7 +32,7 @@ def splice(rw: _Rewriter) -> None:
     spans = rw.routed.prepassed.ignore_nulls
     if not spans:
         return
-    calls = sorted(_calls(rw.shape.node), key=lambda c: c.get("location", -1))
+    calls = sorted(walk(rw.shape.node, "FuncCall"), key=lambda c: c.get("location", -1))
     for start, end in spans:
         call = _enclosing(rw.text, calls, start)
         if call is None:  # pragma: no cover - the pre-pass saw a call's parenthesis
@@ -50,21 +51,6 @@ def check(call: tree.Node) -> None:
             "`IGNORE NULLS` is not allowed in aggregate/scalar/table function call"
         )
     ignore_nulls_window(tree._names(call.get("funcname"))[-1].lower())
-
-
-def _calls(node: Any) -> list[tree.Node]:
-    out: list[tree.Node] = []
-    stack = [node]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, list):
-            stack.extend(v)
-        elif isinstance(v, dict):
-            fc = v.get("FuncCall")
-            if isinstance(fc, dict):
-                out.append(fc)
-            stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
-    return out
 
 
 def _enclosing(text: bytes, calls: list[tree.Node], at: int) -> tree.Node | None:
