@@ -157,14 +157,19 @@ def struct_name(t: rwtypes.RwType) -> str:
     for in a statement's text)."""
     if not t.fields:
         return EMPTY_STRUCT
-    n = int.from_bytes(hashlib.sha256(t.display().encode()).digest()[:8], "big")
-    digits = []
-    for _ in range(9):
-        n, r = divmod(n, 36)
-        digits.append(_DIGITS[r])
-    name = STRUCT_PREFIX + "".join(digits)
+    name = STRUCT_PREFIX + _digest36(t.display(), 9)
     STRUCTS.setdefault(name, t)
     return name
+
+
+def _digest36(text: str, width: int) -> str:
+    """``width`` base-36 digits of a SHA-256 digest of ``text`` (least significant first)."""
+    n = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    digits = []
+    for _ in range(width):
+        n, r = divmod(n, 36)
+        digits.append(_DIGITS[r])
+    return "".join(digits)
 
 
 MAP_PREFIX = "rw_m"
@@ -176,12 +181,7 @@ def map_name(t: rwtypes.RwType) -> str:
     """The composite type of a map type: ``rw_m`` and 8 base-36 digits of a digest of its
     RisingWave name (12 characters: no longer than the shortest ``map(int,int)`` it stands for
     in a statement's text)."""
-    n = int.from_bytes(hashlib.sha256(t.display().encode()).digest()[:8], "big")
-    digits = []
-    for _ in range(8):
-        n, r = divmod(n, 36)
-        digits.append(_DIGITS[r])
-    name = MAP_PREFIX + "".join(digits)
+    name = MAP_PREFIX + _digest36(t.display(), 8)
     MAPS.setdefault(name, t)
     return name
 
