@@ -5,7 +5,8 @@ RisingWave's hash aggregation keeps each group under its hash key and builds the
 key columns from that key (batch: src/batch/executors/src/executor/hash_agg.rs:615
 ``key.deserialize``; streaming: src/stream/src/executor/aggregate/hash_agg.rs:296).  The key's
 decimal is serialized normalized (src/common/src/hash/key.rs:531-535 ``self.normalize()``) and
-a float normalized (key.rs:499-518 ``normalized()``), so ``GROUP BY price`` over ``219709.60``
+a float normalized (key.rs:499-518 ``normalized()``), an interval as its total microseconds
+(types/interval.rs:855-874, read back justified), so ``GROUP BY price`` over ``219709.60``
 answers ``219709.6`` (e2e_test/batch/tpch/q18.slt.part:75) where PostgreSQL keeps the scale.
 ``SELECT DISTINCT`` and ``UNION`` / ``INTERSECT`` / ``EXCEPT`` without ALL are aggregations on
 all their columns in RisingWave's plans (binder set_expr.rs, LogicalUnion -> Agg).
@@ -18,7 +19,7 @@ always aggregates by hash.
 
 The PostgreSQL text gets ``rwfn.hk(<column>)`` spliced around each column reference in the
 output list that names a group key (and a decimal literal output by DISTINCT or a set
-operation) (``sqlfn/hashkeys.py``: trim_scale for numeric, identity
+operation) (``sqlfn/hashkeys.py``: trim_scale for numeric, justify_interval for interval, identity
 for other types), and around the output columns of DISTINCT and of a set operation without
 ALL.  A key that is an expression (``GROUP BY k * 2``), a star (``SELECT * ... UNION``) or a
 positional key over one is left as PostgreSQL computes it: rwshim's limit.
