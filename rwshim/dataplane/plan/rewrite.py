@@ -197,6 +197,7 @@ class _Rewriter:
             self.descending_percentiles()
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
+            lists.splice_string_arrays(shape, self.sp)
             structs.splice(shape, self.sp, self.routed.user_relations())
             extract.splice(shape, self.sp)
             to_char.splice(shape, self.sp)
