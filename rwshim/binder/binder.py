@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import set_ops, star_except, types
+from rwshim.binder import set_ops, star_except, types, window_tables
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
@@ -38,7 +38,7 @@ from rwshim.binder.binder_checks import (
 )
 from rwshim.binder.context import QueryContext
 from rwshim.binder.lowering import Lowering
-from rwshim.binder.parse import definition_query, ident, parse
+from rwshim.binder.parse import definition_query, ident
 from rwshim.binder.relations import Relation, RelationSource, RelKind, as_of
 from rwshim.binder.resolve import (
     CHANGELOG_ROW_ID,
@@ -52,7 +52,13 @@ from rwshim.binder.resolve import (
     rename_outputs,
     resolve_relation,
 )
-from rwshim.binder.type_inference import UNKNOWN, func_args, func_name, literal_default
+from rwshim.binder.type_inference import (
+    TABLE_FUNCTIONS,
+    UNKNOWN,
+    func_args,
+    func_name,
+    literal_default,
+)
 from rwshim.common import pgtypes
 from rwshim.errors import (
     BindError,
@@ -437,65 +443,18 @@ class Binder:
                 # the input relation's name names the window's columns
                 # (binder/relation/window_table_function.rs:118-120 bind_table_to_context)
                 alias = first.name or name
-            return self._time_window(item, fn, name, alias, col_names, scope)
+            return window_tables.time_window(self, item, fn, name, alias, col_names, scope)
+        if name not in TABLE_FUNCTIONS and name != "_pg_expandarray":
+            # a scalar function in FROM is one row of its value, its column named by the
+            # alias or the function (binder/relation/table_function.rs:95-158; planned as
+            # Values, planner/relation.rs:426-437)
+            value, oid = tx.bind_top(fn)
+            cname = col_names[0] if col_names else alias
+            self.values_leaf = True
+            row = exp.Values(expressions=[exp.Tuple(expressions=[value])])
+            item.replace(self.low.values_relation(row, alias, [cname]))
+            return Source(alias, [OutColumn(cname, literal_default(oid))])
         raise NotImplementedError_(f"table function {name}")
-
-    def _time_window(
-        self,
-        item: exp.Table,
-        fn: exp.Expr,
-        name: str,
-        alias: str,
-        col_names: list[str],
-        scope: Scope,
-    ) -> Source:
-        """RisingWave's TUMBLE(t, ts, size [, offset]) and HOP(t, ts, hop, size [, offset]):
-        the relation's columns plus window_start and window_end (of the time column's type),
-        one row per row (TUMBLE) or per window containing it (HOP)."""
-        args = list(fn.expressions)
-        want = 1 if name == "gap_fill" else 3
-        if len(args) < want or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
-            raise NotImplementedError_(f"{name} with these arguments")
-        rel_sql = args[0].sql(dialect="postgres")
-        if name == "gap_fill":
-            # GAP_FILL(t, ts, interval, ...): t's rows and the filled ones, t's columns
-            # (binder/relation/gap_fill.rs; the data plane fills: dataplane/plan/gapfill)
-            sub = parse(f"SELECT __rw_w.* FROM {rel_sql} AS __rw_w")
-            cols = rename(self.query(sub, scope.parent), col_names)
-            if col_names:
-                rename_outputs(sub, [c.name for c in cols])
-            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
-            return Source(alias, cols)
-        ts = args[1]
-        if isinstance(ts, exp.Column):
-            ts = exp.Column(this=ts.this, table=ident("__rw_w"))
-        ts_sql = ts.sql(dialect="postgres")
-        rest = [a.sql(dialect="postgres") for a in args[2:]]
-        if name == "tumble":
-            size = rest[0]
-            offset = f", {rest[1]}" if len(rest) > 1 else ""
-            text = (
-                f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
-                f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
-                f"FROM {rel_sql} AS __rw_w"
-            )
-        else:
-            if len(rest) < 2:
-                raise NotImplementedError_("hop with these arguments")
-            hop, size = rest[0], rest[1]
-            offset = f", {rest[2]}" if len(rest) > 2 else ""
-            text = (
-                f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
-                f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
-                f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
-            )
-        sub = parse(text)
-        cols = self.query(sub, scope.parent)
-        cols = rename(cols, col_names)
-        if col_names:
-            rename_outputs(sub, [c.name for c in cols])
-        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
-        return Source(alias, cols)
 
     def _note_table_function(self, name: str, args: list[exp.Expr]) -> None:
         """A table function in FROM is a ProjectSet over Values unless it reads the rows

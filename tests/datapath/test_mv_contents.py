@@ -127,3 +127,43 @@ def test_tumble_and_hop_windows(db: Client) -> None:
         (m, m + dt.timedelta(minutes=2)),
         (m + dt.timedelta(minutes=1), m + dt.timedelta(minutes=3)),
     ]
+
+
+def test_a_failing_table_function_gives_no_rows_in_a_view(db: Client) -> None:
+    """RisingWave's streaming ProjectSet reports a table function's error and gives no rows
+    for that input row, NULL beside another table function's rows (project_set.rs:186-215;
+    e2e_test/streaming/bug_fixes/issue_11915.slt)."""
+    db.run("CREATE TABLE sr (x int)")
+    db.run(
+        "CREATE MATERIALIZED VIEW srm AS SELECT x, generate_series(1, 2, x) AS g,"
+        " generate_series(1, 3) AS r FROM sr"
+    )
+    db.run("CREATE MATERIALIZED VIEW srn AS SELECT x, generate_series(1, 2, x) AS g FROM sr")
+    db.run("INSERT INTO sr VALUES (0), (1)")
+    db.run("FLUSH")
+    assert db.rows("SELECT * FROM srn ORDER BY g") == [(1, 1), (1, 2)]
+    assert db.rows("SELECT * FROM srm ORDER BY x, r") == [
+        (0, None, 1), (0, None, 2), (0, None, 3), (1, 1, 1), (1, 2, 2), (1, None, 3)
+    ]  # fmt: skip
+    # a batch query stays strict
+    assert db.error("SELECT generate_series(1, 2, x) FROM sr") == caused_by(
+        "Expr error", "Invalid parameter step: step size cannot equal zero"
+    )
+    db.run("DROP TABLE sr CASCADE")
+
+
+def test_scalar_function_and_cte_window_in_views(db: Client) -> None:
+    """A scalar function in FROM is one row (binder/relation/table_function.rs:95-158); the
+    relation of TUMBLE may be a CTE (e2e_test/streaming/values.slt, issue_15198.slt)."""
+    db.run("CREATE MATERIALIZED VIEW sfm AS SELECT * FROM abs(-1)")
+    assert db.rows("SELECT * FROM sfm") == [(1,)]
+    db.run(
+        "CREATE MATERIALIZED VIEW twm AS WITH input AS (SELECT 1 AS id,"
+        " to_timestamp('2024-01-01 01:30:02', 'YYYY-MM-DD HH24:MI:SS') AS ts)"
+        " SELECT id, window_start FROM tumble(input, ts, interval '1 DAY', '+6 HOURS')"
+    )
+    cur = db.run("SELECT * FROM twm")
+    assert [d.name for d in cur.description or []] == ["id", "window_start"]
+    assert [(r[0], str(r[1])) for r in cur.fetchall()] == [(1, "2023-12-31 06:00:00+00:00")]
+    db.run("DROP MATERIALIZED VIEW sfm")
+    db.run("DROP MATERIALIZED VIEW twm")

@@ -138,9 +138,56 @@ BEGIN
 END $ns$
 """
 
+# table functions that fail on some rows (src/expr/impl/src/table_function/: a step of 0 or
+# a NaN bound of generate_series / range, a jsonb of the wrong kind, ...).  In a streaming
+# ProjectSet a table function's error on a row is reported and its rows for that row end
+# there: none at all when it is the only one, NULL beside the others' rows
+# (src/stream/src/executor/project/project_set.rs:186-215).  ``ns_srf_<name>`` per overload:
+# the function's rows, none past an error (RETURN QUERY keeps the rows it had).
+FAILING_SETS: tuple[str, ...] = (
+    "generate_series", "range", "jsonb_array_elements", "jsonb_array_elements_text",
+    "jsonb_each", "jsonb_each_text", "jsonb_object_keys", "jsonb_path_query",
+)  # fmt: skip
+_SET_NAMES = ", ".join(f"'{n}'" for n in FAILING_SETS)
+_SET_FUNCTIONS = f"""
+DO $ns$
+DECLARE
+  r record;
+  params text;
+BEGIN
+  FOR r IN
+    SELECT DISTINCT ON (p.proname, p.proargtypes) p.proname AS name,
+      p.pronamespace::regnamespace AS ns, pg_get_function_arguments(p.oid) AS args,
+      pg_get_function_result(p.oid) AS res, p.pronargs AS n, p.provolatile AS v
+    FROM pg_proc p
+    WHERE p.proname IN ({_SET_NAMES}) AND p.prokind = 'f' AND p.proretset
+      AND p.provariadic = 0 AND p.pronargs > 0
+      AND p.pronamespace IN ('pg_catalog'::regnamespace, '{F}'::regnamespace)
+    ORDER BY p.proname, p.proargtypes,
+      p.pronamespace = '{F}'::regnamespace DESC
+  LOOP
+    SELECT string_agg('$' || i, ', ') INTO params FROM generate_series(1, r.n) AS i;
+    EXECUTE format(
+      'CREATE OR REPLACE FUNCTION {F}.%I(%s) RETURNS %s LANGUAGE plpgsql %s {_PATH} AS %L',
+      'ns_srf_' || r.name, r.args, r.res,
+      CASE r.v WHEN 'v' THEN 'VOLATILE' ELSE 'STABLE' END,
+      format($b$BEGIN RETURN QUERY SELECT * FROM %s.%I(%s);
+        EXCEPTION WHEN data_exception OR SQLSTATE '{EXPR_ERROR}' THEN RETURN; END$b$,
+        r.ns, r.name, params));
+  END LOOP;
+END $ns$
+"""
+
 register(
     ";\n".join(
-        [*_binary("ns_div", "/"), *_binary("ns_mod", "%"), *_casts(), _ARITH, _FUNCTIONS]
+        [
+            *_binary("ns_div", "/"),
+            *_binary("ns_mod", "%"),
+            *_casts(),
+            _ARITH,
+            _FUNCTIONS,
+            _SET_FUNCTIONS,
+        ]
     )
     + ";\n"
 )

@@ -230,7 +230,7 @@ def test_string_array_literals_are_lists_of_varchar(catalog: Catalog, ctx: Query
     phys = f'rw."t{t.id}"'
     cases = {
         "SELECT * FROM sa WHERE arr = ARRAY['a', 'b']": (
-            f"SELECT \"sa\".\"arr\" FROM {phys} AS \"sa\" WHERE arr = (ARRAY['a', 'b']::varchar[])"
+            f'SELECT "sa"."arr" FROM {phys} AS "sa" WHERE arr = (ARRAY[\'a\', \'b\']::varchar[])'
         ),
         "UPDATE sa SET arr = array['a', NULL] WHERE arr <> ARRAY[['x'], ['y]']]": (
             f"UPDATE {phys} AS \"sa\" SET arr = (array['a', NULL]::varchar[])"
@@ -240,7 +240,7 @@ def test_string_array_literals_are_lists_of_varchar(catalog: Catalog, ctx: Query
             f"SELECT ARRAY['1']::int[], ARRAY[1], ARRAY[NULL] FROM {phys} AS \"sa\""
         ),
         "INSERT INTO sa VALUES (ARRAY['a'])": (
-            f"INSERT INTO {phys} AS \"sa\" (\"arr\") VALUES (ARRAY['a'])"
+            f'INSERT INTO {phys} AS "sa" ("arr") VALUES (ARRAY[\'a\'])'
         ),
     }
     for sql, want in cases.items():
