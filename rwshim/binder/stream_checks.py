@@ -14,6 +14,8 @@ is not append-only (HAVING always filters an aggregate's updates).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sqlglot import exp
 
 from rwshim.binder.binder_checks import has_agg
@@ -59,39 +61,73 @@ _HINT = (
 )
 
 
-def impure_filter(query: str, retract: bool) -> NotSupported | None:
+# the table functions ImpureAnalyzer::visit_table_function calls impure (pure.rs:76-83), by
+# name, with the TableFunctionType name its message shows
+IMPURE_TABLE: dict[str, str] = {
+    "file_scan": "FILE_SCAN",
+    "postgres_query": "POSTGRES_QUERY",
+    "mysql_query": "MYSQL_QUERY",
+    "internal_backfill_progress": "INTERNAL_BACKFILL_PROGRESS",
+    "internal_source_backfill_progress": "INTERNAL_SOURCE_BACKFILL_PROGRESS",
+    "internal_get_channel_delta_stats": "INTERNAL_GET_CHANNEL_DELTA_STATS",
+    "pg_get_keywords": "PG_GET_KEYWORDS",
+}
+
+
+def impure_filter(
+    query: str, retract: bool, udfs: Mapping[str, bool] | None = None
+) -> NotSupported | None:
     """RisingWave's refusal of the first impure filter of ``query`` (a streaming job's query,
-    reading a retract stream when ``retract``), or None."""
+    reading a retract stream when ``retract``), or of an impure table function of its select
+    lists (expr/table_function.rs:670-673: a ProjectSet checks each table function); None
+    if none.  ``udfs``: the user-defined functions that are not SQL (SQL ones are inlined),
+    by name, with whether each returns a table (pure.rs:46-49, 85-88: all impure)."""
     try:
         tree = parse(query)
     except RwError:  # the binder reports a query it cannot read
         return None
+    udfs = udfs or {}
     for select in tree.find_all(exp.Select):
         where = select.args.get("where")
         if retract and where is not None:
-            found = _impure(where)
+            found = _impure(where, udfs)
             if found is not None:
                 return _refusal(found, "WHERE or HAVING condition")
         having = select.args.get("having")
         if having is not None:
-            found = _impure(having)
+            found = _impure(having, udfs)
             if found is not None:
                 return _refusal(found, "WHERE or HAVING condition")
     if retract:
         for f in tree.find_all(exp.Filter):
-            found = _impure(f.expression)
+            found = _impure(f.expression, udfs)
             if found is not None:
                 return _refusal(found, "AGGREGATE FILTER condition")
+        # the plan's nodes are serialized inputs first: the ProjectSet above the filters
+        for select in tree.find_all(exp.Select):
+            for item in select.expressions:
+                for f in item.find_all(exp.Func):
+                    name = func_name(f)
+                    udf = udfs.get(name)
+                    if udf:
+                        return _refusal(f"user-defined table function `{name}`", "table function")
+                    if name in IMPURE_TABLE:
+                        return _refusal(IMPURE_TABLE[name], "table function")
     return None
 
 
-def _impure(node: exp.Expr) -> str | None:
+def _impure(node: exp.Expr, udfs: Mapping[str, bool]) -> str | None:
     for f in node.find_all(exp.Func):
         if isinstance(f, (exp.Subquery, exp.Select)):
             continue
-        found = IMPURE.get(func_name(f))
+        name = func_name(f)
+        found = IMPURE.get(name)
         if found is not None:
             return found
+        udf = udfs.get(name)
+        if udf is not None:
+            kind = "table function" if udf else "function"
+            return f"user-defined {kind} `{name}`"
     return None
 
 

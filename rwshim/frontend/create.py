@@ -441,10 +441,16 @@ async def handle_create_mv(
     definition = stored_definition(stmt.text)
 
     def bind() -> BoundQuery:
-        return new_query_columns(
-            fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns,
-            statement="CREATE MATERIALIZED VIEW",
-        )  # fmt: skip
+        from rwshim.binder.udf import ExternalFunctionCall
+
+        try:
+            return new_query_columns(
+                fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns,
+                statement="CREATE MATERIALIZED VIEW",
+            )  # fmt: skip
+        except ExternalFunctionCall as e:
+            plan_checks.check_external_call(fe, stmt.query, e.udf)
+            raise
 
     bound = await bound_after_counting(fe, bind)
     notice = None

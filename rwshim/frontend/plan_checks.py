@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 
 from rwshim.common.names import display_name
 from rwshim.engine.types import ObjectName
-from rwshim.errors import CatalogNotFound, InvalidInputSyntax, RwError, Uncategorized
+from rwshim.errors import CatalogNotFound, InvalidInputSyntax, NotSupported, RwError, Uncategorized
 
 if TYPE_CHECKING:
+    from rwshim.binder.udf import Udf
     from rwshim.frontend.frontend import Frontend
 
 _IDENT = re.compile(r'\s*(?:"((?:[^"]|"")*)"|([^\s",.()\-]+))\s*')
@@ -184,15 +185,51 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
     if refused_join is not None:
         raise refused_join
 
+    return _impure_check(fe, sc.impure_filter(query, _retract(fe, upstreams)))
+
+
+def _retract(fe: Frontend, upstreams: Sequence[int]) -> bool:
+    """Whether a job reading ``upstreams`` reads a retract stream (any of them is neither an
+    append-only table nor a source)."""
     relations = fe.instance.relations
-    retract = False
     for rid in upstreams:
         rel = relations.relation_by_id(rid)
         if rel is None or not (rel.append_only or rel.kind.value == "source"):
-            retract = True
-    refused = sc.impure_filter(query, retract)
+            return True
+    return False
+
+
+def _impure_check(fe: Frontend, refused: NotSupported | None) -> str | None:
     if refused is None:
         return None
     if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
         return refused.what
     raise refused
+
+
+def check_external_call(fe: Frontend, query: str, udf: Udf) -> None:
+    """A streaming job's query calling a function rwshim cannot run (binder/udf.py
+    ExternalFunctionCall): RisingWave binds it and its stream planner's impurity refusal
+    (pure.rs:46-49, 85-88: a user-defined function is impure) comes first.  The relations the
+    query reads are its FROM names as the binder resolves them."""
+    from sqlglot import exp
+
+    from rwshim.binder import stream_checks as sc
+    from rwshim.binder.parse import parse
+
+    try:
+        tree = parse(query)
+    except RwError:
+        return
+    ctx = fe.query_context()
+    ctes = {c.alias for c in tree.find_all(exp.CTE)}
+    upstreams = []
+    for t in tree.find_all(exp.Table):
+        parts = [p.name for p in t.parts]
+        if not parts or (len(parts) == 1 and parts[0] in ctes) or not t.name:
+            continue
+        rid = fe.instance.query.relation_id(ctx, parts)
+        if rid is not None:
+            upstreams.append(rid)
+    udfs = {udf.name: udf.kind.upper() == "TABLE"}
+    _impure_check(fe, sc.impure_filter(query, _retract(fe, upstreams), udfs))

@@ -167,3 +167,25 @@ def test_scalar_function_and_cte_window_in_views(db: Client) -> None:
     assert [(r[0], str(r[1])) for r in cur.fetchall()] == [(1, "2023-12-31 06:00:00+00:00")]
     db.run("DROP MATERIALIZED VIEW sfm")
     db.run("DROP MATERIALIZED VIEW twm")
+
+
+def test_an_impure_table_function_is_refused_before_rwshims_limit(db: Client) -> None:
+    """A user-defined table function is impure (pure.rs:85-88); on a retract stream the
+    ProjectSet refuses it (table_function.rs:670-673) before rwshim's own refusal of a
+    JavaScript function (e2e_test/streaming/impure_expr_materialize.slt)."""
+    db.run("CREATE TABLE it (a int)")
+    db.run(
+        "CREATE FUNCTION rand_rows(n int) RETURNS TABLE (x int) LANGUAGE javascript AS $$"
+        " export function* rand_rows(n) { yield { x: n }; } $$"
+    )
+    assert db.error("CREATE MATERIALIZED VIEW itm AS SELECT a, rand_rows(a) FROM it") == (
+        caused_by(
+            "Not supported: using an impure expression (user-defined table function "
+            "`rand_rows`) in table function on a retract stream may lead to inconsistent "
+            "results\nHINT: rewrite the query to extract the impure expression into the select "
+            "list, or set `streaming_unsafe_allow_unmaterialized_impure_expr` to allow the "
+            "behavior at the risk of inconsistent results or panics during execution"
+        )
+    )
+    db.run("DROP FUNCTION rand_rows(int)")
+    db.run("DROP TABLE it")
