@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from rwshim.binder import bind_catalog, types
+from rwshim.binder import bind_catalog, casts, types
 from rwshim.binder.parse import func_call, lit_str
 from rwshim.binder.type_inference import (
     UNKNOWN,
@@ -85,6 +85,35 @@ DATA_PLANE_AGGREGATES = {
 # which a materialized view's query may call (``unnest(regexp_matches(...))``)
 DATA_PLANE_FUNCTIONS = {"regexp_matches": pgtypes.VARCHAR_ARRAY}
 
+# RisingWave's scalar functions of fixed signatures that only the data plane evaluates, by
+# their ``#[function]`` signatures: a call matches one whose every argument is its type, an
+# implicit cast of it (expr/type_inference/cast.rs) or an untyped literal; another is
+# ``function <name>(<args>) does not exist``.
+_I4, _F8 = pgtypes.INT4, pgtypes.FLOAT8
+DATA_PLANE_SIGNATURES: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
+    # src/expr/impl/src/scalar/make_time.rs:55-105
+    "make_date": (((_I4, _I4, _I4), pgtypes.DATE),),
+    "make_time": (((_I4, _I4, _F8), pgtypes.TIME),),
+    "make_timestamp": (((_I4, _I4, _I4, _I4, _I4, _F8), pgtypes.TIMESTAMP),),
+    "make_timestamptz": (
+        ((_I4, _I4, _I4, _I4, _I4, _F8), pgtypes.TIMESTAMPTZ),
+        ((_I4, _I4, _I4, _I4, _I4, _F8, pgtypes.VARCHAR), pgtypes.TIMESTAMPTZ),
+    ),
+}
+
+
+def _signature_type(name: str, oids: list[int]) -> int | None:
+    """The result type of the ``DATA_PLANE_SIGNATURES`` overload a call matches, None if none
+    does."""
+    for params, result in DATA_PLANE_SIGNATURES[name]:
+        if len(params) == len(oids) and all(
+            o in (p, UNKNOWN) or casts.cast_ok(o, p, casts.IMPLICIT)
+            for o, p in zip(oids, params, strict=True)
+        ):
+            return result
+    return None
+
+
 # RisingWave answers these with '' before binding their arguments (binder/expr/function/
 # mod.rs:133-141, a hack for Bytebase's ``obj_description(...::regclass)``).
 EMPTY_DESCRIPTION = frozenset({"obj_description", "col_description"})
@@ -102,9 +131,11 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     bound = [tx.bind(a) for a in args]
     new_args = [b[0] for b in bound]
     oids = [b[1] for b in bound]
+    signed = _signature_type(name, oids) if name in DATA_PLANE_SIGNATURES else None
     oid = (
         DATA_PLANE_AGGREGATES.get(name)
         or DATA_PLANE_FUNCTIONS.get(name)
+        or signed
         or function_type(name, oids)
     )
     renamed = tx.low.renamed(name)
@@ -114,6 +145,7 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
             tx.low.has_function(target)
             or name in DATA_PLANE_AGGREGATES
             or name in DATA_PLANE_FUNCTIONS
+            or signed is not None
         )
         if name in NOT_IN_RISINGWAVE or not known:
             sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)

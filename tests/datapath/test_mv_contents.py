@@ -189,3 +189,34 @@ def test_an_impure_table_function_is_refused_before_rwshims_limit(db: Client) ->
     )
     db.run("DROP FUNCTION rand_rows(int)")
     db.run("DROP TABLE it")
+
+
+def test_a_view_computes_in_its_creating_sessions_time_zone(db: Client) -> None:
+    """A streaming job's expressions run in the time zone of the session that created it
+    (src/stream/src/executor/actor.rs:118-130 expr_context; e2e_test/streaming/
+    expr_context.slt), whatever the zone of the sessions writing its upstreams; make_timestamptz
+    binds by RisingWave's signatures (make_time.rs:84-105: int4 x5, float8[, varchar])."""
+    db.run("SET TimeZone TO 'America/New_York'")
+    db.run("CREATE TABLE tz (ts timestamptz, x timestamp, n int)")
+    db.run(
+        "CREATE MATERIALIZED VIEW tzm AS SELECT ts::varchar AS a, x::timestamptz AS b,"
+        " date_trunc('day', ts) AS c, make_timestamptz(n, n, n, n, n, n) AS d,"
+        " make_timestamptz(n, n, n, n, n, n, 'Asia/Manila') AS e FROM tz"
+    )
+    db.run("SET TimeZone TO 'UTC'")
+    db.run("INSERT INTO tz VALUES ('2020-01-01 03:00:00+00', '2020-01-01 03:00:00', 1)")
+    rows = db.rows("SELECT a, b::varchar, c::varchar, d::varchar, e::varchar FROM tzm")
+    assert rows == [
+        (
+            "2019-12-31 22:00:00-05:00", "2020-01-01 08:00:00+00:00",
+            "2019-12-31 05:00:00+00:00", "0001-01-01 05:57:03+00:00",
+            "0001-01-01 16:57:09+00:00",
+        )
+    ]  # fmt: skip
+    assert db.error("CREATE MATERIALIZED VIEW tzn AS SELECT make_timestamptz(n, n) FROM tz") == (
+        caused_by(
+            "Failed to bind expression: make_timestamptz(n, n)",
+            "function make_timestamptz(integer, integer) does not exist",
+        )
+    )
+    db.run("DROP TABLE tz CASCADE")
