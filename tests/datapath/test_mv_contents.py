@@ -220,3 +220,24 @@ def test_a_view_computes_in_its_creating_sessions_time_zone(db: Client) -> None:
         )
     )
     db.run("DROP TABLE tz CASCADE")
+
+
+def test_unordered_aggregates_see_the_stream_key_order(db: Client) -> None:
+    """An order-sensitive aggregate without ORDER BY aggregates its input by the input's
+    stream key (generic/agg.rs:398-434): the later of two rows with one key wins in
+    jsonb_object_agg, whatever order another call's ORDER BY gives PostgreSQL's plan
+    (e2e_test/streaming/aggregate/jsonb_agg.slt); jsonb_agg((row(...)).*) aggregates the row
+    (function/mod.rs:869-913)."""
+    db.run("CREATE TABLE oa (k varchar, v jsonb, o int)")
+    db.run(
+        "CREATE MATERIALIZED VIEW oam AS SELECT jsonb_object_agg(k, v) AS j,"
+        " jsonb_agg(o ORDER BY o) AS os, array_agg(o) AS a FROM oa"
+    )
+    db.run("INSERT INTO oa VALUES ('b', NULL, 2), ('c', 'null', 1)")
+    db.run("INSERT INTO oa VALUES ('b', '999', 0)")
+    assert db.rows("SELECT j::varchar, os::varchar, a FROM oam") == [
+        ('{"b": 999, "c": null}', "[0, 1, 2]", [2, 1, 0])
+    ]
+    rows = db.rows("SELECT jsonb_agg((row(o, k)).* ORDER BY o)::varchar FROM oa")
+    assert rows == [('[{"f1": 0, "f2": "b"}, {"f1": 1, "f2": "c"}, {"f1": 2, "f2": "b"}]',)]
+    db.run("DROP TABLE oa CASCADE")

@@ -26,6 +26,7 @@ from typing import Any
 
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
+    agg_order,
     asof,
     changelogs,
     checks,
@@ -203,6 +204,7 @@ class _Rewriter:
             to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)
+            agg_order.splice(self)
             self.column_paths()
             self.value_functions()
             self.type_names()
