@@ -401,6 +401,13 @@ class Binder:
             alias = item.alias or f"__rw_values{len(scope.sources)}"
             item.replace(self.low.values_relation(item, alias, [c.name for c in cols]))
             return Source(alias, cols)
+        if isinstance(item, exp.Lateral) and isinstance(item.this, exp.Subquery):
+            # ``JOIN LATERAL (SELECT ...) AS b``: a subquery reading the FROM items before it
+            # (binder/relation/subquery.rs bind_subquery_relation with lateral; RisingWave
+            # decorrelates it, PostgreSQL runs it as written)
+            sub = exp.Subquery(this=item.this.this, alias=item.args.get("alias"), lateral=True)
+            item.replace(sub)
+            return self._from_item(sub, scope)
         if isinstance(item, exp.Lateral):
             raise NotImplementedError_("LATERAL")
         raise NotImplementedError_(f"FROM item {type(item).__name__}")

@@ -241,3 +241,21 @@ def test_unordered_aggregates_see_the_stream_key_order(db: Client) -> None:
     rows = db.rows("SELECT jsonb_agg((row(o, k)).* ORDER BY o)::varchar FROM oa")
     assert rows == [('[{"f1": 0, "f2": "b"}, {"f1": 1, "f2": "c"}, {"f1": 2, "f2": "b"}]',)]
     db.run("DROP TABLE oa CASCADE")
+
+
+def test_a_lateral_subquery_in_a_view(db: Client) -> None:
+    """``LEFT JOIN LATERAL (SELECT ... o.c ...)``: RisingWave binds the subquery with the
+    FROM items before it in scope and decorrelates it; PostgreSQL runs it as written
+    (e2e_test/streaming/bug_fixes/issue_15075.slt)."""
+    db.run("CREATE TABLE la (k int, x int)")
+    db.run("CREATE TABLE lb (k int, y int)")
+    db.run(
+        "CREATE MATERIALIZED VIEW lam AS SELECT la.k, s.t FROM la LEFT JOIN LATERAL"
+        " (SELECT sum(lb.y) FILTER (WHERE lb.y > la.x) AS t FROM lb WHERE lb.k = la.k) AS s"
+        " ON TRUE"
+    )
+    db.run("INSERT INTO la VALUES (1, 6), (2, 2)")
+    db.run("INSERT INTO lb VALUES (1, 10), (1, 5)")
+    assert db.rows("SELECT * FROM lam ORDER BY k") == [(1, 10), (2, None)]
+    db.run("DROP TABLE la CASCADE")
+    db.run("DROP TABLE lb CASCADE")
