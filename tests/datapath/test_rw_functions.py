@@ -57,6 +57,11 @@ def test_decimal_precision_is_rust_decimals(db: Client) -> None:
     assert db.error("SELECT pow(2::decimal, 96::decimal)") == caused_by(
         "Expr error", "Numeric out of range: overflow"
     )
+    # a negative integer exponent divides 1 by a power that must fit (checked_powi)
+    assert db.error("SELECT pow(1e28, -2)") == caused_by(
+        "Expr error", "Numeric out of range: overflow"
+    )
+    assert db.rows("SELECT pow(0.5, -3)::varchar") == [("8",)]
     assert db.error("SELECT sqrt(-1::decimal)") == caused_by(
         "Expr error", "Invalid parameter sqrt input: input cannot be negative value"
     )
@@ -132,3 +137,17 @@ def test_make_date_and_time_check_as_risingwave(db: Client) -> None:
     assert db.rows("SELECT make_date(-5, 2, 29)::varchar, make_date(20240, 1, 26)") == [
         ("0005-02-29 BC", "20240-01-26")
     ]
+
+
+def test_bytea_bits_and_uuid_as_risingwave(db: Client) -> None:
+    """bytea_bits.rs:27-136 checks and texts; gen_random_uuid is a varchar (random.rs:28)."""
+    sql = "SELECT get_bit('\\x1234567890'::bytea, 30), set_byte('\\x12'::bytea, 0, 256)"
+    assert db.rows(sql) == [(1, b"\x00")]
+    assert db.error("SELECT set_bit('\\x1234567890'::bytea, 34, 10)") == caused_by(
+        "Expr error", "Invalid parameter set_bit: value 10 is invalid, new bit must be 0 or 1"
+    )
+    assert db.error("SELECT get_byte('\\x1234567890'::bytea, 7)") == caused_by(
+        "Expr error", "Invalid parameter get_byte: index 7 out of valid range, 0..4"
+    )
+    rows = db.rows("SELECT pg_typeof(gen_random_uuid()), gen_random_uuid() ~ '^[0-9a-f-]{36}$'")
+    assert rows == [("character varying", True)]
