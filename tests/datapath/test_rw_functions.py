@@ -97,6 +97,20 @@ def test_date_trunc_and_int8recv(db: Client) -> None:
         'Invalid parameter field: invalid field "s". must be one of: microseconds, milliseconds,'
         " second, minute, hour, day, week, month, quarter, year, decade, century, millennium",
     )
+    # an interval by a column's field: the 'week' refusal only for 'week' (date_trunc.rs:90)
+    db.run("CREATE TABLE dtf (f varchar)")
+    db.run("INSERT INTO dtf VALUES ('hour'), ('month')")
+    sql = "SELECT f, date_trunc(f, INTERVAL '1 year 4 months 5 days 02:47:33')::varchar FROM dtf"
+    assert sorted(db.rows(sql)) == [
+        ("hour", "1 year 4 mons 5 days 02:00:00"),
+        ("month", "1 year 4 mons"),
+    ]
+    db.run("DROP TABLE dtf")
+    assert db.error("SELECT date_trunc('week', INTERVAL '3 days')") == caused_by(
+        "Expr error",
+        'Unsupported function: interval units "week" not supported because months usually have'
+        " fractional weeks",
+    )
     assert db.rows("SELECT int8recv(int8send(76))") == [(76,)]
     assert db.error("SELECT int8recv('a'::bytea)") == caused_by(
         "Expr error", "Parse error: could not convert slice to array"
