@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.common import rwtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.common.names import resolve_schema_qualified_name, resolve_single_name
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
@@ -118,6 +118,7 @@ class BoundQuery:
     columns: list[ColumnSpec] = field(default_factory=list)
     upstreams: list[int] = field(default_factory=list)
     values_leaf: bool = False
+    key: list[int] = field(default_factory=list)  # a view's known stream key (hidden row id)
 
 
 def query_columns(
@@ -453,7 +454,8 @@ async def handle_create_mv(
         eowc.check(fe, stmt.query, stmt.emit_on_window_close)  # once the plan is made
         # the backfill order is planned over the stream plan (create_mv.rs:393-397)
         plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
-    template = read_query_template(fe, stmt.query) if bound.columns else None
+    query, bound = _with_hidden_row_id(stmt.query, bound) if bound.columns else (stmt.query, bound)
+    template = read_query_template(fe, query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
@@ -466,6 +468,26 @@ async def handle_create_mv(
         # create_mv.rs:142-145, before the plan's own notices
         out.notices.insert(0, eowc.NOTICE)
     return out
+
+
+def _with_hidden_row_id(query: str, bound: BoundQuery) -> tuple[str, BoundQuery]:
+    """A view over a changelog CTE keeps the CTE's ``_changelog_row_id``, its stream key, as a
+    hidden column when its select list does not show it (changelog_cte.hidden_row_id), named
+    as derive_columns names a hidden column: the field's name, ``#n`` after it while an output
+    has it (optimizer/plan_node/derive.rs:43-69).  The query as the view reads it, with the
+    column last, and ``bound`` with the hidden column as its key (changelog.yaml:7)."""
+    if not changelog_cte.mentions(query):
+        return query, bound
+    taken = {c.name for c in bound.columns}
+    name, n = changelog_cte.ROW_ID_NAME, 0
+    while name in taken:
+        n += 1
+        name = f"{changelog_cte.ROW_ID_NAME}#{n}"
+    extended = changelog_cte.hidden_row_id(query, name)
+    if extended is None:
+        return query, bound
+    hidden = ColumnSpec(name, pgtypes.INT8, "serial", is_hidden=True)
+    return extended, replace(bound, columns=[*bound.columns, hidden], key=[len(bound.columns)])
 
 
 def _create_mv_call(
@@ -485,6 +507,7 @@ def _create_mv_call(
         if_not_exists=stmt.if_not_exists,
         with_options=stmt.with_options,
         has_values=bound.values_leaf,
+        primary_key=bound.key,
     )
 
 
