@@ -38,7 +38,10 @@ barrier of its database commits, and materialized views are state maintained at 
   commits: tables, views on views and indexes over them show one epoch together
   (``src/stream/src/executor/temporal_join.rs:257-313`` align barriers; all state tables
   commit with the same checkpoint, ``src/meta/src/barrier/partial_graph.rs:583-595``).  A
-  barrier with no write costs a dictionary look-up; DDL never waits on PostgreSQL for it.
+  view whose changelog a changelog CTE reads keeps its state before the step and appends the
+  difference to the logs over it (``changelog_diffs``, dataplane/plan/changelogs.py); no other
+  view pays for it.  A barrier with no write costs a dictionary look-up; DDL never waits on
+  PostgreSQL for it.
 - **Checkpoints.**  Only a checkpoint barrier commits (RisingWave commits checkpoint epochs
   only: ``src/meta/src/barrier/partial_graph.rs:583-595``): with ``checkpoint_frequency`` n
   every n-th periodic barrier and every command's barrier (``engine/barrier.py``,
