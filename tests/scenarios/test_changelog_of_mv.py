@@ -187,3 +187,27 @@ async def test_changelog_of_a_temporal_filter_moves_with_time(
         [(1, 1), (1, 2), (2, 1), (2, 2)],
         [(1, 1), (1, 2), (2, 1), (2, 2)],
     ], seen
+
+
+async def test_changelog_of_a_view_whose_key_repeats(client: Client, server: Running) -> None:
+    """A set-returning call repeats the upstream's key (RisingWave keys its rows by the key and
+    the call's row number too): rows of one key are paired in order, so an update of the
+    table is an UpdateDelete / UpdateInsert per produced row."""
+    await client.run("create table t (k int primary key, v int)")
+    await client.run("insert into t values (1, 10)")
+    server.tick()
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv as select k, unnest(array[v, v + 1]) as u from t",
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view log as with c as changelog from mv select * from c",
+    )
+    await client.run("update t set v = 20")
+    server.tick()
+    assert await client.rows("select * from log order by changelog_op, u") == [
+        (1, 10, 1), (1, 11, 1), (1, 20, 3), (1, 21, 3), (1, 10, 4), (1, 11, 4),
+    ]  # fmt: skip

@@ -248,8 +248,8 @@ def diff_sql(
     log: str, columns: Sequence[str], before: str, after: str, key: Sequence[str] | None
 ) -> str:
     """The statement appending to ``log`` what changed from ``before`` to ``after`` (two
-    relations of ``columns``), keyed by ``key`` (None: the rows as a multiset, each copy of a
-    row told apart by its number among its equals).  Rows are compared by their text (as the
+    relations of ``columns``), keyed by ``key`` (None: the rows as a multiset; rows of one key
+    are told apart by their number among their equals).  Rows are compared by their text (as the
     table log's trigger compares OLD and NEW: a type without equality compares too), keys by
     the text of their values (a NULL key is a key).  Per key: the old row first, an
     UpdateDelete (4) when the key stays else a Delete (2), then the new one, an UpdateInsert
@@ -258,10 +258,11 @@ def diff_sql(
     cols = [pg_ident(c) for c in columns]
     # the row's text by its columns (a whole-row ``x::text`` would read a column named x)
     row = "ROW(" + ", ".join(f"x.{c}" for c in cols) + ")::text"
-    if key is None:
-        k = f"{row} || '#' || row_number() OVER (PARTITION BY {row})"
-    else:
-        k = "ROW(" + ", ".join(f"x.{pg_ident(c)}" for c in key) + ")::text" if key else "''"
+    by = row if key is None else "ROW(" + ", ".join(f"x.{pg_ident(c)}" for c in key) + ")::text"
+    # equal keys (a multiset's equal rows; a key that repeats, where the view's key was read
+    # wrong) are told apart by their rank among rows of that key, so that the difference
+    # still turns the old rows into the new ones
+    k = f"{by} || '#' || row_number() OVER (PARTITION BY {by} ORDER BY {row})"
 
     def side(rel: str) -> str:
         listed = ", ".join(f"x.{c}" for c in cols)
