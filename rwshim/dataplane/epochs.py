@@ -180,26 +180,40 @@ def states_reading(plane: DataPlane, tables: set[int], also: Iterable[int] = ())
 def state_refresh(plane: DataPlane, mv: int, diffs: Iterable[str] = ()) -> str:
     """A view state's step at a barrier: computed again from its query, or its own step (an
     EMIT ON WINDOW CLOSE view appends what closed, dataplane/plan/watermarks.py).  A view
-    whose changelog something reads (``diffs``, from ``changelog_diffs``) keeps its state
-    before the step and appends the difference to each log over it (plan/changelogs.py)."""
+    whose changelog something reads (``diffs``, from ``changelog_diffs``: statements reading
+    ``changelogs.OLD`` and ``NEW``) appends the difference to each log over it: in the
+    step's own statement, the rows its DELETE returns against those it inserts (no DDL at a
+    barrier: temporary tables made and dropped by the hundred in one transaction cost
+    PostgreSQL time growing with their number); a view with its own step keeps its rows
+    before it in a temporary table."""
     own = next(
         (o.refresh for o in plane.objects_for(mv) if o.kind == "state" and o.relation_id == mv),
         None,
     )
     state, query = _qualified(names.state_name(mv)), _qualified(names.query_name(mv))
-    step = own if own is not None else (
-        f"DELETE FROM {state}; INSERT INTO {state} SELECT * FROM {query}"
-    )  # fmt: skip
     diffs = list(diffs)
+    if own is None and diffs:
+        old, new = changelogs.OLD, changelogs.NEW
+        # one snapshot: the DELETE does not see the INSERT's rows, and returns the old ones
+        ctes = [
+            f"{new} AS MATERIALIZED (SELECT * FROM {query})",
+            f"{old} AS (DELETE FROM {state} RETURNING *)",
+            f"put__ AS (INSERT INTO {state} SELECT * FROM {new})",
+            *(f"log{i}__ AS ({d})" for i, d in enumerate(diffs[:-1])),
+        ]
+        return f"WITH {', '.join(ctes)} {diffs[-1]}"
+    if own is None:
+        return f"DELETE FROM {state}; INSERT INTO {state} SELECT * FROM {query}"
     if not diffs:
-        return step
+        return own
     before = changelogs.before_name(mv)
+    read = f"WITH {changelogs.OLD} AS (TABLE {before}), {changelogs.NEW} AS (TABLE {state}) "
     return "; ".join(
         [
             f"DROP TABLE IF EXISTS {before}",
             f"CREATE TEMP TABLE {before} ON COMMIT DROP AS SELECT * FROM {state}",
-            step,
-            *diffs,
+            own,
+            *(read + d for d in diffs),
             f"DROP TABLE {before}",
         ]
     )

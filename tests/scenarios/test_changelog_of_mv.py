@@ -211,3 +211,36 @@ async def test_changelog_of_a_view_whose_key_repeats(client: Client, server: Run
     assert await client.rows("select * from log order by changelog_op, u") == [
         (1, 10, 1), (1, 11, 1), (1, 20, 3), (1, 21, 3), (1, 10, 4), (1, 11, 4),
     ]  # fmt: skip
+
+
+async def test_changelog_of_an_emit_on_window_close_view(client: Client, server: Running) -> None:
+    """A view that emits closed windows only (its own step at a barrier, appending): its
+    changelog gets each window as an Insert at the barrier that closes it."""
+    await client.run(
+        "create table t (tm timestamp, foo int, watermark for tm as tm - interval '5 minutes')"
+        " append only"
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv as select window_start, max(foo) as m from"
+        " tumble(t, tm, interval '1 hour') group by window_start emit on window close",
+    )
+    await run_ticking(
+        client,
+        server,
+        "create materialized view log as with c as changelog from mv select * from c",
+    )
+    await client.run(
+        "insert into t values ('2023-05-06 16:51:00', 1), ('2023-05-06 16:56:00', 8),"
+        " ('2023-05-06 17:30:00', 3), ('2023-05-06 18:01:00', 6)"
+    )
+    server.tick()
+    assert await client.rows("select window_start::text, m, changelog_op from log") == [
+        ("2023-05-06 16:00:00", 8, 1)
+    ]
+    await client.run("insert into t values ('2023-05-06 18:10:00', 7)")
+    server.tick()
+    assert await client.rows(
+        "select window_start::text, m, changelog_op from log order by window_start"
+    ) == [("2023-05-06 16:00:00", 8, 1), ("2023-05-06 17:00:00", 3, 1)]

@@ -25,7 +25,8 @@ RisingWave's executors maintain incrementally over the same stream.
 A changelog over a materialized view ``X`` (RisingWave binds it as a table: share.rs:41-84)
 reads the view's output stream.  rwshim computes a view's state again at each barrier
 (dataplane/epochs.py), so its log is written there: the barrier that refreshes ``X`` keeps its
-state before the refresh (``before_name``) and appends to each log over ``X`` the difference
+state before the refresh (the rows its DELETE returns) and appends to each log over ``X`` the
+difference
 (``diff_sql``), keyed by ``X``'s stream key: a key present before and after with other values
 an UpdateDelete then an UpdateInsert, a new key an Insert, a key gone a Delete; a row left as
 it was writes nothing, as RisingWave's dispatcher drops an update that changes nothing after
@@ -135,9 +136,8 @@ def objects(view: Relation, upstream_ids: tuple[int, ...], relations: ById) -> l
                 [up.id, [[c.name, c.type_oid, c.rw_type] for c in up.columns], key],
                 separators=(",", ":"),
             )
-            state = f"{names.DATA_SCHEMA}.{qi(names.state_name(up.id))}"
             log = f"{names.DATA_SCHEMA}.{qi(name)}"
-            diff = diff_sql(log, [c.name for c in up.columns], before_name(up.id), state, key)
+            diff = diff_sql(log, [c.name for c in up.columns], OLD, NEW, key)
             out.append(
                 PgObject(name, "changelog", signature, _create_over_view(name, up), view_id, diff)
             )
@@ -210,6 +210,11 @@ def _create(name: str, up: Relation) -> tuple[str, ...]:
         f"CREATE TRIGGER {qi(name)} AFTER INSERT OR UPDATE OR DELETE ON {table}"
         f" FOR EACH ROW EXECUTE FUNCTION {fn}()",
     )
+
+
+# what a log's difference statement reads: the view's rows before and after the barrier's
+# step, named by the WITH the barrier's statement gives them (dataplane/epochs.py)
+OLD, NEW = "old__", "new__"
 
 
 def before_name(view_id: int) -> str:
