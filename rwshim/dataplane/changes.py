@@ -13,7 +13,10 @@ value), ``Delete`` (no new value), ``UpdateDelete`` + ``UpdateInsert`` (both), i
   yields ``Delete`` / ``Insert`` where RisingWave (keyed by a hidden column) may say
   ``UpdateDelete`` / ``UpdateInsert``;
 - ``before``: a snapshot taken now, with the ops not yet assigned to an epoch undone (what a
-  FULL cursor's snapshot shows: the contents as of the last barrier).
+  FULL cursor's snapshot shows: the contents as of the last barrier);
+- ``stream_key`` / ``key_finder`` / ``Keyed``: a materialized view's key as its definition or
+  read query shows it, for these diffs and for the logs of changelog CTEs over a view
+  (dataplane/plan/changelogs.py).
 """
 
 from __future__ import annotations
