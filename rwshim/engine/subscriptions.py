@@ -15,7 +15,8 @@ retention.rs``, the SUBSCRIPTION arms of ``alter_rename.rs`` / ``alter_owner.rs`
 ``alter_set_schema.rs`` / ``alter_swap_rename.rs``, ``session.rs`` (get_table_by_name,
 check_relation_name_duplicated :1047-1105); meta ``controller/catalog/create_op.rs``
 (create_subscription_catalog, validate_cross_db_snapshot_backfill :625-663),
-``controller/utils.rs`` (check_object_refer_for_drop's subscription lines).
+``controller/utils.rs`` (check_object_refer_for_drop's subscription lines,
+validate_subscription_deletion: the last subscription read across databases stays).
 """
 
 from __future__ import annotations
