@@ -23,6 +23,7 @@ from rwshim.engine.types import Result
 from rwshim.errors import (
     CatalogNotFound,
     InternalError,
+    InternalTableRead,
     InvalidInputSyntax,
     NotSupported,
     RwError,
@@ -131,6 +132,13 @@ def query_columns(
     except CatalogNotFound as e:
         if statement:
             plan_checks.refuse_internal_table(fe, e, statement)
+        raise
+    except InternalTableRead as e:
+        if statement:
+            # reject_internal_table_dependencies (handler/util.rs:377-393)
+            raise InvalidInputSyntax(
+                f'{statement} does not support internal table "{e.name}"'
+            ) from None
         raise
 
 
