@@ -479,23 +479,14 @@ async def handle_create_mv(
 
 
 def _with_hidden_row_id(query: str, bound: BoundQuery) -> tuple[str, BoundQuery]:
-    """A view over a changelog CTE keeps the CTE's ``_changelog_row_id``, its stream key, as a
-    hidden column when its select list does not show it (changelog_cte.hidden_row_id), named
-    as derive_columns names a hidden column: the field's name, ``#n`` after it while an output
-    has it (optimizer/plan_node/derive.rs:43-69).  The query as the view reads it, with the
-    column last, and ``bound`` with the hidden column as its key (changelog.yaml:7)."""
-    if not changelog_cte.mentions(query):
+    """A view over a changelog CTE keeps its ``_changelog_row_id`` (its stream key) as a
+    hidden column when its select list does not show it (changelog_cte.with_hidden_row_id):
+    the query as the view reads it, and ``bound`` with the column last, as its key."""
+    found = changelog_cte.with_hidden_row_id(query, [c.name for c in bound.columns])
+    if found is None:
         return query, bound
-    taken = {c.name for c in bound.columns}
-    name, n = changelog_cte.ROW_ID_NAME, 0
-    while name in taken:
-        n += 1
-        name = f"{changelog_cte.ROW_ID_NAME}#{n}"
-    extended = changelog_cte.hidden_row_id(query, name)
-    if extended is None:
-        return query, bound
-    hidden = ColumnSpec(name, pgtypes.INT8, "serial", is_hidden=True)
-    return extended, replace(bound, columns=[*bound.columns, hidden], key=[len(bound.columns)])
+    hidden = ColumnSpec(found[1], pgtypes.INT8, "serial", is_hidden=True)
+    return found[0], replace(bound, columns=[*bound.columns, hidden], key=[len(bound.columns)])
 
 
 def _create_mv_call(

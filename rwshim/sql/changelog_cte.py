@@ -21,6 +21,7 @@ Pure functions of the text's tokens.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from rwshim.sql.tokens import Kind, Token, tokenize
 
@@ -319,6 +320,19 @@ _KEY_CHANGING = frozenset(
         "_pg_expandarray", "read_csv", "file_scan", "postgres_query", "mysql_query",
     }
 )  # fmt: skip
+
+
+def with_hidden_row_id(text: str, outputs: Iterable[str]) -> tuple[str, str] | None:
+    """``hidden_row_id`` under the name RisingWave's derive_columns gives the hidden column:
+    the field's name, ``#n`` after it while an output has it (optimizer/plan_node/
+    derive.rs:43-69); (the query, the name), or None."""
+    taken = set(outputs)
+    name, n = ROW_ID_NAME, 0
+    while name in taken:
+        n += 1
+        name = f"{ROW_ID_NAME}#{n}"
+    extended = hidden_row_id(text, name)
+    return None if extended is None else (extended, name)
 
 
 def hidden_row_id(text: str, name: str = ROW_ID_NAME) -> str | None:

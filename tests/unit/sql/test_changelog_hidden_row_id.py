@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rwshim.sql.changelog_cte import hidden_row_id
+from rwshim.sql.changelog_cte import hidden_row_id, with_hidden_row_id
 
 
 @pytest.mark.parametrize(
@@ -73,3 +73,17 @@ def test_the_hidden_name_given() -> None:
 )
 def test_other_queries_keep_none(query: str) -> None:
     assert hidden_row_id(query) is None
+
+
+def test_the_hidden_name_after_the_outputs() -> None:
+    # derive.rs:43-69: the field's name, #n after it while an output has it
+    assert with_hidden_row_id("with p as changelog from t select * from p", ["v"]) == (
+        "with p as changelog from t select * , _changelog_row_id from p",
+        "_changelog_row_id",
+    )
+    got = with_hidden_row_id(
+        "with p as changelog from t select v as _changelog_row_id from p",
+        ["_changelog_row_id", "_changelog_row_id#1"],
+    )
+    assert got is not None and got[1] == "_changelog_row_id#2", got
+    assert with_hidden_row_id("with p as changelog from t select sum(v) from p", ["sum"]) is None
