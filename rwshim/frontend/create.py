@@ -450,16 +450,10 @@ async def handle_create_mv(
     definition = stored_definition(stmt.text)
 
     def bind() -> BoundQuery:
-        from rwshim.binder.udf import ExternalFunctionCall
-
-        try:
-            return new_query_columns(
-                fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns,
-                statement="CREATE MATERIALIZED VIEW",
-            )  # fmt: skip
-        except ExternalFunctionCall as e:
-            plan_checks.check_external_call(fe, stmt.query, e.udf)
-            raise
+        return plan_checks.impurity_first(fe, stmt.query, lambda: new_query_columns(
+            fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns,
+            statement="CREATE MATERIALIZED VIEW",
+        ))  # fmt: skip
 
     bound = await bound_after_counting(fe, bind)
     notice = None

@@ -13,12 +13,14 @@ and no order, :216-221), so only FIXED is checked.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from rwshim.common.names import display_name
 from rwshim.engine.types import ObjectName
 from rwshim.errors import CatalogNotFound, InvalidInputSyntax, NotSupported, RwError, Uncategorized
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from rwshim.binder.udf import Udf
@@ -205,6 +207,18 @@ def _impure_check(fe: Frontend, refused: NotSupported | None) -> str | None:
     if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
         return refused.what
     raise refused
+
+
+def impurity_first(fe: Frontend, query: str, bind: Callable[[], T]) -> T:
+    """``bind()`` (a streaming job's query bound); where it calls a function rwshim cannot run,
+    RisingWave's impurity refusal first (``check_external_call``)."""
+    from rwshim.binder.udf import ExternalFunctionCall
+
+    try:
+        return bind()
+    except ExternalFunctionCall as e:
+        check_external_call(fe, query, e.udf)
+        raise
 
 
 def check_external_call(fe: Frontend, query: str, udf: Udf) -> None:
