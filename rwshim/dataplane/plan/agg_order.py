@@ -26,11 +26,9 @@ from rwshim.dataplane.plan.splice import call_args
 if TYPE_CHECKING:
     from rwshim.dataplane.plan.rewrite import _Rewriter
 
-# RisingWave's aggregates whose result depends on their input's order (aggregate/*.rs:
-# array_agg, string_agg, jsonb_agg, jsonb_object_agg, first_value, last_value)
-ORDER_SENSITIVE = frozenset(
-    {"array_agg", "string_agg", "jsonb_agg", "jsonb_object_agg", "first_value", "last_value"}
-)
+# RisingWave's aggregates whose result depends on their input's order (aggregate/*.rs;
+# first_value / last_value, which take an ORDER BY of their own, are left alone)
+ORDER_SENSITIVE = frozenset({"array_agg", "string_agg", "jsonb_agg", "jsonb_object_agg"})
 
 
 def splice(rw: _Rewriter) -> None:

@@ -178,6 +178,8 @@ BEGIN
 END $ns$
 """
 
+# late: the DO blocks wrap the functions and operators every other module made (rwfn's
+# range, pow, ... shadow or add to PostgreSQL's)
 register(
     ";\n".join(
         [
@@ -189,5 +191,6 @@ register(
             _SET_FUNCTIONS,
         ]
     )
-    + ";\n"
+    + ";\n",
+    late=True,
 )
