@@ -59,7 +59,7 @@ def test_aggregates_over_changing_table(shop: Client) -> None:
         "CREATE MATERIALIZED VIEW stats AS SELECT min(amount) AS lo, max(amount) AS hi, "
         "avg(amount) AS mean, count(DISTINCT cid) AS buyers FROM orders"
     )
-    # avg of numeric keeps PostgreSQL's (and RisingWave's) numeric scale rules
+    # avg of numeric is sum / count in rust_decimal's division (sqlfn/numeric.py)
     ((lo, hi, mean, buyers),) = shop.rows("SELECT * FROM stats")
     assert (lo, hi, buyers) == (Decimal("4.5"), Decimal("7"), 2)
     assert mean == pytest.approx(Decimal("5.6666666666666667"))
