@@ -36,3 +36,34 @@ async def test_column_collation_refused(client: Client, sql: str, text: str) -> 
 async def test_column_collation_c_and_posix(client: Client) -> None:
     await client.run('create table t1 (a text collate "C", b varchar collate "POSIX", c int)')
     await client.run("drop table t1")
+
+
+async def test_interval_times_and_divided_by_a_number(client: Client) -> None:
+    """Interval::div_float / mul_float over from_floats (interval.rs:271-358): each unit an
+    f64, fractions carried down rounded half to even (interval.slt.part:158-177)."""
+    rows = await client.rows(
+        "with t(v, d) as (values ('00:00:00.000003'::interval, 2), ('00:00:00.000005', 2),"
+        " ('1 day', 16384), ('3 day', 16384), ('1 month', 32768), ('3 month', 32768))"
+        " select (v / d)::varchar from t"
+    )
+    assert [r[0] for r in rows] == [
+        "00:00:00.000002",
+        "00:00:00.000002",
+        "00:00:05.273438",
+        "00:00:15.820312",
+        "00:01:19.101562",
+        "00:03:57.304688",
+    ]
+    rows = await client.rows(
+        "with t(v) as (values (interval '3 mons -3 days')) select (v / 2)::varchar,"
+        " (v * 1.5)::varchar, (0.5 * v)::varchar from t"
+    )
+    # 4.5 months: 4 and 15 carried days; -4.5 days: -4 and -12 hours, split before the carry
+    assert rows == [
+        ("1 mon 14 days -12:00:00", "4 mons 11 days -12:00:00", "1 mon 14 days -12:00:00")
+    ]
+    assert await cause(client, "with t(v) as (values (interval '1 day')) select v / 0 from t") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n  2: Numeric "
+        "out of range\n",
+    )
