@@ -67,3 +67,15 @@ async def test_interval_times_and_divided_by_a_number(client: Client) -> None:
         "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n  2: Numeric "
         "out of range\n",
     )
+
+
+async def test_catalog_values_quantified_comparisons(client: Client) -> None:
+    """On the catalog path: current_schemas(NULL) is NULL (builtin_scalar.rs:531-533),
+    ``< ANY`` / ``ALL`` compare as SQL's three-valued logic (all_any_some.slt.part:55), and
+    CURRENT_CATALOG is current_database() (builtin_scalar.rs:129,506; func.slt.part:320)."""
+    assert await client.rows("select 1 < ANY(current_schemas(null)::integer[])") == [(None,)]
+    assert await client.rows(
+        "select current_schemas(null) IS NULL, 'public' < ALL(current_schemas(true)),"
+        " 'a' < ALL(current_schemas(true)), 'zz' <= ANY(current_schemas(false))"
+    ) == [(True, False, True, False)]
+    assert await client.rows("select count(current_catalog), current_catalog") == [(1, "dev")]
