@@ -79,3 +79,19 @@ async def test_catalog_values_quantified_comparisons(client: Client) -> None:
         " 'a' < ALL(current_schemas(true)), 'zz' <= ANY(current_schemas(false))"
     ) == [(True, False, True, False)]
     assert await client.rows("select count(current_catalog), current_catalog") == [(1, "dev")]
+
+
+async def test_interval_group_keys_justified(client: Client) -> None:
+    """An interval group key comes back as its class's justified member (interval.rs:723-781
+    IntervalCmpValue, 851-871 HashKeySer/De): '30 days' and '1 mon' are one group, ``1 mon``
+    (interval.slt.part:77-90)."""
+    rows = await client.rows(
+        "select (s.v)::varchar from (select distinct v from (values (interval '30' day),"
+        " (interval '1' month)) as t(v)) s"
+    )
+    assert rows == [("1 mon",)]
+    rows = await client.rows(
+        "select v::varchar, count(*) from (values (interval '-1 mon 15 days'),"
+        " (interval '-15 days'), (interval '25 hours')) t(v) group by v order by 1"
+    )
+    assert rows == [("-15 days", 2), ("1 day 01:00:00", 1)]
