@@ -95,3 +95,15 @@ async def test_interval_group_keys_justified(client: Client) -> None:
         " (interval '-15 days'), (interval '25 hours')) t(v) group by v order by 1"
     )
     assert rows == [("-15 days", 2), ("1 day 01:00:00", 1)]
+
+
+async def test_star_except_of_a_name_one_relation_repeats(client: Client) -> None:
+    """A name an EXCEPT list gives binds to every column of that name, one relation's too:
+    two are ``Ambiguous column name`` (bind_context.rs:160-172; select_except.slt.part:69)."""
+    await client.run("create table t1 (v1 int, v2 int, v3 int)")
+    for sql in ("select * except (a) from t1 t(a,a,a)", "select * except (t.a) from t1 t(a,a,b)"):
+        assert await cause(client, sql) == (
+            "XX000",
+            "\n\nCaused by:\n  internal error: Ambiguous column name: a\n",
+        )
+    await client.run("drop table t1")

@@ -632,10 +632,12 @@ class _Rewriter:
             return  # a relation whose columns are not known here: PostgreSQL binds the rest
         for e in sorted(excl):
             qual, _, col = e.rpartition(".")
-            found = [x for x, names_ in items if col in (names_ or []) and (not qual or x == qual)]
+            # every column of that name counts: two in one relation (`t(a, a)`) are ambiguous
+            # too (bind_context.rs:160-172 get_column_binding_index over all bindings)
+            found = [x for x, ns in items for n in ns or [] if n == col and qual in ("", x)]
             if not found:
                 raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))
-            if len(found) > 1 and not qual and col not in merged:
+            if len(found) > 1 and col not in merged:
                 raise InternalError(f"Ambiguous column name: {col}")
 
     def join_using(self, item: tree.JoinItem) -> list[str] | None:
