@@ -3,6 +3,8 @@ CREATE TABLE (create_table.rs:150-167, e2e_test/batch/basic/collation.slt.part).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.scenarios.drivers import Client
@@ -107,3 +109,26 @@ async def test_star_except_of_a_name_one_relation_repeats(client: Client) -> Non
             "\n\nCaused by:\n  internal error: Ambiguous column name: a\n",
         )
     await client.run("drop table t1")
+
+
+async def test_jsonb_build_object_keys_are_their_text(client: Client) -> None:
+    """A key is its ToText (jsonb_build.rs:96-105): a timestamptz ``+00:00`` with a space, not
+    the JSON form its value takes; a list key is refused (to_jsonb.slt.part:281)."""
+    await client.run("set rw_implicit_flush = true")
+    await client.run("create table tj (a timestamptz, b timestamp, c boolean, d int[])")
+    await client.run(
+        "insert into tj values ('2023-09-01 21:12:54+00', '2023-09-01 22:12:54.5', false, array[1])"
+    )
+    rows = await client.rows("select jsonb_build_object(a, a, b, b, c, c) from tj")
+    got = rows[0][0] if isinstance(rows[0][0], dict) else json.loads(rows[0][0])
+    assert got == {
+        "2023-09-01 21:12:54+00:00": "2023-09-01T21:12:54+00:00",
+        "2023-09-01 22:12:54.500": "2023-09-01T22:12:54.500",
+        "false": False,
+    }
+    assert await cause(client, "select jsonb_build_object(d, 1) from tj") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n  2: Invalid "
+        "parameter args: key value must be scalar, not array, composite, or json\n",
+    )
+    await client.run("drop table tj")

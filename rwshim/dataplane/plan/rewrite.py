@@ -369,8 +369,11 @@ class _Rewriter:
                 continue
             for start, end in args[first::step]:
                 self._to_jsonb(call, start, end)
+            if name[-1] == "jsonb_build_object":  # keys: their ToText (jsonb_build.rs:96-105)
+                for start, end in args[0::2]:
+                    self._to_jsonb(call, start, end, "jsonb_key")
 
-    def _to_jsonb(self, call: tree.Node, start: int, end: int) -> None:
+    def _to_jsonb(self, call: tree.Node, start: int, end: int, fn: str = "to_jsonb") -> None:
         order = call.get("agg_order") or []
         if order:  # the last argument's span runs on to ORDER BY ...
             node = order[0].get("SortBy", {}).get("node") or {}
@@ -382,7 +385,7 @@ class _Rewriter:
             start += 1
         while end > start and self.text[end - 1 : end].isspace():
             end -= 1
-        self.sp.insert(start, f"{names.FUNCTION_SCHEMA}.to_jsonb(")
+        self.sp.insert(start, f"{names.FUNCTION_SCHEMA}.{fn}(")
         self.sp.insert(end, ")")
 
     # --- TUMBLE / HOP -----------------------------------------------------------------------
