@@ -136,8 +136,9 @@ BEGIN
     IF t::text LIKE '{F}.rw\\_m%' THEN
         {raise_rw("'not supported by rwshim: a map as a jsonb_build_object key'")}
     END IF;
-    IF t IN ('json'::regtype, 'jsonb'::regtype) OR EXISTS (SELECT 1 FROM pg_catalog.pg_type
-            WHERE oid = t AND (typtype = 'c' OR typcategory = 'A')) THEN
+    IF t IN ('json'::regtype, 'jsonb'::regtype, 'record'::regtype)
+            OR EXISTS (SELECT 1 FROM pg_catalog.pg_type
+                WHERE oid = t AND (typtype = 'c' OR typcategory = 'A')) THEN
         {raise_expr(_NOT_SCALAR)}
     END IF;
     RETURN x::varchar;
