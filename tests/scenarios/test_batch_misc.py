@@ -132,3 +132,16 @@ async def test_jsonb_build_object_keys_are_their_text(client: Client) -> None:
         "parameter args: key value must be scalar, not array, composite, or json\n",
     )
     await client.run("drop table tj")
+
+
+async def test_star_argument_of_an_aggregate_but_count(client: Client) -> None:
+    """``f(*)`` binds as no argument (function/mod.rs:815): only count has that signature
+    (arg_min_max.slt.part:98,101)."""
+    for name in ("arg_min", "max"):
+        code, text = await cause(client, f"select {name}(*)")
+        assert text == (
+            "\n\nCaused by these errors (recent errors listed first):\n  1: Failed to bind "
+            f"expression: {name}(*)\n  2: function {name}() does not exist\n"
+        )
+        assert code == "42883"
+    assert await client.rows("select count(*)") == [(1,)]
