@@ -145,3 +145,48 @@ async def test_star_argument_of_an_aggregate_but_count(client: Client) -> None:
         )
         assert code == "42883"
     assert await client.rows("select count(*)") == [(1,)]
+
+
+_EXPR = "\n\nCaused by these errors (recent errors listed first):\n  1: Expr error\n  2: "
+
+
+async def test_decimal_range_of_casts_and_sum(client: Client) -> None:
+    """rust_decimal's 96-bit mantissa: float -> decimal (cast.rs:118-131 try_cast), jsonb ->
+    decimal (cast.rs:86-99) and sum(decimal) (checked_add) past it fail
+    (decimal.slt.part:96, interoperate_decimal_float.slt.part:98,101, sum.slt.part:80)."""
+    assert await cause(client, "select '1e29'::float4::decimal") == (
+        "XX000",
+        _EXPR + "Casting to risingwave_common::types::decimal::Decimal out of range\n",
+    )
+    assert await cause(client, "select '1e29'::jsonb::decimal") == (
+        "XX000",
+        _EXPR + "Numeric out of range\n",
+    )
+    assert await client.rows("select '1e28'::float4::decimal::varchar") == [
+        ("10000000000000000000000000000",)
+    ]
+    await client.run("set rw_implicit_flush = true")
+    await client.run("create table td (d decimal)")
+    await client.run("insert into td values " + ", ".join(["(9000000000000000000000000000)"] * 8))
+    assert await client.rows("select sum(d)::varchar from td") == [
+        ("72000000000000000000000000000",)
+    ]
+    await client.run("insert into td values (9000000000000000000000000000)")
+    assert await cause(client, "select sum(d) from td") == (
+        "XX000",
+        _EXPR + "Numeric out of range\n",
+    )
+    await client.run("drop table td")
+
+
+async def test_number_literal_overflows(client: Client) -> None:
+    """bind_number (value.rs:57-89): no i64 nor rust_decimal (scientific scale past 28) is
+    ``Number <text> overflows`` (scientific_number.slt.part:20-26)."""
+    await client.run("create table tn (v1 int, v2 int)")
+    for text in ("1e-1000", "-1e1000"):
+        assert await cause(client, f"insert into tn values ({text}, 1)") == (
+            "XX000",
+            "\n\nCaused by these errors (recent errors listed first):\n  1: Failed to bind "
+            f"expression: {text}\n  2: Bind error: Number {text} overflows\n",
+        )
+    await client.run("drop table tn")
