@@ -190,3 +190,10 @@ async def test_number_literal_overflows(client: Client) -> None:
             f"expression: {text}\n  2: Bind error: Number {text} overflows\n",
         )
     await client.run("drop table tn")
+
+
+async def test_iso_8601_interval_literal(client: Client) -> None:
+    """from_iso_8601 cuts the seconds past microseconds off (interval.slt.part:196-199)."""
+    assert await client.rows("select ('P12Y2M30DT4H5M0.1234567S'::interval)::varchar") == [
+        ("12 years 2 mons 30 days 04:05:00.123456",)
+    ]

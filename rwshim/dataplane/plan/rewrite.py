@@ -37,6 +37,7 @@ from rwshim.dataplane.plan import (
     gapfill,
     hashkeys,
     ignore_nulls,
+    interval_literals,
     lists,
     mapsyntax,
     names,
@@ -199,6 +200,7 @@ class _Rewriter:
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
             extract.splice(shape, self.sp)
+            interval_literals.splice(shape, self.sp)
             to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)
