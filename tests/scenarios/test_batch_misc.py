@@ -197,3 +197,14 @@ async def test_iso_8601_interval_literal(client: Client) -> None:
     assert await client.rows("select ('P12Y2M30DT4H5M0.1234567S'::interval)::varchar") == [
         ("12 years 2 mons 30 days 04:05:00.123456",)
     ]
+
+
+async def test_slice_bound_past_integer(client: Client) -> None:
+    """bind_array_range_index casts a bound implicitly to integer (array_ty.slt.part:237-241)."""
+    assert await cause(client, "select (array[1,NULL,2])[1:4294967296]") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Failed to bind "
+        'expression: (ARRAY[1, NULL, 2])[1:4294967296]\n  2: cannot cast type "bigint" to '
+        '"integer" in Implicit context\n',
+    )
+    assert await client.rows("select (array[1,NULL,2])[2:3]::varchar") == [("{NULL,2}",)]
