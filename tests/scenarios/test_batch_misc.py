@@ -208,3 +208,15 @@ async def test_slice_bound_past_integer(client: Client) -> None:
         '"integer" in Implicit context\n',
     )
     assert await client.rows("select (array[1,NULL,2])[2:3]::varchar") == [("{NULL,2}",)]
+
+
+async def test_untyped_empty_array(client: Client) -> None:
+    """bind_array (value.rs:118-122): ARRAY[] not directly cast has no type, under the item's
+    bind error (map.slt.part:219-228); ARRAY[]::t[] binds."""
+    assert await cause(client, "select map_from_entries(array[])") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Failed to bind "
+        "expression: map_from_entries(ARRAY[])\n  2: Bind error: cannot determine type of empty "
+        "array\nHINT:  Explicitly cast to the desired type, for example ARRAY[]::integer[].\n",
+    )
+    assert await client.rows("select (array[]::int[])::varchar") == [("{}",)]

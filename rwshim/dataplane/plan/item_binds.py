@@ -1,11 +1,15 @@
-"""A list slice's bounds bind as ``integer`` in an implicit cast (src/frontend/src/binder/expr/
+"""Binder errors of a select-list item that PostgreSQL would word as its own, raised under the
+item's bind error as RisingWave's binder raises them (binder/expr/mod.rs:57-64 bind_expr: the
+item as RisingWave's parser prints it).  Other positions are left to PostgreSQL.
+
+- An ``ARRAY[]`` not directly cast has no type (value.rs:118-122 bind_array: ``Bind error:
+  cannot determine type of empty array`` with its hint; ``ARRAY[]::t[]`` binds as a cast).
+- A list slice's bounds bind as ``integer`` in an implicit cast (src/frontend/src/binder/expr/
 value.rs:242-270 ``bind_array_range_index``: ``cast_implicit(&DataType::Int32)``), so a bound
 literal past ``integer`` (a ``bigint`` one, or a ``numeric`` one past ``bigint`` or with a
 fraction: bind_number, value.rs:57-89) is ``cannot cast type "bigint" to "integer" in
-Implicit context`` (type_inference/cast.rs:155-172) under the select item's bind error
-(binder/expr/mod.rs:57-64, the item as RisingWave's parser prints it).  PostgreSQL would
-report its subscript's integer overflow instead.  Literal bounds of select-list items are
-checked here; other bounds are PostgreSQL's.
+Implicit context`` (type_inference/cast.rs:155-172), where PostgreSQL would report its
+subscript's integer overflow.
 
 The check registers with ``checks.register`` (imported by ``checks`` itself).
 """
@@ -17,7 +21,7 @@ from typing import Any
 
 from rwshim.binder.relations import RelColumn
 from rwshim.dataplane.plan import checks, tree
-from rwshim.errors import BindExprError, CastError
+from rwshim.errors import BindError, BindExprError, CastError, RwError
 
 _I32 = 2**31
 _I64 = 2**63
@@ -33,6 +37,34 @@ def bound_type(fval: str) -> str | None:
     if -_I32 <= v < _I32:
         return None
     return "bigint" if -_I64 <= v < _I64 else "numeric"
+
+
+_EMPTY_ARRAY = (
+    "cannot determine type of empty array\nHINT:  Explicitly cast to the desired type, for "
+    "example ARRAY[]::integer[]."
+)
+
+
+def _untyped_empty_array(node: Any) -> bool:
+    return any(not a.get("elements") and _bare(node, a) for a in checks.walk(node, "A_ArrayExpr"))
+
+
+def _bare(node: Any, array: Any) -> bool:
+    """``array`` is not the direct argument of a cast anywhere in ``node``."""
+    return not any(
+        (c.get("arg") or {}).get("A_ArrayExpr") is array for c in checks.walk(node, "TypeCast")
+    )
+
+
+def _item_error(node: Any) -> RwError | None:
+    if any(True for _ in checks.walk(node, "SubLink")):
+        return None  # a subquery's items bind under their own root (left to PostgreSQL)
+    if _untyped_empty_array(node):
+        return BindError(_EMPTY_ARRAY)
+    t = _wide_bound(node)
+    if t is not None:
+        return CastError(f'cannot cast type "{t}" to "integer" in Implicit context')
+    return None
 
 
 def _wide_bound(node: Any) -> str | None:
@@ -67,16 +99,14 @@ def _item_text(text: str, index: int) -> str | None:
 
 
 @checks.register
-def _slice_bounds(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+def _select_items(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
     if shape.kind != "select":
         return
     for i, target in enumerate(shape.node.get("targetList") or []):
-        t = _wide_bound(target)
-        if t is None:
+        error = _item_error(target)
+        if error is None:
             continue
         shown = _item_text(shape.text.decode(), i)
         if shown is None:
             return
-        raise BindExprError(
-            shown, CastError(f'cannot cast type "{t}" to "integer" in Implicit context')
-        )
+        raise BindExprError(shown, error)
