@@ -115,16 +115,21 @@ async def test_jsonb_build_object_keys_are_their_text(client: Client) -> None:
     """A key is its ToText (jsonb_build.rs:96-105): a timestamptz ``+00:00`` with a space, not
     the JSON form its value takes; a list key is refused (to_jsonb.slt.part:281)."""
     await client.run("set rw_implicit_flush = true")
-    await client.run("create table tj (a timestamptz, b timestamp, c boolean, d int[])")
     await client.run(
-        "insert into tj values ('2023-09-01 21:12:54+00', '2023-09-01 22:12:54.5', false, array[1])"
+        "create table tj (a timestamptz, b timestamp, c boolean, d int[], e double, f real)"
     )
-    rows = await client.rows("select jsonb_build_object(a, a, b, b, c, c) from tj")
+    await client.run(
+        "insert into tj values ('2023-09-01 21:12:54+00', '2023-09-01 22:12:54.5', false,"
+        " array[1], 1023789440, 1e13)"
+    )
+    rows = await client.rows("select jsonb_build_object(a, a, b, b, c, c, e, 1, f, 2) from tj")
     got = rows[0][0] if isinstance(rows[0][0], dict) else json.loads(rows[0][0])
     assert got == {
         "2023-09-01 21:12:54+00:00": "2023-09-01T21:12:54+00:00",
         "2023-09-01 22:12:54.500": "2023-09-01T22:12:54.500",
         "false": False,
+        "1023789440": 1,  # ryu's layout (to_text.rs:122-170): fixed up to 10^15 for float8
+        "1e+13": 2,  # and 10^12 for float4
     }
     assert await cause(client, "select jsonb_build_object(d, 1) from tj") == (
         "XX000",

@@ -125,7 +125,8 @@ END $$;
 # jsonb_build_object's keys (src/expr/impl/src/scalar/jsonb_build.rs:96-105): a list, struct or
 # jsonb is refused; a boolean is `true` / `false`; any other scalar is its ToText, which the
 # data database's casts to varchar give (sqlfn/totext.py: timestamps as RisingWave prints
-# them), where PostgreSQL would take a timestamp's JSON form.
+# them; floats by sqlfn/floattext.py's ryu layout), where PostgreSQL would take a timestamp's
+# JSON form and its own float text.
 _NOT_SCALAR = "'Invalid parameter args: key value must be scalar, not array, composite, or json'"
 KEYS_SQL = f"""
 CREATE OR REPLACE FUNCTION {F}.jsonb_key(x anyelement) RETURNS text LANGUAGE plpgsql STABLE
@@ -140,6 +141,11 @@ BEGIN
             OR EXISTS (SELECT 1 FROM pg_catalog.pg_type
                 WHERE oid = t AND (typtype = 'c' OR typcategory = 'A')) THEN
         {raise_expr(_NOT_SCALAR)}
+    END IF;
+    IF t = 'float8'::regtype THEN
+        RETURN {F}.rw_text(x::text::float8);  -- sqlfn/floattext.py
+    ELSIF t = 'float4'::regtype THEN
+        RETURN {F}.rw_text(x::text::float4);
     END IF;
     RETURN x::varchar;
 END $$;
