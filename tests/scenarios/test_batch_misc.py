@@ -225,3 +225,25 @@ async def test_untyped_empty_array(client: Client) -> None:
         "array\nHINT:  Explicitly cast to the desired type, for example ARRAY[]::integer[].\n",
     )
     assert await client.rows("select (array[]::int[])::varchar") == [("{}",)]
+
+
+async def test_insert_list_of_nulls(client: Client) -> None:
+    """ARRAY[NULL] is character varying[], which no assignment cast takes to double precision[]
+    (insert.rs:397-423, cast.rs:234-238; list_cast.slt.part:29-30)."""
+    await client.run("create table tl (a double[], b int, c varchar[])")
+    head = "\n\nCaused by these errors (recent errors listed first):\n"
+    cast = (
+        'cannot cast type "character varying[]" to "double precision[]"\n  {n}: cannot cast '
+        'type "character varying" to "double precision" in Assign context\n'
+    )
+    assert await cause(client, "insert into tl (a) values (array[null])") == (
+        "XX000",
+        head + "  1: " + cast.format(n=2),
+    )
+    assert await cause(client, "insert into tl (b, a) values (1, array[null, null])") == (
+        "XX000",
+        head + "  1: failed to cast the 2nd column\n  2: " + cast.format(n=3),
+    )
+    await client.run("insert into tl (c) values (array[null])")
+    await client.run("insert into tl (a) values (array[null]::double[])")
+    await client.run("drop table tl")

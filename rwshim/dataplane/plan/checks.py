@@ -617,4 +617,9 @@ def _star_argument(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None
 
 
 # checks of values PostgreSQL's types cannot hold (they register themselves)
-from rwshim.dataplane.plan import decimal_literals, item_binds, type_limits  # noqa: E402, F401
+from rwshim.dataplane.plan import (  # noqa: E402, F401
+    decimal_literals,
+    insert_values,
+    item_binds,
+    type_limits,
+)

@@ -23,3 +23,11 @@ def test_empty_array_under_a_cast_binds() -> None:
     assert item_binds._item_error(items[0]) is None
     error = item_binds._item_error(items[1])
     assert error is not None and error.chain[0].startswith("Bind error: cannot determine type")
+
+
+def test_ordinal() -> None:
+    from rwshim.dataplane.plan.insert_values import ordinal
+
+    assert [ordinal(i) for i in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st",
+    ]  # fmt: skip
