@@ -54,8 +54,13 @@ def select_files(files: list[str], specs: list[str], mirror: bool) -> list[str]:
         # A directory runs its `*.slt` files as RisingWave's CI does (`risedev slt
         # './e2e_test/streaming/**/*.slt'`, ci/scripts/e2e-test-serial.sh:100): a `.slt.part`
         # runs through the files that include it, a `.slt.disabled` / `.slt.bug` not at all.
-        # A file named on its own runs whatever it is.
-        hits = [f for f in files if f == spec or (f.startswith(spec + "/") and f.endswith(".slt"))]
+        # A directory of parts only (e2e_test/batch/basic: e2e_test/batch/*.slt include them
+        # after a preamble this runner gives, DEFAULT_PREAMBLE) runs its parts.  A file named on its
+        # own runs whatever it is.
+        under = [f for f in files if f.startswith(spec + "/")]
+        scripts = [f for f in under if f.endswith(".slt")]
+        parts = [f for f in under if f.endswith((".slt", ".part"))]
+        hits = [spec] if spec in files else scripts or parts
         if not hits:
             raise SystemExit(f"no test files under {spec!r}")
         chosen += [f for f in hits if f not in chosen]
