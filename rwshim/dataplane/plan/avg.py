@@ -8,11 +8,12 @@ division, rust_decimal's digits (``6221.50`` where PostgreSQL's avg answers
 ``6221.5000000000000000``).
 
 The PostgreSQL text of a statement gets each ``avg(args) [FILTER (...)] [OVER ...]`` spliced
-to ``rwfn.avg(sum(args) ..., count(args) ..., avg(args) ...)`` (the same modifiers on each
-call).  PostgreSQL picks ``rwfn.avg``'s overload by the types it resolved (sqlfn/decimal_div.py):
+to ``rwfn.avg(avg(args) ..., sum(args) ..., count(args) ...)`` (the same modifiers on each
+call; PostgreSQL's avg first, so that an argument of a type avg does not take is still reported
+for ``avg``).  PostgreSQL picks ``rwfn.avg``'s overload by the types it resolved (sqlfn/decimal_div.py):
 for ``sum`` bigint or numeric and ``avg`` numeric (an integer or a decimal argument) it divides
 as RisingWave's decimal does; for any other type (a float, an interval, rw_int256) it answers
-PostgreSQL's ``avg`` itself, the third argument.  The name stays ``avg``, so an unaliased
+PostgreSQL's ``avg`` itself, the first argument.  The name stays ``avg``, so an unaliased
 column is still named ``avg``.  The aggregates share their state where PostgreSQL can (``sum``
 and ``avg`` of a bigint or numeric run one transition), and the division runs once per group.
 
@@ -51,7 +52,7 @@ def rewrite(text: str) -> str:
     # the PostgreSQL avg already inside an rwfn.avg (a text rewritten before: an inlined
     # view's) stays as it is
     done = {
-        id(c["args"][2].get("FuncCall"))
+        id(c["args"][0].get("FuncCall"))
         for c in walk(tree, "FuncCall")
         if _names(c) == [FUNCTION_SCHEMA, "avg"] and len(c.get("args") or ()) == 3
     }
@@ -68,7 +69,7 @@ def rewrite(text: str) -> str:
 
         def build(after_name: int = after_name, end: int = end) -> str:
             rest = sp.section(after_name, end)
-            return f"{FUNCTION_SCHEMA}.avg(sum{rest}, count{rest}, avg{rest})"
+            return f"{FUNCTION_SCHEMA}.avg(avg{rest}, sum{rest}, count{rest})"
 
         sp.replace_around(start, end, build)
     return sp.result()

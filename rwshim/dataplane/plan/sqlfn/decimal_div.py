@@ -184,16 +184,16 @@ BEGIN
 END $$;
 {once(f"CREATE OPERATOR {F}./ (LEFTARG = numeric, RIGHTARG = numeric, FUNCTION = {F}.dec_div)")}
 
--- avg(x) is spliced to rwfn.avg(sum(x), count(x), avg(x)) (plan/avg.py): RisingWave's
+-- avg(x) is spliced to rwfn.avg(avg(x), sum(x), count(x)) (plan/avg.py): RisingWave's
 -- CASE WHEN count = 0 THEN NULL ELSE sum::decimal / count END (logical_agg.rs:624-660) for
 -- an integer or decimal argument (sum bigint or numeric), PostgreSQL's avg for the others
-CREATE OR REPLACE FUNCTION {F}.avg(s bigint, n bigint, pg numeric) RETURNS numeric
+CREATE OR REPLACE FUNCTION {F}.avg(pg numeric, s bigint, n bigint) RETURNS numeric
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT CASE WHEN n = 0 THEN NULL ELSE {F}.dec_div(s::numeric, n::numeric) END $$;
-CREATE OR REPLACE FUNCTION {F}.avg(s numeric, n bigint, pg numeric) RETURNS numeric
+CREATE OR REPLACE FUNCTION {F}.avg(pg numeric, s numeric, n bigint) RETURNS numeric
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT CASE WHEN n = 0 THEN NULL ELSE {F}.dec_div(s, n::numeric) END $$;
-CREATE OR REPLACE FUNCTION {F}.avg(s anyelement, n bigint, pg anycompatible)
+CREATE OR REPLACE FUNCTION {F}.avg(pg anycompatible, s anyelement, n bigint)
     RETURNS anycompatible LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT pg $$;
 """
 
