@@ -7,6 +7,7 @@ the values RisingWave's e2e files expect of ``avg`` and ``/``."""
 from __future__ import annotations
 
 import csv
+import random
 from decimal import Decimal
 from pathlib import Path
 
@@ -174,3 +175,23 @@ def test_rw_divide_special_values() -> None:
     assert rw_divide(NEG_INF, one) == NEG_INF
     with pytest.raises(DivisionByZero):
         rw_divide(one, zero)
+
+
+def test_find_scale_closed_form() -> None:
+    """rwfn.dec_div (sqlfn/decimal_div.py) computes find_scale as the most powers of ten, at
+    most 9 and at most up to scale 28, that keep the quotient within 96 bits, None where that is
+    under 9 and leaves the scale negative: the source's table and binary search agree."""
+    rng = random.Random(7)
+    for _ in range(20000):
+        q = rng.choice(
+            [
+                rng.randrange(0, MAX_MANTISSA + 1),
+                rng.randrange(0, 10 ** rng.randrange(1, 29)),
+                MAX_MANTISSA // 10 ** rng.randrange(1, 10) + rng.randrange(-2, 3),
+            ]
+        )
+        q = min(max(q, 0), MAX_MANTISSA)
+        scale = rng.randrange(-28, 28)
+        fits = max(x for x in range(10) if q * 10**x <= MAX_MANTISSA)
+        x = min(9, 28 - scale, fits)
+        assert find_scale(q, scale) == (None if x < 9 and x + scale < 0 else x), (q, scale)
