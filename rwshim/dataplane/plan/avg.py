@@ -11,9 +11,9 @@ The PostgreSQL text of a statement gets each ``avg(args) [FILTER (...)] [OVER ..
 to ``rwfn.avg(avg(args) ..., sum(args) ..., count(args) ...)`` (the same modifiers on each
 call; PostgreSQL's avg first, so that an argument of a type avg does not take is still
 reported for ``avg``).  PostgreSQL picks ``rwfn.avg``'s overload by the types it resolved
-(sqlfn/decimal_div.py): for ``sum`` bigint or numeric and ``avg`` numeric (an integer or a decimal argument) it divides
-as RisingWave's decimal does; for any other type (a float, an interval, rw_int256) it answers
-PostgreSQL's ``avg`` itself, the first argument.  The name stays ``avg``, so an unaliased
+(sqlfn/decimal_div.py): for ``sum`` bigint or numeric and ``avg`` numeric (an integer or a
+decimal argument) it divides as RisingWave's decimal does; for any other type (a float, an
+interval, rw_int256) it answers PostgreSQL's ``avg`` itself, the first argument.  The name stays ``avg``, so an unaliased
 column is still named ``avg``.  The aggregates share their state where PostgreSQL can (``sum``
 and ``avg`` of a bigint or numeric run one transition), and the division runs once per group.
 
