@@ -13,9 +13,10 @@ call; PostgreSQL's avg first, so that an argument of a type avg does not take is
 reported for ``avg``).  PostgreSQL picks ``rwfn.avg``'s overload by the types it resolved
 (sqlfn/decimal_div.py): for ``sum`` bigint or numeric and ``avg`` numeric (an integer or a
 decimal argument) it divides as RisingWave's decimal does; for any other type (a float, an
-interval, rw_int256) it answers PostgreSQL's ``avg`` itself, the first argument.  The name stays ``avg``, so an unaliased
-column is still named ``avg``.  The aggregates share their state where PostgreSQL can (``sum``
-and ``avg`` of a bigint or numeric run one transition), and the division runs once per group.
+interval, rw_int256) it answers PostgreSQL's ``avg`` itself, the first argument.  The name
+stays ``avg``, so an unaliased column is still named ``avg``.  The aggregates share their state
+where PostgreSQL can (``sum`` and ``avg`` of a bigint or numeric run one transition), and the
+division runs once per group.
 
 It runs on the final PostgreSQL text (its own parse), after every other splice: no other edit
 can overlap it.
