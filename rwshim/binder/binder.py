@@ -62,6 +62,7 @@ from rwshim.errors import (
     RwError,
 )
 from rwshim.sql import column_names
+from rwshim.sql.column_names import ROW_ID_COLUMN_NAME as ROW_ID
 
 
 @dataclass(slots=True)
@@ -184,6 +185,10 @@ class Binder:
         if rel.changelog:  # its _changelog_row_id binds by name (binder/relation/share.rs:74-80)
             hidden = frozenset({CHANGELOG_ROW_ID})
             visible.append(OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8))
+        elif rel.kind == RelKind.TABLE and any(c.name == ROW_ID for c in rel.columns if c.hidden):
+            # hidden _row_id binds by name, a star skips it (relation/mod.rs:408-435, select.rs:371)
+            hidden = frozenset({ROW_ID})
+            visible.append(OutColumn(ROW_ID, pgtypes.INT8))
         cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:

@@ -251,6 +251,11 @@ def from_snapshot(
         f" GENERATED INCLUDING IDENTITY{' INCLUDING INDEXES' if kind == 'insert' else ''})"
         " ON COMMIT DROP"
     )
+    if row_id:
+        # the copy's own ids are never kept, and its connection has no clock for RisingWave's
+        # (plan/row_ids.py): the table gives the rows their ids when they are applied
+        row_ids = [names.quote_ident(k) for k in rel.primary_key if k in hidden]
+        like += "".join(f"; ALTER TABLE {COPY} ALTER COLUMN {k} SET DEFAULT 0" for k in row_ids)
     rows = f"json_populate_recordset(NULL::{target}, $1::json)"
     match = " AND ".join(f"x.{k} = d.{k}" for k in keys)
     if kind == "insert":
@@ -567,14 +572,16 @@ class Epochs:
                 conn = writer.conn = await open_conn()
                 conn.undo_attempt = f"ROLLBACK TO SAVEPOINT {SAVEPOINT}"
                 writer.generation = self.plane.generation()
+            # rwshim's clock now: the row ids the statement makes carry it (plan/row_ids.py)
+            clock = "".join(s + "; " for s in self.clocked.clock_sql())
             try:
                 if writer.open:
                     await conn.script(f"RELEASE SAVEPOINT {SAVEPOINT}")
                     await setup(conn)
-                    await conn.script(f"SAVEPOINT {SAVEPOINT}")
+                    await conn.script(f"{clock}SAVEPOINT {SAVEPOINT}")
                 else:
                     await setup(conn)  # autocommit: it stays
-                    await conn.script(f"BEGIN; SAVEPOINT {SAVEPOINT}")
+                    await conn.script(f"{clock}BEGIN; SAVEPOINT {SAVEPOINT}")
             except PgFailure:
                 writer.close_now()  # the epoch's transaction is in no known state
                 raise

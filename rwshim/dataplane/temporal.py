@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import PgFailure
-from rwshim.dataplane.plan import names
+from rwshim.dataplane.plan import names, row_ids
 from rwshim.dataplane.plan import temporal as joins
 from rwshim.errors import FeatureNotAvailable, RwError
 from rwshim.sql.tokens import Kind, tokenize
@@ -215,10 +215,12 @@ class Clocked:
         self, now_ms: int | None, database_id: int | None = None, barrier: bool = False
     ) -> list[str]:
         """The statements setting ``now()`` for a refresh (none when no barrier ran yet),
-        and the epochs temporal joins read at and stamp with (dataplane/plan/temporal.py)."""
+        and the epochs temporal joins read at and stamp with (dataplane/plan/temporal.py);
+        and rwshim's clock, which the row ids written meanwhile carry (``clock_sql``)."""
+        clock = self.clock_sql(local=True)
         if now_ms is None:
-            return []
-        out = [f"SET LOCAL {NOW_SETTING} = {names.quote_literal(timestamp_text(now_ms))}"]
+            return clock
+        out = [*clock, f"SET LOCAL {NOW_SETTING} = {names.quote_literal(timestamp_text(now_ms))}"]
         started = (
             self._started.get(database_id)
             if database_id is not None
@@ -233,6 +235,15 @@ class Clocked:
             out.append(f"SET LOCAL {joins.EPOCH_SETTING} = '{stamp - 1}'")
             out.append(f"SET LOCAL {joins.STAMP_SETTING} = '{stamp}'")
         return out
+
+    def clock_sql(self, local: bool = False) -> list[str]:
+        """Setting rwshim's clock (Unix ms) on a connection about to write: the hidden row ids
+        its rows get read it (dataplane/plan/row_ids.py; RisingWave's RowIdGenerator reads
+        the wall clock as each row passes it, row_id.rs:47-49)."""
+        if self.clock_ms is None:
+            return []
+        scope = "SET LOCAL" if local else "SET"
+        return [f"{scope} {row_ids.CLOCK_SETTING} = '{int(self.clock_ms())}'"]
 
     def joins_sql(self, dirty: set[int], refresh: list[int]) -> list[str]:
         """Before a commit's refresh: the histories of the tables the epoch wrote brought up

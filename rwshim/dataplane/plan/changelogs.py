@@ -13,8 +13,9 @@ query cannot read it: ``With changelog cte only support with create mv/sink``
 (optimizer/plan_node/logical_changelog.rs:139-143).
 
 Here a materialized view keeps, per changelog CTE's upstream ``t<id>``, a log
-``rw."c<view>_<id>"``: the upstream's columns, ``changelog_op`` and ``_changelog_row_id`` (an
-identity: the order the changes came in).  It is made with the upstream's rows as inserts (the
+``rw."c<view>_<id>"``: the upstream's columns, ``changelog_op`` and ``_changelog_row_id``
+(RisingWave's row ids at rwshim's clock, rising in the order the changes came in:
+dataplane/plan/row_ids.py).  It is made with the upstream's rows as inserts (the
 backfill's snapshot), and an AFTER ROW trigger on the upstream appends each change in the
 epoch's transaction (an UPDATE as its UpdateDelete then its UpdateInsert; an UPDATE that
 changes nothing writes nothing: src/batch/executors/src/executor/update.rs:184-190), so the
@@ -22,8 +23,7 @@ barrier that commits a change computes the view again over the log with it.  Eve
 log is an insert and stays, so computing the view's query over the log gives what
 RisingWave's executors maintain incrementally over the same stream.
 
-Differs: ``_changelog_row_id`` counts from 1 (RisingWave's is a row id with a timestamp); an
-UPDATE or DELETE that reads a table its epoch already wrote is applied by key
+Differs: an UPDATE or DELETE that reads a table its epoch already wrote is applied by key
 (dataplane/epochs.py FromSnapshot), which a table keyed by its hidden row id logs as a Delete
 and an Insert.  A changelog over a materialized view (RisingWave binds it as a table) is
 refused: its state is computed again at barriers, not changed row by row.
@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Protocol
 import msgspec.structs
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import names, typemap
+from rwshim.dataplane.plan import names, row_ids, typemap
 from rwshim.dataplane.plan.names import pg_ident
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import BindError, RwError
@@ -169,9 +169,14 @@ def _create(name: str, up: Relation) -> tuple[str, ...]:
         "  RETURN NULL;\n"
         "END"
     )
+    # _changelog_row_id: RisingWave's row ids (ChangelogRowIdGenerator, row_id.rs:271-330),
+    # stamped with rwshim's clock (dataplane/plan/row_ids.py)
+    seq = f"{names.DATA_SCHEMA}.{qi(name + '_row_id')}"
     return (
+        row_ids.sequence_sql(seq),
         f"CREATE TABLE {log} ({defs}{sep}{qi(OP)} smallint NOT NULL,"
-        f" {qi(ROW_ID)} bigint GENERATED ALWAYS AS IDENTITY)",
+        f" {qi(ROW_ID)} bigint NOT NULL DEFAULT {row_ids.default_sql(seq)})",
+        f"ALTER SEQUENCE {seq} OWNED BY {log}.{qi(ROW_ID)}",
         # the backfill's snapshot: every row an Insert
         f"INSERT INTO {log} ({listed}{sep}{qi(OP)}) SELECT {listed}"
         f"{sep}1 FROM {table} ORDER BY {', '.join(key) if key else '1'}",

@@ -41,6 +41,7 @@ from rwshim.dataplane.plan import (
     mapsyntax,
     names,
     samename,
+    serials,
     structs,
     temporal,
     to_char,
@@ -199,6 +200,7 @@ class _Rewriter:
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
             extract.splice(shape, self.sp)
+            serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)

@@ -227,8 +227,14 @@ class Sinks:
             await self.plane.epochs.commit_databases({spec.database_id})
             async with self._io:
                 conn = await self._connection()
-                await conn.script(f"BEGIN; SET LOCAL search_path = {names.SEARCH_PATH}")
+                await conn.script(";\n".join(self._begin()))
                 await self._run_in(conn, spec)
+
+    def _begin(self) -> list[str]:
+        """A delivery's own transaction: the search path, and rwshim's clock for the row ids
+        of the rows it writes into a table (dataplane/plan/row_ids.py)."""
+        clock = self.plane.epochs.clocked.clock_sql(local=True)
+        return ["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}", *clock]
 
     async def _run_in(self, conn: PgConn, spec: SinkSpec) -> None:
         """``spec`` delivered, and what its target feeds, in the open transaction; COMMIT."""
@@ -268,8 +274,7 @@ class Sinks:
                 )
                 try:
                     await conn.script(
-                        ";\n".join(["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}",
-                                    *create])
+                        ";\n".join([*self._begin(), *create])
                     )  # fmt: skip
                 except (PgFailure, ConnectionLost) as e:
                     with contextlib.suppress(Exception):

@@ -26,6 +26,7 @@ from rwshim.dataplane.plan.sqlfn import (
     nonstrict,
     numeric,
     percentile,
+    rowids,
     scalars,
     series,
     sessions,
@@ -53,6 +54,7 @@ MODULES = (
     structs,
     maps,
     hashkeys,
+    rowids,
 )
 
 __all__ = ["MODULES"]

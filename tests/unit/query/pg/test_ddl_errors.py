@@ -37,10 +37,15 @@ def test_table_from_catalog_data(catalog: Catalog) -> None:
         "('x' || 'y'), \"g\" integer GENERATED ALWAYS AS (k + 1) STORED, \"a\" integer[])",
         f'CREATE UNIQUE INDEX "t{t.id}_key" ON rw."t{t.id}" ("k") NULLS NOT DISTINCT',
     )
-    # without a declared key: the hidden _row_id is an identity and there is no key index
+    # without a declared key: the hidden _row_id is RisingWave's row id from the table's own
+    # sequence (dataplane/plan/row_ids.py) and there is no key index
     r = catalog.table("r", [("a", INT)])
+    seq = f'rw."t{r.id}_row_id"'
     assert ddl.table(r, _same).create == (
-        f'CREATE TABLE rw."t{r.id}" ("a" integer, "_row_id" bigint GENERATED ALWAYS AS IDENTITY)',
+        f"CREATE SEQUENCE {seq} MINVALUE 0 START WITH 0",
+        f'CREATE TABLE rw."t{r.id}" ("a" integer, "_row_id" bigint NOT NULL DEFAULT'
+        f" rwfn.row_id('{seq}'::regclass))",
+        f'ALTER SEQUENCE {seq} OWNED BY rw."t{r.id}"."_row_id"',
     )
 
 

@@ -1,0 +1,99 @@
+"""Hidden columns a RisingWave user addresses by name (never in ``SELECT *``), under the manual
+clock so that the times they carry are exact.
+
+RisingWave (448c657):
+- ``_row_id`` of a table without a primary key, a changelog CTE's ``_changelog_row_id``: row
+  ids whose top 41 bits are the milliseconds since 2021-04-01 when the row was written
+  (src/common/src/util/row_id.rs:93-128), read by the cast ``serial -> timestamptz``
+  (src/expr/impl/src/scalar/cast.rs:167-172); after e2e_test/streaming/row_id_cast.slt and
+  e2e_test/streaming/aggregate/distinct_agg_with_row_id.slt.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from tests.conftest import Running
+from tests.scenarios.drivers import Client
+from tests.scenarios.helpers import run_ticking
+
+
+def clock_ms(server: Running) -> int:
+    instance = server.server.instance
+    assert instance is not None
+    ms: int = instance.clock.now_ms()
+    return ms
+
+
+def at(ms: int) -> dt.datetime:
+    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
+
+
+async def test_row_ids_carry_the_clock_of_their_write(client: Client, server: Running) -> None:
+    await client.run("create table t (v int)")
+    written = clock_ms(server)
+    await client.run("insert into t values (1), (2), (3)")
+    await client.run("RWSHIM TICK")  # the clock moves a barrier interval on
+    later = clock_ms(server)
+    assert later > written
+    await client.run("insert into t values (4)")
+    server.tick()
+    rows = await client.rows("select v, _row_id, _row_id::timestamptz from t order by v")
+    assert [r[0] for r in rows] == [1, 2, 3, 4]
+    # the three rows of one statement: one millisecond, distinct ids rising in write order
+    assert [r[2] for r in rows] == [at(written)] * 3 + [at(later)]
+    ids = [r[1] for r in rows]
+    assert ids == sorted(ids) and len(set(ids)) == 4
+    assert ids[0] == (written - 1_617_235_200_000) << 22  # the millisecond's first id
+    # `select *` leaves it out; count(distinct _row_id) counts the rows
+    assert await client.rows("select * from t order by v") == [(1,), (2,), (3,), (4,)]
+    assert await client.rows("select count(distinct _row_id) from t") == [(4,)]
+    # also as the CAST form, and through a view's column
+    assert await client.rows("select count(*) from t where cast(_row_id as timestamptz) = "
+                             f"'{at(written).isoformat()}'") == [(3,)]  # fmt: skip
+    await client.run("create view vw as select _row_id, v from t")
+    got = await client.rows("select _row_id::timestamptz from vw where v = 4")
+    assert got == [(at(later),)]
+
+
+async def test_count_distinct_row_id_in_a_materialized_view(
+    client: Client, server: Running
+) -> None:
+    await client.run("create table t (foo int, bar int)")
+    await client.run("insert into t values (1, 1), (2, 2), (1, 1)")
+    server.tick()
+    await run_ticking(
+        client,
+        server,
+        "create materialized view mv as select count(foo) as c1, count(distinct foo) as c2,"
+        " count(distinct _row_id) as c3 from t",
+    )
+    assert await client.rows("select * from mv") == [(3, 2, 3)]
+    got = await client.rows(
+        "select bar, count(foo), count(distinct foo), count(distinct _row_id) from t"
+        " group by bar order by bar"
+    )
+    assert got == [(1, 2, 1, 2), (2, 1, 1, 1)]
+
+
+async def test_changelog_row_ids_carry_the_clock(client: Client, server: Running) -> None:
+    await client.run("create table t (v int)")
+    await client.run("insert into t values (1)")
+    server.tick()
+    snapshot = clock_ms(server)
+    await run_ticking(
+        client,
+        server,
+        "create materialized view c as with p as changelog from t"
+        " select _changelog_row_id, v, changelog_op from p",
+    )
+    await client.run("RWSHIM TICK")
+    written = clock_ms(server)
+    await client.run("update t set v = 2")
+    server.tick()
+    rows = await client.rows(
+        "select v, changelog_op, _changelog_row_id::timestamptz from c order by _changelog_row_id"
+    )
+    assert rows[0][:2] == (1, 1) and rows[0][2] >= at(snapshot)
+    # an UPDATE: its UpdateDelete then its UpdateInsert, at the clock of the statement
+    assert rows[1:] == [(1, 4, at(written)), (2, 3, at(written))]
