@@ -251,6 +251,8 @@ def from_snapshot(
         f" GENERATED INCLUDING IDENTITY{' INCLUDING INDEXES' if kind == 'insert' else ''})"
         " ON COMMIT DROP"
     )
+    # the copy's rows are never kept: no write time (the table stamps what is applied)
+    like += f"; ALTER TABLE {COPY} DROP COLUMN IF EXISTS {names.quote_ident('_rw_timestamp')}"
     if row_id:
         # the copy's own ids are never kept, and its connection has no clock for RisingWave's
         # (plan/row_ids.py): the table gives the rows their ids when they are applied
@@ -572,8 +574,9 @@ class Epochs:
                 conn = writer.conn = await open_conn()
                 conn.undo_attempt = f"ROLLBACK TO SAVEPOINT {SAVEPOINT}"
                 writer.generation = self.plane.generation()
-            # rwshim's clock now: the row ids the statement makes carry it (plan/row_ids.py)
-            clock = "".join(s + "; " for s in self.clocked.clock_sql())
+            # rwshim's clock now and the epoch written in: the row ids and _rw_timestamp of
+            # the rows the statement writes carry them (plan/row_ids.py, plan/rw_timestamp.py)
+            clock = "".join(s + "; " for s in self.clocked.write_sql(database_id))
             try:
                 if writer.open:
                     await conn.script(f"RELEASE SAVEPOINT {SAVEPOINT}")

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import PgFailure
-from rwshim.dataplane.plan import names, row_ids
+from rwshim.dataplane.plan import names, row_ids, rw_timestamp
 from rwshim.dataplane.plan import temporal as joins
 from rwshim.errors import FeatureNotAvailable, RwError
 from rwshim.sql.tokens import Kind, tokenize
@@ -180,6 +180,8 @@ class Clocked:
         # rwshim's clock (Unix ms; the instance sets it): what a time-travel NOW() reads
         self.clock_ms: Callable[[], int] | None = None
         self._watermark: dict[int, int] = {}
+        # the engine's current epoch of a database (the instance sets it)
+        self.epoch_of: Callable[[int], int] | None = None
 
     def advance(self, database_id: int, epoch: int) -> int:
         """The ``now()`` (Unix ms) a barrier of ``database_id`` starting ``epoch`` commits:
@@ -234,6 +236,23 @@ class Clocked:
             stamp = self._prev.get(database_id or 0, started) if barrier else started
             out.append(f"SET LOCAL {joins.EPOCH_SETTING} = '{stamp - 1}'")
             out.append(f"SET LOCAL {joins.STAMP_SETTING} = '{stamp}'")
+            # what the commit writes into tables (a sink's rows) is of that epoch too
+            ts = timestamp_text(epoch_ms(stamp))
+            out.append(f"SET LOCAL {rw_timestamp.SETTING} = '{ts}'")
+        return out
+
+    def write_sql(self, database_id: int, local: bool = False) -> list[str]:
+        """Setting, on a connection about to write, rwshim's clock (``clock_sql``) and the time
+        of the epoch the writes belong to, which a table's ``_rw_timestamp`` takes
+        (plan/rw_timestamp.py): the epoch the database's last barrier started, or before any
+        reached the data plane the engine's current one (``epoch_of``)."""
+        out = self.clock_sql(local)
+        epoch = self._started.get(database_id)
+        if epoch is None and self.epoch_of is not None:
+            epoch = self.epoch_of(database_id)
+        if epoch is not None:
+            scope = "SET LOCAL" if local else "SET"
+            out.append(f"{scope} {rw_timestamp.SETTING} = '{timestamp_text(epoch_ms(epoch))}'")
         return out
 
     def clock_sql(self, local: bool = False) -> list[str]:

@@ -15,7 +15,7 @@ import datetime as dt
 
 from tests.conftest import Running
 from tests.scenarios.drivers import Client
-from tests.scenarios.helpers import run_ticking
+from tests.scenarios.helpers import cause, run_ticking
 
 
 def clock_ms(server: Running) -> int:
@@ -97,3 +97,61 @@ async def test_changelog_row_ids_carry_the_clock(client: Client, server: Running
     assert rows[0][:2] == (1, 1) and rows[0][2] >= at(snapshot)
     # an UPDATE: its UpdateDelete then its UpdateInsert, at the clock of the statement
     assert rows[1:] == [(1, 4, at(written)), (2, 3, at(written))]
+
+
+def epoch_at(server: Running) -> dt.datetime:
+    """The time of the epoch the database's last barrier started (what a write now joins)."""
+    instance = server.server.instance
+    assert instance is not None
+    epoch: int = instance.engine.barrier.epoch(1)
+    return at((epoch >> 16) + 1_617_235_200_000)
+
+
+async def test_rw_timestamp_is_the_write_epoch(client: Client, server: Running) -> None:
+    await client.run("create table t (a int, id int primary key)")
+    await client.run("create table r (v int)")
+    assert await client.rows("select * from r") == []  # (the data plane sees the barriers on)
+    await client.run("RWSHIM TICK")
+    first = epoch_at(server)
+    await client.run("insert into t values (1, 1), (2, 2)")
+    await client.run("insert into r values (7)")
+    await client.run("RWSHIM TICK")
+    second = epoch_at(server)
+    assert second > first
+    # the rows of an epoch carry its time; `select *` leaves the column out
+    assert await client.rows("select * from t order by _rw_timestamp, id") == [(1, 1), (2, 2)]
+    got = await client.rows("select _rw_timestamp, a, id from t order by id")
+    assert got == [(first, 1, 1), (first, 2, 2)]
+    assert await client.rows("select _rw_timestamp, v from r") == [(first, 7)]
+    # the batch now() is the last committed epoch's time (scheduler/snapshot.rs:132-145)
+    got = await client.rows("select _rw_timestamp = now() from t where id = 1")
+    assert got == [(True,)]
+    # an update stamps the rows it changed, an upsert too; a row left as it was keeps its time
+    await client.run("update t set a = 11 where id = 1")
+    await client.run("update t set a = 2 where id = 2")  # changes nothing
+    await client.run("RWSHIM TICK")
+    assert await client.rows("select id, _rw_timestamp from t order by id") == [
+        (1, second),
+        (2, first),
+    ]
+    await client.run("insert into t values (3, 2)")  # overwrites key 2
+    await client.run("RWSHIM TICK")
+    third = epoch_at(server)
+    got = await client.rows("select id, a, _rw_timestamp from t order by id")
+    assert got == [(1, 11, second), (2, 3, third - dt.timedelta(seconds=1))]
+    # a table without a key, an alias column list, a join
+    got = await client.rows("select x.p, x._rw_timestamp, t.id from r as x(p) join t on t.id = 1")
+    assert got == [(7, first, 1)]
+
+
+async def test_rw_timestamp_of_a_materialized_view_is_refused(
+    client: Client, server: Running
+) -> None:
+    await client.run("create table t (v int)")
+    await run_ticking(client, server, "create materialized view mv as select v from t")
+    sqlstate, text = await cause(client, "select _rw_timestamp from mv")
+    assert (sqlstate, text) == (
+        "XX000",
+        "\n\nCaused by:\n  not supported by rwshim: _rw_timestamp of a materialized view (mv):"
+        " rwshim computes its state again at each barrier and keeps no write epoch per row\n",
+    )

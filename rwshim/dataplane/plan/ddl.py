@@ -2,7 +2,8 @@
 
 - a table: ``rw."t<id>"`` with its columns under their real names (hidden ``_row_id``
   included: RisingWave's row ids, dataplane/plan/row_ids.py), NOT NULL, DEFAULT, generated
-  columns as ``GENERATED ALWAYS AS (...) STORED``, and for a declared key a unique index with
+  columns as ``GENERATED ALWAYS AS (...) STORED``, the system column ``_rw_timestamp`` last
+  (rw_timestamp.py), and for a declared key a unique index with
   NULLS NOT DISTINCT (RisingWave accepts NULL in a key and treats it as a value; the upsert
   clause of ``dml`` infers this index); a table with version columns or DO UPDATE IF NOT
   NULL has a BEFORE UPDATE trigger (``rw."t<id>_conflict"()``) that gives an UPDATE that
@@ -29,7 +30,15 @@ from dataclasses import dataclass
 import msgspec.structs
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
-from rwshim.dataplane.plan import eowc_window, names, nonstrict, row_ids, typemap, watermarks
+from rwshim.dataplane.plan import (
+    eowc_window,
+    names,
+    nonstrict,
+    row_ids,
+    rw_timestamp,
+    typemap,
+    watermarks,
+)
 from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
 from rwshim.dataplane.plan.names import pg_ident as qi
 from rwshim.errors import InternalError
@@ -97,6 +106,7 @@ def _table_signature(rel: Relation) -> str:
             for c in rel.columns
         ],
         "key": list(user_key(rel)),
+        "rw_timestamp": 1,  # (a table made before it gains it: table_migration)
     }  # fmt: skip
     update = _conflict_function(rel)
     if update is not None:  # (absent otherwise: the tables made before it keep their signature)
@@ -174,7 +184,9 @@ def table(rel: Relation, expression: ExprRewriter) -> PgObject:
     qualified = names.qualified_table(rel.id)
     sequence = row_id_sequence(rel.id)
     has_row_id = any(c.hidden and c.name == "_row_id" for c in rel.columns)
-    cols = ", ".join(_column(c, expression, sequence) for c in rel.columns)
+    cols = ", ".join(
+        [*(_column(c, expression, sequence) for c in rel.columns), rw_timestamp.column_sql()]
+    )
     # the composite types of struct columns first (typemap: idempotent)
     stmts = [*typemap.columns_ddl(c.rw_type for c in rel.columns)]
     if has_row_id:
@@ -191,6 +203,7 @@ def table(rel: Relation, expression: ExprRewriter) -> PgObject:
     update = _conflict_function(rel)
     if update is not None:
         stmts.extend([update, _conflict_trigger(rel)])
+    stmts.extend(rw_timestamp.table_statements(rel))
     stmts.extend(watermarks.table_statements(rel, expression))
     return PgObject(name, "table", _table_signature(rel), tuple(stmts), rel.id)
 
@@ -240,6 +253,8 @@ def table_migration(old_signature: str, rel: Relation, expression: ExprRewriter)
             out.append(update)
             if old.get("update") is None:
                 out.append(_conflict_trigger(rel))
+    if "rw_timestamp" not in old:
+        out.extend(rw_timestamp.migration(rel))
     if new.get("watermark") != old.get("watermark"):  # ALTER WATERMARK (alter_watermark.rs)
         out.extend(watermarks.table_statements(rel, expression))
     return out

@@ -227,13 +227,14 @@ class Sinks:
             await self.plane.epochs.commit_databases({spec.database_id})
             async with self._io:
                 conn = await self._connection()
-                await conn.script(";\n".join(self._begin()))
+                await conn.script(";\n".join(self._begin(spec.database_id)))
                 await self._run_in(conn, spec)
 
-    def _begin(self) -> list[str]:
-        """A delivery's own transaction: the search path, and rwshim's clock for the row ids
-        of the rows it writes into a table (dataplane/plan/row_ids.py)."""
-        clock = self.plane.epochs.clocked.clock_sql(local=True)
+    def _begin(self, database_id: int) -> list[str]:
+        """A delivery's own transaction: the search path, and rwshim's clock and the epoch for
+        the row ids and ``_rw_timestamp`` of the rows it writes into a table
+        (dataplane/plan/row_ids.py, rw_timestamp.py)."""
+        clock = self.plane.epochs.clocked.write_sql(database_id, local=True)
         return ["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}", *clock]
 
     async def _run_in(self, conn: PgConn, spec: SinkSpec) -> None:
@@ -274,7 +275,7 @@ class Sinks:
                 )
                 try:
                     await conn.script(
-                        ";\n".join([*self._begin(), *create])
+                        ";\n".join([*self._begin(spec.database_id), *create])
                     )  # fmt: skip
                 except (PgFailure, ConnectionLost) as e:
                     with contextlib.suppress(Exception):
