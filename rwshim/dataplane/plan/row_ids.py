@@ -95,15 +95,16 @@ def default_sql(qualified_sequence: str) -> str:
     return f"{F}.row_id('{literal}'::regclass)"
 
 
-# The generator (``next_id`` in SQL).  SECURITY DEFINER: the data role inserts into tables
-# whose sequence it holds no privilege on (as with an identity column).  ``setval`` moves the
-# sequence up to the clock once per millisecond; nextval's value is never handed out twice,
-# so a later call sees the sequence past it.  Without the clock setting it refuses.
+# The generator (``next_id`` in SQL), called for every row: no SECURITY DEFINER and no SET
+# clause (each costs a user switch or a GUC save per call; the data role may use and set the
+# sequences of schema rw, roles.py), names qualified.  ``setval`` moves the sequence up to the
+# clock once per millisecond; nextval's value is never handed out twice, so a later call sees
+# the sequence past it.  Without the clock setting it refuses.
 SQL = f"""
 CREATE OR REPLACE FUNCTION {F}.row_id(seq regclass) RETURNS bigint LANGUAGE plpgsql VOLATILE
-SECURITY DEFINER SET search_path = pg_catalog AS $$
+AS $$
 DECLARE
-  clock text := current_setting('{CLOCK_SETTING}', true);
+  clock text := pg_catalog.current_setting('{CLOCK_SETTING}', true);
   base bigint;
   n bigint;
 BEGIN
@@ -111,9 +112,9 @@ BEGIN
     RAISE EXCEPTION 'not supported by rwshim: a row id made without rwshim''s clock';
   END IF;
   base := (clock::bigint - {RISINGWAVE_EPOCH_MS}) << {TIMESTAMP_SHIFT_BITS};
-  n := nextval(seq);
+  n := pg_catalog.nextval(seq);
   IF n < base THEN
-    PERFORM setval(seq, base);
+    PERFORM pg_catalog.setval(seq, base);
     RETURN base;
   END IF;
   RETURN n;

@@ -43,19 +43,20 @@ COLUMN = "_rw_timestamp"  # src/common/src/catalog/mod.rs:128
 SETTING = "rw.write_ts"
 _TRIGGER = "rw_timestamp"  # (fires after ``conflict``: BEFORE triggers fire by name)
 
+# ``write_ts()`` is inlined in the DEFAULT (a SQL function of one expression), so a row costs
+# a setting read (the refusal is STABLE too, else the body would not inline; it runs only where
+# the setting is missing).  No SET clause on the functions: each costs a GUC save per call.
 SQL = f"""
-CREATE OR REPLACE FUNCTION {F}.write_ts() RETURNS timestamptz LANGUAGE plpgsql STABLE
-SET search_path = pg_catalog AS $$
-DECLARE
-  ts text := current_setting('{SETTING}', true);
+CREATE OR REPLACE FUNCTION {F}.no_write_epoch() RETURNS text LANGUAGE plpgsql STABLE AS $$
 BEGIN
-  IF ts IS NULL OR ts = '' THEN
-    RAISE EXCEPTION 'not supported by rwshim: a write outside an epoch (no _rw_timestamp)';
-  END IF;
-  RETURN ts::timestamptz;
+  RAISE EXCEPTION 'not supported by rwshim: a write outside an epoch (no _rw_timestamp)';
 END $$;
-CREATE OR REPLACE FUNCTION {F}.rw_timestamp_stamp() RETURNS trigger LANGUAGE plpgsql
-SET search_path = pg_catalog AS $$
+CREATE OR REPLACE FUNCTION {F}.write_ts() RETURNS timestamptz LANGUAGE sql STABLE AS $$
+  SELECT COALESCE(
+    NULLIF(pg_catalog.current_setting('{SETTING}', true), ''), {F}.no_write_epoch()
+  )::pg_catalog.timestamptz
+$$;
+CREATE OR REPLACE FUNCTION {F}.rw_timestamp_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW::text IS DISTINCT FROM OLD::text THEN
     NEW.{COLUMN} := {F}.write_ts();
