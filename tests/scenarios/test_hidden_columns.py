@@ -155,3 +155,22 @@ async def test_rw_timestamp_of_a_materialized_view_is_refused(
         "\n\nCaused by:\n  not supported by rwshim: _rw_timestamp of a materialized view (mv):"
         " rwshim computes its state again at each barrier and keeps no write epoch per row\n",
     )
+
+
+async def test_rw_timestamp_in_a_streaming_query_is_refused(
+    client: Client, server: Running
+) -> None:
+    # optimizer/mod.rs:720-725 (RwTimestampValidator), after the query bound
+    await client.run("create table t (v int)")
+    sqlstate, text = await cause(
+        client, "create materialized view mv as select v, _rw_timestamp from t"
+    )
+    assert (sqlstate, text) == (
+        "XX000",
+        "\n\nCaused by:\n  Not supported: selecting `_rw_timestamp` in a streaming query is not"
+        " allowed\nHINT: please run the sql in batch mode or remove the column `_rw_timestamp`"
+        " from the streaming query\n",
+    )
+    # and a column no relation has is still the binder's
+    sqlstate, text = await cause(client, "create materialized view mv as select nope from t")
+    assert "Invalid column: nope" in text
