@@ -251,8 +251,10 @@ def from_snapshot(
         f" GENERATED INCLUDING IDENTITY{' INCLUDING INDEXES' if kind == 'insert' else ''})"
         " ON COMMIT DROP"
     )
-    # the copy's rows are never kept: no write time (the table stamps what is applied)
-    like += f"; ALTER TABLE {COPY} DROP COLUMN IF EXISTS {names.quote_ident('_rw_timestamp')}"
+    # the copy keeps the committed rows' write times (a WHERE may read them) but stamps none:
+    # the table stamps what is applied (plan/rw_timestamp.py)
+    stamp = names.quote_ident("_rw_timestamp")
+    like += f"; ALTER TABLE {COPY} ALTER COLUMN {stamp} DROP DEFAULT"
     if row_id:
         # the copy's own ids are never kept, and its connection has no clock for RisingWave's
         # (plan/row_ids.py): the table gives the rows their ids when they are applied
@@ -279,8 +281,8 @@ def from_snapshot(
         prepare = f"{like}; SAVEPOINT {SAVEPOINT}"
         return FromSnapshot(prepare, "SELECT -1", on_copy, fallback, capture, (insert,))
     prepare = (
-        f"{like}; INSERT INTO {COPY} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM"
-        f" {target}; SAVEPOINT {SAVEPOINT}"
+        f"{like}; INSERT INTO {COPY} ({listed}, {stamp}) OVERRIDING SYSTEM VALUE SELECT"
+        f" {listed}, {stamp} FROM {target}; SAVEPOINT {SAVEPOINT}"
     )
     mark = f"SELECT COALESCE(max(cmin::text::bigint), -1) FROM {COPY}"
     if kind == "delete":

@@ -174,3 +174,50 @@ async def test_rw_timestamp_in_a_streaming_query_is_refused(
     # and a column no relation has is still the binder's
     sqlstate, text = await cause(client, "create materialized view mv as select nope from t")
     assert "Invalid column: nope" in text
+
+
+async def test_rw_timestamp_of_writes_that_read_their_own_epoch(
+    client: Client, server: Running
+) -> None:
+    # an UPDATE / DELETE of a table its epoch already wrote is evaluated against the committed
+    # rows (dataplane/epochs.py FromSnapshot): it may read their write times, and what it
+    # applies is stamped with the open epoch
+    await client.run("create table t (k int primary key, v int)")
+    await client.run("create table r (v int)")
+    assert await client.rows("select * from r") == []
+    await client.run("RWSHIM TICK")
+    first = epoch_at(server)
+    await client.run("insert into t values (1, 1), (2, 2)")
+    await client.run("insert into r values (1), (2)")
+    await client.run("RWSHIM TICK")
+    second = epoch_at(server)
+    await client.run("insert into t values (3, 3)")
+    await client.run("insert into r values (3)")
+    # t and r were written in this epoch: these read the committed snapshot
+    tag = await client.run(f"update t set v = 10 where _rw_timestamp = '{first.isoformat()}'")
+    assert tag == "UPDATE 2"
+    await client.run("update r set v = 20 where v = 2")
+    await client.run("RWSHIM TICK")
+    assert await client.rows("select k, v, _rw_timestamp from t order by k") == [
+        (1, 10, second),
+        (2, 10, second),
+        (3, 3, second),
+    ]
+    assert await client.rows("select v, _rw_timestamp from r order by v") == [
+        (1, first),
+        (3, second),
+        (20, second),
+    ]
+
+
+async def test_rw_timestamp_of_a_sink_into_a_table(client: Client, server: Running) -> None:
+    await client.run("create table src (k int primary key, v int)")
+    await client.run("create table dst (k int primary key, v int)")
+    await run_ticking(client, server, "create sink s into dst as select k, v from src")
+    await client.run("RWSHIM TICK")
+    written = epoch_at(server)
+    await client.run("insert into src values (1, 1)")
+    await client.run("RWSHIM TICK")
+    # the sink's rows land in the epoch of the upstream's write (sinks deliver in its commit)
+    assert await client.rows("select k, _rw_timestamp from dst") == [(1, written)]
+    assert await client.rows("select k, _rw_timestamp from src") == [(1, written)]
