@@ -245,14 +245,21 @@ class Clocked:
         """Setting, on a connection about to write, rwshim's clock (``clock_sql``) and the time
         of the epoch the writes belong to, which a table's ``_rw_timestamp`` takes
         (plan/rw_timestamp.py): the epoch the database's last barrier started, or before any
-        reached the data plane the engine's current one (``epoch_of``)."""
+        reached the data plane the engine's current one (``epoch_of``), or before the
+        database's first barrier rwshim's clock (the epoch a barrier would start now)."""
         out = self.clock_sql(local)
         epoch = self._started.get(database_id)
         if epoch is None and self.epoch_of is not None:
-            epoch = self.epoch_of(database_id)
-        if epoch is not None:
+            try:
+                epoch = self.epoch_of(database_id) or None  # (0: no barrier yet)
+            except (TypeError, ValueError):  # no barrier state for the database yet
+                epoch = None
+        ms = epoch_ms(epoch) if epoch is not None else None
+        if ms is None and self.clock_ms is not None:
+            ms = int(self.clock_ms())
+        if ms is not None:
             scope = "SET LOCAL" if local else "SET"
-            out.append(f"{scope} {rw_timestamp.SETTING} = '{timestamp_text(epoch_ms(epoch))}'")
+            out.append(f"{scope} {rw_timestamp.SETTING} = '{timestamp_text(ms)}'")
         return out
 
     def clock_sql(self, local: bool = False) -> list[str]:
