@@ -27,6 +27,7 @@ from typing import Any
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
+    avg,
     changelogs,
     checks,
     corresponding,
@@ -218,6 +219,7 @@ class _Rewriter:
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
+        text = avg.rewrite(text)
         text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
         repeated = extra.repeated_key_text
         if repeated is not None:
