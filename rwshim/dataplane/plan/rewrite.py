@@ -124,9 +124,9 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out."""
+    """Whether a star over ``rel`` must leave some of its columns out (a table's state
+    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
     if isinstance(rel, Relation):
-        # a table's state also holds the system column _rw_timestamp (plan/rw_timestamp.py)
         return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
     return any(getattr(c, "extension", False) for c in cols)
@@ -274,9 +274,7 @@ class _Rewriter:
             phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
-                cols = [c for c in rel.columns if not c.hidden] + [
-                    c for c in rel.columns if c.hidden
-                ]
+                cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
                 system = [rw_timestamp.COLUMN] if rel.kind == RelKind.TABLE else []
                 listed = [qi(n) for n in [*(c.name for c in cols), *system]]
                 phys = f"(SELECT {', '.join(listed)} FROM {phys})"
