@@ -41,7 +41,9 @@ from rwshim.dataplane.plan import (
     lists,
     mapsyntax,
     names,
+    rw_timestamp,
     samename,
+    serials,
     structs,
     temporal,
     to_char,
@@ -122,9 +124,10 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out."""
+    """Whether a star over ``rel`` must leave some of its columns out (a table's state
+    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
     if isinstance(rel, Relation):
-        return any(c.hidden for c in rel.columns)
+        return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
     return any(getattr(c, "extension", False) for c in cols)
 
@@ -200,6 +203,8 @@ class _Rewriter:
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
             extract.splice(shape, self.sp)
+            rw_timestamp.check(shape, self.routed.user_relations())
+            serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)
@@ -269,10 +274,10 @@ class _Rewriter:
             phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
-                cols = [c for c in rel.columns if not c.hidden] + [
-                    c for c in rel.columns if c.hidden
-                ]
-                phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+                cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
+                system = [rw_timestamp.COLUMN] if rel.kind == RelKind.TABLE else []
+                listed = [qi(n) for n in [*(c.name for c in cols), *system]]
+                phys = f"(SELECT {', '.join(listed)} FROM {phys})"
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"

@@ -27,6 +27,7 @@ from rwshim.dataplane.plan.sqlfn import (
     nonstrict,
     numeric,
     percentile,
+    rowids,
     scalars,
     series,
     sessions,
@@ -55,6 +56,7 @@ MODULES = (
     structs,
     maps,
     hashkeys,
+    rowids,
 )
 
 __all__ = ["MODULES"]
