@@ -27,21 +27,23 @@ from typing import Any
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
+    avg,
     changelogs,
     checks,
     corresponding,
     dml,
-    extract,
     fulljoin,
     functions,
     gapfill,
     hashkeys,
     ignore_nulls,
-    interval_literals,
     lists,
     mapsyntax,
     names,
+    rw_texts,
+    rw_timestamp,
     samename,
+    serials,
     structs,
     temporal,
     to_char,
@@ -122,9 +124,10 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out."""
+    """Whether a star over ``rel`` must leave some of its columns out (a table's state
+    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
     if isinstance(rel, Relation):
-        return any(c.hidden for c in rel.columns)
+        return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
     return any(getattr(c, "extension", False) for c in cols)
 
@@ -199,8 +202,9 @@ class _Rewriter:
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
-            extract.splice(shape, self.sp)
-            interval_literals.splice(shape, self.sp)
+            rw_texts.splice(shape, self.sp)  # EXTRACT, ISO 8601 intervals, jsonb keys
+            rw_timestamp.check(shape, self.routed.user_relations())
+            serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)
@@ -215,6 +219,7 @@ class _Rewriter:
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
+        text = avg.rewrite(text)
         text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
         repeated = extra.repeated_key_text
         if repeated is not None:
@@ -269,10 +274,10 @@ class _Rewriter:
             phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
-                cols = [c for c in rel.columns if not c.hidden] + [
-                    c for c in rel.columns if c.hidden
-                ]
-                phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+                cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
+                system = [rw_timestamp.COLUMN] if rel.kind == RelKind.TABLE else []
+                listed = [qi(n) for n in [*(c.name for c in cols), *system]]
+                phys = f"(SELECT {', '.join(listed)} FROM {phys})"
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
@@ -371,11 +376,8 @@ class _Rewriter:
                 continue
             for start, end in args[first::step]:
                 self._to_jsonb(call, start, end)
-            if name[-1] == "jsonb_build_object":  # keys: their ToText (jsonb_build.rs:96-105)
-                for start, end in args[0::2]:
-                    self._to_jsonb(call, start, end, "jsonb_key")
 
-    def _to_jsonb(self, call: tree.Node, start: int, end: int, fn: str = "to_jsonb") -> None:
+    def _to_jsonb(self, call: tree.Node, start: int, end: int) -> None:
         order = call.get("agg_order") or []
         if order:  # the last argument's span runs on to ORDER BY ...
             node = order[0].get("SortBy", {}).get("node") or {}
@@ -387,7 +389,7 @@ class _Rewriter:
             start += 1
         while end > start and self.text[end - 1 : end].isspace():
             end -= 1
-        self.sp.insert(start, f"{names.FUNCTION_SCHEMA}.{fn}(")
+        self.sp.insert(start, f"{names.FUNCTION_SCHEMA}.to_jsonb(")
         self.sp.insert(end, ")")
 
     # --- TUMBLE / HOP -----------------------------------------------------------------------
@@ -617,7 +619,7 @@ class _Rewriter:
     def check_excludes(self, level: tree.Level, excl: frozenset[str]) -> None:
         """Each name of an EXCEPT list binds to one column of the FROM clause, as RisingWave
         binds it (select.rs generate_except_indices: bind_expr, then an input ref): unknown is
-        ``Invalid column``, in two relations ``Ambiguous column name``."""
+        ``Invalid column``, two so named (one relation's too: bind_context.rs:160-172) ambiguous."""
         from rwshim.errors import BindExprError, InternalError, ItemNotFound
 
         items: list[tuple[str | None, list[str] | None]] = []
@@ -637,8 +639,6 @@ class _Rewriter:
             return  # a relation whose columns are not known here: PostgreSQL binds the rest
         for e in sorted(excl):
             qual, _, col = e.rpartition(".")
-            # every column of that name counts: two in one relation (`t(a, a)`) are ambiguous
-            # too (bind_context.rs:160-172 get_column_binding_index over all bindings)
             found = [x for x, ns in items for n in ns or [] if n == col and qual in ("", x)]
             if not found:
                 raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))

@@ -17,6 +17,7 @@ from rwshim.dataplane.plan.sqlfn import (
     aggregates,
     arrays,
     datetime,
+    decimal_div,
     decimal_range,
     floattext,
     hashkeys,
@@ -29,6 +30,7 @@ from rwshim.dataplane.plan.sqlfn import (
     nonstrict,
     numeric,
     percentile,
+    rowids,
     scalars,
     series,
     sessions,
@@ -41,6 +43,7 @@ MODULES = (
     datetime,
     maketime,
     numeric,
+    decimal_div,
     decimal_range,
     interval_arith,
     arrays,
@@ -59,6 +62,7 @@ MODULES = (
     structs,
     maps,
     hashkeys,
+    rowids,
 )
 
 __all__ = ["MODULES"]
