@@ -74,7 +74,6 @@ def _wide_bound(node: Any) -> str | None:
         for side in ("lidx", "uidx"):
             fval = ((ind.get(side) or {}).get("A_Const") or {}).get("fval")
             if isinstance(fval, dict):
-                checks.constant_reads += 1
                 t = bound_type(str(fval.get("fval", "")))
                 if t is not None:
                     return t
