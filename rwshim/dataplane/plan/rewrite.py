@@ -28,11 +28,11 @@ from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     agg_order,
     asof,
+    avg,
     changelogs,
     checks,
     corresponding,
     dml,
-    extract,
     fulljoin,
     functions,
     gapfill,
@@ -41,7 +41,10 @@ from rwshim.dataplane.plan import (
     lists,
     mapsyntax,
     names,
+    rw_texts,
+    rw_timestamp,
     samename,
+    serials,
     structs,
     temporal,
     to_char,
@@ -122,9 +125,10 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out."""
+    """Whether a star over ``rel`` must leave some of its columns out (a table's state
+    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
     if isinstance(rel, Relation):
-        return any(c.hidden for c in rel.columns)
+        return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
     return any(getattr(c, "extension", False) for c in cols)
 
@@ -200,7 +204,9 @@ class _Rewriter:
             lists.splice(shape, self.sp, self.routed.user_relations())
             lists.splice_string_arrays(shape, self.sp)
             structs.splice(shape, self.sp, self.routed.user_relations())
-            extract.splice(shape, self.sp)
+            rw_texts.splice(shape, self.sp)  # EXTRACT, ISO 8601 intervals, jsonb keys
+            rw_timestamp.check(shape, self.routed.user_relations())
+            serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)
@@ -216,6 +222,7 @@ class _Rewriter:
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
+        text = avg.rewrite(text)
         text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
         repeated = extra.repeated_key_text
         if repeated is not None:
@@ -270,10 +277,10 @@ class _Rewriter:
             phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
-                cols = [c for c in rel.columns if not c.hidden] + [
-                    c for c in rel.columns if c.hidden
-                ]
-                phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+                cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
+                system = [rw_timestamp.COLUMN] if rel.kind == RelKind.TABLE else []
+                listed = [qi(n) for n in [*(c.name for c in cols), *system]]
+                phys = f"(SELECT {', '.join(listed)} FROM {phys})"
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
@@ -615,7 +622,7 @@ class _Rewriter:
     def check_excludes(self, level: tree.Level, excl: frozenset[str]) -> None:
         """Each name of an EXCEPT list binds to one column of the FROM clause, as RisingWave
         binds it (select.rs generate_except_indices: bind_expr, then an input ref): unknown is
-        ``Invalid column``, in two relations ``Ambiguous column name``."""
+        ``Invalid column``, two so named (one relation's too: bind_context.rs:160-172) ambiguous."""
         from rwshim.errors import BindExprError, InternalError, ItemNotFound
 
         items: list[tuple[str | None, list[str] | None]] = []
@@ -635,10 +642,10 @@ class _Rewriter:
             return  # a relation whose columns are not known here: PostgreSQL binds the rest
         for e in sorted(excl):
             qual, _, col = e.rpartition(".")
-            found = [x for x, names_ in items if col in (names_ or []) and (not qual or x == qual)]
+            found = [x for x, ns in items for n in ns or [] if n == col and qual in ("", x)]
             if not found:
                 raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))
-            if len(found) > 1 and not qual and col not in merged:
+            if len(found) > 1 and col not in merged:
                 raise InternalError(f"Ambiguous column name: {col}")
 
     def join_using(self, item: tree.JoinItem) -> list[str] | None:

@@ -47,18 +47,19 @@ CREATE OR REPLACE FUNCTION {fn}(a {left}, b {right}) RETURNS {T} LANGUAGE sql IM
 {once(f"CREATE OPERATOR {F}.{sym} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = {fn})")}"""
 
 
-# the numeric operators rwfn shadows (sqlfn/numeric.py: rust_decimal's division)
-_RWFN_NUMERIC_OPS = frozenset({"/"})
-
-
 def _numeric_shim(sym: str, left: str, right: str) -> str:
-    """``numeric <sym> intN`` (or the reverse) exactly as ``numeric <sym> numeric`` computes
-    it: rwfn's operator where rwfn has one, else PostgreSQL's."""
+    """``numeric <sym> intN`` (or the reverse) as ``numeric <sym> numeric`` computes it:
+    PostgreSQL's operator, but RisingWave's decimal division for ``/`` (sqlfn/decimal_div.py:
+    the integer is a decimal to RisingWave's ``divide``)."""
     fn = f"{F}.numeric_{_NAMES[sym]}_{left}_{right}"
-    schema = F if sym in _RWFN_NUMERIC_OPS else "pg_catalog"
+    body = (
+        f"{F}.dec_div(a::numeric, b::numeric)"
+        if sym == "/"
+        else f"a::numeric OPERATOR(pg_catalog.{sym}) b::numeric"
+    )
     return f"""
 CREATE OR REPLACE FUNCTION {fn}(a {left}, b {right}) RETURNS numeric LANGUAGE sql IMMUTABLE
-    PARALLEL SAFE AS $$ SELECT a::numeric OPERATOR({schema}.{sym}) b::numeric $$;
+    PARALLEL SAFE AS $$ SELECT {body} $$;
 {once(f"CREATE OPERATOR {F}.{sym} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = {fn})")}"""
 
 

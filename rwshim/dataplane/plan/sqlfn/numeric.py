@@ -13,17 +13,6 @@
   ``Numeric out of range``.  ``pow`` / ``^`` (arithmetic_op.rs pow_decimal, decimal.rs
   checked_powd), ``exp`` and ``sqrt`` of decimals give rust_decimal's precision, with trailing
   zeros dropped where rust_decimal computes an exact power.
-- ``numeric / numeric`` is rust_decimal's division (src/common/src/types/decimal.rs:256
-  checked_div, rust_decimal ops/div.rs ``div_impl``): an exact quotient keeps the scale of
-  the dividend less the divisor's (at least 0) or the fewer digits it needs beyond that
-  (``2::decimal / 2`` is ``1``, ``1.50 / 1`` is ``1.50``, ``1 / 8`` is ``0.125``); one that
-  does not end is rounded half to even at the most fractional digits that fit (28, and the
-  96-bit mantissa) and its trailing zeros dropped (``unscale``), as ``1 / 3`` is
-  ``0.3333333333333333333333333333``.  PostgreSQL's gives 20 digits (``1.00000000000000000000``).
-- ``avg`` of a decimal or an integer is that division: RisingWave plans ``avg(x)`` as
-  ``sum(x)::decimal / count(x)`` (src/frontend/src/optimizer/plan_node/logical_agg.rs:624-659),
-  so ``avg`` of ``1.50, 2.0, 1.000`` is ``1.500`` and of ``1, 2`` is ``1.5``; PostgreSQL's
-  ``avg`` gives at least 16 fractional digits.
 """
 
 from __future__ import annotations
@@ -45,20 +34,6 @@ CREATE OR REPLACE FUNCTION {F}.{name}(float8) RETURNS float8 LANGUAGE sql IMMUTA
 """
 
 
-def _avg(t: str) -> str:
-    """``avg(t)`` as RisingWave plans it (module docstring); a transition function per input
-    type (an aggregate's takes its input type exactly)."""
-    return f"""
-CREATE OR REPLACE FUNCTION {F}.rw_avg_accum(numeric[], {t}) RETURNS numeric[]
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT
-    ARRAY[$1[1] OPERATOR(pg_catalog.+) $2::numeric, $1[2] OPERATOR(pg_catalog.+) 1] $$;
-CREATE OR REPLACE AGGREGATE {F}.avg({t}) (SFUNC = {F}.rw_avg_accum, STYPE = numeric[],
-    INITCOND = '{{0,0}}', FINALFUNC = {F}.rw_avg_final);
-"""
-
-
-_AVG = "".join(_avg(t) for t in ("numeric", "int2", "int4", "int8"))
-
 _INF = "$1 IN ('Infinity'::float8, '-Infinity'::float8)"
 _OUTSIDE_UNIT = "($1 < -1 OR $1 > 1)"
 
@@ -76,39 +51,6 @@ CREATE OR REPLACE FUNCTION {F}.round(numeric, int4) RETURNS numeric LANGUAGE sql
     PARALLEL SAFE AS $$ SELECT CASE WHEN $2 >= 0 AND $2 >= pg_catalog.scale($1) THEN $1
         ELSE pg_catalog.round($1, least($2, {DECIMAL_MAX_SCALE})) END $$;
 
--- rust_decimal's division (module docstring); the quotient first to 40 digits: beyond
--- rust_decimal's 28, so a quotient with fewer is exact.  NaN and infinities are PostgreSQL's
--- (decimal.rs:327-360 agrees with it); a zero divisor raises PostgreSQL's division_by_zero.
-CREATE OR REPLACE FUNCTION {F}.numeric_div(numeric, numeric) RETURNS numeric LANGUAGE plpgsql
-    IMMUTABLE STRICT PARALLEL SAFE AS $$
-DECLARE
-    q numeric;
-    r numeric;
-BEGIN
-    IF $1 IN ('NaN'::numeric, 'Infinity'::numeric, '-Infinity'::numeric)
-        OR $2 IN ('NaN'::numeric, 'Infinity'::numeric, '-Infinity'::numeric) THEN
-        RETURN pg_catalog.numeric_div($1, $2);
-    END IF;
-    q := pg_catalog.trim_scale(pg_catalog.numeric_div(pg_catalog.round($1, 40), $2));
-    IF pg_catalog.scale(q) < 40 THEN
-        r := {F}.rw_decimal(pg_catalog.round(q,
-            greatest(pg_catalog.scale(q), pg_catalog.scale($1) - pg_catalog.scale($2))));
-        IF r = q THEN
-            RETURN r;
-        END IF;
-    ELSE
-        r := {F}.rw_decimal(q);
-    END IF;
-    RETURN pg_catalog.trim_scale(r);
-END $$;
-{once(f"CREATE OPERATOR {F}./ (LEFTARG = numeric, RIGHTARG = numeric, FUNCTION = {F}.numeric_div)")}
-
--- avg as sum / count (module docstring): the state is {{sum, count}}; a NULL input is skipped
--- (a strict transition function with an initial state)
-CREATE OR REPLACE FUNCTION {F}.rw_avg_final(numeric[]) RETURNS numeric LANGUAGE sql IMMUTABLE
-    PARALLEL SAFE AS $$ SELECT CASE WHEN $1[2] OPERATOR(pg_catalog.=) 0 THEN NULL
-        ELSE {F}.numeric_div($1[1], $1[2]) END $$;
-{_AVG}
 CREATE OR REPLACE FUNCTION {F}.rw_decimal(x numeric, overflow text DEFAULT 'Numeric out of range')
     RETURNS numeric LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
