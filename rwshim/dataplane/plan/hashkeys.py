@@ -28,7 +28,7 @@ positional key over one is left as PostgreSQL computes it: rwshim's limit.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pglast import ast, parse_sql
@@ -36,11 +36,24 @@ from pglast.enums import SetOperation
 from pglast.parser import parse_sql_json, scan
 from pglast.stream import RawStream
 
+from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan.figure import UNNAMED, figure_name
-from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_ident
+from rwshim.dataplane.plan.names import DATA_SCHEMA, FUNCTION_SCHEMA, quote_ident, table_name
 
 # the primary key of the table a physical name (``rw``, ``t<id>``) holds, () if none
 PrimaryKeyOf = Callable[[str, str], tuple[str, ...]]
+
+
+def primary_keys(relations: Iterable[Relation]) -> PrimaryKeyOf:
+    """The declared primary key of the table ``schema.name`` names on PostgreSQL, among the
+    statement's user relations (() if none)."""
+    keys = {
+        (DATA_SCHEMA, table_name(rel.id)): rel.primary_key
+        for rel in relations
+        if rel.kind == RelKind.TABLE
+    }
+    return lambda schema, name: keys.get((schema, name), ())
+
 
 # aggregate names (RisingWave's AggType and PostgreSQL's): a column inside their arguments is
 # the input row's, not the group's key (src/expr/core/src/aggregate/, PostgreSQL's pg_aggregate)

@@ -111,6 +111,7 @@ def static_depth(node: Any, columns: Depths | None = None) -> int | None:
 
 def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> None:
     """The rewrites and refusals above, on one statement."""
+    splice_string_arrays(shape, sp)
     wanted = {"array_ndims", "pg_typeof"} & shape.func_names
     indirections = nodes(shape, "A_Indirection")
     operators = [

@@ -202,7 +202,6 @@ class _Rewriter:
             self.descending_percentiles()
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
-            lists.splice_string_arrays(shape, self.sp)
             structs.splice(shape, self.sp, self.routed.user_relations())
             rw_texts.splice(shape, self.sp)  # EXTRACT, ISO 8601 intervals, jsonb keys
             rw_timestamp.check(shape, self.routed.user_relations())
@@ -223,7 +222,9 @@ class _Rewriter:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
         text = avg.rewrite(text)
-        text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
+        text = hashkeys.normalize(
+            text, self.streaming, hashkeys.primary_keys(self.routed.user_relations())
+        )
         repeated = extra.repeated_key_text
         if repeated is not None:
             repeated, more = long_names.physical_text(repeated)
@@ -252,16 +253,6 @@ class _Rewriter:
             tuple(dict.fromkeys(self._changelogs)),
             nested_loop=bool(full_joins),
         )
-
-    def _primary_key_of(self, schema: str, name: str) -> tuple[str, ...]:
-        """The declared primary key of the table ``schema.name`` names on PostgreSQL."""
-        for rel in self.routed.user_relations():
-            if rel.kind == RelKind.TABLE and (schema, name) == (
-                names.DATA_SCHEMA,
-                names.table_name(rel.id),
-            ):
-                return rel.primary_key
-        return ()
 
     # --- relation names -------------------------------------------------------------------
 
