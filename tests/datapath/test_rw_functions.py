@@ -69,22 +69,23 @@ def test_decimal_precision_is_rust_decimals(db: Client) -> None:
 
 def test_decimal_division_is_rust_decimals(db: Client) -> None:
     """rust_decimal's div_impl (decimal.rs:256): an exact quotient keeps the dividend's scale
-    less the divisor's, or the digits it needs; one that does not end has 28 digits, rounded
-    half to even, trailing zeros dropped; avg is sum / count (logical_agg.rs:624-659)."""
+    less the divisor's, or the digits it needs (``unscale`` drops zeros by 10^8s, then 10^4,
+    10^2 and 10 once each: ``2.0 / 8`` is ``0.250``); one that does not end has 28 digits,
+    rounded half to even; avg is sum / count (logical_agg.rs:624-659)."""
     sql = (
         "SELECT (2::decimal / 2)::varchar, (1.50 / 1)::varchar, (1 / 8::decimal)::varchar,"
         " (1.50 / 3)::varchar, (2.0 / 8)::varchar, (1::decimal / 3)::varchar,"
         " (2::decimal / 3)::varchar, round(2::decimal / 2, 2)::varchar, (6.0 / 0.5)::varchar"
     )
     assert db.rows(sql) == [
-        ("1", "1.50", "0.125", "0.50", "0.25", "0.3333333333333333333333333333",
+        ("1", "1.50", "0.125", "0.50", "0.250", "0.3333333333333333333333333333",
          "0.6666666666666666666666666667", "1", "12")
     ]  # fmt: skip
     assert db.error("SELECT 1::decimal / 0") == caused_by("Expr error", "Division by zero")
     db.run("CREATE TABLE dd (a bigint, d decimal)")
     db.run("INSERT INTO dd VALUES (1, 1.50), (2, 2.0), (NULL, 1.000)")
     sql = "SELECT avg(d)::varchar, avg(a)::varchar, avg(a::int2)::varchar FROM dd"
-    assert db.rows(sql) == [("1.500", "1.5", "1.5")]
+    assert db.rows(sql) == [("1.500", "1.50", "1.50")]  # 3 / 2: unscale leaves 1.50
     db.run("CREATE MATERIALIZED VIEW ddm AS SELECT a, d / a AS q, avg(d) OVER () AS m FROM dd")
     rows = db.rows("SELECT a, q::varchar, m::varchar FROM ddm ORDER BY a")
     assert rows == [(1, "1.50", "1.500"), (2, "1.0", "1.500"), (None, None, "1.500")]
