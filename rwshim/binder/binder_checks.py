@@ -15,7 +15,7 @@ from rwshim.binder.parse import expr_text
 from rwshim.binder.resolve import Scope
 from rwshim.binder.type_inference import UNKNOWN, func_name, is_srf
 from rwshim.common import pgtypes
-from rwshim.errors import BindExprError, InvalidInputSyntax, NotImplementedError_
+from rwshim.errors import BindError, BindExprError, InvalidInputSyntax, NotImplementedError_
 
 # aggregates a query names by a function sqlglot has no class for (the lowering adds the
 # names of the aggregate calls it produces)
@@ -119,6 +119,40 @@ def no_aggregate(node: exp.Expr, clause: str, low: Lowering) -> None:
         )
 
 
+_GROUPING_ITEMS = (exp.GroupingSets, exp.Rollup, exp.Cube)
+
+
+def group_keys(group: exp.Group | None) -> list[exp.Expr]:
+    """The expressions of a GROUP BY clause, those of its one GROUPING SETS / ROLLUP / CUBE
+    item included: the planner's group key is their union (LogicalAgg::create over
+    GroupBy::GroupingSets / Rollup / Cube, planner/select.rs), so a column outside an aggregate
+    may be any of them.  binder/select.rs:246-278 binds such an item only when it is the
+    clause's one item: beside others it is the BindError ``Only support one grouping item in
+    group by clause``."""
+    if group is None:
+        return []
+    items = list(group.expressions)
+    if len(items) > 1 and any(isinstance(g, _GROUPING_ITEMS) for g in items):
+        raise BindError("Only support one grouping item in group by clause")
+    out: list[exp.Expr] = []
+
+    def flat(e: exp.Expr) -> None:
+        if isinstance(e, (*_GROUPING_ITEMS, exp.Tuple)):
+            for c in e.expressions:
+                flat(c)
+        elif isinstance(e, exp.Paren):
+            flat(e.this)
+        else:
+            out.append(e)
+
+    for g in items:
+        if isinstance(g, _GROUPING_ITEMS):
+            flat(g)
+        else:
+            out.append(g)
+    return out
+
+
 def check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
     """RisingWave's planner check (optimizer/plan_node/logical_agg.rs:1040-1060): in a grouped
     query every column outside an aggregate must be a GROUP BY expression (compared as the
@@ -131,7 +165,7 @@ def check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
     if group is None and not any(has_agg(r, lowered) for r in roots):
         return
     keys: set[str] = set()
-    for g in group.expressions if group is not None else []:
+    for g in group_keys(group):
         if isinstance(g, exp.Literal) and not g.is_string:
             g = items[int(g.this) - 1]
         keys.add(g.sql(dialect=low.dialect))
