@@ -98,9 +98,15 @@ def apply(spec: SinkSpec, target: Relation) -> list[str]:
     out: list[str] = []
     keyed = bool(key) and all(k in by_target for k in key)
     if not spec.append_only and keyed:
-        lhs = ", ".join(qi(k) for k in key)
-        rhs = ", ".join(column(by_target[k]) for k in key)
-        out.append(f"DELETE FROM {table} WHERE ({lhs}) IN (SELECT {rhs} FROM {gone(spec.id)})")
+        # a NULL in the key is a value like any other: the Materialize finds a row by its
+        # key's memcomparable encoding (stream/executor/mview/cache.rs:127-139), a NULL
+        # encoded too; a sink's gone (NULL, ...) row deletes it (bug_fixes/issue_23857.slt)
+        same = " AND ".join(
+            f"rw_x.{qi(k)} IS NOT DISTINCT FROM {gone(spec.id)}.{column(by_target[k])}" for k in key
+        )
+        out.append(
+            f"DELETE FROM {table} AS rw_x WHERE EXISTS (SELECT FROM {gone(spec.id)} WHERE {same})"
+        )
     if not mapping:
         return out
     cols = ", ".join(qi(t) for t, _ in mapping)
