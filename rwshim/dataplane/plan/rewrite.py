@@ -37,9 +37,11 @@ from rwshim.dataplane.plan import (
     gapfill,
     hashkeys,
     ignore_nulls,
+    limit_order,
     lists,
     mapsyntax,
     names,
+    natural,
     samename,
     structs,
     temporal,
@@ -49,7 +51,6 @@ from rwshim.dataplane.plan import (
 )
 from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
-from rwshim.dataplane.plan.natural import natural_sides
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
 from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
@@ -195,6 +196,7 @@ class _Rewriter:
                 shape, self.routed.prepassed.asof, self.routed.relation_of, self.sp
             )
             self.relations()
+            limit_order.splice(self)
             self.descending_percentiles()
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
@@ -258,7 +260,7 @@ class _Rewriter:
 
     def relations(self) -> None:
         sp, text = self.sp, self.text
-        natural = natural_sides(self.shape)
+        under_natural = natural.natural_sides(self.shape)
         for ref in self.shape.refs:
             if ref.cte is not None or ref.window:
                 continue
@@ -269,15 +271,13 @@ class _Rewriter:
             phys = base = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
-                # (none under a NATURAL join: _natural_sides)
-                cols = [c for c in rel.columns if not c.hidden] + [
-                    c for c in rel.columns if c.hidden and id(ref) not in natural
-                ]
+                # (none under a NATURAL join: plan/natural)
+                hidden = [c for c in rel.columns if c.hidden and id(ref) not in under_natural]
+                cols = [c for c in rel.columns if not c.hidden] + hidden
                 phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
-            if id(ref) in natural and has_hidden(rel) and phys == base:
-                # only the visible columns are there to be common to both sides
+            if id(ref) in under_natural and has_hidden(rel) and phys == base:
                 shown = ", ".join(qi(n) for n in visible_names(rel))
                 phys = f"(SELECT {shown} FROM {phys})"
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
