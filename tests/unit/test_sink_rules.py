@@ -78,7 +78,11 @@ def test_column_mapping_by_position_and_by_name() -> None:
 def test_apply_upserts_by_the_key_and_appends_without_one() -> None:
     keyed = _table([RelColumn("a", INT), RelColumn("b", INT)], pk=("a",))
     stmts = into_table.apply(_spec(("a", "b")), keyed)
-    assert stmts[0] == 'DELETE FROM rw."t7" WHERE ("a") IN (SELECT c0 FROM rwsink_g9)'
+    # a NULL key is a value: deleted by IS NOT DISTINCT FROM (issue_23857.slt)
+    assert stmts[0] == (
+        'DELETE FROM rw."t7" AS rw_x WHERE EXISTS'
+        ' (SELECT FROM rwsink_g9 WHERE rw_x."a" IS NOT DISTINCT FROM rwsink_g9.c0)'
+    )
     assert stmts[1].startswith("WITH rw_s AS (") and "ON CONFLICT" in stmts[1]
     appended = into_table.apply(_spec(("a", "b"), "force-append-only"), keyed)
     assert not any(s.startswith("DELETE") for s in appended)
