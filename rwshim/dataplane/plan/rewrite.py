@@ -37,12 +37,12 @@ from rwshim.dataplane.plan import (
     gapfill,
     hashkeys,
     ignore_nulls,
-    limit_order,
     lists,
     mapsyntax,
     names,
     natural,
     samename,
+    stream_rules,
     structs,
     temporal,
     to_char,
@@ -196,7 +196,6 @@ class _Rewriter:
                 shape, self.routed.prepassed.asof, self.routed.relation_of, self.sp
             )
             self.relations()
-            limit_order.splice(self)
             self.descending_percentiles()
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
@@ -209,6 +208,7 @@ class _Rewriter:
             self.value_functions()
             self.type_names()
             fulljoin.splice(self, full_joins)
+            stream_rules.splice(self)
             extra = dml.splice(self.routed, self.sp, self.source_width())
             # last: a map column's subscripts, map literals and map_filter calls are rebuilt
             # around their parts' rewritten text
