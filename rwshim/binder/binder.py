@@ -51,6 +51,7 @@ from rwshim.binder.resolve import (
     rename,
     rename_outputs,
     resolve_relation,
+    shown_names,
 )
 from rwshim.binder.type_inference import UNKNOWN, func_args, func_name, literal_default
 from rwshim.common import pgtypes
@@ -184,6 +185,10 @@ class Binder:
         if rel.changelog:  # its _changelog_row_id binds by name (binder/relation/share.rs:74-80)
             hidden = frozenset({CHANGELOG_ROW_ID})
             visible.append(OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8))
+        elif rel.kind == RelKind.TABLE:  # its hidden _row_id binds by name, never in a star
+            extra = [c for c in rel.columns if c.hidden]  # (table_or_source.rs:533-537)
+            hidden = frozenset(c.name for c in extra)
+            visible += [OutColumn(c.name, types.column_oid(c.type_oid, c.rw_type)) for c in extra]
         cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:
@@ -329,8 +334,8 @@ class Binder:
             if j.args.get("using"):
                 names = [u.name for u in j.args["using"]]
             elif str(j.args.get("method") or "").upper() == "NATURAL":
-                left_names = {c.name for src in left for c in src.columns}
-                names = [c.name for src in right for c in src.columns if c.name in left_names]
+                left_names = set(shown_names(left))  # (hidden ones are never common)
+                names = [n for n in shown_names(right) if n in left_names]
             else:
                 names = []
             for n in names:

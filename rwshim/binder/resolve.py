@@ -71,7 +71,8 @@ class Source:
     # them): the binder notes which columns a query reads (ALTER TABLE ... DROP COLUMN)
     relation_id: int | None = None
     real_names: dict[str, str] | None = None
-    # columns found by name that a star leaves out (a changelog CTE's _changelog_row_id)
+    # columns found by name that a star leaves out (a changelog CTE's _changelog_row_id, a
+    # table's _row_id)
     hidden: frozenset[str] = frozenset()
 
     def ref(self, name: str) -> exp.Expr:
@@ -80,6 +81,12 @@ class Source:
         if make is not None:
             return make()
         return exp.Column(this=ident(name), table=ident(self.alias))
+
+
+def shown_names(sources: list[Source]) -> list[str]:
+    """The names of the sources' columns a star shows, in order: a NATURAL join's common
+    names are among them only (binder/relation/join.rs:175-180 leaves hidden ones out)."""
+    return [c.name for src in sources for c in src.columns if c.name not in src.hidden]
 
 
 @dataclass(slots=True)

@@ -40,3 +40,22 @@ async def test_natural_join_ignores_hidden_row_ids(client: Client) -> None:
     )
     await client.run("INSERT INTO emp VALUES (4, 'Dan', 2)")
     assert await client.rows("SELECT count(*) FROM m WHERE dname = 'HR'") == [(2,)]
+
+
+async def test_a_tables_row_id_binds_by_name_only(client: Client) -> None:
+    """e2e_test/streaming/aggregate/distinct_agg_with_row_id.slt: ``_row_id`` is a column a
+    materialized view may name (binder/relation/table_or_source.rs:533-537), never one of a
+    star's."""
+    await client.run("SET RW_IMPLICIT_FLUSH TO true")
+    await client.run("CREATE TABLE t (foo int, bar int)")
+    await client.run("INSERT INTO t VALUES (1, 1), (2, 2), (1, 1)")
+    await client.run(
+        "CREATE MATERIALIZED VIEW mr AS SELECT count(foo) AS c1, count(DISTINCT foo) AS c2,"
+        " count(DISTINCT _row_id) AS c3 FROM t"
+    )
+    assert await client.rows("SELECT * FROM mr") == [(3, 2, 3)]
+    await client.run("CREATE MATERIALIZED VIEW ms AS SELECT * FROM t")
+    assert await client.rows(
+        "SELECT name FROM rw_columns WHERE relation_id = 'ms'::regclass AND NOT is_hidden"
+        " ORDER BY position"
+    ) == [("foo",), ("bar",)]
