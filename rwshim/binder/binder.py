@@ -48,6 +48,7 @@ from rwshim.binder.resolve import (
     Source,
     SystemRelation,
     derive_alias,
+    from_item_scope,
     rename,
     rename_outputs,
     resolve_relation,
@@ -386,7 +387,7 @@ class Binder:
             alias = item.alias or f"__rw_subquery{len(scope.sources)}"
             if not item.alias:
                 item.set("alias", exp.TableAlias(this=ident(alias)))
-            lateral_scope = scope if item.args.get("lateral") else scope.parent
+            lateral_scope = scope if item.args.get("lateral") else from_item_scope(scope)
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
             if alias_node is not None and alias_node.columns:
@@ -466,7 +467,7 @@ class Binder:
             # GAP_FILL(t, ts, interval, ...): t's rows and the filled ones, t's columns
             # (binder/relation/gap_fill.rs; the data plane fills: dataplane/plan/gapfill)
             sub = parse(f"SELECT __rw_w.* FROM {rel_sql} AS __rw_w")
-            cols = rename(self.query(sub, scope.parent), col_names)
+            cols = rename(self.query(sub, from_item_scope(scope)), col_names)
             if col_names:
                 rename_outputs(sub, [c.name for c in cols])
             item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
@@ -495,7 +496,7 @@ class Binder:
                 f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
             )
         sub = parse(text)
-        cols = self.query(sub, scope.parent)
+        cols = self.query(sub, from_item_scope(scope))
         cols = rename(cols, col_names)
         if col_names:
             rename_outputs(sub, [c.name for c in cols])

@@ -432,3 +432,14 @@ def type_alias(to: exp.Expr) -> str | None:
             return kind.name if isinstance(kind, exp.Expr) else str(kind or "") or None
     t = pgtypes.BY_OID.get(type_oid_of(to))
     return t.name if t is not None else None
+
+
+def from_item_scope(scope: Scope) -> Scope | None:
+    """The outer scope a (non-LATERAL) FROM item's own query binds in: the query's outer
+    scope, with the CTEs of the query's WITH visible, as they are to its whole FROM clause
+    (binder/relation/mod.rs binds a table name against the context's CTEs first, the
+    subquery in the same context: e2e_test/streaming/bug_fixes/issue_15198.slt's TUMBLE
+    over a CTE)."""
+    if not scope.ctes:
+        return scope.parent
+    return Scope(scope.parent, ctes=dict(scope.ctes))
