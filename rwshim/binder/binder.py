@@ -31,10 +31,12 @@ from rwshim.binder.binder_checks import (
     check_grouping,
     field_path,
     is_now,
+    lateral_subquery,
     nested_join,
     no_aggregate,
     srf_core,
     srf_type,
+    window_query,
 )
 from rwshim.binder.context import QueryContext
 from rwshim.binder.lowering import Lowering
@@ -402,7 +404,10 @@ class Binder:
             item.replace(self.low.values_relation(item, alias, [c.name for c in cols]))
             return Source(alias, cols)
         if isinstance(item, exp.Lateral):
-            raise NotImplementedError_("LATERAL")
+            sub = lateral_subquery(item)
+            if sub is None:
+                raise NotImplementedError_("LATERAL")
+            return self._from_item(sub, scope)
         raise NotImplementedError_(f"FROM item {type(item).__name__}")
 
     def _table_function(self, item: exp.Table, fn: exp.Expr, scope: Scope) -> Source:
@@ -472,29 +477,7 @@ class Binder:
                 rename_outputs(sub, [c.name for c in cols])
             item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
             return Source(alias, cols)
-        ts = args[1]
-        if isinstance(ts, exp.Column):
-            ts = exp.Column(this=ts.this, table=ident("__rw_w"))
-        ts_sql = ts.sql(dialect="postgres")
-        rest = [a.sql(dialect="postgres") for a in args[2:]]
-        if name == "tumble":
-            size = rest[0]
-            offset = f", {rest[1]}" if len(rest) > 1 else ""
-            text = (
-                f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
-                f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
-                f"FROM {rel_sql} AS __rw_w"
-            )
-        else:
-            if len(rest) < 2:
-                raise NotImplementedError_("hop with these arguments")
-            hop, size = rest[0], rest[1]
-            offset = f", {rest[2]}" if len(rest) > 2 else ""
-            text = (
-                f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
-                f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
-                f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
-            )
+        text = window_query(name, args, rel_sql)
         sub = parse(text)
         cols = self.query(sub, from_item_scope(scope))
         cols = rename(cols, col_names)

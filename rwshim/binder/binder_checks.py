@@ -1,8 +1,9 @@
 """The binder's checks and shapes that need no binder state: aggregates in a clause that takes
 none and the grouping rule (optimizer/plan_node/logical_agg.rs:1040-1060, binder/select.rs),
 the type of a set-returning function's output, a set-returning call's core, a field path, a
-parenthesised join (binder/relation/mod.rs), ``now()`` calls.  Pure functions of the sqlglot
-tree, used by rwshim/binder/binder.py.
+parenthesised join and a LATERAL subquery (binder/relation/mod.rs), ``now()`` calls, the
+query a TUMBLE / HOP binds as (binder/relation/window_table_function.rs).  Pure functions of
+the sqlglot tree, used by rwshim/binder/binder.py.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from sqlglot import exp
 
 from rwshim.binder import types
 from rwshim.binder.lowering import Lowering
-from rwshim.binder.parse import expr_text
+from rwshim.binder.parse import expr_text, ident
 from rwshim.binder.resolve import Scope
 from rwshim.binder.type_inference import UNKNOWN, func_name, is_srf
 from rwshim.common import pgtypes
@@ -210,3 +211,44 @@ def ignore_nulls_window(name: str) -> None:
         raise NotImplementedError_(f"`IGNORE NULLS` is not supported for `{name}` yet")
     shown = _AGG_KIND_NAMES.get(name, name)
     raise InvalidInputSyntax(f"`IGNORE NULLS` is not allowed for `{shown}`")
+
+
+def lateral_subquery(item: exp.Lateral) -> exp.Subquery | None:
+    """``LATERAL (subquery) AS a`` as the Subquery FROM item it is, marked lateral (it sees
+    the items before it: binder/relation/mod.rs:643-656 binds it with the lateral context
+    visible), put in the Lateral's place; None for another LATERAL form."""
+    sub = item.this
+    if not isinstance(sub, exp.Subquery) or item.args.get("view"):
+        return None
+    sub.set("alias", item.args.get("alias"))
+    sub.set("lateral", True)
+    item.replace(sub)
+    return sub
+
+
+def window_query(name: str, args: list[exp.Expr], rel_sql: str) -> str:
+    """The query TUMBLE(t, ts, size [, offset]) / HOP(t, ts, hop, size [, offset]) binds as:
+    t's rows (as ``__rw_w``) with window_start and window_end, one row per row (TUMBLE) or per
+    window containing it (HOP)."""
+    ts = args[1]
+    if isinstance(ts, exp.Column):
+        ts = exp.Column(this=ts.this, table=ident("__rw_w"))
+    ts_sql = ts.sql(dialect="postgres")
+    rest = [a.sql(dialect="postgres") for a in args[2:]]
+    if name == "tumble":
+        size = rest[0]
+        offset = f", {rest[1]}" if len(rest) > 1 else ""
+        return (
+            f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
+            f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
+            f"FROM {rel_sql} AS __rw_w"
+        )
+    if len(rest) < 2:
+        raise NotImplementedError_("hop with these arguments")
+    hop, size = rest[0], rest[1]
+    offset = f", {rest[2]}" if len(rest) > 2 else ""
+    return (
+        f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
+        f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
+        f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
+    )

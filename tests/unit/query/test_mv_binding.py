@@ -63,3 +63,15 @@ def test_grouping_sets_columns_are_keys(engine: QueryEngine, ctx: QueryContext) 
             engine, ctx, "SELECT id, ts, count(*) AS n FROM t GROUP BY GROUPING SETS ((id), (ts))"
         )
     ] == ["id", "ts", "n"]
+
+
+@pytest.mark.usefixtures("t")
+def test_lateral_subquery_sees_the_items_before_it(engine: QueryEngine, ctx: QueryContext) -> None:
+    """e2e_test/streaming/bug_fixes/issue_15075.slt (binder/relation/mod.rs:643-656)."""
+    assert columns(
+        engine,
+        ctx,
+        "SELECT o.id, b.n FROM t AS o LEFT JOIN LATERAL"
+        " (SELECT count(*) FILTER (WHERE i.ts >= o.ts) AS n FROM t AS i WHERE i.id = o.id) AS b"
+        " ON TRUE",
+    ) == [("id", pgtypes.INT4), ("n", pgtypes.INT8)]
