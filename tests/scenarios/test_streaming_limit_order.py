@@ -44,3 +44,22 @@ async def test_limit_over_a_table_without_key(client: Client) -> None:
     await client.run("CREATE MATERIALIZED VIEW mr AS SELECT v, w FROM r LIMIT 2")
     await client.run("UPDATE r SET w = 'z' WHERE w = 'a'")
     assert await client.rows("SELECT v, w FROM mr ORDER BY w") == [(1, "b"), (1, "c")]
+
+
+async def test_order_sensitive_aggregates_read_in_stream_key_order(client: Client) -> None:
+    """generic/agg.rs:466-525: the materialized input state is ordered by the call's ORDER BY,
+    then the input's stream key (e2e_test/streaming/aggregate/jsonb_agg.slt)."""
+    await client.run("SET RW_IMPLICIT_FLUSH TO true")
+    await client.run("CREATE TABLE kv (k int PRIMARY KEY, g int, v varchar)")
+    await client.run("INSERT INTO kv VALUES (3, 1, 'c'), (1, 1, 'a'), (2, 2, 'a')")
+    await client.run(
+        "CREATE MATERIALIZED VIEW ma AS SELECT string_agg(v, ',') AS s,"
+        " array_agg(k ORDER BY v) AS ks, jsonb_object_agg(v, k) AS o FROM kv"
+    )
+    assert await client.rows("SELECT s, ks::varchar, o::varchar FROM ma") == [
+        ("a,a,c", "{1,2,3}", '{"a": 2, "c": 3}')
+    ]
+    await client.run("INSERT INTO kv VALUES (0, 3, 'a')")
+    assert await client.rows("SELECT s, ks::varchar, o::varchar FROM ma") == [
+        ("a,a,a,c", "{0,1,2,3}", '{"a": 2, "c": 3}')
+    ]

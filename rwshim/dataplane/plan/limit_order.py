@@ -77,6 +77,12 @@ def _tie_break(rw: _Rewriter, level: tree.Level, node: dict[str, Any]) -> list[s
     """The input's stream key where the input is one table scanned as it is."""
     if any(node.get(k) for k in ("groupClause", "distinctClause", "havingClause")):
         return []
+    return table_key(rw, level)
+
+
+def table_key(rw: _Rewriter, level: tree.Level) -> list[str]:
+    """The stream key of a query level's FROM, qualified, where it is one table read as it is
+    (its primary key, else its hidden ``_row_id``); [] otherwise."""
     if len(level.items) != 1 or not isinstance(level.items[0], tree.RelRef):
         return []
     ref = level.items[0]
