@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.common import rwtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.common.names import resolve_schema_qualified_name, resolve_single_name
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
@@ -23,6 +23,7 @@ from rwshim.engine.types import Result
 from rwshim.errors import (
     CatalogNotFound,
     InternalError,
+    InternalTableRead,
     InvalidInputSyntax,
     NotSupported,
     RwError,
@@ -118,6 +119,7 @@ class BoundQuery:
     columns: list[ColumnSpec] = field(default_factory=list)
     upstreams: list[int] = field(default_factory=list)
     values_leaf: bool = False
+    key: list[int] = field(default_factory=list)  # a view's known stream key (hidden row id)
 
 
 def query_columns(
@@ -130,6 +132,13 @@ def query_columns(
     except CatalogNotFound as e:
         if statement:
             plan_checks.refuse_internal_table(fe, e, statement)
+        raise
+    except InternalTableRead as e:
+        if statement:
+            # reject_internal_table_dependencies (handler/util.rs:377-393)
+            raise InvalidInputSyntax(
+                f'{statement} does not support internal table "{e.name}"'
+            ) from None
         raise
 
 
@@ -453,7 +462,8 @@ async def handle_create_mv(
         eowc.check(fe, stmt.query, stmt.emit_on_window_close)  # once the plan is made
         # the backfill order is planned over the stream plan (create_mv.rs:393-397)
         plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
-    template = read_query_template(fe, stmt.query) if bound.columns else None
+    query, bound = _with_hidden_row_id(stmt.query, bound) if bound.columns else (stmt.query, bound)
+    template = read_query_template(fe, query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
@@ -466,6 +476,17 @@ async def handle_create_mv(
         # create_mv.rs:142-145, before the plan's own notices
         out.notices.insert(0, eowc.NOTICE)
     return out
+
+
+def _with_hidden_row_id(query: str, bound: BoundQuery) -> tuple[str, BoundQuery]:
+    """A view over a changelog CTE keeps its ``_changelog_row_id`` (its stream key) as a
+    hidden column when its select list does not show it (changelog_cte.with_hidden_row_id):
+    the query as the view reads it, and ``bound`` with the column last, as its key."""
+    found = changelog_cte.with_hidden_row_id(query, [c.name for c in bound.columns])
+    if found is None:
+        return query, bound
+    hidden = ColumnSpec(found[1], pgtypes.INT8, "serial", is_hidden=True)
+    return found[0], replace(bound, columns=[*bound.columns, hidden], key=[len(bound.columns)])
 
 
 def _create_mv_call(
@@ -485,6 +506,7 @@ def _create_mv_call(
         if_not_exists=stmt.if_not_exists,
         with_options=stmt.with_options,
         has_values=bound.values_leaf,
+        primary_key=bound.key,
     )
 
 
