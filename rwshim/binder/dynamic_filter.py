@@ -221,12 +221,33 @@ def _output_names(node: exp.Expr) -> list[str] | None:
 
 
 def _conjuncts(node: exp.Expr | None) -> list[exp.Expr]:
+    """The conjuncts of a condition, the factors common to every branch of an OR taken out as
+    the planner takes them (expr/utils.rs:382-417 ``factorization_expr``: ``(a AND b) OR (a
+    AND c)`` is ``a AND (b OR c)``; TPC-H q19's join key)."""
     if node is None:
         return []
     if isinstance(node, exp.Paren):
         return _conjuncts(node.this)
     if isinstance(node, exp.And):
         return _conjuncts(node.this) + _conjuncts(node.expression)
+    if isinstance(node, exp.Or):
+        branches = [_conjuncts(b) for b in _disjuncts(node)]
+        texts = [{c.sql() for c in b} for b in branches]
+        common = [c for c in branches[-1] if all(c.sql() in t for t in texts[:-1])]
+        shared = {c.sql() for c in common}
+        rests = [[c for c in b if c.sql() not in shared] for b in branches]
+        if not common or any(not r for r in rests):
+            return [*common] if common else [node]  # a branch of the common factors only: TRUE
+        remaining = exp.or_(*(exp.and_(*r) for r in rests))
+        return [*common, remaining]
+    return [node]
+
+
+def _disjuncts(node: exp.Expr) -> list[exp.Expr]:
+    if isinstance(node, exp.Paren):
+        return _disjuncts(node.this)
+    if isinstance(node, exp.Or):
+        return _disjuncts(node.this) + _disjuncts(node.expression)
     return [node]
 
 

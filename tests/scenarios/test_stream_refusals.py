@@ -93,6 +93,12 @@ async def test_joins_with_a_condition_are_accepted(client: Client) -> None:
     await client.run("CREATE TABLE u (a int)")
     await client.run("CREATE MATERIALIZED VIEW m1 AS SELECT t.b FROM t, u WHERE t.a = u.a")
     await client.run("CREATE MATERIALIZED VIEW m3 AS SELECT b FROM t NATURAL JOIN u")
+    # the equality common to every branch of an OR is a join key (expr/utils.rs:382-417,
+    # TPC-H q19)
+    await client.run(
+        "CREATE MATERIALIZED VIEW m4 AS SELECT t.b FROM t, u"
+        " WHERE (t.a = u.a AND t.b > 1) OR (t.a = u.a AND u.a < 5)"
+    )
     await client.run(
         "CREATE MATERIALIZED VIEW m2 AS SELECT t.b FROM t, (SELECT max(a) AS m FROM u) s"
         " WHERE t.a > s.m"
