@@ -43,7 +43,6 @@ from rwshim.binder.lowering import Lowering
 from rwshim.binder.parse import definition_query, ident, parse
 from rwshim.binder.relations import Relation, RelationSource, RelKind, as_of
 from rwshim.binder.resolve import (
-    CHANGELOG_ROW_ID,
     UNNAMED_COLUMN,
     OutColumn,
     Scope,
@@ -51,6 +50,7 @@ from rwshim.binder.resolve import (
     SystemRelation,
     derive_alias,
     from_item_scope,
+    hidden_columns,
     rename,
     rename_outputs,
     resolve_relation,
@@ -184,14 +184,9 @@ class Binder:
         visible = [
             OutColumn(c.name, types.column_oid(c.type_oid, c.rw_type)) for c in rel.visible_columns
         ]
-        hidden: frozenset[str] = frozenset()
-        if rel.changelog:  # its _changelog_row_id binds by name (binder/relation/share.rs:74-80)
-            hidden = frozenset({CHANGELOG_ROW_ID})
-            visible.append(OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8))
-        elif rel.kind == RelKind.TABLE:  # its hidden _row_id binds by name, never in a star
-            extra = [c for c in rel.columns if c.hidden]  # (table_or_source.rs:533-537)
-            hidden = frozenset(c.name for c in extra)
-            visible += [OutColumn(c.name, types.column_oid(c.type_oid, c.rw_type)) for c in extra]
+        system = hidden_columns(rel)  # (a name binds them, a star skips them)
+        hidden = frozenset(c.name for c in system)
+        visible.extend(system)
         cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:

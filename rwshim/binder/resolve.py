@@ -239,6 +239,24 @@ CHANGELOG_OP = "changelog_op"
 CHANGELOG_ROW_ID = "_changelog_row_id"
 
 
+# src/common/src/catalog/mod.rs:119, :128
+ROW_ID = "_row_id"
+RW_TIMESTAMP = "_rw_timestamp"
+
+
+def hidden_columns(rel: Relation) -> list[OutColumn]:
+    """The columns of a user relation a name binds and a star skips (binder/relation/
+    mod.rs:408-435, select.rs:371): a changelog CTE's ``_changelog_row_id``; a table's hidden
+    ``_row_id`` and its system column ``_rw_timestamp`` (catalog/table_catalog.rs:815-820; a
+    materialized view's or index's is refused on rwshim's data plane, plan/rw_timestamp.py)."""
+    if rel.changelog:  # (share.rs:74-80)
+        return [OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8)]
+    if rel.kind != RelKind.TABLE:
+        return []
+    out = [OutColumn(ROW_ID, pgtypes.INT8) for c in rel.columns if c.hidden and c.name == ROW_ID]
+    return [*out, OutColumn(RW_TIMESTAMP, pgtypes.TIMESTAMPTZ)]
+
+
 def changelog_of(base: Relation | SystemRelation) -> Relation:
     """A changelog CTE's relation (``WITH p AS changelog FROM t``): the table's or source's
     columns, hidden ones hidden, then ``changelog_op`` int2 and the hidden

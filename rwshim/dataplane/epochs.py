@@ -304,6 +304,15 @@ def from_snapshot(
         f" GENERATED INCLUDING IDENTITY{' INCLUDING INDEXES' if kind == 'insert' else ''})"
         " ON COMMIT DROP"
     )
+    # the copy keeps the committed rows' write times (a WHERE may read them) but stamps none:
+    # the table stamps what is applied (plan/rw_timestamp.py)
+    stamp = names.quote_ident("_rw_timestamp")
+    like += f"; ALTER TABLE {COPY} ALTER COLUMN {stamp} DROP DEFAULT"
+    if row_id:
+        # the copy's own ids are never kept, and its connection has no clock for RisingWave's
+        # (plan/row_ids.py): the table gives the rows their ids when they are applied
+        row_ids = [names.quote_ident(k) for k in rel.primary_key if k in hidden]
+        like += "".join(f"; ALTER TABLE {COPY} ALTER COLUMN {k} SET DEFAULT 0" for k in row_ids)
     rows = f"json_populate_recordset(NULL::{target}, $1::json)"
     match = " AND ".join(f"x.{k} = d.{k}" for k in keys)
     if kind == "insert":
@@ -325,8 +334,8 @@ def from_snapshot(
         prepare = f"{like}; SAVEPOINT {SAVEPOINT}"
         return FromSnapshot(prepare, "SELECT -1", on_copy, fallback, capture, (insert,))
     prepare = (
-        f"{like}; INSERT INTO {COPY} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM"
-        f" {target}; SAVEPOINT {SAVEPOINT}"
+        f"{like}; INSERT INTO {COPY} ({listed}, {stamp}) OVERRIDING SYSTEM VALUE SELECT"
+        f" {listed}, {stamp} FROM {target}; SAVEPOINT {SAVEPOINT}"
     )
     mark = f"SELECT COALESCE(max(cmin::text::bigint), -1) FROM {COPY}"
     if kind == "delete":
@@ -620,14 +629,17 @@ class Epochs:
                 conn = writer.conn = await open_conn()
                 conn.undo_attempt = f"ROLLBACK TO SAVEPOINT {SAVEPOINT}"
                 writer.generation = self.plane.generation()
+            # rwshim's clock now and the epoch written in: the row ids and _rw_timestamp of
+            # the rows the statement writes carry them (plan/row_ids.py, plan/rw_timestamp.py)
+            clock = "".join(s + "; " for s in self.clocked.write_sql(database_id))
             try:
                 if writer.open:
                     await conn.script(f"RELEASE SAVEPOINT {SAVEPOINT}")
                     await setup(conn)
-                    await conn.script(f"SAVEPOINT {SAVEPOINT}")
+                    await conn.script(f"{clock}SAVEPOINT {SAVEPOINT}")
                 else:
                     await setup(conn)  # autocommit: it stays
-                    await conn.script(f"BEGIN; SAVEPOINT {SAVEPOINT}")
+                    await conn.script(f"{clock}BEGIN; SAVEPOINT {SAVEPOINT}")
             except PgFailure:
                 writer.close_now()  # the epoch's transaction is in no known state
                 raise

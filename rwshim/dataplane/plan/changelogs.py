@@ -13,8 +13,9 @@ query cannot read it: ``With changelog cte only support with create mv/sink``
 (optimizer/plan_node/logical_changelog.rs:139-143).
 
 Here a materialized view keeps, per changelog CTE's upstream ``t<id>``, a log
-``rw."c<view>_<id>"``: the upstream's columns, ``changelog_op`` and ``_changelog_row_id`` (an
-identity: the order the changes came in).  It is made with the upstream's rows as inserts (the
+``rw."c<view>_<id>"``: the upstream's columns, ``changelog_op`` and ``_changelog_row_id``
+(RisingWave's row ids at rwshim's clock, rising in the order the changes came in:
+dataplane/plan/row_ids.py).  It is made with the upstream's rows as inserts (the
 backfill's snapshot), and an AFTER ROW trigger on the upstream appends each change in the
 epoch's transaction (an UPDATE as its UpdateDelete then its UpdateInsert; an UPDATE that
 changes nothing writes nothing: src/batch/executors/src/executor/update.rs:184-190), so the
@@ -36,8 +37,7 @@ src/common/src/array/stream_chunk.rs:331; e2e_test/streaming/noop_update_elimina
 log starts with ``X``'s state at the job's creation as inserts.  Only a view whose changelog
 something reads pays this (``PgObject.refresh`` of its log holds the diff).
 
-Differs: ``_changelog_row_id`` counts from 1 (RisingWave's is a row id with a timestamp); an
-UPDATE or DELETE that reads a table its epoch already wrote is applied by key
+Differs: an UPDATE or DELETE that reads a table its epoch already wrote is applied by key
 (dataplane/epochs.py FromSnapshot), which a table keyed by its hidden row id logs as a Delete
 and an Insert.  Over a materialized view: the log holds the net change of each barrier, where
 RisingWave's stream may carry the intermediate ones an operator emits (a LEFT JOIN's update of
@@ -56,7 +56,7 @@ from typing import TYPE_CHECKING, Protocol
 import msgspec.structs
 
 from rwshim.binder.relations import Relation, RelKind
-from rwshim.dataplane.plan import names, typemap
+from rwshim.dataplane.plan import names, row_ids, typemap
 from rwshim.dataplane.plan.names import pg_ident
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import BindError
@@ -167,6 +167,19 @@ def drop(name: str) -> str:
     )
 
 
+def _row_id_column(name: str) -> tuple[str, str, str]:
+    """A log's ``_changelog_row_id``: RisingWave's row ids (ChangelogRowIdGenerator,
+    row_id.rs:271-330) stamped with rwshim's clock (dataplane/plan/row_ids.py), from a
+    sequence of the log's own: its creation, the column, and the sequence's tie to it."""
+    log = f"{names.DATA_SCHEMA}.{qi(name)}"
+    seq = f"{names.DATA_SCHEMA}.{qi(name + '_row_id')}"
+    return (
+        row_ids.sequence_sql(seq),
+        f"{qi(ROW_ID)} bigint NOT NULL DEFAULT {row_ids.default_sql(seq)}",
+        f"ALTER SEQUENCE {seq} OWNED BY {log}.{qi(ROW_ID)}",
+    )
+
+
 def _create(name: str, up: Relation) -> tuple[str, ...]:
     log = f"{names.DATA_SCHEMA}.{qi(name)}"
     table = names.qualified_table(up.id)
@@ -199,9 +212,11 @@ def _create(name: str, up: Relation) -> tuple[str, ...]:
         "  RETURN NULL;\n"
         "END"
     )
+    seq, column, owned = _row_id_column(name)
     return (
-        f"CREATE TABLE {log} ({defs}{sep}{qi(OP)} smallint NOT NULL,"
-        f" {qi(ROW_ID)} bigint GENERATED ALWAYS AS IDENTITY)",
+        seq,
+        f"CREATE TABLE {log} ({defs}{sep}{qi(OP)} smallint NOT NULL, {column})",
+        owned,
         # the backfill's snapshot: every row an Insert
         f"INSERT INTO {log} ({listed}{sep}{qi(OP)}) SELECT {listed}"
         f"{sep}1 FROM {table} ORDER BY {', '.join(key) if key else '1'}",
@@ -242,9 +257,11 @@ def _create_over_view(name: str, up: Relation) -> tuple[str, ...]:
         f"{pg_ident(c.name)} {typemap.column_type(c.type_oid, c.rw_type)}" for c in up.columns
     )
     state = f"{names.DATA_SCHEMA}.{qi(names.state_name(up.id))}"
+    seq, column, owned = _row_id_column(name)
     return (
-        f"CREATE TABLE {log} ({defs}{sep}{qi(OP)} smallint NOT NULL,"
-        f" {qi(ROW_ID)} bigint GENERATED ALWAYS AS IDENTITY)",
+        seq,
+        f"CREATE TABLE {log} ({defs}{sep}{qi(OP)} smallint NOT NULL, {column})",
+        owned,
         f"INSERT INTO {log} ({listed}{sep}{qi(OP)}) SELECT {listed}{sep}1 FROM {state}",
     )
 

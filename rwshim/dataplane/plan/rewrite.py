@@ -27,11 +27,11 @@ from typing import Any
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
+    avg,
     changelogs,
     checks,
     corresponding,
     dml,
-    extract,
     fulljoin,
     functions,
     gapfill,
@@ -41,13 +41,17 @@ from rwshim.dataplane.plan import (
     mapsyntax,
     names,
     natural,
+    rw_texts,
+    rw_timestamp,
     samename,
+    serials,
     stream_rules,
     structs,
     temporal,
     to_char,
     tree,
     typemap,
+    wrap_scalar,
 )
 from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
@@ -123,9 +127,10 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out."""
+    """Whether a star over ``rel`` must leave some of its columns out (a table's state
+    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
     if isinstance(rel, Relation):
-        return any(c.hidden for c in rel.columns)
+        return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
     return any(getattr(c, "extension", False) for c in cols)
 
@@ -200,9 +205,11 @@ class _Rewriter:
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
-            extract.splice(shape, self.sp)
+            rw_texts.splice(shape, self.sp)  # EXTRACT, ISO 8601 intervals, jsonb keys
+            rw_timestamp.check(shape, self.routed.user_relations())
+            serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
-            self.scalars_as_aggregates()
+            wrap_scalar.splice(self)
             ignore_nulls.splice(self)
             self.column_paths()
             self.value_functions()
@@ -216,6 +223,7 @@ class _Rewriter:
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
+        text = avg.rewrite(text)
         text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
         repeated = extra.repeated_key_text
         if repeated is not None:
@@ -270,16 +278,11 @@ class _Rewriter:
             end = name_end(text, ref.location, len(ref.parts))
             phys = base = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
-                # an alias column list renames columns in catalog order, hidden ones last
-                # (none under a NATURAL join: plan/natural)
-                hidden = [c for c in rel.columns if c.hidden and id(ref) not in under_natural]
-                cols = [c for c in rel.columns if not c.hidden] + hidden
-                phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+                phys = natural.renamed(rel, phys, id(ref) in under_natural)
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
             if id(ref) in under_natural and has_hidden(rel) and phys == base:
-                shown = ", ".join(qi(n) for n in visible_names(rel))
-                phys = f"(SELECT {shown} FROM {phys})"
+                phys = f"(SELECT {', '.join(qi(n) for n in visible_names(rel))} FROM {phys})"
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
             sp.replace(ref.location, end, phys + alias)
 
@@ -316,14 +319,6 @@ class _Rewriter:
                 continue
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
-
-    def scalars_as_aggregates(self) -> None:
-        """``aggregate:f(args)`` as ``f(array_agg(args))`` (binder/expr/function/mod.rs:
-        243-256: AggType::WrapScalar over the group's array)."""
-        for at in self.routed.prepassed.scalar_as_agg:
-            end, _ = call_args(self.text, at)
-            self.sp.insert(self.text.index(b"(", at) + 1, "array_agg(")
-            self.sp.insert(end - 1, ")")
 
     def descending_percentiles(self) -> None:
         """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
@@ -619,7 +614,7 @@ class _Rewriter:
     def check_excludes(self, level: tree.Level, excl: frozenset[str]) -> None:
         """Each name of an EXCEPT list binds to one column of the FROM clause, as RisingWave
         binds it (select.rs generate_except_indices: bind_expr, then an input ref): unknown is
-        ``Invalid column``, in two relations ``Ambiguous column name``."""
+        ``Invalid column``, two so named (one relation's too: bind_context.rs:160-172) ambiguous."""
         from rwshim.errors import BindExprError, InternalError, ItemNotFound
 
         items: list[tuple[str | None, list[str] | None]] = []
@@ -639,10 +634,10 @@ class _Rewriter:
             return  # a relation whose columns are not known here: PostgreSQL binds the rest
         for e in sorted(excl):
             qual, _, col = e.rpartition(".")
-            found = [x for x, names_ in items if col in (names_ or []) and (not qual or x == qual)]
+            found = [x for x, ns in items for n in ns or [] if n == col and qual in ("", x)]
             if not found:
                 raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))
-            if len(found) > 1 and not qual and col not in merged:
+            if len(found) > 1 and col not in merged:
                 raise InternalError(f"Ambiguous column name: {col}")
 
     def join_using(self, item: tree.JoinItem) -> list[str] | None:
