@@ -25,20 +25,22 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import set_ops, star_except, types, window_tables
+from rwshim.binder import set_ops, star_except, types
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
     field_path,
     is_now,
+    lateral_subquery,
     nested_join,
     no_aggregate,
     srf_core,
     srf_type,
+    window_query,
 )
 from rwshim.binder.context import QueryContext
 from rwshim.binder.lowering import Lowering
-from rwshim.binder.parse import definition_query, ident
+from rwshim.binder.parse import definition_query, ident, parse
 from rwshim.binder.relations import Relation, RelationSource, RelKind, as_of
 from rwshim.binder.resolve import (
     UNNAMED_COLUMN,
@@ -47,10 +49,12 @@ from rwshim.binder.resolve import (
     Source,
     SystemRelation,
     derive_alias,
+    from_item_scope,
     hidden_columns,
     rename,
     rename_outputs,
     resolve_relation,
+    shown_names,
 )
 from rwshim.binder.type_inference import (
     TABLE_FUNCTIONS,
@@ -334,8 +338,8 @@ class Binder:
             if j.args.get("using"):
                 names = [u.name for u in j.args["using"]]
             elif str(j.args.get("method") or "").upper() == "NATURAL":
-                left_names = {c.name for src in left for c in src.columns}
-                names = [c.name for src in right for c in src.columns if c.name in left_names]
+                left_names = set(shown_names(left))  # (hidden ones are never common)
+                names = [n for n in shown_names(right) if n in left_names]
             else:
                 names = []
             for n in names:
@@ -386,7 +390,7 @@ class Binder:
             alias = item.alias or f"__rw_subquery{len(scope.sources)}"
             if not item.alias:
                 item.set("alias", exp.TableAlias(this=ident(alias)))
-            lateral_scope = scope if item.args.get("lateral") else scope.parent
+            lateral_scope = scope if item.args.get("lateral") else from_item_scope(scope)
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
             if alias_node is not None and alias_node.columns:
@@ -400,15 +404,11 @@ class Binder:
             alias = item.alias or f"__rw_values{len(scope.sources)}"
             item.replace(self.low.values_relation(item, alias, [c.name for c in cols]))
             return Source(alias, cols)
-        if isinstance(item, exp.Lateral) and isinstance(item.this, exp.Subquery):
-            # ``JOIN LATERAL (SELECT ...) AS b``: a subquery reading the FROM items before it
-            # (binder/relation/subquery.rs bind_subquery_relation with lateral; RisingWave
-            # decorrelates it, PostgreSQL runs it as written)
-            sub = exp.Subquery(this=item.this.this, alias=item.args.get("alias"), lateral=True)
-            item.replace(sub)
-            return self._from_item(sub, scope)
         if isinstance(item, exp.Lateral):
-            raise NotImplementedError_("LATERAL")
+            sub = lateral_subquery(item)
+            if sub is None:
+                raise NotImplementedError_("LATERAL")
+            return self._from_item(sub, scope)
         raise NotImplementedError_(f"FROM item {type(item).__name__}")
 
     def _table_function(self, item: exp.Table, fn: exp.Expr, scope: Scope) -> Source:
@@ -449,7 +449,7 @@ class Binder:
                 # the input relation's name names the window's columns
                 # (binder/relation/window_table_function.rs:118-120 bind_table_to_context)
                 alias = first.name or name
-            return window_tables.time_window(self, item, fn, name, alias, col_names, scope)
+            return self._time_window(item, fn, name, alias, col_names, scope)
         if name not in TABLE_FUNCTIONS and name != "_pg_expandarray":
             # a scalar function in FROM is one row of its value, its column named by the
             # alias or the function (binder/relation/table_function.rs:95-158; planned as
@@ -461,6 +461,41 @@ class Binder:
             item.replace(self.low.values_relation(row, alias, [cname]))
             return Source(alias, [OutColumn(cname, literal_default(oid))])
         raise NotImplementedError_(f"table function {name}")
+
+    def _time_window(
+        self,
+        item: exp.Table,
+        fn: exp.Expr,
+        name: str,
+        alias: str,
+        col_names: list[str],
+        scope: Scope,
+    ) -> Source:
+        """RisingWave's TUMBLE(t, ts, size [, offset]) and HOP(t, ts, hop, size [, offset]):
+        the relation's columns plus window_start and window_end (of the time column's type),
+        one row per row (TUMBLE) or per window containing it (HOP)."""
+        args = list(fn.expressions)
+        want = 1 if name == "gap_fill" else 3
+        if len(args) < want or not isinstance(args[0], (exp.Column, exp.Dot, exp.Table)):
+            raise NotImplementedError_(f"{name} with these arguments")
+        rel_sql = args[0].sql(dialect="postgres")
+        if name == "gap_fill":
+            # GAP_FILL(t, ts, interval, ...): t's rows and the filled ones, t's columns
+            # (binder/relation/gap_fill.rs; the data plane fills: dataplane/plan/gapfill)
+            sub = parse(f"SELECT __rw_w.* FROM {rel_sql} AS __rw_w")
+            cols = rename(self.query(sub, from_item_scope(scope)), col_names)
+            if col_names:
+                rename_outputs(sub, [c.name for c in cols])
+            item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+            return Source(alias, cols)
+        text = window_query(name, args, rel_sql)
+        sub = parse(text)
+        cols = self.query(sub, from_item_scope(scope))
+        cols = rename(cols, col_names)
+        if col_names:
+            rename_outputs(sub, [c.name for c in cols])
+        item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
+        return Source(alias, cols)
 
     def _note_table_function(self, name: str, args: list[exp.Expr]) -> None:
         """A table function in FROM is a ProjectSet over Values unless it reads the rows

@@ -194,6 +194,13 @@ async def test_number_literal_overflows(client: Client) -> None:
             "\n\nCaused by these errors (recent errors listed first):\n  1: Failed to bind "
             f"expression: {text}\n  2: Bind error: Number {text} overflows\n",
         )
+    # the binder meets the left operand first
+    big, other = "3" + "0" * 37, "1" + "0" * 37
+    assert await cause(client, f"select {big}::decimal / {other}::decimal") == (
+        "XX000",
+        "\n\nCaused by these errors (recent errors listed first):\n  1: Failed to bind "
+        f"expression: {big}\n  2: Bind error: Number {big} overflows\n",
+    )
     await client.run("drop table tn")
 
 

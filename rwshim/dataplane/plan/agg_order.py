@@ -1,55 +1,75 @@
-"""The input order of an order-sensitive aggregate written without ORDER BY, in a streaming job.
+"""A streaming job's order-sensitive aggregates read their rows in RisingWave's state order.
 
-RisingWave keeps such an aggregate's input in a state table ordered by the call's ORDER BY and
-then the input's stream key, ascending (src/frontend/src/optimizer/plan_node/generic/agg.rs:
-398-434, ``gen_materialized_input_state``: ``sort_keys``, then ``extra_keys`` = the input's
-stream key), and aggregates it in that order: an unordered ``jsonb_object_agg`` over a table
-sees its rows by the table's primary key, else by its ``_row_id`` (the order they were
-inserted), so of two rows with one key the later one's value is kept
-(e2e_test/streaming/aggregate/jsonb_agg.slt).  PostgreSQL feeds the rows in whatever order
-its plan has (sorted by another call's ORDER BY, when one has).
-
-Over a single table read once, each such call of a streaming job's query gets ``ORDER BY``
-the table's key; a DISTINCT call (PostgreSQL orders those by their argument only) and a query
-reading more relations are left as PostgreSQL orders them (rwshim's limit).
+RisingWave keeps the input of ``array_agg``, ``string_agg``, ``jsonb_agg``,
+``jsonb_object_agg`` (and the wrapped scalar ``aggregate:f``) in a materialized input state
+ordered by the call's ORDER BY and then by the input's stream key, ascending (the "extra keys"
+that make each row unique: src/frontend/src/optimizer/plan_node/generic/agg.rs:466-525), and
+aggregates it in that order: without ORDER BY the stream key alone orders it, so
+``jsonb_object_agg`` keeps the value of a repeated key from the row of the largest key
+(e2e_test/streaming/aggregate/jsonb_agg.slt: ``{"bbb": 999}`` from the row inserted last).
+PostgreSQL aggregates rows in whichever order its plan meets them, so where the input is one
+table read as it is, the call gets that table's key (its primary key, else its hidden
+``_row_id``) appended to its ORDER BY.  A DISTINCT call is ordered by its argument
+(agg.rs:519-522) and is left as it is; so is a call over a join or a subquery (rwshim's
+limit: their stream key is not rebuilt here).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rwshim.binder.relations import RelKind
-from rwshim.dataplane.plan.checks import nodes
-from rwshim.dataplane.plan.names import quote_ident
-from rwshim.dataplane.plan.splice import call_args
+from rwshim.dataplane.plan import limit_order
+from rwshim.dataplane.plan.splice import SpliceError, call_args
 
 if TYPE_CHECKING:
     from rwshim.dataplane.plan.rewrite import _Rewriter
 
-# RisingWave's aggregates whose result depends on their input's order (aggregate/*.rs;
-# first_value / last_value, which take an ORDER BY of their own, are left alone)
-ORDER_SENSITIVE = frozenset({"array_agg", "string_agg", "jsonb_agg", "jsonb_object_agg"})
+# agg.rs:475-483 (materialized input state, ordered by the call's ORDER BY), jsonb_object_agg
+# (:509-513); first_value / last_value take an ORDER BY of their own (RisingWave requires it)
+_ORDERED = frozenset({"array_agg", "string_agg", "jsonb_agg", "jsonb_object_agg"})
 
 
 def splice(rw: _Rewriter) -> None:
-    shape = rw.shape
-    if not rw.streaming or not ORDER_SENSITIVE & shape.func_names:
-        return
-    rels = list(rw.routed.user_relations())
-    if len(rels) != 1 or len(shape.relation_refs) != 1 or rels[0].kind != RelKind.TABLE:
-        return
-    rel = rels[0]
-    key = rel.primary_key or tuple(c.name for c in rel.columns if c.hidden and c.name == "_row_id")
-    if not key:
-        return
-    order = " ORDER BY " + ", ".join(quote_ident(k) for k in key)
-    for call in nodes(shape, "FuncCall"):
-        names = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
-        if names[-1:] == [] or names[-1] not in ORDER_SENSITIVE or len(names) > 1:
+    for level in rw.shape.levels:
+        node: dict[str, Any] = level.node
+        calls = _calls([node.get("targetList"), node.get("havingClause")])
+        if not calls:
             continue
-        if call.get("agg_order") or call.get("agg_distinct") or call.get("over"):
+        keys = limit_order.table_key(rw, level)
+        if not keys:
             continue
-        if call.get("agg_within_group") or not call.get("args"):
-            continue
-        end, _ = call_args(shape.text, call.get("location", -1))
-        rw.sp.insert(end - 1, order)
+        for call in calls:
+            try:
+                end, _ = call_args(rw.text, int(call["location"]))
+            except (SpliceError, KeyError, ValueError):
+                continue
+            joined = ", ".join(keys)
+            rw.sp.insert(end - 1, f", {joined}" if call.get("agg_order") else f" ORDER BY {joined}")
+
+
+def _calls(roots: list[Any]) -> list[dict[str, Any]]:
+    """The order-sensitive aggregate calls of one query level (not in a subquery, not a
+    window function's)."""
+    out: list[dict[str, Any]] = []
+    stack: list[Any] = list(roots)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            if "SubLink" in v:
+                continue
+            call = v.get("FuncCall")
+            if call is not None:
+                name = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+                if (
+                    name[-1:]
+                    and name[-1] in _ORDERED
+                    and not call.get("agg_distinct")
+                    and call.get("over") is None
+                    and not call.get("agg_within_group")
+                    and isinstance(call.get("location"), int)
+                ):
+                    out.append(call)
+            stack.extend(x for x in v.values() if isinstance(x, (dict, list)))
+    return out

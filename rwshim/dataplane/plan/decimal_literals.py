@@ -41,10 +41,16 @@ def fits(text: str) -> bool:
 
 @checks.register
 def _number_literals(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    # the binder meets the literals in the order of the text (an operator binds its left
+    # operand first): the first one that does not fit is the one named
+    failing = []
     for const in checks.nodes(shape, "A_Const"):
         fval = const.get("fval")
         if not isinstance(fval, dict):
             continue
         text = str(fval.get("fval", ""))
         if not fits(text):
-            raise BindExprError(text, BindError(f"Number {text} overflows"))
+            failing.append((int(const.get("location", 0) or 0), text))
+    if failing:
+        text = min(failing)[1]
+        raise BindExprError(text, BindError(f"Number {text} overflows"))
