@@ -27,6 +27,8 @@ from rwshim.errors import BindError, NotImplementedError_, NotSupported, RwError
 INT256_OID, INT256_ARRAY_OID = 1301, 1302
 MAP_OID, MAP_ARRAY_OID = 1303, 1304
 VECTOR_OID, VECTOR_ARRAY_OID = 1305, 1306
+# head only (postgres_type.rs: ``{ Variant | 1307 | 1308 | variant | variant_in | -1 }``)
+VARIANT_OID, VARIANT_ARRAY_OID = 1307, 1308
 STRUCT_OID, STRUCT_ARRAY_OID = pgtypes.RECORD, 2287
 
 # scalar names RisingWave's parser accepts -> (OID, RisingWave's display name)
@@ -63,6 +65,9 @@ SCALARS: dict[str, tuple[int, str]] = {
     "interval": (pgtypes.INTERVAL, "interval"),
     "bytea": (pgtypes.BYTEA, "bytea"),
     "jsonb": (pgtypes.JSONB, "jsonb"),
+    # head only (src/common/src/types/mod.rs:220-222, ``(?i)^variant$``); the releases
+    # without it refuse it where a type is bound (Release.variant_type)
+    "variant": (VARIANT_OID, "variant"),
 }
 
 # OID -> RisingWave's name of a scalar type (DataType's Display, src/common/src/types/mod.rs)
@@ -312,7 +317,9 @@ def _rw_only_column(type_text: str, array_dims: int) -> tuple[int, str] | None:
     """A RisingWave-only column type (struct, map, rw_int256, vector, a list of lists): its
     OID and RisingWave's name of it."""
     low = type_text.lower()
-    if array_dims <= 1 and not any(w in low for w in ("struct", "map", "int256", "vector")):
+    if array_dims <= 1 and not any(
+        w in low for w in ("struct", "map", "int256", "vector", "variant")
+    ):
         return None
     try:
         t = parse(type_text.strip())

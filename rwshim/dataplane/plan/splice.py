@@ -79,6 +79,13 @@ def _literal_end(text: bytes, i: int) -> int:
     return i
 
 
+def string_end(text: bytes, i: int) -> int:
+    """End offset of the string literal starting at ``i`` (``'...'`` or ``E'...'``)."""
+    if text[i : i + 1] in (b"E", b"e"):
+        i += 1
+    return _literal_end(text, i) + 1
+
+
 def call_args(text: bytes, pos: int) -> tuple[int, list[tuple[int, int]]]:
     """For a call whose name starts at ``pos``: the end offset of its closing parenthesis and
     the spans of its arguments (split at top-level commas; literals and quoted names

@@ -17,6 +17,8 @@ RisingWave-only types (rwshim/common/rwtypes.py) map as:
   their dimensions in the value, not the type);
 - ``rw_int256``: the domain ``rwfn.rw_int256`` (dataplane/plan/sqlfn/int256.py);
 - ``vector(n)``: pgvector's ``vector(n)``, installed in ``rwfn``;
+- ``variant``: the composite ``rwfn.rw_variant`` (its text and its typed tree:
+  dataplane/plan/sqlfn/variant.py);
 - ``map(K,V)``: a composite type ``rwfn.rw_m<digest>`` per distinct map type, with the map
   functions overloaded on it (dataplane/plan/maptype.py).
 ``type_ddl`` gives the idempotent statements that make the composite types a type needs.
@@ -65,6 +67,7 @@ _RESULT_OIDS: dict[int, int] = {
 QUERY_TYPE_NAMES: dict[str, str] = {
     "double": "double precision",
     "string": "varchar",
+    "variant": "rw_variant",
 }
 
 # Types a data-plane column may have without a registered mapping: PostgreSQL's own.
@@ -143,7 +146,7 @@ def user_types(text: str) -> str:
 def _rw_only(rw_type: str) -> rwtypes.RwType | None:
     text = rw_type.strip()
     low = text.lower()
-    if not any(w in low for w in ("struct", "map", "int256", "vector", "[][]")):
+    if not any(w in low for w in ("struct", "map", "int256", "vector", "variant", "[][]")):
         return None
     try:
         return rwtypes.parse(text)
@@ -198,6 +201,8 @@ def pg_type(t: rwtypes.RwType) -> str:
     inner = t.innermost()
     if inner is not t:
         return pg_type(inner) + "[]"
+    if t.kind == "scalar" and t.scalar_oid == rwtypes.VARIANT_OID:
+        return f"{FUNCTION_SCHEMA}.rw_variant"
     if t.kind == "scalar":
         return pgtypes.BY_OID[t.scalar_oid].display
     if t.kind == "int256":

@@ -31,6 +31,7 @@ from rwshim.dataplane.plan.sqlfn import (
     sessions,
     structs,
     totext,
+    variant,
     vector,
 )
 
@@ -52,6 +53,7 @@ MODULES = (
     sessions,
     structs,
     maps,
+    variant,
     hashkeys,
 )
 
