@@ -7,8 +7,9 @@ admin connection, from ``pg_type`` (a composite made by query/pg/typemap carries
 RisingWave struct type in its comment).
 
 Variant values (the composite ``rwfn.rw_variant``) are their first field, RisingWave's text
-made with the value (dataplane/plan/sqlfn/variant.py).  Map values (a composite of two arrays, dataplane/plan/maptype.py) are rendered as RisingWave's
-``MapRef`` ToText does (``{k:v,...}``: map_decoder).  Struct values are rendered as
+made with the value (dataplane/plan/sqlfn/variant.py).  Map values (a composite of two
+arrays, dataplane/plan/maptype.py) are rendered as RisingWave's ``MapRef`` ToText does
+(``{k:v,...}``: map_decoder).  Struct values are rendered as
 RisingWave's ``StructRef`` ToText does (src/common/src/array/
 struct_array.rs: ``(`` fields ``,`` ``)``, a NULL field empty, a field quoted when it is empty
 or holds ``"`` ``\\`` ``,`` ``(`` ``)`` or white space); the fields themselves, and the elements

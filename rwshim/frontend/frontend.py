@@ -60,6 +60,7 @@ from rwshim.errors import (
     SqlParserError,
     StartupOptionError,
     StoreWriteFailed,
+    VariantKeyError,
 )
 from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor, read_only_refusal, waiter_future
@@ -544,6 +545,7 @@ class Frontend:
             NoFunction,
             BindError,
             CastError,
+            VariantKeyError,
         ) as e:
             return e
         except RwError:

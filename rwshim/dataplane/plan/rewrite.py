@@ -41,6 +41,7 @@ from rwshim.dataplane.plan import (
     mapsyntax,
     names,
     samename,
+    splice,
     structs,
     temporal,
     to_char,
@@ -51,14 +52,7 @@ from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.prepass import Prepassed
 from rwshim.dataplane.plan.route import Route, Routed
-from rwshim.dataplane.plan.splice import (
-    SpliceError,
-    Splicer,
-    call_args,
-    keyword_before,
-    name_end,
-    string_end,
-)
+from rwshim.dataplane.plan.splice import SpliceError, Splicer, call_args, keyword_before, name_end
 from rwshim.errors import NotImplementedError_
 from rwshim.sql import long_names
 
@@ -780,10 +774,8 @@ class _Rewriter:
             if new is not None:
                 end = name_end(self.text, tr.location, 1)
                 self.sp.replace(tr.location, end, new)
-            if new == "rw_variant" and tr.literal >= 0:
-                # PostgreSQL reads a literal cast to a composite with record_in: as text, it
-                # takes the cast that parses JSON (cast(varchar) -> variant)
-                self.sp.insert(string_end(self.text, tr.literal), "::text")
+            if new == "rw_variant" and tr.literal >= 0:  # not record_in: the JSON parse
+                self.sp.insert(splice.string_end(self.text, tr.literal), "::text")
 
 
 def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:

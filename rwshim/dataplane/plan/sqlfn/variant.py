@@ -64,7 +64,8 @@ BEGIN
     IF point >= n AND point <= 16 THEN
         RETURN neg || digits || pg_catalog.repeat('0', point - n) || '.0';
     ELSIF point > 0 AND point <= 16 THEN
-        RETURN neg || pg_catalog.substr(digits, 1, point) || '.' || pg_catalog.substr(digits, point + 1);
+        RETURN neg || pg_catalog.substr(digits, 1, point) || '.'
+            || pg_catalog.substr(digits, point + 1);
     ELSIF point > -5 AND point <= 0 THEN
         RETURN neg || '0.' || pg_catalog.repeat('0', -point) || digits;
     ELSIF n = 1 THEN
@@ -239,19 +240,22 @@ BEGIN
         RETURN pg_catalog.jsonb_build_array('binary',
             pg_catalog.translate(pg_catalog.encode(x::text::bytea, 'base64'), E'\\n', ''));
     WHEN 'date'::regtype THEN
-        RETURN pg_catalog.jsonb_build_array('date', pg_catalog.to_char(x::text::date, 'YYYY-MM-DD'));
+        RETURN pg_catalog.jsonb_build_array('date',
+            pg_catalog.to_char(x::text::date, 'YYYY-MM-DD'));
     WHEN 'time'::regtype THEN
         us := extract(microseconds FROM x::text::time)::int % 1000000;
         s := pg_catalog.rtrim(pg_catalog.lpad(us::text, 6, '0'), '0');
         RETURN pg_catalog.jsonb_build_array('time',
-            pg_catalog.to_char(x::text::time, 'HH24:MI:SS') || '.' || CASE WHEN s = '' THEN '0' ELSE s END);
+            pg_catalog.to_char(x::text::time, 'HH24:MI:SS') || '.'
+            || CASE WHEN s = '' THEN '0' ELSE s END);
     WHEN 'timestamp'::regtype THEN
         RETURN pg_catalog.jsonb_build_array('timestamp_ntz_micros',
             pg_catalog.to_char(x::text::timestamp, 'YYYY-MM-DD"T"HH24:MI:SS.US'));
     WHEN 'timestamptz'::regtype THEN
         -- chrono's to_rfc3339 of the UTC time: 3, 6 or 9 fraction digits as needed
         us := extract(microseconds FROM x::text::timestamptz)::int % 1000000;
-        s := CASE WHEN us = 0 THEN '' WHEN us % 1000 = 0 THEN '.' || pg_catalog.lpad((us / 1000)::text, 3, '0')
+        s := CASE WHEN us = 0 THEN ''
+                  WHEN us % 1000 = 0 THEN '.' || pg_catalog.lpad((us / 1000)::text, 3, '0')
                   ELSE '.' || pg_catalog.lpad(us::text, 6, '0') END;
         RETURN pg_catalog.jsonb_build_array('timestamp_micros',
             pg_catalog.to_char(x::text::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
@@ -315,7 +319,8 @@ _ACCESS = f"""
 CREATE OR REPLACE FUNCTION {F}.variant_path(path text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE
     STRICT PARALLEL SAFE AS $$
 DECLARE
-    p text := CASE WHEN pg_catalog.left(path, 1) = '$' THEN pg_catalog.substr(path, 2) ELSE path END;
+    p text := CASE WHEN pg_catalog.left(path, 1) = '$' THEN pg_catalog.substr(path, 2)
+                   ELSE path END;
     i int := 1;
     len int := pg_catalog.length(p);
     c text;
