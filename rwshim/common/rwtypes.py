@@ -360,6 +360,30 @@ def check_map_keys(t: RwType) -> None:
                 raise BindError(why)
 
 
+# --- variant (head only) ---------------------------------------------------------------------
+
+
+def contains_variant(rw_type: str) -> bool:
+    """Whether a catalog type text is ``variant`` or holds one (``DataType::contains_variant``,
+    src/common/src/types/mod.rs:684-700)."""
+    if "variant" not in rw_type.lower():
+        return False
+    try:
+        t = parse(rw_type.strip())
+    except (TypeSyntaxError, RwError):
+        return False
+    return any(x.kind == "scalar" and x.scalar_oid == VARIANT_OID for x in t.walk())
+
+
+def variant_column_refusal(name: str, context: str) -> NotSupported:
+    """``reject_variant_columns`` (src/frontend/src/handler/create_source.rs:836-848): a
+    VARIANT column where the ingest cannot produce one."""
+    return NotSupported(
+        f'VARIANT column "{name}" is not supported {context} yet',
+        f"VARIANT columns are not supported {context} yet",
+    )
+
+
 _RW_NAME: dict[int, str] = DISPLAY | {INT256_OID: "rw_int256"}
 
 

@@ -442,6 +442,9 @@ class AlterColumns:
             )
         check_not_reserved(stmt.column)  # catalog/mod.rs:66-90, as bind_sql_columns
         spec, _ = _bound(stmt.column_def)
+        if encode != "PARQUET" and rwtypes.contains_variant(spec.rw_type):
+            # alter_source_column.rs:103-111 (head): only PARQUET reads a variant
+            raise rwtypes.variant_column_refusal(spec.name, "for this source encoding")
         node = self._definition(rel)
         node.columns.append(_column_def(stmt.column_def))
         with self.store.transaction():

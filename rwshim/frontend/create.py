@@ -27,7 +27,7 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal
+from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal, variant_rules
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of
@@ -354,8 +354,10 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         cols, pk, added = await _connector_table(fe, stmt)
     else:
         cols, pk = table_columns(stmt.columns_text)
+        variant_rules.check_available(fe.instance.release, [c.rw_type for c in cols])
         _check_column_exprs(fe, stmt.name, cols, pk)
         eowc.check_table_watermark(fe, stmt, cols)
+    variant_rules.storage_key({c.name: c.rw_type for c in cols}, pk)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
     if added is not None:
@@ -414,7 +416,9 @@ async def _connector_table(
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateTable)
     if stmt.cdc_source is not None:
-        return await cdc_upstream.columns(fe, stmt, node)
+        cdc = await cdc_upstream.columns(fe, stmt, node)
+        variant_rules.cdc_table(cdc[0])
+        return cdc
     connector = connector_of(connectors.plain_options(stmt.with_options))
     if connector is None or connector == "webhook":
         # check_create_table_with_source (create_table.rs:2220-2244)
@@ -430,6 +434,8 @@ async def _connector_table(
     )
     checked = connectors.check_before_columns(spec)
     cols, pk = table_columns(stmt.columns_text)
+    variant_rules.check_available(fe.instance.release, [c.rw_type for c in cols])
+    variant_rules.source_encoding(cols, stmt.format_encode)
     _check_column_exprs(fe, stmt.name, cols, pk)
     added, key = connectors.check_after_columns(spec, checked, cols, pk)
     return cols, key, added
@@ -536,6 +542,8 @@ async def handle_create_source(
         )
         checked = connectors.check_before_columns(spec)
         cols, pk = table_columns(stmt.columns_text)
+        variant_rules.check_available(fe.instance.release, [c.rw_type for c in cols])
+        variant_rules.source_encoding(cols, stmt.format_encode)
         _check_column_exprs(fe, stmt.name, cols, pk)
         added, pk = connectors.check_after_columns(spec, checked, cols, pk)
         if checked.connector == "postgres-cdc":
@@ -630,6 +638,8 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
                     sink_rules.check_cycle(fe, rel.id, bound.upstreams)
         if sink_type == "append-only" and ignore:
             sink_type = "force-append-only"
+        if not into:
+            variant_rules.sink(options, bound.columns)
         if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
             # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
             from rwshim.dataplane.sinks import postgres
@@ -702,6 +712,9 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
         indexed = None  # the engine reports it, in its order
     if indexed is not None:
         await count_upstreams(fe, [indexed.id])
+        rel = fe.instance.relations.relation_by_id(indexed.id)
+        if rel is not None:  # the index's key is its storage key
+            variant_rules.storage_key({c.name: c.rw_type for c in rel.columns}, keys)
     try:
         return await fe.engine_call(
             stmt.tag,

@@ -1,0 +1,81 @@
+"""Where a CREATE refuses a ``variant`` column (head only; the releases without the type refuse
+its name: ``check_available``).
+
+- a table's primary key, an index's key: the storage primary key
+  (src/frontend/src/optimizer/plan_node/stream_materialize.rs:350-360);
+- a source or a table with a connector whose FORMAT / ENCODE has no variant parser: every
+  encoding but ``FORMAT NONE ENCODE NONE`` and ``ENCODE PARQUET``
+  (handler/create_source.rs:851-867); a table from a CDC source (create_table.rs:1653);
+- a non-SQL function's or aggregate's signature (handler/create_function.rs:26-40);
+- a sink that encodes its rows: any but a sink into a table and ``blackhole``
+  (src/meta/src/stream/sink.rs:41-70, meta's ``validate_sink``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from rwshim.common import rwtypes
+from rwshim.errors import MetaInvalidParameter, NotImplementedError_, NotSupported, VariantKeyError
+
+if TYPE_CHECKING:
+    from rwshim.common.releases import Release
+    from rwshim.engine.types import ColumnSpec
+    from rwshim.sql.ast.create import FormatEncode
+
+
+def check_available(release: Release, rw_types: Sequence[str]) -> None:
+    """A release before the type binds ``variant`` as an unknown type name:
+    ``unsupported data type: variant`` (v3.0.3/v2.8.5 binder/expr/mod.rs bind_data_type)."""
+    if release.variant_type:
+        return
+    for t in rw_types:
+        if rwtypes.contains_variant(t):
+            raise NotImplementedError_(f"unsupported data type: {t}")
+
+
+def storage_key(types: Mapping[str, str], key: Sequence[str]) -> None:
+    """A key column (``types``: the relation's column types by name) holding a VARIANT
+    (stream_materialize.rs:350-360)."""
+    for name in key:
+        if rwtypes.contains_variant(types.get(name, "")):
+            raise VariantKeyError(f'VARIANT column "{name}" is part of the storage primary key')
+
+
+def source_encoding(cols: Sequence[ColumnSpec], fmt: FormatEncode | None) -> None:
+    """reject_variant_columns_for_unsupported_encoding (create_source.rs:851-867)."""
+    f = (fmt.format if fmt else "NONE").upper()
+    e = (fmt.encode if fmt else "NONE").upper()
+    if (f, e) == ("NONE", "NONE") or e == "PARQUET":
+        return
+    cdc_table(cols, "for this source encoding")
+
+
+def cdc_table(
+    cols: Sequence[ColumnSpec], context: str = "on a table created from a CDC source"
+) -> None:
+    """reject_variant_columns (create_source.rs:836-848): the first VARIANT column."""
+    for c in cols:
+        if rwtypes.contains_variant(c.rw_type):
+            raise rwtypes.variant_column_refusal(c.name, context)
+
+
+def udf_signature(rw_types: Sequence[str], kind: str) -> None:
+    """reject_variant_in_udf_signature (create_function.rs:26-40): ``kind`` is ``function`` or
+    ``aggregate function``."""
+    if any(rwtypes.contains_variant(t) for t in rw_types):
+        raise NotSupported(
+            f"VARIANT type in {kind} signature", "VARIANT is not supported in UDFs yet"
+        )
+
+
+def sink(options: dict[str, str], cols: Sequence[ColumnSpec]) -> None:
+    """reject_variant_sink (sink.rs:49-70), for a sink that is not into a table."""
+    if options.get("connector", "").lower() == "blackhole":
+        return
+    for c in cols:
+        if rwtypes.contains_variant(c.rw_type):
+            raise MetaInvalidParameter(
+                f"sinking VARIANT columns is not supported yet: column `{c.name}`"
+            )
