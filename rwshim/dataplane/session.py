@@ -61,7 +61,13 @@ from rwshim.dataplane.rows import Dropped as _Dropped
 from rwshim.dataplane.rows import Rows as _Rows
 from rwshim.dataplane.rows import decoded_rows as _decoded_rows
 from rwshim.dataplane.temporal import NOW_SETTING
-from rwshim.errors import CatalogNotFound, NoFunction, RwError, VariantKeyError
+from rwshim.errors import (
+    BindExprError,
+    CatalogNotFound,
+    NoFunction,
+    RwError,
+    VariantKeyError,
+)
 from rwshim.sql.cache import TextLRU
 
 if TYPE_CHECKING:
@@ -274,8 +280,9 @@ class DataSession:
         ):
             return
         found = self.explain(typemap.user_types(planned.routed.prepassed.text), state.ctx)
-        if isinstance(found, VariantKeyError) or (
-            isinstance(found, NoFunction) and "variant" in str(found)
+        cause = found.cause if isinstance(found, BindExprError) else found
+        if isinstance(cause, VariantKeyError) or (
+            isinstance(cause, NoFunction) and "variant" in str(cause)
         ):
             raise found
 

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 
 from rwshim.common import pgtypes, rwtypes
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_ident, quote_literal
-from rwshim.errors import NotImplementedError_
+from rwshim.errors import NotImplementedError_, RwError
 
 # rw_type (RisingWave's type name as the catalog stores it) -> PostgreSQL column type, for
 # the types whose OID alone does not say it.
@@ -232,6 +232,13 @@ def type_ddl(t: rwtypes.RwType) -> list[str]:
             continue
         if x.kind != "struct":
             continue
+        field_names = [n for n, _ in x.fields]
+        if len(set(field_names)) < len(field_names):
+            # RisingWave allows them (struct_type.rs); a composite type cannot have them
+            raise RwError(
+                f"not supported by rwshim: {x.display()} (a struct with a duplicate field name"
+                " has no PostgreSQL form here)"
+            )
         name = struct_name(x)
         if name in seen:
             continue

@@ -271,15 +271,18 @@ BEGIN
            pg_catalog.obj_description(pt.oid, 'pg_type') AS comment, pt.typname
         INTO typ FROM pg_catalog.pg_type pt WHERE pt.oid = t;
     IF typ.typname = 'rw_variant' THEN
-        RETURN ((x::text)::{T}).tree::jsonb;
+        RETURN (x::{T}).tree::jsonb;
     END IF;
     IF typ.typtype = 'd' OR typ.typname = 'vector' THEN
         -- rw_int256, vector: their text (to_jsonb's form)
         RETURN pg_catalog.jsonb_build_array('string', x::text);
     END IF;
     IF typ.typcategory = 'A' THEN
+        -- (``unnest(...) AS e``: e is the element, a composite one whole, as WITH
+        -- ORDINALITY would not keep it; a function scan yields its rows in order)
         EXECUTE 'SELECT coalesce(pg_catalog.jsonb_agg({F}.variant_node(e) ORDER BY o), ''[]'')'
-            ' FROM pg_catalog.unnest($1) WITH ORDINALITY AS u(e, o)' INTO out USING x;
+            ' FROM (SELECT e, pg_catalog.row_number() OVER () AS o'
+            ' FROM pg_catalog.unnest($1) AS e) AS u' INTO out USING x;
         EXECUTE 'SELECT array_agg(pg_catalog.array_length($1, d) ORDER BY d) FROM'
             ' generate_series(1, coalesce(pg_catalog.array_ndims($1), 1)) AS d' INTO dims USING x;
         IF dims[1] IS NULL THEN RETURN '["array", []]'; END IF;
@@ -288,7 +291,7 @@ BEGIN
     IF typ.typtype = 'c' AND typ.comment LIKE 'map(%' THEN
         EXECUTE 'SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_array(k::text,'
             ' {F}.variant_node(v)) ORDER BY k::text COLLATE "C"), ''[]'') FROM'
-            ' pg_catalog.unnest(($1)."map$keys", ($1)."map$values") AS u(k, v)' INTO out USING x;
+            ' unnest(($1)."map$keys", ($1)."map$values") AS u(k, v)' INTO out USING x;
         RETURN pg_catalog.jsonb_build_array('object', out);
     END IF;
     IF t = 'record'::regtype THEN
@@ -413,9 +416,6 @@ END $$;
 CREATE OR REPLACE FUNCTION {F}.variant_typeof(v {T}) RETURNS varchar LANGUAGE sql IMMUTABLE
     STRICT PARALLEL SAFE AS $$ SELECT ((v).tree::jsonb ->> 0)::varchar $$;
 
--- to_jsonb(variant) is its jsonb (to_jsonb.rs ToJsonb for VariantRef)
-CREATE OR REPLACE FUNCTION {F}.to_jsonb(v {T}) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT
-    PARALLEL SAFE AS $$ SELECT (v).txt::jsonb $$;
 """
 
 # cast_ok_base (frontend type_inference/cast.rs): varchar -> variant and jsonb <-> variant
