@@ -280,6 +280,8 @@ class DataSession:
         ):
             return
         found = self.explain(typemap.user_types(planned.routed.prepassed.text), state.ctx)
+        if found is None:
+            return
         cause = found.cause if isinstance(found, BindExprError) else found
         if isinstance(cause, VariantKeyError) or (
             isinstance(cause, NoFunction) and "variant" in str(cause)
