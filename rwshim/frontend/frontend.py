@@ -454,6 +454,15 @@ class Frontend:
         except (UnknownFunction, QualifiedFunction) as e:
             # RisingWave's whole text names the argument types: the in-process binder's
             raise self._explain(text, ctx) or e from None
+        shape = planned.routed.shape if planned is not None else None
+        if shape is not None and not self.instance.release.variant_type:
+            from rwshim.frontend import variant_rules
+
+            variant_rules.refuse_in_query(
+                self.instance.release.key,
+                shape.func_names,
+                [r.names[-1] for r in shape.type_refs],
+            )
         if planned is not None and planned.settings:
             # set_config(name, value, false): RisingWave's binder sets the variable whenever
             # it binds the statement (builtin_scalar.rs:621-661); a cached plan sets it again

@@ -13,11 +13,17 @@ its name: ``check_available``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rwshim.common import rwtypes
-from rwshim.errors import MetaInvalidParameter, NotImplementedError_, NotSupported, VariantKeyError
+from rwshim.errors import (
+    MetaInvalidParameter,
+    NotImplementedError_,
+    NotSupported,
+    RwError,
+    VariantKeyError,
+)
 
 if TYPE_CHECKING:
     from rwshim.common.releases import Release
@@ -79,3 +85,21 @@ def sink(options: dict[str, str], cols: Sequence[ColumnSpec]) -> None:
             raise MetaInvalidParameter(
                 f"sinking VARIANT columns is not supported yet: column `{c.name}`"
             )
+
+
+# the variant functions (head's src/expr/impl/src/scalar/variant.rs)
+_FUNCTIONS = frozenset({"to_variant", "variant_get", "try_variant_get", "variant_typeof"})
+
+
+def refuse_in_query(release: str, functions: Iterable[str], type_names: Iterable[str]) -> None:
+    """Under a release without the type, a query naming it or calling its functions: refused
+    by name (the data plane has them for head; RisingWave's own refusal there names the
+    argument types, which rwshim does not bind for it)."""
+    used = sorted(set(functions) & _FUNCTIONS) + sorted(
+        {"variant"} & {t.lower() for t in type_names}
+    )
+    if used:
+        raise RwError(
+            f"not supported by rwshim: {', '.join(used)} under RisingWave {release}, which has"
+            " no variant type"
+        )
