@@ -776,6 +776,8 @@ class _Rewriter:
                 self.sp.replace(tr.location, end, new)
             if new == "rw_variant" and tr.literal >= 0:  # not record_in: the JSON parse
                 self.sp.insert(splice.string_end(self.text, tr.literal), "::text")
+            elif new == "rw_variant" and tr.param_end >= 0:  # a parameter's text, parsed
+                self.sp.insert(tr.param_end, "::text")
 
 
 def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:
