@@ -32,13 +32,13 @@ if TYPE_CHECKING:
 
 
 def check_available(release: Release, rw_types: Sequence[str]) -> None:
-    """A release before the type binds ``variant`` as an unknown type name:
-    ``unsupported data type: variant`` (v3.0.3/v2.8.5 binder/expr/mod.rs bind_data_type)."""
+    """A release before the type binds ``variant`` as an unknown type name, inside a list or
+    struct too: ``unsupported data type: variant`` (v3.0.3 binder/expr/mod.rs:1067, 1099;
+    v2.8.5 likewise)."""
     if release.variant_type:
         return
-    for t in rw_types:
-        if rwtypes.contains_variant(t):
-            raise NotImplementedError_(f"unsupported data type: {t}")
+    if any(rwtypes.contains_variant(t) for t in rw_types):
+        raise NotImplementedError_("unsupported data type: variant")
 
 
 def storage_key(types: Mapping[str, str], key: Sequence[str]) -> None:

@@ -372,6 +372,27 @@ def test_batch_refresh_only_at_head(c: Conn, release: str) -> None:
         )
 
 
+def test_variant_only_at_head(c: Conn, release: str) -> None:
+    if release == "head":
+        assert c.run("create table vt (v variant, s struct<v variant>)") == []
+        assert c.run("""select '{"b":1,"a":2}'::variant, variant_typeof(to_variant(1))""") == [
+            ('{"a":2,"b":1}', "int32")
+        ]
+        return
+    # v3.0.3 / v2.8.5 bind ``variant`` as an unknown type name (binder/expr/mod.rs:1067)
+    assert c.fail("create table vt (s struct<v variant>)") == (
+        "Failed to run the query\n\nCaused by:\n  Feature is not yet implemented: unsupported"
+        " data type: variant\nNo tracking issue yet. Feel free to submit a feature request at "
+        "https://github.com/risingwavelabs/risingwave/issues/new?labels=type%2Ffeature&"
+        "template=feature_request.yml\n"
+    )
+    # the data plane has the functions for head only: refused by name
+    assert c.fail("select to_variant(1)") == (
+        "Failed to run the query\n\nCaused by:\n  not supported by rwshim: to_variant under "
+        f"RisingWave {release}, which has no variant type\n"
+    )
+
+
 # ---------------------------------------------------------------------------- variables
 
 
