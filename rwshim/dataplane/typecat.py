@@ -6,7 +6,7 @@ One catalog per data plane (OIDs are per database); an OID is looked up once, on
 admin connection, from ``pg_type`` (a composite made by query/pg/typemap carries its
 RisingWave struct type in its comment).
 
-Variant values (the composite ``rwfn.rw_variant``) are their first field, RisingWave's text
+Variant values (the composite ``rwfn.variant``) are their first field, RisingWave's text
 made with the value (dataplane/plan/sqlfn/variant.py).  Map values (a composite of two
 arrays, dataplane/plan/maptype.py) are rendered as RisingWave's ``MapRef`` ToText does
 (``{k:v,...}``: map_decoder).  Struct values are rendered as
@@ -228,7 +228,7 @@ def _rw_text_of(t: rwtypes.RwType) -> Callable[[str], str]:
 
 
 def variant_decoder(b: bytes) -> str:
-    """PostgreSQL's text of a ``rwfn.rw_variant`` -> RisingWave's text of the variant: its
+    """PostgreSQL's text of a ``rwfn.variant`` -> RisingWave's text of the variant: its
     first field, made with the value (dataplane/plan/sqlfn/variant.py)."""
     fields = parse_record(b.decode())
     return fields[0] or "" if fields else ""

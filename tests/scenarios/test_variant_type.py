@@ -163,6 +163,9 @@ async def test_casts(conn: Conn) -> None:
             to_jsonb(to_variant(array[1, 2])),
             to_variant('NaN'::float8), to_variant(array[1.0::float8, 'NaN'])""",
     ) == [("t", '{"a":[1],"b":2.5}', "1", "[1, 2]", '"NaN"', '[1.0,"NaN"]')]
+    # an unaliased cast is named after the type (binder/select.rs data_type_to_alias)
+    cur = await conn.execute("select '1'::variant, to_variant(1)")
+    assert [d.name for d in cur.description or []] == ["variant", "to_variant"]
     # a parameter and a literal inserted into a variant column are parsed as JSON
     await conn.execute("create table vp (id int, v variant)")
     await conn.execute("insert into vp values (%s, %s)", [1, '{"k": [true]}'])

@@ -774,9 +774,10 @@ class _Rewriter:
             if new is not None:
                 end = name_end(self.text, tr.location, 1)
                 self.sp.replace(tr.location, end, new)
-            if new == "rw_variant" and tr.literal >= 0:  # not record_in: the JSON parse
+            variant = tr.names[0] == "variant"  # rwfn.variant (sqlfn/variant.py)
+            if variant and tr.literal >= 0:  # not record_in: the JSON parse
                 self.sp.insert(splice.string_end(self.text, tr.literal), "::text")
-            elif new == "rw_variant" and tr.param_end >= 0:  # a parameter's text, parsed
+            elif variant and tr.param_end >= 0:  # a parameter's text, parsed
                 self.sp.insert(tr.param_end, "::text")
 
 

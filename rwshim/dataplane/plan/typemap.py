@@ -17,7 +17,7 @@ RisingWave-only types (rwshim/common/rwtypes.py) map as:
   their dimensions in the value, not the type);
 - ``rw_int256``: the domain ``rwfn.rw_int256`` (dataplane/plan/sqlfn/int256.py);
 - ``vector(n)``: pgvector's ``vector(n)``, installed in ``rwfn``;
-- ``variant``: the composite ``rwfn.rw_variant`` (its text and its typed tree:
+- ``variant``: the composite ``rwfn.variant`` (its text and its typed tree:
   dataplane/plan/sqlfn/variant.py);
 - ``map(K,V)``: a composite type ``rwfn.rw_m<digest>`` per distinct map type, with the map
   functions overloaded on it (dataplane/plan/maptype.py).
@@ -67,7 +67,6 @@ _RESULT_OIDS: dict[int, int] = {
 QUERY_TYPE_NAMES: dict[str, str] = {
     "double": "double precision",
     "string": "varchar",
-    "variant": "rw_variant",
 }
 
 # Types a data-plane column may have without a registered mapping: PostgreSQL's own.
@@ -202,7 +201,7 @@ def pg_type(t: rwtypes.RwType) -> str:
     if inner is not t:
         return pg_type(inner) + "[]"
     if t.kind == "scalar" and t.scalar_oid == rwtypes.VARIANT_OID:
-        return f"{FUNCTION_SCHEMA}.rw_variant"
+        return f"{FUNCTION_SCHEMA}.variant"
     if t.kind == "scalar":
         return pgtypes.BY_OID[t.scalar_oid].display
     if t.kind == "int256":

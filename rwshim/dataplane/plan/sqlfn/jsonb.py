@@ -86,7 +86,7 @@ BEGIN
             x::text::timestamptz AT TIME ZONE 'UTC') #>> '{{}}') || '+00:00');
     ELSIF t = 'timestamp'::regtype THEN
         RETURN {F}.timestamp_jsonb(x::text::timestamp);
-    ELSIF t::text = '{F}.rw_variant' THEN
+    ELSIF t::text = '{F}.variant' THEN
         -- a variant: its jsonb (to_jsonb.rs ToJsonb for VariantRef; sqlfn/variant.py)
         RETURN (x::text)::jsonb;
     ELSIF t::text LIKE '{F}.rw\\_m%' THEN

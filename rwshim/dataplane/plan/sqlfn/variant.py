@@ -4,7 +4,7 @@ varchar``, to_jsonb.rs) on PostgreSQL.
 
 RisingWave stores a Parquet Variant (a typed tree: null, boolean, int8..int64, double,
 decimal16, string, binary, date, time, timestamp_micros, timestamp_ntz_micros, array, object
-with fields sorted by name).  Here a value is the composite ``rwfn.rw_variant`` of two fields:
+with fields sorted by name).  Here a value is the composite ``rwfn.variant`` of two fields:
 
 - ``txt``: RisingWave's text of it (ToText, variant.rs:151-165: parquet-variant-json's
   ``to_json_string``, or serde_json's rendering of the lossy value when a double is not
@@ -17,8 +17,13 @@ with fields sorted by name).  Here a value is the composite ``rwfn.rw_variant`` 
 
 ``json`` has no equality: PostgreSQL finds none for the composite either, so a GROUP BY,
 DISTINCT, ORDER BY or set operation over a variant fails while it plans, as RisingWave refuses
-them (optimizer/variant_key.rs; dataplane/plan/errors.py gives RisingWave's text).  The
-comment ``variant`` is how a result column of the type is known (dataplane/typecat.py).
+them (optimizer/variant_key.rs): the backstop behind the binder's check, which gives
+RisingWave's text first (binder/variant_keys.py, dataplane/session.py).  The
+comment ``variant`` is how a result column of the type is known (dataplane/typecat.py); the
+type's own name is RisingWave's (``rwfn`` is first in a data session's search_path), so
+``x::variant`` needs no splice and an unaliased cast's column is named ``variant``
+(binder/select.rs data_type_to_alias), a string literal or a parameter cast to it taking the
+text cast (dataplane/plan/rewrite.py).
 
 ``'...'::variant`` parses JSON as serde_json does for ``VariantVal::from_str``: an integer
 literal that fits i64 is int64, any other number a double, the last of duplicate keys wins
@@ -35,7 +40,7 @@ from __future__ import annotations
 
 from rwshim.dataplane.plan.sqlfn.common import F, once, raise_expr, register
 
-T = f"{F}.rw_variant"
+T = f"{F}.variant"
 
 # a double's text (float8out, shortest round trip) as serde_json (ryu) prints an f64: the
 # lossy rendering of a value holding a non-finite double (variant.rs:849-885)
@@ -270,7 +275,7 @@ BEGIN
     SELECT pt.typtype, pt.typelem, pt.typcategory, pt.typrelid, pt.typbasetype,
            pg_catalog.obj_description(pt.oid, 'pg_type') AS comment, pt.typname
         INTO typ FROM pg_catalog.pg_type pt WHERE pt.oid = t;
-    IF typ.typname = 'rw_variant' THEN
+    IF typ.typname = 'variant' AND typ.comment = 'variant' THEN
         RETURN (x::{T}).tree::jsonb;
     END IF;
     IF typ.typtype = 'd' OR typ.typname = 'vector' THEN

@@ -19,8 +19,8 @@ from rwshim.sql.ast.create import FormatEncode
 
 def test_the_type_text_oids_and_postgresql_form() -> None:
     for text, display, oid, pg in (
-        ("variant", "variant", 1307, "rwfn.rw_variant"),
-        ("VARIANT[]", "variant[]", 1308, "rwfn.rw_variant[]"),
+        ("variant", "variant", 1307, "rwfn.variant"),
+        ("VARIANT[]", "variant[]", 1308, "rwfn.variant[]"),
         ("struct<v variant>", "struct<v variant>", 2249, None),
     ):
         t = rwtypes.parse(text)
