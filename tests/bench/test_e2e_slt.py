@@ -284,3 +284,37 @@ def test_git_source_reads_a_commit(tmp_path: Path) -> None:
             slt.parse_file(source, "e2e_test/x/missing.slt")
     finally:
         source.close()
+
+
+def test_git_source_follows_a_symlinked_directory(tmp_path: Path) -> None:
+    """RisingWave's e2e_test/streaming/over_window/generated is a link to
+    ../../over_window/generated/streaming/; its files run under the link's path."""
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    real = tmp_path / "e2e_test" / "gen" / "streaming"
+    real.mkdir(parents=True)
+    (real / "main.slt.part").write_text("statement ok\nselect 2\n")
+    (tmp_path / "e2e_test" / "s" / "w").mkdir(parents=True)
+    (tmp_path / "e2e_test" / "s" / "w" / "main.slt").write_text(
+        "include ./generated/main.slt.part\n"
+    )
+    (tmp_path / "e2e_test" / "s" / "w" / "generated").symlink_to("../../gen/streaming/")
+    (tmp_path / "e2e_test" / "tool").symlink_to("/usr/bin/true")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c")
+    source = slt.GitSource(tmp_path)
+    try:
+        assert source.files() == [
+            "e2e_test/gen/streaming/main.slt.part",
+            "e2e_test/s/w/generated/main.slt.part",
+            "e2e_test/s/w/main.slt",
+        ]
+        (rec,) = slt.judged_records(slt.parse_file(source, "e2e_test/s/w/main.slt"))
+        assert isinstance(rec, Statement) and rec.sql == "select 2"
+        assert rec.loc.file == "e2e_test/s/w/generated/main.slt.part"
+    finally:
+        source.close()
