@@ -229,6 +229,9 @@ class AlterColumns:
             raise InvalidInputSyntax("alter table add NOT NULL columns must have default value")
         check_not_reserved(stmt.column)  # catalog/mod.rs:66-90, as bind_sql_columns
         spec, _ = _bound(stmt.column_def)
+        if node.cdc is not None and rwtypes.contains_variant(spec.rw_type):
+            # the replace plan binds a CDC table's columns again (create_table.rs:1648-1653)
+            raise rwtypes.variant_column_refusal(spec.name, "on a table created from a CDC source")
         node.columns.append(cdef)
         self._check_key(rel, node)
         position = len(node.columns) - 1

@@ -416,9 +416,9 @@ async def _connector_table(
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateTable)
     if stmt.cdc_source is not None:
-        cdc = await cdc_upstream.columns(fe, stmt, node)
-        variant_rules.cdc_table(cdc[0])
-        return cdc
+        if "variant" in (stmt.columns_text or "").lower():  # bind_cdc_table_schema's first
+            variant_rules.cdc_table(table_columns(stmt.columns_text)[0])
+        return await cdc_upstream.columns(fe, stmt, node)
     connector = connector_of(connectors.plain_options(stmt.with_options))
     if connector is None or connector == "webhook":
         # check_create_table_with_source (create_table.rs:2220-2244)

@@ -18,6 +18,7 @@ import pytest
 from psycopg.types.string import TextLoader
 
 from tests.conftest import Running
+from tests.scenarios.pg15 import Pg15, cdc_options
 
 _TEXT_OIDS = (16, 20, 21, 23, 1043, 3802, 1307, 1308)
 
@@ -308,3 +309,21 @@ async def test_catalogs_name_the_type(conn: Conn) -> None:
     ) == [("id", "integer"), ("v", "variant"), ("l", "variant[]")]
     assert await _rows(conn, "select oid::int, typname from pg_type where oid in (1307, 1308)"
                        " order by oid") == [("1307", "variant"), ("1308", "_variant")]  # fmt: skip
+
+
+async def test_cdc_tables_refuse_variant_columns(conn: Conn, cdc_upstream: Pg15) -> None:
+    # e2e_test/source_inline/cdc/postgres/postgres_variant_reject.slt: refused before the
+    # upstream is read (create_table.rs:1648-1653), on ALTER TABLE ADD COLUMN too
+    refusal = _chain(
+        'Not supported: VARIANT column "{0}" is not supported on a table created from a CDC '
+        "source yet\nHINT: VARIANT columns are not supported on a table created from a CDC "
+        "source yet"
+    )
+    await conn.execute(f"create source pg with ({cdc_options(cdc_upstream)})")
+    for column in ("x variant", "x struct<v variant>"):
+        assert await _error(
+            conn,
+            f"create table vr (id int primary key, v varchar, {column}) from pg table 'public.t'",
+        ) == refusal.format("x")
+    await conn.execute("create table vr (id int primary key, v varchar) from pg table 'public.t'")
+    assert await _error(conn, "alter table vr add column x variant") == refusal.format("x")
