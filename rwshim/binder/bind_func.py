@@ -109,6 +109,10 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     bound = [tx.bind(a) for a in args]
     new_args = [b[0] for b in bound]
     oids = [b[1] for b in bound]
+    if not tx.b.variant_type and name in variant_keys.FUNCTIONS:
+        # a release without the type has none of them (sqlglot types ``to_variant``)
+        sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)
+        raise NoFunction(f"{name}({sig})")
     oid = (
         DATA_PLANE_AGGREGATES.get(name)
         or DATA_PLANE_FUNCTIONS.get(name)

@@ -217,6 +217,9 @@ def collate(tx: ExprBinder, node: exp.Collate) -> tuple[exp.Expr, int]:
 
 def cast(tx: ExprBinder, node: exp.Cast) -> tuple[exp.Expr, int]:
     to = cast_type(node.args["to"])
+    if not tx.b.variant_type and variant_keys.contains_variant(to):
+        # v3.0.3 / v2.8.5 bind_data_type: ``variant`` is an unknown type name
+        raise at_bind(NotImplementedError_("unsupported data type: variant"))
     inner = node.this
     # a parameter cast to a reg* type is sent as the object's name
     reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or is_regclass(node.args["to"])

@@ -79,6 +79,8 @@ class Bound:
 class Binder:
     """Binds one statement for one context, lowering it with ``lowering``."""
 
+    streaming, variant_type = False, True  # CREATE ... AS; the release's (variant_keys)
+
     def __init__(
         self,
         ctx: QueryContext,
@@ -105,7 +107,6 @@ class Binder:
         # TableFunctionToProjectSetRule puts table functions over Values,
         # optimizer/rule/table_function_to_project_set_rule.rs).
         self.values_leaf = False
-        self.streaming = False  # a CREATE ... AS query: its plan is a stream (variant_keys)
         self._expanding: list[int] = []
         # the columns read of each user relation, by relation id (a view's query counts as
         # the querying one's, since RisingWave plans a view inline)

@@ -45,6 +45,9 @@ _COMPARISONS: dict[type[exp.Expr], str] = {
     exp.NullSafeNEQ: "is_distinct_from",
 }
 
+# the variant functions (head: src/expr/impl/src/scalar/variant.rs)
+FUNCTIONS = frozenset({"to_variant", "variant_get", "try_variant_get", "variant_typeof"})
+
 # aggregates whose DISTINCT batch planning turns into a group key (splittable: the distinct
 # aggregate rewrite of logical_agg.rs; ``array_agg``/``string_agg`` keep the argument)
 _SPLIT_DISTINCT = frozenset({"count", "sum", "min", "max", "avg"})

@@ -458,11 +458,15 @@ class Frontend:
         if shape is not None and not self.instance.release.variant_type:
             from rwshim.frontend import variant_rules
 
-            variant_rules.refuse_in_query(
-                self.instance.release.key,
-                shape.func_names,
-                [r.names[-1] for r in shape.type_refs],
-            )
+            try:
+                variant_rules.refuse_in_query(
+                    self.instance.release.key,
+                    shape.func_names,
+                    [r.names[-1] for r in shape.type_refs],
+                )
+            except RwError as e:
+                # the binder's text names the argument types, as the release's binder does
+                raise self._explain(text, ctx) or e from None
         if planned is not None and planned.settings:
             # set_config(name, value, false): RisingWave's binder sets the variable whenever
             # it binds the statement (builtin_scalar.rs:621-661); a cached plan sets it again

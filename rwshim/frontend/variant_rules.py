@@ -92,9 +92,10 @@ _FUNCTIONS = frozenset({"to_variant", "variant_get", "try_variant_get", "variant
 
 
 def refuse_in_query(release: str, functions: Iterable[str], type_names: Iterable[str]) -> None:
-    """Under a release without the type, a query naming it or calling its functions: refused
-    by name (the data plane has them for head; RisingWave's own refusal there names the
-    argument types, which rwshim does not bind for it)."""
+    """Under a release without the type, a query naming it or calling its functions (the data
+    plane has them for head): refused by name, where the in-process binder does not give the
+    release's own text (``function to_variant(integer) does not exist``, ``unsupported data
+    type: variant``)."""
     used = sorted(set(functions) & _FUNCTIONS) + sorted(
         {"variant"} & {t.lower() for t in type_names}
     )

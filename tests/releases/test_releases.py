@@ -386,11 +386,17 @@ def test_variant_only_at_head(c: Conn, release: str) -> None:
         "https://github.com/risingwavelabs/risingwave/issues/new?labels=type%2Ffeature&"
         "template=feature_request.yml\n"
     )
-    # the data plane has the functions for head only: refused by name
-    assert c.fail("select to_variant(1)") == (
-        "Failed to run the query\n\nCaused by:\n  not supported by rwshim: to_variant under "
-        f"RisingWave {release}, which has no variant type\n"
-    )
+    # nor has it the functions, in a query or a materialized view
+    c.run("create table w (a int)")
+    for sql in (
+        "select to_variant(a) from w",
+        "create materialized view wm as select to_variant(a) from w",
+    ):
+        assert c.fail(sql) == (
+            "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+            "  1: Failed to bind expression: to_variant(a)\n"
+            "  2: function to_variant(integer) does not exist\n"
+        ), sql
 
 
 # ---------------------------------------------------------------------------- variables
