@@ -12,7 +12,9 @@ each read once so that its state exists on the data plane.  One figure: the epoc
 ``--repeat`` runs.  rwshim refreshes a written table's views by recomputing them (their
 query, upstream first), so the cost grows with N times the table's size; a barrier that
 wrote nothing costs a look-up.  rwshim runs in process (the pytest plugin's server, manual
-clock: no periodic barrier interferes); nothing here is an assertion.
+clock: no periodic barrier interferes); nothing here is an assertion.  ``--changelog``: each
+view is also read by a view over its changelog (``WITH c AS changelog FROM mv<i>``), whose
+barriers diff the view's state before and after its refresh (dataplane/plan/changelogs.py).
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ def _flush_ms(conn: Any, write: str | None, repeat: int) -> float:
     return statistics.median(runs) * 1000
 
 
-def barrier_costs(mv_counts: list[int], changed: list[int], repeat: int) -> dict[str, float]:
+def barrier_costs(
+    mv_counts: list[int], changed: list[int], repeat: int, changelog: bool = False
+) -> dict[str, float]:
     import psycopg
 
     from rwshim.testing import RwShim
@@ -62,8 +66,16 @@ def barrier_costs(mv_counts: list[int], changed: list[int], repeat: int) -> dict
                 where = f"k % 100 = {i % 100}"
                 conn.execute(f"CREATE MATERIALIZED VIEW mv{i} AS SELECT k, v FROM t WHERE {where}")
             conn.execute("WAIT")
+            for i in range(made, n) if changelog else ():  # its barriers diff mv<i>'s state
+                conn.execute(
+                    f"CREATE MATERIALIZED VIEW cl{i} AS"
+                    f" WITH c AS changelog FROM mv{i} SELECT * FROM c"
+                )
+            conn.execute("WAIT")
             for i in range(made, n):  # the view's state is made on first use
                 conn.execute(f"SELECT count(*) FROM mv{i}").fetchall()
+                if changelog:
+                    conn.execute(f"SELECT count(*) FROM cl{i}").fetchall()
             made = n
             s.manual_clock()
             out[f"flush_no_change_{n}_mvs_ms"] = _flush_ms(conn, None, repeat)
@@ -83,10 +95,13 @@ def main() -> None:
     ap.add_argument("--mvs", default="10,100,1000", help="materialized view counts")
     ap.add_argument("--rows", default="1,10000", help="rows changed in the epoch")
     ap.add_argument("--repeat", type=int, default=5, help="runs per figure")
+    ap.add_argument(
+        "--changelog", action="store_true", help="each view read by a changelog CTE's view"
+    )
     args = ap.parse_args()
     mvs = [int(x) for x in args.mvs.split(",")]
     rows = [int(x) for x in args.rows.split(",")]
-    figures = barrier_costs(mvs, rows, args.repeat)
+    figures = barrier_costs(mvs, rows, args.repeat, args.changelog)
     for k, v in figures.items():
         print(f"{k:40s} {v:10.2f}")
     if args.json:

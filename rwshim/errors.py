@@ -194,6 +194,21 @@ class CatalogNotFound(RwError):
         super().__init__("Catalog error", f"{object_type} not found: {name}", sqlstate=code)
 
 
+class InternalTableRead(RwError):
+    """A query reads a job's internal state table, which RisingWave answers with its rows
+    (binder/relation/table_or_source.rs:175-179) and rwshim cannot: it keeps no operator
+    state (a materialized view is its query computed again at barriers).  A CREATE that reads
+    one turns this into RisingWave's own refusal (handler/util.rs:364-393)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f'not supported by rwshim: reading the internal state table "{name}" (rwshim '
+            "keeps no streaming state: a materialized view is its query computed again at "
+            "each barrier)"
+        )
+        self.name = name
+
+
 class CatalogDuplicated(RwError):
     """`Catalog error` + `<type> with name <name> exists` (catalog/mod.rs:130-145); 42710."""
 

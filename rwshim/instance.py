@@ -213,6 +213,8 @@ class Instance:
             # a time-travel NOW() reads the frontend's clock: rwshim's (manual or not)
             self._data.epochs.clocked.clock_ms = lambda: self.clock.now_ms()
             engine = getattr(self, "engine", None)  # (none yet while the engine recovers)
+            # the epoch a write belongs to before a barrier reached the data plane
+            self._data.epochs.clocked.epoch_of = lambda db: self.engine.barrier.epoch(db)
             if engine is not None:
                 # every barrier from now on commits its epoch on the data plane
                 engine.barrier.on_barrier.append(self._epoch_barrier)

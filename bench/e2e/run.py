@@ -49,17 +49,33 @@ def select_files(files: list[str], specs: list[str], mirror: bool) -> list[str]:
     chosen: list[str] = []
     for spec in specs:
         spec = spec.strip("/")
-        if mirror and "/" not in spec and not spec.startswith("e2e_test"):
+        short = mirror and "/" not in spec and not spec.startswith("e2e_test")
+        if short:
             spec = f"e2e_test/batch/{spec}"
         # A directory runs its `*.slt` files as RisingWave's CI does (`risedev slt
         # './e2e_test/streaming/**/*.slt'`, ci/scripts/e2e-test-serial.sh:100): a `.slt.part`
         # runs through the files that include it, a `.slt.disabled` / `.slt.bug` not at all.
-        # A file named on its own runs whatever it is.
-        hits = [f for f in files if f == spec or (f.startswith(spec + "/") and f.endswith(".slt"))]
+        # A short name (`basic`: e2e_test/batch/basic, whose parts e2e_test/batch/*.slt
+        # include after the preamble this runner gives, DEFAULT_PREAMBLE) runs its parts too,
+        # except those another chosen file includes (`included_parts`).  A file named on its
+        # own runs whatever it is.
+        kinds = (".slt", ".part") if short else (".slt",)
+        under = [f for f in files if f.startswith(spec + "/") and f.endswith(kinds)]
+        hits = [spec] if spec in files else under
         if not hits:
             raise SystemExit(f"no test files under {spec!r}")
         chosen += [f for f in hits if f not in chosen]
     return chosen
+
+
+def included_parts(parsed: dict[str, list[slt.Item]]) -> set[str]:
+    """The `.part` files another of the chosen files includes."""
+    return {
+        i.file
+        for f, items in parsed.items()
+        for i in items
+        if isinstance(i, slt.BeginInclude) and i.file != f and i.file.endswith(".part")
+    }
 
 
 class Pool:
@@ -164,17 +180,22 @@ def execute(args: argparse.Namespace) -> int:
         files = (
             select_files(source.files(), args.paths or [""], False)
             if args.paths
-            else [f for f in source.files() if f.endswith(".slt")]
+            else [f for f in source.files() if f.endswith((".slt", ".part"))]
         )
+    parsed: dict[str, list[slt.Item]] = {}
+    for f in files:
+        try:
+            parsed[f] = slt.parse_file(source, f)
+        except slt.ParseError:
+            parsed[f] = []  # the worker reports it
+    named = set(args.paths or [])
+    skip = included_parts(parsed) - named
+    files = [f for f in files if f not in skip]
     plans: dict[str, list[slt.Judged]] = {}
     costs: dict[str, float] = {}
     for f in files:
-        try:
-            items = slt.parse_file(source, f)
-        except slt.ParseError:
-            items = []  # the worker reports it
-        plans[f] = slt.judged_records(items)
-        costs[f] = cost(items)
+        plans[f] = slt.judged_records(parsed[f])
+        costs[f] = cost(parsed[f])
     target = "dsn" if args.dsn else "rwshim"
     out = (
         Path(args.out)

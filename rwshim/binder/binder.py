@@ -41,13 +41,13 @@ from rwshim.binder.lowering import Lowering
 from rwshim.binder.parse import definition_query, ident, parse
 from rwshim.binder.relations import Relation, RelationSource, RelKind, as_of
 from rwshim.binder.resolve import (
-    CHANGELOG_ROW_ID,
     UNNAMED_COLUMN,
     OutColumn,
     Scope,
     Source,
     SystemRelation,
     derive_alias,
+    hidden_columns,
     rename,
     rename_outputs,
     resolve_relation,
@@ -182,10 +182,9 @@ class Binder:
         visible = [
             OutColumn(c.name, types.column_oid(c.type_oid, c.rw_type)) for c in rel.visible_columns
         ]
-        hidden: frozenset[str] = frozenset()
-        if rel.changelog:  # its _changelog_row_id binds by name (binder/relation/share.rs:74-80)
-            hidden = frozenset({CHANGELOG_ROW_ID})
-            visible.append(OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8))
+        system = hidden_columns(rel)  # (a name binds them, a star skips them)
+        hidden = frozenset(c.name for c in system)
+        visible.extend(system)
         cols = rename(visible, alias_cols)
         if rel.kind in (RelKind.MATERIALIZED_VIEW, RelKind.VIEW, RelKind.INDEX) and rel.definition:
             if rel.id in self._expanding:

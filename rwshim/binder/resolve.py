@@ -29,6 +29,7 @@ from rwshim.errors import (
     BindError,
     CatalogNotFound,
     InternalError,
+    InternalTableRead,
     InvalidInputSyntax,
     InvalidReference,
     ItemNotFound,
@@ -231,6 +232,24 @@ CHANGELOG_OP = "changelog_op"
 CHANGELOG_ROW_ID = "_changelog_row_id"
 
 
+# src/common/src/catalog/mod.rs:119, :128
+ROW_ID = "_row_id"
+RW_TIMESTAMP = "_rw_timestamp"
+
+
+def hidden_columns(rel: Relation) -> list[OutColumn]:
+    """The columns of a user relation a name binds and a star skips (binder/relation/
+    mod.rs:408-435, select.rs:371): a changelog CTE's ``_changelog_row_id``; a table's hidden
+    ``_row_id`` and its system column ``_rw_timestamp`` (catalog/table_catalog.rs:815-820; a
+    materialized view's or index's is refused on rwshim's data plane, plan/rw_timestamp.py)."""
+    if rel.changelog:  # (share.rs:74-80)
+        return [OutColumn(CHANGELOG_ROW_ID, pgtypes.INT8)]
+    if rel.kind != RelKind.TABLE:
+        return []
+    out = [OutColumn(ROW_ID, pgtypes.INT8) for c in rel.columns if c.hidden and c.name == ROW_ID]
+    return [*out, OutColumn(RW_TIMESTAMP, pgtypes.TIMESTAMPTZ)]
+
+
 def changelog_of(base: Relation | SystemRelation) -> Relation:
     """A changelog CTE's relation (``WITH p AS changelog FROM t``): the table's or source's
     columns, hidden ones hidden, then ``changelog_op`` int2 and the hidden
@@ -284,6 +303,7 @@ def _find_relation(
         rel = relations.relation(db_id, schema, name)
         if rel is not None and readable(rel):
             return rel
+        refuse_internal_read(relations, db_id, schema, name)
         raise CatalogNotFound("table or source", name)
     for path in ctx.resolved_path():
         if path in SYSTEM_SCHEMAS:
@@ -296,7 +316,34 @@ def _find_relation(
         rel = relations.relation(db_id, path, name)
         if rel is not None and readable(rel):
             return rel
+        refuse_internal_read(relations, db_id, path, name)
     raise CatalogNotFound("table or source", name)
+
+
+def _is_internal(relations: RelationSource, db_id: int, schema: str, name: str) -> bool:
+    """Whether ``schema.name`` is an internal state table (``relation`` leaves them out; not
+    every RelationSource knows them: StoreRelations does)."""
+    internal: Callable[[int, str, str], bool] | None = getattr(relations, "internal_table", None)
+    return internal is not None and internal(db_id, schema, name)
+
+
+def _refuse_internal_dml(relations: RelationSource, db_id: int, schema: str, name: str) -> None:
+    """check_for_dml (table_or_source.rs:706-728): an internal table is found as a created
+    table, then refused."""
+    if _is_internal(relations, db_id, schema, name):
+        raise InvalidInputSyntax(f'cannot change internal table "{name}"')
+
+
+def refuse_internal_read(relations: RelationSource, db_id: int, schema: str, name: str) -> None:
+    """RisingWave binds a job's internal state table like any table and a batch query reads
+    its rows (table_or_source.rs:175-179; e2e_test/commands/internal_table.mjs reads them
+    so).  rwshim lists the state tables of the fragments it models (engine/fragments.py) but
+    keeps no operator state: a materialized view's rows are its query computed again at
+    barriers (dataplane/epochs.py).  So a read of one is refused, saying why, rather than
+    answered with rows RisingWave would not give or with a not-found error for a relation
+    the catalogs list."""
+    if _is_internal(relations, db_id, schema, name):
+        raise InternalTableRead(name)
 
 
 def resolve_dml_target(
@@ -320,6 +367,8 @@ def resolve_dml_target(
         if schema not in SYSTEM_SCHEMAS and not relations.schema_exists(ctx.database_id, schema):
             raise CatalogNotFound("schema", schema)
         rel = relations.relation(ctx.database_id, schema, name)
+        if rel is None:
+            _refuse_internal_dml(relations, ctx.database_id, schema, name)
     else:
         for path in ctx.resolved_path():
             if path in SYSTEM_SCHEMAS or not relations.schema_exists(ctx.database_id, path):
@@ -328,6 +377,7 @@ def resolve_dml_target(
             if rel is not None and _is_table_catalog(rel) and rel.created:
                 break
             rel = None
+            _refuse_internal_dml(relations, ctx.database_id, path, name)
     if rel is None or not _is_table_catalog(rel) or not rel.created:
         raise CatalogNotFound("table", name)
     if rel.kind == RelKind.MATERIALIZED_VIEW:

@@ -119,6 +119,17 @@ class StoreRelations:
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
 
+    def internal_table(self, database_id: int, schema: str, name: str) -> bool:
+        """Whether ``schema.name`` is one of the database's internal state tables (which
+        ``relation`` leaves out: rwshim lists them but holds no rows for them)."""
+        row = self.conn.execute(
+            "SELECT 1 FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
+            "WHERE +r.database_id = ? AND s.name = ? AND r.name = ? AND r.kind = 'internal' "
+            "LIMIT 1",
+            (database_id, schema, name),
+        ).fetchone()
+        return row is not None
+
     def relation(self, database_id: int, schema: str, name: str) -> Relation | None:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "

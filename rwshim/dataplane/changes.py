@@ -13,7 +13,10 @@ value), ``Delete`` (no new value), ``UpdateDelete`` + ``UpdateInsert`` (both), i
   yields ``Delete`` / ``Insert`` where RisingWave (keyed by a hidden column) may say
   ``UpdateDelete`` / ``UpdateInsert``;
 - ``before``: a snapshot taken now, with the ops not yet assigned to an epoch undone (what a
-  FULL cursor's snapshot shows: the contents as of the last barrier).
+  FULL cursor's snapshot shows: the contents as of the last barrier);
+- ``stream_key`` / ``key_finder`` / ``Keyed``: a materialized view's key as its definition or
+  read query shows it, for these diffs and for the logs of changelog CTEs over a view
+  (dataplane/plan/changelogs.py).
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
+
+from rwshim.binder.relations import Relation, RelKind
 
 Row = dict[str, Any]
 Change = tuple[str, Row]
@@ -173,7 +178,8 @@ def stream_key(
         stmt = long_names.restore_ast(pglast.parse_sql(masked)[0].stmt, long)
     except Exception:
         return None
-    q: Any = getattr(stmt, "query", None)
+    # a CREATE statement's query, or the query itself (a view's read query: Relation.definition)
+    q: Any = stmt if type(stmt).__name__ == "SelectStmt" else getattr(stmt, "query", None)
     if type(q).__name__ != "SelectStmt" or q.op != pglast.enums.SetOperation.SETOP_NONE:
         return None
     outputs: dict[str, str] = {}  # input column -> output name, plain column references only
@@ -204,3 +210,50 @@ def stream_key(
         return None
     # (an aggregate without GROUP BY cannot sit beside plain columns: no case left here)
     return tuple(outputs[c] for c in up)
+
+
+class _ByName(Protocol):
+    def relation(self, database_id: int, schema: str, name: str) -> Relation | None: ...
+
+
+class _Relations(_ByName, Protocol):
+    def relation_by_id(self, relation_id: int) -> Relation | None: ...
+
+
+class Keyed:
+    """A catalog's relations by id, and a materialized view's stream key (``key_finder``):
+    what the logs of changelog CTEs are made from (dataplane/plan/changelogs.py objects)."""
+
+    def __init__(self, relations: _Relations) -> None:
+        self.relations = relations
+        self.mv_key = key_finder(relations)
+
+    def relation_by_id(self, relation_id: int) -> Relation | None:
+        return self.relations.relation_by_id(relation_id)
+
+
+def key_finder(relations: _ByName, depth: int = 0) -> Callable[[Relation], tuple[str, ...] | None]:
+    """A materialized view's stream key as ``stream_key`` reads it from its definition, its
+    FROM names looked up in its own schema (a table's key when it declared one); None when
+    unknown or not all of it is one of the view's columns."""
+
+    def key(rel: Relation) -> tuple[str, ...] | None:
+        if rel.kind != RelKind.MATERIALIZED_VIEW or not rel.definition or depth > 8:
+            return None
+
+        def upstream_key(name: str, schema: str | None) -> tuple[str, ...] | None:
+            found = relations.relation(rel.database_id, schema or rel.schema, name)
+            if found is None:
+                return None
+            if found.kind == RelKind.TABLE:
+                hidden = {c.name for c in found.columns if c.hidden}
+                pk = found.primary_key
+                return pk if pk and not any(k in hidden for k in pk) else None
+            return key_finder(relations, depth + 1)(found)
+
+        got = stream_key(rel.definition, upstream_key)
+        if got is None or not set(got) <= {c.name for c in rel.columns}:
+            return None
+        return got
+
+    return key

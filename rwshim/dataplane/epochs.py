@@ -38,7 +38,10 @@ barrier of its database commits, and materialized views are state maintained at 
   commits: tables, views on views and indexes over them show one epoch together
   (``src/stream/src/executor/temporal_join.rs:257-313`` align barriers; all state tables
   commit with the same checkpoint, ``src/meta/src/barrier/partial_graph.rs:583-595``).  A
-  barrier with no write costs a dictionary look-up; DDL never waits on PostgreSQL for it.
+  view whose changelog a changelog CTE reads keeps its state before the step and appends the
+  difference to the logs over it (``changelog_diffs``, dataplane/plan/changelogs.py); no other
+  view pays for it.  A barrier with no write costs a dictionary look-up; DDL never waits on
+  PostgreSQL for it.
 - **Checkpoints.**  Only a checkpoint barrier commits (RisingWave commits checkpoint epochs
   only: ``src/meta/src/barrier/partial_graph.rs:583-595``): with ``checkpoint_frequency`` n
   every n-th periodic barrier and every command's barrier (``engine/barrier.py``,
@@ -85,7 +88,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import ConnectionLost, PgConn, PgFailure
-from rwshim.dataplane.plan import names
+from rwshim.dataplane.plan import changelogs, names
 from rwshim.dataplane.plan.dml import IGNORE, NO_CHECK, upsert_clause
 from rwshim.dataplane.temporal import Clocked
 from rwshim.errors import RwError
@@ -133,7 +136,8 @@ def refresh_sql(mvs: list[int], plane: DataPlane | None = None) -> list[str]:
     """The statements computing these view states again, in order: from their queries, or by
     a state's own step (an EMIT ON WINDOW CLOSE view appends, ``state_refresh``)."""
     if plane is not None:
-        return [state_refresh(plane, mv) for mv in mvs]
+        logged = changelog_diffs(plane) if mvs else {}
+        return [state_refresh(plane, mv, logged.get(mv, ())) for mv in mvs]
     return [
         (
             f"DELETE FROM {_qualified(names.state_name(mv))}; INSERT INTO"
@@ -173,17 +177,66 @@ def states_reading(plane: DataPlane, tables: set[int], also: Iterable[int] = ())
     return [rid for _, rid in sorted(found)]
 
 
-def state_refresh(plane: DataPlane, mv: int) -> str:
+def state_refresh(plane: DataPlane, mv: int, diffs: Iterable[str] = ()) -> str:
     """A view state's step at a barrier: computed again from its query, or its own step (an
-    EMIT ON WINDOW CLOSE view appends what closed, dataplane/plan/watermarks.py)."""
+    EMIT ON WINDOW CLOSE view appends what closed, dataplane/plan/watermarks.py).  A view
+    whose changelog something reads (``diffs``, from ``changelog_diffs``: statements reading
+    ``changelogs.OLD`` and ``NEW``) appends the difference to each log over it: in the
+    step's own statement, the rows its DELETE returns against those it inserts (no DDL at a
+    barrier: temporary tables made and dropped by the hundred in one transaction cost
+    PostgreSQL time growing with their number); a view with its own step keeps its rows
+    before it in a temporary table."""
     own = next(
         (o.refresh for o in plane.objects_for(mv) if o.kind == "state" and o.relation_id == mv),
         None,
     )
-    if own is not None:
-        return own
     state, query = _qualified(names.state_name(mv)), _qualified(names.query_name(mv))
-    return f"DELETE FROM {state}; INSERT INTO {state} SELECT * FROM {query}"
+    diffs = list(diffs)
+    if own is None and diffs:
+        old, new = changelogs.OLD, changelogs.NEW
+        # one snapshot: the DELETE does not see the INSERT's rows, and returns the old ones
+        ctes = [
+            f"{new} AS MATERIALIZED (SELECT * FROM {query})",
+            f"{old} AS (DELETE FROM {state} RETURNING *)",
+            f"put__ AS (INSERT INTO {state} SELECT * FROM {new})",
+            *(f"log{i}__ AS ({d})" for i, d in enumerate(diffs[:-1])),
+        ]
+        return f"WITH {', '.join(ctes)} {diffs[-1]}"
+    if own is None:
+        return f"DELETE FROM {state}; INSERT INTO {state} SELECT * FROM {query}"
+    if not diffs:
+        return own
+    before = changelogs.before_name(mv)
+    read = f"WITH {changelogs.OLD} AS (TABLE {before}), {changelogs.NEW} AS (TABLE {state}) "
+    return "; ".join(
+        [
+            f"DROP TABLE IF EXISTS {before}",
+            f"CREATE TEMP TABLE {before} ON COMMIT DROP AS SELECT * FROM {state}",
+            own,
+            *(read + d for d in diffs),
+            f"DROP TABLE {before}",
+        ]
+    )
+
+
+def changelog_diffs(plane: DataPlane) -> dict[int, list[str]]:
+    """Materialized view id -> the statements appending its difference to the logs of the
+    changelog CTEs over it (made logs only: a view nobody reads the changelog of has none,
+    and its barrier costs what it did)."""
+    out: dict[int, list[str]] = {}
+    for name in plane.made_names():
+        upstream = changelogs.log_upstream(name)
+        parsed = names.parse_physical(name) if upstream is not None else None
+        if upstream is None or parsed is None:
+            continue
+        try:
+            objects = plane.objects_for(parsed[1])
+        except RwError:
+            continue  # dropped: its log goes with the next drop pass
+        diff = next((o.refresh for o in objects if o.name == name), None)
+        if diff is not None:
+            out.setdefault(upstream, []).append(diff)
+    return out
 
 
 # the committed copy of a DML statement's target, in the reading session's transaction
@@ -251,6 +304,15 @@ def from_snapshot(
         f" GENERATED INCLUDING IDENTITY{' INCLUDING INDEXES' if kind == 'insert' else ''})"
         " ON COMMIT DROP"
     )
+    # the copy keeps the committed rows' write times (a WHERE may read them) but stamps none:
+    # the table stamps what is applied (plan/rw_timestamp.py)
+    stamp = names.quote_ident("_rw_timestamp")
+    like += f"; ALTER TABLE {COPY} ALTER COLUMN {stamp} DROP DEFAULT"
+    if row_id:
+        # the copy's own ids are never kept, and its connection has no clock for RisingWave's
+        # (plan/row_ids.py): the table gives the rows their ids when they are applied
+        row_ids = [names.quote_ident(k) for k in rel.primary_key if k in hidden]
+        like += "".join(f"; ALTER TABLE {COPY} ALTER COLUMN {k} SET DEFAULT 0" for k in row_ids)
     rows = f"json_populate_recordset(NULL::{target}, $1::json)"
     match = " AND ".join(f"x.{k} = d.{k}" for k in keys)
     if kind == "insert":
@@ -272,8 +334,8 @@ def from_snapshot(
         prepare = f"{like}; SAVEPOINT {SAVEPOINT}"
         return FromSnapshot(prepare, "SELECT -1", on_copy, fallback, capture, (insert,))
     prepare = (
-        f"{like}; INSERT INTO {COPY} ({listed}) OVERRIDING SYSTEM VALUE SELECT {listed} FROM"
-        f" {target}; SAVEPOINT {SAVEPOINT}"
+        f"{like}; INSERT INTO {COPY} ({listed}, {stamp}) OVERRIDING SYSTEM VALUE SELECT"
+        f" {listed}, {stamp} FROM {target}; SAVEPOINT {SAVEPOINT}"
     )
     mark = f"SELECT COALESCE(max(cmin::text::bigint), -1) FROM {COPY}"
     if kind == "delete":
@@ -567,14 +629,17 @@ class Epochs:
                 conn = writer.conn = await open_conn()
                 conn.undo_attempt = f"ROLLBACK TO SAVEPOINT {SAVEPOINT}"
                 writer.generation = self.plane.generation()
+            # rwshim's clock now and the epoch written in: the row ids and _rw_timestamp of
+            # the rows the statement writes carry them (plan/row_ids.py, plan/rw_timestamp.py)
+            clock = "".join(s + "; " for s in self.clocked.write_sql(database_id))
             try:
                 if writer.open:
                     await conn.script(f"RELEASE SAVEPOINT {SAVEPOINT}")
                     await setup(conn)
-                    await conn.script(f"SAVEPOINT {SAVEPOINT}")
+                    await conn.script(f"{clock}SAVEPOINT {SAVEPOINT}")
                 else:
                     await setup(conn)  # autocommit: it stays
-                    await conn.script(f"BEGIN; SAVEPOINT {SAVEPOINT}")
+                    await conn.script(f"{clock}BEGIN; SAVEPOINT {SAVEPOINT}")
             except PgFailure:
                 writer.close_now()  # the epoch's transaction is in no known state
                 raise

@@ -34,7 +34,7 @@ from pathlib import Path
 from rwshim.binder.context import QueryContext, parse_search_path
 from rwshim.binder.relations import Relation, RelKind, as_of
 from rwshim.catalog_path.store_source import StoreRelations
-from rwshim.dataplane import typecat
+from rwshim.dataplane import changes, typecat
 from rwshim.dataplane.epochs import Epochs, tables_touched
 from rwshim.dataplane.host import PgHost
 from rwshim.dataplane.pgio import UNDEFINED_TABLE, ConnectionLost, PgConn, PgFailure
@@ -365,7 +365,7 @@ class DataPlane:
                 st = planned.statement
                 resolve = route.resolver(self.view_context(rel), as_of(self.relations, rel))
                 mv = ddl.materialized(rel, st.text, st.requires, resolve)
-                logs = changelogs.objects(rel, st.changelogs, self.relations)  # its CTEs' logs
+                logs = changelogs.objects(rel, st.changelogs, changes.Keyed(self.relations))
                 out += logs + self.epochs.clocked.view_objects(rel.id, st.temporal, mv, out)
             else:
                 view = ddl.view(rel, planned.statement.text)

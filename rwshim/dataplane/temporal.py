@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rwshim.dataplane.pgio import PgFailure
-from rwshim.dataplane.plan import names
+from rwshim.dataplane.plan import names, row_ids, rw_timestamp
 from rwshim.dataplane.plan import temporal as joins
 from rwshim.errors import FeatureNotAvailable, RwError
 from rwshim.sql.tokens import Kind, tokenize
@@ -180,6 +180,8 @@ class Clocked:
         # rwshim's clock (Unix ms; the instance sets it): what a time-travel NOW() reads
         self.clock_ms: Callable[[], int] | None = None
         self._watermark: dict[int, int] = {}
+        # the engine's current epoch of a database (the instance sets it)
+        self.epoch_of: Callable[[int], int] | None = None
 
     def advance(self, database_id: int, epoch: int) -> int:
         """The ``now()`` (Unix ms) a barrier of ``database_id`` starting ``epoch`` commits:
@@ -215,10 +217,12 @@ class Clocked:
         self, now_ms: int | None, database_id: int | None = None, barrier: bool = False
     ) -> list[str]:
         """The statements setting ``now()`` for a refresh (none when no barrier ran yet),
-        and the epochs temporal joins read at and stamp with (dataplane/plan/temporal.py)."""
+        and the epochs temporal joins read at and stamp with (dataplane/plan/temporal.py);
+        and rwshim's clock, which the row ids written meanwhile carry (``clock_sql``)."""
+        clock = self.clock_sql(local=True)
         if now_ms is None:
-            return []
-        out = [f"SET LOCAL {NOW_SETTING} = {names.quote_literal(timestamp_text(now_ms))}"]
+            return clock
+        out = [*clock, f"SET LOCAL {NOW_SETTING} = {names.quote_literal(timestamp_text(now_ms))}"]
         started = (
             self._started.get(database_id)
             if database_id is not None
@@ -232,7 +236,40 @@ class Clocked:
             stamp = self._prev.get(database_id or 0, started) if barrier else started
             out.append(f"SET LOCAL {joins.EPOCH_SETTING} = '{stamp - 1}'")
             out.append(f"SET LOCAL {joins.STAMP_SETTING} = '{stamp}'")
+            # what the commit writes into tables (a sink's rows) is of that epoch too
+            ts = timestamp_text(epoch_ms(stamp))
+            out.append(f"SET LOCAL {rw_timestamp.SETTING} = '{ts}'")
         return out
+
+    def write_sql(self, database_id: int, local: bool = False) -> list[str]:
+        """Setting, on a connection about to write, rwshim's clock (``clock_sql``) and the time
+        of the epoch the writes belong to, which a table's ``_rw_timestamp`` takes
+        (plan/rw_timestamp.py): the epoch the database's last barrier started, or before any
+        reached the data plane the engine's current one (``epoch_of``), or before the
+        database's first barrier rwshim's clock (the epoch a barrier would start now)."""
+        out = self.clock_sql(local)
+        epoch = self._started.get(database_id)
+        if epoch is None and self.epoch_of is not None:
+            try:
+                epoch = self.epoch_of(database_id) or None  # (0: no barrier yet)
+            except (TypeError, ValueError):  # no barrier state for the database yet
+                epoch = None
+        ms = epoch_ms(epoch) if epoch is not None else None
+        if ms is None and self.clock_ms is not None:
+            ms = int(self.clock_ms())
+        if ms is not None:
+            scope = "SET LOCAL" if local else "SET"
+            out.append(f"{scope} {rw_timestamp.SETTING} = '{timestamp_text(ms)}'")
+        return out
+
+    def clock_sql(self, local: bool = False) -> list[str]:
+        """Setting rwshim's clock (Unix ms) on a connection about to write: the hidden row ids
+        its rows get read it (dataplane/plan/row_ids.py; RisingWave's RowIdGenerator reads
+        the wall clock as each row passes it, row_id.rs:47-49)."""
+        if self.clock_ms is None:
+            return []
+        scope = "SET LOCAL" if local else "SET"
+        return [f"{scope} {row_ids.CLOCK_SETTING} = '{int(self.clock_ms())}'"]
 
     def joins_sql(self, dirty: set[int], refresh: list[int]) -> list[str]:
         """Before a commit's refresh: the histories of the tables the epoch wrote brought up

@@ -15,7 +15,8 @@ retention.rs``, the SUBSCRIPTION arms of ``alter_rename.rs`` / ``alter_owner.rs`
 ``alter_set_schema.rs`` / ``alter_swap_rename.rs``, ``session.rs`` (get_table_by_name,
 check_relation_name_duplicated :1047-1105); meta ``controller/catalog/create_op.rs``
 (create_subscription_catalog, validate_cross_db_snapshot_backfill :625-663),
-``controller/utils.rs`` (check_object_refer_for_drop's subscription lines).
+``controller/utils.rs`` (check_object_refer_for_drop's subscription lines,
+validate_subscription_deletion: the last subscription read across databases stays).
 """
 
 from __future__ import annotations
@@ -278,12 +279,33 @@ class Subscriptions:
                 return Result([f'subscription "{name.name}" does not exist, skipping'])
             raise CatalogNotFound("subscription", name.name)
         self.catalog.check_drop_alter(ctx, _Owned(sub))
+        self._refuse_last_cross_db(sub)
         with self.store.transaction():
             self.catalog.privileges.forget_objects([sub.id])
             self.conn.execute("DELETE FROM subscription WHERE subscription_id = ?", (sub.id,))
             self.barrier.barrier(sub.database_id)
         self.meta.commit_actions()
         return Result()
+
+    def _refuse_last_cross_db(self, sub: Subscription) -> None:
+        """validate_subscription_deletion (meta controller/utils.rs:2260-2319, called by
+        drop_op.rs:47-50 before anything is removed): the last subscription on a relation
+        that objects of other databases read keeps its log store, which those cross-database
+        jobs read; dropping it is refused while any remains."""
+        if len(self.on_relation(sub.dependent_table_id)) > 1:
+            return
+        # object_dependency rows on the upstream whose user lives in another database (the
+        # subscription's own row, which utils.rs:2302 leaves out, is not kept here)
+        row = self.meta.q1(
+            "SELECT count(*) FROM dependency d"
+            " JOIN relation up ON up.relation_id = d.referenced_id"
+            " JOIN relation dep ON dep.relation_id = d.dependent_id"
+            " WHERE d.referenced_id = ? AND dep.database_id <> up.database_id",
+            (sub.dependent_table_id,),
+        )
+        count = int(row[0]) if row is not None else 0
+        if count:
+            raise MetaPermissionDenied(f"Referenced by {count} cross-db objects.")
 
     # ------------------------------------------------------------------ ALTER
 

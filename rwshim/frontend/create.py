@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rwshim.binder import types as qtypes
-from rwshim.common import rwtypes
+from rwshim.common import pgtypes, rwtypes
 from rwshim.common.names import resolve_schema_qualified_name, resolve_single_name
 from rwshim.common.outcome import Outcome
 from rwshim.engine import ColumnSpec
@@ -23,6 +23,7 @@ from rwshim.engine.types import Result
 from rwshim.errors import (
     CatalogNotFound,
     InternalError,
+    InternalTableRead,
     InvalidInputSyntax,
     NotSupported,
     RwError,
@@ -118,6 +119,7 @@ class BoundQuery:
     columns: list[ColumnSpec] = field(default_factory=list)
     upstreams: list[int] = field(default_factory=list)
     values_leaf: bool = False
+    key: list[int] = field(default_factory=list)  # a view's known stream key (hidden row id)
 
 
 def query_columns(
@@ -130,6 +132,13 @@ def query_columns(
     except CatalogNotFound as e:
         if statement:
             plan_checks.refuse_internal_table(fe, e, statement)
+        raise
+    except InternalTableRead as e:
+        if statement:
+            # reject_internal_table_dependencies (handler/util.rs:377-393)
+            raise InvalidInputSyntax(
+                f'{statement} does not support internal table "{e.name}"'
+            ) from None
         raise
 
 
@@ -354,10 +363,9 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         cols, pk, added = await _connector_table(fe, stmt)
     else:
         cols, pk = table_columns(stmt.columns_text)
-        variant_rules.check_available(fe.instance.release, [c.rw_type for c in cols])
         _check_column_exprs(fe, stmt.name, cols, pk)
         eowc.check_table_watermark(fe, stmt, cols)
-    variant_rules.storage_key({c.name: c.rw_type for c in cols}, pk)
+    variant_rules.table(fe.instance.release, cols, pk)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
     if added is not None:
@@ -416,8 +424,6 @@ async def _connector_table(
     node = parsed(stmt.text)
     assert isinstance(node, nodes.CreateTable)
     if stmt.cdc_source is not None:
-        if "variant" in (stmt.columns_text or "").lower():  # bind_cdc_table_schema's first
-            variant_rules.cdc_table(table_columns(stmt.columns_text)[0])
         return await cdc_upstream.columns(fe, stmt, node)
     connector = connector_of(connectors.plain_options(stmt.with_options))
     if connector is None or connector == "webhook":
@@ -434,8 +440,7 @@ async def _connector_table(
     )
     checked = connectors.check_before_columns(spec)
     cols, pk = table_columns(stmt.columns_text)
-    variant_rules.check_available(fe.instance.release, [c.rw_type for c in cols])
-    variant_rules.source_encoding(cols, stmt.format_encode)
+    variant_rules.source_encoding(fe.instance.release, cols, stmt.format_encode)
     _check_column_exprs(fe, stmt.name, cols, pk)
     added, key = connectors.check_after_columns(spec, checked, cols, pk)
     return cols, key, added
@@ -459,7 +464,8 @@ async def handle_create_mv(
         eowc.check(fe, stmt.query, stmt.emit_on_window_close)  # once the plan is made
         # the backfill order is planned over the stream plan (create_mv.rs:393-397)
         plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
-    template = read_query_template(fe, stmt.query) if bound.columns else None
+    query, bound = _with_hidden_row_id(stmt.query, bound) if bound.columns else (stmt.query, bound)
+    template = read_query_template(fe, query) if bound.columns else None
     out = await fe.engine_call(
         stmt.tag, lambda: _create_mv_call(fe, stmt, bound, definition, template)
     )
@@ -472,6 +478,17 @@ async def handle_create_mv(
         # create_mv.rs:142-145, before the plan's own notices
         out.notices.insert(0, eowc.NOTICE)
     return out
+
+
+def _with_hidden_row_id(query: str, bound: BoundQuery) -> tuple[str, BoundQuery]:
+    """A view over a changelog CTE keeps its ``_changelog_row_id`` (its stream key) as a
+    hidden column when its select list does not show it (changelog_cte.with_hidden_row_id):
+    the query as the view reads it, and ``bound`` with the column last, as its key."""
+    found = changelog_cte.with_hidden_row_id(query, [c.name for c in bound.columns])
+    if found is None:
+        return query, bound
+    hidden = ColumnSpec(found[1], pgtypes.INT8, "serial", is_hidden=True)
+    return found[0], replace(bound, columns=[*bound.columns, hidden], key=[len(bound.columns)])
 
 
 def _create_mv_call(
@@ -491,6 +508,7 @@ def _create_mv_call(
         if_not_exists=stmt.if_not_exists,
         with_options=stmt.with_options,
         has_values=bound.values_leaf,
+        primary_key=bound.key,
     )
 
 
@@ -542,8 +560,7 @@ async def handle_create_source(
         )
         checked = connectors.check_before_columns(spec)
         cols, pk = table_columns(stmt.columns_text)
-        variant_rules.check_available(fe.instance.release, [c.rw_type for c in cols])
-        variant_rules.source_encoding(cols, stmt.format_encode)
+        variant_rules.source_encoding(fe.instance.release, cols, stmt.format_encode)
         _check_column_exprs(fe, stmt.name, cols, pk)
         added, pk = connectors.check_after_columns(spec, checked, cols, pk)
         if checked.connector == "postgres-cdc":
@@ -638,8 +655,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
                     sink_rules.check_cycle(fe, rel.id, bound.upstreams)
         if sink_type == "append-only" and ignore:
             sink_type = "force-append-only"
-        if not into:
-            variant_rules.sink(options, bound.columns)
+        variant_rules.sink(options, bound.columns, into)
         if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
             # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
             from rwshim.dataplane.sinks import postgres
@@ -712,9 +728,7 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
         indexed = None  # the engine reports it, in its order
     if indexed is not None:
         await count_upstreams(fe, [indexed.id])
-        rel = fe.instance.relations.relation_by_id(indexed.id)
-        if rel is not None:  # the index's key is its storage key
-            variant_rules.storage_key({c.name: c.rw_type for c in rel.columns}, keys)
+        variant_rules.index_key(fe.instance.relations.relation_by_id(indexed.id), keys)
     try:
         return await fe.engine_call(
             stmt.tag,

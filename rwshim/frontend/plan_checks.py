@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 
 from rwshim.common.names import display_name
 from rwshim.engine.types import ObjectName
-from rwshim.errors import CatalogNotFound, InvalidInputSyntax, RwError, Uncategorized
+from rwshim.errors import (
+    CatalogNotFound,
+    InvalidInputSyntax,
+    NotSupported,
+    RwError,
+    Uncategorized,
+)
 
 if TYPE_CHECKING:
     from rwshim.frontend.frontend import Frontend
@@ -180,6 +186,17 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
             planned = None
         if planned is not None and planned.statement.nested_loop:
             raise sc.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
+    if "_rw_timestamp" in query.lower():
+        from rwshim.sql.tokens import Kind, tokenize
+
+        words = (t for t in tokenize(query) if t.kind is Kind.WORD)
+        if any((t.value if t.quoted else t.value.lower()) == "_rw_timestamp" for t in words):
+            # RwTimestampValidator (optimizer/mod.rs:720-725): the column is a batch read's
+            raise NotSupported(
+                "selecting `_rw_timestamp` in a streaming query is not allowed",
+                "please run the sql in batch mode or remove the column `_rw_timestamp` from"
+                " the streaming query",
+            )
     refused_join = sc.scalar_subquery(query) or sc.nested_loop_join(query)
     if refused_join is not None:
         raise refused_join

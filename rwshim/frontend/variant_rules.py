@@ -26,6 +26,7 @@ from rwshim.errors import (
 )
 
 if TYPE_CHECKING:
+    from rwshim.binder.relations import Relation
     from rwshim.common.releases import Release
     from rwshim.engine.types import ColumnSpec
     from rwshim.sql.ast.create import FormatEncode
@@ -41,6 +42,18 @@ def check_available(release: Release, rw_types: Sequence[str]) -> None:
         raise NotImplementedError_("unsupported data type: variant")
 
 
+def table(release: Release, cols: Sequence[ColumnSpec], key: Sequence[str]) -> None:
+    """A new table's columns: the type known to the release, no VARIANT in its key."""
+    check_available(release, [c.rw_type for c in cols])
+    storage_key({c.name: c.rw_type for c in cols}, key)
+
+
+def index_key(indexed: Relation | None, key: Sequence[str]) -> None:
+    """An index's key columns are its storage key."""
+    if indexed is not None:
+        storage_key({c.name: c.rw_type for c in indexed.columns}, key)
+
+
 def storage_key(types: Mapping[str, str], key: Sequence[str]) -> None:
     """A key column (``types``: the relation's column types by name) holding a VARIANT
     (stream_materialize.rs:350-360)."""
@@ -49,8 +62,10 @@ def storage_key(types: Mapping[str, str], key: Sequence[str]) -> None:
             raise VariantKeyError(f'VARIANT column "{name}" is part of the storage primary key')
 
 
-def source_encoding(cols: Sequence[ColumnSpec], fmt: FormatEncode | None) -> None:
-    """reject_variant_columns_for_unsupported_encoding (create_source.rs:851-867)."""
+def source_encoding(release: Release, cols: Sequence[ColumnSpec], fmt: FormatEncode | None) -> None:
+    """reject_variant_columns_for_unsupported_encoding (create_source.rs:851-867), once the
+    release knows the type."""
+    check_available(release, [c.rw_type for c in cols])
     f = (fmt.format if fmt else "NONE").upper()
     e = (fmt.encode if fmt else "NONE").upper()
     if (f, e) == ("NONE", "NONE") or e == "PARQUET":
@@ -76,9 +91,9 @@ def udf_signature(rw_types: Sequence[str], kind: str) -> None:
         )
 
 
-def sink(options: dict[str, str], cols: Sequence[ColumnSpec]) -> None:
-    """reject_variant_sink (sink.rs:49-70), for a sink that is not into a table."""
-    if options.get("connector", "").lower() == "blackhole":
+def sink(options: dict[str, str], cols: Sequence[ColumnSpec], into: bool) -> None:
+    """reject_variant_sink (sink.rs:49-70): not a sink into a table nor a blackhole one."""
+    if into or options.get("connector", "").lower() == "blackhole":
         return
     for c in cols:
         if rwtypes.contains_variant(c.rw_type):

@@ -21,10 +21,12 @@ Pure functions of the text's tokens.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from rwshim.sql.tokens import Kind, Token, tokenize
 
 SUFFIX = "@changelog"
+ROW_ID_NAME = "_changelog_row_id"  # optimizer/plan_node/generic/changelog.rs:27-28
 
 _QUICK = re.compile(r"(?is)\bas\s+changelog\s+from\b")
 
@@ -300,3 +302,135 @@ def _references(
         alias_text = "" if has_alias else f" AS {text[cand.start : cand.end]}{cols}"
         out.append((cand.start, cand.end, relation + alias_text))
     return out
+
+
+# Functions whose call changes a query's stream key: aggregates (the group key, or none) and
+# set-returning functions (ProjectSet adds its own row id).  A query calling one, or any
+# function RisingWave's parser marks as an aggregate or window call, keeps no hidden row id here.
+_KEY_CHANGING = frozenset(
+    {
+        "count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every", "string_agg",
+        "array_agg", "jsonb_agg", "jsonb_object_agg", "bit_and", "bit_or", "bit_xor",
+        "approx_count_distinct", "approx_percentile", "percentile_cont", "percentile_disc",
+        "mode", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp",
+        "first_value", "last_value", "internal_last_seen_value", "unnest", "generate_series",
+        "generate_subscripts", "regexp_matches", "jsonb_array_elements",
+        "jsonb_array_elements_text", "jsonb_each", "jsonb_each_text", "jsonb_object_keys",
+        "jsonb_path_query", "json_array_elements", "json_each", "pg_expandarray", "range",
+        "_pg_expandarray", "read_csv", "file_scan", "postgres_query", "mysql_query",
+    }
+)  # fmt: skip
+
+
+def with_hidden_row_id(text: str, outputs: Iterable[str]) -> tuple[str, str] | None:
+    """``hidden_row_id`` under the name RisingWave's derive_columns gives the hidden column:
+    the field's name, ``#n`` after it while an output has it (optimizer/plan_node/
+    derive.rs:43-69); (the query, the name), or None."""
+    taken = set(outputs)
+    name, n = ROW_ID_NAME, 0
+    while name in taken:
+        n += 1
+        name = f"{ROW_ID_NAME}#{n}"
+    extended = hidden_row_id(text, name)
+    return None if extended is None else (extended, name)
+
+
+def hidden_row_id(text: str, name: str = ROW_ID_NAME) -> str | None:
+    """A materialized view's query over one changelog CTE with the CTE's ``_changelog_row_id``
+    appended to its select list (as ``name``), when RisingWave's view keeps it as a hidden
+    column: the row id is the changelog's stream key (its ChangeLog node's, generic/
+    changelog.rs), and a view's stream-key columns its select list does not show are its
+    hidden columns, named after their fields (optimizer/plan_node/derive.rs:27-77; planner
+    test output/changelog.yaml: ``_changelog_row_id(hidden)``).  Only the form whose key is
+    that row id alone: one changelog CTE the only FROM item, no GROUP BY / DISTINCT / HAVING /
+    window / LIMIT / set operation / subquery / aggregate or set-returning call, and no plain
+    reference to ``_changelog_row_id`` among its outputs (then the key is shown).  None
+    otherwise (rwshim then keeps no hidden column)."""
+    if not mentions(text):
+        return None
+    try:
+        from rwshim.sql import pgjson
+
+        stmts = pgjson.parse(as_relations(text)).get("stmts") or []
+        toks = [t for t in tokenize(text) if t.kind is not Kind.EOF]
+    except Exception:
+        return None
+    if len(stmts) != 1:
+        return None
+    sel = stmts[0].get("stmt", {}).get("SelectStmt")
+    if sel is None or not _simple(sel):
+        return None
+    at = _outer_from(toks)
+    if at is None:
+        return None
+    alias = "" if name == ROW_ID_NAME else ' AS "' + name.replace('"', '""') + '"'
+    return f"{text[:at]}, {ROW_ID_NAME}{alias} {text[at:]}"
+
+
+def _simple(sel: dict[str, object]) -> bool:
+    if sel.get("op", "SETOP_NONE") != "SETOP_NONE" or sel.get("withClause"):
+        return False
+    for key in ("distinctClause", "groupClause", "havingClause", "windowClause", "limitCount",
+                "limitOffset", "valuesLists", "intoClause", "lockingClause"):  # fmt: skip
+        if sel.get(key):
+            return False
+    frm = sel.get("fromClause") or []
+    if not isinstance(frm, list) or len(frm) != 1:
+        return False
+    rv = frm[0].get("RangeVar") if isinstance(frm[0], dict) else None
+    if rv is None or not str(rv.get("relname", "")).endswith(SUFFIX):
+        return False
+    if (rv.get("alias") or {}).get("colnames"):
+        return False  # an alias list renames the hidden row id too: not told apart here
+    targets = sel.get("targetList") or []
+    for t in targets if isinstance(targets, list) else []:
+        val = t.get("ResTarget", {}).get("val", {})
+        fields = val.get("ColumnRef", {}).get("fields") or []
+        last = fields[-1].get("String", {}).get("sval") if fields else None
+        if last == ROW_ID_NAME:
+            return False  # the key is an output: no hidden column
+    return not _changes_key(targets) and not _changes_key(sel.get("whereClause"))
+
+
+def _changes_key(node: object) -> bool:
+    """Whether an expression holds a subquery, a window call, an aggregate or a set-returning
+    call (by name, or marked as an aggregate by its syntax)."""
+    if isinstance(node, list):
+        return any(_changes_key(n) for n in node)
+    if not isinstance(node, dict):
+        return False
+    if "SubLink" in node:
+        return True
+    call = node.get("FuncCall")
+    if isinstance(call, dict):
+        if call.get("over") or call.get("agg_star") or call.get("agg_distinct"):
+            return True
+        if call.get("agg_order") or call.get("agg_filter") or call.get("agg_within_group"):
+            return True
+        parts = call.get("funcname") or []
+        fname = parts[-1].get("String", {}).get("sval", "") if parts else ""
+        if str(fname).lower() in _KEY_CHANGING:
+            return True
+    return any(_changes_key(v) for v in node.values())
+
+
+def _outer_from(toks: list[Token]) -> int | None:
+    """The offset of the FROM that ends the outermost select list (after the WITH clause)."""
+    i = 0
+    if toks and toks[0].upper == "WITH" and not toks[0].quoted:
+        entries = _with_clause(toks, 0)
+        if not entries:
+            return None
+        i = entries[-1][1]
+    if i >= len(toks) or toks[i].upper != "SELECT" or toks[i].quoted:
+        return None
+    depth = 0
+    for j in range(i + 1, len(toks)):
+        t = toks[j]
+        if _is(t, "("):
+            depth += 1
+        elif _is(t, ")"):
+            depth -= 1
+        elif depth == 0 and t.upper == "FROM" and not t.quoted and toks[j - 1].upper != "DISTINCT":
+            return t.start
+    return None

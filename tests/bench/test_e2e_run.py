@@ -277,3 +277,31 @@ def test_dsn_mode_gives_each_file_a_database_of_its_own(tmp_path: Path) -> None:
             left = conn.execute("select count(*) from pg_database where datname like 'slt_%'")
             assert left.fetchone() == (0,)
     assert "records 8  passed 8  100.0%" in res.stdout
+
+
+def test_a_part_runs_only_through_the_files_including_it() -> None:
+    from bench.e2e.run import included_parts, select_files
+
+    files = [
+        "e2e_test/batch/basic/a.slt.part",
+        "e2e_test/batch/types/date.slt",
+        "e2e_test/batch/types/t.slt.part",
+        "e2e_test/streaming/x.slt",
+        "e2e_test/streaming/x.slt.disabled",
+        "e2e_test/streaming/n/q.slt.part",
+    ]
+    assert select_files(files, ["basic", "types"], True) == [
+        "e2e_test/batch/basic/a.slt.part",
+        "e2e_test/batch/types/date.slt",
+        "e2e_test/batch/types/t.slt.part",
+    ]
+    assert select_files(files, ["e2e_test/streaming"], True) == ["e2e_test/streaming/x.slt"]
+    assert select_files(files, ["e2e_test/streaming/x.slt.disabled"], True) == [
+        "e2e_test/streaming/x.slt.disabled"
+    ]
+    # x.slt includes n/q.slt.part: the part runs through it only
+    parsed: dict[str, list[slt.Item]] = {
+        "e2e_test/streaming/x.slt": [slt.BeginInclude("e2e_test/streaming/n/q.slt.part")],
+        "e2e_test/streaming/n/q.slt.part": [],
+    }
+    assert included_parts(parsed) == {"e2e_test/streaming/n/q.slt.part"}

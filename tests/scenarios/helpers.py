@@ -21,10 +21,16 @@ DEFERRED_NOTICE = (
 
 
 async def job(client: Client, name: str) -> tuple[int, str, str]:
-    """(id, status, parallelism) of a streaming job from rw_streaming_jobs."""
-    rows = await client.rows(
-        f"select id, status, parallelism from rw_streaming_jobs where name = '{name}'"
-    )
+    """(id, status, parallelism) of a streaming job from rw_streaming_jobs.  A CREATE another
+    session has just sent may not have reached the catalog yet on a loaded machine (``pending``
+    only waits 0.1 s): the job is looked for again for up to 30 s before the test fails."""
+    sql = f"select id, status, parallelism from rw_streaming_jobs where name = '{name}'"
+    rows = await client.rows(sql)
+    for _ in range(600):
+        if rows:
+            break
+        await asyncio.sleep(0.05)
+        rows = await client.rows(sql)
     assert len(rows) == 1, rows
     jid, status, parallelism = rows[0]
     return int(jid), str(status), str(parallelism)

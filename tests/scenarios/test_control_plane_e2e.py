@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tests.conftest import Running
 from tests.scenarios.drivers import Client
-from tests.scenarios.helpers import job, run_ticking, table_with_rows
+from tests.scenarios.helpers import cause, job, run_ticking, table_with_rows
 
 
 async def test_rw_rate_limit_rows_per_node(client: Client, server: Running) -> None:
@@ -303,3 +303,35 @@ async def test_creates_on_an_internal_table_refused(client: Client, server: Runn
             f'{what} does not support internal table "{internal}"\n',
         ), sql
     assert await client.rows("select count(*) from rw_relations where name = 'x'") == [(0,)]
+
+
+async def test_reads_and_writes_of_an_internal_table(client: Client, server: Running) -> None:
+    """RisingWave answers a SELECT of an internal state table with its rows; rwshim keeps no
+    operator state, so it refuses the read saying so, instead of a not-found error for a
+    relation rw_internal_tables lists.  DML on one is RisingWave's refusal (check_for_dml,
+    binder/relation/table_or_source.rs:706-728)."""
+    assert await client.run("create table t (v1 int)") == "CREATE_TABLE"
+    sql = "create materialized view m as select * from t"
+    assert await run_ticking(client, server, sql) == "CREATE_MATERIALIZED_VIEW"
+    rows = await client.rows("select name from rw_internal_tables")
+    assert len(rows) == 1
+    internal = str(rows[0][0])
+    refused = (
+        f'not supported by rwshim: reading the internal state table "{internal}" (rwshim keeps'
+        " no streaming state: a materialized view is its query computed again at each barrier)"
+    )
+    for sql in (
+        f"select * from {internal}",
+        f"select count(*) from public.{internal}",
+        f"select * from m join {internal} on true",
+    ):
+        assert await cause(client, sql) == ("XX000", f"\n\nCaused by:\n  {refused}\n"), sql
+    for sql in (
+        f"insert into {internal} values (1)",
+        f"delete from public.{internal}",
+        f"update {internal} set vnode = 1",
+    ):
+        assert await cause(client, sql) == (
+            "XX000",
+            f'\n\nCaused by:\n  Invalid input syntax: cannot change internal table "{internal}"\n',
+        ), sql

@@ -139,6 +139,51 @@ async def test_snapshot_false_and_ignore_conflicts(client: Client, server: Runni
     assert await client.rows("select * from k order by a") == [(1, 11), (2, 22)]
 
 
+async def test_ignore_delete_on_an_upsert_sink(client: Client, server: Running) -> None:
+    """sink_into_table_ignore_delete.slt: an upsert sink with ``ignore_delete`` drops its
+    deletes; an update arrives as an insert the target's key turns into an update
+    (sink.rs:81-92)."""
+    await client.run("create table src (k int primary key, v int)")
+    await client.run("create table t (k int primary key, v int)")
+    await run_ticking(client, server, "create sink s into t from src with (ignore_delete = 'true')")
+    await client.run("insert into src values (1, 10), (2, 20)")
+    server.tick()
+    await client.run("update src set v = 11 where k = 1")
+    await client.run("delete from src where k = 2")
+    server.tick()
+    assert await client.rows("select * from src") == [(1, 11)]
+    assert await client.rows("select * from t order by k") == [(1, 11), (2, 20)]
+
+
+async def test_an_update_keeps_what_other_sinks_filled(client: Client, server: Running) -> None:
+    """sink_into_wide_table.slt: with DO UPDATE IF NOT NULL (and OVERWRITE) the target's
+    Materialize skips an update's UpdateDelete and applies its UpdateInsert column by column
+    (mview/cache.rs:306-322); a delete still removes the whole row, and with IGNORE an update
+    deletes the row first."""
+    await client.run(
+        "create table t (k int primary key, a int, b int) on conflict do update if not null"
+    )
+    await client.run("create table sa (k int primary key, a int)")
+    await client.run("create table sb (k int primary key, b int)")
+    await run_ticking(client, server, "create sink ska into t(k, a) from sa")
+    await run_ticking(client, server, "create sink skb into t(k, b) from sb")
+    await client.run("insert into sa values (1, 101), (2, 102)")
+    await client.run("insert into sb values (1, 201)")
+    server.tick()
+    assert await client.rows("select * from t order by k") == [(1, 101, 201), (2, 102, None)]
+    await client.run("update sb set b = 202 where k = 1")
+    server.tick()
+    assert await client.rows("select * from t order by k") == [(1, 101, 202), (2, 102, None)]
+    await client.run("delete from sb where k = 1")
+    server.tick()
+    assert await client.rows("select * from t order by k") == [(2, 102, None)]
+    await client.run("create table i (k int primary key, a int) on conflict do nothing")
+    await run_ticking(client, server, "create sink ski into i from sa")
+    await client.run("update sa set a = 7 where k = 2")
+    server.tick()
+    assert await client.rows("select * from i order by k") == [(1, 101), (2, 7)]
+
+
 async def test_into_columns_and_materialized_views(client: Client, server: Running) -> None:
     """specify_column.slt: the INTO list names the target's columns; a materialized view over
     the target sees the sink's rows at the same barrier."""

@@ -457,3 +457,32 @@ async def test_cross_database_mv_needs_a_subscription(
     assert await cause(
         d2, "create materialized view m2 as select * from dev.public.t join dev.public.u on true"
     ) == ("XX000", one("Permission denied: Some upstream tables are not subscribed"))
+
+
+async def test_the_last_subscription_read_across_databases_is_kept(
+    client_factory: Connect, server: Running
+) -> None:
+    """validate_subscription_deletion (meta controller/utils.rs:2260-2319): while objects of
+    another database read a relation, its last subscription (their log store) cannot go;
+    e2e_test/streaming/cross_db_mv.slt:72-77."""
+    dev = await client_factory()
+    await table(dev)
+    await dev.run(ONE_DAY)
+    await dev.run("create subscription s2 from t with (retention = '1D')")
+    await dev.run("create database d3")
+    d3 = await client_factory(database="d3")
+    await run_ticking(d3, server, "create materialized view m as select * from dev.public.t")
+    await run_ticking(d3, server, "create materialized view m2 as select id from dev.public.t")
+    # another subscription remains: this one may go
+    assert await dev.run("drop subscription s2") == "DROP_SUBSCRIPTION"
+    assert await cause(dev, "drop subscription s") == (
+        "XX000",
+        one("Permission denied: Referenced by 2 cross-db objects."),
+    )
+    await d3.run("drop materialized view m")
+    assert await cause(dev, "drop subscription s") == (
+        "XX000",
+        one("Permission denied: Referenced by 1 cross-db objects."),
+    )
+    await d3.run("drop materialized view m2")
+    assert await dev.run("drop subscription s") == "DROP_SUBSCRIPTION"

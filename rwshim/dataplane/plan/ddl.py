@@ -1,11 +1,13 @@
 """PostgreSQL objects generated from catalog data (never from the user's DDL text).
 
 - a table: ``rw."t<id>"`` with its columns under their real names (hidden ``_row_id``
-  included, an identity), NOT NULL, DEFAULT, generated columns as ``GENERATED ALWAYS AS (...)
-  STORED``, and for a declared key a unique index with NULLS NOT DISTINCT (RisingWave accepts
-  NULL in a key and treats it as a value; the upsert clause of ``dml`` infers this index); a
-  table with version columns or DO UPDATE IF NOT NULL has a BEFORE UPDATE trigger
-  (``rw."t<id>_conflict"()``) that gives an UPDATE that conflict behaviour;
+  included: RisingWave's row ids, dataplane/plan/row_ids.py), NOT NULL, DEFAULT, generated
+  columns as ``GENERATED ALWAYS AS (...) STORED``, the system column ``_rw_timestamp`` last
+  (rw_timestamp.py), and for a declared key a unique index with
+  NULLS NOT DISTINCT (RisingWave accepts NULL in a key and treats it as a value; the upsert
+  clause of ``dml`` infers this index); a table with version columns or DO UPDATE IF NOT
+  NULL has a BEFORE UPDATE trigger (``rw."t<id>_conflict"()``) that gives an UPDATE that
+  conflict behaviour;
 - a view or source: ``rw."v<id>"``, the rewritten defining query (a source reads no rows:
   rwshim's sources move no data) with the catalog's column names;
 - a materialized view: ``rw."q<id>"`` (the rewritten defining query), ``rw."m<id>"`` (its
@@ -28,7 +30,15 @@ from dataclasses import dataclass
 import msgspec.structs
 
 from rwshim.binder.relations import Relation, RelColumn, RelKind
-from rwshim.dataplane.plan import eowc_window, names, nonstrict, typemap, watermarks
+from rwshim.dataplane.plan import (
+    eowc_window,
+    names,
+    nonstrict,
+    row_ids,
+    rw_timestamp,
+    typemap,
+    watermarks,
+)
 from rwshim.dataplane.plan.dml import IF_NOT_NULL, OVERWRITE, newer_or_equal, user_key
 from rwshim.dataplane.plan.names import pg_ident as qi
 from rwshim.errors import InternalError
@@ -68,8 +78,11 @@ class PgObject:
         return f"DROP {kind} IF EXISTS {self.qualified} CASCADE"
 
 
-def _column(c: RelColumn, expression: ExprRewriter) -> str:
+def _column(c: RelColumn, expression: ExprRewriter, row_id_sequence: str | None = None) -> str:
     sql = f"{qi(c.name)} {typemap.column_type(c.type_oid, c.rw_type)}"
+    if c.hidden and c.name == "_row_id" and row_id_sequence is not None:
+        # RisingWave's row ids, stamped with rwshim's clock (dataplane/plan/row_ids.py)
+        return sql + f" NOT NULL DEFAULT {row_ids.default_sql(row_id_sequence)}"
     if c.hidden and c.name == "_row_id":
         return sql + " GENERATED ALWAYS AS IDENTITY"
     if c.generated_expr is not None and column_exprs.is_impure(c.generated_expr):
@@ -93,6 +106,7 @@ def _table_signature(rel: Relation) -> str:
             for c in rel.columns
         ],
         "key": list(user_key(rel)),
+        "rw_timestamp": 1,  # (a table made before it gains it: table_migration)
     }  # fmt: skip
     update = _conflict_function(rel)
     if update is not None:  # (absent otherwise: the tables made before it keep their signature)
@@ -159,14 +173,27 @@ def drop_conflict_function(table: str) -> str:
     )
 
 
+def row_id_sequence(relation_id: int) -> str:
+    """The sequence a table's hidden ``_row_id`` is drawn from (row_ids.py)."""
+    return f"{names.DATA_SCHEMA}.{qi(names.table_name(relation_id) + '_row_id')}"
+
+
 def table(rel: Relation, expression: ExprRewriter) -> PgObject:
     """``rw."t<id>"`` for a user table."""
     name = names.table_name(rel.id)
     qualified = names.qualified_table(rel.id)
-    cols = ", ".join(_column(c, expression) for c in rel.columns)
+    sequence = row_id_sequence(rel.id)
+    has_row_id = any(c.hidden and c.name == "_row_id" for c in rel.columns)
+    cols = ", ".join(
+        [*(_column(c, expression, sequence) for c in rel.columns), rw_timestamp.column_sql()]
+    )
     # the composite types of struct columns first (typemap: idempotent)
     stmts = [*typemap.columns_ddl(c.rw_type for c in rel.columns)]
+    if has_row_id:
+        stmts.append(row_ids.sequence_sql(sequence))
     stmts.append(f"CREATE TABLE {qualified} ({cols})")
+    if has_row_id:  # (dropped with the table)
+        stmts.append(f"ALTER SEQUENCE {sequence} OWNED BY {qualified}.{qi('_row_id')}")
     key = user_key(rel)
     if key:
         stmts.append(
@@ -176,6 +203,7 @@ def table(rel: Relation, expression: ExprRewriter) -> PgObject:
     update = _conflict_function(rel)
     if update is not None:
         stmts.extend([update, _conflict_trigger(rel)])
+    stmts.extend(rw_timestamp.table_statements(rel))
     stmts.extend(watermarks.table_statements(rel, expression))
     return PgObject(name, "table", _table_signature(rel), tuple(stmts), rel.id)
 
@@ -225,6 +253,8 @@ def table_migration(old_signature: str, rel: Relation, expression: ExprRewriter)
             out.append(update)
             if old.get("update") is None:
                 out.append(_conflict_trigger(rel))
+    if "rw_timestamp" not in old:
+        out.extend(rw_timestamp.migration(rel))
     if new.get("watermark") != old.get("watermark"):  # ALTER WATERMARK (alter_watermark.rs)
         out.extend(watermarks.table_statements(rel, expression))
     return out

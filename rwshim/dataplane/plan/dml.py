@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelColumn
 from rwshim.common import rwtypes
-from rwshim.dataplane.plan import names, tree, typemap
+from rwshim.dataplane.plan import names, tree, typemap, typenames
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.route import Routed
 from rwshim.dataplane.plan.splice import (
@@ -37,7 +37,6 @@ from rwshim.dataplane.plan.splice import (
     name_end,
     paren_end,
     statement_end,
-    string_end,
 )
 from rwshim.errors import BindError, BindExprError, InsertViolation, ItemNotFound
 from rwshim.sql import column_exprs
@@ -142,7 +141,7 @@ def _insert(shape: tree.Shape, rel: Relation, sp: Splicer, width: int | None) ->
     elif user_cols:
         source_start = paren_end(text, after)
     _struct_list_casts(shape, rel, cols, sp)
-    _variant_values(shape, rel, cols, sp)
+    typenames.inserted_variants(shape, rel, cols, sp)
     key = user_key(rel)
     behaviour = rel.conflict
     if not key or behaviour == NO_CHECK:
@@ -199,32 +198,6 @@ def _struct_list_casts(shape: tree.Shape, rel: Relation, cols: Sequence[str], sp
                 continue
             sp.insert(start, "CAST(")
             sp.insert(end, f" AS {targets[i]})")
-
-
-def _variant_values(shape: tree.Shape, rel: Relation, cols: Sequence[str], sp: Splicer) -> None:
-    """A string literal or a parameter inserted into a variant column is parsed as JSON
-    (insert.rs cast_on_insert: ``cast(varchar) -> variant``, cast.rs str_parse); PostgreSQL
-    would read it with the composite's record_in (dataplane/plan/sqlfn/variant.py)."""
-    info = shape.insert
-    if info is None or not info.values_rows:
-        return
-    by_name = {c.name: c for c in rel.columns}
-    targets = {
-        i
-        for i, name in enumerate(cols)
-        if name in by_name and by_name[name].rw_type.strip().lower() == "variant"
-    }
-    for row in info.values_rows:
-        for i in targets & set(range(len(row))):
-            value = row[i]
-            const, param = value.get("A_Const"), value.get("ParamRef")
-            if const is not None and "sval" in const and const.get("location", -1) >= 0:
-                end = string_end(shape.text, const["location"])
-            elif param is not None and param.get("location", -1) >= 0:
-                end = param["location"] + 1 + len(str(param.get("number", 0)))
-            else:
-                continue
-            sp.insert(end, f"::text::{typemap.pg_type(rwtypes.parse('variant'))}")
 
 
 def _source_end(shape: tree.Shape) -> int:

@@ -27,6 +27,7 @@ from typing import Any
 from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan import (
     asof,
+    avg,
     changelogs,
     checks,
     corresponding,
@@ -40,13 +41,14 @@ from rwshim.dataplane.plan import (
     lists,
     mapsyntax,
     names,
+    rw_timestamp,
     samename,
-    splice,
+    serials,
     structs,
     temporal,
     to_char,
     tree,
-    typemap,
+    typenames,
 )
 from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
@@ -122,9 +124,10 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out."""
+    """Whether a star over ``rel`` must leave some of its columns out (a table's state
+    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
     if isinstance(rel, Relation):
-        return any(c.hidden for c in rel.columns)
+        return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
     return any(getattr(c, "extension", False) for c in cols)
 
@@ -200,6 +203,8 @@ class _Rewriter:
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
             extract.splice(shape, self.sp)
+            rw_timestamp.check(shape, self.routed.user_relations())
+            serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
             self.scalars_as_aggregates()
             ignore_nulls.splice(self)
@@ -214,6 +219,7 @@ class _Rewriter:
         except SpliceError as e:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
+        text = avg.rewrite(text)
         text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
         repeated = extra.repeated_key_text
         if repeated is not None:
@@ -268,10 +274,10 @@ class _Rewriter:
             phys = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
-                cols = [c for c in rel.columns if not c.hidden] + [
-                    c for c in rel.columns if c.hidden
-                ]
-                phys = f"(SELECT {', '.join(qi(c.name) for c in cols)} FROM {phys})"
+                cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
+                system = [rw_timestamp.COLUMN] if rel.kind == RelKind.TABLE else []
+                listed = [qi(n) for n in [*(c.name for c in cols), *system]]
+                phys = f"(SELECT {', '.join(listed)} FROM {phys})"
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
@@ -767,18 +773,7 @@ class _Rewriter:
             self.sp.replace(fr.location, end, schema)
 
     def type_names(self) -> None:
-        for tr in self.shape.type_refs:
-            if len(tr.names) != 1 or tr.location < 0:
-                continue
-            new = typemap.QUERY_TYPE_NAMES.get(tr.names[0])
-            if new is not None:
-                end = name_end(self.text, tr.location, 1)
-                self.sp.replace(tr.location, end, new)
-            variant = tr.names[0] == "variant"  # rwfn.variant (sqlfn/variant.py)
-            if variant and tr.literal >= 0:  # not record_in: the JSON parse
-                self.sp.insert(splice.string_end(self.text, tr.literal), "::text")
-            elif variant and tr.param_end >= 0:  # a parameter's text, parsed
-                self.sp.insert(tr.param_end, "::text")
+        typenames.splice(self.shape, self.sp)
 
 
 def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:

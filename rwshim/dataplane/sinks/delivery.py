@@ -227,8 +227,15 @@ class Sinks:
             await self.plane.epochs.commit_databases({spec.database_id})
             async with self._io:
                 conn = await self._connection()
-                await conn.script(f"BEGIN; SET LOCAL search_path = {names.SEARCH_PATH}")
+                await conn.script(";\n".join(self._begin(spec.database_id)))
                 await self._run_in(conn, spec)
+
+    def _begin(self, database_id: int) -> list[str]:
+        """A delivery's own transaction: the search path, and rwshim's clock and the epoch for
+        the row ids and ``_rw_timestamp`` of the rows it writes into a table
+        (dataplane/plan/row_ids.py, rw_timestamp.py)."""
+        clock = self.plane.epochs.clocked.write_sql(database_id, local=True)
+        return ["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}", *clock]
 
     async def _run_in(self, conn: PgConn, spec: SinkSpec) -> None:
         """``spec`` delivered, and what its target feeds, in the open transaction; COMMIT."""
@@ -268,8 +275,7 @@ class Sinks:
                 )
                 try:
                     await conn.script(
-                        ";\n".join(["BEGIN", f"SET LOCAL search_path = {names.SEARCH_PATH}",
-                                    *create])
+                        ";\n".join([*self._begin(spec.database_id), *create])
                     )  # fmt: skip
                 except (PgFailure, ConnectionLost) as e:
                     with contextlib.suppress(Exception):

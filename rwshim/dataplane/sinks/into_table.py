@@ -12,8 +12,14 @@ them with its conflict behaviour, as a DML's rows):
 
 - an upsert sink deletes the target's rows whose key a gone row had, then inserts the new
   rows with the table's ON CONFLICT behaviour (rwshim.dataplane.plan.dml.upsert_clause);
-- an append-only sink (``force_append_only``: its deletes dropped, its updates inserts) only
-  inserts (a table with a key still resolves a conflict by its behaviour);
+- an append-only sink, or one with ``ignore_delete`` (``force_append_only``: its deletes
+  dropped, its updates inserts) only inserts (a table with a key still resolves a conflict by
+  its behaviour);
+- a key both gone and new in one epoch is an update (UpdateDelete, UpdateInsert): the target's
+  Materialize skips the UpdateDelete when its conflict behaviour is OVERWRITE or DO UPDATE IF
+  NOT NULL and applies the UpdateInsert as a conflicting insert, so a wide table's columns
+  other sinks filled stay (``src/stream/src/executor/mview/cache.rs:306-322``); with IGNORE it
+  deletes the row first, or the row could not change at all;
 - the target's columns the sink does not fill take their DEFAULT; generated ones are computed.
 """
 
@@ -97,10 +103,14 @@ def apply(spec: SinkSpec, target: Relation) -> list[str]:
     by_target = dict(mapping)
     out: list[str] = []
     keyed = bool(key) and all(k in by_target for k in key)
-    if not spec.append_only and keyed:
+    if not spec.append_only and not spec.ignore_delete and keyed:
         lhs = ", ".join(qi(k) for k in key)
         rhs = ", ".join(column(by_target[k]) for k in key)
-        out.append(f"DELETE FROM {table} WHERE ({lhs}) IN (SELECT {rhs} FROM {gone(spec.id)})")
+        deleted = f"SELECT {rhs} FROM {gone(spec.id)}"
+        if target.conflict in (dml.OVERWRITE, dml.IF_NOT_NULL):
+            # EXCEPT compares keys NULL-safely, as the Materialize's key lookup does
+            deleted += f" EXCEPT SELECT {rhs} FROM {came(spec.id)}"
+        out.append(f"DELETE FROM {table} WHERE ({lhs}) IN ({deleted})")
     if not mapping:
         return out
     cols = ", ".join(qi(t) for t, _ in mapping)
@@ -136,7 +146,7 @@ def to_outbox(spec: SinkSpec) -> list[str]:
     box = outbox(spec.id)
     cols = ", ".join(column(i) for i in range(len(spec.columns)))
     out = []
-    if not spec.append_only:
+    if not spec.append_only and not spec.ignore_delete:
         out.append(f"INSERT INTO {box} (rw_op, {cols}) SELECT 'D', * FROM {gone(spec.id)}")
     out.append(f"INSERT INTO {box} (rw_op, {cols}) SELECT 'I', * FROM {came(spec.id)}")
     return out

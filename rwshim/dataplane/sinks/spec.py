@@ -41,6 +41,18 @@ class SinkSpec:
     def append_only(self) -> bool:
         return self.sink_type in ("append-only", "force-append-only")
 
+    @property
+    def ignore_delete(self) -> bool:
+        """``ignore_delete`` (or its alias ``force_append_only``) = 'true': the sink drops its
+        deletes and turns updates into inserts whatever its type (sink.rs:81-92
+        force_append_only; stream_sink.rs:705-731 is_user_ignore_delete, which the frontend
+        checked at CREATE SINK)."""
+        for key in ("ignore_delete", "force_append_only"):
+            value = self.options.get(key)
+            if value is not None:
+                return value.lower() == "true"
+        return False
+
 
 @dataclass(frozen=True, slots=True)
 class Planned:

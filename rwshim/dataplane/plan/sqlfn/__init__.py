@@ -17,6 +17,7 @@ from rwshim.dataplane.plan.sqlfn import (
     aggregates,
     arrays,
     datetime,
+    decimal_div,
     hashkeys,
     int256,
     jsonb,
@@ -26,6 +27,7 @@ from rwshim.dataplane.plan.sqlfn import (
     nonstrict,
     numeric,
     percentile,
+    rowids,
     scalars,
     series,
     sessions,
@@ -39,6 +41,7 @@ MODULES = (
     datetime,
     maketime,
     numeric,
+    decimal_div,
     arrays,
     series,
     aggregates,
@@ -55,6 +58,7 @@ MODULES = (
     maps,
     variant,
     hashkeys,
+    rowids,
 )
 
 __all__ = ["MODULES"]

@@ -48,11 +48,18 @@ CREATE OR REPLACE FUNCTION {fn}(a {left}, b {right}) RETURNS {T} LANGUAGE sql IM
 
 
 def _numeric_shim(sym: str, left: str, right: str) -> str:
-    """``numeric <sym> intN`` (or the reverse) exactly as PostgreSQL computes it."""
+    """``numeric <sym> intN`` (or the reverse) as ``numeric <sym> numeric`` computes it:
+    PostgreSQL's operator, but RisingWave's decimal division for ``/`` (sqlfn/decimal_div.py:
+    the integer is a decimal to RisingWave's ``divide``)."""
     fn = f"{F}.numeric_{_NAMES[sym]}_{left}_{right}"
+    body = (
+        f"{F}.dec_div(a::numeric, b::numeric)"
+        if sym == "/"
+        else f"a::numeric OPERATOR(pg_catalog.{sym}) b::numeric"
+    )
     return f"""
 CREATE OR REPLACE FUNCTION {fn}(a {left}, b {right}) RETURNS numeric LANGUAGE sql IMMUTABLE
-    PARALLEL SAFE AS $$ SELECT a::numeric OPERATOR(pg_catalog.{sym}) b::numeric $$;
+    PARALLEL SAFE AS $$ SELECT {body} $$;
 {once(f"CREATE OPERATOR {F}.{sym} (LEFTARG = {left}, RIGHTARG = {right}, FUNCTION = {fn})")}"""
 
 

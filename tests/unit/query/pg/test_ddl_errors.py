@@ -32,15 +32,30 @@ def test_table_from_catalog_data(catalog: Catalog) -> None:
     )
     obj = ddl.table(t, _same)
     assert obj.name == f"t{t.id}" and obj.kind == "table"
+    # the system column _rw_timestamp last, stamped by its default and an update trigger
+    # (dataplane/plan/rw_timestamp.py)
+    stamp = (
+        f'CREATE TRIGGER "rw_timestamp" BEFORE UPDATE ON rw."t{t.id}" FOR EACH ROW EXECUTE'
+        " FUNCTION rwfn.rw_timestamp_stamp()"
+    )
     assert obj.create == (
         f'CREATE TABLE rw."t{t.id}" ("k" integer NOT NULL, "v" character varying DEFAULT '
-        "('x' || 'y'), \"g\" integer GENERATED ALWAYS AS (k + 1) STORED, \"a\" integer[])",
+        "('x' || 'y'), \"g\" integer GENERATED ALWAYS AS (k + 1) STORED, \"a\" integer[],"
+        ' "_rw_timestamp" timestamptz DEFAULT rwfn.write_ts())',
         f'CREATE UNIQUE INDEX "t{t.id}_key" ON rw."t{t.id}" ("k") NULLS NOT DISTINCT',
+        stamp,
     )
-    # without a declared key: the hidden _row_id is an identity and there is no key index
+    # without a declared key: the hidden _row_id is RisingWave's row id from the table's own
+    # sequence (dataplane/plan/row_ids.py) and there is no key index
     r = catalog.table("r", [("a", INT)])
+    seq = f'rw."t{r.id}_row_id"'
     assert ddl.table(r, _same).create == (
-        f'CREATE TABLE rw."t{r.id}" ("a" integer, "_row_id" bigint GENERATED ALWAYS AS IDENTITY)',
+        f"CREATE SEQUENCE {seq} MINVALUE 0 START WITH 0",
+        f'CREATE TABLE rw."t{r.id}" ("a" integer, "_row_id" bigint NOT NULL DEFAULT'
+        f" rwfn.row_id('{seq}'::regclass), \"_rw_timestamp\" timestamptz DEFAULT"
+        " rwfn.write_ts())",
+        f'ALTER SEQUENCE {seq} OWNED BY rw."t{r.id}"."_row_id"',
+        stamp.replace(f"t{t.id}", f"t{r.id}"),
     )
 
 
@@ -64,7 +79,12 @@ def test_views_sources_and_indexes(catalog: Catalog) -> None:
     # a source keeps the rows its connector delivered (RWSHIM PUSH, datagen): a table
     # without a key, read through its view
     assert [o.create for o in ddl.source(src, _same)] == [
-        ('CREATE TABLE rw."t7" ("x" integer)',),
+        (
+            'CREATE TABLE rw."t7" ("x" integer, "_rw_timestamp" timestamptz DEFAULT'
+            " rwfn.write_ts())",
+            'CREATE TRIGGER "rw_timestamp" BEFORE UPDATE ON rw."t7" FOR EACH ROW EXECUTE'
+            " FUNCTION rwfn.rw_timestamp_stamp()",
+        ),
         ('CREATE VIEW rw."v7" ("x") AS SELECT "x" FROM rw."t7"',),
     ]
     idx = Relation(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rwshim.binder.context import QueryContext
+from rwshim.binder.relations import RelKind
 from rwshim.dataplane.plan.route import Route
 from rwshim.errors import CatalogNotFound, InvalidInputSyntax
 
@@ -70,7 +71,8 @@ def test_schema_qualified_column_references_use_the_alias(
 def test_cte_names_shadow_relations(catalog: Catalog, ctx: QueryContext) -> None:
     t = catalog.table("t", [("a", INT)], pk=("a",))
     out = pg(catalog, ctx, "WITH t AS (SELECT 1 AS a) SELECT * FROM t, public.t AS p")
-    assert out.text == f'WITH t AS (SELECT 1 AS a) SELECT * FROM t, rw."t{t.id}" AS p'
+    # (a table's star is listed out: its state also holds _rw_timestamp, plan/rw_timestamp.py)
+    assert out.text == f'WITH t AS (SELECT 1 AS a) SELECT "t".*, "p"."a" FROM t, rw."t{t.id}" AS p'
     # a non-recursive CTE does not see itself: its body reads the table
     out = pg(catalog, ctx, "WITH t AS (SELECT a FROM t) SELECT a FROM t")
     assert out.text == f'WITH t AS (SELECT a FROM rw."t{t.id}" AS "t") SELECT a FROM t'
@@ -103,8 +105,13 @@ def test_star_over_a_join_with_using_puts_the_merged_column_first(
 
 def test_star_without_hidden_columns_is_kept(catalog: Catalog, ctx: QueryContext) -> None:
     t = catalog.table("t", [("a", INT)], pk=("a",))
+    m = catalog.view("m", "SELECT a FROM t", [("a", INT)], RelKind.MATERIALIZED_VIEW)
+    out = pg(catalog, ctx, "SELECT * FROM (SELECT * FROM m) AS s")
+    assert out.text == f'SELECT * FROM (SELECT * FROM rw."v{m.id}" AS "m") AS s'
+    # a table's is listed out, its key or not: its state also holds the system column
+    # _rw_timestamp (plan/rw_timestamp.py)
     out = pg(catalog, ctx, "SELECT * FROM (SELECT * FROM t) AS s")
-    assert out.text == f'SELECT * FROM (SELECT * FROM rw."t{t.id}" AS "t") AS s'
+    assert out.text == f'SELECT * FROM (SELECT "t"."a" FROM rw."t{t.id}" AS "t") AS s'
 
 
 def test_star_except_leaves_columns_out(catalog: Catalog, ctx: QueryContext) -> None:
@@ -118,7 +125,8 @@ def test_alias_column_list_reads_in_catalog_order(catalog: Catalog, ctx: QueryCo
     t = catalog.table("t", [("a", INT), ("b", INT)])
     out = pg(catalog, ctx, "SELECT * FROM t AS x(p, q)")
     assert out.text == (
-        f'SELECT "x"."p", "x"."q" FROM (SELECT "a", "b", "_row_id" FROM rw."t{t.id}") AS x(p, q)'
+        f'SELECT "x"."p", "x"."q" FROM (SELECT "a", "b", "_row_id", "_rw_timestamp" FROM'
+        f' rw."t{t.id}") AS x(p, q)'
     )
 
 

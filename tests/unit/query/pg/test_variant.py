@@ -81,23 +81,25 @@ def test_key_refusals_name_the_field_and_the_clause() -> None:
 def test_create_rules() -> None:
     from rwshim.engine.types import ColumnSpec
 
+    head = releases.release("head")
     cols = [ColumnSpec("id", 23, "integer"), ColumnSpec("payload", 1307, "variant")]
     with pytest.raises(VariantKeyError) as e:
         variant_rules.storage_key({c.name: c.rw_type for c in cols}, ["payload"])
     assert e.value.what == 'VARIANT column "payload" is part of the storage primary key'
     variant_rules.storage_key({c.name: c.rw_type for c in cols}, ["id"])
     with pytest.raises(NotSupported) as ns:
-        variant_rules.source_encoding(cols, FormatEncode("PLAIN", "JSON"))
+        variant_rules.source_encoding(head, cols, FormatEncode("PLAIN", "JSON"))
     assert str(ns.value) == (
         'Not supported: VARIANT column "payload" is not supported for this source encoding '
         "yet\nHINT: VARIANT columns are not supported for this source encoding yet"
     )
-    variant_rules.source_encoding(cols, FormatEncode("PLAIN", "PARQUET"))
-    variant_rules.source_encoding(cols, None)
+    variant_rules.source_encoding(head, cols, FormatEncode("PLAIN", "PARQUET"))
+    variant_rules.source_encoding(head, cols, None)
     with pytest.raises(MetaInvalidParameter) as mi:
-        variant_rules.sink({"connector": "kafka"}, cols)
+        variant_rules.sink({"connector": "kafka"}, cols, into=False)
     assert mi.value.meta_message == "sinking VARIANT columns is not supported yet: column `payload`"
-    variant_rules.sink({"connector": "blackhole"}, cols)
+    variant_rules.sink({"connector": "blackhole"}, cols, into=False)
+    variant_rules.sink({"connector": "kafka"}, cols, into=True)
     with pytest.raises(NotSupported) as ns:
         variant_rules.udf_signature(["integer", "variant"], "aggregate function")
     assert str(ns.value) == (
