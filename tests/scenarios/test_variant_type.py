@@ -152,6 +152,22 @@ async def test_nested_values_and_paths(conn: Conn) -> None:
             variant_typeof(variant_get(
                 to_variant(array[to_variant(1::smallint), '1'::variant]::variant[]), '$[0]'))""",
     ) == [("[[1,2],[3,4]]", "int32", '{"a":"a","b":1}', "int32", "int16")]
+    # an anonymous row is RisingWave's struct of fields f1, f2, ... (sorted by name), an
+    # untyped literal a varchar
+    assert await _rows(
+        conn,
+        """select to_variant(row(1, 'x', row(2.5::float8, null), 4, 5, 6, 7, 8, 9, 10)),
+            variant_typeof(variant_get(to_variant(row(interval '1 day')), '$.f1')),
+            to_variant('abc'), variant_typeof(to_variant(null))""",
+    ) == [
+        (
+            '{"f1":1,"f10":10,"f2":"x","f3":{"f1":2.5,"f2":null},"f4":4,"f5":5,"f6":6,"f7":7,'
+            '"f8":8,"f9":9}',
+            "string",
+            '"abc"',
+            "null",
+        )
+    ]
 
 
 async def test_casts(conn: Conn) -> None:

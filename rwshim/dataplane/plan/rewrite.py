@@ -773,7 +773,7 @@ class _Rewriter:
             self.sp.replace(fr.location, end, schema)
 
     def type_names(self) -> None:
-        typenames.splice(self.shape, self.sp)
+        typenames.splice(self.routed, self.sp)
 
 
 def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:

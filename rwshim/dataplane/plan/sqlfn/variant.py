@@ -319,6 +319,21 @@ END $$;
 
 CREATE OR REPLACE FUNCTION {F}.to_variant(x anyelement) RETURNS {T} LANGUAGE sql IMMUTABLE
     PARALLEL SAFE AS $$ SELECT {F}.variant_of({F}.variant_node(x)) $$;
+-- an untyped literal or NULL is a varchar to RisingWave (a string, or the variant null);
+-- PostgreSQL cannot give anyelement a type from it
+CREATE OR REPLACE FUNCTION {F}.variant_node(x text) RETURNS jsonb LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE AS $$
+    SELECT CASE WHEN x IS NULL THEN '["null", null]'::jsonb
+                ELSE pg_catalog.jsonb_build_array('string', x) END $$;
+CREATE OR REPLACE FUNCTION {F}.to_variant(x text) RETURNS {T} LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE AS $$ SELECT {F}.variant_of({F}.variant_node(x)) $$;
+-- an anonymous ROW(...)'s object from its [name, node] fields (dataplane/plan/structs.py)
+CREATE OR REPLACE FUNCTION {F}.variant_object(fields jsonb) RETURNS {T} LANGUAGE sql
+    IMMUTABLE PARALLEL SAFE AS $$
+    SELECT {F}.variant_of(pg_catalog.jsonb_build_array('object', coalesce((SELECT
+        pg_catalog.jsonb_agg(e ORDER BY (e ->> 0) COLLATE "C")
+        FROM pg_catalog.jsonb_array_elements(fields) AS x(e)), '[]')))
+$$;
 """
 
 # variant_get / try_variant_get / variant_typeof (scalar/variant.rs; parse_path and
