@@ -260,6 +260,11 @@ def _current_user(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     return tx.low.session_value("current_user"), pgtypes.VARCHAR
 
 
+def _current_catalog(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
+    """``CURRENT_CATALOG``, a synonym of current_database() (builtin_scalar.rs:129,506)."""
+    return tx.low.session_value("current_database"), pgtypes.VARCHAR
+
+
 def _current_schema(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     return tx.low.session_value("current_schema"), pgtypes.VARCHAR
 
@@ -294,6 +299,7 @@ HANDLERS: dict[type[exp.Expr], Handler] = {
     exp.CurrentDate: _current_date,
     exp.CurrentUser: _current_user,
     exp.CurrentSchema: _current_schema,
+    exp.CurrentCatalog: _current_catalog,
     exp.CurrentVersion: _version,
     exp.Round: _round,
     exp.Concat: _concat_fn,

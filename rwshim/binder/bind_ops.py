@@ -66,7 +66,7 @@ def _any(tx: ExprBinder, node: exp.Binary) -> tuple[exp.Expr, int]:
     if left_t is not None:
         tx.hint_param(inner, types.array_of(types.external(left_t)))
     new_l, lo = tx.bind(node.this)
-    new_arr, _ao = tx.bind(inner)
+    new_arr, ao = tx.bind(inner)
     if param_number(inner) is not None and lo != UNKNOWN:
         tx.hint_param(inner, types.array_of(types.external(lo)))
     call = tx.low.any_eq(new_l, new_arr)
@@ -74,7 +74,24 @@ def _any(tx: ExprBinder, node: exp.Binary) -> tuple[exp.Expr, int]:
         return call, pgtypes.BOOL
     if isinstance(node, exp.NEQ) and isinstance(quant, exp.All):
         return exp.Not(this=call), pgtypes.BOOL
+    # the other comparisons, over elements whose stored values order as RisingWave's do
+    # (binder/expr/binary_op.rs bind_binary_op under ANY/ALL: any comparable element type)
+    elem = types.element_of(ao)
+    op = _QUANTIFIED_OPS.get(type(node))
+    if op is not None and elem in types.NUMERIC_OIDS | types.STRING_OIDS | {pgtypes.BOOL}:
+        numeric = elem in types.NUMERIC_OIDS or elem == pgtypes.BOOL
+        return tx.low.any_cmp(op, isinstance(quant, exp.All), new_l, new_arr, numeric), pgtypes.BOOL
     raise NotImplementedError_(f"{type(node).__name__} with {type(quant).__name__}")
+
+
+_QUANTIFIED_OPS: dict[type[exp.Expr], str] = {
+    exp.EQ: "=",
+    exp.NEQ: "<>",
+    exp.LT: "<",
+    exp.LTE: "<=",
+    exp.GT: ">",
+    exp.GTE: ">=",
+}
 
 
 def arith(tx: ExprBinder, node: exp.Binary) -> tuple[exp.Expr, int]:

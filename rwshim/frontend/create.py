@@ -36,7 +36,7 @@ from rwshim.frontend.query import run_dml
 from rwshim.sql import changelog_cte, column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
-from rwshim.sql.column_names import check_not_reserved
+from rwshim.sql.column_names import check_collation, check_not_reserved
 from rwshim.sql.columns import table_schema
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
     schema = table_schema(columns_text)
     specs = []
     for c in schema.columns:
+        check_collation(c.type_text, c.collation)  # create_table.rs:150-167, then the name
         check_not_reserved(c.name)  # before its type (create_table.rs:178)
         oid, rw = rwtypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
         specs.append(

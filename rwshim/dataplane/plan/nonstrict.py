@@ -47,6 +47,8 @@ _BY_TYPES = frozenset({"+", "-", "*"})
 
 def _untyped(node: Any) -> bool:
     return isinstance(node, ast.A_Const) and (node.isnull or isinstance(node.val, ast.String))
+
+
 _MAX_PASSES = 64
 
 

@@ -32,7 +32,6 @@ from rwshim.dataplane.plan import (
     checks,
     corresponding,
     dml,
-    extract,
     fulljoin,
     functions,
     gapfill,
@@ -41,6 +40,7 @@ from rwshim.dataplane.plan import (
     lists,
     mapsyntax,
     names,
+    rw_texts,
     rw_timestamp,
     samename,
     serials,
@@ -202,7 +202,7 @@ class _Rewriter:
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
-            extract.splice(shape, self.sp)
+            rw_texts.splice(shape, self.sp)  # EXTRACT, ISO 8601 intervals, jsonb keys
             rw_timestamp.check(shape, self.routed.user_relations())
             serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
@@ -619,7 +619,7 @@ class _Rewriter:
     def check_excludes(self, level: tree.Level, excl: frozenset[str]) -> None:
         """Each name of an EXCEPT list binds to one column of the FROM clause, as RisingWave
         binds it (select.rs generate_except_indices: bind_expr, then an input ref): unknown is
-        ``Invalid column``, in two relations ``Ambiguous column name``."""
+        ``Invalid column``, two so named (one relation's too: bind_context.rs:160-172) ambiguous."""
         from rwshim.errors import BindExprError, InternalError, ItemNotFound
 
         items: list[tuple[str | None, list[str] | None]] = []
@@ -639,10 +639,10 @@ class _Rewriter:
             return  # a relation whose columns are not known here: PostgreSQL binds the rest
         for e in sorted(excl):
             qual, _, col = e.rpartition(".")
-            found = [x for x, names_ in items if col in (names_ or []) and (not qual or x == qual)]
+            found = [x for x, ns in items for n in ns or [] if n == col and qual in ("", x)]
             if not found:
                 raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))
-            if len(found) > 1 and not qual and col not in merged:
+            if len(found) > 1 and col not in merged:
                 raise InternalError(f"Ambiguous column name: {col}")
 
     def join_using(self, item: tree.JoinItem) -> list[str] | None:

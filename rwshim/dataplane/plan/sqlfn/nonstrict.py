@@ -139,8 +139,6 @@ END $ns$
 """
 
 register(
-    ";\n".join(
-        [*_binary("ns_div", "/"), *_binary("ns_mod", "%"), *_casts(), _ARITH, _FUNCTIONS]
-    )
+    ";\n".join([*_binary("ns_div", "/"), *_binary("ns_mod", "%"), *_casts(), _ARITH, _FUNCTIONS])
     + ";\n"
 )
