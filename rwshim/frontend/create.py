@@ -729,7 +729,6 @@ async def handle_create_index(fe: Frontend, stmt: st.CreateIndex, params: list[o
         indexed = None  # the engine reports it, in its order
     if indexed is not None:
         await count_upstreams(fe, [indexed.id])
-        variant_rules.index_key(fe.instance.relations.relation_by_id(indexed.id), keys)
     try:
         return await fe.engine_call(
             stmt.tag,

@@ -1,8 +1,8 @@
 """Where a CREATE refuses a ``variant`` column (head only; the releases without the type refuse
 its name: ``check_available``).
 
-- a table's primary key, an index's key: the storage primary key
-  (src/frontend/src/optimizer/plan_node/stream_materialize.rs:350-360);
+- a table's primary key: the storage primary key (src/frontend/src/optimizer/plan_node/
+  stream_materialize.rs:350-360; an index's key: engine/ddl.py create_index);
 - a source or a table with a connector whose FORMAT / ENCODE has no variant parser: every
   encoding but ``FORMAT NONE ENCODE NONE`` and ``ENCODE PARQUET``
   (handler/create_source.rs:851-867); a table from a CDC source (create_table.rs:1653);
@@ -26,7 +26,6 @@ from rwshim.errors import (
 )
 
 if TYPE_CHECKING:
-    from rwshim.binder.relations import Relation
     from rwshim.common.releases import Release
     from rwshim.engine.types import ColumnSpec
     from rwshim.sql.ast.create import FormatEncode
@@ -46,12 +45,6 @@ def table(release: Release, cols: Sequence[ColumnSpec], key: Sequence[str]) -> N
     """A new table's columns: the type known to the release, no VARIANT in its key."""
     check_available(release, [c.rw_type for c in cols])
     storage_key({c.name: c.rw_type for c in cols}, key)
-
-
-def index_key(indexed: Relation | None, key: Sequence[str]) -> None:
-    """An index's key columns are its storage key."""
-    if indexed is not None:
-        storage_key({c.name: c.rw_type for c in indexed.columns}, key)
 
 
 def storage_key(types: Mapping[str, str], key: Sequence[str]) -> None:
