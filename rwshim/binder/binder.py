@@ -31,10 +31,12 @@ from rwshim.binder.binder_checks import (
     check_grouping,
     field_path,
     is_now,
+    lateral_subquery,
     nested_join,
     no_aggregate,
     srf_core,
     srf_type,
+    window_query,
 )
 from rwshim.binder.context import QueryContext
 from rwshim.binder.lowering import Lowering
@@ -47,10 +49,12 @@ from rwshim.binder.resolve import (
     Source,
     SystemRelation,
     derive_alias,
+    from_item_scope,
     hidden_columns,
     rename,
     rename_outputs,
     resolve_relation,
+    shown_names,
 )
 from rwshim.binder.type_inference import UNKNOWN, func_args, func_name, literal_default
 from rwshim.common import pgtypes
@@ -331,8 +335,8 @@ class Binder:
             if j.args.get("using"):
                 names = [u.name for u in j.args["using"]]
             elif str(j.args.get("method") or "").upper() == "NATURAL":
-                left_names = {c.name for src in left for c in src.columns}
-                names = [c.name for src in right for c in src.columns if c.name in left_names]
+                left_names = set(shown_names(left))  # (hidden ones are never common)
+                names = [n for n in shown_names(right) if n in left_names]
             else:
                 names = []
             for n in names:
@@ -384,7 +388,7 @@ class Binder:
             alias = item.alias or f"__rw_subquery{len(scope.sources)}"
             if not item.alias:
                 item.set("alias", exp.TableAlias(this=ident(alias)))
-            lateral_scope = scope if item.args.get("lateral") else scope.parent
+            lateral_scope = scope if item.args.get("lateral") else from_item_scope(scope)
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
             if alias_node is not None and alias_node.columns:
@@ -399,7 +403,10 @@ class Binder:
             item.replace(self.low.values_relation(item, alias, [c.name for c in cols]))
             return Source(alias, cols)
         if isinstance(item, exp.Lateral):
-            raise NotImplementedError_("LATERAL")
+            sub = lateral_subquery(item)
+            if sub is None:
+                raise NotImplementedError_("LATERAL")
+            return self._from_item(sub, scope)
         raise NotImplementedError_(f"FROM item {type(item).__name__}")
 
     def _table_function(self, item: exp.Table, fn: exp.Expr, scope: Scope) -> Source:
@@ -464,36 +471,14 @@ class Binder:
             # GAP_FILL(t, ts, interval, ...): t's rows and the filled ones, t's columns
             # (binder/relation/gap_fill.rs; the data plane fills: dataplane/plan/gapfill)
             sub = parse(f"SELECT __rw_w.* FROM {rel_sql} AS __rw_w")
-            cols = rename(self.query(sub, scope.parent), col_names)
+            cols = rename(self.query(sub, from_item_scope(scope)), col_names)
             if col_names:
                 rename_outputs(sub, [c.name for c in cols])
             item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
             return Source(alias, cols)
-        ts = args[1]
-        if isinstance(ts, exp.Column):
-            ts = exp.Column(this=ts.this, table=ident("__rw_w"))
-        ts_sql = ts.sql(dialect="postgres")
-        rest = [a.sql(dialect="postgres") for a in args[2:]]
-        if name == "tumble":
-            size = rest[0]
-            offset = f", {rest[1]}" if len(rest) > 1 else ""
-            text = (
-                f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
-                f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
-                f"FROM {rel_sql} AS __rw_w"
-            )
-        else:
-            if len(rest) < 2:
-                raise NotImplementedError_("hop with these arguments")
-            hop, size = rest[0], rest[1]
-            offset = f", {rest[2]}" if len(rest) > 2 else ""
-            text = (
-                f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
-                f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
-                f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
-            )
+        text = window_query(name, args, rel_sql)
         sub = parse(text)
-        cols = self.query(sub, scope.parent)
+        cols = self.query(sub, from_item_scope(scope))
         cols = rename(cols, col_names)
         if col_names:
             rename_outputs(sub, [c.name for c in cols])

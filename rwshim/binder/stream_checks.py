@@ -1,10 +1,8 @@
 """Refusals RisingWave's stream planner makes, which a batch query never meets: an impure
 expression in a filter over a retract stream (src/frontend/src/expr/mod.rs:84-110
 ``reject_impure``, src/frontend/src/expr/pure.rs ``ImpureAnalyzer``; the contexts of
-stream_filter.rs:104-107 and generic/agg.rs:850), and a join of two relations with no
-condition at all between them, which only a nested-loop join answers
-(optimizer/plan_node/logical_join.rs:1640-1656: not a hash join without an equality, not a
-temporal join, not a dynamic filter without a comparison).
+stream_filter.rs:104-107 and generic/agg.rs:850), and a scalar subquery not known to give at
+most one row (the joins only a nested loop answers: binder/dynamic_filter.py).
 
 A filter on a retract stream re-evaluated for a delete may decide otherwise than for the
 insert; RisingWave refuses it unless ``streaming_unsafe_allow_unmaterialized_impure_expr`` is
@@ -100,65 +98,6 @@ def _refusal(desc: str, context: str) -> NotSupported:
         f"using an impure expression ({desc}) in {context} on a retract stream may lead to"
         " inconsistent results",
         _HINT,
-    )
-
-
-_NESTED_LOOP_HINT = (
-    "The non-equal join in the query requires a nested-loop join executor, which could be very"
-    " expensive to run. Consider rewriting the query to use dynamic filter as a substitute if"
-    " possible.\nSee also: https://docs.risingwave.com/processing/sql/dynamic-filters"
-)
-
-
-def nested_loop_refusal() -> NotSupported:
-    """RisingWave's refusal of a join only a nested loop answers (logical_join.rs:1650-1656):
-    also a FULL JOIN with no equality of its two sides (the data plane finds those)."""
-    return NotSupported("streaming nested-loop join", _NESTED_LOOP_HINT)
-
-
-def nested_loop_join(query: str) -> NotSupported | None:
-    """RisingWave's refusal of a SELECT joining plain relations (tables, views, materialized
-    views, sources) with a CROSS JOIN or a comma and no condition relating any two columns,
-    or None.  Only this certain case is refused: a join with some condition may be a hash
-    join, a temporal join or a dynamic filter."""
-    if "proctime" in query.lower():
-        return None  # a temporal join (binder/temporal_join.py checks its nested loop)
-    try:
-        tree = parse(query)
-    except RwError:  # the binder reports a query it cannot read
-        return None
-    if tree.find(exp.With) is not None:
-        return None  # a CTE may be one row (a dynamic filter's right side)
-    for select in tree.find_all(exp.Select):
-        joins = select.args.get("joins") or []
-        # only ``CROSS JOIN`` and ``,``: nothing but the item and its kind (no ON, USING,
-        # NATURAL, side, LATERAL ...)
-        if not joins or any(
-            {k for k, v in j.args.items() if v is not None} - {"this", "kind"}
-            or j.args.get("kind") not in (None, "CROSS")
-            for j in joins
-        ):
-            continue
-        frm = select.args.get("from_")
-        items = [frm.this if frm is not None else None, *(j.this for j in joins)]
-        if not all(_plain_relation(i) for i in items):
-            continue
-        where = select.args.get("where")
-        if where is not None and any(
-            isinstance(e.this, exp.Column) and isinstance(e.expression, exp.Column)
-            for e in where.find_all(exp.EQ)
-        ):
-            continue
-        return NotSupported("streaming nested-loop join", _NESTED_LOOP_HINT)
-    return None
-
-
-def _plain_relation(item: exp.Expr | None) -> bool:
-    return (
-        isinstance(item, exp.Table)
-        and isinstance(item.this, exp.Identifier)
-        and not item.args.get("joins")
-        and item.args.get("when") is None
     )
 
 

@@ -334,6 +334,7 @@ _CLASS_NAMES: dict[type[exp.Expr], str] = {
     exp.LastValue: "last_value",
     exp.Rand: "random",
     exp.UnixToTime: "to_timestamp",
+    exp.StrToTime: "to_timestamp",  # to_timestamp(text, format)
     exp.TimeToStr: "to_char",
     exp.JSONObject: "json_build_object",
 }

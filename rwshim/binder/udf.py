@@ -123,7 +123,13 @@ class Inliner:
 
     def statement(self, sql: str) -> str:
         """``sql`` with every call of a SQL function inlined (unchanged if pglast cannot
-        parse it: the statement's own path reports that)."""
+        parse it: the statement's own path reports that).  A call written
+        ``aggregate:f(args)`` is first ``f(array_agg(args))``, the call RisingWave binds
+        (binder/expr/function/mod.rs:243-256), so a SQL function used so is inlined too."""
+        if ":" in sql:
+            from rwshim.binder.parse import wrap_scalar_as_agg
+
+            sql = wrap_scalar_as_agg(sql)
         return self._text(sql, 0, sql, aliases=True)
 
     def expression(self, expr: str, depth: int = 0) -> str:

@@ -27,6 +27,8 @@ from rwshim.errors import (
 )
 
 if TYPE_CHECKING:
+    from rwshim.binder.dynamic_filter import Lookup
+    from rwshim.binder.relations import Relation
     from rwshim.frontend.frontend import Frontend
 
 _IDENT = re.compile(r'\s*(?:"((?:[^"]|"")*)"|([^\s",.()\-]+))\s*')
@@ -167,11 +169,29 @@ def refuse_internal_table(fe: Frontend, error: CatalogNotFound, statement: str) 
         raise InvalidInputSyntax(f'{statement} does not support internal table "{name}"')
 
 
+def _lookup(fe: Frontend) -> Lookup:
+    """A relation by schema (or the search path) and name, as the session's query binds it."""
+    relations = fe.instance.relations
+    ctx = fe.ctx()
+    catalog = fe.instance.engine.catalog
+
+    def lookup(schema: str | None, name: str) -> Relation | None:
+        schemas = [schema] if schema is not None else list(catalog.search_path(ctx))
+        for sname in schemas:
+            rel = relations.relation(ctx.database_id, sname, name)
+            if rel is not None:
+                return rel
+        return None
+
+    return lookup
+
+
 def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
     """The stream planner's refusals, at CREATE before any catalog change: the data plane's
     (an ASOF join's condition, HOP's window arguments, a FULL JOIN of no equality: plan/), an
     impure filter over a retract stream (binder/stream_checks), a notice instead when
     ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93)."""
+    from rwshim.binder import dynamic_filter as df
     from rwshim.binder import stream_checks as sc
 
     if any(w in query.lower() for w in ("asof", "hop", "full")):
@@ -185,7 +205,7 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
         except RwError:
             planned = None
         if planned is not None and planned.statement.nested_loop:
-            raise sc.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
+            raise df.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
     if "_rw_timestamp" in query.lower():
         from rwshim.sql.tokens import Kind, tokenize
 
@@ -197,7 +217,7 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
                 "please run the sql in batch mode or remove the column `_rw_timestamp` from"
                 " the streaming query",
             )
-    refused_join = sc.scalar_subquery(query) or sc.nested_loop_join(query)
+    refused_join = sc.scalar_subquery(query) or df.nested_loop_join(query, _lookup(fe))
     if refused_join is not None:
         raise refused_join
 

@@ -12,7 +12,8 @@ What is spliced (each where the parse tree says):
   NATURAL column groups first, iter_column_groups);
 - ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
   ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
-- one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES, spliced by
+  typenames, which also gives variant operands their text cast);
 - an ``ASOF [LEFT] JOIN`` -> a LATERAL subquery (``asof``);
 - DML: see ``dml``.
 
@@ -40,15 +41,18 @@ from rwshim.dataplane.plan import (
     lists,
     mapsyntax,
     names,
+    natural,
     rw_texts,
     rw_timestamp,
     samename,
     serials,
+    stream_rules,
     structs,
     temporal,
     to_char,
     tree,
     typenames,
+    wrap_scalar,
 )
 from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
@@ -206,12 +210,13 @@ class _Rewriter:
             rw_timestamp.check(shape, self.routed.user_relations())
             serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
-            self.scalars_as_aggregates()
+            wrap_scalar.splice(self)
             ignore_nulls.splice(self)
             self.column_paths()
             self.value_functions()
             self.type_names()
             fulljoin.splice(self, full_joins)
+            stream_rules.splice(self)
             extra = dml.splice(self.routed, self.sp, self.source_width())
             # last: a map column's subscripts, map literals and map_filter calls are rebuilt
             # around their parts' rewritten text
@@ -264,6 +269,7 @@ class _Rewriter:
 
     def relations(self) -> None:
         sp, text = self.sp, self.text
+        under_natural = natural.natural_sides(self.shape)
         for ref in self.shape.refs:
             if ref.cte is not None or ref.window:
                 continue
@@ -271,15 +277,13 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = self.physical(rel)
+            phys = base = self.physical(rel)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
-                # an alias column list renames columns in catalog order, hidden ones last
-                cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
-                system = [rw_timestamp.COLUMN] if rel.kind == RelKind.TABLE else []
-                listed = [qi(n) for n in [*(c.name for c in cols), *system]]
-                phys = f"(SELECT {', '.join(listed)} FROM {phys})"
+                phys = natural.renamed(rel, phys, id(ref) in under_natural)
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
+            if id(ref) in under_natural and has_hidden(rel) and phys == base:
+                phys = f"(SELECT {', '.join(qi(n) for n in visible_names(rel))} FROM {phys})"
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
             sp.replace(ref.location, end, phys + alias)
 
@@ -316,14 +320,6 @@ class _Rewriter:
                 continue
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
-
-    def scalars_as_aggregates(self) -> None:
-        """``aggregate:f(args)`` as ``f(array_agg(args))`` (binder/expr/function/mod.rs:
-        243-256: AggType::WrapScalar over the group's array)."""
-        for at in self.routed.prepassed.scalar_as_agg:
-            end, _ = call_args(self.text, at)
-            self.sp.insert(self.text.index(b"(", at) + 1, "array_agg(")
-            self.sp.insert(end - 1, ")")
 
     def descending_percentiles(self) -> None:
         """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
