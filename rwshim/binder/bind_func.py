@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from rwshim.binder import bind_catalog, casts, types
+from rwshim.binder import bind_catalog, casts, types, variant_keys
 from rwshim.binder.parse import func_call, lit_str
 from rwshim.binder.type_inference import (
     UNKNOWN,
@@ -83,7 +83,14 @@ DATA_PLANE_AGGREGATES = {
 # RisingWave's functions only the data plane evaluates (sqlfn/scalars.py), by their result
 # type: the table function regexp_matches (table_function/regexp_matches.rs: setof varchar[]),
 # which a materialized view's query may call (``unnest(regexp_matches(...))``)
-DATA_PLANE_FUNCTIONS = {"regexp_matches": pgtypes.VARCHAR_ARRAY}
+DATA_PLANE_FUNCTIONS = {
+    "regexp_matches": pgtypes.VARCHAR_ARRAY,
+    # variant (head only: src/expr/impl/src/scalar/variant.rs; dataplane/plan/sqlfn/variant.py)
+    "to_variant": rwtypes.VARIANT_OID,
+    "variant_get": rwtypes.VARIANT_OID,
+    "try_variant_get": rwtypes.VARIANT_OID,
+    "variant_typeof": pgtypes.VARCHAR,
+}
 
 # RisingWave's scalar functions of fixed signatures that only the data plane evaluates, by
 # their ``#[function]`` signatures: a call matches one whose every argument is its type, an
@@ -131,6 +138,10 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     bound = [tx.bind(a) for a in args]
     new_args = [b[0] for b in bound]
     oids = [b[1] for b in bound]
+    if not tx.b.variant_type and name in variant_keys.FUNCTIONS:
+        # a release without the type has none of them (sqlglot types ``to_variant``)
+        sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)
+        raise NoFunction(f"{name}({sig})")
     signed = _signature_type(name, oids) if name in DATA_PLANE_SIGNATURES else None
     oid = (
         DATA_PLANE_AGGREGATES.get(name)
@@ -181,12 +192,16 @@ def _agg_ordered(
     distinct = False
     if isinstance(this, exp.Order):
         for o in this.expressions:
-            keys.append((tx.bind(o.this)[0], bool(o.args.get("desc"))))
+            key, key_oid = tx.bind(o.this)
+            variant_keys.refuse(key_oid, key, "aggregation order key")
+            keys.append((key, bool(o.args.get("desc"))))
         this = this.this
     if isinstance(this, exp.Distinct):
         distinct = True
         this = this.expressions[0]
     new, oid = tx.bind(this)
+    if distinct:
+        variant_keys.distinct_aggregate(name, oid, new, tx.b.streaming)
     bound_extra = [tx.bind(x)[0] for x in extra]
     return tx.low.ordered_agg(name, new, bound_extra, keys, distinct), oid
 
@@ -208,7 +223,12 @@ def _string_agg(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
 
 def _count(tx: ExprBinder, node: exp.Count) -> tuple[exp.Expr, int]:
     if node.this is not None and not isinstance(node.this, exp.Star):
-        node.set("this", tx.bind(node.this)[0])
+        if isinstance(node.this, exp.Distinct) and len(node.this.expressions) == 1:
+            new, oid = tx.bind(node.this.expressions[0])
+            variant_keys.distinct_aggregate("count", oid, new, tx.b.streaming)
+            node.set("this", exp.Distinct(expressions=[new]))
+        else:
+            node.set("this", tx.bind(node.this)[0])
     return node, pgtypes.INT8
 
 
@@ -221,6 +241,9 @@ def _sum_avg(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
         inner = inner.expressions[0]
     new, oid = tx.bind(inner)
     if distinct:
+        variant_keys.distinct_aggregate(
+            "avg" if isinstance(node, exp.Avg) else "sum", oid, new, tx.b.streaming
+        )
         node.set("this", exp.Distinct(expressions=[new]))
     else:
         node.set("this", new)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from rwshim.binder import bind_catalog, types
+from rwshim.binder import bind_catalog, types, variant_keys
 from rwshim.binder.parse import func_call, param_number
 from rwshim.binder.type_inference import UNKNOWN, at_bind, cast_type, is_regclass
 from rwshim.common import pgtypes, rwtypes
@@ -38,6 +38,7 @@ def compare(tx: ExprBinder, node: exp.Binary) -> tuple[exp.Expr, int]:
     if isinstance(right, (exp.Any, exp.All)):
         return _any(tx, node)
     lo, ro = tx.binary_operands(node)
+    variant_keys.comparison(node, lo, ro)
     # an untyped string literal takes the other side's type (PostgreSQL's unknown
     # resolution), so it compares as a boolean, instant or interval rather than as text
     coerced = types.TEMPORAL_OIDS | {pgtypes.BOOL}
@@ -233,6 +234,9 @@ def collate(tx: ExprBinder, node: exp.Collate) -> tuple[exp.Expr, int]:
 
 def cast(tx: ExprBinder, node: exp.Cast) -> tuple[exp.Expr, int]:
     to = cast_type(node.args["to"])
+    if not tx.b.variant_type and variant_keys.contains_variant(to):
+        # v3.0.3 / v2.8.5 bind_data_type: ``variant`` is an unknown type name
+        raise at_bind(NotImplementedError_("unsupported data type: variant"))
     inner = node.this
     # a parameter cast to a reg* type is sent as the object's name
     reg = to in (types.REGTYPE_TAG, types.REGNAMESPACE_TAG) or is_regclass(node.args["to"])

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import set_ops, star_except, types
+from rwshim.binder import set_ops, star_except, types, variant_keys
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
@@ -88,6 +88,8 @@ class Bound:
 
 class Binder:
     """Binds one statement for one context, lowering it with ``lowering``."""
+
+    streaming, variant_type = False, True  # CREATE ... AS; the release's (variant_keys)
 
     def __init__(
         self,
@@ -270,6 +272,7 @@ class Binder:
                 OutColumn(a.name, a.type_oid if a.type_oid != UNKNOWN else b.type_oid)
                 for a, b in zip(left, right, strict=True)
             ]
+            variant_keys.set_op_keys(node, cols, self.streaming)
             scope.outputs = cols
             self._order_limit(node, scope)
             return cols
@@ -358,6 +361,7 @@ class Binder:
                 tx = ExprBinder(self, scope)
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
+                variant_keys.join_keys(new, scope.sources, start, right_start)
 
     def _table_factor(self, item: exp.Expr, scope: Scope) -> None:
         nested = nested_join(item)
@@ -624,6 +628,7 @@ class Binder:
             cols.append(OutColumn(out_name, literal_default(oid)))
         node.set("expressions", items)
         scope.outputs = cols
+        variant_keys.distinct_keys(node, items, cols)
         if where is not None:
             no_aggregate(where.this, "Where", self.low)
             new, _ = tx.bind_top(where.this)
@@ -633,6 +638,7 @@ class Binder:
             for i, g in enumerate(list(group.expressions)):
                 group.expressions[i] = self._group_ref(g, scope, tx)
                 group.expressions[i].parent = group
+                variant_keys.group_key(group.expressions[i], items, cols, tx)
         having = node.args.get("having")
         if having is not None:
             new, _ = tx.bind_top(having.this)
@@ -764,6 +770,7 @@ class Binder:
                 else:
                     o.set("this", self._order_ref(o.this, scope, tx))
                 self.low.order_item(o)
+            variant_keys.order_keys(node, scope.outputs, tx, self.streaming)
         for key in ("limit", "offset"):
             lim = node.args.get(key)
             if lim is not None and lim.args.get("expression") is not None:

@@ -60,6 +60,8 @@ _RW_BOUND_TYPES: dict[str, int] = {
     "INTERVAL": pgtypes.INTERVAL,
     "VARBINARY": pgtypes.BYTEA,
     "JSONB": pgtypes.JSONB,
+    # head only (ast/data_type.rs ``Variant``; the releases without it: Release.variant_type)
+    "VARIANT": 1307,
 }
 _RW_REFUSED_DISPLAY: dict[str, str] = {
     "UUID": "UUID",

@@ -28,7 +28,7 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal
+from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal, variant_rules
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of
@@ -366,6 +366,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
         eowc.check_table_watermark(fe, stmt, cols)
+    variant_rules.table(fe.instance.release, cols, pk)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
     if added is not None:
@@ -440,6 +441,7 @@ async def _connector_table(
     )
     checked = connectors.check_before_columns(spec)
     cols, pk = table_columns(stmt.columns_text)
+    variant_rules.source_encoding(fe.instance.release, cols, stmt.format_encode)
     _check_column_exprs(fe, stmt.name, cols, pk)
     added, key = connectors.check_after_columns(spec, checked, cols, pk)
     return cols, key, added
@@ -559,6 +561,7 @@ async def handle_create_source(
         )
         checked = connectors.check_before_columns(spec)
         cols, pk = table_columns(stmt.columns_text)
+        variant_rules.source_encoding(fe.instance.release, cols, stmt.format_encode)
         _check_column_exprs(fe, stmt.name, cols, pk)
         added, pk = connectors.check_after_columns(spec, checked, cols, pk)
         if checked.connector == "postgres-cdc":
@@ -653,6 +656,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
                     sink_rules.check_cycle(fe, rel.id, bound.upstreams)
         if sink_type == "append-only" and ignore:
             sink_type = "force-append-only"
+        variant_rules.sink(options, bound.columns, into)
         if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
             # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
             from rwshim.dataplane.sinks import postgres

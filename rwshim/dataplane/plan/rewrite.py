@@ -12,7 +12,8 @@ What is spliced (each where the parse tree says):
   NATURAL column groups first, iter_column_groups);
 - ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
   ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
-- one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES, spliced by
+  typenames, which also gives variant operands their text cast);
 - an ``ASOF [LEFT] JOIN`` -> a LATERAL subquery (``asof``);
 - DML: see ``dml``.
 
@@ -50,7 +51,7 @@ from rwshim.dataplane.plan import (
     temporal,
     to_char,
     tree,
-    typemap,
+    typenames,
     wrap_scalar,
 )
 from rwshim.dataplane.plan.figure import figure_name
@@ -760,13 +761,7 @@ class _Rewriter:
             self.sp.replace(fr.location, end, schema)
 
     def type_names(self) -> None:
-        for tr in self.shape.type_refs:
-            if len(tr.names) != 1 or tr.location < 0:
-                continue
-            new = typemap.QUERY_TYPE_NAMES.get(tr.names[0])
-            if new is not None:
-                end = name_end(self.text, tr.location, 1)
-                self.sp.replace(tr.location, end, new)
+        typenames.splice(self.routed, self.sp)
 
 
 def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:

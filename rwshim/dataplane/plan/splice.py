@@ -101,6 +101,13 @@ def bracket_end(text: bytes, pos: int) -> int:
     raise SpliceError(f"no closing bracket after {pos}")
 
 
+def string_end(text: bytes, i: int) -> int:
+    """End offset of the string literal starting at ``i`` (``'...'`` or ``E'...'``)."""
+    if text[i : i + 1] in (b"E", b"e"):
+        i += 1
+    return _literal_end(text, i) + 1
+
+
 def call_args(text: bytes, pos: int) -> tuple[int, list[tuple[int, int]]]:
     """For a call whose name starts at ``pos``: the end offset of its closing parenthesis and
     the spans of its arguments (split at top-level commas; literals and quoted names

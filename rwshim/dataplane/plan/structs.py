@@ -152,7 +152,7 @@ def _row_object(text: bytes, row: dict[str, object], sp: Splicer) -> None:
     args = row.get("args") or []
     if not isinstance(at, int) or not isinstance(args, list):
         raise SpliceError("no row")
-    spans = _fields(text, at)
+    spans = field_spans(text, at)
     if len(spans) != len(args):
         raise SpliceError(f"no row of {len(args)} fields at {at}")
     opening = text.find(b"(", at)
@@ -166,7 +166,7 @@ def _row_object(text: bytes, row: dict[str, object], sp: Splicer) -> None:
             _row_object(text, a["RowExpr"], sp)
 
 
-def _fields(text: bytes, at: int) -> list[tuple[int, int]]:
+def field_spans(text: bytes, at: int) -> list[tuple[int, int]]:
     """The spans of a row constructor's fields (brackets and parentheses within them kept)."""
     pos = text.find(b"(", at) + 1
     if pos <= 0:

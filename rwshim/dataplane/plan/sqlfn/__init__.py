@@ -36,6 +36,7 @@ from rwshim.dataplane.plan.sqlfn import (
     sessions,
     structs,
     totext,
+    variant,
     vector,
 )
 
@@ -61,6 +62,7 @@ MODULES = (
     sessions,
     structs,
     maps,
+    variant,
     hashkeys,
     rowids,
 )

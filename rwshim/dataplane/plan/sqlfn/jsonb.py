@@ -86,6 +86,9 @@ BEGIN
             x::text::timestamptz AT TIME ZONE 'UTC') #>> '{{}}') || '+00:00');
     ELSIF t = 'timestamp'::regtype THEN
         RETURN {F}.timestamp_jsonb(x::text::timestamp);
+    ELSIF t::text = '{F}.variant' THEN
+        -- a variant: its jsonb (to_jsonb.rs ToJsonb for VariantRef; sqlfn/variant.py)
+        RETURN (x::text)::jsonb;
     ELSIF t::text LIKE '{F}.rw\\_m%' THEN
         -- a map or a list of maps: its type's own function (dataplane/plan/maptype.py)
         EXECUTE pg_catalog.format('SELECT {F}.map_to_jsonb($1::%s)', t) INTO j USING x;
