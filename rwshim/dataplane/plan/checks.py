@@ -454,21 +454,30 @@ def _date_literals(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
         check_date_text(text)
 
 
-def inserted_strings(
-    shape: tree.Shape, cols: Sequence[RelColumn] | None, type_oids: tuple[int, ...]
-) -> Iterator[tuple[RelColumn, str]]:
-    """The string literals an ``INSERT ... VALUES`` gives columns of these types, with their
-    column (a literal the column's type parses, where PostgreSQL's rules differ)."""
+def inserted_values(
+    shape: tree.Shape, cols: Sequence[RelColumn] | None
+) -> Iterator[tuple[RelColumn, Any, int, int]]:
+    """What an ``INSERT ... VALUES`` gives each column: (the column, the value's node, its
+    position in the row, the row's length)."""
     info = shape.insert
     if cols is None or info is None or info.values_rows is None:
         return
     names = [c for c, _ in info.columns] or [c.name for c in cols if not c.hidden]
     by_name = {c.name: c for c in cols}
     for row in info.values_rows:
-        for name, value in zip(names, row, strict=False):
+        for i, (name, value) in enumerate(zip(names, row, strict=False)):
             col = by_name.get(name)
-            if col is None or col.type_oid not in type_oids:
-                continue
+            if col is not None:
+                yield col, value, i, len(row)
+
+
+def inserted_strings(
+    shape: tree.Shape, cols: Sequence[RelColumn] | None, type_oids: tuple[int, ...]
+) -> Iterator[tuple[RelColumn, str]]:
+    """The string literals an ``INSERT ... VALUES`` gives columns of these types, with their
+    column (a literal the column's type parses, where PostgreSQL's rules differ)."""
+    for col, value, _, _ in inserted_values(shape, cols):
+        if col.type_oid in type_oids:
             text = _const_string(value)
             if text is not None:
                 yield col, text

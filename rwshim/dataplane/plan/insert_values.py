@@ -41,24 +41,17 @@ def _nulls_only(value: Any) -> bool:
 
 @checks.register
 def _null_lists(shape: tree.Shape, cols: Sequence[RelColumn] | None) -> None:
-    info = shape.insert
-    if cols is None or info is None or info.values_rows is None:
-        return
-    names = [c for c, _ in info.columns] or [c.name for c in cols if not c.hidden]
-    by_name = {c.name: c for c in cols}
-    for row in info.values_rows:
-        for i, (name, value) in enumerate(zip(names, row, strict=False)):
-            col = by_name.get(name)
-            if col is None or not col.rw_type.endswith("[]") or col.rw_type == _VARCHAR_LIST:
-                continue
-            if not _nulls_only(value):
-                continue
-            # cast_array casts the elements (type_inference/cast.rs:234-238): the list's
-            # message over the element's, which alone names the context (:155-172)
-            error = CastError(
-                f'cannot cast type "{_VARCHAR_LIST}" to "{col.rw_type}"',
-                f'cannot cast type "character varying" to "{col.rw_type[:-2]}" in Assign context',
-            )
-            if len(row) > 1:
-                raise RwError(f"failed to cast the {ordinal(i + 1)} column", *error.chain)
-            raise error
+    for col, value, i, width in checks.inserted_values(shape, cols):
+        if not col.rw_type.endswith("[]") or col.rw_type == _VARCHAR_LIST:
+            continue
+        if not _nulls_only(value):
+            continue
+        # cast_array casts the elements (type_inference/cast.rs:234-238): the list's
+        # message over the element's, which alone names the context (:155-172)
+        error = CastError(
+            f'cannot cast type "{_VARCHAR_LIST}" to "{col.rw_type}"',
+            f'cannot cast type "character varying" to "{col.rw_type[:-2]}" in Assign context',
+        )
+        if width > 1:
+            raise RwError(f"failed to cast the {ordinal(i + 1)} column", *error.chain)
+        raise error
