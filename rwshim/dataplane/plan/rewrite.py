@@ -41,6 +41,7 @@ from rwshim.dataplane.plan import (
     lists,
     mapsyntax,
     names,
+    retention,
     rw_timestamp,
     samename,
     serials,
@@ -124,8 +125,7 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out (a table's state
-    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
+    """Whether a star over ``rel`` leaves columns out (a table's _rw_timestamp: rw_timestamp.py)."""
     if isinstance(rel, Relation):
         return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
@@ -271,7 +271,7 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = self.physical(rel)
+            phys = retention.splice(ref, rel, self.physical(rel))  # (retention.py)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 # an alias column list renames columns in catalog order, hidden ones last
                 cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
