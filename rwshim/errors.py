@@ -127,6 +127,20 @@ class NotSupported(RwError):
         self.what = what
 
 
+class VariantKeyError(NotSupported):
+    """``Not supported: VARIANT column "<f>" ...`` with the hint every layer shares
+    (src/frontend/src/optimizer/variant_key.rs ``VARIANT_KEY_HINT``, ``variant_key_error``;
+    head only)."""
+
+    HINT = (
+        "VARIANT values only have byte-wise equality and ordering, so they cannot be used as "
+        "a key: in a primary key, index, grouping or join key, ORDER BY, or set operation."
+    )
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what, self.HINT)
+
+
 class InvalidInputSyntax(RwError):
     """`Invalid input syntax: <s>` (src/frontend/src/error.rs:161)."""
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from rwshim.binder import bind_func, bind_ops, types
+from rwshim.binder import bind_func, bind_ops, types, variant_keys
 from rwshim.binder.binder_checks import ignore_nulls_window
 from rwshim.binder.parse import expr_text, lit_str, param_number
 from rwshim.binder.resolve import Scope, lookup
@@ -246,7 +246,11 @@ class ExprBinder:
         node.set("this", new)
         q = node.args.get("query")
         if q is not None:
-            self.b.query(q, self.scope)
+            cols = self.b.query(q, self.scope)
+            # ``x IN (subquery)`` is a semi join on x (jsonb_stream_key_checker.rs join keys)
+            if len(cols) == 1:
+                variant_keys.comparison(exp.EQ(), lo, cols[0].type_oid)
+                variant_keys.refuse(lo, new, "join key")
         out = []
         for x in node.expressions:
             self.hint_param(x, lo)
@@ -361,13 +365,18 @@ class ExprBinder:
             node.set("this", node.this.this)
         new, oid = self.bind(node.this)
         node.set("this", new)
-        for key in ("partition_by",):
-            parts = node.args.get(key) or []
-            node.set(key, [self.bind(p)[0] for p in parts])
+        parts = []
+        for p in node.args.get("partition_by") or []:
+            bound, part_oid = self.bind(p)
+            variant_keys.refuse(part_oid, bound, "over window partition key")
+            parts.append(bound)
+        node.set("partition_by", parts)
         order = node.args.get("order")
         if order is not None:
             for o in order.expressions:
-                o.set("this", self.bind(o.this)[0])
+                key, key_oid = self.bind(o.this)
+                variant_keys.refuse(key_oid, key, "over window order by key")
+                o.set("this", key)
         return node, oid
 
     def _ignore_nulls(self, node: exp.IgnoreNulls) -> tuple[exp.Expr, int]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from sqlglot import exp
 
-from rwshim.binder import bind_catalog, types
+from rwshim.binder import bind_catalog, casts, types, variant_keys
 from rwshim.binder.parse import func_call, lit_str
 from rwshim.binder.type_inference import (
     UNKNOWN,
@@ -83,7 +83,43 @@ DATA_PLANE_AGGREGATES = {
 # RisingWave's functions only the data plane evaluates (sqlfn/scalars.py), by their result
 # type: the table function regexp_matches (table_function/regexp_matches.rs: setof varchar[]),
 # which a materialized view's query may call (``unnest(regexp_matches(...))``)
-DATA_PLANE_FUNCTIONS = {"regexp_matches": pgtypes.VARCHAR_ARRAY}
+DATA_PLANE_FUNCTIONS = {
+    "regexp_matches": pgtypes.VARCHAR_ARRAY,
+    # variant (head only: src/expr/impl/src/scalar/variant.rs; dataplane/plan/sqlfn/variant.py)
+    "to_variant": rwtypes.VARIANT_OID,
+    "variant_get": rwtypes.VARIANT_OID,
+    "try_variant_get": rwtypes.VARIANT_OID,
+    "variant_typeof": pgtypes.VARCHAR,
+}
+
+# RisingWave's scalar functions of fixed signatures that only the data plane evaluates, by
+# their ``#[function]`` signatures: a call matches one whose every argument is its type, an
+# implicit cast of it (expr/type_inference/cast.rs) or an untyped literal; another is
+# ``function <name>(<args>) does not exist``.
+_I4, _F8 = pgtypes.INT4, pgtypes.FLOAT8
+DATA_PLANE_SIGNATURES: dict[str, tuple[tuple[tuple[int, ...], int], ...]] = {
+    # src/expr/impl/src/scalar/make_time.rs:55-105
+    "make_date": (((_I4, _I4, _I4), pgtypes.DATE),),
+    "make_time": (((_I4, _I4, _F8), pgtypes.TIME),),
+    "make_timestamp": (((_I4, _I4, _I4, _I4, _I4, _F8), pgtypes.TIMESTAMP),),
+    "make_timestamptz": (
+        ((_I4, _I4, _I4, _I4, _I4, _F8), pgtypes.TIMESTAMPTZ),
+        ((_I4, _I4, _I4, _I4, _I4, _F8, pgtypes.VARCHAR), pgtypes.TIMESTAMPTZ),
+    ),
+}
+
+
+def _signature_type(name: str, oids: list[int]) -> int | None:
+    """The result type of the ``DATA_PLANE_SIGNATURES`` overload a call matches, None if none
+    does."""
+    for params, result in DATA_PLANE_SIGNATURES[name]:
+        if len(params) == len(oids) and all(
+            o in (p, UNKNOWN) or casts.cast_ok(o, p, casts.IMPLICIT)
+            for o, p in zip(oids, params, strict=True)
+        ):
+            return result
+    return None
+
 
 # RisingWave answers these with '' before binding their arguments (binder/expr/function/
 # mod.rs:133-141, a hack for Bytebase's ``obj_description(...::regclass)``).
@@ -102,9 +138,15 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     bound = [tx.bind(a) for a in args]
     new_args = [b[0] for b in bound]
     oids = [b[1] for b in bound]
+    if not tx.b.variant_type and name in variant_keys.FUNCTIONS:
+        # a release without the type has none of them (sqlglot types ``to_variant``)
+        sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)
+        raise NoFunction(f"{name}({sig})")
+    signed = _signature_type(name, oids) if name in DATA_PLANE_SIGNATURES else None
     oid = (
         DATA_PLANE_AGGREGATES.get(name)
         or DATA_PLANE_FUNCTIONS.get(name)
+        or signed
         or function_type(name, oids)
     )
     renamed = tx.low.renamed(name)
@@ -114,6 +156,7 @@ def func(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
             tx.low.has_function(target)
             or name in DATA_PLANE_AGGREGATES
             or name in DATA_PLANE_FUNCTIONS
+            or signed is not None
         )
         if name in NOT_IN_RISINGWAVE or not known:
             sig = ", ".join(rwtypes.DISPLAY.get(types.external(o), "unknown") for o in oids)
@@ -149,12 +192,16 @@ def _agg_ordered(
     distinct = False
     if isinstance(this, exp.Order):
         for o in this.expressions:
-            keys.append((tx.bind(o.this)[0], bool(o.args.get("desc"))))
+            key, key_oid = tx.bind(o.this)
+            variant_keys.refuse(key_oid, key, "aggregation order key")
+            keys.append((key, bool(o.args.get("desc"))))
         this = this.this
     if isinstance(this, exp.Distinct):
         distinct = True
         this = this.expressions[0]
     new, oid = tx.bind(this)
+    if distinct:
+        variant_keys.distinct_aggregate(name, oid, new, tx.b.streaming)
     bound_extra = [tx.bind(x)[0] for x in extra]
     return tx.low.ordered_agg(name, new, bound_extra, keys, distinct), oid
 
@@ -176,7 +223,12 @@ def _string_agg(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
 
 def _count(tx: ExprBinder, node: exp.Count) -> tuple[exp.Expr, int]:
     if node.this is not None and not isinstance(node.this, exp.Star):
-        node.set("this", tx.bind(node.this)[0])
+        if isinstance(node.this, exp.Distinct) and len(node.this.expressions) == 1:
+            new, oid = tx.bind(node.this.expressions[0])
+            variant_keys.distinct_aggregate("count", oid, new, tx.b.streaming)
+            node.set("this", exp.Distinct(expressions=[new]))
+        else:
+            node.set("this", tx.bind(node.this)[0])
     return node, pgtypes.INT8
 
 
@@ -189,6 +241,9 @@ def _sum_avg(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
         inner = inner.expressions[0]
     new, oid = tx.bind(inner)
     if distinct:
+        variant_keys.distinct_aggregate(
+            "avg" if isinstance(node, exp.Avg) else "sum", oid, new, tx.b.streaming
+        )
         node.set("this", exp.Distinct(expressions=[new]))
     else:
         node.set("this", new)
@@ -237,6 +292,11 @@ def _current_user(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     return tx.low.session_value("current_user"), pgtypes.VARCHAR
 
 
+def _current_catalog(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
+    """``CURRENT_CATALOG``, a synonym of current_database() (builtin_scalar.rs:129,506)."""
+    return tx.low.session_value("current_database"), pgtypes.VARCHAR
+
+
 def _current_schema(tx: ExprBinder, node: exp.Expr) -> tuple[exp.Expr, int]:
     return tx.low.session_value("current_schema"), pgtypes.VARCHAR
 
@@ -271,6 +331,7 @@ HANDLERS: dict[type[exp.Expr], Handler] = {
     exp.CurrentDate: _current_date,
     exp.CurrentUser: _current_user,
     exp.CurrentSchema: _current_schema,
+    exp.CurrentCatalog: _current_catalog,
     exp.CurrentVersion: _version,
     exp.Round: _round,
     exp.Concat: _concat_fn,

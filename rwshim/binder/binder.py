@@ -25,16 +25,18 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 from sqlglot import exp
 
-from rwshim.binder import set_ops, star_except, types
+from rwshim.binder import set_ops, star_except, types, variant_keys
 from rwshim.binder.bind_expr import ExprBinder
 from rwshim.binder.binder_checks import (
     check_grouping,
     field_path,
     is_now,
+    lateral_subquery,
     nested_join,
     no_aggregate,
     srf_core,
     srf_type,
+    window_query,
 )
 from rwshim.binder.context import QueryContext
 from rwshim.binder.lowering import Lowering
@@ -47,12 +49,20 @@ from rwshim.binder.resolve import (
     Source,
     SystemRelation,
     derive_alias,
+    from_item_scope,
     hidden_columns,
     rename,
     rename_outputs,
     resolve_relation,
+    shown_names,
 )
-from rwshim.binder.type_inference import UNKNOWN, func_args, func_name, literal_default
+from rwshim.binder.type_inference import (
+    TABLE_FUNCTIONS,
+    UNKNOWN,
+    func_args,
+    func_name,
+    literal_default,
+)
 from rwshim.common import pgtypes
 from rwshim.errors import (
     BindError,
@@ -78,6 +88,8 @@ class Bound:
 
 class Binder:
     """Binds one statement for one context, lowering it with ``lowering``."""
+
+    streaming, variant_type = False, True  # CREATE ... AS; the release's (variant_keys)
 
     def __init__(
         self,
@@ -260,6 +272,7 @@ class Binder:
                 OutColumn(a.name, a.type_oid if a.type_oid != UNKNOWN else b.type_oid)
                 for a, b in zip(left, right, strict=True)
             ]
+            variant_keys.set_op_keys(node, cols, self.streaming)
             scope.outputs = cols
             self._order_limit(node, scope)
             return cols
@@ -328,8 +341,8 @@ class Binder:
             if j.args.get("using"):
                 names = [u.name for u in j.args["using"]]
             elif str(j.args.get("method") or "").upper() == "NATURAL":
-                left_names = {c.name for src in left for c in src.columns}
-                names = [c.name for src in right for c in src.columns if c.name in left_names]
+                left_names = set(shown_names(left))  # (hidden ones are never common)
+                names = [n for n in shown_names(right) if n in left_names]
             else:
                 names = []
             for n in names:
@@ -348,6 +361,7 @@ class Binder:
                 tx = ExprBinder(self, scope)
                 new, _ = tx.bind_top(on)
                 j.set("on", new)
+                variant_keys.join_keys(new, scope.sources, start, right_start)
 
     def _table_factor(self, item: exp.Expr, scope: Scope) -> None:
         nested = nested_join(item)
@@ -380,7 +394,7 @@ class Binder:
             alias = item.alias or f"__rw_subquery{len(scope.sources)}"
             if not item.alias:
                 item.set("alias", exp.TableAlias(this=ident(alias)))
-            lateral_scope = scope if item.args.get("lateral") else scope.parent
+            lateral_scope = scope if item.args.get("lateral") else from_item_scope(scope)
             cols = self.query(item.this, lateral_scope)
             alias_node = item.args.get("alias")
             if alias_node is not None and alias_node.columns:
@@ -395,7 +409,10 @@ class Binder:
             item.replace(self.low.values_relation(item, alias, [c.name for c in cols]))
             return Source(alias, cols)
         if isinstance(item, exp.Lateral):
-            raise NotImplementedError_("LATERAL")
+            sub = lateral_subquery(item)
+            if sub is None:
+                raise NotImplementedError_("LATERAL")
+            return self._from_item(sub, scope)
         raise NotImplementedError_(f"FROM item {type(item).__name__}")
 
     def _table_function(self, item: exp.Table, fn: exp.Expr, scope: Scope) -> Source:
@@ -437,6 +454,16 @@ class Binder:
                 # (binder/relation/window_table_function.rs:118-120 bind_table_to_context)
                 alias = first.name or name
             return self._time_window(item, fn, name, alias, col_names, scope)
+        if name not in TABLE_FUNCTIONS and name != "_pg_expandarray":
+            # a scalar function in FROM is one row of its value, its column named by the
+            # alias or the function (binder/relation/table_function.rs:95-158; planned as
+            # Values, planner/relation.rs:426-437)
+            value, oid = tx.bind_top(fn)
+            cname = col_names[0] if col_names else alias
+            self.values_leaf = True
+            row = exp.Values(expressions=[exp.Tuple(expressions=[value])])
+            item.replace(self.low.values_relation(row, alias, [cname]))
+            return Source(alias, [OutColumn(cname, literal_default(oid))])
         raise NotImplementedError_(f"table function {name}")
 
     def _time_window(
@@ -460,36 +487,14 @@ class Binder:
             # GAP_FILL(t, ts, interval, ...): t's rows and the filled ones, t's columns
             # (binder/relation/gap_fill.rs; the data plane fills: dataplane/plan/gapfill)
             sub = parse(f"SELECT __rw_w.* FROM {rel_sql} AS __rw_w")
-            cols = rename(self.query(sub, scope.parent), col_names)
+            cols = rename(self.query(sub, from_item_scope(scope)), col_names)
             if col_names:
                 rename_outputs(sub, [c.name for c in cols])
             item.replace(exp.Subquery(this=sub, alias=exp.TableAlias(this=ident(alias))))
             return Source(alias, cols)
-        ts = args[1]
-        if isinstance(ts, exp.Column):
-            ts = exp.Column(this=ts.this, table=ident("__rw_w"))
-        ts_sql = ts.sql(dialect="postgres")
-        rest = [a.sql(dialect="postgres") for a in args[2:]]
-        if name == "tumble":
-            size = rest[0]
-            offset = f", {rest[1]}" if len(rest) > 1 else ""
-            text = (
-                f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
-                f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
-                f"FROM {rel_sql} AS __rw_w"
-            )
-        else:
-            if len(rest) < 2:
-                raise NotImplementedError_("hop with these arguments")
-            hop, size = rest[0], rest[1]
-            offset = f", {rest[2]}" if len(rest) > 2 else ""
-            text = (
-                f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
-                f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
-                f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
-            )
+        text = window_query(name, args, rel_sql)
         sub = parse(text)
-        cols = self.query(sub, scope.parent)
+        cols = self.query(sub, from_item_scope(scope))
         cols = rename(cols, col_names)
         if col_names:
             rename_outputs(sub, [c.name for c in cols])
@@ -623,6 +628,7 @@ class Binder:
             cols.append(OutColumn(out_name, literal_default(oid)))
         node.set("expressions", items)
         scope.outputs = cols
+        variant_keys.distinct_keys(node, items, cols)
         if where is not None:
             no_aggregate(where.this, "Where", self.low)
             new, _ = tx.bind_top(where.this)
@@ -632,6 +638,7 @@ class Binder:
             for i, g in enumerate(list(group.expressions)):
                 group.expressions[i] = self._group_ref(g, scope, tx)
                 group.expressions[i].parent = group
+                variant_keys.group_key(group.expressions[i], items, cols, tx)
         having = node.args.get("having")
         if having is not None:
             new, _ = tx.bind_top(having.this)
@@ -763,6 +770,7 @@ class Binder:
                 else:
                     o.set("this", self._order_ref(o.this, scope, tx))
                 self.low.order_item(o)
+            variant_keys.order_keys(node, scope.outputs, tx, self.streaming)
         for key in ("limit", "offset"):
             lim = node.args.get(key)
             if lim is not None and lim.args.get("expression") is not None:

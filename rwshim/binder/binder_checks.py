@@ -1,8 +1,9 @@
 """The binder's checks and shapes that need no binder state: aggregates in a clause that takes
 none and the grouping rule (optimizer/plan_node/logical_agg.rs:1040-1060, binder/select.rs),
 the type of a set-returning function's output, a set-returning call's core, a field path, a
-parenthesised join (binder/relation/mod.rs), ``now()`` calls.  Pure functions of the sqlglot
-tree, used by rwshim/binder/binder.py.
+parenthesised join and a LATERAL subquery (binder/relation/mod.rs), ``now()`` calls, the
+query a TUMBLE / HOP binds as (binder/relation/window_table_function.rs).  Pure functions of
+the sqlglot tree, used by rwshim/binder/binder.py.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from sqlglot import exp
 
 from rwshim.binder import types
 from rwshim.binder.lowering import Lowering
-from rwshim.binder.parse import expr_text
+from rwshim.binder.parse import expr_text, ident
 from rwshim.binder.resolve import Scope
 from rwshim.binder.type_inference import UNKNOWN, func_name, is_srf
 from rwshim.common import pgtypes
-from rwshim.errors import BindExprError, InvalidInputSyntax, NotImplementedError_
+from rwshim.errors import BindError, BindExprError, InvalidInputSyntax, NotImplementedError_
 
 # aggregates a query names by a function sqlglot has no class for (the lowering adds the
 # names of the aggregate calls it produces)
@@ -119,6 +120,40 @@ def no_aggregate(node: exp.Expr, clause: str, low: Lowering) -> None:
         )
 
 
+_GROUPING_ITEMS = (exp.GroupingSets, exp.Rollup, exp.Cube)
+
+
+def group_keys(group: exp.Group | None) -> list[exp.Expr]:
+    """The expressions of a GROUP BY clause, those of its one GROUPING SETS / ROLLUP / CUBE
+    item included: the planner's group key is their union (LogicalAgg::create over
+    GroupBy::GroupingSets / Rollup / Cube, planner/select.rs), so a column outside an aggregate
+    may be any of them.  binder/select.rs:246-278 binds such an item only when it is the
+    clause's one item: beside others it is the BindError ``Only support one grouping item in
+    group by clause``."""
+    if group is None:
+        return []
+    items = list(group.expressions)
+    if len(items) > 1 and any(isinstance(g, _GROUPING_ITEMS) for g in items):
+        raise BindError("Only support one grouping item in group by clause")
+    out: list[exp.Expr] = []
+
+    def flat(e: exp.Expr) -> None:
+        if isinstance(e, (*_GROUPING_ITEMS, exp.Tuple)):
+            for c in e.expressions:
+                flat(c)
+        elif isinstance(e, exp.Paren):
+            flat(e.this)
+        else:
+            out.append(e)
+
+    for g in items:
+        if isinstance(g, _GROUPING_ITEMS):
+            flat(g)
+        else:
+            out.append(g)
+    return out
+
+
 def check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
     """RisingWave's planner check (optimizer/plan_node/logical_agg.rs:1040-1060): in a grouped
     query every column outside an aggregate must be a GROUP BY expression (compared as the
@@ -131,7 +166,7 @@ def check_grouping(node: exp.Select, scope: Scope, low: Lowering) -> None:
     if group is None and not any(has_agg(r, lowered) for r in roots):
         return
     keys: set[str] = set()
-    for g in group.expressions if group is not None else []:
+    for g in group_keys(group):
         if isinstance(g, exp.Literal) and not g.is_string:
             g = items[int(g.this) - 1]
         keys.add(g.sql(dialect=low.dialect))
@@ -176,3 +211,44 @@ def ignore_nulls_window(name: str) -> None:
         raise NotImplementedError_(f"`IGNORE NULLS` is not supported for `{name}` yet")
     shown = _AGG_KIND_NAMES.get(name, name)
     raise InvalidInputSyntax(f"`IGNORE NULLS` is not allowed for `{shown}`")
+
+
+def lateral_subquery(item: exp.Lateral) -> exp.Subquery | None:
+    """``LATERAL (subquery) AS a`` as the Subquery FROM item it is, marked lateral (it sees
+    the items before it: binder/relation/mod.rs:643-656 binds it with the lateral context
+    visible), put in the Lateral's place; None for another LATERAL form."""
+    sub = item.this
+    if not isinstance(sub, exp.Subquery) or item.args.get("view"):
+        return None
+    sub.set("alias", item.args.get("alias"))
+    sub.set("lateral", True)
+    item.replace(sub)
+    return sub
+
+
+def window_query(name: str, args: list[exp.Expr], rel_sql: str) -> str:
+    """The query TUMBLE(t, ts, size [, offset]) / HOP(t, ts, hop, size [, offset]) binds as:
+    t's rows (as ``__rw_w``) with window_start and window_end, one row per row (TUMBLE) or per
+    window containing it (HOP)."""
+    ts = args[1]
+    if isinstance(ts, exp.Column):
+        ts = exp.Column(this=ts.this, table=ident("__rw_w"))
+    ts_sql = ts.sql(dialect="postgres")
+    rest = [a.sql(dialect="postgres") for a in args[2:]]
+    if name == "tumble":
+        size = rest[0]
+        offset = f", {rest[1]}" if len(rest) > 1 else ""
+        return (
+            f"SELECT __rw_w.*, tumble_start({ts_sql}, {size}{offset}) AS window_start, "
+            f"tumble_start({ts_sql}, {size}{offset}) + {size} AS window_end "
+            f"FROM {rel_sql} AS __rw_w"
+        )
+    if len(rest) < 2:
+        raise NotImplementedError_("hop with these arguments")
+    hop, size = rest[0], rest[1]
+    offset = f", {rest[2]}" if len(rest) > 2 else ""
+    return (
+        f"SELECT __rw_w.*, __rw_h.window_start, __rw_h.window_start + {size} AS "
+        f"window_end FROM {rel_sql} AS __rw_w CROSS JOIN "
+        f"unnest(rw_hop_starts({ts_sql}, {hop}, {size}{offset})) AS __rw_h(window_start)"
+    )

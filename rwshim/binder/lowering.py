@@ -155,6 +155,12 @@ class ExprLowering(Protocol):
         """``left = ANY(array)`` of an array value (true, false or NULL as PostgreSQL)."""
         ...
 
+    def any_cmp(
+        self, op: str, every: bool, left: exp.Expr, array: exp.Expr, numeric: bool
+    ) -> exp.Expr:
+        """``left <op> ANY(array)`` (``every``: ALL) of numbers (``numeric``) or strings."""
+        ...
+
     def arith(self, node: exp.Binary, op: str, result_oid: int) -> exp.Expr:
         """Bound arithmetic ``node`` (``op`` one of + - * / %) of result type ``result_oid``,
         with RisingWave's overflow and division-by-zero errors."""

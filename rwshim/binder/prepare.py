@@ -58,6 +58,7 @@ def prepare(sql_text: str, b: Binder, ctx: QueryContext, relations: RelationSour
 
 def analyze(query_text: str, b: Binder) -> tuple[list[OutColumn], list[int]]:
     """The output columns and the upstream relation ids of the query of a CREATE ... AS."""
+    b.streaming = True
     cols = b.query(parse(query_text), None)
     return cols, b.upstreams
 

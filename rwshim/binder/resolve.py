@@ -72,7 +72,8 @@ class Source:
     # them): the binder notes which columns a query reads (ALTER TABLE ... DROP COLUMN)
     relation_id: int | None = None
     real_names: dict[str, str] | None = None
-    # columns found by name that a star leaves out (a changelog CTE's _changelog_row_id)
+    # columns found by name that a star leaves out (a changelog CTE's _changelog_row_id, a
+    # table's _row_id)
     hidden: frozenset[str] = frozenset()
 
     def ref(self, name: str) -> exp.Expr:
@@ -81,6 +82,12 @@ class Source:
         if make is not None:
             return make()
         return exp.Column(this=ident(name), table=ident(self.alias))
+
+
+def shown_names(sources: list[Source]) -> list[str]:
+    """The names of the sources' columns a star shows, in order: a NATURAL join's common
+    names are among them only (binder/relation/join.rs:175-180 leaves hidden ones out)."""
+    return [c.name for src in sources for c in src.columns if c.name not in src.hidden]
 
 
 @dataclass(slots=True)
@@ -475,3 +482,14 @@ def type_alias(to: exp.Expr) -> str | None:
             return kind.name if isinstance(kind, exp.Expr) else str(kind or "") or None
     t = pgtypes.BY_OID.get(type_oid_of(to))
     return t.name if t is not None else None
+
+
+def from_item_scope(scope: Scope) -> Scope | None:
+    """The outer scope a (non-LATERAL) FROM item's own query binds in: the query's outer
+    scope, with the CTEs of the query's WITH visible, as they are to its whole FROM clause
+    (binder/relation/mod.rs binds a table name against the context's CTEs first, the
+    subquery in the same context: e2e_test/streaming/bug_fixes/issue_15198.slt's TUMBLE
+    over a CTE)."""
+    if not scope.ctes:
+        return scope.parent
+    return Scope(scope.parent, ctes=dict(scope.ctes))

@@ -1,10 +1,8 @@
 """Refusals RisingWave's stream planner makes, which a batch query never meets: an impure
 expression in a filter over a retract stream (src/frontend/src/expr/mod.rs:84-110
 ``reject_impure``, src/frontend/src/expr/pure.rs ``ImpureAnalyzer``; the contexts of
-stream_filter.rs:104-107 and generic/agg.rs:850), and a join of two relations with no
-condition at all between them, which only a nested-loop join answers
-(optimizer/plan_node/logical_join.rs:1640-1656: not a hash join without an equality, not a
-temporal join, not a dynamic filter without a comparison).
+stream_filter.rs:104-107 and generic/agg.rs:850), and a scalar subquery not known to give at
+most one row (the joins only a nested loop answers: binder/dynamic_filter.py).
 
 A filter on a retract stream re-evaluated for a delete may decide otherwise than for the
 insert; RisingWave refuses it unless ``streaming_unsafe_allow_unmaterialized_impure_expr`` is
@@ -13,6 +11,8 @@ is not append-only (HAVING always filters an aggregate's updates).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from sqlglot import exp
 
@@ -59,39 +59,73 @@ _HINT = (
 )
 
 
-def impure_filter(query: str, retract: bool) -> NotSupported | None:
+# the table functions ImpureAnalyzer::visit_table_function calls impure (pure.rs:76-83), by
+# name, with the TableFunctionType name its message shows
+IMPURE_TABLE: dict[str, str] = {
+    "file_scan": "FILE_SCAN",
+    "postgres_query": "POSTGRES_QUERY",
+    "mysql_query": "MYSQL_QUERY",
+    "internal_backfill_progress": "INTERNAL_BACKFILL_PROGRESS",
+    "internal_source_backfill_progress": "INTERNAL_SOURCE_BACKFILL_PROGRESS",
+    "internal_get_channel_delta_stats": "INTERNAL_GET_CHANNEL_DELTA_STATS",
+    "pg_get_keywords": "PG_GET_KEYWORDS",
+}
+
+
+def impure_filter(
+    query: str, retract: bool, udfs: Mapping[str, bool] | None = None
+) -> NotSupported | None:
     """RisingWave's refusal of the first impure filter of ``query`` (a streaming job's query,
-    reading a retract stream when ``retract``), or None."""
+    reading a retract stream when ``retract``), or of an impure table function of its select
+    lists (expr/table_function.rs:670-673: a ProjectSet checks each table function); None
+    if none.  ``udfs``: the user-defined functions that are not SQL (SQL ones are inlined),
+    by name, with whether each returns a table (pure.rs:46-49, 85-88: all impure)."""
     try:
         tree = parse(query)
     except RwError:  # the binder reports a query it cannot read
         return None
+    udfs = udfs or {}
     for select in tree.find_all(exp.Select):
         where = select.args.get("where")
         if retract and where is not None:
-            found = _impure(where)
+            found = _impure(where, udfs)
             if found is not None:
                 return _refusal(found, "WHERE or HAVING condition")
         having = select.args.get("having")
         if having is not None:
-            found = _impure(having)
+            found = _impure(having, udfs)
             if found is not None:
                 return _refusal(found, "WHERE or HAVING condition")
     if retract:
         for f in tree.find_all(exp.Filter):
-            found = _impure(f.expression)
+            found = _impure(f.expression, udfs)
             if found is not None:
                 return _refusal(found, "AGGREGATE FILTER condition")
+        # the plan's nodes are serialized inputs first: the ProjectSet above the filters
+        for select in tree.find_all(exp.Select):
+            for item in select.expressions:
+                for f in item.find_all(exp.Func):
+                    name = func_name(f)
+                    udf = udfs.get(name)
+                    if udf:
+                        return _refusal(f"user-defined table function `{name}`", "table function")
+                    if name in IMPURE_TABLE:
+                        return _refusal(IMPURE_TABLE[name], "table function")
     return None
 
 
-def _impure(node: exp.Expr) -> str | None:
+def _impure(node: exp.Expr, udfs: Mapping[str, bool]) -> str | None:
     for f in node.find_all(exp.Func):
         if isinstance(f, (exp.Subquery, exp.Select)):
             continue
-        found = IMPURE.get(func_name(f))
+        name = func_name(f)
+        found = IMPURE.get(name)
         if found is not None:
             return found
+        udf = udfs.get(name)
+        if udf is not None:
+            kind = "table function" if udf else "function"
+            return f"user-defined {kind} `{name}`"
     return None
 
 
@@ -100,65 +134,6 @@ def _refusal(desc: str, context: str) -> NotSupported:
         f"using an impure expression ({desc}) in {context} on a retract stream may lead to"
         " inconsistent results",
         _HINT,
-    )
-
-
-_NESTED_LOOP_HINT = (
-    "The non-equal join in the query requires a nested-loop join executor, which could be very"
-    " expensive to run. Consider rewriting the query to use dynamic filter as a substitute if"
-    " possible.\nSee also: https://docs.risingwave.com/processing/sql/dynamic-filters"
-)
-
-
-def nested_loop_refusal() -> NotSupported:
-    """RisingWave's refusal of a join only a nested loop answers (logical_join.rs:1650-1656):
-    also a FULL JOIN with no equality of its two sides (the data plane finds those)."""
-    return NotSupported("streaming nested-loop join", _NESTED_LOOP_HINT)
-
-
-def nested_loop_join(query: str) -> NotSupported | None:
-    """RisingWave's refusal of a SELECT joining plain relations (tables, views, materialized
-    views, sources) with a CROSS JOIN or a comma and no condition relating any two columns,
-    or None.  Only this certain case is refused: a join with some condition may be a hash
-    join, a temporal join or a dynamic filter."""
-    if "proctime" in query.lower():
-        return None  # a temporal join (binder/temporal_join.py checks its nested loop)
-    try:
-        tree = parse(query)
-    except RwError:  # the binder reports a query it cannot read
-        return None
-    if tree.find(exp.With) is not None:
-        return None  # a CTE may be one row (a dynamic filter's right side)
-    for select in tree.find_all(exp.Select):
-        joins = select.args.get("joins") or []
-        # only ``CROSS JOIN`` and ``,``: nothing but the item and its kind (no ON, USING,
-        # NATURAL, side, LATERAL ...)
-        if not joins or any(
-            {k for k, v in j.args.items() if v is not None} - {"this", "kind"}
-            or j.args.get("kind") not in (None, "CROSS")
-            for j in joins
-        ):
-            continue
-        frm = select.args.get("from_")
-        items = [frm.this if frm is not None else None, *(j.this for j in joins)]
-        if not all(_plain_relation(i) for i in items):
-            continue
-        where = select.args.get("where")
-        if where is not None and any(
-            isinstance(e.this, exp.Column) and isinstance(e.expression, exp.Column)
-            for e in where.find_all(exp.EQ)
-        ):
-            continue
-        return NotSupported("streaming nested-loop join", _NESTED_LOOP_HINT)
-    return None
-
-
-def _plain_relation(item: exp.Expr | None) -> bool:
-    return (
-        isinstance(item, exp.Table)
-        and isinstance(item.this, exp.Identifier)
-        and not item.args.get("joins")
-        and item.args.get("when") is None
     )
 
 

@@ -60,6 +60,8 @@ _RW_BOUND_TYPES: dict[str, int] = {
     "INTERVAL": pgtypes.INTERVAL,
     "VARBINARY": pgtypes.BYTEA,
     "JSONB": pgtypes.JSONB,
+    # head only (ast/data_type.rs ``Variant``; the releases without it: Release.variant_type)
+    "VARIANT": 1307,
 }
 _RW_REFUSED_DISPLAY: dict[str, str] = {
     "UUID": "UUID",
@@ -332,6 +334,7 @@ _CLASS_NAMES: dict[type[exp.Expr], str] = {
     exp.LastValue: "last_value",
     exp.Rand: "random",
     exp.UnixToTime: "to_timestamp",
+    exp.StrToTime: "to_timestamp",  # to_timestamp(text, format)
     exp.TimeToStr: "to_char",
     exp.JSONObject: "json_build_object",
 }
@@ -355,6 +358,22 @@ def literal_default(oid: int) -> int:
 
 
 _SRF_NAMES = frozenset({"unnest", "generate_series", "generate_subscripts", "_pg_expandarray"})
+
+# RisingWave's table functions (proto/expr.proto TableFunction.Type, src/expr/impl/src/
+# table_function/): any other function in FROM is a scalar one, bound as one row
+# (binder/relation/table_function.rs:95-158, planner/relation.rs:426-437).  The data plane's
+# generated list (dataplane/plan/rw_functions_generated.py TABLE) holds the same names
+# (tests/unit/query/test_set_returning.py checks it).
+TABLE_FUNCTIONS = frozenset(
+    {
+        "file_scan", "generate_series", "generate_subscripts", "internal_backfill_progress",
+        "internal_get_channel_delta_stats", "internal_source_backfill_progress",
+        "jsonb_array_elements", "jsonb_array_elements_text", "jsonb_each", "jsonb_each_text",
+        "jsonb_object_keys", "jsonb_path_query", "jsonb_populate_recordset",
+        "jsonb_to_recordset", "mysql_query", "pg_get_keywords", "postgres_query", "range",
+        "regexp_matches", "unnest", "user_defined",
+    }
+)  # fmt: skip
 
 
 def is_srf(node: exp.Expr) -> bool:

@@ -62,6 +62,19 @@ class UdfInlineError(RwError):
     """A failure while inlining (carries RisingWave's chain)."""
 
 
+class ExternalFunctionCall(NotImplementedError_):
+    """A call of a function rwshim cannot run (not SQL): RisingWave binds it, so the refusals
+    its planner makes after binding come first (frontend/plan_checks.py)."""
+
+    def __init__(self, udf: Udf) -> None:
+        super().__init__(
+            f"calling the {udf.language or 'external'} function {udf.name}: rwshim runs "
+            "SQL functions only (it embeds no JavaScript, WebAssembly or Python runtime "
+            "and reaches no external UDF server)"
+        )
+        self.udf = udf
+
+
 def _words(sql: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_$]*", sql)}
 
@@ -123,7 +136,13 @@ class Inliner:
 
     def statement(self, sql: str) -> str:
         """``sql`` with every call of a SQL function inlined (unchanged if pglast cannot
-        parse it: the statement's own path reports that)."""
+        parse it: the statement's own path reports that).  A call written
+        ``aggregate:f(args)`` is first ``f(array_agg(args))``, the call RisingWave binds
+        (binder/expr/function/mod.rs:243-256), so a SQL function used so is inlined too."""
+        if ":" in sql:
+            from rwshim.binder.parse import wrap_scalar_as_agg
+
+            sql = wrap_scalar_as_agg(sql)
         return self._text(sql, 0, sql, aliases=True)
 
     def expression(self, expr: str, depth: int = 0) -> str:
@@ -242,11 +261,7 @@ class Inliner:
                     self._text(expr, depth + 1, expr)
             return sql[call.start : call.end]
         if udf.language != "sql":
-            raise NotImplementedError_(
-                f"calling the {udf.language or 'external'} function {udf.name}: rwshim runs "
-                "SQL functions only (it embeds no JavaScript, WebAssembly or Python runtime "
-                "and reaches no external UDF server)"
-            )
+            raise ExternalFunctionCall(udf)
         if depth >= MAX_DEPTH:
             raise RwError(f"function {udf.name} calling stack depth limit exceeded")
         self.used.add(udf.id)

@@ -372,7 +372,9 @@ class QueryEngine:
         from rwshim.binder.binder import Binder
 
         lowering = self.executor.lowering()
-        return Binder(ctx, self.relations, self._system_relation, lowering, param_oids)
+        b = Binder(ctx, self.relations, self._system_relation, lowering, param_oids)
+        b.variant_type = self.release.variant_type
+        return b
 
     def _check_catalog(self) -> None:
         changes = self.conn.total_changes

@@ -220,6 +220,14 @@ class StoreRelations:
             retention_seconds=_retention(with_options) if kind == RelKind.TABLE else 0,
         )
 
+    def job_time_zone(self, relation_id: int) -> str | None:
+        """The TimeZone of the session that created a streaming job (its expression context,
+        streaming_job.timezone as meta keeps it: src/meta/model/src/streaming_job.rs:32)."""
+        row = self.conn.execute(
+            "SELECT timezone FROM streaming_job WHERE job_id = ?", (relation_id,)
+        ).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
     def view_search_path(self, relation_id: int) -> str | None:
         """The search_path a view's or materialized view's definition was bound with."""
         row = self.conn.execute(

@@ -63,6 +63,7 @@ _TYPES: tuple[PgType, ...] = (
     PgType(1301, "rw_int256", "rw_int256", -1, 1302),
     PgType(1303, "map", "map", -1, 1304),
     PgType(1305, "vector", "vector", -1, 1306),
+    PgType(1307, "variant", "variant", -1, 1308),
 )
 
 BY_OID: dict[int, PgType] = {t.oid: t for t in _TYPES}

@@ -165,6 +165,9 @@ class Release(Struct, frozen=True):
     # --- features -------------------------------------------------------------------------------
     # Batch-refresh MVs, WITH (refresh.interval.sec = N) (43f07e74cde, #25251): head only.
     batch_refresh: bool = True
+    # The variant type (3ad2a13c812, #26080: 448c657 src/common/src/types/mod.rs:220-222):
+    # head only; v3.0.3 and v2.8.5 bind ``variant`` as an unknown type name.
+    variant_type: bool = True
     # streaming_use_arrangement_backfill = false gives the legacy Backfill scan (v3.0.3
     # session_config/mod.rs:235-236, v2.8.5 :241-242); 448c657 ignores it with a NOTICE.
     legacy_backfill_honoured: bool = False
@@ -326,6 +329,7 @@ V3_0 = Release(
     alter_finds_creating_sink=False,
     alter_config_finds_creating=False,
     batch_refresh=False,
+    variant_type=False,
     legacy_backfill_honoured=True,
     session_vars="session_vars_v3_0",
     alter_compaction_group=False,
@@ -401,6 +405,7 @@ V2_8 = Release(
     alter_finds_creating_sink=False,
     alter_config_finds_creating=False,
     batch_refresh=False,
+    variant_type=False,
     legacy_backfill_honoured=True,
     legacy_parallelism_display=True,
     bounded_default_parallelism=False,

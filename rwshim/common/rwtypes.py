@@ -27,6 +27,8 @@ from rwshim.errors import BindError, NotImplementedError_, NotSupported, RwError
 INT256_OID, INT256_ARRAY_OID = 1301, 1302
 MAP_OID, MAP_ARRAY_OID = 1303, 1304
 VECTOR_OID, VECTOR_ARRAY_OID = 1305, 1306
+# head only (postgres_type.rs: ``{ Variant | 1307 | 1308 | variant | variant_in | -1 }``)
+VARIANT_OID, VARIANT_ARRAY_OID = 1307, 1308
 STRUCT_OID, STRUCT_ARRAY_OID = pgtypes.RECORD, 2287
 
 # scalar names RisingWave's parser accepts -> (OID, RisingWave's display name)
@@ -63,6 +65,9 @@ SCALARS: dict[str, tuple[int, str]] = {
     "interval": (pgtypes.INTERVAL, "interval"),
     "bytea": (pgtypes.BYTEA, "bytea"),
     "jsonb": (pgtypes.JSONB, "jsonb"),
+    # head only (src/common/src/types/mod.rs:220-222, ``(?i)^variant$``); the releases
+    # without it refuse it where a type is bound (Release.variant_type)
+    "variant": (VARIANT_OID, "variant"),
 }
 
 # OID -> RisingWave's name of a scalar type (DataType's Display, src/common/src/types/mod.rs)
@@ -312,7 +317,9 @@ def _rw_only_column(type_text: str, array_dims: int) -> tuple[int, str] | None:
     """A RisingWave-only column type (struct, map, rw_int256, vector, a list of lists): its
     OID and RisingWave's name of it."""
     low = type_text.lower()
-    if array_dims <= 1 and not any(w in low for w in ("struct", "map", "int256", "vector")):
+    if array_dims <= 1 and not any(
+        w in low for w in ("struct", "map", "int256", "vector", "variant")
+    ):
         return None
     try:
         t = parse(type_text.strip())
@@ -351,6 +358,30 @@ def check_map_keys(t: RwType) -> None:
             why = map_key_refusal(x.elem)
             if why is not None:
                 raise BindError(why)
+
+
+# --- variant (head only) ---------------------------------------------------------------------
+
+
+def contains_variant(rw_type: str) -> bool:
+    """Whether a catalog type text is ``variant`` or holds one (``DataType::contains_variant``,
+    src/common/src/types/mod.rs:684-700)."""
+    if "variant" not in rw_type.lower():
+        return False
+    try:
+        t = parse(rw_type.strip())
+    except (TypeSyntaxError, RwError):
+        return False
+    return any(x.kind == "scalar" and x.scalar_oid == VARIANT_OID for x in t.walk())
+
+
+def variant_column_refusal(name: str, context: str) -> NotSupported:
+    """``reject_variant_columns`` (src/frontend/src/handler/create_source.rs:836-848): a
+    VARIANT column where the ingest cannot produce one."""
+    return NotSupported(
+        f'VARIANT column "{name}" is not supported {context} yet',
+        f"VARIANT columns are not supported {context} yet",
+    )
 
 
 _RW_NAME: dict[int, str] = DISPLAY | {INT256_OID: "rw_int256"}

@@ -362,9 +362,9 @@ class DataPlane:
             out += [o for d in planned.statement.relation_ids for o in self.objects_for(d, inner)]
             out += [ddl.reader(rel.id, s, self.expression) for s in planned.statement.readers]
             if rel.kind == RelKind.MATERIALIZED_VIEW:
-                st = planned.statement
+                st, zone = planned.statement, self.relations.job_time_zone(rel.id)
                 resolve = route.resolver(self.view_context(rel), as_of(self.relations, rel))
-                mv = ddl.materialized(rel, st.text, st.requires, resolve)
+                mv = ddl.materialized(rel, st.text, st.requires, resolve, zone)
                 logs = changelogs.objects(rel, st.changelogs, changes.Keyed(self.relations))
                 out += logs + self.epochs.clocked.view_objects(rel.id, st.temporal, mv, out)
             else:

@@ -61,7 +61,13 @@ from rwshim.dataplane.rows import Dropped as _Dropped
 from rwshim.dataplane.rows import Rows as _Rows
 from rwshim.dataplane.rows import decoded_rows as _decoded_rows
 from rwshim.dataplane.temporal import NOW_SETTING
-from rwshim.errors import CatalogNotFound, RwError
+from rwshim.errors import (
+    BindExprError,
+    CatalogNotFound,
+    NoFunction,
+    RwError,
+    VariantKeyError,
+)
 from rwshim.sql.cache import TextLRU
 
 if TYPE_CHECKING:
@@ -252,6 +258,7 @@ class DataSession:
         """The connection, ready for ``planned`` (planned again when another session dropped
         a relation it reads while this one waited: then RisingWave's not-found error)."""
         planned = await self._objects(planned, state)
+        self._variant_keys(planned, state)
         conn = await self._connection(state)
         try:
             for schema, name in planned.statement.snapshots:
@@ -260,6 +267,26 @@ class DataSession:
             self._release(conn)
             raise
         return conn, planned
+
+    def _variant_keys(self, planned: Planned, state: SessionState) -> None:
+        """RisingWave refuses a VARIANT as a key while it plans (binder/variant_keys.py);
+        PostgreSQL finds no equality for one only where it looks for it (a GROUP BY, not the
+        ``=`` of two arrays of them in a join): a query reading a relation with a variant
+        column is bound first, and a refusal of a variant key is the answer."""
+        if not any(
+            "variant" in c.rw_type.lower()
+            for r in planned.routed.user_relations()
+            for c in r.columns
+        ):
+            return
+        found = self.explain(typemap.user_types(planned.routed.prepassed.text), state.ctx)
+        if found is None:
+            return
+        cause = found.cause if isinstance(found, BindExprError) else found
+        if isinstance(cause, VariantKeyError) or (
+            isinstance(cause, NoFunction) and "variant" in str(cause)
+        ):
+            raise found
 
     async def _objects(self, planned: Planned, state: SessionState) -> Planned:
         """The PostgreSQL objects ``planned`` reads and writes exist (the session's unread

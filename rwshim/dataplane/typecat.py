@@ -6,8 +6,10 @@ One catalog per data plane (OIDs are per database); an OID is looked up once, on
 admin connection, from ``pg_type`` (a composite made by query/pg/typemap carries its
 RisingWave struct type in its comment).
 
-Map values (a composite of two arrays, dataplane/plan/maptype.py) are rendered as RisingWave's
-``MapRef`` ToText does (``{k:v,...}``: map_decoder).  Struct values are rendered as
+Variant values (the composite ``rwfn.variant``) are their first field, RisingWave's text
+made with the value (dataplane/plan/sqlfn/variant.py).  Map values (a composite of two
+arrays, dataplane/plan/maptype.py) are rendered as RisingWave's ``MapRef`` ToText does
+(``{k:v,...}``: map_decoder).  Struct values are rendered as
 RisingWave's ``StructRef`` ToText does (src/common/src/array/
 struct_array.rs: ``(`` fields ``,`` ``)``, a NULL field empty, a field quoted when it is empty
 or holds ``"`` ``\\`` ``,`` ``(`` ``)`` or white space); the fields themselves, and the elements
@@ -102,6 +104,8 @@ class TypeCatalog:
                 return TypeInfo(rwtypes.STRUCT_OID, struct_decoder(t))
             if t is not None and t.kind == "map":
                 return TypeInfo(rwtypes.MAP_OID, map_decoder(t))
+            if t is not None and t.scalar_oid == rwtypes.VARIANT_OID:
+                return TypeInfo(rwtypes.VARIANT_OID, variant_decoder)
         if typname == "vector":
             return TypeInfo(rwtypes.VECTOR_OID, _text)
         return TypeInfo(pgtypes.VARCHAR, _text)
@@ -202,6 +206,8 @@ def _rw_text_of(t: rwtypes.RwType) -> Callable[[str], str]:
         return lambda raw: dec(raw.encode())
     if t.kind in ("int256", "vector"):
         return lambda raw: raw
+    if t.scalar_oid == rwtypes.VARIANT_OID:
+        return lambda raw: variant_decoder(raw.encode())
     if t.kind == "list":
         inner = t.innermost()
         if inner.kind == "scalar":
@@ -219,6 +225,13 @@ def _rw_text_of(t: rwtypes.RwType) -> Callable[[str], str]:
     dec_scalar = codecs.decoder(oid, False)
     enc_scalar = codecs.encoder(oid, False, dt.UTC)
     return lambda raw: enc_scalar(dec_scalar(raw.encode())).decode()
+
+
+def variant_decoder(b: bytes) -> str:
+    """PostgreSQL's text of a ``rwfn.variant`` -> RisingWave's text of the variant: its
+    first field, made with the value (dataplane/plan/sqlfn/variant.py)."""
+    fields = parse_record(b.decode())
+    return fields[0] or "" if fields else ""
 
 
 def struct_decoder(t: rwtypes.RwType) -> Callable[[bytes], str]:

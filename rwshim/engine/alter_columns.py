@@ -229,6 +229,9 @@ class AlterColumns:
             raise InvalidInputSyntax("alter table add NOT NULL columns must have default value")
         check_not_reserved(stmt.column)  # catalog/mod.rs:66-90, as bind_sql_columns
         spec, _ = _bound(stmt.column_def)
+        if node.cdc is not None and rwtypes.contains_variant(spec.rw_type):
+            # the replace plan binds a CDC table's columns again (create_table.rs:1648-1653)
+            raise rwtypes.variant_column_refusal(spec.name, "on a table created from a CDC source")
         node.columns.append(cdef)
         self._check_key(rel, node)
         position = len(node.columns) - 1
@@ -442,6 +445,9 @@ class AlterColumns:
             )
         check_not_reserved(stmt.column)  # catalog/mod.rs:66-90, as bind_sql_columns
         spec, _ = _bound(stmt.column_def)
+        if encode != "PARQUET" and rwtypes.contains_variant(spec.rw_type):
+            # alter_source_column.rs:103-111 (head): only PARQUET reads a variant
+            raise rwtypes.variant_column_refusal(spec.name, "for this source encoding")
         node = self._definition(rel)
         node.columns.append(_column_def(stmt.column_def))
         with self.store.transaction():

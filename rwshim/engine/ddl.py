@@ -39,6 +39,7 @@ from rwshim.errors import (
     InvalidInputSyntax,
     InvalidParameterValue,
     PermissionDenied,
+    VariantKeyError,
 )
 from rwshim.lazy import lazy_module
 from rwshim.sql import unparse
@@ -405,6 +406,13 @@ class Ddl:
         unique_keys = list(dict.fromkeys(key_pos))
         if unique_keys[: len(dist_pos)] != dist_pos:
             raise InvalidInputSyntax("Distributed by columns should be a prefix of index columns")
+        from rwshim.common import rwtypes  # (lazy: a dataclass module, not for start-up)
+
+        for i in key_pos:  # the index's key is its storage key (stream_materialize.rs:350-360)
+            if rwtypes.contains_variant(base_cols[i].rw_type):
+                raise VariantKeyError(
+                    f'VARIANT column "{base_cols[i].name}" is part of the storage primary key'
+                )
         cols = [base_cols[i] for i in key_pos + inc_pos]
         for pos, (desc, nulls_smallest) in enumerate(key_orders[: len(key_pos)]):
             cols[pos] = msgspec.structs.replace(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from rwshim.engine import ColumnSpec
 from rwshim.errors import CatalogNotFound, InvalidInputSyntax, RwError
-from rwshim.frontend import cdc_tables, connectors
+from rwshim.frontend import cdc_tables, connectors, variant_rules
 from rwshim.frontend.common import engine_name
 from rwshim.frontend.include_columns import connector_of, include_columns
 from rwshim.sql import statements as st
@@ -120,6 +120,7 @@ async def columns(
     else:
         cdc_tables.check_cdc_defaults(node.columns)
         cols, pk = table_columns(stmt.columns_text)
+        variant_rules.cdc_table(cols)  # bind_cdc_table_schema (create_table.rs:1648-1653)
         _check_column_exprs(fe, stmt.name, cols, pk)
     _scan_options(stmt)
     included = include_columns(connector, node.include, None, cdc_backfill=True)

@@ -28,7 +28,7 @@ from rwshim.errors import (
     NotSupported,
     RwError,
 )
-from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal
+from rwshim.frontend import cdc_upstream, connectors, eowc, plan_checks, temporal, variant_rules
 from rwshim.frontend.alter_values import resource_group
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.frontend.include_columns import connector_of
@@ -36,7 +36,7 @@ from rwshim.frontend.query import run_dml
 from rwshim.sql import changelog_cte, column_exprs, unparse
 from rwshim.sql import statements as st
 from rwshim.sql.cache import TextLRU
-from rwshim.sql.column_names import check_not_reserved
+from rwshim.sql.column_names import check_collation, check_not_reserved
 from rwshim.sql.columns import table_schema
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ def table_columns(columns_text: str | None) -> tuple[list[ColumnSpec], list[str]
     schema = table_schema(columns_text)
     specs = []
     for c in schema.columns:
+        check_collation(c.type_text, c.collation)  # create_table.rs:150-167, then the name
         check_not_reserved(c.name)  # before its type (create_table.rs:178)
         oid, rw = rwtypes.bind_column_type(c.type_name, c.type_text, c.array_dims)
         specs.append(
@@ -365,6 +366,7 @@ async def handle_create_table(fe: Frontend, stmt: st.CreateTable, params: list[o
         cols, pk = table_columns(stmt.columns_text)
         _check_column_exprs(fe, stmt.name, cols, pk)
         eowc.check_table_watermark(fe, stmt, cols)
+    variant_rules.table(fe.instance.release, cols, pk)
     retention_notice = _append_only_rules(fe, stmt)
     definition = table_definition(stmt, cols, pk)
     if added is not None:
@@ -439,6 +441,7 @@ async def _connector_table(
     )
     checked = connectors.check_before_columns(spec)
     cols, pk = table_columns(stmt.columns_text)
+    variant_rules.source_encoding(fe.instance.release, cols, stmt.format_encode)
     _check_column_exprs(fe, stmt.name, cols, pk)
     added, key = connectors.check_after_columns(spec, checked, cols, pk)
     return cols, key, added
@@ -450,10 +453,10 @@ async def handle_create_mv(
     definition = stored_definition(stmt.text)
 
     def bind() -> BoundQuery:
-        return new_query_columns(
+        return plan_checks.impurity_first(fe, stmt.query, lambda: new_query_columns(
             fe, stmt.name, stmt.if_not_exists, stmt.query, stmt.columns,
             statement="CREATE MATERIALIZED VIEW",
-        )  # fmt: skip
+        ))  # fmt: skip
 
     bound = await bound_after_counting(fe, bind)
     notice = None
@@ -559,6 +562,7 @@ async def handle_create_source(
         )
         checked = connectors.check_before_columns(spec)
         cols, pk = table_columns(stmt.columns_text)
+        variant_rules.source_encoding(fe.instance.release, cols, stmt.format_encode)
         _check_column_exprs(fe, stmt.name, cols, pk)
         added, pk = connectors.check_after_columns(spec, checked, cols, pk)
         if checked.connector == "postgres-cdc":
@@ -654,6 +658,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
                     sink_rules.check_cycle(fe, rel.id, bound.upstreams)
         if sink_type == "append-only" and ignore:
             sink_type = "force-append-only"
+        variant_rules.sink(options, bound.columns, into)
         if not into and options.get("connector", "").lower() in ("postgres", "jdbc"):
             # meta's validate_sink (src/meta/src/stream/sink.rs:26-37) reaches the target
             from rwshim.dataplane.sinks import postgres

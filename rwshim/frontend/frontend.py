@@ -60,6 +60,7 @@ from rwshim.errors import (
     SqlParserError,
     StartupOptionError,
     StoreWriteFailed,
+    VariantKeyError,
 )
 from rwshim.frontend import dispatch, query
 from rwshim.frontend.common import Cursor, read_only_refusal, waiter_future
@@ -453,6 +454,19 @@ class Frontend:
         except (UnknownFunction, QualifiedFunction) as e:
             # RisingWave's whole text names the argument types: the in-process binder's
             raise self._explain(text, ctx) or e from None
+        shape = planned.routed.shape if planned is not None else None
+        if shape is not None and not self.instance.release.variant_type:
+            from rwshim.frontend import variant_rules
+
+            try:
+                variant_rules.refuse_in_query(
+                    self.instance.release.key,
+                    shape.func_names,
+                    [r.names[-1] for r in shape.type_refs],
+                )
+            except RwError as e:
+                # the binder's text names the argument types, as the release's binder does
+                raise self._explain(text, ctx) or e from None
         if planned is not None and planned.settings:
             # set_config(name, value, false): RisingWave's binder sets the variable whenever
             # it binds the statement (builtin_scalar.rs:621-661); a cached plan sets it again
@@ -544,6 +558,7 @@ class Frontend:
             NoFunction,
             BindError,
             CastError,
+            VariantKeyError,
         ) as e:
             return e
         except RwError:

@@ -35,6 +35,7 @@ from rwshim.errors import (
     RwError,
     Uncategorized,
 )
+from rwshim.frontend import variant_rules
 from rwshim.frontend.common import Handler, engine_name
 from rwshim.sql import statements as st
 
@@ -218,6 +219,7 @@ def _general_function(d: FunctionDef, name: EngineName, text: str) -> NewFunctio
         raise InvalidParameterValue("runtime selection is currently not supported")
     kind, ret = _returns(d)
     names, types = _args(d)
+    variant_rules.udf_signature([ret[1], *(t for _, t in types)], "function")
     link, binary = _using(d)
     body, remote = _implementation(lang, link, d, binary, False)
     opts = d.with_options
@@ -238,6 +240,7 @@ def _aggregate(d: FunctionDef, name: EngineName, text: str) -> NewFunction:
         raise InvalidParameterValue("runtime selection is currently not supported")
     ret = _bind(d.return_type or "")
     names, types = _args(d)
+    variant_rules.udf_signature([ret[1], *(t for _, t in types)], "aggregate function")
     link, binary = _using(d)
     body, remote = _implementation(lang, link, d, binary, True)
     return NewFunction(

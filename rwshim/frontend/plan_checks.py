@@ -14,8 +14,8 @@ and no order, :216-221), so only FIXED is checked.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from rwshim.common.names import display_name
 from rwshim.engine.types import ObjectName
@@ -27,7 +27,12 @@ from rwshim.errors import (
     Uncategorized,
 )
 
+T = TypeVar("T")
+
 if TYPE_CHECKING:
+    from rwshim.binder.dynamic_filter import Lookup
+    from rwshim.binder.relations import Relation
+    from rwshim.binder.udf import Udf
     from rwshim.frontend.frontend import Frontend
 
 _IDENT = re.compile(r'\s*(?:"((?:[^"]|"")*)"|([^\s",.()\-]+))\s*')
@@ -168,11 +173,29 @@ def refuse_internal_table(fe: Frontend, error: CatalogNotFound, statement: str) 
         raise InvalidInputSyntax(f'{statement} does not support internal table "{name}"')
 
 
+def _lookup(fe: Frontend) -> Lookup:
+    """A relation by schema (or the search path) and name, as the session's query binds it."""
+    relations = fe.instance.relations
+    ctx = fe.ctx()
+    catalog = fe.instance.engine.catalog
+
+    def lookup(schema: str | None, name: str) -> Relation | None:
+        schemas = [schema] if schema is not None else list(catalog.search_path(ctx))
+        for sname in schemas:
+            rel = relations.relation(ctx.database_id, sname, name)
+            if rel is not None:
+                return rel
+        return None
+
+    return lookup
+
+
 def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str | None:
     """The stream planner's refusals, at CREATE before any catalog change: the data plane's
     (an ASOF join's condition, HOP's window arguments, a FULL JOIN of no equality: plan/), an
     impure filter over a retract stream (binder/stream_checks), a notice instead when
     ``streaming_unsafe_allow_unmaterialized_impure_expr`` is set (expr/mod.rs:90-93)."""
+    from rwshim.binder import dynamic_filter as df
     from rwshim.binder import stream_checks as sc
 
     if any(w in query.lower() for w in ("asof", "hop", "full")):
@@ -186,7 +209,7 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
         except RwError:
             planned = None
         if planned is not None and planned.statement.nested_loop:
-            raise sc.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
+            raise df.nested_loop_refusal()  # a FULL JOIN of no equality (logical_join.rs:1650)
     if "_rw_timestamp" in query.lower():
         from rwshim.sql.tokens import Kind, tokenize
 
@@ -198,17 +221,25 @@ def check_stream_plan(fe: Frontend, query: str, upstreams: Sequence[int]) -> str
                 "please run the sql in batch mode or remove the column `_rw_timestamp` from"
                 " the streaming query",
             )
-    refused_join = sc.scalar_subquery(query) or sc.nested_loop_join(query)
+    refused_join = sc.scalar_subquery(query) or df.nested_loop_join(query, _lookup(fe))
     if refused_join is not None:
         raise refused_join
 
+    return _impure_check(fe, sc.impure_filter(query, _retract(fe, upstreams)))
+
+
+def _retract(fe: Frontend, upstreams: Sequence[int]) -> bool:
+    """Whether a job reading ``upstreams`` reads a retract stream (any of them is neither an
+    append-only table nor a source)."""
     relations = fe.instance.relations
-    retract = False
     for rid in upstreams:
         rel = relations.relation_by_id(rid)
         if rel is None or not (rel.append_only or rel.kind.value == "source"):
-            retract = True
-    refused = sc.impure_filter(query, retract)
+            return True
+    return False
+
+
+def _impure_check(fe: Frontend, refused: NotSupported | None) -> str | None:
     if refused is None:
         return None
     if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
@@ -246,3 +277,43 @@ def check_retention(fe: Frontend, upstreams: Sequence[int]) -> None:
                     (rid, rid),
                 )
             )
+
+
+def impurity_first(fe: Frontend, query: str, bind: Callable[[], T]) -> T:
+    """``bind()`` (a streaming job's query bound); where it calls a function rwshim cannot run,
+    RisingWave's impurity refusal first (``check_external_call``)."""
+    from rwshim.binder.udf import ExternalFunctionCall
+
+    try:
+        return bind()
+    except ExternalFunctionCall as e:
+        check_external_call(fe, query, e.udf)
+        raise
+
+
+def check_external_call(fe: Frontend, query: str, udf: Udf) -> None:
+    """A streaming job's query calling a function rwshim cannot run (binder/udf.py
+    ExternalFunctionCall): RisingWave binds it and its stream planner's impurity refusal
+    (pure.rs:46-49, 85-88: a user-defined function is impure) comes first.  The relations the
+    query reads are its FROM names as the binder resolves them."""
+    from sqlglot import exp
+
+    from rwshim.binder import stream_checks as sc
+    from rwshim.binder.parse import parse
+
+    try:
+        tree = parse(query)
+    except RwError:
+        return
+    ctx = fe.query_context()
+    ctes = {c.alias for c in tree.find_all(exp.CTE)}
+    upstreams = []
+    for t in tree.find_all(exp.Table):
+        parts = [p.name for p in t.parts]
+        if not parts or (len(parts) == 1 and parts[0] in ctes) or not t.name:
+            continue
+        rid = fe.instance.query.relation_id(ctx, parts)
+        if rid is not None:
+            upstreams.append(rid)
+    udfs = {udf.name: udf.kind.upper() == "TABLE"}
+    _impure_check(fe, sc.impure_filter(query, _retract(fe, upstreams), udfs))

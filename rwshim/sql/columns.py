@@ -40,6 +40,7 @@ class ColumnDef:
     primary_key: bool = False
     default: str | None = None  # DEFAULT <expr>, as written
     generated: str | None = None  # AS <expr> (a generated column), as written
+    collation: str | None = None  # COLLATE <name>: ObjectName::real_value (parts joined by '.')
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +161,24 @@ def _column(src: str, item: list[Token]) -> ColumnDef:
     if "AS" in words:
         j = words.index("AS") + 1
         generated = _text(src, _until_option(opts[j:]))
-    return ColumnDef(name, type_name, type_text, dims, not_null, primary, default, generated)
+    collation = None
+    if "COLLATE" in words:
+        collation = _object_name(opts[words.index("COLLATE") + 1 :])
+    return ColumnDef(
+        name, type_name, type_text, dims, not_null, primary, default, generated, collation
+    )
+
+
+def _object_name(toks: list[Token]) -> str:
+    """An ObjectName's real_value: its identifiers, each folded unless quoted, joined by '.'."""
+    parts: list[str] = []
+    for i, t in enumerate(toks):
+        if i % 2 == 1:
+            if not (t.kind is Kind.OP and t.value == "."):
+                break
+            continue
+        parts.append(_fold(t))
+    return ".".join(parts)
 
 
 def _until_option(toks: list[Token]) -> list[Token]:

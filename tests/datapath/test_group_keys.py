@@ -54,3 +54,22 @@ def test_sort_aggregation_over_a_primary_key_keeps_the_value(db: Client) -> None
         assert [(str(k), n) for k, n in db.rows("SELECT k, n FROM hk_m")] == [("1.5", 1)]
     finally:
         db.run("DROP TABLE IF EXISTS hk_p CASCADE")
+
+
+def test_an_interval_key_is_justified(db: Client) -> None:
+    """An interval's hash key is its total (30-day months, days, microseconds), read back
+    justified (src/common/src/types/interval.rs:773-779, 854-874): '24 h' and '1 d' are one
+    key, shown as '1 day' (e2e_test/streaming/bug_fixes/panic_on_interval_4575_comment.slt)."""
+    db.run("CREATE TABLE hk_i (v interval)")
+    try:
+        db.run("INSERT INTO hk_i VALUES (interval '24 h'), (interval '1 d'), (interval '-25 h')")
+        db.run("FLUSH")
+        db.run("CREATE MATERIALIZED VIEW hk_im AS SELECT DISTINCT v FROM hk_i")
+        assert sorted(str(r[0]) for r in db.rows("SELECT v::varchar FROM hk_im")) == [
+            "-1 days -01:00:00",
+            "1 day",
+        ]
+        rows = db.rows("SELECT v::varchar, count(*) FROM hk_i GROUP BY v ORDER BY 2")
+        assert rows == [("-1 days -01:00:00", 1), ("1 day", 2)]
+    finally:
+        db.run("DROP TABLE IF EXISTS hk_i CASCADE")

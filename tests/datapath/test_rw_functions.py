@@ -57,9 +57,39 @@ def test_decimal_precision_is_rust_decimals(db: Client) -> None:
     assert db.error("SELECT pow(2::decimal, 96::decimal)") == caused_by(
         "Expr error", "Numeric out of range: overflow"
     )
+    # a negative integer exponent divides 1 by a power that must fit (checked_powi)
+    assert db.error("SELECT pow(1e28, -2)") == caused_by(
+        "Expr error", "Numeric out of range: overflow"
+    )
+    assert db.rows("SELECT pow(0.5, -3)::varchar") == [("8",)]
     assert db.error("SELECT sqrt(-1::decimal)") == caused_by(
         "Expr error", "Invalid parameter sqrt input: input cannot be negative value"
     )
+
+
+def test_decimal_division_is_rust_decimals(db: Client) -> None:
+    """rust_decimal's div_impl (decimal.rs:256): an exact quotient keeps the dividend's scale
+    less the divisor's, or the digits it needs (``unscale`` drops zeros by 10^8s, then 10^4,
+    10^2 and 10 once each: ``2.0 / 8`` is ``0.250``); one that does not end has 28 digits,
+    rounded half to even; avg is sum / count (logical_agg.rs:624-659)."""
+    sql = (
+        "SELECT (2::decimal / 2)::varchar, (1.50 / 1)::varchar, (1 / 8::decimal)::varchar,"
+        " (1.50 / 3)::varchar, (2.0 / 8)::varchar, (1::decimal / 3)::varchar,"
+        " (2::decimal / 3)::varchar, round(2::decimal / 2, 2)::varchar, (6.0 / 0.5)::varchar"
+    )
+    assert db.rows(sql) == [
+        ("1", "1.50", "0.125", "0.50", "0.250", "0.3333333333333333333333333333",
+         "0.6666666666666666666666666667", "1", "12")
+    ]  # fmt: skip
+    assert db.error("SELECT 1::decimal / 0") == caused_by("Expr error", "Division by zero")
+    db.run("CREATE TABLE dd (a bigint, d decimal)")
+    db.run("INSERT INTO dd VALUES (1, 1.50), (2, 2.0), (NULL, 1.000)")
+    sql = "SELECT avg(d)::varchar, avg(a)::varchar, avg(a::int2)::varchar FROM dd"
+    assert db.rows(sql) == [("1.500", "1.50", "1.50")]  # 3 / 2: unscale leaves 1.50
+    db.run("CREATE MATERIALIZED VIEW ddm AS SELECT a, d / a AS q, avg(d) OVER () AS m FROM dd")
+    rows = db.rows("SELECT a, q::varchar, m::varchar FROM ddm ORDER BY a")
+    assert rows == [(1, "1.50", "1.500"), (2, "1.0", "1.500"), (None, None, "1.500")]
+    db.run("DROP TABLE dd CASCADE")
 
 
 def test_date_trunc_and_int8recv(db: Client) -> None:
@@ -67,6 +97,20 @@ def test_date_trunc_and_int8recv(db: Client) -> None:
         "Expr error",
         'Invalid parameter field: invalid field "s". must be one of: microseconds, milliseconds,'
         " second, minute, hour, day, week, month, quarter, year, decade, century, millennium",
+    )
+    # an interval by a column's field: the 'week' refusal only for 'week' (date_trunc.rs:90)
+    db.run("CREATE TABLE dtf (f varchar)")
+    db.run("INSERT INTO dtf VALUES ('hour'), ('month')")
+    sql = "SELECT f, date_trunc(f, INTERVAL '1 year 4 months 5 days 02:47:33')::varchar FROM dtf"
+    assert sorted(db.rows(sql)) == [
+        ("hour", "1 year 4 mons 5 days 02:00:00"),
+        ("month", "1 year 4 mons"),
+    ]
+    db.run("DROP TABLE dtf")
+    assert db.error("SELECT date_trunc('week', INTERVAL '3 days')") == caused_by(
+        "Expr error",
+        'Unsupported function: interval units "week" not supported because months usually have'
+        " fractional weeks",
     )
     assert db.rows("SELECT int8recv(int8send(76))") == [(76,)]
     assert db.error("SELECT int8recv('a'::bytea)") == caused_by(
@@ -108,3 +152,17 @@ def test_make_date_and_time_check_as_risingwave(db: Client) -> None:
     assert db.rows("SELECT make_date(-5, 2, 29)::varchar, make_date(20240, 1, 26)") == [
         ("0005-02-29 BC", "20240-01-26")
     ]
+
+
+def test_bytea_bits_and_uuid_as_risingwave(db: Client) -> None:
+    """bytea_bits.rs:27-136 checks and texts; gen_random_uuid is a varchar (random.rs:28)."""
+    sql = "SELECT get_bit('\\x1234567890'::bytea, 30), set_byte('\\x12'::bytea, 0, 256)"
+    assert db.rows(sql) == [(1, b"\x00")]
+    assert db.error("SELECT set_bit('\\x1234567890'::bytea, 34, 10)") == caused_by(
+        "Expr error", "Invalid parameter set_bit: value 10 is invalid, new bit must be 0 or 1"
+    )
+    assert db.error("SELECT get_byte('\\x1234567890'::bytea, 7)") == caused_by(
+        "Expr error", "Invalid parameter get_byte: index 7 out of valid range, 0..4"
+    )
+    rows = db.rows("SELECT pg_typeof(gen_random_uuid()), gen_random_uuid() ~ '^[0-9a-f-]{36}$'")
+    assert rows == [("character varying", True)]

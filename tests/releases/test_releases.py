@@ -372,6 +372,33 @@ def test_batch_refresh_only_at_head(c: Conn, release: str) -> None:
         )
 
 
+def test_variant_only_at_head(c: Conn, release: str) -> None:
+    if release == "head":
+        assert c.run("create table vt (v variant, s struct<v variant>)") == []
+        assert c.run("""select '{"b":1,"a":2}'::variant, variant_typeof(to_variant(1))""") == [
+            ('{"a":2,"b":1}', "int32")
+        ]
+        return
+    # v3.0.3 / v2.8.5 bind ``variant`` as an unknown type name (binder/expr/mod.rs:1067)
+    assert c.fail("create table vt (s struct<v variant>)") == (
+        "Failed to run the query\n\nCaused by:\n  Feature is not yet implemented: unsupported"
+        " data type: variant\nNo tracking issue yet. Feel free to submit a feature request at "
+        "https://github.com/risingwavelabs/risingwave/issues/new?labels=type%2Ffeature&"
+        "template=feature_request.yml\n"
+    )
+    # nor has it the functions, in a query or a materialized view
+    c.run("create table w (a int)")
+    for sql in (
+        "select to_variant(a) from w",
+        "create materialized view wm as select to_variant(a) from w",
+    ):
+        assert c.fail(sql) == (
+            "Failed to run the query\n\nCaused by these errors (recent errors listed first):\n"
+            "  1: Failed to bind expression: to_variant(a)\n"
+            "  2: function to_variant(integer) does not exist\n"
+        ), sql
+
+
 # ---------------------------------------------------------------------------- variables
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import Running
 from tests.scenarios.drivers import Client
+from tests.scenarios.helpers import cause
 
 
 @pytest.fixture
@@ -125,3 +126,31 @@ async def test_scalar_function_as_aggregate(client: Client) -> None:
     assert await client.rows("SELECT * FROM mw2 ORDER BY b") == [(0, 5), (1, 4), (3, 6)]
     rows = await client.rows("SELECT aggregate:array_sum(v) FROM (VALUES (3), (2), (1)) AS t(v)")
     assert rows == [(6,)]
+
+
+async def test_sql_function_as_aggregate(client: Client) -> None:
+    """``aggregate:f(x ORDER BY y)`` of a SQL function over an array: RisingWave looks the
+    function up by the arguments' list types and binds its body (binder/expr/function/
+    mod.rs:203-237), recording the dependency (e2e_test/streaming/aggregate/wrap_scalar.slt)."""
+    await client.run("SET RW_IMPLICIT_FLUSH TO true")
+    await client.run("CREATE TABLE tw (a varchar, b int, c int)")
+    await client.run(
+        "INSERT INTO tw VALUES ('aaa', 1, 1), ('bbb', 0, 2), ('ccc', 0, 5), ('ddd', 1, 4)"
+    )
+    await client.run(
+        "CREATE FUNCTION myjoin(text[]) RETURNS text LANGUAGE sql AS"
+        " $$ SELECT array_join($1, ', '); $$"
+    )
+    await client.run(
+        "CREATE MATERIALIZED VIEW mw3 AS"
+        " SELECT b, aggregate:myjoin(a ORDER BY c) AS res FROM tw GROUP BY b"
+    )
+    assert await client.rows("SELECT * FROM mw3 ORDER BY b") == [(0, "bbb, ccc"), (1, "aaa, ddd")]
+    await client.run("INSERT INTO tw VALUES ('x', 1, 2)")
+    assert await client.rows("SELECT res FROM mw3 WHERE b = 1") == [("aaa, x, ddd",)]
+    assert await cause(client, "DROP FUNCTION myjoin") == (
+        "XX000",
+        "\n\nCaused by:\n  Permission denied: function used by 1 other objects. \n"
+        "DETAIL: materialized view public.mw3 depends on it\n"
+        "HINT: DROP the dependent objects first.\n",
+    )

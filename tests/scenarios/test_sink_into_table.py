@@ -52,6 +52,22 @@ async def test_changes_reach_the_target_at_the_barrier(client: Client, server: R
     assert await client.rows("select * from m order by a") == [(3, 99), (5, 20)]
 
 
+async def test_a_null_key_is_deleted_like_any_other(client: Client, server: Running) -> None:
+    """e2e_test/streaming/bug_fixes/issue_23857.slt: a simple aggregation's first row has a
+    NULL key; its update deletes that row by the key's value, NULL included
+    (stream/executor/mview/cache.rs:127-139 encodes the key, a NULL too)."""
+    await client.run("create table t (k int primary key, v int)")
+    await client.run("create table s (k int)")
+    await run_ticking(client, server, "create sink sk into t as select max(k) as k, 7 as v from s")
+    assert await client.rows("select * from t") == [(None, 7)]
+    await client.run("insert into s values (1)")
+    server.tick()
+    assert await client.rows("select * from t") == [(1, 7)]
+    await client.run("delete from s")
+    server.tick()
+    assert await client.rows("select * from t") == [(None, 7)]
+
+
 async def test_append_only_into_a_row_id_table(client: Client, server: Running) -> None:
     """basic.slt:42-127: forced append-only, updates arrive as new rows, deletes are dropped;
     the target's other columns take their DEFAULT and generated ones are computed."""

@@ -16,6 +16,7 @@ import datetime as dt
 import functools
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -531,6 +532,36 @@ def array_contains(arr: object, value: object) -> int | None:
         if x == sv or str(x) == str(sv):
             return 1
     return None if any(x is None for x in items) else 0
+
+
+_ORDERINGS: dict[str, Callable[[Any, Any], bool]] = {
+    "=": lambda a, b: a == b,
+    "<>": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def array_compare(op: object, every: object, value: object, arr: object, numeric: object) -> Any:
+    """``value <op> ANY(arr)`` (``every``: ALL) of numbers (``numeric``) or strings, in SQL's
+    three-valued logic: ANY is true on one true comparison, ALL false on one false one; else
+    NULL where an element or the value is NULL; an empty list is false (ANY) / true (ALL)."""
+    items = array_items(arr)
+    if items is None:
+        return None
+    cmp = _ORDERINGS[str(op)]
+    decided = 0 if every else 1
+    unknown = False
+    for x in items:
+        if x is None or value is None:
+            unknown = True
+            continue
+        a, b = (number(value), number(x)) if numeric else (str(value), str(x))
+        if cmp(a, b) == bool(decided):
+            return decided
+    return None if unknown else 1 - decided
 
 
 def json_build_object(*args: object) -> str:

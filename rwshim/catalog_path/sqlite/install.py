@@ -67,7 +67,10 @@ def install(conn: Any, state: FunctionState) -> None:
     reg(
         "rw_current_schemas",
         1,
-        lambda implicit: f.json_array(list(state.current_schemas(bool(implicit)))),
+        # a NULL argument gives a NULL list (builtin_scalar.rs:531-533)
+        lambda implicit: (
+            None if implicit is None else f.json_array(list(state.current_schemas(bool(implicit))))
+        ),
         False,
     )
     reg("rw_version", 0, lambda: state.version)
@@ -112,6 +115,7 @@ def install(conn: Any, state: FunctionState) -> None:
     reg("rw_cast", 3, lambda v, frm, to: casts.cast(v, int(frm), int(to)))
     reg("rw_arith", 4, f.arith)
     reg("rw_any_eq", 2, lambda v, arr: f.array_contains(arr, v))
+    reg("rw_any_cmp", 5, f.array_compare)
     reg("rw_array", -1, lambda *xs: f.json_array(list(xs)))
     reg(
         "rw_zip_index",

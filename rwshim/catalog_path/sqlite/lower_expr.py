@@ -81,6 +81,13 @@ class SqliteExprs:
     def any_eq(self, left: exp.Expr, array: exp.Expr) -> exp.Expr:
         return func_call("rw_any_eq", left, array)
 
+    def any_cmp(
+        self, op: str, every: bool, left: exp.Expr, array: exp.Expr, numeric: bool
+    ) -> exp.Expr:
+        return func_call(
+            "rw_any_cmp", lit_str(op), lit_int(int(every)), left, array, lit_int(int(numeric))
+        )
+
     def arith(self, node: exp.Binary, op: str, result_oid: int) -> exp.Expr:
         # SQLite's own integer arithmetic wraps or turns REAL, and its division truncates
         # differently: integers, numeric, and every / and % go through the checked helper

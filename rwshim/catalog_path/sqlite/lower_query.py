@@ -26,7 +26,7 @@ from sqlglot import exp
 
 from rwshim.binder.parse import func_call, ident
 from rwshim.binder.relations import Relation
-from rwshim.binder.resolve import SystemRelation
+from rwshim.binder.resolve import SystemRelation, hidden_columns
 
 
 def to_sqlite(node: exp.Expr) -> str:
@@ -108,9 +108,10 @@ class SqliteQueries:
 
     def user_relation(self, rel: Relation, alias: str) -> exp.Expr:
         # no user rows in process (the module docstring): ``SELECT NULL AS "c", ... WHERE 0``
-        items: list[exp.Expr] = [
-            exp.Alias(this=exp.Null(), alias=ident(c.name)) for c in rel.visible_columns
-        ]
+        # the hidden columns a name binds too (resolve.hidden_columns: a table's _row_id and
+        # _rw_timestamp)
+        names = [c.name for c in rel.visible_columns] + [c.name for c in hidden_columns(rel)]
+        items: list[exp.Expr] = [exp.Alias(this=exp.Null(), alias=ident(n)) for n in names]
         empty = exp.Select(
             expressions=items or [exp.Null()], where=exp.Where(this=exp.Literal.number(0))
         )

@@ -604,5 +604,22 @@ def _reserved_aliases(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> N
                     raise ReservedAlias(e) from None
 
 
+@register
+def _star_argument(shape: tree.Shape, _cols: Sequence[RelColumn] | None) -> None:
+    """``f(*)``: the star binds as no argument at all (binder/expr/function/mod.rs:815), which
+    only count takes; any other aggregate has no signature of no arguments (infer_type_name,
+    expr/type_inference/func.rs:883-887: ``function f() does not exist``), under the
+    expression's bind error."""
+    for call in nodes(shape, "FuncCall"):
+        names = _names(call.get("funcname"))
+        if call.get("agg_star") and names and names[-1] != "count":
+            raise BindExprError(f"{'.'.join(names)}(*)", NoFunction(f"{names[-1]}()"))
+
+
 # checks of values PostgreSQL's types cannot hold (they register themselves)
-from rwshim.dataplane.plan import type_limits  # noqa: E402, F401
+from rwshim.dataplane.plan import (  # noqa: E402, F401
+    decimal_literals,
+    insert_values,
+    item_binds,
+    type_limits,
+)

@@ -273,17 +273,35 @@ def view(rel: Relation, pg_query: str) -> PgObject:
     return PgObject(name, "view", signature, (create,), rel.id)
 
 
+def in_zone(time_zone: str | None, statements: tuple[str, ...]) -> tuple[str, ...]:
+    """``statements`` run in a transaction under ``time_zone`` (None: as they are), the
+    connection's own zone set back after them.  A streaming job evaluates its expressions in
+    the time zone of the session that created it: RisingWave keeps it with the job and every
+    actor runs in it (src/stream/src/executor/actor.rs:118-130 ``expr_context``, the
+    ``TIME_ZONE`` that ``#[capture_context]`` functions read: make_timestamptz, casts of
+    timestamptz to text, date_trunc ...)."""
+    if time_zone is None or not statements:
+        return statements
+    # SET LOCAL (the data role may not call set_config); back to the connection's own zone,
+    # the writer's and a maker's reset value (no session SET on them), after
+    enter = f"SET LOCAL TimeZone = {names.quote_literal(time_zone)}"
+    leave = "SET LOCAL TimeZone TO DEFAULT"
+    return (enter, *statements, leave)
+
+
 def materialized(
     rel: Relation,
     pg_query: str,
     requires: tuple[str, ...],
     resolve: watermarks.Resolve | None = None,
+    time_zone: str | None = None,
 ) -> list[PgObject]:
     """A materialized view's three objects: its query, its state made from the query (as
     committed now), and ``rw."v<id>"`` reading the state.  They share one signature, so a new
     definition makes all three again.  An EMIT ON WINDOW CLOSE view's state holds the closed
     rows only and grows at barriers (watermarks.py; ``resolve`` finds its upstreams); its
-    expressions give NULL where a batch query fails (nonstrict.py)."""
+    expressions give NULL where a batch query fails (nonstrict.py).  The state is computed under
+    the creating session's ``time_zone`` (``in_zone``)."""
     eowc = None
     if resolve is not None and rel.emit_on_window_close:
         eowc = watermarks.eowc_state(rel, resolve)
@@ -315,11 +333,18 @@ def materialized(
         ),
         PgObject(
             sname, "state", signature,
-            (f"CREATE TABLE {qualified_state} AS SELECT * FROM {qualified_query}",), rel.id,
+            in_zone(time_zone, (
+                f"CREATE TABLE {qualified_state} AS SELECT * FROM {qualified_query}",
+            )), rel.id,
+            None if time_zone is None else ";".join(in_zone(time_zone, (
+                f"DELETE FROM {qualified_state}",
+                f"INSERT INTO {qualified_state} SELECT * FROM {qualified_query}",
+            ))),
         ) if eowc is None or eowc.recomputed else PgObject(
             sname, "state", signature,
-            watermarks.state_statements(sname, qualified_query, eowc), rel.id,
-            watermarks.refresh_sql(sname, qualified_query, eowc),
+            in_zone(time_zone, watermarks.state_statements(sname, qualified_query, eowc)),
+            rel.id,
+            ";".join(in_zone(time_zone, (watermarks.refresh_sql(sname, qualified_query, eowc),))),
         ),
         view(rel, f"SELECT * FROM {qualified_state}"),
     ]  # fmt: skip

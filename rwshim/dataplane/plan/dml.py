@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from rwshim.binder.relations import Relation, RelColumn
 from rwshim.common import rwtypes
-from rwshim.dataplane.plan import names, tree, typemap
+from rwshim.dataplane.plan import names, tree, typemap, typenames
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.dataplane.plan.route import Routed
 from rwshim.dataplane.plan.splice import (
@@ -141,6 +141,7 @@ def _insert(shape: tree.Shape, rel: Relation, sp: Splicer, width: int | None) ->
     elif user_cols:
         source_start = paren_end(text, after)
     _struct_list_casts(shape, rel, cols, sp)
+    typenames.inserted_variants(shape, rel, cols, sp)
     key = user_key(rel)
     behaviour = rel.conflict
     if not key or behaviour == NO_CHECK:

@@ -77,11 +77,11 @@ def find(rw: _Rewriter) -> list[FullJoin]:
                 continue
             if _has_equality(item.quals, (exp_a, names_a), (exp_b, names_b)):
                 continue
-            if not _columns(item.quals):
+            if not column_fields(item.quals):
                 continue  # a constant condition PostgreSQL takes
             if toks is None:
                 toks = tokenize(text.decode())
-            spans = _spans(text, toks, item)
+            spans = join_spans(text, toks, item)
             if spans is not None:
                 a_span, kw, b_span, on = spans
                 cond = condition_span(text, on)
@@ -126,7 +126,7 @@ def _exposed(item: tree.FromItem) -> str | None:
     return item.alias if isinstance(item, tree.SubqueryItem) else None
 
 
-def _columns(node: Any) -> list[list[str]]:
+def column_fields(node: Any) -> list[list[str]]:
     """The field lists of the column references under ``node``."""
     out: list[list[str]] = []
     stack = [node]
@@ -146,7 +146,7 @@ def _columns(node: Any) -> list[list[str]]:
     return out
 
 
-def _side(
+def column_side(
     fields: list[str], a: tuple[str, list[str] | None], b: tuple[str, list[str] | None]
 ) -> str | None:
     if len(fields) >= 2:
@@ -160,10 +160,8 @@ def _side(
     return None
 
 
-def _has_equality(
-    quals: Node, a: tuple[str, list[str] | None], b: tuple[str, list[str] | None]
-) -> bool:
-    """Whether a conjunct is ``x = y`` with x of one side only and y of the other's."""
+def conjuncts_of(quals: Node) -> list[Node]:
+    """The conjuncts of a condition (its AND tree flattened)."""
     conjuncts = [quals]
     out: list[Node] = []
     while conjuncts:
@@ -173,7 +171,14 @@ def _has_equality(
             conjuncts.extend(be.get("args") or [])
         else:
             out.append(c)
-    for c in out:
+    return out
+
+
+def _has_equality(
+    quals: Node, a: tuple[str, list[str] | None], b: tuple[str, list[str] | None]
+) -> bool:
+    """Whether a conjunct is ``x = y`` with x of one side only and y of the other's."""
+    for c in conjuncts_of(quals):
         ae = c.get("A_Expr")
         if ae is None or ae.get("kind") != "AEXPR_OP":
             continue
@@ -182,8 +187,8 @@ def _has_equality(
             continue
         sides = []
         for operand in (ae.get("lexpr"), ae.get("rexpr")):
-            cols = _columns(operand)
-            found = {_side(f, a, b) for f in cols}
+            cols = column_fields(operand)
+            found = {column_side(f, a, b) for f in cols}
             sides.append(found.pop() if len(found) == 1 and cols else None)
         if None not in sides and sides[0] != sides[1]:
             return True
@@ -194,7 +199,7 @@ def _word(t: Token, *words: str) -> bool:
     return t.kind is Kind.WORD and not t.quoted and t.upper in words
 
 
-def _spans(
+def join_spans(
     text: bytes, toks: list[Token], item: tree.JoinItem
 ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], int] | None:
     """(left item, FULL [OUTER] JOIN, right item, ON) as byte spans, or None when the text

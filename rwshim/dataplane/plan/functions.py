@@ -63,8 +63,9 @@ CREATE OR REPLACE FUNCTION {_F}."current_role"() RETURNS varchar LANGUAGE sql ST
     AS $$ SELECT pg_catalog.current_setting('{SETTING_USER}') $$;
 CREATE OR REPLACE FUNCTION {_F}.current_schema() RETURNS varchar LANGUAGE sql STABLE
     AS $$ SELECT nullif(pg_catalog.current_setting('{SETTING_SCHEMA}'), '') $$;
+-- STRICT: current_schemas(NULL) is NULL (builtin_scalar.rs:531-533)
 CREATE OR REPLACE FUNCTION {_F}.current_schemas(include_implicit boolean) RETURNS varchar[]
-    LANGUAGE sql STABLE AS $$
+    LANGUAGE sql STABLE STRICT AS $$
     SELECT CASE WHEN include_implicit
                 THEN ARRAY['pg_catalog', 'rw_catalog']::varchar[] ELSE ARRAY[]::varchar[] END
            || coalesce(string_to_array(

@@ -5,7 +5,8 @@ RisingWave's hash aggregation keeps each group under its hash key and builds the
 key columns from that key (batch: src/batch/executors/src/executor/hash_agg.rs:615
 ``key.deserialize``; streaming: src/stream/src/executor/aggregate/hash_agg.rs:296).  The key's
 decimal is serialized normalized (src/common/src/hash/key.rs:531-535 ``self.normalize()``) and
-a float normalized (key.rs:499-518 ``normalized()``), so ``GROUP BY price`` over ``219709.60``
+a float normalized (key.rs:499-518 ``normalized()``), an interval as its total microseconds
+(types/interval.rs:855-874, read back justified), so ``GROUP BY price`` over ``219709.60``
 answers ``219709.6`` (e2e_test/batch/tpch/q18.slt.part:75) where PostgreSQL keeps the scale.
 ``SELECT DISTINCT`` and ``UNION`` / ``INTERSECT`` / ``EXCEPT`` without ALL are aggregations on
 all their columns in RisingWave's plans (binder set_expr.rs, LogicalUnion -> Agg).
@@ -18,7 +19,7 @@ always aggregates by hash.
 
 The PostgreSQL text gets ``rwfn.hk(<column>)`` spliced around each column reference in the
 output list that names a group key (and a decimal literal output by DISTINCT or a set
-operation) (``sqlfn/hashkeys.py``: trim_scale for numeric, identity
+operation) (``sqlfn/hashkeys.py``: trim_scale for numeric, justify_interval for interval, identity
 for other types), and around the output columns of DISTINCT and of a set operation without
 ALL.  A key that is an expression (``GROUP BY k * 2``), a star (``SELECT * ... UNION``) or a
 positional key over one is left as PostgreSQL computes it: rwshim's limit.
@@ -27,7 +28,7 @@ positional key over one is left as PostgreSQL computes it: rwshim's limit.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pglast import ast, parse_sql
@@ -35,11 +36,24 @@ from pglast.enums import SetOperation
 from pglast.parser import parse_sql_json, scan
 from pglast.stream import RawStream
 
+from rwshim.binder.relations import Relation, RelKind
 from rwshim.dataplane.plan.figure import UNNAMED, figure_name
-from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_ident
+from rwshim.dataplane.plan.names import DATA_SCHEMA, FUNCTION_SCHEMA, quote_ident, table_name
 
 # the primary key of the table a physical name (``rw``, ``t<id>``) holds, () if none
 PrimaryKeyOf = Callable[[str, str], tuple[str, ...]]
+
+
+def primary_keys(relations: Iterable[Relation]) -> PrimaryKeyOf:
+    """The declared primary key of the table ``schema.name`` names on PostgreSQL, among the
+    statement's user relations (() if none)."""
+    keys = {
+        (DATA_SCHEMA, table_name(rel.id)): rel.primary_key
+        for rel in relations
+        if rel.kind == RelKind.TABLE
+    }
+    return lambda schema, name: keys.get((schema, name), ())
+
 
 # aggregate names (RisingWave's AggType and PostgreSQL's): a column inside their arguments is
 # the input row's, not the group's key (src/expr/core/src/aggregate/, PostgreSQL's pg_aggregate)

@@ -24,6 +24,13 @@ every relation of the statement having a column of that name agrees on its depth
   for a subscript of a scalar, refused.
 - ``@>`` / ``<@`` / ``&&`` with a side of known depth above one are refused: RisingWave's
   (array_contain.rs) compare the inner lists, PostgreSQL's the innermost elements.
+- An ``ARRAY[...]`` literal whose elements are all string literals (or NULL) is a list of
+  varchar in RisingWave (binder/expr/value.rs:119-132 ``bind_array``: ``align_types`` of
+  unknown literals is varchar), PostgreSQL's a ``text[]``, which its ``=`` does not compare
+  with a ``varchar[]`` column (``operator does not exist: character varying[] = text[]``): it
+  is spliced as ``(ARRAY[...]::varchar[])``.  Not under a cast (``ARRAY['1']::int[]`` casts
+  each literal, value.rs:166-183 ``bind_array_cast``) nor as an INSERT's VALUES item (rwshim
+  leaves those to the target column's type), nor in a text that reads no relation.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from rwshim.dataplane.plan import tree
 from rwshim.dataplane.plan.checks import nodes
 from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_ident
-from rwshim.dataplane.plan.splice import Splicer, call_args
+from rwshim.dataplane.plan.splice import SpliceError, Splicer, bracket_end, call_args
 from rwshim.errors import RwError
 
 SUBSCRIPTS_REFUSED = (
@@ -104,6 +111,7 @@ def static_depth(node: Any, columns: Depths | None = None) -> int | None:
 
 def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> None:
     """The rewrites and refusals above, on one statement."""
+    splice_string_arrays(shape, sp)
     wanted = {"array_ndims", "pg_typeof"} & shape.func_names
     indirections = nodes(shape, "A_Indirection")
     operators = [
@@ -153,6 +161,47 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
         elif names[-1] == "pg_typeof":  # (not one of functions.OVERRIDES)
             continue
         sp.insert(end - 1, f", {depth}")
+
+
+def _string_leaves(node: Any) -> int | None:
+    """The depth of an ARRAY literal whose leaves are all string literals or NULL (at least
+    one string), else None."""
+    depth, level, strings = 0, [node], False
+    while level and all(isinstance(n, dict) and "A_ArrayExpr" in n for n in level):
+        depth += 1
+        level = [e for n in level for e in n["A_ArrayExpr"].get("elements") or []]
+    for leaf in level:
+        c = leaf.get("A_Const") if isinstance(leaf, dict) else None
+        if c is None or not ("sval" in c or c.get("isnull")):
+            return None
+        strings = strings or "sval" in c
+    return depth if strings else None
+
+
+def splice_string_arrays(shape: tree.Shape, sp: Splicer) -> None:
+    """``ARRAY['a', ...]`` typed as RisingWave types it (module docstring)."""
+    arrays = nodes(shape, "A_ArrayExpr")
+    if not arrays or not shape.relation_refs:
+        # (a text over no relation runs as written: nothing it compares is a varchar[] column)
+        return
+    inner = {id(e.get("A_ArrayExpr")) for a in arrays for e in a.get("elements") or []}
+    inner |= {id(c.get("arg", {}).get("A_ArrayExpr")) for c in nodes(shape, "TypeCast")}
+    info = shape.insert
+    for row in (info.values_rows or []) if info is not None else []:
+        inner |= {id(v.get("A_ArrayExpr")) for v in row if isinstance(v, dict)}
+    for a in arrays:
+        if id(a) in inner:
+            continue
+        depth = _string_leaves({"A_ArrayExpr": a})
+        start = a.get("location", -1)
+        if depth is None or start < 0:
+            continue
+        try:
+            end = bracket_end(shape.text, start)
+        except SpliceError:
+            continue
+        sp.insert(start, "(")
+        sp.insert(end, "::varchar" + "[]" * depth + ")")
 
 
 def _subscripts(text: bytes, ind: dict[str, Any], columns: Depths, sp: Splicer) -> int | None:

@@ -11,8 +11,10 @@ logged (``src/stream/src/executor/actor.rs:162-174``).  A batch query stays stri
 goes through here.  Aggregate state updates are strict in RisingWave too
 (``src/stream/src/executor/aggregate/agg_state.rs:105-116``) and are left alone.
 
-Covered: ``/`` and ``%`` (division by zero, overflow), ``+ - *`` of integers (overflow) and a
-cast of a non-constant to a scalar type (``'two'::int``, out of range); another expression
+Covered: ``/`` and ``%`` (division by zero, overflow), ``+ - *`` of integers (overflow), a
+cast of a non-constant to a scalar type (``'two'::int``, out of range), the scalar functions of
+``FAILING`` (NULL) and the table functions of ``FAILING_SETS`` (no rows for that input row, as
+RisingWave's ProjectSet, src/stream/src/executor/project/project_set.rs:186-215); another expression
 that fails on a row fails the barrier's refresh of the view, which keeps its last state and
 logs the error.
 """
@@ -30,7 +32,7 @@ from pglast.stream import RawStream
 from rwshim.dataplane.plan.errors import PgError, map_error
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA
 from rwshim.dataplane.plan.sqlfn.common import EXPR_ERROR
-from rwshim.dataplane.plan.sqlfn.nonstrict import CAST_TYPES, FAILING
+from rwshim.dataplane.plan.sqlfn.nonstrict import CAST_TYPES, FAILING, FAILING_SETS
 from rwshim.errors import RwError
 
 if TYPE_CHECKING:
@@ -47,6 +49,8 @@ _BY_TYPES = frozenset({"+", "-", "*"})
 
 def _untyped(node: Any) -> bool:
     return isinstance(node, ast.A_Const) and (node.isnull or isinstance(node.val, ast.String))
+
+
 _MAX_PASSES = 64
 
 
@@ -91,12 +95,13 @@ class _Wrap(visitors.Visitor):
             or node.agg_filter
             or not node.args
             or not parts
-            or parts[-1] not in FAILING
+            or parts[-1] not in FAILING + FAILING_SETS
             or (len(parts) == 2 and parts[0] not in ("pg_catalog", FUNCTION_SCHEMA))
             or len(parts) > 2
         ):
             return None
-        return self._call(f"ns_fn_{parts[-1]}", *node.args)
+        kind = "ns_srf" if parts[-1] in FAILING_SETS else "ns_fn"
+        return self._call(f"{kind}_{parts[-1]}", *node.args)
 
     def visit_TypeCast(self, ancestors: Any, node: ast.TypeCast) -> Any:
         tn = node.typeName
@@ -145,7 +150,7 @@ def apply_error(
 ) -> RwError:
     """The error of making these objects.  A materialized view's state that failed on a row
     with an expression error RisingWave's streaming evaluation turns into NULL (rwshim covers
-    ``/``, ``%``, integer ``+ - *`` and casts only) is refused clearly rather than with the
+    the forms of the module docstring only) is refused clearly rather than with the
     batch error, which RisingWave never shows for a streaming job."""
     name_of = names_of([o.relation_id for o in todo])
     states = [str(name_of(o.relation_id)) for o in todo if o.kind == "state"]
@@ -155,5 +160,5 @@ def apply_error(
     return RwError(
         f"not supported by rwshim: an expression of materialized view {', '.join(states)}"
         f" failed on a row ({detail}); RisingWave's streaming evaluation gives NULL there,"
-        " rwshim does so for /, %, integer + - * and casts only"
+        " rwshim does so for /, %, integer + - *, casts and some functions only"
     )

@@ -12,7 +12,8 @@ What is spliced (each where the parse tree says):
   NATURAL column groups first, iter_column_groups);
 - ``current_user`` & co (SQLValueFunctions, which no function can shadow) and
   ``pg_catalog.<overridden>()`` -> schema ``rwfn``'s versions;
-- one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES);
+- one-word type names PostgreSQL spells otherwise (typemap.QUERY_TYPE_NAMES, spliced by
+  typenames, which also gives variant operands their text cast);
 - an ``ASOF [LEFT] JOIN`` -> a LATERAL subquery (``asof``);
 - DML: see ``dml``.
 
@@ -32,7 +33,6 @@ from rwshim.dataplane.plan import (
     checks,
     corresponding,
     dml,
-    extract,
     fulljoin,
     functions,
     gapfill,
@@ -41,15 +41,19 @@ from rwshim.dataplane.plan import (
     lists,
     mapsyntax,
     names,
+    natural,
     retention,
+    rw_texts,
     rw_timestamp,
     samename,
     serials,
+    stream_rules,
     structs,
     temporal,
     to_char,
     tree,
-    typemap,
+    typenames,
+    wrap_scalar,
 )
 from rwshim.dataplane.plan.figure import figure_name
 from rwshim.dataplane.plan.names import quote_ident as qi
@@ -202,16 +206,17 @@ class _Rewriter:
             self.jsonb_values()
             lists.splice(shape, self.sp, self.routed.user_relations())
             structs.splice(shape, self.sp, self.routed.user_relations())
-            extract.splice(shape, self.sp)
+            rw_texts.splice(shape, self.sp)  # EXTRACT, ISO 8601 intervals, jsonb keys
             rw_timestamp.check(shape, self.routed.user_relations())
             serials.splice(shape, self.sp, self.routed.user_relations())
             to_char.splice(shape, self.sp)
-            self.scalars_as_aggregates()
+            wrap_scalar.splice(self)
             ignore_nulls.splice(self)
             self.column_paths()
             self.value_functions()
             self.type_names()
             fulljoin.splice(self, full_joins)
+            stream_rules.splice(self)
             extra = dml.splice(self.routed, self.sp, self.source_width())
             # last: a map column's subscripts, map literals and map_filter calls are rebuilt
             # around their parts' rewritten text
@@ -220,7 +225,9 @@ class _Rewriter:
             raise RewriteRefused(f"this statement's text on user data ({e})") from None
         text, back = long_names.physical_text(self.sp.result())
         text = avg.rewrite(text)
-        text = hashkeys.normalize(text, self.streaming, self._primary_key_of)
+        text = hashkeys.normalize(
+            text, self.streaming, hashkeys.primary_keys(self.routed.user_relations())
+        )
         repeated = extra.repeated_key_text
         if repeated is not None:
             repeated, more = long_names.physical_text(repeated)
@@ -250,20 +257,11 @@ class _Rewriter:
             nested_loop=bool(full_joins),
         )
 
-    def _primary_key_of(self, schema: str, name: str) -> tuple[str, ...]:
-        """The declared primary key of the table ``schema.name`` names on PostgreSQL."""
-        for rel in self.routed.user_relations():
-            if rel.kind == RelKind.TABLE and (schema, name) == (
-                names.DATA_SCHEMA,
-                names.table_name(rel.id),
-            ):
-                return rel.primary_key
-        return ()
-
     # --- relation names -------------------------------------------------------------------
 
     def relations(self) -> None:
         sp, text = self.sp, self.text
+        under_natural = natural.natural_sides(self.shape)
         for ref in self.shape.refs:
             if ref.cte is not None or ref.window:
                 continue
@@ -271,15 +269,13 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = retention.splice(ref, rel, self.physical(rel))  # (retention.py)
+            phys = base = retention.splice(ref, rel, self.physical(rel))  # (retention.py)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
-                # an alias column list renames columns in catalog order, hidden ones last
-                cols = sorted(rel.columns, key=lambda c: c.hidden)  # (a stable sort)
-                system = [rw_timestamp.COLUMN] if rel.kind == RelKind.TABLE else []
-                listed = [qi(n) for n in [*(c.name for c in cols), *system]]
-                phys = f"(SELECT {', '.join(listed)} FROM {phys})"
+                phys = natural.renamed(rel, phys, id(ref) in under_natural)
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)
                 phys = temporal.source(self, ref, rel, end, phys)
+            if id(ref) in under_natural and has_hidden(rel) and phys == base:
+                phys = f"(SELECT {', '.join(qi(n) for n in visible_names(rel))} FROM {phys})"
             alias = "" if ref.alias is not None else f" AS {qi(ref.exposed)}"
             sp.replace(ref.location, end, phys + alias)
 
@@ -316,14 +312,6 @@ class _Rewriter:
                 continue
             end = name_end(self.text, path.location, len(qual))
             self.sp.replace(path.location, end, qi(ref.exposed))
-
-    def scalars_as_aggregates(self) -> None:
-        """``aggregate:f(args)`` as ``f(array_agg(args))`` (binder/expr/function/mod.rs:
-        243-256: AggType::WrapScalar over the group's array)."""
-        for at in self.routed.prepassed.scalar_as_agg:
-            end, _ = call_args(self.text, at)
-            self.sp.insert(self.text.index(b"(", at) + 1, "array_agg(")
-            self.sp.insert(end - 1, ")")
 
     def descending_percentiles(self) -> None:
         """``approx_percentile(q, ...) WITHIN GROUP (ORDER BY x DESC)`` asks for ``1 - q``
@@ -619,7 +607,7 @@ class _Rewriter:
     def check_excludes(self, level: tree.Level, excl: frozenset[str]) -> None:
         """Each name of an EXCEPT list binds to one column of the FROM clause, as RisingWave
         binds it (select.rs generate_except_indices: bind_expr, then an input ref): unknown is
-        ``Invalid column``, in two relations ``Ambiguous column name``."""
+        ``Invalid column``, two so named (one relation's too: bind_context.rs:160-172) ambiguous."""
         from rwshim.errors import BindExprError, InternalError, ItemNotFound
 
         items: list[tuple[str | None, list[str] | None]] = []
@@ -639,10 +627,10 @@ class _Rewriter:
             return  # a relation whose columns are not known here: PostgreSQL binds the rest
         for e in sorted(excl):
             qual, _, col = e.rpartition(".")
-            found = [x for x, names_ in items if col in (names_ or []) and (not qual or x == qual)]
+            found = [x for x, ns in items for n in ns or [] if n == col and qual in ("", x)]
             if not found:
                 raise BindExprError(e, ItemNotFound(f"Invalid column: {col}"))
-            if len(found) > 1 and not qual and col not in merged:
+            if len(found) > 1 and col not in merged:
                 raise InternalError(f"Ambiguous column name: {col}")
 
     def join_using(self, item: tree.JoinItem) -> list[str] | None:
@@ -773,13 +761,7 @@ class _Rewriter:
             self.sp.replace(fr.location, end, schema)
 
     def type_names(self) -> None:
-        for tr in self.shape.type_refs:
-            if len(tr.names) != 1 or tr.location < 0:
-                continue
-            new = typemap.QUERY_TYPE_NAMES.get(tr.names[0])
-            if new is not None:
-                end = name_end(self.text, tr.location, 1)
-                self.sp.replace(tr.location, end, new)
+        typenames.splice(self.routed, self.sp)
 
 
 def _excluded(excl: frozenset[str], exposed: str | None, name: str) -> bool:

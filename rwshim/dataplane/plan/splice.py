@@ -79,6 +79,35 @@ def _literal_end(text: bytes, i: int) -> int:
     return i
 
 
+def bracket_end(text: bytes, pos: int) -> int:
+    """End offset (past its ``]``) of the bracketed list opening at the first ``[`` at or after
+    ``pos`` (``ARRAY[...]``), literals and nested brackets skipped."""
+    start = text.find(b"[", pos)
+    if start < 0:
+        raise SpliceError(f"no bracket after {pos}")
+    depth = 0
+    i, n = start, len(text)
+    while i < n:
+        c = text[i : i + 1]
+        if c in (b"'", b'"'):
+            i = _literal_end(text, i)
+        elif c == b"[":
+            depth += 1
+        elif c == b"]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise SpliceError(f"no closing bracket after {pos}")
+
+
+def string_end(text: bytes, i: int) -> int:
+    """End offset of the string literal starting at ``i`` (``'...'`` or ``E'...'``)."""
+    if text[i : i + 1] in (b"E", b"e"):
+        i += 1
+    return _literal_end(text, i) + 1
+
+
 def call_args(text: bytes, pos: int) -> tuple[int, list[tuple[int, int]]]:
     """For a call whose name starts at ``pos``: the end offset of its closing parenthesis and
     the spans of its arguments (split at top-level commas; literals and quoted names

@@ -29,6 +29,11 @@ that PostgreSQL's anonymous record does not have.
   the argument itself (its output name kept with ``AS f<i>`` when it is a whole select item);
   a field the row does not have is RisingWave's ``column "f3" not found in struct type``
   (binder/struct_field.rs:128-136).
+- ``jsonb_agg((<expr>).*)``: RisingWave binds the fields of a struct expanded in jsonb_agg's
+  argument as one row of them, under their names (binder/expr/function/mod.rs:869-913
+  ``bind_jsonb_agg_arg``, ``wrap_wildcard_exprs_as_named_row``: an anonymous row's are
+  ``f1``, ``f2``...), which is the struct itself; PostgreSQL refuses the expansion there (``row
+  expansion via "*" is not supported here``).  The ``.*`` is dropped.
 """
 
 from __future__ import annotations
@@ -68,6 +73,8 @@ def struct_columns(relations: Iterable[Relation]) -> dict[str, str | None]:
 
 
 def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> None:
+    if "jsonb_agg" in shape.func_names:
+        _jsonb_agg_stars(shape, sp)
     rows = nodes(shape, "RowExpr")
     if not rows:
         return
@@ -104,6 +111,29 @@ def splice(shape: tree.Shape, sp: Splicer, relations: Iterable[Relation]) -> Non
             sp.insert(end, f" AS {pg})")
 
 
+def _jsonb_agg_stars(shape: tree.Shape, sp: Splicer) -> None:
+    """``jsonb_agg((<expr>).* ...)`` as ``jsonb_agg((<expr>) ...)`` (module docstring)."""
+    text = shape.text
+    for call in nodes(shape, "FuncCall"):
+        names = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
+        args = call.get("args") or []
+        if names[-1:] != ["jsonb_agg"] or names[:-1] not in ([], ["pg_catalog"]):
+            continue
+        ind = args[0].get("A_Indirection") if len(args) == 1 else None
+        if not ind or [list(i) for i in ind.get("indirection") or []] != [["A_Star"]]:
+            continue
+        at = text.find(b"(", call.get("location", -1)) + 1
+        while text[at : at + 1].isspace():
+            at += 1
+        if text[at : at + 1] != b"(":
+            raise SpliceError(f"no parenthesized expression at {at}")
+        end, _ = call_args(text, at)
+        star = re.match(rb"\s*\.\s*\*", text[end:])
+        if star is None:
+            raise SpliceError(f"no .* at {end}")
+        sp.replace(end, end + star.end(), "")
+
+
 def _to_jsonb_rows(shape: tree.Shape, sp: Splicer) -> None:
     for call in nodes(shape, "FuncCall"):
         names = [n.get("String", {}).get("sval") for n in call.get("funcname") or []]
@@ -122,7 +152,7 @@ def _row_object(text: bytes, row: dict[str, object], sp: Splicer) -> None:
     args = row.get("args") or []
     if not isinstance(at, int) or not isinstance(args, list):
         raise SpliceError("no row")
-    spans = _fields(text, at)
+    spans = field_spans(text, at)
     if len(spans) != len(args):
         raise SpliceError(f"no row of {len(args)} fields at {at}")
     opening = text.find(b"(", at)
@@ -136,7 +166,7 @@ def _row_object(text: bytes, row: dict[str, object], sp: Splicer) -> None:
             _row_object(text, a["RowExpr"], sp)
 
 
-def _fields(text: bytes, at: int) -> list[tuple[int, int]]:
+def field_spans(text: bytes, at: int) -> list[tuple[int, int]]:
     """The spans of a row constructor's fields (brackets and parentheses within them kept)."""
     pos = text.find(b"(", at) + 1
     if pos <= 0:

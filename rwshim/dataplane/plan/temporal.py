@@ -130,8 +130,7 @@ def mv_history_create(view_id: int) -> tuple[str, ...]:
         f" NULL::bigint AS __to FROM {_ranked(state)} AS __r",
         f"CREATE INDEX ON {h} (__row) WHERE __to IS NULL",
         # the epoch it starts at, for the reads (``time_travel_source``)
-        f"DO $$ BEGIN EXECUTE pg_catalog.format('COMMENT ON TABLE {h} IS %L', {_STAMP});"
-        " END $$",
+        f"DO $$ BEGIN EXECUTE pg_catalog.format('COMMENT ON TABLE {h} IS %L', {_STAMP}); END $$",
     )
 
 

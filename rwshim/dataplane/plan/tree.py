@@ -192,6 +192,10 @@ class FuncRef:
 class TypeRef:
     names: tuple[str, ...]
     location: int
+    # where the cast's operand starts when it is a string literal, where it ends when it is
+    # a parameter (-1 otherwise)
+    literal: int = -1
+    param_end: int = -1
 
 
 @dataclass(slots=True, eq=False)
@@ -653,8 +657,16 @@ class _Walker:
                 self.expr(node.get(key), level, scope)
             return
         if kind == "TypeCast":
-            self.expr(node.get("arg"), level, scope)
+            arg = node.get("arg")
+            self.expr(arg, level, scope)
             self.type_name(node.get("typeName"))
+            const = arg.get("A_Const") if isinstance(arg, dict) else None
+            param = arg.get("ParamRef") if isinstance(arg, dict) else None
+            if const is not None and "sval" in const and self.shape.type_refs:
+                self.shape.type_refs[-1].literal = const.get("location", -1)
+            elif param is not None and self.shape.type_refs and param.get("location", -1) >= 0:
+                end = param["location"] + 1 + len(str(param.get("number", 0)))
+                self.shape.type_refs[-1].param_end = end
             return
         if kind in ("RangeVar", "InsertStmt", "UpdateStmt", "DeleteStmt", "MergeStmt"):
             shape.unsupported.append(f"{kind} in this position")

@@ -17,6 +17,8 @@ RisingWave-only types (rwshim/common/rwtypes.py) map as:
   their dimensions in the value, not the type);
 - ``rw_int256``: the domain ``rwfn.rw_int256`` (dataplane/plan/sqlfn/int256.py);
 - ``vector(n)``: pgvector's ``vector(n)``, installed in ``rwfn``;
+- ``variant``: the composite ``rwfn.variant`` (its text and its typed tree:
+  dataplane/plan/sqlfn/variant.py);
 - ``map(K,V)``: a composite type ``rwfn.rw_m<digest>`` per distinct map type, with the map
   functions overloaded on it (dataplane/plan/maptype.py).
 ``type_ddl`` gives the idempotent statements that make the composite types a type needs.
@@ -31,7 +33,7 @@ from collections.abc import Callable, Iterable
 
 from rwshim.common import pgtypes, rwtypes
 from rwshim.dataplane.plan.names import FUNCTION_SCHEMA, quote_ident, quote_literal
-from rwshim.errors import NotImplementedError_
+from rwshim.errors import NotImplementedError_, RwError
 
 # rw_type (RisingWave's type name as the catalog stores it) -> PostgreSQL column type, for
 # the types whose OID alone does not say it.
@@ -143,7 +145,7 @@ def user_types(text: str) -> str:
 def _rw_only(rw_type: str) -> rwtypes.RwType | None:
     text = rw_type.strip()
     low = text.lower()
-    if not any(w in low for w in ("struct", "map", "int256", "vector", "[][]")):
+    if not any(w in low for w in ("struct", "map", "int256", "vector", "variant", "[][]")):
         return None
     try:
         return rwtypes.parse(text)
@@ -198,6 +200,8 @@ def pg_type(t: rwtypes.RwType) -> str:
     inner = t.innermost()
     if inner is not t:
         return pg_type(inner) + "[]"
+    if t.kind == "scalar" and t.scalar_oid == rwtypes.VARIANT_OID:
+        return f"{FUNCTION_SCHEMA}.variant"
     if t.kind == "scalar":
         return pgtypes.BY_OID[t.scalar_oid].display
     if t.kind == "int256":
@@ -227,6 +231,13 @@ def type_ddl(t: rwtypes.RwType) -> list[str]:
             continue
         if x.kind != "struct":
             continue
+        field_names = [n for n, _ in x.fields]
+        if len(set(field_names)) < len(field_names):
+            # RisingWave allows them (struct_type.rs); a composite type cannot have them
+            raise RwError(
+                f"not supported by rwshim: {x.display()} (a struct with a duplicate field name"
+                " has no PostgreSQL form here)"
+            )
         name = struct_name(x)
         if name in seen:
             continue

@@ -104,13 +104,21 @@ def apply(spec: SinkSpec, target: Relation) -> list[str]:
     out: list[str] = []
     keyed = bool(key) and all(k in by_target for k in key)
     if not spec.append_only and not spec.ignore_delete and keyed:
-        lhs = ", ".join(qi(k) for k in key)
         rhs = ", ".join(column(by_target[k]) for k in key)
         deleted = f"SELECT {rhs} FROM {gone(spec.id)}"
         if target.conflict in (dml.OVERWRITE, dml.IF_NOT_NULL):
             # EXCEPT compares keys NULL-safely, as the Materialize's key lookup does
             deleted += f" EXCEPT SELECT {rhs} FROM {came(spec.id)}"
-        out.append(f"DELETE FROM {table} WHERE ({lhs}) IN ({deleted})")
+        # a NULL in the key is a value like any other: the Materialize finds a row by its
+        # key's memcomparable encoding (stream/executor/mview/cache.rs:127-139), a NULL
+        # encoded too; a sink's gone (NULL, ...) row deletes it (bug_fixes/issue_23857.slt)
+        same = " AND ".join(
+            f"rw_x.{qi(k)} IS NOT DISTINCT FROM rw_g.{column(by_target[k])}" for k in key
+        )
+        out.append(
+            f"DELETE FROM {table} AS rw_x WHERE EXISTS"
+            f" (SELECT FROM ({deleted}) AS rw_g WHERE {same})"
+        )
     if not mapping:
         return out
     cols = ", ".join(qi(t) for t, _ in mapping)

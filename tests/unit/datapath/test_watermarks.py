@@ -102,6 +102,9 @@ def test_nonstrict_wraps_division_and_casts_of_non_constants() -> None:
     )
     nested = nonstrict.query("SELECT 1 / (x / y) FROM t")
     assert nested == "SELECT rwfn.ns_div(1, rwfn.ns_div(x, y)) FROM t"
+    # a table function that fails on a row gives no rows for it (project_set.rs:186-215)
+    out = nonstrict.query("SELECT x, generate_series(1, 2, x) AS g FROM t")
+    assert out == "SELECT x, rwfn.ns_srf_generate_series(1, 2, x) AS g FROM t"
     # nothing to wrap: the text itself
     assert nonstrict.query("SELECT x FROM t") == "SELECT x FROM t"
 

@@ -270,3 +270,18 @@ def test_group_by_constants(engine: QueryEngine, ctx: QueryContext) -> None:
         with pytest.raises(RwError) as info:
             engine.execute(sql, (), ctx)
         assert info.value.chain == [f"Bind error: {text}"]
+
+
+@pytest.mark.usefixtures("t")
+def test_grouping_sets_keys(engine: QueryEngine, ctx: QueryContext) -> None:
+    """The columns of a GROUPING SETS / ROLLUP / CUBE item are group keys (planner/select.rs);
+    the item must be the clause's only one (binder/select.rs:246-278)."""
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT v1, count(*) FROM t GROUP BY v1, CUBE (v2)", (), ctx)
+    assert info.value.chain == ["Bind error: Only support one grouping item in group by clause"]
+    with pytest.raises(RwError) as info:
+        engine.execute("SELECT v1, v2, count(*) FROM t GROUP BY ROLLUP (v1)", (), ctx)
+    assert info.value.chain == [
+        "Invalid input syntax: column must appear in the GROUP BY clause or be used in an "
+        "aggregate function"
+    ]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rwshim.binder import binder as bnd
 from rwshim.binder.context import QueryContext
+from rwshim.binder.parse import parse
 from rwshim.catalog_path import engine as qe
 from rwshim.catalog_path.engine import QueryEngine
 from rwshim.errors import RwError
@@ -96,7 +96,7 @@ def test_fast_path_agrees_with_binder(
     fast = qe._constant_select(sql)
     assert fast is not None, sql
     engine.use_context(ctx)
-    bound = engine._binder(ctx, []).bind_select(bnd.parse(sql))
+    bound = engine._binder(ctx, []).bind_select(parse(sql))
     assert [(c.name, c.type_oid) for c in fast.columns] == [
         (c.name, c.type_oid) for c in bound.columns
     ]

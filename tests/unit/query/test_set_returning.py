@@ -25,3 +25,17 @@ def test_one_set_returning_function_with_other_columns(
     out = engine.execute("SELECT 'k' AS k, unnest(ARRAY[5, 6]) AS v", (), ctx)
     assert [c.name for c in out.columns or []] == ["k", "v"]
     assert list(out.rows) == [("k", 5), ("k", 6)]
+
+
+def test_a_scalar_function_in_from_is_one_row(engine: QueryEngine, ctx: QueryContext) -> None:
+    """binder/relation/table_function.rs:95-158: the column is named by the alias or the
+    function; the binder's list of table functions is RisingWave's (the generated one)."""
+    from rwshim.binder.type_inference import TABLE_FUNCTIONS
+    from rwshim.dataplane.plan import rw_functions_generated
+
+    out = engine.execute("SELECT * FROM abs(-1)", (), ctx)
+    assert [c.name for c in out.columns or []] == ["abs"]
+    assert list(out.rows) == [(1,)]
+    out = engine.execute("SELECT a.x || 'z' AS y FROM lower('Q') AS a(x)", (), ctx)
+    assert list(out.rows) == [("qz",)]
+    assert TABLE_FUNCTIONS == rw_functions_generated.TABLE

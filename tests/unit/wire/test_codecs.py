@@ -380,9 +380,16 @@ def test_every_builtin_type_has_a_text_and_binary_output() -> None:
     # RisingWave for a map (to_binary.rs: "the pgwire extended-mode encoding for map(...) is
     # unsupported").
     internal = {1033, 2249, 2276, 2277, 1303}
+    # RisingWave has one for variant (its Parquet Variant bytes); rwshim refuses it by name
+    refused = {1307}
     for oid, t in pgtypes.BY_OID.items():
         assert encoder(oid, False) is not None
         if oid in internal or t.elem_oid in internal:
+            continue
+        if oid in refused or t.elem_oid in refused:
+            with pytest.raises(CodecError) as e:
+                encoder(oid, True)(["1"] if t.elem_oid else "1")
+            assert str(e.value) == "not supported by rwshim: the binary format of variant values"
             continue
         enc = encoder(oid, True)
         assert enc.__name__ != "no_binary", t.name

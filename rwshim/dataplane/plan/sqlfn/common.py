@@ -13,16 +13,18 @@ RW_ERROR = "RWERR"  # any other RisingWave error, its text as it is
 __all__ = ["EXPR_ERROR", "RW_ERROR", "F", "raise_expr", "raise_rw", "register", "registered"]
 
 _REGISTERED: list[str] = []
+_LATE: list[str] = []
 
 
-def register(sql: str) -> None:
-    """Add SQL to run in the template (after the base schemas and functions)."""
-    _REGISTERED.append(sql)
+def register(sql: str, late: bool = False) -> None:
+    """Add SQL to run in the template (after the base schemas and functions); ``late``: after
+    every module's (SQL that reads the catalog for the functions the modules made)."""
+    (_LATE if late else _REGISTERED).append(sql)
 
 
 def registered() -> list[str]:
-    """The SQL the modules registered, in their order."""
-    return _REGISTERED
+    """The SQL the modules registered, in their order (the late ones last)."""
+    return _REGISTERED + _LATE
 
 
 def raise_expr(message_sql: str) -> str:

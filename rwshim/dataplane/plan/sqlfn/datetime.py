@@ -45,10 +45,12 @@ CREATE OR REPLACE FUNCTION {F}.date_trunc({args}) RETURNS {ret} LANGUAGE sql {vo
 """
 
 
+# (the message reads ``field``: a constant one, PostgreSQL would evaluate this immutable call
+# when it plans the inlined CASE, and raise for every field)
 _WEEK = f"""
         WHEN pg_catalog.lower(field) = 'week' THEN {F}.rw_raise(
             'Unsupported function: interval units "week" not supported because months usually '
-            'have fractional weeks', NULL::interval)"""
+            'have fractional weeks' || pg_catalog.left(field, 0), NULL::interval)"""
 
 SQL = f"""
 -- an ExprError with RisingWave's text, typed like the value it stands for (usable in a CASE)

@@ -32,7 +32,7 @@ arguments to ``float8`` (PostgreSQL's preferred numeric type) through implicit c
 
 from __future__ import annotations
 
-from rwshim.dataplane.plan.sqlfn.common import F, register
+from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, raise_rw, register
 
 # the fraction of microseconds ``us`` as chrono prints it: none, 3 digits or 6.  The functions
 # run with pg_catalog's operators only: rwfn's own overloads (first in a data session's
@@ -86,6 +86,9 @@ BEGIN
             x::text::timestamptz AT TIME ZONE 'UTC') #>> '{{}}') || '+00:00');
     ELSIF t = 'timestamp'::regtype THEN
         RETURN {F}.timestamp_jsonb(x::text::timestamp);
+    ELSIF t::text = '{F}.variant' THEN
+        -- a variant: its jsonb (to_jsonb.rs ToJsonb for VariantRef; sqlfn/variant.py)
+        RETURN (x::text)::jsonb;
     ELSIF t::text LIKE '{F}.rw\\_m%' THEN
         -- a map or a list of maps: its type's own function (dataplane/plan/maptype.py)
         EXECUTE pg_catalog.format('SELECT {F}.map_to_jsonb($1::%s)', t) INTO j USING x;
@@ -122,4 +125,37 @@ BEGIN
 END $$;
 """
 
+# jsonb_build_object's keys (src/expr/impl/src/scalar/jsonb_build.rs:96-105): a list, struct or
+# jsonb is refused; a boolean is `true` / `false`; any other scalar is its ToText, which the
+# data database's casts to varchar give (sqlfn/totext.py: timestamps as RisingWave prints
+# them; floats by sqlfn/floattext.py's ryu layout), where PostgreSQL would take a timestamp's
+# JSON form and its own float text.
+_NOT_SCALAR = "'Invalid parameter args: key value must be scalar, not array, composite, or json'"
+KEYS_SQL = f"""
+CREATE OR REPLACE FUNCTION {F}.jsonb_key(x anyelement) RETURNS text LANGUAGE plpgsql STABLE
+    PARALLEL SAFE AS $$
+DECLARE
+    t regtype := pg_catalog.pg_typeof(x);
+BEGIN
+    IF t::text LIKE '{F}.rw\\_m%' THEN
+        {raise_rw("'not supported by rwshim: a map as a jsonb_build_object key'")}
+    END IF;
+    IF t IN ('json'::regtype, 'jsonb'::regtype, 'record'::regtype)
+            OR EXISTS (SELECT 1 FROM pg_catalog.pg_type
+                WHERE oid = t AND (typtype = 'c' OR typcategory = 'A')) THEN
+        {raise_expr(_NOT_SCALAR)}
+    END IF;
+    IF t = 'float8'::regtype THEN
+        RETURN {F}.rw_text(x::text::float8);  -- sqlfn/floattext.py
+    ELSIF t = 'float4'::regtype THEN
+        RETURN {F}.rw_text(x::text::float4);
+    END IF;
+    RETURN x::varchar;
+END $$;
+-- a string (and an untyped literal, which PostgreSQL resolves to the string overload)
+CREATE OR REPLACE FUNCTION {F}.jsonb_key(x text) RETURNS text LANGUAGE sql IMMUTABLE
+    PARALLEL SAFE AS $$ SELECT x $$;
+"""
+
 register(SQL)
+register(KEYS_SQL)

@@ -35,7 +35,8 @@ _BODIES: dict[str, str] = {
     "int4": "pg_catalog.float8(j)::int4",
     "int8": "pg_catalog.float8(j)::int8",
     "float8": "pg_catalog.float8(j)",
-    "numeric": "pg_catalog.numeric(j)",
+    # past rust_decimal's mantissa the f64 is no decimal (_RANGE below, cast.rs:86-99)
+    "numeric": f"{F}.jsonb_number_in_range(pg_catalog.numeric(j))",
     "bool": "pg_catalog.bool(j)",
 }
 
@@ -76,8 +77,21 @@ END $cast$;
 
 TARGETS = (*_BODIES, "float4")
 
+# the f64 of a jsonb number past rust_decimal's mantissa (2**96 - 1) is no decimal
+_RANGE = f"""
+CREATE OR REPLACE FUNCTION {F}.jsonb_number_in_range(n numeric) RETURNS numeric LANGUAGE plpgsql
+    IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+    IF pg_catalog.abs(n::float8) > 79228162514264337593543950335::float8 THEN
+        {raise_expr("'Numeric out of range'")}
+    END IF;
+    RETURN n;
+END $$;
+"""
+
 SQL = (
-    "".join(_sql_fn(t, b) for t, b in _BODIES.items())
+    _RANGE
+    + "".join(_sql_fn(t, b) for t, b in _BODIES.items())
     + _FLOAT4
     + "".join(_cast(t) for t in TARGETS)
 )

@@ -110,8 +110,14 @@ FAILING: tuple[str, ...] = (
     "jsonb_array_length", "to_date", "to_timestamp", "make_date", "make_time",
     "make_timestamp", "date_trunc",
 )  # fmt: skip
-_NAMES = ", ".join(f"'{n}'" for n in FAILING)
-_FUNCTIONS = f"""
+
+
+def _wrappers(names: tuple[str, ...], *, sets: bool, prefix: str, body: str) -> str:
+    """A DO block making ``<prefix><name>`` for every overload of ``names`` (in pg_catalog or
+    rwfn, rwfn's first) whose PL/pgSQL body is ``body``: a format() string over the
+    function's schema, name and parameters."""
+    quoted = ", ".join(f"'{n}'" for n in names)
+    return f"""
 DO $ns$
 DECLARE
   r record;
@@ -122,7 +128,7 @@ BEGIN
       p.pronamespace::regnamespace AS ns, pg_get_function_arguments(p.oid) AS args,
       pg_get_function_result(p.oid) AS res, p.pronargs AS n, p.provolatile AS v
     FROM pg_proc p
-    WHERE p.proname IN ({_NAMES}) AND p.prokind = 'f' AND NOT p.proretset
+    WHERE p.proname IN ({quoted}) AND p.prokind = 'f' AND {"" if sets else "NOT "}p.proretset
       AND p.provariadic = 0 AND p.pronargs > 0
       AND p.pronamespace IN ('pg_catalog'::regnamespace, '{F}'::regnamespace)
     ORDER BY p.proname, p.proargtypes,
@@ -131,16 +137,49 @@ BEGIN
     SELECT string_agg('$' || i, ', ') INTO params FROM generate_series(1, r.n) AS i;
     EXECUTE format(
       'CREATE OR REPLACE FUNCTION {F}.%I(%s) RETURNS %s LANGUAGE plpgsql %s {_PATH} AS %L',
-      'ns_fn_' || r.name, r.args, r.res,
+      '{prefix}' || r.name, r.args, r.res,
       CASE r.v WHEN 'v' THEN 'VOLATILE' ELSE 'STABLE' END,
-      format($b$BEGIN RETURN %s.%I(%s); {_CATCH} END$b$, r.ns, r.name, params));
+      format($b${body}$b$, r.ns, r.name, params));
   END LOOP;
 END $ns$
 """
 
+
+_FUNCTIONS = _wrappers(
+    FAILING, sets=False, prefix="ns_fn_", body=f"BEGIN RETURN %s.%I(%s); {_CATCH} END"
+)
+
+# table functions that fail on some rows (src/expr/impl/src/table_function/: a step of 0 or
+# a NaN bound of generate_series / range, a jsonb of the wrong kind, ...).  In a streaming
+# ProjectSet a table function's error on a row is reported and its rows for that row end
+# there: none at all when it is the only one, NULL beside the others' rows
+# (src/stream/src/executor/project/project_set.rs:186-215).  ``ns_srf_<name>`` per overload:
+# the function's rows, none past an error (RETURN QUERY keeps the rows it had).
+FAILING_SETS: tuple[str, ...] = (
+    "generate_series", "range", "jsonb_array_elements", "jsonb_array_elements_text",
+    "jsonb_each", "jsonb_each_text", "jsonb_object_keys", "jsonb_path_query",
+)  # fmt: skip
+_SET_FUNCTIONS = _wrappers(
+    FAILING_SETS,
+    sets=True,
+    prefix="ns_srf_",
+    body="BEGIN RETURN QUERY SELECT * FROM %s.%I(%s);\n"
+    f"        EXCEPTION WHEN data_exception OR SQLSTATE '{EXPR_ERROR}' THEN RETURN; END",
+)
+
+# late: the DO blocks wrap the functions and operators every other module made (rwfn's
+# range, pow, ... shadow or add to PostgreSQL's)
 register(
     ";\n".join(
-        [*_binary("ns_div", "/"), *_binary("ns_mod", "%"), *_casts(), _ARITH, _FUNCTIONS]
+        [
+            *_binary("ns_div", "/"),
+            *_binary("ns_mod", "%"),
+            *_casts(),
+            _ARITH,
+            _FUNCTIONS,
+            _SET_FUNCTIONS,
+        ]
     )
-    + ";\n"
+    + ";\n",
+    late=True,
 )

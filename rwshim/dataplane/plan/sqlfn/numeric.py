@@ -88,6 +88,13 @@ BEGIN
             )
         }
     END IF;
+    -- an integer exponent is rust_decimal's checked_powi: a negative one divides 1 by the
+    -- positive power, which must fit its 96-bit mantissa (1e28 ^ -2 overflows)
+    IF $2 < 0 AND $2 > '-Infinity'::numeric AND $2 = pg_catalog.trunc($2)
+        AND pg_catalog.abs($1) < 'Infinity'::numeric
+        AND pg_catalog.power(pg_catalog.abs($1), -$2) > {DECIMAL_MAX_MANTISSA} THEN
+        {raise_expr("'Numeric out of range: overflow'")}
+    END IF;
     RETURN {F}.rw_decimal(pg_catalog.trim_scale(pg_catalog.power(
         $1, $2)), 'Numeric out of range: overflow');
 EXCEPTION WHEN numeric_value_out_of_range THEN

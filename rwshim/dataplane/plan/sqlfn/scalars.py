@@ -14,6 +14,12 @@
   ``cannot deconstruct a jsonb <type>`` (src/expr/impl/src/table_function/jsonb.rs:41-55 over
   JsonbRef::object_key_values, src/common/src/types/jsonb.rs:399-407, whose type names are
   jsonb_typeof's), where PostgreSQL says ``cannot call jsonb_each on a non-object``.
+- ``get_bit`` / ``set_bit`` / ``get_byte`` / ``set_byte`` with RisingWave's checks and texts
+  (src/expr/impl/src/scalar/bytea_bits.rs:27-136: ``Invalid parameter <fn>: index <n> out of
+  valid range, 0..<max>``, ``value <v> is invalid, new bit must be 0 or 1``); the bits are
+  PostgreSQL's (bit ``n % 8`` of byte ``n / 8``, a new byte's low 8 bits).
+- ``gen_random_uuid()`` is a varchar (src/expr/impl/src/scalar/random.rs:28), PostgreSQL's a
+  ``uuid`` (which ``~`` does not take).
 """
 
 from __future__ import annotations
@@ -22,7 +28,48 @@ from rwshim.dataplane.plan.sqlfn.common import F, raise_expr, register
 
 _BAD_OPTION = raise_expr("'invalid regular expression option: \"' || bad || '\"'")
 
-SQL = f"""
+
+def _index_check(fn: str, size: str) -> str:
+    text = f"'Invalid parameter {fn}: index ' || n || ' out of valid range, 0..' || ({size} - 1)"
+    return f"""
+    IF n < 0 OR n >= {size} THEN
+        {raise_expr(text)}
+    END IF;"""
+
+
+_BAD_BIT = raise_expr(
+    "'Invalid parameter set_bit: value ' || v || ' is invalid, new bit must be 0 or 1'"
+)
+
+
+def _bits(fn: str, args: str, result: str, size: str, body: str, extra: str = "") -> str:
+    return f"""
+CREATE OR REPLACE FUNCTION {F}.{fn}({args}) RETURNS {result} LANGUAGE plpgsql IMMUTABLE
+    STRICT PARALLEL SAFE AS $$
+BEGIN{_index_check(fn, size)}{extra}
+    RETURN {body};
+END $$;"""
+
+
+_BYTEA_BITS = "".join(
+    [
+        _bits("get_bit", "b bytea, n int8", "int4", "pg_catalog.length(b)::int8 * 8",
+              "pg_catalog.get_bit(b, n)"),
+        _bits("set_bit", "b bytea, n int8, v int4", "bytea", "pg_catalog.length(b)::int8 * 8",
+              "pg_catalog.set_bit(b, n, v)", f"""
+    IF v <> 0 AND v <> 1 THEN
+        {_BAD_BIT}
+    END IF;"""),
+        _bits("get_byte", "b bytea, n int4", "int4", "pg_catalog.length(b)",
+              "pg_catalog.get_byte(b, n)"),
+        _bits("set_byte", "b bytea, n int4, v int4", "bytea", "pg_catalog.length(b)",
+              "pg_catalog.set_byte(b, n, v & 255)"),
+    ]
+)  # fmt: skip
+
+SQL = f"""{_BYTEA_BITS}
+CREATE OR REPLACE FUNCTION {F}.gen_random_uuid() RETURNS varchar LANGUAGE sql VOLATILE
+    PARALLEL SAFE AS $$ SELECT pg_catalog.gen_random_uuid()::varchar $$;
 CREATE OR REPLACE FUNCTION {F}.int8recv(bytea) RETURNS int8 LANGUAGE plpgsql IMMUTABLE
     PARALLEL SAFE AS $$
 BEGIN

@@ -220,3 +220,28 @@ def test_risingwaves_cast_table() -> None:
     assert not casts.cast_ok(pgtypes.DATE, pgtypes.INT4, casts.EXPLICIT)
     assert casts.cast_ok(pgtypes.INT4, pgtypes.BOOL, casts.EXPLICIT)
     assert not casts.cast_ok(pgtypes.INT2, pgtypes.BOOL, casts.EXPLICIT)
+
+
+def test_string_array_literals_are_lists_of_varchar(catalog: Catalog, ctx: QueryContext) -> None:
+    """bind_array (binder/expr/value.rs:119-132): ARRAY of unknown literals is varchar[]; under
+    a cast each literal is cast (bind_array_cast); an INSERT's VALUES item is left alone."""
+    col = RelColumn("arr", pgtypes.VARCHAR_ARRAY, rw_type="character varying[]")
+    t = catalog.table("sa", [col])
+    phys = f'rw."t{t.id}"'
+    cases = {
+        "SELECT * FROM sa WHERE arr = ARRAY['a', 'b']": (
+            f'SELECT "sa"."arr" FROM {phys} AS "sa" WHERE arr = (ARRAY[\'a\', \'b\']::varchar[])'
+        ),
+        "UPDATE sa SET arr = array['a', NULL] WHERE arr <> ARRAY[['x'], ['y]']]": (
+            f"UPDATE {phys} AS \"sa\" SET arr = (array['a', NULL]::varchar[])"
+            " WHERE arr <> (ARRAY[['x'], ['y]']]::varchar[][])"
+        ),
+        "SELECT ARRAY['1']::int[], ARRAY[1], ARRAY[NULL] FROM sa": (
+            f"SELECT ARRAY['1']::int[], ARRAY[1], ARRAY[NULL] FROM {phys} AS \"sa\""
+        ),
+        "INSERT INTO sa VALUES (ARRAY['a'])": (
+            f'INSERT INTO {phys} AS "sa" ("arr") VALUES (ARRAY[\'a\'])'
+        ),
+    }
+    for sql, want in cases.items():
+        assert pg(catalog, ctx, sql).text == want, sql
