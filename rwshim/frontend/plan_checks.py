@@ -247,6 +247,15 @@ def _impure_check(fe: Frontend, refused: NotSupported | None) -> str | None:
     raise refused
 
 
+def check_upstreams(
+    fe: Frontend, options: Iterable[tuple[str, str]], upstreams: Sequence[int]
+) -> None:
+    """The refusals that look at what the plan scans: ``check_backfill_order``, then
+    ``check_retention``."""
+    check_backfill_order(fe, options, upstreams)
+    check_retention(fe, upstreams)
+
+
 def check_retention(fe: Frontend, upstreams: Sequence[int]) -> None:
     """A materialized view or sink reading a table with ``retention_seconds`` (directly, or
     through views and indexes, which read their relations) is refused: see
