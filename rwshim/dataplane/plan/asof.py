@@ -67,24 +67,18 @@ def splice_asof_joins(shape: tree.Shape, asof: dict[int, bool], rel_of: Any, sp:
         return
     text = shape.text
     done: set[int] = set()
-    for level in shape.levels:
-        stack: list[tree.FromItem] = list(level.items)
-        while stack:
-            item = stack.pop()
-            if not isinstance(item, tree.JoinItem):
-                continue
-            stack.extend((item.left, item.right))
-            right = item.right
-            if not isinstance(right, tree.RelRef) or right.location < 0:
-                continue
-            try:
-                kw = keyword_before(text, right.location, b"JOIN")
-            except SpliceError:
-                continue
-            if kw not in asof:
-                continue
-            done.add(kw)
-            _splice(item, right, asof[kw], rel_of(right), text, sp)
+    for _, item in shape.joins():
+        right = item.right
+        if not isinstance(right, tree.RelRef) or right.location < 0:
+            continue
+        try:
+            kw = keyword_before(text, right.location, b"JOIN")
+        except SpliceError:
+            continue
+        if kw not in asof:
+            continue
+        done.add(kw)
+        _splice(item, right, asof[kw], rel_of(right), text, sp)
     if set(asof) - done:
         raise AsofNotSupported(
             "an ASOF JOIN whose right side is not a table, view or materialized view"

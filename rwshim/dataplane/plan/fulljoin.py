@@ -59,33 +59,27 @@ def find(rw: _Rewriter) -> list[FullJoin]:
         return []
     found: list[FullJoin] = []
     toks: list[Token] | None = None
-    for level in rw.shape.levels:
-        stack: list[tree.FromItem] = list(level.items)
-        while stack:
-            item = stack.pop()
-            if not isinstance(item, tree.JoinItem):
-                continue
-            stack.extend((item.left, item.right))
-            if item.kind != "JOIN_FULL" or item.quals is None or item.using or item.natural:
-                continue
-            a, b = item.left, item.right
-            if not _simple(a) or not _simple(b):
-                continue
-            names_a, names_b = rw.item_names(a), rw.item_names(b)
-            exp_a, exp_b = _exposed(a), _exposed(b)
-            if exp_a is None or exp_b is None:
-                continue
-            if _has_equality(item.quals, (exp_a, names_a), (exp_b, names_b)):
-                continue
-            if not column_fields(item.quals):
-                continue  # a constant condition PostgreSQL takes
-            if toks is None:
-                toks = tokenize(text.decode())
-            spans = join_spans(text, toks, item)
-            if spans is not None:
-                a_span, kw, b_span, on = spans
-                cond = condition_span(text, on)
-                found.append(FullJoin(level, a_span, kw, b_span, on, cond, exp_a))
+    for level, item in rw.shape.joins():
+        if item.kind != "JOIN_FULL" or item.quals is None or item.using or item.natural:
+            continue
+        a, b = item.left, item.right
+        if not _simple(a) or not _simple(b):
+            continue
+        names_a, names_b = rw.item_names(a), rw.item_names(b)
+        exp_a, exp_b = _exposed(a), _exposed(b)
+        if exp_a is None or exp_b is None:
+            continue
+        if _has_equality(item.quals, (exp_a, names_a), (exp_b, names_b)):
+            continue
+        if not column_fields(item.quals):
+            continue  # a constant condition PostgreSQL takes
+        if toks is None:
+            toks = tokenize(text.decode())
+        spans = join_spans(text, toks, item)
+        if spans is not None:
+            a_span, kw, b_span, on = spans
+            cond = condition_span(text, on)
+            found.append(FullJoin(level, a_span, kw, b_span, on, cond, exp_a))
     return found
 
 

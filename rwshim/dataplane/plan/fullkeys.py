@@ -47,27 +47,21 @@ def splice(rw: _Rewriter) -> None:
         return
     toks: list[Token] | None = None
     n = 0
-    for level in rw.shape.levels:
-        stack: list[tree.FromItem] = list(level.items)
-        while stack:
-            item = stack.pop()
-            if not isinstance(item, tree.JoinItem):
-                continue
-            stack.extend((item.left, item.right))
-            keys = _keys(rw, item)
-            if not keys:
-                continue
-            if toks is None:
-                toks = tokenize(rw.text.decode())
-            spans = join_spans(rw.text, toks, item)
-            if spans is None:
-                continue
-            a_span, _, _, on = spans
-            cond = condition_span(rw.text, on)
-            kept = " OR ".join(f"{k} IS NOT NULL" for k in keys)
-            rw.sp.insert(a_span[0], "(")
-            rw.sp.insert(cond[1], f") JOIN (SELECT) AS _rw_fk{n} ON ({kept})")
-            n += 1
+    for _, item in rw.shape.joins():
+        keys = _keys(rw, item)
+        if not keys:
+            continue
+        if toks is None:
+            toks = tokenize(rw.text.decode())
+        spans = join_spans(rw.text, toks, item)
+        if spans is None:
+            continue
+        a_span, _, _, on = spans
+        cond = condition_span(rw.text, on)
+        kept = " OR ".join(f"{k} IS NOT NULL" for k in keys)
+        rw.sp.insert(a_span[0], "(")
+        rw.sp.insert(cond[1], f") JOIN (SELECT) AS _rw_fk{n} ON ({kept})")
+        n += 1
 
 
 def _keys(rw: _Rewriter, item: tree.JoinItem) -> list[str] | None:

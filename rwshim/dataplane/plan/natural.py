@@ -24,15 +24,9 @@ def natural_sides(shape: tree.Shape) -> set[int]:
             refs(item.left)
             refs(item.right)
 
-    for level in shape.levels:
-        stack: list[tree.FromItem] = list(level.items)
-        while stack:
-            item = stack.pop()
-            if not isinstance(item, tree.JoinItem):
-                continue
-            if item.natural:
-                refs(item)
-            stack.extend((item.left, item.right))
+    for _, item in shape.joins():
+        if item.natural:
+            refs(item)
     return out
 
 

@@ -11,6 +11,7 @@ schema-qualified function calls and type names.  No name is resolved here.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -248,6 +249,17 @@ class Shape:
     def relation_refs(self) -> list[RelRef]:
         """References to real relations (not CTEs), in text order."""
         return sorted((r for r in self.refs if r.cte is None), key=lambda r: r.location)
+
+    def joins(self) -> Iterator[tuple[Level, JoinItem]]:
+        """Every join of the statement with its level, level by level, each before the joins
+        of its sides."""
+        for level in self.levels:
+            stack: list[FromItem] = list(level.items)
+            while stack:
+                item = stack.pop()
+                if isinstance(item, JoinItem):
+                    stack.extend((item.left, item.right))
+                    yield level, item
 
 
 def parse(text: str) -> Shape:
