@@ -80,6 +80,10 @@ class Relation(Struct, frozen=True):
     # the relation of a changelog CTE over this table or source (binder/resolve.py
     # changelog_of): its columns and two more, its rows the table's changes
     changelog: bool = False
+    # a table's ``WITH (retention_seconds = n)`` (its TableOption, with_options.rs:152-156;
+    # 0: none): reads do not see rows written more than n seconds before the read's epoch
+    # (dataplane/plan/retention.py)
+    retention_seconds: int = 0
 
     @property
     def visible_columns(self) -> tuple[RelColumn, ...]:

@@ -134,7 +134,7 @@ class StoreRelations:
         row = self.conn.execute(
             "SELECT r.relation_id, r.kind, r.definition, r.append_only, j.job_status, "
             "r.primary_table_id, r.on_conflict, r.index_key_columns, r.read_query, r.owner_id, "
-            "r.column_horizon, r.version_columns "
+            "r.column_horizon, r.version_columns, r.with_options "
             "FROM visible_relation r JOIN schema s ON s.schema_id = r.schema_id "
             "LEFT JOIN streaming_job j ON j.job_id = r.relation_id "
             # ``+r.database_id``: not the index by database, which holds every relation of
@@ -146,7 +146,7 @@ class StoreRelations:
         if row is None:
             return None
         (rid, kind_text, definition, append_only, status, primary_id, on_conflict, keys,
-         read_query, owner_id, horizon, versions) = row  # fmt: skip
+         read_query, owner_id, horizon, versions, with_options) = row  # fmt: skip
         kind = _KINDS.get(kind_text, RelKind.TABLE)
         cols = self.conn.execute(
             "SELECT name, type_oid, is_hidden, pk_position, default_expr, generated_expr, "
@@ -217,6 +217,7 @@ class StoreRelations:
                 and bool(definition)
                 and _EOWC.search(definition) is not None
             ),
+            retention_seconds=_retention(with_options) if kind == RelKind.TABLE else 0,
         )
 
     def job_time_zone(self, relation_id: int) -> str | None:
@@ -308,3 +309,11 @@ def _conflict(
         hidden_key = any(c[0] in pk and c[2] for c in cols)
         return "no_check" if hidden_key or not pk else "ignore"
     return "overwrite"
+
+
+def _retention(with_options: str | None) -> int:
+    """A table's ``retention_seconds`` option: RisingWave parses it as a NonZeroU32 and
+    ignores any other value (src/frontend/src/utils/with_options.rs:152-156)."""
+    raw = json.loads(with_options or "{}").get("retention_seconds", "")
+    text = str(raw).removeprefix("+")  # (Rust's u32 parse takes a leading +)
+    return int(text) if text.isdigit() and 0 < int(text) < 2**32 else 0

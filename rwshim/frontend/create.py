@@ -464,7 +464,7 @@ async def handle_create_mv(
         notice = plan_checks.check_stream_plan(fe, stmt.query, bound.upstreams)
         eowc.check(fe, stmt.query, stmt.emit_on_window_close)  # once the plan is made
         # the backfill order is planned over the stream plan (create_mv.rs:393-397)
-        plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
+        plan_checks.check_upstreams(fe, stmt.with_options, bound.upstreams)
     query, bound = _with_hidden_row_id(stmt.query, bound) if bound.columns else (stmt.query, bound)
     template = read_query_template(fe, query) if bound.columns else None
     out = await fe.engine_call(
@@ -624,7 +624,7 @@ async def handle_create_sink(fe: Frontend, stmt: st.CreateSink, params: list[obj
     if bound.columns and query is not None:
         eowc.check(fe, query, stmt.emit_on_window_close, sink=True)
     if bound.columns:
-        plan_checks.check_backfill_order(fe, stmt.with_options, bound.upstreams)
+        plan_checks.check_upstreams(fe, stmt.with_options, bound.upstreams)
     if bound.columns:
         sink_rules.refuse_table_connector(options, into, fmt is not None)
     notices: list[str] = []

@@ -1,5 +1,6 @@
 """The refusals of RisingWave's stream planner at CREATE MATERIALIZED VIEW / SINK, made before
-any catalog change: the plan's own (``check_stream_plan``) and those of
+any catalog change: the plan's own (``check_stream_plan``), rwshim's refusal of a table with
+retention (``check_retention``), and those of
 ``WITH (backfill_order = FIXED(a -> b, ...))`` once the plan exists (``check_backfill_order``).
 
 RisingWave: ``src/frontend/src/optimizer/backfill_order_strategy.rs`` (``plan_fixed_strategy``
@@ -244,6 +245,47 @@ def _impure_check(fe: Frontend, refused: NotSupported | None) -> str | None:
     if fe.config.get("streaming_unsafe_allow_unmaterialized_impure_expr") == "true":
         return refused.what
     raise refused
+
+
+def check_upstreams(
+    fe: Frontend, options: Iterable[tuple[str, str]], upstreams: Sequence[int]
+) -> None:
+    """The refusals that look at what the plan scans: ``check_backfill_order``, then
+    ``check_retention``."""
+    check_backfill_order(fe, options, upstreams)
+    check_retention(fe, upstreams)
+
+
+def check_retention(fe: Frontend, upstreams: Sequence[int]) -> None:
+    """A materialized view or sink reading a table with ``retention_seconds`` (directly, or
+    through views and indexes, which read their relations) is refused: see
+    dataplane/plan/retention.py for what RisingWave's state keeps and rwshim's would not."""
+    from rwshim.binder.relations import RelKind
+    from rwshim.dataplane.plan import retention
+
+    relations, conn = fe.instance.relations, fe.instance.conn
+    seen: set[int] = set()
+    stack = list(upstreams)
+    while stack:
+        rid = stack.pop()
+        if rid in seen:
+            continue
+        seen.add(rid)
+        rel = relations.relation_by_id(rid)
+        if rel is None:
+            continue
+        if retention.applies(rel):
+            raise retention.streaming_refusal(rel)
+        if rel.kind in (RelKind.VIEW, RelKind.INDEX):
+            stack.extend(
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT referenced_id FROM dependency WHERE dependent_id = ?"
+                    " UNION SELECT primary_table_id FROM relation WHERE relation_id = ?"
+                    " AND kind = 'index' AND primary_table_id IS NOT NULL",
+                    (rid, rid),
+                )
+            )
 
 
 def impurity_first(fe: Frontend, query: str, bind: Callable[[], T]) -> T:

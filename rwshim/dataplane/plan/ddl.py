@@ -34,6 +34,7 @@ from rwshim.dataplane.plan import (
     eowc_window,
     names,
     nonstrict,
+    retention,
     row_ids,
     rw_timestamp,
     typemap,
@@ -399,7 +400,9 @@ def index(rel: Relation, indexed: Relation) -> list[PgObject]:
         base = names.qualified_table(indexed.id)
     else:
         base = names.qualified_view(indexed.id)
-    out = [view(rel, f"SELECT {', '.join(qi(c) for c in cols)} FROM {base}")]
+    # an index of a table with retention has the table's (create_index.rs:366, :432)
+    read = f"{retention.source(indexed)} AS r" if retention.applies(indexed) else base
+    out = [view(rel, f"SELECT {', '.join(qi(c) for c in cols)} FROM {read}")]
     if indexed.kind == RelKind.TABLE and rel.index_keys:
         desc = list(rel.index_desc) + [False] * len(rel.index_keys)
         keys = ", ".join(

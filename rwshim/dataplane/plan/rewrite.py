@@ -42,6 +42,7 @@ from rwshim.dataplane.plan import (
     mapsyntax,
     names,
     natural,
+    retention,
     rw_texts,
     rw_timestamp,
     samename,
@@ -128,8 +129,7 @@ def visible_names(rel: object, colnames: tuple[str, ...] = ()) -> list[str]:
 
 
 def has_hidden(rel: object) -> bool:
-    """Whether a star over ``rel`` must leave some of its columns out (a table's state
-    also holds the system column _rw_timestamp: plan/rw_timestamp.py)."""
+    """Whether a star over ``rel`` leaves columns out (a table's _rw_timestamp: rw_timestamp.py)."""
     if isinstance(rel, Relation):
         return rel.kind == RelKind.TABLE or any(c.hidden for c in rel.columns)
     cols = getattr(rel, "columns", ())
@@ -269,7 +269,7 @@ class _Rewriter:
             if rel is None:  # pragma: no cover - route resolved every reference
                 raise RewriteRefused(f"relation {ref.name}")
             end = name_end(text, ref.location, len(ref.parts))
-            phys = base = self.physical(rel)
+            phys = base = retention.splice(ref, rel, self.physical(rel))  # (retention.py)
             if ref.colnames and isinstance(rel, Relation) and ref.target is None:
                 phys = natural.renamed(rel, phys, id(ref) in under_natural)
             if isinstance(rel, Relation):  # FOR SYSTEM_TIME AS OF (plan/temporal.py)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from rwshim.binder.relations import Relation as Relation_
 from rwshim.binder.relations import RelKind
-from rwshim.dataplane.plan import names, tree
+from rwshim.dataplane.plan import names, retention, tree
 from rwshim.dataplane.plan.names import quote_ident as qi
 from rwshim.errors import NotSupported, Uncategorized
 
@@ -344,6 +344,8 @@ def source(rw: Any, ref: tree.RelRef, rel: Relation, end: int, phys: str) -> str
                 raise Uncategorized("Time travel is not supported for the source")
             if rel.kind not in (RelKind.TABLE, RelKind.MATERIALIZED_VIEW):
                 raise RewriteRefused(f"time travel on {rel.kind.value} {rel.name}")
+            if rel.retention_seconds:  # (plan/retention.py)
+                raise retention.refusal(rel, "time travel")
             rw._histories.append((rel.id, point))
             view = rel.name if rel.kind == RelKind.MATERIALIZED_VIEW else None
             return time_travel_source(rel.id, [c.name for c in rel.columns], point, view)
