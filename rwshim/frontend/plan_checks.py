@@ -260,32 +260,21 @@ def check_retention(fe: Frontend, upstreams: Sequence[int]) -> None:
     """A materialized view or sink reading a table with ``retention_seconds`` (directly, or
     through views and indexes, which read their relations) is refused: see
     dataplane/plan/retention.py for what RisingWave's state keeps and rwshim's would not."""
-    from rwshim.binder.relations import RelKind
     from rwshim.dataplane.plan import retention
 
     relations, conn = fe.instance.relations, fe.instance.conn
-    seen: set[int] = set()
-    stack = list(upstreams)
-    while stack:
-        rid = stack.pop()
-        if rid in seen:
-            continue
-        seen.add(rid)
-        rel = relations.relation_by_id(rid)
-        if rel is None:
-            continue
-        if retention.applies(rel):
+    # views followed to what the job streams from (catalog.streaming_inputs); an index reads
+    # its table with the table's retention (create_index.rs:366,432)
+    for inp in fe.instance.engine.catalog.streaming_inputs(upstreams):
+        rid: int | None = inp.id
+        if inp.kind == "index":
+            row = conn.execute(
+                "SELECT primary_table_id FROM relation WHERE relation_id = ?", (inp.id,)
+            ).fetchone()
+            rid = None if row is None or row[0] is None else int(row[0])
+        rel = None if rid is None else relations.relation_by_id(rid)
+        if rel is not None and retention.applies(rel):
             raise retention.streaming_refusal(rel)
-        if rel.kind in (RelKind.VIEW, RelKind.INDEX):
-            stack.extend(
-                int(r[0])
-                for r in conn.execute(
-                    "SELECT referenced_id FROM dependency WHERE dependent_id = ?"
-                    " UNION SELECT primary_table_id FROM relation WHERE relation_id = ?"
-                    " AND kind = 'index' AND primary_table_id IS NOT NULL",
-                    (rid, rid),
-                )
-            )
 
 
 def impurity_first(fe: Frontend, query: str, bind: Callable[[], T]) -> T:
